@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "MobilityPipeline",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "pipeline", targets: ["pipeline"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: [
+        // C libraries come in through one door each (see STYLE.md, "C libraries").
+        .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
+        .systemLibrary(name: "CGZip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBLAS", providers: [.apt(["libopenblas-dev", "liblapacke-dev"])]),
+
+        .target(name: "MobilityCore"),
+        .target(
+            name: "Ingest",
+            dependencies: [
+                "MobilityCore", "CExpat", "CGZip",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        .target(
+            name: "Store",
+            dependencies: [
+                "MobilityCore", "Ingest",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        .target(name: "Reports", dependencies: ["MobilityCore", "Store"]),
+        .target(name: "PipelineRunner", dependencies: ["MobilityCore", "Ingest", "Store", "Reports"]),
+        .target(name: "Features", dependencies: ["MobilityCore", "CBLAS"]),
+        .target(name: "Classify", dependencies: ["MobilityCore", "Features"]),
+        .target(name: "Trips", dependencies: ["MobilityCore"]),
+        .executableTarget(
+            name: "pipeline",
+            dependencies: [
+                "MobilityCore", "Ingest", "Store", "PipelineRunner",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "TestSupport", dependencies: ["MobilityCore", "CGZip"]),
+        .testTarget(name: "MobilityCoreTests", dependencies: ["MobilityCore", "TestSupport"]),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Ingest", "TestSupport"]),
+        .testTarget(name: "FeaturesTests", dependencies: ["Features"]),
+        .testTarget(name: "PipelineTests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

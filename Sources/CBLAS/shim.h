@@ -1,0 +1,3 @@
+// OpenBLAS's CBLAS and the reference LAPACKE, from Debian's libopenblas-dev and liblapacke-dev.
+#include <cblas.h>
+#include <lapacke.h>

@@ -1,0 +1,38 @@
+import CGZip
+
+/// Reads a file in chunks, inflating gzip on the fly.
+///
+/// zlib's `gzread` passes plain files through unchanged, so one reader serves `.gpx` and
+/// `.gpx.gz`, `.csv` and `.csv.gz` alike, and nothing is ever loaded whole.
+public final class ByteSource {
+    public let path: String
+    private let file: gzFile
+    /// Bytes of the file read so far (compressed size for gzip files).
+    public private(set) var bytesRead: Int = 0
+
+    public init(path: String) throws {
+        guard let file = gzopen(path, "rb") else {
+            throw InputError(.unreadable, "cannot open the file for reading", path: path)
+        }
+        gzbuffer(file, 1 << 17)
+        self.path = path
+        self.file = file
+    }
+
+    deinit { gzclose(file) }
+
+    /// Fills `buffer` from its start; returns the number of bytes read, 0 at the end.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = gzread(file, buffer.baseAddress, UInt32(buffer.count))
+        if count < 0 {
+            var code: Int32 = 0
+            let message = gzerror(file, &code).map { String(cString: $0) } ?? "unknown zlib error"
+            throw InputError(.unreadable, "cannot read (\(message)); a truncated or corrupt gzip file?", path: path)
+        }
+        bytesRead = Int(gzoffset(file))
+        return Int(count)
+    }
+
+    /// True when the file starts with the gzip magic bytes.
+    public var isCompressed: Bool { gzdirect(file) == 0 }
+}

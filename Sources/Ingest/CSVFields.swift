@@ -1,0 +1,86 @@
+import Foundation
+
+/// Splits one CSV line into field ranges without copying, honouring double quotes.
+///
+/// Quoted fields may contain the delimiter; a doubled quote inside is kept as two bytes (the
+/// text helpers below undo it). A quoted field spanning lines is not supported: no sensor
+/// format writes one, and such a row is reported as malformed.
+public struct CSVFields {
+    public private(set) var ranges: [Range<Int>] = []
+    public let delimiter: UInt8
+
+    public init(delimiter: UInt8 = 0x2C) {
+        self.delimiter = delimiter
+        ranges.reserveCapacity(32)
+    }
+
+    public var count: Int { ranges.count }
+
+    /// Splits `line`. Space as a delimiter means any run of spaces or tabs (as in
+    /// whitespace-aligned logger output).
+    public mutating func split(_ line: UnsafeBufferPointer<UInt8>) {
+        ranges.removeAll(keepingCapacity: true)
+        if delimiter == 0x20 { return splitOnWhitespace(line) }
+        var start = 0, index = 0, quoted = false
+        while index < line.count {
+            let byte = line[index]
+            if byte == 0x22 { quoted.toggle() } else if byte == delimiter, !quoted {
+                ranges.append(start..<index)
+                start = index + 1
+            }
+            index += 1
+        }
+        ranges.append(start..<line.count)
+    }
+
+    private mutating func splitOnWhitespace(_ line: UnsafeBufferPointer<UInt8>) {
+        var index = 0
+        while index < line.count {
+            while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
+            guard index < line.count else { break }
+            let start = index
+            while index < line.count, line[index] != 0x20, line[index] != 0x09 { index += 1 }
+            ranges.append(start..<index)
+        }
+    }
+
+    public func bytes(_ field: Int, in line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: line[ranges[field]])
+    }
+
+    public func double(_ field: Int, in line: UnsafeBufferPointer<UInt8>) -> Double? {
+        NumberParser.double(bytes(field, in: line))
+    }
+
+    /// The field as text, unquoted and trimmed.
+    public func string(_ field: Int, in line: UnsafeBufferPointer<UInt8>) -> String {
+        CSVFields.unquote(String(decoding: bytes(field, in: line), as: UTF8.self))
+    }
+
+    public static func unquote(_ text: String) -> String {
+        var text = text.trimmingWhitespace()
+        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") {
+            text = String(text.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
+        }
+        return text
+    }
+
+    /// Splits a header or small line given as text.
+    public static func split(_ text: String, delimiter: UInt8 = 0x2C) -> [String] {
+        var fields = CSVFields(delimiter: delimiter)
+        var copy = text
+        return copy.withUTF8 { line in
+            fields.split(line)
+            return (0..<fields.count).map { fields.string($0, in: line) }
+        }
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+        return String(scalars)
+    }
+}

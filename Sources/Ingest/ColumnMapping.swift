@@ -1,0 +1,47 @@
+import MobilityCore
+
+/// Where the values of a delimited IMU table are: the one description every table dialect
+/// (generic, labelled research, phyphox, Sensor Logger, a user's explicit mapping) reduces to.
+public struct ColumnMapping: Hashable, Sendable {
+    /// One sensor's three axis columns (0-based) and the factor that converts them to SI
+    /// (m/s² or rad/s).
+    public struct Stream: Hashable, Sendable {
+        public var sensor: IMUSensor
+        public var columns: [Int]
+        public var toSI: Double
+
+        public init(sensor: IMUSensor, columns: [Int], toSI: Double = 1) {
+            self.sensor = sensor
+            self.columns = columns
+            self.toSI = toSI
+        }
+    }
+
+    public var dialect: String
+    public var delimiter: UInt8 = 0x2C
+    /// Lines before the first data row (0 for a file without a header).
+    public var headerLines = 1
+    public var timeColumn: Int?
+    /// The time column's unit; nil to guess it from the first value's magnitude.
+    public var timeUnit: TimeUnit?
+    /// Added to every time, seconds since 1970 (for times relative to a known start).
+    public var timeOffsetSeconds: Double = 0
+    /// Sample rate for files without a time column, Hz.
+    public var fixedRateHz: Double?
+    public var streams: [Stream] = []
+    public var labelColumn: Int?
+    /// The column names the header held (empty without a header).
+    public var header: [String] = []
+
+    public init(dialect: String) {
+        self.dialect = dialect
+    }
+
+    /// The number of fields a data row needs.
+    var minimumFields: Int {
+        ([timeColumn ?? 0, labelColumn ?? 0] + streams.flatMap(\.columns)).max()! + 1
+    }
+}
+
+/// Standard gravity, m/s² (for data in g).
+public let standardGravity = 9.80665

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Decides what an input is, from its name and its first lines.
+///
+/// Extensions choose the family (`.gpx`, `.xml`, `.plt`, `.txt`, `.csv`, `.tsv`, `.json`,
+/// `.geojson`, `.zip`, each optionally `.gz`; folders that hold a Sensor Logger export); the
+/// header chooses within CSV. A file whose extension is none of these is skipped (nil), so a
+/// README or licence beside the data is not an error; a file with a known extension whose
+/// content matches nothing is an `InputError` naming the columns it saw.
+public struct FormatDetector {
+    /// A user's explicit mapping, used for CSV files that match no known dialect.
+    public var explicitMapping: ColumnMappingSpec?
+
+    public init(explicitMapping: ColumnMappingSpec? = nil) {
+        self.explicitMapping = explicitMapping
+    }
+
+    public static let dataExtensions: Set<String> = ["gpx", "xml", "plt", "txt", "csv", "tsv", "json", "geojson", "zip"]
+
+    /// The extension that decides the family, lower-cased, with `.gz` looked through.
+    public static func familyExtension(_ path: String) -> String {
+        var name = (path as NSString).lastPathComponent.lowercased()
+        if name.hasSuffix(".gz") { name.removeLast(3) }
+        return (name as NSString).pathExtension
+    }
+
+    public func detect(path: String) throws -> InputFormat? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw InputError(.unreadable, "no such file or folder", path: path)
+        }
+        if isDirectory.boolValue {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            return SensorLogger.isExport(fileNames: names) ? .sensorLogger(zipped: false) : nil
+        }
+        let name = (path as NSString).lastPathComponent.lowercased()
+        switch FormatDetector.familyExtension(path) {
+        case "gpx", "xml": return .gpx
+        case "zip": return .sensorLogger(zipped: true)
+        case "json", "geojson": return .geofenceGeoJSON
+        case "plt": return .plt
+        case "txt", "csv", "tsv":
+            if name == "manifest.csv" { return .manifest }
+            return try detectText(path: path)
+        default: return nil
+        }
+    }
+
+    private func detectText(path: String) throws -> InputFormat {
+        let head = try LineReader.head(path: path, limit: 2)
+        guard let first = head.first, !first.trimmingWhitespace().isEmpty else {
+            throw InputError(.noData, "the file is empty; expected a header line", path: path, line: 1)
+        }
+        if PLTReader.matches(firstLine: first) { return .plt }
+        if LabelReaders.isGeoLifeHeader(first) { return .geoLifeLabels }
+        if AndroidEventLogReader.matches(firstLine: first) { return .androidEventLog }
+        let delimiter = IMUDialect.guessDelimiter(first)
+        let header = CSVFields.split(first, delimiter: delimiter)
+        if CheckInReader.isHeader(header) { return .checkIns }
+        if GeofenceReader.isCSVHeader(header) { return .geofenceCSV }
+        if let spec = explicitMapping { return .imuTable(try spec.mapping(headerLine: first, path: path)) }
+        if let mapping = IMUDialect.mapping(headerLine: first, fileName: path) { return .imuTable(mapping) }
+        if LabelReaders.isGenericHeader(header) { return .labelsCSV }
+        throw InputError(.badHeader, IMUDialect.noMatchMessage(header: header), path: path, line: 1)
+    }
+}

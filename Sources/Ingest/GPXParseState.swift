@@ -1,0 +1,169 @@
+import CExpat
+import MobilityCore
+
+/// The mutable state of one GPX parse, reached from expat's C callbacks through `userData`.
+final class GPXParseState {
+    let path: String
+    let parser: XML_Parser
+    unowned let visitor: GPXVisitor
+    var summary = GPXSummary()
+    var error: InputError?
+    var sawRoot = false
+
+    private var stack: [GPXElement] = []
+    private var track = -1, segment = -1, route = -1
+    private var point: PointInProgress?
+    var capturing = false
+    var text: [UInt8] = []
+
+    init(path: String, parser: XML_Parser, visitor: GPXVisitor) {
+        self.path = path
+        self.parser = parser
+        self.visitor = visitor
+        text.reserveCapacity(64)
+    }
+
+    private var line: Int { Int(XML_GetCurrentLineNumber(parser)) }
+
+    func start(_ element: GPXElement, attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>?) {
+        guard error == nil else { return }
+        if stack.isEmpty {
+            guard element == .gpx else { return fail(.notGPX, "the root element is not <gpx>; expected a GPX document") }
+            sawRoot = true
+            summary.version = attribute("version", attributes)
+            summary.creator = attribute("creator", attributes)
+        }
+        switch element {
+        case .trk: summary.tracks += 1; track += 1; segment = -1
+        case .trkseg: summary.segments += 1; segment += 1
+        case .rte: summary.routes += 1; route += 1
+        case .trkpt, .rtept, .wpt: beginPoint(element, attributes)
+        default: break
+        }
+        capturing = element.hasValue && wantsValue(element)
+        if capturing { text.removeAll(keepingCapacity: true) }
+        stack.append(element)
+    }
+
+    func end() {
+        guard error == nil, let element = stack.popLast() else { return }
+        if capturing {
+            capturing = false
+            assignValue(element)
+        }
+        if element == .trkpt || element == .rtept || element == .wpt, point != nil {
+            emitPoint()
+        }
+    }
+
+    private func wantsValue(_ element: GPXElement) -> Bool {
+        if let point {
+            // Core GPX values count only as direct children of the point, so an extension's
+            // <gh:time>31151</gh:time> is not taken for the fix time; sensor extensions
+            // (hr, cad, speed, course) count at any depth inside the point.
+            switch element {
+            case .time, .ele, .hdop, .pdop, .name: return stack.last == point.element
+            default: return true
+            }
+        }
+        let parent = stack.last
+        if element == .author { return parent == .gpx }  // GPX 1.0
+        return element == .name && parent == .author && stack.dropLast().last == .metadata
+    }
+
+    private func beginPoint(_ element: GPXElement, _ attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>?) {
+        var next = PointInProgress(element: element, line: line)
+        next.latitude = attribute("lat", attributes).flatMap(NumberParser.double)
+        next.longitude = attribute("lon", attributes).flatMap(NumberParser.double)
+        switch element {
+        case .trkpt:
+            summary.trackPoints += 1
+            if segment < 0 { segment = 0 }  // a <trkpt> outside any <trkseg>: tolerated
+            if track < 0 { track = 0 }
+        case .rtept: summary.routePoints += 1
+        default: summary.waypoints += 1
+        }
+        point = next
+    }
+
+    private func assignValue(_ element: GPXElement) {
+        let value = text.withUnsafeBufferPointer { NumberParser.double($0) }
+        switch element {
+        case .ele: point?.fix.elevationMeters = value
+        case .hdop: point?.fix.hdop = value
+        case .pdop: point?.fix.pdop = value
+        case .speed: point?.fix.speedMetersPerSecond = value
+        case .course: point?.fix.courseDegrees = value
+        case .heartRate: point?.fix.heartRateBpm = value
+        case .cadence: point?.fix.cadenceRpm = value
+        case .time:
+            let time = text.withUnsafeBufferPointer { ISO8601.parse($0) }
+            if time == nil { point?.badTime = true }
+            point?.fix.time = time
+        case .name, .author:
+            let name = String(decoding: text, as: UTF8.self).trimmingWhitespace()
+            if point != nil { point?.name = name } else if !name.isEmpty { summary.authorName = name }
+        default: break
+        }
+    }
+
+    private func emitPoint() {
+        guard var next = point else { return }
+        point = nil
+        guard let latitude = next.latitude, let longitude = next.longitude else {
+            return visitor.rejectedPoint(.malformedRow, line: next.line)
+        }
+        guard !next.badTime else { return visitor.rejectedPoint(.invalidTime, line: next.line) }
+        next.fix.latitudeDegrees = latitude
+        next.fix.longitudeDegrees = longitude
+        do {
+            switch next.element {
+            case .trkpt:
+                if next.fix.time == nil { summary.pointsWithoutTime += 1 }
+                try visitor.trackPoint(next.fix, at: FixPosition(track: track, segment: segment, line: next.line))
+            case .rtept:
+                try visitor.waypoint(Waypoint(kind: .routePoint, route: route, name: next.name, fix: next.fix), line: next.line)
+            default:
+                try visitor.waypoint(Waypoint(kind: .waypoint, route: nil, name: next.name, fix: next.fix), line: next.line)
+            }
+        } catch let failure as InputError {
+            stop(failure)
+        } catch {
+            stop(InputError(.unreadable, "\(error)", path: path, line: next.line))
+        }
+    }
+
+    private func fail(_ code: InputError.Code, _ message: String) {
+        stop(InputError(code, message, path: path, line: line, column: Int(XML_GetCurrentColumnNumber(parser)) + 1))
+    }
+
+    private func stop(_ failure: InputError) {
+        error = failure
+        XML_StopParser(parser, 0)
+    }
+
+    private func attribute(_ wanted: String, _ attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> String? {
+        guard var cursor = attributes else { return nil }
+        while let key = cursor.pointee, let value = (cursor + 1).pointee {
+            if String(cString: key) == wanted { return String(cString: value) }
+            cursor += 2
+        }
+        return nil
+    }
+}
+
+/// A point whose closing tag has not been read yet.
+struct PointInProgress {
+    let element: GPXElement
+    let line: Int
+    var latitude: Double?
+    var longitude: Double?
+    var name: String?
+    var badTime = false
+    var fix = PositionFix(time: nil, latitudeDegrees: .nan, longitudeDegrees: .nan)
+
+    init(element: GPXElement, line: Int) {
+        self.element = element
+        self.line = line
+    }
+}

@@ -1,0 +1,79 @@
+import CExpat
+import MobilityCore
+
+/// Streams a GPX 1.0 or 1.1 file (`.gpx` or `.gpx.gz`) through libexpat.
+///
+/// Memory stays constant whatever the file size: the file is fed to expat in 256 KiB chunks
+/// and each point is handed to the visitor as soon as its closing tag is read. Expat decodes
+/// UTF-8, UTF-16, ISO-8859-1 and US-ASCII, skips a byte-order mark, and needs no XML
+/// declaration. Namespace processing is off so that undeclared extension prefixes parse; see
+/// `GPXElement`. Foundation's `XMLParser(data:)` is avoided on purpose: it needs the whole
+/// document in memory and fails on large ones on Linux.
+///
+/// - Complexity: O(n) in the file size, one pass.
+public struct GPXReader {
+    public let path: String
+    public var chunkBytes = 1 << 18
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// Reads the whole file, calling `visitor` for each point. Throws `InputError` when the
+    /// file is not well-formed XML or not GPX; points already visited then belong to a file
+    /// that is quarantined, so callers write them in a transaction they can roll back.
+    public func read(visitor: GPXVisitor) throws -> GPXSummary {
+        let source = try ByteSource(path: path)
+        guard let parser = XML_ParserCreate(nil) else {
+            throw InputError(.unreadable, "cannot create an XML parser", path: path)
+        }
+        defer { XML_ParserFree(parser) }
+        let state = GPXParseState(path: path, parser: parser, visitor: visitor)
+        XML_SetUserData(parser, Unmanaged.passUnretained(state).toOpaque())
+        XML_SetElementHandler(parser, gpxStartElement, gpxEndElement)
+        XML_SetCharacterDataHandler(parser, gpxCharacterData)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkBytes, alignment: 16)
+        defer { buffer.deallocate() }
+        var isFinal = false
+        while !isFinal {
+            let count = try source.read(into: buffer)
+            isFinal = count == 0
+            let status = XML_Parse(parser, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(count), isFinal ? 1 : 0)
+            if let error = state.error { throw error }
+            if status != XML_STATUS_OK { throw xmlError(parser) }
+        }
+        guard state.sawRoot else {
+            throw InputError(.notGPX, "the file is empty; expected a <gpx> document", path: path)
+        }
+        return state.summary
+    }
+
+    private func xmlError(_ parser: XML_Parser) -> InputError {
+        let code = XML_GetErrorCode(parser)
+        let reason = XML_ErrorString(code).map { String(cString: $0) } ?? "unknown error"
+        return InputError(
+            .malformedXML, "not well-formed XML: \(reason); expected a GPX document",
+            path: path, line: Int(XML_GetCurrentLineNumber(parser)),
+            column: Int(XML_GetCurrentColumnNumber(parser)) + 1)
+    }
+}
+
+private func gpxState(_ userData: UnsafeMutableRawPointer?) -> GPXParseState {
+    Unmanaged<GPXParseState>.fromOpaque(userData!).takeUnretainedValue()
+}
+
+private let gpxStartElement: XML_StartElementHandler = { userData, name, attributes in
+    gpxState(userData).start(GPXElement(qualifiedName: name!), attributes: attributes)
+}
+
+private let gpxEndElement: XML_EndElementHandler = { userData, name in
+    gpxState(userData).end()
+}
+
+private let gpxCharacterData: XML_CharacterDataHandler = { userData, text, length in
+    let state = gpxState(userData)
+    guard state.capturing, let text else { return }
+    text.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+        state.text.append(contentsOf: UnsafeBufferPointer(start: $0, count: Int(length)))
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import MobilityCore
+
+/// Recognises the IMU table dialects from a file's header and name.
+///
+/// - Sensor Logger (one file per sensor, header `time,seconds_elapsed,z,y,x`, Unix ns;
+///   `Accelerometer.csv` is gravity-free, `TotalAcceleration.csv` includes gravity);
+/// - phyphox (`"Time (s)","Acceleration x (m/s^2)",…`, seconds since the experiment began);
+/// - generic and labelled research recordings: a time column and axis columns under any of
+///   the usual names (`ax`, `acc_x`, `x_acc` …; `gx`, `gyro_x`, `x_gyro` …), an optional
+///   `label` column.
+public enum IMUDialect {
+    static let timeNames = ["time", "timestamp", "t", "ts", "unix_time", "datetime", "date_time", "time_s", "time_ms",
+                            "time_us", "time_ns", "timestamp_s", "timestamp_ms", "timestamp_ns", "epoch", "epoch_ms"]
+    static let labelNames = ["label", "mode", "activity", "class"]
+    static let axisNames: [(IMUSensor, [[String]])] = [
+        (.accelerometer, [["ax", "acc_x", "accel_x", "x_acc", "accx", "acceleration_x"],
+                          ["ay", "acc_y", "accel_y", "y_acc", "accy", "acceleration_y"],
+                          ["az", "acc_z", "accel_z", "z_acc", "accz", "acceleration_z"]]),
+        (.gyroscope, [["gx", "gyro_x", "x_gyro", "gyrx", "gyr_x", "gyroscope_x"],
+                      ["gy", "gyro_y", "y_gyro", "gyry", "gyr_y", "gyroscope_y"],
+                      ["gz", "gyro_z", "z_gyro", "gyrz", "gyr_z", "gyroscope_z"]]),
+    ]
+
+    /// The mapping for a file with this header line, or nil when no dialect matches.
+    public static func mapping(headerLine: String, fileName: String) -> ColumnMapping? {
+        let delimiter = guessDelimiter(headerLine)
+        let header = CSVFields.split(headerLine, delimiter: delimiter)
+        let mapping = sensorLogger(header, fileName: fileName) ?? phyphox(header) ?? generic(header)
+        return mapping.map { found in
+            var mapping = found
+            mapping.delimiter = delimiter
+            mapping.header = header
+            return mapping
+        }
+    }
+
+    /// The most frequent of comma, semicolon and tab in the header (comma on a tie).
+    public static func guessDelimiter(_ headerLine: String) -> UInt8 {
+        let counts = [(UInt8(0x2C), headerLine.filter { $0 == "," }.count),
+                      (UInt8(0x3B), headerLine.filter { $0 == ";" }.count),
+                      (UInt8(0x09), headerLine.filter { $0 == "\t" }.count)]
+        return counts.max { $0.1 < $1.1 }.flatMap { $0.1 > 0 ? $0.0 : nil } ?? 0x2C
+    }
+
+    static func sensorLogger(_ header: [String], fileName: String) -> ColumnMapping? {
+        let lower = header.map { $0.lowercased() }
+        guard lower.starts(with: ["time", "seconds_elapsed"]),
+              let z = lower.firstIndex(of: "z"), let y = lower.firstIndex(of: "y"), let x = lower.firstIndex(of: "x") else { return nil }
+        let sensors: [String: IMUSensor] = [
+            "accelerometer": .linearAcceleration, "totalacceleration": .accelerometer,
+            "gyroscope": .gyroscope, "gravity": .gravity,
+        ]
+        let stem = SensorLogger.stem(fileName)
+        guard let sensor = sensors[stem] else { return nil }
+        var mapping = ColumnMapping(dialect: "sensor_logger")
+        mapping.timeColumn = 0
+        mapping.timeUnit = .nanoseconds
+        mapping.streams = [.init(sensor: sensor, columns: [x, y, z])]
+        return mapping
+    }
+
+    static func phyphox(_ header: [String]) -> ColumnMapping? {
+        guard let time = header.firstIndex(where: { $0.lowercased().hasPrefix("time (") }) else { return nil }
+        var mapping = ColumnMapping(dialect: "phyphox")
+        mapping.timeColumn = time
+        mapping.timeUnit = TimeUnit.stated(inColumnName: header[time]) ?? .seconds
+        let kinds: [(String, IMUSensor, Double)] = [
+            ("linear acceleration", .linearAcceleration, 1), ("acceleration", .accelerometer, 1),
+            ("gyroscope", .gyroscope, 1), ("gravity", .gravity, 1),
+        ]
+        var taken = Set<Int>()
+        for (prefix, sensor, scale) in kinds {
+            let columns = ["x", "y", "z"].compactMap { axis in
+                header.indices.first { !taken.contains($0) && header[$0].lowercased().hasPrefix("\(prefix) \(axis)") }
+            }
+            guard columns.count == 3 else { continue }
+            taken.formUnion(columns)
+            mapping.streams.append(.init(sensor: sensor, columns: columns, toSI: scale))
+        }
+        return mapping.streams.isEmpty ? nil : mapping
+    }
+
+    static func generic(_ header: [String]) -> ColumnMapping? {
+        let lower = header.map { $0.lowercased().trimmingCharacters(in: .whitespaces) }
+        guard let time = lower.firstIndex(where: { timeNames.contains(stripUnit($0)) || timeNames.contains($0) }) else { return nil }
+        var mapping = ColumnMapping(dialect: "generic")
+        mapping.timeColumn = time
+        mapping.timeUnit = TimeUnit.stated(inColumnName: lower[time])
+        for (sensor, axes) in axisNames {
+            let columns = axes.compactMap { names in lower.firstIndex { names.contains(stripUnit($0)) } }
+            guard columns.count == 3 else { continue }
+            let inG = lower[columns[0]].contains("(g)") || lower[columns[0]].hasSuffix("_g")
+            let inDegrees = lower[columns[0]].contains("deg")
+            let scale = sensor == .accelerometer ? (inG ? standardGravity : 1) : (inDegrees ? Double.pi / 180 : 1)
+            mapping.streams.append(.init(sensor: sensor, columns: columns, toSI: scale))
+        }
+        mapping.labelColumn = lower.firstIndex { labelNames.contains($0) }
+        if mapping.streams.contains(where: { $0.sensor == .accelerometer }), header.contains(where: { $0.lowercased().hasPrefix("x_acc") }) {
+            mapping.dialect = "labelled_research"
+        }
+        return mapping.streams.isEmpty ? nil : mapping
+    }
+
+    /// `ax (m/s^2)` → `ax`, `time_ms` stays (the unit is read separately).
+    static func stripUnit(_ name: String) -> String {
+        var name = name
+        if let open = name.firstIndex(where: { $0 == "(" || $0 == "[" }) { name = String(name[..<open]) }
+        return name.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// What a user sees when no dialect matches.
+    public static func noMatchMessage(header: [String]) -> String {
+        "no IMU dialect matches the columns [\(header.joined(separator: ", "))]; expected a time column "
+            + "(time, timestamp, time_ms …) and accelerometer columns (ax,ay,az or acc_x… or x_acc…), a "
+            + "Sensor Logger or phyphox export, or an Android event log; or give an explicit mapping with --columns"
+    }
+}

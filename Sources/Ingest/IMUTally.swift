@@ -1,0 +1,73 @@
+import MobilityCore
+
+/// Summarises the IMU streams a reader finds (per-sensor counts, span, duplicates), drops
+/// samples whose time goes backwards within their stream, collects label runs, and cleans
+/// and streams any GPS fixes recorded beside them.
+final class IMUTally: IMUTallyVisitor {
+    private let sink: IngestSink
+    private var cleaner: FixCleaner
+    private var streams: [IMUSensor: IMUStreamSummary] = [:]
+    private var result: IngestResult
+    private var labelDevice: String?
+
+    init(sink: IngestSink, parameters: CleaningParameters, result: IngestResult) {
+        self.sink = sink
+        self.cleaner = FixCleaner(parameters: parameters)
+        self.result = result
+        self.labelDevice = result.device
+    }
+
+    func sample(_ sample: IMUSample, sensor: IMUSensor, line: Int) throws {
+        var stream = streams[sensor] ?? IMUStreamSummary(sensor: sensor)
+        if let last = stream.last {
+            if sample.time < last { return result.dropped.record(.timeBackwards, line: line) }
+            if sample.time == last { stream.duplicateTimes += 1 }
+        } else {
+            stream.first = sample.time
+        }
+        stream.last = sample.time
+        stream.samples += 1
+        streams[sensor] = stream
+    }
+
+    func otherSensor(_ name: String, line: Int) {
+        result.otherSensors[name, default: 0] += 1
+    }
+
+    func labelRun(_ name: String, start: Timestamp, end: Timestamp, line: Int) {
+        result.labels.append(LabelInterval(device: labelDevice, start: start, end: end, rawName: name, source: "sample_column"))
+    }
+
+    func fix(_ fix: PositionFix, line: Int) throws {
+        try cleaner.clean(fix, at: FixPosition(track: 0, segment: 0, line: line)) { kept, position in
+            try sink.write(fix: kept, at: position)
+            result.fixesKept += 1
+            if let time = kept.time { result.extendSpan(time) }
+        }
+    }
+
+    func rejectedRow(_ reason: DropReason, line: Int) {
+        result.dropped.record(reason, line: line)
+    }
+
+    func addRows(_ count: Int) {
+        result.recordsRead += count
+    }
+
+    func addOtherSensor(_ name: String, rows: Int) {
+        result.otherSensors[name, default: 0] += rows
+        result.recordsRead += rows
+    }
+
+    func finish() -> IngestResult {
+        cleaner.endSegment()
+        var final = result
+        final.dropped.merge(cleaner.dropped)
+        final.imuStreams = streams.values.sorted { $0.sensor < $1.sensor }
+        for stream in final.imuStreams {
+            if let first = stream.first { final.extendSpan(first) }
+            if let last = stream.last { final.extendSpan(last) }
+        }
+        return final
+    }
+}

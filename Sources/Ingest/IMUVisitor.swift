@@ -1,0 +1,14 @@
+import MobilityCore
+
+/// Receives what an IMU reader finds, row by row, as it streams.
+public protocol IMUVisitor: AnyObject {
+    func sample(_ sample: IMUSample, sensor: IMUSensor, line: Int) throws
+    /// A row of a sensor the product does not use (magnetometer, light, sound …): counted only.
+    func otherSensor(_ name: String, line: Int)
+    /// A run of consecutive rows with the same per-sample label, from its first to its last
+    /// row's time; `line` is the run's first line.
+    func labelRun(_ name: String, start: Timestamp, end: Timestamp, line: Int)
+    /// A GPS fix recorded beside the IMU streams (Sensor Logger's `Location.csv`).
+    func fix(_ fix: PositionFix, line: Int) throws
+    func rejectedRow(_ reason: DropReason, line: Int)
+}

@@ -1,0 +1,35 @@
+import MobilityCore
+
+/// Everything ingest learned from one input, besides the fixes and waypoints it streamed.
+public struct IngestResult: Sendable {
+    public var format: InputFormat.Kind
+    /// The IMU dialect (`generic`, `phyphox`, `sensor_logger`, `android_event_log` …) or GPX version.
+    public var dialect: String?
+    public var device: String
+    public var gpx: GPXSummary?
+    public var fixesKept = 0
+    public var waypointsKept = 0
+    public var imuStreams: [IMUStreamSummary] = []
+    /// Rows of sensors that are counted but not used, by sensor name.
+    public var otherSensors: [String: Int] = [:]
+    public var labels: [LabelInterval] = []
+    public var geofences: [Geofence] = []
+    public var checkIns: [CheckIn] = []
+    public var dropped = DropCounts()
+    public var first: Timestamp?
+    public var last: Timestamp?
+    /// Data rows or points read, before cleaning.
+    public var recordsRead = 0
+
+    public init(format: InputFormat.Kind, device: String) {
+        self.format = format
+        self.device = device
+    }
+
+    public var imuSamples: Int { imuStreams.reduce(0) { $0 + $1.samples } }
+
+    mutating func extendSpan(_ time: Timestamp) {
+        if first.map({ time < $0 }) ?? true { first = time }
+        if last.map({ time > $0 }) ?? true { last = time }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import MobilityCore
+
+/// Reads one detected input: streams its fixes and waypoints into a sink, and returns what it
+/// held. Pure: it writes nothing itself (the sink may).
+public struct Ingestor {
+    public var cleaning: CleaningParameters
+    public var devices: DeviceResolver
+
+    public init(cleaning: CleaningParameters = CleaningParameters(), devices: DeviceResolver) {
+        self.cleaning = cleaning
+        self.devices = devices
+    }
+
+    /// Reads `input`, detected as `format`. Throws `InputError` when the file is malformed as
+    /// a whole; records that are individually bad are counted in the result's `dropped`.
+    public func ingest(_ input: DiscoveredInput, format: InputFormat, into sink: IngestSink) throws -> IngestResult {
+        let identity = devices.resolve(path: input.path, root: input.root)
+        var result = IngestResult(format: format.kind, device: identity.device)
+        switch format {
+        case .gpx:
+            let visitor = CleaningGPXVisitor(sink: sink, parameters: cleaning, result: result)
+            let summary = try GPXReader(path: input.path).read(visitor: visitor)
+            result = visitor.finish()
+            result.gpx = summary
+            result.dialect = summary.version.map { "gpx_" + $0 }
+            result.device = devices.resolve(path: input.path, root: input.root, gpxAuthor: summary.authorName).device
+        case .plt:
+            let visitor = CleaningGPXVisitor(sink: sink, parameters: cleaning, result: result)
+            try PLTReader(path: input.path).read(visitor: visitor)
+            result = visitor.finish()
+        case .imuTable(let mapping):
+            let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
+            tally.addRows(try TableIMUReader(path: input.path, mapping: mapping).read(visitor: tally))
+            result = tally.finish()
+            result.dialect = mapping.dialect
+        case .androidEventLog:
+            let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
+            tally.addRows(try AndroidEventLogReader(path: input.path).read(visitor: tally))
+            result = tally.finish()
+            result.dialect = "android_event_log"
+        case .sensorLogger(let zipped):
+            let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
+            try SensorLoggerReader(path: input.path, zipped: zipped).read(visitor: tally)
+            result = tally.finish()
+            result.dialect = "sensor_logger"
+        case .geoLifeLabels:
+            result.labels = try LabelReaders.readGeoLife(path: input.path, device: identity.device, dropped: &result.dropped)
+        case .labelsCSV:
+            result.labels = try LabelReaders.readGeneric(path: input.path, device: identity.device, dropped: &result.dropped)
+        case .geofenceGeoJSON:
+            result.geofences = try GeofenceReader.readGeoJSON(path: input.path, dropped: &result.dropped)
+        case .geofenceCSV:
+            result.geofences = try GeofenceReader.readCSV(path: input.path, dropped: &result.dropped)
+        case .checkIns:
+            result.checkIns = try CheckInReader.read(path: input.path, dropped: &result.dropped)
+        case .manifest:
+            break
+        }
+        result.recordsRead += result.labels.count + result.geofences.count + result.checkIns.count
+        try requireData(result, path: input.path)
+        if let mode = identity.mode, let first = result.first, let last = result.last {
+            let source = devices.manifest.entry(for: input.path)?.mode != nil ? "manifest" : "name_pattern"
+            result.labels.append(LabelInterval(device: result.device, start: first, end: last, rawName: mode, source: source))
+        }
+        return result
+    }
+
+    /// An input that yielded nothing usable at all is quarantined rather than stored empty,
+    /// unless it is a GPX file (a GPX with only metadata is valid, if useless).
+    private func requireData(_ result: IngestResult, path: String) throws {
+        guard result.format != .gpx, result.format != .manifest else { return }
+        let usable = result.fixesKept + result.imuSamples + result.labels.count + result.geofences.count
+            + result.checkIns.count + result.otherSensors.values.reduce(0, +)
+        if usable == 0 {
+            let firstDrop = result.dropped.firstLine.values.min()
+            let reasons = result.dropped.counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.rawValue)" }
+            throw InputError(.noData, reasons.isEmpty ? "the file holds no data rows"
+                             : "no usable record: all \(result.dropped.total) dropped (\(reasons.joined(separator: ", ")))",
+                             path: path, line: firstDrop)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// What an input was detected as, with what its reader needs.
+public enum InputFormat: Sendable {
+    case gpx
+    case plt
+    case geoLifeLabels
+    case labelsCSV
+    case geofenceGeoJSON
+    case geofenceCSV
+    case checkIns
+    case imuTable(ColumnMapping)
+    case androidEventLog
+    /// A Sensor Logger export: a folder or a `.zip` of per-sensor CSV files.
+    case sensorLogger(zipped: Bool)
+    case manifest
+
+    /// The format's name as stored and printed.
+    public enum Kind: String, Sendable, CaseIterable {
+        case gpx, plt
+        case geoLifeLabels = "geolife_labels"
+        case labelsCSV = "labels_csv"
+        case geofenceGeoJSON = "geofences_geojson"
+        case geofenceCSV = "geofences_csv"
+        case checkIns = "checkins_csv"
+        case imuCSV = "imu_csv"
+        case androidEventLog = "android_event_log"
+        case sensorLogger = "sensor_logger"
+        case manifest
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .gpx: .gpx
+        case .plt: .plt
+        case .geoLifeLabels: .geoLifeLabels
+        case .labelsCSV: .labelsCSV
+        case .geofenceGeoJSON: .geofenceGeoJSON
+        case .geofenceCSV: .geofenceCSV
+        case .checkIns: .checkIns
+        case .imuTable: .imuCSV
+        case .androidEventLog: .androidEventLog
+        case .sensorLogger: .sensorLogger
+        case .manifest: .manifest
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import MobilityCore
+
+/// Readers of label files: GeoLife `labels.txt` and the generic `device,start,end,mode` CSV.
+///
+/// Overlapping intervals are real (GeoLife has them) and are kept as written. Rows that
+/// cannot be read are dropped and counted; an interval ending before it starts is dropped as
+/// `time_backwards`.
+public enum LabelReaders {
+    public static func isGeoLifeHeader(_ line: String) -> Bool {
+        line.lowercased().hasPrefix("start time\tend time\ttransportation mode")
+    }
+
+    public static func isGenericHeader(_ header: [String]) -> Bool {
+        let lower = Set(header.map { $0.lowercased() })
+        return lower.isSuperset(of: ["start", "end", "mode"])
+    }
+
+    /// GeoLife `labels.txt`: tab-separated `Start Time, End Time, Transportation Mode`, times
+    /// `YYYY/MM/DD HH:MM:SS` in GMT, CRLF or LF.
+    public static func readGeoLife(path: String, device: String?, dropped: inout DropCounts) throws -> [LabelInterval] {
+        var labels: [LabelInterval] = []
+        try LineReader(path: path).forEachLine { line, number in
+            guard number > 1, !line.isEmpty else { return true }
+            let fields = CSVFields.split(String(decoding: line, as: UTF8.self), delimiter: 0x09)
+            guard fields.count >= 3, let start = ISO8601.parse(fields[0]), let end = ISO8601.parse(fields[1]) else {
+                dropped.record(fields.count >= 3 ? .invalidTime : .malformedRow, line: number)
+                return true
+            }
+            guard end >= start else { dropped.record(.timeBackwards, line: number); return true }
+            labels.append(LabelInterval(device: device, start: start, end: end, rawName: fields[2], source: "labels_file"))
+            return true
+        }
+        return labels
+    }
+
+    /// `device,start,end,mode` (any column order, extra columns ignored; ISO 8601 or Unix
+    /// seconds). A missing device falls back to `device`.
+    public static func readGeneric(path: String, device: String?, dropped: inout DropCounts) throws -> [LabelInterval] {
+        var labels: [LabelInterval] = []
+        var columns: [String: Int] = [:]
+        var delimiter: UInt8 = 0x2C
+        try LineReader(path: path).forEachLine { line, number in
+            let text = String(decoding: line, as: UTF8.self)
+            if number == 1 {
+                delimiter = IMUDialect.guessDelimiter(text)
+                for (index, name) in CSVFields.split(text, delimiter: delimiter).enumerated() { columns[name.lowercased()] = index }
+                return true
+            }
+            guard !line.isEmpty else { return true }
+            let fields = CSVFields.split(text, delimiter: delimiter)
+            let value = { (name: String) -> String? in columns[name].flatMap { $0 < fields.count ? fields[$0] : nil } }
+            guard let mode = value("mode"), let startText = value("start"), let endText = value("end") else {
+                dropped.record(.malformedRow, line: number)
+                return true
+            }
+            guard let start = TimeText.parse(startText), let end = TimeText.parse(endText) else {
+                dropped.record(.invalidTime, line: number)
+                return true
+            }
+            guard end >= start else { dropped.record(.timeBackwards, line: number); return true }
+            let rowDevice = value("device").flatMap { $0.isEmpty ? nil : $0 } ?? device
+            labels.append(LabelInterval(device: rowDevice, start: start, end: end, rawName: mode, source: "labels_file"))
+            return true
+        }
+        return labels
+    }
+}
+
+/// A time written as ISO 8601 or as a Unix time number (unit guessed from magnitude).
+enum TimeText {
+    static func parse(_ text: String) -> Timestamp? {
+        if let value = NumberParser.double(text), value.isFinite {
+            return Timestamp(secondsSince1970: value * TimeUnit.guessed(fromValue: value).secondsPerUnit)
+        }
+        return ISO8601.parse(text)
+    }
+}

@@ -1,0 +1,76 @@
+import MobilityCore
+
+/// Streams a delimited IMU table described by a `ColumnMapping` (`.csv` or `.csv.gz`).
+///
+/// One row yields one sample per mapped stream. Rows with too few fields or non-numeric
+/// values are dropped and counted (`malformed_row`, `not_a_number`, `invalid_time`); the file
+/// is never loaded whole.
+public struct TableIMUReader {
+    public let path: String
+    public let mapping: ColumnMapping
+
+    public init(path: String, mapping: ColumnMapping) {
+        self.path = path
+        self.mapping = mapping
+    }
+
+    /// Reads every data row; returns the number of data rows seen.
+    @discardableResult
+    public func read(visitor: IMUVisitor) throws -> Int {
+        var fields = CSVFields(delimiter: mapping.delimiter)
+        var labels = LabelRunTracker()
+        var timeUnit = mapping.timeUnit
+        var rows = 0
+        let needed = mapping.minimumFields
+        try LineReader(path: path).forEachLine { line, number in
+            guard number > mapping.headerLines, !line.isEmpty else { return true }
+            fields.split(line)
+            guard fields.count >= needed else {
+                visitor.rejectedRow(.malformedRow, line: number)
+                return true
+            }
+            let time: Timestamp
+            if let column = mapping.timeColumn {
+                guard let parsed = parseTime(fields.bytes(column, in: line), unit: &timeUnit) else {
+                    visitor.rejectedRow(.invalidTime, line: number)
+                    return true
+                }
+                time = parsed
+            } else {
+                time = Timestamp(secondsSince1970: mapping.timeOffsetSeconds + Double(rows) / (mapping.fixedRateHz ?? 1))
+            }
+            rows += 1
+            for stream in mapping.streams {
+                guard let x = fields.double(stream.columns[0], in: line),
+                      let y = fields.double(stream.columns[1], in: line),
+                      let z = fields.double(stream.columns[2], in: line) else {
+                    visitor.rejectedRow(.notANumber, line: number)
+                    continue
+                }
+                let sample = IMUSample(time: time, x: x * stream.toSI, y: y * stream.toSI, z: z * stream.toSI)
+                guard sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else {
+                    visitor.rejectedRow(.notANumber, line: number)
+                    continue
+                }
+                try visitor.sample(sample, sensor: stream.sensor, line: number)
+            }
+            if let column = mapping.labelColumn {
+                labels.observe(fields.bytes(column, in: line), time: time, line: number, visitor: visitor)
+            }
+            return true
+        }
+        labels.finish(visitor: visitor)
+        return rows
+    }
+
+    private func parseTime(_ bytes: UnsafeBufferPointer<UInt8>, unit: inout TimeUnit?) -> Timestamp? {
+        if unit == .iso8601 { return ISO8601.parse(bytes).map { $0.adding(seconds: mapping.timeOffsetSeconds) } }
+        guard let value = NumberParser.double(bytes), value.isFinite else {
+            guard unit == nil, let time = ISO8601.parse(bytes) else { return nil }
+            unit = .iso8601
+            return time.adding(seconds: mapping.timeOffsetSeconds)
+        }
+        if unit == nil { unit = TimeUnit.guessed(fromValue: value) }
+        return Timestamp(secondsSince1970: value * unit!.secondsPerUnit + mapping.timeOffsetSeconds)
+    }
+}

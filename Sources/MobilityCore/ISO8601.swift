@@ -1,0 +1,145 @@
+/// Fast ISO 8601 date-time parsing and formatting on UTF-8 bytes.
+///
+/// Written here rather than using Foundation's `ISO8601DateFormatter` because timestamps are
+/// parsed once per GPS fix or IMU row: the formatter costs microseconds per call, this parser
+/// tens of nanoseconds. Accepts `YYYY-MM-DD[T| ]hh:mm[:ss[.fff…]][Z|±hh[:]mm]`; a time without
+/// an offset is taken as UTC (as GPX 1.1 prescribes and GeoLife uses). `YYYY/MM/DD` separators
+/// (GeoLife `labels.txt`) are accepted too.
+public enum ISO8601 {
+    /// Parses `bytes`, or returns nil when they are not a date-time of the accepted shape.
+    public static func parse<C: Collection>(_ bytes: C) -> Timestamp? where C.Element == UInt8 {
+        var scanner = ByteScanner(Array(bytes))
+        return scanner.dateTime()
+    }
+
+    public static func parse(_ text: String) -> Timestamp? {
+        parse(Array(text.utf8))
+    }
+
+    /// Parses `count` bytes at `base` without copying them.
+    public static func parse(_ base: UnsafePointer<UInt8>, count: Int) -> Timestamp? {
+        parse(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// Formats as `YYYY-MM-DDThh:mm:ss[.fff]Z` (milliseconds shown only when non-zero).
+    public static func format(_ time: Timestamp) -> String {
+        let total = time.secondsSince1970
+        var seconds = total.rounded(.down)
+        var millis = Int(((total - seconds) * 1000).rounded())
+        if millis == 1000 { millis = 0; seconds += 1 }
+        let whole = Int(seconds)
+        let days = floorDiv(whole, 86_400)
+        let secondOfDay = whole - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+        text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        if millis != 0 { text += "." + pad(millis, 3) }
+        return text + "Z"
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's `days_from_civil`).
+    public static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDiv(y, 400)
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date of a count of days since 1970-01-01 (Hinnant's `civil_from_days`).
+    public static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = floorDiv(z, 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func floorDiv(_ a: Int, _ b: Int) -> Int {
+        a >= 0 ? a / b : -((-a + b - 1) / b)
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}
+
+/// A cursor over ASCII bytes for the date-time grammar above.
+struct ByteScanner {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    init(_ bytes: [UInt8]) {
+        var start = 0, end = bytes.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x0D { end -= 1 }
+        self.bytes = Array(bytes[start..<end])
+    }
+
+    mutating func dateTime() -> Timestamp? {
+        guard let year = digits(4), separator(0x2D, 0x2F), let month = digits(2), separator(0x2D, 0x2F),
+              let day = digits(2), (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var seconds = Double(ISO8601.days(year: year, month: month, day: day) * 86_400)
+        if index == bytes.count { return Timestamp(secondsSince1970: seconds) }
+        guard separator(0x54, 0x20), let hour = digits(2), separator(0x3A, 0x3A), let minute = digits(2),
+              hour <= 24, minute <= 59 else { return nil }
+        seconds += Double(hour * 3600 + minute * 60)
+        if peek(0x3A) {
+            index += 1
+            guard let second = digits(2), second <= 60 else { return nil }
+            seconds += Double(second)
+            if peek(0x2E) || peek(0x2C) { seconds += fraction() }
+        }
+        guard let offset = zoneOffsetSeconds(), index == bytes.count else { return nil }
+        return Timestamp(secondsSince1970: seconds - Double(offset))
+    }
+
+    private func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
+
+    private mutating func separator(_ a: UInt8, _ b: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == a || bytes[index] == b else { return false }
+        index += 1
+        return true
+    }
+
+    private mutating func digits(_ count: Int) -> Int? {
+        guard index + count <= bytes.count else { return nil }
+        var value = 0
+        for byte in bytes[index..<index + count] {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        index += count
+        return value
+    }
+
+    private mutating func fraction() -> Double {
+        index += 1
+        var value = 0.0, scale = 0.1
+        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+            value += Double(bytes[index] - 0x30) * scale
+            scale /= 10
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func zoneOffsetSeconds() -> Int? {
+        if index == bytes.count { return 0 }
+        if bytes[index] == 0x5A || bytes[index] == 0x7A { index += 1; return 0 }
+        guard bytes[index] == 0x2B || bytes[index] == 0x2D else { return nil }
+        let sign = bytes[index] == 0x2D ? -1 : 1
+        index += 1
+        guard let hours = digits(2) else { return nil }
+        if peek(0x3A) { index += 1 }
+        let minutes = index == bytes.count ? 0 : digits(2)
+        guard let minutes else { return nil }
+        return sign * (hours * 3600 + minutes * 60)
+    }
+}

@@ -1,0 +1,47 @@
+/// A transport mode. The product's core modes are `still, walk, bike, car`; labelled data sets
+/// bring more (TMD has `train` and `bus`, GeoLife `boat` and `airplane`).
+public enum Mode: String, Hashable, Sendable, CaseIterable, Comparable {
+    case still, walk, bike, car, bus, train, boat, airplane
+
+    public static func < (lhs: Mode, rhs: Mode) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// The mode a data set's label names, through `ModeNames.table`; nil when unknown.
+    public init?(labelName: String) {
+        guard let mode = ModeNames.table[ModeNames.normalise(labelName)] else { return nil }
+        self = mode
+    }
+}
+
+/// The one table that maps the mode names found in data sets onto `Mode`.
+///
+/// Keys are lower-case with spaces, dashes and underscores removed. Sources: GeoLife
+/// `labels.txt` (walk, bike, bus, car, taxi, subway, train, airplane, boat, run, motorcycle),
+/// TMD file names (Walking, Car, Still, Train, Bus), GeoTecINIT labels (SEATED, STANDING_UP,
+/// WALKING, TURNING, SITTING_DOWN), Sensor Logger and common spellings. Choices that are not
+/// obvious: running and jogging count as `walk` (on foot); taxi and motorcycle as `car` (road
+/// vehicle); subway, metro and tram as `train` (rail); sitting, standing and the posture
+/// transitions of GeoTecINIT as `still`; GeoTecINIT's TURNING (turning round while walking) as
+/// `walk`. Any other name is reported as unknown, never guessed.
+public enum ModeNames {
+    public static let table: [String: Mode] = {
+        var table: [String: Mode] = [:]
+        let names: [(Mode, [String])] = [
+            (.still, ["still", "stationary", "seated", "sitting", "standing", "standingup", "sittingdown", "idle", "stop", "stay"]),
+            (.walk, ["walk", "walking", "onfoot", "foot", "run", "running", "jog", "jogging", "turning"]),
+            (.bike, ["bike", "bicycle", "cycling", "cycle", "biking", "ebike"]),
+            (.car, ["car", "taxi", "drive", "driving", "automobile", "motorcycle", "motorbike", "invehicle"]),
+            (.bus, ["bus", "coach", "trolleybus"]),
+            (.train, ["train", "rail", "railway", "subway", "metro", "tram", "underground", "lightrail"]),
+            (.boat, ["boat", "ferry", "ship"]),
+            (.airplane, ["airplane", "plane", "aeroplane", "flight"]),
+        ]
+        for (mode, keys) in names { for key in keys { table[key] = mode } }
+        return table
+    }()
+
+    public static func normalise(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { !" _-\t\r".unicodeScalars.contains($0) })
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Ingest
+import MobilityCore
+import Reports
+import Store
+
+/// One `ingest`: discovers inputs, skips the unchanged ones, reads each new or changed input
+/// into the store in its own transaction, quarantines what cannot be read, and writes
+/// `quarantine.csv`. A run killed at any point leaves every file either fully stored or not
+/// at all; the next run picks up where it stopped.
+public struct IngestRun {
+    public let options: IngestOptions
+    public let progress: Progress
+
+    public init(options: IngestOptions, progress: Progress) {
+        self.options = options
+        self.progress = progress
+    }
+
+    public func run() throws -> IngestSummary {
+        let started = Date()
+        let store = try PipelineStore(path: options.storePath)
+        var summary = IngestSummary(store: options.storePath)
+        let inputs = try InputDiscovery.discover(options.paths)
+        var devices = try DeviceResolver(namePattern: options.namePattern)
+        let runID = try store.beginRun(command: "ingest " + options.paths.joined(separator: " "))
+        var counts = RunCounts()
+        let detector = FormatDetector(explicitMapping: options.columns)
+        for (index, input) in inputs.enumerated() {
+            progress.update(done: index, total: inputs.count, item: input.path)
+            counts.seen += 1
+            let outcome = try ingestOne(input, store: store, runID: runID, detector: detector, devices: &devices, summary: &summary)
+            switch outcome {
+            case .ingested: counts.ingested += 1
+            case .unchanged: counts.unchanged += 1
+            case .quarantined: counts.quarantined += 1
+            case .skipped: counts.skipped += 1
+            }
+        }
+        progress.update(done: inputs.count, total: inputs.count, item: "")
+        try store.finishRun(id: runID, counts: counts)
+        if let folder = options.reportsFolder {
+            try QuarantineReport.write(try store.quarantinedFiles(), to: (folder as NSString).appendingPathComponent("quarantine.csv"))
+        }
+        summary.files = counts.seen
+        summary.unchanged = counts.unchanged
+        summary.skipped = counts.skipped
+        summary.quarantined = counts.quarantined
+        summary.storeTotals = try store.tableCounts()
+        summary.seconds = Date().timeIntervalSince(started)
+        summary.exitStatus = counts.quarantined > 0 ? 2 : 0
+        return summary
+    }
+
+    enum Outcome { case ingested, unchanged, quarantined, skipped }
+
+    private func ingestOne(
+        _ input: DiscoveredInput, store: PipelineStore, runID: Int64, detector: FormatDetector,
+        devices: inout DeviceResolver, summary: inout IngestSummary
+    ) throws -> Outcome {
+        let hash: String, size: Int64
+        do {
+            hash = try ContentHash.sha256(path: input.path)
+            size = InputFileSize.bytes(input.path)
+        } catch let error as InputError {
+            progress.log("cannot read \(error)")
+            summary.quarantine.append(.init(path: input.path, line: nil, column: nil, code: error.code.rawValue, reason: error.message))
+            return .quarantined
+        }
+        let previous = try store.storedState(path: input.path)
+        var format: InputFormat?
+        do {
+            format = try detector.detect(path: input.path)
+            guard let detected = format else {
+                progress.detail("skipped \(input.path): not a trace format")
+                return .skipped
+            }
+            if case .manifest = detected {
+                var dropped = DropCounts()
+                try devices.manifest.load(path: input.path, dropped: &dropped)
+            }
+            if !options.force, let previous, previous.contentSHA256 == hash {
+                progress.detail("unchanged \(input.path)")
+                return .unchanged
+            }
+            let ingestor = Ingestor(cleaning: options.cleaning, devices: devices)
+            let result = try store.storeIngested(path: input.path, contentSHA256: hash, sizeBytes: size, runID: runID) { sink in
+                try ingestor.ingest(input, format: detected, into: sink)
+            }
+            summary.add(result)
+            progress.detail("ingested \(input.path): \(IngestRun.describe(result))")
+            return .ingested
+        } catch let error as InputError {
+            try store.storeQuarantined(path: input.path, contentSHA256: hash, sizeBytes: size, runID: runID,
+                                       format: format?.kind.rawValue, error: error)
+            summary.quarantine.append(.init(path: input.path, line: error.line, column: error.column, code: error.code.rawValue, reason: error.message))
+            progress.log("quarantined \(error)")
+            return .quarantined
+        }
+    }
+
+    static func describe(_ result: IngestResult) -> String {
+        var parts = ["\(result.format.rawValue)", "device \(result.device)"]
+        if result.fixesKept > 0 { parts.append("\(result.fixesKept) fixes") }
+        if result.waypointsKept > 0 { parts.append("\(result.waypointsKept) waypoints") }
+        if result.imuSamples > 0 { parts.append("\(result.imuSamples) IMU samples") }
+        if !result.labels.isEmpty { parts.append("\(result.labels.count) labels") }
+        if !result.geofences.isEmpty { parts.append("\(result.geofences.count) geofences") }
+        if !result.checkIns.isEmpty { parts.append("\(result.checkIns.count) check-ins") }
+        if result.dropped.total > 0 { parts.append("\(result.dropped.total) dropped") }
+        return parts.joined(separator: ", ")
+    }
+}
+
+enum InputFileSize {
+    /// Bytes of a file, or of all files in a folder.
+    static func bytes(_ path: String) -> Int64 {
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        guard isDirectory.boolValue else {
+            return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.reduce(0) { $0 + bytes((path as NSString).appendingPathComponent($1)) }
+    }
+}

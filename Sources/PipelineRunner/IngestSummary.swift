@@ -1,0 +1,62 @@
+import Foundation
+import Ingest
+import MobilityCore
+
+/// What one `ingest` run did, as printed with `--json` (keys in snake_case).
+public struct IngestSummary: Encodable {
+    public struct QuarantinedFile: Encodable {
+        public var path: String
+        public var line: Int?
+        public var column: Int?
+        public var code: String
+        public var reason: String
+    }
+
+    /// Inputs found (files and Sensor Logger folders).
+    public var files = 0
+    public var ingested = 0
+    public var unchanged = 0
+    public var quarantined = 0
+    /// Files whose extension is not a trace format (README, licence …).
+    public var skipped = 0
+    public var fixes = 0
+    public var waypoints = 0
+    public var imuSamples = 0
+    public var labels = 0
+    public var geofences = 0
+    public var checkins = 0
+    /// Dropped records by reason, over the files ingested in this run.
+    public var dropped: [String: Int] = [:]
+    /// Rows of unused sensors (magnetometer, light …) by name.
+    public var otherSensorRows: [String: Int] = [:]
+    public var quarantine: [QuarantinedFile] = []
+    public var store: String
+    public var seconds = 0.0
+    /// Row counts of the store's tables after the run.
+    public var storeTotals: [String: Int] = [:]
+    /// 0 all inputs read, 2 some inputs quarantined, 1 fatal error.
+    public var exitStatus = 0
+
+    init(store: String) {
+        self.store = store
+    }
+
+    mutating func add(_ result: IngestResult) {
+        ingested += 1
+        fixes += result.fixesKept
+        waypoints += result.waypointsKept
+        imuSamples += result.imuSamples
+        labels += result.labels.count
+        geofences += result.geofences.count
+        checkins += result.checkIns.count
+        for (reason, count) in result.dropped.counts { dropped[reason.rawValue, default: 0] += count }
+        for (name, count) in result.otherSensors { otherSensorRows[name, default: 0] += count }
+    }
+
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}

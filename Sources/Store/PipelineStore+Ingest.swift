@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import Ingest
+import MobilityCore
+
+/// What the store already knows of an input.
+public struct StoredFileState: Hashable, Sendable {
+    public var contentSHA256: String
+    public var status: String
+}
+
+extension PipelineStore {
+    /// The stored hash and status of the input at `path`, or nil when it was never seen.
+    public func storedState(path: String) throws -> StoredFileState? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT content_sha256, status FROM input_files WHERE path = ?", arguments: [path])
+                .map { StoredFileState(contentSHA256: $0[0], status: $0[1]) }
+        }
+    }
+
+    /// Reads one input into the store in one transaction: any rows of an earlier version of
+    /// the file are replaced atomically, and if `read` throws nothing of this file changes.
+    public func storeIngested(
+        path: String, contentSHA256: String, sizeBytes: Int64, runID: Int64,
+        read: (IngestSink) throws -> IngestResult
+    ) throws -> IngestResult {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM input_files WHERE path = ?", arguments: [path])
+            try db.execute(sql: """
+                INSERT INTO input_files (path, content_sha256, size_bytes, status, run_id, ingested_unix_s)
+                VALUES (?, ?, ?, 'ingested', ?, ?)
+                """, arguments: [path, contentSHA256, sizeBytes, runID, Date().timeIntervalSince1970])
+            let fileID = db.lastInsertedRowID
+            let result = try read(FixWriter(db: db, fileID: fileID))
+            try IngestRows.write(result, fileID: fileID, db: db)
+            return result
+        }
+    }
+
+    /// Records that the input at `path` was quarantined, replacing any earlier version's rows.
+    public func storeQuarantined(
+        path: String, contentSHA256: String, sizeBytes: Int64, runID: Int64, format: String?, error: InputError
+    ) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM input_files WHERE path = ?", arguments: [path])
+            try db.execute(sql: """
+                INSERT INTO input_files (path, content_sha256, size_bytes, status, format, run_id, ingested_unix_s)
+                VALUES (?, ?, ?, 'quarantined', ?, ?, ?)
+                """, arguments: [path, contentSHA256, sizeBytes, format, runID, Date().timeIntervalSince1970])
+            try db.execute(sql: """
+                INSERT INTO quarantine (file_id, code, reason, line, column, run_id) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [db.lastInsertedRowID, error.code.rawValue, error.message, error.line, error.column, runID])
+        }
+    }
+
+    /// Every quarantined input with its reason, in path order.
+    public func quarantinedFiles() throws -> [QuarantineEntry] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT f.path, f.format, f.content_sha256, q.code, q.reason, q.line, q.column, r.started_unix_s
+                FROM quarantine q JOIN input_files f ON f.id = q.file_id JOIN runs r ON r.id = q.run_id
+                ORDER BY f.path
+                """).map { row in
+                QuarantineEntry(path: row["path"], format: row["format"], contentSHA256: row["content_sha256"],
+                                code: row["code"], reason: row["reason"], line: row["line"], column: row["column"],
+                                runStarted: Timestamp(secondsSince1970: row["started_unix_s"]))
+            }
+        }
+    }
+}
+
+/// One quarantined input, as `reports/quarantine.csv` lists it.
+public struct QuarantineEntry: Hashable, Sendable {
+    public var path: String
+    public var format: String?
+    public var contentSHA256: String
+    public var code: String
+    public var reason: String
+    public var line: Int?
+    public var column: Int?
+    public var runStarted: Timestamp
+}

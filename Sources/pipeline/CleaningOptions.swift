@@ -1,0 +1,63 @@
+import ArgumentParser
+import Ingest
+
+/// The cleaning thresholds as options; defaults and docs come from `CleaningParameters`.
+struct CleaningOptions: ParsableArguments {
+    @Option(name: .customLong("max-accuracy-m"), help: "Drop fixes whose horizontal accuracy is worse than this, metres (Compiègne app).")
+    var maxAccuracyMeters = CleaningParameters().maxAccuracyMeters
+
+    @Option(name: .customLong("meters-per-hdop"), help: "Metres of horizontal error per unit of HDOP, when a fix has no accuracy.")
+    var metersPerHDOP = CleaningParameters().metersPerHDOP
+
+    @Option(name: .customLong("max-speed-mps"), help: "Drop fixes implying a speed above this from the previous fix, m/s.")
+    var maxSpeedMetersPerSecond = CleaningParameters().maxSpeedMetersPerSecond
+
+    func validate() throws {
+        guard maxAccuracyMeters > 0, metersPerHDOP > 0, maxSpeedMetersPerSecond > 0 else {
+            throw ValidationError("--max-accuracy-m, --meters-per-hdop and --max-speed-mps must be greater than 0")
+        }
+    }
+
+    var parameters: CleaningParameters {
+        var parameters = CleaningParameters()
+        parameters.maxAccuracyMeters = maxAccuracyMeters
+        parameters.metersPerHDOP = metersPerHDOP
+        parameters.maxSpeedMetersPerSecond = maxSpeedMetersPerSecond
+        return parameters
+    }
+}
+
+/// How inputs are identified and read.
+struct InputOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "A regular expression matched against file names, with named groups 'device' and/or 'mode'.",
+        discussion: #"Example for TMD: 'sensorfile_(?<device>[^_]+)_(?<mode>[^_]+)_\d+\.csv'. Default: none (manifest.csv, GPX metadata or folder name)."#))
+    var namePattern: String?
+
+    @Option(help: ArgumentHelp(
+        "An explicit column mapping for IMU CSV files no dialect matches, 'key=value' entries separated by ';'.",
+        discussion: "Keys: delimiter (comma|semicolon|tab|space|pipe), header (lines, default 1), time=COLUMN[:s|ms|us|ns|iso8601], rate=HZ, start=TIME, acc=X,Y,Z[:g], gyro=X,Y,Z[:deg/s], linear=…, gravity=…, label=COLUMN. Default: none."))
+    var columns: String?
+
+    @Option(help: "A file holding the column mapping, one key=value per line. Default: none.")
+    var columnsFile: String?
+
+    func mappingSpec() throws -> ColumnMappingSpec? {
+        if let columns { return try ColumnMappingSpec(text: columns) }
+        guard let columnsFile else { return nil }
+        guard let text = try? String(contentsOfFile: columnsFile, encoding: .utf8) else {
+            throw ValidationError("cannot read --columns-file \(columnsFile)")
+        }
+        return try ColumnMappingSpec(text: text)
+    }
+
+    func validate() throws {
+        guard columns == nil || columnsFile == nil else { throw ValidationError("give --columns or --columns-file, not both") }
+        do { _ = try mappingSpec() } catch let error as ColumnMappingSpec.SpecError {
+            throw ValidationError(error.description)
+        }
+        do { _ = try DeviceResolver(namePattern: namePattern) } catch let error as DeviceResolver.ResolverError {
+            throw ValidationError(error.description)
+        }
+    }
+}
