@@ -50,8 +50,11 @@ let package = Package(
         ),
         .target(name: "TestSupport", dependencies: ["MobilityCore", "CGZip"]),
         .testTarget(name: "MobilityCoreTests", dependencies: ["MobilityCore", "TestSupport"]),
-        .testTarget(name: "IngestTests", dependencies: ["Ingest", "TestSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Ingest", "TestSupport"]),
+        .testTarget(
+            name: "IngestTests",
+            dependencies: ["Ingest", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Ingest", "PipelineRunner", "TestSupport"]),
         .testTarget(name: "FeaturesTests", dependencies: ["Features"]),
         .testTarget(name: "PipelineTests", dependencies: ["TestSupport"]),
     ],

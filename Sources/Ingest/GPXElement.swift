@@ -46,7 +46,7 @@ enum GPXElement: UInt8 {
     /// Elements whose text the reader keeps.
     var hasValue: Bool {
         switch self {
-        case .name, .ele, .time, .hdop, .pdop, .speed, .course, .heartRate, .cadence: true
+        case .name, .author, .ele, .time, .hdop, .pdop, .speed, .course, .heartRate, .cadence: true
         default: false
         }
     }

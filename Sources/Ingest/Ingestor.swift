@@ -57,7 +57,9 @@ public struct Ingestor {
         case .manifest:
             break
         }
-        result.recordsRead += result.labels.count + result.geofences.count + result.checkIns.count
+        if result.imuStreams.isEmpty, result.fixesKept == 0 {  // label, geofence and check-in files
+            result.recordsRead += result.labels.count + result.geofences.count + result.checkIns.count + result.dropped.total
+        }
         try requireData(result, path: input.path)
         if let mode = identity.mode, let first = result.first, let last = result.last {
             let source = devices.manifest.entry(for: input.path)?.mode != nil ? "manifest" : "name_pattern"

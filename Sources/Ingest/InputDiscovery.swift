@@ -6,6 +6,11 @@ public struct DiscoveredInput: Hashable, Sendable {
     public var path: String
     /// The path the user gave that led here (for folder-based device identity).
     public var root: String
+
+    public init(path: String, root: String) {
+        self.path = path
+        self.root = root
+    }
 }
 
 /// Walks the given files and folders in a stable (sorted) order.

@@ -1,0 +1,103 @@
+import Foundation
+import Ingest
+import MobilityCore
+
+/// What `inspect` reports about one input: what it was detected as and what it holds,
+/// without writing anything.
+public struct Inspection: Encodable {
+    public struct Stream: Encodable {
+        public var sensor: String
+        public var samples: Int
+        public var rateHz: Double?
+        public var first: String?
+        public var last: String?
+        public var duplicateTimes: Int
+    }
+
+    public struct Problem: Encodable {
+        public var reason: String
+        public var count: Int
+        public var firstLine: Int?
+    }
+
+    public var path: String
+    public var format: String?
+    public var dialect: String?
+    public var device: String?
+    public var columns: [String]?
+    public var first: String?
+    public var last: String?
+    public var durationS: Double?
+    public var recordsRead = 0
+    public var fixes = 0
+    public var waypoints = 0
+    public var gpx: [String: Int]?
+    public var streams: [Stream] = []
+    public var otherSensors: [String: Int] = [:]
+    public var labels: [String: Int] = [:]
+    public var unknownLabelNames: [String] = []
+    public var geofences = 0
+    public var checkins = 0
+    public var dropped: [Problem] = []
+    /// Why the file would be quarantined, with `path:line:column`; nil when it reads.
+    public var error: String?
+
+    /// Reads `path` with the same detection and readers as `ingest`, into a discarding sink.
+    public static func inspect(path: String, cleaning: CleaningParameters, devices: DeviceResolver,
+                               columns: ColumnMappingSpec?) -> Inspection {
+        var inspection = Inspection(path: path)
+        do {
+            let standard = InputPath.standardise(path)
+            let root = (standard as NSString).deletingLastPathComponent
+            guard let format = try FormatDetector(explicitMapping: columns).detect(path: path) else {
+                inspection.error = "\(path): not a trace format (extension not one of \(FormatDetector.dataExtensions.sorted().joined(separator: ", ")))"
+                return inspection
+            }
+            inspection.format = format.kind.rawValue
+            if case .imuTable(let mapping) = format { inspection.columns = mapping.header }
+            let result = try Ingestor(cleaning: cleaning, devices: devices)
+                .ingest(DiscoveredInput(path: standard, root: root), format: format, into: DiscardingSink())
+            inspection.fill(from: result)
+        } catch {
+            inspection.error = "\(error)"
+        }
+        return inspection
+    }
+
+    mutating func fill(from result: IngestResult) {
+        dialect = result.dialect
+        device = result.device
+        first = result.first.map(ISO8601.format)
+        last = result.last.map(ISO8601.format)
+        if let start = result.first, let end = result.last { durationS = start.seconds(until: end) }
+        recordsRead = result.recordsRead
+        fixes = result.fixesKept
+        waypoints = result.waypointsKept
+        if let summary = result.gpx {
+            gpx = ["tracks": summary.tracks, "segments": summary.segments, "track_points": summary.trackPoints,
+                   "routes": summary.routes, "route_points": summary.routePoints, "waypoints": summary.waypoints,
+                   "points_without_time": summary.pointsWithoutTime]
+        }
+        streams = result.imuStreams.map {
+            Stream(sensor: $0.sensor.rawValue, samples: $0.samples, rateHz: $0.rateHz, first: $0.first.map(ISO8601.format),
+                   last: $0.last.map(ISO8601.format), duplicateTimes: $0.duplicateTimes)
+        }
+        otherSensors = result.otherSensors
+        for label in result.labels {
+            labels[label.rawName + " → " + (label.mode?.rawValue ?? "unknown"), default: 0] += 1
+            if label.mode == nil, !unknownLabelNames.contains(label.rawName) { unknownLabelNames.append(label.rawName) }
+        }
+        geofences = result.geofences.count
+        checkins = result.checkIns.count
+        dropped = result.dropped.counts.sorted { $0.key < $1.key }.map {
+            Problem(reason: $0.key.rawValue, count: $0.value, firstLine: result.dropped.firstLine[$0.key])
+        }
+    }
+
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Runs the whole test suite (the README's second command): unit, real-data and end-to-end tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh
+swift build --build-tests
+swift test --skip-build "$@"
