@@ -27,12 +27,16 @@ public struct AndroidEventLogReader {
         return Timestamp(secondsSince1970: millis / 1000)
     }
 
-    /// A line looks like this format: a number, then a sensor name (or nothing), then numbers.
-    public static func matches(firstLine: String) -> Bool {
-        let fields = CSVFields.split(firstLine)
-        guard fields.count >= 3, NumberParser.double(fields[0]) != nil, NumberParser.double(fields[1]) == nil,
-              NumberParser.double(fields[2]) != nil else { return false }
-        return fields[1].isEmpty || fields[1].allSatisfy { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }
+    /// The first lines look like this format: most rows are a number, then a sensor name (or
+    /// nothing), then values. A damaged row among them (TMD has a first row `r2,…`) is tolerated.
+    public static func matches(lines: [String]) -> Bool {
+        let rows = lines.filter { !$0.isEmpty }
+        let matching = rows.filter { line in
+            let fields = CSVFields.split(line)
+            guard fields.count >= 3, NumberParser.double(fields[0]) != nil, NumberParser.double(fields[1]) == nil else { return false }
+            return fields[1].isEmpty || fields[1].allSatisfy { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }
+        }
+        return !rows.isEmpty && matching.count * 2 > rows.count
     }
 
     private static let kept: [String: IMUSensor] = [
@@ -51,8 +55,8 @@ public struct AndroidEventLogReader {
             guard !line.isEmpty else { return true }
             fields.split(line)
             rows += 1
-            guard fields.count >= 2, let millis = fields.double(0, in: line) else {
-                visitor.rejectedRow(.malformedRow, line: number)
+            guard fields.count >= 2 else {
+                visitor.rejectedRow(.malformedRow, line: number, sensor: nil)
                 return true
             }
             let (name, sensor) = names.resolve(fields.bytes(1, in: line), kept: Self.kept)
@@ -60,13 +64,13 @@ public struct AndroidEventLogReader {
                 visitor.otherSensor(name, line: number)
                 return true
             }
-            guard fields.count >= 5 else {
-                visitor.rejectedRow(.malformedRow, line: number)
+            guard fields.count >= 5, let millis = fields.double(0, in: line) else {
+                visitor.rejectedRow(.malformedRow, line: number, sensor: sensor)
                 return true
             }
             guard let x = fields.double(2, in: line), let y = fields.double(3, in: line), let z = fields.double(4, in: line),
                   x.isFinite, y.isFinite, z.isFinite, millis.isFinite else {
-                visitor.rejectedRow(.notANumber, line: number)
+                visitor.rejectedRow(.notANumber, line: number, sensor: sensor)
                 return true
             }
             try visitor.sample(IMUSample(time: start.adding(seconds: millis / 1000), x: x, y: y, z: z), sensor: sensor, line: number)

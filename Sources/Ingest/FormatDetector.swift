@@ -5,8 +5,9 @@ import Foundation
 /// Extensions choose the family (`.gpx`, `.xml`, `.plt`, `.txt`, `.csv`, `.tsv`, `.json`,
 /// `.geojson`, `.zip`, each optionally `.gz`; folders that hold a Sensor Logger export); the
 /// header chooses within CSV. A file whose extension is none of these is skipped (nil), so a
-/// README or licence beside the data is not an error; a file with a known extension whose
-/// content matches nothing is an `InputError` naming the columns it saw.
+/// README or licence beside the data is not an error; so is a CSV that names neither a time
+/// nor a sensor axis (a data set's table of subjects, say). A file that looks like sensor data
+/// but matches no dialect is an `InputError` naming the columns it saw.
 public struct FormatDetector {
     /// A user's explicit mapping, used for CSV files that match no known dialect.
     public var explicitMapping: ColumnMappingSpec?
@@ -46,14 +47,14 @@ public struct FormatDetector {
         }
     }
 
-    private func detectText(path: String) throws -> InputFormat {
-        let head = try LineReader.head(path: path, limit: 2)
+    private func detectText(path: String) throws -> InputFormat? {
+        let head = try LineReader.head(path: path, limit: 5)
         guard let first = head.first, !first.trimmingWhitespace().isEmpty else {
             throw InputError(.noData, "the file is empty; expected a header line", path: path, line: 1)
         }
         if PLTReader.matches(firstLine: first) { return .plt }
         if LabelReaders.isGeoLifeHeader(first) { return .geoLifeLabels }
-        if AndroidEventLogReader.matches(firstLine: first) { return .androidEventLog }
+        if AndroidEventLogReader.matches(lines: head) { return .androidEventLog }
         let delimiter = IMUDialect.guessDelimiter(first)
         let header = CSVFields.split(first, delimiter: delimiter)
         if CheckInReader.isHeader(header) { return .checkIns }
@@ -61,6 +62,7 @@ public struct FormatDetector {
         if let spec = explicitMapping { return .imuTable(try spec.mapping(headerLine: first, path: path)) }
         if let mapping = IMUDialect.mapping(headerLine: first, fileName: path) { return .imuTable(mapping) }
         if LabelReaders.isGenericHeader(header) { return .labelsCSV }
+        guard IMUDialect.mentionsTimeOrAxes(header) else { return nil }  // a metadata table, not a trace
         throw InputError(.badHeader, IMUDialect.noMatchMessage(header: header), path: path, line: 1)
     }
 }

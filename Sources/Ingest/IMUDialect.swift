@@ -109,6 +109,17 @@ public enum IMUDialect {
         return name.trimmingCharacters(in: .whitespaces)
     }
 
+    /// True when some column is named like a time or a sensor axis: such a file is meant as
+    /// sensor data, and failing to read it is an error rather than a skip.
+    public static func mentionsTimeOrAxes(_ header: [String]) -> Bool {
+        let axes = Set(axisNames.flatMap { $0.1.flatMap { $0 } })
+        return header.contains { column in
+            let name = stripUnit(column.lowercased())
+            return timeNames.contains(name) || axes.contains(name) || name.hasPrefix("time") || name.hasPrefix("acc")
+                || name.hasPrefix("gyr") || ["x", "y", "z"].contains(name)
+        }
+    }
+
     /// What a user sees when no dialect matches.
     public static func noMatchMessage(header: [String]) -> String {
         "no IMU dialect matches the columns [\(header.joined(separator: ", "))]; expected a time column "

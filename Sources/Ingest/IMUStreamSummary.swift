@@ -10,6 +10,9 @@ public struct IMUStreamSummary: Hashable, Sendable {
     /// Samples with the same time as the previous one: kept (the resampler interpolates), and
     /// counted because they reveal a timestamp resolution coarser than the sample period.
     public var duplicateTimes = 0
+    /// Rows of this sensor that were dropped (time going backwards, values not numbers …),
+    /// so `samples + droppedSamples` is the sensor's row count in the file.
+    public var droppedSamples = 0
 
     public init(sensor: IMUSensor) {
         self.sensor = sensor

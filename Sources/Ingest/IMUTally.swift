@@ -20,7 +20,7 @@ final class IMUTally: IMUTallyVisitor {
     func sample(_ sample: IMUSample, sensor: IMUSensor, line: Int) throws {
         var stream = streams[sensor] ?? IMUStreamSummary(sensor: sensor)
         if let last = stream.last {
-            if sample.time < last { return result.dropped.record(.timeBackwards, line: line) }
+            if sample.time < last { return rejectedRow(.timeBackwards, line: line, sensor: sensor) }
             if sample.time == last { stream.duplicateTimes += 1 }
         } else {
             stream.first = sample.time
@@ -46,8 +46,9 @@ final class IMUTally: IMUTallyVisitor {
         }
     }
 
-    func rejectedRow(_ reason: DropReason, line: Int) {
+    func rejectedRow(_ reason: DropReason, line: Int, sensor: IMUSensor?) {
         result.dropped.record(reason, line: line)
+        if let sensor { streams[sensor, default: IMUStreamSummary(sensor: sensor)].droppedSamples += 1 }
     }
 
     func addRows(_ count: Int) {

@@ -10,5 +10,6 @@ public protocol IMUVisitor: AnyObject {
     func labelRun(_ name: String, start: Timestamp, end: Timestamp, line: Int)
     /// A GPS fix recorded beside the IMU streams (Sensor Logger's `Location.csv`).
     func fix(_ fix: PositionFix, line: Int) throws
-    func rejectedRow(_ reason: DropReason, line: Int)
+    /// A row that was dropped; `sensor` names the stream it belonged to, when known.
+    func rejectedRow(_ reason: DropReason, line: Int, sensor: IMUSensor?)
 }

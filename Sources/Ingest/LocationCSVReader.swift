@@ -47,7 +47,7 @@ public struct LocationCSVReader {
             guard fields.count > max(columns.time, columns.latitude, columns.longitude),
                   let rawTime = fields.double(columns.time, in: line), let latitude = fields.double(columns.latitude, in: line),
                   let longitude = fields.double(columns.longitude, in: line) else {
-                visitor.rejectedRow(.malformedRow, line: number)
+                visitor.rejectedRow(.malformedRow, line: number, sensor: nil)
                 return true
             }
             if unit == nil { unit = TimeUnit.guessed(fromValue: rawTime) }

@@ -3,8 +3,9 @@ import MobilityCore
 /// Streams a GeoLife PLT trajectory (Zheng et al., Microsoft Research Asia, 2011).
 ///
 /// Six header lines, then `lat,lon,0,altitude_ft,days_since_1899-12-30,date,time` in GMT;
-/// altitude -777 means missing. The fractional-day column is the time source (the date and
-/// time columns repeat it to the second).
+/// altitude -777 means missing. Time comes from the date and time columns (exact to the
+/// second); the fractional-day column, which carries only about 10 µs of precision, is the
+/// fallback when they are absent, rounded to the millisecond.
 public struct PLTReader {
     public let path: String
     /// Days from 1899-12-30 (the OLE automation epoch) to 1970-01-01.
@@ -13,6 +14,15 @@ public struct PLTReader {
 
     public init(path: String) {
         self.path = path
+    }
+
+    static func time(_ fields: CSVFields, line: UnsafeBufferPointer<UInt8>, days: Double) -> Timestamp {
+        if fields.count >= 7 {
+            let text = fields.string(5, in: line) + "T" + fields.string(6, in: line) + "Z"
+            if let time = ISO8601.parse(text) { return time }
+        }
+        let seconds = (days - oleEpochOffsetDays) * 86_400
+        return Timestamp(secondsSince1970: (seconds * 1000).rounded() / 1000)
     }
 
     public static func matches(firstLine: String) -> Bool {
@@ -42,7 +52,7 @@ public struct PLTReader {
             }
             let altitudeFeet = fields.double(3, in: line)
             let fix = PositionFix(
-                time: Timestamp(secondsSince1970: (days - PLTReader.oleEpochOffsetDays) * 86_400),
+                time: PLTReader.time(fields, line: line, days: days),
                 latitudeDegrees: latitude, longitudeDegrees: longitude,
                 elevationMeters: altitudeFeet.flatMap { $0 == -777 ? nil : $0 * PLTReader.feetToMeters })
             try visitor.trackPoint(fix, at: FixPosition(track: 0, segment: 0, line: number))

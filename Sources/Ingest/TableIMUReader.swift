@@ -26,13 +26,13 @@ public struct TableIMUReader {
             guard number > mapping.headerLines, !line.isEmpty else { return true }
             fields.split(line)
             guard fields.count >= needed else {
-                visitor.rejectedRow(.malformedRow, line: number)
+                visitor.rejectedRow(.malformedRow, line: number, sensor: mapping.streams.first?.sensor)
                 return true
             }
             let time: Timestamp
             if let column = mapping.timeColumn {
                 guard let parsed = parseTime(fields.bytes(column, in: line), unit: &timeUnit) else {
-                    visitor.rejectedRow(.invalidTime, line: number)
+                    visitor.rejectedRow(.invalidTime, line: number, sensor: mapping.streams.first?.sensor)
                     return true
                 }
                 time = parsed
@@ -44,12 +44,12 @@ public struct TableIMUReader {
                 guard let x = fields.double(stream.columns[0], in: line),
                       let y = fields.double(stream.columns[1], in: line),
                       let z = fields.double(stream.columns[2], in: line) else {
-                    visitor.rejectedRow(.notANumber, line: number)
+                    visitor.rejectedRow(.notANumber, line: number, sensor: stream.sensor)
                     continue
                 }
                 let sample = IMUSample(time: time, x: x * stream.toSI, y: y * stream.toSI, z: z * stream.toSI)
                 guard sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else {
-                    visitor.rejectedRow(.notANumber, line: number)
+                    visitor.rejectedRow(.notANumber, line: number, sensor: stream.sensor)
                     continue
                 }
                 try visitor.sample(sample, sensor: stream.sensor, line: number)

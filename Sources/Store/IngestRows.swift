@@ -10,10 +10,10 @@ enum IngestRows {
         try updateFile(result, fileID: fileID, db: db)
         for stream in result.imuStreams {
             try db.execute(sql: """
-                INSERT INTO imu_streams (file_id, sensor, samples, first_unix_s, last_unix_s, rate_hz, duplicate_times)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO imu_streams (file_id, sensor, samples, first_unix_s, last_unix_s, rate_hz, duplicate_times, dropped_samples)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [fileID, stream.sensor.rawValue, stream.samples, stream.first?.secondsSince1970,
-                                 stream.last?.secondsSince1970, stream.rateHz, stream.duplicateTimes])
+                                 stream.last?.secondsSince1970, stream.rateHz, stream.duplicateTimes, stream.droppedSamples])
         }
         for (sensor, rows) in result.otherSensors {
             try db.execute(sql: "INSERT INTO other_sensors (file_id, sensor, rows) VALUES (?, ?, ?)", arguments: [fileID, sensor, rows])

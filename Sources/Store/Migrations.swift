@@ -95,6 +95,7 @@ enum Migrations {
               last_unix_s REAL,
               rate_hz REAL,
               duplicate_times INTEGER NOT NULL,
+              dropped_samples INTEGER NOT NULL,
               PRIMARY KEY (file_id, sensor)
             ) WITHOUT ROWID;
             CREATE TABLE other_sensors (

@@ -24,7 +24,7 @@ final class IMUCollector: IMUVisitor {
     func otherSensor(_ name: String, line: Int) { other[name, default: 0] += 1 }
     func labelRun(_ name: String, start: Timestamp, end: Timestamp, line: Int) { labels.append((name, start, end)) }
     func fix(_ fix: PositionFix, line: Int) throws { fixes.append(fix) }
-    func rejectedRow(_ reason: DropReason, line: Int) { rejected.append((reason, line)) }
+    func rejectedRow(_ reason: DropReason, line: Int, sensor: IMUSensor?) { rejected.append((reason, line)) }
 }
 
 /// A sink that keeps what it is given.

@@ -160,12 +160,14 @@ import ZIPFoundation
 
     @Test func anUnknownHeaderNamesTheColumnsItSaw() throws {
         let folder = try TemporaryFolder()
-        let path = try folder.write("mystery.csv", "foo,bar,baz\n1,2,3\n")
+        #expect(try FormatDetector().detect(path: try folder.write("subjects.csv", "subject_id,age\n1,30\n")) == nil,
+                "a table that is not sensor data is skipped")
+        let path = try folder.write("mystery.csv", "time,foo,bar,baz\n1,2,3,4\n")
         #expect {
             _ = try ingestFile(path)
         } throws: { error in
             let error = error as? InputError
-            return error?.code == .badHeader && error?.line == 1 && error?.message.contains("[foo, bar, baz]") == true
+            return error?.code == .badHeader && error?.line == 1 && error?.message.contains("[time, foo, bar, baz]") == true
         }
     }
 
