@@ -57,7 +57,7 @@ public struct Ingestor {
         case .manifest:
             break
         }
-        if result.imuStreams.isEmpty, result.fixesKept == 0 {  // label, geofence and check-in files
+        if [.geoLifeLabels, .labelsCSV, .geofenceGeoJSON, .geofenceCSV, .checkIns].contains(format.kind) {
             result.recordsRead += result.labels.count + result.geofences.count + result.checkIns.count + result.dropped.total
         }
         try requireData(result, path: input.path)
