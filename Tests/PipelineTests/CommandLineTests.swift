@@ -1,0 +1,102 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Runs the built `pipeline` executable as a user would.
+@Suite struct CommandLineTests {
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var executable: String {
+        let beside = (ProcessInfo.processInfo.arguments[0] as NSString).deletingLastPathComponent
+        for folder in [beside, (beside as NSString).deletingLastPathComponent, SharedData.projectRoot + "/.build/debug"] {
+            let candidate = (folder as NSString).appendingPathComponent("pipeline")
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return SharedData.projectRoot + "/.build/debug/pipeline"
+    }
+
+    func pipeline(_ arguments: [String], in folder: String) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                       stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func makeTraces(_ folder: TemporaryFolder) throws {
+        var gpx = GPXBuilder()
+        gpx.tracks = [[GPXBuilder.walk(count: 60)]]
+        try folder.write("traces/alice/walk.gpx", gpx.text)
+        try folder.write("traces/bob/phone.csv.gz", "")
+        try folder.writeGzip("traces/bob/phone.csv.gz", "time,ax,ay,az\n" + (0..<100).map { "\(1_700_000_000 + $0),0,0,9.8" }.joined(separator: "\n"))
+        try folder.write("traces/bad.gpx", "<gpx version=\"1.1\"><trk>\n<oops></gpx>")
+    }
+
+    @Test func helpStatesEveryOptionWithItsDefaultAndUnit() throws {
+        let folder = try TemporaryFolder()
+        let help = try pipeline(["ingest", "--help"], in: folder.path)
+        #expect(help.status == 0)
+        let flat = help.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+        for text in ["--store", "(default: reports/pipeline.sqlite)", "--max-accuracy-m", "(default: 150.0)", "metres",
+                     "--max-speed-mps", "(default: 100.0)", "m/s", "--meters-per-hdop", "(default: 5.0)", "--name-pattern",
+                     "--columns", "--json", "--force", "--reports"] {
+            #expect(flat.contains(text), "ingest --help lacks \(text)")
+        }
+        let top = try pipeline(["--help"], in: folder.path)
+        #expect(top.stdout.contains("ingest") && top.stdout.contains("inspect") && top.stdout.contains("Exit codes"))
+    }
+
+    @Test func ingestPrintsJSONAndExitsTwoWhenSomethingIsQuarantined() throws {
+        let folder = try TemporaryFolder()
+        try makeTraces(folder)
+        let first = try pipeline(["ingest", "traces", "--store", "out/p.sqlite", "--json"], in: folder.path)
+        #expect(first.status == 2)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
+        #expect(object["files"] as? Int == 3 && object["quarantined"] as? Int == 1)
+        #expect(object["fixes"] as? Int == 60 && object["imu_samples"] as? Int == 100)
+        #expect(object["dropped"] is [String: Int])
+        #expect(first.stderr.contains("bad.gpx:2:"), "the quarantined file is named with its line")
+        #expect(FileManager.default.fileExists(atPath: folder.file("out/quarantine.csv")))
+
+        let second = try pipeline(["ingest", "traces", "--store", "out/p.sqlite"], in: folder.path)
+        #expect(second.status == 0)
+        #expect(second.stderr.contains("nothing changed since the last run"))
+    }
+
+    @Test func inspectDescribesAFileWithoutWriting() throws {
+        let folder = try TemporaryFolder()
+        try makeTraces(folder)
+        let good = try pipeline(["inspect", "traces/bob/phone.csv.gz"], in: folder.path)
+        #expect(good.status == 0)
+        #expect(good.stdout.contains("imu_csv (generic)") && good.stdout.contains("accelerometer: 100 samples, 1.00 Hz"))
+        let bad = try pipeline(["inspect", "--json", "traces/bad.gpx"], in: folder.path)
+        #expect(bad.status == 2 && bad.stdout.contains("bad.gpx:2:"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("reports")))
+    }
+
+    @Test func usageErrorsExitWith64AndSayWhy() throws {
+        let folder = try TemporaryFolder()
+        let outcome = try pipeline(["ingest", "x", "--max-speed-mps=-3"], in: folder.path)
+        #expect(outcome.status == 64 && outcome.stderr.contains("greater than 0"))
+        let mapping = try pipeline(["ingest", "x", "--columns", "acc=1,2,3"], in: folder.path)
+        #expect(mapping.status == 64 && mapping.stderr.contains("time=COLUMN"))
+    }
+
+    @Test func aMissingPathIsFatal() throws {
+        let folder = try TemporaryFolder()
+        let outcome = try pipeline(["ingest", "nowhere", "--store", "out/p.sqlite"], in: folder.path)
+        #expect(outcome.status == 1 && outcome.stderr.contains("nowhere: no such file or folder"))
+    }
+}
