@@ -48,6 +48,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "pipeline-bench",
+            dependencies: ["MobilityCore", "Ingest", "Store", "TestSupport"],
+            path: "Benchmarks/pipeline-bench"
+        ),
         .target(name: "TestSupport", dependencies: ["MobilityCore", "CGZip"]),
         .testTarget(name: "MobilityCoreTests", dependencies: ["MobilityCore", "TestSupport"]),
         .testTarget(

@@ -1,0 +1,30 @@
+import Foundation
+import TestSupport
+
+/// `pipeline-bench MODE ARGS…`: one measurement per process, so peak memory is the stage's own.
+/// `scripts/bench.sh` runs every mode on fixed inputs and prints the table beside the peers.
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "generate-gpx":
+        try Inputs.writeGPX(path: arguments[1], points: Int(arguments[2])!)
+    case "generate-imu":
+        try Inputs.writeIMU(path: arguments[1], rows: Int(arguments[2])!)
+    case "parse":
+        print(try Measurements.parse(Array(arguments.dropFirst(2)), name: arguments[1]).line)
+    case "ingest":
+        print(try Measurements.ingest(Array(arguments.dropFirst(3)), storePath: arguments[2], name: arguments[1]).line)
+    case "sqlite":
+        print(try Measurements.sqliteWrites(count: Int(arguments[1])!, storePath: arguments[2]).line)
+    default:
+        FileHandle.standardError.write(Data("""
+            usage: pipeline-bench generate-gpx FILE POINTS | generate-imu FILE ROWS
+                   | parse NAME FILE… | ingest NAME STORE FILE… | sqlite ROWS STORE
+
+            """.utf8))
+        exit(64)
+    }
+} catch {
+    FileHandle.standardError.write(Data("pipeline-bench: \(error)\n".utf8))
+    exit(1)
+}
