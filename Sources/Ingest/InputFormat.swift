@@ -25,6 +25,15 @@ public enum InputFormat: Sendable {
         case androidEventLog = "android_event_log"
         case sensorLogger = "sensor_logger"
         case manifest
+
+        /// True for recordings of one device (traces and their label files); false for
+        /// tables that name devices per row or none (geofences, check-ins, label CSVs, manifests).
+        public var isDeviceRecording: Bool {
+            switch self {
+            case .gpx, .plt, .geoLifeLabels, .imuCSV, .androidEventLog, .sensorLogger: true
+            case .labelsCSV, .geofenceGeoJSON, .geofenceCSV, .checkIns, .manifest: false
+            }
+        }
     }
 
     public var kind: Kind {

@@ -100,7 +100,8 @@ public struct IngestRun {
     }
 
     static func describe(_ result: IngestResult) -> String {
-        var parts = ["\(result.format.rawValue)", "device \(result.device)"]
+        var parts = [result.format.rawValue]
+        if result.format.isDeviceRecording { parts.append("device \(result.device)") }
         if result.fixesKept > 0 { parts.append("\(result.fixesKept) fixes") }
         if result.waypointsKept > 0 { parts.append("\(result.waypointsKept) waypoints") }
         if result.imuSamples > 0 { parts.append("\(result.imuSamples) IMU samples") }

@@ -41,7 +41,7 @@ enum IngestRows {
               gpx_tracks = ?, gpx_segments = ?, gpx_track_points = ?, gpx_routes = ?, gpx_route_points = ?, gpx_waypoints = ?
             WHERE id = ?
             """, arguments: [
-                result.format.rawValue, result.dialect, result.device, result.recordsRead, result.fixesKept,
+                result.format.rawValue, result.dialect, result.format.isDeviceRecording ? result.device : nil, result.recordsRead, result.fixesKept,
                 result.waypointsKept, result.imuSamples, result.labels.count, result.geofences.count,
                 result.checkIns.count, result.dropped.total, result.first?.secondsSince1970, result.last?.secondsSince1970,
                 gpx?.tracks, gpx?.segments, gpx?.trackPoints, gpx?.routes, gpx?.routePoints, gpx?.waypoints, fileID,
