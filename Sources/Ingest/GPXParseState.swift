@@ -1,11 +1,20 @@
-import CExpat
 import MobilityCore
 
-/// The mutable state of one GPX parse, reached from expat's C callbacks through `userData`.
+/// Where a GPX parser reads an element's attributes: raw value bytes by attribute name,
+/// valid only during the `start` call.
+protocol GPXAttributeSource {
+    func value(of name: StaticString) -> UnsafeBufferPointer<UInt8>?
+}
+
+/// What GPX means, independent of the XML parser that feeds it: both `GPXScanner` and the
+/// expat path call `start`, `characters` and `end`, and this turns them into points.
 final class GPXParseState {
     let path: String
-    let parser: XML_Parser
     unowned let visitor: GPXVisitor
+    /// The parser's current line and column (1-based), for fix lines and errors.
+    var location: () -> (line: Int, column: Int) = { (0, 0) }
+    /// Asks the parser to stop after the current callback.
+    var stopParser: () -> Void = {}
     var summary = GPXSummary()
     var error: InputError?
     var sawRoot = false
@@ -16,22 +25,25 @@ final class GPXParseState {
     var capturing = false
     var text: [UInt8] = []
 
-    init(path: String, parser: XML_Parser, visitor: GPXVisitor) {
+    init(path: String, visitor: GPXVisitor) {
         self.path = path
-        self.parser = parser
         self.visitor = visitor
         text.reserveCapacity(64)
     }
 
-    private var line: Int { Int(XML_GetCurrentLineNumber(parser)) }
+    private var line: Int { location().line }
 
-    func start(_ element: GPXElement, attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>?) {
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if capturing { text.append(contentsOf: bytes) }
+    }
+
+    func start(_ element: GPXElement, attributes: some GPXAttributeSource) {
         guard error == nil else { return }
         if stack.isEmpty {
             guard element == .gpx else { return fail(.notGPX, "the root element is not <gpx>; expected a GPX document") }
             sawRoot = true
-            summary.version = attribute("version", attributes)
-            summary.creator = attribute("creator", attributes)
+            summary.version = attributes.value(of: "version").map { String(decoding: $0, as: UTF8.self) }
+            summary.creator = attributes.value(of: "creator").map { String(decoding: $0, as: UTF8.self) }
         }
         switch element {
         case .trk: summary.tracks += 1; track += 1; segment = -1
@@ -71,10 +83,10 @@ final class GPXParseState {
         return element == .name && parent == .author && stack.dropLast().last == .metadata
     }
 
-    private func beginPoint(_ element: GPXElement, _ attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>?) {
+    private func beginPoint(_ element: GPXElement, _ attributes: some GPXAttributeSource) {
         var next = PointInProgress(element: element, line: line)
-        next.latitude = attribute("lat", attributes).flatMap(NumberParser.double)
-        next.longitude = attribute("lon", attributes).flatMap(NumberParser.double)
+        next.latitude = attributes.value(of: "lat").flatMap(NumberParser.double)
+        next.longitude = attributes.value(of: "lon").flatMap(NumberParser.double)
         switch element {
         case .trkpt:
             summary.trackPoints += 1
@@ -134,21 +146,13 @@ final class GPXParseState {
     }
 
     private func fail(_ code: InputError.Code, _ message: String) {
-        stop(InputError(code, message, path: path, line: line, column: Int(XML_GetCurrentColumnNumber(parser)) + 1))
+        let (line, column) = location()
+        stop(InputError(code, message, path: path, line: line, column: column))
     }
 
     private func stop(_ failure: InputError) {
         error = failure
-        XML_StopParser(parser, 0)
-    }
-
-    private func attribute(_ wanted: String, _ attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> String? {
-        guard var cursor = attributes else { return nil }
-        while let key = cursor.pointee, let value = (cursor + 1).pointee {
-            if String(cString: key) == wanted { return String(cString: value) }
-            cursor += 2
-        }
-        return nil
+        stopParser()
     }
 }
 

@@ -1,4 +1,5 @@
 import CExpat
+import Foundation
 import MobilityCore
 
 /// Streams a GPX 1.0 or 1.1 file (`.gpx` or `.gpx.gz`) through libexpat.
@@ -28,7 +29,9 @@ public struct GPXReader {
             throw InputError(.unreadable, "cannot create an XML parser", path: path)
         }
         defer { XML_ParserFree(parser) }
-        let state = GPXParseState(path: path, parser: parser, visitor: visitor)
+        let state = GPXParseState(path: path, visitor: visitor)
+        state.location = { (Int(XML_GetCurrentLineNumber(parser)), Int(XML_GetCurrentColumnNumber(parser)) + 1) }
+        state.stopParser = { XML_StopParser(parser, 0) }
         XML_SetUserData(parser, Unmanaged.passUnretained(state).toOpaque())
         XML_SetElementHandler(parser, gpxStartElement, gpxEndElement)
         XML_SetCharacterDataHandler(parser, gpxCharacterData)
@@ -63,7 +66,23 @@ private func gpxState(_ userData: UnsafeMutableRawPointer?) -> GPXParseState {
 }
 
 private let gpxStartElement: XML_StartElementHandler = { userData, name, attributes in
-    gpxState(userData).start(GPXElement(qualifiedName: name!), attributes: attributes)
+    gpxState(userData).start(GPXElement(qualifiedName: name!), attributes: ExpatAttributes(list: attributes))
+}
+
+/// Expat's attribute list: alternating NUL-terminated names and values.
+private struct ExpatAttributes: GPXAttributeSource {
+    let list: UnsafeMutablePointer<UnsafePointer<CChar>?>?
+
+    func value(of name: StaticString) -> UnsafeBufferPointer<UInt8>? {
+        guard var cursor = list else { return nil }
+        while let key = cursor.pointee, let value = (cursor + 1).pointee {
+            if strcmp(key, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0 {
+                return value.withMemoryRebound(to: UInt8.self, capacity: 1) { UnsafeBufferPointer(start: $0, count: strlen(value)) }
+            }
+            cursor += 2
+        }
+        return nil
+    }
 }
 
 private let gpxEndElement: XML_EndElementHandler = { userData, name in
@@ -74,6 +93,6 @@ private let gpxCharacterData: XML_CharacterDataHandler = { userData, text, lengt
     let state = gpxState(userData)
     guard state.capturing, let text else { return }
     text.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
-        state.text.append(contentsOf: UnsafeBufferPointer(start: $0, count: Int(length)))
+        state.characters(UnsafeBufferPointer(start: $0, count: Int(length)))
     }
 }
