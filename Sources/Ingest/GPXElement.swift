@@ -19,6 +19,13 @@ enum GPXElement: UInt8 {
         self = GPXElement.byName[GPXElement.key(local, length)] ?? .other
     }
 
+    init(qualifiedName: UnsafeBufferPointer<UInt8>) {
+        var localStart = 0
+        for index in qualifiedName.indices where qualifiedName[index] == 0x3A { localStart = index + 1 }
+        let local = UnsafeRawPointer(qualifiedName.baseAddress! + localStart).assumingMemoryBound(to: CChar.self)
+        self = GPXElement.byName[GPXElement.key(local, qualifiedName.count - localStart)] ?? .other
+    }
+
     /// FNV-1a of the local name: one pass, no allocation; 64 bits make a false match among
     /// these few names negligible.
     private static func key(_ name: UnsafePointer<CChar>, _ length: Int) -> UInt64 {

@@ -1,9 +1,14 @@
 import MobilityCore
 
-/// Where a GPX parser reads an element's attributes: raw value bytes by attribute name,
-/// valid only during the `start` call.
+/// Where a GPX parser reads an element's attributes: a value's bytes by attribute name,
+/// lent to `body` only.
 protocol GPXAttributeSource {
-    func value(of name: StaticString) -> UnsafeBufferPointer<UInt8>?
+    func withValue<T>(of name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> T?) -> T?
+}
+
+extension GPXAttributeSource {
+    func string(_ name: StaticString) -> String? { withValue(of: name) { String(decoding: $0, as: UTF8.self) } }
+    func double(_ name: StaticString) -> Double? { withValue(of: name) { NumberParser.double($0) } }
 }
 
 /// What GPX means, independent of the XML parser that feeds it: both `GPXScanner` and the
@@ -42,8 +47,8 @@ final class GPXParseState {
         if stack.isEmpty {
             guard element == .gpx else { return fail(.notGPX, "the root element is not <gpx>; expected a GPX document") }
             sawRoot = true
-            summary.version = attributes.value(of: "version").map { String(decoding: $0, as: UTF8.self) }
-            summary.creator = attributes.value(of: "creator").map { String(decoding: $0, as: UTF8.self) }
+            summary.version = attributes.string("version")
+            summary.creator = attributes.string("creator")
         }
         switch element {
         case .trk: summary.tracks += 1; track += 1; segment = -1
@@ -85,8 +90,8 @@ final class GPXParseState {
 
     private func beginPoint(_ element: GPXElement, _ attributes: some GPXAttributeSource) {
         var next = PointInProgress(element: element, line: line)
-        next.latitude = attributes.value(of: "lat").flatMap(NumberParser.double)
-        next.longitude = attributes.value(of: "lon").flatMap(NumberParser.double)
+        next.latitude = attributes.double("lat")
+        next.longitude = attributes.double("lon")
         switch element {
         case .trkpt:
             summary.trackPoints += 1

@@ -2,19 +2,22 @@ import CExpat
 import Foundation
 import MobilityCore
 
-/// Streams a GPX 1.0 or 1.1 file (`.gpx` or `.gpx.gz`) through libexpat.
+/// Streams a GPX 1.0 or 1.1 file (`.gpx` or `.gpx.gz`).
 ///
-/// Memory stays constant whatever the file size: the file is fed to expat in 256 KiB chunks
-/// and each point is handed to the visitor as soon as its closing tag is read. Expat decodes
-/// UTF-8, UTF-16, ISO-8859-1 and US-ASCII, skips a byte-order mark, and needs no XML
-/// declaration. Namespace processing is off so that undeclared extension prefixes parse; see
-/// `GPXElement`. Foundation's `XMLParser(data:)` is avoided on purpose: it needs the whole
-/// document in memory and fails on large ones on Linux.
+/// UTF-8 and ASCII documents (nearly all) go through `GPXScanner`, the fast path; anything
+/// else (ISO-8859-1, UTF-16, a DOCTYPE with an internal subset) through libexpat, which
+/// decodes UTF-8, UTF-16, ISO-8859-1 and US-ASCII. Memory stays constant whatever the file
+/// size: the file is read in 256 KiB chunks and each point is handed to the visitor as soon
+/// as its closing tag is read. Namespace prefixes are ignored, so undeclared extension
+/// prefixes parse; see `GPXElement`. Foundation's `XMLParser(data:)` is avoided on purpose:
+/// it needs the whole document in memory and fails on large ones on Linux.
 ///
 /// - Complexity: O(n) in the file size, one pass.
 public struct GPXReader {
     public let path: String
     public var chunkBytes = 1 << 18
+    /// False to read every document with expat (to compare the two paths in tests).
+    public var allowsFastScanner = true
 
     public init(path: String) {
         self.path = path
@@ -24,6 +27,19 @@ public struct GPXReader {
     /// file is not well-formed XML or not GPX; points already visited then belong to a file
     /// that is quarantined, so callers write them in a transaction they can roll back.
     public func read(visitor: GPXVisitor) throws -> GPXSummary {
+        if allowsFastScanner {
+            let state = GPXParseState(path: path, visitor: visitor)
+            do {
+                try GPXScanner(source: try ByteSource(path: path), state: state, chunkBytes: chunkBytes).scan()
+                return state.summary
+            } catch is GPXScanner.NeedsFullParser {
+                // Nothing was reported yet: read the whole document again with expat.
+            }
+        }
+        return try readWithExpat(visitor: visitor)
+    }
+
+    private func readWithExpat(visitor: GPXVisitor) throws -> GPXSummary {
         let source = try ByteSource(path: path)
         guard let parser = XML_ParserCreate(nil) else {
             throw InputError(.unreadable, "cannot create an XML parser", path: path)
@@ -73,11 +89,11 @@ private let gpxStartElement: XML_StartElementHandler = { userData, name, attribu
 private struct ExpatAttributes: GPXAttributeSource {
     let list: UnsafeMutablePointer<UnsafePointer<CChar>?>?
 
-    func value(of name: StaticString) -> UnsafeBufferPointer<UInt8>? {
+    func withValue<T>(of name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
         guard var cursor = list else { return nil }
         while let key = cursor.pointee, let value = (cursor + 1).pointee {
             if strcmp(key, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0 {
-                return value.withMemoryRebound(to: UInt8.self, capacity: 1) { UnsafeBufferPointer(start: $0, count: strlen(value)) }
+                return value.withMemoryRebound(to: UInt8.self, capacity: 1) { body(UnsafeBufferPointer(start: $0, count: strlen(value))) }
             }
             cursor += 2
         }

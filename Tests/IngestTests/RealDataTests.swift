@@ -107,3 +107,33 @@ struct RealDataTests {
         }
     }
 }
+
+/// The fast scanner and expat must agree on every real GPX file: same points, values, lines.
+@Suite(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.skipMessage)))
+struct GPXScannerAgreementTests {
+    func read(_ path: String, fast: Bool) -> (GPXSummary?, GPXCollector, String?) {
+        var reader = GPXReader(path: path)
+        reader.allowsFastScanner = fast
+        let collector = GPXCollector()
+        do {
+            return (try reader.read(visitor: collector), collector, nil)
+        } catch let error as InputError {
+            return (nil, collector, "\(error.code) line \(error.line ?? 0)")
+        } catch {
+            return (nil, collector, "\(error)")
+        }
+    }
+
+    @Test func scannerAndExpatAgreeOnEveryRealFile() {
+        for path in SharedData.files(under: "gpx").filter({ ["gpx", "xml"].contains(FormatDetector.familyExtension($0)) }) {
+            let (fastSummary, fast, fastError) = read(path, fast: true)
+            let (slowSummary, slow, slowError) = read(path, fast: false)
+            #expect(fastSummary == slowSummary, "\(path)")
+            #expect(fastError == slowError, "\(path)")
+            #expect(fast.fixes.map(\.0) == slow.fixes.map(\.0), "\(path)")
+            #expect(fast.fixes.map(\.1) == slow.fixes.map(\.1), "\(path): same track, segment and line")
+            #expect(fast.waypoints == slow.waypoints, "\(path)")
+            #expect(fast.rejected.map(\.0) == slow.rejected.map(\.0), "\(path)")
+        }
+    }
+}

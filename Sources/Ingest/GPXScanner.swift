@@ -1,0 +1,379 @@
+import Foundation
+
+/// A hand-written streaming XML scanner for UTF-8 GPX, the fast path of `GPXReader`.
+///
+/// Written here rather than using libexpat alone because GPX parsing is the product's hottest
+/// path and expat, through Swift callbacks, ran at 80–90 MB/s on this machine while this
+/// scanner, which finds tags with `memchr`, builds no strings for names and parses only what
+/// GPX needs, runs several times faster (see `scripts/bench.sh`). It checks what a GPX reader
+/// relies on: tags balance and match, attributes are quoted, entity references are known,
+/// nothing but comments follows the root. It hands everything else to expat: a document that
+/// declares another encoding than UTF-8/ASCII, starts with a UTF-16 byte-order mark, has a
+/// DOCTYPE with an internal subset or a non-ASCII root name is re-read by expat from the start
+/// (this is decided before the first point is reported, so nothing is reported twice).
+///
+/// - Complexity: O(n) in the file size; memory is one buffer, grown only to hold the longest
+///   single token.
+final class GPXScanner {
+    /// Why the scanner handed the document to expat.
+    struct NeedsFullParser: Error { let reason: String }
+
+    private let source: ByteSource
+    private let state: GPXParseState
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes `[position, filled)` of `buffer` are not consumed yet.
+    private var position = 0
+    private var filled = 0
+    private var atEnd = false
+    /// Absolute offset of `buffer[0]` in the decoded stream.
+    private var bufferOffset = 0
+    private var lineTracker = LineTracker()
+    private var tokenStart = 0
+    private var stack: [UInt64] = []
+    private var rootClosed = false
+    private var attributes: [AttributeSpan] = []
+
+    init(source: ByteSource, state: GPXParseState, chunkBytes: Int) {
+        self.source = source
+        self.state = state
+        capacity = max(chunkBytes, 64)
+        buffer = .allocate(capacity: capacity)
+        state.location = { [unowned self] in self.location(at: self.tokenStart) }
+        state.stopParser = {}
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Scans the whole document into `state`.
+    func scan() throws {
+        try refill()
+        try checkProlog()
+        while true {
+            guard let lessThan = find(0x3C, from: position) else {
+                // Text runs on past the buffer: read on, so a text node is always whole.
+                if atEnd {
+                    try text(upTo: filled)
+                    break
+                }
+                try refill()
+                continue
+            }
+            try text(upTo: lessThan)
+            position = lessThan
+            tokenStart = lessThan
+            guard let end = try tokenEnd(from: lessThan) else {
+                if atEnd { throw malformed("unclosed token") }
+                try refill()
+                continue
+            }
+            try token(from: lessThan, to: end)
+            position = end + 1
+            if let error = state.error { throw error }
+        }
+        try finish()
+    }
+
+    // MARK: Buffer
+
+    private func refill() throws {
+        lineTracker.advance(buffer, to: position, bufferOffset: bufferOffset)
+        if position > 0 {
+            memmove(buffer, buffer + position, filled - position)
+            filled -= position
+            bufferOffset += position
+            tokenStart -= position
+            position = 0
+        }
+        if filled == capacity {
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            bigger.update(from: buffer, count: filled)
+            buffer.deallocate()
+            buffer = bigger
+            capacity *= 2
+        }
+        let count = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer + filled, count: capacity - filled))
+        filled += count
+        atEnd = count == 0
+    }
+
+    private func find(_ byte: UInt8, from start: Int) -> Int? {
+        guard start < filled, let found = memchr(buffer + start, Int32(byte), filled - start) else { return nil }
+        return UnsafeMutableRawPointer(found) - UnsafeMutableRawPointer(buffer)
+    }
+
+    private func find(_ needle: StaticString, from start: Int) -> Int? {
+        var index = start
+        let first = needle.utf8Start.pointee
+        while let candidate = find(first, from: index) {
+            guard candidate + needle.utf8CodeUnitCount <= filled else { return nil }
+            if memcmp(buffer + candidate, needle.utf8Start, needle.utf8CodeUnitCount) == 0 { return candidate }
+            index = candidate + 1
+        }
+        return nil
+    }
+
+    private func starts(with prefix: StaticString, at index: Int) -> Bool {
+        index + prefix.utf8CodeUnitCount <= filled && memcmp(buffer + index, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+    }
+
+    // MARK: Tokens
+
+    /// The index of the `>` that ends the token at `start`, or nil when it is not all in the buffer.
+    private func tokenEnd(from start: Int) throws -> Int? {
+        if starts(with: "<!--", at: start) { return find("-->", from: start + 4).map { $0 + 2 } }
+        if starts(with: "<![CDATA[", at: start) { return find("]]>", from: start + 9).map { $0 + 2 } }
+        if starts(with: "<?", at: start) { return find("?>", from: start + 2).map { $0 + 1 } }
+        var index = start + 1
+        var quote: UInt8 = 0
+        while index < filled {
+            let byte = buffer[index]
+            if quote != 0 {
+                if byte == quote { quote = 0 }
+            } else if byte == 0x22 || byte == 0x27 {
+                quote = byte
+            } else if byte == 0x3E {
+                return index
+            } else if byte == 0x3C {
+                throw malformed("not well-formed (invalid token)", at: index)
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private func token(from start: Int, to end: Int) throws {
+        let next = start + 1 < filled ? buffer[start + 1] : 0
+        switch next {
+        case 0x21:  // <! comment, CDATA or DOCTYPE
+            if starts(with: "<![CDATA[", at: start) {
+                guard !stack.isEmpty else { throw malformed("CDATA outside the root element") }
+                state.characters(UnsafeBufferPointer(start: buffer + start + 9, count: end - 2 - (start + 9)))
+            } else if !starts(with: "<!--", at: start) {
+                guard stack.isEmpty, !state.sawRoot else {
+                    throw malformed("a declaration inside the document")
+                }
+                if find(0x5B, from: start).map({ $0 < end }) ?? false {
+                    throw NeedsFullParser(reason: "DOCTYPE with an internal subset")
+                }
+            }
+        case 0x3F:  // <? processing instruction
+            break
+        case 0x2F:
+            try endTag(from: start + 2, to: end)
+        default:
+            try startTag(from: start + 1, to: end)
+        }
+    }
+
+    private func startTag(from nameStart: Int, to end: Int) throws {
+        if rootClosed { throw malformed("junk after document element") }
+        var index = nameStart
+        while index < end, !isSpace(buffer[index]), buffer[index] != 0x2F { index += 1 }
+        let nameEnd = index
+        guard nameEnd > nameStart, isNameStart(buffer[nameStart]) else {
+            if nameEnd > nameStart, buffer[nameStart] >= 0x80, stack.isEmpty { throw NeedsFullParser(reason: "non-ASCII root name") }
+            throw malformed("not well-formed (invalid token)", at: nameStart)
+        }
+        if stack.isEmpty, (nameStart..<nameEnd).contains(where: { buffer[$0] >= 0x80 }) {
+            throw NeedsFullParser(reason: "non-ASCII root name")
+        }
+        let selfClosing = buffer[end - 1] == 0x2F
+        try parseAttributes(from: nameEnd, to: selfClosing ? end - 1 : end)
+        let name = UnsafeBufferPointer(start: buffer + nameStart, count: nameEnd - nameStart)
+        stack.append(GPXScanner.hash(name))
+        let element = GPXElement(qualifiedName: name)
+        state.start(element, attributes: ScannedAttributes(base: buffer, spans: attributes, decoder: self))
+        if selfClosing { try closeElement() }
+    }
+
+    private func endTag(from nameStart: Int, to end: Int) throws {
+        var nameEnd = end
+        while nameEnd > nameStart, isSpace(buffer[nameEnd - 1]) { nameEnd -= 1 }
+        let hash = GPXScanner.hash(UnsafeBufferPointer(start: buffer + nameStart, count: nameEnd - nameStart))
+        guard let open = stack.last else { throw malformed("an end tag without a start tag", at: nameStart) }
+        guard open == hash else { throw malformed("mismatched tag", at: nameStart) }
+        try closeElement()
+    }
+
+    private func closeElement() throws {
+        stack.removeLast()
+        state.end()
+        if stack.isEmpty { rootClosed = true }
+    }
+
+    private func parseAttributes(from start: Int, to end: Int) throws {
+        attributes.removeAll(keepingCapacity: true)
+        var index = start
+        while true {
+            while index < end, isSpace(buffer[index]) { index += 1 }
+            guard index < end else { return }
+            let nameStart = index
+            while index < end, buffer[index] != 0x3D, !isSpace(buffer[index]) { index += 1 }
+            let nameEnd = index
+            while index < end, isSpace(buffer[index]) { index += 1 }
+            guard nameEnd > nameStart, isNameStart(buffer[nameStart]) || buffer[nameStart] >= 0x80, index < end, buffer[index] == 0x3D else {
+                throw malformed("not well-formed (invalid token)", at: index)
+            }
+            index += 1
+            while index < end, isSpace(buffer[index]) { index += 1 }
+            guard index < end, buffer[index] == 0x22 || buffer[index] == 0x27 else {
+                throw malformed("an attribute value must be quoted", at: index)
+            }
+            let quote = buffer[index]
+            let valueStart = index + 1
+            index = valueStart
+            while index < end, buffer[index] != quote { index += 1 }
+            guard index < end else { throw malformed("unclosed attribute value", at: valueStart) }
+            attributes.append(AttributeSpan(name: nameStart..<nameEnd, value: valueStart..<index))
+            index += 1
+        }
+    }
+
+    // MARK: Text
+
+    private func text(upTo end: Int) throws {
+        guard end > position else { return }
+        let bytes = UnsafeBufferPointer(start: buffer + position, count: end - position)
+        if stack.isEmpty {
+            if bytes.contains(where: { !isSpace($0) }) {
+                tokenStart = position
+                throw malformed(rootClosed ? "junk after document element" : "text before the root element; expected <gpx>")
+            }
+            return
+        }
+        guard state.capturing else { return }
+        if memchr(bytes.baseAddress!, 0x26, bytes.count) != nil {
+            try decodeEntities(bytes, at: position).withUnsafeBufferPointer { state.characters($0) }
+        } else {
+            state.characters(bytes)
+        }
+    }
+
+    /// `&lt; &gt; &amp; &quot; &apos; &#N; &#xH;` decoded to UTF-8.
+    func decodeEntities(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws -> [UInt8] {
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == 0x26 else { decoded.append(bytes[index]); index += 1; continue }
+            guard let semicolon = bytes[index...].firstIndex(of: 0x3B) else {
+                throw malformed("an entity reference without ';'", at: offset + index)
+            }
+            let name = String(decoding: bytes[(index + 1)..<semicolon], as: UTF8.self)
+            guard let scalar = GPXScanner.entity(name) else { throw malformed("undefined entity &\(name);", at: offset + index) }
+            decoded.append(contentsOf: Array(String(scalar).utf8))
+            index = semicolon + 1
+        }
+        return decoded
+    }
+
+    static func entity(_ name: String) -> Unicode.Scalar? {
+        switch name {
+        case "lt": return "<"
+        case "gt": return ">"
+        case "amp": return "&"
+        case "quot": return "\""
+        case "apos": return "'"
+        default:
+            guard name.hasPrefix("#") else { return nil }
+            let digits = name.dropFirst()
+            let value = digits.hasPrefix("x") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+            return value.flatMap(Unicode.Scalar.init)
+        }
+    }
+
+    // MARK: Prolog, end, errors
+
+    /// Hands documents in other encodings to expat before anything is reported.
+    private func checkProlog() throws {
+        guard filled >= 2 else { return }
+        if (buffer[0] == 0xFE && buffer[1] == 0xFF) || (buffer[0] == 0xFF && buffer[1] == 0xFE) || buffer[0] == 0 || buffer[1] == 0 {
+            throw NeedsFullParser(reason: "UTF-16")
+        }
+        var start = 0
+        if filled >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { start = 3; position = 3 }
+        guard starts(with: "<?xml", at: start), let close = find("?>", from: start) else { return }
+        let declaration = String(decoding: UnsafeBufferPointer(start: buffer + start, count: close - start), as: UTF8.self).lowercased()
+        guard let range = declaration.range(of: "encoding") else { return }
+        let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+        let encoding = rest.prefix { $0 != "\"" && $0 != "'" && $0 != " " }
+        guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(String(encoding)) else {
+            throw NeedsFullParser(reason: "encoding \(encoding)")
+        }
+    }
+
+    private func finish() throws {
+        tokenStart = filled
+        if !state.sawRoot { throw InputError(.notGPX, "the file is empty; expected a <gpx> document", path: state.path) }
+        if !stack.isEmpty { throw malformed("unclosed element at the end of the file (truncated?)") }
+    }
+
+    private func location(at index: Int) -> (line: Int, column: Int) {
+        lineTracker.advance(buffer, to: index, bufferOffset: bufferOffset)
+        return (lineTracker.line, bufferOffset + index - lineTracker.lineStart + 1)
+    }
+
+    private func malformed(_ reason: String, at index: Int? = nil) -> InputError {
+        let (line, column) = location(at: index ?? tokenStart)
+        return InputError(.malformedXML, "not well-formed XML: \(reason); expected a GPX document", path: state.path,
+                          line: line, column: column)
+    }
+
+    private func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D }
+
+    private func isNameStart(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F || byte == 0x3A
+    }
+
+    /// FNV-1a of a qualified name, to match end tags to start tags without keeping names.
+    static func hash(_ name: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+}
+
+/// Counts lines incrementally as the scanner moves forward.
+struct LineTracker {
+    private(set) var line = 1
+    /// Absolute offset of the first byte of the current line.
+    private(set) var lineStart = 0
+    private var counted = 0
+
+    mutating func advance(_ buffer: UnsafeMutablePointer<UInt8>, to index: Int, bufferOffset: Int) {
+        let target = bufferOffset + index
+        guard target > counted else { return }
+        var cursor = counted - bufferOffset
+        let stop = index
+        while cursor < stop, let found = memchr(buffer + cursor, 0x0A, stop - cursor) {
+            cursor = UnsafeMutableRawPointer(found) - UnsafeMutableRawPointer(buffer) + 1
+            line += 1
+            lineStart = bufferOffset + cursor
+        }
+        counted = target
+    }
+}
+
+/// One attribute's name and value, as ranges of the scanner's buffer.
+struct AttributeSpan {
+    var name: Range<Int>
+    var value: Range<Int>
+}
+
+/// The attributes of the start tag being reported, looked up by name without copying.
+struct ScannedAttributes: GPXAttributeSource {
+    let base: UnsafeMutablePointer<UInt8>
+    let spans: [AttributeSpan]
+    unowned let decoder: GPXScanner
+
+    func withValue<T>(of name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
+        for span in spans where span.name.count == name.utf8CodeUnitCount
+            && memcmp(base + span.name.lowerBound, name.utf8Start, span.name.count) == 0 {
+            let raw = UnsafeBufferPointer(start: base + span.value.lowerBound, count: span.value.count)
+            guard memchr(raw.baseAddress!, 0x26, raw.count) != nil else { return body(raw) }
+            return (try? decoder.decodeEntities(raw, at: span.value.lowerBound))?.withUnsafeBufferPointer(body)
+        }
+        return nil
+    }
+}
