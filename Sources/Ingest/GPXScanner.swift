@@ -365,7 +365,7 @@ struct AttributeSpan {
 struct ScannedAttributes: GPXAttributeSource {
     let base: UnsafeMutablePointer<UInt8>
     let spans: [AttributeSpan]
-    unowned let decoder: GPXScanner
+    unowned(unsafe) let decoder: GPXScanner
 
     func withValue<T>(of name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
         for span in spans where span.name.count == name.utf8CodeUnitCount
