@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "Reports", dependencies: ["MobilityCore", "Store"]),
         .target(name: "PipelineRunner", dependencies: ["MobilityCore", "Ingest", "Store", "Reports"]),
         .target(name: "Features", dependencies: ["MobilityCore", "CBLAS"]),
-        .target(name: "Classify", dependencies: ["MobilityCore", "Features"]),
+        .target(name: "Classify", dependencies: ["MobilityCore"]),
         .target(name: "Trips", dependencies: ["MobilityCore"]),
         .executableTarget(
             name: "pipeline",
@@ -63,7 +63,9 @@ let package = Package(
             dependencies: ["Ingest", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Ingest", "PipelineRunner", "TestSupport"]),
-        .testTarget(name: "FeaturesTests", dependencies: ["Features"]),
+        .testTarget(name: "FeaturesTests", dependencies: ["Features", "MobilityCore"]),
+        .testTarget(name: "ClassifyTests", dependencies: ["Classify", "MobilityCore"]),
+        .testTarget(name: "TripsTests", dependencies: ["Trips", "MobilityCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
