@@ -1,3 +1,5 @@
+import Foundation
+
 /// The GPX elements the reader acts on, recognised by local name (namespace prefix ignored).
 ///
 /// Matching by local name is what lets files whose extensions use an undeclared prefix
@@ -9,46 +11,43 @@ enum GPXElement: UInt8 {
     case other
 
     init(qualifiedName: UnsafePointer<CChar>) {
-        var local = qualifiedName
-        var cursor = qualifiedName
-        while cursor.pointee != 0 {
-            if cursor.pointee == 0x3A { local = cursor + 1 }
-            cursor += 1
-        }
-        let length = cursor - local
-        self = GPXElement.byName[GPXElement.key(local, length)] ?? .other
+        self.init(qualifiedName: UnsafeBufferPointer(start: UnsafeRawPointer(qualifiedName).assumingMemoryBound(to: UInt8.self),
+                                                     count: strlen(qualifiedName)))
     }
 
     init(qualifiedName: UnsafeBufferPointer<UInt8>) {
         var localStart = 0
         for index in qualifiedName.indices where qualifiedName[index] == 0x3A { localStart = index + 1 }
-        let local = UnsafeRawPointer(qualifiedName.baseAddress! + localStart).assumingMemoryBound(to: CChar.self)
-        self = GPXElement.byName[GPXElement.key(local, qualifiedName.count - localStart)] ?? .other
+        self.init(localName: UnsafeBufferPointer(rebasing: qualifiedName[localStart...]))
     }
 
-    /// FNV-1a of the local name: one pass, no allocation; 64 bits make a false match among
-    /// these few names negligible.
-    private static func key(_ name: UnsafePointer<CChar>, _ length: Int) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for i in 0..<length { hash = (hash ^ UInt64(UInt8(bitPattern: name[i]))) &* 0x100_0000_01b3 }
-        return hash
-    }
-
-    private static let byName: [UInt64: GPXElement] = {
-        let names: [(String, GPXElement)] = [
-            ("gpx", .gpx), ("metadata", .metadata), ("author", .author), ("name", .name),
-            ("trk", .trk), ("trkseg", .trkseg), ("trkpt", .trkpt), ("rte", .rte), ("rtept", .rtept),
-            ("wpt", .wpt), ("ele", .ele), ("time", .time), ("hdop", .hdop), ("pdop", .pdop),
-            ("speed", .speed), ("course", .course), ("hr", .heartRate), ("heartrate", .heartRate),
-            ("cad", .cadence), ("cadence", .cadence),
-        ]
-        var table: [UInt64: GPXElement] = [:]
-        for (name, element) in names {
-            let bytes = Array(name.utf8CString)
-            table[bytes.withUnsafeBufferPointer { key($0.baseAddress!, name.utf8.count) }] = element
+    /// A switch on length, then a byte comparison: no hashing, no strings (this runs for
+    /// every tag of every file).
+    private init(localName name: UnsafeBufferPointer<UInt8>) {
+        func equals(_ text: StaticString) -> Bool {
+            memcmp(name.baseAddress!, text.utf8Start, name.count) == 0
         }
-        return table
-    }()
+        switch name.count {
+        case 2: self = equals("hr") ? .heartRate : .other
+        case 3:
+            if equals("ele") { self = .ele } else if equals("trk") { self = .trk } else if equals("wpt") { self = .wpt }
+            else if equals("gpx") { self = .gpx } else if equals("rte") { self = .rte } else if equals("cad") { self = .cadence }
+            else { self = .other }
+        case 4:
+            if equals("time") { self = .time } else if equals("name") { self = .name } else if equals("hdop") { self = .hdop }
+            else if equals("pdop") { self = .pdop } else { self = .other }
+        case 5:
+            if equals("trkpt") { self = .trkpt } else if equals("rtept") { self = .rtept } else if equals("speed") { self = .speed }
+            else { self = .other }
+        case 6:
+            if equals("trkseg") { self = .trkseg } else if equals("author") { self = .author } else if equals("course") { self = .course }
+            else { self = .other }
+        case 7: self = equals("cadence") ? .cadence : .other
+        case 8: self = equals("metadata") ? .metadata : .other
+        case 9: self = equals("heartrate") ? .heartRate : .other
+        default: self = .other
+        }
+    }
 
     /// Elements whose text the reader keeps.
     var hasValue: Bool {

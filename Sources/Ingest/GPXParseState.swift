@@ -15,18 +15,25 @@ extension GPXAttributeSource {
 /// expat path call `start`, `characters` and `end`, and this turns them into points.
 final class GPXParseState {
     let path: String
-    unowned let visitor: GPXVisitor
+    unowned(unsafe) let visitor: GPXVisitor
     /// The parser's current line and column (1-based), for fix lines and errors.
     var location: () -> (line: Int, column: Int) = { (0, 0) }
     /// Asks the parser to stop after the current callback.
     var stopParser: () -> Void = {}
     var summary = GPXSummary()
-    var error: InputError?
+    var error: InputError? {
+        didSet { failed = error != nil }
+    }
+    /// `error != nil`, kept as a plain flag for the parser's per-token check.
+    private(set) var failed = false
     var sawRoot = false
 
     private var stack: [GPXElement] = []
     private var track = -1, segment = -1, route = -1
-    private var point: PointInProgress?
+    /// The point being read; meaningful only while `inPoint` (kept non-optional so that
+    /// setting one of its values does not copy it).
+    private var point = PointInProgress(element: .other, line: 0)
+    private var inPoint = false
     var capturing = false
     var text: [UInt8] = []
 
@@ -43,7 +50,7 @@ final class GPXParseState {
     }
 
     func start(_ element: GPXElement, attributes: some GPXAttributeSource) {
-        guard error == nil else { return }
+        guard !failed else { return }
         if stack.isEmpty {
             guard element == .gpx else { return fail(.notGPX, "the root element is not <gpx>; expected a GPX document") }
             sawRoot = true
@@ -63,18 +70,18 @@ final class GPXParseState {
     }
 
     func end() {
-        guard error == nil, let element = stack.popLast() else { return }
+        guard !failed, let element = stack.popLast() else { return }
         if capturing {
             capturing = false
             assignValue(element)
         }
-        if element == .trkpt || element == .rtept || element == .wpt, point != nil {
+        if element == .trkpt || element == .rtept || element == .wpt, inPoint {
             emitPoint()
         }
     }
 
     private func wantsValue(_ element: GPXElement) -> Bool {
-        if let point {
+        if inPoint {
             // Core GPX values count only as direct children of the point, so an extension's
             // <gh:time>31151</gh:time> is not taken for the fix time; sensor extensions
             // (hr, cad, speed, course) count at any depth inside the point.
@@ -101,32 +108,34 @@ final class GPXParseState {
         default: summary.waypoints += 1
         }
         point = next
+        inPoint = true
     }
 
     private func assignValue(_ element: GPXElement) {
         let value = text.withUnsafeBufferPointer { NumberParser.double($0) }
         switch element {
-        case .ele: point?.fix.elevationMeters = value
-        case .hdop: point?.fix.hdop = value
-        case .pdop: point?.fix.pdop = value
-        case .speed: point?.fix.speedMetersPerSecond = value
-        case .course: point?.fix.courseDegrees = value
-        case .heartRate: point?.fix.heartRateBpm = value
-        case .cadence: point?.fix.cadenceRpm = value
+        case .ele: point.fix.elevationMeters = value
+        case .hdop: point.fix.hdop = value
+        case .pdop: point.fix.pdop = value
+        case .speed: point.fix.speedMetersPerSecond = value
+        case .course: point.fix.courseDegrees = value
+        case .heartRate: point.fix.heartRateBpm = value
+        case .cadence: point.fix.cadenceRpm = value
         case .time:
             let time = text.withUnsafeBufferPointer { ISO8601.parse($0) }
-            if time == nil { point?.badTime = true }
-            point?.fix.time = time
+            if time == nil { point.badTime = true }
+            point.fix.time = time
         case .name, .author:
             let name = String(decoding: text, as: UTF8.self).trimmingWhitespace()
-            if point != nil { point?.name = name } else if !name.isEmpty { summary.authorName = name }
+            if inPoint { point.name = name } else if !name.isEmpty { summary.authorName = name }
         default: break
         }
     }
 
     private func emitPoint() {
-        guard var next = point else { return }
-        point = nil
+        guard inPoint else { return }
+        inPoint = false
+        var next = point
         guard let latitude = next.latitude, let longitude = next.longitude else {
             return visitor.rejectedPoint(.malformedRow, line: next.line)
         }

@@ -69,7 +69,7 @@ final class GPXScanner {
             }
             try token(from: lessThan, to: end)
             position = end + 1
-            if let error = state.error { throw error }
+            if state.failed, let error = state.error { throw error }
         }
         try finish()
     }
@@ -183,7 +183,9 @@ final class GPXScanner {
         let name = UnsafeBufferPointer(start: buffer + nameStart, count: nameEnd - nameStart)
         stack.append(GPXScanner.hash(name))
         let element = GPXElement(qualifiedName: name)
-        state.start(element, attributes: ScannedAttributes(base: buffer, spans: attributes, decoder: self))
+        attributes.withUnsafeBufferPointer { spans in
+            state.start(element, attributes: ScannedAttributes(base: buffer, spans: spans, decoder: self))
+        }
         if selfClosing { try closeElement() }
     }
 
@@ -364,7 +366,7 @@ struct AttributeSpan {
 /// The attributes of the start tag being reported, looked up by name without copying.
 struct ScannedAttributes: GPXAttributeSource {
     let base: UnsafeMutablePointer<UInt8>
-    let spans: [AttributeSpan]
+    let spans: UnsafeBufferPointer<AttributeSpan>
     unowned(unsafe) let decoder: GPXScanner
 
     func withValue<T>(of name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {

@@ -7,18 +7,18 @@
 /// (GeoLife `labels.txt`) are accepted too.
 public enum ISO8601 {
     /// Parses `bytes`, or returns nil when they are not a date-time of the accepted shape.
-    public static func parse<C: Collection>(_ bytes: C) -> Timestamp? where C.Element == UInt8 {
-        var scanner = ByteScanner(Array(bytes))
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+        var scanner = ByteScanner(bytes)
         return scanner.dateTime()
     }
 
-    public static func parse(_ text: String) -> Timestamp? {
-        parse(Array(text.utf8))
+    public static func parse(_ bytes: [UInt8]) -> Timestamp? {
+        bytes.withUnsafeBufferPointer { parse($0) }
     }
 
-    /// Parses `count` bytes at `base` without copying them.
-    public static func parse(_ base: UnsafePointer<UInt8>, count: Int) -> Timestamp? {
-        parse(UnsafeBufferPointer(start: base, count: count))
+    public static func parse(_ text: String) -> Timestamp? {
+        var text = text
+        return text.withUTF8 { parse($0) }
     }
 
     /// Formats as `YYYY-MM-DDThh:mm:ss[.fff]Z` (milliseconds shown only when non-zero).
@@ -70,16 +70,17 @@ public enum ISO8601 {
     }
 }
 
-/// A cursor over ASCII bytes for the date-time grammar above.
+/// A cursor over ASCII bytes for the date-time grammar above; it never copies them.
 struct ByteScanner {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         var start = 0, end = bytes.count
-        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x0D { end -= 1 }
-        self.bytes = Array(bytes[start..<end])
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        while start < end, isBlank(bytes[start]) { start += 1 }
+        while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+        self.bytes = UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 
     mutating func dateTime() -> Timestamp? {
@@ -111,7 +112,8 @@ struct ByteScanner {
     private mutating func digits(_ count: Int) -> Int? {
         guard index + count <= bytes.count else { return nil }
         var value = 0
-        for byte in bytes[index..<index + count] {
+        for offset in index..<index + count {
+            let byte = bytes[offset]
             guard byte >= 0x30, byte <= 0x39 else { return nil }
             value = value * 10 + Int(byte - 0x30)
         }
