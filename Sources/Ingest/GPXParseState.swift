@@ -35,18 +35,21 @@ final class GPXParseState {
     private var point = PointInProgress(element: .other, line: 0)
     private var inPoint = false
     var capturing = false
-    var text: [UInt8] = []
+    /// The text of the element being captured, in a buffer this object owns (an array here
+    /// cost a retain and release per value in the profile).
+    private var text = TextBuffer()
 
     init(path: String, visitor: GPXVisitor) {
         self.path = path
         self.visitor = visitor
-        text.reserveCapacity(64)
     }
+
+    deinit { text.deallocate() }
 
     private var line: Int { location().line }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if capturing { text.append(contentsOf: bytes) }
+        if capturing { text.append(bytes) }
     }
 
     func start(_ element: GPXElement, attributes: some GPXAttributeSource) {
@@ -65,7 +68,7 @@ final class GPXParseState {
         default: break
         }
         capturing = element.hasValue && wantsValue(element)
-        if capturing { text.removeAll(keepingCapacity: true) }
+        if capturing { text.clear() }
         stack.append(element)
     }
 
@@ -112,7 +115,7 @@ final class GPXParseState {
     }
 
     private func assignValue(_ element: GPXElement) {
-        let value = text.withUnsafeBufferPointer { NumberParser.double($0) }
+        let value = NumberParser.double(text.bytes)
         switch element {
         case .ele: point.fix.elevationMeters = value
         case .hdop: point.fix.hdop = value
@@ -122,11 +125,11 @@ final class GPXParseState {
         case .heartRate: point.fix.heartRateBpm = value
         case .cadence: point.fix.cadenceRpm = value
         case .time:
-            let time = text.withUnsafeBufferPointer { ISO8601.parse($0) }
+            let time = ISO8601.parse(text.bytes)
             if time == nil { point.badTime = true }
             point.fix.time = time
         case .name, .author:
-            let name = String(decoding: text, as: UTF8.self).trimmingWhitespace()
+            let name = String(decoding: text.bytes, as: UTF8.self).trimmingWhitespace()
             if inPoint { point.name = name } else if !name.isEmpty { summary.authorName = name }
         default: break
         }
@@ -184,4 +187,29 @@ struct PointInProgress {
         self.element = element
         self.line = line
     }
+}
+
+/// A growable byte buffer with manual storage, freed with its owner.
+struct TextBuffer {
+    private var storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    private var capacity = 256
+    private var count = 0
+
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: count) }
+
+    mutating func clear() { count = 0 }
+
+    mutating func append(_ more: UnsafeBufferPointer<UInt8>) {
+        if count + more.count > capacity {
+            capacity = max(capacity * 2, count + more.count)
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            bigger.update(from: storage, count: count)
+            storage.deallocate()
+            storage = bigger
+        }
+        (storage + count).update(from: more.baseAddress!, count: more.count)
+        count += more.count
+    }
+
+    func deallocate() { storage.deallocate() }
 }

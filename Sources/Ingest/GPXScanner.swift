@@ -39,7 +39,7 @@ final class GPXScanner {
         self.state = state
         capacity = max(chunkBytes, 64)
         buffer = .allocate(capacity: capacity)
-        state.location = { [unowned self] in self.location(at: self.tokenStart) }
+        state.location = { [unowned(unsafe) self] in self.location(at: self.tokenStart) }
         state.stopParser = {}
     }
 
@@ -124,6 +124,15 @@ final class GPXScanner {
         if starts(with: "<!--", at: start) { return find("-->", from: start + 4).map { $0 + 2 } }
         if starts(with: "<![CDATA[", at: start) { return find("]]>", from: start + 9).map { $0 + 2 } }
         if starts(with: "<?", at: start) { return find("?>", from: start + 2).map { $0 + 1 } }
+        // Most tags hold no quotes: then the first '>' ends the tag.
+        guard let close = find(0x3E, from: start + 1) else { return nil }
+        let length = close - start - 1
+        if memchr(buffer + start + 1, 0x22, length) == nil, memchr(buffer + start + 1, 0x27, length) == nil {
+            if let inner = memchr(buffer + start + 1, 0x3C, length) {
+                throw malformed("not well-formed (invalid token)", at: UnsafeMutableRawPointer(inner) - UnsafeMutableRawPointer(buffer))
+            }
+            return close
+        }
         var index = start + 1
         var quote: UInt8 = 0
         while index < filled {
