@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "FeaturesTests", dependencies: ["Features", "MobilityCore"]),
         .testTarget(name: "ClassifyTests", dependencies: ["Classify", "MobilityCore"]),
         .testTarget(name: "TripsTests", dependencies: ["Trips", "MobilityCore"]),
-        .testTarget(name: "PipelineTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["TestSupport", "Store"]),
     ],
     swiftLanguageModes: [.v5]
 )
