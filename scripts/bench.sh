@@ -14,10 +14,13 @@ mkdir -p .bench
 [ -f .bench/imu-1m-rows.csv ] || $bench generate-imu .bench/imu-1m-rows.csv 1000000
 
 echo "== pipeline (release build, one process per line; peak RSS is that process's) =="
+ours_small=""
 if [ -d "$data" ]; then
-    $bench parse "gpx 589 KB Garmin" "$data/gpx/georust_gpx/garmin_with_extensions.gpx"
+    ours_small=$($bench parse "gpx 589 KB Garmin" "$data/gpx/georust_gpx/garmin_with_extensions.gpx")
+    echo "$ours_small"
 fi
-$bench parse "gpx 74 MB generated" .bench/track-74mb.gpx
+ours_large=$($bench parse "gpx 74 MB generated" .bench/track-74mb.gpx)
+echo "$ours_large"
 $bench parse "imu csv 1 M rows generic" .bench/imu-1m-rows.csv
 if [ -d "$data" ]; then
     # shellcheck disable=SC2046
@@ -32,12 +35,23 @@ echo "   SQLite 1.3 k rows/s with a transaction per row; libexpat streaming ~100
 if [ ! -x .bench/venv/bin/python ]; then
     python3 -m venv .bench/venv >/dev/null 2>&1 && .bench/venv/bin/pip install -q gpxpy >/dev/null 2>&1 || true
 fi
+# points/s from a measurement line ("… 1.17e+06 points/s …")
+points_per_second() { sed -E 's/.* ([0-9.e+]+) points\/s.*/\1/'; }
+ratio() {
+    local ours peer
+    ours=$(echo "$1" | points_per_second)
+    peer=$(echo "$2" | points_per_second)
+    awk -v a="$ours" -v b="$peer" -v name="$3" 'BEGIN { printf "ratio on %s: pipeline / gpxpy = %.1fx points/s\n", name, a / b }'
+}
 if .bench/venv/bin/python -c 'import gpxpy' 2>/dev/null; then
-    files=(.bench/track-74mb.gpx)
-    [ -d "$data" ] && files=("$data/gpx/georust_gpx/garmin_with_extensions.gpx" "${files[@]}")
-    for file in "${files[@]}"; do
-        .bench/venv/bin/python scripts/gpxpy_bench.py "$file"
-    done
+    if [ -n "$ours_small" ]; then
+        peer_small=$(.bench/venv/bin/python scripts/gpxpy_bench.py "$data/gpx/georust_gpx/garmin_with_extensions.gpx")
+        echo "$peer_small"
+    fi
+    peer_large=$(.bench/venv/bin/python scripts/gpxpy_bench.py .bench/track-74mb.gpx)
+    echo "$peer_large"
+    [ -n "$ours_small" ] && ratio "$ours_small" "$peer_small" "the 589 KB Garmin file"
+    ratio "$ours_large" "$peer_large" "the 74 MB file"
 else
     echo "gpxpy not available (pip install gpxpy failed): peer run skipped"
 fi
