@@ -19,7 +19,7 @@ let package = Package(
         .systemLibrary(name: "CGZip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CBLAS", providers: [.apt(["libopenblas-dev", "liblapacke-dev"])]),
 
-        .target(name: "MobilityCore"),
+        .target(name: "MobilityCore", exclude: ["README.md"]),
         .target(
             name: "Ingest",
             dependencies: [
@@ -27,6 +27,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
+            exclude: ["README.md"],
             // The readers are the hot path; their buffers are owned by one parse at a time, so
             // run-time exclusivity checks (a fifth of GPX parse time in a profile) buy nothing.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
@@ -37,7 +38,8 @@ let package = Package(
                 "MobilityCore", "Ingest",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]
+            ],
+            exclude: ["README.md"]
         ),
         .target(name: "Reports", dependencies: ["MobilityCore", "Store"]),
         .target(name: "PipelineRunner", dependencies: ["MobilityCore", "Ingest", "Store", "Reports"]),
