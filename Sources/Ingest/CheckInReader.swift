@@ -20,44 +20,26 @@ public enum CheckInReader {
 
     public static func read(path: String, dropped: inout DropCounts) throws -> [CheckIn] {
         var checkIns: [CheckIn] = []
-        var columns: [String: Int] = [:]
-        var delimiter: UInt8 = 0x2C
-        try LineReader(path: path).forEachLine { line, number in
-            let text = String(decoding: line, as: UTF8.self)
-            if number == 1 {
-                delimiter = IMUDialect.guessDelimiter(text)
-                for (index, name) in CSVFields.split(text, delimiter: delimiter).enumerated() { columns[name.lowercased()] = index }
-                return true
+        try NamedColumnsCSV.forEachRow(path: path) { row in
+            guard let device = row.value("device"), let train = row.value("train"), let from = row.value("from_station"),
+                  let to = row.value("to_station"), let timeText = row.value("checkin_time") else {
+                return dropped.record(.malformedRow, line: row.line)
             }
-            guard !line.isEmpty else { return true }
-            let fields = CSVFields.split(text, delimiter: delimiter)
-            let value = { (name: String) -> String? in
-                columns[name].flatMap { $0 < fields.count && !fields[$0].isEmpty ? fields[$0] : nil }
-            }
-            guard let device = value("device"), let train = value("train"), let from = value("from_station"),
-                  let to = value("to_station"), let timeText = value("checkin_time") else {
-                dropped.record(.malformedRow, line: number)
-                return true
-            }
-            guard let time = TimeText.parse(timeText) else {
-                dropped.record(.invalidTime, line: number)
-                return true
-            }
-            var checkIn = CheckIn(device: device, train: train, fromStation: from, toStation: to, checkinTime: time, line: number)
-            checkIn.scheduledDeparture = value("scheduled_departure").flatMap(TimeText.parse)
-            checkIn.scheduledArrival = value("scheduled_arrival").flatMap(TimeText.parse)
+            guard let time = TimeText.parse(timeText) else { return dropped.record(.invalidTime, line: row.line) }
+            var checkIn = CheckIn(device: device, train: train, fromStation: from, toStation: to, checkinTime: time, line: row.line)
+            checkIn.scheduledDeparture = row.value("scheduled_departure").flatMap(TimeText.parse)
+            checkIn.scheduledArrival = row.value("scheduled_arrival").flatMap(TimeText.parse)
             for (name, keyPath) in ratings {
-                guard let rating = value(name) else { continue }
+                guard let rating = row.value(name) else { continue }
                 if let score = NumberParser.double(rating), score.rounded() == score, (1...5).contains(score) {
                     checkIn[keyPath: keyPath] = Int(score)
                 } else {
-                    dropped.record(.valueOutOfRange, line: number)
+                    dropped.record(.valueOutOfRange, line: row.line)
                 }
             }
-            checkIn.noiseDecibels = value("noise_db").flatMap(NumberParser.double)
-            checkIn.comment = value("comment")
+            checkIn.noiseDecibels = row.value("noise_db").flatMap(NumberParser.double)
+            checkIn.comment = row.value("comment")
             checkIns.append(checkIn)
-            return true
         }
         return checkIns
     }

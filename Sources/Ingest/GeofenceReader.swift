@@ -15,32 +15,16 @@ public enum GeofenceReader {
 
     public static func readCSV(path: String, dropped: inout DropCounts) throws -> [Geofence] {
         var fences: [Geofence] = []
-        var columns: [String: Int] = [:]
-        var delimiter: UInt8 = 0x2C
-        try LineReader(path: path).forEachLine { line, number in
-            let text = String(decoding: line, as: UTF8.self)
-            if number == 1 {
-                delimiter = IMUDialect.guessDelimiter(text)
-                for (index, name) in CSVFields.split(text, delimiter: delimiter).enumerated() { columns[name.lowercased()] = index }
-                return true
+        try NamedColumnsCSV.forEachRow(path: path) { row in
+            guard let lat = row.value("lat").flatMap(NumberParser.double), let lon = row.value("lon").flatMap(NumberParser.double),
+                  let radius = row.value("radius_m").flatMap(NumberParser.double) else {
+                return dropped.record(.malformedRow, line: row.line)
             }
-            guard !line.isEmpty else { return true }
-            let fields = CSVFields.split(text, delimiter: delimiter)
-            let value = { (name: String) -> String? in columns[name].flatMap { $0 < fields.count ? fields[$0] : nil } }
-            guard let lat = value("lat").flatMap(NumberParser.double), let lon = value("lon").flatMap(NumberParser.double),
-                  let radius = value("radius_m").flatMap(NumberParser.double) else {
-                dropped.record(.malformedRow, line: number)
-                return true
-            }
-            guard abs(lat) <= 90, abs(lon) <= 180, radius > 0 else {
-                dropped.record(.invalidCoordinate, line: number)
-                return true
-            }
-            let id = value("id").flatMap { $0.isEmpty ? nil : $0 } ?? "line\(number)"
+            guard abs(lat) <= 90, abs(lon) <= 180, radius > 0 else { return dropped.record(.invalidCoordinate, line: row.line) }
+            let id = row.value("id") ?? "line\(row.line)"
             fences.append(Geofence(
-                id: id, name: value("name") ?? id, kind: value("kind") ?? "zone",
+                id: id, name: row.value("name") ?? id, kind: row.value("kind") ?? "zone",
                 shape: .circle(latitudeDegrees: lat, longitudeDegrees: lon, radiusMeters: radius)))
-            return true
         }
         return fences
     }

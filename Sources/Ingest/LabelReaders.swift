@@ -37,30 +37,15 @@ public enum LabelReaders {
     /// seconds). A missing device falls back to `device`.
     public static func readGeneric(path: String, device: String?, dropped: inout DropCounts) throws -> [LabelInterval] {
         var labels: [LabelInterval] = []
-        var columns: [String: Int] = [:]
-        var delimiter: UInt8 = 0x2C
-        try LineReader(path: path).forEachLine { line, number in
-            let text = String(decoding: line, as: UTF8.self)
-            if number == 1 {
-                delimiter = IMUDialect.guessDelimiter(text)
-                for (index, name) in CSVFields.split(text, delimiter: delimiter).enumerated() { columns[name.lowercased()] = index }
-                return true
-            }
-            guard !line.isEmpty else { return true }
-            let fields = CSVFields.split(text, delimiter: delimiter)
-            let value = { (name: String) -> String? in columns[name].flatMap { $0 < fields.count ? fields[$0] : nil } }
-            guard let mode = value("mode"), let startText = value("start"), let endText = value("end") else {
-                dropped.record(.malformedRow, line: number)
-                return true
+        try NamedColumnsCSV.forEachRow(path: path) { row in
+            guard let mode = row.value("mode"), let startText = row.value("start"), let endText = row.value("end") else {
+                return dropped.record(.malformedRow, line: row.line)
             }
             guard let start = TimeText.parse(startText), let end = TimeText.parse(endText) else {
-                dropped.record(.invalidTime, line: number)
-                return true
+                return dropped.record(.invalidTime, line: row.line)
             }
-            guard end >= start else { dropped.record(.timeBackwards, line: number); return true }
-            let rowDevice = value("device").flatMap { $0.isEmpty ? nil : $0 } ?? device
-            labels.append(LabelInterval(device: rowDevice, start: start, end: end, rawName: mode, source: "labels_file"))
-            return true
+            guard end >= start else { return dropped.record(.timeBackwards, line: row.line) }
+            labels.append(LabelInterval(device: row.value("device") ?? device, start: start, end: end, rawName: mode, source: "labels_file"))
         }
         return labels
     }

@@ -17,28 +17,20 @@ public struct Manifest: Sendable {
 
     public mutating func load(path: String, dropped: inout DropCounts) throws {
         let folder = (path as NSString).deletingLastPathComponent
-        var columns: [String: Int] = [:]
-        try LineReader(path: path).forEachLine { line, number in
-            let fields = CSVFields.split(String(decoding: line, as: UTF8.self))
-            if number == 1 {
-                for (index, name) in fields.enumerated() { columns[name.lowercased()] = index }
-                guard columns["path"] != nil, columns["device"] != nil else {
-                    throw InputError(.badHeader, "a manifest needs the columns path,device[,mode]; saw [\(fields.joined(separator: ", "))]", path: path, line: 1)
-                }
-                return true
+        var loaded: [String: Entry] = [:]
+        try NamedColumnsCSV.forEachRow(path: path, header: { names in
+            let lower = Set(names.map { $0.lowercased() })
+            guard lower.contains("path"), lower.contains("device") else {
+                throw InputError(.badHeader, "a manifest needs the columns path,device[,mode]; saw [\(names.joined(separator: ", "))]", path: path, line: 1)
             }
-            guard !line.isEmpty else { return true }
-            let value = { (name: String) -> String? in
-                columns[name].flatMap { $0 < fields.count && !fields[$0].isEmpty ? fields[$0] : nil }
-            }
-            guard let file = value("path"), let device = value("device") else {
-                dropped.record(.malformedRow, line: number)
-                return true
+        }) { row in
+            guard let file = row.value("path"), let device = row.value("device") else {
+                return dropped.record(.malformedRow, line: row.line)
             }
             let absolute = file.hasPrefix("/") ? file : (folder as NSString).appendingPathComponent(file)
-            entries[InputPath.standardise(absolute)] = Entry(device: device, mode: value("mode"))
-            return true
+            loaded[InputPath.standardise(absolute)] = Entry(device: device, mode: row.value("mode"))
         }
+        entries.merge(loaded) { _, new in new }
     }
 
     public func entry(for path: String) -> Entry? { entries[InputPath.standardise(path)] }
