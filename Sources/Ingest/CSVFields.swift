@@ -48,8 +48,17 @@ public struct CSVFields {
         UnsafeBufferPointer(rebasing: line[ranges[field]])
     }
 
+    /// The field as a number; with a delimiter other than the comma, a decimal comma
+    /// (`9,81`, as European spreadsheet exports write) is read too.
     public func double(_ field: Int, in line: UnsafeBufferPointer<UInt8>) -> Double? {
-        NumberParser.double(bytes(field, in: line))
+        let text = bytes(field, in: line)
+        if let value = NumberParser.double(text) { return value }
+        guard delimiter != 0x2C, text.count < 64, let comma = text.firstIndex(of: 0x2C) else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count) { copy in
+            _ = copy.initialize(from: text)
+            copy[comma] = 0x2E
+            return NumberParser.double(UnsafeBufferPointer(copy))
+        }
     }
 
     /// The field as text, unquoted and trimmed.

@@ -26,7 +26,7 @@ public enum IMUDialect {
     public static func mapping(headerLine: String, fileName: String) -> ColumnMapping? {
         let delimiter = guessDelimiter(headerLine)
         let header = CSVFields.split(headerLine, delimiter: delimiter)
-        let mapping = sensorLogger(header, fileName: fileName) ?? phyphox(header) ?? generic(header)
+        let mapping = sensorLogger(header, fileName: fileName) ?? phyphox(header) ?? generic(header, fileName: fileName)
         return mapping.map { found in
             var mapping = found
             mapping.delimiter = delimiter
@@ -81,16 +81,19 @@ public enum IMUDialect {
         return mapping.streams.isEmpty ? nil : mapping
     }
 
-    static func generic(_ header: [String]) -> ColumnMapping? {
+    static func generic(_ header: [String], fileName: String = "") -> ColumnMapping? {
         let lower = header.map { $0.lowercased().trimmingCharacters(in: .whitespaces) }
-        guard let time = lower.firstIndex(where: { timeNames.contains(stripUnit($0)) || timeNames.contains($0) }) else { return nil }
+        guard let time = lower.firstIndex(where: { timeNames.contains(stripUnit($0)) || timeNames.contains($0) })
+            ?? lower.firstIndex(where: { let name = compact($0); return name.hasSuffix("time") || name.contains("timestamp") })
+        else { return nil }
         var mapping = ColumnMapping(dialect: "generic")
         mapping.timeColumn = time
         mapping.timeUnit = TimeUnit.stated(inColumnName: lower[time])
         for (sensor, axes) in axisNames {
-            let columns = axes.compactMap { names in lower.firstIndex { names.contains(stripUnit($0)) } }
+            var columns = axes.compactMap { names in lower.firstIndex { names.contains(stripUnit($0)) } }
+            if columns.count != 3 { columns = keywordAxes(lower, sensor: sensor, fileName: fileName) }
             guard columns.count == 3 else { continue }
-            let inG = lower[columns[0]].contains("(g)") || lower[columns[0]].hasSuffix("_g")
+            let inG = lower[columns[0]].contains("(g)") || lower[columns[0]].hasSuffix("_g") || lower[columns[0]].hasSuffix("[g]")
             let inDegrees = lower[columns[0]].contains("deg")
             let scale = sensor == .accelerometer ? (inG ? standardGravity : 1) : (inDegrees ? Double.pi / 180 : 1)
             mapping.streams.append(.init(sensor: sensor, columns: columns, toSI: scale))
@@ -100,6 +103,30 @@ public enum IMUDialect {
             mapping.dialect = "labelled_research"
         }
         return mapping.streams.isEmpty ? nil : mapping
+    }
+
+    /// Axis columns named by a keyword and a final axis letter, as loggers write them
+    /// (`accelerometerAccelerationX(G)`, `gyroRotationX(rad/s)`, `acc x`), or a bare `x,y,z`
+    /// when the file name says which sensor it holds (`Gyroscope.csv`).
+    static func keywordAxes(_ lower: [String], sensor: IMUSensor, fileName: String) -> [Int] {
+        let keywords: [String] = sensor == .accelerometer ? ["accelerometer", "acceleration", "accel", "acc"] : ["gyroscope", "gyro", "rotationrate"]
+        let excluded = ["linear", "user", "gravity", "uncalibrated", "magnet"]
+        let axes = ["x", "y", "z"].compactMap { axis in
+            lower.firstIndex { column in
+                let name = compact(column)
+                return name.hasSuffix(axis) && keywords.contains { name.contains($0) } && !excluded.contains { name.contains($0) }
+            }
+        }
+        if axes.count == 3 { return axes }
+        let stem = compact((fileName as NSString).lastPathComponent.lowercased())
+        let hinted = sensor == .accelerometer ? stem.contains("acc") && !excluded.contains { stem.contains($0) } : stem.contains("gyro")
+        guard hinted else { return [] }
+        return ["x", "y", "z"].compactMap { axis in lower.firstIndex { stripUnit($0) == axis } }
+    }
+
+    /// Letters and digits of a column name, unit in brackets removed: `Acc X (g)` → `accx`.
+    static func compact(_ name: String) -> String {
+        String(stripUnit(name.lowercased()).unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
     }
 
     /// `ax (m/s^2)` → `ax`, `time_ms` stays (the unit is read separately).

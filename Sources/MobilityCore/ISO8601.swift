@@ -97,6 +97,7 @@ struct ByteScanner {
             seconds += Double(second)
             if peek(0x2E) || peek(0x2C) { seconds += fraction() }
         }
+        if peek(0x20) { index += 1 }  // "2019-03-08 16:30:07.480 +0100", as some loggers write
         guard let offset = zoneOffsetSeconds(), index == bytes.count else { return nil }
         return Timestamp(secondsSince1970: seconds - Double(offset))
     }

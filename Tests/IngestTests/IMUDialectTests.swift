@@ -186,4 +186,35 @@ import ZIPFoundation
         #expect(result.dropped.counts == [.notANumber: 1, .malformedRow: 1, .timeBackwards: 1, .invalidTime: 1])
         #expect(result.dropped.firstLine[.notANumber] == 3 && result.dropped.firstLine[.timeBackwards] == 5)
     }
+
+    @Test func loggerStyleNamesWithKeywordsAndUnits() throws {
+        let folder = try TemporaryFolder()
+        let header = "loggingTime(txt),accelerometerAccelerationX(G),accelerometerAccelerationY(G),accelerometerAccelerationZ(G),gyroRotationX(rad/s),gyroRotationY(rad/s),gyroRotationZ(rad/s)"
+        let text = header + "\n" + rows(3) { i in "2023-11-14 22:13:2\(i).000 +0000,0,0,-1,0.1,0,0" }
+        let (result, _) = try ingestFile(try folder.write("sensorlog.csv", text))
+        #expect(result.imuStreams.map(\.sensor) == [.accelerometer, .gyroscope])
+        #expect(result.first?.secondsSince1970 == t0 && abs((result.imuStreams[0].rateHz ?? 0) - 1) < 1e-9)
+        let collector = IMUCollector()
+        let mapping = try #require(IMUDialect.mapping(headerLine: header, fileName: "sensorlog.csv"))
+        try TableIMUReader(path: folder.file("sensorlog.csv"), mapping: mapping).read(visitor: collector)
+        #expect(collector.samples[.accelerometer]?.first?.z == -standardGravity)
+    }
+
+    @Test func bareAxesTakeTheSensorFromTheFileName() throws {
+        let folder = try TemporaryFolder()
+        let text = "time,x,y,z\n" + rows(4) { i in "\(t0 + Double(i)),0.1,0.2,0.3" }
+        #expect(try ingestFile(try folder.write("Gyroscope.csv", text)).0.imuStreams.map(\.sensor) == [.gyroscope])
+        #expect(try ingestFile(try folder.write("accel.csv", text)).0.imuStreams.map(\.sensor) == [.accelerometer])
+        #expect(throws: InputError.self) { _ = try ingestFile(try folder.write("mystery.csv", text)) }
+    }
+
+    @Test func semicolonFilesWithDecimalCommas() throws {
+        let folder = try TemporaryFolder()
+        let text = "time;ax;ay;az\n" + rows(3) { i in "\(Int(t0) + i);0,5;-1,25;9,81" }
+        let collector = IMUCollector()
+        let mapping = try #require(IMUDialect.mapping(headerLine: "time;ax;ay;az", fileName: "eu.csv"))
+        try TableIMUReader(path: try folder.write("eu.csv", text), mapping: mapping).read(visitor: collector)
+        #expect(collector.samples[.accelerometer]?.map(\.y) == [-1.25, -1.25, -1.25])
+        #expect(collector.rejected.isEmpty)
+    }
 }
