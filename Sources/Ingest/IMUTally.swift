@@ -39,6 +39,7 @@ final class IMUTally: IMUTallyVisitor {
     }
 
     func fix(_ fix: PositionFix, line: Int) throws {
+        result.recordsRead += 1
         try cleaner.clean(fix, at: FixPosition(track: 0, segment: 0, line: line)) { kept, position in
             try sink.write(fix: kept, at: position)
             result.fixesKept += 1

@@ -43,12 +43,22 @@ public struct Inspection: Encodable {
     public var error: String?
 
     /// Reads `path` with the same detection and readers as `ingest`, into a discarding sink.
+    /// Identity is found as `ingest` of the folder above the file's would find it: from a
+    /// `manifest.csv` in the file's folder or the one above, else from the folder's name.
     public static func inspect(path: String, cleaning: CleaningParameters, devices: DeviceResolver,
                                columns: ColumnMappingSpec?) -> Inspection {
         var inspection = Inspection(path: path)
+        var devices = devices
         do {
             let standard = InputPath.standardise(path)
-            let root = (standard as NSString).deletingLastPathComponent
+            let folder = (standard as NSString).deletingLastPathComponent
+            let root = (folder as NSString).deletingLastPathComponent
+            for candidate in [root, folder] {
+                let manifest = (candidate as NSString).appendingPathComponent("manifest.csv")
+                guard FileManager.default.fileExists(atPath: manifest) else { continue }
+                var ignored = DropCounts()
+                try devices.manifest.load(path: manifest, dropped: &ignored)
+            }
             guard let format = try FormatDetector(explicitMapping: columns).detect(path: path) else {
                 inspection.error = "\(path): not a trace format (extension not one of \(FormatDetector.dataExtensions.sorted().joined(separator: ", ")))"
                 return inspection
