@@ -28,7 +28,7 @@ final class GPXParseState {
     private(set) var failed = false
     var sawRoot = false
 
-    private var stack: [GPXElement] = []
+    private var stack = ManualBuffer<GPXElement>()
     private var track = -1, segment = -1, route = -1
     /// The point being read; meaningful only while `inPoint` (kept non-optional so that
     /// setting one of its values does not copy it).
@@ -44,7 +44,10 @@ final class GPXParseState {
         self.visitor = visitor
     }
 
-    deinit { text.deallocate() }
+    deinit {
+        text.deallocate()
+        stack.deallocate()
+    }
 
     private var line: Int { location().line }
 
@@ -73,7 +76,8 @@ final class GPXParseState {
     }
 
     func end() {
-        guard !failed, let element = stack.popLast() else { return }
+        guard !failed, !stack.isEmpty else { return }
+        let element = stack.removeLast()
         if capturing {
             capturing = false
             assignValue(element)
@@ -95,7 +99,7 @@ final class GPXParseState {
         }
         let parent = stack.last
         if element == .author { return parent == .gpx }  // GPX 1.0
-        return element == .name && parent == .author && stack.dropLast().last == .metadata
+        return element == .name && parent == .author && stack.secondLast == .metadata
     }
 
     private func beginPoint(_ element: GPXElement, _ attributes: some GPXAttributeSource) {

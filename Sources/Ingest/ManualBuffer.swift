@@ -1,0 +1,48 @@
+/// A growable array of trivial values in storage its owner frees (`deallocate()` in the
+/// owner's `deinit`). Used in the GPX hot path, where `Array`'s copy-on-write checks and
+/// reference counting showed up as a sixth of the time in profiles.
+struct ManualBuffer<Element> {
+    private var storage: UnsafeMutablePointer<Element>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int = 16) {
+        self.capacity = capacity
+        storage = .allocate(capacity: capacity)
+    }
+
+    var isEmpty: Bool { count == 0 }
+    var last: Element? { count > 0 ? storage[count - 1] : nil }
+    /// The element below the last one.
+    var secondLast: Element? { count > 1 ? storage[count - 2] : nil }
+    var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: storage, count: count) }
+
+    mutating func append(_ element: Element) {
+        if count == capacity {
+            let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            bigger.moveInitialize(from: storage, count: count)
+            storage.deallocate()
+            storage = bigger
+            capacity *= 2
+        }
+        (storage + count).initialize(to: element)
+        count += 1
+    }
+
+    @discardableResult
+    mutating func removeLast() -> Element {
+        precondition(count > 0, "removeLast on an empty buffer")
+        count -= 1
+        return (storage + count).move()
+    }
+
+    mutating func removeAll() {
+        storage.deinitialize(count: count)
+        count = 0
+    }
+
+    func deallocate() {
+        storage.deinitialize(count: count)
+        storage.deallocate()
+    }
+}
