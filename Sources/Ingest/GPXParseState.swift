@@ -119,7 +119,7 @@ final class GPXParseState {
     }
 
     private func assignValue(_ element: GPXElement) {
-        let value = NumberParser.double(text.bytes)
+        var value: Double? { NumberParser.double(text.bytes) }
         switch element {
         case .ele: point.fix.elevationMeters = value
         case .hdop: point.fix.hdop = value

@@ -55,7 +55,7 @@ final class GPXScanner {
         try refill()
         try checkProlog()
         while true {
-            guard let lessThan = find(0x3C, from: position) else {
+            guard let lessThan = nextTagStart(from: position) else {
                 // Text runs on past the buffer: read on, so a text node is always whole.
                 if atEnd {
                     try text(upTo: filled)
@@ -107,6 +107,17 @@ final class GPXScanner {
         return UnsafeMutableRawPointer(found) - UnsafeMutableRawPointer(buffer)
     }
 
+    /// The next `<`: a byte loop, since text between GPX tags is a few bytes long and a
+    /// `memchr` call costs more than scanning them.
+    private func nextTagStart(from start: Int) -> Int? {
+        var index = start
+        while index < filled {
+            if buffer[index] == 0x3C { return index }
+            index += 1
+        }
+        return nil
+    }
+
     private func find(_ needle: StaticString, from start: Int) -> Int? {
         var index = start
         let first = needle.utf8Start.pointee
@@ -126,31 +137,34 @@ final class GPXScanner {
 
     /// The index of the `>` that ends the token at `start`, or nil when it is not all in the buffer.
     private func tokenEnd(from start: Int) throws -> Int? {
-        if starts(with: "<!--", at: start) { return find("-->", from: start + 4).map { $0 + 2 } }
-        if starts(with: "<![CDATA[", at: start) { return find("]]>", from: start + 9).map { $0 + 2 } }
-        if starts(with: "<?", at: start) { return find("?>", from: start + 2).map { $0 + 1 } }
-        // Most tags hold no quotes: then the first '>' ends the tag.
-        guard let close = find(0x3E, from: start + 1) else { return nil }
-        let length = close - start - 1
-        if memchr(buffer + start + 1, 0x22, length) == nil, memchr(buffer + start + 1, 0x27, length) == nil {
-            if let inner = memchr(buffer + start + 1, 0x3C, length) {
-                throw malformed("not well-formed (invalid token)", at: UnsafeMutableRawPointer(inner) - UnsafeMutableRawPointer(buffer))
-            }
-            return close
+        let second = start + 1 < filled ? buffer[start + 1] : 0
+        if second == 0x21 || second == 0x3F {  // "<!" or "<?": rare, so tested only here
+            if starts(with: "<!--", at: start) { return find("-->", from: start + 4).map { $0 + 2 } }
+            if starts(with: "<![CDATA[", at: start) { return find("]]>", from: start + 9).map { $0 + 2 } }
+            if starts(with: "<?", at: start) { return find("?>", from: start + 2).map { $0 + 1 } }
         }
+        // The next '>', '<' or quote; quoted values are skipped whole.
         var index = start + 1
-        var quote: UInt8 = 0
+        while let found = nextMarkup(from: index) {
+            switch buffer[found] {
+            case 0x3E: return found
+            case 0x3C: throw malformed("not well-formed (invalid token)", at: found)
+            default:
+                guard let close = find(buffer[found], from: found + 1) else { return nil }
+                index = close + 1
+            }
+        }
+        return nil
+    }
+
+    /// The index of the first `<`, `>`, `"` or `'` at or after `start`. All four are below 64,
+    /// so one shift of a 64-bit mask tests a byte (tags are scanned once each: a hot loop).
+    private func nextMarkup(from start: Int) -> Int? {
+        let markup: UInt64 = 1 << 0x3E | 1 << 0x3C | 1 << 0x22 | 1 << 0x27
+        var index = start
         while index < filled {
             let byte = buffer[index]
-            if quote != 0 {
-                if byte == quote { quote = 0 }
-            } else if byte == 0x22 || byte == 0x27 {
-                quote = byte
-            } else if byte == 0x3E {
-                return index
-            } else if byte == 0x3C {
-                throw malformed("not well-formed (invalid token)", at: index)
-            }
+            if byte < 64, markup >> UInt64(byte) & 1 != 0 { return index }
             index += 1
         }
         return nil
