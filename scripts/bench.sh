@@ -16,10 +16,10 @@ mkdir -p .bench
 echo "== pipeline (release build, one process per line; peak RSS is that process's) =="
 ours_small=""
 if [ -d "$data" ]; then
-    ours_small=$($bench parse "gpx 589 KB Garmin" "$data/gpx/georust_gpx/garmin_with_extensions.gpx")
+    ours_small=$(BENCH_REPEATS=5 $bench parse "gpx 589 KB Garmin" "$data/gpx/georust_gpx/garmin_with_extensions.gpx")
     echo "$ours_small"
 fi
-ours_large=$($bench parse "gpx 74 MB generated" .bench/track-74mb.gpx)
+ours_large=$(BENCH_REPEATS=2 $bench parse "gpx 74 MB generated" .bench/track-74mb.gpx)
 echo "$ours_large"
 $bench parse "imu csv 1 M rows generic" .bench/imu-1m-rows.csv
 if [ -d "$data" ]; then
@@ -45,10 +45,10 @@ ratio() {
 }
 if .bench/venv/bin/python -c 'import gpxpy' 2>/dev/null; then
     if [ -n "$ours_small" ]; then
-        peer_small=$(.bench/venv/bin/python scripts/gpxpy_bench.py "$data/gpx/georust_gpx/garmin_with_extensions.gpx")
+        peer_small=$(.bench/venv/bin/python scripts/gpxpy_bench.py "$data/gpx/georust_gpx/garmin_with_extensions.gpx" 5)
         echo "$peer_small"
     fi
-    peer_large=$(.bench/venv/bin/python scripts/gpxpy_bench.py .bench/track-74mb.gpx)
+    peer_large=$(.bench/venv/bin/python scripts/gpxpy_bench.py .bench/track-74mb.gpx 2)
     echo "$peer_large"
     [ -n "$ours_small" ] && ratio "$ours_small" "$peer_small" "the 589 KB Garmin file"
     ratio "$ours_large" "$peer_large" "the 74 MB file"

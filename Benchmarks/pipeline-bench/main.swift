@@ -3,6 +3,7 @@ import TestSupport
 
 /// `pipeline-bench MODE ARGS…`: one measurement per process, so peak memory is the stage's own.
 /// `scripts/bench.sh` runs every mode on fixed inputs and prints the table beside the peers.
+/// `BENCH_REPEATS=N` makes `parse` report the best of N runs.
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -11,7 +12,8 @@ do {
     case "generate-imu":
         try Inputs.writeIMU(path: arguments[1], rows: Int(arguments[2])!)
     case "parse":
-        print(try Measurements.parse(Array(arguments.dropFirst(2)), name: arguments[1]).line)
+        let repeats = Int(ProcessInfo.processInfo.environment["BENCH_REPEATS"] ?? "1") ?? 1
+        print(try Measurements.parse(Array(arguments.dropFirst(2)), name: arguments[1], repeats: repeats).line)
     case "ingest":
         print(try Measurements.ingest(Array(arguments.dropFirst(3)), storePath: arguments[2], name: arguments[1]).line)
     case "sqlite":
