@@ -1,21 +1,21 @@
 /// One GPS position with what the receiver said about it.
 ///
-/// Optional fields are nil when the input did not carry them (a GPX file without times or
-/// elevation is real). Units are in the names.
+/// Optional values are nil when the input did not carry them (a GPX file without times or
+/// elevation is real). Units are in the names. Stored as plain `Double`s with NaN for
+/// "absent", which halves the value's size (88 instead of 160 bytes): readers copy millions
+/// of fixes through cleaning and into the store, and the copies showed in profiles.
 public struct PositionFix: Hashable, Sendable {
-    public var time: Timestamp?
     public var latitudeDegrees: Double
     public var longitudeDegrees: Double
-    public var elevationMeters: Double?
-    /// Horizontal accuracy (1-sigma radius) in metres, as reported or derived from `hdop`.
-    public var accuracyMeters: Double?
-    public var hdop: Double?
-    public var pdop: Double?
-    public var speedMetersPerSecond: Double?
-    /// Course over ground, degrees clockwise from true north.
-    public var courseDegrees: Double?
-    public var heartRateBpm: Double?
-    public var cadenceRpm: Double?
+    private var storedTime: Double
+    private var storedElevation: Double
+    private var storedAccuracy: Double
+    private var storedHDOP: Double
+    private var storedPDOP: Double
+    private var storedSpeed: Double
+    private var storedCourse: Double
+    private var storedHeartRate: Double
+    private var storedCadence: Double
 
     public init(
         time: Timestamp?, latitudeDegrees: Double, longitudeDegrees: Double,
@@ -23,17 +23,83 @@ public struct PositionFix: Hashable, Sendable {
         pdop: Double? = nil, speedMetersPerSecond: Double? = nil, courseDegrees: Double? = nil,
         heartRateBpm: Double? = nil, cadenceRpm: Double? = nil
     ) {
-        self.time = time
         self.latitudeDegrees = latitudeDegrees
         self.longitudeDegrees = longitudeDegrees
-        self.elevationMeters = elevationMeters
-        self.accuracyMeters = accuracyMeters
-        self.hdop = hdop
-        self.pdop = pdop
-        self.speedMetersPerSecond = speedMetersPerSecond
-        self.courseDegrees = courseDegrees
-        self.heartRateBpm = heartRateBpm
-        self.cadenceRpm = cadenceRpm
+        storedTime = PositionFix.store(time?.secondsSince1970)
+        storedElevation = PositionFix.store(elevationMeters)
+        storedAccuracy = PositionFix.store(accuracyMeters)
+        storedHDOP = PositionFix.store(hdop)
+        storedPDOP = PositionFix.store(pdop)
+        storedSpeed = PositionFix.store(speedMetersPerSecond)
+        storedCourse = PositionFix.store(courseDegrees)
+        storedHeartRate = PositionFix.store(heartRateBpm)
+        storedCadence = PositionFix.store(cadenceRpm)
+    }
+
+    public var time: Timestamp? {
+        get { storedTime.isNaN ? nil : Timestamp(secondsSince1970: storedTime) }
+        set { storedTime = PositionFix.store(newValue?.secondsSince1970) }
+    }
+
+    public var elevationMeters: Double? {
+        get { PositionFix.load(storedElevation) }
+        set { storedElevation = PositionFix.store(newValue) }
+    }
+
+    /// Horizontal accuracy (1-sigma radius) in metres, as reported or derived from `hdop`.
+    public var accuracyMeters: Double? {
+        get { PositionFix.load(storedAccuracy) }
+        set { storedAccuracy = PositionFix.store(newValue) }
+    }
+
+    public var hdop: Double? {
+        get { PositionFix.load(storedHDOP) }
+        set { storedHDOP = PositionFix.store(newValue) }
+    }
+
+    public var pdop: Double? {
+        get { PositionFix.load(storedPDOP) }
+        set { storedPDOP = PositionFix.store(newValue) }
+    }
+
+    public var speedMetersPerSecond: Double? {
+        get { PositionFix.load(storedSpeed) }
+        set { storedSpeed = PositionFix.store(newValue) }
+    }
+
+    /// Course over ground, degrees clockwise from true north.
+    public var courseDegrees: Double? {
+        get { PositionFix.load(storedCourse) }
+        set { storedCourse = PositionFix.store(newValue) }
+    }
+
+    public var heartRateBpm: Double? {
+        get { PositionFix.load(storedHeartRate) }
+        set { storedHeartRate = PositionFix.store(newValue) }
+    }
+
+    public var cadenceRpm: Double? {
+        get { PositionFix.load(storedCadence) }
+        set { storedCadence = PositionFix.store(newValue) }
+    }
+
+    /// A NaN read from a file is not a value: it is stored as absent too.
+    private static func store(_ value: Double?) -> Double { value ?? .nan }
+    private static func load(_ value: Double) -> Double? { value.isNaN ? nil : value }
+
+    /// Equal when every value is equal or absent in both (NaN-as-absent compares equal,
+    /// which the synthesised `==` would not do).
+    public static func == (lhs: PositionFix, rhs: PositionFix) -> Bool {
+        lhs.comparable == rhs.comparable
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(comparable)
+    }
+
+    private var comparable: [Double?] {
+        [latitudeDegrees, longitudeDegrees, time?.secondsSince1970, elevationMeters, accuracyMeters, hdop, pdop,
+         speedMetersPerSecond, courseDegrees, heartRateBpm, cadenceRpm]
     }
 }
 
