@@ -30,10 +30,11 @@ public struct DeviceResolver: Sendable {
         public let description: String
     }
 
-    /// The device and whole-file mode label of `input`, found under `root`.
+    /// The device and whole-file mode label of the input at `path`, found under `root` (both
+    /// standardised, as `InputDiscovery` gives them).
     public func resolve(path: String, root: String, gpxAuthor: String? = nil) -> (device: String, mode: String?, source: String) {
         let fromPattern = patternGroups(path)
-        let manifestEntry = manifest.entry(for: path)
+        let manifestEntry = manifest.entries.isEmpty ? nil : manifest.entry(for: path)
         let mode = manifestEntry?.mode ?? fromPattern.mode
         if let entry = manifestEntry { return (entry.device, mode, "manifest") }
         if let device = fromPattern.device { return (device, mode, "name_pattern") }
@@ -54,16 +55,14 @@ public struct DeviceResolver: Sendable {
     }
 
     static func folderDevice(path: String, root: String) -> String {
-        let standardPath = InputPath.standardise(path)
-        let standardRoot = InputPath.standardise(root)
-        var folder = (standardPath as NSString).deletingLastPathComponent
+        var folder = (path as NSString).deletingLastPathComponent
         if (folder as NSString).lastPathComponent.lowercased() == "trajectory" {
             folder = (folder as NSString).deletingLastPathComponent
         }
-        if standardPath != standardRoot, folder.hasPrefix(standardRoot), folder.count > standardRoot.count {
+        if path != root, folder.hasPrefix(root), folder.count > root.count {
             return (folder as NSString).lastPathComponent
         }
-        var name = (standardPath as NSString).lastPathComponent
+        var name = (path as NSString).lastPathComponent
         while !(name as NSString).pathExtension.isEmpty { name = (name as NSString).deletingPathExtension }
         return name
     }
