@@ -87,6 +87,11 @@ public struct FixCleaner {
         guard let start = earlier.time, let end = later.time else { return false }
         let seconds = start.seconds(until: end)
         guard seconds > 0 else { return false }
-        return Geodesy.distanceMeters(earlier, later) / seconds > parameters.maxSpeedMetersPerSecond
+        let limitMeters = parameters.maxSpeedMetersPerSecond * seconds
+        let quick = Geodesy.equirectangularMeters(
+            latitude1: earlier.latitudeDegrees, longitude1: earlier.longitudeDegrees,
+            latitude2: later.latitudeDegrees, longitude2: later.longitudeDegrees)
+        if quick < 0.9 * limitMeters { return false }  // far below the limit: haversine cannot disagree
+        return Geodesy.distanceMeters(earlier, later) > limitMeters
     }
 }

@@ -18,6 +18,18 @@ public enum Geodesy {
         return 2 * earthRadiusMeters * asin(min(1, a.squareRoot()))
     }
 
+    /// Equirectangular distance, metres: one cosine instead of haversine's five transcendental
+    /// calls. Within 0.1 % of haversine below 10 km away from the poles; used where a quick
+    /// bound suffices (a speed check far from its threshold).
+    public static func equirectangularMeters(
+        latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double
+    ) -> Double {
+        let radians = Double.pi / 180
+        let x = (longitude2 - longitude1) * radians * cos((latitude1 + latitude2) / 2 * radians)
+        let y = (latitude2 - latitude1) * radians
+        return earthRadiusMeters * (x * x + y * y).squareRoot()
+    }
+
     public static func distanceMeters(_ a: PositionFix, _ b: PositionFix) -> Double {
         haversineMeters(
             latitude1: a.latitudeDegrees, longitude1: a.longitudeDegrees,

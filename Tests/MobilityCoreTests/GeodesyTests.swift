@@ -19,3 +19,13 @@ import Testing
         #expect(Geodesy.distanceMeters(a, b) == Geodesy.distanceMeters(b, a))
     }
 }
+
+@Suite struct EquirectangularTests {
+    @Test func agreesWithHaversineWithinATenthOfAPercentUnderTenKilometres() {
+        for (lat, dLat, dLon) in [(48.0, 0.01, 0.02), (-33.9, -0.05, 0.07), (64.1, 0.03, -0.08), (0.5, 0.0, 0.09)] {
+            let exact = Geodesy.haversineMeters(latitude1: lat, longitude1: 2, latitude2: lat + dLat, longitude2: 2 + dLon)
+            let quick = Geodesy.equirectangularMeters(latitude1: lat, longitude1: 2, latitude2: lat + dLat, longitude2: 2 + dLon)
+            #expect(abs(quick - exact) / exact < 1e-3, "\(lat) \(dLat) \(dLon)")
+        }
+    }
+}
