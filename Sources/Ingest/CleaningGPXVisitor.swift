@@ -2,7 +2,8 @@ import MobilityCore
 
 /// Cleans the fixes a GPX or PLT reader finds and streams the kept ones into a sink.
 final class CleaningGPXVisitor: GPXVisitor {
-    private let sink: IngestSink
+    /// Not retained: the caller keeps the sink alive for the whole read.
+    private unowned(unsafe) let sink: IngestSink
     private(set) var cleaner: FixCleaner
     private(set) var result: IngestResult
     private var segment: (track: Int, segment: Int)?

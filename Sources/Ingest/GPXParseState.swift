@@ -11,15 +11,22 @@ extension GPXAttributeSource {
     func double(_ name: StaticString) -> Double? { withValue(of: name) { NumberParser.double($0) } }
 }
 
+/// What `GPXParseState` asks of the XML parser that feeds it.
+protocol GPXParserControl: AnyObject {
+    /// The current line and column (1-based), for fix lines and errors.
+    func location() -> (line: Int, column: Int)
+    /// Stop after the current callback.
+    func stop()
+}
+
 /// What GPX means, independent of the XML parser that feeds it: both `GPXScanner` and the
 /// expat path call `start`, `characters` and `end`, and this turns them into points.
 final class GPXParseState {
     let path: String
     unowned(unsafe) let visitor: GPXVisitor
-    /// The parser's current line and column (1-based), for fix lines and errors.
-    var location: () -> (line: Int, column: Int) = { (0, 0) }
-    /// Asks the parser to stop after the current callback.
-    var stopParser: () -> Void = {}
+    /// The XML front end feeding this state. Not retained: the front end owns this state and
+    /// outlives every call (closures here cost a context retain per point in the profile).
+    unowned(unsafe) var parser: GPXParserControl?
     var summary = GPXSummary()
     var error: InputError? {
         didSet { failed = error != nil }
@@ -49,7 +56,7 @@ final class GPXParseState {
         stack.deallocate()
     }
 
-    private var line: Int { location().line }
+    private var line: Int { parser?.location().line ?? 0 }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         if capturing { text.append(bytes) }
@@ -103,9 +110,9 @@ final class GPXParseState {
     }
 
     private func beginPoint(_ element: GPXElement, _ attributes: some GPXAttributeSource) {
-        var next = PointInProgress(element: element, line: line)
-        next.latitude = attributes.double("lat")
-        next.longitude = attributes.double("lon")
+        point = PointInProgress(element: element, line: line)
+        point.latitude = attributes.double("lat")
+        point.longitude = attributes.double("lon")
         switch element {
         case .trkpt:
             summary.trackPoints += 1
@@ -114,7 +121,6 @@ final class GPXParseState {
         case .rtept: summary.routePoints += 1
         default: summary.waypoints += 1
         }
-        point = next
         inPoint = true
     }
 
@@ -142,38 +148,37 @@ final class GPXParseState {
     private func emitPoint() {
         guard inPoint else { return }
         inPoint = false
-        var next = point
-        guard let latitude = next.latitude, let longitude = next.longitude else {
-            return visitor.rejectedPoint(.malformedRow, line: next.line)
+        guard let latitude = point.latitude, let longitude = point.longitude else {
+            return visitor.rejectedPoint(.malformedRow, line: point.line)
         }
-        guard !next.badTime else { return visitor.rejectedPoint(.invalidTime, line: next.line) }
-        next.fix.latitudeDegrees = latitude
-        next.fix.longitudeDegrees = longitude
+        guard !point.badTime else { return visitor.rejectedPoint(.invalidTime, line: point.line) }
+        point.fix.latitudeDegrees = latitude
+        point.fix.longitudeDegrees = longitude
         do {
-            switch next.element {
+            switch point.element {
             case .trkpt:
-                if next.fix.time == nil { summary.pointsWithoutTime += 1 }
-                try visitor.trackPoint(next.fix, at: FixPosition(track: track, segment: segment, line: next.line))
+                if point.fix.time == nil { summary.pointsWithoutTime += 1 }
+                try visitor.trackPoint(point.fix, at: FixPosition(track: track, segment: segment, line: point.line))
             case .rtept:
-                try visitor.waypoint(Waypoint(kind: .routePoint, route: route, name: next.name, fix: next.fix), line: next.line)
+                try visitor.waypoint(Waypoint(kind: .routePoint, route: route, name: point.name, fix: point.fix), line: point.line)
             default:
-                try visitor.waypoint(Waypoint(kind: .waypoint, route: nil, name: next.name, fix: next.fix), line: next.line)
+                try visitor.waypoint(Waypoint(kind: .waypoint, route: nil, name: point.name, fix: point.fix), line: point.line)
             }
         } catch let failure as InputError {
             stop(failure)
         } catch {
-            stop(InputError(.unreadable, "\(error)", path: path, line: next.line))
+            stop(InputError(.unreadable, "\(error)", path: path, line: point.line))
         }
     }
 
     private func fail(_ code: InputError.Code, _ message: String) {
-        let (line, column) = location()
+        let (line, column) = parser?.location() ?? (0, 0)
         stop(InputError(code, message, path: path, line: line, column: column))
     }
 
     private func stop(_ failure: InputError) {
         error = failure
-        stopParser()
+        parser?.stop()
     }
 }
 

@@ -48,8 +48,9 @@ public struct GPXReader {
         }
         defer { XML_ParserFree(parser) }
         let state = GPXParseState(path: path, visitor: visitor)
-        state.location = { (Int(XML_GetCurrentLineNumber(parser)), Int(XML_GetCurrentColumnNumber(parser)) + 1) }
-        state.stopParser = { XML_StopParser(parser, 0) }
+        let control = ExpatControl(parser: parser)
+        state.parser = control
+        defer { withExtendedLifetime(control) {} }  // `state.parser` does not retain it
         XML_SetUserData(parser, Unmanaged.passUnretained(state).toOpaque())
         XML_SetElementHandler(parser, gpxStartElement, gpxEndElement)
         XML_SetCharacterDataHandler(parser, gpxCharacterData)
@@ -113,4 +114,19 @@ private let gpxCharacterData: XML_CharacterDataHandler = { userData, text, lengt
     text.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
         state.characters(UnsafeBufferPointer(start: $0, count: Int(length)))
     }
+}
+
+/// Expat's position and stop switch, for `GPXParseState`.
+private final class ExpatControl: GPXParserControl {
+    let parser: XML_Parser
+
+    init(parser: XML_Parser) {
+        self.parser = parser
+    }
+
+    func location() -> (line: Int, column: Int) {
+        (Int(XML_GetCurrentLineNumber(parser)), Int(XML_GetCurrentColumnNumber(parser)) + 1)
+    }
+
+    func stop() { XML_StopParser(parser, 0) }
 }

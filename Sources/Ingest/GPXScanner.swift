@@ -14,7 +14,7 @@ import Foundation
 ///
 /// - Complexity: O(n) in the file size; memory is one buffer, grown only to hold the longest
 ///   single token.
-final class GPXScanner {
+final class GPXScanner: GPXParserControl {
     /// Why the scanner handed the document to expat.
     struct NeedsFullParser: Error { let reason: String }
 
@@ -40,8 +40,7 @@ final class GPXScanner {
         self.state = state
         capacity = max(chunkBytes, 64)
         buffer = .allocate(capacity: capacity)
-        state.location = { [unowned(unsafe) self] in self.location(at: self.tokenStart) }
-        state.stopParser = {}
+        state.parser = self
     }
 
     deinit {
@@ -336,6 +335,11 @@ final class GPXScanner {
         if !state.sawRoot { throw InputError(.notGPX, "the file is empty; expected a <gpx> document", path: state.path) }
         if !stack.isEmpty { throw malformed("unclosed element at the end of the file (truncated?)") }
     }
+
+    func location() -> (line: Int, column: Int) { location(at: tokenStart) }
+
+    /// Nothing to do: the scanner checks `state.failed` after every token.
+    func stop() {}
 
     private func location(at index: Int) -> (line: Int, column: Int) {
         lineTracker.advance(buffer, to: index, bufferOffset: bufferOffset)
