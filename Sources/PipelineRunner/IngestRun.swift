@@ -26,16 +26,20 @@ public struct IngestRun {
         let runID = try store.beginRun(command: "ingest " + options.paths.joined(separator: " "))
         var counts = RunCounts()
         let detector = FormatDetector(explicitMapping: options.columns)
-        for (index, input) in inputs.enumerated() {
-            progress.update(done: index, total: inputs.count, item: input.path)
-            counts.seen += 1
-            let outcome = try ingestOne(input, store: store, runID: runID, detector: detector, devices: &devices, summary: &summary)
-            switch outcome {
-            case .ingested: counts.ingested += 1
-            case .unchanged: counts.unchanged += 1
-            case .quarantined: counts.quarantined += 1
-            case .skipped: counts.skipped += 1
+        do {
+            for (index, input) in inputs.enumerated() {
+                progress.update(done: index, total: inputs.count, item: input.path)
+                counts.seen += 1
+                switch try ingestOne(input, store: store, runID: runID, detector: detector, devices: &devices, summary: &summary) {
+                case .ingested: counts.ingested += 1
+                case .unchanged: counts.unchanged += 1
+                case .quarantined: counts.quarantined += 1
+                case .skipped: counts.skipped += 1
+                }
             }
+        } catch {
+            try? store.finishRun(id: runID, counts: counts, failed: true)  // the run log says it failed
+            throw error
         }
         progress.update(done: inputs.count, total: inputs.count, item: "")
         try store.finishRun(id: runID, counts: counts)
