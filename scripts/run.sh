@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 swift build -c release --product pipeline >&2
 status=0
-.build/release/pipeline ingest traces --store reports/pipeline.sqlite --reports reports \
+swift run -c release --skip-build pipeline ingest traces --store reports/pipeline.sqlite --reports reports \
     "$@" || status=$?
 # 2 means some inputs were quarantined: traces/ carries one malformed file on purpose.
 [ "$status" -eq 0 ] || [ "$status" -eq 2 ] || exit "$status"
