@@ -8,7 +8,7 @@ import GRDB
 enum Migrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1_ingest", migrate: v1Ingest)
+        migrator.registerMigration("v1_ingest") { db in try v1Ingest(db) }
         return migrator
     }
 
