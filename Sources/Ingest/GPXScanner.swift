@@ -11,6 +11,10 @@ import Foundation
 /// declares another encoding than UTF-8/ASCII, starts with a UTF-16 byte-order mark, has a
 /// DOCTYPE with an internal subset or a non-ASCII root name is re-read by expat from the start
 /// (this is decided before the first point is reported, so nothing is reported twice).
+/// It never rejects a document expat reads, and reads it the same way (a test mutates real
+/// files to check); it accepts a few that expat rejects, where the fault lies in bytes it
+/// does not read: a malformed XML declaration, or a stray token or unknown entity in text
+/// outside the values GPX uses (8 of 400 mutated documents in that test).
 ///
 /// - Complexity: O(n) in the file size; memory is one buffer, grown only to hold the longest
 ///   single token.
