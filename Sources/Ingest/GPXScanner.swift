@@ -70,12 +70,11 @@ final class GPXScanner: GPXParserControl {
             try text(upTo: lessThan)
             position = lessThan
             tokenStart = lessThan
-            guard let end = try tokenEnd(from: lessThan) else {
+            guard let end = try markup(at: lessThan) else {
                 if atEnd { throw malformed("unclosed token") }
                 try refill()
                 continue
             }
-            try token(from: lessThan, to: end)
             position = end + 1
             if state.failed, let error = state.error { throw error }
         }
@@ -138,69 +137,64 @@ final class GPXScanner: GPXParserControl {
 
     // MARK: Tokens
 
-    /// The index of the `>` that ends the token at `start`, or nil when it is not all in the buffer.
-    private func tokenEnd(from start: Int) throws -> Int? {
-        let second = start + 1 < filled ? buffer[start + 1] : 0
-        if second == 0x21 || second == 0x3F {  // "<!" or "<?": rare, so tested only here
-            if starts(with: "<!--", at: start) { return find("-->", from: start + 4).map { $0 + 2 } }
-            if starts(with: "<![CDATA[", at: start) { return find("]]>", from: start + 9).map { $0 + 2 } }
-            if starts(with: "<?", at: start) { return find("?>", from: start + 2).map { $0 + 1 } }
+    /// Reads the markup starting at `start` (a `<`) and returns the index of its closing `>`,
+    /// or nil, with nothing reported, when the buffer ends before it does.
+    private func markup(at start: Int) throws -> Int? {
+        guard start + 1 < filled else { return nil }
+        switch buffer[start + 1] {
+        case 0x2F: return try endTag(at: start)
+        case 0x21, 0x3F:  // "<!" or "<?": rare
+            guard let end = try declarationEnd(from: start) else { return nil }
+            try declaration(from: start, to: end)
+            return end
+        default: return try startTag(at: start)
         }
-        // The next '>', '<' or quote; quoted values are skipped whole.
-        var index = start + 1
-        while let found = nextMarkup(from: index) {
-            switch buffer[found] {
-            case 0x3E: return found
-            case 0x3C: throw malformed("not well-formed (invalid token)", at: found)
-            default:
-                guard let close = find(buffer[found], from: found + 1) else { return nil }
-                index = close + 1
-            }
-        }
-        return nil
     }
 
-    /// The index of the first `<`, `>`, `"` or `'` at or after `start`. All four are below 64,
-    /// so one shift of a 64-bit mask tests a byte (tags are scanned once each: a hot loop).
-    private func nextMarkup(from start: Int) -> Int? {
-        let markup: UInt64 = 1 << 0x3E | 1 << 0x3C | 1 << 0x22 | 1 << 0x27
-        var index = start
+    /// The `>` that ends a comment, CDATA section, processing instruction or DOCTYPE.
+    private func declarationEnd(from start: Int) throws -> Int? {
+        if starts(with: "<!--", at: start) { return find("-->", from: start + 4).map { $0 + 2 } }
+        if starts(with: "<![CDATA[", at: start) { return find("]]>", from: start + 9).map { $0 + 2 } }
+        if starts(with: "<?", at: start) { return find("?>", from: start + 2).map { $0 + 1 } }
+        var index = start + 2  // <!DOCTYPE …>: the next '>' outside quotes
         while index < filled {
             let byte = buffer[index]
-            if byte < 64, markup >> UInt64(byte) & 1 != 0 { return index }
+            if byte == 0x3E { return index }
+            if byte == 0x22 || byte == 0x27 {
+                guard let close = find(byte, from: index + 1) else { return nil }
+                index = close
+            }
             index += 1
         }
         return nil
     }
 
-    private func token(from start: Int, to end: Int) throws {
-        let next = start + 1 < filled ? buffer[start + 1] : 0
-        switch next {
-        case 0x21:  // <! comment, CDATA or DOCTYPE
-            if starts(with: "<![CDATA[", at: start) {
-                guard !stack.isEmpty else { throw malformed("CDATA outside the root element") }
-                state.characters(UnsafeBufferPointer(start: buffer + start + 9, count: end - 2 - (start + 9)))
-            } else if !starts(with: "<!--", at: start) {
-                guard stack.isEmpty, !state.sawRoot else {
-                    throw malformed("a declaration inside the document")
-                }
-                if find(0x5B, from: start).map({ $0 < end }) ?? false {
-                    throw NeedsFullParser(reason: "DOCTYPE with an internal subset")
-                }
+    private func declaration(from start: Int, to end: Int) throws {
+        if starts(with: "<![CDATA[", at: start) {
+            guard !stack.isEmpty else { throw malformed("CDATA outside the root element") }
+            state.characters(UnsafeBufferPointer(start: buffer + start + 9, count: end - 2 - (start + 9)))
+        } else if !starts(with: "<!--", at: start), !starts(with: "<?", at: start) {
+            guard stack.isEmpty, !state.sawRoot else { throw malformed("a declaration inside the document") }
+            if find(0x5B, from: start).map({ $0 < end }) ?? false {
+                throw NeedsFullParser(reason: "DOCTYPE with an internal subset")
             }
-        case 0x3F:  // <? processing instruction
-            break
-        case 0x2F:
-            try endTag(from: start + 2, to: end)
-        default:
-            try startTag(from: start + 1, to: end)
         }
     }
 
-    private func startTag(from nameStart: Int, to end: Int) throws {
+    /// Reads a start tag in one pass (name, attributes, `>` or `/>`), then reports it. Returns
+    /// the index of its `>`, or nil when the buffer ends first. Fusing the search for `>` with
+    /// the parse reads each tag byte once; this is the scanner's hottest function.
+    private func startTag(at start: Int) throws -> Int? {
         if rootClosed { throw malformed("junk after document element") }
+        let nameStart = start + 1
         var index = nameStart
-        while index < end, !isSpace(buffer[index]), buffer[index] != 0x2F { index += 1 }
+        while index < filled {
+            let byte = buffer[index]
+            if isSpace(byte) || byte == 0x2F || byte == 0x3E { break }
+            if byte == 0x3C || byte == 0x22 || byte == 0x27 || byte == 0x3D { throw malformed("not well-formed (invalid token)", at: index) }
+            index += 1
+        }
+        guard index < filled else { return nil }
         let nameEnd = index
         guard nameEnd > nameStart, isNameStart(buffer[nameStart]) else {
             if nameEnd > nameStart, buffer[nameStart] >= 0x80, stack.isEmpty { throw NeedsFullParser(reason: "non-ASCII root name") }
@@ -209,56 +203,74 @@ final class GPXScanner: GPXParserControl {
         if stack.isEmpty, (nameStart..<nameEnd).contains(where: { buffer[$0] >= 0x80 }) {
             throw NeedsFullParser(reason: "non-ASCII root name")
         }
-        let selfClosing = buffer[end - 1] == 0x2F
-        try parseAttributes(from: nameEnd, to: selfClosing ? end - 1 : end)
+        guard let (end, selfClosing) = try attributeList(from: nameEnd) else { return nil }
         let name = UnsafeBufferPointer(start: buffer + nameStart, count: nameEnd - nameStart)
         stack.append(NameKey(name))
-        let element = GPXElement(qualifiedName: name)
-        state.start(element, attributes: ScannedAttributes(base: buffer, spans: attributes.elements, decoder: self))
+        state.start(GPXElement(qualifiedName: name), attributes: ScannedAttributes(base: buffer, spans: attributes.elements, decoder: self))
         if selfClosing { try closeElement() }
+        return end
     }
 
-    private func endTag(from nameStart: Int, to end: Int) throws {
-        var nameEnd = end
-        while nameEnd > nameStart, isSpace(buffer[nameEnd - 1]) { nameEnd -= 1 }
+    /// Reads `name="value"` pairs into `attributes` up to the tag's `>` (or `/>`); nil when
+    /// the buffer ends first.
+    private func attributeList(from start: Int) throws -> (end: Int, selfClosing: Bool)? {
+        attributes.removeAll()
+        var index = start
+        while true {
+            while index < filled, isSpace(buffer[index]) { index += 1 }
+            guard index < filled else { return nil }
+            switch buffer[index] {
+            case 0x3E: return (index, false)
+            case 0x2F:
+                guard index + 1 < filled else { return nil }
+                guard buffer[index + 1] == 0x3E else { throw malformed("not well-formed (invalid token)", at: index) }
+                return (index + 1, true)
+            default: break
+            }
+            let nameStart = index
+            while index < filled, buffer[index] != 0x3D, !isSpace(buffer[index]), buffer[index] != 0x3E,
+                  buffer[index] != 0x3C, buffer[index] != 0x2F { index += 1 }
+            let nameEnd = index
+            while index < filled, isSpace(buffer[index]) { index += 1 }
+            guard index < filled else { return nil }
+            guard nameEnd > nameStart, isNameStart(buffer[nameStart]) || buffer[nameStart] >= 0x80, buffer[index] == 0x3D else {
+                throw malformed("not well-formed (invalid token)", at: index)
+            }
+            index += 1
+            while index < filled, isSpace(buffer[index]) { index += 1 }
+            guard index < filled else { return nil }
+            let quote = buffer[index]
+            guard quote == 0x22 || quote == 0x27 else { throw malformed("an attribute value must be quoted", at: index) }
+            guard let close = find(quote, from: index + 1) else { return nil }
+            attributes.append(AttributeSpan(name: nameStart..<nameEnd, value: (index + 1)..<close))
+            index = close + 1
+        }
+    }
+
+    /// Reads `</name>` and matches it with the innermost open element; nil when the buffer
+    /// ends first.
+    private func endTag(at start: Int) throws -> Int? {
+        let nameStart = start + 2
+        var index = nameStart
+        while index < filled, buffer[index] != 0x3E, !isSpace(buffer[index]) {
+            if buffer[index] == 0x3C { throw malformed("not well-formed (invalid token)", at: index) }
+            index += 1
+        }
+        let nameEnd = index
+        while index < filled, isSpace(buffer[index]) { index += 1 }
+        guard index < filled else { return nil }
+        guard buffer[index] == 0x3E else { throw malformed("not well-formed (invalid token)", at: index) }
         let key = NameKey(UnsafeBufferPointer(start: buffer + nameStart, count: nameEnd - nameStart))
         guard let open = stack.last else { throw malformed("an end tag without a start tag", at: nameStart) }
         guard open == key else { throw malformed("mismatched tag", at: nameStart) }
         try closeElement()
+        return index
     }
 
     private func closeElement() throws {
         stack.removeLast()
         state.end()
         if stack.isEmpty { rootClosed = true }
-    }
-
-    private func parseAttributes(from start: Int, to end: Int) throws {
-        attributes.removeAll()
-        var index = start
-        while true {
-            while index < end, isSpace(buffer[index]) { index += 1 }
-            guard index < end else { return }
-            let nameStart = index
-            while index < end, buffer[index] != 0x3D, !isSpace(buffer[index]) { index += 1 }
-            let nameEnd = index
-            while index < end, isSpace(buffer[index]) { index += 1 }
-            guard nameEnd > nameStart, isNameStart(buffer[nameStart]) || buffer[nameStart] >= 0x80, index < end, buffer[index] == 0x3D else {
-                throw malformed("not well-formed (invalid token)", at: index)
-            }
-            index += 1
-            while index < end, isSpace(buffer[index]) { index += 1 }
-            guard index < end, buffer[index] == 0x22 || buffer[index] == 0x27 else {
-                throw malformed("an attribute value must be quoted", at: index)
-            }
-            let quote = buffer[index]
-            let valueStart = index + 1
-            index = valueStart
-            while index < end, buffer[index] != quote { index += 1 }
-            guard index < end else { throw malformed("unclosed attribute value", at: valueStart) }
-            attributes.append(AttributeSpan(name: nameStart..<nameEnd, value: valueStart..<index))
-            index += 1
-        }
     }
 
     // MARK: Text
