@@ -10,9 +10,12 @@ public enum NumberParser {
     private static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
 
     public static func double(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        // Blanks (including line breaks, which XML attribute values may hold) and quotes around
+        // the number are not part of it.
+        func isPadding(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x22 }
         var start = 0, end = bytes.count
-        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x22 { start += 1 }
-        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x22 || bytes[end - 1] == 0x0D { end -= 1 }
+        while start < end, isPadding(bytes[start]) { start += 1 }
+        while end > start, isPadding(bytes[end - 1]) { end -= 1 }
         guard start < end else { return nil }
         var index = start
         var negative = false

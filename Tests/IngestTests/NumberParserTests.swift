@@ -17,6 +17,7 @@ import Testing
         #expect(parse(" 1.25 ") == 1.25)
         #expect(parse("\"1.25\"") == 1.25)
         #expect(parse("1.25\r") == 1.25)
+        #expect(parse("\n48.25\n") == 48.25, "an XML attribute value may hold line breaks")
     }
 
     @Test func rejectsText() {
