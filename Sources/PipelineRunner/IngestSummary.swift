@@ -27,6 +27,8 @@ public struct IngestSummary: Encodable {
     public var checkins = 0
     /// Dropped records by reason, over the files ingested in this run.
     public var dropped: [String: Int] = [:]
+    /// Label names not in the mode table (stored with an empty mode), with their counts.
+    public var unknownModes: [String: Int] = [:]
     /// Rows of unused sensors (magnetometer, light …) by name.
     public var otherSensorRows: [String: Int] = [:]
     public var quarantine: [QuarantinedFile] = []
@@ -51,6 +53,7 @@ public struct IngestSummary: Encodable {
         checkins += result.checkIns.count
         for (reason, count) in result.dropped.counts { dropped[reason.rawValue, default: 0] += count }
         for (name, count) in result.otherSensors { otherSensorRows[name, default: 0] += count }
+        for label in result.labels where label.mode == nil { unknownModes[label.rawName, default: 0] += 1 }
     }
 
     public func json() throws -> String {

@@ -64,6 +64,10 @@ struct IngestCommand: ParsableCommand {
         if !summary.dropped.isEmpty {
             lines.append("dropped: " + summary.dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
+        if !summary.unknownModes.isEmpty {
+            lines.append("label names not in the mode table (stored without a mode): "
+                         + summary.unknownModes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
         if summary.ingested == 0 && summary.quarantined == 0 { lines.append("nothing changed since the last run") }
         lines.append(String(format: "store %@ written in %.2f s", summary.store, summary.seconds))
         return lines.joined(separator: "\n")

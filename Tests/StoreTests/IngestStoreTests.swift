@@ -34,7 +34,7 @@ import Testing
         #expect(summary.files == 6 && summary.ingested == 4 && summary.quarantined == 1 && summary.skipped == 1)
         #expect(summary.fixes == 120 && summary.waypoints == 1 && summary.imuSamples == 500 && summary.labels == 1)
         #expect(summary.geofences == 1 && summary.checkins == 1 && summary.dropped == ["value_out_of_range": 1])
-        #expect(summary.exitStatus == 2)
+        #expect(summary.exitStatus == 2 && summary.unknownModes.isEmpty)
         let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
         let counts = try store.tableCounts()
         #expect(counts["fixes"] == 120 && counts["waypoints"] == 1 && counts["imu_streams"] == 1 && counts["labels"] == 1)
@@ -111,5 +111,15 @@ import Testing
         let store = try PipelineStore(path: folder.file("s.sqlite"))
         #expect(try store.rows("PRAGMA journal_mode").first?["journal_mode"] == "wal")
         #expect(try store.rows("PRAGMA foreign_keys").first?["foreign_keys"] == "1")
+    }
+
+    @Test func unknownLabelNamesAreReportedNotGuessed() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("traces/labels.csv", "device,start,end,mode\nalice,1700000000,1700000600,hoverboard\nalice,1700000600,1700000900,walk\n")
+        let summary = try run(folder)
+        #expect(summary.unknownModes == ["hoverboard": 1] && summary.labels == 2)
+        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        let rows = try store.rows("SELECT raw_name, mode FROM labels ORDER BY start_unix_s")
+        #expect(rows.map { $0["mode"] ?? nil } == [nil, "walk"])
     }
 }
