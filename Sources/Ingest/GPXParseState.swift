@@ -44,7 +44,7 @@ final class GPXParseState {
     var capturing = false
     /// The text of the element being captured, in a buffer this object owns (an array here
     /// cost a retain and release per value in the profile).
-    private var text = TextBuffer()
+    private var text = ManualBuffer<UInt8>(capacity: 256)
 
     init(path: String, visitor: GPXVisitor) {
         self.path = path
@@ -59,7 +59,7 @@ final class GPXParseState {
     private var line: Int { parser?.location().line ?? 0 }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if capturing { text.append(bytes) }
+        if capturing { text.append(contentsOf: bytes) }
     }
 
     func start(_ element: GPXElement, attributes: some GPXAttributeSource) {
@@ -78,7 +78,7 @@ final class GPXParseState {
         default: break
         }
         capturing = element.hasValue && wantsValue(element)
-        if capturing { text.clear() }
+        if capturing { text.removeAll() }
         stack.append(element)
     }
 
@@ -125,7 +125,7 @@ final class GPXParseState {
     }
 
     private func assignValue(_ element: GPXElement) {
-        var value: Double? { NumberParser.double(text.bytes) }
+        var value: Double? { NumberParser.double(text.elements) }
         switch element {
         case .ele: point.fix.elevationMeters = value
         case .hdop: point.fix.hdop = value
@@ -135,11 +135,11 @@ final class GPXParseState {
         case .heartRate: point.fix.heartRateBpm = value
         case .cadence: point.fix.cadenceRpm = value
         case .time:
-            let time = ISO8601.parse(text.bytes)
+            let time = ISO8601.parse(text.elements)
             if time == nil { point.badTime = true }
             point.fix.time = time
         case .name, .author:
-            let name = String(decoding: text.bytes, as: UTF8.self).trimmingWhitespace()
+            let name = String(decoding: text.elements, as: UTF8.self).trimmingWhitespace()
             if inPoint { point.name = name } else if !name.isEmpty { summary.authorName = name }
         default: break
         }

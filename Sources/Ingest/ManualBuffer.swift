@@ -18,15 +18,27 @@ struct ManualBuffer<Element> {
     var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: storage, count: count) }
 
     mutating func append(_ element: Element) {
-        if count == capacity {
-            let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-            bigger.moveInitialize(from: storage, count: count)
-            storage.deallocate()
-            storage = bigger
-            capacity *= 2
-        }
+        reserve(count + 1)
         (storage + count).initialize(to: element)
         count += 1
+    }
+
+    mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
+        guard let source = elements.baseAddress else { return }
+        reserve(count + elements.count)
+        (storage + count).initialize(from: source, count: elements.count)
+        count += elements.count
+    }
+
+    /// Grows the storage (at least doubling it) so it holds `minimumCapacity` elements.
+    private mutating func reserve(_ minimumCapacity: Int) {
+        guard minimumCapacity > capacity else { return }
+        let newCapacity = max(capacity * 2, minimumCapacity)
+        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        bigger.moveInitialize(from: storage, count: count)
+        storage.deallocate()
+        storage = bigger
+        capacity = newCapacity
     }
 
     @discardableResult
