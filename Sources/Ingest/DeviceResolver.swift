@@ -7,8 +7,9 @@ import Foundation
 /// 2. `--name-pattern REGEX` with a named group `device` (and optionally `mode`), matched
 ///    against the file name, e.g. `sensorfile_(?<device>[^_]+)_(?<mode>[^_]+)_\d+\.csv`;
 /// 3. GPX metadata: `metadata/author/name` (GPX 1.1) or `author` (GPX 1.0);
-/// 4. the folder holding the file, when it is inside a folder given to the run (GeoLife's
-///    `<user>/Trajectory/` counts as `<user>`); else the file name without extensions.
+/// 4. the folder holding the file, when that folder is below a folder given to the run, or
+///    when the file was given by itself (GeoLife's `<user>/Trajectory/` counts as `<user>`);
+///    else (a file directly in a folder given to the run) the file name without extensions.
 ///
 /// Check-in and label CSVs name their devices per row and use this only as a fallback.
 public struct DeviceResolver: Sendable {

@@ -16,7 +16,8 @@ public struct DiscoveredInput: Hashable, Sendable {
 /// Walks the given files and folders in a stable (sorted) order.
 ///
 /// Hidden files and folders are skipped; a folder that is a Sensor Logger export is one input;
-/// `manifest.csv` files are listed first so identities are known before data is read.
+/// a file given by itself brings the `manifest.csv` beside it; manifests are listed first so
+/// identities are known before data is read.
 public enum InputDiscovery {
     public static func discover(_ paths: [String]) throws -> [DiscoveredInput] {
         var found: [DiscoveredInput] = []
@@ -27,7 +28,13 @@ public enum InputDiscovery {
                 throw InputError(.unreadable, "no such file or folder", path: given)
             }
             if isDirectory.boolValue { walk(root, root: root, into: &found) } else {
-                found.append(DiscoveredInput(path: root, root: root))
+                // A file given by itself is named by its folder, as if that folder's parent had been
+                // given, and a manifest.csv beside it applies.
+                let folder = (root as NSString).deletingLastPathComponent
+                let parent = (folder as NSString).deletingLastPathComponent
+                found.append(DiscoveredInput(path: root, root: parent))
+                let manifest = (folder as NSString).appendingPathComponent("manifest.csv")
+                if FileManager.default.fileExists(atPath: manifest) { found.append(DiscoveredInput(path: manifest, root: parent)) }
             }
         }
         var seen = Set<String>()

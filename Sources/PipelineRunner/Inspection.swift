@@ -43,8 +43,8 @@ public struct Inspection: Encodable {
     public var error: String?
 
     /// Reads `path` with the same detection and readers as `ingest`, into a discarding sink.
-    /// Identity is found as `ingest` of the folder above the file's would find it: from a
-    /// `manifest.csv` in the file's folder or the one above, else from the folder's name.
+    /// Identity is found as `ingest` of the file by itself finds it: from a `manifest.csv`
+    /// beside it, else from its folder's name.
     public static func inspect(path: String, cleaning: CleaningParameters, devices: DeviceResolver,
                                columns: ColumnMappingSpec?) -> Inspection {
         var inspection = Inspection(path: path)
@@ -53,9 +53,8 @@ public struct Inspection: Encodable {
             let standard = InputPath.standardise(path)
             let folder = (standard as NSString).deletingLastPathComponent
             let root = (folder as NSString).deletingLastPathComponent
-            for candidate in [root, folder] {
-                let manifest = (candidate as NSString).appendingPathComponent("manifest.csv")
-                guard FileManager.default.fileExists(atPath: manifest) else { continue }
+            let manifest = (folder as NSString).appendingPathComponent("manifest.csv")
+            if FileManager.default.fileExists(atPath: manifest) {
                 var ignored = DropCounts()
                 try devices.manifest.load(path: manifest, dropped: &ignored)
             }

@@ -122,4 +122,22 @@ import Testing
         let rows = try store.rows("SELECT raw_name, mode FROM labels ORDER BY start_unix_s")
         #expect(rows.map { $0["mode"] ?? nil } == [nil, "walk"])
     }
+
+    @Test func aFileGivenByItselfIsNamedByItsFolderOrTheManifestBesideIt() throws {
+        let folder = try TemporaryFolder()
+        var gpx = GPXBuilder()
+        gpx.tracks = [[GPXBuilder.walk(count: 10)]]
+        let alone = try folder.write("carol/ride.gpx", gpx.text)
+        let listed = try folder.write("dave/ride.gpx", gpx.text)
+        try folder.write("dave/manifest.csv", "path,device,mode\nride.gpx,dave-phone,bike\n")
+        for path in [alone, listed] {
+            var options = IngestOptions(paths: [path], storePath: folder.file("out/pipeline.sqlite"))
+            options.reportsFolder = folder.file("out")
+            _ = try IngestRun(options: options, progress: Progress(quiet: true)).run()
+        }
+        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        let devices = try store.rows("SELECT device FROM input_files WHERE format = 'gpx' ORDER BY path")
+        #expect(devices.map { $0["device"] ?? nil } == ["carol", "dave-phone"])
+        #expect(try store.rows("SELECT mode FROM labels").map { $0["mode"] ?? nil } == ["bike"])
+    }
 }
