@@ -7,8 +7,6 @@ import CGZip
 public final class ByteSource {
     public let path: String
     private let file: gzFile
-    /// Bytes of the file read so far (compressed size for gzip files).
-    public private(set) var bytesRead: Int = 0
 
     public init(path: String) throws {
         guard let file = gzopen(path, "rb") else {
@@ -29,10 +27,7 @@ public final class ByteSource {
             let message = gzerror(file, &code).map { String(cString: $0) } ?? "unknown zlib error"
             throw InputError(.unreadable, "cannot read (\(message)); a truncated or corrupt gzip file?", path: path)
         }
-        bytesRead = Int(gzoffset(file))
         return Int(count)
     }
 
-    /// True when the file starts with the gzip magic bytes.
-    public var isCompressed: Bool { gzdirect(file) == 0 }
 }

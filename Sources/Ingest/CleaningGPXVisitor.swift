@@ -29,13 +29,7 @@ final class CleaningGPXVisitor: GPXVisitor {
 
     func waypoint(_ waypoint: Waypoint, line: Int) throws {
         result.recordsRead += 1
-        let fix = waypoint.fix
-        guard fix.latitudeDegrees.isFinite, fix.longitudeDegrees.isFinite else {
-            return cleaner.recordDrop(.notANumber, line: line)
-        }
-        guard abs(fix.latitudeDegrees) <= 90, abs(fix.longitudeDegrees) <= 180 else {
-            return cleaner.recordDrop(.invalidCoordinate, line: line)
-        }
+        guard cleaner.acceptsPlace(waypoint.fix, line: line) else { return }
         try sink.write(waypoint: waypoint, line: line)
         result.waypointsKept += 1
     }

@@ -68,10 +68,23 @@ public struct FixCleaner {
         try emit(fix, position)
     }
 
-    private func invalidity(of fix: PositionFix) -> DropReason? {
+    /// Checks a point outside any trajectory (a waypoint or route point): its coordinates
+    /// only. A rejected point is counted; returns whether it is kept.
+    public mutating func acceptsPlace(_ fix: PositionFix, line: Int) -> Bool {
+        guard let reason = coordinateProblem(of: fix) else { return true }
+        dropped.record(reason, line: line)
+        return false
+    }
+
+    private func coordinateProblem(of fix: PositionFix) -> DropReason? {
         guard fix.latitudeDegrees.isFinite, fix.longitudeDegrees.isFinite,
               fix.time.map({ $0.secondsSince1970.isFinite }) ?? true else { return .notANumber }
         guard abs(fix.latitudeDegrees) <= 90, abs(fix.longitudeDegrees) <= 180 else { return .invalidCoordinate }
+        return nil
+    }
+
+    private func invalidity(of fix: PositionFix) -> DropReason? {
+        if let problem = coordinateProblem(of: fix) { return problem }
         if let accuracy = fix.accuracyMeters, accuracy > parameters.maxAccuracyMeters { return .accuracyTooLow }
         return nil
     }

@@ -82,10 +82,4 @@ public enum NumberParser {
     }
 
     public static func double(_ text: String) -> Double? { double(Substring(text)) }
-
-    /// A whole number, or nil when the text is anything else.
-    public static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard let value = double(bytes), value.rounded() == value, abs(value) < 9e15 else { return nil }
-        return Int64(value)
-    }
 }

@@ -2,9 +2,6 @@ import Foundation
 
 /// Names of the Sensor Logger app's export (a folder or zip of CSV files).
 public enum SensorLogger {
-    /// Files whose presence marks a Sensor Logger export.
-    static let markers: Set<String> = ["metadata", "accelerometer", "totalacceleration", "gyroscope"]
-
     /// `Accelerometer.csv.gz` → `accelerometer`.
     static func stem(_ fileName: String) -> String {
         var name = (fileName as NSString).lastPathComponent.lowercased()

@@ -12,10 +12,6 @@ public enum ISO8601 {
         return scanner.dateTime()
     }
 
-    public static func parse(_ bytes: [UInt8]) -> Timestamp? {
-        bytes.withUnsafeBufferPointer { parse($0) }
-    }
-
     public static func parse(_ text: String) -> Timestamp? {
         var text = text
         return text.withUTF8 { parse($0) }

@@ -47,6 +47,7 @@ public struct IngestRun {
             try QuarantineReport.write(try store.quarantinedFiles(), to: (folder as NSString).appendingPathComponent("quarantine.csv"))
         }
         summary.files = counts.seen
+        summary.ingested = counts.ingested
         summary.unchanged = counts.unchanged
         summary.skipped = counts.skipped
         summary.quarantined = counts.quarantined

@@ -44,7 +44,6 @@ public struct IngestSummary: Encodable {
     }
 
     mutating func add(_ result: IngestResult) {
-        ingested += 1
         fixes += result.fixesKept
         waypoints += result.waypointsKept
         imuSamples += result.imuSamples
