@@ -41,21 +41,21 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
-        .target(name: "Reports", dependencies: ["MobilityCore", "Store"]),
-        .target(name: "PipelineRunner", dependencies: ["MobilityCore", "Ingest", "Store", "Reports"]),
+        .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify"]),
+        .target(name: "PipelineRunner", dependencies: ["MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify"]),
         .target(name: "Features", dependencies: ["MobilityCore", "CBLAS"]),
-        .target(name: "Classify", dependencies: ["MobilityCore"]),
+        .target(name: "Classify", dependencies: ["MobilityCore", "Features", "CBLAS"]),
         .target(name: "Trips", dependencies: ["MobilityCore"]),
         .executableTarget(
             name: "pipeline",
             dependencies: [
-                "MobilityCore", "Ingest", "Store", "PipelineRunner",
+                "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "pipeline-bench",
-            dependencies: ["MobilityCore", "Ingest", "Store", "TestSupport"],
+            dependencies: ["MobilityCore", "Ingest", "Store", "Features", "Classify", "PipelineRunner", "TestSupport"],
             path: "Benchmarks/pipeline-bench"
         ),
         .target(name: "TestSupport", dependencies: ["MobilityCore", "CGZip"]),
@@ -65,10 +65,10 @@ let package = Package(
             dependencies: ["Ingest", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Ingest", "PipelineRunner", "TestSupport"]),
-        .testTarget(name: "FeaturesTests", dependencies: ["Features", "MobilityCore"]),
-        .testTarget(name: "ClassifyTests", dependencies: ["Classify", "MobilityCore"]),
+        .testTarget(name: "FeaturesTests", dependencies: ["Features", "MobilityCore", "TestSupport"]),
+        .testTarget(name: "ClassifyTests", dependencies: ["Classify", "Features", "MobilityCore", "TestSupport"]),
         .testTarget(name: "TripsTests", dependencies: ["Trips", "MobilityCore"]),
-        .testTarget(name: "PipelineTests", dependencies: ["TestSupport", "Store"]),
+        .testTarget(name: "PipelineTests", dependencies: ["TestSupport", "Store", "PipelineRunner", "Features", "Classify"]),
     ],
     swiftLanguageModes: [.v5]
 )

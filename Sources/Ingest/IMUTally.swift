@@ -28,6 +28,7 @@ final class IMUTally: IMUTallyVisitor {
         stream.last = sample.time
         stream.samples += 1
         streams[sensor] = stream
+        try sink.write(sample: sample, sensor: sensor)
     }
 
     func otherSensor(_ name: String, line: Int) {

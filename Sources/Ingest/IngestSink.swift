@@ -5,6 +5,13 @@ import MobilityCore
 public protocol IngestSink: AnyObject {
     func write(fix: PositionFix, at position: FixPosition) throws
     func write(waypoint: Waypoint, line: Int) throws
+    /// An IMU sample that passed the time-order check, in its stream's order. The store keeps
+    /// only per-stream summaries, so its sink ignores samples; the feature stage collects them.
+    func write(sample: IMUSample, sensor: IMUSensor) throws
+}
+
+extension IngestSink {
+    public func write(sample: IMUSample, sensor: IMUSensor) throws {}
 }
 
 /// A sink that keeps nothing (for `inspect` and benchmarks of parsing alone).

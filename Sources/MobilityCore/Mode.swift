@@ -1,6 +1,6 @@
 /// A transport mode. The product's core modes are `still, walk, bike, car`; labelled data sets
 /// bring more (TMD has `train` and `bus`, GeoLife `boat` and `airplane`).
-public enum Mode: String, Hashable, Sendable, CaseIterable, Comparable {
+public enum Mode: String, Hashable, Sendable, CaseIterable, Comparable, Codable {
     case still, walk, bike, car, bus, train, boat, airplane
 
     public static func < (lhs: Mode, rhs: Mode) -> Bool {

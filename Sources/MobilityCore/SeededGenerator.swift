@@ -1,4 +1,5 @@
-/// A reproducible random number generator (SplitMix64), for shuffles and noise in tests.
+/// A reproducible random number generator (SplitMix64; Steele, Lea & Flood 2014), for model
+/// training, fold assignment, the simulator and tests: the standard library's is not seedable.
 public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
@@ -13,4 +14,7 @@ public struct SeededGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// Uniform in [0, 1).
+    public mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -1,0 +1,60 @@
+import Features
+import MobilityCore
+
+/// Modes for the windows of a feature table: the model's probabilities for windows it can
+/// read, the rules for the others (GPS-only windows under an IMU model), then smoothing.
+public struct ModePredictor: Sendable {
+    public var model: ModeModel?
+    public var smooth = true
+    public var smoother: ModeSmoother
+
+    /// A predictor using `model`, or the rules alone when nil.
+    public init(model: ModeModel?, smooth: Bool = true) {
+        self.model = model
+        self.smooth = smooth
+        smoother = model?.smoothing ?? ModeSmoother()
+    }
+
+    public struct Prediction: Sendable {
+        /// The classes the probability columns stand for.
+        public var classes: [Mode]
+        /// windows × classes.
+        public var probabilities: [Double]
+        /// Per window, before smoothing.
+        public var raw: [Mode]
+        /// Per window, after smoothing (equal to `raw` when smoothing is off).
+        public var modes: [Mode]
+        /// Per window, "model" or "rules".
+        public var sources: [String]
+    }
+
+    public var classes: [Mode] {
+        Array(Set((model?.classes ?? []) + RuleClassifier.classes)).sorted()
+    }
+
+    public func predict(_ table: FeatureTable) -> Prediction {
+        let classes = self.classes, k = classes.count, columns = FeatureTable.columns
+        var probabilities = RuleClassifier().probabilities(table, classes: classes)
+        var sources = [String](repeating: "rules", count: table.count)
+        if let model {
+            let readable = table.windows.indices.filter { !model.usesIMU || !table.values[$0 * columns].isNaN }
+            var rows = [Double]()
+            rows.reserveCapacity(readable.count * columns)
+            for index in readable { rows += table.row(index) }
+            let p = model.regression.probabilities(model.standardizer.transform(rows), rows: readable.count)
+            let mapping = model.classes.map { classes.firstIndex(of: $0)! }
+            for (position, index) in readable.enumerated() {
+                for c in 0..<k { probabilities[index * k + c] = 0 }
+                for (c, target) in mapping.enumerated() { probabilities[index * k + target] = p[position * model.classes.count + c] }
+                sources[index] = "model"
+            }
+        }
+        let raw = (0..<table.count).map { index in
+            classes[(0..<k).max { probabilities[index * k + $0] < probabilities[index * k + $1] }!]
+        }
+        let modes = smooth
+            ? smoother.smooth(windows: table.windows, probabilities: probabilities, classes: k).map { classes[$0] }
+            : raw
+        return Prediction(classes: classes, probabilities: probabilities, raw: raw, modes: modes, sources: sources)
+    }
+}

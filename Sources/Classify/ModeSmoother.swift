@@ -1,0 +1,110 @@
+import Foundation
+import Features
+
+/// Temporal smoothing of per-window mode probabilities within each trace, because per-window
+/// labels flicker while people change mode a few times a day.
+///
+/// 1. Viterbi over a hidden Markov chain whose states are the classes: emissions are the
+///    classifier's probabilities, staying costs nothing and switching costs `switchPenalty`
+///    nats, so a switch needs that much evidence.
+/// 2. Segments shorter than `minimumSegmentSeconds` are merged into the neighbour whose class
+///    the segment's windows find more probable.
+///
+/// A chain breaks where consecutive windows are more than `maxChainGapSeconds` apart (a
+/// recording pause), and in a new trace.
+///
+/// - Complexity: O(w·k²) for w windows and k classes.
+public struct ModeSmoother: Codable, Hashable, Sendable {
+    /// Cost of a mode switch, nats. Default 6: about 400:1 evidence before the path switches.
+    public var switchPenalty = 6.0
+    /// Shortest kept segment, seconds. Default 30 s: shorter legs are flicker.
+    public var minimumSegmentSeconds = 30.0
+    /// Windows farther apart than this start a new chain, seconds. Default 60 s.
+    public var maxChainGapSeconds = 60.0
+
+    public init(switchPenalty: Double = 6, minimumSegmentSeconds: Double = 30, maxChainGapSeconds: Double = 60) {
+        self.switchPenalty = switchPenalty
+        self.minimumSegmentSeconds = minimumSegmentSeconds
+        self.maxChainGapSeconds = maxChainGapSeconds
+    }
+
+    /// The smoothed class index of every window (in table order).
+    public func smooth(windows: [WindowInfo], probabilities: [Double], classes: Int) -> [Int] {
+        var result = [Int](repeating: 0, count: windows.count)
+        for chain in chains(windows) {
+            let path = viterbi(chain, probabilities: probabilities, classes: classes)
+            let merged = mergeShortSegments(chain, path: path, windows: windows, probabilities: probabilities, classes: classes)
+            for (position, index) in chain.enumerated() { result[index] = merged[position] }
+        }
+        return result
+    }
+
+    /// Window indices grouped by trace and contiguous time, each in time order.
+    func chains(_ windows: [WindowInfo]) -> [[Int]] {
+        let order = windows.indices.sorted {
+            (windows[$0].trace, windows[$0].start.secondsSince1970) < (windows[$1].trace, windows[$1].start.secondsSince1970)
+        }
+        var chains: [[Int]] = []
+        for index in order {
+            if let last = chains.last?.last, windows[last].trace == windows[index].trace,
+               windows[last].start.seconds(until: windows[index].start) <= maxChainGapSeconds {
+                chains[chains.count - 1].append(index)
+            } else {
+                chains.append([index])
+            }
+        }
+        return chains
+    }
+
+    private func viterbi(_ chain: [Int], probabilities: [Double], classes k: Int) -> [Int] {
+        let logFloor = 1e-12
+        var score = (0..<k).map { log(max(probabilities[chain[0] * k + $0], logFloor)) }
+        var back = [[Int]](repeating: [Int](repeating: 0, count: k), count: chain.count)
+        for position in 1..<max(1, chain.count) where chain.count > 1 {
+            let best = score.indices.max { score[$0] < score[$1] }!
+            var next = score
+            for c in 0..<k {
+                let switched = score[best] - switchPenalty
+                let from = best != c && switched > score[c] ? best : c
+                back[position][c] = from
+                next[c] = (from == c ? score[c] : switched) + log(max(probabilities[chain[position] * k + c], logFloor))
+            }
+            score = next
+        }
+        var state = score.indices.max { score[$0] < score[$1] }!
+        var path = [Int](repeating: state, count: chain.count)
+        for position in stride(from: chain.count - 1, to: 0, by: -1) {
+            state = back[position][state]
+            path[position - 1] = state
+        }
+        return path
+    }
+
+    private func mergeShortSegments(_ chain: [Int], path: [Int], windows: [WindowInfo], probabilities: [Double], classes k: Int) -> [Int] {
+        var path = path
+        while true {
+            let segments = Self.segments(path)
+            guard segments.count > 1 else { return path }
+            let duration = { (range: Range<Int>) in
+                windows[chain[range.lowerBound]].start.seconds(until: windows[chain[range.upperBound - 1]].end)
+            }
+            guard let shortest = segments.indices.filter({ duration(segments[$0]) < minimumSegmentSeconds })
+                .min(by: { duration(segments[$0]) < duration(segments[$1]) }) else { return path }
+            let neighbours = [shortest - 1, shortest + 1].filter(segments.indices.contains).map { path[segments[$0].lowerBound] }
+            let evidence = { (c: Int) in segments[shortest].reduce(0.0) { $0 + log(max(probabilities[chain[$1] * k + c], 1e-12)) } }
+            let target = neighbours.max { evidence($0) < evidence($1) }!
+            for position in segments[shortest] { path[position] = target }
+        }
+    }
+
+    /// Runs of equal values, as position ranges.
+    static func segments(_ path: [Int]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var start = 0
+        for position in 1...path.count where position == path.count || path[position] != path[start] {
+            result.append(start..<position)
+            start = position
+        }
+        return result
+    }
+}

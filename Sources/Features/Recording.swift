@@ -1,0 +1,82 @@
+import MobilityCore
+
+/// One trace held in memory for the feature stage: its IMU streams (in time order, already
+/// checked by ingest), its cleaned GPS fixes, and the labels that apply to it.
+public struct Recording: Sendable {
+    /// The input path, which names the trace in every output.
+    public var trace: String
+    public var device: String
+    public var streams: [IMUSensor: [IMUSample]]
+    public var fixes: [PositionFix]
+    public var labels: [LabelInterval]
+
+    public init(trace: String, device: String, streams: [IMUSensor: [IMUSample]] = [:],
+                fixes: [PositionFix] = [], labels: [LabelInterval] = []) {
+        self.trace = trace
+        self.device = device
+        self.streams = streams
+        self.fixes = fixes
+        self.labels = labels
+    }
+
+    public var hasIMU: Bool { !(streams[.accelerometer] ?? []).isEmpty || !(streams[.linearAcceleration] ?? []).isEmpty }
+
+    /// The label whose interval holds `time`; of several, the shortest (the most specific).
+    public func label(at time: Timestamp) -> LabelInterval? {
+        labels.filter { $0.start <= time && time <= $0.end }
+            .min { $0.start.seconds(until: $0.end) < $1.start.seconds(until: $1.end) }
+    }
+}
+
+/// Where a window lies and what it is known to be.
+public struct WindowInfo: Hashable, Sendable {
+    public var trace: String
+    public var device: String
+    public var start: Timestamp
+    public var end: Timestamp
+    /// The label's name as written in the source, when the window is labelled.
+    public var labelName: String?
+    /// The product mode that name maps to, or nil when unlabelled or unknown.
+    public var mode: Mode?
+
+    public init(trace: String, device: String, start: Timestamp, end: Timestamp, labelName: String? = nil, mode: Mode? = nil) {
+        self.trace = trace
+        self.device = device
+        self.start = start
+        self.end = end
+        self.labelName = labelName
+        self.mode = mode
+    }
+}
+
+/// Windows and their features: one row of `values` per window, one column per name of
+/// `FeatureSchema.names`. NaN marks a feature that could not be computed (no gyroscope, no
+/// fixes near the window).
+public struct FeatureTable: Sendable {
+    public var windows: [WindowInfo] = []
+    public var values: [Double] = []
+    public static var columns: Int { FeatureSchema.names.count }
+
+    public init() {}
+
+    public var count: Int { windows.count }
+
+    public func row(_ index: Int) -> ArraySlice<Double> {
+        values[(index * Self.columns)..<((index + 1) * Self.columns)]
+    }
+
+    public mutating func append(_ other: FeatureTable) {
+        windows += other.windows
+        values += other.values
+    }
+
+    /// The windows (and their rows) for which `keep` holds.
+    public func filter(_ keep: (WindowInfo) -> Bool) -> FeatureTable {
+        var result = FeatureTable()
+        for (index, window) in windows.enumerated() where keep(window) {
+            result.windows.append(window)
+            result.values += row(index)
+        }
+        return result
+    }
+}

@@ -1,0 +1,61 @@
+import MobilityCore
+
+/// A uniform time grid that every stream of one recording is resampled onto, so that the
+/// accelerometer, gyroscope and gravity of a window line up sample for sample and windows can
+/// be stacked into matrices (phones deliver samples at jittery, sensor-specific rates; TMD's
+/// event logs interleave them at 2–12 Hz).
+public struct UniformGrid: Hashable, Sendable {
+    public var start: Timestamp
+    public var rateHz: Double
+    public var count: Int
+
+    public init(start: Timestamp, rateHz: Double, count: Int) {
+        precondition(rateHz > 0 && count >= 0, "a grid needs a positive rate and a non-negative length")
+        self.start = start
+        self.rateHz = rateHz
+        self.count = count
+    }
+
+    /// The grid from the first to the last sample of `samples`.
+    public init(covering samples: [IMUSample], rateHz: Double) {
+        guard let first = samples.first, let last = samples.last else {
+            self.init(start: Timestamp(secondsSince1970: 0), rateHz: rateHz, count: 0)
+            return
+        }
+        let span = first.time.seconds(until: last.time)
+        self.init(start: first.time, rateHz: rateHz, count: Int((span * rateHz).rounded(.down)) + 1)
+    }
+
+    public func time(at index: Int) -> Double { start.secondsSince1970 + Double(index) / rateHz }
+
+    /// `samples` linearly interpolated at every grid point, as three axis arrays of `count`
+    /// values. Points before the first or after the last sample, and points inside a gap longer
+    /// than `maxGapSeconds` between two samples, are NaN: a recording pause never becomes a
+    /// straight line. Samples must be in time order; of two with the same time, the later wins.
+    ///
+    /// - Complexity: O(n + count) for n samples.
+    public func resample(_ samples: [IMUSample], maxGapSeconds: Double) -> [[Double]] {
+        var axes = [[Double]](repeating: [Double](repeating: .nan, count: count), count: 3)
+        guard count > 0, !samples.isEmpty else { return axes }
+        let t0 = start.secondsSince1970, step = 1 / rateHz
+        var index = 0
+        for gridIndex in 0..<count {
+            let time = t0 + Double(gridIndex) * step
+            while index + 1 < samples.count, samples[index + 1].time.secondsSince1970 < time { index += 1 }
+            let a = samples[index]
+            let aTime = a.time.secondsSince1970
+            if index + 1 == samples.count || aTime > time {
+                if abs(aTime - time) < 1e-9 { axes[0][gridIndex] = a.x; axes[1][gridIndex] = a.y; axes[2][gridIndex] = a.z }
+                continue
+            }
+            let b = samples[index + 1]
+            let span = b.time.secondsSince1970 - aTime
+            guard span <= maxGapSeconds else { continue }
+            let weight = span > 0 ? (time - aTime) / span : 1
+            axes[0][gridIndex] = a.x + (b.x - a.x) * weight
+            axes[1][gridIndex] = a.y + (b.y - a.y) * weight
+            axes[2][gridIndex] = a.z + (b.z - a.z) * weight
+        }
+        return axes
+    }
+}

@@ -1,0 +1,130 @@
+import MobilityCore
+
+/// Cuts a recording into sliding windows and computes every feature of `FeatureSchema`.
+///
+/// IMU path: the accelerometer (or linear acceleration plus gravity), gyroscope and gravity
+/// streams are resampled onto one uniform grid; gravity ĝ of a window is the mean of the
+/// gravity stream over it when the recording has one, else the window's mean acceleration
+/// (a low-pass estimate: over 5 s the body's own accelerations average out). Each sample's
+/// acceleration a then splits into a vertical part a·ĝ and a horizontal magnitude
+/// |a − (a·ĝ)ĝ|; with |a| and |ω| these channels do not change when the phone is turned.
+/// Windows are stacked in batches into matrices and summarised by `ChannelStatistics` and
+/// `SpectralFeatures` (OpenBLAS). GPS features come from the fixes around each window.
+/// Recordings without IMU data get windows over their fixes with the GPS features alone.
+///
+/// - Complexity: O(w·n²/b) multiply-adds in GEMM for w windows of n samples (b the batch),
+///   plus O(w·n log n) for percentiles.
+public struct WindowFeatureExtractor: Sendable {
+    public let parameters: WindowParameters
+    private let statistics: ChannelStatistics
+    private let spectral: SpectralFeatures
+    /// Windows stacked per matrix: large enough for GEMM to run at full speed, small enough
+    /// that a device-day does not hold all its windows' samples at once.
+    private let batchSize = 512
+
+    public init(parameters: WindowParameters = WindowParameters()) {
+        precondition(parameters.problem == nil, parameters.problem ?? "")
+        self.parameters = parameters
+        statistics = ChannelStatistics(samplesPerWindow: parameters.samplesPerWindow, rateHz: parameters.rateHz)
+        spectral = SpectralFeatures(samplesPerWindow: parameters.samplesPerWindow, rateHz: parameters.rateHz)
+    }
+
+    public func extract(_ recording: Recording) -> FeatureTable {
+        let fixes = recording.fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
+        let signals = ResampledSignals(recording, parameters: parameters)
+        var windows = signals.map { windowStarts(grid: $0.grid) }
+            ?? gpsWindowStarts(fixes)
+        guard !windows.isEmpty else { return FeatureTable() }
+        var table = FeatureTable()
+        table.values = [Double](repeating: .nan, count: windows.count * FeatureTable.columns)
+        table.windows = windows.map { start in
+            let end = start.adding(seconds: parameters.lengthSeconds)
+            let label = recording.label(at: start.adding(seconds: parameters.lengthSeconds / 2))
+            return WindowInfo(trace: recording.trace, device: recording.device, start: start, end: end,
+                              labelName: label?.rawName, mode: label?.mode)
+        }
+        if let signals {
+            for batchStart in stride(from: 0, to: windows.count, by: batchSize) {
+                let batch = batchStart..<min(windows.count, batchStart + batchSize)
+                computeIMU(signals, windows: batch, into: &table.values)
+            }
+        }
+        computeGPS(fixes, windows: table.windows, into: &table.values)
+        windows.removeAll()
+        return dropEmptyWindows(table)
+    }
+
+    private func windowStarts(grid: UniformGrid) -> [Timestamp] {
+        let n = parameters.samplesPerWindow
+        guard grid.count >= n else { return [] }
+        let hop = max(1, Int((parameters.hopSeconds * parameters.rateHz).rounded()))
+        return stride(from: 0, through: grid.count - n, by: hop).map { Timestamp(secondsSince1970: grid.time(at: $0)) }
+    }
+
+    private func gpsWindowStarts(_ fixes: [PositionFix]) -> [Timestamp] {
+        guard let first = fixes.first?.time, let last = fixes.last?.time else { return [] }
+        let span = first.seconds(until: last)
+        guard span >= parameters.lengthSeconds else { return [] }
+        return stride(from: 0, through: span - parameters.lengthSeconds, by: parameters.hopSeconds).map { first.adding(seconds: $0) }
+    }
+
+    private func computeIMU(_ signals: ResampledSignals, windows: Range<Int>, into values: inout [Double]) {
+        let n = parameters.samplesPerWindow, rows = windows.count, stride = FeatureTable.columns
+        let hop = max(1, Int((parameters.hopSeconds * parameters.rateHz).rounded()))
+        let channels = FeatureSchema.Channel.allCases
+        var blocks = [[Double]](repeating: [Double](repeating: 0, count: rows * n), count: channels.count)
+        var valid = [Bool](repeating: true, count: rows), gyroValid = [Bool](repeating: signals.gyro != nil, count: rows)
+        for (row, window) in windows.enumerated() {
+            let first = window * hop
+            valid[row] = signals.fillChannels(from: first, count: n, row: row, blocks: &blocks, gyroValid: &gyroValid[row])
+        }
+        var output = [Double](repeating: .nan, count: rows * stride)
+        let perChannel = FeatureSchema.perChannelCount
+        for (index, channel) in channels.enumerated() {
+            let column = index * perChannel
+            statistics.compute(block: &blocks[index], rows: rows, into: &output, outputStride: stride, column: column)
+            spectral.compute(centered: blocks[index], rows: rows, into: &output, outputStride: stride,
+                             column: column + ChannelStatistics.count)
+            for row in 0..<rows where !valid[row] || (channel == .gyroMagnitude && !gyroValid[row]) {
+                for offset in 0..<perChannel { output[row * stride + column + offset] = .nan }
+            }
+        }
+        let imuColumns = channels.count * perChannel
+        for (row, window) in windows.enumerated() {
+            for column in 0..<imuColumns { values[window * stride + column] = output[row * stride + column] }
+        }
+    }
+
+    private func computeGPS(_ fixes: [PositionFix], windows: [WindowInfo], into values: inout [Double]) {
+        guard fixes.count >= 2 else { return }
+        let times = fixes.map { $0.time!.secondsSince1970 }
+        let gps = GPSFeatures()
+        let column = FeatureSchema.Channel.allCases.count * FeatureSchema.perChannelCount
+        let half = max(parameters.gpsContextSeconds, parameters.lengthSeconds) / 2
+        for (index, window) in windows.enumerated() {
+            let middle = (window.start.secondsSince1970 + window.end.secondsSince1970) / 2
+            let lower = Self.firstIndex(times, notBefore: middle - half)
+            let upper = Self.firstIndex(times, notBefore: middle + half + 1e-9)
+            gps.compute(fixes: fixes[lower..<upper], into: &values, at: index * FeatureTable.columns + column)
+        }
+    }
+
+    /// Windows with neither IMU nor GPS features (inside a recording pause) are left out.
+    private func dropEmptyWindows(_ table: FeatureTable) -> FeatureTable {
+        let gpsColumn = FeatureSchema.Channel.allCases.count * FeatureSchema.perChannelCount
+        var index = -1
+        return table.filter { _ in
+            index += 1
+            return !table.values[index * FeatureTable.columns].isNaN || !table.values[index * FeatureTable.columns + gpsColumn].isNaN
+        }
+    }
+
+    static func firstIndex(_ sorted: [Double], notBefore value: Double) -> Int {
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}

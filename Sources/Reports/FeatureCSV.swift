@@ -1,0 +1,24 @@
+import Features
+import MobilityCore
+
+/// `features.csv`: one row per window with its trace, device, start and end (ISO 8601 UTC and
+/// Unix seconds), label and mode when known, and every feature of `FeatureSchema` (units in
+/// the column names). A feature that could not be computed is an empty field, which pandas
+/// reads as NaN.
+public enum FeatureCSV {
+    public static let leadingColumns = ["trace", "device", "start", "end", "start_unix_s", "end_unix_s", "label", "mode"]
+
+    public static func write(_ table: FeatureTable, to path: String) throws {
+        var writer = CSVWriter(columns: leadingColumns + FeatureSchema.names)
+        for (index, window) in table.windows.enumerated() {
+            let info: [String?] = [window.trace, window.device, ISO8601.format(window.start), ISO8601.format(window.end),
+                                   format(window.start.secondsSince1970), format(window.end.secondsSince1970),
+                                   window.labelName, window.mode?.rawValue]
+            writer.append(info + table.row(index).map { $0.isNaN ? nil : format($0) })
+        }
+        try writer.write(to: path)
+    }
+
+    /// Shortest text that reads back to the same Double.
+    static func format(_ value: Double) -> String { "\(value)" }
+}

@@ -1,0 +1,22 @@
+import Classify
+import Features
+import MobilityCore
+
+/// `modes.csv`: the mode of every window, smoothed and raw, with the probability of the raw
+/// choice, who decided it (model or rules) and the label when one is known.
+public enum ModesCSV {
+    public static func write(_ windows: [WindowInfo], prediction: ModePredictor.Prediction, to path: String) throws {
+        var writer = CSVWriter(columns: ["trace", "device", "start", "end", "start_unix_s", "end_unix_s", "mode", "raw_mode",
+                                         "raw_probability", "decided_by", "label_mode"])
+        let k = prediction.classes.count
+        for (index, window) in windows.enumerated() {
+            let chosen = prediction.classes.firstIndex(of: prediction.raw[index])!
+            writer.append([window.trace, window.device, ISO8601.format(window.start), ISO8601.format(window.end),
+                           "\(window.start.secondsSince1970)", "\(window.end.secondsSince1970)",
+                           prediction.modes[index].rawValue, prediction.raw[index].rawValue,
+                           String(format: "%.4f", prediction.probabilities[index * k + chosen]), prediction.sources[index],
+                           window.mode?.rawValue])
+        }
+        try writer.write(to: path)
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Classify
+import Foundation
+import MobilityCore
+import PipelineRunner
+import Reports
+
+struct ClassifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "classify",
+        abstract: "Classify the transport mode of every window of traces with a saved model (or the rules).",
+        discussion: """
+            Writes one row per window: trace, device, start, end, the smoothed mode, the unsmoothed one, its \
+            probability, and whether the model or the rules decided (windows without IMU data under an IMU model \
+            are decided by the GPS-speed rules). Prints minutes per mode.
+            """
+    )
+
+    @Argument(help: "Trace files or folders.")
+    var paths: [String]
+
+    @Option(help: "The model file (see `pipeline train`).")
+    var model = "models/mode-model.json"
+
+    @Flag(help: "Use the rules baseline instead of a model.")
+    var rules = false
+
+    @Flag(help: "Keep the per-window modes as the model gives them, without temporal smoothing.")
+    var noSmoothing = false
+
+    @Option(help: "The CSV file to write.")
+    var out = "reports/modes.csv"
+
+    @OptionGroup var input: InputOptions
+
+    func run() throws {
+        let progress = Progress()
+        var saved: ModeModel?
+        if !rules {
+            do { saved = try ModeModel.load(path: model) } catch let error as ModeModel.LoadError {
+                progress.log("error: \(error) (train one with `pipeline train`, or use --rules)")
+                throw ExitCode(1)
+            }
+        }
+        let output = try FeatureRun(loader: try input.loader, window: saved?.window ?? .init()).run(paths, progress: progress)
+        let prediction = ModePredictor(model: saved, smooth: !noSmoothing).predict(output.table)
+        try ModesCSV.write(output.table.windows, prediction: prediction, to: out)
+        var seconds: [Mode: Double] = [:]
+        let hop = (saved?.window ?? .init()).hopSeconds
+        for mode in prediction.modes { seconds[mode, default: 0] += hop }
+        progress.log("\(output.report.recordings) recordings, \(output.table.count) windows: "
+                     + seconds.sorted { $0.key < $1.key }.map { String(format: "%@ %.1f min", $0.key.rawValue, $0.value / 60) }.joined(separator: ", ")
+                     + "; wrote \(out)")
+        if !output.report.quarantined.isEmpty { throw ExitCode(2) }
+    }
+}

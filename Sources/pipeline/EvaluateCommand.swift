@@ -1,0 +1,81 @@
+import ArgumentParser
+import Classify
+import Foundation
+import MobilityCore
+import PipelineRunner
+
+extension GroupedCrossValidation.GroupBy: ExpressibleByArgument {}
+
+struct EvaluateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Score a saved model on labelled traces, or cross-validate training grouped by device or trace.",
+        discussion: """
+            Without --model: grouped k-fold cross-validation (every window of a device, or of a trace, stays in one \
+            fold, so nobody is scored on their own data). Prints accuracy, macro-F1, per-class precision, recall, F1 \
+            and support, and the confusion matrix, for the model smoothed and unsmoothed and for the rules baseline \
+            on the same windows.
+            """
+    )
+
+    @Argument(help: "Labelled trace files or folders.")
+    var paths: [String]
+
+    @Option(help: "A saved model to score. Default: none (cross-validate training instead).")
+    var model: String?
+
+    @Option(name: .customLong("group-by"), help: "Cross-validation groups: device or trace.")
+    var groupBy: GroupedCrossValidation.GroupBy = .device
+
+    @Option(help: "Cross-validation folds, at most the number of groups (as many as groups: leave-one-group-out).")
+    var folds = 5
+
+    @Flag(help: "Print one JSON object on standard output.")
+    var json = false
+
+    @OptionGroup var input: InputOptions
+    @OptionGroup var window: WindowOptions
+    @OptionGroup var training: TrainingOptions
+
+    func validate() throws {
+        guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
+    }
+
+    func run() throws {
+        let progress = Progress()
+        let started = Date()
+        let saved: ModeModel?
+        do { saved = try model.map(ModeModel.load) } catch let error as ModeModel.LoadError {
+            progress.log("error: \(error)")
+            throw ExitCode(1)
+        }
+        let parameters = saved?.window ?? window.parameters
+        let output = try FeatureRun(loader: try input.loader, window: parameters).run(paths, progress: progress)
+        let labelled = ModeTrainer.labelled(output.table)
+        guard labelled.count > 0 else {
+            progress.log("error: no labelled windows to evaluate on (see --name-pattern, label files, manifest.csv)")
+            throw ExitCode(1)
+        }
+        let summary: EvaluationSummary
+        if let saved, let path = model {
+            let truth = labelled.windows.map { $0.mode! }
+            let predicted = ModePredictor(model: saved).predict(labelled), rules = ModePredictor(model: nil).predict(labelled)
+            summary = EvaluationSummary(
+                evaluated: "model \(path)", smoothed: ConfusionMatrix(truth: truth, predicted: predicted.modes),
+                unsmoothed: ConfusionMatrix(truth: truth, predicted: predicted.raw), baseline: ConfusionMatrix(truth: truth, predicted: rules.modes),
+                baselineUnsmoothed: ConfusionMatrix(truth: truth, predicted: rules.raw), unknownModes: output.report.unknownModes,
+                quarantined: output.report.quarantined.count, seconds: Date().timeIntervalSince(started))
+        } else {
+            let validation = GroupedCrossValidation(groupBy: groupBy, folds: folds, seed: training.seed)
+            do {
+                let evaluation = try validation.evaluate(output.table, trainer: training.trainer, window: parameters)
+                summary = EvaluationSummary(evaluation, folds: evaluation.folds.count, unknownModes: output.report.unknownModes,
+                                            quarantined: output.report.quarantined.count, seconds: Date().timeIntervalSince(started))
+            } catch let error as ModeTrainer.TrainingError {
+                progress.log("error: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        print(json ? try summary.json() : summary.text)
+    }
+}
