@@ -22,7 +22,7 @@ public struct ModeModel: Codable, Sendable {
     public var smoothing: ModeSmoother
     /// True when the training windows had IMU features; windows without them (GPS-only
     /// traces) are then classified by the rules instead.
-    public var usesIMU: Bool
+    public var usesInertial: Bool
     public var provenance: Provenance
 
     /// Where a model came from, so a result can be traced to its training data.

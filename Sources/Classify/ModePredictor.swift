@@ -37,7 +37,7 @@ public struct ModePredictor: Sendable {
         var probabilities = RuleClassifier().probabilities(table, classes: classes)
         var sources = [String](repeating: "rules", count: table.count)
         if let model {
-            let readable = table.windows.indices.filter { !model.usesIMU || !table.values[$0 * columns].isNaN }
+            let readable = table.windows.indices.filter { !model.usesInertial || !table.values[$0 * columns].isNaN }
             var rows = [Double]()
             rows.reserveCapacity(readable.count * columns)
             for index in readable { rows += table.row(index) }

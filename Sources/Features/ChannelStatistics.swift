@@ -1,7 +1,9 @@
 import CBLAS
 
-/// Distribution statistics of one channel over a batch of windows: mean, std, percentiles,
-/// range, rms, skewness, excess kurtosis and mean-crossing rate.
+/// Distribution statistics of one channel over a batch of windows: mean, std, percentiles
+/// (as deviations from the window's mean, so that a phone's calibration offset, which shifts
+/// |a| by up to a few tenths of m/s², stays in the mean alone), range, rms, skewness, excess
+/// kurtosis and mean-crossing rate.
 ///
 /// The means are one `dgemv` over the stacked windows; the higher moments and crossings are
 /// one fused pass per row (a BLAS call would need the powers materialised first, which costs
@@ -39,11 +41,13 @@ struct ChannelStatistics {
                 }
                 m2 /= Double(n); m3 /= Double(n); m4 /= Double(n)
                 let spread = m2 > 1e-18 * max(1, mean * mean)
+                if !spread { m2 = 0 }
                 let std = m2.squareRoot()
                 let out = row * outputStride + column
                 let stats = [mean, std,
-                             Self.percentile(sorted, 0.10), Self.percentile(sorted, 0.25), Self.percentile(sorted, 0.50),
-                             Self.percentile(sorted, 0.75), Self.percentile(sorted, 0.90),
+                             Self.percentile(sorted, 0.10) - mean, Self.percentile(sorted, 0.25) - mean,
+                             Self.percentile(sorted, 0.50) - mean, Self.percentile(sorted, 0.75) - mean,
+                             Self.percentile(sorted, 0.90) - mean,
                              sorted[n - 1] - sorted[0], (mean * mean + m2).squareRoot(),
                              spread ? m3 / (m2 * std) : 0, spread ? m4 / (m2 * m2) - 3 : 0,
                              spread ? Double(crossings) * rateHz / Double(n) : 0]

@@ -23,7 +23,8 @@ public enum FeatureSchema {
     /// (lower bound inclusive). Chosen around gait (1–3 Hz), its harmonics, and vehicle vibration.
     public static let bandsHz: [(Double, Double)] = [(0, 1), (1, 2), (2, 3), (3, 5), (5, 8), (8, 12), (12, 25)]
 
-    static let momentNames = ["mean", "std", "p10", "p25", "p50", "p75", "p90", "range", "rms"]
+    static let momentNames = ["mean", "std", "p10_from_mean", "p25_from_mean", "p50_from_mean", "p75_from_mean",
+                              "p90_from_mean", "range", "rms"]
 
     /// Per channel: statistics (with the channel's unit), shape, rates and spectral features.
     public static func channelNames(_ channel: Channel) -> [String] {

@@ -23,7 +23,7 @@ public struct UniformGrid: Hashable, Sendable {
             return
         }
         let span = first.time.seconds(until: last.time)
-        self.init(start: first.time, rateHz: rateHz, count: Int((span * rateHz).rounded(.down)) + 1)
+        self.init(start: first.time, rateHz: rateHz, count: Int((span * rateHz + 1e-4).rounded(.down)) + 1)
     }
 
     public func time(at index: Int) -> Double { start.secondsSince1970 + Double(index) / rateHz }
@@ -37,17 +37,17 @@ public struct UniformGrid: Hashable, Sendable {
     public func resample(_ samples: [IMUSample], maxGapSeconds: Double) -> [[Double]] {
         var axes = [[Double]](repeating: [Double](repeating: .nan, count: count), count: 3)
         guard count > 0, !samples.isEmpty else { return axes }
-        let t0 = start.secondsSince1970, step = 1 / rateHz
         var index = 0
         for gridIndex in 0..<count {
-            let time = t0 + Double(gridIndex) * step
-            while index + 1 < samples.count, samples[index + 1].time.secondsSince1970 < time { index += 1 }
+            let time = self.time(at: gridIndex)
+            while index + 1 < samples.count, samples[index + 1].time.secondsSince1970 <= time { index += 1 }
             let a = samples[index]
             let aTime = a.time.secondsSince1970
-            if index + 1 == samples.count || aTime > time {
-                if abs(aTime - time) < 1e-9 { axes[0][gridIndex] = a.x; axes[1][gridIndex] = a.y; axes[2][gridIndex] = a.z }
+            if abs(aTime - time) < 1e-9 {
+                axes[0][gridIndex] = a.x; axes[1][gridIndex] = a.y; axes[2][gridIndex] = a.z
                 continue
             }
+            if index + 1 == samples.count || aTime > time { continue }
             let b = samples[index + 1]
             let span = b.time.secondsSince1970 - aTime
             guard span <= maxGapSeconds else { continue }
