@@ -1,0 +1,183 @@
+@testable import Classify
+import Features
+import Foundation
+import MobilityCore
+import TestSupport
+import Testing
+
+/// Synthetic windows of three devices: features computed from generated walk, car and still
+/// signals, so the classes are separable and the answers known.
+enum SyntheticWindows {
+    static func table(devices: [String], secondsPerMode: Double = 60) -> FeatureTable {
+        let extractor = WindowFeatureExtractor()
+        var table = FeatureTable()
+        for (d, device) in devices.enumerated() {
+            for (m, (motion, name)) in [(SyntheticIMU.Motion.walk, "walking"), (.car, "Car"), (.still, "Still")].enumerated() {
+                var imu = SyntheticIMU(seed: UInt64(10 * d + m + 1))
+                imu.rotation = SyntheticIMU.rotation(axis: (Double(d) + 0.5, 1, -0.3), degrees: 40 * Double(d + m))
+                let start = 1_700_000_000 + Double(m) * 1000
+                let streams = imu.streams(motion, seconds: secondsPerMode, start: start)
+                let label = LabelInterval(device: device, start: Timestamp(secondsSince1970: start),
+                                          end: Timestamp(secondsSince1970: start + secondsPerMode), rawName: name, source: "test")
+                table.append(extractor.extract(Recording(trace: "\(device)-\(name)", device: device, streams: streams, labels: [label])))
+            }
+        }
+        return table
+    }
+
+    static let provenance = ModeModel.Provenance(command: "test", inputs: [], recordings: 0, devices: [], windowsPerClass: [:],
+                                                 training: .init(), toolVersion: "test")
+}
+
+@Suite struct ModelTests {
+    @Test func aTrainedModelRecognisesModesOfAnUnseenDevice() throws {
+        let model = try ModeTrainer().train(SyntheticWindows.table(devices: ["a", "b"]), window: .init(), provenance: SyntheticWindows.provenance)
+        #expect(model.classes == [.still, .walk, .car])
+        let test = SyntheticWindows.table(devices: ["c"])
+        let prediction = ModePredictor(model: model).predict(test)
+        let matrix = ConfusionMatrix(truth: test.windows.map { $0.mode! }, predicted: prediction.modes)
+        #expect(matrix.macroF1 > 0.95, "macro-F1 \(matrix.macroF1)")
+        #expect(prediction.sources.allSatisfy { $0 == "model" })
+    }
+
+    @Test func trainingIsReproducibleForASeed() throws {
+        let table = SyntheticWindows.table(devices: ["a"], secondsPerMode: 30)
+        let first = try ModeTrainer().train(table, window: .init(), provenance: SyntheticWindows.provenance)
+        let second = try ModeTrainer().train(table, window: .init(), provenance: SyntheticWindows.provenance)
+        #expect(first.regression == second.regression)
+        var other = ModeTrainer()
+        other.training.seed = 7
+        #expect(try other.train(table, window: .init(), provenance: SyntheticWindows.provenance).regression != first.regression)
+    }
+
+    @Test func trainingNeedsTwoModes() {
+        let table = SyntheticWindows.table(devices: ["a"], secondsPerMode: 20).filter { $0.mode == .walk }
+        #expect(throws: ModeTrainer.TrainingError.self) { try ModeTrainer().train(table, window: .init(), provenance: SyntheticWindows.provenance) }
+    }
+
+    @Test func modelFilesRoundTripAndCarryTheirSchema() throws {
+        let folder = try TemporaryFolder()
+        let model = try ModeTrainer().train(SyntheticWindows.table(devices: ["a"], secondsPerMode: 30), window: .init(), provenance: SyntheticWindows.provenance)
+        let path = folder.path + "/model.json"
+        try model.save(path: path)
+        let loaded = try ModeModel.load(path: path)
+        #expect(loaded.regression == model.regression && loaded.classes == model.classes && loaded.standardizer == model.standardizer)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        for key in ["\"format_version\" : 1", "\"feature_schema_version\"", "\"acc_mag_std_mps2\"", "\"window\"", "\"provenance\""] {
+            #expect(text.contains(key), "model file lacks \(key)")
+        }
+        var renamed = model
+        renamed.features[3] = "acc_mag_something_else"
+        try renamed.save(path: path)
+        let error = #expect(throws: ModeModel.LoadError.self) { try ModeModel.load(path: path) }
+        #expect(error?.reason.contains("feature schema") == true && error?.reason.contains("acc_mag_something_else") == true)
+        try "{\"hello\": 1}".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: ModeModel.LoadError.self) { try ModeModel.load(path: path) }
+    }
+
+    @Test func standardizerIgnoresMissingAndAbsentColumns() {
+        let values: [Double] = [1, .nan, 3, .nan, 5, .nan]
+        let standardizer = Standardizer(fitting: values, rows: 3, columns: 2)
+        #expect(standardizer.present == [true, false])
+        let transformed = standardizer.transform([.nan, 42, 3, 7])
+        #expect(transformed[0] == 0 && transformed[1] == 0 && transformed[3] == 0)
+        let logs = [1.0, 3, 5].map(log1p), mean = logs.reduce(0, +) / 3
+        let std = (logs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / 3).squareRoot()
+        #expect(abs(transformed[2] - (log1p(3) - mean) / std) < 1e-12)
+    }
+
+    @Test func separablePointsAreFittedAndProbabilitiesSumToOne() {
+        let x: [Double] = [1, 0, 0, 1, -1, -1, 1.2, 0.1, 0.1, 0.9, -0.8, -1.1]
+        let y = [0, 1, 2, 0, 1, 2]
+        var training = SoftmaxRegression.Training()
+        training.steps = 300
+        let model = SoftmaxRegression(x: x, y: y, features: 2, classes: 3, training: training)
+        let p = model.probabilities(x, rows: 6)
+        for row in 0..<6 {
+            let best = (0..<3).max { p[row * 3 + $0] < p[row * 3 + $1] }!
+            #expect(best == y[row])
+            #expect(abs(p[row * 3] + p[row * 3 + 1] + p[row * 3 + 2] - 1) < 1e-12)
+        }
+    }
+}
+
+@Suite struct RuleClassifierTests {
+    func row(speed: Double, spread: Double) -> ArraySlice<Double> {
+        var values = [Double](repeating: .nan, count: FeatureSchema.names.count)
+        values[FeatureSchema.index(of: "gps_speed_p85_mps")!] = speed
+        values[FeatureSchema.index(of: "acc_mag_std_mps2")!] = spread
+        return values[...]
+    }
+
+    @Test func rulesFollowTheirThresholds() {
+        let rules = RuleClassifier()
+        #expect(rules.mode(row(speed: .nan, spread: .nan)) == nil)
+        #expect(rules.mode(row(speed: .nan, spread: 0.02)) == .still)
+        #expect(rules.mode(row(speed: .nan, spread: 2)) == .walk)
+        #expect(rules.mode(row(speed: .nan, spread: 0.4)) == .car)
+        #expect(rules.mode(row(speed: 0.2, spread: .nan)) == .still)
+        #expect(rules.mode(row(speed: 1.4, spread: .nan)) == .walk)
+        #expect(rules.mode(row(speed: 1.4, spread: 2)) == .walk)
+        #expect(rules.mode(row(speed: 5, spread: .nan)) == .bike)
+        #expect(rules.mode(row(speed: 5, spread: 0.5)) == .bike)
+        #expect(rules.mode(row(speed: 15, spread: 0.5)) == .car)
+    }
+}
+
+@Suite struct ModeSmootherTests {
+    func windows(_ count: Int, trace: String = "t", start: Double = 0) -> [WindowInfo] {
+        (0..<count).map { i in
+            let begin = Timestamp(secondsSince1970: start + Double(i) * 2.5)
+            return WindowInfo(trace: trace, device: "d", start: begin, end: begin.adding(seconds: 5))
+        }
+    }
+
+    /// Probabilities (2 classes) that favour `modes[i]` with `confidence`.
+    func probabilities(_ modes: [Int], confidence: Double = 0.7) -> [Double] {
+        modes.flatMap { $0 == 0 ? [confidence, 1 - confidence] : [1 - confidence, confidence] }
+    }
+
+    @Test func flickerIsRemovedAndARealSwitchKept() {
+        var modes = [Int](repeating: 0, count: 40) + [Int](repeating: 1, count: 40)
+        modes[10] = 1; modes[11] = 1; modes[55] = 0
+        let smoothed = ModeSmoother().smooth(windows: windows(80), probabilities: probabilities(modes), classes: 2)
+        #expect(smoothed == [Int](repeating: 0, count: 40) + [Int](repeating: 1, count: 40))
+    }
+
+    @Test func shortSegmentsAreMergedEvenWhenConfident() {
+        var modes = [Int](repeating: 0, count: 60)
+        for i in 20..<24 { modes[i] = 1 }  // 4 windows = 12.5 s, below the 30 s minimum
+        let smoother = ModeSmoother(switchPenalty: 0)
+        let smoothed = smoother.smooth(windows: windows(60), probabilities: probabilities(modes, confidence: 0.99), classes: 2)
+        #expect(smoothed == [Int](repeating: 0, count: 60))
+    }
+
+    @Test func tracesAndPausesAreSmoothedSeparately() {
+        let table = windows(20, trace: "a") + windows(20, trace: "b")
+        let modes = [Int](repeating: 0, count: 20) + [Int](repeating: 1, count: 20)
+        #expect(ModeSmoother().smooth(windows: table, probabilities: probabilities(modes), classes: 2) == modes)
+        let chains = ModeSmoother().chains(windows(10) + windows(10, start: 1000))
+        #expect(chains.count == 2)
+    }
+}
+
+@Suite struct CrossValidationTests {
+    @Test func groupsNeverSpanFolds() {
+        let table = SyntheticWindows.table(devices: ["a", "b", "c", "d"], secondsPerMode: 20)
+        let validation = GroupedCrossValidation(groupBy: .device, folds: 3)
+        let (folds, groups) = validation.assign(table.windows)
+        #expect(groups.count == 3 && Set(groups.flatMap { $0 }).count == 4)
+        var foldOfDevice: [String: Set<Int>] = [:]
+        for (window, fold) in zip(table.windows, folds) { foldOfDevice[window.device, default: []].insert(fold) }
+        #expect(foldOfDevice.values.allSatisfy { $0.count == 1 })
+        #expect(GroupedCrossValidation(groupBy: .trace, folds: 100).assign(table.windows).groups.count == 12)
+    }
+
+    @Test func crossValidationScoresEveryLabelledWindowOnce() throws {
+        let table = SyntheticWindows.table(devices: ["a", "b", "c"], secondsPerMode: 40)
+        let evaluation = try GroupedCrossValidation(folds: 3).evaluate(table, trainer: ModeTrainer(), window: .init())
+        #expect(evaluation.smoothed.total == table.count && evaluation.baseline.total == table.count)
+        #expect(evaluation.folds.count == 3 && evaluation.folds.allSatisfy { $0.unseenModes.isEmpty })
+        #expect(evaluation.smoothed.macroF1 > 0.9, "macro-F1 \(evaluation.smoothed.macroF1)")
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import MobilityCore
+import TestSupport
+import Testing
+
+/// `features`, `train`, `evaluate` and `classify` run as a user would, on generated IMU CSV
+/// files named like TMD's (`<device>_<Mode>_<n>.csv`) so `--name-pattern` labels them.
+@Suite struct ModeCommandTests {
+    let runner = CommandLineTests()
+    let pattern = #"(?<device>[a-z]+)_(?<mode>[A-Za-z]+)_\d+\.csv"#
+
+    func writeRecordings(_ folder: TemporaryFolder, devices: [String]) throws {
+        for (d, device) in devices.enumerated() {
+            for (m, (motion, name)) in [(SyntheticIMU.Motion.walk, "Walking"), (.car, "Car"), (.still, "Still")].enumerated() {
+                var imu = SyntheticIMU(seed: UInt64(10 * d + m + 1))
+                imu.rotation = SyntheticIMU.rotation(axis: (1, Double(d), 0.5), degrees: 35 * Double(d + m))
+                let streams = imu.streams(motion, seconds: 45)
+                let rows = zip(streams[.accelerometer]!, streams[.gyroscope]!).map { a, g in
+                    "\(a.time.secondsSince1970),\(a.x),\(a.y),\(a.z),\(g.x),\(g.y),\(g.z)"
+                }
+                try folder.write("traces/\(device)_\(name)_\(m).csv", "time,ax,ay,az,gx,gy,gz\n" + rows.joined(separator: "\n") + "\n")
+            }
+        }
+    }
+
+    @Test func featuresTrainEvaluateAndClassify() throws {
+        let folder = try TemporaryFolder()
+        try writeRecordings(folder, devices: ["ann", "ben", "cat"])
+        let features = try runner.pipeline(["features", "traces", "--name-pattern", pattern, "--out", "out/features.csv"], in: folder.path)
+        #expect(features.status == 0, "\(features.stderr)")
+        let csv = try String(contentsOfFile: folder.path + "/out/features.csv", encoding: .utf8).split(separator: "\n")
+        #expect(csv[0].hasPrefix("trace,device,start,end,start_unix_s,end_unix_s,label,mode,acc_mag_mean_mps2,"))
+        // 45 s at 50 Hz → (2250 - 250) / 125 + 1 = 17 windows per recording, 9 recordings.
+        #expect(csv.count == 1 + 9 * 17)
+        #expect(csv[1].contains(",Car,car,") || csv[1].contains(",Still,still,") || csv[1].contains(",Walking,walk,"))
+
+        let train = try runner.pipeline(["train", "traces", "--name-pattern", pattern, "--model", "m.json"], in: folder.path)
+        #expect(train.status == 0, "\(train.stderr)")
+        #expect(train.stderr.contains("car 51") && train.stderr.contains("walk 51"))
+
+        let crossValidated = try runner.pipeline(["evaluate", "traces", "--name-pattern", pattern, "--json"], in: folder.path)
+        #expect(crossValidated.status == 0, "\(crossValidated.stderr)")
+        let scores = try JSONSerialization.jsonObject(with: Data(crossValidated.stdout.utf8)) as! [String: Any]
+        for key in ["accuracy", "macro_f1", "per_class", "confusion", "n_windows", "baseline", "unsmoothed", "folds"] {
+            #expect(scores[key] != nil, "evaluate --json lacks \(key)")
+        }
+        #expect(scores["n_windows"] as? Int == 153 && (scores["folds"] as? [Any])?.count == 3)
+        #expect((scores["macro_f1"] as! Double) > 0.9)
+        let walk = (scores["per_class"] as! [String: [String: Any]])["walk"]!
+        #expect(walk["support"] as? Int == 51 && walk["precision"] != nil && walk["recall"] != nil && walk["f1"] != nil)
+
+        let saved = try runner.pipeline(["evaluate", "traces", "--name-pattern", pattern, "--model", "m.json"], in: folder.path)
+        #expect(saved.status == 0 && saved.stdout.contains("macro-F1") && saved.stdout.contains("confusion (rows: true mode"))
+
+        let classify = try runner.pipeline(["classify", "traces", "--model", "m.json", "--out", "out/modes.csv"], in: folder.path)
+        #expect(classify.status == 0, "\(classify.stderr)")
+        let modes = try String(contentsOfFile: folder.path + "/out/modes.csv", encoding: .utf8).split(separator: "\n")
+        #expect(modes[0] == "trace,device,start,end,start_unix_s,end_unix_s,mode,raw_mode,raw_probability,decided_by,label_mode")
+        let walkRows = modes.filter { $0.contains("ann_Walking") }
+        #expect(walkRows.count == 17 && walkRows.allSatisfy { $0.contains(",walk,walk,") })
+    }
+
+    @Test func aModelOfAnotherSchemaIsAClearError() throws {
+        let folder = try TemporaryFolder()
+        try writeRecordings(folder, devices: ["ann"])
+        #expect(try runner.pipeline(["train", "traces", "--name-pattern", pattern, "--model", "m.json"], in: folder.path).status == 0)
+        let text = try String(contentsOfFile: folder.path + "/m.json", encoding: .utf8)
+        try text.replacingOccurrences(of: "\"acc_horiz_std_mps2\"", with: "\"acc_horiz_sd_mps2\"").write(toFile: folder.path + "/m.json", atomically: true, encoding: .utf8)
+        let outcome = try runner.pipeline(["classify", "traces", "--model", "m.json"], in: folder.path)
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("m.json") && outcome.stderr.contains("feature schema") && outcome.stderr.contains("acc_horiz_sd_mps2"))
+    }
+
+    @Test func unlabelledInputsCannotTrain() throws {
+        let folder = try TemporaryFolder()
+        try writeRecordings(folder, devices: ["ann"])
+        let outcome = try runner.pipeline(["train", "traces", "--model", "m.json"], in: folder.path)
+        #expect(outcome.status == 1 && outcome.stderr.contains("at least two known modes"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/m.json"))
+    }
+
+    @Test func rulesNeedNoModel() throws {
+        let folder = try TemporaryFolder()
+        try writeRecordings(folder, devices: ["ann"])
+        let outcome = try runner.pipeline(["classify", "traces", "--rules", "--out", "modes.csv"], in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let modes = try String(contentsOfFile: folder.path + "/modes.csv", encoding: .utf8)
+        #expect(modes.contains(",rules,") && !modes.contains(",model,"))
+    }
+}
