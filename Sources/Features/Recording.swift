@@ -19,6 +19,13 @@ public struct Recording: Sendable {
         self.labels = labels
     }
 
+    /// From the first to the last acceleration sample, seconds since 1970; nil without IMU.
+    public var imuSpan: ClosedRange<Double>? {
+        let samples = (streams[.accelerometer] ?? []).isEmpty ? streams[.linearAcceleration] ?? [] : streams[.accelerometer]!
+        guard let first = samples.first, let last = samples.last else { return nil }
+        return first.time.secondsSince1970...last.time.secondsSince1970
+    }
+
     public var hasIMU: Bool { !(streams[.accelerometer] ?? []).isEmpty || !(streams[.linearAcceleration] ?? []).isEmpty }
 
     /// The label whose interval holds `time`; of several, the shortest (the most specific).

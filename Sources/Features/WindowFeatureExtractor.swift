@@ -51,7 +51,19 @@ public struct WindowFeatureExtractor: Sendable {
         }
         computeGPS(fixes, windows: table.windows, into: &table.values)
         windows.removeAll()
+        if signals == nil { table = dropWindowsWithoutFixes(table, fixes: fixes) }
         return dropEmptyWindows(table)
+    }
+
+    /// Without IMU, a window is only classified where the device reported a position inside it:
+    /// the context around it alone would carry a track across a pause (or across the span an
+    /// IMU recording of the same device covers).
+    private func dropWindowsWithoutFixes(_ table: FeatureTable, fixes: [PositionFix]) -> FeatureTable {
+        let times = fixes.map { $0.time!.secondsSince1970 }
+        return table.filter { window in
+            let first = Self.firstIndex(times, notBefore: window.start.secondsSince1970)
+            return first < times.count && times[first] <= window.end.secondsSince1970
+        }
     }
 
     private func windowStarts(grid: UniformGrid) -> [Timestamp] {

@@ -6,7 +6,12 @@ import MobilityCore
 /// classification commands, with the same detection, cleaning, device naming and quarantine
 /// rules as ingest. Label files (GeoLife `labels.txt`, label CSVs) and manifests are read
 /// first, so their labels apply to every recording of their device whatever the file order.
-/// Recordings are handed over one at a time: memory holds one trace, not the whole input.
+///
+/// A device's GPS tracks (GPX, PLT) and its IMU recordings are joined: GPS files are read
+/// first, an IMU recording gets the fixes of its device that fall in its span (so its windows
+/// have GPS features), and the GPS tracks are then windowed only where no IMU recording of the
+/// device covers them, so no stretch of time is classified twice. IMU recordings are handed
+/// over one at a time; memory holds one IMU trace plus the (much smaller) GPS fixes.
 public struct RecordingLoader {
     public var cleaning = CleaningParameters()
     public var namePattern: String?
@@ -49,22 +54,54 @@ public struct RecordingLoader {
                 quarantine(error, report: &report, progress: progress)
             }
         }
-        let recordings = detected.filter { [.gpx, .plt, .imuCSV, .androidEventLog, .sensorLogger].contains($0.1.kind) }
-        for (index, (input, format)) in recordings.enumerated() {
-            progress.update(done: index, total: recordings.count, item: input.path)
-            let sink = RecordingSink()
-            do {
-                let result = try Ingestor(cleaning: cleaning, devices: devices).ingest(input, format: format, into: sink)
-                let labels = result.labels + sharedLabels.filter { $0.device == result.device }
-                report.unknownModes.formUnion(labels.filter { $0.mode == nil }.map(\.rawName))
-                try each(Recording(trace: input.path, device: result.device, streams: sink.streams, fixes: sink.fixes, labels: labels))
-                report.recordings += 1
-            } catch let error as InputError {
-                quarantine(error, report: &report, progress: progress)
+        let gpsFiles = detected.filter { [.gpx, .plt].contains($0.1.kind) }
+        let imuFiles = detected.filter { [.imuCSV, .androidEventLog, .sensorLogger].contains($0.1.kind) }
+        let total = gpsFiles.count + imuFiles.count
+        var tracks: [Recording] = []
+        for (index, (input, format)) in gpsFiles.enumerated() {
+            progress.update(done: index, total: total, item: input.path)
+            if let track = read(input, format, devices: devices, sharedLabels: sharedLabels, report: &report, progress: progress) {
+                tracks.append(track)
             }
         }
-        progress.update(done: recordings.count, total: recordings.count, item: "")
+        var covered: [String: [ClosedRange<Double>]] = [:]
+        for (index, (input, format)) in imuFiles.enumerated() {
+            progress.update(done: gpsFiles.count + index, total: total, item: input.path)
+            guard var recording = read(input, format, devices: devices, sharedLabels: sharedLabels, report: &report, progress: progress) else { continue }
+            if let span = recording.imuSpan {
+                covered[recording.device, default: []].append(span)
+                if recording.fixes.isEmpty {
+                    recording.fixes = tracks.filter { $0.device == recording.device }.flatMap(\.fixes)
+                        .filter { $0.time.map { span.contains($0.secondsSince1970) } ?? false }
+                }
+            }
+            try each(recording)
+        }
+        for var track in tracks {
+            let spans = covered[track.device] ?? []
+            track.fixes.removeAll { fix in spans.contains { $0.contains(fix.time?.secondsSince1970 ?? .nan) } }
+            try each(track)
+        }
+        progress.update(done: total, total: total, item: "")
         return report
+    }
+
+    private func read(_ input: DiscoveredInput, _ format: InputFormat, devices: DeviceResolver, sharedLabels: [LabelInterval],
+                      report: inout Report, progress: Progress) -> Recording? {
+        let sink = RecordingSink()
+        do {
+            let result = try Ingestor(cleaning: cleaning, devices: devices).ingest(input, format: format, into: sink)
+            let labels = result.labels + sharedLabels.filter { $0.device == result.device }
+            report.unknownModes.formUnion(labels.filter { $0.mode == nil }.map(\.rawName))
+            report.recordings += 1
+            return Recording(trace: input.path, device: result.device, streams: sink.streams, fixes: sink.fixes, labels: labels)
+        } catch let error as InputError {
+            quarantine(error, report: &report, progress: progress)
+            return nil
+        } catch {
+            quarantine(InputError(.unreadable, "\(error)", path: input.path), report: &report, progress: progress)
+            return nil
+        }
     }
 
     private func quarantine(_ error: InputError, report: inout Report, progress: Progress) {

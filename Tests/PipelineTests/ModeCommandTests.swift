@@ -88,3 +88,31 @@ import Testing
         #expect(modes.contains(",rules,") && !modes.contains(",model,"))
     }
 }
+
+@Suite struct RecordingJoinTests {
+    @Test func aDevicesGPSTrackJoinsItsIMURecording() throws {
+        let folder = try TemporaryFolder()
+        let streams = SyntheticIMU().streams(.car, seconds: 60, start: 1_700_000_030)
+        let rows = streams[.accelerometer]!.map { "\($0.time.secondsSince1970),\($0.x),\($0.y),\($0.z)" }
+        try folder.write("traces/dana/phone.csv", "time,ax,ay,az\n" + rows.joined(separator: "\n") + "\n")
+        var gpx = GPXBuilder()
+        gpx.tracks = [[GPXBuilder.walk(count: 120)]]
+        try folder.write("traces/dana/track.gpx", gpx.text)
+        let outcome = try CommandLineTests().pipeline(["features", "traces", "--out", "f.csv"], in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let lines = try String(contentsOfFile: folder.path + "/f.csv", encoding: .utf8).split(separator: "\n").dropFirst()
+        let header = try String(contentsOfFile: folder.path + "/f.csv", encoding: .utf8).split(separator: "\n")[0].split(separator: ",")
+        let speed = header.firstIndex(of: "gps_speed_mean_mps")!, acc = header.firstIndex(of: "acc_mag_std_mps2")!
+        let imuRows = lines.filter { $0.contains("phone.csv") }, gpsRows = lines.filter { $0.contains("track.gpx") }
+        #expect(imuRows.count == 23)
+        #expect(imuRows.allSatisfy { !$0.split(separator: ",", omittingEmptySubsequences: false)[speed].isEmpty }, "IMU windows carry GPS features")
+        // The track's fixes inside the IMU span (30–90 s) are not windowed again.
+        for row in gpsRows {
+            let fields = row.split(separator: ",", omittingEmptySubsequences: false)
+            #expect(fields[acc].isEmpty)
+            let start = Double(fields[4])! - 1_700_000_000
+            #expect(start < 30 || start + 5 >= 90, "GPS window at \(start) s lies inside the IMU recording")
+        }
+        #expect(!gpsRows.isEmpty)
+    }
+}
