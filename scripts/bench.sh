@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints each ingest stage's throughput on fixed inputs, beside the peers' figures
+# Prints each stage's throughput on fixed inputs, beside the peers' figures
 # (DESIGN.md, Performance). Not a test: numbers depend on the machine; nothing is asserted.
 # Generated inputs and the peers' virtual environment live in .bench/ (git-ignored).
 set -euo pipefail
@@ -28,6 +28,20 @@ if [ -d "$data" ]; then
 fi
 $bench sqlite 1000000 .bench/sqlite-bench.sqlite
 $bench ingest "ingest gpx 74 MB to sqlite" .bench/ingest-bench.sqlite .bench/track-74mb.gpx
+
+echo
+echo "== features and modes (peer, DESIGN.md: TSFEL 0.2 ~20 ms per 250-sample window and channel = ~50 window-channels/s;"
+echo "   targets: >= 50 k window-channels/s per core; a device-day from files to smoothed modes in <= 3 s) =="
+taskset -c 0 $bench features "features 6 h synthetic 50 Hz, 1 core"
+$bench features "features 6 h synthetic 50 Hz, 2 cores"
+if [ -d "$data" ]; then
+    $bench features-files "read + features, TMD event logs (85 files)" "$data/imu/tmd/raw"
+fi
+[ -f .bench/device-day/phone/imu.csv ] || $bench generate-device-day .bench/device-day
+if [ -f models/mode-model.json ]; then
+    $bench device-day .bench/device-day models/mode-model.json
+    $bench device-day .bench/device-day models/mode-model.json
+fi
 
 echo
 echo "== peers (DESIGN.md): gpxpy 1.6 46 k points/s, 7.7 MB/s (588 KB Garmin); 3 MB/s, 17x file memory (62 MB);"

@@ -12,7 +12,7 @@ struct Measurement {
 
     var line: String {
         let rates = units.map { String(format: "%.3g %@/s", $0.1 / seconds, $0.0) }.joined(separator: ", ")
-        return name.padding(toLength: 32, withPad: " ", startingAt: 0)
+        return (name.count < 32 ? name.padding(toLength: 32, withPad: " ", startingAt: 0) : name + " ")
             + String(format: "%8.3f s  ", seconds) + rates + String(format: "  peak RSS %.0f MB", peakRSSMegabytes)
     }
 }

@@ -16,12 +16,21 @@ do {
         print(try Measurements.parse(Array(arguments.dropFirst(2)), name: arguments[1], repeats: repeats).line)
     case "ingest":
         print(try Measurements.ingest(Array(arguments.dropFirst(3)), storePath: arguments[2], name: arguments[1]).line)
+    case "features":
+        print(ModeMeasurements.features(name: arguments[1]).line)
+    case "features-files":
+        print(try ModeMeasurements.featuresFromFiles(Array(arguments.dropFirst(2)), name: arguments[1]).line)
+    case "generate-device-day":
+        try ModeMeasurements.writeDeviceDay(folder: arguments[1])
+    case "device-day":
+        print(try ModeMeasurements.deviceDay(folder: arguments[1], modelPath: arguments[2]).line)
     case "sqlite":
         print(try Measurements.sqliteWrites(count: Int(arguments[1])!, storePath: arguments[2]).line)
     default:
         FileHandle.standardError.write(Data("""
             usage: pipeline-bench generate-gpx FILE POINTS | generate-imu FILE ROWS
                    | parse NAME FILE… | ingest NAME STORE FILE… | sqlite ROWS STORE
+                   | features NAME | features-files NAME PATH… | generate-device-day FOLDER | device-day FOLDER MODEL
 
             """.utf8))
         exit(64)

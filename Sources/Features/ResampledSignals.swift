@@ -8,6 +8,9 @@ struct ResampledSignals {
     let acceleration: [[Double]]
     let gyro: [[Double]]?
     let gravity: [[Double]]?
+    /// Samples per second the phone delivered, for acceleration and gyroscope.
+    let accelerationRateHz: Double
+    let gyroRateHz: Double
 
     /// Nil when the recording has no acceleration stream.
     init?(_ recording: Recording, parameters: WindowParameters) {
@@ -15,9 +18,11 @@ struct ResampledSignals {
         let streams = recording.streams
         if let accelerometer = streams[.accelerometer], !accelerometer.isEmpty {
             grid = UniformGrid(covering: accelerometer, rateHz: rate)
+            accelerationRateHz = Self.nativeRate(accelerometer)
             acceleration = grid.resample(accelerometer, maxGapSeconds: gap)
         } else if let linear = streams[.linearAcceleration], !linear.isEmpty, let gravity = streams[.gravity], !gravity.isEmpty {
             grid = UniformGrid(covering: linear, rateHz: rate)
+            accelerationRateHz = Self.nativeRate(linear)
             let parts = (grid.resample(linear, maxGapSeconds: gap), grid.resample(gravity, maxGapSeconds: gap))
             acceleration = (0..<3).map { axis in zip(parts.0[axis], parts.1[axis]).map(+) }
         } else {
@@ -26,6 +31,14 @@ struct ResampledSignals {
         let grid = self.grid
         gyro = streams[.gyroscope].flatMap { $0.isEmpty ? nil : grid.resample($0, maxGapSeconds: gap) }
         gravity = streams[.gravity].flatMap { $0.isEmpty ? nil : grid.resample($0, maxGapSeconds: gap) }
+        gyroRateHz = streams[.gyroscope].map(Self.nativeRate) ?? 0
+    }
+
+    /// Samples per second over the stream's span (0 for fewer than two samples).
+    static func nativeRate(_ samples: [IMUSample]) -> Double {
+        guard let first = samples.first, let last = samples.last, samples.count > 1 else { return 0 }
+        let span = first.time.seconds(until: last.time)
+        return span > 0 ? Double(samples.count - 1) / span : 0
     }
 
     /// Writes the window of `count` grid points from `first` into row `row` of each channel's

@@ -1,3 +1,5 @@
+import CBLAS
+import Dispatch
 import MobilityCore
 
 /// Cuts a recording into sliding windows and computes every feature of `FeatureSchema`.
@@ -20,10 +22,11 @@ public struct WindowFeatureExtractor: Sendable {
     private let spectral: SpectralFeatures
     /// Windows stacked per matrix: large enough for GEMM to run at full speed, small enough
     /// that a device-day does not hold all its windows' samples at once.
-    private let batchSize = 512
+    private let batchSize = 256
 
     public init(parameters: WindowParameters = WindowParameters()) {
         precondition(parameters.problem == nil, parameters.problem ?? "")
+        BLASThreads.useOnePerCaller()
         self.parameters = parameters
         statistics = ChannelStatistics(samplesPerWindow: parameters.samplesPerWindow, rateHz: parameters.rateHz)
         spectral = SpectralFeatures(samplesPerWindow: parameters.samplesPerWindow, rateHz: parameters.rateHz)
@@ -44,9 +47,13 @@ public struct WindowFeatureExtractor: Sendable {
                               labelName: label?.rawName, mode: label?.mode)
         }
         if let signals {
-            for batchStart in stride(from: 0, to: windows.count, by: batchSize) {
-                let batch = batchStart..<min(windows.count, batchStart + batchSize)
-                computeIMU(signals, windows: batch, into: &table.values)
+            // Batches are independent and write disjoint rows, so they run on every core.
+            let batches = stride(from: 0, to: windows.count, by: batchSize).map { $0..<min(windows.count, $0 + batchSize) }
+            table.values.withUnsafeMutableBufferPointer { values in
+                let output = values
+                DispatchQueue.concurrentPerform(iterations: batches.count) { index in
+                    computeIMU(signals, windows: batches[index], into: output)
+                }
             }
         }
         computeGPS(fixes, windows: table.windows, into: &table.values)
@@ -80,7 +87,7 @@ public struct WindowFeatureExtractor: Sendable {
         return stride(from: 0, through: span - parameters.lengthSeconds, by: parameters.hopSeconds).map { first.adding(seconds: $0) }
     }
 
-    private func computeIMU(_ signals: ResampledSignals, windows: Range<Int>, into values: inout [Double]) {
+    private func computeIMU(_ signals: ResampledSignals, windows: Range<Int>, into values: UnsafeMutableBufferPointer<Double>) {
         let n = parameters.samplesPerWindow, rows = windows.count, stride = FeatureTable.columns
         let hop = max(1, Int((parameters.hopSeconds * parameters.rateHz).rounded()))
         let channels = FeatureSchema.Channel.allCases
@@ -99,6 +106,12 @@ public struct WindowFeatureExtractor: Sendable {
                              column: column + ChannelStatistics.count)
             for row in 0..<rows where !valid[row] || (channel == .gyroMagnitude && !gyroValid[row]) {
                 for offset in 0..<perChannel { output[row * stride + column + offset] = .nan }
+            }
+            let nativeRate = channel == .gyroMagnitude ? signals.gyroRateHz : signals.accelerationRateHz
+            if nativeRate < parameters.minimumSpectralRateHz {
+                for row in 0..<rows {
+                    for offset in (ChannelStatistics.count - 1)..<perChannel { output[row * stride + column + offset] = .nan }
+                }
             }
         }
         let imuColumns = channels.count * perChannel

@@ -16,14 +16,21 @@ public struct WindowParameters: Codable, Hashable, Sendable {
     /// when longer), seconds. Default 30 s: at 1 Hz a 5 s window holds too few fixes for a
     /// stable speed percentile.
     public var gpsContextSeconds: Double = 30
+    /// Lowest native rate of a stream whose frequency features (band shares, dominant
+    /// frequency, entropy, autocorrelation, mean-crossing rate) are computed, Hz. Default 20 Hz:
+    /// a Nyquist frequency of 10 Hz keeps gait at ~2 Hz and its harmonics; below it the
+    /// resampled spectrum is interpolation, not signal (TMD's 2–12 Hz event logs), and the
+    /// features are missing (NaN) instead of misleading.
+    public var minimumSpectralRateHz: Double = 20
 
     public init(lengthSeconds: Double = 5, overlap: Double = 0.5, rateHz: Double = 50,
-                maxGapSeconds: Double = 2, gpsContextSeconds: Double = 30) {
+                maxGapSeconds: Double = 2, gpsContextSeconds: Double = 30, minimumSpectralRateHz: Double = 20) {
         self.lengthSeconds = lengthSeconds
         self.overlap = overlap
         self.rateHz = rateHz
         self.maxGapSeconds = maxGapSeconds
         self.gpsContextSeconds = gpsContextSeconds
+        self.minimumSpectralRateHz = minimumSpectralRateHz
     }
 
     /// Samples per window at `rateHz`.
@@ -38,6 +45,7 @@ public struct WindowParameters: Codable, Hashable, Sendable {
         if !(rateHz > 0) { return "resampling rate must be positive (got \(rateHz) Hz)" }
         if samplesPerWindow < 8 { return "a window needs at least 8 samples (\(lengthSeconds) s at \(rateHz) Hz gives \(samplesPerWindow))" }
         if !(maxGapSeconds > 0) { return "maximum gap must be positive (got \(maxGapSeconds) s)" }
+        if !(minimumSpectralRateHz >= 0) { return "minimum spectral rate must be non-negative (got \(minimumSpectralRateHz) Hz)" }
         if !(gpsContextSeconds >= 0) { return "GPS context must be non-negative (got \(gpsContextSeconds) s)" }
         return nil
     }

@@ -19,9 +19,13 @@ struct WindowOptions: ParsableArguments {
     @Option(name: .customLong("gps-context-s"), help: "Span of fixes around each window used for its GPS features, seconds.")
     var gpsContextSeconds = WindowParameters().gpsContextSeconds
 
+    @Option(name: .customLong("min-spectral-rate-hz"), help: "Lowest native sample rate whose frequency features are computed, Hz; slower streams get them as missing.")
+    var minimumSpectralRateHz = WindowParameters().minimumSpectralRateHz
+
     var parameters: WindowParameters {
         WindowParameters(lengthSeconds: lengthSeconds, overlap: overlap, rateHz: rateHz,
-                         maxGapSeconds: maxGapSeconds, gpsContextSeconds: gpsContextSeconds)
+                         maxGapSeconds: maxGapSeconds, gpsContextSeconds: gpsContextSeconds,
+                         minimumSpectralRateHz: minimumSpectralRateHz)
     }
 
     func validate() throws {
