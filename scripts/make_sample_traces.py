@@ -64,12 +64,16 @@ def imu_rows(start, seconds, rate, mode):
     for i in range(int(seconds * rate)):
         t = start + timedelta(seconds=i / rate)
         s = i / rate
+        g = tuple(rng.gauss(0, 0.004) for _ in range(3))  # gyroscope noise at rest, rad/s
         if mode == "walk":
-            a = (0.8 * math.sin(2 * math.pi * 1.9 * s), 0.4 * math.sin(2 * math.pi * 0.95 * s), 9.81 + 2.5 * math.sin(2 * math.pi * 1.9 * s))
+            # Steps at 1.9 Hz (vertical bounce and fore-aft surge), strides at 0.95 Hz (sway),
+            # and the pocket's rotation with each stride: magnitudes seen on phones in trousers.
+            step, stride = 2 * math.pi * 1.9 * s, 2 * math.pi * 0.95 * s
+            a = (1.6 * math.sin(step + 0.6), 1.0 * math.sin(stride), 9.81 + 2.5 * math.sin(step) + 0.7 * math.sin(2 * step))
+            g = (g[0] + 1.1 * math.sin(stride), g[1] + 0.6 * math.sin(step), g[2] + 0.4 * math.sin(stride + 1))
+            a = tuple(v + rng.gauss(0, 0.05) for v in a)
         else:
-            a = (0.0, 0.0, 9.81)
-        a = tuple(v + rng.gauss(0, 0.05) for v in a)
-        g = tuple(rng.gauss(0, 0.01) for _ in range(3))
+            a = tuple(v + rng.gauss(0, 0.01) for v in (0.0, 0.0, 9.81))  # a phone on a table: sensor noise only
         rows.append((t, a, g))
     return rows
 

@@ -9,4 +9,7 @@ swift run -c release --skip-build pipeline ingest traces --store reports/pipelin
     "$@" || status=$?
 # 2 means some inputs were quarantined: traces/ carries one malformed file on purpose.
 [ "$status" -eq 0 ] || [ "$status" -eq 2 ] || exit "$status"
-echo "reports/pipeline.sqlite and reports/quarantine.csv written" >&2
+status=0
+swift run -c release --skip-build pipeline classify traces --model models/mode-model.json --out reports/modes.csv || status=$?
+[ "$status" -eq 0 ] || [ "$status" -eq 2 ] || exit "$status"
+echo "reports/pipeline.sqlite, reports/quarantine.csv and reports/modes.csv written" >&2

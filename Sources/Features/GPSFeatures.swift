@@ -3,14 +3,18 @@ import MobilityCore
 
 /// GPS features of the fixes around a window: speed mean, 85th percentile and maximum,
 /// mean absolute acceleration, heading-change rate and mean accuracy. Speeds are the fixes'
-/// reported speeds when they have them, else distance over time between consecutive fixes.
-/// Heading changes count only between steps longer than 3 m, so the jitter of a standing
-/// receiver does not look like turning. NaN when fewer than two fixes fall in the span.
+/// reported speeds when they have them, else distance over time from the fix at least
+/// `baselineSeconds` earlier: over one second a few metres of position noise look like a run
+/// (2 m of noise between 1 Hz fixes reads as up to 4 m/s), over five seconds a fifth of that.
+/// Headings use the same chords and count only chords longer than 3 m, so the jitter of a
+/// standing receiver does not look like turning. NaN when fewer than two fixes fall in the span.
 struct GPSFeatures {
     static let count = FeatureSchema.gpsNames.count
     /// Metres of horizontal error per unit of HDOP (as the cleaner assumes).
     var metresPerHDOP = 5.0
     private let minimumStepMeters = 3.0
+    /// Shortest time between the two fixes a speed is measured over, seconds. Default 5 s.
+    private let baselineSeconds = 5.0
 
     /// `fixes` must be in time order with times; `times` their seconds since 1970.
     func compute(fixes: ArraySlice<PositionFix>, into output: inout [Double], at offset: Int) {
@@ -20,8 +24,10 @@ struct GPSFeatures {
             return
         }
         var speeds: [Double] = [], speedTimes: [Double] = [], headingChange = 0.0, lastBearing: Double?
+        var base = 0
         for i in 1..<points.count {
-            let a = points[i - 1], b = points[i]
+            while base + 1 < i, points[base + 1].time!.seconds(until: points[i].time!) >= baselineSeconds { base += 1 }
+            let a = points[base], b = points[i]
             let dt = a.time!.seconds(until: b.time!)
             guard dt > 0 else { continue }
             let distance = Geodesy.distanceMeters(a, b)

@@ -1,0 +1,53 @@
+import Classify
+import Features
+import Foundation
+import MobilityCore
+import PipelineRunner
+import TestSupport
+import Testing
+
+/// The feature stage and the shipped model on the real labelled recordings in ../shared/data.
+@Suite struct RealModeDataTests {
+    static let tmdPattern = #"sensorfile_(?<device>[^_]+)_(?<mode>[^_]+)_\d+\.csv"#
+
+    @Test func theShippedModelLoadsWithThisBuildsSchema() throws {
+        let model = try ModeModel.load(path: SharedData.projectRoot + "/models/mode-model.json")
+        #expect(model.classes == [.still, .walk, .car, .bus, .train])
+        #expect(model.usesInertial && model.provenance.devices.count == 4)
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.skipMessage)))
+    func everyTMDRecordingGivesLabelledWindowsOfEveryUser() throws {
+        var loader = RecordingLoader()
+        loader.namePattern = Self.tmdPattern
+        let output = try FeatureRun(loader: loader, window: WindowParameters()).run([SharedData.path("imu/tmd/raw")], progress: Progress(quiet: true))
+        #expect(output.report.recordings == 85 && output.report.quarantined.isEmpty && output.report.unknownModes.isEmpty)
+        #expect(Set(output.table.windows.map(\.device)) == ["AndreaCarpineti", "Claudio", "Damiano", "andrea"])
+        #expect(Set(output.table.windows.compactMap(\.mode)) == [.still, .walk, .car, .bus, .train])
+        #expect(output.table.windows.allSatisfy { $0.mode != nil })
+        // Every recording longer than one window gives windows; TMD's 2–12 Hz streams get no frequency features.
+        #expect(Set(output.table.windows.map(\.trace)).count >= 80)
+        let band = FeatureSchema.index(of: "acc_mag_band_1_2hz_fraction")!, spread = FeatureSchema.index(of: "acc_mag_std_mps2")!
+        for index in 0..<output.table.count {
+            let row = Array(output.table.row(index))
+            #expect(row[band].isNaN && !row[spread].isNaN)
+        }
+        // The shipped model was trained on these windows: it must at least fit them.
+        let model = try ModeModel.load(path: SharedData.projectRoot + "/models/mode-model.json")
+        let prediction = ModePredictor(model: model).predict(output.table)
+        let matrix = ConfusionMatrix(truth: output.table.windows.map { $0.mode! }, predicted: prediction.modes)
+        #expect(matrix.accuracy > 0.7, "resubstitution accuracy \(matrix.accuracy)")
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.skipMessage)))
+    func geoTecINITPhoneRecordingsAreWalkAndStill() throws {
+        let files = SharedData.files(under: "imu/GeoTecINIT_sp-sw-har/DATA").filter { $0.hasSuffix("_sp.csv") }
+        #expect(!files.isEmpty)
+        let output = try FeatureRun(loader: RecordingLoader(), window: WindowParameters()).run(files, progress: Progress(quiet: true))
+        #expect(output.report.quarantined.isEmpty && output.report.unknownModes.isEmpty)
+        #expect(Set(output.table.windows.compactMap(\.mode)) == [.still, .walk])
+        let band = FeatureSchema.index(of: "acc_mag_band_1_2hz_fraction")!
+        #expect(output.table.count > 0 && (0..<output.table.count).allSatisfy { !output.table.row($0)[output.table.row($0).startIndex + band].isNaN },
+                "phone streams at ~100 Hz have frequency features")
+    }
+}
