@@ -4,7 +4,7 @@ import ArgumentParser
 struct Pipeline: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipeline",
-        abstract: "Turns mobility sensor traces (GPX, GeoLife PLT, phone IMU CSV) into a clean, queryable store.",
+        abstract: "Turns mobility sensor traces (GPX, GeoLife PLT, phone IMU CSV) into a clean, queryable store, windowed features and transport modes.",
         discussion: """
             Exit codes: 0 every input was read; 2 some inputs were quarantined (see quarantine.csv); \
             1 a fatal error (the store could not be opened, a path does not exist); 64 a usage error.
