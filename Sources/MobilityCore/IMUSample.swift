@@ -26,7 +26,15 @@ public enum IMUSensor: String, Hashable, Sendable, CaseIterable, Comparable {
     /// Acceleration without gravity, m/s².
     case linearAcceleration = "linear_acceleration"
 
-    public static func < (lhs: IMUSensor, rhs: IMUSensor) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    public static func < (lhs: IMUSensor, rhs: IMUSensor) -> Bool { lhs.ordinal < rhs.ordinal }
+
+    /// Position in `allCases`, for arrays indexed by sensor.
+    public var ordinal: Int {
+        switch self {
+        case .accelerometer: 0
+        case .gyroscope: 1
+        case .gravity: 2
+        case .linearAcceleration: 3
+        }
     }
 }
