@@ -71,10 +71,8 @@ public struct GroupedCrossValidation: Sendable {
         var evaluation = Evaluation()
         evaluation.groupBy = groupBy
         for fold in groups.indices {
-            var position = -1
-            let training = labelled.filter { _ in position += 1; return assignment[position] != fold }
-            position = -1
-            let test = labelled.filter { _ in position += 1; return assignment[position] == fold }
+            let training = labelled.subset(assignment.indices.filter { assignment[$0] != fold })
+            let test = labelled.subset(assignment.indices.filter { assignment[$0] == fold })
             let provenance = ModeModel.Provenance(command: "cross-validation", inputs: [], recordings: 0, devices: [],
                                                   windowsPerClass: [:], training: trainer.training, toolVersion: "")
             let model = try trainer.train(training, window: window, provenance: provenance)

@@ -60,7 +60,7 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
         let logFloor = 1e-12
         var score = (0..<k).map { log(max(probabilities[chain[0] * k + $0], logFloor)) }
         var back = [[Int]](repeating: [Int](repeating: 0, count: k), count: chain.count)
-        for position in 1..<max(1, chain.count) where chain.count > 1 {
+        for position in chain.indices.dropFirst() {
             let best = score.indices.max { score[$0] < score[$1] }!
             var next = score
             for c in 0..<k {

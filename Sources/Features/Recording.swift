@@ -79,11 +79,15 @@ public struct FeatureTable: Sendable {
 
     /// The windows (and their rows) for which `keep` holds.
     public func filter(_ keep: (WindowInfo) -> Bool) -> FeatureTable {
+        subset(windows.indices.filter { keep(windows[$0]) })
+    }
+
+    /// The windows at `indices`, in that order, with their rows.
+    public func subset(_ indices: [Int]) -> FeatureTable {
         var result = FeatureTable()
-        for (index, window) in windows.enumerated() where keep(window) {
-            result.windows.append(window)
-            result.values += row(index)
-        }
+        result.windows = indices.map { windows[$0] }
+        result.values.reserveCapacity(indices.count * Self.columns)
+        for index in indices { result.values += row(index) }
         return result
     }
 }

@@ -35,8 +35,7 @@ public struct WindowFeatureExtractor: Sendable {
     public func extract(_ recording: Recording) -> FeatureTable {
         let fixes = recording.fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
         let signals = ResampledSignals(recording, parameters: parameters)
-        var windows = signals.map { windowStarts(grid: $0.grid) }
-            ?? gpsWindowStarts(fixes)
+        let windows = signals.map { windowStarts(grid: $0.grid) } ?? gpsWindowStarts(fixes)
         guard !windows.isEmpty else { return FeatureTable() }
         var table = FeatureTable()
         table.values = [Double](repeating: .nan, count: windows.count * FeatureTable.columns)
@@ -57,7 +56,6 @@ public struct WindowFeatureExtractor: Sendable {
             }
         }
         computeGPS(fixes, windows: table.windows, into: &table.values)
-        windows.removeAll()
         if signals == nil { table = dropWindowsWithoutFixes(table, fixes: fixes) }
         return dropEmptyWindows(table)
     }
@@ -137,11 +135,9 @@ public struct WindowFeatureExtractor: Sendable {
     /// Windows with neither IMU nor GPS features (inside a recording pause) are left out.
     private func dropEmptyWindows(_ table: FeatureTable) -> FeatureTable {
         let gpsColumn = FeatureSchema.Channel.allCases.count * FeatureSchema.perChannelCount
-        var index = -1
-        return table.filter { _ in
-            index += 1
-            return !table.values[index * FeatureTable.columns].isNaN || !table.values[index * FeatureTable.columns + gpsColumn].isNaN
-        }
+        return table.subset(table.windows.indices.filter { index in
+            !table.values[index * FeatureTable.columns].isNaN || !table.values[index * FeatureTable.columns + gpsColumn].isNaN
+        })
     }
 
     static func firstIndex(_ sorted: [Double], notBefore value: Double) -> Int {

@@ -21,7 +21,7 @@ struct EvaluateCommand: ParsableCommand {
     @Argument(help: "Labelled trace files or folders.")
     var paths: [String]
 
-    @Option(help: "A saved model to score. Default: none (cross-validate training instead).")
+    @Option(help: "A saved model to score (windows are cut with its own parameters). Default: none (cross-validate training instead).")
     var model: String?
 
     @Option(name: .customLong("group-by"), help: "Cross-validation groups: device or trace.")
