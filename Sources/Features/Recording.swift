@@ -26,8 +26,6 @@ public struct Recording: Sendable {
         return first.time.secondsSince1970...last.time.secondsSince1970
     }
 
-    public var hasIMU: Bool { !(streams[.accelerometer] ?? []).isEmpty || !(streams[.linearAcceleration] ?? []).isEmpty }
-
     /// The label whose interval holds `time`; of several, the shortest (the most specific).
     public func label(at time: Timestamp) -> LabelInterval? {
         labels.filter { $0.start <= time && time <= $0.end }
