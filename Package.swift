@@ -35,7 +35,7 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: [
-                "MobilityCore", "Ingest",
+                "MobilityCore", "Ingest", "Trips",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -68,7 +68,11 @@ let package = Package(
         .testTarget(name: "FeaturesTests", dependencies: ["Features", "MobilityCore", "TestSupport"]),
         .testTarget(name: "ClassifyTests", dependencies: ["Classify", "Features", "MobilityCore", "TestSupport"]),
         .testTarget(name: "TripsTests", dependencies: ["Trips", "MobilityCore"]),
-        .testTarget(name: "PipelineTests", dependencies: ["TestSupport", "Store", "PipelineRunner", "Features", "Classify"]),
+        .testTarget(
+            name: "PipelineTests",
+            dependencies: ["TestSupport", "Store", "PipelineRunner", "Features", "Classify", "Trips"],
+            exclude: ["Fixtures"]
+        ),
     ],
     swiftLanguageModes: [.v5]
 )

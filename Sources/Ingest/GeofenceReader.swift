@@ -56,7 +56,7 @@ public enum GeofenceReader {
     }
 
     /// One feature as a geofence; `index` (0-based) names it when it has no id.
-    static func geofence(_ feature: [String: Any], index: Int) -> Geofence? {
+    public static func geofence(_ feature: [String: Any], index: Int) -> Geofence? {
         let properties = feature["properties"] as? [String: Any] ?? [:]
         guard let geometry = feature["geometry"] as? [String: Any], let type = geometry["type"] as? String else { return nil }
         let id = text(feature["id"]) ?? text(properties["id"]) ?? "feature\(index + 1)"

@@ -9,6 +9,7 @@ enum Migrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1_ingest") { db in try v1Ingest(db) }
+        migrator.registerMigration("v2_trips") { db in try v2Trips(db) }
         return migrator
     }
 
@@ -161,6 +162,99 @@ enum Migrations {
               column INTEGER,
               run_id INTEGER NOT NULL REFERENCES runs(id)
             );
+            """)
+    }
+
+    /// Classified windows and everything the trip stage derives from fixes. The derived
+    /// tables are rebuilt as a whole by each trip run (in one transaction), so ids are only
+    /// stable within one run's output.
+    static func v2Trips(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE mode_windows (
+              device TEXT NOT NULL,
+              trace TEXT NOT NULL,
+              start_unix_s REAL NOT NULL,
+              end_unix_s REAL NOT NULL,
+              mode TEXT NOT NULL,
+              raw_mode TEXT NOT NULL,
+              probability REAL,
+              decided_by TEXT NOT NULL,
+              PRIMARY KEY (device, trace, start_unix_s)
+            ) WITHOUT ROWID;
+            CREATE TABLE locations (
+              id INTEGER PRIMARY KEY,
+              device TEXT,
+              number INTEGER NOT NULL,
+              lat_deg REAL NOT NULL,
+              lon_deg REAL NOT NULL,
+              staypoints INTEGER NOT NULL,
+              devices INTEGER NOT NULL,
+              total_stay_s REAL NOT NULL
+            );
+            CREATE TABLE staypoints (
+              id INTEGER PRIMARY KEY,
+              device TEXT NOT NULL,
+              started_unix_s REAL NOT NULL,
+              finished_unix_s REAL NOT NULL,
+              duration_s REAL NOT NULL,
+              lat_deg REAL NOT NULL,
+              lon_deg REAL NOT NULL,
+              fixes INTEGER NOT NULL,
+              is_open INTEGER NOT NULL,
+              is_activity INTEGER NOT NULL,
+              location_id INTEGER REFERENCES locations(id),
+              geofence_id TEXT
+            );
+            CREATE INDEX staypoints_device ON staypoints(device, started_unix_s);
+            CREATE TABLE dwells (
+              id INTEGER PRIMARY KEY,
+              device TEXT NOT NULL,
+              geofence_id TEXT NOT NULL,
+              geofence_name TEXT NOT NULL,
+              geofence_kind TEXT NOT NULL,
+              entry_unix_s REAL NOT NULL,
+              exit_unix_s REAL NOT NULL,
+              duration_s REAL NOT NULL,
+              fixes INTEGER NOT NULL,
+              closed_by TEXT NOT NULL CHECK (closed_by IN ('exit', 'gap', 'track_end')),
+              longest_gap_s REAL NOT NULL,
+              lat_deg REAL NOT NULL,
+              lon_deg REAL NOT NULL
+            );
+            CREATE INDEX dwells_device ON dwells(device, entry_unix_s);
+            CREATE TABLE trips (
+              id INTEGER PRIMARY KEY,
+              device TEXT NOT NULL,
+              started_unix_s REAL NOT NULL,
+              finished_unix_s REAL NOT NULL,
+              duration_s REAL NOT NULL,
+              distance_m REAL NOT NULL,
+              main_mode TEXT,
+              legs INTEGER NOT NULL,
+              origin_staypoint_id INTEGER REFERENCES staypoints(id),
+              destination_staypoint_id INTEGER REFERENCES staypoints(id),
+              origin_location_id INTEGER REFERENCES locations(id),
+              destination_location_id INTEGER REFERENCES locations(id),
+              origin_geofence_id TEXT,
+              destination_geofence_id TEXT
+            );
+            CREATE INDEX trips_device ON trips(device, started_unix_s);
+            CREATE TABLE triplegs (
+              id INTEGER PRIMARY KEY,
+              device TEXT NOT NULL,
+              trip_id INTEGER REFERENCES trips(id),
+              started_unix_s REAL NOT NULL,
+              finished_unix_s REAL NOT NULL,
+              duration_s REAL NOT NULL,
+              distance_m REAL NOT NULL,
+              mode TEXT,
+              mode_source TEXT,
+              fixes INTEGER NOT NULL,
+              previous_staypoint_id INTEGER REFERENCES staypoints(id),
+              next_staypoint_id INTEGER REFERENCES staypoints(id),
+              geometry_geojson TEXT NOT NULL
+            );
+            CREATE INDEX triplegs_trip ON triplegs(trip_id);
             """)
     }
 }

@@ -1,0 +1,39 @@
+/// A place where a device stayed: at least `StaypointParameters.timeSeconds` within
+/// `distanceMeters` of the stay's first fix.
+public struct Staypoint: Hashable, Sendable {
+    public var device: String
+    /// Index in the device's track of the stay's first fix.
+    public var firstFix: Int
+    /// One past the stay's last fix: the first fix outside (trackintel's convention), or the
+    /// track's end for the last, open stay.
+    public var endFix: Int
+    /// Time of the first fix.
+    public var startSeconds: Double
+    /// Time of the first fix outside the stay (Li et al. 2008 and trackintel), or of the last
+    /// fix for the open stay at a track's end.
+    public var endSeconds: Double
+    public var latitudeDegrees: Double
+    public var longitudeDegrees: Double
+    /// True for the stay still open when the track ended (emitted only with `includeLast`).
+    public var isOpen: Bool
+    /// Set by `LocationClusterer`: index into the run's locations.
+    public var location: Int?
+
+    public var durationSeconds: Double { endSeconds - startSeconds }
+    public var fixCount: Int { endFix - firstFix }
+}
+
+/// The sliding staypoint detection's parameters; defaults are trackintel 1.4's
+/// `generate_staypoints` defaults.
+public struct StaypointParameters: Hashable, Sendable, Codable {
+    /// How far from the stay's first fix a fix may be and still belong to it, metres.
+    public var distanceMeters = 100.0
+    /// The shortest stay, seconds (trackintel `time_threshold` 5 min).
+    public var timeSeconds = 300.0
+    /// A time between consecutive fixes longer than this ends any stay, seconds (15 min).
+    public var gapSeconds = 900.0
+    /// Whether a stay still open at the end of the track is emitted.
+    public var includeLast = false
+
+    public init() {}
+}

@@ -1,0 +1,90 @@
+import Foundation
+import MobilityCore
+
+/// Every trip stage's parameters, with their defaults.
+public struct TripStageParameters: Hashable, Sendable, Codable {
+    public var staypoints = StaypointParameters()
+    public var dwells = DwellParameters()
+    public var locations = LocationParameters()
+    public var trips = TripParameters()
+
+    public init() {}
+}
+
+/// One device's staypoints, dwells, triplegs and trips; indices in them point into this
+/// value's own arrays (a leg's fixes into `track.points`, a trip's legs into `triplegs`).
+public struct DeviceTrips: Sendable {
+    public var track: DeviceTrack
+    public var staypoints: [Staypoint]
+    public var dwells: [GeofenceDwell]
+    public var triplegs: [Tripleg]
+    public var trips: [Trip]
+    public var isActivity: [Bool]
+
+    public var device: String { track.device }
+}
+
+/// The trip stages over all devices: per device (independently, on all cores) staypoints,
+/// geofence dwells, triplegs and trips; then locations over the staypoints of the scope.
+public struct TripAnalysis: Sendable {
+    public var parameters: TripStageParameters
+
+    public init(parameters: TripStageParameters = TripStageParameters()) {
+        self.parameters = parameters
+    }
+
+    public struct Result: Sendable {
+        /// Sorted by device.
+        public var devices: [DeviceTrips]
+        public var locations: [Location]
+    }
+
+    public func run(tracks: [DeviceTrack], geofences: [Geofence], modes: [String: ModeTimeline]) -> Result {
+        let sorted = tracks.sorted { $0.device < $1.device }
+        let slots = ResultSlots(count: sorted.count)
+        DispatchQueue.concurrentPerform(iterations: sorted.count) { index in
+            let track = sorted[index]
+            slots.store(analyse(track, geofences: geofences, modes: modes[track.device] ?? .empty), at: index)
+        }
+        var devices = slots.values
+        let locations = assignLocations(&devices)
+        return Result(devices: devices, locations: locations)
+    }
+
+    public func analyse(_ track: DeviceTrack, geofences: [Geofence], modes: ModeTimeline) -> DeviceTrips {
+        let staypoints = StaypointDetector(parameters: parameters.staypoints).detect(track)
+        let dwells = DwellDetector(parameters: parameters.dwells).detect(track, geofences: geofences)
+        var triplegs = TriplegBuilder(parameters: parameters.trips).build(track, staypoints: staypoints, modes: modes)
+        let builder = TripBuilder(parameters: parameters.trips)
+        let trips = builder.build(staypoints: staypoints, triplegs: &triplegs, dwells: dwells)
+        return DeviceTrips(track: track, staypoints: staypoints, dwells: dwells, triplegs: triplegs, trips: trips,
+                           isActivity: builder.activities(staypoints, dwells: dwells))
+    }
+
+    /// Clusters all staypoints at once and hands each device its staypoints' locations back.
+    private func assignLocations(_ devices: inout [DeviceTrips]) -> [Location] {
+        var all = devices.flatMap(\.staypoints)
+        let locations = LocationClusterer(parameters: parameters.locations).cluster(&all)
+        var offset = 0
+        for index in devices.indices {
+            let count = devices[index].staypoints.count
+            devices[index].staypoints = Array(all[offset..<offset + count])
+            offset += count
+        }
+        return locations
+    }
+}
+
+/// Per-index result storage written from `concurrentPerform` (each index written once).
+final class ResultSlots: @unchecked Sendable {
+    private var slots: [DeviceTrips?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func store(_ value: DeviceTrips, at index: Int) {
+        lock.withLock { slots[index] = value }
+    }
+
+    var values: [DeviceTrips] { slots.map { $0! } }
+}

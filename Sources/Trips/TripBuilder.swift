@@ -1,0 +1,100 @@
+import MobilityCore
+
+/// Trips as trackintel's `generate_trips` defines them: a trip is everything (triplegs and
+/// non-activity staypoints) between two activity staypoints, cut where the time between two
+/// consecutive elements exceeds `gapSeconds`; a trip needs at least one tripleg.
+///
+/// An activity is a staypoint of `activityMinimumSeconds` or longer, or one that overlaps a
+/// geofence dwell of the same device (a short stop at the shop is still a destination). Its
+/// origin and destination geofences are the dwell that overlaps the activity staypoint most.
+///
+/// - Complexity: O((s + t) log(s + t)) for s staypoints and t triplegs, plus O(s · d) for
+///   the d dwells when matching geofences.
+public struct TripBuilder: Sendable {
+    public var parameters: TripParameters
+
+    public init(parameters: TripParameters = TripParameters()) {
+        self.parameters = parameters
+    }
+
+    /// Which staypoints are activities.
+    public func activities(_ staypoints: [Staypoint], dwells: [GeofenceDwell]) -> [Bool] {
+        staypoints.map { stay in
+            stay.durationSeconds >= parameters.activityMinimumSeconds || dwellOverlapping(stay, dwells) != nil
+        }
+    }
+
+    /// Builds the trips and sets each leg's `trip`.
+    public func build(staypoints: [Staypoint], triplegs: inout [Tripleg], dwells: [GeofenceDwell]) -> [Trip] {
+        let isActivity = activities(staypoints, dwells: dwells)
+        enum Element { case stay(Int), leg(Int) }
+        var elements: [(start: Double, end: Double, element: Element)] =
+            staypoints.indices.map { (staypoints[$0].startSeconds, staypoints[$0].endSeconds, .stay($0)) }
+        elements += triplegs.indices.map { (triplegs[$0].startSeconds, triplegs[$0].endSeconds, .leg($0)) }
+        elements.sort { ($0.start, $0.end) < ($1.start, $1.end) }
+
+        var trips: [Trip] = []
+        var legs: [Int] = []
+        var first: Double?, last = 0.0
+        var origin: Int?
+        var previousEnd: Double?
+
+        func finish(destination: Int?) {
+            defer { legs = []; first = nil }
+            guard let start = first, !legs.isEmpty else { return }
+            let tripNumber = trips.count
+            for leg in legs { triplegs[leg].trip = tripNumber }
+            trips.append(Trip(device: triplegs[legs[0]].device, startSeconds: start, endSeconds: last,
+                              distanceMeters: legs.reduce(0) { $0 + triplegs[$1].distanceMeters },
+                              mainMode: Self.mainMode(legs.map { triplegs[$0] }), legs: legs,
+                              originStaypoint: origin, destinationStaypoint: destination,
+                              originGeofence: origin.flatMap { dwellOverlapping(staypoints[$0], dwells)?.geofenceID },
+                              destinationGeofence: destination.flatMap { dwellOverlapping(staypoints[$0], dwells)?.geofenceID }))
+        }
+
+        for item in elements {
+            if let previousEnd, item.start - previousEnd > parameters.gapSeconds {
+                finish(destination: nil)
+                origin = nil
+            }
+            switch item.element {
+            case .stay(let index) where isActivity[index]:
+                finish(destination: index)
+                origin = index
+            case .stay:
+                if first == nil { first = item.start }
+                last = item.end
+            case .leg(let index):
+                if first == nil { first = item.start }
+                last = item.end
+                legs.append(index)
+            }
+            previousEnd = item.end
+        }
+        finish(destination: nil)
+        return trips
+    }
+
+    /// The dwell that overlaps the staypoint longest.
+    public func dwellOverlapping(_ stay: Staypoint, _ dwells: [GeofenceDwell]) -> GeofenceDwell? {
+        var best: (dwell: GeofenceDwell, seconds: Double)?
+        for dwell in dwells where dwell.device == stay.device {
+            let overlap = min(stay.endSeconds, dwell.exitSeconds) - max(stay.startSeconds, dwell.entrySeconds)
+            if overlap > 0, overlap > best?.seconds ?? 0 { best = (dwell, overlap) }
+        }
+        return best?.dwell
+    }
+
+    /// The mode with the longest distance, then the longest time.
+    static func mainMode(_ legs: [Tripleg]) -> Mode? {
+        var totals: [Mode: (distance: Double, seconds: Double)] = [:]
+        for leg in legs {
+            guard let mode = leg.mode else { continue }
+            totals[mode, default: (0, 0)].distance += leg.distanceMeters
+            totals[mode, default: (0, 0)].seconds += leg.durationSeconds
+        }
+        return totals.max { a, b in
+            (a.value.distance, a.value.seconds, b.key) < (b.value.distance, b.value.seconds, a.key)
+        }?.key
+    }
+}

@@ -1,0 +1,42 @@
+import MobilityCore
+
+/// A stretch of movement in one mode between two staypoints (or a track's ends).
+public struct Tripleg: Hashable, Sendable {
+    public var device: String
+    /// Track indices of the first and last fix (inclusive). Consecutive legs of one movement
+    /// share their boundary fix, so their distances and durations add up.
+    public var firstFix: Int
+    public var lastFix: Int
+    public var startSeconds: Double
+    public var endSeconds: Double
+    public var distanceMeters: Double
+    /// Nil when no classifier covered any of its fixes.
+    public var mode: Mode?
+    /// Who decided the mode ("model", "rules"), nil with the mode.
+    public var modeSource: String?
+    /// Index of the staypoint just before and just after it in the device's staypoints; nil
+    /// at a track boundary or a data gap.
+    public var previousStaypoint: Int?
+    public var nextStaypoint: Int?
+    /// Set by `TripBuilder`: index of its trip.
+    public var trip: Int?
+
+    public var durationSeconds: Double { endSeconds - startSeconds }
+    public var fixCount: Int { lastFix - firstFix + 1 }
+}
+
+/// Trip-level parameters: tripleg splitting and the trip definition.
+public struct TripParameters: Hashable, Sendable, Codable {
+    /// A time between fixes longer than this splits a tripleg and a trip, seconds
+    /// (trackintel `generate_triplegs`/`generate_trips` `gap_threshold` 15 min).
+    public var gapSeconds = 900.0
+    /// Mode runs shorter than this join their longer neighbour, so one odd window never makes
+    /// a leg, seconds.
+    public var minimumLegSeconds = 60.0
+    /// Staypoints at least this long are activities that end and start trips, seconds
+    /// (trackintel `create_activity_flag` 15 min). A staypoint during a geofence dwell is an
+    /// activity whatever its length.
+    public var activityMinimumSeconds = 900.0
+
+    public init() {}
+}

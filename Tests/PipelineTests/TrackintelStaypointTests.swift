@@ -1,0 +1,65 @@
+import Foundation
+import PipelineRunner
+import Store
+import TestSupport
+import Testing
+import Trips
+
+/// Staypoints on the real GPX tracks of ../shared/data against trackintel 1.4's
+/// `generate_staypoints` on the same fixes (one track per file, four parameter sets), as
+/// recorded by scripts/make_trackintel_reference.sh in Fixtures/trackintel-staypoints.json.
+@Suite struct TrackintelStaypointTests {
+    struct Reference: Decodable {
+        struct ParameterSet: Decodable {
+            var name: String
+            var dist_threshold: Double
+            var time_threshold: Double
+            var gap_threshold: Double
+            var include_last: Bool
+        }
+        struct File: Decodable {
+            var fixes: Int
+            var staypoints: [String: [[Double]]]
+        }
+        var parameter_sets: [ParameterSet]
+        var files: [String: File]
+    }
+
+    static func reference() throws -> Reference {
+        let url = URL(fileURLWithPath: SharedData.projectRoot + "/Tests/PipelineTests/Fixtures/trackintel-staypoints.json")
+        return try JSONDecoder().decode(Reference.self, from: Data(contentsOf: url))
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.skipMessage)))
+    func staypointsMatchTrackintelOnEveryRealTrack() throws {
+        let reference = try Self.reference()
+        let folder = try TemporaryFolder()
+        var options = IngestOptions(paths: [SharedData.path("gpx")], storePath: folder.file("store.sqlite"))
+        options.reportsFolder = folder.file("out")
+        _ = try IngestRun(options: options, progress: Progress(quiet: true)).run()
+        let prefix = SharedData.folder + "/"
+        let tracks = try PipelineStore(path: folder.file("store.sqlite")).tracks(groupedBy: .file)
+        #expect(tracks.count == reference.files.count)
+        var compared = 0
+        for track in tracks {
+            let name = String(track.device.dropFirst(prefix.count))
+            let expected = try #require(reference.files[name], "no trackintel reference for \(name)")
+            #expect(track.points.count == expected.fixes, "\(name): fixes")
+            for set in reference.parameter_sets {
+                var parameters = StaypointParameters()
+                parameters.distanceMeters = set.dist_threshold
+                parameters.timeSeconds = set.time_threshold * 60
+                parameters.gapSeconds = set.gap_threshold * 60
+                parameters.includeLast = set.include_last
+                let ours = StaypointDetector(parameters: parameters).detect(track).map { [$0.startSeconds, $0.endSeconds] }
+                let theirs = expected.staypoints[set.name] ?? []
+                #expect(ours.count == theirs.count, "\(name) \(set.name): \(ours.count) staypoints, trackintel \(theirs.count)")
+                for (a, b) in zip(ours, theirs) {
+                    #expect(abs(a[0] - b[0]) < 1e-3 && abs(a[1] - b[1]) < 1e-3, "\(name) \(set.name): \(a) vs trackintel \(b)")
+                }
+                compared += theirs.count
+            }
+        }
+        #expect(compared == 826)
+    }
+}
