@@ -1,0 +1,96 @@
+import MobilityCore
+import Testing
+@testable import Trips
+
+@Suite struct StaypointTests {
+    @Test func aStayEndsAtTheFirstFixOutsideAndIsPlacedAtItsFixes() {
+        var script = TrackScript()
+        script.stay(600)
+        let firstOutside = script.time
+        script.move(to: SIMD2(1000, 0), speedMetersPerSecond: 1.4, mode: .walk)
+        let stays = StaypointDetector().detect(script.track())
+        #expect(stays.count == 1)
+        let stay = stays[0]
+        #expect(stay.startSeconds == 1_700_000_000)
+        // The move's first fix is still at the stay; the first fix ≥ 100 m away ends it.
+        let endFix = script.points.firstIndex { TrackPoint.distanceMeters($0, script.points[0]) >= 100 }!
+        #expect(stay.endFix == endFix && stay.endSeconds == script.points[endFix].timeSeconds && stay.endSeconds > firstOutside)
+        #expect(TrackPoint.distanceMeters(TrackPoint(timeSeconds: 0, latitudeDegrees: stay.latitudeDegrees, longitudeDegrees: stay.longitudeDegrees),
+                                          script.points[0]) < 15)
+    }
+
+    @Test func aTraceWithNoStayHasNoStaypoints() {
+        var script = TrackScript()
+        script.move(to: SIMD2(5000, 0), speedMetersPerSecond: 1.4, mode: .walk)
+        #expect(StaypointDetector().detect(script.track()).isEmpty)
+    }
+
+    @Test func aGapNeverBecomesAStay() {
+        var script = TrackScript()
+        script.stay(200)
+        script.gap(3600)
+        script.stay(200)
+        script.move(to: SIMD2(1000, 0), speedMetersPerSecond: 10, mode: .car)
+        // 200 s before and after an hour's gap: neither side is 5 min long, and the gap does not count.
+        #expect(StaypointDetector().detect(script.track()).isEmpty)
+    }
+
+    @Test func theLastOpenStayIsEmittedOnlyWhenAskedFor() {
+        var script = TrackScript()
+        script.move(to: SIMD2(1000, 0), speedMetersPerSecond: 10, mode: .car)
+        script.stay(900)
+        #expect(StaypointDetector().detect(script.track()).isEmpty)
+        var parameters = StaypointParameters()
+        parameters.includeLast = true
+        let stays = StaypointDetector(parameters: parameters).detect(script.track())
+        #expect(stays.count == 1 && stays[0].isOpen && stays[0].endFix == script.points.count)
+        #expect(stays[0].endSeconds == script.points.last!.timeSeconds)
+    }
+
+    @Test func theChordTestAgreesWithHaversineAtTheThreshold() {
+        // Fixes 99.9 m and 100.1 m east of the anchor, for 10 minutes each.
+        for (metres, expectStay) in [(99.9, false), (100.1, true)] {
+            var script = TrackScript()
+            script.intervalSeconds = 60
+            for _ in 0..<10 { script.fix(at: SIMD2(0, 0)); script.time += 60 }
+            script.fix(at: SIMD2(metres, 0))
+            let distance = TrackPoint.distanceMeters(script.points[0], script.points.last!)
+            #expect((distance >= 100) == expectStay)
+            #expect(StaypointDetector().detect(script.track()).count == (expectStay ? 1 : 0))
+        }
+    }
+}
+
+@Suite struct LocationTests {
+    func stay(_ device: String, _ metres: SIMD2<Double>, start: Double) -> Staypoint {
+        let (latitude, longitude) = TrackScript.coordinates(metres)
+        return Staypoint(device: device, firstFix: 0, endFix: 1, startSeconds: start, endSeconds: start + 600,
+                         latitudeDegrees: latitude, longitudeDegrees: longitude, isOpen: false, location: nil)
+    }
+
+    @Test func staypointsWithinEpsilonChainIntoOneLocation() {
+        var stays = [stay("a", SIMD2(0, 0), start: 0), stay("a", SIMD2(80, 0), start: 1000), stay("a", SIMD2(160, 0), start: 2000),
+                     stay("a", SIMD2(500, 0), start: 3000)]
+        let locations = LocationClusterer().cluster(&stays)
+        #expect(locations.count == 2)
+        #expect(stays.map(\.location) == [0, 0, 0, 1])
+        #expect(locations[0].staypoints == 3 && locations[0].totalStaySeconds == 1800 && locations[0].device == "a")
+    }
+
+    @Test func devicesClusterApartUnlessTheScopeIsTheDataset() {
+        var stays = [stay("a", SIMD2(0, 0), start: 0), stay("b", SIMD2(10, 0), start: 0)]
+        #expect(LocationClusterer().cluster(&stays).count == 2)
+        var parameters = LocationParameters()
+        parameters.scope = .dataset
+        let shared = LocationClusterer(parameters: parameters).cluster(&stays)
+        #expect(shared.count == 1 && shared[0].devices == 2 && shared[0].device == nil)
+    }
+
+    @Test func aMinimumAboveOneLeavesLoneStaypointsAsNoise() {
+        var stays = [stay("a", SIMD2(0, 0), start: 0), stay("a", SIMD2(30, 0), start: 1000), stay("a", SIMD2(900, 0), start: 2000)]
+        var parameters = LocationParameters()
+        parameters.minimumStaypoints = 2
+        let locations = LocationClusterer(parameters: parameters).cluster(&stays)
+        #expect(locations.count == 1 && stays.map(\.location) == [0, 0, nil])
+    }
+}

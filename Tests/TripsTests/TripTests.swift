@@ -1,0 +1,105 @@
+import MobilityCore
+import Testing
+@testable import Trips
+
+@Suite struct TripTests {
+    /// Home 30 min, walk 5 min, drive 10 min, walk 3 min, work 30 min.
+    func commute() -> TrackScript {
+        var script = TrackScript()
+        script.stay(1800)
+        script.move(to: SIMD2(400, 0), speedMetersPerSecond: 1.35, mode: .walk)
+        script.move(to: SIMD2(6400, 0), speedMetersPerSecond: 10, mode: .car)
+        script.move(to: SIMD2(6640, 0), speedMetersPerSecond: 1.35, mode: .walk)
+        script.stay(1800)
+        return script
+    }
+
+    let fences = [TrackScript.circle("home", at: SIMD2(0, 0), radius: 100, kind: "home"),
+                  TrackScript.circle("work", at: SIMD2(6640, 0), radius: 100, kind: "work")]
+
+    func analyse(_ script: TrackScript, includeLast: Bool = true) -> DeviceTrips {
+        var parameters = TripStageParameters()
+        parameters.staypoints.includeLast = includeLast
+        return TripAnalysis(parameters: parameters).analyse(script.track(), geofences: fences, modes: script.timeline)
+    }
+
+    @Test func aCommuteIsOneTripOfWalkCarWalkLegsBetweenHomeAndWork() throws {
+        let result = analyse(commute())
+        #expect(result.staypoints.count == 2 && result.isActivity == [true, true])
+        #expect(result.triplegs.map(\.mode) == [.walk, .car, .walk])
+        #expect(result.trips.count == 1)
+        let trip = try #require(result.trips.first)
+        #expect(trip.mainMode == .car && trip.legs == [0, 1, 2])
+        #expect(trip.originStaypoint == 0 && trip.destinationStaypoint == 1)
+        #expect(trip.originGeofence == "home" && trip.destinationGeofence == "work")
+        // About 6.5 km of the 6.64 km: the first and last 100 m lie inside the stays.
+        #expect(trip.distanceMeters > 6300 && trip.distanceMeters < 6640)
+        let car = result.triplegs[1]
+        #expect(car.durationSeconds > 570 && car.durationSeconds < 630 && car.distanceMeters > 5900)
+        #expect(result.dwells.map(\.geofenceID) == ["home", "work"])
+    }
+
+    @Test func aOneWindowModeBlipDoesNotMakeALeg() {
+        var script = TrackScript()
+        script.stay(1800)
+        script.move(to: SIMD2(700, 0), speedMetersPerSecond: 1.4, mode: .walk)
+        script.move(to: SIMD2(760, 0), speedMetersPerSecond: 3, mode: .bike)  // 20 s
+        script.move(to: SIMD2(1500, 0), speedMetersPerSecond: 1.4, mode: .walk)
+        script.stay(1800)
+        let result = analyse(script)
+        #expect(result.triplegs.map(\.mode) == [.walk])
+        #expect(result.trips.count == 1 && result.trips[0].mainMode == .walk)
+    }
+
+    @Test func fixesNoClassifierCoveredTakeTheirNeighboursMode() {
+        var script = TrackScript()
+        script.stay(1800)
+        script.move(to: SIMD2(3000, 0), speedMetersPerSecond: 10, mode: .car)
+        script.spans = []
+        let result = analyse(script, includeLast: false)
+        #expect(result.triplegs.count == 1 && result.triplegs[0].mode == nil && result.trips[0].mainMode == nil)
+        let partial = TripAnalysis().analyse(script.track(), geofences: [],
+                                             modes: ModeTimeline(layers: [[ModeSpan(startSeconds: 1_700_002_000, endSeconds: 1_700_002_100, mode: .car, source: "model")]]))
+        #expect(partial.triplegs.map(\.mode) == [.car] && partial.triplegs[0].modeSource == "model")
+    }
+
+    @Test func aTraceWithNoStayIsOneTripWithoutOriginOrDestination() throws {
+        var script = TrackScript()
+        script.move(to: SIMD2(5000, 0), speedMetersPerSecond: 5, mode: .bike)
+        let result = analyse(script)
+        #expect(result.staypoints.isEmpty && result.triplegs.count == 1)
+        let trip = try #require(result.trips.first)
+        #expect(result.trips.count == 1 && trip.originStaypoint == nil && trip.destinationStaypoint == nil && trip.mainMode == .bike)
+    }
+
+    @Test func aShortStopInsideAGeofenceIsAnActivityButOneOutsideIsNot() {
+        var script = TrackScript()
+        script.stay(1800)
+        script.move(to: SIMD2(2000, 0), speedMetersPerSecond: 1.4, mode: .walk)
+        script.stay(420)  // 7 min at a shop (a geofence): a destination
+        script.move(to: SIMD2(4000, 0), speedMetersPerSecond: 1.4, mode: .walk)
+        script.stay(420)  // 7 min at a crossing (no geofence): part of the trip
+        script.move(to: SIMD2(6000, 0), speedMetersPerSecond: 1.4, mode: .walk)
+        script.stay(1800)
+        let shop = TrackScript.circle("shop", at: SIMD2(2000, 0), radius: 60, kind: "shop")
+        var parameters = TripStageParameters()
+        parameters.staypoints.includeLast = true
+        let result = TripAnalysis(parameters: parameters).analyse(script.track(), geofences: [shop], modes: script.timeline)
+        #expect(result.staypoints.count == 4 && result.isActivity == [true, true, false, true])
+        #expect(result.trips.count == 2 && result.trips[1].legs.count == 2)
+        #expect(result.trips[0].destinationGeofence == "shop" && result.trips[1].originGeofence == "shop")
+    }
+
+    @Test func aLongGapEndsTheTripWithoutADestination() {
+        var script = TrackScript()
+        script.stay(1800)
+        script.move(to: SIMD2(2000, 0), speedMetersPerSecond: 1.4, mode: .walk)
+        script.gap(3600)
+        script.move(to: SIMD2(4000, 0), speedMetersPerSecond: 1.4, mode: .walk)
+        script.stay(1800)
+        let result = analyse(script)
+        #expect(result.trips.count == 2)
+        #expect(result.trips[0].originStaypoint == 0 && result.trips[0].destinationStaypoint == nil)
+        #expect(result.trips[1].originStaypoint == nil && result.trips[1].destinationStaypoint == 1)
+    }
+}
