@@ -41,8 +41,8 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
-        .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify"]),
-        .target(name: "PipelineRunner", dependencies: ["MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify"]),
+        .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips"]),
+        .target(name: "PipelineRunner", dependencies: ["MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify", "Trips"]),
         .target(name: "Features", dependencies: ["MobilityCore", "CBLAS"]),
         .target(name: "Classify", dependencies: ["MobilityCore", "Features", "CBLAS"]),
         .target(name: "Trips", dependencies: ["MobilityCore"]),
@@ -55,7 +55,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "pipeline-bench",
-            dependencies: ["MobilityCore", "Ingest", "Store", "Features", "Classify", "PipelineRunner", "TestSupport"],
+            dependencies: ["MobilityCore", "Ingest", "Store", "Features", "Classify", "PipelineRunner", "TestSupport", "Trips"],
             path: "Benchmarks/pipeline-bench"
         ),
         .target(name: "TestSupport", dependencies: ["MobilityCore", "CGZip"]),

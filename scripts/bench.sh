@@ -44,6 +44,22 @@ if [ -f models/mode-model.json ]; then
 fi
 
 echo
+echo "== trips (peer, DESIGN.md: trackintel 1.4 staypoints 31-81 k fixes/s; targets: >= 5 M fixes/s staypoints, >= 100x trackintel) =="
+[ -f .bench/days-4.csv ] || $bench generate-days .bench/days-4.csv 4
+[ -f .bench/days-50.csv ] || $bench generate-days .bench/days-50.csv 50
+$bench trips "4 device-days 1 Hz" .bench/days-4.csv
+$bench trips "50 device-days 1 Hz" .bench/days-50.csv
+[ -x .bench/venv/bin/python ] || python3 -m venv .bench/venv >/dev/null 2>&1 || true
+if [ -x .bench/venv/bin/python ] && ! .bench/venv/bin/python -c 'import trackintel' 2>/dev/null; then
+    .bench/venv/bin/pip install -q trackintel >/dev/null 2>&1 || true
+fi
+if .bench/venv/bin/python -c 'import trackintel' 2>/dev/null; then
+    .bench/venv/bin/python scripts/trackintel_bench.py .bench/days-4.csv "4 device-days 1 Hz"
+else
+    echo "trackintel not available (pip install trackintel failed): peer run skipped"
+fi
+
+echo
 echo "== peers (DESIGN.md): gpxpy 1.6 46 k points/s, 7.7 MB/s (588 KB Garmin); 3 MB/s, 17x file memory (62 MB);"
 echo "   SQLite 1.3 k rows/s with a transaction per row; libexpat streaming ~100 MB/s in C =="
 if [ ! -x .bench/venv/bin/python ]; then

@@ -3,7 +3,7 @@
 
 Usage: trackintel_reference.py STORE OUT.json [PREFIX]
 
-Writes {"trackintel": version, "parameter_sets": [...], "files": {path: {set_name: [[start, end], ...]}}}
+Writes {"trackintel": version, "parameter_sets": [...], "files": {path: {set_name: [[start, end, lat, lon], ...]}}}
 with times in Unix seconds. PREFIX is stripped from the stored paths, so the file names
 match wherever the data folder lies. Used by scripts/make_trackintel_reference.sh to make
 the reference the staypoint tests compare against.
@@ -51,7 +51,8 @@ def main():
                 warnings.simplefilter("ignore")
                 _, staypoints = pfs.generate_staypoints(method="sliding", **arguments)
             per_set[parameters["name"]] = [
-                [row.started_at.timestamp(), row.finished_at.timestamp()] for row in staypoints.itertuples()
+                [row.started_at.timestamp(), row.finished_at.timestamp(), row.geometry.y, row.geometry.x]
+                for row in staypoints.itertuples()
             ]
         result["files"][name] = {"fixes": len(fixes), "staypoints": per_set}
     with open(out, "w") as handle:

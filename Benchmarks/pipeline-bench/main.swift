@@ -24,6 +24,10 @@ do {
         try ModeMeasurements.writeDeviceDay(folder: arguments[1])
     case "device-day":
         print(try ModeMeasurements.deviceDay(folder: arguments[1], modelPath: arguments[2]).line)
+    case "generate-days":
+        try TripMeasurements.writeDays(path: arguments[1], devices: Int(arguments[2])!)
+    case "trips":
+        for measurement in try TripMeasurements.run(path: arguments[2], name: arguments[1]) { print(measurement.line) }
     case "sqlite":
         print(try Measurements.sqliteWrites(count: Int(arguments[1])!, storePath: arguments[2]).line)
     default:
@@ -31,6 +35,7 @@ do {
             usage: pipeline-bench generate-gpx FILE POINTS | generate-imu FILE ROWS
                    | parse NAME FILE… | ingest NAME STORE FILE… | sqlite ROWS STORE
                    | features NAME | features-files NAME PATH… | generate-device-day FOLDER | device-day FOLDER MODEL
+                   | generate-days FILE DEVICES | trips NAME FILE
 
             """.utf8))
         exit(64)

@@ -1,6 +1,7 @@
 import Classify
 import Features
 import MobilityCore
+import Store
 
 /// `modes.csv`: the mode of every window, smoothed and raw, with the probability of the raw
 /// choice, who decided it (model or rules) and the label when one is known.
@@ -18,5 +19,17 @@ public enum ModesCSV {
                            window.mode?.rawValue])
         }
         try writer.write(to: path)
+    }
+
+    /// The same windows as store rows (`mode_windows`).
+    public static func storeRows(_ windows: [WindowInfo], prediction: ModePredictor.Prediction) -> [PipelineStore.ModeWindowRow] {
+        let k = prediction.classes.count
+        return windows.enumerated().map { index, window in
+            let chosen = prediction.classes.firstIndex(of: prediction.raw[index])!
+            return PipelineStore.ModeWindowRow(device: window.device, trace: window.trace, startSeconds: window.start.secondsSince1970,
+                                               endSeconds: window.end.secondsSince1970, mode: prediction.modes[index],
+                                               rawMode: prediction.raw[index], probability: prediction.probabilities[index * k + chosen],
+                                               decidedBy: prediction.sources[index])
+        }
     }
 }

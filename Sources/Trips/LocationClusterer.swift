@@ -112,3 +112,29 @@ public struct LocationClusterer: Sendable {
         }
     }
 }
+
+/// Fixes as points on the unit sphere, in three flat arrays.
+struct UnitVectors {
+    private var x: [Double], y: [Double], z: [Double]
+
+    init(_ points: [TrackPoint]) {
+        let radians = Double.pi / 180
+        x = [Double](repeating: 0, count: points.count)
+        y = x
+        z = x
+        for (index, point) in points.enumerated() {
+            let latitude = point.latitudeDegrees * radians, longitude = point.longitudeDegrees * radians
+            let cosLatitude = cos(latitude)
+            x[index] = cosLatitude * cos(longitude)
+            y[index] = cosLatitude * sin(longitude)
+            z[index] = sin(latitude)
+        }
+    }
+
+    /// Squared straight-line distance between fixes `a` and `b` through the unit sphere.
+    @inline(__always)
+    func chordSquared(_ a: Int, _ b: Int) -> Double {
+        let dx = x[a] - x[b], dy = y[a] - y[b], dz = z[a] - z[b]
+        return dx * dx + dy * dy + dz * dz
+    }
+}

@@ -24,7 +24,7 @@ public struct Staypoint: Hashable, Sendable {
 }
 
 /// The sliding staypoint detection's parameters; defaults are trackintel 1.4's
-/// `generate_staypoints` defaults.
+/// `generate_staypoints` defaults except `includeLast`.
 public struct StaypointParameters: Hashable, Sendable, Codable {
     /// How far from the stay's first fix a fix may be and still belong to it, metres.
     public var distanceMeters = 100.0
@@ -32,8 +32,10 @@ public struct StaypointParameters: Hashable, Sendable, Codable {
     public var timeSeconds = 300.0
     /// A time between consecutive fixes longer than this ends any stay, seconds (15 min).
     public var gapSeconds = 900.0
-    /// Whether a stay still open at the end of the track is emitted.
-    public var includeLast = false
+    /// Whether a stay still open at the end of the track is emitted. trackintel's default is
+    /// false, which turns a device's last evening at home into a tripleg hours long; the
+    /// product emits it (`--no-last-stay` for trackintel's behaviour).
+    public var includeLast = true
 
     public init() {}
 }

@@ -4,6 +4,7 @@ import Foundation
 import MobilityCore
 import PipelineRunner
 import Reports
+import Store
 
 struct ClassifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,6 +32,9 @@ struct ClassifyCommand: ParsableCommand {
     @Option(help: "The CSV file to write.")
     var out = "reports/modes.csv"
 
+    @Option(help: "Also keep the windows' modes in this SQLite store, replacing earlier ones of the same traces, for `pipeline trips`.")
+    var store: String?
+
     @OptionGroup var input: InputOptions
 
     func run() throws {
@@ -45,6 +49,9 @@ struct ClassifyCommand: ParsableCommand {
         let output = try FeatureRun(loader: try input.loader, window: saved?.window ?? .init()).run(paths, progress: progress)
         let prediction = ModePredictor(model: saved, smooth: !noSmoothing).predict(output.table)
         try ModesCSV.write(output.table.windows, prediction: prediction, to: out)
+        if let store {
+            try PipelineStore(path: store).replaceModeWindows(ModesCSV.storeRows(output.table.windows, prediction: prediction))
+        }
         var seconds: [Mode: Double] = [:]
         let hop = (saved?.window ?? .init()).hopSeconds
         for mode in prediction.modes { seconds[mode, default: 0] += hop }

@@ -4,12 +4,12 @@ import ArgumentParser
 struct Pipeline: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipeline",
-        abstract: "Turns mobility sensor traces (GPX, GeoLife PLT, phone IMU CSV) into a clean, queryable store, windowed features and transport modes.",
+        abstract: "Turns mobility sensor traces (GPX, GeoLife PLT, phone IMU CSV) into a clean, queryable store, windowed features, transport modes, staypoints, dwells and trips.",
         discussion: """
             Exit codes: 0 every input was read; 2 some inputs were quarantined (see quarantine.csv); \
             1 a fatal error (the store could not be opened, a path does not exist); 64 a usage error.
             """,
         version: "0.1.0",
-        subcommands: [IngestCommand.self, InspectCommand.self, FeaturesCommand.self, TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self]
+        subcommands: [IngestCommand.self, InspectCommand.self, FeaturesCommand.self, TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, TripsCommand.self]
     )
 }

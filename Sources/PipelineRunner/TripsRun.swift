@@ -1,0 +1,97 @@
+import Foundation
+import MobilityCore
+import Reports
+import Store
+import Trips
+
+/// The trip stage over a store: reads every device's fixes, geofences and classified
+/// windows, finds staypoints, dwells, locations, triplegs and trips, replaces them in the
+/// store (one transaction) and writes the CSV and GeoJSON files.
+public struct TripsRun {
+    public var storePath: String
+    public var reportsFolder: String
+    public var parameters = TripStageParameters()
+    public var calendar = CalendarKeys()
+    public var grouping = TrackGrouping.device
+
+    public init(storePath: String, reportsFolder: String) {
+        self.storePath = storePath
+        self.reportsFolder = reportsFolder
+    }
+
+    public struct Summary: Sendable, Encodable {
+        public var devices = 0
+        public var fixes = 0
+        public var geofences = 0
+        public var staypoints = 0
+        public var dwells = 0
+        public var locations = 0
+        public var triplegs = 0
+        public var trips = 0
+        /// Legs whose mode came from classified IMU windows, from GPS rules, or from nothing.
+        public var legsByModeSource: [String: Int] = [:]
+        public var secondsLoading = 0.0
+        public var secondsModes = 0.0
+        public var secondsTrips = 0.0
+        public var secondsWriting = 0.0
+        public var files: [String] = []
+
+        enum CodingKeys: String, CodingKey {
+            case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips
+            case legsByModeSource = "legs_by_mode_source", secondsLoading = "seconds_loading", secondsModes = "seconds_modes"
+            case secondsTrips = "seconds_trips", secondsWriting = "seconds_writing", files
+        }
+    }
+
+    public func run(progress: Progress) throws -> Summary {
+        var summary = Summary()
+        var clock = Date()
+        func lap() -> Double { defer { clock = Date() }; return Date().timeIntervalSince(clock) }
+
+        let store = try PipelineStore(path: storePath)
+        let runID = try store.beginRun(command: "trips")
+        let tracks = try store.tracks(groupedBy: grouping)
+        let geofences = try store.geofences()
+        let stored = try store.modeSpans()
+        summary.secondsLoading = lap()
+        summary.devices = tracks.count
+        summary.fixes = tracks.reduce(0) { $0 + $1.points.count }
+        summary.geofences = geofences.count
+        progress.log("trips: \(tracks.count) devices, \(summary.fixes) timed fixes, \(geofences.count) geofences, "
+                     + "classified windows for \(stored.count) devices")
+
+        let timelines = Self.timelines(tracks, stored: stored, staypoints: parameters.staypoints)
+        summary.secondsModes = lap()
+        let result = TripAnalysis(parameters: parameters).run(tracks: tracks, geofences: geofences, modes: timelines)
+        summary.secondsTrips = lap()
+
+        try store.replaceTripResults(result, geofences: geofences)
+        try TripTables(result: result, geofences: geofences, calendar: calendar).write(to: reportsFolder)
+        try TripGeoJSON(result: result, geofences: geofences).write(to: reportsFolder)
+        try store.finishRun(id: runID, counts: RunCounts())
+        summary.secondsWriting = lap()
+        summary.staypoints = result.devices.reduce(0) { $0 + $1.staypoints.count }
+        summary.dwells = result.devices.reduce(0) { $0 + $1.dwells.count }
+        summary.locations = result.locations.count
+        summary.triplegs = result.devices.reduce(0) { $0 + $1.triplegs.count }
+        summary.trips = result.devices.reduce(0) { $0 + $1.trips.count }
+        for leg in result.devices.flatMap(\.triplegs) { summary.legsByModeSource[leg.modeSource ?? "none", default: 0] += 1 }
+        summary.files = (TripTables.fileNames + TripGeoJSON.fileNames).map { (reportsFolder as NSString).appendingPathComponent($0) }
+        return summary
+    }
+
+    /// Per device: classified windows first, GPS rules where they are silent. The rules only
+    /// run over the fixes outside staypoints (the only fixes legs are made of), which saves
+    /// most of a day's windows.
+    public static func timelines(_ tracks: [DeviceTrack], stored: [String: [ModeSpan]], staypoints: StaypointParameters) -> [String: ModeTimeline] {
+        var timelines: [String: ModeTimeline] = [:]
+        let detector = StaypointDetector(parameters: staypoints)
+        for track in tracks {
+            var moving = [Bool](repeating: true, count: track.points.count)
+            for stay in detector.detect(track) { for index in stay.firstFix..<stay.endFix { moving[index] = false } }
+            let movement = DeviceTrack(device: track.device, points: track.points.indices.filter { moving[$0] }.map { track.points[$0] })
+            timelines[track.device] = ModeTimeline(layers: [stored[track.device] ?? [], GPSModeSpans.spans(movement)])
+        }
+        return timelines
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import MobilityCore
+import Trips
+
+/// GeoJSON for GIS tools (QGIS, geojson.io, geopandas): `staypoints.geojson` (points),
+/// `triplegs.geojson` (lines, with the mode's colour in `stroke`, simplestyle-spec, so they
+/// draw coloured by mode as they are) and `dwells.geojson` (points at the mean of the fixes
+/// inside). Ids are the CSV and store ids.
+public struct TripGeoJSON {
+    public var result: TripAnalysis.Result
+    public var geofences: [String: Geofence]
+
+    public init(result: TripAnalysis.Result, geofences: [Geofence]) {
+        self.result = result
+        self.geofences = Dictionary(geofences.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+    }
+
+    public static let fileNames = ["staypoints.geojson", "triplegs.geojson", "dwells.geojson"]
+
+    /// One colour per mode, readable on a light map.
+    public static let modeColours: [String: String] = [
+        "still": "#757575", "walk": "#2e7d32", "bike": "#1565c0", "car": "#c62828", "bus": "#ef6c00",
+        "train": "#6a1b9a", "boat": "#00838f", "airplane": "#4e342e", unknownModeName: "#000000",
+    ]
+
+    public func write(to folder: String) throws {
+        let path = { (name: String) in URL(fileURLWithPath: (folder as NSString).appendingPathComponent(name)) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(staypoints().utf8).write(to: path("staypoints.geojson"), options: .atomic)
+        try Data(triplegs().utf8).write(to: path("triplegs.geojson"), options: .atomic)
+        try Data(dwells().utf8).write(to: path("dwells.geojson"), options: .atomic)
+    }
+
+    private var ids: TripIdentifiers { TripIdentifiers(result.devices) }
+
+    static func point(_ latitude: Double, _ longitude: Double) -> String {
+        String(format: #"{"type":"Point","coordinates":[%.6f,%.6f]}"#, longitude, latitude)
+    }
+
+    static func feature(geometry: String, properties: [String: Any]) throws -> String {
+        let cleaned = properties.compactMapValues { $0 is NSNull ? nil : $0 }
+        let json = try JSONSerialization.data(withJSONObject: cleaned, options: [.sortedKeys])
+        return #"{"type":"Feature","geometry":"# + geometry + #","properties":"# + String(decoding: json, as: UTF8.self) + "}"
+    }
+
+    static func collection(_ features: [String]) -> String {
+        #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}\n"
+    }
+
+    static func iso(_ seconds: Double) -> String { ISO8601.format(Timestamp(secondsSince1970: seconds)) }
+
+    func staypoints() throws -> String {
+        var features: [String] = []
+        for (deviceIndex, device) in result.devices.enumerated() {
+            for (index, stay) in device.staypoints.enumerated() {
+                var properties: [String: Any] = [
+                    "staypoint_id": ids.staypoint(deviceIndex, index), "device": stay.device, "started_at": Self.iso(stay.startSeconds),
+                    "finished_at": Self.iso(stay.endSeconds), "duration_s": (stay.durationSeconds * 10).rounded() / 10,
+                    "fixes": stay.fixCount, "is_activity": device.isActivity[index],
+                ]
+                if let location = stay.location { properties["location_id"] = TripIdentifiers.location(location) }
+                features.append(try Self.feature(geometry: Self.point(stay.latitudeDegrees, stay.longitudeDegrees), properties: properties))
+            }
+        }
+        return Self.collection(features)
+    }
+
+    func triplegs() throws -> String {
+        var features: [String] = []
+        for (deviceIndex, device) in result.devices.enumerated() {
+            for (index, leg) in device.triplegs.enumerated() {
+                let mode = leg.mode?.rawValue ?? unknownModeName
+                var properties: [String: Any] = [
+                    "tripleg_id": ids.tripleg(deviceIndex, index), "device": leg.device, "mode": mode,
+                    "stroke": Self.modeColours[mode] ?? "#000000", "stroke-width": 3,
+                    "started_at": Self.iso(leg.startSeconds), "finished_at": Self.iso(leg.endSeconds),
+                    "duration_s": (leg.durationSeconds * 10).rounded() / 10, "distance_m": (leg.distanceMeters * 10).rounded() / 10,
+                ]
+                if let trip = leg.trip { properties["trip_id"] = ids.trip(deviceIndex, trip) }
+                features.append(try Self.feature(geometry: device.track.lineStringGeoJSON(leg.firstFix...leg.lastFix), properties: properties))
+            }
+        }
+        return Self.collection(features)
+    }
+
+    func dwells() throws -> String {
+        var features: [String] = []
+        for (deviceIndex, device) in result.devices.enumerated() {
+            for (index, dwell) in device.dwells.enumerated() {
+                let centre = device.track.meanPosition(dwell.firstFix...dwell.lastFix)
+                let fence = geofences[dwell.geofenceID]
+                let properties: [String: Any] = [
+                    "dwell_id": ids.dwell(deviceIndex, index), "device": dwell.device, "geofence_id": dwell.geofenceID,
+                    "geofence_name": fence?.name ?? dwell.geofenceID, "geofence_kind": fence?.kind ?? "zone",
+                    "entry_at": Self.iso(dwell.entrySeconds), "exit_at": Self.iso(dwell.exitSeconds),
+                    "duration_s": (dwell.durationSeconds * 10).rounded() / 10, "fixes": dwell.fixesUsed, "closed_by": dwell.closure.rawValue,
+                ]
+                features.append(try Self.feature(geometry: Self.point(centre.latitudeDegrees, centre.longitudeDegrees), properties: properties))
+            }
+        }
+        return Self.collection(features)
+    }
+}

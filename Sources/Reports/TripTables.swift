@@ -1,0 +1,166 @@
+import Foundation
+import MobilityCore
+import Trips
+
+/// The trip stage's CSV files, with the same ids as the store: `staypoints.csv`,
+/// `dwells.csv`, `locations.csv`, `triplegs.csv`, `trips.csv`, `od_matrix.csv`,
+/// `modal_split.csv`, `device_stats.csv`. Times as ISO 8601 UTC and Unix seconds, units in
+/// the column names.
+public struct TripTables {
+    public var result: TripAnalysis.Result
+    public var geofences: [String: Geofence]
+    public var calendar: CalendarKeys
+
+    public init(result: TripAnalysis.Result, geofences: [Geofence], calendar: CalendarKeys = CalendarKeys()) {
+        self.result = result
+        self.geofences = Dictionary(geofences.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        self.calendar = calendar
+    }
+
+    public static let fileNames = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "od_matrix.csv",
+                                   "modal_split.csv", "device_stats.csv"]
+
+    public func write(to folder: String) throws {
+        let path = { (name: String) in (folder as NSString).appendingPathComponent(name) }
+        try staypoints().write(to: path("staypoints.csv"))
+        try dwells().write(to: path("dwells.csv"))
+        try locations().write(to: path("locations.csv"))
+        try triplegs().write(to: path("triplegs.csv"))
+        try trips().write(to: path("trips.csv"))
+        try odMatrix().write(to: path("od_matrix.csv"))
+        try modalSplit().write(to: path("modal_split.csv"))
+        try deviceStatistics().write(to: path("device_stats.csv"))
+    }
+
+    private var ids: TripIdentifiers { TripIdentifiers(result.devices) }
+
+    static func time(_ seconds: Double?) -> [String?] {
+        guard let seconds else { return [nil, nil] }
+        return [ISO8601.format(Timestamp(secondsSince1970: seconds)), number(seconds, 3)]
+    }
+
+    static func number(_ value: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", value) }
+    static func degrees(_ value: Double) -> String { number(value, 6) }
+    static func id(_ value: Int?) -> String? { value.map(String.init) }
+
+    func staypoints() -> CSVWriter {
+        var csv = CSVWriter(columns: ["staypoint_id", "device", "started_at", "started_unix_s", "finished_at", "finished_unix_s",
+                                      "duration_s", "lat", "lon", "fixes", "is_open", "is_activity", "location_id", "geofence_id"])
+        let builder = TripBuilder()
+        for (deviceIndex, device) in result.devices.enumerated() {
+            for (index, stay) in device.staypoints.enumerated() {
+                csv.append([String(ids.staypoint(deviceIndex, index)), stay.device] + Self.time(stay.startSeconds) + Self.time(stay.endSeconds)
+                           + [Self.number(stay.durationSeconds, 1), Self.degrees(stay.latitudeDegrees), Self.degrees(stay.longitudeDegrees),
+                              String(stay.fixCount), String(stay.isOpen), String(device.isActivity[index]),
+                              Self.id(stay.location.map(TripIdentifiers.location)), builder.dwellOverlapping(stay, device.dwells)?.geofenceID])
+            }
+        }
+        return csv
+    }
+
+    func dwells() -> CSVWriter {
+        var csv = CSVWriter(columns: ["dwell_id", "device", "geofence_id", "geofence_name", "geofence_kind", "entry_at", "entry_unix_s",
+                                      "exit_at", "exit_unix_s", "duration_s", "fixes", "closed_by", "longest_gap_s", "lat", "lon"])
+        for (deviceIndex, device) in result.devices.enumerated() {
+            for (index, dwell) in device.dwells.enumerated() {
+                let fence = geofences[dwell.geofenceID]
+                let centre = device.track.meanPosition(dwell.firstFix...dwell.lastFix)
+                csv.append([String(ids.dwell(deviceIndex, index)), dwell.device, dwell.geofenceID, fence?.name ?? dwell.geofenceID,
+                            fence?.kind ?? "zone"] + Self.time(dwell.entrySeconds) + Self.time(dwell.exitSeconds)
+                           + [Self.number(dwell.durationSeconds, 1), String(dwell.fixesUsed), dwell.closure.rawValue,
+                              Self.number(dwell.longestGapSeconds, 1), Self.degrees(centre.latitudeDegrees), Self.degrees(centre.longitudeDegrees)])
+            }
+        }
+        return csv
+    }
+
+    func locations() -> CSVWriter {
+        var csv = CSVWriter(columns: ["location_id", "device", "number", "lat", "lon", "staypoints", "devices", "total_stay_s"])
+        for (index, location) in result.locations.enumerated() {
+            csv.append([String(TripIdentifiers.location(index)), location.device, String(location.number), Self.degrees(location.latitudeDegrees),
+                        Self.degrees(location.longitudeDegrees), String(location.staypoints), String(location.devices),
+                        Self.number(location.totalStaySeconds, 1)])
+        }
+        return csv
+    }
+
+    func triplegs() -> CSVWriter {
+        var csv = CSVWriter(columns: ["tripleg_id", "trip_id", "device", "started_at", "started_unix_s", "finished_at", "finished_unix_s",
+                                      "duration_s", "distance_m", "speed_mps", "mode", "mode_source", "fixes", "previous_staypoint_id",
+                                      "next_staypoint_id"])
+        for (deviceIndex, device) in result.devices.enumerated() {
+            for (index, leg) in device.triplegs.enumerated() {
+                let speed = leg.durationSeconds > 0 ? leg.distanceMeters / leg.durationSeconds : 0
+                csv.append([String(ids.tripleg(deviceIndex, index)), Self.id(leg.trip.map { ids.trip(deviceIndex, $0) }), leg.device]
+                           + Self.time(leg.startSeconds) + Self.time(leg.endSeconds)
+                           + [Self.number(leg.durationSeconds, 1), Self.number(leg.distanceMeters, 1), Self.number(speed, 2),
+                              leg.mode?.rawValue ?? unknownModeName, leg.modeSource, String(leg.fixCount),
+                              Self.id(leg.previousStaypoint.map { ids.staypoint(deviceIndex, $0) }),
+                              Self.id(leg.nextStaypoint.map { ids.staypoint(deviceIndex, $0) })])
+            }
+        }
+        return csv
+    }
+
+    func trips() -> CSVWriter {
+        var csv = CSVWriter(columns: ["trip_id", "device", "started_at", "started_unix_s", "finished_at", "finished_unix_s", "duration_s",
+                                      "distance_m", "main_mode", "legs", "leg_modes", "origin_staypoint_id", "destination_staypoint_id",
+                                      "origin_location_id", "destination_location_id", "origin_geofence_id", "origin_geofence_name",
+                                      "destination_geofence_id", "destination_geofence_name"])
+        for (deviceIndex, device) in result.devices.enumerated() {
+            for (index, trip) in device.trips.enumerated() {
+                let legModes = trip.legs.map { device.triplegs[$0].mode?.rawValue ?? unknownModeName }.joined(separator: ">")
+                csv.append([String(ids.trip(deviceIndex, index)), trip.device] + Self.time(trip.startSeconds) + Self.time(trip.endSeconds)
+                           + [Self.number(trip.durationSeconds, 1), Self.number(trip.distanceMeters, 1), trip.mainMode?.rawValue ?? unknownModeName,
+                              String(trip.legs.count), legModes,
+                              Self.id(trip.originStaypoint.map { ids.staypoint(deviceIndex, $0) }),
+                              Self.id(trip.destinationStaypoint.map { ids.staypoint(deviceIndex, $0) }),
+                              Self.id(trip.originStaypoint.flatMap { device.staypoints[$0].location }.map(TripIdentifiers.location)),
+                              Self.id(trip.destinationStaypoint.flatMap { device.staypoints[$0].location }.map(TripIdentifiers.location)),
+                              trip.originGeofence, trip.originGeofence.map { geofences[$0]?.name ?? $0 },
+                              trip.destinationGeofence, trip.destinationGeofence.map { geofences[$0]?.name ?? $0 }])
+            }
+        }
+        return csv
+    }
+
+    func odMatrix() -> CSVWriter {
+        let modes = modeNames(in: result.devices)
+        var csv = CSVWriter(columns: ["origin_geofence_id", "origin_name", "destination_geofence_id", "destination_name", "trips", "devices",
+                                      "median_duration_s", "median_distance_m"] + modes.map { "share_\($0)" })
+        for row in ODMatrix(result.devices).rows {
+            csv.append([row.origin, row.origin.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", row.destination,
+                        row.destination.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", String(row.trips), String(row.devices),
+                        Self.number(row.medianDurationSeconds, 1), Self.number(row.medianDistanceMeters, 1)]
+                       + modes.map { Self.number(row.modeShares[$0] ?? 0, 4) })
+        }
+        return csv
+    }
+
+    func modalSplit() -> CSVWriter {
+        var csv = CSVWriter(columns: ["dimension", "key", "mode", "trips", "trip_share", "distance_m", "distance_share", "duration_s",
+                                      "duration_share"])
+        for row in ModalSplit(result.devices, calendar: calendar).rows {
+            csv.append([row.dimension, row.key, row.mode, String(row.trips), Self.number(row.tripShare, 4), Self.number(row.distanceMeters, 1),
+                        Self.number(row.distanceShare, 4), Self.number(row.durationSeconds, 1), Self.number(row.durationShare, 4)])
+        }
+        return csv
+    }
+
+    func deviceStatistics() -> CSVWriter {
+        let modes = modeNames(in: result.devices)
+        var csv = CSVWriter(columns: ["device", "fixes", "first_fix_at", "first_fix_unix_s", "last_fix_at", "last_fix_unix_s", "days_observed",
+                                      "staypoints", "dwells", "trips", "distance_m", "hours_in_motion"]
+                            + modes.map { "time_\($0)_h" } + modes.map { "distance_\($0)_m" } + modes.map { "weekly_\($0)_h" })
+        for row in DeviceStatistics(result.devices, calendar: calendar).rows {
+            let weeks = max(row.weeksObserved, 1.0 / 7)
+            csv.append([row.device, String(row.fixes)] + Self.time(row.firstSeconds) + Self.time(row.lastSeconds)
+                       + [String(row.daysObserved), String(row.staypoints), String(row.dwells), String(row.trips),
+                          Self.number(row.distanceMeters, 1), Self.number(row.hoursInMotion, 3)]
+                       + modes.map { Self.number((row.secondsPerMode[$0] ?? 0) / 3600, 3) }
+                       + modes.map { Self.number(row.distancePerMode[$0] ?? 0, 1) }
+                       + modes.map { Self.number((row.secondsPerMode[$0] ?? 0) / 3600 / weeks, 3) })
+        }
+        return csv
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import PipelineRunner
+import Trips
+
+struct TripsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trips",
+        abstract: "Find staypoints, geofence dwells, locations, triplegs and trips in a store; write OD, modal split and device tables.",
+        discussion: """
+            Reads the timed fixes of every ingested file (one track per device), the geofences and the windows \
+            `pipeline classify --store` kept; where no classified window covers a fix, GPS-speed rules give the mode. \
+            Replaces the store's staypoints, dwells, locations, triplegs and trips in one transaction and writes \
+            staypoints.csv, dwells.csv, locations.csv, triplegs.csv, trips.csv, od_matrix.csv, modal_split.csv, \
+            device_stats.csv, staypoints.geojson, triplegs.geojson and dwells.geojson. Staypoints follow trackintel's \
+            sliding method (Li et al. 2008), so results compare with its generate_staypoints.
+            """
+    )
+
+    @Option(help: "The SQLite store (see `pipeline ingest`).")
+    var store = "reports/pipeline.sqlite"
+
+    @Option(help: "Folder for the CSV and GeoJSON files. Default: the store's folder.")
+    var out: String?
+
+    @Flag(help: "Print one JSON summary object on standard output.")
+    var json = false
+
+    @OptionGroup var trips: TripOptions
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: store) else {
+            FileHandle.standardError.write(Data("error: no store at \(store) (run `pipeline ingest` first)\n".utf8))
+            throw ExitCode(1)
+        }
+        var run = TripsRun(storePath: store, reportsFolder: out ?? (store as NSString).deletingLastPathComponent)
+        run.parameters = trips.parameters
+        run.calendar = CalendarKeys(utcOffsetSeconds: trips.utcOffsetHours * 3600)
+        run.grouping = trips.trackBy
+        let progress = Progress()
+        let summary: TripsRun.Summary
+        do { summary = try run.run(progress: progress) } catch {
+            progress.log("error: \(error)")
+            throw ExitCode(1)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+        } else {
+            progress.log("\(summary.staypoints) staypoints, \(summary.dwells) dwells, \(summary.locations) locations, "
+                         + "\(summary.triplegs) triplegs, \(summary.trips) trips; leg modes from "
+                         + summary.legsByModeSource.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            progress.log(String(format: "%.2f s loading, %.2f s GPS modes, %.2f s trip stages, %.2f s writing; wrote %@",
+                                summary.secondsLoading, summary.secondsModes, summary.secondsTrips, summary.secondsWriting, run.reportsFolder))
+        }
+    }
+}
