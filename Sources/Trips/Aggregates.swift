@@ -12,6 +12,11 @@ public func modeNames(in devices: [DeviceTrips]) -> [String] {
     return known + (legs.contains { $0.mode == nil } ? [unknownModeName] : [])
 }
 
+/// `Mode` order, "unknown" last.
+func modeRank(_ name: String) -> Int {
+    Mode(rawValue: name).flatMap { Mode.allCases.firstIndex(of: $0) } ?? Mode.allCases.count
+}
+
 func median(_ values: [Double]) -> Double? {
     guard !values.isEmpty else { return nil }
     let sorted = values.sorted()
@@ -102,7 +107,8 @@ public struct ModalSplit: Sendable {
                        distanceMeters: value.distance, distanceShare: share(value.distance, whole.distance),
                        durationSeconds: value.duration, durationShare: share(value.duration, whole.duration))
         }.sorted { a, b in
-            (dimensionOrder[a.dimension]!, weekdayOrder[a.key] ?? 0, a.key, a.mode) < (dimensionOrder[b.dimension]!, weekdayOrder[b.key] ?? 0, b.key, b.mode)
+            (dimensionOrder[a.dimension]!, weekdayOrder[a.key] ?? 0, a.key, modeRank(a.mode))
+                < (dimensionOrder[b.dimension]!, weekdayOrder[b.key] ?? 0, b.key, modeRank(b.mode))
         }
     }
 }

@@ -99,4 +99,27 @@ import Testing
         let outcome = try pipeline(["ingest", "nowhere", "--store", "out/p.sqlite"], in: folder.path)
         #expect(outcome.status == 1 && outcome.stderr.contains("nowhere: no such file or folder"))
     }
+
+    @Test func tripsPrintsJSONStatesItsOptionsAndRefusesAMissingStore() throws {
+        let folder = try TemporaryFolder()
+        try makeTraces(folder)
+        _ = try pipeline(["ingest", "traces", "--store", "out/p.sqlite"], in: folder.path)
+        let outcome = try pipeline(["trips", "--store", "out/p.sqlite", "--json"], in: folder.path)
+        #expect(outcome.status == 0)
+        let summary = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        #expect(summary?["devices"] as? Int == 1 && summary?["triplegs"] as? Int == 1 && summary?["staypoints"] as? Int == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.file("out/od_matrix.csv")))
+
+        let help = try pipeline(["trips", "--help"], in: folder.path)
+        let flat = help.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+        for text in ["--staypoint-distance <m>", "(default: 100.0)", "--staypoint-time <s>", "(default: 300.0)", "--gap <s>", "(default: 900.0)",
+                     "--dwell-enter-fixes", "--dwell-exit-time", "--dwell-minimum", "--location-epsilon", "--minimum-leg",
+                     "--activity-minimum", "--utc-offset-hours", "--no-last-stay", "metres", "seconds"] {
+            #expect(flat.contains(text), "trips --help lacks \(text)")
+        }
+        let missing = try pipeline(["trips", "--store", "nowhere.sqlite"], in: folder.path)
+        #expect(missing.status == 1 && missing.stderr.contains("no store at nowhere.sqlite"))
+        let bad = try pipeline(["trips", "--store", "out/p.sqlite", "--staypoint-distance=-5"], in: folder.path)
+        #expect(bad.status == 64 && bad.stderr.contains("--staypoint-distance must be a positive number"))
+    }
 }

@@ -1,0 +1,114 @@
+import Foundation
+import MobilityCore
+import PipelineRunner
+import Store
+import TestSupport
+import Testing
+import Trips
+
+/// `pipeline trips` on a store made by the real ingest from GPX and geofence files.
+@Suite struct TripsCommandTests {
+    static let start = 1_700_000_000.0
+    static let metresPerDegree = 111_195.0
+
+    /// A commute east along latitude 48: 30 min home, walk 400 m, drive 6 km, walk 240 m, 30 min at work; a fix every 5 s.
+    static func commute() -> [GPXBuilder.Point] {
+        var points: [GPXBuilder.Point] = []
+        var time = start, east = 0.0
+        func fix() {
+            points.append(GPXBuilder.Point(48, 2 + east / (metresPerDegree * cos(48 * Double.pi / 180)), time: Timestamp(secondsSince1970: time)))
+            time += 5
+        }
+        for _ in 0..<360 { fix() }
+        for (distance, speed) in [(400.0, 1.4), (6000, 10), (240, 1.4)] {
+            let target = east + distance
+            while east < target { fix(); east = min(target, east + speed * 5) }
+        }
+        for _ in 0..<360 { fix() }
+        return points
+    }
+
+    func makeStore(_ folder: TemporaryFolder) throws -> String {
+        var gpx = GPXBuilder()
+        gpx.tracks = [[Self.commute()]]
+        try folder.write("traces/ana/commute.gpx", gpx.text)
+        let workLongitude = 2 + 6640 / (Self.metresPerDegree * cos(48 * Double.pi / 180))
+        try folder.write("traces/zones.csv", "id,name,kind,lat,lon,radius_m\nhome,Home,home,48,2,100\nwork,Office,work,48,\(workLongitude),100\n")
+        var options = IngestOptions(paths: [folder.file("traces")], storePath: folder.file("out/pipeline.sqlite"))
+        options.reportsFolder = folder.file("out")
+        _ = try IngestRun(options: options, progress: Progress(quiet: true)).run()
+        return folder.file("out/pipeline.sqlite")
+    }
+
+    static func csv(_ path: String) throws -> [[String: String]] {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(lines[0], $0)) }
+    }
+
+    @Test func aCommuteGivesStaysDwellsATripAndEveryTable() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeStore(folder)
+        let summary = try TripsRun(storePath: store, reportsFolder: folder.file("out")).run(progress: Progress(quiet: true))
+        #expect(summary.devices == 1 && summary.staypoints == 2 && summary.dwells == 2 && summary.trips == 1 && summary.locations == 2)
+        #expect(summary.legsByModeSource.keys.sorted() == ["gps_rules"])
+
+        let trips = try Self.csv(folder.file("out/trips.csv"))
+        #expect(trips.count == 1)
+        #expect(trips[0]["origin_geofence_name"] == "Home" && trips[0]["destination_geofence_name"] == "Office" && trips[0]["main_mode"] == "car")
+        #expect(trips[0]["leg_modes"] == "walk>car>walk")
+        let od = try Self.csv(folder.file("out/od_matrix.csv"))
+        #expect(od.count == 1 && od[0]["origin_name"] == "Home" && od[0]["destination_name"] == "Office" && od[0]["share_car"] == "1.0000")
+        let split = try Self.csv(folder.file("out/modal_split.csv")).filter { $0["dimension"] == "all" }
+        #expect(split.map { $0["mode"]! } == ["walk", "car"] && split.first { $0["mode"] == "car" }?["trips"] == "1")
+        let stats = try Self.csv(folder.file("out/device_stats.csv"))
+        #expect(stats.count == 1 && stats[0]["device"] == "ana" && stats[0]["trips"] == "1" && stats[0]["days_observed"] == "1")
+        #expect(try Self.csv(folder.file("out/dwells.csv")).map { $0["geofence_name"]! } == ["Home", "Office"])
+
+        let legs = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/triplegs.geojson")))) as? [String: Any]
+        let features = try #require(legs?["features"] as? [[String: Any]])
+        #expect(features.count == 3)
+        let properties = features.map { $0["properties"] as! [String: Any] }
+        #expect(properties.map { $0["mode"] as! String } == ["walk", "car", "walk"] && properties[1]["stroke"] as? String == "#c62828")
+        for name in ["staypoints.geojson", "dwells.geojson"] {
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/\(name)")))) as? [String: Any]
+            #expect((object?["features"] as? [Any])?.count == 2, "\(name)")
+        }
+
+        let counts = try PipelineStore(path: store).tableCounts()
+        #expect(counts["staypoints"] == 2 && counts["dwells"] == 2 && counts["trips"] == 1 && counts["triplegs"] == 3 && counts["locations"] == 2)
+        let linked = try PipelineStore(path: store).rows("""
+            SELECT t.id FROM trips t JOIN staypoints o ON o.id = t.origin_staypoint_id JOIN staypoints d ON d.id = t.destination_staypoint_id
+            JOIN triplegs l ON l.trip_id = t.id WHERE o.geofence_id = 'home' AND d.geofence_id = 'work'
+            """)
+        #expect(linked.count == 3)
+    }
+
+    @Test func runningAgainReplacesRatherThanDuplicates() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeStore(folder)
+        let run = TripsRun(storePath: store, reportsFolder: folder.file("out"))
+        _ = try run.run(progress: Progress(quiet: true))
+        let first = try PipelineStore(path: store).tableCounts()
+        let firstTrips = try String(contentsOfFile: folder.file("out/trips.csv"), encoding: .utf8)
+        _ = try run.run(progress: Progress(quiet: true))
+        #expect(try PipelineStore(path: store).tableCounts().filter { $0.key != "runs" } == first.filter { $0.key != "runs" })
+        #expect(try String(contentsOfFile: folder.file("out/trips.csv"), encoding: .utf8) == firstTrips)
+    }
+
+    @Test func classifiedWindowsInTheStoreDecideTheLegsTheyCover() throws {
+        let folder = try TemporaryFolder()
+        let store = try makeStore(folder)
+        // Say an IMU model called the drive a bus ride: its windows outrank the GPS rules.
+        let rows = stride(from: Self.start + 1800 + 300, to: Self.start + 1800 + 900, by: 2.5).map {
+            PipelineStore.ModeWindowRow(device: "ana", trace: "ana/phone.csv", startSeconds: $0, endSeconds: $0 + 5, mode: .bus, rawMode: .bus,
+                                        probability: 0.9, decidedBy: "model")
+        }
+        try PipelineStore(path: store).replaceModeWindows(rows)
+        try PipelineStore(path: store).replaceModeWindows(rows)
+        #expect(try PipelineStore(path: store).tableCounts()["mode_windows"] == rows.count)
+        let summary = try TripsRun(storePath: store, reportsFolder: folder.file("out")).run(progress: Progress(quiet: true))
+        #expect(summary.legsByModeSource["model"] == 1)
+        let trips = try Self.csv(folder.file("out/trips.csv"))
+        #expect(trips[0]["main_mode"] == "bus")
+    }
+}
