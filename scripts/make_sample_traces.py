@@ -15,6 +15,7 @@ from datetime import datetime, timedelta, timezone
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "traces")
 START = datetime(2024, 5, 6, 7, 30, tzinfo=timezone.utc)
 HOME = (48.8566, 2.3522)
+DAVE_HOME = (48.8530, 2.3450)
 M_PER_DEG_LAT = 111_195.0
 rng = random.Random(20240506)
 
@@ -46,6 +47,31 @@ def track(start, legs):
             lon += east / (M_PER_DEG_LAT * math.cos(math.radians(lat)))
             t += timedelta(seconds=1)
             fixes.append((t, lat + rng.gauss(0, 2e-5), lon + rng.gauss(0, 2e-5), round(rng.uniform(0.7, 1.6), 1)))
+    return fixes
+
+
+def day(start, origin, plan, interval=5):
+    """Fixes every `interval` s along a plan of ("stay", seconds) and ("move", (lat, lon), m/s)
+    steps: stays scatter about 5 m around the place, moves go straight at the speed."""
+    lat, lon = origin
+    t = start
+    fixes = []
+    for step in plan:
+        if step[0] == "stay":
+            for _ in range(int(step[1] / interval)):
+                fixes.append((t, lat + rng.gauss(0, 4e-5), lon + rng.gauss(0, 6e-5), round(rng.uniform(0.8, 2.0), 1)))
+                t += timedelta(seconds=interval)
+        else:
+            (target_lat, target_lon), speed = step[1], step[2]
+            north = (target_lat - lat) * M_PER_DEG_LAT
+            east = (target_lon - lon) * M_PER_DEG_LAT * math.cos(math.radians(lat))
+            steps = max(1, int(math.hypot(north, east) / speed / interval))
+            for i in range(steps):
+                f = i / steps
+                fixes.append((t, lat + f * (target_lat - lat) + rng.gauss(0, 2e-5), lon + f * (target_lon - lon) + rng.gauss(0, 3e-5),
+                              round(rng.uniform(0.7, 1.6), 1)))
+                t += timedelta(seconds=interval)
+            lat, lon = target_lat, target_lon
     return fixes
 
 
@@ -127,8 +153,20 @@ def main():
             lines.append(f"{t_ms + 7},sound,{rng.uniform(55, 70):.1f}")
     write(f"carol/sensorfile_carol_Car_{start_ms}.csv", "\n".join(lines) + "\n")
 
+    # dave: a GPX day of stays and trips between geofences, for staypoints, dwells and trips:
+    # home, walk and cycle to the campus, a café (no geofence) at lunch, back to the campus,
+    # then home by car.
+    campus, cafe = (48.8612, 2.3752), (48.8562, 2.3688)
+    fixes = day(START, DAVE_HOME, [
+        ("stay", 1800), ("move", (48.8545, 2.3480), 1.4), ("move", campus, 4.5), ("stay", 2700),
+        ("move", cafe, 1.3), ("stay", 1500), ("move", campus, 1.3), ("stay", 3000),
+        ("move", (48.8560, 2.3600), 11.0), ("move", DAVE_HOME, 10.0), ("stay", 1500)])
+    write("dave/2024-05-06-day.gpx", gpx(fixes, "dave"))
+
     # Geofences, stations, check-ins and labels.
     features = [
+        {"type": "Feature", "id": "home-dave", "properties": {"name": "Dave home", "kind": "home", "radius_m": 80},
+         "geometry": {"type": "Point", "coordinates": [DAVE_HOME[1], DAVE_HOME[0]]}},
         {"type": "Feature", "id": "home-alice", "properties": {"name": "Alice home", "kind": "home", "radius_m": 100},
          "geometry": {"type": "Point", "coordinates": [HOME[1], HOME[0]]}},
         {"type": "Feature", "id": "campus", "properties": {"name": "Campus", "kind": "work"},

@@ -25,7 +25,7 @@ public struct DwellDetector: Sendable {
     }
 
     public func detect(_ track: DeviceTrack, geofences: [Geofence]) -> [GeofenceDwell] {
-        geofences.flatMap { detect(track, geofence: $0) }
+        geofences.flatMap { detect(track, geofence: $0) }.sorted { ($0.entrySeconds, $0.geofenceID) < ($1.entrySeconds, $1.geofenceID) }
     }
 
     public func detect(_ track: DeviceTrack, geofence: Geofence) -> [GeofenceDwell] {
