@@ -56,19 +56,23 @@ enum TripMeasurements {
         return points.keys.sorted().map { DeviceTrack(device: $0, points: points[$0]!) }
     }
 
-    /// Staypoints alone, then staypoints → triplegs → trips, on one core (as the peer runs);
+    /// Staypoints alone, then staypoints → triplegs → trips, on one core (as the peer runs, with
+    /// its parameters);
     /// then every stage (with dwells in two geofences and locations) on all cores.
     static func run(path: String, name: String) throws -> [Measurement] {
         let tracks = try readDays(path: path)
         let fixes = Double(tracks.reduce(0) { $0 + $1.points.count })
-        let detector = StaypointDetector()
+        // trackintel's parameters (its include_last is off), so both do the same work.
+        var parameters = TripStageParameters()
+        parameters.staypoints.includeLast = false
+        let detector = StaypointDetector(parameters: parameters.staypoints)
         var best = Double.infinity, staypoints = 0
         for _ in 0..<3 {
             let (count, seconds) = Measurements.time { tracks.reduce(0) { $0 + detector.detect($1).count } }
             best = min(best, seconds)
             staypoints = count
         }
-        let analysis = TripAnalysis()
+        let analysis = TripAnalysis(parameters: parameters)
         let (trips, chainSeconds) = Measurements.time {
             tracks.reduce(0) { $0 + analysis.analyse($1, geofences: [], modes: .empty).trips.count }
         }
