@@ -29,16 +29,16 @@ public struct TripsRun {
         public var triplegs = 0
         public var trips = 0
         /// Legs whose mode came from classified IMU windows, from GPS rules, or from nothing.
+        /// `seconds_trips` includes the GPS-rule modes, computed per device beside its stages.
         public var legsByModeSource: [String: Int] = [:]
         public var secondsLoading = 0.0
-        public var secondsModes = 0.0
         public var secondsTrips = 0.0
         public var secondsWriting = 0.0
         public var files: [String] = []
 
         enum CodingKeys: String, CodingKey {
             case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips
-            case legsByModeSource = "legs_by_mode_source", secondsLoading = "seconds_loading", secondsModes = "seconds_modes"
+            case legsByModeSource = "legs_by_mode_source", secondsLoading = "seconds_loading"
             case secondsTrips = "seconds_trips", secondsWriting = "seconds_writing", files
         }
     }
@@ -60,9 +60,9 @@ public struct TripsRun {
         progress.log("trips: \(tracks.count) devices, \(summary.fixes) timed fixes, \(geofences.count) geofences, "
                      + "classified windows for \(stored.count) devices")
 
-        let timelines = Self.timelines(tracks, stored: stored, staypoints: parameters.staypoints)
-        summary.secondsModes = lap()
-        let result = TripAnalysis(parameters: parameters).run(tracks: tracks, geofences: geofences, modes: timelines)
+        let result = TripAnalysis(parameters: parameters).run(tracks: tracks, geofences: geofences) { track, staypoints in
+            Self.timeline(track, stored: stored[track.device] ?? [], staypoints: staypoints)
+        }
         summary.secondsTrips = lap()
 
         try store.replaceTripResults(result, geofences: geofences)
@@ -80,18 +80,13 @@ public struct TripsRun {
         return summary
     }
 
-    /// Per device: classified windows first, GPS rules where they are silent. The rules only
-    /// run over the fixes outside staypoints (the only fixes legs are made of), which saves
-    /// most of a day's windows.
-    public static func timelines(_ tracks: [DeviceTrack], stored: [String: [ModeSpan]], staypoints: StaypointParameters) -> [String: ModeTimeline] {
-        var timelines: [String: ModeTimeline] = [:]
-        let detector = StaypointDetector(parameters: staypoints)
-        for track in tracks {
-            var moving = [Bool](repeating: true, count: track.points.count)
-            for stay in detector.detect(track) { for index in stay.firstFix..<stay.endFix { moving[index] = false } }
-            let movement = DeviceTrack(device: track.device, points: track.points.indices.filter { moving[$0] }.map { track.points[$0] })
-            timelines[track.device] = ModeTimeline(layers: [stored[track.device] ?? [], GPSModeSpans.spans(movement)])
-        }
-        return timelines
+    /// Classified windows first, GPS rules where they are silent. The rules only run over the
+    /// fixes outside staypoints (the only fixes legs are made of), which saves most of a day's
+    /// windows.
+    public static func timeline(_ track: DeviceTrack, stored: [ModeSpan], staypoints: [Staypoint]) -> ModeTimeline {
+        var moving = [Bool](repeating: true, count: track.points.count)
+        for stay in staypoints { for index in stay.firstFix..<stay.endFix { moving[index] = false } }
+        let movement = DeviceTrack(device: track.device, points: track.points.indices.filter { moving[$0] }.map { track.points[$0] })
+        return ModeTimeline(layers: [stored, GPSModeSpans.spans(movement)])
     }
 }

@@ -40,11 +40,17 @@ public struct TripAnalysis: Sendable {
     }
 
     public func run(tracks: [DeviceTrack], geofences: [Geofence], modes: [String: ModeTimeline]) -> Result {
+        run(tracks: tracks, geofences: geofences) { track, _ in modes[track.device] ?? .empty }
+    }
+
+    /// `modes` gives a device's timeline once its staypoints are known (so a classifier can
+    /// skip the fixes no leg is made of); it runs on the device's worker thread.
+    public func run(tracks: [DeviceTrack], geofences: [Geofence],
+                    modes: @escaping @Sendable (DeviceTrack, [Staypoint]) -> ModeTimeline) -> Result {
         let sorted = tracks.sorted { $0.device < $1.device }
         let slots = ResultSlots(count: sorted.count)
         DispatchQueue.concurrentPerform(iterations: sorted.count) { index in
-            let track = sorted[index]
-            slots.store(analyse(track, geofences: geofences, modes: modes[track.device] ?? .empty), at: index)
+            slots.store(analyse(sorted[index], geofences: geofences, modes: modes), at: index)
         }
         var devices = slots.values
         let locations = assignLocations(&devices)
@@ -52,9 +58,14 @@ public struct TripAnalysis: Sendable {
     }
 
     public func analyse(_ track: DeviceTrack, geofences: [Geofence], modes: ModeTimeline) -> DeviceTrips {
+        analyse(track, geofences: geofences) { _, _ in modes }
+    }
+
+    public func analyse(_ track: DeviceTrack, geofences: [Geofence], modes: (DeviceTrack, [Staypoint]) -> ModeTimeline) -> DeviceTrips {
         let staypoints = StaypointDetector(parameters: parameters.staypoints).detect(track)
         let dwells = DwellDetector(parameters: parameters.dwells).detect(track, geofences: geofences)
-        var triplegs = TriplegBuilder(parameters: parameters.trips).build(track, staypoints: staypoints, modes: modes)
+        let timeline = modes(track, staypoints)
+        var triplegs = TriplegBuilder(parameters: parameters.trips).build(track, staypoints: staypoints, modes: timeline)
         let builder = TripBuilder(parameters: parameters.trips)
         let trips = builder.build(staypoints: staypoints, triplegs: &triplegs, dwells: dwells)
         return DeviceTrips(track: track, staypoints: staypoints, dwells: dwells, triplegs: triplegs, trips: trips,

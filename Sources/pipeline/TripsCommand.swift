@@ -51,8 +51,8 @@ struct TripsCommand: ParsableCommand {
             progress.log("\(summary.staypoints) staypoints, \(summary.dwells) dwells, \(summary.locations) locations, "
                          + "\(summary.triplegs) triplegs, \(summary.trips) trips; leg modes from "
                          + summary.legsByModeSource.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-            progress.log(String(format: "%.2f s loading, %.2f s GPS modes, %.2f s trip stages, %.2f s writing; wrote %@",
-                                summary.secondsLoading, summary.secondsModes, summary.secondsTrips, summary.secondsWriting, run.reportsFolder))
+            progress.log(String(format: "%.2f s loading, %.2f s modes and trip stages, %.2f s writing; wrote %@",
+                                summary.secondsLoading, summary.secondsTrips, summary.secondsWriting, run.reportsFolder))
         }
     }
 }
