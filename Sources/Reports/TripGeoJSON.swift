@@ -7,12 +7,14 @@ import Trips
 /// draw coloured by mode as they are) and `dwells.geojson` (points at the mean of the fixes
 /// inside). Ids are the CSV and store ids.
 public struct TripGeoJSON {
-    public var result: TripAnalysis.Result
+    public let result: TripAnalysis.Result
     public var geofences: [String: Geofence]
+    private let ids: TripIdentifiers
 
     public init(result: TripAnalysis.Result, geofences: [Geofence]) {
         self.result = result
         self.geofences = Dictionary(geofences.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        ids = TripIdentifiers(result.devices)
     }
 
     public static let fileNames = ["staypoints.geojson", "triplegs.geojson", "dwells.geojson"]
@@ -31,7 +33,6 @@ public struct TripGeoJSON {
         try Data(dwells().utf8).write(to: path("dwells.geojson"), options: .atomic)
     }
 
-    private var ids: TripIdentifiers { TripIdentifiers(result.devices) }
 
     static func point(_ latitude: Double, _ longitude: Double) -> String {
         String(format: #"{"type":"Point","coordinates":[%.6f,%.6f]}"#, longitude, latitude)

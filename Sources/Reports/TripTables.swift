@@ -7,13 +7,15 @@ import Trips
 /// `modal_split.csv`, `device_stats.csv`. Times as ISO 8601 UTC and Unix seconds, units in
 /// the column names.
 public struct TripTables {
-    public var result: TripAnalysis.Result
+    public let result: TripAnalysis.Result
     public var geofences: [String: Geofence]
+    private let ids: TripIdentifiers
     public var calendar: CalendarKeys
 
     public init(result: TripAnalysis.Result, geofences: [Geofence], calendar: CalendarKeys = CalendarKeys()) {
         self.result = result
         self.geofences = Dictionary(geofences.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        ids = TripIdentifiers(result.devices)
         self.calendar = calendar
     }
 
@@ -32,7 +34,6 @@ public struct TripTables {
         try deviceStatistics().write(to: path("device_stats.csv"))
     }
 
-    private var ids: TripIdentifiers { TripIdentifiers(result.devices) }
 
     static func time(_ seconds: Double?) -> [String?] {
         guard let seconds else { return [nil, nil] }
