@@ -57,7 +57,7 @@ public struct TripGeoJSON {
                 var properties: [String: Any] = [
                     "staypoint_id": ids.staypoint(deviceIndex, index), "device": stay.device, "started_at": Self.iso(stay.startSeconds),
                     "finished_at": Self.iso(stay.endSeconds), "duration_s": (stay.durationSeconds * 10).rounded() / 10,
-                    "fixes": stay.fixCount, "is_activity": device.isActivity[index],
+                    "fixes": stay.fixCount, "is_activity": stay.isActivity,
                 ]
                 if let location = stay.location { properties["location_id"] = TripIdentifiers.location(location) }
                 features.append(try Self.feature(geometry: Self.point(stay.latitudeDegrees, stay.longitudeDegrees), properties: properties))

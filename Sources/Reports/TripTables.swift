@@ -47,13 +47,12 @@ public struct TripTables {
     func staypoints() -> CSVWriter {
         var csv = CSVWriter(columns: ["staypoint_id", "device", "started_at", "started_unix_s", "finished_at", "finished_unix_s",
                                       "duration_s", "lat", "lon", "fixes", "is_open", "is_activity", "location_id", "geofence_id"])
-        let builder = TripBuilder()
         for (deviceIndex, device) in result.devices.enumerated() {
             for (index, stay) in device.staypoints.enumerated() {
                 csv.append([String(ids.staypoint(deviceIndex, index)), stay.device] + Self.time(stay.startSeconds) + Self.time(stay.endSeconds)
                            + [Self.number(stay.durationSeconds, 1), Self.degrees(stay.latitudeDegrees), Self.degrees(stay.longitudeDegrees),
-                              String(stay.fixCount), String(stay.isOpen), String(device.isActivity[index]),
-                              Self.id(stay.location.map(TripIdentifiers.location)), builder.dwellOverlapping(stay, device.dwells)?.geofenceID])
+                              String(stay.fixCount), String(stay.isOpen), String(stay.isActivity),
+                              Self.id(stay.location.map(TripIdentifiers.location)), stay.geofence])
             }
         }
         return csv

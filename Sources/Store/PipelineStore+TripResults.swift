@@ -39,12 +39,11 @@ extension PipelineStore {
             INSERT INTO staypoints (id, device, started_unix_s, finished_unix_s, duration_s, lat_deg, lon_deg, fixes, is_open,
               is_activity, location_id, geofence_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let builder = TripBuilder()
         for (index, stay) in device.staypoints.enumerated() {
             try statement.execute(arguments: [
                 ids.staypoint(deviceIndex, index), stay.device, stay.startSeconds, stay.endSeconds, stay.durationSeconds,
-                stay.latitudeDegrees, stay.longitudeDegrees, stay.fixCount, stay.isOpen, device.isActivity[index],
-                stay.location.map(TripIdentifiers.location), builder.dwellOverlapping(stay, device.dwells)?.geofenceID,
+                stay.latitudeDegrees, stay.longitudeDegrees, stay.fixCount, stay.isOpen, stay.isActivity,
+                stay.location.map(TripIdentifiers.location), stay.geofence,
             ])
         }
     }

@@ -18,6 +18,10 @@ public struct Staypoint: Hashable, Sendable {
     public var isOpen: Bool
     /// Set by `LocationClusterer`: index into the run's locations.
     public var location: Int?
+    /// Set by `TripBuilder.annotate`: the geofence dwelt in during the stay (longest overlap).
+    public var geofence: String? = nil
+    /// Set by `TripBuilder.annotate`: whether the stay is an activity that ends and starts trips.
+    public var isActivity = false
 
     public var durationSeconds: Double { endSeconds - startSeconds }
     public var fixCount: Int { endFix - firstFix }

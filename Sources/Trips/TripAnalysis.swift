@@ -19,7 +19,8 @@ public struct DeviceTrips: Sendable {
     public var dwells: [GeofenceDwell]
     public var triplegs: [Tripleg]
     public var trips: [Trip]
-    public var isActivity: [Bool]
+
+    public var isActivity: [Bool] { staypoints.map(\.isActivity) }
 
     public var device: String { track.device }
 }
@@ -62,14 +63,14 @@ public struct TripAnalysis: Sendable {
     }
 
     public func analyse(_ track: DeviceTrack, geofences: [Geofence], modes: (DeviceTrack, [Staypoint]) -> ModeTimeline) -> DeviceTrips {
-        let staypoints = StaypointDetector(parameters: parameters.staypoints).detect(track)
+        var staypoints = StaypointDetector(parameters: parameters.staypoints).detect(track)
         let dwells = DwellDetector(parameters: parameters.dwells).detect(track, geofences: geofences)
+        let builder = TripBuilder(parameters: parameters.trips)
+        builder.annotate(&staypoints, dwells: dwells)
         let timeline = modes(track, staypoints)
         var triplegs = TriplegBuilder(parameters: parameters.trips).build(track, staypoints: staypoints, modes: timeline)
-        let builder = TripBuilder(parameters: parameters.trips)
-        let trips = builder.build(staypoints: staypoints, triplegs: &triplegs, dwells: dwells)
-        return DeviceTrips(track: track, staypoints: staypoints, dwells: dwells, triplegs: triplegs, trips: trips,
-                           isActivity: builder.activities(staypoints, dwells: dwells))
+        let trips = builder.build(staypoints: staypoints, triplegs: &triplegs)
+        return DeviceTrips(track: track, staypoints: staypoints, dwells: dwells, triplegs: triplegs, trips: trips)
     }
 
     /// Clusters all staypoints at once and hands each device its staypoints' locations back.

@@ -17,16 +17,17 @@ public struct TripBuilder: Sendable {
         self.parameters = parameters
     }
 
-    /// Which staypoints are activities.
-    public func activities(_ staypoints: [Staypoint], dwells: [GeofenceDwell]) -> [Bool] {
-        staypoints.map { stay in
-            stay.durationSeconds >= parameters.activityMinimumSeconds || dwellOverlapping(stay, dwells) != nil
+    /// Sets each staypoint's `geofence` (the dwell overlapping it longest) and `isActivity`.
+    public func annotate(_ staypoints: inout [Staypoint], dwells: [GeofenceDwell]) {
+        for index in staypoints.indices {
+            staypoints[index].geofence = dwellOverlapping(staypoints[index], dwells)?.geofenceID
+            staypoints[index].isActivity = staypoints[index].durationSeconds >= parameters.activityMinimumSeconds
+                || staypoints[index].geofence != nil
         }
     }
 
-    /// Builds the trips and sets each leg's `trip`.
-    public func build(staypoints: [Staypoint], triplegs: inout [Tripleg], dwells: [GeofenceDwell]) -> [Trip] {
-        let isActivity = activities(staypoints, dwells: dwells)
+    /// Builds the trips from annotated staypoints and sets each leg's `trip`.
+    public func build(staypoints: [Staypoint], triplegs: inout [Tripleg]) -> [Trip] {
         enum Element { case stay(Int), leg(Int) }
         var elements: [(start: Double, end: Double, element: Element)] =
             staypoints.indices.map { (staypoints[$0].startSeconds, staypoints[$0].endSeconds, .stay($0)) }
@@ -48,8 +49,8 @@ public struct TripBuilder: Sendable {
                               distanceMeters: legs.reduce(0) { $0 + triplegs[$1].distanceMeters },
                               mainMode: Self.mainMode(legs.map { triplegs[$0] }), legs: legs,
                               originStaypoint: origin, destinationStaypoint: destination,
-                              originGeofence: origin.flatMap { dwellOverlapping(staypoints[$0], dwells)?.geofenceID },
-                              destinationGeofence: destination.flatMap { dwellOverlapping(staypoints[$0], dwells)?.geofenceID }))
+                              originGeofence: origin.flatMap { staypoints[$0].geofence },
+                              destinationGeofence: destination.flatMap { staypoints[$0].geofence }))
         }
 
         for item in elements {
@@ -58,7 +59,7 @@ public struct TripBuilder: Sendable {
                 origin = nil
             }
             switch item.element {
-            case .stay(let index) where isActivity[index]:
+            case .stay(let index) where staypoints[index].isActivity:
                 finish(destination: index)
                 origin = index
             case .stay:
@@ -76,7 +77,7 @@ public struct TripBuilder: Sendable {
     }
 
     /// The dwell that overlaps the staypoint longest.
-    public func dwellOverlapping(_ stay: Staypoint, _ dwells: [GeofenceDwell]) -> GeofenceDwell? {
+    func dwellOverlapping(_ stay: Staypoint, _ dwells: [GeofenceDwell]) -> GeofenceDwell? {
         var best: (dwell: GeofenceDwell, seconds: Double)?
         for dwell in dwells where dwell.device == stay.device {
             let overlap = min(stay.endSeconds, dwell.exitSeconds) - max(stay.startSeconds, dwell.entrySeconds)
