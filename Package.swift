@@ -46,10 +46,11 @@ let package = Package(
         .target(name: "Features", dependencies: ["MobilityCore", "CBLAS"]),
         .target(name: "Classify", dependencies: ["MobilityCore", "Features", "CBLAS"]),
         .target(name: "Trips", dependencies: ["MobilityCore"]),
+        .target(name: "Simulate", dependencies: ["MobilityCore", "CGZip", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .executableTarget(
             name: "pipeline",
             dependencies: [
-                "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Reports",
+                "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Reports", "Simulate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -76,7 +76,7 @@ public struct DwellDetector: Sendable {
             let start = candidateStart!
             if candidateFixes >= parameters.enterFixes
                 || point.timeSeconds - points[start].timeSeconds >= parameters.enterSeconds {
-                open = GeofenceDwell(device: track.device, geofenceID: geofence.id, entrySeconds: points[start].timeSeconds,
+                open = GeofenceDwell(device: track.device, geofenceID: geofence.id, geofenceKind: geofence.kind, entrySeconds: points[start].timeSeconds,
                                      exitSeconds: point.timeSeconds, fixesUsed: candidateFixes, firstFix: start,
                                      lastFix: index, closure: .trackEnd,
                                      longestGapSeconds: (start..<index).map { track.secondsBefore($0 + 1) }.max() ?? 0)

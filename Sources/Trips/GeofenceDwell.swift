@@ -12,6 +12,8 @@ public struct GeofenceDwell: Hashable, Sendable {
 
     public var device: String
     public var geofenceID: String
+    /// The geofence's kind (`home`, `station` …).
+    public var geofenceKind: String
     /// Time of the first fix of the run of inside fixes that confirmed the entry.
     public var entrySeconds: Double
     /// Time of the last fix inside before the exit (or the gap, or the track's end).

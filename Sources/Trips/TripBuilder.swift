@@ -5,7 +5,9 @@ import MobilityCore
 /// consecutive elements exceeds `gapSeconds`; a trip needs at least one tripleg.
 ///
 /// An activity is a staypoint of `activityMinimumSeconds` or longer, or one that overlaps a
-/// geofence dwell of the same device (a short stop at the shop is still a destination). Its
+/// geofence dwell of the same device (a short stop at the shop is still a destination), except
+/// in transfer geofences such as stations (`transferKinds`: waiting for a train is part of the
+/// trip). Its
 /// origin and destination geofences are the dwell that overlaps the activity staypoint most.
 ///
 /// - Complexity: O((s + t) log(s + t)) for s staypoints and t triplegs, plus O(s · d) for
@@ -20,9 +22,10 @@ public struct TripBuilder: Sendable {
     /// Sets each staypoint's `geofence` (the dwell overlapping it longest) and `isActivity`.
     public func annotate(_ staypoints: inout [Staypoint], dwells: [GeofenceDwell]) {
         for index in staypoints.indices {
-            staypoints[index].geofence = dwellOverlapping(staypoints[index], dwells)?.geofenceID
+            let dwell = dwellOverlapping(staypoints[index], dwells)
+            staypoints[index].geofence = dwell?.geofenceID
             staypoints[index].isActivity = staypoints[index].durationSeconds >= parameters.activityMinimumSeconds
-                || staypoints[index].geofence != nil
+                || (dwell.map { !parameters.transferKinds.contains($0.geofenceKind) } ?? false)
         }
     }
 

@@ -35,8 +35,11 @@ public struct TripParameters: Hashable, Sendable, Codable {
     public var minimumLegSeconds = 60.0
     /// Staypoints at least this long are activities that end and start trips, seconds
     /// (trackintel `create_activity_flag` 15 min). A staypoint during a geofence dwell is an
-    /// activity whatever its length.
+    /// activity whatever its length, unless the geofence is a transfer point.
     public var activityMinimumSeconds = 900.0
+    /// Geofence kinds where people change vehicles, not stop for a purpose: a short stay in
+    /// one (waiting for a train) stays inside its trip instead of ending it.
+    public var transferKinds: Set<String> = ["station", "bus_stop"]
 
     public init() {}
 }

@@ -53,6 +53,9 @@ struct TripOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Staypoints this long are activities that end trips, seconds.", valueName: "s"))
     var activityMinimum = TripParameters().activityMinimumSeconds
 
+    @Option(help: "Geofence kinds where a short stay is a transfer inside a trip, not an activity (comma-separated).")
+    var transferKinds = TripParameters().transferKinds.sorted().joined(separator: ",")
+
     @Option(help: ArgumentHelp("Hours added to UTC for hour-of-day and weekday tables (traces carry no time zone).", valueName: "h"))
     var utcOffsetHours = 0.0
 
@@ -77,6 +80,7 @@ struct TripOptions: ParsableArguments {
         parameters.trips.gapSeconds = gap
         parameters.trips.minimumLegSeconds = minimumLeg
         parameters.trips.activityMinimumSeconds = activityMinimum
+        parameters.trips.transferKinds = Set(transferKinds.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         return parameters
     }
 

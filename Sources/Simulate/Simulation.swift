@@ -1,0 +1,79 @@
+import Foundation
+import MobilityCore
+
+/// The simulator's settings, with their defaults.
+public struct SimulationParameters: Sendable {
+    public var devices = 4
+    public var days = 1
+    public var seed: UInt64 = 1
+    /// The first simulated day (UTC midnight); 2024-05-06 is a Monday.
+    public var startDay = "2024-05-06"
+    /// Seconds between fixes on the move and at rest.
+    public var gpsMovingIntervalSeconds = 1.0
+    public var gpsStillIntervalSeconds = 10.0
+    /// Accelerometer and gyroscope rate, Hz; 0 writes no IMU files.
+    public var imuRateHz = 50.0
+    /// How many of a device-day's trips the phone records IMU for (the first ones); nil for all.
+    public var imuTripsPerDay: Int?
+    /// Adds what real uploads bring: one GPX file cut off mid-point and one check-in rating
+    /// outside 1–5.
+    public var faults = false
+
+    public init() {}
+}
+
+/// A whole simulation: the city, its residents and their truth.
+public struct Simulation: Sendable {
+    public var parameters: SimulationParameters
+    public var city = City()
+    public var residents: [Resident] = []
+    public var truth = Truth()
+    public var startSeconds: Double
+
+    public init(parameters: SimulationParameters) throws {
+        self.parameters = parameters
+        guard let start = ISO8601.parse(parameters.startDay + "T00:00:00Z") else {
+            throw SimulationError("start day \(parameters.startDay) is not a date (expected YYYY-MM-DD)")
+        }
+        guard parameters.devices > 0, parameters.days > 0 else { throw SimulationError("devices and days must be at least 1") }
+        startSeconds = start.secondsSince1970
+        var generator = SeededGenerator(seed: parameters.seed)
+        for index in 0..<parameters.devices {
+            residents.append(Resident.make(index: index, city: city, generator: &generator))
+        }
+    }
+
+    /// Plans every resident's days (independent of the others: device i's plan depends only
+    /// on the seed and i).
+    public mutating func plan() {
+        for (index, resident) in residents.enumerated() {
+            truth = Self.merge(truth, plan(resident, index: index))
+        }
+    }
+
+    public func plan(_ resident: Resident, index: Int) -> Truth {
+        var planner = DayPlanner(city: city, resident: resident, startSeconds: startSeconds,
+                                 seed: parameters.seed &* 1_000_003 &+ UInt64(index))
+        for day in 0..<parameters.days {
+            let dayStart = startSeconds + Double(day) * 86_400
+            let weekday = (Int(dayStart / 86_400) + 3) % 7 < 5  // 1970-01-01 was a Thursday
+            planner.plan(dayStartSeconds: dayStart, weekday: weekday)
+        }
+        planner.finish(at: startSeconds + Double(parameters.days) * 86_400 - 1)
+        return planner.truth
+    }
+
+    static func merge(_ a: Truth, _ b: Truth) -> Truth {
+        var merged = a
+        merged.stays += b.stays
+        merged.legs += b.legs
+        merged.trips += b.trips
+        merged.rides += b.rides
+        return merged
+    }
+}
+
+public struct SimulationError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}

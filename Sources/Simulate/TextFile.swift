@@ -1,0 +1,74 @@
+import CGZip
+import Foundation
+
+/// A text file written in large chunks, plain or gzip-compressed (zlib, level 6).
+final class TextFile {
+    struct WriteError: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "cannot write \(path)" }
+    }
+
+    private let path: String
+    private var buffer: [UInt8] = []
+    private var handle: FileHandle?
+    private var gz: gzFile?
+
+    init(path: String) throws {
+        self.path = path
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        if path.hasSuffix(".gz") {
+            guard let file = gzopen(path, "wb6") else { throw WriteError(path: path) }
+            gz = file
+        } else {
+            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+                throw WriteError(path: path)
+            }
+            self.handle = handle
+        }
+        buffer.reserveCapacity(1 << 20)
+    }
+
+    func write(_ text: String) throws {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    func close() throws {
+        try flush()
+        if let gz { guard gzclose(gz) == Z_OK else { throw WriteError(path: path) } }
+        try handle?.close()
+        gz = nil
+        handle = nil
+    }
+
+    private func flush() throws {
+        guard !buffer.isEmpty else { return }
+        if let gz {
+            let written = buffer.withUnsafeBytes { gzwrite(gz, $0.baseAddress, UInt32($0.count)) }
+            guard written == buffer.count else { throw WriteError(path: path) }
+        } else {
+            try handle?.write(contentsOf: buffer)
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes `text` to `path` in one go.
+    static func write(_ text: String, to path: String) throws {
+        let file = try TextFile(path: path)
+        try file.write(text)
+        try file.close()
+    }
+}
+
+/// Fixed-point formatting without Foundation's locale-aware `String(format:)` (which is slow
+/// for millions of values).
+enum Decimal {
+    static func text(_ value: Double, digits: Int) -> String {
+        let scale = [1.0, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000][digits]
+        let scaled = (abs(value) * scale).rounded()
+        let whole = Int(scaled / scale), fraction = Int(scaled - Double(whole) * scale)
+        let fractionText = String(fraction)
+        let padded = String(repeating: "0", count: max(0, digits - fractionText.count)) + fractionText
+        return (value < 0 && scaled > 0 ? "-" : "") + String(whole) + (digits > 0 ? "." + padded : "")
+    }
+}
