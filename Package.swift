@@ -17,6 +17,8 @@ let package = Package(
         // C libraries come in through one door each (see STYLE.md, "C libraries").
         .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
         .systemLibrary(name: "CGZip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CBLAS", providers: [.apt(["libopenblas-dev", "liblapacke-dev"])]),
 
         .target(name: "MobilityCore", exclude: ["README.md"]),
@@ -41,8 +43,9 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
-        .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips"]),
-        .target(name: "PipelineRunner", dependencies: ["MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify", "Trips"]),
+        .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips", "HeatMaps", "CPNG", "CFreeType", "CGZip"]),
+        .target(name: "HeatMaps", dependencies: ["MobilityCore", "Trips"]),
+        .target(name: "PipelineRunner", dependencies: ["MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify", "Trips", "HeatMaps"]),
         .target(name: "Features", dependencies: ["MobilityCore", "CBLAS"]),
         .target(name: "Classify", dependencies: ["MobilityCore", "Features", "CBLAS"]),
         .target(name: "Trips", dependencies: ["MobilityCore"]),
@@ -50,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "pipeline",
             dependencies: [
-                "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Reports", "Simulate",
+                "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Reports", "Simulate", "HeatMaps", "Trips",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -10,6 +10,7 @@ enum Migrations {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1_ingest") { db in try v1Ingest(db) }
         migrator.registerMigration("v2_trips") { db in try v2Trips(db) }
+        migrator.registerMigration("v3_run") { db in try v3Run(db) }
         return migrator
     }
 
@@ -255,6 +256,46 @@ enum Migrations {
               geometry_geojson TEXT NOT NULL
             );
             CREATE INDEX triplegs_trip ON triplegs(trip_id);
+            """)
+    }
+
+    /// Heat maps (published cells only, with the map's parameters), the per-file
+    /// classification marks that make `pipeline run` incremental, and the state of the last
+    /// complete run.
+    static func v3Run(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE heatmaps (
+              map TEXT PRIMARY KEY,
+              cell_m REAL NOT NULL,
+              min_devices INTEGER NOT NULL,
+              filter TEXT NOT NULL,
+              cells INTEGER NOT NULL,
+              suppressed_cells INTEGER NOT NULL
+            );
+            CREATE TABLE heatmap_cells (
+              map TEXT NOT NULL REFERENCES heatmaps(map) ON DELETE CASCADE,
+              cell_id TEXT NOT NULL,
+              center_lat_deg REAL NOT NULL,
+              center_lon_deg REAL NOT NULL,
+              south_deg REAL NOT NULL,
+              west_deg REAL NOT NULL,
+              north_deg REAL NOT NULL,
+              east_deg REAL NOT NULL,
+              fixes INTEGER NOT NULL,
+              devices INTEGER NOT NULL,
+              dwell_s REAL NOT NULL,
+              PRIMARY KEY (map, cell_id)
+            ) WITHOUT ROWID;
+            CREATE TABLE classified_files (
+              file_id INTEGER PRIMARY KEY REFERENCES input_files(id) ON DELETE CASCADE,
+              sha256 TEXT NOT NULL,
+              model TEXT NOT NULL,
+              windows INTEGER NOT NULL
+            );
+            CREATE TABLE derived_state (
+              key TEXT PRIMARY KEY,
+              value TEXT NOT NULL
+            );
             """)
     }
 }

@@ -1,0 +1,91 @@
+import MobilityCore
+import Trips
+
+/// Counts per grid cell: fixes, distinct devices, and seconds spent at rest (in a staypoint).
+public struct HeatMap: Sendable {
+    public struct Counts: Hashable, Sendable {
+        public var fixes = 0
+        public var devices = 0
+        public var dwellSeconds = 0.0
+    }
+
+    public var grid: HeatGrid
+    public var filter: HeatMapFilter
+    public private(set) var cells: [HeatGrid.Cell: Counts] = [:]
+
+    public init(grid: HeatGrid, filter: HeatMapFilter = HeatMapFilter()) {
+        self.grid = grid
+        self.filter = filter
+    }
+
+    /// Adds one device's track. `modes` gives each fix's mode (nil when unknown) and whether it
+    /// lies in a staypoint; a fix at rest adds the time until the next fix (at most
+    /// `maxDwellStepSeconds`, so a data gap adds nothing it cannot vouch for).
+    public mutating func add(_ track: DeviceTrack, modes: FixModes, maxDwellStepSeconds: Double = 900) {
+        var seen = Set<HeatGrid.Cell>()
+        let points = track.points
+        for index in points.indices {
+            let point = points[index], state = modes.state(at: index)
+            guard filter.admits(seconds: point.timeSeconds, mode: state.mode) else { continue }
+            let cell = grid.cell(latitudeDegrees: point.latitudeDegrees, longitudeDegrees: point.longitudeDegrees)
+            var counts = cells[cell] ?? Counts()
+            counts.fixes += 1
+            if seen.insert(cell).inserted { counts.devices += 1 }
+            if state.atRest, index + 1 < points.count {
+                let step = points[index + 1].timeSeconds - point.timeSeconds
+                if step <= maxDwellStepSeconds { counts.dwellSeconds += step }
+            }
+            cells[cell] = counts
+        }
+    }
+
+    /// Adds another map's counts (of other devices) to this one.
+    public mutating func merge(_ other: HeatMap) {
+        for (cell, counts) in other.cells {
+            var merged = cells[cell] ?? Counts()
+            merged.fixes += counts.fixes
+            merged.devices += counts.devices
+            merged.dwellSeconds += counts.dwellSeconds
+            cells[cell] = merged
+        }
+    }
+
+    /// The cells that may be published: those seen by at least `minimumDevices` distinct
+    /// devices (k-anonymity of places), sorted by cell; and how many were left out.
+    public func published(minimumDevices k: Int) -> (cells: [(cell: HeatGrid.Cell, counts: Counts)], suppressed: Int) {
+        let kept = cells.filter { $0.value.devices >= k }.map { (cell: $0.key, counts: $0.value) }.sorted { $0.cell < $1.cell }
+        return (kept, cells.count - kept.count)
+    }
+}
+
+/// Each fix's mode and whether it lies in a staypoint, from the stored staypoints and legs of
+/// its device: in a staypoint a fix is `still` and at rest; in a leg it has the leg's mode;
+/// elsewhere (a gap, a leg too short to keep) it has none.
+public struct FixModes: Sendable {
+    private var modes: [Mode?]
+    private var atRest: [Bool]
+
+    public init(track: DeviceTrack, staypoints: [(start: Double, end: Double)], legs: [(start: Double, end: Double, mode: Mode?)]) {
+        let times = track.points.map(\.timeSeconds)
+        modes = Array(repeating: nil, count: times.count)
+        atRest = Array(repeating: false, count: times.count)
+        for leg in legs { for index in Self.range(times, leg.start, leg.end) { modes[index] = leg.mode } }
+        for stay in staypoints {
+            for index in Self.range(times, stay.start, stay.end) {
+                modes[index] = .still
+                atRest[index] = true
+            }
+        }
+    }
+
+    func state(at index: Int) -> (mode: Mode?, atRest: Bool) { (modes[index], atRest[index]) }
+
+    /// Indices of sorted `times` within [start, end].
+    private static func range(_ times: [Double], _ start: Double, _ end: Double) -> Range<Int> {
+        var low = 0, high = times.count
+        while low < high { let mid = (low + high) / 2; if times[mid] < start { low = mid + 1 } else { high = mid } }
+        var upper = low
+        while upper < times.count && times[upper] <= end { upper += 1 }
+        return low..<upper
+    }
+}

@@ -1,0 +1,71 @@
+import MobilityCore
+import Trips
+
+/// The heat-map stage's settings, with their defaults.
+public struct HeatMapParameters: Hashable, Sendable, Codable {
+    /// Cell side, metres.
+    public var cellMeters = 100.0
+    /// k: a cell is published only when at least this many distinct devices were in it
+    /// (k-anonymity of places; 3 hides single homes and pairs).
+    public var minimumDevices = 3
+    /// Only fixes travelling by these modes (mode names); nil keeps all.
+    public var modes: [String]?
+    /// First and last local day to include, YYYY-MM-DD, inclusive.
+    public var from: String?
+    public var to: String?
+    /// Weekdays to include, 0 = Monday … 6 = Sunday.
+    public var weekdays: [Int]?
+    /// Hours of the day to include, 0–23.
+    public var hours: [Int]?
+
+    public init() {}
+
+    public struct Invalid: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The filter these settings describe, at `calendar`'s UTC offset.
+    public func filter(calendar: CalendarKeys) throws -> HeatMapFilter {
+        var filter = HeatMapFilter()
+        filter.calendar = calendar
+        if let modes {
+            filter.modes = Set(try modes.map { name in
+                guard let mode = Mode(rawValue: name) else {
+                    throw Invalid(description: "unknown mode \(name) (expected one of \(Mode.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                return mode
+            })
+        }
+        filter.firstDay = try from.map { try Self.day($0) }
+        filter.lastDay = try to.map { try Self.day($0) }
+        if let weekdays {
+            guard weekdays.allSatisfy((0...6).contains) else { throw Invalid(description: "weekdays run from 0 (Monday) to 6 (Sunday)") }
+            filter.weekdays = Set(weekdays)
+        }
+        if let hours {
+            guard hours.allSatisfy((0...23).contains) else { throw Invalid(description: "hours run from 0 to 23") }
+            filter.hours = Set(hours)
+        }
+        guard cellMeters > 0 else { throw Invalid(description: "the cell size must be positive, got \(cellMeters)") }
+        guard minimumDevices >= 1 else { throw Invalid(description: "k (minimum devices) must be 1 or more") }
+        return filter
+    }
+
+    static func day(_ text: String) throws -> Int {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
+            throw Invalid(description: "\(text) is not a date (expected YYYY-MM-DD)")
+        }
+        return ISO8601.days(year: parts[0], month: parts[1], day: parts[2])
+    }
+
+    /// A short human description of the filter, for titles and the store.
+    public var filterDescription: String {
+        var parts: [String] = []
+        if let modes { parts.append("modes " + modes.joined(separator: "+")) }
+        if from != nil || to != nil { parts.append("days \(from ?? "…")–\(to ?? "…")") }
+        if let weekdays { parts.append("weekdays " + weekdays.sorted().map { CalendarKeys.weekdayNames[$0] }.joined(separator: ",")) }
+        if let hours { parts.append("hours " + hours.sorted().map(String.init).joined(separator: ",")) }
+        return parts.isEmpty ? "all fixes" : parts.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import HeatMaps
+import MobilityCore
+import Reports
+import Store
+import Trips
+
+/// The heat-map stage over a store: streams one device's fixes at a time with the modes of
+/// its stored staypoints and legs, counts them into the overall map and one map per mode,
+/// keeps the cells seen by at least k devices (store and files), and reports the rest as
+/// suppressed.
+public struct HeatMapRun {
+    public var storePath: String
+    public var reportsFolder: String
+    public var parameters = HeatMapParameters()
+    public var calendar = CalendarKeys()
+    public var grouping = TrackGrouping.device
+
+    public init(storePath: String, reportsFolder: String) {
+        self.storePath = storePath
+        self.reportsFolder = reportsFolder
+    }
+
+    public struct Summary: Sendable, Encodable {
+        public var devices = 0
+        public var fixes = 0
+        /// Published and suppressed cells of the overall map.
+        public var cells = 0
+        public var suppressedCells = 0
+        /// Published cells per map ("all" and each mode).
+        public var cellsByMap: [String: Int] = [:]
+        public var cellMeters = 0.0
+        public var minimumDevices = 0
+        public var seconds = 0.0
+        public var files: [String] = []
+
+        enum CodingKeys: String, CodingKey {
+            case devices, fixes, cells, suppressedCells = "suppressed_cells", cellsByMap = "cells_by_map"
+            case cellMeters = "cell_m", minimumDevices = "k", seconds, files
+        }
+    }
+
+    public func run(progress: Progress) throws -> Summary {
+        let started = Date()
+        let filter = try parameters.filter(calendar: calendar)
+        let grid = HeatGrid(cellMeters: parameters.cellMeters)
+        let store = try PipelineStore(path: storePath)
+        var overall = HeatMap(grid: grid, filter: filter)
+        var byMode: [Mode: HeatMap] = [:]
+        var summary = Summary()
+        let names = try store.trackNames(groupedBy: grouping)
+        for (index, name) in names.enumerated() {
+            progress.update(done: index, total: names.count, item: name)
+            let track = try store.track(named: name, groupedBy: grouping)
+            let intervals = try store.storedIntervals(device: name)
+            let modes = FixModes(track: track, staypoints: intervals.stays, legs: intervals.legs)
+            overall.add(track, modes: modes)
+            for mode in Set(intervals.legs.compactMap(\.mode) + (intervals.stays.isEmpty ? [] : [.still]))
+            where filter.modes?.contains(mode) ?? true {
+                var map = byMode[mode] ?? HeatMap(grid: grid, filter: filter.only(mode))
+                map.add(track, modes: modes)
+                byMode[mode] = map
+            }
+            summary.fixes += track.points.count
+        }
+        progress.update(done: names.count, total: names.count, item: "")
+        var rows: [PipelineStore.HeatMapRows] = []
+        var published: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]] = [:]
+        for (name, map) in [("all", overall)] + byMode.sorted { $0.key < $1.key }.map({ ($0.key.rawValue, $0.value) }) {
+            let (cells, suppressed) = map.published(minimumDevices: parameters.minimumDevices)
+            published[name] = cells
+            rows.append(.init(map: name, cellMeters: grid.cellMeters, minimumDevices: parameters.minimumDevices,
+                              filter: parameters.filterDescription, cells: cells.map { Self.row(grid, $0.cell, $0.counts) }, suppressed: suppressed))
+            summary.cellsByMap[name] = cells.count
+            if name == "all" { (summary.cells, summary.suppressedCells) = (cells.count, suppressed) }
+        }
+        try store.replaceHeatMaps(rows)
+        summary.files = try HeatMapFiles(maps: rows, grid: grid).write(to: reportsFolder, cells: published)
+        summary.devices = names.count
+        summary.cellMeters = grid.cellMeters
+        summary.minimumDevices = parameters.minimumDevices
+        summary.seconds = Date().timeIntervalSince(started)
+        return summary
+    }
+
+    static func row(_ grid: HeatGrid, _ cell: HeatGrid.Cell, _ counts: HeatMap.Counts) -> PipelineStore.HeatMapRows.Cell {
+        .init(id: grid.id(cell), center: grid.centre(cell), bounds: grid.bounds(cell), fixes: counts.fixes, devices: counts.devices,
+              dwellSeconds: counts.dwellSeconds)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+import MobilityCore
+import Trips
+
+extension PipelineStore {
+    /// The names of the tracks `tracks(groupedBy:)` would return, sorted, without their fixes.
+    public func trackNames(groupedBy grouping: TrackGrouping = .device) throws -> [String] {
+        let key = grouping == .device ? "COALESCE(device, path)" : "path"
+        return try database.read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT \(key) FROM input_files WHERE status = 'ingested' AND fixes > 0 ORDER BY 1")
+        }
+    }
+
+    /// One device's (or file's) timed fixes as a sorted track: memory for one track at a time.
+    public func track(named name: String, groupedBy grouping: TrackGrouping = .device) throws -> DeviceTrack {
+        let key = grouping == .device ? "COALESCE(i.device, i.path)" : "i.path"
+        return try database.read { db in
+            var points: [TrackPoint] = []
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT f.time_unix_s, f.lat_deg, f.lon_deg, f.accuracy_m
+                FROM fixes f JOIN input_files i ON i.id = f.file_id
+                WHERE i.status = 'ingested' AND \(key) = ? AND f.time_unix_s IS NOT NULL
+                ORDER BY f.file_id, f.seq
+                """, arguments: [name])
+            while let row = try rows.next() {
+                let accuracy: Double? = row[3]
+                points.append(TrackPoint(timeSeconds: row[0], latitudeDegrees: row[1], longitudeDegrees: row[2], accuracyMeters: accuracy ?? .nan))
+            }
+            return DeviceTrack(device: name, points: points)
+        }
+    }
+
+    /// A device's stored staypoints and triplegs as time intervals (legs with their modes).
+    public func storedIntervals(device: String) throws -> (stays: [(start: Double, end: Double)], legs: [(start: Double, end: Double, mode: Mode?)]) {
+        try database.read { db in
+            let stays = try Row.fetchAll(db, sql: "SELECT started_unix_s, finished_unix_s FROM staypoints WHERE device = ? ORDER BY started_unix_s",
+                                         arguments: [device]).map { (start: $0[0] as Double, end: $0[1] as Double) }
+            let legs = try Row.fetchAll(db, sql: "SELECT started_unix_s, finished_unix_s, mode FROM triplegs WHERE device = ? ORDER BY started_unix_s",
+                                        arguments: [device]).map { row -> (start: Double, end: Double, mode: Mode?) in
+                let mode: String? = row[2]
+                return (row[0], row[1], mode.flatMap(Mode.init(rawValue:)))
+            }
+            return (stays, legs)
+        }
+    }
+
+    /// One heat map as the store keeps it: its parameters and its published cells.
+    public struct HeatMapRows: Sendable {
+        public struct Cell: Sendable {
+            public var id: String
+            public var center: (latitude: Double, longitude: Double)
+            public var bounds: (south: Double, west: Double, north: Double, east: Double)
+            public var fixes: Int, devices: Int, dwellSeconds: Double
+
+            public init(id: String, center: (latitude: Double, longitude: Double), bounds: (south: Double, west: Double, north: Double, east: Double),
+                        fixes: Int, devices: Int, dwellSeconds: Double) {
+                (self.id, self.center, self.bounds, self.fixes, self.devices, self.dwellSeconds) = (id, center, bounds, fixes, devices, dwellSeconds)
+            }
+        }
+
+        public var map: String
+        public var cellMeters: Double
+        public var minimumDevices: Int
+        public var filter: String
+        public var cells: [Cell]
+        public var suppressed: Int
+
+        public init(map: String, cellMeters: Double, minimumDevices: Int, filter: String, cells: [Cell], suppressed: Int) {
+            (self.map, self.cellMeters, self.minimumDevices, self.filter, self.cells, self.suppressed)
+                = (map, cellMeters, minimumDevices, filter, cells, suppressed)
+        }
+    }
+
+    /// Replaces every heat map in one transaction.
+    public func replaceHeatMaps(_ maps: [HeatMapRows]) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM heatmap_cells")
+            try db.execute(sql: "DELETE FROM heatmaps")
+            let map = try db.makeStatement(sql: """
+                INSERT INTO heatmaps (map, cell_m, min_devices, filter, cells, suppressed_cells) VALUES (?, ?, ?, ?, ?, ?)
+                """)
+            let cell = try db.makeStatement(sql: """
+                INSERT INTO heatmap_cells (map, cell_id, center_lat_deg, center_lon_deg, south_deg, west_deg, north_deg, east_deg,
+                  fixes, devices, dwell_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for heatMap in maps {
+                try map.execute(arguments: [heatMap.map, heatMap.cellMeters, heatMap.minimumDevices, heatMap.filter,
+                                            heatMap.cells.count, heatMap.suppressed])
+                for c in heatMap.cells {
+                    try cell.execute(arguments: [heatMap.map, c.id, c.center.latitude, c.center.longitude, c.bounds.south, c.bounds.west,
+                                                 c.bounds.north, c.bounds.east, c.fixes, c.devices, c.dwellSeconds])
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import HeatMaps
+import PipelineRunner
+import Trips
+
+struct HeatMapCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "heatmap",
+        abstract: "Count fixes, distinct devices and time at rest per grid cell; publish the cells k devices or more were in.",
+        discussion: """
+            Reads the store's fixes one device at a time, with each fix's mode from the stored staypoints (still) and \
+            triplegs (their mode); run `pipeline trips` first. Writes heatmap.csv (every map's published cells), \
+            heatmap.geojson (the overall map's cell polygons) and heatmap.png plus heatmap-<mode>.png, and keeps the \
+            same cells in the store. Cells seen by fewer than k devices are left out and counted as suppressed.
+            """
+    )
+
+    @Option(help: "The SQLite store (see `pipeline ingest` and `pipeline trips`).")
+    var store = "reports/pipeline.sqlite"
+
+    @Option(help: "Folder for the CSV, GeoJSON and PNG files. Default: the store's folder.")
+    var out: String?
+
+    @Option(help: ArgumentHelp("Hours added to UTC for the day, weekday and hour filters.", valueName: "h"))
+    var utcOffsetHours = 0.0
+
+    @Flag(help: "Print one JSON summary object on standard output.")
+    var json = false
+
+    @OptionGroup var heatMap: HeatMapOptions
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: store) else {
+            FileHandle.standardError.write(Data("error: no store at \(store) (run `pipeline ingest` and `pipeline trips` first)\n".utf8))
+            throw ExitCode(1)
+        }
+        var run = HeatMapRun(storePath: store, reportsFolder: out ?? (store as NSString).deletingLastPathComponent)
+        try heatMap.apply(to: &run.parameters)
+        run.calendar = CalendarKeys(utcOffsetSeconds: utcOffsetHours * 3600)
+        let progress = Progress()
+        let summary: HeatMapRun.Summary
+        do { summary = try run.run(progress: progress) } catch let error as HeatMapParameters.Invalid {
+            throw ValidationError(error.description)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+        } else {
+            progress.log("\(summary.devices) devices, \(summary.fixes) fixes: \(summary.cells) cells of \(Int(summary.cellMeters)) m published, "
+                         + "\(summary.suppressedCells) suppressed (fewer than \(summary.minimumDevices) devices); maps "
+                         + summary.cellsByMap.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                         + String(format: "; %.2f s", summary.seconds))
+        }
+    }
+}
