@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // C libraries come in through one door each (see STYLE.md, "C libraries").
@@ -45,7 +46,11 @@ let package = Package(
         ),
         .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips", "HeatMaps", "CPNG", "CFreeType", "CGZip"]),
         .target(name: "HeatMaps", dependencies: ["MobilityCore", "Trips"]),
-        .target(name: "PipelineRunner", dependencies: ["MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify", "Trips", "HeatMaps"]),
+        .target(
+            name: "PipelineRunner",
+            dependencies: ["MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify", "Trips", "HeatMaps",
+                           .product(name: "Yams", package: "Yams")]
+        ),
         .target(name: "Features", dependencies: ["MobilityCore", "CBLAS"]),
         .target(name: "Classify", dependencies: ["MobilityCore", "Features", "CBLAS"]),
         .target(name: "Trips", dependencies: ["MobilityCore"]),

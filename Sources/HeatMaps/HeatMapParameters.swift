@@ -20,6 +20,20 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
 
     public init() {}
 
+    enum CodingKeys: String, CodingKey { case cellMeters, minimumDevices, modes, from, to, weekdays, hours }
+
+    /// Unset filters are written as null (not left out), so a printed configuration shows them.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(cellMeters, forKey: .cellMeters)
+        try container.encode(minimumDevices, forKey: .minimumDevices)
+        try container.encode(modes, forKey: .modes)
+        try container.encode(from, forKey: .from)
+        try container.encode(to, forKey: .to)
+        try container.encode(weekdays, forKey: .weekdays)
+        try container.encode(hours, forKey: .hours)
+    }
+
     public struct Invalid: Error, CustomStringConvertible {
         public var description: String
     }

@@ -1,5 +1,5 @@
 /// The thresholds of GPS cleaning, each stated once with unit, default and source.
-public struct CleaningParameters: Hashable, Sendable {
+public struct CleaningParameters: Hashable, Sendable, Codable {
     /// Fixes whose horizontal accuracy is worse (larger) than this are dropped, metres.
     /// Default 150 m, from the Compiègne mobility app. Valid range: > 0.
     public var maxAccuracyMeters: Double = 150
@@ -15,4 +15,9 @@ public struct CleaningParameters: Hashable, Sendable {
     public var maxSpeedMetersPerSecond: Double = 100
 
     public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        // Spelled so that snake_case configuration keys (meters_per_hdop) map back to it.
+        case maxAccuracyMeters, metersPerHDOP = "metersPerHdop", maxSpeedMetersPerSecond
+    }
 }

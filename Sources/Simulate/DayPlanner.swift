@@ -50,6 +50,7 @@ struct DayPlanner {
     /// Ends the last stay at `endSeconds` (the end of the simulation).
     mutating func finish(at endSeconds: Double) {
         stay(until: endSeconds)
+        closeStay()
     }
 
     // MARK: - Steps

@@ -15,6 +15,8 @@ public struct SimulationParameters: Sendable {
     public var imuRateHz = 50.0
     /// How many of a device-day's trips the phone records IMU for (the first ones); nil for all.
     public var imuTripsPerDay: Int?
+    /// How many devices record IMU at all (the first ones); nil for all. Many phones only log GPS.
+    public var imuDevices: Int?
     /// Adds what real uploads bring: one GPX file cut off mid-point and one check-in rating
     /// outside 1–5.
     public var faults = false

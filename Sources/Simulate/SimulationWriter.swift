@@ -83,7 +83,7 @@ public struct SimulationWriter {
                 output.files += 1
             }
         }
-        if parameters.imuRateHz > 0 {
+        if parameters.imuRateHz > 0, index < parameters.imuDevices ?? Int.max {
             var perDay: [Int: Int] = [:]
             for (tripIndex, trip) in truth.trips.enumerated() {
                 let day = Int((trip.startSeconds - simulation.startSeconds) / 86_400)

@@ -97,14 +97,18 @@ extension PipelineStore {
             for trace in Set(rows.map { [$0.device, $0.trace] }) {
                 try db.execute(sql: "DELETE FROM mode_windows WHERE device = ? AND trace = ?", arguments: [trace[0], trace[1]])
             }
-            let insert = try db.makeStatement(sql: """
-                INSERT OR REPLACE INTO mode_windows (device, trace, start_unix_s, end_unix_s, mode, raw_mode, probability, decided_by)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            for row in rows {
-                try insert.execute(arguments: [row.device, row.trace, row.startSeconds, row.endSeconds, row.mode.rawValue,
-                                               row.rawMode.rawValue, row.probability, row.decidedBy])
-            }
+            try insertModeWindows(rows, db: db)
+        }
+    }
+
+    func insertModeWindows(_ rows: [ModeWindowRow], db: Database) throws {
+        let insert = try db.makeStatement(sql: """
+            INSERT OR REPLACE INTO mode_windows (device, trace, start_unix_s, end_unix_s, mode, raw_mode, probability, decided_by)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for row in rows {
+            try insert.execute(arguments: [row.device, row.trace, row.startSeconds, row.endSeconds, row.mode.rawValue,
+                                           row.rawMode.rawValue, row.probability, row.decidedBy])
         }
     }
 }

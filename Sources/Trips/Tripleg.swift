@@ -39,7 +39,7 @@ public struct TripParameters: Hashable, Sendable, Codable {
     public var activityMinimumSeconds = 900.0
     /// Geofence kinds where people change vehicles, not stop for a purpose: a short stay in
     /// one (waiting for a train) stays inside its trip instead of ending it.
-    public var transferKinds: Set<String> = ["station", "bus_stop"]
+    public var transferKinds = ["bus_stop", "station"]
 
     public init() {}
 }

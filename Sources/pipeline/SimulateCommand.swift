@@ -46,6 +46,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "IMU recordings per device-day (the first trips of the day). Default: every trip.")
     var imuTripsPerDay: Int?
 
+    @Option(help: "How many devices record IMU (the first ones). Default: all.")
+    var imuDevices: Int?
+
     @Flag(help: "Add a GPX upload cut off mid-point and a check-in rating outside 1-5, as real data has.")
     var faults = false
 
@@ -61,6 +64,7 @@ struct SimulateCommand: ParsableCommand {
         parameters.gpsStillIntervalSeconds = gpsStillInterval
         parameters.imuRateHz = imuRate
         parameters.imuTripsPerDay = imuTripsPerDay
+        parameters.imuDevices = imuDevices
         parameters.faults = faults
         guard gpsStillInterval > 0, imuRate >= 0 else {
             throw ValidationError("--gps-still-interval must be positive and --imu-rate at least 0")

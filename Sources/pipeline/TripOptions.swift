@@ -80,7 +80,7 @@ struct TripOptions: ParsableArguments {
         parameters.trips.gapSeconds = gap
         parameters.trips.minimumLegSeconds = minimumLeg
         parameters.trips.activityMinimumSeconds = activityMinimum
-        parameters.trips.transferKinds = Set(transferKinds.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        parameters.trips.transferKinds = (transferKinds.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }).sorted()
         return parameters
     }
 

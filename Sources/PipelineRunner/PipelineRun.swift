@@ -1,0 +1,179 @@
+import Classify
+import Crypto
+import Foundation
+import Ingest
+import MobilityCore
+import Reports
+import Store
+import Trips
+
+/// `pipeline run`: ingest → classify → trips → heat maps → report, over one store in the
+/// output folder.
+///
+/// - Incremental: ingest skips unchanged inputs, classification only reads files whose
+///   windows are missing or stale; trips, heat maps and the report are rebuilt from the
+///   store. When neither the inputs nor the configuration changed since the last complete
+///   run and every output exists, nothing is rewritten and the summary says so.
+/// - Resumable: each step commits in its own transaction (a file, a file's windows, all trip
+///   results, all heat maps), output files are replaced atomically, and the "complete" mark is
+///   written last, so a run killed anywhere is finished by the next one.
+/// - Exclusive: a `RunLock` on the store refuses a second concurrent run.
+public struct PipelineRun {
+    public var inputs: [String]
+    public var outputFolder: String
+    public var configuration = PipelineConfiguration()
+    public var ingest = IngestOptions(paths: [], storePath: "")
+    public var force = false
+
+    public init(inputs: [String], outputFolder: String) {
+        self.inputs = inputs
+        self.outputFolder = outputFolder
+        ingest = IngestOptions(paths: inputs, storePath: (outputFolder as NSString).appendingPathComponent(Self.storeName))
+        ingest.reportsFolder = outputFolder
+    }
+
+    public static let storeName = "pipeline.sqlite"
+    /// Files every complete run leaves in the output folder.
+    public static let outputNames = ["quarantine.csv", "modes.csv"] + TripTables.fileNames + TripGeoJSON.fileNames
+        + ["heatmap.csv", "heatmap.geojson", "heatmap.png", "report.html"]
+
+    public var storePath: String { ingest.storePath }
+
+    public struct Summary: Sendable, Encodable {
+        public var files = 0, ingested = 0, unchanged = 0, quarantined = 0, skipped = 0
+        public var fixes = 0, imuSamples = 0, checkins = 0
+        public var classifiedFiles = 0, windows = 0
+        public var staypoints = 0, dwells = 0, trips = 0, triplegs = 0
+        public var cells = 0, suppressedCells = 0
+        public var upToDate = false
+        public var stageSeconds: [String: Double] = [:]
+        public var exitStatus = 0
+        public var outputFolder = ""
+
+        enum CodingKeys: String, CodingKey {
+            case files, ingested, unchanged, quarantined, skipped, fixes, imuSamples = "imu_samples", checkins
+            case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells
+            case suppressedCells = "suppressed_cells", upToDate = "up_to_date", stageSeconds = "stage_seconds"
+            case exitStatus = "exit_status", outputFolder = "output_folder"
+        }
+    }
+
+    public func run(progress: Progress) throws -> Summary {
+        let lock = try RunLock(storePath: storePath)
+        defer { withExtendedLifetime(lock) {} }
+        var summary = Summary(outputFolder: outputFolder)
+        var clock = Date()
+        func lap(_ stage: String) { summary.stageSeconds[stage] = Date().timeIntervalSince(clock); clock = Date() }
+
+        var options = ingest
+        options.cleaning = configuration.cleaning
+        options.force = force
+        progress.log("ingest: \(inputs.joined(separator: " "))")
+        let ingested = try IngestRun(options: options, progress: progress).run()
+        (summary.files, summary.ingested, summary.unchanged, summary.skipped) = (ingested.files, ingested.ingested, ingested.unchanged, ingested.skipped)
+        lap("ingest")
+
+        let store = try PipelineStore(path: storePath)
+        let totals = try store.tableCounts()
+        summary.fixes = totals["fixes"] ?? 0
+        summary.checkins = totals["checkins"] ?? 0
+        summary.imuSamples = Int((try store.rows("SELECT COALESCE(SUM(imu_samples), 0) AS n FROM input_files").first?["n"] ?? nil) ?? "0") ?? 0
+        summary.quarantined = try store.quarantinedFiles().count
+        summary.exitStatus = summary.quarantined > 0 ? 2 : 0
+        let fingerprint = try self.fingerprint(store)
+        if try store.derivedState("complete_run") == fingerprint, outputsExist() {
+            summary.upToDate = true
+            try fillCounts(&summary, store)
+            progress.log("nothing changed since the last run: outputs in \(outputFolder) are up to date")
+            return summary
+        }
+
+        (summary.classifiedFiles, summary.windows) = try classify(store, progress: progress)
+        lap("classify")
+
+        var trips = TripsRun(storePath: storePath, reportsFolder: outputFolder)
+        trips.parameters = configuration.trips
+        trips.calendar = calendar
+        let tripSummary = try trips.run(progress: progress)
+        lap("trips")
+
+        var heatMap = HeatMapRun(storePath: storePath, reportsFolder: outputFolder)
+        heatMap.parameters = configuration.heatmap
+        heatMap.calendar = calendar
+        let heatSummary = try heatMap.run(progress: progress)
+        (summary.cells, summary.suppressedCells) = (heatSummary.cells, heatSummary.suppressedCells)
+        progress.log("heat maps: \(heatSummary.cells) cells published, \(heatSummary.suppressedCells) suppressed (k = \(heatSummary.minimumDevices))")
+        lap("heatmap")
+
+        try ReportPage(store: store, folder: outputFolder,
+                       modelPath: configuration.classification.rulesOnly ? nil : configuration.classification.model, calendar: calendar).write()
+        lap("report")
+        try store.setDerivedState("complete_run", fingerprint)
+        (summary.staypoints, summary.dwells, summary.triplegs, summary.trips) =
+            (tripSummary.staypoints, tripSummary.dwells, tripSummary.triplegs, tripSummary.trips)
+        return summary
+    }
+
+    var calendar: CalendarKeys { CalendarKeys(utcOffsetSeconds: configuration.calendar.utcOffsetHours * 3600) }
+
+    /// Classifies the files whose windows are missing or stale, one at a time (memory for one
+    /// recording), then rewrites modes.csv from the store.
+    private func classify(_ store: PipelineStore, progress: Progress) throws -> (files: Int, windows: Int) {
+        let setting = configuration.classification
+        var model: ModeModel?
+        var modelKey = "rules"
+        if !setting.rulesOnly {
+            model = try ModeModel.load(path: setting.model)
+            modelKey = try ContentHash.sha256(path: setting.model)
+        }
+        modelKey += setting.smoothing ? "+smoothing" : ""
+        let pending = try store.filesToClassify(model: modelKey)
+        progress.log("classify: \(pending.count) files with IMU data to classify (\(model == nil ? "rules" : setting.model))")
+        var windows = 0
+        var loader = RecordingLoader()
+        loader.cleaning = configuration.cleaning
+        let predictor = ModePredictor(model: model, smooth: setting.smoothing)
+        for (index, file) in pending.enumerated() {
+            progress.update(done: index, total: pending.count, item: file.path)
+            let output = try FeatureRun(loader: loader, window: model?.window ?? .init()).run([file.path], progress: Progress(quiet: true))
+            let prediction = predictor.predict(output.table)
+            var rows = ModesCSV.storeRows(output.table.windows, prediction: prediction)
+            for i in rows.indices { rows[i].device = file.device; rows[i].trace = file.path }  // the store's identity wins
+            try store.replaceModeWindows(rows, classifying: file, model: modelKey)
+            windows += rows.count
+        }
+        progress.update(done: pending.count, total: pending.count, item: "")
+        try ModesCSV.write(storeRows: try store.modeWindows(), to: (outputFolder as NSString).appendingPathComponent("modes.csv"))
+        return (pending.count, windows)
+    }
+
+    /// What the outputs depend on: every input's content, the configuration, the model file.
+    private func fingerprint(_ store: PipelineStore) throws -> String {
+        var hash = SHA256()
+        for line in try store.inputIdentities() { hash.update(data: Data((line + "\n").utf8)) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        hash.update(data: try encoder.encode(configuration))
+        if !configuration.classification.rulesOnly, FileManager.default.fileExists(atPath: configuration.classification.model) {
+            hash.update(data: Data(try ContentHash.sha256(path: configuration.classification.model).utf8))
+        }
+        hash.update(data: Data(ReportPage.generator.utf8))
+        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    private func outputsExist() -> Bool {
+        Self.outputNames.allSatisfy { FileManager.default.fileExists(atPath: (outputFolder as NSString).appendingPathComponent($0)) }
+    }
+
+    private func fillCounts(_ summary: inout Summary, _ store: PipelineStore) throws {
+        let counts = try store.tableCounts()
+        summary.staypoints = counts["staypoints"] ?? 0
+        summary.dwells = counts["dwells"] ?? 0
+        summary.trips = counts["trips"] ?? 0
+        summary.triplegs = counts["triplegs"] ?? 0
+        summary.windows = counts["mode_windows"] ?? 0
+        let heat = try store.rows("SELECT cells, suppressed_cells FROM heatmaps WHERE map = 'all'").first
+        summary.cells = Int(((heat?["cells"]) ?? nil) ?? "0") ?? 0
+        summary.suppressedCells = Int(((heat?["suppressed_cells"]) ?? nil) ?? "0") ?? 0
+    }
+}

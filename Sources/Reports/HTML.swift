@@ -1,0 +1,87 @@
+import Foundation
+
+/// Small helpers for writing HTML by hand: escaping and tables.
+enum HTML {
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// A table; cells are escaped; columns whose header ends in a unit or count are right-aligned.
+    static func table(_ header: [String], _ rows: [[String]], numeric: Set<Int> = []) -> String {
+        guard !rows.isEmpty else { return "<p class=\"none\">None.</p>" }
+        let head = header.enumerated().map { "<th\($0.offset > 0 && numeric.contains($0.offset) ? " class=\"n\"" : "")>\(escape($0.element))</th>" }.joined()
+        let body = rows.map { row in
+            "<tr>" + row.enumerated().map { "<td\(numeric.contains($0.offset) ? " class=\"n\"" : "")>\(escape($0.element))</td>" }.joined() + "</tr>"
+        }.joined(separator: "\n")
+        return "<table><thead><tr>\(head)</tr></thead><tbody>\n\(body)\n</tbody></table>"
+    }
+
+    static func number(_ value: Double, _ decimals: Int = 0) -> String { String(format: "%.\(decimals)f", value) }
+
+    static func duration(_ seconds: Double) -> String {
+        seconds >= 3600 ? String(format: "%.1f h", seconds / 3600) : String(format: "%.0f min", seconds / 60)
+    }
+}
+
+/// Inline SVG charts: stacked bars of mode shares, and a plain bar chart.
+enum SVGChart {
+    /// Fixed colours per mode, shared with the GeoJSON legs.
+    static let modeColors: [String: String] = [
+        "still": "#9e9e9e", "walk": "#2e7d32", "bike": "#f9a825", "car": "#c62828", "bus": "#6a1b9a",
+        "train": "#1565c0", "boat": "#00838f", "airplane": "#4e342e", "unknown": "#cfd8dc",
+    ]
+
+    /// One bar per category (label), each split into mode shares of its total; the legend lists the modes.
+    static func stackedShares(categories: [String], modes: [String], values: [[Double]], title: String, unit: String) -> String {
+        let width = 760.0, height = 260.0, left = 44.0, bottom = 40.0, top = 28.0
+        let plotWidth = width - left - 130, plotHeight = height - top - bottom
+        let barWidth = plotWidth / Double(max(1, categories.count))
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\">"
+        svg += "<text x=\"\(Int(left))\" y=\"16\" class=\"ct\">\(HTML.escape(title))</text>"
+        for tick in [0.0, 0.5, 1.0] {
+            let y = top + plotHeight * (1 - tick)
+            svg += "<line x1=\"\(Int(left))\" x2=\"\(Int(left + plotWidth))\" y1=\"\(y)\" y2=\"\(y)\" stroke=\"#ddd\"/>"
+            svg += "<text x=\"\(Int(left) - 6)\" y=\"\(y + 4)\" text-anchor=\"end\" class=\"ax\">\(Int(tick * 100))%</text>"
+        }
+        for (i, category) in categories.enumerated() {
+            let total = values[i].reduce(0, +)
+            var y = top + plotHeight
+            let x = left + Double(i) * barWidth
+            for (m, mode) in modes.enumerated() where total > 0 && values[i][m] > 0 {
+                let h = plotHeight * values[i][m] / total
+                y -= h
+                svg += "<rect x=\(q(x + 1)) y=\(q(y)) width=\(q(max(1, barWidth - 2))) height=\(q(h)) fill=\"\(modeColors[mode] ?? "#888")\">"
+                    + "<title>\(HTML.escape(category)) \(mode): \(HTML.number(100 * values[i][m] / total))% (\(HTML.number(values[i][m], 1)) \(unit))</title></rect>"
+            }
+            if categories.count <= 12 || i % 3 == 0 {
+                svg += "<text x=\(q(x + barWidth / 2)) y=\(q(top + plotHeight + 16)) text-anchor=\"middle\" class=\"ax\">\(HTML.escape(category))</text>"
+            }
+        }
+        for (m, mode) in modes.enumerated() {
+            let y = top + 8 + Double(m) * 20
+            svg += "<rect x=\(q(width - 110)) y=\(q(y - 10)) width=\"12\" height=\"12\" fill=\"\(modeColors[mode] ?? "#888")\"/>"
+            svg += "<text x=\(q(width - 92)) y=\(q(y)) class=\"ax\">\(HTML.escape(mode))</text>"
+        }
+        return svg + "</svg>"
+    }
+
+    /// Horizontal bars with their values.
+    static func bars(_ items: [(label: String, value: Double, color: String)], title: String, unit: String) -> String {
+        let width = 760.0, row = 22.0, left = 150.0, top = 28.0
+        let height = top + row * Double(items.count) + 10
+        let maximum = items.map(\.value).max() ?? 1
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\">"
+        svg += "<text x=\"0\" y=\"16\" class=\"ct\">\(HTML.escape(title))</text>"
+        for (i, item) in items.enumerated() {
+            let y = top + Double(i) * row
+            let w = maximum > 0 ? (width - left - 110) * item.value / maximum : 0
+            svg += "<text x=\(q(left - 8)) y=\(q(y + 14)) text-anchor=\"end\" class=\"ax\">\(HTML.escape(item.label))</text>"
+            svg += "<rect x=\(q(left)) y=\(q(y + 3)) width=\(q(max(1, w))) height=\"15\" fill=\"\(item.color)\"/>"
+            svg += "<text x=\(q(left + w + 6)) y=\(q(y + 14)) class=\"ax\">\(HTML.number(item.value, 1)) \(HTML.escape(unit))</text>"
+        }
+        return svg + "</svg>"
+    }
+
+    private static func q(_ value: Double) -> String { "\"" + String(format: "%.1f", value) + "\"" }
+}

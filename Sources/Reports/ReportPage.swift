@@ -1,0 +1,255 @@
+import Classify
+import Foundation
+import MobilityCore
+import Store
+import Trips
+
+/// `report.html`: one self-contained page (inline CSS, SVG charts, PNGs as data URIs; no
+/// network) that shows a run at a glance. Built from the store alone, so the same store
+/// gives the same page.
+public struct ReportPage {
+    public var store: PipelineStore
+    public var folder: String
+    public var modelPath: String?
+    public var calendar: CalendarKeys
+
+    public static let generator = "pipeline 0.1.0"
+
+    public init(store: PipelineStore, folder: String, modelPath: String?, calendar: CalendarKeys) {
+        self.store = store
+        self.folder = folder
+        self.modelPath = modelPath
+        self.calendar = calendar
+    }
+
+    public func write() throws {
+        let sections = [try overview(), try inputs(), try devices(), try modalSplit(), try trips(), try originDestination(),
+                        try dwellPlaces(), try heatMaps(), try classifier()]
+        let page = Self.head + "<body><main>\n" + sections.joined(separator: "\n") + "\n<footer>Made by \(Self.generator) from "
+            + "\(HTML.escape((folder as NSString).appendingPathComponent("pipeline.sqlite"))). Times are UTC"
+            + (calendar.utcOffsetSeconds == 0 ? "" : String(format: "%+.1f h", calendar.utcOffsetSeconds / 3600)) + ".</footer></main></body></html>\n"
+        let path = (folder as NSString).appendingPathComponent("report.html")
+        try Data(page.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    static let head = """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Mobility pipeline report</title>
+        <style>
+        body{font-family:system-ui,-apple-system,"DejaVu Sans",sans-serif;margin:0;background:#f6f7f9;color:#1d2330}
+        main{max-width:1040px;margin:0 auto;padding:24px}
+        h1{margin:0 0 4px;font-size:26px} h2{margin:28px 0 8px;font-size:19px;border-bottom:1px solid #dde1e7;padding-bottom:4px}
+        section{background:#fff;border-radius:8px;padding:4px 18px 16px;margin:14px 0;box-shadow:0 1px 2px rgba(0,0,0,.06)}
+        .cards{display:flex;flex-wrap:wrap;gap:10px;margin:12px 0}
+        .card{background:#fff;border-radius:8px;padding:10px 14px;min-width:110px;box-shadow:0 1px 2px rgba(0,0,0,.08)}
+        .card b{display:block;font-size:22px} .card span{color:#5b6473;font-size:13px}
+        table{border-collapse:collapse;font-size:13px;margin:8px 0;width:100%} th,td{padding:4px 8px;border-bottom:1px solid #eceff3;text-align:left}
+        th{background:#f1f3f6} td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+        .ct{font-size:13px;font-weight:600;fill:#1d2330} .ax{font-size:11px;fill:#4a5261}
+        .none{color:#7a8291} .note{color:#5b6473;font-size:13px} img{max-width:100%;border:1px solid #e3e6ea;border-radius:4px}
+        .maps{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:10px}
+        footer{color:#7a8291;font-size:12px;margin-top:24px}
+        </style></head>
+
+        """
+
+    private func t(_ row: [String: String?], _ key: String) -> String { (row[key] ?? nil) ?? "" }
+    private func d(_ row: [String: String?], _ key: String) -> Double { Double(t(row, key)) ?? 0 }
+
+    private func value(_ sql: String) throws -> Double {
+        Double((try store.rows(sql).first?.values.first ?? nil) ?? "0") ?? 0
+    }
+
+    private func time(_ seconds: Double) -> String { seconds > 0 ? String(ISO8601.format(Timestamp(secondsSince1970: seconds)).prefix(16)).replacingOccurrences(of: "T", with: " ") : "–" }
+
+    func overview() throws -> String {
+        let first = try value("SELECT MIN(first_unix_s) FROM input_files WHERE status = 'ingested'")
+        let last = try value("SELECT MAX(last_unix_s) FROM input_files WHERE status = 'ingested'")
+        let cards: [(String, Double)] = [
+            ("inputs", try value("SELECT COUNT(*) FROM input_files")),
+            ("quarantined", try value("SELECT COUNT(*) FROM quarantine")),
+            ("devices", try value("SELECT COUNT(DISTINCT COALESCE(device, path)) FROM input_files WHERE status = 'ingested' AND (fixes > 0 OR imu_samples > 0)")),
+            ("GPS fixes", try value("SELECT COUNT(*) FROM fixes")),
+            ("IMU samples", try value("SELECT COALESCE(SUM(imu_samples), 0) FROM input_files")),
+            ("staypoints", try value("SELECT COUNT(*) FROM staypoints")),
+            ("dwells", try value("SELECT COUNT(*) FROM dwells")),
+            ("trips", try value("SELECT COUNT(*) FROM trips")),
+            ("check-ins", try value("SELECT COUNT(*) FROM checkins")),
+        ]
+        return "<h1>Mobility pipeline report</h1><p class=\"note\">Data from \(time(first)) to \(time(last)) UTC.</p><div class=\"cards\">"
+            + cards.map { "<div class=\"card\"><b>\(Self.compact($0.1))</b><span>\($0.0)</span></div>" }.joined() + "</div>"
+    }
+
+    static func compact(_ value: Double) -> String {
+        value >= 1e6 ? String(format: "%.1f M", value / 1e6) : value >= 1e4 ? String(format: "%.0f k", value / 1e3) : String(Int(value))
+    }
+
+    func inputs() throws -> String {
+        let byFormat = try store.rows("""
+            SELECT COALESCE(format, '?') AS format, status, COUNT(*) AS files, SUM(fixes) AS fixes, SUM(imu_samples) AS imu,
+              SUM(labels) AS labels, SUM(geofences) AS geofences, SUM(checkins) AS checkins, SUM(dropped) AS dropped
+            FROM input_files GROUP BY 1, 2 ORDER BY 1, 2
+            """).map { row in ["format", "status", "files", "fixes", "imu", "labels", "geofences", "checkins", "dropped"].map { (row[$0] ?? nil) ?? "" } }
+        let quarantined = try store.quarantinedFiles().map { entry in
+            [entry.path, entry.line.map { "\($0)" + (entry.column.map { ":\($0)" } ?? "") } ?? "", entry.code, entry.reason]
+        }
+        let dropped = try store.rows("SELECT reason, SUM(count) AS n FROM dropped_records GROUP BY reason ORDER BY n DESC").map {
+            [t($0, "reason"), t($0, "n")]
+        }
+        return "<section><h2>Inputs</h2>"
+            + HTML.table(["format", "status", "files", "fixes", "IMU samples", "labels", "geofences", "check-ins", "dropped records"], byFormat,
+                         numeric: Set(2...8))
+            + "<h3>Quarantined files</h3><p class=\"note\">Not read; fix them and run again (listed in quarantine.csv).</p>"
+            + HTML.table(["file", "line:column", "code", "reason"], quarantined)
+            + "<h3>Records dropped while cleaning</h3>" + HTML.table(["reason", "records"], dropped, numeric: [1]) + "</section>"
+    }
+
+    func devices() throws -> String {
+        let rows = try store.rows("""
+            SELECT COALESCE(device, path) AS device, COUNT(*) AS files, SUM(fixes) AS fixes, SUM(imu_samples) AS imu,
+              MIN(first_unix_s) AS first, MAX(last_unix_s) AS last
+            FROM input_files WHERE status = 'ingested' AND (fixes > 0 OR imu_samples > 0) GROUP BY 1 ORDER BY 1
+            """).map { row -> [String] in
+            let first = d(row, "first"), last = d(row, "last")
+            return [t(row, "device"), t(row, "files"), t(row, "fixes"), t(row, "imu"),
+                    time(first), time(last), HTML.duration(last - first)]
+        }
+        return "<section><h2>Devices and time span</h2>"
+            + HTML.table(["device", "files", "fixes", "IMU samples", "first", "last", "span"], rows, numeric: [1, 2, 3, 6]) + "</section>"
+    }
+
+    /// Minutes per mode by hour of day and by weekday, from the triplegs' start times.
+    func modalSplit() throws -> String {
+        let legs = try store.rows("SELECT COALESCE(mode, 'unknown') AS mode, started_unix_s AS t, duration_s AS d, distance_m AS m FROM triplegs")
+        let modes = Array(Set(legs.compactMap { $0["mode"] ?? nil })).sorted { (Mode(rawValue: $0) ?? .airplane, $0) < (Mode(rawValue: $1) ?? .airplane, $1) }
+        guard !legs.isEmpty else { return "<section><h2>Modal split</h2><p class=\"none\">No triplegs.</p></section>" }
+        var byHour = Array(repeating: Array(repeating: 0.0, count: modes.count), count: 24)
+        var byWeekday = Array(repeating: Array(repeating: 0.0, count: modes.count), count: 7)
+        var distance = Array(repeating: 0.0, count: modes.count)
+        for leg in legs {
+            guard let mode = leg["mode"] ?? nil, let m = modes.firstIndex(of: mode), let start = Double(t(leg, "t")),
+                  let minutes = Double(t(leg, "d")).map({ $0 / 60 }) else { continue }
+            byHour[calendar.hour(start)][m] += minutes
+            byWeekday[calendar.weekday(start)][m] += minutes
+            distance[m] += (d(leg, "m")) / 1000
+        }
+        return "<section><h2>Modal split</h2><p class=\"note\">Share of travel time per mode, by the hour and weekday legs start in "
+            + "(modal_split.csv has trips, distance and time by hour, weekday and device).</p>"
+            + SVGChart.stackedShares(categories: (0..<24).map { String(format: "%02d", $0) }, modes: modes, values: byHour,
+                                     title: "Travel time by mode and hour of day", unit: "min")
+            + SVGChart.stackedShares(categories: CalendarKeys.weekdayNames, modes: modes, values: byWeekday,
+                                     title: "Travel time by mode and weekday", unit: "min")
+            + SVGChart.bars(zip(modes, distance).map { (label: $0.0, value: $0.1, color: SVGChart.modeColors[$0.0] ?? "#888") },
+                            title: "Distance by mode", unit: "km")
+            + "</section>"
+    }
+
+    func trips() throws -> String {
+        let rows = try store.rows("""
+            SELECT COALESCE(main_mode, 'unknown') AS mode, COUNT(*) AS n, SUM(distance_m) / 1000 AS km, AVG(duration_s) AS d,
+              COUNT(DISTINCT device) AS devices, SUM(origin_geofence_id IS NOT NULL AND destination_geofence_id IS NOT NULL) AS od
+            FROM trips GROUP BY 1 ORDER BY n DESC
+            """).map { row in
+            [t(row, "mode"), t(row, "n"), HTML.number(d(row, "km"), 1),
+             HTML.duration(d(row, "d")), t(row, "devices"), t(row, "od")]
+        }
+        return "<section><h2>Trips</h2><p class=\"note\">Trips run between activities (stays of 15 min or more, or in a geofence "
+            + "other than a station); the main mode covers the longest distance (trips.csv, triplegs.csv, triplegs.geojson).</p>"
+            + HTML.table(["main mode", "trips", "distance km", "mean duration", "devices", "between geofences"], rows, numeric: [1, 2, 3, 4, 5])
+            + "</section>"
+    }
+
+    func originDestination() throws -> String {
+        let rows = try store.rows("""
+            SELECT origin_geofence_id AS o, destination_geofence_id AS d, COUNT(*) AS n, COUNT(DISTINCT device) AS devices,
+              AVG(duration_s) AS t, AVG(distance_m) / 1000 AS km
+            FROM trips WHERE origin_geofence_id IS NOT NULL AND destination_geofence_id IS NOT NULL
+            GROUP BY 1, 2 ORDER BY n DESC, o, d LIMIT 20
+            """).map { row in
+            [t(row, "o"), t(row, "d"), t(row, "n"), t(row, "devices"),
+             HTML.duration(d(row, "t")), HTML.number(d(row, "km"), 1)]
+        }
+        return "<section><h2>Origin–destination</h2><p class=\"note\">The 20 busiest pairs of geofences (all pairs with medians in od_matrix.csv).</p>"
+            + HTML.table(["origin", "destination", "trips", "devices", "mean duration", "mean km"], rows, numeric: [2, 3, 4, 5]) + "</section>"
+    }
+
+    func dwellPlaces() throws -> String {
+        let rows = try store.rows("""
+            SELECT geofence_id AS id, geofence_name AS name, geofence_kind AS kind, COUNT(*) AS n, COUNT(DISTINCT device) AS devices,
+              SUM(duration_s) AS total, AVG(duration_s) AS mean
+            FROM dwells GROUP BY 1 ORDER BY total DESC, id LIMIT 15
+            """).map { row in
+            [t(row, "id"), t(row, "name"), t(row, "kind"), t(row, "n"), t(row, "devices"),
+             HTML.duration(d(row, "total")), HTML.duration(d(row, "mean"))]
+        }
+        return "<section><h2>Top dwell places</h2><p class=\"note\">Geofences by total time spent in them (dwells.csv, dwells.geojson).</p>"
+            + HTML.table(["geofence", "name", "kind", "dwells", "devices", "total time", "mean dwell"], rows, numeric: [3, 4, 5, 6]) + "</section>"
+    }
+
+    func heatMaps() throws -> String {
+        let maps = try store.rows("SELECT map, cell_m, min_devices, filter, cells, suppressed_cells FROM heatmaps ORDER BY map = 'all' DESC, map")
+        guard !maps.isEmpty else { return "<section><h2>Heat maps</h2><p class=\"none\">No heat map in the store.</p></section>" }
+        var html = "<section><h2>Heat maps</h2>"
+        if let all = maps.first {
+            html += "<p class=\"note\">\((all["cell_m"] ?? nil).flatMap(Double.init).map { String(Int($0)) } ?? "?") m cells; "
+                + "a cell is shown only when at least k = \((all["min_devices"] ?? nil) ?? "?") distinct devices were in it. "
+                + "heatmap.csv and heatmap.geojson hold the same cells.</p>"
+        }
+        html += HTML.table(["map", "filter", "cells shown", "cells suppressed"], maps.map {
+            [t($0, "map"), t($0, "filter"), t($0, "cells"), t($0, "suppressed_cells")]
+        }, numeric: [2, 3]) + "<div class=\"maps\">"
+        for map in maps {
+            let name = t(map, "map")
+            let file = (folder as NSString).appendingPathComponent(HeatMapFiles.imageName(name))
+            guard let data = FileManager.default.contents(atPath: file) else { continue }
+            html += "<figure><img alt=\"heat map \(HTML.escape(name))\" src=\"data:image/png;base64,\(data.base64EncodedString())\">"
+                + "<figcaption class=\"note\">\(HTML.escape(name))</figcaption></figure>"
+        }
+        return html + "</div></section>"
+    }
+
+    func classifier() throws -> String {
+        var html = "<section><h2>Transport modes</h2>"
+        if let modelPath, let model = try? ModeModel.load(path: modelPath) {
+            let provenance = model.provenance
+            html += "<p>Model <code>\(HTML.escape(modelPath))</code> (\(HTML.escape(model.kind)), classes "
+                + model.classes.map(\.rawValue).joined(separator: ", ") + String(format: ", %.0f s windows", model.window.lengthSeconds)
+                + ") trained by <code>\(HTML.escape(provenance.command))</code> on \(provenance.recordings) recordings of "
+                + "\(provenance.devices.count) devices.</p>"
+            if let evaluation = provenance.evaluation { html += "<pre class=\"note\">\(HTML.escape(evaluation))</pre>" }
+        } else {
+            html += "<p>GPS-speed rules (no model).</p>"
+        }
+        let decided = try store.rows("SELECT decided_by AS by, mode, COUNT(*) AS n FROM mode_windows GROUP BY 1, 2 ORDER BY 1, 2").map {
+            [t($0, "by"), t($0, "mode"), t($0, "n")]
+        }
+        html += "<h3>Classified windows</h3>" + HTML.table(["decided by", "mode", "windows"], decided, numeric: [2])
+        html += try labelAgreement()
+        return html + "</section>"
+    }
+
+    /// Where labels exist: the triplegs' modes against the labelled mode, weighted by time.
+    func labelAgreement() throws -> String {
+        let rows = try store.rows("""
+            SELECT COALESCE(t.mode, 'unknown') AS predicted, l.mode AS truth,
+              SUM(MIN(t.finished_unix_s, l.end_unix_s) - MAX(t.started_unix_s, l.start_unix_s)) AS seconds
+            FROM triplegs t JOIN labels l ON l.device = t.device AND l.mode IS NOT NULL
+              AND l.start_unix_s < t.finished_unix_s AND l.end_unix_s > t.started_unix_s
+            GROUP BY 1, 2
+            """)
+        guard !rows.isEmpty else { return "" }
+        var matrix: [String: [String: Double]] = [:]
+        for row in rows {
+            matrix[t(row, "truth"), default: [:]][t(row, "predicted")] = d(row, "seconds")
+        }
+        let labels = Array(Set(matrix.keys).union(matrix.values.flatMap(\.keys))).sorted()
+        let total = matrix.values.flatMap(\.values).reduce(0, +)
+        let correct = labels.reduce(0.0) { $0 + (matrix[$1]?[$1] ?? 0) }
+        let table = HTML.table(["labelled \\ leg mode"] + labels, matrix.keys.sorted().map { truth in
+            [truth] + labels.map { HTML.number((matrix[truth]?[$0] ?? 0) / 60) }
+        }, numeric: Set(1...labels.count))
+        return "<h3>Leg modes against labels</h3><p class=\"note\">Minutes of travel in legs, by labelled mode (rows) and the mode the "
+            + "pipeline gave the leg (columns). \(HTML.number(100 * correct / max(total, 1), 1))% of labelled leg time has the labelled mode.</p>" + table
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+import MobilityCore
+
+extension PipelineStore {
+    /// An ingested file with IMU data, as the classification stage sees it.
+    public struct ClassifiableFile: Sendable {
+        public var id: Int64
+        public var path: String
+        public var sha256: String
+        public var device: String
+    }
+
+    /// Ingested files with IMU samples whose stored windows were not made from their current
+    /// content with `model` (new, changed, or classified with another model).
+    public func filesToClassify(model: String) throws -> [ClassifiableFile] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT i.id, i.path, i.content_sha256, COALESCE(i.device, i.path) FROM input_files i
+                LEFT JOIN classified_files c ON c.file_id = i.id AND c.sha256 = i.content_sha256 AND c.model = ?
+                WHERE i.status = 'ingested' AND i.imu_samples > 0 AND c.file_id IS NULL
+                ORDER BY i.path
+                """, arguments: [model]).map { ClassifiableFile(id: $0[0], path: $0[1], sha256: $0[2], device: $0[3]) }
+        }
+    }
+
+    /// Replaces one file's classified windows and marks it done, in one transaction, so a
+    /// killed run either kept both or neither.
+    public func replaceModeWindows(_ rows: [ModeWindowRow], classifying file: ClassifiableFile, model: String) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM mode_windows WHERE trace = ?", arguments: [file.path])
+            try insertModeWindows(rows, db: db)
+            try db.execute(sql: "INSERT OR REPLACE INTO classified_files (file_id, sha256, model, windows) VALUES (?, ?, ?, ?)",
+                           arguments: [file.id, file.sha256, model, rows.count])
+        }
+    }
+
+    /// Every stored window, sorted by device, trace and start.
+    public func modeWindows() throws -> [ModeWindowRow] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT device, trace, start_unix_s, end_unix_s, mode, raw_mode, probability, decided_by FROM mode_windows
+                ORDER BY device, trace, start_unix_s
+                """).compactMap { row in
+                guard let mode = Mode(rawValue: row[4]), let raw = Mode(rawValue: row[5]) else { return nil }
+                return ModeWindowRow(device: row[0], trace: row[1], startSeconds: row[2], endSeconds: row[3], mode: mode, rawMode: raw,
+                                     probability: row[6], decidedBy: row[7])
+            }
+        }
+    }
+
+    /// The identity of every input's content (path, hash, status), in path order: what the
+    /// outputs of a run were made from.
+    public func inputIdentities() throws -> [String] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT path, content_sha256, status FROM input_files ORDER BY path").map {
+                "\($0[0] as String)\t\($0[1] as String)\t\($0[2] as String)"
+            }
+        }
+    }
+
+    public func derivedState(_ key: String) throws -> String? {
+        try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM derived_state WHERE key = ?", arguments: [key]) }
+    }
+
+    public func setDerivedState(_ key: String, _ value: String) throws {
+        try database.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO derived_state (key, value) VALUES (?, ?)", arguments: [key, value])
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import PipelineRunner
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run every stage: ingest, classify, trips, heat maps and the HTML report, incrementally.",
+        discussion: """
+            Keeps one store, OUT/pipeline.sqlite, and writes every output beside it: quarantine.csv, modes.csv, \
+            staypoints/dwells/locations/triplegs/trips/od_matrix/modal_split/device_stats.csv, staypoints/triplegs/\
+            dwells.geojson, heatmap.csv, heatmap.geojson, heatmap.png and heatmap-<mode>.png, and report.html. \
+            Only new or changed inputs are read and classified; the later stages are rebuilt from the store. When \
+            nothing changed since the last complete run, nothing is rewritten. A run killed at any point is completed \
+            by the next one. A second run on the same store at the same time stops with exit code 75. \
+            Stage parameters come from --config (YAML; see `pipeline config --print` for every key and its default).
+            """
+    )
+
+    @Argument(help: "Trace files or folders (searched recursively).")
+    var paths: [String]
+
+    @Option(help: "Folder for the store and every output.")
+    var out = "reports"
+
+    @Option(help: "A YAML file with stage parameters (keys as in `pipeline config --print`). Default: built-in defaults.")
+    var config: String?
+
+    @Option(help: "The mode model for traces with IMU data (overrides classification.model in the configuration).")
+    var model: String?
+
+    @Flag(help: "Re-read and re-classify every input even when unchanged.")
+    var force = false
+
+    @Flag(help: "Print one JSON summary object on standard output.")
+    var json = false
+
+    @OptionGroup var input: InputOptions
+
+    func run() throws {
+        var configuration = PipelineConfiguration()
+        if let config {
+            do { configuration = try PipelineConfiguration.load(path: config) } catch let error as PipelineConfiguration.Invalid {
+                throw ValidationError(error.description)
+            }
+        }
+        if let model { configuration.classification.model = model }
+        var pipeline = PipelineRun(inputs: paths, outputFolder: out)
+        pipeline.configuration = configuration
+        pipeline.force = force
+        pipeline.ingest.namePattern = input.namePattern
+        pipeline.ingest.columns = try input.mappingSpec()
+        let progress = Progress()
+        let summary: PipelineRun.Summary
+        do { summary = try pipeline.run(progress: progress) } catch let error as RunLock.Held {
+            progress.log("error: \(error)")
+            throw ExitCode(75)
+        } catch {
+            progress.log("error: \(error)")
+            throw ExitCode(1)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+        } else {
+            progress.log(Self.text(summary))
+        }
+        if summary.exitStatus != 0 { throw ExitCode(Int32(summary.exitStatus)) }
+    }
+
+    static func text(_ s: PipelineRun.Summary) -> String {
+        var lines = ["\(s.files) inputs: \(s.ingested) read, \(s.unchanged) unchanged, \(s.quarantined) quarantined in the store, \(s.skipped) skipped"]
+        lines.append("\(s.fixes) fixes, \(s.imuSamples) IMU samples, \(s.checkins) check-ins; \(s.windows) windows"
+                     + (s.upToDate ? "" : " (\(s.classifiedFiles) files classified now)"))
+        lines.append("\(s.staypoints) staypoints, \(s.dwells) dwells, \(s.triplegs) triplegs, \(s.trips) trips; "
+                     + "heat map \(s.cells) cells shown, \(s.suppressedCells) suppressed")
+        lines.append(s.upToDate ? "nothing changed: outputs in \(s.outputFolder) are up to date"
+                     : "stages: " + ["ingest", "classify", "trips", "heatmap", "report"].compactMap { stage in
+                         s.stageSeconds[stage].map { String(format: "%@ %.2f s", stage, $0) } }.joined(separator: ", ")
+                         + "; wrote \(s.outputFolder)/report.html")
+        return lines.joined(separator: "\n")
+    }
+}
+
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Show the effective configuration of `pipeline run` (defaults, or a YAML file laid over them).",
+        discussion: "Units are in the key names (_meters, _seconds, _hours). Null means \"not set\" (no filter)."
+    )
+
+    @Flag(name: .customLong("print"), help: "Print the configuration as YAML.")
+    var printConfiguration = false
+
+    @Option(help: "A YAML file to lay over the defaults (checked: unknown keys and wrong types are errors).")
+    var config: String?
+
+    func run() throws {
+        var configuration = PipelineConfiguration()
+        if let config {
+            do { configuration = try PipelineConfiguration.load(path: config) } catch let error as PipelineConfiguration.Invalid {
+                throw ValidationError(error.description)
+            }
+        }
+        guard printConfiguration else {
+            print("configuration is valid; use --print to see it")
+            return
+        }
+        print(try configuration.yaml(), terminator: "")
+    }
+}
