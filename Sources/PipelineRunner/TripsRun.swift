@@ -50,20 +50,31 @@ public struct TripsRun {
 
         let store = try PipelineStore(path: storePath)
         let runID = try store.beginRun(command: "trips")
-        let tracks = try store.tracks(groupedBy: grouping)
+        let names = try store.trackNames(groupedBy: grouping)
         let geofences = try store.geofences()
         let stored = try store.modeSpans()
-        summary.secondsLoading = lap()
-        summary.devices = tracks.count
-        summary.fixes = tracks.reduce(0) { $0 + $1.points.count }
+        summary.devices = names.count
         summary.geofences = geofences.count
-        progress.log("trips: \(tracks.count) devices, \(summary.fixes) timed fixes, \(geofences.count) geofences, "
-                     + "classified windows for \(stored.count) devices")
+        progress.log("trips: \(names.count) devices, \(geofences.count) geofences, classified windows for \(stored.count) devices")
 
-        let result = TripAnalysis(parameters: parameters).run(tracks: tracks, geofences: geofences) { track, staypoints in
-            Self.timeline(track, stored: stored[track.device] ?? [], staypoints: staypoints)
+        // A batch of devices at a time (as many as cores): their full tracks are dropped once
+        // analysed, so memory follows the largest devices, not the data set.
+        let analysis = TripAnalysis(parameters: parameters)
+        let batchSize = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var devices: [DeviceTrips] = []
+        for start in stride(from: 0, to: names.count, by: batchSize) {
+            progress.update(done: start, total: names.count, item: names[start])
+            let clock = Date()
+            let tracks = try names[start..<min(names.count, start + batchSize)].map { try store.track(named: $0, groupedBy: grouping) }
+            summary.secondsLoading += Date().timeIntervalSince(clock)
+            summary.fixes += tracks.reduce(0) { $0 + $1.points.count }
+            devices += analysis.analyseConcurrently(tracks, geofences: geofences) { track, staypoints in
+                Self.timeline(track, stored: stored[track.device] ?? [], staypoints: staypoints)
+            }.map { $0.compacted() }
         }
-        summary.secondsTrips = lap()
+        progress.update(done: names.count, total: names.count, item: "")
+        let result = analysis.result(devices)
+        summary.secondsTrips = lap() - summary.secondsLoading
 
         try store.replaceTripResults(result, geofences: geofences)
         try TripTables(result: result, geofences: geofences, calendar: calendar).write(to: reportsFolder)

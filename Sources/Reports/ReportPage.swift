@@ -26,7 +26,7 @@ public struct ReportPage {
         let sections = [try overview(), try inputs(), try devices(), try modalSplit(), try trips(), try originDestination(),
                         try dwellPlaces(), try heatMaps(), try classifier()]
         let page = Self.head + "<body><main>\n" + sections.joined(separator: "\n") + "\n<footer>Made by \(Self.generator) from "
-            + "\(HTML.escape((folder as NSString).appendingPathComponent("pipeline.sqlite"))). Times are UTC"
+            + "the store beside this file (pipeline.sqlite). Times are UTC"
             + (calendar.utcOffsetSeconds == 0 ? "" : String(format: "%+.1f h", calendar.utcOffsetSeconds / 3600)) + ".</footer></main></body></html>\n"
         let path = (folder as NSString).appendingPathComponent("report.html")
         try Data(page.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)

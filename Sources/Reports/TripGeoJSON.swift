@@ -88,7 +88,7 @@ public struct TripGeoJSON {
         var features: [String] = []
         for (deviceIndex, device) in result.devices.enumerated() {
             for (index, dwell) in device.dwells.enumerated() {
-                let centre = device.track.meanPosition(dwell.firstFix...dwell.lastFix)
+                let centre = dwell.center
                 let fence = geofences[dwell.geofenceID]
                 let properties: [String: Any] = [
                     "dwell_id": ids.dwell(deviceIndex, index), "device": dwell.device, "geofence_id": dwell.geofenceID,

@@ -64,7 +64,7 @@ public struct TripTables {
         for (deviceIndex, device) in result.devices.enumerated() {
             for (index, dwell) in device.dwells.enumerated() {
                 let fence = geofences[dwell.geofenceID]
-                let centre = device.track.meanPosition(dwell.firstFix...dwell.lastFix)
+                let centre = dwell.center
                 csv.append([String(ids.dwell(deviceIndex, index)), dwell.device, dwell.geofenceID, fence?.name ?? dwell.geofenceID,
                             fence?.kind ?? "zone"] + Self.time(dwell.entrySeconds) + Self.time(dwell.exitSeconds)
                            + [Self.number(dwell.durationSeconds, 1), String(dwell.fixesUsed), dwell.closure.rawValue,

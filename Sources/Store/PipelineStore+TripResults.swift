@@ -56,7 +56,7 @@ extension PipelineStore {
             """)
         for (index, dwell) in device.dwells.enumerated() {
             let fence = fences[dwell.geofenceID]
-            let centre = device.track.meanPosition(dwell.firstFix...dwell.lastFix)
+            let centre = dwell.center
             try statement.execute(arguments: [
                 ids.dwell(deviceIndex, index), dwell.device, dwell.geofenceID, fence?.name ?? dwell.geofenceID,
                 fence?.kind ?? "zone", dwell.entrySeconds, dwell.exitSeconds, dwell.durationSeconds, dwell.fixesUsed,

@@ -148,9 +148,9 @@ public struct DeviceStatistics: Sendable {
                 distance[modeName(leg.mode), default: 0] += leg.distanceMeters
                 if leg.mode != .still { motion += leg.durationSeconds }
             }
-            let points = device.track.points
-            return Row(device: device.device, fixes: points.count, firstSeconds: points.first?.timeSeconds,
-                       lastSeconds: points.last?.timeSeconds, daysObserved: Set(points.map { calendar.dayNumber($0.timeSeconds) }).count,
+            let observed = device.observed
+            return Row(device: device.device, fixes: observed.fixes, firstSeconds: observed.firstSeconds,
+                       lastSeconds: observed.lastSeconds, daysObserved: observed.daysObserved(calendar),
                        staypoints: device.staypoints.count, dwells: device.dwells.count, trips: device.trips.count,
                        distanceMeters: device.triplegs.reduce(0) { $0 + $1.distanceMeters }, hoursInMotion: motion / 3600,
                        secondsPerMode: seconds, distancePerMode: distance)

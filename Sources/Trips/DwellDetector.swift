@@ -40,6 +40,7 @@ public struct DwellDetector: Sendable {
         func close(_ closure: GeofenceDwell.Closure) {
             if var dwell = open, dwell.durationSeconds >= parameters.minimumDwellSeconds {
                 dwell.closure = closure
+                dwell.center = track.meanPosition(dwell.firstFix...dwell.lastFix)
                 dwells.append(dwell)
             }
             open = nil

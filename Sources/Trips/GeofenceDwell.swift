@@ -1,3 +1,5 @@
+import MobilityCore
+
 /// A stay of one device inside one geofence, from entry to exit.
 public struct GeofenceDwell: Hashable, Sendable {
     /// Why a dwell ended.
@@ -26,6 +28,8 @@ public struct GeofenceDwell: Hashable, Sendable {
     public var closure: Closure
     /// The longest time without data inside the dwell, seconds.
     public var longestGapSeconds: Double
+    /// Mean position of the fixes from entry to exit.
+    public var center = GeoPoint(longitudeDegrees: .nan, latitudeDegrees: .nan)
 
     public var durationSeconds: Double { exitSeconds - entrySeconds }
 }

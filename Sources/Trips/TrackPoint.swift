@@ -59,6 +59,12 @@ public struct DeviceTrack: Sendable {
         self.points = unique
     }
 
+    /// Points already sorted and free of duplicates (a subset of another track's).
+    init(device: String, sortedUniquePoints: [TrackPoint]) {
+        self.device = device
+        points = sortedUniquePoints
+    }
+
     /// Seconds between fix `index` and the fix before it (0 for the first).
     func secondsBefore(_ index: Int) -> Double {
         index == 0 ? 0 : points[index].timeSeconds - points[index - 1].timeSeconds

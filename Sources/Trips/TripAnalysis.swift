@@ -14,11 +14,43 @@ public struct TripStageParameters: Hashable, Sendable, Codable {
 /// One device's staypoints, dwells, triplegs and trips; indices in them point into this
 /// value's own arrays (a leg's fixes into `track.points`, a trip's legs into `triplegs`).
 public struct DeviceTrips: Sendable {
+    /// The device's fixes; after `compacted()`, only those of its legs.
     public var track: DeviceTrack
     public var staypoints: [Staypoint]
     public var dwells: [GeofenceDwell]
     public var triplegs: [Tripleg]
     public var trips: [Trip]
+    /// What the device statistics need from the whole track.
+    public var observed: ObservedTime
+
+    public init(track: DeviceTrack, staypoints: [Staypoint], dwells: [GeofenceDwell], triplegs: [Tripleg], trips: [Trip]) {
+        (self.track, self.staypoints, self.dwells, self.triplegs, self.trips) = (track, staypoints, dwells, triplegs, trips)
+        observed = ObservedTime(track)
+    }
+
+    /// The same results holding only the fixes the outputs still need (the legs', for their
+    /// geometry), so a run over many devices keeps one device's full track at a time. Leg
+    /// indices are renumbered into the smaller track; staypoint and dwell indices no longer
+    /// point into it (their counts, times, positions and centres are kept).
+    public func compacted() -> DeviceTrips {
+        var copy = self
+        var points: [TrackPoint] = []
+        var renumbered: [Int: Int] = [:]
+        var next = 0
+        for leg in triplegs.sorted(by: { $0.firstFix < $1.firstFix }) where max(leg.firstFix, next) <= leg.lastFix {
+            for old in max(leg.firstFix, next)...leg.lastFix {
+                renumbered[old] = points.count
+                points.append(track.points[old])
+            }
+            next = leg.lastFix + 1
+        }
+        for index in copy.triplegs.indices {
+            copy.triplegs[index].firstFix = renumbered[triplegs[index].firstFix]!
+            copy.triplegs[index].lastFix = renumbered[triplegs[index].lastFix]!
+        }
+        copy.track = DeviceTrack(device: track.device, sortedUniquePoints: points)
+        return copy
+    }
 
     public var isActivity: [Bool] { staypoints.map(\.isActivity) }
 
@@ -48,14 +80,25 @@ public struct TripAnalysis: Sendable {
     /// skip the fixes no leg is made of); it runs on the device's worker thread.
     public func run(tracks: [DeviceTrack], geofences: [Geofence],
                     modes: @escaping @Sendable (DeviceTrack, [Staypoint]) -> ModeTimeline) -> Result {
-        let sorted = tracks.sorted { $0.device < $1.device }
-        let slots = ResultSlots(count: sorted.count)
-        DispatchQueue.concurrentPerform(iterations: sorted.count) { index in
-            slots.store(analyse(sorted[index], geofences: geofences, modes: modes), at: index)
+        result(analyseConcurrently(tracks, geofences: geofences, modes: modes))
+    }
+
+    /// Each track's stages, one device per core, in the tracks' order (for callers that feed
+    /// devices in batches and hand the collected results to `result(_:)`).
+    public func analyseConcurrently(_ tracks: [DeviceTrack], geofences: [Geofence],
+                                    modes: @escaping @Sendable (DeviceTrack, [Staypoint]) -> ModeTimeline) -> [DeviceTrips] {
+        let slots = ResultSlots(count: tracks.count)
+        DispatchQueue.concurrentPerform(iterations: tracks.count) { index in
+            slots.store(analyse(tracks[index], geofences: geofences, modes: modes), at: index)
         }
-        var devices = slots.values
-        let locations = assignLocations(&devices)
-        return Result(devices: devices, locations: locations)
+        return slots.values
+    }
+
+    /// Sorts devices and clusters their staypoints into locations.
+    public func result(_ devices: [DeviceTrips]) -> Result {
+        var sorted = devices.sorted { $0.device < $1.device }
+        let locations = assignLocations(&sorted)
+        return Result(devices: sorted, locations: locations)
     }
 
     public func analyse(_ track: DeviceTrack, geofences: [Geofence], modes: ModeTimeline) -> DeviceTrips {
