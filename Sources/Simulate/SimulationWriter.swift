@@ -48,7 +48,7 @@ public struct SimulationWriter {
             progress("simulated \(residents[index].device)")
         }
         try writeShared(truth)
-        try TruthTables(truth: truth, startSeconds: simulation.startSeconds).write(to: truthFolder)
+        try TruthTables(truth: truth, city: simulation.city).write(to: truthFolder)
         summary.files += 5
         summary.stays = truth.stays.count
         summary.legs = truth.legs.count

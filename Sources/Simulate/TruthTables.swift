@@ -1,10 +1,11 @@
 import Foundation
 import MobilityCore
 
-/// The truth as CSV files, in the pipeline's own column names so they compare directly.
+/// The truth as CSV files, in the pipeline's own column names (times as ISO 8601 and Unix
+/// seconds, units in names) so they compare directly with its outputs.
 struct TruthTables {
     var truth: Truth
-    var startSeconds: Double
+    var city: City
 
     /// Stays at a geofenced place long enough to be a dwell, seconds (the dwell detector's
     /// default minimum).
@@ -12,26 +13,27 @@ struct TruthTables {
 
     func write(to folder: String) throws {
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
-        var stays = "device,place_id,place_kind,started_at,finished_at,duration_s,is_activity\n"
-        var dwells = "device,geofence_id,entered_at,exited_at,duration_s\n"
+        func span(_ start: Double, _ end: Double) -> String {
+            "\(iso(start)),\(Decimal.text(start, digits: 3)),\(iso(end)),\(Decimal.text(end, digits: 3)),\(Int((end - start).rounded()))"
+        }
+        var stays = "device,place_id,place_kind,started_at,started_unix_s,finished_at,finished_unix_s,duration_s,is_activity,lat,lon\n"
+        var dwells = "device,geofence_id,entry_at,entry_unix_s,exit_at,exit_unix_s,duration_s\n"
         for stay in truth.stays.sorted(by: { ($0.device, $0.startSeconds) < ($1.device, $1.startSeconds) }) {
-            let duration = Int(stay.durationSeconds.rounded())
-            stays += "\(stay.device),\(stay.place.id),\(stay.place.kind.rawValue),\(iso(stay.startSeconds)),\(iso(stay.endSeconds)),"
-                + "\(duration),\(stay.durationSeconds >= Truth.activityMinimumSeconds)\n"
+            let (lat, lon) = city.coordinates(stay.place.position)
+            stays += "\(stay.device),\(stay.place.id),\(stay.place.kind.rawValue),\(span(stay.startSeconds, stay.endSeconds)),"
+                + "\(stay.durationSeconds >= Truth.activityMinimumSeconds),\(Decimal.text(lat, digits: 6)),\(Decimal.text(lon, digits: 6))\n"
             if stay.durationSeconds >= Self.dwellMinimumSeconds {
-                dwells += "\(stay.device),\(stay.place.id),\(iso(stay.startSeconds)),\(iso(stay.endSeconds)),\(duration)\n"
+                dwells += "\(stay.device),\(stay.place.id),\(span(stay.startSeconds, stay.endSeconds))\n"
             }
         }
-        var legs = "device,mode,started_at,finished_at,duration_s,distance_m\n"
+        var legs = "device,mode,started_at,started_unix_s,finished_at,finished_unix_s,duration_s,distance_m\n"
         for leg in truth.legs.sorted(by: { ($0.device, $0.startSeconds) < ($1.device, $1.startSeconds) }) {
-            legs += "\(leg.device),\(leg.mode.rawValue),\(iso(leg.startSeconds)),\(iso(leg.endSeconds)),"
-                + "\(Int((leg.endSeconds - leg.startSeconds).rounded())),\(Int(leg.distanceMeters.rounded()))\n"
+            legs += "\(leg.device),\(leg.mode.rawValue),\(span(leg.startSeconds, leg.endSeconds)),\(Int(leg.distanceMeters.rounded()))\n"
         }
-        var trips = "device,origin,destination,started_at,finished_at,duration_s,main_mode,leg_modes\n"
+        var trips = "device,origin_geofence_id,destination_geofence_id,started_at,started_unix_s,finished_at,finished_unix_s,duration_s,main_mode,leg_modes\n"
         for trip in truth.trips.sorted(by: { ($0.device, $0.startSeconds) < ($1.device, $1.startSeconds) }) {
-            trips += "\(trip.device),\(trip.origin.id),\(trip.destination.id),\(iso(trip.startSeconds)),\(iso(trip.endSeconds)),"
-                + "\(Int((trip.endSeconds - trip.startSeconds).rounded())),\(trip.mainMode.rawValue),"
-                + trip.legModes.map(\.rawValue).joined(separator: ">") + "\n"
+            trips += "\(trip.device),\(trip.origin.id),\(trip.destination.id),\(span(trip.startSeconds, trip.endSeconds)),"
+                + "\(trip.mainMode.rawValue),\(trip.legModes.map(\.rawValue).joined(separator: ">"))\n"
         }
         var rides = "device,train,from_station,to_station,scheduled_departure,departed_at,scheduled_arrival,arrived_at,"
             + "departure_delay_s,arrival_delay_s\n"

@@ -1,0 +1,170 @@
+import Foundation
+import Store
+import TestSupport
+import Testing
+
+/// `pipeline run` and `pipeline simulate` as a user runs them, on simulated data.
+@Suite(.serialized) struct RunCommandTests {
+    let cli = CommandLineTests()
+
+    /// Six residents for a day, IMU for the first two, one cut-off GPX and one bad rating.
+    func simulate(_ folder: TemporaryFolder, devices: Int = 6, days: Int = 1, imu: Bool = true) throws {
+        var arguments = ["simulate", "--out", "traces", "--devices", "\(devices)", "--days", "\(days)", "--seed", "7",
+                         "--gps-still-interval", "30", "--faults"]
+        arguments += imu ? ["--imu-devices", "2", "--imu-trips-per-day", "1"] : ["--imu-rate", "0"]
+        let outcome = try cli.pipeline(arguments, in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+    }
+
+    func run(_ folder: TemporaryFolder, out: String = "out", _ extra: [String] = []) throws -> (CommandLineTests.Outcome, [String: Any]) {
+        let outcome = try cli.pipeline(["run", "traces", "--out", out, "--json", "--model", SharedData.projectRoot + "/models/mode-model.json"] + extra,
+                                       in: folder.path)
+        let json = (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any] ?? [:]
+        return (outcome, json)
+    }
+
+    func contents(_ folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !name.hasPrefix("pipeline.sqlite") {
+            files[name] = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(name))
+        }
+        return files
+    }
+
+    @Test func aRunWritesEveryOutputThenChangesNothingThenReadsOnlyANewFile() throws {
+        let folder = try TemporaryFolder()
+        try simulate(folder)
+        let (first, summary) = try run(folder)
+        #expect(first.status == 2, "one input is quarantined on purpose: \(first.stderr)")
+        #expect(summary["quarantined"] as? Int == 1 && summary["up_to_date"] as? Bool == false)
+        #expect((summary["classified_files"] as? Int ?? 0) == 2 && (summary["trips"] as? Int ?? 0) > 10)
+        for name in ["pipeline.sqlite", "quarantine.csv", "modes.csv", "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv",
+                     "od_matrix.csv", "modal_split.csv", "device_stats.csv", "staypoints.geojson", "triplegs.geojson", "dwells.geojson",
+                     "heatmap.csv", "heatmap.geojson", "heatmap.png", "heatmap-walk.png", "heatmap-still.png", "report.html"] {
+            #expect(FileManager.default.fileExists(atPath: folder.file("out/\(name)")), "missing \(name)")
+        }
+        let png = try #require(FileManager.default.contents(atPath: folder.file("out/heatmap.png")))
+        #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        let html = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        #expect(!html.contains("http://") || !html.contains("src=\"http"), "the report loads nothing from the network")
+        for text in ["Inputs", "cut-off.gpx", "Modal split", "<svg", "Origin–destination", "Top dwell places", "data:image/png;base64,",
+                     "Transport modes", "Leg modes against labels"] {
+            #expect(html.contains(text), "report.html lacks \(text)")
+        }
+        let before = try contents(folder.file("out"))
+
+        let (second, again) = try run(folder)
+        #expect(second.status == 2 && again["up_to_date"] as? Bool == true && again["ingested"] as? Int == 0)
+        #expect(second.stderr.contains("nothing changed"))
+        #expect(try contents(folder.file("out")) == before, "an up-to-date run rewrites nothing")
+
+        // One new recording (a GPS day and an IMU file of a new phone): only it is read and classified.
+        let phone = try FileManager.default.contentsOfDirectory(atPath: folder.file("traces/phone-01")).sorted()
+        let gpx = try #require(phone.first { $0.hasSuffix(".gpx") && !$0.contains("cut-off") })
+        let imu = try #require(phone.first { $0.hasSuffix(".csv.gz") })
+        try FileManager.default.createDirectory(atPath: folder.file("traces/phone-99"), withIntermediateDirectories: true)
+        let track = try String(contentsOfFile: folder.file("traces/phone-01/\(gpx)"), encoding: .utf8)
+        try folder.write("traces/phone-99/\(gpx)", track.replacingOccurrences(of: "phone-01", with: "phone-99"))  // the GPX names its author
+        try FileManager.default.copyItem(atPath: folder.file("traces/phone-01/\(imu)"), toPath: folder.file("traces/phone-99/\(imu)"))
+        let (_, third) = try run(folder)
+        #expect(third["ingested"] as? Int == 2 && third["classified_files"] as? Int == 1 && third["up_to_date"] as? Bool == false)
+        let devices = try readCSV(folder.file("out/device_stats.csv")).map { $0["device"] ?? "" }
+        #expect(devices.contains("phone-99"))
+    }
+
+    @Test func aRunKilledAtAnyPointIsFinishedByTheNextOne() throws {
+        let folder = try TemporaryFolder()
+        try simulate(folder, devices: 8)
+        #expect(try run(folder, out: "reference").0.status == 2)
+        let expected = try contents(folder.file("reference"))
+        var interrupted = 0
+        for delay in [0.3, 1.0, 2.0, 3.5] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CommandLineTests.executable)
+            process.arguments = ["run", "traces", "--out", "resumed", "--model", SharedData.projectRoot + "/models/mode-model.json"]
+            process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { interrupted += 1 }
+            let store = try PipelineStore(path: folder.file("resumed/pipeline.sqlite"))
+            #expect(try store.rows("PRAGMA integrity_check").first?["integrity_check"] == "ok")
+        }
+        #expect(interrupted >= 3, "most kills land before the run completes (\(interrupted) of 4 did)")
+        #expect(try run(folder, out: "resumed").0.status == 2)
+        let resumed = try contents(folder.file("resumed"))
+        #expect(Set(resumed.keys) == Set(expected.keys))
+        for (name, data) in expected where name != "quarantine.csv" { #expect(resumed[name] == data, "\(name) differs from the uninterrupted run's") }
+        // quarantine.csv also says when each file was quarantined, which differs between two runs.
+        let withoutTime = { (name: String) in try readCSV(folder.file("\(name)/quarantine.csv")).map { $0.filter { $0.key != "run_started" } } }
+        #expect(try withoutTime("resumed") == withoutTime("reference"))
+        let a = try PipelineStore(path: folder.file("reference/pipeline.sqlite")), b = try PipelineStore(path: folder.file("resumed/pipeline.sqlite"))
+        for table in ["fixes", "mode_windows", "staypoints", "dwells", "triplegs", "trips", "heatmap_cells", "input_files", "quarantine"] {
+            let sql = "SELECT COUNT(*) AS n FROM \(table)"
+            #expect(try a.rows(sql) == b.rows(sql), "\(table) row counts differ")
+        }
+    }
+
+    @Test func aSecondRunOnTheSameStoreRefusesCleanly() throws {
+        let folder = try TemporaryFolder()
+        try simulate(folder, devices: 8)
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: CommandLineTests.executable)
+        first.arguments = ["run", "traces", "--out", "out", "--model", SharedData.projectRoot + "/models/mode-model.json"]
+        first.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        let lock = folder.file("out/pipeline.sqlite.lock")
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !((try? String(contentsOfFile: lock, encoding: .utf8)) ?? "").contains("pid") { Thread.sleep(forTimeInterval: 0.01) }
+        let second = try cli.pipeline(["run", "traces", "--out", "out"], in: folder.path)
+        first.waitUntilExit()
+        #expect(second.status == 75, "\(second.stderr)")
+        #expect(second.stderr.contains("another pipeline run is using this store") && second.stderr.contains("pid \(first.processIdentifier)"))
+        #expect(first.terminationStatus == 2)
+        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        #expect(try store.rows("PRAGMA integrity_check").first?["integrity_check"] == "ok")
+        #expect(try run(folder).1["up_to_date"] as? Bool == true, "the first run completed and the refused one left no trace")
+    }
+
+    @Test func theConfigurationIsPrintedCheckedAndUsed() throws {
+        let folder = try TemporaryFolder()
+        let printed = try cli.pipeline(["config", "--print"], in: folder.path)
+        #expect(printed.status == 0)
+        for key in ["cleaning:", "max_accuracy_meters: 150", "staypoints:", "distance_meters: 100", "heatmap:", "cell_meters: 100",
+                    "minimum_devices: 3", "transfer_kinds:", "utc_offset_hours: 0", "model: \"models/mode-model.json\""] {
+            #expect(printed.stdout.contains(key), "config --print lacks \(key)")
+        }
+        try folder.write("defaults.yaml", printed.stdout)
+        let reread = try cli.pipeline(["config", "--print", "--config", "defaults.yaml"], in: folder.path)
+        #expect(reread.stdout == printed.stdout, "the printed configuration reads back to itself")
+
+        try folder.write("typo.yaml", "heatmap:\n  cell_meter: 50\n")
+        let typo = try cli.pipeline(["config", "--config", "typo.yaml"], in: folder.path)
+        #expect(typo.status == 64 && typo.stderr.contains("unknown key heatmap.cell_meter"), "\(typo.stderr)")
+        try folder.write("wrong.yaml", "trips:\n  staypoints:\n    distance_meters: far\n")
+        let wrong = try cli.pipeline(["config", "--config", "wrong.yaml"], in: folder.path)
+        #expect(wrong.status == 64 && wrong.stderr.contains("distance"), "\(wrong.stderr)")
+
+        try simulate(folder, devices: 4, imu: false)
+        try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n  cell_meters: 250\nclassification:\n  rules_only: true\n")
+        let (_, k3) = try run(folder, out: "k3")
+        let (_, k1) = try run(folder, out: "k1", ["--config", "k1.yaml"])
+        #expect((k1["cells"] as? Int ?? 0) > (k3["cells"] as? Int ?? 0) && k1["suppressed_cells"] as? Int == 0)
+        #expect(try readCSV(folder.file("k1/heatmap.csv")).first?["cell_id"]?.hasPrefix("250m:") == true)
+    }
+
+    @Test func theSimulatorsTruthIsRecovered() throws {
+        let folder = try TemporaryFolder()
+        try simulate(folder, devices: 8, days: 3, imu: false)
+        let (outcome, _) = try run(folder)
+        #expect(outcome.status == 2)
+        let comparison = try TruthComparison(truth: folder.file("traces/.truth"), output: folder.file("out"))
+        print("truth recovery (8 devices x 3 days, GPS only): \(comparison)")
+        #expect(comparison.stayRecall.value >= 0.95 && comparison.stayPrecision.value >= 0.95, "\(comparison)")
+        #expect(comparison.dwellRecall.value >= 0.95 && comparison.dwellPrecision.value >= 0.9, "\(comparison)")
+        #expect(comparison.tripRecall.value >= 0.9 && comparison.tripPrecision.value >= 0.9, "\(comparison)")
+    }
+}
