@@ -7,6 +7,10 @@ public struct HeatMap: Sendable {
         public var fixes = 0
         public var devices = 0
         public var dwellSeconds = 0.0
+
+        public init(fixes: Int = 0, devices: Int = 0, dwellSeconds: Double = 0) {
+            (self.fixes, self.devices, self.dwellSeconds) = (fixes, devices, dwellSeconds)
+        }
     }
 
     public var grid: HeatGrid
@@ -19,8 +23,8 @@ public struct HeatMap: Sendable {
     }
 
     /// Adds one device's track. `modes` gives each fix's mode (nil when unknown) and whether it
-    /// lies in a staypoint; a fix at rest adds the time until the next fix (at most
-    /// `maxDwellStepSeconds`, so a data gap adds nothing it cannot vouch for).
+    /// lies in a staypoint; a fix at rest followed by another at rest adds the time between
+    /// them (at most `maxDwellStepSeconds`, so a data gap adds nothing it cannot vouch for).
     public mutating func add(_ track: DeviceTrack, modes: FixModes, maxDwellStepSeconds: Double = 900) {
         var seen = Set<HeatGrid.Cell>()
         let points = track.points
@@ -31,7 +35,7 @@ public struct HeatMap: Sendable {
             var counts = cells[cell] ?? Counts()
             counts.fixes += 1
             if seen.insert(cell).inserted { counts.devices += 1 }
-            if state.atRest, index + 1 < points.count {
+            if state.atRest, index + 1 < points.count, modes.state(at: index + 1).atRest {
                 let step = points[index + 1].timeSeconds - point.timeSeconds
                 if step <= maxDwellStepSeconds { counts.dwellSeconds += step }
             }

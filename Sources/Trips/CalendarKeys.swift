@@ -15,8 +15,10 @@ public struct CalendarKeys: Sendable {
 
     /// 0–23.
     public func hour(_ seconds: Double) -> Int {
-        let days = localDays(seconds)
-        return Int((days - days.rounded(.down)) * 24)
+        // In seconds, not fractions of a day: 08:00:00 must not come out as 7.99999… h.
+        let local = seconds + utcOffsetSeconds
+        let ofDay = local - (local / 86_400).rounded(.down) * 86_400
+        return min(23, Int(ofDay / 3600))
     }
 
     /// 0 = Monday … 6 = Sunday (1970-01-01 was a Thursday).
