@@ -37,8 +37,8 @@ public struct HeatMapFiles {
         }
         for map in maps {
             let title = map.map == "all" ? "Where devices were: all modes" : "Where devices were: \(map.map)"
-            let subtitle = "\(Int(map.cellMeters)) m cells, \(map.filter); k = \(map.minimumDevices): \(map.cells.count) cells shown, "
-                + "\(map.suppressed) with fewer devices suppressed"
+            let subtitle = "\(Int(map.cellMeters)) m cells, \(map.filter)\nk = \(map.minimumDevices): \(map.cells.count) cells shown, "
+                + "\(map.suppressed) seen by fewer devices suppressed"
             let image = HeatMapImage(grid: grid, cells: cells[map.map] ?? [], title: title, subtitle: subtitle).render()
             let file = path(Self.imageName(map.map))
             try image.writePNG(to: file + ".partial")

@@ -17,7 +17,7 @@ public struct HeatMapImage {
         self.subtitle = subtitle
     }
 
-    static let margin = (left: 84, top: 58, right: 150, bottom: 64)
+    static let margin = (left: 84, top: 76, right: 150, bottom: 64)
     static let mapMaximum = (width: 760, height: 620)
 
     public func render() -> Raster {
@@ -26,16 +26,22 @@ public struct HeatMapImage {
             var raster = Raster(width: 640, height: 160)
             text.draw(title, x: 16, y: 30, size: 18, color: .black, into: &raster)
             text.draw("No cell was seen by enough devices to publish.", x: 16, y: 70, size: 14, color: .grey, into: &raster)
-            text.draw(subtitle, x: 16, y: 96, size: 12, color: .grey, into: &raster)
+            for (line, text_) in subtitle.split(separator: "\n").enumerated() {
+                text.draw(String(text_), x: 16, y: 96 + 16 * line, size: 12, color: .grey, into: &raster)
+            }
             return raster
         }
         let bounds = cells.map { grid.bounds($0.cell) }
-        let (south, north) = (bounds.map(\.south).min()!, bounds.map(\.north).max()!)
-        let (west, east) = (bounds.map(\.west).min()!, bounds.map(\.east).max()!)
+        var (south, north) = (bounds.map(\.south).min()!, bounds.map(\.north).max()!)
+        var (west, east) = (bounds.map(\.west).min()!, bounds.map(\.east).max()!)
         let xScale = cos((south + north) / 2 * .pi / 180) * HeatGrid.metersPerDegree
         let extent = (x: (east - west) * xScale, y: (north - south) * HeatGrid.metersPerDegree)
         let metersPerPixel = max(extent.x / Double(Self.mapMaximum.width), extent.y / Double(Self.mapMaximum.height), grid.cellMeters / 24)
-        let map = (width: max(240, Int((extent.x / metersPerPixel).rounded(.up))), height: max(160, Int((extent.y / metersPerPixel).rounded(.up))))
+        let map = (width: max(460, Int((extent.x / metersPerPixel).rounded(.up))), height: max(300, Int((extent.y / metersPerPixel).rounded(.up))))
+        // Centre the cells when the map is larger than their extent, and label the whole map.
+        let padX = (Double(map.width) * metersPerPixel - extent.x) / 2 / xScale
+        let padY = (Double(map.height) * metersPerPixel - extent.y) / 2 / HeatGrid.metersPerDegree
+        (west, east, south, north) = (west - padX, east + padX, south - padY, north + padY)
         let m = Self.margin
         var raster = Raster(width: m.left + map.width + m.right, height: m.top + map.height + m.bottom)
         raster.fill(x: m.left, y: m.top, width: map.width, height: map.height, .lightGrey)
@@ -55,7 +61,9 @@ public struct HeatMapImage {
         drawScaleBar(&raster, text, metersPerPixel: metersPerPixel, map: map)
         drawLegend(&raster, text, low: counts.min()!, high: counts.max()!, map: map)
         text.draw(title, x: m.left, y: 24, size: 18, color: .black, into: &raster)
-        text.draw(subtitle, x: m.left, y: 46, size: 12, color: .grey, into: &raster)
+        for (line, text_) in subtitle.split(separator: "\n").enumerated() {
+            text.draw(String(text_), x: m.left, y: 46 + 16 * line, size: 12, color: .grey, into: &raster)
+        }
         return raster
     }
 

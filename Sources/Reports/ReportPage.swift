@@ -48,7 +48,7 @@ public struct ReportPage {
         th{background:#f1f3f6} td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
         .ct{font-size:13px;font-weight:600;fill:#1d2330} .ax{font-size:11px;fill:#4a5261}
         .none{color:#7a8291} .note{color:#5b6473;font-size:13px} img{max-width:100%;border:1px solid #e3e6ea;border-radius:4px}
-        .maps{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:10px}
+        .maps{display:grid;grid-template-columns:repeat(auto-fill,minmax(440px,1fr));gap:10px}
         footer{color:#7a8291;font-size:12px;margin-top:24px}
         </style></head>
 
@@ -198,15 +198,16 @@ public struct ReportPage {
         }
         html += HTML.table(["map", "filter", "cells shown", "cells suppressed"], maps.map {
             [t($0, "map"), t($0, "filter"), t($0, "cells"), t($0, "suppressed_cells")]
-        }, numeric: [2, 3]) + "<div class=\"maps\">"
-        for map in maps {
+        }, numeric: [2, 3])
+        for map in maps where d(map, "cells") > 0 {
             let name = t(map, "map")
+            if name != "all" && !html.contains("class=\"maps\"") { html += "<div class=\"maps\">" }
             let file = (folder as NSString).appendingPathComponent(HeatMapFiles.imageName(name))
             guard let data = FileManager.default.contents(atPath: file) else { continue }
             html += "<figure><img alt=\"heat map \(HTML.escape(name))\" src=\"data:image/png;base64,\(data.base64EncodedString())\">"
                 + "<figcaption class=\"note\">\(HTML.escape(name))</figcaption></figure>"
         }
-        return html + "</div></section>"
+        return html + (html.contains("class=\"maps\"") ? "</div>" : "") + "</section>"
     }
 
     func classifier() throws -> String {
