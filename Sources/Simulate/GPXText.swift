@@ -33,8 +33,8 @@ enum GPXText {
     }
 
     private static func point(_ fix: SimulatedFix) -> String {
-        "<trkpt lat=\"\(Decimal.text(fix.latitude, digits: 7))\" lon=\"\(Decimal.text(fix.longitude, digits: 7))\">"
-            + "<ele>35.0</ele><time>\(iso(fix.timeSeconds))</time><hdop>\(Decimal.text(fix.accuracyMeters / metersPerHDOP, digits: 1))</hdop></trkpt>\n"
+        "<trkpt lat=\"\(FixedPoint.text(fix.latitude, digits: 7))\" lon=\"\(FixedPoint.text(fix.longitude, digits: 7))\">"
+            + "<ele>35.0</ele><time>\(iso(fix.timeSeconds))</time><hdop>\(FixedPoint.text(fix.accuracyMeters / metersPerHDOP, digits: 1))</hdop></trkpt>\n"
     }
 }
 
@@ -46,13 +46,13 @@ enum GeofenceText {
             let (lat, lon) = city.coordinates(place.position)
             features.append("""
                 {"type":"Feature","id":"\(place.id)","properties":{"name":"\(place.name)","kind":"\(place.kind.rawValue)",\
-                "radius_m":\(Int(place.radiusMeters))},"geometry":{"type":"Point","coordinates":[\(Decimal.text(lon, digits: 6)),\(Decimal.text(lat, digits: 6))]}}
+                "radius_m":\(Int(place.radiusMeters))},"geometry":{"type":"Point","coordinates":[\(FixedPoint.text(lon, digits: 6)),\(FixedPoint.text(lat, digits: 6))]}}
                 """)
         }
         for shop in city.shops {
             let r = shop.radiusMeters, p = shop.position
             let corners = [(-r, -r), (r, -r), (r, r), (-r, r), (-r, -r)].map { city.coordinates(LocalPoint(east: p.east + $0.0, north: p.north + $0.1)) }
-            let ring = corners.map { "[\(Decimal.text($0.longitude, digits: 6)),\(Decimal.text($0.latitude, digits: 6))]" }.joined(separator: ",")
+            let ring = corners.map { "[\(FixedPoint.text($0.longitude, digits: 6)),\(FixedPoint.text($0.latitude, digits: 6))]" }.joined(separator: ",")
             features.append("""
                 {"type":"Feature","id":"\(shop.id)","properties":{"name":"\(shop.name)","kind":"shop"},\
                 "geometry":{"type":"Polygon","coordinates":[[\(ring)]]}}
@@ -64,7 +64,7 @@ enum GeofenceText {
     static func stationsCSV(city: City) -> String {
         "id,name,kind,lat,lon,radius_m\n" + city.stations.map { station in
             let (lat, lon) = city.coordinates(station.position)
-            return "\(station.id),\(station.name),station,\(Decimal.text(lat, digits: 6)),\(Decimal.text(lon, digits: 6)),\(Int(station.radiusMeters))\n"
+            return "\(station.id),\(station.name),station,\(FixedPoint.text(lat, digits: 6)),\(FixedPoint.text(lon, digits: 6)),\(Int(station.radiusMeters))\n"
         }.joined()
     }
 }

@@ -33,7 +33,7 @@ struct IMURecording {
             for i in 0..<count {
                 let elapsed = Double(i) / rateHz
                 let (a, w) = motion.next(mode(at: start + elapsed))
-                let prefix = "\(Int64(((start + elapsed) * 1e9).rounded())),\(Decimal.text(elapsed, digits: 3)),"
+                let prefix = "\(Int64(((start + elapsed) * 1e9).rounded())),\(FixedPoint.text(elapsed, digits: 3)),"
                 total += (prefix + triple(a.2, a.1, a.0)).utf8
                 linear += (prefix + triple(a.2 - g.2, a.1 - g.1, a.0 - g.0)).utf8
                 gyro += (prefix + triple(w.2, w.1, w.0)).utf8
@@ -48,7 +48,7 @@ struct IMURecording {
             for i in 0..<count {
                 let time = start + Double(i) / rateHz
                 let (a, w) = motion.next(mode(at: time))
-                try file.write(Decimal.text(time, digits: 3) + "," + triple(a.0, a.1, a.2).dropLast() + "," + triple(w.0, w.1, w.2))
+                try file.write(FixedPoint.text(time, digits: 3) + "," + triple(a.0, a.1, a.2).dropLast() + "," + triple(w.0, w.1, w.2))
             }
             try file.close()
         }
@@ -56,6 +56,6 @@ struct IMURecording {
     }
 
     private func triple(_ x: Double, _ y: Double, _ z: Double) -> String {
-        Decimal.text(x, digits: 3) + "," + Decimal.text(y, digits: 3) + "," + Decimal.text(z, digits: 3) + "\n"
+        FixedPoint.text(x, digits: 3) + "," + FixedPoint.text(y, digits: 3) + "," + FixedPoint.text(z, digits: 3) + "\n"
     }
 }

@@ -118,7 +118,7 @@ public struct SimulationWriter {
         for (index, ride) in truth.rides.enumerated() {
             let ratings = (0..<4).map { _ in String(1 + Int(generator.nextUnit() * 5)) }
             let crowding = simulation.parameters.faults && index == 0 ? "7" : ratings[2]
-            let noise = Decimal.text(generator.uniform(62...76), digits: 1)
+            let noise = FixedPoint.text(generator.uniform(62...76), digits: 1)
             let comment = ride.arrivalSeconds - ride.scheduledArrivalSeconds > 180 ? "late again" : ""
             checkins += "\(ride.device),\(ride.train),\(ride.from.id),\(ride.to.id),\(iso(ride.checkinSeconds)),"
                 + "\(iso(ride.scheduledDepartureSeconds)),\(iso(ride.scheduledArrivalSeconds)),"

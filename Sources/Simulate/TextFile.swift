@@ -59,16 +59,3 @@ final class TextFile {
         try file.close()
     }
 }
-
-/// Fixed-point formatting without Foundation's locale-aware `String(format:)` (which is slow
-/// for millions of values).
-enum Decimal {
-    static func text(_ value: Double, digits: Int) -> String {
-        let scale = [1.0, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000][digits]
-        let scaled = (abs(value) * scale).rounded()
-        let whole = Int(scaled / scale), fraction = Int(scaled - Double(whole) * scale)
-        let fractionText = String(fraction)
-        let padded = String(repeating: "0", count: max(0, digits - fractionText.count)) + fractionText
-        return (value < 0 && scaled > 0 ? "-" : "") + String(whole) + (digits > 0 ? "." + padded : "")
-    }
-}

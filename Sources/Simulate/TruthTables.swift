@@ -14,14 +14,14 @@ struct TruthTables {
     func write(to folder: String) throws {
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
         func span(_ start: Double, _ end: Double) -> String {
-            "\(iso(start)),\(Decimal.text(start, digits: 3)),\(iso(end)),\(Decimal.text(end, digits: 3)),\(Int((end - start).rounded()))"
+            "\(iso(start)),\(FixedPoint.text(start, digits: 3)),\(iso(end)),\(FixedPoint.text(end, digits: 3)),\(Int((end - start).rounded()))"
         }
         var stays = "device,place_id,place_kind,started_at,started_unix_s,finished_at,finished_unix_s,duration_s,is_activity,lat,lon\n"
         var dwells = "device,geofence_id,entry_at,entry_unix_s,exit_at,exit_unix_s,duration_s\n"
         for stay in truth.stays.sorted(by: { ($0.device, $0.startSeconds) < ($1.device, $1.startSeconds) }) {
             let (lat, lon) = city.coordinates(stay.place.position)
             stays += "\(stay.device),\(stay.place.id),\(stay.place.kind.rawValue),\(span(stay.startSeconds, stay.endSeconds)),"
-                + "\(stay.durationSeconds >= Truth.activityMinimumSeconds),\(Decimal.text(lat, digits: 6)),\(Decimal.text(lon, digits: 6))\n"
+                + "\(stay.durationSeconds >= Truth.activityMinimumSeconds),\(FixedPoint.text(lat, digits: 6)),\(FixedPoint.text(lon, digits: 6))\n"
             if stay.durationSeconds >= Self.dwellMinimumSeconds {
                 dwells += "\(stay.device),\(stay.place.id),\(span(stay.startSeconds, stay.endSeconds))\n"
             }

@@ -13,13 +13,15 @@ extension PipelineStore {
     }
 
     /// One device's (or file's) timed fixes as a sorted track: memory for one track at a time.
+    /// CROSS JOIN makes SQLite find the device's files first and read their fixes by primary
+    /// key, instead of scanning every fix for each device.
     public func track(named name: String, groupedBy grouping: TrackGrouping = .device) throws -> DeviceTrack {
         let key = grouping == .device ? "COALESCE(i.device, i.path)" : "i.path"
         return try database.read { db in
             var points: [TrackPoint] = []
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT f.time_unix_s, f.lat_deg, f.lon_deg, f.accuracy_m
-                FROM fixes f JOIN input_files i ON i.id = f.file_id
+                FROM input_files i CROSS JOIN fixes f ON f.file_id = i.id
                 WHERE i.status = 'ingested' AND \(key) = ? AND f.time_unix_s IS NOT NULL
                 ORDER BY f.file_id, f.seq
                 """, arguments: [name])

@@ -106,6 +106,6 @@ extension DeviceTrack {
     }
 
     static func coordinate(_ degrees: Double) -> String {
-        String(format: "%.6f", degrees)
+        FixedPoint.text(degrees, digits: 6)
     }
 }
