@@ -60,6 +60,10 @@ else
 fi
 
 echo
+echo "== pipeline run on simulated device-days (no peer runs the whole chain; memory should stay flat) =="
+scripts/bench_run.sh 26 50 100 200
+
+echo
 echo "== peers (DESIGN.md): gpxpy 1.6 46 k points/s, 7.7 MB/s (588 KB Garmin); 3 MB/s, 17x file memory (62 MB);"
 echo "   SQLite 1.3 k rows/s with a transaction per row; libexpat streaming ~100 MB/s in C =="
 if [ ! -x .bench/venv/bin/python ]; then
