@@ -122,7 +122,10 @@ public struct PipelineRun {
         let setting = configuration.classification
         var model: ModeModel?
         var modelKey = "rules"
-        if !setting.rulesOnly {
+        let imuFiles = try store.filesToClassify(model: "").count
+        if !setting.rulesOnly && (imuFiles > 0 || FileManager.default.fileExists(atPath: setting.model)) {
+            // GPS-only data needs no model (its legs get the GPS rules in the trip stage).
+            guard FileManager.default.fileExists(atPath: setting.model) else { throw ModelMissing(path: setting.model, imuFiles: imuFiles) }
             model = try ModeModel.load(path: setting.model)
             modelKey = try ContentHash.sha256(path: setting.model)
         }
@@ -145,6 +148,15 @@ public struct PipelineRun {
         progress.update(done: pending.count, total: pending.count, item: "")
         try ModesCSV.write(storeRows: try store.modeWindows(), to: (outputFolder as NSString).appendingPathComponent("modes.csv"))
         return (pending.count, windows)
+    }
+
+    public struct ModelMissing: Error, CustomStringConvertible {
+        public var path: String
+        public var imuFiles: Int
+        public var description: String {
+            "no mode model at \(path) for the \(imuFiles) files with IMU data: give --model FILE "
+                + "(the repository ships models/mode-model.json), or set classification.rules_only: true in the configuration"
+        }
     }
 
     /// What the outputs depend on: every input's content, the configuration, the model file.

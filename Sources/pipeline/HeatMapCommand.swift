@@ -44,9 +44,7 @@ struct HeatMapCommand: ParsableCommand {
             throw ValidationError(error.description)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+            try JSONSummary.print(summary)
         } else {
             progress.log("\(summary.devices) devices, \(summary.fixes) fixes: \(summary.cells) cells of \(Int(summary.cellMeters)) m published, "
                          + "\(summary.suppressedCells) suppressed (fewer than \(summary.minimumDevices) devices); maps "

@@ -38,12 +38,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func run() throws {
-        var configuration = PipelineConfiguration()
-        if let config {
-            do { configuration = try PipelineConfiguration.load(path: config) } catch let error as PipelineConfiguration.Invalid {
-                throw ValidationError(error.description)
-            }
-        }
+        var configuration = try ConfigCommand.configuration(config)
         if let model { configuration.classification.model = model }
         var pipeline = PipelineRun(inputs: paths, outputFolder: out)
         pipeline.configuration = configuration
@@ -60,9 +55,7 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+            try JSONSummary.print(summary)
         } else {
             progress.log(Self.text(summary))
         }
@@ -97,16 +90,19 @@ struct ConfigCommand: ParsableCommand {
     var config: String?
 
     func run() throws {
-        var configuration = PipelineConfiguration()
-        if let config {
-            do { configuration = try PipelineConfiguration.load(path: config) } catch let error as PipelineConfiguration.Invalid {
-                throw ValidationError(error.description)
-            }
-        }
+        let configuration = try ConfigCommand.configuration(config)
         guard printConfiguration else {
             print("configuration is valid; use --print to see it")
             return
         }
         print(try configuration.yaml(), terminator: "")
+    }
+
+    /// The defaults, or the file laid over them; a bad file is a usage error (exit 64).
+    static func configuration(_ path: String?) throws -> PipelineConfiguration {
+        guard let path else { return PipelineConfiguration() }
+        do { return try PipelineConfiguration.load(path: path) } catch let error as PipelineConfiguration.Invalid {
+            throw ValidationError(error.description)
+        }
     }
 }

@@ -79,9 +79,7 @@ struct SimulateCommand: ParsableCommand {
         let summary = try SimulationWriter(simulation: simulation, outputFolder: out, truthFolder: truthFolder)
             .write { progress.detail($0) }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+            try JSONSummary.print(summary)
         } else {
             progress.log("\(summary.devices) devices × \(summary.days) days: \(summary.fixes) fixes, \(summary.imuSamples) IMU samples "
                          + "per sensor, \(summary.files) files in \(out); truth (\(summary.stays) stays, \(summary.legs) legs, "

@@ -44,9 +44,7 @@ struct TripsCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+            try JSONSummary.print(summary)
         } else {
             progress.log("\(summary.staypoints) staypoints, \(summary.dwells) dwells, \(summary.locations) locations, "
                          + "\(summary.triplegs) triplegs, \(summary.trips) trips; leg modes from "

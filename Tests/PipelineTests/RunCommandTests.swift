@@ -154,6 +154,8 @@ import Testing
         let (_, k1) = try run(folder, out: "k1", ["--config", "k1.yaml"])
         #expect((k1["cells"] as? Int ?? 0) > (k3["cells"] as? Int ?? 0) && k1["suppressed_cells"] as? Int == 0)
         #expect(try readCSV(folder.file("k1/heatmap.csv")).first?["cell_id"]?.hasPrefix("250m:") == true)
+        let noModel = try cli.pipeline(["run", "traces", "--out", "gps-only", "--model", "missing.json"], in: folder.path)
+        #expect(noModel.status == 2, "GPS-only traces need no model: \(noModel.stderr)")
     }
 
     @Test func theSimulatorsTruthIsRecovered() throws {
