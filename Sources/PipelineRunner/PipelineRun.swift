@@ -81,7 +81,7 @@ public struct PipelineRun {
         summary.quarantined = try store.quarantinedFiles().count
         summary.exitStatus = summary.quarantined > 0 ? 2 : 0
         let fingerprint = try self.fingerprint(store)
-        if try store.derivedState("complete_run") == fingerprint, outputsExist() {
+        if !force, try store.derivedState("complete_run") == fingerprint, outputsExist() {
             summary.upToDate = true
             try fillCounts(&summary, store)
             progress.log("nothing changed since the last run: outputs in \(outputFolder) are up to date")
@@ -130,7 +130,8 @@ public struct PipelineRun {
             modelKey = try ContentHash.sha256(path: setting.model)
         }
         modelKey += setting.smoothing ? "+smoothing" : ""
-        let pending = try store.filesToClassify(model: modelKey)
+        // With --force every IMU file is classified again (no stored mark matches "").
+        let pending = try store.filesToClassify(model: force ? "" : modelKey)
         progress.log("classify: \(pending.count) files with IMU data to classify (\(model == nil ? "rules" : setting.model))")
         var windows = 0
         var loader = RecordingLoader()

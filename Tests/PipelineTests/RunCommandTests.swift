@@ -70,6 +70,8 @@ import Testing
         #expect(third["ingested"] as? Int == 2 && third["classified_files"] as? Int == 1 && third["up_to_date"] as? Bool == false)
         let devices = try readCSV(folder.file("out/device_stats.csv")).map { $0["device"] ?? "" }
         #expect(devices.contains("phone-99"))
+        let (_, forced) = try run(folder, out: "out", ["--force"])
+        #expect(forced["classified_files"] as? Int == 3 && forced["unchanged"] as? Int == 0, "--force reads and classifies everything again")
     }
 
     @Test func aRunKilledAtAnyPointIsFinishedByTheNextOne() throws {
