@@ -46,6 +46,7 @@ let package = Package(
         ),
         .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips", "HeatMaps", "CPNG", "CFreeType", "CGZip"]),
         .target(name: "HeatMaps", dependencies: ["MobilityCore", "Trips"]),
+        .target(name: "Comfort", dependencies: ["MobilityCore", "CBLAS"]),
         .target(
             name: "PipelineRunner",
             dependencies: ["MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify", "Trips", "HeatMaps",
@@ -78,6 +79,7 @@ let package = Package(
         .testTarget(name: "ClassifyTests", dependencies: ["Classify", "Features", "MobilityCore", "TestSupport"]),
         .testTarget(name: "TripsTests", dependencies: ["Trips", "MobilityCore"]),
         .testTarget(name: "HeatMapsTests", dependencies: ["HeatMaps", "Trips", "MobilityCore", "Reports", "CPNG", "TestSupport"]),
+        .testTarget(name: "ComfortTests", dependencies: ["Comfort", "MobilityCore"]),
         .testTarget(name: "SimulateTests", dependencies: ["Simulate", "MobilityCore", "TestSupport"]),
         .testTarget(
             name: "PipelineTests",
