@@ -44,12 +44,12 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
-        .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips", "HeatMaps", "CPNG", "CFreeType", "CGZip"]),
+        .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips", "HeatMaps", "Comfort", "CPNG", "CFreeType", "CGZip"]),
         .target(name: "HeatMaps", dependencies: ["MobilityCore", "Trips"]),
-        .target(name: "Comfort", dependencies: ["MobilityCore", "CBLAS"]),
+        .target(name: "Comfort", dependencies: ["MobilityCore", "Trips", "CBLAS"]),
         .target(
             name: "PipelineRunner",
-            dependencies: ["MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify", "Trips", "HeatMaps",
+            dependencies: ["MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify", "Trips", "HeatMaps", "Comfort",
                            .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "Features", dependencies: ["MobilityCore", "CBLAS"]),
@@ -59,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "pipeline",
             dependencies: [
-                "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Reports", "Simulate", "HeatMaps", "Trips",
+                "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Reports", "Simulate", "HeatMaps", "Trips", "Comfort",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "ClassifyTests", dependencies: ["Classify", "Features", "MobilityCore", "TestSupport"]),
         .testTarget(name: "TripsTests", dependencies: ["Trips", "MobilityCore"]),
         .testTarget(name: "HeatMapsTests", dependencies: ["HeatMaps", "Trips", "MobilityCore", "Reports", "CPNG", "TestSupport"]),
-        .testTarget(name: "ComfortTests", dependencies: ["Comfort", "MobilityCore"]),
+        .testTarget(name: "ComfortTests", dependencies: ["Comfort", "MobilityCore", "Trips"]),
         .testTarget(name: "SimulateTests", dependencies: ["Simulate", "MobilityCore", "TestSupport"]),
         .testTarget(
             name: "PipelineTests",

@@ -74,10 +74,7 @@ public struct RideMetrics: Sendable, Hashable {
     /// The 95th percentile, interpolating linearly between ranks (Hyndman & Fan type 7, as
     /// numpy's default).
     public static func percentile95(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return .nan }
-        let h = Double(sorted.count - 1) * 0.95, low = Int(h.rounded(.down))
-        return sorted[low] + (h - Double(low)) * (sorted[min(low + 1, sorted.count - 1)] - sorted[low])
+        ComfortSummary.quantile(values, 0.95) ?? .nan
     }
 
     static func axis(_ weighted: [Double], rateHz: Double) -> Axis {

@@ -1,3 +1,4 @@
+import Comfort
 import Foundation
 import HeatMaps
 import Ingest
@@ -24,10 +25,19 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         public var utcOffsetHours = 0.0
     }
 
+    public struct Comfort: Hashable, Sendable, Codable {
+        /// Longest ride looked for after a check-in, seconds.
+        public var maxRideSeconds = RideWindow.Parameters.maxRideSeconds
+        /// A horizontal jerk above this counts as strong, m/s³.
+        public var jerkThresholdMetersPerSecond3 = RideMetrics.Parameters().jerkThresholdMetersPerSecond3
+        public init() {}
+    }
+
     public var cleaning = CleaningParameters()
     public var classification = Classification()
     public var trips = TripStageParameters()
     public var heatmap = HeatMapParameters()
+    public var comfort = Comfort()
     public var calendar = Calendar()
 
     public init() {}

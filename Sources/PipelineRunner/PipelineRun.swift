@@ -1,4 +1,5 @@
 import Classify
+import Comfort
 import Crypto
 import Foundation
 import Ingest
@@ -35,7 +36,7 @@ public struct PipelineRun {
     public static let storeName = "pipeline.sqlite"
     /// Files every complete run leaves in the output folder.
     public static let outputNames = ["quarantine.csv", "modes.csv"] + TripTables.fileNames + TripGeoJSON.fileNames
-        + ["heatmap.csv", "heatmap.geojson", "heatmap.png", "report.html"]
+        + ["heatmap.csv", "heatmap.geojson", "heatmap.png"] + ComfortTables.fileNames + ["report.html"]
 
     public var storePath: String { ingest.storePath }
 
@@ -45,6 +46,8 @@ public struct PipelineRun {
         public var classifiedFiles = 0, windows = 0
         public var staypoints = 0, dwells = 0, trips = 0, triplegs = 0
         public var cells = 0, suppressedCells = 0
+        /// Check-ins turned into rides, and those whose comfort was measured.
+        public var rides = 0, measuredRides = 0
         public var upToDate = false
         public var stageSeconds: [String: Double] = [:]
         public var exitStatus = 0
@@ -53,7 +56,7 @@ public struct PipelineRun {
         enum CodingKeys: String, CodingKey {
             case files, ingested, unchanged, quarantined, skipped, fixes, imuSamples = "imu_samples", checkins
             case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells
-            case suppressedCells = "suppressed_cells", upToDate = "up_to_date", stageSeconds = "stage_seconds"
+            case suppressedCells = "suppressed_cells", rides, measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
             case exitStatus = "exit_status", outputFolder = "output_folder"
         }
     }
@@ -104,6 +107,14 @@ public struct PipelineRun {
         (summary.cells, summary.suppressedCells) = (heatSummary.cells, heatSummary.suppressedCells)
         progress.log("heat maps: \(heatSummary.cells) cells published, \(heatSummary.suppressedCells) suppressed (k = \(heatSummary.minimumDevices))")
         lap("heatmap")
+
+        var comfort = ComfortRun(storePath: storePath, reportsFolder: outputFolder)
+        comfort.maxRideSeconds = configuration.comfort.maxRideSeconds
+        comfort.metrics.jerkThresholdMetersPerSecond3 = configuration.comfort.jerkThresholdMetersPerSecond3
+        let (comfortSummary, _) = try comfort.run(progress: progress)
+        (summary.rides, summary.measuredRides) = (comfortSummary.rides, comfortSummary.byStatus["measured"] ?? 0)
+        if comfortSummary.checkins > 0 { progress.log("comfort: " + ComfortRun.text(comfortSummary)) }
+        lap("comfort")
 
         try ReportPage(store: store, folder: outputFolder,
                        modelPath: configuration.classification.rulesOnly ? nil : configuration.classification.model, calendar: calendar).write()
@@ -188,5 +199,7 @@ public struct PipelineRun {
         let heat = try store.rows("SELECT cells, suppressed_cells FROM heatmaps WHERE map = 'all'").first
         summary.cells = Int(((heat?["cells"]) ?? nil) ?? "0") ?? 0
         summary.suppressedCells = Int(((heat?["suppressed_cells"]) ?? nil) ?? "0") ?? 0
+        summary.rides = counts["rides"] ?? 0
+        summary.measuredRides = Int((try store.rows("SELECT COUNT(*) AS n FROM rides WHERE status = 'measured'").first?["n"] ?? nil) ?? "0") ?? 0
     }
 }

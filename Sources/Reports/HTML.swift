@@ -83,5 +83,27 @@ enum SVGChart {
         return svg + "</svg>"
     }
 
+    /// A time series as a line, minutes on the x axis.
+    static func line(_ values: [Double], stepSeconds: Double, title: String, unit: String) -> String {
+        let width = 760.0, height = 220.0, left = 52.0, bottom = 34.0, top = 28.0, plotWidth = width - left - 20, plotHeight = height - top - bottom
+        let maximum = max(values.max() ?? 1, 1e-9) * 1.1
+        let points = values.enumerated().map { index, value in
+            String(format: "%.1f,%.1f", left + plotWidth * Double(index) / Double(values.count - 1), top + plotHeight * (1 - value / maximum))
+        }.joined(separator: " ")
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\">"
+        svg += "<text x=\"0\" y=\"16\" class=\"ct\">\(HTML.escape(title))</text>"
+        for tick in [0.0, 0.5, 1.0] {
+            let y = top + plotHeight * (1 - tick)
+            svg += "<line x1=\(q(left)) x2=\(q(left + plotWidth)) y1=\(q(y)) y2=\(q(y)) stroke=\"#ddd\"/>"
+            svg += "<text x=\(q(left - 6)) y=\(q(y + 4)) text-anchor=\"end\" class=\"ax\">\(HTML.number(tick * maximum, 2))</text>"
+        }
+        let minutes = Double(values.count - 1) * stepSeconds / 60
+        for tick in [0.0, 0.5, 1.0] {
+            svg += "<text x=\(q(left + plotWidth * tick)) y=\(q(height - 12)) text-anchor=\"middle\" class=\"ax\">\(HTML.number(tick * minutes, 1)) min</text>"
+        }
+        svg += "<text x=\(q(left + 4)) y=\(q(top - 4)) class=\"ax\">\(HTML.escape(unit))</text>"
+        return svg + "<polyline fill=\"none\" stroke=\"#1565c0\" stroke-width=\"1.5\" points=\"\(points)\"/></svg>"
+    }
+
     private static func q(_ value: Double) -> String { "\"" + String(format: "%.1f", value) + "\"" }
 }

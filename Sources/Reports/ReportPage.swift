@@ -1,4 +1,5 @@
 import Classify
+import Comfort
 import Foundation
 import MobilityCore
 import Store
@@ -24,7 +25,7 @@ public struct ReportPage {
 
     public func write() throws {
         let sections = [try overview(), try inputs(), try devices(), try modalSplit(), try trips(), try originDestination(),
-                        try dwellPlaces(), try heatMaps(), try classifier()]
+                        try dwellPlaces(), try heatMaps(), try comfort(), try classifier()]
         let page = Self.head + "<body><main>\n" + sections.joined(separator: "\n") + "\n<footer>Made by \(Self.generator) from "
             + "the store beside this file (pipeline.sqlite). Times are UTC"
             + (calendar.utcOffsetSeconds == 0 ? "" : String(format: "%+.1f h", calendar.utcOffsetSeconds / 3600)) + ".</footer></main></body></html>\n"
@@ -208,6 +209,52 @@ public struct ReportPage {
                 + "<figcaption class=\"note\">\(HTML.escape(name))</figcaption></figure>"
         }
         return html + (html.contains("class=\"maps\"") ? "</div>" : "") + "</section>"
+    }
+
+    /// Per-train comfort and punctuality, and the continuous comfort of the longest measured ride.
+    func comfort() throws -> String {
+        let rides = try store.rows("""
+            SELECT r.train, r.status, r.device, r.nmv, r.a_v, r.departure_delay_s, r.arrival_delay_s, r.continuous_comfort_5s,
+              r.finished_unix_s - r.started_unix_s AS seconds, r.from_station, r.to_station,
+              c.cleanliness, c.odours_temperature, c.crowding, c.service, c.noise_db
+            FROM rides r JOIN checkins c ON c.id = r.checkin_id ORDER BY r.train, r.id
+            """)
+        guard !rides.isEmpty else { return "" }
+        func values(_ group: [[String: String?]], _ key: String) -> [Double] { group.compactMap { Double(t($0, key)) } }
+        func format(_ value: Double?, _ digits: Int) -> String { value.map { HTML.number($0, digits) } ?? "–" }
+        let byTrain = Dictionary(grouping: rides) { t($0, "train") }.sorted { $0.key < $1.key }
+        let table = byTrain.map { train, group -> [String] in
+            let ratings = ["cleanliness", "odours_temperature", "crowding", "service"].map { name -> String in
+                let given = values(group, name)
+                return given.isEmpty ? "–" : HTML.number(given.reduce(0, +) / Double(given.count), 1) + " (\(given.count))"
+            }
+            return [train, String(group.count), String(group.filter { t($0, "status") == "measured" }.count),
+                    format(ComfortSummary.quantile(values(group, "nmv"), 0.5), 2), format(ComfortSummary.quantile(values(group, "a_v"), 0.5), 3)]
+                + ratings + [format(ComfortSummary.quantile(values(group, "departure_delay_s"), 0.5).map { $0 / 60 }, 1),
+                             format(ComfortSummary.quantile(values(group, "arrival_delay_s"), 0.5).map { $0 / 60 }, 1)]
+        }
+        let status = Dictionary(grouping: rides) { t($0, "status") }.map { "\($0.value.count) \($0.key.replacingOccurrences(of: "_", with: " "))" }.sorted()
+        var html = "<section><h2>Train comfort and punctuality</h2><p class=\"note\">\(rides.count) check-ins: \(status.joined(separator: ", ")) "
+            + "(rides.csv lists each with its reason; \"no imu\": the phone recorded no accelerometer during the ride). N_MV is EN 12299's "
+            + "mean comfort (< 1 very comfortable, 1–2 comfortable, 2–4 medium, 4–5 uncomfortable); a_v is ISO 2631-1's vibration total "
+            + "value, m/s². Ratings are means (count) on 1–5; delays are medians in minutes, measured at the station geofences.</p>"
+        html += HTML.table(["train", "rides", "measured", "N_MV median", "a_v median", "cleanliness", "odours/temp.", "crowding", "service",
+                            "departure delay", "arrival delay"], table, numeric: Set(1...10))
+        let bars = byTrain.compactMap { train, group -> (label: String, value: Double, color: String)? in
+            guard let median = ComfortSummary.quantile(values(group, "nmv"), 0.5) else { return nil }
+            let colors: [NMVClass: String] = [.veryComfortable: "#2e7d32", .comfortable: "#7cb342", .medium: "#f9a825",
+                                              .uncomfortable: "#ef6c00", .veryUncomfortable: "#c62828"]
+            return (train, median, colors[NMVClass(median)]!)
+        }
+        if !bars.isEmpty { html += SVGChart.bars(bars, title: "Median N_MV per train", unit: "") }
+        if let ride = rides.filter({ !t($0, "continuous_comfort_5s").isEmpty }).max(by: { d($0, "seconds") < d($1, "seconds") }),
+           let series = try? JSONDecoder().decode([Double].self, from: Data(t(ride, "continuous_comfort_5s").utf8)), series.count > 1 {
+            html += SVGChart.line(series, stepSeconds: 5, title: "Continuous comfort, \(t(ride, "train")) \(t(ride, "from_station")) → "
+                                  + "\(t(ride, "to_station")) (\(t(ride, "device")))", unit: "m/s²")
+            html += "<p class=\"note\">EN 12299 continuous comfort: the 5 s rms of the weighted accelerations (Wd across and along, "
+                + "Wb vertical), the largest of the three axes, for the longest measured ride.</p>"
+        }
+        return html + "</section>"
     }
 
     func classifier() throws -> String {

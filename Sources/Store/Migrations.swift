@@ -11,6 +11,7 @@ enum Migrations {
         migrator.registerMigration("v1_ingest") { db in try v1Ingest(db) }
         migrator.registerMigration("v2_trips") { db in try v2Trips(db) }
         migrator.registerMigration("v3_run") { db in try v3Run(db) }
+        migrator.registerMigration("v4_comfort") { db in try v4Comfort(db) }
         return migrator
     }
 
@@ -295,6 +296,38 @@ enum Migrations {
             CREATE TABLE derived_state (
               key TEXT PRIMARY KEY,
               value TEXT NOT NULL
+            );
+            """)
+    }
+
+    /// Train rides: one row per check-in, with what could be measured of it.
+    static func v4Comfort(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE rides (
+              id INTEGER PRIMARY KEY,
+              checkin_id INTEGER NOT NULL REFERENCES checkins(id) ON DELETE CASCADE,
+              device TEXT NOT NULL,
+              train TEXT NOT NULL,
+              from_station TEXT NOT NULL,
+              to_station TEXT NOT NULL,
+              status TEXT NOT NULL CHECK (status IN ('measured', 'no_imu', 'no_data', 'unusable_imu')),
+              started_unix_s REAL NOT NULL,
+              finished_unix_s REAL NOT NULL,
+              departure_unix_s REAL,
+              arrival_unix_s REAL,
+              departure_delay_s REAL,
+              arrival_delay_s REAL,
+              imu_rate_hz REAL,
+              rms_x REAL, rms_y REAL, rms_z REAL, a_v REAL,
+              mtvv_x REAL, mtvv_y REAL, mtvv_z REAL,
+              vdv_x REAL, vdv_y REAL, vdv_z REAL,
+              crest_x REAL, crest_y REAL, crest_z REAL,
+              comfort_band TEXT,
+              nmv REAL,
+              nmv_class TEXT,
+              jerks_longitudinal_per_h REAL,
+              jerks_lateral_per_h REAL,
+              continuous_comfort_5s TEXT
             );
             """)
     }

@@ -10,6 +10,6 @@ struct Pipeline: ParsableCommand {
             1 a fatal error (the store could not be opened, a path does not exist); 64 a usage error.
             """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, IngestCommand.self, InspectCommand.self, FeaturesCommand.self, TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, TripsCommand.self, HeatMapCommand.self, SimulateCommand.self, ConfigCommand.self]
+        subcommands: [RunCommand.self, IngestCommand.self, InspectCommand.self, FeaturesCommand.self, TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, TripsCommand.self, HeatMapCommand.self, ComfortCommand.self, SimulateCommand.self, ConfigCommand.self]
     )
 }

@@ -5,11 +5,11 @@ import PipelineRunner
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run every stage: ingest, classify, trips, heat maps and the HTML report, incrementally.",
+        abstract: "Run every stage: ingest, classify, trips, heat maps, train comfort and the HTML report, incrementally.",
         discussion: """
             Keeps one store, OUT/pipeline.sqlite, and writes every output beside it: quarantine.csv, modes.csv, \
             staypoints/dwells/locations/triplegs/trips/od_matrix/modal_split/device_stats.csv, staypoints/triplegs/\
-            dwells.geojson, heatmap.csv, heatmap.geojson, heatmap.png and heatmap-<mode>.png, and report.html. \
+            dwells.geojson, heatmap.csv, heatmap.geojson, heatmap.png and heatmap-<mode>.png, rides.csv, train_comfort.csv, route_comfort.csv, and report.html. \
             Only new or changed inputs are read and classified; the later stages are rebuilt from the store. When \
             nothing changed since the last complete run, nothing is rewritten. A run killed at any point is completed \
             by the next one. A second run on the same store at the same time stops with exit code 75. \
@@ -67,9 +67,9 @@ struct RunCommand: ParsableCommand {
         lines.append("\(s.fixes) fixes, \(s.imuSamples) IMU samples, \(s.checkins) check-ins; \(s.windows) windows"
                      + (s.upToDate ? "" : " (\(s.classifiedFiles) files classified now)"))
         lines.append("\(s.staypoints) staypoints, \(s.dwells) dwells, \(s.triplegs) triplegs, \(s.trips) trips; "
-                     + "heat map \(s.cells) cells shown, \(s.suppressedCells) suppressed")
+                     + "heat map \(s.cells) cells shown, \(s.suppressedCells) suppressed; \(s.rides) rides, \(s.measuredRides) measured")
         lines.append(s.upToDate ? "nothing changed: outputs in \(s.outputFolder) are up to date"
-                     : "stages: " + ["ingest", "classify", "trips", "heatmap", "report"].compactMap { stage in
+                     : "stages: " + ["ingest", "classify", "trips", "heatmap", "comfort", "report"].compactMap { stage in
                          s.stageSeconds[stage].map { String(format: "%@ %.2f s", stage, $0) } }.joined(separator: ", ")
                          + "; wrote \(s.outputFolder)/report.html")
         return lines.joined(separator: "\n")

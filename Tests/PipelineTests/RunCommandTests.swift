@@ -160,6 +160,35 @@ import Testing
         #expect(noModel.status == 2, "GPS-only traces need no model: \(noModel.stderr)")
     }
 
+    @Test func trainRidesAreMeasuredAndCheckInsWithoutDataReported() throws {
+        let folder = try TemporaryFolder()
+        // The train commuter (phone-04) records IMU on every trip; a check-in of a phone that sent nothing.
+        #expect(try cli.pipeline(["simulate", "--out", "traces", "--devices", "4", "--days", "1", "--seed", "7", "--gps-still-interval", "30",
+                                  "--imu-devices", "4", "--faults"], in: folder.path).status == 0)
+        let checkins = try String(contentsOfFile: folder.file("traces/checkins.csv"), encoding: .utf8)
+        try folder.write("traces/checkins.csv", checkins + "ghost,TER 1,station-south,station-central,2024-05-06T08:00:00Z,,,3,,,,,\n")
+        let (outcome, summary) = try run(folder)
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        let rides = try readCSV(folder.file("out/rides.csv")), truth = try readCSV(folder.file("traces/.truth/rides.csv"))
+        #expect(rides.count == truth.count + 1 && summary["rides"] as? Int == truth.count + 1)
+        #expect(rides.first { $0["device"] == "ghost" }?["status"] == "no_data")
+        let measured = rides.filter { $0["status"] == "measured" }
+        #expect(measured.count == truth.count && summary["measured_rides"] as? Int == truth.count, "every simulated ride had IMU")
+        for ride in measured {
+            let nmv = Double(ride["nmv"] ?? "") ?? -1, av = Double(ride["a_v_mps2"] ?? "") ?? -1
+            #expect((0.5...4).contains(nmv) && (0.05...1).contains(av), "plausible regional-train comfort: N_MV \(nmv), a_v \(av)")
+            let match = try #require(truth.first { $0["device"] == ride["device"] && $0["scheduled_departure"] == ride["scheduled_departure"] })
+            for (ours, theirs) in [("departure_delay_s", "departure_delay_s"), ("arrival_delay_s", "arrival_delay_s")] {
+                let error = abs((Double(ride[ours] ?? "") ?? .nan) - (Double(match[theirs] ?? "") ?? .nan))
+                #expect(error <= 40, "\(ours) within 40 s of the truth (geofence edge vs platform): off by \(error) s")
+            }
+        }
+        let trains = try readCSV(folder.file("out/train_comfort.csv"))
+        #expect(trains.reduce(0) { $0 + (Int($1["rides"] ?? "") ?? 0) } == truth.count + 1)
+        let html = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        #expect(html.contains("Train comfort and punctuality") && html.contains("Continuous comfort") && html.contains("1 no data"))
+    }
+
     @Test func theSimulatorsTruthIsRecovered() throws {
         let folder = try TemporaryFolder()
         try simulate(folder, devices: 8, days: 3, imu: false)

@@ -1,0 +1,55 @@
+import Comfort
+import Features
+import Foundation
+import MobilityCore
+
+/// Turns a device's IMU recordings into the comfort metrics of one ride window: the
+/// accelerometer (with gravity; or linear acceleration plus the gravity stream) within the
+/// window, resampled to a uniform 50 Hz (100 Hz when the phone records at 90 Hz or more),
+/// gaps up to 1 s bridged, then `VehicleFrame` and `RideMetrics`.
+struct RideMeasurement {
+    var loader: RecordingLoader
+    var parameters = RideMetrics.Parameters()
+
+    /// Rides need at least this much usable IMU data, seconds.
+    static let minimumSeconds = 60.0
+    /// Lowest native rate whose weighting up to 20 Hz means anything (Nyquist above 10 Hz), Hz.
+    static let minimumRateHz = 20.0
+
+    func measure(paths: [String], window: RideWindow) throws -> (status: Ride.Status, metrics: RideMetrics?, rateHz: Double?) {
+        var samples: [IMUSample] = []
+        _ = try loader.load(paths, progress: Progress(quiet: true)) { recording in
+            samples += Self.accelerationWithGravity(recording).filter {
+                $0.time.secondsSince1970 >= window.startSeconds && $0.time.secondsSince1970 <= window.endSeconds
+            }
+        }
+        samples.sort { $0.time < $1.time }
+        guard samples.count > 1 else { return (.noIMU, nil, nil) }
+        let span = samples.first!.time.seconds(until: samples.last!.time)
+        let native = Double(samples.count - 1) / max(span, 1e-9)
+        guard span >= Self.minimumSeconds, native >= Self.minimumRateHz else { return (.unusableIMU, nil, native) }
+        let rate = native >= 90 ? 100.0 : 50.0
+        let grid = UniformGrid(covering: samples, rateHz: rate)
+        var axes = grid.resample(samples, maxGapSeconds: 1)
+        // Hold the last value across longer gaps (a paused recording adds no vibration).
+        for axis in axes.indices {
+            var last = axes[axis].first { !$0.isNaN } ?? 0
+            for index in axes[axis].indices { if axes[axis][index].isNaN { axes[axis][index] = last } else { last = axes[axis][index] } }
+        }
+        guard let frame = VehicleFrame(x: axes[0], y: axes[1], z: axes[2], rateHz: rate) else { return (.unusableIMU, nil, rate) }
+        return (.measured, RideMetrics(frame: frame, rateHz: rate, parameters: parameters), rate)
+    }
+
+    static func accelerationWithGravity(_ recording: Recording) -> [IMUSample] {
+        if let total = recording.streams[.accelerometer], !total.isEmpty { return total }
+        guard let linear = recording.streams[.linearAcceleration], let gravity = recording.streams[.gravity], !gravity.isEmpty else { return [] }
+        let grid = UniformGrid(covering: linear, rateHz: 100)
+        let g = grid.resample(gravity, maxGapSeconds: 1)
+        let l = grid.resample(linear, maxGapSeconds: 1)
+        return (0..<grid.count).compactMap { i in
+            let sum = (l[0][i] + g[0][i], l[1][i] + g[1][i], l[2][i] + g[2][i])
+            return sum.0.isNaN || sum.1.isNaN || sum.2.isNaN ? nil
+                : IMUSample(time: Timestamp(secondsSince1970: grid.time(at: i)), x: sum.0, y: sum.1, z: sum.2)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Comfort
+import Foundation
+import MobilityCore
+
+/// `rides.csv` (one row per check-in), `train_comfort.csv` (per train number) and
+/// `route_comfort.csv` (per from → to), with units in the column names.
+public struct ComfortTables {
+    public var rides: [Ride]
+
+    public init(rides: [Ride]) { self.rides = rides }
+
+    public static let fileNames = ["rides.csv", "train_comfort.csv", "route_comfort.csv"]
+
+    public func write(to folder: String) throws {
+        func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
+        try ridesCSV().write(to: path("rides.csv"))
+        try summaryCSV(ComfortSummary.group(rides) { $0.checkIn.train }, keys: ["train"]) { [$0.key] }.write(to: path("train_comfort.csv"))
+        try summaryCSV(ComfortSummary.group(rides) { "\($0.checkIn.fromStation)\t\($0.checkIn.toStation)" }, keys: ["from_station", "to_station"]) {
+            $0.key.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        }.write(to: path("route_comfort.csv"))
+    }
+
+    static func number(_ value: Double?, _ digits: Int = 3) -> String? { value.map { FixedPoint.text($0, digits: digits) } }
+    static func time(_ seconds: Double?) -> String? { seconds.map { ISO8601.format(Timestamp(secondsSince1970: $0)) } }
+
+    static let metricColumns = ["rms_x_mps2", "rms_y_mps2", "rms_z_mps2", "a_v_mps2", "mtvv_x_mps2", "mtvv_y_mps2", "mtvv_z_mps2",
+                                "vdv_x_mps175", "vdv_y_mps175", "vdv_z_mps175", "crest_x", "crest_y", "crest_z", "comfort_band",
+                                "nmv", "nmv_class", "jerks_longitudinal_per_h", "jerks_lateral_per_h"]
+
+    /// The metric columns of one ride, in `metricColumns` order (empty when not measured).
+    public static func metricFields(_ metrics: RideMetrics?) -> [String?] {
+        guard let m = metrics else { return Array(repeating: nil, count: metricColumns.count) }
+        let axes = [m.longitudinal, m.lateral, m.vertical]
+        var fields: [String?] = axes.map { number($0.rms) }
+        fields.append(number(m.totalValue))
+        fields += axes.map { number($0.mtvv) }
+        fields += axes.map { number($0.vdv) }
+        fields += axes.map { number($0.crestFactor, 2) }
+        fields += [m.comfortBand.rawValue, number(m.nmv, 2), m.nmvClass?.rawValue]
+        fields += [number(m.longitudinalJerksPerHour, 1), number(m.lateralJerksPerHour, 1)]
+        return fields
+    }
+
+    func ridesCSV() -> CSVWriter {
+        var csv = CSVWriter(columns: ["ride_id", "device", "train", "from_station", "to_station", "status", "checkin_at", "started_at",
+                                      "finished_at", "duration_s", "scheduled_departure", "departure_at", "departure_delay_s",
+                                      "scheduled_arrival", "arrival_at", "arrival_delay_s", "imu_rate_hz"] + Self.metricColumns
+                            + ComfortSummary.ratingNames + ["noise_db", "comment", "source_line"])
+        for (index, ride) in rides.enumerated() {
+            let c = ride.checkIn, w = ride.window
+            csv.append([String(index + 1), c.device, c.train, c.fromStation, c.toStation, ride.status.rawValue,
+                        Self.time(c.checkinTime.secondsSince1970), Self.time(w.startSeconds), Self.time(w.endSeconds),
+                        Self.number(w.endSeconds - w.startSeconds, 0), Self.time(c.scheduledDeparture?.secondsSince1970),
+                        Self.time(w.departureSeconds), Self.number(ride.departureDelaySeconds, 0),
+                        Self.time(c.scheduledArrival?.secondsSince1970), Self.time(w.arrivalSeconds),
+                        Self.number(ride.arrivalDelaySeconds, 0), Self.number(ride.rateHz, 0)]
+                       + Self.metricFields(ride.metrics)
+                       + [c.cleanliness, c.odoursTemperature, c.crowding, c.service].map { $0.map(String.init) }
+                       + [Self.number(c.noiseDecibels, 1), c.comment, String(c.line)])
+        }
+        return csv
+    }
+
+    func summaryCSV(_ groups: [ComfortSummary], keys: [String], key: (ComfortSummary) -> [String]) -> CSVWriter {
+        let classes = NMVClass.allCases
+        var columns = keys + ["rides", "measured_rides", "devices", "nmv_median", "nmv_p95", "a_v_median_mps2", "a_v_p95_mps2"]
+        columns += classes.map { "share_" + $0.rawValue.replacingOccurrences(of: " ", with: "_") }
+        columns += ComfortSummary.ratingNames.flatMap { [$0 + "_mean", $0 + "_n"] }
+        columns += ["noise_db_mean", "departure_delay_median_s", "departure_delay_p90_s", "arrival_delay_median_s", "arrival_delay_p90_s"]
+        var csv = CSVWriter(columns: columns)
+        for group in groups {
+            var fields: [String?] = key(group) + [String(group.rides), String(group.measuredRides), String(group.devices),
+                                                  Self.number(group.nmvMedian, 2), Self.number(group.nmvP95, 2),
+                                                  Self.number(group.totalValueMedian), Self.number(group.totalValueP95)]
+            fields += classes.map { Self.number(group.nmvClassShares[$0], 3) }
+            fields += ComfortSummary.ratingNames.flatMap { name in
+                [Self.number(group.ratings[name]?.mean, 2), group.ratings[name].map { String($0.count) } ?? "0"]
+            }
+            fields += [Self.number(group.noiseMeanDecibels, 1), Self.number(group.departureDelayMedianSeconds, 0),
+                       Self.number(group.departureDelayP90Seconds, 0), Self.number(group.arrivalDelayMedianSeconds, 0),
+                       Self.number(group.arrivalDelayP90Seconds, 0)]
+            csv.append(fields)
+        }
+        return csv
+    }
+}

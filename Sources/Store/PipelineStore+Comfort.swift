@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+import MobilityCore
+
+extension PipelineStore {
+    /// Every stored check-in with its row id, in file and line order.
+    public func checkIns() throws -> [(id: Int64, checkIn: CheckIn)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, line, device, train, from_station, to_station, checkin_unix_s, scheduled_departure_unix_s,
+                  scheduled_arrival_unix_s, cleanliness, odours_temperature, crowding, service, noise_db, comment
+                FROM checkins ORDER BY file_id, line
+                """).map { row in
+                var checkIn = CheckIn(device: row[2], train: row[3], fromStation: row[4], toStation: row[5],
+                                      checkinTime: Timestamp(secondsSince1970: row[6]), line: row[1])
+                checkIn.scheduledDeparture = (row[7] as Double?).map(Timestamp.init(secondsSince1970:))
+                checkIn.scheduledArrival = (row[8] as Double?).map(Timestamp.init(secondsSince1970:))
+                (checkIn.cleanliness, checkIn.odoursTemperature, checkIn.crowding, checkIn.service) = (row[9], row[10], row[11], row[12])
+                checkIn.noiseDecibels = row[13]
+                checkIn.comment = row[14]
+                return (row[0], checkIn)
+            }
+        }
+    }
+
+    /// Paths of a device's ingested IMU files whose span overlaps [start, end].
+    public func imuFiles(device: String, from start: Double, to end: Double) throws -> [String] {
+        try database.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT path FROM input_files WHERE status = 'ingested' AND imu_samples > 0 AND COALESCE(device, path) = ?
+                  AND first_unix_s <= ? AND last_unix_s >= ? ORDER BY first_unix_s
+                """, arguments: [device, end, start])
+        }
+    }
+
+    /// One ride as the store keeps it (columns of `rides`, by name).
+    public struct RideRow {
+        public var checkinID: Int64
+        public var values: [String: DatabaseValueConvertible?]
+
+        public init(checkinID: Int64, values: [String: DatabaseValueConvertible?]) {
+            self.checkinID = checkinID
+            self.values = values
+        }
+    }
+
+    /// Replaces every ride in one transaction (every row names the same columns).
+    public func replaceRides(_ rides: [RideRow]) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM rides")
+            guard let keys = rides.first?.values.keys.sorted() else { return }
+            let columns = ["id", "checkin_id"] + keys
+            let insert = try db.makeStatement(
+                sql: "INSERT INTO rides (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+            for (index, ride) in rides.enumerated() {
+                let arguments: [DatabaseValueConvertible?] = [Int64(index + 1), ride.checkinID] + keys.map { ride.values[$0] ?? nil }
+                try insert.execute(arguments: StatementArguments(arguments))
+            }
+        }
+    }
+}
