@@ -37,8 +37,7 @@ enum SVGChart {
         let width = 760.0, height = 260.0, left = 44.0, bottom = 40.0, top = 28.0
         let plotWidth = width - left - 130, plotHeight = height - top - bottom
         let barWidth = plotWidth / Double(max(1, categories.count))
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\">"
-        svg += "<text x=\"\(Int(left))\" y=\"16\" class=\"ct\">\(HTML.escape(title))</text>"
+        var svg = open(width: width, height: height, title: title, titleX: left)
         for tick in [0.0, 0.5, 1.0] {
             let y = top + plotHeight * (1 - tick)
             svg += "<line x1=\"\(Int(left))\" x2=\"\(Int(left + plotWidth))\" y1=\"\(y)\" y2=\"\(y)\" stroke=\"#ddd\"/>"
@@ -71,8 +70,7 @@ enum SVGChart {
         let width = 760.0, row = 22.0, left = 150.0, top = 28.0
         let height = top + row * Double(items.count) + 10
         let maximum = items.map(\.value).max() ?? 1
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\">"
-        svg += "<text x=\"0\" y=\"16\" class=\"ct\">\(HTML.escape(title))</text>"
+        var svg = open(width: width, height: height, title: title, titleX: 0)
         for (i, item) in items.enumerated() {
             let y = top + Double(i) * row
             let w = maximum > 0 ? (width - left - 110) * item.value / maximum : 0
@@ -90,8 +88,7 @@ enum SVGChart {
         let points = values.enumerated().map { index, value in
             String(format: "%.1f,%.1f", left + plotWidth * Double(index) / Double(values.count - 1), top + plotHeight * (1 - value / maximum))
         }.joined(separator: " ")
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\">"
-        svg += "<text x=\"0\" y=\"16\" class=\"ct\">\(HTML.escape(title))</text>"
+        var svg = open(width: width, height: height, title: title, titleX: 0)
         for tick in [0.0, 0.5, 1.0] {
             let y = top + plotHeight * (1 - tick)
             svg += "<line x1=\(q(left)) x2=\(q(left + plotWidth)) y1=\(q(y)) y2=\(q(y)) stroke=\"#ddd\"/>"
@@ -103,6 +100,12 @@ enum SVGChart {
         }
         svg += "<text x=\(q(left + 4)) y=\(q(top - 4)) class=\"ax\">\(HTML.escape(unit))</text>"
         return svg + "<polyline fill=\"none\" stroke=\"#1565c0\" stroke-width=\"1.5\" points=\"\(points)\"/></svg>"
+    }
+
+    /// The `<svg>` start tag and the chart's title.
+    private static func open(width: Double, height: Double, title: String, titleX: Double) -> String {
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\">"
+            + "<text x=\"\(Int(titleX))\" y=\"16\" class=\"ct\">\(HTML.escape(title))</text>"
     }
 
     private static func q(_ value: Double) -> String { "\"" + String(format: "%.1f", value) + "\"" }

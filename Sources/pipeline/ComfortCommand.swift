@@ -36,10 +36,7 @@ struct ComfortCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: store) else {
-            FileHandle.standardError.write(Data("error: no store at \(store) (run `pipeline ingest` first)\n".utf8))
-            throw ExitCode(1)
-        }
+        try requireStore(store, after: "`pipeline ingest`")
         var run = ComfortRun(storePath: store, reportsFolder: out ?? (store as NSString).deletingLastPathComponent)
         run.maxRideSeconds = maxRideMinutes * 60
         run.metrics.jerkThresholdMetersPerSecond3 = jerkThreshold

@@ -31,10 +31,7 @@ struct HeatMapCommand: ParsableCommand {
     @OptionGroup var heatMap: HeatMapOptions
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: store) else {
-            FileHandle.standardError.write(Data("error: no store at \(store) (run `pipeline ingest` and `pipeline trips` first)\n".utf8))
-            throw ExitCode(1)
-        }
+        try requireStore(store, after: "`pipeline ingest` and `pipeline trips`")
         var run = HeatMapRun(storePath: store, reportsFolder: out ?? (store as NSString).deletingLastPathComponent)
         try heatMap.apply(to: &run.parameters)
         run.calendar = CalendarKeys(utcOffsetSeconds: utcOffsetHours * 3600)

@@ -29,10 +29,7 @@ struct TripsCommand: ParsableCommand {
     @OptionGroup var trips: TripOptions
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: store) else {
-            FileHandle.standardError.write(Data("error: no store at \(store) (run `pipeline ingest` first)\n".utf8))
-            throw ExitCode(1)
-        }
+        try requireStore(store, after: "`pipeline ingest`")
         var run = TripsRun(storePath: store, reportsFolder: out ?? (store as NSString).deletingLastPathComponent)
         run.parameters = trips.parameters
         run.calendar = CalendarKeys(utcOffsetSeconds: trips.utcOffsetHours * 3600)
