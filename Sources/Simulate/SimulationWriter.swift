@@ -33,9 +33,9 @@ public struct SimulationWriter {
     /// Devices are written in parallel, each into its own folder; the shared tables last.
     public func write(progress: (String) -> Void = { _ in }) throws -> Summary {
         let residents = simulation.residents
-        let results = ResultBox<DeviceOutput>(count: residents.count)
+        let results = ConcurrentSlots<Result<DeviceOutput, Error>>(count: residents.count)
         DispatchQueue.concurrentPerform(iterations: residents.count) { index in
-            results.set(index, Result { try writeDevice(residents[index], index: index) })
+            results.store(Result { try writeDevice(residents[index], index: index) }, at: index)
         }
         var truth = Truth()
         var summary = Summary(devices: residents.count, days: simulation.parameters.days)
@@ -129,15 +129,3 @@ public struct SimulationWriter {
 }
 
 func iso(_ seconds: Double) -> String { ISO8601.format(Timestamp(secondsSince1970: seconds)) }
-
-/// Per-index results written from `concurrentPerform` (each index once).
-final class ResultBox<Value>: @unchecked Sendable {
-    private var slots: [Result<Value, Error>?]
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ value: Result<Value, Error>) { lock.withLock { slots[index] = value } }
-
-    var values: [Result<Value, Error>] { slots.map { $0! } }
-}

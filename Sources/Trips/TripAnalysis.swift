@@ -87,7 +87,7 @@ public struct TripAnalysis: Sendable {
     /// devices in batches and hand the collected results to `result(_:)`).
     public func analyseConcurrently(_ tracks: [DeviceTrack], geofences: [Geofence],
                                     modes: @escaping @Sendable (DeviceTrack, [Staypoint]) -> ModeTimeline) -> [DeviceTrips] {
-        let slots = ResultSlots(count: tracks.count)
+        let slots = ConcurrentSlots<DeviceTrips>(count: tracks.count)
         DispatchQueue.concurrentPerform(iterations: tracks.count) { index in
             slots.store(analyse(tracks[index], geofences: geofences, modes: modes), at: index)
         }
@@ -128,18 +128,4 @@ public struct TripAnalysis: Sendable {
         }
         return locations
     }
-}
-
-/// Per-index result storage written from `concurrentPerform` (each index written once).
-final class ResultSlots: @unchecked Sendable {
-    private var slots: [DeviceTrips?]
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func store(_ value: DeviceTrips, at index: Int) {
-        lock.withLock { slots[index] = value }
-    }
-
-    var values: [DeviceTrips] { slots.map { $0! } }
 }
