@@ -53,16 +53,15 @@ public struct VehicleFrame: Sendable {
     /// The eigenvector of the largest eigenvalue of the channels' covariance (LAPACK dsyev).
     static func principalAxis(_ channels: [[Double]]) -> (Double, Double, Double) {
         let n = channels[0].count
-        let means = channels.map { $0.reduce(0, +) / Double(n) }
-        var covariance = [Double](repeating: 0, count: 9)
-        for a in 0..<3 {
-            for b in a..<3 {
-                var sum = 0.0
-                for i in 0..<n { sum += (channels[a][i] - means[a]) * (channels[b][i] - means[b]) }
-                covariance[a * 3 + b] = sum / Double(n)
-                covariance[b * 3 + a] = sum / Double(n)
-            }
+        // Centred channels as a 3 × n matrix; covariance = A·Aᵀ / n by one BLAS dsyrk (upper triangle).
+        var centred = [Double]()
+        centred.reserveCapacity(3 * n)
+        for channel in channels {
+            let mean = channel.reduce(0, +) / Double(n)
+            centred += channel.map { $0 - mean }
         }
+        var covariance = [Double](repeating: 0, count: 9)
+        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, 3, Int32(n), 1 / Double(n), centred, Int32(n), 0, &covariance, 3)
         var eigenvalues = [Double](repeating: 0, count: 3)
         let info = LAPACKE_dsyev(LAPACK_ROW_MAJOR, CChar(UInt8(ascii: "V")), CChar(UInt8(ascii: "U")), 3, &covariance, 3, &eigenvalues)
         guard info == 0 else { return (1, 0, 0) }
