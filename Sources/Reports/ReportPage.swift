@@ -211,11 +211,14 @@ public struct ReportPage {
         return html + (html.contains("class=\"maps\"") ? "</div>" : "") + "</section>"
     }
 
+    static let nmvColors: [NMVClass: String] = [.veryComfortable: "#2e7d32", .comfortable: "#7cb342", .medium: "#f9a825",
+                                                .uncomfortable: "#ef6c00", .veryUncomfortable: "#c62828"]
+
     /// Per-train comfort and punctuality, and the continuous comfort of the longest measured ride.
     func comfort() throws -> String {
         let rides = try store.rows("""
             SELECT r.train, r.status, r.device, r.nmv, r.a_v, r.departure_delay_s, r.arrival_delay_s, r.continuous_comfort_5s,
-              r.finished_unix_s - r.started_unix_s AS seconds, r.from_station, r.to_station,
+              r.finished_unix_s - r.started_unix_s AS seconds, r.started_unix_s AS started, r.from_station, r.to_station,
               c.cleanliness, c.odours_temperature, c.crowding, c.service, c.noise_db
             FROM rides r JOIN checkins c ON c.id = r.checkin_id ORDER BY r.train, r.id
             """)
@@ -242,11 +245,17 @@ public struct ReportPage {
                             "departure delay", "arrival delay"], table, numeric: Set(1...10))
         let bars = byTrain.compactMap { train, group -> (label: String, value: Double, color: String)? in
             guard let median = ComfortSummary.quantile(values(group, "nmv"), 0.5) else { return nil }
-            let colors: [NMVClass: String] = [.veryComfortable: "#2e7d32", .comfortable: "#7cb342", .medium: "#f9a825",
-                                              .uncomfortable: "#ef6c00", .veryUncomfortable: "#c62828"]
-            return (train, median, colors[NMVClass(median)]!)
+            return (train, median, Self.nmvColors[NMVClass(median)]!)
         }
         if !bars.isEmpty { html += SVGChart.bars(bars, title: "Median N_MV per train", unit: "") }
+        // One chart per train: each measured ride's N_MV.
+        for (train, group) in byTrain {
+            let measured = group.filter { !t($0, "nmv").isEmpty }
+            guard !measured.isEmpty else { continue }
+            html += SVGChart.bars(measured.map { ride in
+                (label: "\(t(ride, "device")) \(time(d(ride, "started")).suffix(11))", value: d(ride, "nmv"), color: Self.nmvColors[NMVClass(d(ride, "nmv"))]!)
+            }, title: "\(train): N_MV of each measured ride", unit: "")
+        }
         if let ride = rides.filter({ !t($0, "continuous_comfort_5s").isEmpty }).max(by: { d($0, "seconds") < d($1, "seconds") }),
            let series = try? JSONDecoder().decode([Double].self, from: Data(t(ride, "continuous_comfort_5s").utf8)), series.count > 1 {
             html += SVGChart.line(series, stepSeconds: 5, title: "Continuous comfort, \(t(ride, "train")) \(t(ride, "from_station")) → "

@@ -186,7 +186,8 @@ import Testing
         let trains = try readCSV(folder.file("out/train_comfort.csv"))
         #expect(trains.reduce(0) { $0 + (Int($1["rides"] ?? "") ?? 0) } == truth.count + 1)
         let html = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
-        #expect(html.contains("Train comfort and punctuality") && html.contains("Continuous comfort") && html.contains("1 no data"))
+        #expect(html.contains("Train comfort and punctuality") && html.contains("Continuous comfort") && html.contains("1 no data")
+                && html.contains("N_MV of each measured ride"))
     }
 
     @Test func theSimulatorsTruthIsRecovered() throws {
