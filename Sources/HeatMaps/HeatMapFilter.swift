@@ -15,20 +15,6 @@ public struct HeatMapFilter: Hashable, Sendable {
 
     public init() {}
 
-    public static func == (a: HeatMapFilter, b: HeatMapFilter) -> Bool {
-        (a.modes, a.firstDay, a.lastDay, a.weekdays, a.hours, a.calendar.utcOffsetSeconds)
-            == (b.modes, b.firstDay, b.lastDay, b.weekdays, b.hours, b.calendar.utcOffsetSeconds)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(modes)
-        hasher.combine(firstDay)
-        hasher.combine(lastDay)
-        hasher.combine(weekdays)
-        hasher.combine(hours)
-        hasher.combine(calendar.utcOffsetSeconds)
-    }
-
     /// True when a fix at `seconds` travelling by `mode` counts (time filters first).
     public func admits(seconds: Double, mode: Mode?) -> Bool {
         if firstDay != nil || lastDay != nil {

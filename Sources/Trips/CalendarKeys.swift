@@ -2,7 +2,7 @@ import Foundation
 
 /// Hour of day and weekday of an instant, at a fixed offset from UTC (the traces carry no
 /// time zone; the offset is a parameter, 0 by default).
-public struct CalendarKeys: Sendable {
+public struct CalendarKeys: Hashable, Sendable {
     public var utcOffsetSeconds: Double
 
     public init(utcOffsetSeconds: Double = 0) {
