@@ -6,8 +6,9 @@ import MobilityCore
 /// OpenBLAS: the class scores of all windows are one `dgemm` (X·W), and so is the gradient
 /// (Xᵀ·(P − Y)). Training minimises the class-weighted cross-entropy plus an L2 penalty with
 /// full-batch Adam for a fixed number of steps from a seeded start, so a given input and seed
-/// always give the same model. Class weights N / (K·N_c) make a rare mode count as much as a
-/// common one.
+/// always give the same model. Each window's loss is scaled by its sample weight
+/// (`SampleWeights`); without them, class weights N / (K·N_c) make a rare mode count as much
+/// as a common one.
 public struct SoftmaxRegression: Codable, Hashable, Sendable {
     public var features: Int
     public var classes: Int
@@ -27,14 +28,13 @@ public struct SoftmaxRegression: Codable, Hashable, Sendable {
         public init() {}
     }
 
-    /// Fits on `x` (rows × features, standardised, no NaN) and labels `y` in 0..<classes.
-    public init(x: [Double], y: [Int], features: Int, classes: Int, training: Training = Training()) {
+    /// Fits on `x` (rows × features, standardised, no NaN) and labels `y` in 0..<classes, each
+    /// window weighted by `sampleWeights` (class-balanced when nil).
+    public init(x: [Double], y: [Int], sampleWeights: [Double]? = nil, features: Int, classes: Int, training: Training = Training()) {
         self.features = features
         self.classes = classes
         let rows = y.count, d = features + 1
-        var counts = [Double](repeating: 0, count: classes)
-        for label in y { counts[label] += 1 }
-        let classWeight = counts.map { $0 > 0 ? Double(rows) / (Double(classes) * $0) : 0 }
+        let sampleWeights = sampleWeights ?? SampleWeights.balanced(groups: y)
         let design = Self.withIntercept(x, rows: rows, features: features)
         var generator = SeededGenerator(seed: training.seed)
         var w = (0..<(d * classes)).map { _ in (generator.nextUnit() - 0.5) * 0.02 }
@@ -44,7 +44,7 @@ public struct SoftmaxRegression: Codable, Hashable, Sendable {
         for step in 1...max(1, training.steps) {
             var residual = Self.probabilities(design: design, rows: rows, d: d, classes: classes, weights: w)
             for row in 0..<rows {
-                let weight = classWeight[y[row]] / Double(rows)
+                let weight = sampleWeights[row] / Double(rows)
                 residual[row * classes + y[row]] -= 1
                 for c in 0..<classes { residual[row * classes + c] *= weight }
             }

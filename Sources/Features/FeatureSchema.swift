@@ -47,6 +47,9 @@ public enum FeatureSchema {
 
     public static func index(of name: String) -> Int? { names.firstIndex(of: name) }
 
+    /// Columns computed from the phone's motion sensors, as opposed to GPS fixes.
+    public static let isInertial: [Bool] = names.map { !$0.hasPrefix("gps_") }
+
     private static func label(_ hz: Double) -> String {
         hz == hz.rounded() ? String(Int(hz)) : String(hz)
     }

@@ -29,10 +29,10 @@ struct IMURecording {
             total += header
             linear += header
             gyro += header
-            let g = motion.gravity
             for i in 0..<count {
                 let elapsed = Double(i) / rateHz
                 let (a, w) = motion.next(mode(at: start + elapsed))
+                let g = motion.gravity
                 let prefix = "\(Int64(((start + elapsed) * 1e9).rounded())),\(FixedPoint.text(elapsed, digits: 3)),"
                 total += (prefix + triple(a.2, a.1, a.0)).utf8
                 linear += (prefix + triple(a.2 - g.2, a.1 - g.1, a.0 - g.0)).utf8

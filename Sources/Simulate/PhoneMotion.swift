@@ -6,10 +6,13 @@ import MobilityCore
 /// frame by its orientation in the pocket or bag.
 ///
 /// - still: sensor noise only (0.015 m/s², 0.003 rad/s).
-/// - walk: steps at 1.8–2.1 Hz (Pachi & Ji 2003) with a second harmonic, sway at half the step
-///   rate, and the thigh's swing on the gyroscope.
+/// - walk: steps at 1.8–2.1 Hz (Pachi & Ji 2003) with a second harmonic and sway at half the
+///   step rate. The phone rides in a trouser pocket, so it turns with the thigh: ±20° about the
+///   lateral axis once per stride (hip flexion–extension spans about 40° in walking, Perry's
+///   *Gait Analysis*), which tips part of gravity into the phone's horizontal plane and puts
+///   the thigh's angular rate on the gyroscope.
 /// - bike: pedalling at 65–85 rpm (the lateral rock at the cadence, a vertical push at twice
-///   it) and broadband road vibration.
+///   it), the thigh turning ±20° once per pedal turn, and broadband road vibration.
 /// - car and bus: the body bouncing on its suspension at 1.2–1.8 Hz, engine vibration at 20–24 Hz,
 ///   slow speed changes along the road.
 /// - train: carriage sway at 0.6–1.1 Hz and a bounce at about 1.5 Hz, rail vibration at
@@ -21,6 +24,8 @@ struct PhoneMotion {
     private let stepHz: Double, cadenceHz: Double, engineHz: Double
     private var bounce: Resonance, sway: Resonance, rail: Resonance, road: Resonance
     private var sample = 0
+    /// The thigh's angle at the last sample, radians (0 unless walking or cycling).
+    private var tilt = 0.0
 
     init(rateHz: Double, seed: UInt64) {
         self.rateHz = rateHz
@@ -42,6 +47,7 @@ struct PhoneMotion {
         sample += 1
         var a = (noise(0.015), noise(0.015), 9.81 + noise(0.015))
         var w = (noise(0.003), noise(0.003), noise(0.003))
+        tilt = 0
         switch mode {
         case .still, .boat, .airplane:
             break
@@ -50,13 +56,15 @@ struct PhoneMotion {
             a.2 += 2.2 * sin(phase) + 0.7 * sin(2 * phase + 0.4) + noise(0.15)
             a.0 += 1.0 * sin(phase + 1.2) + noise(0.15)
             a.1 += 0.8 * sin(phase / 2) + noise(0.15)
-            w = (w.0 + 0.6 * sin(phase / 2), w.1 + 0.4 * sin(phase), w.2 + 0.25 * sin(phase / 2 + 0.7))
+            w = (w.0 + 0.2 * sin(phase), w.1, w.2 + 0.25 * sin(phase / 2 + 0.7))
+            swingThigh(&a, &w, phase: phase / 2, rateHz: stepHz / 2)
         case .bike:
             let phase = 2 * Double.pi * cadenceHz * t
             a.1 += 0.6 * sin(phase) + 0.4 * road.next(&generator)
             a.2 += 0.4 * sin(2 * phase) + road.next(&generator)
             a.0 += 0.3 * sin(2 * Double.pi * 0.1 * t) + 0.4 * road.next(&generator)
             w = (w.0 + 0.3 * sin(phase) + noise(0.05), w.1 + noise(0.05), w.2 + 0.1 * sin(phase + 0.5))
+            swingThigh(&a, &w, phase: phase, rateHz: cadenceHz)
         case .car, .bus:
             let engine = 0.05 * sin(2 * Double.pi * engineHz * t)
             a.0 += 0.6 * sin(2 * Double.pi * 0.05 * t) + 0.3 * sway.next(&generator) + engine
@@ -72,8 +80,22 @@ struct PhoneMotion {
         return (rotate(a), rotate(w))
     }
 
-    /// Gravity in the phone's frame (what Sensor Logger subtracts for its linear acceleration).
-    var gravity: (Double, Double, Double) { rotate((0, 0, 9.81)) }
+    /// Thigh swing amplitude, radians: ±20°.
+    static let thighSwingRadians = 0.35
+
+    /// `a`, `w` and `tilt` as a phone in a trouser pocket has them while the thigh swings by
+    /// θ = 0.35·sin(`phase`) about the lateral (y) axis at `rateHz` cycles a second: the
+    /// acceleration turned by θ, and the swing's rate dθ/dt added about y.
+    private mutating func swingThigh(_ a: inout (Double, Double, Double), _ w: inout (Double, Double, Double), phase: Double, rateHz: Double) {
+        tilt = Self.thighSwingRadians * sin(phase)
+        let (c, s) = (cos(tilt), sin(tilt))
+        a = (c * a.0 - s * a.2, a.1, s * a.0 + c * a.2)
+        w.1 += Self.thighSwingRadians * 2 * Double.pi * rateHz * cos(phase)
+    }
+
+    /// Gravity in the phone's frame at the last sample, as a phone's fused gravity sensor
+    /// reports it (what Sensor Logger subtracts for its linear acceleration).
+    var gravity: (Double, Double, Double) { rotate((-sin(tilt) * 9.81, 0, cos(tilt) * 9.81)) }
 
     private mutating func noise(_ sigma: Double) -> Double { sigma * generator.gaussian() }
 

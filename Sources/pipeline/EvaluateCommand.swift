@@ -50,7 +50,8 @@ struct EvaluateCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let parameters = saved?.window ?? window.parameters
-        let output = try FeatureRun(loader: try input.loader, window: parameters).run(paths, progress: progress)
+        var output = try FeatureRun(loader: try input.loader, window: parameters).run(paths, progress: progress)
+        output.table = training.restrict(output.table)
         let labelled = ModeTrainer.labelled(output.table)
         guard labelled.count > 0 else {
             progress.log("error: no labelled windows to evaluate on (see --name-pattern, label files, manifest.csv)")

@@ -1,5 +1,10 @@
 import ArgumentParser
 import Classify
+import Features
+import Foundation
+import MobilityCore
+
+extension ModeTrainer.Balance: ExpressibleByArgument {}
 
 /// Training and smoothing parameters as options; defaults and reasons come from the types.
 struct TrainingOptions: ParsableArguments {
@@ -12,19 +17,46 @@ struct TrainingOptions: ParsableArguments {
     @Option(help: "Seed of the initial weights and of the fold assignment.")
     var seed = SoftmaxRegression.Training().seed
 
+    @Option(help: ArgumentHelp("Learn and score only windows labelled with these modes, comma-separated, e.g. still,walk,car.",
+                               discussion: "Windows of other modes are left out. Default: every mode the labels bring."))
+    var modes: String?
+
+    @Option(help: ArgumentHelp("What the training weights balance: device-and-mode or mode.",
+                               discussion: "device-and-mode: every device's windows of every mode weigh alike, so a mode one phone recorded counts for less than one many did; mode: every mode weighs alike."))
+    var balance = ModeTrainer.Balance.deviceAndMode
+
     @OptionGroup var smoothing: SmoothingOptions
+
+    /// The modes `--modes` names, or nil for all.
+    var modeSet: Set<Mode>? {
+        modes.map { Set($0.split(separator: ",").compactMap { Mode(rawValue: $0.trimmingCharacters(in: .whitespaces)) }) }
+    }
+
+    /// `table` without the windows of modes outside `--modes`.
+    func restrict(_ table: FeatureTable) -> FeatureTable {
+        guard let kept = modeSet else { return table }
+        return table.filter { $0.mode.map(kept.contains) ?? false }
+    }
 
     var trainer: ModeTrainer {
         var trainer = ModeTrainer()
         trainer.training.l2 = l2
         trainer.training.steps = steps
         trainer.training.seed = seed
+        trainer.balance = balance
         trainer.smoothing = smoothing.smoother
         return trainer
     }
 
     func validate() throws {
         guard l2 >= 0, steps > 0 else { throw ValidationError("--l2 must be ≥ 0 and --steps > 0") }
+        if let modes {
+            let unknown = modes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { Mode(rawValue: $0) == nil }
+            guard unknown.isEmpty else {
+                throw ValidationError("--modes: unknown mode \(unknown.joined(separator: ", ")); modes are "
+                                      + Mode.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+        }
     }
 }
 

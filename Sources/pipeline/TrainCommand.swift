@@ -27,7 +27,8 @@ struct TrainCommand: ParsableCommand {
 
     func run() throws {
         let progress = Progress()
-        let output = try FeatureRun(loader: try input.loader, window: window.parameters).run(paths, progress: progress)
+        var output = try FeatureRun(loader: try input.loader, window: window.parameters).run(paths, progress: progress)
+        output.table = training.restrict(output.table)
         let labelled = ModeTrainer.labelled(output.table)
         var perClass: [String: Int] = [:]
         for window in labelled.windows { perClass[window.mode!.rawValue, default: 0] += 1 }

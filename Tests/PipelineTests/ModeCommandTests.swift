@@ -49,6 +49,14 @@ import Testing
         let walk = (scores["per_class"] as! [String: [String: Any]])["walk"]!
         #expect(walk["support"] as? Int == 51 && walk["precision"] != nil && walk["recall"] != nil && walk["f1"] != nil)
 
+        let twoModes = try runner.pipeline(["evaluate", "traces", "--name-pattern", pattern, "--modes", "walk,still", "--json"], in: folder.path)
+        #expect(twoModes.status == 0, "\(twoModes.stderr)")
+        let twoScores = try JSONSerialization.jsonObject(with: Data(twoModes.stdout.utf8)) as! [String: Any]
+        #expect(twoScores["n_windows"] as? Int == 102)
+        #expect(Set((twoScores["per_class"] as! [String: Any]).keys) == ["still", "walk"])
+        let unknownMode = try runner.pipeline(["train", "traces", "--name-pattern", pattern, "--modes", "walk,hovercraft"], in: folder.path)
+        #expect(unknownMode.status == 64 && unknownMode.stderr.contains("unknown mode hovercraft"))
+
         let saved = try runner.pipeline(["evaluate", "traces", "--name-pattern", pattern, "--model", "m.json"], in: folder.path)
         #expect(saved.status == 0 && saved.stdout.contains("macro-F1") && saved.stdout.contains("confusion (rows: true mode"))
 

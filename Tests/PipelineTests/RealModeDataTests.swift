@@ -16,6 +16,31 @@ import Testing
         #expect(model.usesInertial && model.provenance.devices.count == 4)
     }
 
+    /// The bundled traces are simulated 50 Hz phones: the shipped model, trained on TMD's
+    /// 2–12 Hz event logs, must still read their still, walk and car time (the simulated modes it
+    /// knows that differ physically; the simulator's train rides like a car, and bike is unknown).
+    @Test func theShippedModelReadsTheBundledTracesStillWalkAndCar() throws {
+        let root = SharedData.projectRoot
+        let model = try ModeModel.load(path: root + "/models/mode-model.json")
+        let output = try FeatureRun(loader: RecordingLoader(), window: model.window).run([root + "/traces"], progress: Progress(quiet: true))
+        let legs = try String(contentsOfFile: root + "/traces/.truth/legs.csv", encoding: .utf8).split(separator: "\n").dropFirst()
+            .map { $0.split(separator: ",").map(String.init) }
+        let prediction = ModePredictor(model: model).predict(output.table)
+        var hits: [Mode: (right: Int, all: Int)] = [:]
+        for (index, window) in output.table.windows.enumerated() where !output.table.values[index * FeatureTable.columns].isNaN {
+            let middle = (window.start.secondsSince1970 + window.end.secondsSince1970) / 2
+            let leg = legs.first { $0[0] == window.device && Double($0[3])! <= middle && middle < Double($0[5])! }
+            let truth = leg.map { Mode(rawValue: $0[1])! } ?? .still
+            guard [.still, .walk, .car].contains(truth) else { continue }
+            hits[truth, default: (0, 0)].all += 1
+            if prediction.modes[index] == truth { hits[truth]!.right += 1 }
+        }
+        for mode in [Mode.still, .walk, .car] {
+            let (right, all) = hits[mode] ?? (0, 0)
+            #expect(all > 100 && Double(right) >= 0.9 * Double(all), "\(mode): \(right) of \(all) windows")
+        }
+    }
+
     @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.skipMessage)))
     func everyTMDRecordingGivesLabelledWindowsOfEveryUser() throws {
         var loader = RecordingLoader()
