@@ -8,17 +8,21 @@ import MobilityCore
 /// a silent misclassification.
 public struct ModeModel: Codable, Sendable {
     public static let format = "mobility-pipeline/mode-model"
-    public static let currentVersion = 1
+    /// Version 2 added the neural network; version 1 files (logistic regression) still load.
+    public static let currentVersion = 2
+    public static let readableVersions = 1...2
 
     public var format = ModeModel.format
     public var formatVersion = ModeModel.currentVersion
-    public var kind = "softmax_regression"
+    /// Which classifier the file holds: `mlp` (`network`) or `softmax_regression` (`regression`).
+    public var kind: ModeTrainer.Kind
     public var classes: [Mode]
     public var featureSchemaVersion = FeatureSchema.version
     public var features = FeatureSchema.names
     public var window: WindowParameters
     public var standardizer: Standardizer
-    public var regression: SoftmaxRegression
+    public var regression: SoftmaxRegression?
+    public var network: MultilayerPerceptron?
     public var smoothing: ModeSmoother
     /// True when the training windows had IMU features; windows without them (GPS-only
     /// traces) are then classified by the rules instead.
@@ -34,12 +38,16 @@ public struct ModeModel: Codable, Sendable {
         public var recordings: Int
         public var devices: [String]
         public var windowsPerClass: [String: Int]
-        public var training: SoftmaxRegression.Training
+        /// The logistic regression's training parameters, when the model is one.
+        public var training: SoftmaxRegression.Training?
+        /// The network's training parameters, when the model is one.
+        public var networkTraining: MultilayerPerceptron.Training?
         /// The cross-validation run before training on everything, when one was.
         public var evaluation: String?
 
         public init(command: String, inputs: [String], recordings: Int, devices: [String], windowsPerClass: [String: Int],
-                    training: SoftmaxRegression.Training, toolVersion: String, evaluation: String? = nil) {
+                    training: SoftmaxRegression.Training?, networkTraining: MultilayerPerceptron.Training? = nil,
+                    toolVersion: String, evaluation: String? = nil) {
             createdAt = ISO8601.format(Timestamp(secondsSince1970: Date().timeIntervalSince1970.rounded()))
             self.toolVersion = toolVersion
             self.command = command
@@ -48,6 +56,7 @@ public struct ModeModel: Codable, Sendable {
             self.devices = devices
             self.windowsPerClass = windowsPerClass
             self.training = training
+            self.networkTraining = networkTraining
             self.evaluation = evaluation
         }
     }
@@ -66,8 +75,9 @@ public struct ModeModel: Codable, Sendable {
         guard let header = try? decoder.decode(Header.self, from: data), header.format == ModeModel.format else {
             throw LoadError(path: path, reason: "not a mode model (expected JSON with \"format\": \"\(ModeModel.format)\")")
         }
-        guard header.formatVersion == currentVersion else {
-            throw LoadError(path: path, reason: "model format version \(header.formatVersion ?? 0); this build reads version \(currentVersion)")
+        guard let version = header.formatVersion, readableVersions.contains(version) else {
+            throw LoadError(path: path, reason: "model format version \(header.formatVersion ?? 0); this build reads versions "
+                            + "\(readableVersions.lowerBound)–\(readableVersions.upperBound)")
         }
         let model: ModeModel
         do { model = try decoder.decode(ModeModel.self, from: data) } catch {
@@ -85,12 +95,29 @@ public struct ModeModel: Codable, Sendable {
                 + (missing.isEmpty ? "" : ", e.g. \(missing.joined(separator: ", ")) which this build does not compute")
                 + "); this build computes schema \(FeatureSchema.version) (\(FeatureSchema.names.count) features). Retrain it with `pipeline train`."
         }
-        if regression.features != features.count || regression.classes != classes.count
-            || standardizer.means.count != features.count || regression.weights.count != (features.count + 1) * classes.count {
-            return "the model's weights do not match its own feature and class lists"
+        let shapes: Bool
+        switch kind {
+        case .softmaxRegression:
+            shapes = regression.map { $0.features == features.count && $0.classes == classes.count
+                && $0.weights.count == (features.count + 1) * classes.count } ?? false
+        case .mlp:
+            shapes = network.map { $0.features == features.count && $0.classes == classes.count
+                && $0.weights1.count == features.count * $0.hidden && $0.bias1.count == $0.hidden
+                && $0.weights2.count == $0.hidden * classes.count && $0.bias2.count == classes.count } ?? false
+        }
+        if !shapes || standardizer.means.count != features.count {
+            return "the model's weights do not match its kind (\(kind.rawValue)) or its own feature and class lists"
         }
         if let problem = window.problem { return "invalid window parameters: \(problem)" }
         return nil
+    }
+
+    /// Class probabilities, rows × classes, for standardised features (rows × features).
+    public func probabilities(_ standardized: [Double], rows: Int) -> [Double] {
+        switch kind {
+        case .softmaxRegression: return regression!.probabilities(standardized, rows: rows)
+        case .mlp: return network!.probabilities(standardized, rows: rows)
+        }
     }
 
     public func save(path: String) throws {

@@ -41,7 +41,7 @@ public struct ModePredictor: Sendable {
             var rows = [Double]()
             rows.reserveCapacity(readable.count * columns)
             for index in readable { rows += table.row(index) }
-            let p = model.regression.probabilities(model.standardizer.transform(rows), rows: readable.count)
+            let p = model.probabilities(model.standardizer.transform(rows), rows: readable.count)
             let mapping = model.classes.map { classes.firstIndex(of: $0)! }
             for (position, index) in readable.enumerated() {
                 for c in 0..<k { probabilities[index * k + c] = 0 }

@@ -38,10 +38,9 @@ public struct SoftmaxRegression: Codable, Hashable, Sendable {
         let design = Self.withIntercept(x, rows: rows, features: features)
         var generator = SeededGenerator(seed: training.seed)
         var w = (0..<(d * classes)).map { _ in (generator.nextUnit() - 0.5) * 0.02 }
-        var m = [Double](repeating: 0, count: w.count), v = m
-        var gradient = m
-        let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8)
-        for step in 1...max(1, training.steps) {
+        var optimizer = Adam(sizes: [w.count], learningRate: training.learningRate)
+        var gradient = [Double](repeating: 0, count: w.count)
+        for _ in 1...max(1, training.steps) {
             var residual = Self.probabilities(design: design, rows: rows, d: d, classes: classes, weights: w)
             for row in 0..<rows {
                 let weight = sampleWeights[row] / Double(rows)
@@ -51,12 +50,7 @@ public struct SoftmaxRegression: Codable, Hashable, Sendable {
             cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, Int32(d), Int32(classes), Int32(rows),
                         1, design, Int32(d), residual, Int32(classes), 0, &gradient, Int32(classes))
             for index in 0..<(features * classes) { gradient[index] += training.l2 * w[index] }
-            let correction1 = 1 - pow(beta1, Double(step)), correction2 = 1 - pow(beta2, Double(step))
-            for index in w.indices {
-                m[index] = beta1 * m[index] + (1 - beta1) * gradient[index]
-                v[index] = beta2 * v[index] + (1 - beta2) * gradient[index] * gradient[index]
-                w[index] -= training.learningRate * (m[index] / correction1) / ((v[index] / correction2).squareRoot() + epsilon)
-            }
+            optimizer.step(&w, gradient, slot: 0)
         }
         weights = w
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A reproducible random number generator (SplitMix64; Steele, Lea & Flood 2014), for model
 /// training, fold assignment, the simulator and tests: the standard library's is not seedable.
 public struct SeededGenerator: RandomNumberGenerator {
@@ -17,4 +19,15 @@ public struct SeededGenerator: RandomNumberGenerator {
 
     /// Uniform in [0, 1).
     public mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+    /// A standard normal draw (Box–Muller).
+    public mutating func gaussian() -> Double {
+        let u = max(nextUnit(), 1e-12), v = nextUnit()
+        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
+    }
+
+    /// Uniform in `range`.
+    public mutating func uniform(_ range: ClosedRange<Double>) -> Double {
+        range.lowerBound + (range.upperBound - range.lowerBound) * nextUnit()
+    }
 }

@@ -270,8 +270,9 @@ public struct ReportPage {
         var html = "<section><h2>Transport modes</h2>"
         if let modelPath, let model = try? ModeModel.load(path: modelPath) {
             let provenance = model.provenance
-            html += "<p>Model <code>\(HTML.escape(modelPath))</code> (\(HTML.escape(model.kind)), classes "
-                + model.classes.map(\.rawValue).joined(separator: ", ") + String(format: ", %.0f s windows", model.window.lengthSeconds)
+            let kind = HTML.escape(model.kind.rawValue), classes = model.classes.map(\.rawValue).joined(separator: ", ")
+            html += "<p>Model <code>\(HTML.escape(modelPath))</code> (\(kind), classes \(classes)"
+                + String(format: ", %.0f s windows", model.window.lengthSeconds)
                 + ") trained by <code>\(HTML.escape(provenance.command))</code> on \(provenance.recordings) recordings of "
                 + "\(provenance.devices.count) devices.</p>"
             if let evaluation = provenance.evaluation { html += "<pre class=\"note\">\(HTML.escape(evaluation))</pre>" }

@@ -1,18 +1,6 @@
 import Foundation
 import MobilityCore
 
-extension SeededGenerator {
-    /// A standard normal draw (Box–Muller).
-    mutating func gaussian() -> Double {
-        let u = max(nextUnit(), 1e-12), v = nextUnit()
-        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
-    }
-
-    mutating func uniform(_ range: ClosedRange<Double>) -> Double {
-        range.lowerBound + (range.upperBound - range.lowerBound) * nextUnit()
-    }
-}
-
 /// Noise with its energy around one frequency: white noise through a two-pole resonator,
 /// scaled to a target standard deviation. Models a vehicle body bouncing on its suspension or
 /// a carriage swaying on its bogies.

@@ -5,13 +5,23 @@ import Foundation
 import MobilityCore
 
 extension ModeTrainer.Balance: ExpressibleByArgument {}
+extension ModeTrainer.Kind: ExpressibleByArgument {}
 
 /// Training and smoothing parameters as options; defaults and reasons come from the types.
 struct TrainingOptions: ParsableArguments {
-    @Option(help: "L2 penalty per weight of the logistic regression.")
-    var l2 = SoftmaxRegression.Training().l2
+    @Option(name: .customLong("model-kind"), help: "The classifier to train: mlp (one hidden layer) or softmax_regression.")
+    var kind = ModeTrainer.Kind.mlp
 
-    @Option(help: "Full-batch optimisation steps.")
+    @Option(help: "L2 penalty per weight.")
+    var l2 = MultilayerPerceptron.Training().l2
+
+    @Option(help: "Hidden units of the mlp.")
+    var hidden = MultilayerPerceptron.Training().hidden
+
+    @Option(help: "Passes over the training windows (mlp).")
+    var epochs = MultilayerPerceptron.Training().epochs
+
+    @Option(help: "Full-batch optimisation steps (softmax_regression).")
     var steps = SoftmaxRegression.Training().steps
 
     @Option(help: "Seed of the initial weights and of the fold assignment.")
@@ -21,9 +31,9 @@ struct TrainingOptions: ParsableArguments {
                                discussion: "Windows of other modes are left out. Default: every mode the labels bring."))
     var modes: String?
 
-    @Option(help: ArgumentHelp("What the training weights balance: device-and-mode or mode.",
-                               discussion: "device-and-mode: every device's windows of every mode weigh alike, so a mode one phone recorded counts for less than one many did; mode: every mode weighs alike."))
-    var balance = ModeTrainer.Balance.deviceAndMode
+    @Option(help: ArgumentHelp("What the training weights balance.",
+                               discussion: "mode-then-device: every mode weighs alike, and within a mode every device that recorded it; device-and-mode: every (device, mode) pair weighs alike, so a mode one phone recorded counts for less; mode: every mode weighs alike, whichever phones recorded it."))
+    var balance = ModeTrainer.Balance.modeThenDevice
 
     @OptionGroup var smoothing: SmoothingOptions
 
@@ -40,16 +50,23 @@ struct TrainingOptions: ParsableArguments {
 
     var trainer: ModeTrainer {
         var trainer = ModeTrainer()
+        trainer.kind = kind
         trainer.training.l2 = l2
         trainer.training.steps = steps
         trainer.training.seed = seed
+        trainer.network.l2 = l2
+        trainer.network.hidden = hidden
+        trainer.network.epochs = epochs
+        trainer.network.seed = seed
         trainer.balance = balance
         trainer.smoothing = smoothing.smoother
         return trainer
     }
 
     func validate() throws {
-        guard l2 >= 0, steps > 0 else { throw ValidationError("--l2 must be ≥ 0 and --steps > 0") }
+        guard l2 >= 0, steps > 0, hidden > 0, epochs > 0 else {
+            throw ValidationError("--l2 must be ≥ 0, and --steps, --hidden and --epochs > 0")
+        }
         if let modes {
             let unknown = modes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { Mode(rawValue: $0) == nil }
             guard unknown.isEmpty else {

@@ -8,8 +8,10 @@ struct TrainCommand: ParsableCommand {
         commandName: "train",
         abstract: "Train a transport-mode model on labelled traces and save it as a versioned JSON file.",
         discussion: """
-            The model is a multinomial logistic regression on the windowed features (signed-log and standardised, \
-            class-weighted, L2-penalised, fixed seed), followed by HMM/Viterbi smoothing. The file records the feature \
+            The model is a small neural network (one hidden layer of ReLU units; --model-kind softmax_regression for a \
+            multinomial logistic regression) on the windowed features (signed-log and standardised, balanced by mode and \
+            device, L2-penalised, fixed seed), followed by HMM/Viterbi smoothing. It learns only from features every \
+            training phone delivers. The file records the feature \
             schema, window parameters, classes and where the training data came from. Labels come from per-sample \
             columns, label files, manifest.csv or --name-pattern's mode group; names map to modes through the mode table.
             """
@@ -35,7 +37,8 @@ struct TrainCommand: ParsableCommand {
         let provenance = ModeModel.Provenance(
             command: "pipeline " + CommandLine.arguments.dropFirst().joined(separator: " "), inputs: paths,
             recordings: output.report.recordings, devices: Array(Set(labelled.windows.map(\.device))).sorted(),
-            windowsPerClass: perClass, training: training.trainer.training, toolVersion: Pipeline.configuration.version)
+            windowsPerClass: perClass, training: training.kind == .softmaxRegression ? training.trainer.training : nil,
+            networkTraining: training.kind == .mlp ? training.trainer.network : nil, toolVersion: Pipeline.configuration.version)
         do {
             let trained = try training.trainer.train(output.table, window: window.parameters, provenance: provenance)
             try trained.save(path: model)

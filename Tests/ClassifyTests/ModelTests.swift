@@ -44,10 +44,10 @@ enum SyntheticWindows {
         let table = SyntheticWindows.table(devices: ["a"], secondsPerMode: 30)
         let first = try ModeTrainer().train(table, window: .init(), provenance: SyntheticWindows.provenance)
         let second = try ModeTrainer().train(table, window: .init(), provenance: SyntheticWindows.provenance)
-        #expect(first.regression == second.regression)
+        #expect(first.network == second.network && first.network != nil)
         var other = ModeTrainer()
-        other.training.seed = 7
-        #expect(try other.train(table, window: .init(), provenance: SyntheticWindows.provenance).regression != first.regression)
+        other.network.seed = 7
+        #expect(try other.train(table, window: .init(), provenance: SyntheticWindows.provenance).network != first.network)
     }
 
     @Test func trainingNeedsTwoModes() {
@@ -61,9 +61,9 @@ enum SyntheticWindows {
         let path = folder.path + "/model.json"
         try model.save(path: path)
         let loaded = try ModeModel.load(path: path)
-        #expect(loaded.regression == model.regression && loaded.classes == model.classes && loaded.standardizer == model.standardizer)
+        #expect(loaded.network == model.network && loaded.kind == .mlp && loaded.classes == model.classes && loaded.standardizer == model.standardizer)
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        for key in ["\"format_version\" : 1", "\"feature_schema_version\"", "\"acc_mag_std_mps2\"", "\"window\"", "\"provenance\""] {
+        for key in ["\"format_version\" : 2", "\"kind\" : \"mlp\"", "\"feature_schema_version\"", "\"acc_mag_std_mps2\"", "\"window\"", "\"provenance\""] {
             #expect(text.contains(key), "model file lacks \(key)")
         }
         var renamed = model
