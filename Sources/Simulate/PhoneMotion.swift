@@ -13,8 +13,9 @@ import MobilityCore
 ///   the thigh's angular rate on the gyroscope.
 /// - bike: pedalling at 65–85 rpm (the lateral rock at the cadence, a vertical push at twice
 ///   it), the thigh turning ±20° once per pedal turn, and broadband road vibration.
-/// - car and bus: the body bouncing on its suspension at 1.2–1.8 Hz, engine vibration at 20–24 Hz,
-///   slow speed changes along the road.
+/// - car and bus: the body bouncing on its suspension at 1.2–1.8 Hz, road vibration at 6–12 Hz
+///   on every axis (0.24 m/s² each, as in TMD's car recordings, whose horizontal spread has a
+///   median of 0.2–0.4 m/s²), engine vibration at 20–24 Hz, slow speed changes along the road.
 /// - train: carriage sway at 0.6–1.1 Hz and a bounce at about 1.5 Hz, rail vibration at
 ///   8–15 Hz, and slow traction and braking.
 struct PhoneMotion {
@@ -67,9 +68,9 @@ struct PhoneMotion {
             swingThigh(&a, &w, phase: phase, rateHz: cadenceHz)
         case .car, .bus:
             let engine = 0.05 * sin(2 * Double.pi * engineHz * t)
-            a.0 += 0.6 * sin(2 * Double.pi * 0.05 * t) + 0.3 * sway.next(&generator) + engine
-            a.1 += 0.4 * sway.next(&generator) + engine
-            a.2 += bounce.next(&generator) + engine
+            a.0 += 0.6 * sin(2 * Double.pi * 0.05 * t) + 0.3 * sway.next(&generator) + 0.3 * road.next(&generator) + engine
+            a.1 += 0.4 * sway.next(&generator) + 0.3 * road.next(&generator) + engine
+            a.2 += bounce.next(&generator) + 0.3 * road.next(&generator) + engine
             w = (w.0 + 0.02 * sin(0.3 * t), w.1 + noise(0.02), w.2 + 0.05 * sin(0.1 * t))
         case .train:
             a.0 += 0.3 * sin(2 * Double.pi * 0.02 * t) + 0.3 * rail.next(&generator)
