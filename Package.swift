@@ -65,7 +65,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "pipeline-bench",
-            dependencies: ["MobilityCore", "Ingest", "Store", "Features", "Classify", "PipelineRunner", "TestSupport", "Trips"],
+            dependencies: ["MobilityCore", "Ingest", "Store", "Features", "Classify", "PipelineRunner", "TestSupport", "Trips", "Simulate"],
             path: "Benchmarks/pipeline-bench"
         ),
         .target(name: "TestSupport", dependencies: ["MobilityCore", "CGZip"]),

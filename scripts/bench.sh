@@ -37,10 +37,10 @@ $bench features "features 6 h synthetic 50 Hz, 2 cores"
 if [ -d "$data" ]; then
     $bench features-files "read + features, TMD event logs (85 files)" "$data/imu/tmd/raw"
 fi
-[ -f .bench/device-day/phone/imu.csv ] || $bench generate-device-day .bench/device-day
+[ -f .bench/device-day-2/phone/imu.csv ] || $bench generate-device-day .bench/device-day-2
 if [ -f models/mode-model.json ]; then
-    $bench device-day .bench/device-day models/mode-model.json
-    $bench device-day .bench/device-day models/mode-model.json
+    $bench device-day .bench/device-day-2 models/mode-model.json
+    $bench device-day .bench/device-day-2 models/mode-model.json
 fi
 
 echo

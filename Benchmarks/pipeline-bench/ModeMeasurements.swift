@@ -3,6 +3,7 @@ import Features
 import Foundation
 import MobilityCore
 import PipelineRunner
+import Simulate
 import TestSupport
 
 /// The feature and classification stages: window-channels per second on a fixed synthetic
@@ -29,11 +30,12 @@ enum ModeMeasurements {
     }
 
     /// Writes a device-day into `folder/phone/`: a 50 Hz 6-axis IMU CSV of 24 h (4.32 M rows:
-    /// still at night and at work, walks and drives between) and a 1 Hz GPX track of the same day.
+    /// still at night and at work, walks and drives between, with the simulator's phone
+    /// signals) and a 1 Hz GPX track of the same day.
     static func writeDeviceDay(folder: String) throws {
         let device = (folder as NSString).appendingPathComponent("phone")
         try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
-        let plan: [(SyntheticIMU.Motion, Double, Double)] = [  // motion, hours, GPS speed m/s
+        let plan: [(Mode, Double, Double)] = [  // mode, hours, GPS speed m/s
             (.still, 7.5, 0), (.walk, 0.25, 1.4), (.car, 0.5, 12), (.walk, 0.1, 1.4), (.still, 8, 0),
             (.walk, 0.15, 1.4), (.car, 0.6, 11), (.walk, 0.2, 1.4), (.still, 6.7, 0),
         ]
@@ -45,10 +47,12 @@ enum ModeMeasurements {
         fputs("time,ax,ay,az,gx,gy,gz\n", csv)
         fputs(#"<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1" creator="pipeline-bench" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"# + "\n", gpx)
         var start = 1_700_000_000.0, north = 0.0
-        for (index, (motion, hours, speed)) in plan.enumerated() {
-            let streams = SyntheticIMU(seed: UInt64(index + 1)).streams(motion, seconds: hours * 3600, start: start)
-            for (a, g) in zip(streams[.accelerometer]!, streams[.gyroscope]!) {
-                fputs(String(format: "%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", a.time.secondsSince1970, a.x, a.y, a.z, g.x, g.y, g.z), csv)
+        var motion = PhoneMotion(rateHz: 50, seed: 1)
+        for (mode, hours, speed) in plan {
+            for sample in 0..<Int(hours * 3600 * motion.rateHz) {
+                let (a, w) = motion.next(mode)
+                let time = start + Double(sample) / motion.rateHz
+                fputs(String(format: "%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", time, a.0, a.1, a.2, w.0, w.1, w.2), csv)
             }
             for second in 0..<Int(hours * 3600) {
                 north += speed

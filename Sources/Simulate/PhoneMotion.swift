@@ -18,8 +18,8 @@ import MobilityCore
 ///   median of 0.2–0.4 m/s²), engine vibration at 20–24 Hz, slow speed changes along the road.
 /// - train: carriage sway at 0.6–1.1 Hz and a bounce at about 1.5 Hz, rail vibration at
 ///   8–15 Hz, and slow traction and braking.
-struct PhoneMotion {
-    let rateHz: Double
+public struct PhoneMotion {
+    public let rateHz: Double
     private var generator: SeededGenerator
     private let rotation: [Double]
     private let stepHz: Double, cadenceHz: Double, engineHz: Double
@@ -28,7 +28,7 @@ struct PhoneMotion {
     /// The thigh's angle at the last sample, radians (0 unless walking or cycling).
     private var tilt = 0.0
 
-    init(rateHz: Double, seed: UInt64) {
+    public init(rateHz: Double, seed: UInt64) {
         self.rateHz = rateHz
         var generator = SeededGenerator(seed: seed)
         rotation = Self.randomRotation(&generator)
@@ -43,7 +43,7 @@ struct PhoneMotion {
     }
 
     /// The next sample: accelerometer and gyroscope, each (x, y, z) in the phone's frame.
-    mutating func next(_ mode: Mode) -> (acceleration: (Double, Double, Double), rotation: (Double, Double, Double)) {
+    public mutating func next(_ mode: Mode) -> (acceleration: (Double, Double, Double), rotation: (Double, Double, Double)) {
         let t = Double(sample) / rateHz
         sample += 1
         var a = (noise(0.015), noise(0.015), 9.81 + noise(0.015))
