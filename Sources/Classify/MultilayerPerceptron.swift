@@ -89,13 +89,7 @@ public struct MultilayerPerceptron: Codable, Hashable, Sendable {
         for row in 0..<rows { for c in 0..<classes { scores[row * classes + c] = bias2[c] } }
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(classes), Int32(hidden),
                     1, activations, Int32(hidden), weights2, Int32(classes), 1, &scores, Int32(classes))
-        for row in 0..<rows {
-            let slice = (row * classes)..<((row + 1) * classes)
-            let top = scores[slice].max()!
-            var total = 0.0
-            for index in slice { scores[index] = exp(scores[index] - top); total += scores[index] }
-            for index in slice { scores[index] /= total }
-        }
+        Softmax.normalizeRows(&scores, rows: rows, classes: classes)
         return (activations, scores)
     }
 

@@ -74,13 +74,7 @@ public struct SoftmaxRegression: Codable, Hashable, Sendable {
         guard rows > 0 else { return scores }
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(classes), Int32(d),
                     1, design, Int32(d), weights, Int32(classes), 0, &scores, Int32(classes))
-        for row in 0..<rows {
-            let slice = (row * classes)..<((row + 1) * classes)
-            let top = scores[slice].max()!
-            var total = 0.0
-            for index in slice { scores[index] = exp(scores[index] - top); total += scores[index] }
-            for index in slice { scores[index] /= total }
-        }
+        Softmax.normalizeRows(&scores, rows: rows, classes: classes)
         return scores
     }
 }
