@@ -13,6 +13,16 @@ import Testing
         #expect(SampleWeights.balanced(groups: [Int]()).isEmpty)
     }
 
+    @Test func modesWeighAlikeAndWithinAModeEveryDevice() {
+        // "walk" from phones a (3 windows) and b (1); "bus" from phone a alone (2). 6 windows,
+        // 2 modes: each mode weighs 3 in total; walk's 3 splits 1.5 per phone.
+        let modes = ["walk", "walk", "walk", "walk", "bus", "bus"], phones = ["a", "a", "a", "b", "a", "a"]
+        let weights = SampleWeights.balanced(classes: modes, within: phones)
+        let expected = [0.5, 0.5, 0.5, 1.5, 1.5, 1.5]
+        #expect(zip(weights, expected).allSatisfy { abs($0 - $1) < 1e-12 }, "\(weights)")
+        #expect(SampleWeights.balanced(classes: [Int](), within: [Int]()).isEmpty)
+    }
+
     @Test func aFeatureSomeDeviceLacksIsNotUsable() {
         // Columns: two motion features and one GPS feature. Phone "a" never has column 1 (no
         // gyroscope); "b" has it in 3 of 4 windows; "c" has GPS only and so votes on column 2 alone.
