@@ -3,6 +3,7 @@ import MobilityCore
 /// Validates and cleans the GPS fixes of one segment as they stream.
 ///
 /// Drops, each counted under its `DropReason`: coordinates out of range or not finite; times
+/// outside the plausible range (`implausible_time`, see `CleaningParameters.earliestTime`); times
 /// earlier than (`time_backwards`) or equal to (`duplicate_time`) the previous kept fix; an
 /// accuracy worse than `maxAccuracyMeters` (derived from HDOP when only that is given); and
 /// implied-speed spikes (`speed_jump`).
@@ -22,11 +23,15 @@ public struct FixCleaner {
 
     public let parameters: CleaningParameters
     public private(set) var dropped = DropCounts()
+    /// `parameters.plausibleSeconds()`, fixed when the cleaner is made.
+    private let plausibleSeconds: ClosedRange<Double>
     private var previous: PositionFix?
     private var held: (fix: PositionFix, position: FixPosition)?
 
     public init(parameters: CleaningParameters = CleaningParameters()) {
+        precondition(parameters.problem == nil, parameters.problem ?? "")
         self.parameters = parameters
+        plausibleSeconds = parameters.plausibleSeconds() ?? -Double.infinity...Double.infinity
     }
 
     /// Ends the current segment (flushing a held fix); order and speed checks do not cross
@@ -83,8 +88,12 @@ public struct FixCleaner {
         return nil
     }
 
+    /// A time outside `plausibleSeconds` is judged before the order checks, so a single stray
+    /// date is dropped by itself and never becomes the "previous" fix that its good
+    /// neighbours would then be measured against.
     private func invalidity(of fix: PositionFix) -> DropReason? {
         if let problem = coordinateProblem(of: fix) { return problem }
+        if let time = fix.time, !plausibleSeconds.contains(time.secondsSince1970) { return .implausibleTime }
         if let accuracy = fix.accuracyMeters, accuracy > parameters.maxAccuracyMeters { return .accuracyTooLow }
         return nil
     }

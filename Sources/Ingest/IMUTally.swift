@@ -11,16 +11,22 @@ final class IMUTally: IMUTallyVisitor {
     private var streams: [IMUStreamSummary] = IMUSensor.allCases.map { IMUStreamSummary(sensor: $0) }
     private var result: IngestResult
     private var labelDevice: String?
+    private let plausibleSeconds: ClosedRange<Double>
 
     init(sink: IngestSink, parameters: CleaningParameters, result: IngestResult) {
         self.sink = sink
         self.cleaner = FixCleaner(parameters: parameters)
+        self.plausibleSeconds = parameters.plausibleSeconds() ?? -Double.infinity...Double.infinity
         self.result = result
         self.labelDevice = result.device
     }
 
     func sample(_ sample: IMUSample, sensor: IMUSensor, line: Int) throws {
         let index = sensor.ordinal
+        // Judged first, so one stray date never becomes the `last` its neighbours are compared to.
+        guard plausibleSeconds.contains(sample.time.secondsSince1970) else {
+            return rejectedRow(.implausibleTime, line: line, sensor: sensor)
+        }
         if let last = streams[index].last {
             if sample.time < last { return rejectedRow(.timeBackwards, line: line, sensor: sensor) }
             if sample.time == last { streams[index].duplicateTimes += 1 }
@@ -37,6 +43,17 @@ final class IMUTally: IMUTallyVisitor {
     }
 
     func labelRun(_ name: String, start: Timestamp, end: Timestamp, line: Int) {
+        var (start, end) = (start, end)
+        // A run that reaches a sample dropped as implausible_time ends (or starts) at the kept samples.
+        if !plausibleSeconds.contains(end.secondsSince1970) {
+            guard let last = streams.compactMap(\.last).max() else { return }
+            end = last
+        }
+        if !plausibleSeconds.contains(start.secondsSince1970) {
+            guard let first = streams.compactMap(\.first).min() else { return }
+            start = first
+        }
+        guard start <= end else { return }
         result.labels.append(LabelInterval(device: labelDevice, start: start, end: end, rawName: name, source: "sample_column"))
     }
 

@@ -77,9 +77,14 @@ public struct Ingestor {
         if usable == 0 {
             let firstDrop = result.dropped.firstLine.values.min()
             let reasons = result.dropped.counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.rawValue)" }
-            throw InputError(.noData, reasons.isEmpty ? "the file holds no data rows"
-                             : "no usable record: all \(result.dropped.total) dropped (\(reasons.joined(separator: ", ")))",
-                             path: path, line: firstDrop)
+            var message = reasons.isEmpty ? "the file holds no data rows"
+                : "no usable record: all \(result.dropped.total) dropped (\(reasons.joined(separator: ", ")))"
+            if result.dropped.counts[.implausibleTime] != nil {
+                message += "; times must lie between cleaning.earliest_time (\(cleaning.earliestTime)) and the run's clock plus "
+                    + "cleaning.max_seconds_after_clock: relative times (seconds since the recording began) need their start, "
+                    + "given with --columns 'start=2024-05-06T07:00:00Z;…', and historical data an earlier --earliest-time"
+            }
+            throw InputError(.noData, message, path: path, line: firstDrop)
         }
     }
 }

@@ -16,6 +16,10 @@ public enum DropReason: String, Hashable, Sendable, CaseIterable, Comparable {
     case malformedRow = "malformed_row"
     /// A time that could not be parsed.
     case invalidTime = "invalid_time"
+    /// A time outside the plausible range (before `CleaningParameters.earliestTime`, or later
+    /// than the run's clock plus `maxSecondsAfterClock`): a receiver's 1970 or week-rollover
+    /// date, a relative time read as absolute, a corrupt year.
+    case implausibleTime = "implausible_time"
     /// A label or check-in rating outside its allowed values.
     case valueOutOfRange = "value_out_of_range"
 

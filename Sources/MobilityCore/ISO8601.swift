@@ -17,9 +17,15 @@ public enum ISO8601 {
         return text.withUTF8 { parse($0) }
     }
 
-    /// Formats as `YYYY-MM-DDThh:mm:ss[.fff]Z` (milliseconds shown only when non-zero).
+    /// The instants `format` writes as dates: years 0000 to 9999.
+    public static let formattableSeconds = -62_167_219_200.0...253_402_300_799.0
+
+    /// Formats as `YYYY-MM-DDThh:mm:ss[.fff]Z` (milliseconds shown only when non-zero). A time
+    /// outside years 0000–9999, or not finite, is written as its seconds since 1970 (a store
+    /// made with other cleaning settings may hold one; formatting must never trap on it).
     public static func format(_ time: Timestamp) -> String {
         let total = time.secondsSince1970
+        guard formattableSeconds.contains(total) else { return "\(total) s since 1970" }
         var seconds = total.rounded(.down)
         var millis = Int(((total - seconds) * 1000).rounded())
         if millis == 1000 { millis = 0; seconds += 1 }

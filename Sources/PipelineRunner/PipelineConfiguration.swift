@@ -63,9 +63,12 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        do { return try decoder.decode(PipelineConfiguration.self, from: JSONEncoder().encode(tree)) } catch {
+        let configuration: PipelineConfiguration
+        do { configuration = try decoder.decode(PipelineConfiguration.self, from: JSONEncoder().encode(tree)) } catch {
             throw Invalid(description: "\(path): a value has the wrong type (\(Self.describe(error)))")
         }
+        if let problem = configuration.cleaning.problem { throw Invalid(description: "\(path): cleaning.\(problem)") }
+        return configuration
     }
 
     /// The configuration as YAML, every key present, in a stable order.

@@ -12,10 +12,17 @@ struct CleaningOptions: ParsableArguments {
     @Option(name: .customLong("max-speed-mps"), help: "Drop fixes implying a speed above this from the previous fix, m/s.")
     var maxSpeedMetersPerSecond = CleaningParameters().maxSpeedMetersPerSecond
 
+    @Option(name: .customLong("earliest-time"), help: "Drop fixes and IMU samples dated before this, ISO 8601 (implausible_time); set it earlier for historical data.")
+    var earliestTime = CleaningParameters().earliestTime
+
+    @Option(name: .customLong("max-seconds-after-clock"), help: "Drop fixes and IMU samples dated later than the clock plus this, seconds (implausible_time).")
+    var maxSecondsAfterClock = CleaningParameters().maxSecondsAfterClock
+
     func validate() throws {
         guard maxAccuracyMeters > 0, metersPerHDOP > 0, maxSpeedMetersPerSecond > 0 else {
             throw ValidationError("--max-accuracy-m, --meters-per-hdop and --max-speed-mps must be greater than 0")
         }
+        if let problem = parameters.problem { throw ValidationError(problem) }
     }
 
     var parameters: CleaningParameters {
@@ -23,6 +30,8 @@ struct CleaningOptions: ParsableArguments {
         parameters.maxAccuracyMeters = maxAccuracyMeters
         parameters.metersPerHDOP = metersPerHDOP
         parameters.maxSpeedMetersPerSecond = maxSpeedMetersPerSecond
+        parameters.earliestTime = earliestTime
+        parameters.maxSecondsAfterClock = maxSecondsAfterClock
         return parameters
     }
 }

@@ -62,14 +62,19 @@ import ZIPFoundation
         #expect(result.labels.map(\.mode) == [.still, .walk])
     }
 
-    @Test func phyphoxExports() throws {
+    @Test func phyphoxExportsNeedTheirStartTime() throws {
         let folder = try TemporaryFolder()
         let header = #""Time (s)","Acceleration x (m/s^2)","Acceleration y (m/s^2)","Acceleration z (m/s^2)""#
         let text = header + "\n" + rows(5) { i in "\(Double(i) * 0.01),0.1,0.2,9.81" }
-        let (result, _) = try ingestFile(try folder.write("Accelerometer.csv", text))
-        #expect(result.dialect == "phyphox")
+        let path = try folder.write("Accelerometer.csv", text)
+        // Seconds since the experiment began would land in 1970: a clear error naming the option.
+        let error = try #require(throws: InputError.self) { try ingestFile(path) }
+        #expect(error.code == .noData && error.message.contains("5 implausible_time") && error.message.contains("start="))
+        let start = try ColumnMappingSpec(text: "time=1:s; start=2023-11-14T22:13:20Z; acc=2,3,4")
+        let (result, _) = try ingestFile(path, columns: start)
         #expect(result.imuStreams.map(\.sensor) == [.accelerometer] && result.imuStreams[0].samples == 5)
-        #expect(abs((result.imuStreams[0].rateHz ?? 0) - 100) < 1e-6)
+        #expect(result.first?.secondsSince1970 == t0)
+        #expect(abs((result.imuStreams[0].rateHz ?? 0) - 100) < 1e-3)
     }
 
     func writeSensorLogger(in folder: TemporaryFolder, under name: String) throws {

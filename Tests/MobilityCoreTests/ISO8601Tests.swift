@@ -37,3 +37,12 @@ import Testing
         #expect(ISO8601.days(year: 1899, month: 12, day: 30) == -25_569)
     }
 }
+
+@Suite struct ISO8601FormatLimitsTests {
+    @Test func timesBeyondYear9999OrNotFiniteAreWrittenAsSecondsNeverATrap() {
+        #expect(ISO8601.format(Timestamp(secondsSince1970: 253_402_300_799)) == "9999-12-31T23:59:59Z")
+        #expect(ISO8601.format(Timestamp(secondsSince1970: 1e20)) == "1e+20 s since 1970")
+        #expect(ISO8601.format(Timestamp(secondsSince1970: .infinity)) == "inf s since 1970")
+        #expect(ISO8601.format(Timestamp(secondsSince1970: .nan)) == "nan s since 1970")
+    }
+}

@@ -40,7 +40,12 @@ import Trips
         // Stored paths are standardised (symbolic links resolved), so strip either spelling.
         let prefixes = [SharedData.folder, URL(fileURLWithPath: SharedData.folder).resolvingSymlinksInPath().path].map { $0 + "/" }
         let tracks = try PipelineStore(path: folder.file("store.sqlite")).tracks(groupedBy: .file)
-        #expect(tracks.count == reference.files.count)
+        // Every fix of these is dated 1901-12-13T20:45:52Z (−2³¹ s, a corrupt 32-bit time): all
+        // are dropped as implausible_time, so they have no track (trackintel kept one fix each).
+        let corruptTimes: Set = ["gpx/gpxgo/Mojstrovka.gpx", "gpx/gpxgo/gpx-without-root-attributes.gpx",
+                                 "gpx/gpxgo/gpx-without-xml-declaration.gpx", "gpx/gpxpy/Mojstrovka.gpx"]
+        #expect(corruptTimes.allSatisfy { reference.files[$0]?.staypoints.values.allSatisfy(\.isEmpty) ?? false })
+        #expect(tracks.count == reference.files.count - corruptTimes.count)
         var compared = 0
         var largestOffset = 0.0
         for track in tracks {
