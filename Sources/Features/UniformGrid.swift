@@ -16,14 +16,20 @@ public struct UniformGrid: Hashable, Sendable {
         self.count = count
     }
 
+    /// Most points one grid may have: 2³² (a day at 50 Hz is 4.3 M). Callers cut recordings at
+    /// their pauses first (`Recording.accelerationPieces`), so a grid spans data, never a gap.
+    public static let maxCount = 1 << 32
+
     /// The grid from the first to the last sample of `samples`.
     public init(covering samples: [IMUSample], rateHz: Double) {
         guard let first = samples.first, let last = samples.last else {
             self.init(start: Timestamp(secondsSince1970: 0), rateHz: rateHz, count: 0)
             return
         }
-        let span = first.time.seconds(until: last.time)
-        self.init(start: first.time, rateHz: rateHz, count: Int((span * rateHz + 1e-4).rounded(.down)) + 1)
+        let points = (first.time.seconds(until: last.time) * rateHz + 1e-4).rounded(.down) + 1
+        precondition(points.isFinite && points <= Double(Self.maxCount),
+                     "a grid of \(points) points: cut the samples at their gaps before gridding them")
+        self.init(start: first.time, rateHz: rateHz, count: Int(points))
     }
 
     public func time(at index: Int) -> Double { start.secondsSince1970 + Double(index) / rateHz }

@@ -13,6 +13,8 @@ import MobilityCore
 /// Windows are stacked in batches into matrices and summarised by `ChannelStatistics` and
 /// `SpectralFeatures` (OpenBLAS). GPS features come from the fixes around each window.
 /// Recordings without IMU data get windows over their fixes with the GPS features alone.
+/// Windows are laid out per run of data (`Recording.accelerationPieces`; runs of fixes), so
+/// time and memory follow the samples, not the span they cover.
 ///
 /// - Complexity: O(w·n²/b) multiply-adds in GEMM for w windows of n samples (b the batch),
 ///   plus O(w·n log n) for percentiles.
@@ -34,8 +36,29 @@ public struct WindowFeatureExtractor: Sendable {
 
     public func extract(_ recording: Recording) -> FeatureTable {
         let fixes = recording.fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
-        let signals = ResampledSignals(recording, parameters: parameters)
-        let windows = signals.map { windowStarts(grid: $0.grid) } ?? gpsWindowStarts(fixes)
+        let pieces = recording.accelerationPieces(splittingAtGapsOver: parameters.maxGapSeconds)
+        guard !pieces.isEmpty else { return extractGPS(recording, fixes: fixes) }
+        var table = FeatureTable()
+        for piece in pieces {
+            guard let signals = ResampledSignals(piece, parameters: parameters) else { continue }
+            table.append(features(recording, starts: windowStarts(grid: signals.grid), signals: signals, fixes: fixes))
+        }
+        return table
+    }
+
+    /// Windows over the fixes alone, laid out per run of fixes (a pause longer than the GPS
+    /// context starts a new run), so that a track's windows follow its fixes, not its span.
+    private func extractGPS(_ recording: Recording, fixes: [PositionFix]) -> FeatureTable {
+        let times = fixes.map { $0.time!.secondsSince1970 }
+        let splitSeconds = max(parameters.gpsContextSeconds, parameters.lengthSeconds)
+        let starts = Recording.runs(times, splittingAtGapsOver: splitSeconds).flatMap { run in
+            gpsWindowStarts(first: fixes[run.lowerBound].time!, last: fixes[run.upperBound - 1].time!)
+        }
+        return dropWindowsWithoutFixes(features(recording, starts: starts, signals: nil, fixes: fixes), fixes: fixes)
+    }
+
+    private func features(_ recording: Recording, starts windows: [Timestamp], signals: ResampledSignals?,
+                          fixes: [PositionFix]) -> FeatureTable {
         guard !windows.isEmpty else { return FeatureTable() }
         var table = FeatureTable()
         table.values = [Double](repeating: .nan, count: windows.count * FeatureTable.columns)
@@ -56,7 +79,6 @@ public struct WindowFeatureExtractor: Sendable {
             }
         }
         computeGPS(fixes, windows: table.windows, into: &table.values)
-        if signals == nil { table = dropWindowsWithoutFixes(table, fixes: fixes) }
         return dropEmptyWindows(table)
     }
 
@@ -78,8 +100,7 @@ public struct WindowFeatureExtractor: Sendable {
         return stride(from: 0, through: grid.count - n, by: hop).map { Timestamp(secondsSince1970: grid.time(at: $0)) }
     }
 
-    private func gpsWindowStarts(_ fixes: [PositionFix]) -> [Timestamp] {
-        guard let first = fixes.first?.time, let last = fixes.last?.time else { return [] }
+    private func gpsWindowStarts(first: Timestamp, last: Timestamp) -> [Timestamp] {
         let span = first.seconds(until: last)
         guard span >= parameters.lengthSeconds else { return [] }
         return stride(from: 0, through: span - parameters.lengthSeconds, by: parameters.hopSeconds).map { first.adding(seconds: $0) }

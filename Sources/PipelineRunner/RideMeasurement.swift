@@ -42,7 +42,13 @@ struct RideMeasurement {
 
     static func accelerationWithGravity(_ recording: Recording) -> [IMUSample] {
         if let total = recording.streams[.accelerometer], !total.isEmpty { return total }
-        guard let linear = recording.streams[.linearAcceleration], let gravity = recording.streams[.gravity], !gravity.isEmpty else { return [] }
+        guard recording.accelerationBasis == .linearAcceleration else { return [] }
+        // Gridded per run of samples, so a pause costs nothing (see `accelerationPieces`).
+        return recording.accelerationPieces(splittingAtGapsOver: 1).flatMap(Self.linearPlusGravity)
+    }
+
+    private static func linearPlusGravity(_ piece: Recording) -> [IMUSample] {
+        guard let linear = piece.streams[.linearAcceleration], let gravity = piece.streams[.gravity] else { return [] }
         let grid = UniformGrid(covering: linear, rateHz: 100)
         let g = grid.resample(gravity, maxGapSeconds: 1)
         let l = grid.resample(linear, maxGapSeconds: 1)

@@ -1,0 +1,53 @@
+import MobilityCore
+
+/// Cutting a recording where it pauses, so that every grid, window and span is computed only
+/// where there is data: the cost of a recording then follows its samples, never the calendar
+/// (one stray sample a year after the rest adds one piece, not a year of grid points).
+extension Recording {
+    /// The stream windows are cut from: the accelerometer (with gravity), else linear
+    /// acceleration when a gravity stream completes it; nil without either.
+    public var accelerationBasis: IMUSensor? {
+        if !(streams[.accelerometer] ?? []).isEmpty { return .accelerometer }
+        if !(streams[.linearAcceleration] ?? []).isEmpty, !(streams[.gravity] ?? []).isEmpty { return .linearAcceleration }
+        return nil
+    }
+
+    /// The recording cut at every pause of its acceleration stream longer than `gapSeconds`:
+    /// one recording per run of samples, each with every stream's samples inside that run's
+    /// span, and the recording's fixes and labels. Empty without acceleration; the recording
+    /// itself when it has no such pause.
+    ///
+    /// - Complexity: O(n) for n samples of the basis, plus O(s log n) per piece and stream.
+    public func accelerationPieces(splittingAtGapsOver gapSeconds: Double) -> [Recording] {
+        guard let basis = accelerationBasis, let samples = streams[basis] else { return [] }
+        let runs = Self.runs(samples.map(\.time.secondsSince1970), splittingAtGapsOver: gapSeconds)
+        guard runs.count > 1 else { return [self] }
+        return runs.map { run in
+            let span = samples[run.lowerBound].time.secondsSince1970...samples[run.upperBound - 1].time.secondsSince1970
+            var piece = self
+            piece.streams = streams.mapValues { Self.slice($0, within: span) }
+            return piece
+        }
+    }
+
+    /// Index ranges of `sortedTimes` between which consecutive times are more than
+    /// `gapSeconds` apart.
+    static func runs(_ sortedTimes: [Double], splittingAtGapsOver gapSeconds: Double) -> [Range<Int>] {
+        guard !sortedTimes.isEmpty else { return [] }
+        var runs: [Range<Int>] = []
+        var start = 0
+        for index in 1..<max(1, sortedTimes.count) where sortedTimes[index] - sortedTimes[index - 1] > gapSeconds {
+            runs.append(start..<index)
+            start = index
+        }
+        runs.append(start..<sortedTimes.count)
+        return runs
+    }
+
+    private static func slice(_ samples: [IMUSample], within span: ClosedRange<Double>) -> [IMUSample] {
+        let times = samples.map(\.time.secondsSince1970)
+        let lower = WindowFeatureExtractor.firstIndex(times, notBefore: span.lowerBound)
+        let upper = WindowFeatureExtractor.firstIndex(times, notBefore: span.upperBound.nextUp)
+        return Array(samples[lower..<upper])
+    }
+}
