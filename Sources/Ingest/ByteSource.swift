@@ -1,12 +1,29 @@
 import CGZip
+import Foundation
 
 /// Reads a file in chunks, inflating gzip on the fly.
 ///
 /// zlib's `gzread` passes plain files through unchanged, so one reader serves `.gpx` and
 /// `.gpx.gz`, `.csv` and `.csv.gz` alike, and nothing is ever loaded whole.
+///
+/// Inflation is bounded: once a gzip file has given `ratioCapAppliesAboveBytes`, it may not
+/// expand more than `maxInflationRatio` times its size on disk, nor past `maxInflatedBytes`;
+/// past either it is refused (`too_large`) as a likely decompression bomb, before a reader
+/// spends minutes or gigabytes on it.
 public final class ByteSource {
+    /// Most a gzip file may expand, times its compressed size: 100. Sensor CSV and GPX
+    /// compress 3–20×; gzip's own limit is about 1,032× (runs of one byte).
+    public static let maxInflationRatio: Int64 = 100
+    /// Inflated bytes below which the ratio is not checked: 64 MiB.
+    public static let ratioCapAppliesAboveBytes: Int64 = 64 << 20
+    /// Most bytes one gzip file may inflate to: 16 GiB.
+    public static let maxInflatedBytes: Int64 = 16 << 30
+
     public let path: String
     private let file: gzFile
+    private let compressedBytes: Int64
+    private let isCompressed: Bool
+    private var inflatedBytes: Int64 = 0
 
     public init(path: String) throws {
         guard let file = gzopen(path, "rb") else {
@@ -15,6 +32,8 @@ public final class ByteSource {
         gzbuffer(file, 1 << 17)
         self.path = path
         self.file = file
+        isCompressed = gzdirect(file) == 0
+        compressedBytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
     deinit { gzclose(file) }
@@ -27,7 +46,18 @@ public final class ByteSource {
             let message = gzerror(file, &code).map { String(cString: $0) } ?? "unknown zlib error"
             throw InputError(.unreadable, "cannot read (\(message)); a truncated or corrupt gzip file?", path: path)
         }
+        if isCompressed {
+            inflatedBytes += Int64(count)
+            try checkInflation()
+        }
         return Int(count)
     }
 
+    private func checkInflation() throws {
+        let overRatio = inflatedBytes > Self.ratioCapAppliesAboveBytes && inflatedBytes > Self.maxInflationRatio * max(compressedBytes, 1)
+        guard overRatio || inflatedBytes > Self.maxInflatedBytes else { return }
+        let why = overRatio ? "more than \(Self.maxInflationRatio)× its \(compressedBytes) bytes" : "past \(Self.maxInflatedBytes >> 30) GiB"
+        throw InputError(.tooLarge, "the gzip data expands \(why) (\(inflatedBytes >> 20) MiB so far): refused as a likely "
+                         + "decompression bomb; sensor CSV and GPX compress 3–20×", path: path)
+    }
 }

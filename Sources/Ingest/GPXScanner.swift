@@ -23,6 +23,9 @@ final class GPXScanner: GPXParserControl {
     struct NeedsFullParser: Error { let reason: String }
 
     private let source: ByteSource
+    /// Longest single token (a tag, a text run) held in the buffer, bytes: 16 MiB. Real GPX
+    /// tokens are bytes to kilobytes; past this the input is not GPX and memory must not grow with it.
+    static let maxTokenBytes = 16 << 20
     private let state: GPXParseState
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
@@ -93,6 +96,10 @@ final class GPXScanner: GPXParserControl {
             position = 0
         }
         if filled == capacity {
+            guard capacity < Self.maxTokenBytes else {
+                throw InputError(.malformedXML, "one XML token is longer than \(Self.maxTokenBytes >> 20) MiB; expected a GPX document "
+                                 + "(is this a binary file, or a file of zeros?)", path: source.path, line: lineTracker.line)
+            }
             let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
             bigger.update(from: buffer, count: filled)
             buffer.deallocate()

@@ -12,6 +12,8 @@ public struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
         case malformedRecord = "malformed_record"
         case badJSON = "bad_json"
         case noData = "no_data"
+        /// Decompression past its ratio or size cap (a likely decompression bomb).
+        case tooLarge = "too_large"
     }
 
     public var code: Code

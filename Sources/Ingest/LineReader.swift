@@ -10,6 +10,10 @@ import Foundation
 public struct LineReader {
     public let source: ByteSource
     private let chunkBytes: Int
+    /// Longest line read, bytes. Default 1 MiB: a CSV row of a thousand 1 KiB fields; a longer
+    /// "line" is a file without line ends (a binary, a file of zeros) and is refused before
+    /// memory grows with it.
+    public var maxLineBytes = 1 << 20
 
     public init(path: String, chunkBytes: Int = 1 << 18) throws {
         self.source = try ByteSource(path: path)
@@ -27,6 +31,7 @@ public struct LineReader {
         var atEnd = false
         while !atEnd {
             if filled == capacity {  // one line longer than the buffer: grow it
+                guard capacity < maxLineBytes else { throw tooLong(line: lineNumber + 1) }
                 let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity * 2, alignment: 16)
                 bigger.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<filled]))
                 buffer.deallocate()
@@ -60,10 +65,22 @@ public struct LineReader {
         }
     }
 
-    /// The first `limit` lines as strings (for format detection), decoding invalid UTF-8 leniently.
+    private func tooLong(line: Int) -> InputError {
+        InputError(line == 1 ? .badHeader : .malformedRecord,
+                   "line \(line) is longer than \(maxLineBytes / 1024) KiB; expected text lines (is this a binary file, or one without line ends?)",
+                   path: source.path, line: line)
+    }
+
+    /// Longest header line read by `head`, bytes (64 KiB: two thousand 30-character column names).
+    public static let maxHeaderBytes = 1 << 16
+
+    /// The first `limit` lines as strings (for format detection), decoding invalid UTF-8
+    /// leniently; a line longer than `maxHeaderBytes` is a `bad_header`.
     public static func head(path: String, limit: Int) throws -> [String] {
         var lines: [String] = []
-        try LineReader(path: path, chunkBytes: 1 << 14).forEachLine { line, _ in
+        var reader = try LineReader(path: path, chunkBytes: 1 << 14)
+        reader.maxLineBytes = maxHeaderBytes
+        try reader.forEachLine { line, _ in
             lines.append(String(decoding: line, as: UTF8.self))
             return lines.count < limit
         }

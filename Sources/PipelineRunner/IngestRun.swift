@@ -18,6 +18,8 @@ public struct IngestRun {
     }
 
     public func run() throws -> IngestSummary {
+        let lock = try RunLock(storePath: options.storePath)  // one writer per store at a time
+        defer { withExtendedLifetime(lock) {} }
         let started = Date()
         let store = try PipelineStore(path: options.storePath)
         var summary = IngestSummary(store: options.storePath)
@@ -63,14 +65,24 @@ public struct IngestRun {
         _ input: DiscoveredInput, store: PipelineStore, runID: Int64, detector: FormatDetector,
         devices: inout DeviceResolver, summary: inout IngestSummary
     ) throws -> Outcome {
+        switch input.problem {
+        case .notRegular(let kind)?:
+            progress.log("skipped \(input.path): \(kind), not a regular file")
+            summary.skippedFiles.append(.init(path: input.path, reason: kind + ", not a regular file"))
+            return .skipped
+        case .unreadable(let reason)?:
+            return try quarantine(InputError(.unreadable, reason, path: input.path), hash: "", size: 0, format: nil,
+                                  store: store, runID: runID, summary: &summary)
+        case nil: break
+        }
         let hash: String, size: Int64
         do {
             hash = try ContentHash.sha256(path: input.path)
             size = InputFileSize.bytes(input.path)
         } catch let error as InputError {
-            progress.log("cannot read \(error)")
-            summary.quarantine.append(.init(path: input.path, line: nil, column: nil, code: error.code.rawValue, reason: error.message))
-            return .quarantined
+            // Stored with an empty hash, so the next run tries again and finds it readable or not.
+            return try quarantine(error, hash: "", size: InputFileSize.bytes(input.path), format: nil,
+                                  store: store, runID: runID, summary: &summary)
         }
         let previous = try store.storedState(path: input.path)
         var format: InputFormat?
@@ -96,12 +108,17 @@ public struct IngestRun {
             progress.detail("ingested \(input.path): \(IngestRun.describe(result))")
             return .ingested
         } catch let error as InputError {
-            try store.storeQuarantined(path: input.path, contentSHA256: hash, sizeBytes: size, runID: runID,
-                                       format: format?.kind.rawValue, error: error)
-            summary.quarantine.append(.init(path: input.path, line: error.line, column: error.column, code: error.code.rawValue, reason: error.message))
-            progress.log("quarantined \(error)")
-            return .quarantined
+            return try quarantine(error, hash: hash, size: size, format: format, store: store, runID: runID, summary: &summary)
         }
+    }
+
+    private func quarantine(_ error: InputError, hash: String, size: Int64, format: InputFormat?, store: PipelineStore,
+                            runID: Int64, summary: inout IngestSummary) throws -> Outcome {
+        try store.storeQuarantined(path: error.path, contentSHA256: hash, sizeBytes: size, runID: runID,
+                                   format: format?.kind.rawValue, error: error)
+        summary.quarantine.append(.init(path: error.path, line: error.line, column: error.column, code: error.code.rawValue, reason: error.message))
+        progress.log("quarantined \(error)")
+        return .quarantined
     }
 
     static func describe(_ result: IngestResult) -> String {

@@ -17,8 +17,16 @@ public struct IngestSummary: Encodable {
     public var ingested = 0
     public var unchanged = 0
     public var quarantined = 0
-    /// Files whose extension is not a trace format (README, licence …).
+    public struct SkippedFile: Encodable, Sendable {
+        public var path: String
+        public var reason: String
+    }
+
+    /// Files whose extension is not a trace format (README, licence …), and paths that are
+    /// not regular files (FIFOs, sockets, devices, links to nothing, link loops).
     public var skipped = 0
+    /// The skipped paths that are not regular files, with what they are.
+    public var skippedFiles: [SkippedFile] = []
     public var fixes = 0
     public var waypoints = 0
     public var imuSamples = 0

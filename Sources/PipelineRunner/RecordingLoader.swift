@@ -34,6 +34,16 @@ public struct RecordingLoader {
         let detector = FormatDetector(explicitMapping: columns)
         var detected: [(DiscoveredInput, InputFormat)] = []
         for input in inputs {
+            switch input.problem {
+            case .notRegular(let kind)?:
+                progress.log("skipped \(input.path): \(kind), not a regular file")
+                report.skipped += 1
+                continue
+            case .unreadable(let reason)?:
+                quarantine(InputError(.unreadable, reason, path: input.path), report: &report, progress: progress)
+                continue
+            case nil: break
+            }
             do {
                 guard let format = try detector.detect(path: input.path) else { report.skipped += 1; continue }
                 if case .manifest = format {
