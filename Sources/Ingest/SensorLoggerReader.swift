@@ -8,8 +8,8 @@ import ZIPFoundation
 /// `TotalAcceleration.csv` (with gravity, the accelerometer stream), `Gyroscope.csv` and
 /// `Gravity.csv` become IMU streams; `Location.csv` becomes GPS fixes; other sensor files
 /// (magnetometer, orientation, barometer …) are counted by row; `Metadata.csv` and
-/// `Annotation.csv` are not sensor data. A zip is extracted to a temporary folder that is
-/// removed afterwards; the user's zip is never changed.
+/// `Annotation.csv` are not sensor data. A zip is unpacked as `ZipExtraction` says (once per
+/// run, bounded); the user's zip is never changed.
 public struct SensorLoggerReader {
     public let path: String
     public let zipped: Bool
@@ -21,15 +21,9 @@ public struct SensorLoggerReader {
 
     public func read(visitor: IMUTallyVisitor) throws {
         guard zipped else { return try readFolder(path, visitor: visitor) }
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-zip-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        do {
-            try FileManager.default.unzipItem(at: URL(fileURLWithPath: path), to: temporary)
-        } catch {
-            throw InputError(.unreadable, "cannot unzip (\(error)); expected a Sensor Logger export zip", path: path)
+        try ZipExtraction.withUnpacked(path) { unpacked in
+            try readFolder(try exportFolder(in: unpacked), visitor: visitor, displayPath: path)
         }
-        let folder = try exportFolder(in: temporary.path)
-        try readFolder(folder, visitor: visitor, displayPath: path)
     }
 
     /// The folder inside an extracted zip that holds the CSV files (the zip may wrap them in one).

@@ -37,6 +37,8 @@ public struct ComfortRun {
     }
 
     public func run(progress: Progress) throws -> (Summary, [Ride]) {
+        let lock = try RunLock(storePath: storePath)  // one writer per store at a time
+        defer { withExtendedLifetime(lock) {} }
         let started = Date()
         let store = try PipelineStore(path: storePath)
         let checkIns = try store.checkIns()

@@ -41,6 +41,8 @@ public struct HeatMapRun {
     }
 
     public func run(progress: Progress) throws -> Summary {
+        let lock = try RunLock(storePath: storePath)  // one writer per store at a time
+        defer { withExtendedLifetime(lock) {} }
         let started = Date()
         let filter = try parameters.filter(calendar: calendar)
         let grid = HeatGrid(cellMeters: parameters.cellMeters)

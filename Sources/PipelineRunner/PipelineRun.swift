@@ -42,6 +42,8 @@ public struct PipelineRun {
 
     public struct Summary: Sendable, Encodable {
         public var files = 0, ingested = 0, unchanged = 0, quarantined = 0, skipped = 0
+        /// Paths skipped because they are not regular files, with what they are.
+        public var skippedFiles: [IngestSummary.SkippedFile] = []
         public var fixes = 0, imuSamples = 0, checkins = 0
         public var classifiedFiles = 0, windows = 0
         public var staypoints = 0, dwells = 0, trips = 0, triplegs = 0
@@ -54,16 +56,24 @@ public struct PipelineRun {
         public var outputFolder = ""
 
         enum CodingKeys: String, CodingKey {
-            case files, ingested, unchanged, quarantined, skipped, fixes, imuSamples = "imu_samples", checkins
+            case files, ingested, unchanged, quarantined, skipped, skippedFiles = "skipped_files", fixes, imuSamples = "imu_samples", checkins
             case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells
             case suppressedCells = "suppressed_cells", rides, measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
             case exitStatus = "exit_status", outputFolder = "output_folder"
         }
     }
 
+    /// The output folder's own temporary folder, where zips are unpacked once per run (see
+    /// `ZipExtraction`); emptied when a run starts and removed when it ends.
+    public var temporaryFolder: String { (outputFolder as NSString).appendingPathComponent(".pipeline-tmp") }
+
     public func run(progress: Progress) throws -> Summary {
         let lock = try RunLock(storePath: storePath)
         defer { withExtendedLifetime(lock) {} }
+        return try ZipExtraction.using(folder: temporaryFolder) { try runStages(progress: progress) }
+    }
+
+    private func runStages(progress: Progress) throws -> Summary {
         var summary = Summary(outputFolder: outputFolder)
         var clock = Date()
         func lap(_ stage: String) { summary.stageSeconds[stage] = Date().timeIntervalSince(clock); clock = Date() }
@@ -74,6 +84,7 @@ public struct PipelineRun {
         progress.log("ingest: \(inputs.joined(separator: " "))")
         let ingested = try IngestRun(options: options, progress: progress).run()
         (summary.files, summary.ingested, summary.unchanged, summary.skipped) = (ingested.files, ingested.ingested, ingested.unchanged, ingested.skipped)
+        summary.skippedFiles = ingested.skippedFiles
         lap("ingest")
 
         let store = try PipelineStore(path: storePath)
@@ -92,6 +103,10 @@ public struct PipelineRun {
         }
 
         (summary.classifiedFiles, summary.windows) = try classify(store, progress: progress)
+        let quarantined = try store.quarantinedFiles()  // with the files classify set aside
+        try QuarantineReport.write(quarantined, to: (outputFolder as NSString).appendingPathComponent("quarantine.csv"))
+        summary.quarantined = quarantined.count
+        summary.exitStatus = summary.quarantined > 0 ? 2 : 0
         lap("classify")
 
         var trips = TripsRun(storePath: storePath, reportsFolder: outputFolder)
@@ -150,9 +165,21 @@ public struct PipelineRun {
         let predictor = ModePredictor(model: model, smooth: setting.smoothing)
         for (index, file) in pending.enumerated() {
             progress.update(done: index, total: pending.count, item: file.path)
-            let output = try FeatureRun(loader: loader, window: model?.window ?? .init()).run([file.path], progress: Progress(quiet: true))
-            let prediction = predictor.predict(output.table)
-            var rows = ModesCSV.storeRows(output.table.windows, prediction: prediction)
+            var rows: [PipelineStore.ModeWindowRow]
+            do {
+                let output = try FeatureRun(loader: loader, window: model?.window ?? .init()).run([file.path], progress: Progress(quiet: true))
+                // The file was read at ingest; failing now (gone, changed, unreadable) sets it aside below.
+                if let problem = output.report.quarantined.first { throw problem }
+                rows = ModesCSV.storeRows(output.table.windows, prediction: predictor.predict(output.table))
+            } catch {
+                // No poison pill: one file that breaks this stage is set aside with its reason, the
+                // others are classified, and the next run does not try it again until it changes.
+                let code = (error as? InputError)?.code.rawValue ?? "stage_failed"
+                let reason = (error as? InputError)?.message ?? "\(error)"
+                try store.recordStageFailure(file, stage: "classify", code: code, reason: reason, model: modelKey)
+                progress.log("classify: set aside \(file.path): \(reason)")
+                continue
+            }
             for i in rows.indices { rows[i].device = file.device; rows[i].trace = file.path }  // the store's identity wins
             try store.replaceModeWindows(rows, classifying: file, model: modelKey)
             windows += rows.count

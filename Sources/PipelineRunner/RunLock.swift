@@ -3,10 +3,14 @@ import Foundation
 import Glibc
 #endif
 
-/// An exclusive advisory lock (flock) on `<store>.lock`, held for a whole `pipeline run`: a
-/// second run on the same store stops at once with a clear message instead of interleaving
-/// its writes. The kernel releases the lock when the process ends, even on SIGKILL, so a
-/// killed run never leaves a stale lock behind. The file records the holder's pid and start.
+/// An exclusive advisory lock (flock) on `<store>.lock`, held by every command that writes a
+/// store or its output folder (`run`, `ingest`, `classify --store`, `trips`, `heatmap`,
+/// `comfort`): a second writer stops at once with a clear message instead of interleaving its
+/// writes. The kernel releases the lock when the process ends, even on SIGKILL, so a killed
+/// run never leaves a stale lock behind. The file records the holder's pid and start.
+///
+/// Re-entrant within one process: `run` holds the lock and its stages take it again, which
+/// only counts (flock would refuse a second open file description, even in the same process).
 public final class RunLock {
     public struct Held: Error, CustomStringConvertible {
         public var path: String
@@ -17,14 +21,39 @@ public final class RunLock {
         }
     }
 
-    private let descriptor: Int32
+    /// The lock file cannot be created or opened (a read-only folder, permissions): a fatal
+    /// error (exit 1), not another run.
+    public struct CannotOpen: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "cannot open the lock file \(path): \(reason)" }
+    }
+
+    private static let registry = NSLock()
+    /// Descriptor and holders of each lock this process holds, by lock path.
+    nonisolated(unsafe) private static var held: [String: (descriptor: Int32, holders: Int)] = [:]
+
     public let path: String
 
     public init(storePath: String) throws {
-        path = storePath + ".lock"
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        descriptor = open(path, O_RDWR | O_CREAT, 0o644)
-        guard descriptor >= 0 else { throw Held(path: path, holder: "cannot open the lock file") }
+        path = InputPathText.absolute(storePath) + ".lock"
+        Self.registry.lock()
+        defer { Self.registry.unlock() }
+        if let current = Self.held[path] {
+            Self.held[path] = (current.descriptor, current.holders + 1)
+            return
+        }
+        Self.held[path] = (try Self.acquire(path), 1)
+    }
+
+    private static func acquire(_ path: String) throws -> Int32 {
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        } catch {
+            throw CannotOpen(path: path, reason: "cannot create its folder (\(error.localizedDescription))")
+        }
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw CannotOpen(path: path, reason: String(cString: strerror(errno))) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             close(descriptor)
@@ -33,10 +62,27 @@ public final class RunLock {
         let note = "pid \(getpid()), started \(ISO8601DateFormatter().string(from: Date()))\n"
         _ = ftruncate(descriptor, 0)
         _ = note.withCString { write(descriptor, $0, strlen($0)) }
+        return descriptor
     }
 
     deinit {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
+        Self.registry.lock()
+        defer { Self.registry.unlock() }
+        guard let current = Self.held[path] else { return }
+        if current.holders > 1 {
+            Self.held[path] = (current.descriptor, current.holders - 1)
+        } else {
+            Self.held[path] = nil
+            flock(current.descriptor, LOCK_UN)
+            close(current.descriptor)
+        }
+    }
+}
+
+/// Absolute, standardised path text (so `reports/x` and `./reports/x` name one lock).
+enum InputPathText {
+    static func absolute(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return URL(fileURLWithPath: absolute).standardizedFileURL.path
     }
 }

@@ -44,6 +44,8 @@ public struct TripsRun {
     }
 
     public func run(progress: Progress) throws -> Summary {
+        let lock = try RunLock(storePath: storePath)  // one writer per store at a time
+        defer { withExtendedLifetime(lock) {} }
         var summary = Summary()
         var clock = Date()
         func lap() -> Double { defer { clock = Date() }; return Date().timeIntervalSince(clock) }

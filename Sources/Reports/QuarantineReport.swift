@@ -1,15 +1,16 @@
 import MobilityCore
 import Store
 
-/// `quarantine.csv`: every input the store holds as quarantined, with where and why.
+/// `quarantine.csv`: every input the store holds as quarantined, with where and why, and the
+/// stage that set it aside (`ingest`, or `classify` for a file that stage failed on).
 public enum QuarantineReport {
-    public static let columns = ["path", "format", "line", "column", "code", "reason", "content_sha256", "run_started"]
+    public static let columns = ["path", "format", "line", "column", "code", "reason", "content_sha256", "run_started", "stage"]
 
     public static func write(_ entries: [QuarantineEntry], to path: String) throws {
         var csv = CSVWriter(columns: columns)
         for entry in entries {
             csv.append([entry.path, entry.format, entry.line.map(String.init), entry.column.map(String.init), entry.code,
-                        entry.reason, entry.contentSHA256, ISO8601.format(entry.runStarted)])
+                        entry.reason, entry.contentSHA256, ISO8601.format(entry.runStarted), entry.stage])
         }
         try csv.write(to: path)
     }

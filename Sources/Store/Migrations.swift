@@ -12,6 +12,7 @@ enum Migrations {
         migrator.registerMigration("v2_trips") { db in try v2Trips(db) }
         migrator.registerMigration("v3_run") { db in try v3Run(db) }
         migrator.registerMigration("v4_comfort") { db in try v4Comfort(db) }
+        migrator.registerMigration("v5_stage_failures") { db in try v5StageFailures(db) }
         return migrator
     }
 
@@ -328,6 +329,24 @@ enum Migrations {
               jerks_longitudinal_per_h REAL,
               jerks_lateral_per_h REAL,
               continuous_comfort_5s TEXT
+            );
+            """)
+    }
+
+    /// A stage that failed on one ingested file (its content hash and the stage's key, such as
+    /// the model, when it failed): the file is set aside for that stage, listed in
+    /// `quarantine.csv`, and not tried again until its content or the key changes.
+    static func v5StageFailures(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE stage_failures (
+              file_id INTEGER NOT NULL REFERENCES input_files(id) ON DELETE CASCADE,
+              stage TEXT NOT NULL,
+              sha256 TEXT NOT NULL,
+              code TEXT NOT NULL,
+              reason TEXT NOT NULL,
+              run_id INTEGER REFERENCES runs(id),
+              failed_unix_s REAL NOT NULL,
+              PRIMARY KEY (file_id, stage)
             );
             """)
     }

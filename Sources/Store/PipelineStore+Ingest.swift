@@ -53,17 +53,21 @@ extension PipelineStore {
         }
     }
 
-    /// Every quarantined input with its reason, in path order.
+    /// Every quarantined input with its reason, in path order: inputs that could not be read
+    /// (stage `ingest`) and ingested files a later stage failed on (see `recordStageFailure`).
     public func quarantinedFiles() throws -> [QuarantineEntry] {
         try database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT f.path, f.format, f.content_sha256, q.code, q.reason, q.line, q.column, r.started_unix_s
+                SELECT f.path, f.format, f.content_sha256, q.code, q.reason, q.line, q.column, r.started_unix_s, 'ingest' AS stage
                 FROM quarantine q JOIN input_files f ON f.id = q.file_id JOIN runs r ON r.id = q.run_id
-                ORDER BY f.path
+                UNION ALL
+                SELECT f.path, f.format, f.content_sha256, s.code, s.reason, NULL, NULL, s.failed_unix_s, s.stage
+                FROM stage_failures s JOIN input_files f ON f.id = s.file_id AND f.content_sha256 = s.sha256
+                ORDER BY 1, 9
                 """).map { row in
                 QuarantineEntry(path: row["path"], format: row["format"], contentSHA256: row["content_sha256"],
                                 code: row["code"], reason: row["reason"], line: row["line"], column: row["column"],
-                                runStarted: Timestamp(secondsSince1970: row["started_unix_s"]))
+                                runStarted: Timestamp(secondsSince1970: row["started_unix_s"]), stage: row["stage"])
             }
         }
     }
@@ -79,4 +83,6 @@ public struct QuarantineEntry: Hashable, Sendable {
     public var line: Int?
     public var column: Int?
     public var runStarted: Timestamp
+    /// The stage that set the input aside: `ingest`, or a later one such as `classify`.
+    public var stage = "ingest"
 }

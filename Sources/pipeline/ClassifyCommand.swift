@@ -50,7 +50,11 @@ struct ClassifyCommand: ParsableCommand {
         let prediction = ModePredictor(model: saved, smooth: !noSmoothing).predict(output.table)
         try ModesCSV.write(output.table.windows, prediction: prediction, to: out)
         if let store {
-            try PipelineStore(path: store).replaceModeWindows(ModesCSV.storeRows(output.table.windows, prediction: prediction))
+            try runStage(json: false, progress: progress) {
+                let lock = try RunLock(storePath: store)  // one writer per store at a time
+                defer { withExtendedLifetime(lock) {} }
+                try PipelineStore(path: store).replaceModeWindows(ModesCSV.storeRows(output.table.windows, prediction: prediction))
+            }
         }
         var seconds: [Mode: Double] = [:]
         let hop = (saved?.window ?? .init()).hopSeconds

@@ -41,7 +41,7 @@ struct ComfortCommand: ParsableCommand {
         run.maxRideSeconds = maxRideMinutes * 60
         run.metrics.jerkThresholdMetersPerSecond3 = jerkThreshold
         let progress = Progress()
-        let (summary, _) = try run.run(progress: progress)
+        let (summary, _) = try runStage(json: json, progress: progress) { try run.run(progress: progress) }
         if json {
             try JSONSummary.print(summary)
         } else {

@@ -36,9 +36,10 @@ struct HeatMapCommand: ParsableCommand {
         try heatMap.apply(to: &run.parameters)
         run.calendar = CalendarKeys(utcOffsetSeconds: utcOffsetHours * 3600)
         let progress = Progress()
-        let summary: HeatMapRun.Summary
-        do { summary = try run.run(progress: progress) } catch let error as HeatMapParameters.Invalid {
-            throw ValidationError(error.description)
+        let summary = try runStage(json: json, progress: progress) {
+            do { return try run.run(progress: progress) } catch let error as HeatMapParameters.Invalid {
+                throw ValidationError(error.description)
+            }
         }
         if json {
             try JSONSummary.print(summary)

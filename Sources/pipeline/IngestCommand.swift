@@ -41,13 +41,7 @@ struct IngestCommand: ParsableCommand {
         options.columns = try input.mappingSpec()
         options.force = force
         let progress = Progress(quiet: false)
-        let summary: IngestSummary
-        do {
-            summary = try IngestRun(options: options, progress: progress).run()
-        } catch {
-            progress.log("error: \(error)")
-            throw ExitCode(1)
-        }
+        let summary = try runStage(json: json, progress: progress) { try IngestRun(options: options, progress: progress).run() }
         if json {
             print(try summary.json())
         } else {

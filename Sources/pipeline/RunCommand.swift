@@ -46,14 +46,7 @@ struct RunCommand: ParsableCommand {
         pipeline.ingest.namePattern = input.namePattern
         pipeline.ingest.columns = try input.mappingSpec()
         let progress = Progress()
-        let summary: PipelineRun.Summary
-        do { summary = try pipeline.run(progress: progress) } catch let error as RunLock.Held {
-            progress.log("error: \(error)")
-            throw ExitCode(75)
-        } catch {
-            progress.log("error: \(error)")
-            throw ExitCode(1)
-        }
+        let summary = try runStage(json: json, progress: progress) { try pipeline.run(progress: progress) }
         if json {
             try JSONSummary.print(summary)
         } else {

@@ -35,11 +35,7 @@ struct TripsCommand: ParsableCommand {
         run.calendar = CalendarKeys(utcOffsetSeconds: trips.utcOffsetHours * 3600)
         run.grouping = trips.trackBy
         let progress = Progress()
-        let summary: TripsRun.Summary
-        do { summary = try run.run(progress: progress) } catch {
-            progress.log("error: \(error)")
-            throw ExitCode(1)
-        }
+        let summary = try runStage(json: json, progress: progress) { try run.run(progress: progress) }
         if json {
             try JSONSummary.print(summary)
         } else {

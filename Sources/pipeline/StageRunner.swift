@@ -1,0 +1,32 @@
+import ArgumentParser
+import PipelineRunner
+
+/// Runs the body of a command that writes a store, mapping its failures to exit codes the
+/// same way for every command: another process holding the store's lock is 75 (nothing was
+/// done; with `--json`, a JSON object still says so), any other error 1. Usage errors
+/// (`ValidationError`) pass through as 64.
+func runStage<T>(json: Bool, progress: Progress, _ body: () throws -> T) throws -> T {
+    do { return try body() } catch let error as ValidationError {
+        throw error
+    } catch let error as RunLock.Held {
+        try fail(error.description, status: 75, json: json, progress: progress)
+    } catch {
+        try fail("\(error)", status: 1, json: json, progress: progress)
+    }
+}
+
+private func fail(_ message: String, status: Int32, json: Bool, progress: Progress) throws -> Never {
+    progress.log("error: \(message)")
+    if json { try JSONSummary.print(StageFailure(exitStatus: Int(status), error: message)) }
+    throw ExitCode(status)
+}
+
+/// The `--json` object of a command that could not run.
+struct StageFailure: Encodable {
+    var exitStatus: Int
+    var error: String
+
+    enum CodingKeys: String, CodingKey {
+        case exitStatus = "exit_status", error
+    }
+}
