@@ -64,6 +64,10 @@ echo "== pipeline run on simulated device-days (no peer runs the whole chain; me
 scripts/bench_run.sh 26 50 100 200
 
 echo
+echo "== cost follows the samples: 3 fixes over 20 years, and one device over 1, 30 and 200 days =="
+scripts/bench_span.sh 1 30 200
+
+echo
 echo "== peers (DESIGN.md): gpxpy 1.6 46 k points/s, 7.7 MB/s (588 KB Garmin); 3 MB/s, 17x file memory (62 MB);"
 echo "   SQLite 1.3 k rows/s with a transaction per row; libexpat streaming ~100 MB/s in C =="
 if [ ! -x .bench/venv/bin/python ]; then

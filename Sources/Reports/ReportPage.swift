@@ -14,7 +14,7 @@ public struct ReportPage {
     public var modelPath: String?
     public var calendar: CalendarKeys
 
-    public static let generator = "pipeline 0.1.0"
+    public static let generator = "pipeline 0.2.0"
 
     public init(store: PipelineStore, folder: String, modelPath: String?, calendar: CalendarKeys) {
         self.store = store
@@ -69,7 +69,7 @@ public struct ReportPage {
         let last = try value("SELECT MAX(last_unix_s) FROM input_files WHERE status = 'ingested'")
         let cards: [(String, Double)] = [
             ("inputs", try value("SELECT COUNT(*) FROM input_files")),
-            ("quarantined", try value("SELECT COUNT(*) FROM quarantine")),
+            ("quarantined", Double(try store.quarantinedFiles().count)),
             ("devices", try value("SELECT COUNT(DISTINCT COALESCE(device, path)) FROM input_files WHERE status = 'ingested' AND (fixes > 0 OR imu_samples > 0)")),
             ("GPS fixes", try value("SELECT COUNT(*) FROM fixes")),
             ("IMU samples", try value("SELECT COALESCE(SUM(imu_samples), 0) FROM input_files")),
@@ -93,7 +93,7 @@ public struct ReportPage {
             FROM input_files GROUP BY 1, 2 ORDER BY 1, 2
             """).map { row in ["format", "status", "files", "fixes", "imu", "labels", "geofences", "checkins", "dropped"].map { (row[$0] ?? nil) ?? "" } }
         let quarantined = try store.quarantinedFiles().map { entry in
-            [entry.path, entry.line.map { "\($0)" + (entry.column.map { ":\($0)" } ?? "") } ?? "", entry.code, entry.reason]
+            [entry.path, entry.stage, entry.line.map { "\($0)" + (entry.column.map { ":\($0)" } ?? "") } ?? "", entry.code, entry.reason]
         }
         let dropped = try store.rows("SELECT reason, SUM(count) AS n FROM dropped_records GROUP BY reason ORDER BY n DESC").map {
             [t($0, "reason"), t($0, "n")]
@@ -101,8 +101,9 @@ public struct ReportPage {
         return "<section><h2>Inputs</h2>"
             + HTML.table(["format", "status", "files", "fixes", "IMU samples", "labels", "geofences", "check-ins", "dropped records"], byFormat,
                          numeric: Set(2...8))
-            + "<h3>Quarantined files</h3><p class=\"note\">Not read; fix them and run again (listed in quarantine.csv).</p>"
-            + HTML.table(["file", "line:column", "code", "reason"], quarantined)
+            + "<h3>Quarantined files</h3><p class=\"note\">Not read (stage ingest), or set aside by a later stage; fix them and run "
+            + "again (listed in quarantine.csv).</p>"
+            + HTML.table(["file", "stage", "line:column", "code", "reason"], quarantined)
             + "<h3>Records dropped while cleaning</h3>" + HTML.table(["reason", "records"], dropped, numeric: [1]) + "</section>"
     }
 
