@@ -26,6 +26,8 @@ public struct FormatDetector {
     }
 
     public func detect(path: String) throws -> InputFormat? {
+        // Opening a FIFO or a device would block or never end: only regular files and folders are read.
+        if case .other(let kind) = FileKind(path: path) { throw InputError(.unreadable, "\(kind), not a regular file", path: path) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw InputError(.unreadable, "no such file or folder", path: path)

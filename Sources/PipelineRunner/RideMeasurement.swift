@@ -29,6 +29,8 @@ struct RideMeasurement {
         let native = Double(samples.count - 1) / max(span, 1e-9)
         guard span >= Self.minimumSeconds, native >= Self.minimumRateHz else { return (.unusableIMU, nil, native) }
         let rate = native >= 90 ? 100.0 : 50.0
+        // The window bounds the span (max_ride_seconds); a grid past UniformGrid.maxCount is refused, not allocated.
+        guard span * rate < Double(UniformGrid.maxCount) else { return (.unusableIMU, nil, native) }
         let grid = UniformGrid(covering: samples, rateHz: rate)
         var axes = grid.resample(samples, maxGapSeconds: 1)
         // Hold the last value across longer gaps (a paused recording adds no vibration).

@@ -15,13 +15,7 @@ import Testing
     }
 
     func clean(_ fixes: [PositionFix], parameters: CleaningParameters = CleaningParameters()) -> ([PositionFix], FixCleaner) {
-        var cleaner = FixCleaner(parameters: parameters)
-        var kept: [PositionFix] = []
-        for (index, fix) in fixes.enumerated() {
-            cleaner.clean(fix, at: FixPosition(track: 0, segment: 0, line: index + 1)) { fix, _ in kept.append(fix) }
-        }
-        cleaner.endSegment()
-        return (kept, cleaner)
+        FixCleanerTests().clean(fixes, parameters: parameters)
     }
 
     @Test func aStrayFutureFixIsDroppedAndItsGoodNeighbourKept() {

@@ -26,6 +26,9 @@ import Glibc
         let found = problems(inputs)
         #expect(inputs.filter { $0.problem == nil }.map { ($0.path as NSString).lastPathComponent } == ["walk.gpx"])
         #expect(found["x.gpx"] == .notRegular("a FIFO (named pipe)"))
+        // Given directly (as `inspect x.gpx` does), it is refused, not opened (which would block).
+        let direct = try #require(throws: InputError.self) { try FormatDetector().detect(path: folder.file("traces/x.gpx")) }
+        #expect(direct.code == .unreadable && direct.message.contains("FIFO"))
         #expect(found["zero.csv"] == .notRegular("a character device"))
         if case .notRegular(let text)? = found["gone.gpx"] { #expect(text.contains("link to nothing")) } else { Issue.record("gone.gpx: \(String(describing: found["gone.gpx"]))") }
         if case .notRegular(let text)? = found["loop"] { #expect(text.contains("already walked")) } else { Issue.record("loop: \(String(describing: found["loop"]))") }
