@@ -70,8 +70,10 @@ scripts/bench_span.sh 1 30 200
 echo
 echo "== peers (DESIGN.md): gpxpy 1.6 46 k points/s, 7.7 MB/s (588 KB Garmin); 3 MB/s, 17x file memory (62 MB);"
 echo "   SQLite 1.3 k rows/s with a transaction per row; libexpat streaming ~100 MB/s in C =="
-if [ ! -x .bench/venv/bin/python ]; then
-    python3 -m venv .bench/venv >/dev/null 2>&1 && .bench/venv/bin/pip install -q gpxpy >/dev/null 2>&1 || true
+# The venv may exist already (trackintel above made it): install gpxpy into it when missing.
+[ -x .bench/venv/bin/python ] || python3 -m venv .bench/venv >/dev/null 2>&1 || true
+if [ -x .bench/venv/bin/python ] && ! .bench/venv/bin/python -c 'import gpxpy' 2>/dev/null; then
+    .bench/venv/bin/pip install -q gpxpy >/dev/null 2>&1 || true
 fi
 # points/s from a measurement line ("… 1.17e+06 points/s …")
 points_per_second() { sed -E 's/.* ([0-9.e+]+) points\/s.*/\1/'; }

@@ -20,7 +20,7 @@ extension Recording {
     /// - Complexity: O(n) for n samples of the basis, plus O(s log n) per piece and stream.
     public func accelerationPieces(splittingAtGapsOver gapSeconds: Double) -> [Recording] {
         guard let basis = accelerationBasis, let samples = streams[basis] else { return [] }
-        let runs = Self.runs(samples.map(\.time.secondsSince1970), splittingAtGapsOver: gapSeconds)
+        let runs = Self.runs(count: samples.count, splittingAtGapsOver: gapSeconds) { samples[$0].time.secondsSince1970 }
         guard runs.count > 1 else { return [self] }
         return runs.map { run in
             let span = samples[run.lowerBound].time.secondsSince1970...samples[run.upperBound - 1].time.secondsSince1970
@@ -33,14 +33,19 @@ extension Recording {
     /// Index ranges of `sortedTimes` between which consecutive times are more than
     /// `gapSeconds` apart.
     static func runs(_ sortedTimes: [Double], splittingAtGapsOver gapSeconds: Double) -> [Range<Int>] {
-        guard !sortedTimes.isEmpty else { return [] }
+        runs(count: sortedTimes.count, splittingAtGapsOver: gapSeconds) { sortedTimes[$0] }
+    }
+
+    /// The same over `count` times read through `time` (no copy of a device-day's times).
+    static func runs(count: Int, splittingAtGapsOver gapSeconds: Double, time: (Int) -> Double) -> [Range<Int>] {
+        guard count > 0 else { return [] }
         var runs: [Range<Int>] = []
         var start = 0
-        for index in 1..<max(1, sortedTimes.count) where sortedTimes[index] - sortedTimes[index - 1] > gapSeconds {
+        for index in 1..<max(1, count) where time(index) - time(index - 1) > gapSeconds {
             runs.append(start..<index)
             start = index
         }
-        runs.append(start..<sortedTimes.count)
+        runs.append(start..<count)
         return runs
     }
 

@@ -41,7 +41,8 @@ public struct WindowFeatureExtractor: Sendable {
         var table = FeatureTable()
         for piece in pieces {
             guard let signals = ResampledSignals(piece, parameters: parameters) else { continue }
-            table.append(features(recording, starts: windowStarts(grid: signals.grid), signals: signals, fixes: fixes))
+            let part = features(recording, starts: windowStarts(grid: signals.grid), signals: signals, fixes: fixes)
+            if table.count == 0 { table = part } else { table.append(part) }  // one piece (the usual case): no copy
         }
         return table
     }
