@@ -1,5 +1,6 @@
 import Comfort
 import Foundation
+import Ingest
 import MobilityCore
 import Reports
 import Store
@@ -42,6 +43,7 @@ public struct ComfortRun {
         let started = Date()
         let store = try PipelineStore(path: storePath)
         let checkIns = try store.checkIns()
+        try store.clearStageFailures(stage: "comfort")  // rebuilt whole: what fails now is recorded again below
         let fences = try store.geofences()
         func station(_ name: String) -> Geofence? {
             fences.first { $0.id == name } ?? fences.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
@@ -62,6 +64,10 @@ public struct ComfortRun {
                 var ride = Ride(checkIn: checkIn, window: window, status: hasFixes ? .noIMU : .noData)
                 if !paths.isEmpty {
                     let measured = try measurement.measure(paths: paths, window: window)
+                    for error in measured.unreadable {
+                        try store.recordStageFailure(path: error.path, stage: "comfort", code: error.code.rawValue, reason: error.message)
+                        progress.log("comfort: set aside \(error.path) for check-in \(device) \(checkIn.train) (line \(checkIn.line)): \(error.message)")
+                    }
                     (ride.status, ride.metrics, ride.rateHz) = (measured.status == .noIMU && !hasFixes ? .noData : measured.status, measured.metrics, measured.rateHz)
                 }
                 if ride.status != .measured {

@@ -92,7 +92,7 @@ public struct PipelineRun {
         summary.fixes = totals["fixes"] ?? 0
         summary.checkins = totals["checkins"] ?? 0
         summary.imuSamples = Int((try store.rows("SELECT COALESCE(SUM(imu_samples), 0) AS n FROM input_files").first?["n"] ?? nil) ?? "0") ?? 0
-        summary.quarantined = try store.quarantinedFiles().count
+        summary.quarantined = Set(try store.quarantinedFiles().map(\.path)).count  // files, whatever the stages
         summary.exitStatus = summary.quarantined > 0 ? 2 : 0
         let fingerprint = try self.fingerprint(store)
         if !force, try store.derivedState("complete_run") == fingerprint, outputsExist() {
@@ -103,10 +103,6 @@ public struct PipelineRun {
         }
 
         (summary.classifiedFiles, summary.windows) = try classify(store, progress: progress)
-        let quarantined = try store.quarantinedFiles()  // with the files classify set aside
-        try QuarantineReport.write(quarantined, to: (outputFolder as NSString).appendingPathComponent("quarantine.csv"))
-        summary.quarantined = quarantined.count
-        summary.exitStatus = summary.quarantined > 0 ? 2 : 0
         lap("classify")
 
         var trips = TripsRun(storePath: storePath, reportsFolder: outputFolder)
@@ -130,6 +126,11 @@ public struct PipelineRun {
         (summary.rides, summary.measuredRides) = (comfortSummary.rides, comfortSummary.byStatus["measured"] ?? 0)
         if comfortSummary.checkins > 0 { progress.log("comfort: " + ComfortRun.text(comfortSummary)) }
         lap("comfort")
+
+        let quarantined = try store.quarantinedFiles()  // with the files classify and comfort set aside
+        try QuarantineReport.write(quarantined, to: (outputFolder as NSString).appendingPathComponent("quarantine.csv"))
+        summary.quarantined = Set(quarantined.map(\.path)).count
+        summary.exitStatus = summary.quarantined > 0 ? 2 : 0
 
         try ReportPage(store: store, folder: outputFolder,
                        modelPath: configuration.classification.rulesOnly ? nil : configuration.classification.model, calendar: calendar).write()

@@ -1,6 +1,7 @@
 import Comfort
 import Features
 import Foundation
+import Ingest
 import MobilityCore
 
 /// Turns a device's IMU recordings into the comfort metrics of one ride window: the
@@ -16,13 +17,30 @@ struct RideMeasurement {
     /// Lowest native rate whose weighting up to 20 Hz means anything (Nyquist above 10 Hz), Hz.
     static let minimumRateHz = 20.0
 
-    func measure(paths: [String], window: RideWindow) throws -> (status: Ride.Status, metrics: RideMetrics?, rateHz: Double?) {
+    /// The ride's metrics from the IMU files at `paths`. A file that cannot be read now (gone,
+    /// changed into something unreadable since ingest) is left out and returned in `unreadable`,
+    /// so one bad file never stops the stage.
+    func measure(paths: [String], window: RideWindow) throws
+        -> (status: Ride.Status, metrics: RideMetrics?, rateHz: Double?, unreadable: [InputError]) {
         var samples: [IMUSample] = []
-        _ = try loader.load(paths, progress: Progress(quiet: true)) { recording in
-            samples += Self.accelerationWithGravity(recording).filter {
-                $0.time.secondsSince1970 >= window.startSeconds && $0.time.secondsSince1970 <= window.endSeconds
+        var unreadable: [InputError] = []
+        for path in paths {
+            do {
+                unreadable += try loader.load([path], progress: Progress(quiet: true)) { recording in
+                    samples += Self.accelerationWithGravity(recording).filter {
+                        $0.time.secondsSince1970 >= window.startSeconds && $0.time.secondsSince1970 <= window.endSeconds
+                    }
+                }.quarantined
+            } catch let error as InputError {
+                unreadable.append(error)
             }
         }
+        let (status, metrics, rate) = metrics(samples)
+        return (status, metrics, rate, unreadable)
+    }
+
+    private func metrics(_ unsorted: [IMUSample]) -> (status: Ride.Status, metrics: RideMetrics?, rateHz: Double?) {
+        var samples = unsorted
         samples.sort { $0.time < $1.time }
         guard samples.count > 1 else { return (.noIMU, nil, nil) }
         let span = samples.first!.time.seconds(until: samples.last!.time)

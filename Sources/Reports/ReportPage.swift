@@ -69,7 +69,7 @@ public struct ReportPage {
         let last = try value("SELECT MAX(last_unix_s) FROM input_files WHERE status = 'ingested'")
         let cards: [(String, Double)] = [
             ("inputs", try value("SELECT COUNT(*) FROM input_files")),
-            ("quarantined", Double(try store.quarantinedFiles().count)),
+            ("quarantined", Double(Set(try store.quarantinedFiles().map(\.path)).count)),
             ("devices", try value("SELECT COUNT(DISTINCT COALESCE(device, path)) FROM input_files WHERE status = 'ingested' AND (fixes > 0 OR imu_samples > 0)")),
             ("GPS fixes", try value("SELECT COUNT(*) FROM fixes")),
             ("IMU samples", try value("SELECT COALESCE(SUM(imu_samples), 0) FROM input_files")),

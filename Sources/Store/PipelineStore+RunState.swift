@@ -39,6 +39,21 @@ extension PipelineStore {
         }
     }
 
+    /// Records that `stage` could not read the ingested file at `path` (a stage rebuilt whole
+    /// each run, such as `comfort`, which clears its failures first with `clearStageFailures`).
+    public func recordStageFailure(path: String, stage: String, code: String, reason: String) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO stage_failures (file_id, stage, sha256, code, reason, failed_unix_s)
+                SELECT id, ?, content_sha256, ?, ?, ? FROM input_files WHERE path = ?
+                """, arguments: [stage, code, reason, Date().timeIntervalSince1970, path])
+        }
+    }
+
+    public func clearStageFailures(stage: String) throws {
+        try database.write { db in try db.execute(sql: "DELETE FROM stage_failures WHERE stage = ?", arguments: [stage]) }
+    }
+
     /// Replaces one file's classified windows and marks it done, in one transaction, so a
     /// killed run either kept both or neither.
     public func replaceModeWindows(_ rows: [ModeWindowRow], classifying file: ClassifiableFile, model: String) throws {
