@@ -49,10 +49,18 @@ extension Recording {
         return runs
     }
 
+    /// The samples inside `span`, found by binary search on the samples themselves (no copy of
+    /// their times per piece, so many pieces cost O(log n) each, not O(n)).
     private static func slice(_ samples: [IMUSample], within span: ClosedRange<Double>) -> [IMUSample] {
-        let times = samples.map(\.time.secondsSince1970)
-        let lower = WindowFeatureExtractor.firstIndex(times, notBefore: span.lowerBound)
-        let upper = WindowFeatureExtractor.firstIndex(times, notBefore: span.upperBound.nextUp)
-        return Array(samples[lower..<upper])
+        Array(samples[firstIndex(samples, notBefore: span.lowerBound)..<firstIndex(samples, notBefore: span.upperBound.nextUp)])
+    }
+
+    private static func firstIndex(_ samples: [IMUSample], notBefore seconds: Double) -> Int {
+        var low = 0, high = samples.count
+        while low < high {
+            let mid = (low + high) / 2
+            if samples[mid].time.secondsSince1970 < seconds { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 }

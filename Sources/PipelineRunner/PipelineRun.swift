@@ -177,7 +177,7 @@ public struct PipelineRun {
                 // others are classified, and the next run does not try it again until it changes.
                 let code = (error as? InputError)?.code.rawValue ?? "stage_failed"
                 let reason = (error as? InputError)?.message ?? "\(error)"
-                try store.recordStageFailure(file, stage: "classify", code: code, reason: reason, model: modelKey)
+                try store.recordClassifyFailure(file, code: code, reason: reason, model: modelKey)
                 progress.log("classify: set aside \(file.path): \(reason)")
                 continue
             }

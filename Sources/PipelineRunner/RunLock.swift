@@ -1,4 +1,5 @@
 import Foundation
+import Ingest
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,7 +37,7 @@ public final class RunLock {
     public let path: String
 
     public init(storePath: String) throws {
-        path = InputPathText.absolute(storePath) + ".lock"
+        path = InputPath.standardise(storePath) + ".lock"  // one lock however the store's path is spelled
         Self.registry.lock()
         defer { Self.registry.unlock() }
         if let current = Self.held[path] {
@@ -79,10 +80,3 @@ public final class RunLock {
     }
 }
 
-/// Absolute, standardised path text (so `reports/x` and `./reports/x` name one lock).
-enum InputPathText {
-    static func absolute(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return URL(fileURLWithPath: absolute).standardizedFileURL.path
-    }
-}

@@ -2,7 +2,7 @@ import MobilityCore
 import Store
 
 /// `quarantine.csv`: every input the store holds as quarantined, with where and why, and the
-/// stage that set it aside (`ingest`, or `classify` for a file that stage failed on).
+/// stage that set it aside (`ingest`, or `classify` / `comfort` for a file that stage failed on).
 public enum QuarantineReport {
     public static let columns = ["path", "format", "line", "column", "code", "reason", "content_sha256", "run_started", "stage"]
 

@@ -24,18 +24,18 @@ extension PipelineStore {
         }
     }
 
-    /// Sets a file aside for `stage` (today `classify`) after the stage failed on it: its
-    /// windows are removed and it is marked done for `model` with none, so the next run does
-    /// not fail on it again (a poison pill), until its content or the model changes; the
-    /// failure shows in `quarantinedFiles()` with its reason.
-    public func recordStageFailure(_ file: ClassifiableFile, stage: String, code: String, reason: String, model: String) throws {
+    /// Sets a file aside for the `classify` stage after it failed on it: its windows are
+    /// removed and it is marked done for `model` with none, so the next run does not fail on it
+    /// again (a poison pill), until its content or the model changes; the failure shows in
+    /// `quarantinedFiles()` with its reason.
+    public func recordClassifyFailure(_ file: ClassifiableFile, code: String, reason: String, model: String) throws {
         try database.write { db in
             try db.execute(sql: "DELETE FROM mode_windows WHERE trace = ?", arguments: [file.path])
             try db.execute(sql: "INSERT OR REPLACE INTO classified_files (file_id, sha256, model, windows) VALUES (?, ?, ?, 0)",
                            arguments: [file.id, file.sha256, model])
             try db.execute(sql: """
                 INSERT OR REPLACE INTO stage_failures (file_id, stage, sha256, code, reason, failed_unix_s) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [file.id, stage, file.sha256, code, reason, Date().timeIntervalSince1970])
+                """, arguments: [file.id, "classify", file.sha256, code, reason, Date().timeIntervalSince1970])
         }
     }
 
