@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "SimulateTests", dependencies: ["Simulate", "MobilityCore", "TestSupport"]),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["TestSupport", "Store", "PipelineRunner", "Features", "Classify", "Trips"],
+            dependencies: ["TestSupport", "Store", "PipelineRunner", "Features", "Classify", "Trips", "Ingest"],
             exclude: ["Fixtures"]
         ),
     ],

@@ -22,7 +22,10 @@ public struct ColumnMapping: Hashable, Sendable {
     /// Lines before the first data row (0 for a file without a header).
     public var headerLines = 1
     public var timeColumn: Int?
-    /// The time column's unit; nil to guess it from the first value's magnitude.
+    /// A column holding the time since the previous row (loggers that write `x y z dt`), in
+    /// `timeUnit`; the first row is at `timeOffsetSeconds` plus its own interval.
+    public var intervalColumn: Int?
+    /// The time (or interval) column's unit; nil to guess a time's from the first value's magnitude.
     public var timeUnit: TimeUnit?
     /// Added to every time, seconds since 1970 (for times relative to a known start).
     public var timeOffsetSeconds: Double = 0
@@ -32,6 +35,8 @@ public struct ColumnMapping: Hashable, Sendable {
     public var labelColumn: Int?
     /// The column names the header held (empty without a header).
     public var header: [String] = []
+    /// The user's mapping (`ColumnMappingSpec.text`) this came from; nil for a recognised dialect.
+    public var spec: String?
 
     public init(dialect: String) {
         self.dialect = dialect
@@ -39,7 +44,7 @@ public struct ColumnMapping: Hashable, Sendable {
 
     /// The number of fields a data row needs.
     var minimumFields: Int {
-        ([timeColumn ?? 0, labelColumn ?? 0] + streams.flatMap(\.columns)).max()! + 1
+        ([timeColumn ?? 0, intervalColumn ?? 0, labelColumn ?? 0] + streams.flatMap(\.columns)).max()! + 1
     }
 }
 

@@ -10,14 +10,21 @@ import MobilityCore
 ///     delimiter=tab        comma (default), semicolon, tab, space (any run of blanks), pipe, or one character
 ///     header=1             lines before the first data row (default 1; 0 for none)
 ///     time=stamp:ms        time column and unit: s, ms, us, ns or iso8601 (unit guessed when left out)
-///     rate=50              sample rate in Hz, for files without a time column
-///     start=2024-05-01T08:00:00Z   added to relative times, or the time of the first row with rate=
+///     dt=interval:ms       or a column of the time since the previous row (unit required: s, ms, us, ns)
+///     rate=50              or a sample rate in Hz, for files with no time column at all
+///     start=2024-05-01T08:00:00Z   added to relative times; the time of the first row with dt= or rate=
 ///     acc=ax,ay,az:g       accelerometer columns, unit m/s2 (default) or g
 ///     gyro=gx,gy,gz:deg/s  gyroscope columns, unit rad/s (default) or deg/s
 ///     linear=…  gravity=…  the other kept streams, in m/s2 or g
 ///     label=activity       per-sample label column
 ///
-/// Columns are named as in the header, or by 1-based number.
+/// Columns are named as in the header, or by 1-based number. `dt=` and `rate=` give times
+/// relative to the first row, so they need `start=`; a relative `time=` without it is dropped as
+/// `implausible_time` and the file quarantined with a message naming `start=`.
+///
+/// A mapping is a property of the files read with it: ingest stores its `text` with each such
+/// file, and every later stage (classify, comfort, re-runs without `--columns`) reads the file
+/// with that stored mapping.
 public struct ColumnMappingSpec: Hashable, Sendable {
     public var entries: [String: String]
 
@@ -36,7 +43,20 @@ public struct ColumnMappingSpec: Hashable, Sendable {
             }
             entries[key] = String(entry[entry.index(after: equals)...]).trimmingWhitespace()
         }
-        guard entries["time"] != nil || entries["rate"] != nil else { throw SpecError("give time=COLUMN[:UNIT] or rate=HZ") }
+        let clocks = ["time", "dt", "rate"].filter { entries[$0] != nil }
+        guard clocks.count == 1 else {
+            throw SpecError(clocks.isEmpty ? "give time=COLUMN[:UNIT], dt=COLUMN:UNIT or rate=HZ"
+                                           : "give only one of time=, dt=, rate= (got \(clocks.joined(separator: ", ")))")
+        }
+        if let relative = ["dt", "rate"].first(where: { entries[$0] != nil }), entries["start"] == nil {
+            throw SpecError("\(relative)= gives times relative to the first row: add start=YYYY-MM-DDTHH:MM:SSZ, the time of the first row")
+        }
+        if let dt = entries["dt"] {
+            let parts = dt.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let unit = TimeUnit(rawValue: parts[1].lowercased()), unit != .iso8601 else {
+                throw SpecError("dt=\(dt) needs a unit of time between samples: dt=COLUMN:s, :ms, :us or :ns")
+            }
+        }
         guard entries["acc"] != nil || entries["gyro"] != nil || entries["linear"] != nil || entries["gravity"] != nil else {
             throw SpecError("give at least one of acc=, gyro=, linear=, gravity=")
         }
@@ -49,7 +69,13 @@ public struct ColumnMappingSpec: Hashable, Sendable {
         init(_ message: String) { description = "invalid column mapping: " + message }
     }
 
-    static let keys: Set<String> = ["delimiter", "header", "time", "rate", "start", "acc", "gyro", "linear", "gravity", "label"]
+    static let keys: Set<String> = ["delimiter", "header", "time", "dt", "rate", "start", "acc", "gyro", "linear", "gravity", "label"]
+
+    /// The mapping in one canonical line (`key=value` sorted by key, joined by `;`): what the
+    /// store keeps with each file read with it, and what `init(text:)` reads back.
+    public var text: String {
+        entries.keys.sorted().map { "\($0)=\(entries[$0]!)" }.joined(separator: ";")
+    }
 
     public var delimiter: UInt8 {
         switch entries["delimiter"]?.lowercased() {
@@ -65,6 +91,7 @@ public struct ColumnMappingSpec: Hashable, Sendable {
     /// The mapping for a file whose first line is `headerLine`.
     public func mapping(headerLine: String, path: String) throws -> ColumnMapping {
         var mapping = ColumnMapping(dialect: "explicit")
+        mapping.spec = text
         mapping.delimiter = delimiter
         mapping.headerLines = Int(entries["header"] ?? "1") ?? 1
         mapping.header = mapping.headerLines > 0 ? CSVFields.split(headerLine, delimiter: delimiter) : []
@@ -81,6 +108,11 @@ public struct ColumnMappingSpec: Hashable, Sendable {
                 guard let unit = TimeUnit(rawValue: parts[1].lowercased()) else { throw fail("unknown time unit '\(parts[1])' (s, ms, us, ns, iso8601)") }
                 mapping.timeUnit = unit
             }
+        }
+        if let dt = entries["dt"] {
+            let parts = dt.split(separator: ":", maxSplits: 1).map(String.init)
+            mapping.intervalColumn = try column(parts[0])
+            mapping.timeUnit = TimeUnit(rawValue: parts[1].lowercased())
         }
         mapping.fixedRateHz = entries["rate"].flatMap(NumberParser.double)
         if let start = entries["start"] {

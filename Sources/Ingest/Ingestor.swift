@@ -34,6 +34,7 @@ public struct Ingestor {
             tally.addRows(try TableIMUReader(path: input.path, mapping: mapping).read(visitor: tally))
             result = tally.finish()
             result.dialect = mapping.dialect
+            result.columnMapping = mapping.spec
         case .androidEventLog:
             let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
             tally.addRows(try AndroidEventLogReader(path: input.path).read(visitor: tally))

@@ -21,6 +21,7 @@ public struct TableIMUReader {
         var labels = LabelRunTracker()
         var timeUnit = mapping.timeUnit
         var rows = 0
+        var elapsedSeconds = 0.0  // the sum of the intervals so far, with dt=
         let needed = mapping.minimumFields
         try LineReader(path: path).forEachLine { line, number in
             guard number > mapping.headerLines, !line.isEmpty else { return true }
@@ -36,6 +37,13 @@ public struct TableIMUReader {
                     return true
                 }
                 time = parsed
+            } else if let column = mapping.intervalColumn {
+                guard let interval = NumberParser.double(fields.bytes(column, in: line)), interval.isFinite, interval >= 0 else {
+                    visitor.rejectedRow(.invalidTime, line: number, sensor: mapping.streams.first?.sensor)
+                    return true
+                }
+                elapsedSeconds += interval * (mapping.timeUnit ?? .seconds).secondsPerUnit
+                time = Timestamp(secondsSince1970: mapping.timeOffsetSeconds + elapsedSeconds)
             } else {
                 time = Timestamp(secondsSince1970: mapping.timeOffsetSeconds + Double(rows) / (mapping.fixedRateHz ?? 1))
             }

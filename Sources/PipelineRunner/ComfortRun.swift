@@ -59,11 +59,11 @@ public struct ComfortRun {
                 progress.update(done: rides.count, total: checkIns.count, item: "\(device) \(checkIn.train)")
                 let window = RideWindow(checkinSeconds: checkIn.checkinTime.secondsSince1970, points: track.points,
                                         origin: station(checkIn.fromStation), destination: station(checkIn.toStation), maxRideSeconds: maxRideSeconds)
-                let paths = try store.imuFiles(device: device, from: window.startSeconds, to: window.endSeconds)
+                let files = try store.imuFiles(device: device, from: window.startSeconds, to: window.endSeconds)
                 let hasFixes = track.points.contains { $0.timeSeconds >= window.startSeconds && $0.timeSeconds <= window.endSeconds }
                 var ride = Ride(checkIn: checkIn, window: window, status: hasFixes ? .noIMU : .noData)
-                if !paths.isEmpty {
-                    let measured = try measurement.measure(paths: paths, window: window)
+                if !files.isEmpty {
+                    let measured = try measurement.measure(files: files, window: window)
                     for error in measured.unreadable {
                         try store.recordStageFailure(path: error.path, stage: "comfort", code: error.code.rawValue, reason: error.message)
                         progress.log("comfort: set aside \(error.path) for check-in \(device) \(checkIn.train) (line \(checkIn.line)): \(error.message)")

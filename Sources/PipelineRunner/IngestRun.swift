@@ -48,6 +48,9 @@ public struct IngestRun {
         if let folder = options.reportsFolder {
             try QuarantineReport.write(try store.quarantinedFiles(), to: (folder as NSString).appendingPathComponent("quarantine.csv"))
         }
+        if options.columns != nil, summary.filesReadWithColumns == 0 {
+            summary.warnings.append("--columns matched no file: every CSV was a known format or not a trace; nothing was read with it")
+        }
         summary.files = counts.seen
         summary.ingested = counts.ingested
         summary.unchanged = counts.unchanged
@@ -60,6 +63,21 @@ public struct IngestRun {
     }
 
     enum Outcome { case ingested, unchanged, quarantined, skipped }
+
+    /// The detector for one input: the run's, or, when the run has no `--columns` and the file
+    /// was ingested with one, a detector with that stored mapping (a mapping belongs to its file,
+    /// so a re-run without `--columns` reads it as before).
+    static func detector(_ detector: FormatDetector, previous: StoredFileState?) -> FormatDetector {
+        guard detector.explicitMapping == nil, let text = previous?.columnMapping,
+              let stored = try? ColumnMappingSpec(text: text) else { return detector }
+        return FormatDetector(explicitMapping: stored)
+    }
+
+    /// The user's mapping text when `format` was read with one.
+    static func userMapping(_ format: InputFormat) -> String? {
+        if case .imuTable(let mapping) = format { return mapping.spec }
+        return nil
+    }
 
     private func ingestOne(
         _ input: DiscoveredInput, store: PipelineStore, runID: Int64, detector: FormatDetector,
@@ -87,16 +105,18 @@ public struct IngestRun {
         let previous = try store.storedState(path: input.path)
         var format: InputFormat?
         do {
-            format = try detector.detect(path: input.path)
+            format = try Self.detector(detector, previous: previous).detect(path: input.path)
             guard let detected = format else {
                 progress.detail("skipped \(input.path): not a trace format")
                 return .skipped
             }
+            let mapping = Self.userMapping(detected)
+            if mapping != nil { summary.filesReadWithColumns += 1 }
             if case .manifest = detected {
                 var dropped = DropCounts()
                 try devices.manifest.load(path: input.path, dropped: &dropped)
             }
-            if !options.force, let previous, previous.contentSHA256 == hash {
+            if !options.force, let previous, previous.contentSHA256 == hash, previous.columnMapping == mapping {
                 progress.detail("unchanged \(input.path)")
                 return .unchanged
             }

@@ -40,6 +40,10 @@ public struct IngestSummary: Encodable {
     /// Rows of unused sensors (magnetometer, light …) by name.
     public var otherSensorRows: [String: Int] = [:]
     public var quarantine: [QuarantinedFile] = []
+    /// Things the user should know that stopped nothing (a `--columns` that matched no file …).
+    public var warnings: [String] = []
+    /// Files read with the user's `--columns` mapping in this run.
+    public var filesReadWithColumns = 0
     public var store: String
     public var seconds = 0.0
     /// Row counts of the store's tables after the run.

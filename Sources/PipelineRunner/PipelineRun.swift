@@ -54,12 +54,15 @@ public struct PipelineRun {
         public var stageSeconds: [String: Double] = [:]
         public var exitStatus = 0
         public var outputFolder = ""
+        /// What the user should know that stopped nothing, printed last: a `--columns` that
+        /// matched no file, a run that read files and made no window …
+        public var warnings: [String] = []
 
         enum CodingKeys: String, CodingKey {
             case files, ingested, unchanged, quarantined, skipped, skippedFiles = "skipped_files", fixes, imuSamples = "imu_samples", checkins
             case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells
             case suppressedCells = "suppressed_cells", rides, measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
-            case exitStatus = "exit_status", outputFolder = "output_folder"
+            case exitStatus = "exit_status", outputFolder = "output_folder", warnings
         }
     }
 
@@ -85,6 +88,7 @@ public struct PipelineRun {
         let ingested = try IngestRun(options: options, progress: progress).run()
         (summary.files, summary.ingested, summary.unchanged, summary.skipped) = (ingested.files, ingested.ingested, ingested.unchanged, ingested.skipped)
         summary.skippedFiles = ingested.skippedFiles
+        summary.warnings = ingested.warnings
         lap("ingest")
 
         let store = try PipelineStore(path: storePath)
@@ -168,6 +172,8 @@ public struct PipelineRun {
             progress.update(done: index, total: pending.count, item: file.path)
             var rows: [PipelineStore.ModeWindowRow]
             do {
+                var loader = loader
+                loader.columns = try file.columnMapping.map(ColumnMappingSpec.init(text:))  // as the file was ingested
                 let output = try FeatureRun(loader: loader, window: model?.window ?? .init()).run([file.path], progress: Progress(quiet: true))
                 // The file was read at ingest; failing now (gone, changed, unreadable) sets it aside below.
                 if let problem = output.report.quarantined.first { throw problem }
@@ -195,7 +201,7 @@ public struct PipelineRun {
         public var imuFiles: Int
         public var description: String {
             "no mode model at \(path) for the \(imuFiles) files with IMU data: give --model FILE "
-                + "(the repository ships models/mode-model.json), or set classification.rules_only: true in the configuration"
+                + "(the shipped model is models/mode-model.json in the repository, or share/mobility-pipeline/ under the install prefix), or set classification.rules_only: true in the configuration"
         }
     }
 

@@ -3,6 +3,7 @@ import Features
 import Foundation
 import Ingest
 import MobilityCore
+import Store
 
 /// Turns a device's IMU recordings into the comfort metrics of one ride window: the
 /// accelerometer (with gravity; or linear acceleration plus the gravity stream) within the
@@ -17,22 +18,26 @@ struct RideMeasurement {
     /// Lowest native rate whose weighting up to 20 Hz means anything (Nyquist above 10 Hz), Hz.
     static let minimumRateHz = 20.0
 
-    /// The ride's metrics from the IMU files at `paths`. A file that cannot be read now (gone,
-    /// changed into something unreadable since ingest) is left out and returned in `unreadable`,
-    /// so one bad file never stops the stage.
-    func measure(paths: [String], window: RideWindow) throws
+    /// The ride's metrics from the IMU `files` (each read with the column mapping it was
+    /// ingested with). A file that cannot be read now (gone, changed into something unreadable
+    /// since ingest) is left out and returned in `unreadable`, so one bad file never stops the stage.
+    func measure(files: [PipelineStore.IMUFile], window: RideWindow) throws
         -> (status: Ride.Status, metrics: RideMetrics?, rateHz: Double?, unreadable: [InputError]) {
         var samples: [IMUSample] = []
         var unreadable: [InputError] = []
-        for path in paths {
+        for file in files {
             do {
-                unreadable += try loader.load([path], progress: Progress(quiet: true)) { recording in
+                var loader = self.loader
+                loader.columns = try file.columnMapping.map(ColumnMappingSpec.init(text:))
+                unreadable += try loader.load([file.path], progress: Progress(quiet: true)) { recording in
                     samples += Self.accelerationWithGravity(recording).filter {
                         $0.time.secondsSince1970 >= window.startSeconds && $0.time.secondsSince1970 <= window.endSeconds
                     }
                 }.quarantined
             } catch let error as InputError {
                 unreadable.append(error)
+            } catch {
+                unreadable.append(InputError(.unreadable, "\(error)", path: file.path))
             }
         }
         let (status, metrics, rate) = metrics(samples)

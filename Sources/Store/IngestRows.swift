@@ -38,13 +38,14 @@ enum IngestRows {
         try db.execute(sql: """
             UPDATE input_files SET format = ?, dialect = ?, device = ?, records_read = ?, fixes = ?, waypoints = ?,
               imu_samples = ?, labels = ?, geofences = ?, checkins = ?, dropped = ?, first_unix_s = ?, last_unix_s = ?,
-              gpx_tracks = ?, gpx_segments = ?, gpx_track_points = ?, gpx_routes = ?, gpx_route_points = ?, gpx_waypoints = ?
+              gpx_tracks = ?, gpx_segments = ?, gpx_track_points = ?, gpx_routes = ?, gpx_route_points = ?, gpx_waypoints = ?,
+              column_mapping = ?
             WHERE id = ?
             """, arguments: [
                 result.format.rawValue, result.dialect, result.format.isDeviceRecording ? result.device : nil, result.recordsRead, result.fixesKept,
                 result.waypointsKept, result.imuSamples, result.labels.count, result.geofences.count,
                 result.checkIns.count, result.dropped.total, result.first?.secondsSince1970, result.last?.secondsSince1970,
-                gpx?.tracks, gpx?.segments, gpx?.trackPoints, gpx?.routes, gpx?.routePoints, gpx?.waypoints, fileID,
+                gpx?.tracks, gpx?.segments, gpx?.trackPoints, gpx?.routes, gpx?.routePoints, gpx?.waypoints, result.columnMapping, fileID,
             ])
     }
 

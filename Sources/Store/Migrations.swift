@@ -13,6 +13,7 @@ enum Migrations {
         migrator.registerMigration("v3_run") { db in try v3Run(db) }
         migrator.registerMigration("v4_comfort") { db in try v4Comfort(db) }
         migrator.registerMigration("v5_stage_failures") { db in try v5StageFailures(db) }
+        migrator.registerMigration("v6_column_mapping") { db in try v6ColumnMapping(db) }
         return migrator
     }
 
@@ -349,5 +350,11 @@ enum Migrations {
               PRIMARY KEY (file_id, stage)
             );
             """)
+    }
+
+    /// The user's `--columns` mapping a file was read with (`ColumnMappingSpec.text`), so that
+    /// every later stage and re-run reads it the same way; NULL for recognised formats.
+    static func v6ColumnMapping(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE input_files ADD COLUMN column_mapping TEXT")
     }
 }

@@ -23,13 +23,19 @@ extension PipelineStore {
         }
     }
 
-    /// Paths of a device's ingested IMU files whose span overlaps [start, end].
-    public func imuFiles(device: String, from start: Double, to end: Double) throws -> [String] {
+    /// A device's ingested IMU file: its path and the user's column mapping it was read with.
+    public struct IMUFile: Hashable, Sendable {
+        public var path: String
+        public var columnMapping: String?
+    }
+
+    /// A device's ingested IMU files whose span overlaps [start, end].
+    public func imuFiles(device: String, from start: Double, to end: Double) throws -> [IMUFile] {
         try database.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT path FROM input_files WHERE status = 'ingested' AND imu_samples > 0 AND COALESCE(device, path) = ?
+            try Row.fetchAll(db, sql: """
+                SELECT path, column_mapping FROM input_files WHERE status = 'ingested' AND imu_samples > 0 AND COALESCE(device, path) = ?
                   AND first_unix_s <= ? AND last_unix_s >= ? ORDER BY first_unix_s
-                """, arguments: [device, end, start])
+                """, arguments: [device, end, start]).map { IMUFile(path: $0[0], columnMapping: $0[1]) }
         }
     }
 

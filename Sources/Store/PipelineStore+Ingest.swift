@@ -7,14 +7,16 @@ import MobilityCore
 public struct StoredFileState: Hashable, Sendable {
     public var contentSHA256: String
     public var status: String
+    /// The user's column mapping the file was read with, if any (`ColumnMappingSpec.text`).
+    public var columnMapping: String?
 }
 
 extension PipelineStore {
     /// The stored hash and status of the input at `path`, or nil when it was never seen.
     public func storedState(path: String) throws -> StoredFileState? {
         try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT content_sha256, status FROM input_files WHERE path = ?", arguments: [path])
-                .map { StoredFileState(contentSHA256: $0[0], status: $0[1]) }
+            try Row.fetchOne(db, sql: "SELECT content_sha256, status, column_mapping FROM input_files WHERE path = ?", arguments: [path])
+                .map { StoredFileState(contentSHA256: $0[0], status: $0[1], columnMapping: $0[2]) }
         }
     }
 

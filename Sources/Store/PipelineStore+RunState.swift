@@ -9,6 +9,8 @@ extension PipelineStore {
         public var path: String
         public var sha256: String
         public var device: String
+        /// The user's column mapping it was ingested with (`ColumnMappingSpec.text`), if any.
+        public var columnMapping: String?
     }
 
     /// Ingested files with IMU samples whose stored windows were not made from their current
@@ -16,11 +18,13 @@ extension PipelineStore {
     public func filesToClassify(model: String) throws -> [ClassifiableFile] {
         try database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT i.id, i.path, i.content_sha256, COALESCE(i.device, i.path) FROM input_files i
+                SELECT i.id, i.path, i.content_sha256, COALESCE(i.device, i.path), i.column_mapping FROM input_files i
                 LEFT JOIN classified_files c ON c.file_id = i.id AND c.sha256 = i.content_sha256 AND c.model = ?
                 WHERE i.status = 'ingested' AND i.imu_samples > 0 AND c.file_id IS NULL
                 ORDER BY i.path
-                """, arguments: [model]).map { ClassifiableFile(id: $0[0], path: $0[1], sha256: $0[2], device: $0[3]) }
+                """, arguments: [model]).map {
+                    ClassifiableFile(id: $0[0], path: $0[1], sha256: $0[2], device: $0[3], columnMapping: $0[4])
+                }
         }
     }
 
@@ -80,12 +84,13 @@ extension PipelineStore {
         }
     }
 
-    /// The identity of every input's content (path, hash, status), in path order: what the
+    /// The identity of every input's content (path, hash, status, the column mapping it was read
+    /// with), in path order: what the
     /// outputs of a run were made from.
     public func inputIdentities() throws -> [String] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT path, content_sha256, status FROM input_files ORDER BY path").map {
-                "\($0[0] as String)\t\($0[1] as String)\t\($0[2] as String)"
+            try Row.fetchAll(db, sql: "SELECT path, content_sha256, status, column_mapping FROM input_files ORDER BY path").map {
+                "\($0[0] as String)\t\($0[1] as String)\t\($0[2] as String)" + (($0[3] as String?).map { "\t" + $0 } ?? "")
             }
         }
     }

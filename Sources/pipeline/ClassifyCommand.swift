@@ -41,7 +41,7 @@ struct ClassifyCommand: ParsableCommand {
         let progress = Progress()
         var saved: ModeModel?
         if !rules {
-            do { saved = try ModeModel.load(path: model) } catch let error as ModeModel.LoadError {
+            do { saved = try ModeModel.load(path: DefaultModel.resolve(model)) } catch let error as ModeModel.LoadError {
                 progress.log("error: \(error) (train one with `pipeline train`, or use --rules)")
                 throw ExitCode(1)
             }

@@ -47,6 +47,7 @@ struct IngestCommand: ParsableCommand {
         } else {
             progress.log(IngestCommand.text(summary))
         }
+        for warning in summary.warnings { progress.log("warning: " + warning) }  // last, where they are seen
         if summary.exitStatus != 0 { throw ExitCode(Int32(summary.exitStatus)) }
     }
 

@@ -40,6 +40,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         var configuration = try ConfigCommand.configuration(config)
         if let model { configuration.classification.model = model }
+        configuration.classification.model = DefaultModel.resolve(configuration.classification.model)
         var pipeline = PipelineRun(inputs: paths, outputFolder: out)
         pipeline.configuration = configuration
         pipeline.force = force
@@ -52,6 +53,7 @@ struct RunCommand: ParsableCommand {
         } else {
             progress.log(Self.text(summary))
         }
+        for warning in summary.warnings { progress.log("warning: " + warning) }  // last, where they are seen
         if summary.exitStatus != 0 { throw ExitCode(Int32(summary.exitStatus)) }
     }
 

@@ -1,0 +1,84 @@
+import Foundation
+import Ingest
+import MobilityCore
+import PipelineRunner
+import TestSupport
+import Testing
+
+/// Recordings as other people's apps and loggers write them: a column mapping that belongs to
+/// its file, interval-stamped loggers, and the shipped model found from any folder.
+@Suite(.serialized) struct RealRecordingsTests {
+    let cli = CommandLineTests()
+    let model = SharedData.projectRoot + "/models/mode-model.json"
+
+    func json(_ outcome: CommandLineTests.Outcome) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any] ?? [:]
+    }
+
+    /// A logger that writes `x y z dt_ms`, no header, space-separated: 200 rows a second, each
+    /// value repeated 4 times (a 50 Hz sensor logged at 200 Hz), vertical bounce at 2 Hz.
+    static func intervalLogger(seconds: Int) -> String {
+        (0..<(200 * seconds)).map { row in
+            let t = Double(row / 4 * 4) / 200
+            return String(format: "%.4f 0.2000 %.4f 5", 0.3 * sin(2 * .pi * t), 9.81 + 3 * sin(2 * .pi * 2 * t))
+        }.joined(separator: "\n") + "\n"
+    }
+
+    static let intervalMapping = "delimiter=space; header=0; dt=4:ms; start=2024-05-01T08:00:00Z; acc=1,2,3"
+
+    @Test func aColumnMappingIsStoredWithItsFileAndUsedByEveryLaterStageAndRerun() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("traces/logger.txt", Self.intervalLogger(seconds: 60))
+        let first = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model, "--columns", Self.intervalMapping], in: folder.path)
+        #expect(first.status == 0, "\(first.stderr)")
+        // 60 s of samples 5 ms apart, 5 s windows every 2.5 s: 23 windows.
+        #expect(json(first)["windows"] as? Int == 23, "\(first.stdout)")
+        let again = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
+        #expect(again.status == 0 && json(again)["up_to_date"] as? Bool == true, "a re-run without --columns reads the file as before: \(again.stderr)")
+        let forced = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model, "--force"], in: folder.path)
+        #expect(forced.status == 0 && json(forced)["windows"] as? Int == 23, "--force re-reads it with its stored mapping: \(forced.stderr)")
+        let other = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model,
+                                      "--columns", "delimiter=space; header=0; dt=4:ms; start=2024-05-01T08:00:00Z; acc=1,2,3:g"], in: folder.path)
+        #expect(other.status == 0 && json(other)["ingested"] as? Int == 1, "a new mapping re-reads the file: \(other.stderr)")
+    }
+
+    @Test func comfortReadsAFileWithTheMappingItWasIngestedWith() throws {
+        let folder = try TemporaryFolder()
+        for (name, bytes) in FuzzSeeds.all() where ["walk.gpx", "checkins.csv", "stations.csv"].contains(name) {
+            try folder.write("traces/fuzz/\(name)", Data(bytes))
+        }
+        // The check-in's ride, 400 s at 50 Hz, as a headerless table with 20 ms intervals.
+        let rows = (0..<20_000).map { "0.1;\(sin(Double($0) * 0.3));9.8;20" }
+        try folder.write("traces/fuzz/phone.dat.csv", rows.joined(separator: "\n") + "\n")
+        let mapping = "delimiter=semicolon; header=0; dt=4:ms; start=\(ISO8601.format(Timestamp(secondsSince1970: FuzzSeeds.start))); acc=1,2,3"
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model, "--columns", mapping], in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(json(outcome)["rides"] as? Int == 1 && json(outcome)["measured_rides"] as? Int == 1, "\(outcome.stdout)\n\(outcome.stderr)")
+    }
+
+    @Test func aMappingThatMatchesNoFileIsAWarning() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("traces/walk.gpx", Data(FuzzSeeds.all().first { $0.name == "walk.gpx" }!.bytes))
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model, "--columns", Self.intervalMapping], in: folder.path)
+        #expect(outcome.status == 0 && outcome.stderr.contains("warning: --columns matched no file"), "\(outcome.stderr)")
+        #expect((json(outcome)["warnings"] as? [String])?.contains { $0.contains("--columns matched no file") } == true, "\(outcome.stdout)")
+    }
+
+    @Test func intervalMappingsNeedAStartAndAUnit() throws {
+        for (text, needle) in [("dt=4:ms; acc=1,2,3", "add start="), ("dt=4; start=2024-05-01T08:00:00Z; acc=1,2,3", "needs a unit"),
+                               ("rate=50; acc=1,2,3", "add start="), ("time=1:s; dt=4:ms; start=0; acc=1,2,3", "only one of")] {
+            #expect { try ColumnMappingSpec(text: text) } throws: { "\($0)".contains(needle) }
+        }
+    }
+
+    @Test func theShippedModelIsFoundFromAnyFolder() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("traces/logger.txt", Self.intervalLogger(seconds: 20))
+        // No --model and no models/ here: the model beside the build (the repository's) is used.
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--columns", Self.intervalMapping], in: folder.path)
+        #expect(outcome.status == 0 && (json(outcome)["windows"] as? Int ?? 0) > 0, "\(outcome.stderr)")
+        #expect(DefaultModel.resolve("elsewhere/model.json") == "elsewhere/model.json", "a path the user gave is never replaced")
+        let version = try cli.pipeline(["--version"], in: folder.path)
+        #expect(version.status == 0 && version.stdout.split(separator: ".").count == 3, "\(version.stdout)")
+    }
+}
