@@ -20,7 +20,7 @@ public struct ModeTrainer: Sendable {
     /// so a range measures the phone's sample rate as much as its motion, and TMD logs at
     /// 2–12 Hz while the phones it classifies log at 50–100 Hz. `features.csv` still has them.
     public var ignoredFeatures = ["acc_mag_mean_mps2", "acc_mag_rms_mps2", "acc_vert_mean_mps2", "acc_vert_rms_mps2",
-                                  "acc_mag_range_mps2", "acc_vert_range_mps2", "acc_horiz_range_mps2", "gyro_mag_range_radps"]
+                                  "acc_mag_range_mps2", "acc_vert_range_mps2", "acc_horiz_range_mps2", "acc_dyn_range_mps2", "gyro_mag_range_radps"]
 
     public init() {}
 

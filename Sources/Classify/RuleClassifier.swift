@@ -1,7 +1,8 @@
 import Features
 import MobilityCore
 
-/// The baseline that needs no training: rules on GPS speed and on the spread of acceleration.
+/// The baseline that needs no training: rules on GPS speed and on the spread of acceleration
+/// (of |a|, or of |a − g| for windows recorded without gravity).
 /// It knows `still, walk, bike, car` (car stands for any motor vehicle: with IMU alone it
 /// cannot tell car, bus and train apart). Each threshold is stated once, with its source.
 public struct RuleClassifier: Sendable {
@@ -23,6 +24,13 @@ public struct RuleClassifier: Sendable {
     /// At or above this standard deviation of |a| the phone is carried by a walking person,
     /// m/s². Source: the same TMD medians (walk 2.2; vehicles under 0.5).
     public static let walkAccelerationStdMps2 = 1.0
+    /// The same two bounds for the standard deviation of |a − g| (`acc_dyn`), used for windows
+    /// without gravity (gravity-free acceleration alone), m/s². Source: this project's
+    /// measurement on TMD (per-window medians: still 0.020, train 0.081, car 0.36, bus 0.37,
+    /// walk 1.46); each bound is the geometric mean of the medians it separates (still and
+    /// train; bus and walk).
+    public static let stillDynamicStdMps2 = 0.04
+    public static let walkDynamicStdMps2 = 0.74
     /// The probability the rules give the mode they choose (the rest is spread evenly), so
     /// smoothing can still overrule a single window.
     public static let confidence = 0.85
@@ -31,12 +39,24 @@ public struct RuleClassifier: Sendable {
 
     private let speedColumn = FeatureSchema.index(of: "gps_speed_p85_mps")!
     private let spreadColumn = FeatureSchema.index(of: "acc_mag_std_mps2")!
+    private let dynamicSpreadColumn = FeatureSchema.index(of: "acc_dyn_std_mps2")!
 
     public init() {}
 
+    /// The spread of |a| in the units of the |a| thresholds: the std of |a| itself, or, for a
+    /// window without gravity, the std of |a − g| rescaled so that its bounds meet the |a| bounds.
+    private func spread(_ row: ArraySlice<Double>) -> Double {
+        let magnitude = row[row.startIndex + spreadColumn]
+        guard magnitude.isNaN else { return magnitude }
+        let dynamic = row[row.startIndex + dynamicSpreadColumn]
+        guard !dynamic.isNaN else { return .nan }
+        if dynamic < Self.stillDynamicStdMps2 { return Self.stillAccelerationStdMps2 / 2 }
+        return dynamic >= Self.walkDynamicStdMps2 ? Self.walkAccelerationStdMps2 : (Self.stillAccelerationStdMps2 + Self.walkAccelerationStdMps2) / 2
+    }
+
     /// The mode of one window's features, or nil when it has neither IMU nor GPS features.
     public func mode(_ row: ArraySlice<Double>) -> Mode? {
-        let speed = row[row.startIndex + speedColumn], spread = row[row.startIndex + spreadColumn]
+        let speed = row[row.startIndex + speedColumn], spread = spread(row)
         switch (speed.isNaN, spread.isNaN) {
         case (true, true): return nil
         case (true, false):

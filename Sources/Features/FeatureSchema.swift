@@ -3,7 +3,9 @@
 /// to it.
 public enum FeatureSchema {
     /// Bumped whenever a feature's definition changes, even if its name does not.
-    public static let version = 1
+    /// 2: the gravity-free channel `acc_dyn`, so recordings of linear acceleration alone
+    /// (Sensor Logger's `Accelerometer.csv`) have windows and features.
+    public static let version = 2
 
     /// The IMU channels every window is summarised on.
     public enum Channel: String, CaseIterable, Sendable {
@@ -15,6 +17,16 @@ public enum FeatureSchema {
         case accHorizontal = "acc_horiz"
         /// |ω|, angular rate magnitude, rad/s.
         case gyroMagnitude = "gyro_mag"
+        /// |a − g|, magnitude of the acceleration without gravity (the body's own motion),
+        /// m/s²: the linear-acceleration stream itself, or the accelerometer minus the gravity
+        /// stream, or minus the window's mean acceleration (the same low-pass estimate of
+        /// gravity the vertical uses). The one acceleration channel that needs no gravity
+        /// reference, so recordings of gravity-free acceleration alone still have it.
+        case accDynamic = "acc_dyn"
+
+        /// True for the channels that split or include gravity: missing (NaN) for a recording
+        /// of gravity-free acceleration without a gravity stream.
+        public var needsGravity: Bool { [.accMagnitude, .accVertical, .accHorizontal].contains(self) }
 
         var unit: String { self == .gyroMagnitude ? "radps" : "mps2" }
     }

@@ -5,11 +5,17 @@ import MobilityCore
 /// (one stray sample a year after the rest adds one piece, not a year of grid points).
 extension Recording {
     /// The stream windows are cut from: the accelerometer (with gravity), else linear
-    /// acceleration when a gravity stream completes it; nil without either.
+    /// acceleration (with or without a gravity stream); nil without either.
     public var accelerationBasis: IMUSensor? {
         if !(streams[.accelerometer] ?? []).isEmpty { return .accelerometer }
-        if !(streams[.linearAcceleration] ?? []).isEmpty, !(streams[.gravity] ?? []).isEmpty { return .linearAcceleration }
+        if !(streams[.linearAcceleration] ?? []).isEmpty { return .linearAcceleration }
         return nil
+    }
+
+    /// True when the acceleration can be split along gravity: the accelerometer (its window
+    /// mean estimates gravity), or linear acceleration with a gravity stream.
+    public var hasGravityReference: Bool {
+        accelerationBasis == .accelerometer || accelerationBasis == .linearAcceleration && !(streams[.gravity] ?? []).isEmpty
     }
 
     /// The recording cut at every pause of its acceleration stream longer than `gapSeconds`:

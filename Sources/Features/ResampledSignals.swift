@@ -4,10 +4,15 @@ import MobilityCore
 /// channels computed from them (see `WindowFeatureExtractor`).
 struct ResampledSignals {
     let grid: UniformGrid
-    /// Acceleration including gravity, three axes of `grid.count` values (NaN in gaps).
+    /// Acceleration including gravity, three axes of `grid.count` values (NaN in gaps); for a
+    /// recording of gravity-free acceleration alone, that acceleration (`hasGravityReference`
+    /// false).
     let acceleration: [[Double]]
     let gyro: [[Double]]?
     let gravity: [[Double]]?
+    /// False when `acceleration` is gravity-free and no gravity stream says where down is: the
+    /// channels that need gravity are then missing, `acc_dyn` is |acceleration|.
+    let hasGravityReference: Bool
     /// Samples per second the phone delivered, for acceleration and gyroscope.
     let accelerationRateHz: Double
     let gyroRateHz: Double
@@ -20,11 +25,18 @@ struct ResampledSignals {
             grid = UniformGrid(covering: accelerometer, rateHz: rate)
             accelerationRateHz = Self.nativeRate(accelerometer)
             acceleration = grid.resample(accelerometer, maxGapSeconds: gap)
-        } else if let linear = streams[.linearAcceleration], !linear.isEmpty, let gravity = streams[.gravity], !gravity.isEmpty {
+            hasGravityReference = true
+        } else if let linear = streams[.linearAcceleration], !linear.isEmpty {
             grid = UniformGrid(covering: linear, rateHz: rate)
             accelerationRateHz = Self.nativeRate(linear)
-            let parts = (grid.resample(linear, maxGapSeconds: gap), grid.resample(gravity, maxGapSeconds: gap))
-            acceleration = (0..<3).map { axis in zip(parts.0[axis], parts.1[axis]).map(+) }
+            if let gravity = streams[.gravity], !gravity.isEmpty {
+                let parts = (grid.resample(linear, maxGapSeconds: gap), grid.resample(gravity, maxGapSeconds: gap))
+                acceleration = (0..<3).map { axis in zip(parts.0[axis], parts.1[axis]).map(+) }
+                hasGravityReference = true
+            } else {
+                acceleration = grid.resample(linear, maxGapSeconds: gap)
+                hasGravityReference = false
+            }
         } else {
             return nil
         }
@@ -42,28 +54,42 @@ struct ResampledSignals {
     }
 
     /// Writes the window of `count` grid points from `first` into row `row` of each channel's
-    /// block. Returns false when the acceleration has a gap inside the window; sets `gyroValid`
-    /// to false when the gyroscope has one.
+    /// block (in `FeatureSchema.Channel.allCases` order). Returns false when the acceleration
+    /// has a gap inside the window; sets `gyroValid` to false when the gyroscope has one.
+    /// Without a gravity reference the gravity channels are left at 0 (the caller marks them
+    /// missing) and `acc_dyn` is the gravity-free acceleration's magnitude.
     func fillChannels(from first: Int, count n: Int, row: Int, blocks: inout [[Double]], gyroValid: inout Bool) -> Bool {
         let range = first..<(first + n)
         let (ax, ay, az) = (acceleration[0], acceleration[1], acceleration[2])
         if range.contains(where: { ax[$0].isNaN || ay[$0].isNaN || az[$0].isNaN }) { return false }
-        var g = mean(gravity, range) ?? mean(acceleration, range)!
-        let norm = (g.0 * g.0 + g.1 * g.1 + g.2 * g.2).squareRoot()
-        if norm > 0 { g = (g.0 / norm, g.1 / norm, g.2 / norm) }
         let base = row * n
-        for (offset, i) in range.enumerated() {
-            let x = ax[i], y = ay[i], z = az[i]
-            let vertical = x * g.0 + y * g.1 + z * g.2
-            let hx = x - vertical * g.0, hy = y - vertical * g.1, hz = z - vertical * g.2
-            blocks[0][base + offset] = (x * x + y * y + z * z).squareRoot()
-            blocks[1][base + offset] = vertical
-            blocks[2][base + offset] = (hx * hx + hy * hy + hz * hz).squareRoot()
+        let dynamic = FeatureSchema.Channel.allCases.firstIndex(of: .accDynamic)!
+        if hasGravityReference {
+            // Gravity: the gravity stream's mean over the window, else the acceleration's (a low-pass estimate).
+            let gravityVector = mean(gravity, range) ?? mean(acceleration, range)!
+            let norm = (gravityVector.0 * gravityVector.0 + gravityVector.1 * gravityVector.1 + gravityVector.2 * gravityVector.2).squareRoot()
+            let g = norm > 0 ? (gravityVector.0 / norm, gravityVector.1 / norm, gravityVector.2 / norm) : gravityVector
+            for (offset, i) in range.enumerated() {
+                let x = ax[i], y = ay[i], z = az[i]
+                let vertical = x * g.0 + y * g.1 + z * g.2
+                let hx = x - vertical * g.0, hy = y - vertical * g.1, hz = z - vertical * g.2
+                let dx = x - gravityVector.0, dy = y - gravityVector.1, dz = z - gravityVector.2
+                blocks[0][base + offset] = (x * x + y * y + z * z).squareRoot()
+                blocks[1][base + offset] = vertical
+                blocks[2][base + offset] = (hx * hx + hy * hy + hz * hz).squareRoot()
+                blocks[dynamic][base + offset] = (dx * dx + dy * dy + dz * dz).squareRoot()
+            }
+        } else {
+            for (offset, i) in range.enumerated() {
+                let x = ax[i], y = ay[i], z = az[i]
+                blocks[dynamic][base + offset] = (x * x + y * y + z * z).squareRoot()
+            }
         }
         if let gyro, !range.contains(where: { gyro[0][$0].isNaN || gyro[1][$0].isNaN || gyro[2][$0].isNaN }) {
+            let gyroIndex = FeatureSchema.Channel.allCases.firstIndex(of: .gyroMagnitude)!
             for (offset, i) in range.enumerated() {
                 let x = gyro[0][i], y = gyro[1][i], z = gyro[2][i]
-                blocks[3][base + offset] = (x * x + y * y + z * z).squareRoot()
+                blocks[gyroIndex][base + offset] = (x * x + y * y + z * z).squareRoot()
             }
         } else {
             gyroValid = false

@@ -9,7 +9,9 @@ import MobilityCore
 /// gravity stream over it when the recording has one, else the window's mean acceleration
 /// (a low-pass estimate: over 5 s the body's own accelerations average out). Each sample's
 /// acceleration a then splits into a vertical part a·ĝ and a horizontal magnitude
-/// |a − (a·ĝ)ĝ|; with |a| and |ω| these channels do not change when the phone is turned.
+/// |a − (a·ĝ)ĝ|; with |a|, |a − g| and |ω| these channels do not change when the phone is
+/// turned. A recording of gravity-free acceleration alone (no gravity stream) has windows
+/// with |a − g| (and |ω|, GPS) only: the channels that need down are missing (NaN).
 /// Windows are stacked in batches into matrices and summarised by `ChannelStatistics` and
 /// `SpectralFeatures` (OpenBLAS). GPS features come from the fixes around each window.
 /// Recordings without IMU data get windows over their fixes with the GPS features alone.
@@ -124,7 +126,8 @@ public struct WindowFeatureExtractor: Sendable {
             statistics.compute(block: &blocks[index], rows: rows, into: &output, outputStride: stride, column: column)
             spectral.compute(centered: blocks[index], rows: rows, into: &output, outputStride: stride,
                              column: column + ChannelStatistics.count)
-            for row in 0..<rows where !valid[row] || (channel == .gyroMagnitude && !gyroValid[row]) {
+            for row in 0..<rows where !valid[row] || (channel == .gyroMagnitude && !gyroValid[row])
+                || (channel.needsGravity && !signals.hasGravityReference) {
                 for offset in 0..<perChannel { output[row * stride + column + offset] = .nan }
             }
             let nativeRate = channel == .gyroMagnitude ? signals.gyroRateHz : signals.accelerationRateHz
@@ -157,8 +160,10 @@ public struct WindowFeatureExtractor: Sendable {
     /// Windows with neither IMU nor GPS features (inside a recording pause) are left out.
     private func dropEmptyWindows(_ table: FeatureTable) -> FeatureTable {
         let gpsColumn = FeatureSchema.Channel.allCases.count * FeatureSchema.perChannelCount
+        let dynamicColumn = FeatureSchema.index(of: "acc_dyn_mean_mps2")!  // present with or without gravity
         return table.subset(table.windows.indices.filter { index in
-            !table.values[index * FeatureTable.columns].isNaN || !table.values[index * FeatureTable.columns + gpsColumn].isNaN
+            let row = index * FeatureTable.columns
+            return !table.values[row + dynamicColumn].isNaN || !table.values[row + gpsColumn].isNaN
         })
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Ingest
 import MobilityCore
 import PipelineRunner
+import Store
 import TestSupport
 import Testing
 
@@ -80,5 +81,29 @@ import Testing
         #expect(DefaultModel.resolve("elsewhere/model.json") == "elsewhere/model.json", "a path the user gave is never replaced")
         let version = try cli.pipeline(["--version"], in: folder.path)
         #expect(version.status == 0 && version.stdout.split(separator: ".").count == 3, "\(version.stdout)")
+    }
+
+    /// Both Paris metro rides of `imu/metro` hold gravity-free `Accelerometer.csv` alone: each
+    /// gets windows from its first sample to its last.
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.skipMessage)))
+    func bothMetroRidesAreWindowedForTheirWholeLength() throws {
+        let folder = try TemporaryFolder()
+        let outcome = try cli.pipeline(["run", SharedData.path("imu/metro"), "--out", "out", "--json", "--model", model], in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        let rides = try store.rows("""
+            SELECT f.path, f.first_unix_s AS first, f.last_unix_s AS last, COUNT(w.start_unix_s) AS windows,
+                   MIN(w.start_unix_s) AS start, MAX(w.end_unix_s) AS end
+            FROM input_files f LEFT JOIN mode_windows w ON w.trace = f.path WHERE f.imu_samples > 0 GROUP BY f.path
+            """)
+        #expect(rides.count == 2)
+        for ride in rides {
+            func number(_ key: String) -> Double { Double((ride[key] ?? nil) ?? "") ?? .nan }
+            let span = number("last") - number("first")
+            #expect(span > 540, "9–12 minutes each")
+            // 5 s windows every 2.5 s over the whole span, and nothing cut off at either end.
+            #expect(number("windows") >= ((span - 5) / 2.5).rounded(.down), "\(ride)")
+            #expect(number("start") - number("first") < 2.5 && number("last") - number("end") < 2.5, "\(ride)")
+        }
     }
 }
