@@ -46,11 +46,12 @@ struct ResampledSignals {
         gyroRateHz = streams[.gyroscope].map(Self.nativeRate) ?? 0
     }
 
-    /// Samples per second over the stream's span (0 for fewer than two samples).
+    /// The rate the sensor measured at, Hz (`StreamTiming.usableRateHz`: the median interval's
+    /// rate and the mean rate, each divided by the repeat factor of a sensor logged faster than
+    /// it measures, whichever is lower; 0 for fewer than two distinct times). Count over span
+    /// alone would take a 50 Hz sensor written 4 times per value for 200 Hz.
     static func nativeRate(_ samples: [IMUSample]) -> Double {
-        guard let first = samples.first, let last = samples.last, samples.count > 1 else { return 0 }
-        let span = first.time.seconds(until: last.time)
-        return span > 0 ? Double(samples.count - 1) / span : 0
+        StreamTiming.of(samples).usableRateHz ?? 0
     }
 
     /// Writes the window of `count` grid points from `first` into row `row` of each channel's

@@ -6,10 +6,12 @@ import Foundation
 ///    within the run's inputs;
 /// 2. `--name-pattern REGEX` with a named group `device` (and optionally `mode`), matched
 ///    against the file name, e.g. `sensorfile_(?<device>[^_]+)_(?<mode>[^_]+)_\d+\.csv`;
-/// 3. GPX metadata: `metadata/author/name` (GPX 1.1) or `author` (GPX 1.0);
-/// 4. the folder holding the file, when that folder is below a folder given to the run, or
+/// 3. the folder holding the file, when that folder is below a folder given to the run, or
 ///    when the file was given by itself (GeoLife's `<user>/Trajectory/` counts as `<user>`);
 ///    else (a file directly in a folder given to the run) the file name without extensions.
+///
+/// Never the GPX `author`/`creator`: they name a person or an app (every file a phone's app
+/// writes carries the same creator), so they would merge unrelated files into one device.
 ///
 /// Check-in and label CSVs name their devices per row and use this only as a fallback.
 public struct DeviceResolver: Sendable {
@@ -33,13 +35,12 @@ public struct DeviceResolver: Sendable {
 
     /// The device and whole-file mode label of the input at `path`, found under `root` (both
     /// standardised, as `InputDiscovery` gives them).
-    public func resolve(path: String, root: String, gpxAuthor: String? = nil) -> (device: String, mode: String?, source: String) {
+    public func resolve(path: String, root: String) -> (device: String, mode: String?, source: String) {
         let fromPattern = patternGroups(path)
         let manifestEntry = manifest.entries.isEmpty ? nil : manifest.entry(for: path)
         let mode = manifestEntry?.mode ?? fromPattern.mode
         if let entry = manifestEntry { return (entry.device, mode, "manifest") }
         if let device = fromPattern.device { return (device, mode, "name_pattern") }
-        if let author = gpxAuthor, !author.isEmpty { return (author, mode, "gpx_metadata") }
         return (DeviceResolver.folderDevice(path: path, root: root), mode, "folder")
     }
 

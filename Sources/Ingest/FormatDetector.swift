@@ -40,11 +40,31 @@ public struct FormatDetector {
         switch FormatDetector.familyExtension(path) {
         case "gpx", "xml": return .gpx
         case "zip": return .sensorLogger(zipped: true)
-        case "json", "geojson": return .geofenceGeoJSON
+        case "geojson": return .geofenceGeoJSON
+        case "json": return try Self.looksLikeGeoJSON(path: path) ? .geofenceGeoJSON : nil  // metadata.json beside recordings
         case "plt": return .plt
         case "txt", "csv", "tsv":
             if name == "manifest.csv" { return .manifest }
             return try detectText(path: path)
+        default: return nil
+        }
+    }
+
+    /// True when the start of a `.json` file has a GeoJSON `"type"` (a FeatureCollection,
+    /// Feature or geometry); any other JSON (an app's metadata) is not a trace.
+    static func looksLikeGeoJSON(path: String) throws -> Bool {
+        let head = try LineReader.head(path: path, limit: 64).joined(separator: "\n")
+        let types = ["FeatureCollection", "Feature", "Polygon", "MultiPolygon", "Point"]
+        return head.contains("\"type\"") && types.contains { head.contains("\"\($0)\"") }
+    }
+
+    /// Why `path`, of a data extension, is not a trace (nil when the reason is its extension).
+    public static func whyNotATrace(path: String) -> String? {
+        switch familyExtension(path) {
+        case "json": return "JSON that is not GeoJSON (no \"type\": \"FeatureCollection\" or \"Feature\"), so not a geofence file nor a trace"
+        case "csv", "txt", "tsv":
+            guard let first = try? LineReader.head(path: path, limit: 1).first else { return nil }
+            return IMUDialect.notATraceMessage(firstLine: first)
         default: return nil
         }
     }

@@ -9,6 +9,7 @@ final class IMUTally: IMUTallyVisitor {
     /// One summary per sensor, indexed by `IMUSensor.ordinal` (this runs for every sample; a
     /// dictionary lookup and write-back per sample cost a fifth of a device-day's read time).
     private var streams: [IMUStreamSummary] = IMUSensor.allCases.map { IMUStreamSummary(sensor: $0) }
+    private var timings = [StreamTiming](repeating: StreamTiming(), count: IMUSensor.allCases.count)
     private var result: IngestResult
     private var labelDevice: String?
     private let plausibleSeconds: ClosedRange<Double>
@@ -27,6 +28,7 @@ final class IMUTally: IMUTallyVisitor {
         guard plausibleSeconds.contains(sample.time.secondsSince1970) else {
             return rejectedRow(.implausibleTime, line: line, sensor: sensor)
         }
+        timings[index].add(seconds: sample.time.secondsSince1970, x: sample.x, y: sample.y, z: sample.z)
         if let last = streams[index].last {
             if sample.time < last { return rejectedRow(.timeBackwards, line: line, sensor: sensor) }
             if sample.time == last { streams[index].duplicateTimes += 1 }
@@ -84,6 +86,7 @@ final class IMUTally: IMUTallyVisitor {
         cleaner.endSegment()
         var final = result
         final.dropped.merge(cleaner.dropped)
+        for index in streams.indices { streams[index].record(timings[index]) }
         final.imuStreams = streams.filter { $0.samples > 0 || $0.droppedSamples > 0 }
         for stream in final.imuStreams {
             if let first = stream.first { final.extendSpan(first) }

@@ -24,7 +24,6 @@ public struct Ingestor {
             result = visitor.finish()
             result.gpx = summary
             result.dialect = summary.version.map { "gpx_" + $0 }
-            result.device = devices.resolve(path: input.path, root: input.root, gpxAuthor: summary.authorName).device
         case .plt:
             let visitor = CleaningGPXVisitor(sink: sink, parameters: cleaning, result: result)
             try PLTReader(path: input.path).read(visitor: visitor)

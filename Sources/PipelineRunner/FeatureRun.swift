@@ -17,15 +17,21 @@ public struct FeatureRun {
         public var table: FeatureTable
         public var report: RecordingLoader.Report
         public var seconds: Double
+        /// Per trace, why it gave no window or what its windows lack (`WindowFeatureExtractor.notes`).
+        public var notes: [String: [String]] = [:]
     }
 
     public func run(_ paths: [String], progress: Progress) throws -> Output {
         let started = Date()
         let extractor = WindowFeatureExtractor(parameters: window)
         var table = FeatureTable()
+        var notes: [String: [String]] = [:]
         let report = try loader.load(paths, progress: progress) { recording in
-            table.append(extractor.extract(recording))
+            let part = extractor.extract(recording)
+            let said = extractor.notes(for: recording, windows: part.count)
+            if !said.isEmpty { notes[recording.trace, default: []] += said }
+            table.append(part)
         }
-        return Output(table: table, report: report, seconds: Date().timeIntervalSince(started))
+        return Output(table: table, report: report, seconds: Date().timeIntervalSince(started), notes: notes)
     }
 }

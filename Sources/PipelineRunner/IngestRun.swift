@@ -107,7 +107,13 @@ public struct IngestRun {
         do {
             format = try Self.detector(detector, previous: previous).detect(path: input.path)
             guard let detected = format else {
-                progress.detail("skipped \(input.path): not a trace format")
+                if let reason = FormatDetector.whyNotATrace(path: input.path) {
+                    // A data extension that is not a trace: said, with what to do if it is one after all.
+                    progress.log("skipped \(input.path): \(reason)")
+                    summary.skippedFiles.append(.init(path: input.path, reason: reason))
+                } else {
+                    progress.detail("skipped \(input.path): not a trace format")
+                }
                 return .skipped
             }
             let mapping = Self.userMapping(detected)

@@ -25,7 +25,8 @@ public struct IngestSummary: Encodable {
     /// Files whose extension is not a trace format (README, licence …), and paths that are
     /// not regular files (FIFOs, sockets, devices, links to nothing, link loops).
     public var skipped = 0
-    /// The skipped paths that are not regular files, with what they are.
+    /// The skipped paths that are not regular files, with what they are, and data files (CSV,
+    /// text, JSON) that are not traces, with why and what to give if they are.
     public var skippedFiles: [SkippedFile] = []
     public var fixes = 0
     public var waypoints = 0

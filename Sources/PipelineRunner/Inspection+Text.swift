@@ -17,9 +17,8 @@ extension Inspection {
         }
         if fixes > 0 || waypoints > 0 { add("kept", "\(fixes) fixes, \(waypoints) waypoints") }
         for (index, stream) in streams.enumerated() {
-            let rate = stream.rateHz.map { String(format: "%.2f Hz", $0) } ?? "rate unknown"
             let duplicates = stream.duplicateTimes > 0 ? ", \(stream.duplicateTimes) duplicate times" : ""
-            add(index == 0 ? "streams" : "", "\(stream.sensor): \(stream.samples) samples, \(rate)\(duplicates)")
+            add(index == 0 ? "streams" : "", "\(stream.sensor): \(stream.samples) samples, \(stream.timing)\(duplicates)")
         }
         if !otherSensors.isEmpty {
             add("other sensors", otherSensors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))

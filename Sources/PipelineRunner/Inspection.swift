@@ -12,6 +12,18 @@ public struct Inspection: Encodable {
         public var first: String?
         public var last: String?
         public var duplicateTimes: Int
+        /// Rate from the median interval, and the rate the sensor measured at (seen through
+        /// repeated values), Hz; gaps longer than 4 median intervals; clock jumps backwards.
+        public var effectiveRateHz: Double?
+        public var realRateHz: Double?
+        public var repeatFactor: Int?
+        public var repeatedSamples: Int
+        public var gaps: Int
+        public var longestGapS: Double
+        public var gapS: Double
+        public var clockJumps: Int
+        /// The same in one line.
+        public var timing: String
     }
 
     public struct Problem: Encodable {
@@ -89,7 +101,9 @@ public struct Inspection: Encodable {
         }
         streams = result.imuStreams.map {
             Stream(sensor: $0.sensor.rawValue, samples: $0.samples, rateHz: $0.rateHz, first: $0.first.map(ISO8601.format),
-                   last: $0.last.map(ISO8601.format), duplicateTimes: $0.duplicateTimes)
+                   last: $0.last.map(ISO8601.format), duplicateTimes: $0.duplicateTimes, effectiveRateHz: $0.effectiveRateHz,
+                   realRateHz: $0.realRateHz, repeatFactor: $0.repeatFactor, repeatedSamples: $0.repeatedSamples, gaps: $0.gaps,
+                   longestGapS: $0.longestGapSeconds, gapS: $0.gapSeconds, clockJumps: $0.clockJumps, timing: $0.timingText)
         }
         otherSensors = result.otherSensors
         for label in result.labels {

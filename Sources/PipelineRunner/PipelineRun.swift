@@ -1,6 +1,7 @@
 import Classify
 import Comfort
 import Crypto
+import Features
 import Foundation
 import Ingest
 import MobilityCore
@@ -57,12 +58,14 @@ public struct PipelineRun {
         /// What the user should know that stopped nothing, printed last: a `--columns` that
         /// matched no file, a run that read files and made no window …
         public var warnings: [String] = []
+        /// What each stage made of every input (`FileOutcome`), in path order.
+        public var fileOutcomes: [FileOutcome] = []
 
         enum CodingKeys: String, CodingKey {
             case files, ingested, unchanged, quarantined, skipped, skippedFiles = "skipped_files", fixes, imuSamples = "imu_samples", checkins
             case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells
             case suppressedCells = "suppressed_cells", rides, measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
-            case exitStatus = "exit_status", outputFolder = "output_folder", warnings
+            case exitStatus = "exit_status", outputFolder = "output_folder", warnings, fileOutcomes = "file_outcomes"
         }
     }
 
@@ -102,6 +105,7 @@ public struct PipelineRun {
         if !force, try store.derivedState("complete_run") == fingerprint, outputsExist() {
             summary.upToDate = true
             try fillCounts(&summary, store)
+            try sayOutcomes(&summary, store)
             progress.log("nothing changed since the last run: outputs in \(outputFolder) are up to date")
             return summary
         }
@@ -130,6 +134,7 @@ public struct PipelineRun {
         (summary.rides, summary.measuredRides) = (comfortSummary.rides, comfortSummary.byStatus["measured"] ?? 0)
         if comfortSummary.checkins > 0 { progress.log("comfort: " + ComfortRun.text(comfortSummary)) }
         lap("comfort")
+        try sayOutcomes(&summary, store)
 
         let quarantined = try store.quarantinedFiles()  // with the files classify and comfort set aside
         try QuarantineReport.write(quarantined, to: (outputFolder as NSString).appendingPathComponent("quarantine.csv"))
@@ -143,6 +148,25 @@ public struct PipelineRun {
         (summary.staypoints, summary.dwells, summary.triplegs, summary.trips) =
             (tripSummary.staypoints, tripSummary.dwells, tripSummary.triplegs, tripSummary.trips)
         return summary
+    }
+
+    /// Fills the per-file outcomes and warns, at the end of the log, of every file a stage made
+    /// nothing of, and of a run that read IMU data but made no window at all.
+    private func sayOutcomes(_ summary: inout Summary, _ store: PipelineStore) throws {
+        summary.fileOutcomes = try store.fileOutcomes(hopSeconds: WindowParameters().hopSeconds)
+        let empty = summary.fileOutcomes.filter { $0.windows == 0 }
+        for outcome in empty.prefix(20) {
+            summary.warnings.append("\(outcome.path): " + (outcome.notes.first ?? "no windows"))
+        }
+        if empty.count > 20 { summary.warnings.append("… and \(empty.count - 20) more files with no windows (see file_outcomes in --json, or the report)") }
+        for skipped in summary.skippedFiles.prefix(20) { summary.warnings.append("skipped \(skipped.path): \(skipped.reason)") }
+        if summary.fileOutcomes.isEmpty, summary.files > 0 {
+            summary.warnings.append("none of the \(summary.files) inputs was read as a trace: nothing to report")
+        }
+        let imuFiles = summary.fileOutcomes.filter { $0.windows != nil }
+        if !imuFiles.isEmpty, imuFiles.allSatisfy({ $0.windows == 0 }) {
+            summary.warnings.append("\(imuFiles.count) files with IMU data were read, and none gave a window: no modes, no comfort from them")
+        }
     }
 
     var calendar: CalendarKeys { CalendarKeys(utcOffsetSeconds: configuration.calendar.utcOffsetHours * 3600) }
@@ -171,6 +195,7 @@ public struct PipelineRun {
         for (index, file) in pending.enumerated() {
             progress.update(done: index, total: pending.count, item: file.path)
             var rows: [PipelineStore.ModeWindowRow]
+            var note: String?
             do {
                 var loader = loader
                 loader.columns = try file.columnMapping.map(ColumnMappingSpec.init(text:))  // as the file was ingested
@@ -178,6 +203,7 @@ public struct PipelineRun {
                 // The file was read at ingest; failing now (gone, changed, unreadable) sets it aside below.
                 if let problem = output.report.quarantined.first { throw problem }
                 rows = ModesCSV.storeRows(output.table.windows, prediction: predictor.predict(output.table))
+                note = output.notes[file.path].map { $0.joined(separator: "; ") }
             } catch {
                 // No poison pill: one file that breaks this stage is set aside with its reason, the
                 // others are classified, and the next run does not try it again until it changes.
@@ -188,8 +214,10 @@ public struct PipelineRun {
                 continue
             }
             for i in rows.indices { rows[i].device = file.device; rows[i].trace = file.path }  // the store's identity wins
-            try store.replaceModeWindows(rows, classifying: file, model: modelKey)
+            try store.replaceModeWindows(rows, classifying: file, model: modelKey, note: note)
             windows += rows.count
+            let said = "classify: \(file.path): \(rows.count) windows" + (note.map { "; " + $0 } ?? "")
+            if rows.isEmpty || note != nil { progress.log(said) } else { progress.detail(said) }
         }
         progress.update(done: pending.count, total: pending.count, item: "")
         try ModesCSV.write(storeRows: try store.modeWindows(), to: (outputFolder as NSString).appendingPathComponent("modes.csv"))

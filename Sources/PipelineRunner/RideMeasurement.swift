@@ -49,7 +49,7 @@ struct RideMeasurement {
         samples.sort { $0.time < $1.time }
         guard samples.count > 1 else { return (.noIMU, nil, nil) }
         let span = samples.first!.time.seconds(until: samples.last!.time)
-        let native = Double(samples.count - 1) / max(span, 1e-9)
+        let native = StreamTiming.of(samples).usableRateHz ?? 0  // repeats seen through, bursts not taken for the rate
         guard span >= Self.minimumSeconds, native >= Self.minimumRateHz else { return (.unusableIMU, nil, native) }
         let rate = native >= 90 ? 100.0 : 50.0
         // The window bounds the span (max_ride_seconds); a grid past UniformGrid.maxCount is refused, not allocated.

@@ -24,7 +24,7 @@ public struct ReportPage {
     }
 
     public func write() throws {
-        let sections = [try overview(), try inputs(), try devices(), try modalSplit(), try trips(), try originDestination(),
+        let sections = [try overview(), try inputs(), try fileOutcomes(), try devices(), try modalSplit(), try trips(), try originDestination(),
                         try dwellPlaces(), try heatMaps(), try comfort(), try classifier()]
         let page = Self.head + "<body><main>\n" + sections.joined(separator: "\n") + "\n<footer>Made by \(Self.generator) from "
             + "the store beside this file (pipeline.sqlite). Times are UTC"
@@ -84,6 +84,29 @@ public struct ReportPage {
 
     static func compact(_ value: Double) -> String {
         value >= 1e6 ? String(format: "%.1f M", value / 1e6) : value >= 1e4 ? String(format: "%.0f k", value / 1e3) : String(Int(value))
+    }
+
+    /// What each stage made of every recording: streams and the rate they were measured at,
+    /// windows and modes, measured rides, and why a stage made nothing (never silently nothing).
+    func fileOutcomes() throws -> String {
+        let limit = 200
+        let outcomes = try store.fileOutcomes(hopSeconds: 2.5).filter { $0.imuSamples > 0 || !$0.notes.isEmpty }
+        let rows = outcomes.prefix(limit).map { outcome -> [String] in
+            let streams = outcome.streams.map { stream in
+                var text = stream.sensor + (stream.realRateHz.map { String(format: " %.1f Hz", $0) } ?? "")
+                if let factor = stream.repeatFactor { text += " (values ×\(factor))" }
+                if stream.gaps > 0 { text += String(format: ", %d gaps, longest %.1f s", stream.gaps, stream.longestGapS) }
+                return text
+            }.joined(separator: "; ")
+            let modes = outcome.modeMinutes.sorted { $0.value > $1.value }.map { String(format: "%@ %.1f min", $0.key, $0.value) }
+            return [(outcome.path as NSString).lastPathComponent, outcome.device ?? "", streams, outcome.windows.map { "\($0)" } ?? "",
+                    modes.joined(separator: ", "), outcome.measuredRides > 0 ? "\(outcome.measuredRides)" : "", outcome.notes.joined(separator: "; ")]
+        }
+        return "<section><h2>What each recording gave</h2><p class=\"note\">Per recording with IMU data or something to say: its "
+            + "streams at the rate they were measured (median interval; repeated values seen through), the windows and modes "
+            + "classify made, the rides comfort measured, and why a stage made nothing. Every input is in file_outcomes of "
+            + "<code>pipeline run --json</code>" + (outcomes.count > limit ? "; \(outcomes.count - limit) more rows there." : ".") + "</p>"
+            + HTML.table(["file", "device", "IMU streams", "windows", "modes", "rides", "notes"], Array(rows), numeric: [3, 5]) + "</section>"
     }
 
     func inputs() throws -> String {

@@ -10,10 +10,13 @@ enum IngestRows {
         try updateFile(result, fileID: fileID, db: db)
         for stream in result.imuStreams {
             try db.execute(sql: """
-                INSERT INTO imu_streams (file_id, sensor, samples, first_unix_s, last_unix_s, rate_hz, duplicate_times, dropped_samples)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO imu_streams (file_id, sensor, samples, first_unix_s, last_unix_s, rate_hz, duplicate_times, dropped_samples,
+                  effective_rate_hz, gaps, longest_gap_s, gap_s, repeated_samples, repeat_factor, real_rate_hz, clock_jumps)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [fileID, stream.sensor.rawValue, stream.samples, stream.first?.secondsSince1970,
-                                 stream.last?.secondsSince1970, stream.rateHz, stream.duplicateTimes, stream.droppedSamples])
+                                 stream.last?.secondsSince1970, stream.rateHz, stream.duplicateTimes, stream.droppedSamples,
+                                 stream.effectiveRateHz, stream.gaps, stream.longestGapSeconds, stream.gapSeconds,
+                                 stream.repeatedSamples, stream.repeatFactor, stream.realRateHz, stream.clockJumps])
         }
         for (sensor, rows) in result.otherSensors {
             try db.execute(sql: "INSERT INTO other_sensors (file_id, sensor, rows) VALUES (?, ?, ?)", arguments: [fileID, sensor, rows])

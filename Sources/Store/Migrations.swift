@@ -14,6 +14,7 @@ enum Migrations {
         migrator.registerMigration("v4_comfort") { db in try v4Comfort(db) }
         migrator.registerMigration("v5_stage_failures") { db in try v5StageFailures(db) }
         migrator.registerMigration("v6_column_mapping") { db in try v6ColumnMapping(db) }
+        migrator.registerMigration("v7_stream_timing_and_notes") { db in try v7StreamTiming(db) }
         return migrator
     }
 
@@ -356,5 +357,18 @@ enum Migrations {
     /// every later stage and re-run reads it the same way; NULL for recognised formats.
     static func v6ColumnMapping(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE input_files ADD COLUMN column_mapping TEXT")
+    }
+
+    /// How regularly each IMU stream was sampled (`StreamTiming`): the rate from the median
+    /// interval, gaps, repeated values and the rate the sensor really measured at, clock jumps.
+    static func v7StreamTiming(_ db: Database) throws {
+        for column in ["effective_rate_hz REAL", "gaps INTEGER NOT NULL DEFAULT 0", "longest_gap_s REAL NOT NULL DEFAULT 0",
+                       "gap_s REAL NOT NULL DEFAULT 0", "repeated_samples INTEGER NOT NULL DEFAULT 0", "repeat_factor INTEGER",
+                       "real_rate_hz REAL", "clock_jumps INTEGER NOT NULL DEFAULT 0"] {
+            try db.execute(sql: "ALTER TABLE imu_streams ADD COLUMN " + column)
+        }
+        // Why classifying a file gave no window (or what it could not compute), so every file's
+        // outcome is said, never silently nothing.
+        try db.execute(sql: "ALTER TABLE classified_files ADD COLUMN note TEXT")
     }
 }

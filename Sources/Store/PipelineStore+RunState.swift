@@ -60,13 +60,14 @@ extension PipelineStore {
 
     /// Replaces one file's classified windows and marks it done, in one transaction, so a
     /// killed run either kept both or neither.
-    public func replaceModeWindows(_ rows: [ModeWindowRow], classifying file: ClassifiableFile, model: String) throws {
+    /// `note` says why the file gave no window, or what its windows lack.
+    public func replaceModeWindows(_ rows: [ModeWindowRow], classifying file: ClassifiableFile, model: String, note: String? = nil) throws {
         try database.write { db in
             try db.execute(sql: "DELETE FROM stage_failures WHERE file_id = ? AND stage = 'classify'", arguments: [file.id])
             try db.execute(sql: "DELETE FROM mode_windows WHERE trace = ?", arguments: [file.path])
             try insertModeWindows(rows, db: db)
-            try db.execute(sql: "INSERT OR REPLACE INTO classified_files (file_id, sha256, model, windows) VALUES (?, ?, ?, ?)",
-                           arguments: [file.id, file.sha256, model, rows.count])
+            try db.execute(sql: "INSERT OR REPLACE INTO classified_files (file_id, sha256, model, windows, note) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [file.id, file.sha256, model, rows.count, note])
         }
     }
 

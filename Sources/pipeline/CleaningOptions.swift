@@ -40,7 +40,7 @@ struct CleaningOptions: ParsableArguments {
 struct InputOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "A regular expression matched against file names, with named groups 'device' and/or 'mode'.",
-        discussion: #"Example for TMD: 'sensorfile_(?<device>[^_]+)_(?<mode>[^_]+)_\d+\.csv'. Default: none (manifest.csv, GPX metadata or folder name)."#))
+        discussion: #"Example for TMD: 'sensorfile_(?<device>[^_]+)_(?<mode>[^_]+)_\d+\.csv'. Default: none (manifest.csv, else the folder or file name; never the GPX author)."#))
     var namePattern: String?
 
     @Option(help: ArgumentHelp(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Ingest
 import PipelineRunner
 
@@ -9,7 +10,7 @@ struct InspectCommand: ParsableCommand {
         discussion: "Exit status 0 when every file reads, 2 when one would be quarantined."
     )
 
-    @Argument(help: "Files or Sensor Logger folders to inspect.")
+    @Argument(help: "Files or folders to inspect (a folder: every trace in it; a Sensor Logger folder is one recording).")
     var paths: [String]
 
     @Flag(help: "Print a JSON array, one object per file, on standard output.")
@@ -21,7 +22,7 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         let devices = try DeviceResolver(namePattern: input.namePattern)
         let columns = try input.mappingSpec()
-        let inspections = paths.map {
+        let inspections = try paths.flatMap { try Self.traces(in: $0, columns: columns) }.map {
             Inspection.inspect(path: $0, cleaning: cleaning.parameters, devices: devices, columns: columns)
         }
         if json {
@@ -31,5 +32,18 @@ struct InspectCommand: ParsableCommand {
             print(inspections.map(\.text).joined(separator: "\n\n"))
         }
         if inspections.contains(where: { $0.error != nil }) { throw ExitCode(2) }
+    }
+
+    /// `path` itself, or for a folder that is not one recording, the inputs found in it as
+    /// `ingest` finds them (files that are not traces, such as a README, left out).
+    static func traces(in path: String, columns: ColumnMappingSpec?) throws -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+              (try? FormatDetector(explicitMapping: columns).detect(path: path)) == nil else { return [path] }
+        let detector = FormatDetector(explicitMapping: columns)
+        return try InputDiscovery.discover([path]).filter { input in
+            guard input.problem == nil else { return true }
+            do { return try detector.detect(path: input.path) != nil } catch { return true }  // its problem is shown
+        }.map { $0.path }
     }
 }

@@ -80,7 +80,7 @@ import Testing
         try makeTraces(folder)
         let good = try pipeline(["inspect", "traces/bob/phone.csv.gz"], in: folder.path)
         #expect(good.status == 0)
-        #expect(good.stdout.contains("imu_csv (generic)") && good.stdout.contains("accelerometer: 100 samples, 1.00 Hz"))
+        #expect(good.stdout.contains("imu_csv (generic)") && good.stdout.contains("accelerometer: 100 samples, 1.0 Hz from the median interval"))
         let bad = try pipeline(["inspect", "--json", "traces/bad.gpx"], in: folder.path)
         #expect(bad.status == 2 && bad.stdout.contains("bad.gpx:2:"))
         #expect(!FileManager.default.fileExists(atPath: folder.file("reports")))

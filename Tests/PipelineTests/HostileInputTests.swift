@@ -60,7 +60,9 @@ import Glibc
         let rows = try readCSV(folder.file("out/quarantine.csv"))
         #expect(rows.map { $0["stage"] } == ["classify", "comfort"] && rows.allSatisfy { $0["code"] == "unreadable" && $0["path"]?.hasSuffix("phone.csv") == true })
         let second = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
-        #expect(second.status == 2 && !second.stderr.contains("set aside") && json(second)["up_to_date"] as? Bool == true)
+        // Not tried again (the stages' "set aside" log lines); the run's closing warnings still say the file is set aside.
+        #expect(second.status == 2 && !second.stderr.contains("Z] classify: set aside") && !second.stderr.contains("Z] comfort: set aside"))
+        #expect(json(second)["up_to_date"] as? Bool == true && second.stderr.contains("phone.csv: classify: set aside"))
     }
 
     @Test func everyCommandThatWritesAStoreTakesItsLock() throws {

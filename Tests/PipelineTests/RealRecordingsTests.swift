@@ -106,4 +106,53 @@ import Testing
             #expect(number("start") - number("first") < 2.5 && number("last") - number("end") < 2.5, "\(ride)")
         }
     }
+
+    @Test func everyFileSaysWhatEachStageMadeOfItAndARunWithoutWindowsWarnsAtTheEnd() throws {
+        let folder = try TemporaryFolder()
+        let gyroOnly = (0..<3000).map { "\(1_700_000_000 + Double($0) * 0.02),0.1,0.2,0.3" }
+        try folder.write("traces/gyro.csv", "time,gx,gy,gz\n" + gyroOnly.joined(separator: "\n") + "\n")
+        let short = (0..<150).map { "\(1_700_000_000 + Double($0) * 0.02),0.1,0.2,9.8" }  // 3 s: shorter than a window
+        try folder.write("traces/short.csv", "time,ax,ay,az\n" + short.joined(separator: "\n") + "\n")
+        try folder.write("traces/metadata.json", "{\"app\": \"logger\", \"version\": 3}\n")
+        try folder.write("traces/numbers.csv", "0.1 0.2 9.8 5\n0.1 0.2 9.8 5\n")
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
+        #expect(outcome.status == 0, "a JSON file that is not GeoJSON is skipped, not quarantined: \(outcome.stderr)")
+        let summary = json(outcome)
+        let outcomes = (summary["file_outcomes"] as? [[String: Any]]) ?? []
+        let notes = Dictionary(uniqueKeysWithValues: outcomes.map { (($0["path"] as? String ?? "") as NSString).lastPathComponent
+            as String }.enumerated().map { ($0.element, (outcomes[$0.offset]["notes"] as? [String]) ?? []) })
+        #expect(notes["gyro.csv"]?.first?.contains("no acceleration stream (the file holds gyroscope)") == true, "\(notes)")
+        #expect(notes["short.csv"]?.first?.contains("lasts 3.0 s, shorter than one 5 s window") == true, "\(notes)")
+        let skipped = (summary["skipped_files"] as? [[String: Any]]) ?? []
+        #expect(skipped.contains { ($0["path"] as? String)?.hasSuffix("metadata.json") == true && ($0["reason"] as? String)?.contains("not GeoJSON") == true })
+        #expect(skipped.contains { ($0["path"] as? String)?.hasSuffix("numbers.csv") == true && ($0["reason"] as? String)?.contains("--columns") == true })
+        let lastLines = outcome.stderr.split(separator: "\n").suffix(6).joined(separator: "\n")
+        #expect(lastLines.contains("2 files with IMU data were read, and none gave a window"), "the warning comes last: \(lastLines)")
+        let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        #expect(report.contains("What each recording gave") && report.contains("no acceleration stream"))
+    }
+
+    @Test func inspectTakesFoldersAndShowsTheRateTheSensorMeasuredAt() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("traces/logger.txt", Self.intervalLogger(seconds: 10))
+        try folder.write("traces/README.md", "notes")
+        let outcome = try cli.pipeline(["inspect", "traces", "--columns", Self.intervalMapping], in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("200.0 Hz from the median interval, each value written 4× so 50.0 Hz measured"), "\(outcome.stdout)")
+        #expect(!outcome.stdout.contains("README"))
+    }
+
+    @Test func theGPXAuthorNeverNamesTheDevice() throws {
+        let folder = try TemporaryFolder()
+        for (index, name) in ["alice", "bob"].enumerated() {
+            let points = (0..<5).map { "<trkpt lat=\"52.\(index)\(String(format: "%03d", $0))\" lon=\"13.4\"><time>2024-05-06T08:00:0\($0)Z</time></trkpt>" }
+            try folder.write("traces/\(name)/track.gpx", """
+                <?xml version="1.0"?><gpx version="1.1" creator="SameApp"><metadata><author><name>Same Person</name></author></metadata>
+                <trk><trkseg>\(points.joined())</trkseg></trk></gpx>
+                """)
+        }
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
+        let devices = ((json(outcome)["file_outcomes"] as? [[String: Any]]) ?? []).compactMap { $0["device"] as? String }
+        #expect(devices.sorted() == ["alice", "bob"], "\(outcome.stderr)")
+    }
 }

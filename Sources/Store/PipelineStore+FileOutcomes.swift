@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+
+/// What each stage made of one input: the answer to "what happened to my file?" that the run's
+/// JSON summary and the report give for every input, so nothing is ever silently nothing.
+public struct FileOutcome: Encodable, Hashable, Sendable {
+    public struct Stream: Encodable, Hashable, Sendable {
+        public var sensor: String
+        public var samples: Int
+        public var effectiveRateHz: Double?
+        public var realRateHz: Double?
+        public var repeatFactor: Int?
+        public var gaps: Int
+        public var longestGapS: Double
+        public var gapS: Double
+        public var clockJumps: Int
+
+        enum CodingKeys: String, CodingKey {
+            case sensor, samples, effectiveRateHz = "effective_rate_hz", realRateHz = "real_rate_hz", repeatFactor = "repeat_factor"
+            case gaps, longestGapS = "longest_gap_s", gapS = "gap_s", clockJumps = "clock_jumps"
+        }
+    }
+
+    public var path: String
+    public var format: String?
+    public var device: String?
+    /// `ingested` or `quarantined`.
+    public var status: String
+    public var fixes: Int
+    public var imuSamples: Int
+    public var streams: [Stream]
+    /// Windows classified, and minutes per mode (smoothed); nil for files without IMU data.
+    public var windows: Int?
+    public var modeMinutes: [String: Double]
+    /// Check-in rides this file's IMU data was measured in.
+    public var measuredRides: Int
+    /// What the user should know: why a stage made nothing of the file, and what to do.
+    public var notes: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case path, format, device, status, fixes, imuSamples = "imu_samples", streams, windows, modeMinutes = "mode_minutes"
+        case measuredRides = "measured_rides", notes
+    }
+}
+
+extension PipelineStore {
+    /// Every input's outcome, in path order.
+    public func fileOutcomes(hopSeconds: Double) throws -> [FileOutcome] {
+        try database.read { db in
+            var streams: [Int64: [FileOutcome.Stream]] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT file_id, sensor, samples, effective_rate_hz, real_rate_hz, repeat_factor, gaps, longest_gap_s, gap_s, clock_jumps
+                FROM imu_streams ORDER BY file_id, sensor
+                """) {
+                streams[row[0], default: []].append(.init(sensor: row[1], samples: row[2], effectiveRateHz: row[3], realRateHz: row[4],
+                                                          repeatFactor: row[5], gaps: row[6], longestGapS: row[7], gapS: row[8],
+                                                          clockJumps: row[9]))
+            }
+            var minutes: [String: [String: Double]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT trace, mode, COUNT(*) FROM mode_windows GROUP BY trace, mode") {
+                minutes[row[0], default: [:]][row[1]] = Double(row[2] as Int) * hopSeconds / 60
+            }
+            var failures: [Int64: [String]] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT s.file_id, s.stage, s.reason FROM stage_failures s JOIN input_files f ON f.id = s.file_id AND f.content_sha256 = s.sha256
+                """) {
+                failures[row[0], default: []].append("\(row[1] as String): set aside: \(row[2] as String)")
+            }
+            let rides = try Dictionary(Row.fetchAll(db, sql: """
+                SELECT f.id, COUNT(r.id) FROM input_files f JOIN rides r ON r.device = f.device AND r.status = 'measured'
+                WHERE f.imu_samples > 0 AND f.first_unix_s <= r.finished_unix_s AND f.last_unix_s >= r.started_unix_s GROUP BY f.id
+                """).map { ($0[0] as Int64, $0[1] as Int) }, uniquingKeysWith: +)
+            return try Row.fetchAll(db, sql: """
+                SELECT f.id, f.path, f.format, f.device, f.status, f.fixes, f.imu_samples, c.windows, c.note, q.reason
+                FROM input_files f LEFT JOIN classified_files c ON c.file_id = f.id AND c.sha256 = f.content_sha256
+                LEFT JOIN quarantine q ON q.file_id = f.id ORDER BY f.path
+                """).map { row in
+                let id: Int64 = row[0], path: String = row[1], imu: Int = row[6]
+                var notes: [String] = []
+                if let reason: String = row[9] { notes.append("ingest: quarantined: \(reason)") }
+                if let note: String = row[8] { notes.append("classify: " + note) }
+                notes += failures[id] ?? []
+                return FileOutcome(path: path, format: row[2], device: row[3], status: row[4], fixes: row[5], imuSamples: imu,
+                                   streams: streams[id] ?? [], windows: imu > 0 ? (row[7] as Int?) ?? 0 : nil,
+                                   modeMinutes: minutes[path] ?? [:], measuredRides: rides[id] ?? 0, notes: notes)
+            }
+        }
+    }
+}
