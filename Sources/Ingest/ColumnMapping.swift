@@ -35,6 +35,9 @@ public struct ColumnMapping: Hashable, Sendable {
     public var labelColumn: Int?
     /// The column names the header held (empty without a header).
     public var header: [String] = []
+    /// Maps times relative to an experiment's start to absolute times (phyphox `meta/time.csv`);
+    /// applied instead of `timeOffsetSeconds` when set.
+    public var clock: ExperimentClock?
     /// The user's mapping (`ColumnMappingSpec.text`) this came from; nil for a recognised dialect.
     public var spec: String?
 

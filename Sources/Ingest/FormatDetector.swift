@@ -34,12 +34,14 @@ public struct FormatDetector {
         }
         if isDirectory.boolValue {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            // phyphox first: its file names (Accelerometer, Gyroscope, Location) are Sensor Logger's too; meta/time.csv is its own.
+            if Phyphox.isExport(folder: path, fileNames: names) { return .phyphox(zipped: false) }
             return SensorLogger.isExport(fileNames: names) ? .sensorLogger(zipped: false) : nil
         }
         let name = (path as NSString).lastPathComponent.lowercased()
         switch FormatDetector.familyExtension(path) {
         case "gpx", "xml": return .gpx
-        case "zip": return .sensorLogger(zipped: true)
+        case "zip": return Phyphox.isExport(zipEntries: ZipExtraction.entryPaths(path)) ? .phyphox(zipped: true) : .sensorLogger(zipped: true)
         case "geojson": return .geofenceGeoJSON
         case "json": return try Self.looksLikeGeoJSON(path: path) ? .geofenceGeoJSON : nil  // metadata.json beside recordings
         case "plt": return .plt

@@ -5,6 +5,8 @@ public struct IngestResult: Sendable {
     public var format: InputFormat.Kind
     /// The IMU dialect (`generic`, `phyphox`, `sensor_logger`, `android_event_log` …) or GPX version.
     public var dialect: String?
+    /// The phone that recorded it, as the export names it (phyphox `meta/device.csv`), if any.
+    public var phoneModel: String?
     /// The user's column mapping the file was read with (`ColumnMappingSpec.text`), if any.
     public var columnMapping: String?
     public var device: String

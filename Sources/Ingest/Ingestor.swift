@@ -44,6 +44,12 @@ public struct Ingestor {
             try SensorLoggerReader(path: input.path, zipped: zipped).read(visitor: tally)
             result = tally.finish()
             result.dialect = "sensor_logger"
+        case .phyphox(let zipped):
+            let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
+            let phone = try PhyphoxReader(path: input.path, zipped: zipped).read(visitor: tally)
+            result = tally.finish()
+            result.dialect = "phyphox"
+            result.phoneModel = phone
         case .geoLifeLabels:
             result.labels = try LabelReaders.readGeoLife(path: input.path, device: identity.device, dropped: &result.dropped)
         case .labelsCSV:

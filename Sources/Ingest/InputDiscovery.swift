@@ -77,7 +77,7 @@ public enum InputDiscovery {
             return found.append(DiscoveredInput(path: folder, root: root, problem: .unreadable("cannot list the folder (\(error))")))
         }
         let names = entries.map(\.name)
-        if folder != root || !names.isEmpty, SensorLogger.isExport(fileNames: names) {
+        if folder != root || !names.isEmpty, SensorLogger.isExport(fileNames: names) || Phyphox.isExport(folder: folder, fileNames: names) {
             found.append(DiscoveredInput(path: folder, root: root))
             return
         }

@@ -11,6 +11,8 @@ public enum InputFormat: Sendable {
     case androidEventLog
     /// A Sensor Logger export: a folder or a `.zip` of per-sensor CSV files.
     case sensorLogger(zipped: Bool)
+    /// A phyphox export: a folder or a `.zip` with `meta/time.csv` and per-sensor CSV files.
+    case phyphox(zipped: Bool)
     case manifest
 
     /// The format's name as stored and printed.
@@ -24,13 +26,14 @@ public enum InputFormat: Sendable {
         case imuCSV = "imu_csv"
         case androidEventLog = "android_event_log"
         case sensorLogger = "sensor_logger"
+        case phyphox
         case manifest
 
         /// True for recordings of one device (traces and their label files); false for
         /// tables that name devices per row or none (geofences, check-ins, label CSVs, manifests).
         public var isDeviceRecording: Bool {
             switch self {
-            case .gpx, .plt, .geoLifeLabels, .imuCSV, .androidEventLog, .sensorLogger: true
+            case .gpx, .plt, .geoLifeLabels, .imuCSV, .androidEventLog, .sensorLogger, .phyphox: true
             case .labelsCSV, .geofenceGeoJSON, .geofenceCSV, .checkIns, .manifest: false
             }
         }
@@ -48,6 +51,7 @@ public enum InputFormat: Sendable {
         case .imuTable: .imuCSV
         case .androidEventLog: .androidEventLog
         case .sensorLogger: .sensorLogger
+        case .phyphox: .phyphox
         case .manifest: .manifest
         }
     }

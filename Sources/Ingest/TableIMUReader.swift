@@ -79,6 +79,7 @@ public struct TableIMUReader {
             return time.adding(seconds: mapping.timeOffsetSeconds)
         }
         if unit == nil { unit = TimeUnit.guessed(fromValue: value) }
+        if let clock = mapping.clock { return Timestamp(secondsSince1970: clock.absolute(value * unit!.secondsPerUnit)) }
         return Timestamp(secondsSince1970: value * unit!.secondsPerUnit + mapping.timeOffsetSeconds)
     }
 }

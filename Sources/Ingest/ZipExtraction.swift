@@ -74,13 +74,20 @@ public enum ZipExtraction {
         return String(hash, radix: 16)
     }
 
+    /// The entry paths of a zip (its central directory only; nothing is unpacked), or none
+    /// when it cannot be opened (reading it then says why).
+    static func entryPaths(_ zip: String) -> [String] {
+        guard let archive = try? Archive(url: URL(fileURLWithPath: zip), accessMode: .read) else { return [] }
+        return archive.map(\.path)
+    }
+
     private static func unpack(_ zip: String, to folder: String) throws {
         let url = URL(fileURLWithPath: zip)
         let stated: UInt64
         do {
             stated = try Archive(url: url, accessMode: .read).reduce(0) { $0 + $1.uncompressedSize }
         } catch {
-            throw InputError(.unreadable, "cannot open the zip (\(error)); expected a Sensor Logger export zip", path: zip)
+            throw InputError(.unreadable, "cannot open the zip (\(error)); expected a Sensor Logger or phyphox export zip", path: zip)
         }
         let packed = ((try? FileManager.default.attributesOfItem(atPath: zip))?[.size] as? NSNumber)?.uint64Value ?? 0
         if stated > maxUnpackedBytes || stated > ratioCapAppliesAboveBytes && stated > maxInflationRatio * max(packed, 1) {
@@ -90,7 +97,7 @@ public enum ZipExtraction {
         do {
             try FileManager.default.unzipItem(at: url, to: URL(fileURLWithPath: folder))
         } catch {
-            throw InputError(.unreadable, "cannot unzip (\(error)); expected a Sensor Logger export zip", path: zip)
+            throw InputError(.unreadable, "cannot unzip (\(error)); expected a Sensor Logger or phyphox export zip", path: zip)
         }
     }
 }

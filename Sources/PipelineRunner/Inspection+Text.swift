@@ -9,6 +9,7 @@ extension Inspection {
         }
         if let format { add("format", format + (dialect.flatMap { $0 == format ? nil : " (\($0))" } ?? "")) }
         if let device { add("device", device) }
+        if let phone { add("phone", phone) }
         if let columns, !columns.isEmpty { add("columns", columns.joined(separator: ", ")) }
         if let first, let last { add("time span", "\(first) – \(last)" + (durationS.map { String(format: " (%.1f s)", $0) } ?? "")) }
         if let gpx {

@@ -36,6 +36,8 @@ public struct Inspection: Encodable {
     public var format: String?
     public var dialect: String?
     public var device: String?
+    /// The phone as the export names it (phyphox `meta/device.csv`).
+    public var phone: String?
     public var columns: [String]?
     public var first: String?
     public var last: String?
@@ -88,6 +90,7 @@ public struct Inspection: Encodable {
     mutating func fill(from result: IngestResult) {
         dialect = result.dialect
         device = result.device
+        phone = result.phoneModel
         first = result.first.map(ISO8601.format)
         last = result.last.map(ISO8601.format)
         if let start = result.first, let end = result.last { durationS = start.seconds(until: end) }

@@ -65,7 +65,7 @@ public struct RecordingLoader {
             }
         }
         let gpsFiles = detected.filter { [.gpx, .plt].contains($0.1.kind) }
-        let imuFiles = detected.filter { [.imuCSV, .androidEventLog, .sensorLogger].contains($0.1.kind) }
+        let imuFiles = detected.filter { [.imuCSV, .androidEventLog, .sensorLogger, .phyphox].contains($0.1.kind) }
         let total = gpsFiles.count + imuFiles.count
         var tracks: [Recording] = []
         for (index, (input, format)) in gpsFiles.enumerated() {
