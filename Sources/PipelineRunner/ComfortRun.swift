@@ -31,9 +31,12 @@ public struct ComfortRun {
         public var unknownStations: [String] = []
         public var seconds = 0.0
         public var files: [String] = []
+        /// Each check-in whose ride was not measured, with why.
+        public var notMeasured: [String] = []
 
         enum CodingKeys: String, CodingKey {
             case checkins, rides, byStatus = "by_status", trains, routes, unknownStations = "unknown_stations", seconds, files
+            case notMeasured = "not_measured"
         }
     }
 
@@ -62,6 +65,7 @@ public struct ComfortRun {
                 let files = try store.imuFiles(device: device, from: window.startSeconds, to: window.endSeconds)
                 let hasFixes = track.points.contains { $0.timeSeconds >= window.startSeconds && $0.timeSeconds <= window.endSeconds }
                 var ride = Ride(checkIn: checkIn, window: window, status: hasFixes ? .noIMU : .noData)
+                var reason: String?
                 if !files.isEmpty {
                     let measured = try measurement.measure(files: files, window: window)
                     for error in measured.unreadable {
@@ -69,9 +73,14 @@ public struct ComfortRun {
                         progress.log("comfort: set aside \(error.path) for check-in \(device) \(checkIn.train) (line \(checkIn.line)): \(error.message)")
                     }
                     (ride.status, ride.metrics, ride.rateHz) = (measured.status == .noIMU && !hasFixes ? .noData : measured.status, measured.metrics, measured.rateHz)
+                    if measured.status == .noIMU && measured.reason != nil { ride.status = .unusableIMU }  // IMU there, but gravity-free
+                    reason = measured.reason
                 }
                 if ride.status != .measured {
-                    progress.detail("check-in \(device) \(checkIn.train) \(checkIn.fromStation)→\(checkIn.toStation) (line \(checkIn.line)): \(ride.status.rawValue)")
+                    let why = reason ?? RideMeasurement.reason(ride.status, rateHz: ride.rateHz, gravityFree: false) ?? ""
+                    progress.log("comfort: check-in \(device) \(checkIn.train) \(checkIn.fromStation)→\(checkIn.toStation) (line \(checkIn.line)): "
+                                 + "\(ride.status.rawValue): \(why)")
+                    summary.notMeasured.append("\(device) \(checkIn.train) \(checkIn.fromStation)→\(checkIn.toStation) (line \(checkIn.line)): \(why)")
                 }
                 rides.append(ride)
                 rows.append(Self.row(ride, checkinID: id))

@@ -133,6 +133,7 @@ public struct PipelineRun {
         let (comfortSummary, _) = try comfort.run(progress: progress)
         (summary.rides, summary.measuredRides) = (comfortSummary.rides, comfortSummary.byStatus["measured"] ?? 0)
         if comfortSummary.checkins > 0 { progress.log("comfort: " + ComfortRun.text(comfortSummary)) }
+        summary.warnings += comfortSummary.notMeasured.prefix(20).map { "comfort not measured for check-in " + $0 }
         lap("comfort")
         try sayOutcomes(&summary, store)
 

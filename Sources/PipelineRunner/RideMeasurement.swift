@@ -22,14 +22,16 @@ struct RideMeasurement {
     /// ingested with). A file that cannot be read now (gone, changed into something unreadable
     /// since ingest) is left out and returned in `unreadable`, so one bad file never stops the stage.
     func measure(files: [PipelineStore.IMUFile], window: RideWindow) throws
-        -> (status: Ride.Status, metrics: RideMetrics?, rateHz: Double?, unreadable: [InputError]) {
+        -> (status: Ride.Status, metrics: RideMetrics?, rateHz: Double?, unreadable: [InputError], reason: String?) {
         var samples: [IMUSample] = []
         var unreadable: [InputError] = []
+        var gravityFree = false
         for file in files {
             do {
                 var loader = self.loader
                 loader.columns = try file.columnMapping.map(ColumnMappingSpec.init(text:))
                 unreadable += try loader.load([file.path], progress: Progress(quiet: true)) { recording in
+                    if recording.accelerationBasis != nil && !recording.hasGravityReference { gravityFree = true }
                     samples += Self.accelerationWithGravity(recording).filter {
                         $0.time.secondsSince1970 >= window.startSeconds && $0.time.secondsSince1970 <= window.endSeconds
                     }
@@ -41,7 +43,25 @@ struct RideMeasurement {
             }
         }
         let (status, metrics, rate) = metrics(samples)
-        return (status, metrics, rate, unreadable)
+        return (status, metrics, rate, unreadable, Self.reason(status, rateHz: rate, gravityFree: gravityFree && samples.isEmpty))
+    }
+
+    /// Why a ride was not measured, in words a user can act on; nil when it was.
+    static func reason(_ status: Ride.Status, rateHz: Double?, gravityFree: Bool) -> String? {
+        if gravityFree {
+            return "the IMU files hold gravity-free acceleration only (no accelerometer with gravity, no gravity stream), "
+                + "so the vertical is unknown; record TotalAcceleration.csv or Gravity.csv too"
+        }
+        switch status {
+        case .measured: return nil
+        case .noIMU: return "no IMU sample of the device inside the ride"
+        case .noData: return "no IMU sample and no fix of the device inside the ride"
+        case .unusableIMU:
+            if let rate = rateHz, rate < minimumRateHz {
+                return String(format: "not measured: rate too low (%.1f Hz measured, %.0f Hz needed for weighting up to 20 Hz)", rate, minimumRateHz)
+            }
+            return String(format: "not measured: less than %.0f s of usable IMU data inside the ride", minimumSeconds)
+        }
     }
 
     private func metrics(_ unsorted: [IMUSample]) -> (status: Ride.Status, metrics: RideMetrics?, rateHz: Double?) {

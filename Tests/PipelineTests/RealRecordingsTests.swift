@@ -155,4 +155,20 @@ import Testing
         let devices = ((json(outcome)["file_outcomes"] as? [[String: Any]]) ?? []).compactMap { $0["device"] as? String }
         #expect(devices.sorted() == ["alice", "bob"], "\(outcome.stderr)")
     }
+
+    @Test func aRideRecordedWithGravityFreeAccelerationSaysWhyItWasNotMeasured() throws {
+        let folder = try TemporaryFolder()
+        for (name, bytes) in FuzzSeeds.all() where ["walk.gpx", "checkins.csv", "stations.csv"].contains(name) {
+            try folder.write("traces/fuzz/\(name)", Data(bytes))
+        }
+        // Sensor Logger's Accelerometer.csv alone over the check-in's ride: 400 s at 50 Hz.
+        let rows = (0..<20_000).map { "\(Int64(FuzzSeeds.start * 1e9) + Int64($0) * 20_000_000),\(Double($0) * 0.02),\(sin(Double($0) * 0.3)),0.1,0.2" }
+        try folder.write("traces/fuzz/export/Metadata.csv", "version,device name\n3,pixel\n")
+        try folder.write("traces/fuzz/export/Accelerometer.csv", "time,seconds_elapsed,z,y,x\n" + rows.joined(separator: "\n") + "\n")
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
+        #expect(outcome.status == 0 && json(outcome)["rides"] as? Int == 1 && json(outcome)["measured_rides"] as? Int == 0, "\(outcome.stderr)")
+        let warnings = (json(outcome)["warnings"] as? [String]) ?? []
+        #expect(warnings.contains { $0.contains("comfort not measured") && $0.contains("gravity-free acceleration only") }, "\(warnings)")
+        #expect((json(outcome)["windows"] as? Int ?? 0) > 0, "the same recording still gives windows")
+    }
 }
