@@ -5,14 +5,24 @@
 /// Count over span hides all of this: a stream with one long pause reads as a slow stream,
 /// and a 50 Hz sensor logged at 200 Hz (each value written 4 times) reads as 200 Hz.
 public struct StreamTiming: Sendable {
-    /// Intervals in units of 0.1 ms → (count, sum of seconds): the median interval to 0.1 ms.
+    /// Intervals in units of 0.1 ms → count: the median interval to 0.1 ms, and gap lengths to
+    /// 0.05 ms each (no sums kept: key × count is the total within that).
     private var intervals: [Int: Int] = [:]
-    private var intervalSums: [Int: Double] = [:]
-    /// The current run of equal interval keys, added to the tables when the key changes (a
+    /// Counts of intervals under 0.4096 s by key, without hashing: every sample of a jittery
+    /// logger (TMD's event logs) has a new key, and a table write per sample cost a sixth of
+    /// the read time. Allocated at the first such interval.
+    private var shortIntervals: [Int] = []
+    private static let shortKeys = 4096
+    /// The current run of equal interval keys, added to the table when the key changes (a
     /// steady logger writes one key for long stretches, so this runs per sample without hashing).
-    private var pendingKey = 0, pendingCount = 0, pendingSum = 0.0
-    /// Lengths of runs of identical consecutive values → count of runs.
-    private var runLengths: [Int: Int] = [:]
+    private var pendingKey = 0, pendingCount = 0
+    /// Counts of runs of identical consecutive values by length: lengths below 16 in an array
+    /// (no hashing per sample), longer ones in a table.
+    private var shortRuns = [Int](repeating: 0, count: 16)
+    private var longRuns: [Int: Int] = [:]
+    /// The current batch of runs of one length (a signal that changes every sample ends a run
+    /// of 1 per sample: counted here, added to the tables when the length changes).
+    private var pendingRunLength = 0, pendingRunCount = 0
     private var lastTime: Double?
     private var firstTime: Double?
     private var lastValue: (Double, Double, Double)?
@@ -46,7 +56,6 @@ public struct StreamTiming: Sendable {
             if key > 0 {
                 if key != pendingKey { flushInterval(); pendingKey = key }
                 pendingCount += 1
-                pendingSum += time - last
             }
         }
         if firstTime == nil { firstTime = time }
@@ -55,7 +64,9 @@ public struct StreamTiming: Sendable {
         if let value = lastValue, value == (x, y, z) {
             run += 1
         } else {
-            if run > 0 { runLengths[run, default: 0] += 1 }
+            if run > 0 {
+                if run == pendingRunLength { pendingRunCount += 1 } else { flushRuns(); (pendingRunLength, pendingRunCount) = (run, 1) }
+            }
             run = 1
         }
         lastValue = (x, y, z)
@@ -63,21 +74,35 @@ public struct StreamTiming: Sendable {
 
     private mutating func flushInterval() {
         guard pendingCount > 0 else { return }
-        intervals[pendingKey, default: 0] += pendingCount
-        intervalSums[pendingKey, default: 0] += pendingSum
-        (pendingCount, pendingSum) = (0, 0)
+        if pendingKey < Self.shortKeys {
+            if shortIntervals.isEmpty { shortIntervals = [Int](repeating: 0, count: Self.shortKeys) }
+            shortIntervals[pendingKey] += pendingCount
+        } else {
+            intervals[pendingKey, default: 0] += pendingCount
+        }
+        pendingCount = 0
     }
 
-    /// The interval tables with the pending run added.
-    private var allIntervals: (counts: [Int: Int], sums: [Int: Double]) {
+    private mutating func flushRuns() {
+        guard pendingRunCount > 0 else { return }
+        if pendingRunLength < shortRuns.count { shortRuns[pendingRunLength] += pendingRunCount } else {
+            longRuns[pendingRunLength, default: 0] += pendingRunCount
+        }
+        pendingRunCount = 0
+    }
+
+    /// The interval table with the pending run and the short intervals added.
+    private var allIntervals: [Int: Int] {
         var copy = self
         copy.flushInterval()
-        return (copy.intervals, copy.intervalSums)
+        var all = copy.intervals
+        for (key, count) in copy.shortIntervals.enumerated() where count > 0 { all[key] = count }
+        return all
     }
 
     /// The median of the positive intervals, seconds; nil with fewer than two distinct times.
     public var medianIntervalSeconds: Double? {
-        let intervals = allIntervals.counts
+        let intervals = allIntervals
         let total = intervals.values.reduce(0, +)
         guard total > 0 else { return nil }
         var seen = 0
@@ -94,11 +119,11 @@ public struct StreamTiming: Sendable {
     /// Intervals longer than `gapFactor` median intervals: how many, the longest and their total, seconds.
     public var gaps: (count: Int, longestSeconds: Double, totalSeconds: Double) {
         guard let median = medianIntervalSeconds else { return (0, 0, 0) }
-        let (intervals, intervalSums) = allIntervals
+        let intervals = allIntervals
         let limit = Int((Self.gapFactor * median * 10_000).rounded())
         let keys = intervals.keys.filter { $0 > limit }
-        return (keys.reduce(0) { $0 + intervals[$1]! }, keys.map { intervalSums[$0]! / Double(intervals[$0]!) }.max() ?? 0,
-                keys.reduce(0) { $0 + intervalSums[$1]! })
+        return (keys.reduce(0) { $0 + intervals[$1]! }, Double(keys.max() ?? 0) / 10_000,
+                Double(keys.reduce(0) { $0 + $1 * intervals[$1]! }) / 10_000)
     }
 
     /// Samples that repeat the previous sample's value exactly.
@@ -140,8 +165,11 @@ public struct StreamTiming: Sendable {
     }
 
     private var allRuns: [Int: Int] {
-        var runs = runLengths
-        if run > 0 { runs[run, default: 0] += 1 }
+        var copy = self
+        copy.flushRuns()
+        if run > 0 { (copy.pendingRunLength, copy.pendingRunCount) = (run, 1); copy.flushRuns() }
+        var runs = copy.longRuns
+        for (length, count) in copy.shortRuns.enumerated() where count > 0 { runs[length, default: 0] += count }
         return runs
     }
 
