@@ -13,6 +13,8 @@ import MobilityCore
 ///     dt=interval:ms       or a column of the time since the previous row (unit required: s, ms, us, ns)
 ///     rate=50              or a sample rate in Hz, for files with no time column at all
 ///     start=2024-05-01T08:00:00Z   added to relative times; the time of the first row with dt= or rate=
+///     start=name[+HH:MM]   the same, from the date and time in the file's name (`…2024-05-01_08-00-00…`),
+///                          in UTC or at the offset given (the name's local time, e.g. name+02:00)
 ///     acc=ax,ay,az:g       accelerometer columns, unit m/s2 (default) or g
 ///     gyro=gx,gy,gz:deg/s  gyroscope columns, unit rad/s (default) or deg/s
 ///     linear=…  gravity=…  the other kept streams, in m/s2 or g
@@ -88,6 +90,22 @@ public struct ColumnMappingSpec: Hashable, Sendable {
         }
     }
 
+    /// Unix seconds of the first `YYYY-MM-DD[ _T-]HH[-:_.]MM[-:_.]SS` in `name`, read at the UTC
+    /// offset `offset` (`""`, or `+HH:MM` / `-HH:MM`); nil without one.
+    static func timeInName(_ name: String, offset: String) -> Double? {
+        let pattern = #"(\d{4})-(\d{2})-(\d{2})[ _T-](\d{2})[-:_.]?(\d{2})[-:_.]?(\d{2})"#
+        guard let regex = try? NSRegularExpression(pattern: pattern),
+              let match = regex.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) else { return nil }
+        let parts = (1...6).compactMap { Range(match.range(at: $0), in: name).map { String(name[$0]) } }
+        let zone: String
+        if offset.isEmpty { zone = "Z" } else {
+            guard offset.range(of: #"^[+-]\d{2}:\d{2}$"#, options: .regularExpression) != nil else { return nil }
+            zone = offset
+        }
+        let text = "\(parts[0])-\(parts[1])-\(parts[2])T\(parts[3]):\(parts[4]):\(parts[5])\(zone)"
+        return TimeText.parse(text)?.secondsSince1970
+    }
+
     /// The mapping for a file whose first line is `headerLine`.
     public func mapping(headerLine: String, path: String) throws -> ColumnMapping {
         var mapping = ColumnMapping(dialect: "explicit")
@@ -116,8 +134,15 @@ public struct ColumnMappingSpec: Hashable, Sendable {
         }
         mapping.fixedRateHz = entries["rate"].flatMap(NumberParser.double)
         if let start = entries["start"] {
-            guard let time = TimeText.parse(start) else { throw fail("start=\(start) is not a time") }
-            mapping.timeOffsetSeconds = time.secondsSince1970
+            if start.lowercased().hasPrefix("name") {
+                guard let seconds = Self.timeInName((path as NSString).lastPathComponent, offset: String(start.dropFirst(4))) else {
+                    throw fail("start=\(start): the file name has no date and time (YYYY-MM-DD_HH-MM-SS), or the offset is not ±HH:MM")
+                }
+                mapping.timeOffsetSeconds = seconds
+            } else {
+                guard let time = TimeText.parse(start) else { throw fail("start=\(start) is not a time") }
+                mapping.timeOffsetSeconds = time.secondsSince1970
+            }
         }
         for (key, sensor) in [("acc", IMUSensor.accelerometer), ("gyro", .gyroscope), ("linear", .linearAcceleration), ("gravity", .gravity)] {
             guard let value = entries[key] else { continue }

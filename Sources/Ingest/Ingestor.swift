@@ -41,9 +41,10 @@ public struct Ingestor {
             result.dialect = "android_event_log"
         case .sensorLogger(let zipped):
             let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
-            try SensorLoggerReader(path: input.path, zipped: zipped).read(visitor: tally)
+            let phone = try SensorLoggerReader(path: input.path, zipped: zipped).read(visitor: tally)
             result = tally.finish()
             result.dialect = "sensor_logger"
+            result.phoneModel = phone
         case .phyphox(let zipped):
             let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
             let phone = try PhyphoxReader(path: input.path, zipped: zipped).read(visitor: tally)

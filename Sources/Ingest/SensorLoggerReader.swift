@@ -19,9 +19,11 @@ public struct SensorLoggerReader {
         self.zipped = zipped
     }
 
-    public func read(visitor: IMUTallyVisitor) throws {
+    /// Reads every sensor file; returns the phone as `Metadata.csv` names it (`device name`).
+    @discardableResult
+    public func read(visitor: IMUTallyVisitor) throws -> String? {
         guard zipped else { return try readFolder(path, visitor: visitor) }
-        try ZipExtraction.withUnpacked(path) { unpacked in
+        return try ZipExtraction.withUnpacked(path) { unpacked in
             try readFolder(try exportFolder(in: unpacked), visitor: visitor, displayPath: path)
         }
     }
@@ -37,7 +39,7 @@ public struct SensorLoggerReader {
         throw InputError(.unknownFormat, "the zip holds no Sensor Logger export (Metadata.csv with Accelerometer.csv …); it holds [\(names.sorted().joined(separator: ", "))]", path: path)
     }
 
-    private func readFolder(_ folder: String, visitor: IMUTallyVisitor, displayPath: String? = nil) throws {
+    private func readFolder(_ folder: String, visitor: IMUTallyVisitor, displayPath: String? = nil) throws -> String? {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }.sorted()
         for name in names {
             let file = (folder as NSString).appendingPathComponent(name)
@@ -64,6 +66,16 @@ public struct SensorLoggerReader {
                 throw error
             }
         }
+        return Self.phoneModel(names.first { SensorLogger.stem($0) == "metadata" }.map { (folder as NSString).appendingPathComponent($0) })
+    }
+
+    /// `device name` from `Metadata.csv` (a header row and one value row).
+    static func phoneModel(_ metadata: String?) -> String? {
+        guard let metadata, let lines = try? LineReader.head(path: metadata, limit: 2), lines.count == 2 else { return nil }
+        let header = CSVFields.split(lines[0]), values = CSVFields.split(lines[1])
+        guard let column = header.firstIndex(where: { $0.lowercased() == "device name" }), column < values.count,
+              !values[column].isEmpty else { return nil }
+        return values[column]
     }
 }
 

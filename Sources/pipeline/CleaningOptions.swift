@@ -45,7 +45,7 @@ struct InputOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "An explicit column mapping for IMU CSV files no dialect matches, 'key=value' entries separated by ';'.",
-        discussion: "Keys: delimiter (comma|semicolon|tab|space|pipe), header (lines, default 1), time=COLUMN[:s|ms|us|ns|iso8601], or dt=COLUMN:s|ms|us|ns (the time since the previous row), or rate=HZ; start=TIME (needed with dt= and rate=, the first row's time); acc=X,Y,Z[:g], gyro=X,Y,Z[:deg/s], linear=…, gravity=…, label=COLUMN. The mapping is stored with each file read with it: later stages and re-runs without --columns read the file the same way. Default: none."))
+        discussion: "Keys: delimiter (comma|semicolon|tab|space|pipe), header (lines, default 1), time=COLUMN[:s|ms|us|ns|iso8601], or dt=COLUMN:s|ms|us|ns (the time since the previous row), or rate=HZ; start=TIME or start=name[+HH:MM] (the date and time in the file name; needed with dt= and rate=, the first row's time); acc=X,Y,Z[:g], gyro=X,Y,Z[:deg/s], linear=…, gravity=…, label=COLUMN. The mapping is stored with each file read with it: later stages and re-runs without --columns read the file the same way. Default: none."))
     var columns: String?
 
     @Option(help: "A file holding the column mapping, one key=value per line. Default: none.")

@@ -171,4 +171,16 @@ import Testing
         #expect(warnings.contains { $0.contains("comfort not measured") && $0.contains("gravity-free acceleration only") }, "\(warnings)")
         #expect((json(outcome)["windows"] as? Int ?? 0) > 0, "the same recording still gives windows")
     }
+
+    @Test func aRelativeStartCanComeFromTheFileName() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("traces/logger-2024-05-01_10-00-00.txt", Self.intervalLogger(seconds: 10))
+        let mapping = "delimiter=space; header=0; dt=4:ms; start=name+02:00; acc=1,2,3"
+        let outcome = try cli.pipeline(["inspect", "traces", "--columns", mapping], in: folder.path)
+        // Local 10:00 at UTC+2 is 08:00Z; the first row is one 5 ms interval after the start.
+        #expect(outcome.status == 0 && outcome.stdout.contains("2024-05-01T08:00:00.005Z – 2024-05-01T08:00:10Z"), "\(outcome.stdout)")
+        try FileManager.default.moveItem(atPath: folder.file("traces/logger-2024-05-01_10-00-00.txt"), toPath: folder.file("traces/logger.txt"))
+        let unnamed = try cli.pipeline(["inspect", "traces", "--columns", mapping], in: folder.path)
+        #expect(unnamed.status == 2 && unnamed.stdout.contains("the file name has no date and time"), "\(unnamed.stdout)")
+    }
 }
