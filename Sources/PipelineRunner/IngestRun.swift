@@ -112,7 +112,9 @@ public struct IngestRun {
                     progress.log("skipped \(input.path): \(reason)")
                     summary.skippedFiles.append(.init(path: input.path, reason: reason))
                 } else {
-                    progress.detail("skipped \(input.path): not a trace format")
+                    // A README or licence beside the data: listed, not warned about.
+                    summary.skippedFiles.append(.init(path: input.path, reason: IngestSummary.notATraceExtension))
+                    progress.detail("skipped \(input.path): \(IngestSummary.notATraceExtension)")
                 }
                 return .skipped
             }

@@ -25,9 +25,12 @@ public struct IngestSummary: Encodable {
     /// Files whose extension is not a trace format (README, licence …), and paths that are
     /// not regular files (FIFOs, sockets, devices, links to nothing, link loops).
     public var skipped = 0
-    /// The skipped paths that are not regular files, with what they are, and data files (CSV,
-    /// text, JSON) that are not traces, with why and what to give if they are.
+    /// Every skipped path with why: not a regular file (and what it is), a data file (CSV,
+    /// text, JSON) that is not a trace (and what to give if it is one), another extension.
     public var skippedFiles: [SkippedFile] = []
+    /// The reason given for a file whose extension is not a trace format's.
+    public static let notATraceExtension = "not a trace format (its extension is not one of "
+        + FormatDetector.dataExtensions.sorted().joined(separator: ", ") + ")"
     public var fixes = 0
     public var waypoints = 0
     public var imuSamples = 0

@@ -155,12 +155,13 @@ public struct PipelineRun {
     /// nothing of, and of a run that read IMU data but made no window at all.
     private func sayOutcomes(_ summary: inout Summary, _ store: PipelineStore) throws {
         summary.fileOutcomes = try store.fileOutcomes(hopSeconds: WindowParameters().hopSeconds)
-        let empty = summary.fileOutcomes.filter { $0.windows == 0 }
+        let empty = summary.fileOutcomes.filter { $0.windows == 0 || $0.notes.contains { $0.hasSuffix("nothing to analyse") } }
         for outcome in empty.prefix(20) {
             summary.warnings.append("\(outcome.path): " + (outcome.notes.first ?? "no windows"))
         }
         if empty.count > 20 { summary.warnings.append("… and \(empty.count - 20) more files with no windows (see file_outcomes in --json, or the report)") }
-        for skipped in summary.skippedFiles.prefix(20) { summary.warnings.append("skipped \(skipped.path): \(skipped.reason)") }
+        let worthSaying = summary.skippedFiles.filter { $0.reason != IngestSummary.notATraceExtension }
+        for skipped in worthSaying.prefix(20) { summary.warnings.append("skipped \(skipped.path): \(skipped.reason)") }
         if summary.fileOutcomes.isEmpty, summary.files > 0 {
             summary.warnings.append("none of the \(summary.files) inputs was read as a trace: nothing to report")
         }

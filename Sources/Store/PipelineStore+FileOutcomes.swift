@@ -71,13 +71,17 @@ extension PipelineStore {
                 WHERE f.imu_samples > 0 AND f.first_unix_s <= r.finished_unix_s AND f.last_unix_s >= r.started_unix_s GROUP BY f.id
                 """).map { ($0[0] as Int64, $0[1] as Int) }, uniquingKeysWith: +)
             return try Row.fetchAll(db, sql: """
-                SELECT f.id, f.path, f.format, f.device, f.status, f.fixes, f.imu_samples, c.windows, c.note, q.reason
+                SELECT f.id, f.path, f.format, f.device, f.status, f.fixes, f.imu_samples, c.windows, c.note, q.reason, f.waypoints
                 FROM input_files f LEFT JOIN classified_files c ON c.file_id = f.id AND c.sha256 = f.content_sha256
                 LEFT JOIN quarantine q ON q.file_id = f.id ORDER BY f.path
                 """).map { row in
                 let id: Int64 = row[0], path: String = row[1], imu: Int = row[6]
                 var notes: [String] = []
                 if let reason: String = row[9] { notes.append("ingest: quarantined: \(reason)") }
+                let track = ["gpx", "plt"].contains((row[2] as String?) ?? "")
+                if track, row[4] as String == "ingested", row[5] as Int == 0, row[10] as Int == 0 {
+                    notes.append("ingest: no track point, route point or waypoint with a position (metadata only): nothing to analyse")
+                }
                 if let note: String = row[8] { notes.append("classify: " + note) }
                 notes += failures[id] ?? []
                 return FileOutcome(path: path, format: row[2], device: row[3], status: row[4], fixes: row[5], imuSamples: imu,

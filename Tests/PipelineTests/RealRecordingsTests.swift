@@ -183,4 +183,35 @@ import Testing
         let unnamed = try cli.pipeline(["inspect", "traces", "--columns", mapping], in: folder.path)
         #expect(unnamed.status == 2 && unnamed.stdout.contains("the file name has no date and time"), "\(unnamed.stdout)")
     }
+
+    /// Every file of the GPX corpora of other parsers is accounted for: read with fixes or
+    /// waypoints, or with a note saying it held nothing, or quarantined or skipped with a reason.
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.skipMessage)))
+    func everyFileOfTheGPXCorporaIsAccountedFor() throws {
+        let folder = try TemporaryFolder()
+        let outcome = try cli.pipeline(["run", SharedData.path("gpx"), "--out", "out", "--json", "--model", model], in: folder.path)
+        #expect([0, 2].contains(outcome.status), "\(outcome.stderr)")
+        let summary = json(outcome)
+        let outcomes = (summary["file_outcomes"] as? [[String: Any]]) ?? []
+        let skipped = (summary["skipped_files"] as? [[String: Any]]) ?? []
+        #expect(outcomes.count + skipped.count == summary["files"] as? Int, "every input is an outcome or a skip")
+        #expect(skipped.allSatisfy { !(($0["reason"] as? String) ?? "").isEmpty })
+        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        let waypoints = Dictionary(uniqueKeysWithValues: try store.rows("SELECT path, waypoints FROM input_files").map {
+            (($0["path"] ?? nil) ?? "", Int((($0["waypoints"] ?? nil) ?? "0") ?? "0") ?? 0)
+        })
+        for file in outcomes {
+            let path = file["path"] as? String ?? "", notes = (file["notes"] as? [String]) ?? []
+            let fixes = file["fixes"] as? Int ?? 0
+            #expect(fixes > 0 || (waypoints[path] ?? 0) > 0 || !notes.isEmpty, "\(path): nothing read and nothing said")
+            if file["status"] as? String == "quarantined" { #expect(!notes.isEmpty, "\(path)") }
+        }
+    }
+
+    @Test func aGPXWithOnlyMetadataSaysSo() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("traces/meta.gpx", #"<?xml version="1.0"?><gpx version="1.1" creator="x"><metadata><name>n</name></metadata></gpx>"#)
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
+        #expect(outcome.status == 0 && outcome.stderr.contains("meta.gpx: ingest: no track point, route point or waypoint"), "\(outcome.stderr)")
+    }
 }
