@@ -32,12 +32,20 @@ extension WindowFeatureExtractor {
             notes.append("gravity-free acceleration only (no TotalAcceleration or Gravity stream): |a|, vertical and horizontal "
                          + "features missing, modes from the rules on |a − g| (still, walk or car); export those files too for the model")
         }
-        if let basis = recording.accelerationBasis, let samples = recording.streams[basis] {
-            let timing = StreamTiming.of(samples)
-            if let real = timing.usableRateHz, real < parameters.minimumSpectralRateHz {
+        // Rates per stretch between pauses, as the windows gate them (a pause is not a slow sensor).
+        if let basis = recording.accelerationBasis {
+            let pieces = recording.accelerationPieces(splittingAtGapsOver: parameters.maxGapSeconds)
+            let slow = pieces.compactMap { piece -> (rate: Double, repeats: Int?)? in
+                guard let samples = piece.streams[basis], samples.count > 1 else { return nil }
+                let timing = StreamTiming.of(samples)
+                guard let rate = timing.usableRateHz, rate < parameters.minimumSpectralRateHz else { return nil }
+                return (rate, timing.repeatFactor)
+            }
+            if let slowest = slow.min(by: { $0.rate < $1.rate }) {
                 notes.append(String(format: "frequency features not computed: the acceleration was measured at %.1f Hz, below %.0f Hz",
-                                    real, parameters.minimumSpectralRateHz)
-                             + (timing.repeatFactor.map { " (each value written \($0)×)" } ?? ""))
+                                    slowest.rate, parameters.minimumSpectralRateHz)
+                             + (slowest.repeats.map { " (each value written \($0)×)" } ?? "")
+                             + (pieces.count > 1 ? " (in \(slow.count) of \(pieces.count) stretches between pauses)" : ""))
             }
         }
         return notes
