@@ -9,6 +9,9 @@ public struct Recording: Sendable {
     public var streams: [IMUSensor: [IMUSample]]
     public var fixes: [PositionFix]
     public var labels: [LabelInterval]
+    /// Per stream, the rate its sensor measured at and its repeat factor, when the reader
+    /// already measured them (`StreamTiming` at ingest); else the feature stage measures them.
+    public var streamRates: [IMUSensor: StreamRate] = [:]
 
     public init(trace: String, device: String, streams: [IMUSensor: [IMUSample]] = [:],
                 fixes: [PositionFix] = [], labels: [LabelInterval] = []) {
@@ -87,5 +90,18 @@ public struct FeatureTable: Sendable {
         result.values.reserveCapacity(indices.count * Self.columns)
         for index in indices { result.values += row(index) }
         return result
+    }
+}
+
+/// What `StreamTiming` found for one stream, kept with a recording so the feature stage need
+/// not pass over the samples again.
+public struct StreamRate: Hashable, Sendable {
+    /// The rate from the median interval divided by the repeat factor, Hz.
+    public var realRateHz: Double
+    public var repeatFactor: Int?
+
+    public init(realRateHz: Double, repeatFactor: Int?) {
+        self.realRateHz = realRateHz
+        self.repeatFactor = repeatFactor
     }
 }

@@ -16,6 +16,8 @@ struct ResampledSignals {
     /// Samples per second the phone delivered, for acceleration and gyroscope.
     let accelerationRateHz: Double
     let gyroRateHz: Double
+    /// k when the acceleration logger wrote each value k times (see `StreamTiming.repeatFactor`).
+    let accelerationRepeatFactor: Int?
 
     /// Nil when the recording has no acceleration stream.
     init?(_ recording: Recording, parameters: WindowParameters) {
@@ -23,12 +25,12 @@ struct ResampledSignals {
         let streams = recording.streams
         if let accelerometer = streams[.accelerometer], !accelerometer.isEmpty {
             grid = UniformGrid(covering: accelerometer, rateHz: rate)
-            accelerationRateHz = Self.nativeRate(accelerometer)
+            (accelerationRateHz, accelerationRepeatFactor) = Self.timing(accelerometer, known: recording.streamRates[.accelerometer])
             acceleration = grid.resample(accelerometer, maxGapSeconds: gap)
             hasGravityReference = true
         } else if let linear = streams[.linearAcceleration], !linear.isEmpty {
             grid = UniformGrid(covering: linear, rateHz: rate)
-            accelerationRateHz = Self.nativeRate(linear)
+            (accelerationRateHz, accelerationRepeatFactor) = Self.timing(linear, known: recording.streamRates[.linearAcceleration])
             if let gravity = streams[.gravity], !gravity.isEmpty {
                 let parts = (grid.resample(linear, maxGapSeconds: gap), grid.resample(gravity, maxGapSeconds: gap))
                 acceleration = (0..<3).map { axis in zip(parts.0[axis], parts.1[axis]).map(+) }
@@ -43,15 +45,23 @@ struct ResampledSignals {
         let grid = self.grid
         gyro = streams[.gyroscope].flatMap { $0.isEmpty ? nil : grid.resample($0, maxGapSeconds: gap) }
         gravity = streams[.gravity].flatMap { $0.isEmpty ? nil : grid.resample($0, maxGapSeconds: gap) }
-        gyroRateHz = streams[.gyroscope].map(Self.nativeRate) ?? 0
+        gyroRateHz = streams[.gyroscope].map { Self.timing($0, known: recording.streamRates[.gyroscope]).rateHz } ?? 0
     }
 
-    /// The rate the sensor measured at, Hz (`StreamTiming.usableRateHz`: the median interval's
-    /// rate and the mean rate, each divided by the repeat factor of a sensor logged faster than
-    /// it measures, whichever is lower; 0 for fewer than two distinct times). Count over span
-    /// alone would take a 50 Hz sensor written 4 times per value for 200 Hz.
-    static func nativeRate(_ samples: [IMUSample]) -> Double {
-        StreamTiming.of(samples).usableRateHz ?? 0
+    /// The rate the sensor measured these samples (a stretch between pauses) at, Hz, and the
+    /// repeat factor: `StreamTiming.usableRateHz`, the lower of the median interval's rate and
+    /// the mean rate, each divided by the repeat factor of a sensor logged faster than it
+    /// measures (count over span alone would take a 50 Hz sensor written 4 times per value for
+    /// 200 Hz). From the recording's `known` rate (measured at ingest) and these samples' count
+    /// over span, without a pass over them; else from one pass.
+    static func timing(_ samples: [IMUSample], known: StreamRate?) -> (rateHz: Double, repeatFactor: Int?) {
+        guard let known else {
+            let timing = StreamTiming.of(samples)
+            return (timing.usableRateHz ?? 0, timing.repeatFactor)
+        }
+        guard samples.count > 1, let first = samples.first, let last = samples.last, last.time > first.time else { return (0, known.repeatFactor) }
+        let mean = Double(samples.count - 1) / first.time.seconds(until: last.time)
+        return (min(known.realRateHz, mean / Double(known.repeatFactor ?? 1)), known.repeatFactor)
     }
 
     /// Writes the window of `count` grid points from `first` into row `row` of each channel's

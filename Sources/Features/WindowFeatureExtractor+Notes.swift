@@ -1,14 +1,21 @@
 import MobilityCore
 
-extension WindowFeatureExtractor {
-    /// What the user should know about a recording's windows: why it gave none (with what to
-    /// do), or what its windows lack. Empty when there is nothing to say.
-    public func notes(for recording: Recording, windows: Int) -> [String] {
-        guard windows == 0 else { return limitations(recording) }
-        return [whyNoWindows(recording)]
-    }
+/// What the user should know about a recording's windows, gathered while they are computed
+/// (no second pass over the samples).
+struct PieceFacts {
+    var gravityFree = false
+    /// Stretches between pauses whose acceleration was measured below the spectral rate.
+    var slow: [(rateHz: Double, repeatFactor: Int?)] = []
 
-    func whyNoWindows(_ recording: Recording) -> String {
+    mutating func record(_ signals: ResampledSignals, minimumRateHz: Double) {
+        if !signals.hasGravityReference { gravityFree = true }
+        if signals.accelerationRateHz < minimumRateHz { slow.append((signals.accelerationRateHz, signals.accelerationRepeatFactor)) }
+    }
+}
+
+extension WindowFeatureExtractor {
+    /// Why a recording gave no window, with what to do.
+    func whyNoWindows(_ recording: Recording, pieces: [Recording]) -> String {
         let length = parameters.lengthSeconds
         guard recording.accelerationBasis != nil else {
             let held = recording.streams.filter { !$0.value.isEmpty }.keys.map(\.rawValue).sorted()
@@ -19,34 +26,25 @@ extension WindowFeatureExtractor {
             return "no windows: no acceleration stream (the file holds \(held.joined(separator: ", "))); windows need an accelerometer "
                 + "or linear acceleration"
         }
-        let pieces = recording.accelerationPieces(splittingAtGapsOver: parameters.maxGapSeconds)
         let longest = pieces.compactMap(\.imuSpan).map { $0.upperBound - $0.lowerBound }.max() ?? 0
         return String(format: "no windows: the longest stretch of acceleration without a pause over %.0f s lasts %.1f s, "
                       + "shorter than one %.0f s window (check the time column and its unit, or --columns 'time=…:ms')",
                       parameters.maxGapSeconds, longest, length)
     }
 
-    private func limitations(_ recording: Recording) -> [String] {
+    /// What windows lack: gravity (gravity-free acceleration alone), or a rate high enough for
+    /// the frequency features (judged per stretch between pauses, as the windows are).
+    func notes(_ seen: PieceFacts, pieces: Int) -> [String] {
         var notes: [String] = []
-        if recording.accelerationBasis != nil && !recording.hasGravityReference {
+        if seen.gravityFree {
             notes.append("gravity-free acceleration only (no TotalAcceleration or Gravity stream): |a|, vertical and horizontal "
                          + "features missing, modes from the rules on |a − g| (still, walk or car); export those files too for the model")
         }
-        // Rates per stretch between pauses, as the windows gate them (a pause is not a slow sensor).
-        if let basis = recording.accelerationBasis {
-            let pieces = recording.accelerationPieces(splittingAtGapsOver: parameters.maxGapSeconds)
-            let slow = pieces.compactMap { piece -> (rate: Double, repeats: Int?)? in
-                guard let samples = piece.streams[basis], samples.count > 1 else { return nil }
-                let timing = StreamTiming.of(samples)
-                guard let rate = timing.usableRateHz, rate < parameters.minimumSpectralRateHz else { return nil }
-                return (rate, timing.repeatFactor)
-            }
-            if let slowest = slow.min(by: { $0.rate < $1.rate }) {
-                notes.append(String(format: "frequency features not computed: the acceleration was measured at %.1f Hz, below %.0f Hz",
-                                    slowest.rate, parameters.minimumSpectralRateHz)
-                             + (slowest.repeats.map { " (each value written \($0)×)" } ?? "")
-                             + (pieces.count > 1 ? " (in \(slow.count) of \(pieces.count) stretches between pauses)" : ""))
-            }
+        if let slowest = seen.slow.min(by: { $0.rateHz < $1.rateHz }) {
+            notes.append(String(format: "frequency features not computed: the acceleration was measured at %.1f Hz, below %.0f Hz",
+                                slowest.rateHz, parameters.minimumSpectralRateHz)
+                         + (slowest.repeatFactor.map { " (each value written \($0)×)" } ?? "")
+                         + (pieces > 1 ? " (in \(seen.slow.count) of \(pieces) stretches between pauses)" : ""))
         }
         return notes
     }

@@ -37,16 +37,28 @@ public struct WindowFeatureExtractor: Sendable {
     }
 
     public func extract(_ recording: Recording) -> FeatureTable {
+        extractWithNotes(recording).table
+    }
+
+    /// The windows, and what the user should know about them (`notes`): why there are none,
+    /// or what they lack (gravity, a rate high enough for the frequency features).
+    public func extractWithNotes(_ recording: Recording) -> (table: FeatureTable, notes: [String]) {
         let fixes = recording.fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
         let pieces = recording.accelerationPieces(splittingAtGapsOver: parameters.maxGapSeconds)
-        guard !pieces.isEmpty else { return extractGPS(recording, fixes: fixes) }
+        guard !pieces.isEmpty else {
+            let table = extractGPS(recording, fixes: fixes)
+            return (table, table.count == 0 ? [whyNoWindows(recording, pieces: pieces)] : [])
+        }
         var table = FeatureTable()
+        var seen = PieceFacts()
         for piece in pieces {
             guard let signals = ResampledSignals(piece, parameters: parameters) else { continue }
+            seen.record(signals, minimumRateHz: parameters.minimumSpectralRateHz)
             let part = features(recording, starts: windowStarts(grid: signals.grid), signals: signals, fixes: fixes)
             if table.count == 0 { table = part } else { table.append(part) }  // one piece (the usual case): no copy
         }
-        return table
+        guard table.count > 0 else { return (table, [whyNoWindows(recording, pieces: pieces)]) }
+        return (table, notes(seen, pieces: pieces.count))
     }
 
     /// Windows over the fixes alone, laid out per run of fixes (a pause longer than the GPS

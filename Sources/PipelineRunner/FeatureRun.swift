@@ -27,8 +27,7 @@ public struct FeatureRun {
         var table = FeatureTable()
         var notes: [String: [String]] = [:]
         let report = try loader.load(paths, progress: progress) { recording in
-            let part = extractor.extract(recording)
-            let said = extractor.notes(for: recording, windows: part.count)
+            let (part, said) = extractor.extractWithNotes(recording)
             if !said.isEmpty { notes[recording.trace, default: []] += said }
             table.append(part)
         }

@@ -104,7 +104,11 @@ public struct RecordingLoader {
             let labels = result.labels + sharedLabels.filter { $0.device == result.device }
             report.unknownModes.formUnion(labels.filter { $0.mode == nil }.map(\.rawName))
             report.recordings += 1
-            return Recording(trace: input.path, device: result.device, streams: sink.streams, fixes: sink.fixes, labels: labels)
+            var recording = Recording(trace: input.path, device: result.device, streams: sink.streams, fixes: sink.fixes, labels: labels)
+            for stream in result.imuStreams {  // measured while reading: the feature stage need not pass over them again
+                if let real = stream.realRateHz { recording.streamRates[stream.sensor] = StreamRate(realRateHz: real, repeatFactor: stream.repeatFactor) }
+            }
+            return recording
         } catch let error as InputError {
             quarantine(error, report: &report, progress: progress)
             return nil
