@@ -214,4 +214,20 @@ import Testing
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
         #expect(outcome.status == 0 && outcome.stderr.contains("meta.gpx: ingest: no track point, route point or waypoint"), "\(outcome.stderr)")
     }
+
+    @Test func aGravityFreeSensorLoggerZipGivesWindowsAndSaysWhatTheyLack() throws {
+        let folder = try TemporaryFolder()
+        let rows = (0..<3000).map { "\(Int64(1_700_000_000e9) + Int64($0) * 20_000_000),\(Double($0) * 0.02),\(2 * sin(Double($0) * 0.25)),0.1,0.2" }
+        try folder.write("export/Metadata.csv", "version,device name\n3,Pixel 4 XL\n")
+        try folder.write("export/Accelerometer.csv", "time,seconds_elapsed,z,y,x\n" + rows.joined(separator: "\n") + "\n")
+        try FileManager.default.createDirectory(atPath: folder.file("traces"), withIntermediateDirectories: true)
+        try FileManager.default.zipItem(at: URL(fileURLWithPath: folder.file("export")), to: URL(fileURLWithPath: folder.file("traces/ride.zip")))
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
+        // 60 s at 50 Hz: 23 windows, decided by the rules on |a − g|.
+        #expect(outcome.status == 0 && json(outcome)["windows"] as? Int == 23, "\(outcome.stderr)")
+        let notes = ((json(outcome)["file_outcomes"] as? [[String: Any]])?.first?["notes"] as? [String]) ?? []
+        #expect(notes.contains { $0.contains("gravity-free acceleration only") }, "\(notes)")
+        let modes = try String(contentsOfFile: folder.file("out/modes.csv"), encoding: .utf8)
+        #expect(modes.contains(",rules") && !modes.contains(",model"), "no gravity: the model cannot read these windows")
+    }
 }
