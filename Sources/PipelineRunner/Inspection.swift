@@ -73,7 +73,7 @@ public struct Inspection: Encodable {
                 try devices.manifest.load(path: manifest, dropped: &ignored)
             }
             guard let format = try FormatDetector(explicitMapping: columns).detect(path: path) else {
-                inspection.error = "\(path): not a trace format (extension not one of \(FormatDetector.dataExtensions.sorted().joined(separator: ", ")))"
+                inspection.error = "\(path): " + (FormatDetector.whyNotATrace(path: path) ?? IngestSummary.notATraceExtension)
                 return inspection
             }
             inspection.format = format.kind.rawValue
