@@ -74,6 +74,16 @@ public struct LineReader {
     /// Longest header line read by `head`, bytes (64 KiB: two thousand 30-character column names).
     public static let maxHeaderBytes = 1 << 16
 
+    /// The non-empty lines after the header line: the rows of a sensor file that is counted, not read.
+    public static func dataRows(path: String) throws -> Int {
+        var rows = 0
+        try LineReader(path: path).forEachLine { line, number in
+            if number > 1, !line.isEmpty { rows += 1 }
+            return true
+        }
+        return rows
+    }
+
     /// The first `limit` lines as strings (for format detection), decoding invalid UTF-8
     /// leniently; a line longer than `maxHeaderBytes` is a `bad_header`.
     public static func head(path: String, limit: Int) throws -> [String] {

@@ -18,20 +18,10 @@ public struct PhyphoxReader {
     @discardableResult
     public func read(visitor: IMUTallyVisitor) throws -> String? {
         guard zipped else { return try readFolder(path, visitor: visitor) }
-        return try ZipExtraction.withUnpacked(path) { unpacked in
-            try readFolder(try exportFolder(in: unpacked), visitor: visitor, displayPath: path)
+        return try ZipExtraction.withExport(path, what: "phyphox export (meta/time.csv beside sensor CSV files)",
+                                            isExport: { Phyphox.isExport(folder: $0, fileNames: $1) }) { folder in
+            try readFolder(folder, visitor: visitor, displayPath: path)
         }
-    }
-
-    /// The folder inside an extracted zip that holds `meta/` (the zip may wrap it in one).
-    private func exportFolder(in root: String) throws -> String {
-        let names = try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".") && $0 != "__MACOSX" }
-        if Phyphox.isExport(folder: root, fileNames: names) { return root }
-        if names.count == 1 {
-            let inner = (root as NSString).appendingPathComponent(names[0])
-            if Phyphox.isExport(folder: inner, fileNames: (try? FileManager.default.contentsOfDirectory(atPath: inner)) ?? []) { return inner }
-        }
-        throw InputError(.unknownFormat, "the zip holds no phyphox export (meta/time.csv beside sensor CSV files); it holds [\(names.sorted().joined(separator: ", "))]", path: path)
     }
 
     private func readFolder(_ folder: String, visitor: IMUTallyVisitor, displayPath: String? = nil) throws -> String? {
@@ -53,7 +43,7 @@ public struct PhyphoxReader {
                     mapping.clock = clock
                     visitor.addRows(try TableIMUReader(path: file, mapping: mapping).read(visitor: visitor))
                 } else {
-                    visitor.addOtherSensor(SensorLogger.stem(name), rows: try Self.dataRows(file))
+                    visitor.addOtherSensor(SensorLogger.stem(name), rows: try LineReader.dataRows(path: file))
                 }
             } catch var error as InputError {
                 error.path = shown + "/" + name
@@ -61,14 +51,5 @@ public struct PhyphoxReader {
             }
         }
         return Phyphox.phoneModel(deviceFile: (folder as NSString).appendingPathComponent("meta/device.csv"))
-    }
-
-    static func dataRows(_ file: String) throws -> Int {
-        var rows = 0
-        try LineReader(path: file).forEachLine { line, number in
-            if number > 1, !line.isEmpty { rows += 1 }
-            return true
-        }
-        return rows
     }
 }

@@ -23,20 +23,10 @@ public struct SensorLoggerReader {
     @discardableResult
     public func read(visitor: IMUTallyVisitor) throws -> String? {
         guard zipped else { return try readFolder(path, visitor: visitor) }
-        return try ZipExtraction.withUnpacked(path) { unpacked in
-            try readFolder(try exportFolder(in: unpacked), visitor: visitor, displayPath: path)
+        return try ZipExtraction.withExport(path, what: "Sensor Logger export (Metadata.csv with Accelerometer.csv …)",
+                                            isExport: { SensorLogger.isExport(fileNames: $1) }) { folder in
+            try readFolder(folder, visitor: visitor, displayPath: path)
         }
-    }
-
-    /// The folder inside an extracted zip that holds the CSV files (the zip may wrap them in one).
-    private func exportFolder(in root: String) throws -> String {
-        let names = try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".") && $0 != "__MACOSX" }
-        if SensorLogger.isExport(fileNames: names) { return root }
-        if names.count == 1 {
-            let inner = (root as NSString).appendingPathComponent(names[0])
-            if SensorLogger.isExport(fileNames: (try? FileManager.default.contentsOfDirectory(atPath: inner)) ?? []) { return inner }
-        }
-        throw InputError(.unknownFormat, "the zip holds no Sensor Logger export (Metadata.csv with Accelerometer.csv …); it holds [\(names.sorted().joined(separator: ", "))]", path: path)
     }
 
     private func readFolder(_ folder: String, visitor: IMUTallyVisitor, displayPath: String? = nil) throws -> String? {
@@ -54,12 +44,7 @@ public struct SensorLoggerReader {
                 if let mapping = IMUDialect.sensorLogger(CSVFields.split(header), fileName: name) {
                     visitor.addRows(try TableIMUReader(path: file, mapping: mapping).read(visitor: visitor))
                 } else {
-                    var rows = 0
-                    try LineReader(path: file).forEachLine { line, number in
-                        if number > 1, !line.isEmpty { rows += 1 }
-                        return true
-                    }
-                    visitor.addOtherSensor(stem, rows: rows)
+                    visitor.addOtherSensor(stem, rows: try LineReader.dataRows(path: file))
                 }
             } catch var error as InputError {
                 error.path = (displayPath ?? folder) + "/" + name

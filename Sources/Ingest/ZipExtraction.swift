@@ -64,6 +64,22 @@ public enum ZipExtraction {
         return try body(folder)
     }
 
+    /// Unpacks an app's export zip and calls `body` with the folder that holds the export: the
+    /// zip's root, or the one folder that wraps it (`isExport(folder, names)` decides). `what`
+    /// names the export in the error when neither holds it.
+    static func withExport<T>(_ zip: String, what: String, isExport: (String, [String]) -> Bool,
+                              _ body: (String) throws -> T) throws -> T {
+        try withUnpacked(zip) { root in
+            let names = try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".") && $0 != "__MACOSX" }
+            if isExport(root, names) { return try body(root) }
+            if names.count == 1 {
+                let inner = (root as NSString).appendingPathComponent(names[0])
+                if isExport(inner, (try? FileManager.default.contentsOfDirectory(atPath: inner)) ?? []) { return try body(inner) }
+            }
+            throw InputError(.unknownFormat, "the zip holds no \(what); it holds [\(names.sorted().joined(separator: ", "))]", path: zip)
+        }
+    }
+
     /// A folder name for one version of a zip: its path, size and modification time.
     private static func key(_ zip: String) -> String {
         let attributes = try? FileManager.default.attributesOfItem(atPath: zip)
