@@ -65,7 +65,7 @@ public struct ComfortRun {
                 let files = try store.imuFiles(device: device, from: window.startSeconds, to: window.endSeconds)
                 let hasFixes = track.points.contains { $0.timeSeconds >= window.startSeconds && $0.timeSeconds <= window.endSeconds }
                 var ride = Ride(checkIn: checkIn, window: window, status: hasFixes ? .noIMU : .noData)
-                var reason: String?
+                var gravityFreeOnly = false
                 if !files.isEmpty {
                     let measured = try measurement.measure(files: files, window: window)
                     for error in measured.unreadable {
@@ -73,11 +73,10 @@ public struct ComfortRun {
                         progress.log("comfort: set aside \(error.path) for check-in \(device) \(checkIn.train) (line \(checkIn.line)): \(error.message)")
                     }
                     (ride.status, ride.metrics, ride.rateHz) = (measured.status == .noIMU && !hasFixes ? .noData : measured.status, measured.metrics, measured.rateHz)
-                    if measured.status == .noIMU && measured.reason != nil { ride.status = .unusableIMU }  // IMU there, but gravity-free
-                    reason = measured.reason
+                    gravityFreeOnly = measured.gravityFreeOnly
                 }
                 if ride.status != .measured {
-                    let why = reason ?? RideMeasurement.reason(ride.status, rateHz: ride.rateHz, gravityFree: false) ?? ""
+                    let why = RideMeasurement.reason(ride.status, rateHz: ride.rateHz, gravityFree: gravityFreeOnly) ?? ""
                     progress.log("comfort: check-in \(device) \(checkIn.train) \(checkIn.fromStation)→\(checkIn.toStation) (line \(checkIn.line)): "
                                  + "\(ride.status.rawValue): \(why)")
                     summary.notMeasured.append("\(device) \(checkIn.train) \(checkIn.fromStation)→\(checkIn.toStation) (line \(checkIn.line)): \(why)")

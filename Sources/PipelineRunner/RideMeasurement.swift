@@ -22,7 +22,7 @@ struct RideMeasurement {
     /// ingested with). A file that cannot be read now (gone, changed into something unreadable
     /// since ingest) is left out and returned in `unreadable`, so one bad file never stops the stage.
     func measure(files: [PipelineStore.IMUFile], window: RideWindow) throws
-        -> (status: Ride.Status, metrics: RideMetrics?, rateHz: Double?, unreadable: [InputError], reason: String?) {
+        -> (status: Ride.Status, metrics: RideMetrics?, rateHz: Double?, unreadable: [InputError], gravityFreeOnly: Bool) {
         var samples: [IMUSample] = []
         var unreadable: [InputError] = []
         var gravityFree = false
@@ -42,8 +42,11 @@ struct RideMeasurement {
                 unreadable.append(InputError(.unreadable, "\(error)", path: file.path))
             }
         }
-        let (status, metrics, rate) = metrics(samples)
-        return (status, metrics, rate, unreadable, Self.reason(status, rateHz: rate, gravityFree: gravityFree && samples.isEmpty))
+        // IMU files that hold gravity-free acceleration alone: data there, but unusable without the vertical.
+        let onlyGravityFree = gravityFree && samples.isEmpty
+        let (measured, metrics, rate) = metrics(samples)
+        let status = onlyGravityFree ? .unusableIMU : measured
+        return (status, metrics, rate, unreadable, onlyGravityFree)
     }
 
     /// Why a ride was not measured, in words a user can act on; nil when it was.

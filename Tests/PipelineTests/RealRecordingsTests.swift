@@ -230,4 +230,19 @@ import Testing
         let modes = try String(contentsOfFile: folder.file("out/modes.csv"), encoding: .utf8)
         #expect(modes.contains(",rules") && !modes.contains(",model"), "no gravity: the model cannot read these windows")
     }
+
+    @Test func aRideWhoseIMUFileHasNoSampleInsideItIsNoIMUNotUnusable() throws {
+        let folder = try TemporaryFolder()
+        for (name, bytes) in FuzzSeeds.all() where ["walk.gpx", "checkins.csv", "stations.csv"].contains(name) {
+            try folder.write("traces/fuzz/\(name)", Data(bytes))
+        }
+        // The file spans the ride, but its samples lie an hour before and two hours after it.
+        let before = (0..<500).map { FuzzSeeds.start - 3600 + Double($0) * 0.02 }, after = (0..<500).map { FuzzSeeds.start + 7200 + Double($0) * 0.02 }
+        let rows = (before + after).map { "\($0),0.1,0.2,9.8" }
+        try folder.write("traces/fuzz/phone.csv", "time,ax,ay,az\n" + rows.joined(separator: "\n") + "\n")
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
+        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        #expect(try store.rows("SELECT status FROM rides").map { $0["status"] ?? nil } == ["no_imu"], "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("no_imu: no IMU sample of the device inside the ride"))
+    }
 }
