@@ -1,7 +1,6 @@
 import Classify
 import Comfort
 import Crypto
-import Features
 import Foundation
 import Ingest
 import MobilityCore
@@ -154,7 +153,7 @@ public struct PipelineRun {
     /// Fills the per-file outcomes and warns, at the end of the log, of every file a stage made
     /// nothing of, and of a run that read IMU data but made no window at all.
     private func sayOutcomes(_ summary: inout Summary, _ store: PipelineStore) throws {
-        summary.fileOutcomes = try store.fileOutcomes(hopSeconds: WindowParameters().hopSeconds)
+        summary.fileOutcomes = try store.fileOutcomes()
         let empty = summary.fileOutcomes.filter { $0.windows == 0 || $0.notes.contains { $0.hasSuffix("nothing to analyse") } }
         for outcome in empty.prefix(20) {
             summary.warnings.append("\(outcome.path): " + (outcome.notes.first ?? "no windows"))

@@ -90,7 +90,7 @@ public struct ReportPage {
     /// windows and modes, measured rides, and why a stage made nothing (never silently nothing).
     func fileOutcomes() throws -> String {
         let limit = 200
-        let outcomes = try store.fileOutcomes(hopSeconds: 2.5).filter { $0.imuSamples > 0 || !$0.notes.isEmpty }
+        let outcomes = try store.fileOutcomes().filter { $0.imuSamples > 0 || !$0.notes.isEmpty }
         let rows = outcomes.prefix(limit).map { outcome -> [String] in
             let streams = outcome.streams.map { stream in
                 var text = stream.sensor + (stream.realRateHz.map { String(format: " %.1f Hz", $0) } ?? "")

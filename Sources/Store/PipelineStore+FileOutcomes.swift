@@ -44,8 +44,9 @@ public struct FileOutcome: Encodable, Hashable, Sendable {
 }
 
 extension PipelineStore {
-    /// Every input's outcome, in path order.
-    public func fileOutcomes(hopSeconds: Double) throws -> [FileOutcome] {
+    /// Every input's outcome, in path order. Minutes per mode count each window for its hop,
+    /// the shortest step between a trace's window starts (whatever window parameters made them).
+    public func fileOutcomes() throws -> [FileOutcome] {
         try database.read { db in
             var streams: [Int64: [FileOutcome.Stream]] = [:]
             for row in try Row.fetchAll(db, sql: """
@@ -57,8 +58,14 @@ extension PipelineStore {
                                                           clockJumps: row[9]))
             }
             var minutes: [String: [String: Double]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT trace, mode, COUNT(*) FROM mode_windows GROUP BY trace, mode") {
-                minutes[row[0], default: [:]][row[1]] = Double(row[2] as Int) * hopSeconds / 60
+            for row in try Row.fetchAll(db, sql: """
+                WITH w AS (SELECT trace, mode, start_unix_s, end_unix_s,
+                             start_unix_s - LAG(start_unix_s) OVER (PARTITION BY trace ORDER BY start_unix_s) AS step FROM mode_windows),
+                     h AS (SELECT trace, COALESCE(MIN(CASE WHEN step > 0 THEN step END), MIN(end_unix_s - start_unix_s)) AS hop
+                           FROM w GROUP BY trace)
+                SELECT w.trace, w.mode, COUNT(*) * h.hop FROM w JOIN h ON h.trace = w.trace GROUP BY w.trace, w.mode
+                """) {
+                minutes[row[0], default: [:]][row[1]] = (row[2] as Double) / 60
             }
             var failures: [Int64: [String]] = [:]
             for row in try Row.fetchAll(db, sql: """
