@@ -74,7 +74,7 @@ struct ResampledSignals {
         let (ax, ay, az) = (acceleration[0], acceleration[1], acceleration[2])
         if range.contains(where: { ax[$0].isNaN || ay[$0].isNaN || az[$0].isNaN }) { return false }
         let base = row * n
-        let dynamic = FeatureSchema.Channel.allCases.firstIndex(of: .accDynamic)!
+        let dynamic = Self.dynamicBlock
         if hasGravityReference {
             // Gravity: the gravity stream's mean over the window, else the acceleration's (a low-pass estimate).
             let gravityVector = mean(gravity, range) ?? mean(acceleration, range)!
@@ -97,7 +97,7 @@ struct ResampledSignals {
             }
         }
         if let gyro, !range.contains(where: { gyro[0][$0].isNaN || gyro[1][$0].isNaN || gyro[2][$0].isNaN }) {
-            let gyroIndex = FeatureSchema.Channel.allCases.firstIndex(of: .gyroMagnitude)!
+            let gyroIndex = Self.gyroBlock
             for (offset, i) in range.enumerated() {
                 let x = gyro[0][i], y = gyro[1][i], z = gyro[2][i]
                 blocks[gyroIndex][base + offset] = (x * x + y * y + z * z).squareRoot()
@@ -107,6 +107,10 @@ struct ResampledSignals {
         }
         return true
     }
+
+    /// Rows of `blocks` (channel order) that `fillChannels` writes by name.
+    static let dynamicBlock = FeatureSchema.Channel.allCases.firstIndex(of: .accDynamic)!
+    static let gyroBlock = FeatureSchema.Channel.allCases.firstIndex(of: .gyroMagnitude)!
 
     /// The mean vector of `axes` over `range`, or nil when the stream is absent or has a gap there.
     private func mean(_ axes: [[Double]]?, _ range: Range<Int>) -> (Double, Double, Double)? {

@@ -154,7 +154,7 @@ public struct PipelineRun {
     /// nothing of, and of a run that read IMU data but made no window at all.
     private func sayOutcomes(_ summary: inout Summary, _ store: PipelineStore) throws {
         summary.fileOutcomes = try store.fileOutcomes()
-        let empty = summary.fileOutcomes.filter { $0.windows == 0 || $0.notes.contains { $0.hasSuffix("nothing to analyse") } }
+        let empty = summary.fileOutcomes.filter(\.madeNothing)
         for outcome in empty.prefix(20) {
             summary.warnings.append("\(outcome.path): " + (outcome.notes.first ?? "no windows"))
         }

@@ -36,10 +36,13 @@ public struct FileOutcome: Encodable, Hashable, Sendable {
     public var measuredRides: Int
     /// What the user should know: why a stage made nothing of the file, and what to do.
     public var notes: [String]
+    /// True when the file was read but gave nothing: IMU data without a window, or a track
+    /// file without a point (quarantined files are said elsewhere).
+    public var madeNothing: Bool
 
     enum CodingKeys: String, CodingKey {
         case path, format, device, status, fixes, imuSamples = "imu_samples", streams, windows, modeMinutes = "mode_minutes"
-        case measuredRides = "measured_rides", notes
+        case measuredRides = "measured_rides", notes, madeNothing = "made_nothing"
     }
 }
 
@@ -86,14 +89,16 @@ extension PipelineStore {
                 var notes: [String] = []
                 if let reason: String = row[9] { notes.append("ingest: quarantined: \(reason)") }
                 let track = ["gpx", "plt"].contains((row[2] as String?) ?? "")
-                if track, row[4] as String == "ingested", row[5] as Int == 0, row[10] as Int == 0 {
+                let emptyTrack = track && row[4] as String == "ingested" && row[5] as Int == 0 && row[10] as Int == 0
+                if emptyTrack {
                     notes.append("ingest: no track point, route point or waypoint with a position (metadata only): nothing to analyse")
                 }
+                let windows: Int? = imu > 0 ? (row[7] as Int?) ?? 0 : nil
                 if let note: String = row[8] { notes.append("classify: " + note) }
                 notes += failures[id] ?? []
                 return FileOutcome(path: path, format: row[2], device: row[3], status: row[4], fixes: row[5], imuSamples: imu,
-                                   streams: streams[id] ?? [], windows: imu > 0 ? (row[7] as Int?) ?? 0 : nil,
-                                   modeMinutes: minutes[path] ?? [:], measuredRides: rides[id] ?? 0, notes: notes)
+                                   streams: streams[id] ?? [], windows: windows, modeMinutes: minutes[path] ?? [:],
+                                   measuredRides: rides[id] ?? 0, notes: notes, madeNothing: windows == 0 || emptyTrack)
             }
         }
     }

@@ -20,7 +20,8 @@ struct ClassifyCommand: ParsableCommand {
     @Argument(help: "Trace files or folders.")
     var paths: [String]
 
-    @Option(help: "The model file (see `pipeline train`).")
+    @Option(help: ArgumentHelp("The model file (see `pipeline train`).",
+                               discussion: "When left at the default and not in the working folder, the shipped model beside the executable is used."))
     var model = "models/mode-model.json"
 
     @Flag(help: "Use the rules baseline instead of a model.")

@@ -26,7 +26,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "A YAML file with stage parameters (keys as in `pipeline config --print`). Default: built-in defaults.")
     var config: String?
 
-    @Option(help: "The mode model for traces with IMU data (overrides classification.model in the configuration).")
+    @Option(help: ArgumentHelp("The mode model for traces with IMU data (overrides classification.model in the configuration).",
+                               discussion: "Default: models/mode-model.json in the working folder, else the shipped model beside the executable (models/ above it, or share/mobility-pipeline/ under the install prefix)."))
     var model: String?
 
     @Flag(help: "Re-read and re-classify every input even when unchanged.")
