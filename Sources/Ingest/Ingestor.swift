@@ -40,17 +40,13 @@ public struct Ingestor {
             result = tally.finish()
             result.dialect = "android_event_log"
         case .sensorLogger(let zipped):
-            let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
-            let phone = try SensorLoggerReader(path: input.path, zipped: zipped).read(visitor: tally)
-            result = tally.finish()
-            result.dialect = "sensor_logger"
-            result.phoneModel = phone
+            result = try readExport(result, sink: sink, dialect: "sensor_logger") {
+                try SensorLoggerReader(path: input.path, zipped: zipped).read(visitor: $0)
+            }
         case .phyphox(let zipped):
-            let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
-            let phone = try PhyphoxReader(path: input.path, zipped: zipped).read(visitor: tally)
-            result = tally.finish()
-            result.dialect = "phyphox"
-            result.phoneModel = phone
+            result = try readExport(result, sink: sink, dialect: "phyphox") {
+                try PhyphoxReader(path: input.path, zipped: zipped).read(visitor: $0)
+            }
         case .geoLifeLabels:
             result.labels = try LabelReaders.readGeoLife(path: input.path, device: identity.device, dropped: &result.dropped)
         case .labelsCSV:
@@ -73,6 +69,17 @@ public struct Ingestor {
             result.labels.append(LabelInterval(device: result.device, start: first, end: last, rawName: mode, source: source))
         }
         return result
+    }
+
+    /// A phone app's multi-file export through `read`, which returns the phone it names.
+    private func readExport(_ result: IngestResult, sink: IngestSink, dialect: String,
+                            read: (IMUTally) throws -> String?) throws -> IngestResult {
+        let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
+        let phone = try read(tally)
+        var final = tally.finish()
+        final.dialect = dialect
+        final.phoneModel = phone
+        return final
     }
 
     /// An input that yielded nothing usable at all is quarantined rather than stored empty,
