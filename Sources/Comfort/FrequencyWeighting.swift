@@ -1,8 +1,10 @@
 import Foundation
 
 /// The frequency weightings of whole-body vibration, as the standards define them: a product
-/// of analog second-order sections (ISO 2631-1:1997 Annex A, Table A.2; EN 12299:2009
-/// Annex B for Wb, which is ISO 2631-4's Wb):
+/// of analog second-order sections (ISO 2631-1:1997 Annex A, Table A.2, for Wk and Wd;
+/// ISO 2631-4:2001 Annex A, Table A.1, for Wb, the weighting EN 12299:2009 uses for the
+/// vertical; the same parameters are in ISO 8041:2005 Table B.1, quoted in Larson Davis's
+/// *HVM200 Reference Manual*, Table 3.1):
 ///
 /// - band limiting: a high-pass at f1 and a low-pass at f2 (both Butterworth, Q = 1/√2);
 /// - acceleration–velocity transition: (1 + s/ω3) / (1 + s/(Q4·ω4) + s²/ω4²);
@@ -13,7 +15,7 @@ import Foundation
 /// |---|---|---|---|---|---|---|---|---|---|---|---|
 /// | Wk (ISO 2631-1) | vertical | 0.4 | 100 | 12.5 | 12.5 | 0.63 | 2.37 | 0.91 | 3.35 | 0.91 | 1 |
 /// | Wd (ISO 2631-1) | horizontal | 0.4 | 100 | 2.0 | 2.0 | 0.63 | – | – | – | – | 1 |
-/// | Wb (EN 12299) | vertical | 0.4 | 100 | 16 | 16 | 0.63 | 2.5 | 0.8 | 4.0 | 0.8 | 1.024 |
+/// | Wb (ISO 2631-4, EN 12299) | vertical | 0.4 | 100 | 16 | 16 | 0.55 | 2.5 | 0.9 | 4.0 | 0.95 | 1.024 |
 ///
 /// The 100 Hz band-limiting low-pass lies above the Nyquist frequency at phone rates (25 Hz at
 /// 50 Hz sampling). The digital filters leave it out: at 20 Hz it would multiply the weighting
@@ -36,8 +38,8 @@ public struct FrequencyWeighting: Hashable, Sendable {
                                               step: (2.37, 0.91, 3.35, 0.91), gain: 1)
     public static let wd = FrequencyWeighting(name: "Wd", highPassHz: 0.4, lowPassHz: 100, transition: (2.0, 2.0, 0.63),
                                               step: nil, gain: 1)
-    public static let wb = FrequencyWeighting(name: "Wb", highPassHz: 0.4, lowPassHz: 100, transition: (16, 16, 0.63),
-                                              step: (2.5, 0.8, 4.0, 0.8), gain: 1.024)
+    public static let wb = FrequencyWeighting(name: "Wb", highPassHz: 0.4, lowPassHz: 100, transition: (16, 16, 0.55),
+                                              step: (2.5, 0.9, 4.0, 0.95), gain: 1.024)
 
     /// The analog sections (numerator and denominator in powers of s: [s⁰, s¹, s²]), without
     /// the band-limiting low-pass (see the type's note).

@@ -25,6 +25,11 @@ public struct RideWindow: Hashable, Sendable {
     public var departureSeconds: Double?
     public var arrivalSeconds: Double?
 
+    /// A ride known by its first and last sample (a recording measured as a ride of its own).
+    public init(startSeconds: Double, endSeconds: Double) {
+        (self.startSeconds, self.endSeconds) = (startSeconds, endSeconds)
+    }
+
     /// `points` sorted by time (the device's track); nil when the device has no fix near the ride.
     public init(checkinSeconds: Double, points: [TrackPoint], origin: Geofence?, destination: Geofence?,
                 maxRideSeconds: Double = Parameters.maxRideSeconds) {

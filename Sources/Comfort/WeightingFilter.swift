@@ -20,10 +20,24 @@ public struct WeightingFilter: Sendable {
         biquads = weighting.sections.map { Biquad(matching: $0, rateHz: rateHz) }
     }
 
-    /// The weighted signal (same length; the filter starts at rest).
+    /// How long the weighted signal takes to settle after its first sample, seconds: the
+    /// slowest pole (the 0.4 Hz band-limiting high-pass, decay rate 2π·0.4/√2 = 1.78 s⁻¹) has
+    /// fallen to e^(−1.78·5) = 1.4·10⁻⁴ of its start by then. `RideMetrics` leaves this much
+    /// of every gap-free piece out of the weighted metrics.
+    public static let settlingSeconds = 5.0
+
+    /// The weighted signal (same length). Each section starts in the steady state of the
+    /// signal's first value (as if it had been there forever), so a signal that does not start
+    /// at zero gives no step; the transient of the signal's own start remains for
+    /// `settlingSeconds` (a 1 Hz sine starting at its steepest point: MTVV 44 % high without
+    /// the settling time left out, exactly its rms with it).
     public func apply(_ signal: [Double]) -> [Double] {
+        guard var level = signal.first else { return [] }
         var output = signal
-        for biquad in biquads { biquad.filter(&output) }
+        for biquad in biquads {
+            biquad.filter(&output, steadyAt: level)
+            level *= biquad.gainAtZeroHz
+        }
         let gain = weighting.gain
         for index in output.indices { output[index] *= gain }
         return output
@@ -97,8 +111,13 @@ struct Biquad: Sendable {
         // A high-pass has a double zero at z = 1, i.e. b0 + b1 + b2 = 0; the formulas give it.
     }
 
-    func filter(_ signal: inout [Double]) {
-        var x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
+    /// The gain at 0 Hz, (b0 + b1 + b2) / (1 + a1 + a2).
+    var gainAtZeroHz: Double { (b0 + b1 + b2) / (1 + a1 + a2) }
+
+    /// Filters in place. `steadyAt`: the filter starts as if its input had been this value
+    /// forever (state x = c, y = c·gain at 0 Hz); 0 is a filter at rest.
+    func filter(_ signal: inout [Double], steadyAt level: Double = 0) {
+        var x1 = level, x2 = level, y1 = level * gainAtZeroHz, y2 = level * gainAtZeroHz
         for index in signal.indices {
             let x = signal[index]
             let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2

@@ -38,7 +38,7 @@ extension Recording {
 
     /// Index ranges of `sortedTimes` between which consecutive times are more than
     /// `gapSeconds` apart.
-    static func runs(_ sortedTimes: [Double], splittingAtGapsOver gapSeconds: Double) -> [Range<Int>] {
+    public static func runs(_ sortedTimes: [Double], splittingAtGapsOver gapSeconds: Double) -> [Range<Int>] {
         runs(count: sortedTimes.count, splittingAtGapsOver: gapSeconds) { sortedTimes[$0] }
     }
 

@@ -1,4 +1,5 @@
 import Comfort
+import Features
 import Foundation
 import Ingest
 import MobilityCore
@@ -6,16 +7,30 @@ import Reports
 import Store
 import Trips
 
-/// The comfort stage over a store: each check-in becomes a ride, placed in time by the
-/// device's fixes and the station geofences (`RideWindow`) and measured from the device's IMU
-/// files that cover it (`RideMeasurement`); rides are replaced in the store (one
+/// The comfort stage over a store. Each check-in becomes a ride, placed in time by the device's
+/// fixes and the station geofences (`RideWindow`) and measured from the device's IMU files that
+/// cover it (`RideMeasurement`). With `recordings` set, each IMU recording (or each part of it
+/// between gaps of `rideGapSeconds`) that no check-in's ride covers is a ride of its own, from
+/// its first to its last sample. Rides, their stops and events are replaced in the store (one
 /// transaction) and written with the per-train and per-route tables. Check-ins that match no
-/// data are kept with their status (`no_data`, `no_imu`, `unusable_imu`), never dropped.
+/// data are kept with their status (`no_data`, `no_imu`, `unusable_imu`) and why, never dropped.
 public struct ComfortRun {
     public var storePath: String
     public var reportsFolder: String
     public var maxRideSeconds = RideWindow.Parameters.maxRideSeconds
     public var metrics = RideMetrics.Parameters()
+    /// Which recordings become rides without a check-in.
+    public var recordings = RecordingRides.none
+    /// A pause longer than this splits a recording into separate rides, seconds.
+    public var rideGapSeconds = 60.0
+
+    public enum RecordingRides: Sendable, Equatable {
+        case none
+        /// Every ingested IMU recording no check-in covers.
+        case all
+        /// Only the recordings at or under these paths (those `pipeline comfort PATH…` was given).
+        case under([String])
+    }
 
     public init(storePath: String, reportsFolder: String) {
         self.storePath = storePath
@@ -25,18 +40,22 @@ public struct ComfortRun {
     public struct Summary: Sendable, Encodable {
         public var checkins = 0
         public var rides = 0
+        /// Rides taken from recordings without a check-in.
+        public var recordingRides = 0
         public var byStatus: [String: Int] = [:]
+        public var stops = 0
+        public var events = 0
         public var trains = 0
         public var routes = 0
         public var unknownStations: [String] = []
         public var seconds = 0.0
         public var files: [String] = []
-        /// Each check-in whose ride was not measured, with why.
+        /// Each ride that was not measured, with why.
         public var notMeasured: [String] = []
 
         enum CodingKeys: String, CodingKey {
-            case checkins, rides, byStatus = "by_status", trains, routes, unknownStations = "unknown_stations", seconds, files
-            case notMeasured = "not_measured"
+            case checkins, rides, recordingRides = "recording_rides", byStatus = "by_status", stops, events, trains, routes
+            case unknownStations = "unknown_stations", seconds, files, notMeasured = "not_measured"
         }
     }
 
@@ -56,68 +75,164 @@ public struct ComfortRun {
         let measurement = RideMeasurement(loader: RecordingLoader(), parameters: metrics)
         var rides: [Ride] = []
         var rows: [PipelineStore.RideRow] = []
+        func setAside(_ errors: [InputError], for what: String) throws {
+            for error in errors {
+                try store.recordStageFailure(path: error.path, stage: "comfort", code: error.code.rawValue, reason: error.message)
+                progress.log("comfort: set aside \(error.path) for \(what): \(error.message)")
+            }
+        }
+        var tracks: [String: DeviceTrack] = [:]
+        func track(_ device: String) throws -> DeviceTrack {
+            if let known = tracks[device] { return known }
+            let loaded = try store.track(named: device)
+            tracks[device] = loaded
+            return loaded
+        }
         for (device, group) in Dictionary(grouping: checkIns, by: { $0.checkIn.device }).sorted(by: { $0.key < $1.key }) {
-            let track = try store.track(named: device)
+            let points = try track(device).points
             for (id, checkIn) in group.sorted(by: { $0.checkIn.checkinTime < $1.checkIn.checkinTime }) {
                 progress.update(done: rides.count, total: checkIns.count, item: "\(device) \(checkIn.train)")
-                let window = RideWindow(checkinSeconds: checkIn.checkinTime.secondsSince1970, points: track.points,
+                let window = RideWindow(checkinSeconds: checkIn.checkinTime.secondsSince1970, points: points,
                                         origin: station(checkIn.fromStation), destination: station(checkIn.toStation), maxRideSeconds: maxRideSeconds)
                 let files = try store.imuFiles(device: device, from: window.startSeconds, to: window.endSeconds)
-                let hasFixes = track.points.contains { $0.timeSeconds >= window.startSeconds && $0.timeSeconds <= window.endSeconds }
+                let hasFixes = points.contains { $0.timeSeconds >= window.startSeconds && $0.timeSeconds <= window.endSeconds }
                 var ride = Ride(checkIn: checkIn, window: window, status: hasFixes ? .noIMU : .noData)
-                var gravityFreeOnly = false
-                if !files.isEmpty {
-                    let measured = try measurement.measure(files: files, window: window)
-                    for error in measured.unreadable {
-                        try store.recordStageFailure(path: error.path, stage: "comfort", code: error.code.rawValue, reason: error.message)
-                        progress.log("comfort: set aside \(error.path) for check-in \(device) \(checkIn.train) (line \(checkIn.line)): \(error.message)")
-                    }
-                    (ride.status, ride.metrics, ride.rateHz) = (measured.status == .noIMU && !hasFixes ? .noData : measured.status, measured.metrics, measured.rateHz)
-                    gravityFreeOnly = measured.gravityFreeOnly
+                ride.trace = files.map(\.path).joined(separator: ";")
+                if files.isEmpty {
+                    ride.note = hasFixes ? "no IMU file of the device covers the ride" : "no IMU sample and no fix of the device inside the ride"
+                } else {
+                    let (acceleration, unreadable) = measurement.acceleration(files: files, from: window.startSeconds, to: window.endSeconds)
+                    try setAside(unreadable, for: "check-in \(device) \(checkIn.train) (line \(checkIn.line))")
+                    let analysis = measurement.analyse(acceleration, speeds: Self.speeds(points, from: window.startSeconds, to: window.endSeconds))
+                    Self.apply(analysis, to: &ride)
+                    if analysis.status == .noIMU && !hasFixes { (ride.status, ride.note) = (.noData, "no IMU sample and no fix of the device inside the ride") }
                 }
-                if ride.status != .measured {
-                    let why = RideMeasurement.reason(ride.status, rateHz: ride.rateHz, gravityFree: gravityFreeOnly) ?? ""
-                    progress.log("comfort: check-in \(device) \(checkIn.train) \(checkIn.fromStation)→\(checkIn.toStation) (line \(checkIn.line)): "
-                                 + "\(ride.status.rawValue): \(why)")
-                    summary.notMeasured.append("\(device) \(checkIn.train) \(checkIn.fromStation)→\(checkIn.toStation) (line \(checkIn.line)): \(why)")
-                }
-                rides.append(ride)
-                rows.append(Self.row(ride, checkinID: id))
-                summary.byStatus[ride.status.rawValue, default: 0] += 1
+                record(ride, checkinID: id, name: "check-in \(device) \(checkIn.train) \(checkIn.fromStation)→\(checkIn.toStation) (line \(checkIn.line))")
             }
+        }
+        if recordings != .none {
+            let covered = Dictionary(grouping: rides.filter { $0.checkIn != nil }, by: \.device)
+            var found = try store.imuRecordings()
+            if case .under(let given) = recordings { found = found.filter { Self.isUnder($0.file.path, given) } }
+            for (index, recording) in found.enumerated() {
+                progress.update(done: index, total: found.count, item: recording.file.path)
+                let (acceleration, unreadable) = measurement.acceleration(files: [recording.file], from: recording.firstSeconds, to: recording.lastSeconds)
+                try setAside(unreadable, for: "its ride")
+                let points = try track(recording.device).points
+                for part in Self.parts(acceleration, gapSeconds: rideGapSeconds) {
+                    let (first, last) = (part.samples.first!.time.secondsSince1970, part.samples.last!.time.secondsSince1970)
+                    // Time a check-in's ride already measured is not measured twice.
+                    guard !(covered[recording.device] ?? []).contains(where: { $0.window.startSeconds < last && $0.window.endSeconds > first }) else {
+                        progress.log("comfort: \(recording.file.path) \(Self.clock(first))–\(Self.clock(last)): covered by a check-in's ride")
+                        continue
+                    }
+                    var ride = Ride(device: recording.device, trace: recording.file.path, window: RideWindow(startSeconds: first, endSeconds: last), status: .noIMU)
+                    Self.apply(measurement.analyse(part, speeds: Self.speeds(points, from: first, to: last)), to: &ride)
+                    summary.recordingRides += 1
+                    record(ride, checkinID: nil, name: "recording \(recording.file.path) \(Self.clock(first))–\(Self.clock(last))")
+                }
+            }
+            if found.isEmpty { progress.log("comfort: no IMU recording in the store to measure as a ride") }
+        }
+        func record(_ ride: Ride, checkinID: Int64?, name: String) {
+            if ride.status != .measured {
+                let why = ride.note ?? ride.status.rawValue
+                progress.log("comfort: \(name): \(ride.status.rawValue): \(why)")
+                summary.notMeasured.append("\(name): \(why)")
+            }
+            rides.append(ride)
+            rows.append(Self.row(ride, checkinID: checkinID))
+            summary.byStatus[ride.status.rawValue, default: 0] += 1
+            summary.stops += ride.stops.count
+            summary.events += ride.metrics?.events.count ?? 0
         }
         progress.update(done: checkIns.count, total: checkIns.count, item: "")
         try store.replaceRides(rows)
         try ComfortTables(rides: rides).write(to: reportsFolder)
         summary.rides = rides.count
-        summary.trains = Set(rides.map(\.checkIn.train)).count
-        summary.routes = Set(rides.map { [$0.checkIn.fromStation, $0.checkIn.toStation] }).count
+        summary.trains = Set(rides.compactMap(\.checkIn?.train)).count
+        summary.routes = Set(rides.compactMap { $0.checkIn.map { [$0.fromStation, $0.toStation] } }).count
         summary.files = ComfortTables.fileNames.map { (reportsFolder as NSString).appendingPathComponent($0) }
         summary.seconds = Date().timeIntervalSince(started)
         return (summary, rides)
     }
 
+    /// Whether `path` is one of `roots` or inside one of them (compared as absolute, standardised paths).
+    static func isUnder(_ path: String, _ roots: [String]) -> Bool {
+        func absolute(_ p: String) -> String {
+            let full = p.hasPrefix("/") ? p : FileManager.default.currentDirectoryPath + "/" + p
+            return (full as NSString).standardizingPath
+        }
+        let target = absolute(path)
+        return roots.map(absolute).contains { target == $0 || target.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+    }
+
+    /// The analysis on the ride; a check-in's ride window is cut to its IMU data, so a ride
+    /// without fixes (its window the check-in plus `maxRideSeconds`) never lasts longer than the data.
+    static func apply(_ analysis: RideAnalysis, to ride: inout Ride) {
+        if let first = analysis.firstSeconds, let last = analysis.lastSeconds, analysis.status == .measured {
+            ride.window.startSeconds = max(ride.window.startSeconds, first)
+            ride.window.endSeconds = min(ride.window.endSeconds, last)
+        }
+        (ride.status, ride.metrics, ride.rateHz, ride.coveredSeconds) = (analysis.status, analysis.metrics, analysis.rateHz, analysis.coveredSeconds)
+        (ride.stops, ride.verticalSource, ride.note) = (analysis.stops, analysis.verticalSource, analysis.note)
+    }
+
+    /// A recording's acceleration cut at pauses longer than `gapSeconds`.
+    static func parts(_ acceleration: RideMeasurement.Acceleration, gapSeconds: Double) -> [RideMeasurement.Acceleration] {
+        let samples = acceleration.samples
+        guard !samples.isEmpty else { return [] }
+        return Recording.runs(samples.map(\.time.secondsSince1970), splittingAtGapsOver: gapSeconds).map {
+            RideMeasurement.Acceleration(samples: Array(samples[$0]), gravityIncluded: acceleration.gravityIncluded)
+        }
+    }
+
+    /// GPS speeds between consecutive fixes within [start, end] (time of the later fix, m/s).
+    static func speeds(_ points: [TrackPoint], from start: Double, to end: Double) -> [(seconds: Double, metersPerSecond: Double)] {
+        let inside = points.filter { $0.timeSeconds >= start && $0.timeSeconds <= end }
+        guard inside.count > 1 else { return [] }
+        return (1..<inside.count).compactMap { i in
+            let dt = inside[i].timeSeconds - inside[i - 1].timeSeconds
+            return dt > 0 && dt <= 30 ? (inside[i].timeSeconds, TrackPoint.distanceMeters(inside[i - 1], inside[i]) / dt) : nil
+        }
+    }
+
+    static func clock(_ seconds: Double) -> String { ISO8601.format(Timestamp(secondsSince1970: seconds.rounded())) }
+
     /// Two lines for logs and terminals.
     public static func text(_ s: Summary) -> String {
-        var text = "\(s.checkins) check-ins: " + s.byStatus.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-            + "; \(s.trains) trains, \(s.routes) routes"
+        var text = "\(s.rides) rides (\(s.checkins) check-ins, \(s.recordingRides) from recordings): "
+            + s.byStatus.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            + "; \(s.stops) stops, \(s.events) events; \(s.trains) trains, \(s.routes) routes"
         if !s.unknownStations.isEmpty { text += "\nstations with no geofence: " + s.unknownStations.joined(separator: ", ") }
         return text
     }
 
-    static func row(_ ride: Ride, checkinID: Int64) -> PipelineStore.RideRow {
+    static func row(_ ride: Ride, checkinID: Int64?) -> PipelineStore.RideRow {
         let c = ride.checkIn, w = ride.window, m = ride.metrics
-        return PipelineStore.RideRow(checkinID: checkinID, values: [
-            "device": c.device, "train": c.train, "from_station": c.fromStation, "to_station": c.toStation, "status": ride.status.rawValue,
-            "started_unix_s": w.startSeconds, "finished_unix_s": w.endSeconds, "departure_unix_s": w.departureSeconds,
-            "arrival_unix_s": w.arrivalSeconds, "departure_delay_s": ride.departureDelaySeconds, "arrival_delay_s": ride.arrivalDelaySeconds,
-            "imu_rate_hz": ride.rateHz, "rms_x": m?.longitudinal.rms, "rms_y": m?.lateral.rms, "rms_z": m?.vertical.rms, "a_v": m?.totalValue,
+        var row = PipelineStore.RideRow(checkinID: checkinID, values: [
+            "source": ride.source.rawValue, "device": ride.device, "trace": ride.trace, "train": c?.train, "from_station": c?.fromStation,
+            "to_station": c?.toStation, "status": ride.status.rawValue, "note": ride.note,
+            "started_unix_s": w.startSeconds, "finished_unix_s": w.endSeconds, "covered_s": ride.coveredSeconds,
+            "departure_unix_s": w.departureSeconds, "arrival_unix_s": w.arrivalSeconds, "departure_delay_s": ride.departureDelaySeconds,
+            "arrival_delay_s": ride.arrivalDelaySeconds, "imu_rate_hz": ride.rateHz, "vertical": ride.verticalSource?.rawValue,
+            "rms_x": m?.longitudinal.rms, "rms_y": m?.lateral.rms, "rms_z": m?.vertical.rms, "a_v": m?.totalValue,
             "mtvv_x": m?.longitudinal.mtvv, "mtvv_y": m?.lateral.mtvv, "mtvv_z": m?.vertical.mtvv,
             "vdv_x": m?.longitudinal.vdv, "vdv_y": m?.lateral.vdv, "vdv_z": m?.vertical.vdv,
             "crest_x": m?.longitudinal.crestFactor, "crest_y": m?.lateral.crestFactor, "crest_z": m?.vertical.crestFactor,
-            "comfort_band": m?.comfortBand.rawValue, "nmv": m?.nmv, "nmv_class": m?.nmvClass?.rawValue,
+            "comfort_band": m.map { $0.comfortBand?.rawValue ?? "not measured" }, "nmv": m?.nmv, "nmv_class": m?.nmvClass?.rawValue,
+            "nmv_partial": m?.nmvPartial, "nmv_minutes": m?.nmvMinutes,
             "jerks_longitudinal_per_h": m?.longitudinalJerksPerHour, "jerks_lateral_per_h": m?.lateralJerksPerHour,
-            "continuous_comfort_5s": m.map { "[" + $0.continuousComfort.map { FixedPoint.text($0, digits: 4) }.joined(separator: ",") + "]" },
+            "continuous_comfort_5s": m.map { ComfortTables.series($0.continuousComfort) },
+            "cc_x_5s": m.map { ComfortTables.series($0.ccX) }, "cc_y_5s": m.map { ComfortTables.series($0.ccY) },
+            "cc_z_5s": m.map { ComfortTables.series($0.ccZ) },
         ])
+        row.stops = ride.stops.map { ($0.startSeconds, $0.endSeconds) }
+        row.events = (m?.events ?? []).map { event in
+            ["kind": event.kind.rawValue, "axis": event.axis.rawValue, "direction": event.direction, "start_unix_s": event.startSeconds,
+             "end_unix_s": event.endSeconds, "peak_acceleration_mps2": event.peakAccelerationMetersPerSecond2,
+             "peak_jerk_mps3": event.peakJerkMetersPerSecond3]
+        }
+        return row
     }
 }

@@ -30,6 +30,12 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         public var maxRideSeconds = RideWindow.Parameters.maxRideSeconds
         /// A horizontal jerk above this counts as strong, m/s³.
         public var jerkThresholdMetersPerSecond3 = RideMetrics.Parameters().jerkThresholdMetersPerSecond3
+        /// A braking, pull-away or curve counts from this acceleration, m/s².
+        public var accelerationThresholdMetersPerSecond2 = RideMetrics.Parameters().accelerationThresholdMetersPerSecond2
+        /// Measure IMU recordings that no check-in covers as rides of their own.
+        public var ridesFromRecordings = false
+        /// A pause longer than this splits a recording into separate rides, seconds.
+        public var rideGapSeconds = 60.0
         public init() {}
     }
 

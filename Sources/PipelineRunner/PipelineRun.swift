@@ -129,10 +129,13 @@ public struct PipelineRun {
         var comfort = ComfortRun(storePath: storePath, reportsFolder: outputFolder)
         comfort.maxRideSeconds = configuration.comfort.maxRideSeconds
         comfort.metrics.jerkThresholdMetersPerSecond3 = configuration.comfort.jerkThresholdMetersPerSecond3
+        comfort.metrics.accelerationThresholdMetersPerSecond2 = configuration.comfort.accelerationThresholdMetersPerSecond2
+        comfort.recordings = configuration.comfort.ridesFromRecordings ? .all : .none
+        comfort.rideGapSeconds = configuration.comfort.rideGapSeconds
         let (comfortSummary, _) = try comfort.run(progress: progress)
         (summary.rides, summary.measuredRides) = (comfortSummary.rides, comfortSummary.byStatus["measured"] ?? 0)
-        if comfortSummary.checkins > 0 { progress.log("comfort: " + ComfortRun.text(comfortSummary)) }
-        summary.warnings += comfortSummary.notMeasured.prefix(20).map { "comfort not measured for check-in " + $0 }
+        if comfortSummary.rides > 0 { progress.log("comfort: " + ComfortRun.text(comfortSummary)) }
+        summary.warnings += comfortSummary.notMeasured.prefix(20).map { "comfort not measured for " + $0 }
         lap("comfort")
         try sayOutcomes(&summary, store)
 

@@ -5,35 +5,66 @@ import Ingest
 import MobilityCore
 import Store
 
-/// Turns a device's IMU recordings into the comfort metrics of one ride window: the
-/// accelerometer (with gravity; or linear acceleration plus the gravity stream) within the
-/// window, resampled to a uniform 50 Hz (100 Hz when the phone records at 90 Hz or more),
-/// gaps up to 1 s bridged, then `VehicleFrame` and `RideMetrics`.
+/// What was measured of one ride from its IMU data.
+struct RideAnalysis {
+    var status: Ride.Status
+    var metrics: RideMetrics?
+    /// The stream's native rate, from its raw samples (median interval, repeats seen through,
+    /// gaps left out), Hz.
+    var rateHz: Double?
+    var coveredSeconds: Double?
+    /// The first and last sample inside the ride, Unix seconds.
+    var firstSeconds: Double?, lastSeconds: Double?
+    var stops: [RideStop] = []
+    var verticalSource: VehicleFrame.VerticalSource?
+    /// Why the ride was not measured (nil when it was).
+    var note: String?
+}
+
+/// Turns a device's IMU recordings into what one ride window holds: the accelerometer with
+/// gravity (or linear acceleration plus the gravity stream; or, without either, the gravity-free
+/// acceleration with an estimated vertical) inside the window, cut into gap-free pieces, each
+/// resampled to a uniform 50 Hz (100 Hz when the phone records at 90 Hz or more), then
+/// `VehicleFrame`, `StopDetector` and `RideMetrics`.
+///
+/// Gaps are never filled: a piece ends where the interval between samples exceeds
+/// `StreamTiming.gapFactor` median intervals; the filters restart on each piece and the
+/// durations count covered seconds only.
 struct RideMeasurement {
     var loader: RecordingLoader
     var parameters = RideMetrics.Parameters()
+    var stopDetector = StopDetector()
 
-    /// Rides need at least this much usable IMU data, seconds.
+    /// Rides need at least this much covered IMU time, seconds.
     static let minimumSeconds = 60.0
-    /// Lowest native rate whose weighting up to 20 Hz means anything (Nyquist above 10 Hz), Hz.
+    /// Lowest native rate whose weighting up to 20 Hz means anything (Nyquist above 10 Hz), Hz:
+    /// below it the metrics are "not measured: rate too low", never computed on a band the phone
+    /// did not record (Wk and Wb weigh up to 80 Hz; 20 Hz keeps 4–10 Hz, where they peak).
     static let minimumRateHz = 20.0
 
-    /// The ride's metrics from the IMU `files` (each read with the column mapping it was
-    /// ingested with). A file that cannot be read now (gone, changed into something unreadable
-    /// since ingest) is left out and returned in `unreadable`, so one bad file never stops the stage.
-    func measure(files: [PipelineStore.IMUFile], window: RideWindow) throws
-        -> (status: Ride.Status, metrics: RideMetrics?, rateHz: Double?, unreadable: [InputError], gravityFreeOnly: Bool) {
+    /// The acceleration of one ride, in time order, and whether it includes gravity.
+    struct Acceleration {
         var samples: [IMUSample] = []
+        var gravityIncluded = true
+    }
+
+    /// The acceleration inside [start, end] of the IMU `files` (each read with the column mapping
+    /// it was ingested with). A file that cannot be read now (gone, changed into something
+    /// unreadable since ingest) is left out and returned in `unreadable`, so one bad file never
+    /// stops the stage.
+    func acceleration(files: [PipelineStore.IMUFile], from start: Double, to end: Double) -> (Acceleration, unreadable: [InputError]) {
+        var withGravity: [IMUSample] = [], gravityFree: [IMUSample] = []
         var unreadable: [InputError] = []
-        var gravityFree = false
         for file in files {
             do {
                 var loader = self.loader
                 loader.columns = try file.columnMapping.map(ColumnMappingSpec.init(text:))
                 unreadable += try loader.load([file.path], progress: Progress(quiet: true)) { recording in
-                    if recording.accelerationBasis != nil && !recording.hasGravityReference { gravityFree = true }
-                    samples += Self.accelerationWithGravity(recording).filter {
-                        $0.time.secondsSince1970 >= window.startSeconds && $0.time.secondsSince1970 <= window.endSeconds
+                    let inside = { (sample: IMUSample) in sample.time.secondsSince1970 >= start && sample.time.secondsSince1970 <= end }
+                    let total = Self.accelerationWithGravity(recording).filter(inside)
+                    withGravity += total
+                    if total.isEmpty, recording.accelerationBasis == .linearAcceleration {
+                        gravityFree += (recording.streams[.linearAcceleration] ?? []).filter(inside)
                     }
                 }.quarantined
             } catch let error as InputError {
@@ -42,68 +73,88 @@ struct RideMeasurement {
                 unreadable.append(InputError(.unreadable, "\(error)", path: file.path))
             }
         }
-        // IMU files that hold gravity-free acceleration alone: data there, but unusable without the vertical.
-        let onlyGravityFree = gravityFree && samples.isEmpty
-        let (measured, metrics, rate) = metrics(samples)
-        let status = onlyGravityFree ? .unusableIMU : measured
-        return (status, metrics, rate, unreadable, onlyGravityFree)
+        var acceleration = withGravity.isEmpty ? Acceleration(samples: gravityFree, gravityIncluded: false) : Acceleration(samples: withGravity)
+        acceleration.samples.sort { $0.time < $1.time }
+        return (acceleration, unreadable)
     }
 
-    /// Why a ride was not measured, in words a user can act on; nil when it was.
-    static func reason(_ status: Ride.Status, rateHz: Double?, gravityFree: Bool) -> String? {
-        if gravityFree {
-            return "the IMU files hold gravity-free acceleration only (no accelerometer with gravity, no gravity stream), "
-                + "so the vertical is unknown; record TotalAcceleration.csv or Gravity.csv too"
+    /// The ride's metrics, stops and frame from its acceleration; `speeds`: GPS speeds in the ride.
+    func analyse(_ acceleration: Acceleration, speeds: [(seconds: Double, metersPerSecond: Double)] = []) -> RideAnalysis {
+        let samples = acceleration.samples
+        guard samples.count > 1 else { return RideAnalysis(status: .noIMU, note: "no IMU sample of the device inside the ride") }
+        let timing = StreamTiming.of(samples)
+        guard let median = timing.medianIntervalSeconds, let real = timing.realRateHz else {
+            return RideAnalysis(status: .unusableIMU, note: "the IMU samples inside the ride have no two distinct times")
         }
-        switch status {
-        case .measured: return nil
-        case .noIMU: return "no IMU sample of the device inside the ride"
-        case .noData: return "no IMU sample and no fix of the device inside the ride"
-        case .unusableIMU:
-            if let rate = rateHz, rate < minimumRateHz {
-                return String(format: "not measured: rate too low (%.1f Hz measured, %.0f Hz needed for weighting up to 20 Hz)", rate, minimumRateHz)
-            }
-            return String(format: "not measured: less than %.0f s of usable IMU data inside the ride", minimumSeconds)
+        let gap = max(StreamTiming.gapFactor * median, 0.1)
+        let runs = Recording.runs(samples.map(\.time.secondsSince1970), splittingAtGapsOver: gap)
+            .filter { samples[$0.upperBound - 1].time.secondsSince1970 - samples[$0.lowerBound].time.secondsSince1970 >= 1 }
+        let covered = runs.reduce(0.0) { $0 + samples[$1.upperBound - 1].time.secondsSince1970 - samples[$1.lowerBound].time.secondsSince1970 }
+        // Native rate: the real rate (median interval, repeats seen through), and no more than the
+        // samples per covered second (a bursty logger delivers its mean rate's information).
+        let perCovered = covered > 0 ? Double(runs.reduce(0) { $0 + $1.count } - runs.count) / covered / Double(timing.repeatFactor ?? 1) : 0
+        let native = min(real, perCovered)
+        var analysis = RideAnalysis(status: .unusableIMU, rateHz: native, coveredSeconds: covered,
+                                    firstSeconds: samples.first!.time.secondsSince1970, lastSeconds: samples.last!.time.secondsSince1970)
+        guard native >= Self.minimumRateHz else {
+            analysis.note = String(format: "not measured: rate too low (%.1f Hz measured from the raw stream, %.0f Hz needed for weighting up to 20 Hz)",
+                                   native, Self.minimumRateHz)
+            return analysis
         }
-    }
-
-    private func metrics(_ unsorted: [IMUSample]) -> (status: Ride.Status, metrics: RideMetrics?, rateHz: Double?) {
-        var samples = unsorted
-        samples.sort { $0.time < $1.time }
-        guard samples.count > 1 else { return (.noIMU, nil, nil) }
-        let span = samples.first!.time.seconds(until: samples.last!.time)
-        let native = StreamTiming.of(samples).usableRateHz ?? 0  // repeats seen through, bursts not taken for the rate
-        guard span >= Self.minimumSeconds, native >= Self.minimumRateHz else { return (.unusableIMU, nil, native) }
+        guard covered >= Self.minimumSeconds else {
+            analysis.note = String(format: "not measured: %.0f s of IMU data inside the ride, %.0f s needed", covered, Self.minimumSeconds)
+            return analysis
+        }
         let rate = native >= 90 ? 100.0 : 50.0
-        // The window bounds the span (max_ride_seconds); a grid past UniformGrid.maxCount is refused, not allocated.
-        guard span * rate < Double(UniformGrid.maxCount) else { return (.unusableIMU, nil, native) }
-        let grid = UniformGrid(covering: samples, rateHz: rate)
-        var axes = grid.resample(samples, maxGapSeconds: 1)
-        // Hold the last value across longer gaps (a paused recording adds no vibration).
-        for axis in axes.indices {
+        let pieces = runs.map { Self.piece(Array(samples[$0]), rateHz: rate, maxGapSeconds: gap) }
+        guard var frame = VehicleFrame(pieces: pieces, rateHz: rate, gravityIncluded: acceleration.gravityIncluded) else {
+            analysis.note = "not measured: the acceleration holds no gravity (its mean is under 1 m/s²) though the stream says it does"
+            return analysis
+        }
+        analysis.stops = stopDetector.stops(in: pieces, rateHz: rate, speeds: speeds)
+        frame.orientForward(stops: analysis.stops.map { ($0.startSeconds, $0.endSeconds) }, rateHz: rate)
+        analysis.metrics = RideMetrics(frame: frame, rateHz: rate, parameters: parameters)
+        analysis.verticalSource = frame.verticalSource
+        analysis.status = .measured
+        return analysis
+    }
+
+    /// One gap-free run of samples on its own uniform grid (short dropouts within it interpolated).
+    static func piece(_ samples: [IMUSample], rateHz: Double, maxGapSeconds: Double) -> AccelerationPiece {
+        let grid = UniformGrid(covering: samples, rateHz: rateHz)
+        var axes = grid.resample(samples, maxGapSeconds: maxGapSeconds)
+        for axis in axes.indices {  // the grid's last point may lie past the last sample
             var last = axes[axis].first { !$0.isNaN } ?? 0
             for index in axes[axis].indices { if axes[axis][index].isNaN { axes[axis][index] = last } else { last = axes[axis][index] } }
         }
-        guard let frame = VehicleFrame(x: axes[0], y: axes[1], z: axes[2], rateHz: rate) else { return (.unusableIMU, nil, rate) }
-        return (.measured, RideMetrics(frame: frame, rateHz: rate, parameters: parameters), rate)
+        return AccelerationPiece(startSeconds: grid.start.secondsSince1970, x: axes[0], y: axes[1], z: axes[2])
     }
 
+    /// The accelerometer with gravity, or linear acceleration plus gravity at the linear stream's
+    /// own sample times (so its native rate and gaps stay what the phone recorded).
     static func accelerationWithGravity(_ recording: Recording) -> [IMUSample] {
         if let total = recording.streams[.accelerometer], !total.isEmpty { return total }
-        guard recording.accelerationBasis == .linearAcceleration else { return [] }
-        // Gridded per run of samples, so a pause costs nothing (see `accelerationPieces`).
-        return recording.accelerationPieces(splittingAtGapsOver: 1).flatMap(Self.linearPlusGravity)
+        guard recording.accelerationBasis == .linearAcceleration, let linear = recording.streams[.linearAcceleration],
+              let gravity = recording.streams[.gravity], !gravity.isEmpty else { return [] }
+        return linearPlusGravity(linear, gravity)
     }
 
-    private static func linearPlusGravity(_ piece: Recording) -> [IMUSample] {
-        guard let linear = piece.streams[.linearAcceleration], let gravity = piece.streams[.gravity] else { return [] }
-        let grid = UniformGrid(covering: linear, rateHz: 100)
-        let g = grid.resample(gravity, maxGapSeconds: 1)
-        let l = grid.resample(linear, maxGapSeconds: 1)
-        return (0..<grid.count).compactMap { i in
-            let sum = (l[0][i] + g[0][i], l[1][i] + g[1][i], l[2][i] + g[2][i])
-            return sum.0.isNaN || sum.1.isNaN || sum.2.isNaN ? nil
-                : IMUSample(time: Timestamp(secondsSince1970: grid.time(at: i)), x: sum.0, y: sum.1, z: sum.2)
+    /// Each linear sample plus gravity interpolated linearly at its time; a sample with no gravity
+    /// sample within 1 s on both sides is left out.
+    static func linearPlusGravity(_ linear: [IMUSample], _ gravity: [IMUSample]) -> [IMUSample] {
+        var next = 0, result: [IMUSample] = []
+        result.reserveCapacity(linear.count)
+        for sample in linear {
+            let t = sample.time.secondsSince1970
+            while next < gravity.count, gravity[next].time.secondsSince1970 < t { next += 1 }
+            guard next < gravity.count, next > 0 || gravity[0].time.secondsSince1970 == t else { continue }
+            let after = gravity[next], before = gravity[max(next - 1, 0)]
+            let (t0, t1) = (before.time.secondsSince1970, after.time.secondsSince1970)
+            guard t - t0 <= 1, t1 - t <= 1 else { continue }
+            let w = t1 > t0 ? (t - t0) / (t1 - t0) : 0
+            result.append(IMUSample(time: sample.time, x: sample.x + before.x + w * (after.x - before.x),
+                                    y: sample.y + before.y + w * (after.y - before.y), z: sample.z + before.z + w * (after.z - before.z)))
         }
+        return result
     }
 }

@@ -9,13 +9,15 @@ public struct ComfortTables {
 
     public init(rides: [Ride]) { self.rides = rides }
 
-    public static let fileNames = ["rides.csv", "train_comfort.csv", "route_comfort.csv"]
+    public static let fileNames = ["rides.csv", "stops.csv", "events.csv", "train_comfort.csv", "route_comfort.csv"]
 
     public func write(to folder: String) throws {
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
         try ridesCSV().write(to: path("rides.csv"))
-        try summaryCSV(ComfortSummary.group(rides) { $0.checkIn.train }, keys: ["train"]) { [$0.key] }.write(to: path("train_comfort.csv"))
-        try summaryCSV(ComfortSummary.group(rides) { "\($0.checkIn.fromStation)\t\($0.checkIn.toStation)" }, keys: ["from_station", "to_station"]) {
+        try stopsCSV().write(to: path("stops.csv"))
+        try eventsCSV().write(to: path("events.csv"))
+        try summaryCSV(ComfortSummary.group(rides) { $0.train }, keys: ["train"]) { [$0.key] }.write(to: path("train_comfort.csv"))
+        try summaryCSV(ComfortSummary.group(rides) { "\($0.fromStation)\t\($0.toStation)" }, keys: ["from_station", "to_station"]) {
             $0.key.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         }.write(to: path("route_comfort.csv"))
     }
@@ -36,27 +38,66 @@ public struct ComfortTables {
         fields += axes.map { number($0.mtvv) }
         fields += axes.map { number($0.vdv) }
         fields += axes.map { number($0.crestFactor, 2) }
-        fields += [m.comfortBand.rawValue, number(m.nmv, 2), m.nmvClass?.rawValue]
+        fields += [m.comfortBand?.rawValue ?? "not measured", number(m.nmv, 2), m.nmvClass?.rawValue]
         fields += [number(m.longitudinalJerksPerHour, 1), number(m.lateralJerksPerHour, 1)]
         return fields
     }
+
+    /// Columns after the metrics and ratings, new with rides from recordings: where the ride came
+    /// from, what the data covered, N_MV's coverage, the EN 12299 continuous comfort per axis.
+    static let rideDetailColumns = ["source", "trace", "covered_s", "vertical", "nmv_partial", "nmv_minutes", "stops",
+                                    "acceleration_events", "jerk_events", "cc_x_5s_mps2", "cc_y_5s_mps2", "cc_z_5s_mps2", "note"]
 
     func ridesCSV() -> CSVWriter {
         var csv = CSVWriter(columns: ["ride_id", "device", "train", "from_station", "to_station", "status", "checkin_at", "started_at",
                                       "finished_at", "duration_s", "scheduled_departure", "departure_at", "departure_delay_s",
                                       "scheduled_arrival", "arrival_at", "arrival_delay_s", "imu_rate_hz"] + Self.metricColumns
-                            + ComfortSummary.ratingNames + ["noise_db", "comment", "source_line"])
+                            + ComfortSummary.ratingNames + ["noise_db", "comment", "source_line"] + Self.rideDetailColumns)
         for (index, ride) in rides.enumerated() {
-            let c = ride.checkIn, w = ride.window
-            csv.append([String(index + 1), c.device, c.train, c.fromStation, c.toStation, ride.status.rawValue,
-                        Self.time(c.checkinTime.secondsSince1970), Self.time(w.startSeconds), Self.time(w.endSeconds),
-                        Self.number(w.endSeconds - w.startSeconds, 0), Self.time(c.scheduledDeparture?.secondsSince1970),
-                        Self.time(w.departureSeconds), Self.number(ride.departureDelaySeconds, 0),
-                        Self.time(c.scheduledArrival?.secondsSince1970), Self.time(w.arrivalSeconds),
-                        Self.number(ride.arrivalDelaySeconds, 0), Self.number(ride.rateHz, 0)]
-                       + Self.metricFields(ride.metrics)
-                       + [c.cleanliness, c.odoursTemperature, c.crowding, c.service].map { $0.map(String.init) }
-                       + [Self.number(c.noiseDecibels, 1), c.comment, String(c.line)])
+            let c = ride.checkIn, w = ride.window, m = ride.metrics
+            var fields: [String?] = [String(index + 1), ride.device, c?.train, c?.fromStation, c?.toStation, ride.status.rawValue,
+                                     Self.time(c?.checkinTime.secondsSince1970), Self.time(w.startSeconds), Self.time(w.endSeconds),
+                                     Self.number(w.endSeconds - w.startSeconds, 0), Self.time(c?.scheduledDeparture?.secondsSince1970),
+                                     Self.time(w.departureSeconds), Self.number(ride.departureDelaySeconds, 0),
+                                     Self.time(c?.scheduledArrival?.secondsSince1970), Self.time(w.arrivalSeconds),
+                                     Self.number(ride.arrivalDelaySeconds, 0), Self.number(ride.rateHz, 0)]
+            fields += Self.metricFields(m)
+            fields += [c?.cleanliness, c?.odoursTemperature, c?.crowding, c?.service].map { $0.map(String.init) }
+            fields += [Self.number(c?.noiseDecibels, 1), c?.comment, c.map { String($0.line) }]
+            fields += [ride.source.rawValue, ride.trace, Self.number(ride.coveredSeconds, 1), ride.verticalSource?.rawValue,
+                       m.map { $0.nmvPartial ? "true" : "false" }, Self.number(m?.nmvMinutes, 2), String(ride.stops.count),
+                       m.map { String($0.events.filter { $0.kind == .acceleration }.count) }, m.map { String($0.events.filter { $0.kind == .jerk }.count) },
+                       m.map { Self.series($0.ccX) }, m.map { Self.series($0.ccY) }, m.map { Self.series($0.ccZ) }, ride.note]
+            csv.append(fields)
+        }
+        return csv
+    }
+
+    /// A 5 s series as a JSON array (pandas: `json.loads`), 4 decimals.
+    public static func series(_ values: [Double]) -> String { "[" + values.map { FixedPoint.text($0, digits: 4) }.joined(separator: ",") + "]" }
+
+    /// Each stop of each ride: `device,trace,start,end,duration_s` (ISO 8601 UTC), then the ride.
+    func stopsCSV() -> CSVWriter {
+        var csv = CSVWriter(columns: ["device", "trace", "start", "end", "duration_s", "ride_id"])
+        for (index, ride) in rides.enumerated() {
+            for stop in ride.stops {
+                csv.append([ride.device, ride.trace, Self.time(stop.startSeconds), Self.time(stop.endSeconds),
+                            Self.number(stop.durationSeconds, 0), String(index + 1)])
+            }
+        }
+        return csv
+    }
+
+    /// Each braking, pull-away, curve and jerk of each ride.
+    func eventsCSV() -> CSVWriter {
+        var csv = CSVWriter(columns: ["device", "trace", "start", "end", "kind", "axis", "direction", "peak_acceleration_mps2",
+                                      "peak_jerk_mps3", "ride_id"])
+        for (index, ride) in rides.enumerated() {
+            for event in ride.metrics?.events ?? [] {
+                csv.append([ride.device, ride.trace, Self.time(event.startSeconds), Self.time(event.endSeconds),
+                            event.kind.rawValue, event.axis.rawValue, event.direction, Self.number(event.peakAccelerationMetersPerSecond2, 2),
+                            Self.number(event.peakJerkMetersPerSecond3, 2), String(index + 1)])
+            }
         }
         return csv
     }

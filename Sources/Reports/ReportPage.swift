@@ -25,7 +25,7 @@ public struct ReportPage {
 
     public func write() throws {
         let sections = [try overview(), try inputs(), try fileOutcomes(), try devices(), try modalSplit(), try trips(), try originDestination(),
-                        try dwellPlaces(), try heatMaps(), try comfort(), try classifier()]
+                        try dwellPlaces(), try heatMaps(), try comfort(), try recordingRides(), try classifier()]
         let page = Self.head + "<body><main>\n" + sections.joined(separator: "\n") + "\n<footer>Made by \(Self.generator) from "
             + "the store beside this file (pipeline.sqlite). Times are UTC"
             + (calendar.utcOffsetSeconds == 0 ? "" : String(format: "%+.1f h", calendar.utcOffsetSeconds / 3600)) + ".</footer></main></body></html>\n"
@@ -244,7 +244,7 @@ public struct ReportPage {
             SELECT r.train, r.status, r.device, r.nmv, r.a_v, r.departure_delay_s, r.arrival_delay_s, r.continuous_comfort_5s,
               r.finished_unix_s - r.started_unix_s AS seconds, r.started_unix_s AS started, r.from_station, r.to_station,
               c.cleanliness, c.odours_temperature, c.crowding, c.service, c.noise_db
-            FROM rides r JOIN checkins c ON c.id = r.checkin_id ORDER BY r.train, r.id
+            FROM rides r JOIN checkins c ON c.id = r.checkin_id WHERE r.source = 'checkin' ORDER BY r.train, r.id
             """)
         guard !rides.isEmpty else { return "" }
         func values(_ group: [[String: String?]], _ key: String) -> [Double] { group.compactMap { Double(t($0, key)) } }
@@ -288,6 +288,32 @@ public struct ReportPage {
                 + "Wb vertical), the largest of the three axes, for the longest measured ride.</p>"
         }
         return html + "</section>"
+    }
+
+    /// Rides measured from recordings without a check-in: comfort, stops and strong pushes.
+    func recordingRides() throws -> String {
+        let rides = try store.rows("""
+            SELECT r.id, r.device, r.status, r.note, r.started_unix_s AS started, r.covered_s, r.nmv, r.nmv_partial, r.nmv_minutes, r.a_v,
+              r.vertical, (SELECT COUNT(*) FROM ride_stops s WHERE s.ride_id = r.id) AS stops,
+              (SELECT COUNT(*) FROM ride_events e WHERE e.ride_id = r.id AND e.kind = 'acceleration' AND e.direction = 'braking') AS brakings,
+              (SELECT COUNT(*) FROM ride_events e WHERE e.ride_id = r.id AND e.kind = 'jerk') AS jerks
+            FROM rides r WHERE r.source = 'recording' ORDER BY r.device, r.started_unix_s
+            """)
+        guard !rides.isEmpty else { return "" }
+        func format(_ key: String, _ row: [String: String?], _ digits: Int) -> String { Double(t(row, key)).map { HTML.number($0, digits) } ?? "–" }
+        let table = rides.map { ride -> [String] in
+            let nmv = format("nmv", ride, 2) + (t(ride, "nmv_partial") == "1" ? " (partial, \(format("nmv_minutes", ride, 1)) min)" : "")
+            return [t(ride, "device"), time(d(ride, "started")), format("covered_s", ride, 0), t(ride, "status").replacingOccurrences(of: "_", with: " "),
+                    nmv, format("a_v", ride, 3), t(ride, "stops"), t(ride, "brakings"), t(ride, "jerks"),
+                    t(ride, "vertical").isEmpty ? "–" : t(ride, "vertical"), t(ride, "note")]
+        }
+        return "<section><h2>Rides from recordings</h2><p class=\"note\">Recordings measured as rides of their own (no check-in): "
+            + "each recording, or each part between pauses, from its first to its last sample; covered seconds leave gaps out. N_MV "
+            + "(EN 12299) of a ride under 5 min is partial, over the 5 s values it has. Stops are found from the vibration alone "
+            + "(stops.csv); brakings are longitudinal decelerations of 1 m/s² or more and jerks changes of 1 m/s³ or more (events.csv). "
+            + "\"estimated\" vertical: gravity-free acceleration, the vertical taken as the direction of least slow motion.</p>"
+            + HTML.table(["device", "started", "covered s", "status", "N_MV", "a_v", "stops", "brakings", "jerks", "vertical", "note"],
+                         table, numeric: [2, 4, 5, 6, 7, 8]) + "</section>"
     }
 
     func classifier() throws -> String {

@@ -15,6 +15,7 @@ enum Migrations {
         migrator.registerMigration("v5_stage_failures") { db in try v5StageFailures(db) }
         migrator.registerMigration("v6_column_mapping") { db in try v6ColumnMapping(db) }
         migrator.registerMigration("v7_stream_timing_and_notes") { db in try v7StreamTiming(db) }
+        migrator.registerMigration("v8_recording_rides") { db in try v8RecordingRides(db) }
         return migrator
     }
 
@@ -370,5 +371,63 @@ enum Migrations {
         // Why classifying a file gave no window (or what it could not compute), so every file's
         // outcome is said, never silently nothing.
         try db.execute(sql: "ALTER TABLE classified_files ADD COLUMN note TEXT")
+    }
+
+    /// Rides from recordings without a check-in (no train, no stations), what the data covered,
+    /// N_MV's coverage and the EN 12299 continuous comfort per axis; each ride's stops and events.
+    /// The comfort stage rebuilds rides whole on every run, so the old table is replaced, not copied.
+    static func v8RecordingRides(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TABLE rides;
+            CREATE TABLE rides (
+              id INTEGER PRIMARY KEY,
+              checkin_id INTEGER REFERENCES checkins(id) ON DELETE CASCADE,
+              source TEXT NOT NULL CHECK (source IN ('checkin', 'recording')),
+              device TEXT NOT NULL,
+              trace TEXT NOT NULL,
+              train TEXT,
+              from_station TEXT,
+              to_station TEXT,
+              status TEXT NOT NULL CHECK (status IN ('measured', 'no_imu', 'no_data', 'unusable_imu')),
+              note TEXT,
+              started_unix_s REAL NOT NULL,
+              finished_unix_s REAL NOT NULL,
+              covered_s REAL,
+              departure_unix_s REAL,
+              arrival_unix_s REAL,
+              departure_delay_s REAL,
+              arrival_delay_s REAL,
+              imu_rate_hz REAL,
+              vertical TEXT,
+              rms_x REAL, rms_y REAL, rms_z REAL, a_v REAL,
+              mtvv_x REAL, mtvv_y REAL, mtvv_z REAL,
+              vdv_x REAL, vdv_y REAL, vdv_z REAL,
+              crest_x REAL, crest_y REAL, crest_z REAL,
+              comfort_band TEXT,
+              nmv REAL,
+              nmv_class TEXT,
+              nmv_partial INTEGER,
+              nmv_minutes REAL,
+              jerks_longitudinal_per_h REAL,
+              jerks_lateral_per_h REAL,
+              continuous_comfort_5s TEXT,
+              cc_x_5s TEXT, cc_y_5s TEXT, cc_z_5s TEXT
+            );
+            CREATE TABLE ride_stops (
+              ride_id INTEGER NOT NULL REFERENCES rides(id) ON DELETE CASCADE,
+              start_unix_s REAL NOT NULL,
+              end_unix_s REAL NOT NULL
+            );
+            CREATE TABLE ride_events (
+              ride_id INTEGER NOT NULL REFERENCES rides(id) ON DELETE CASCADE,
+              kind TEXT NOT NULL CHECK (kind IN ('acceleration', 'jerk')),
+              axis TEXT NOT NULL CHECK (axis IN ('longitudinal', 'lateral')),
+              direction TEXT NOT NULL,
+              start_unix_s REAL NOT NULL,
+              end_unix_s REAL NOT NULL,
+              peak_acceleration_mps2 REAL NOT NULL,
+              peak_jerk_mps3 REAL NOT NULL
+            );
+            """)
     }
 }

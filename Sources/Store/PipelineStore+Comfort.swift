@@ -39,28 +39,58 @@ extension PipelineStore {
         }
     }
 
-    /// One ride as the store keeps it (columns of `rides`, by name).
-    public struct RideRow {
-        public var checkinID: Int64
-        public var values: [String: DatabaseValueConvertible?]
+    /// An ingested IMU file with its device and span, for rides taken from recordings.
+    public struct IMURecording: Hashable, Sendable {
+        public var device: String
+        public var file: IMUFile
+        public var firstSeconds: Double
+        public var lastSeconds: Double
+    }
 
-        public init(checkinID: Int64, values: [String: DatabaseValueConvertible?]) {
+    /// Every ingested file with IMU samples, by device and time.
+    public func imuRecordings() throws -> [IMURecording] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT COALESCE(device, path), path, column_mapping, first_unix_s, last_unix_s FROM input_files
+                WHERE status = 'ingested' AND imu_samples > 0 AND first_unix_s IS NOT NULL ORDER BY COALESCE(device, path), first_unix_s, path
+                """).map { IMURecording(device: $0[0], file: IMUFile(path: $0[1], columnMapping: $0[2]), firstSeconds: $0[3], lastSeconds: $0[4]) }
+        }
+    }
+
+    /// One ride as the store keeps it (columns of `rides`, by name), with its stops and events.
+    public struct RideRow {
+        public var checkinID: Int64?
+        public var values: [String: DatabaseValueConvertible?]
+        /// (start, end) Unix seconds.
+        public var stops: [(Double, Double)] = []
+        /// Columns of `ride_events`, by name.
+        public var events: [[String: DatabaseValueConvertible?]] = []
+
+        public init(checkinID: Int64?, values: [String: DatabaseValueConvertible?]) {
             self.checkinID = checkinID
             self.values = values
         }
     }
 
-    /// Replaces every ride in one transaction (every row names the same columns).
+    /// Replaces every ride, stop and event in one transaction (every ride row names the same columns).
     public func replaceRides(_ rides: [RideRow]) throws {
         try database.write { db in
-            try db.execute(sql: "DELETE FROM rides")
+            try db.execute(sql: "DELETE FROM ride_events; DELETE FROM ride_stops; DELETE FROM rides")
             guard let keys = rides.first?.values.keys.sorted() else { return }
             let columns = ["id", "checkin_id"] + keys
             let insert = try db.makeStatement(
                 sql: "INSERT INTO rides (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+            let stop = try db.makeStatement(sql: "INSERT INTO ride_stops (ride_id, start_unix_s, end_unix_s) VALUES (?, ?, ?)")
+            let eventKeys = ["kind", "axis", "direction", "start_unix_s", "end_unix_s", "peak_acceleration_mps2", "peak_jerk_mps3"]
+            let event = try db.makeStatement(sql: "INSERT INTO ride_events (ride_id, \(eventKeys.joined(separator: ", "))) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
             for (index, ride) in rides.enumerated() {
-                let arguments: [DatabaseValueConvertible?] = [Int64(index + 1), ride.checkinID] + keys.map { ride.values[$0] ?? nil }
+                let id = Int64(index + 1)
+                let arguments: [DatabaseValueConvertible?] = [id, ride.checkinID] + keys.map { ride.values[$0] ?? nil }
                 try insert.execute(arguments: StatementArguments(arguments))
+                for (start, end) in ride.stops { try stop.execute(arguments: [id, start, end]) }
+                for values in ride.events {
+                    try event.execute(arguments: StatementArguments([id] + eventKeys.map { values[$0] ?? nil }))
+                }
             }
         }
     }

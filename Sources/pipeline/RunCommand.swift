@@ -9,7 +9,7 @@ struct RunCommand: ParsableCommand {
         discussion: """
             Keeps one store, OUT/pipeline.sqlite, and writes every output beside it: quarantine.csv, modes.csv, \
             staypoints/dwells/locations/triplegs/trips/od_matrix/modal_split/device_stats.csv, staypoints/triplegs/\
-            dwells.geojson, heatmap.csv, heatmap.geojson, heatmap.png and heatmap-<mode>.png, rides.csv, train_comfort.csv, route_comfort.csv, and report.html. \
+            dwells.geojson, heatmap.csv, heatmap.geojson, heatmap.png and heatmap-<mode>.png, rides.csv, stops.csv, events.csv, train_comfort.csv, route_comfort.csv, and report.html. \
             Only new or changed inputs are read and classified; the later stages are rebuilt from the store. When \
             nothing changed since the last complete run, nothing is rewritten. A run killed at any point is completed \
             by the next one. A second run on the same store at the same time stops with exit code 75. \
@@ -30,6 +30,10 @@ struct RunCommand: ParsableCommand {
                                discussion: "Default: models/mode-model.json in the working folder, else the shipped model beside the executable (models/ above it, or share/mobility-pipeline/ under the install prefix)."))
     var model: String?
 
+    @Flag(help: ArgumentHelp("Also measure IMU recordings that no check-in covers as rides of their own (comfort, stops, events).",
+                             discussion: "Default: off (comfort.rides_from_recordings in the configuration)."))
+    var ridesFromRecordings = false
+
     @Flag(help: "Re-read and re-classify every input even when unchanged.")
     var force = false
 
@@ -41,6 +45,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         var configuration = try ConfigCommand.configuration(config)
         if let model { configuration.classification.model = model }
+        if ridesFromRecordings { configuration.comfort.ridesFromRecordings = true }
         configuration.classification.model = DefaultModel.resolve(configuration.classification.model)
         var pipeline = PipelineRun(inputs: paths, outputFolder: out)
         pipeline.configuration = configuration

@@ -71,7 +71,7 @@ import Trips
             try ride("cem", "RE 7", scheduled: 7000, arrived: nil, amplitude: nil, ratings: [2, 2, 5, 1]),
             try ride("cem", "RE 7", scheduled: 8000, arrived: 8300, amplitude: 1.0, ratings: [nil, nil, nil, nil]),
         ]
-        let trains = ComfortSummary.group(rides) { $0.checkIn.train }
+        let trains = ComfortSummary.group(rides) { $0.train }
         #expect(trains.map(\.key) == ["IC 1", "RE 7"])
         let ic = trains[0], re = trains[1]
         #expect(ic.rides == 3 && ic.measuredRides == 3 && ic.devices == 2 && re.rides == 2 && re.measuredRides == 1 && re.devices == 1)
@@ -88,7 +88,7 @@ import Trips
         #expect(ic.noiseMeanDecibels == 70)
         // 6 min rides have one 5 min block each; shares over measured rides add up to 1.
         #expect(abs(ic.nmvClassShares.values.reduce(0, +) - 1) < 1e-9)
-        let routes = ComfortSummary.group(rides) { "\($0.checkIn.fromStation)→\($0.checkIn.toStation)" }
+        let routes = ComfortSummary.group(rides) { "\($0.fromStation)→\($0.toStation)" }
         #expect(routes.map(\.key) == ["A→B", "A→C"] && routes.map(\.rides) == [3, 2])
     }
 }
