@@ -8,9 +8,12 @@ struct Resonance {
     private let a1: Double, a2: Double, gain: Double
     private var y1 = 0.0, y2 = 0.0
 
-    /// `sharpness` is the pole radius r (0 < r < 1): closer to 1 is a narrower peak.
+    /// `sharpness` is the pole radius r (0 < r < 1): closer to 1 is a narrower peak. The pole
+    /// angle θ is set so that the spectrum peaks at `frequencyHz`: an AR(2) process peaks where
+    /// cos ω = cos θ·(1 + r²)/(2r), which for a broad resonance (r = 0.6) lies well below θ.
     init(frequencyHz: Double, rateHz: Double, standardDeviation: Double, sharpness r: Double = 0.97) {
-        let theta = 2 * Double.pi * frequencyHz / rateHz
+        let peak = 2 * Double.pi * frequencyHz / rateHz
+        let theta = acos(max(-1, min(1, cos(peak) * 2 * r / (1 + r * r))))
         a1 = 2 * r * cos(theta)
         a2 = -r * r
         // Output variance of y[n] = a1 y[n-1] + a2 y[n-2] + e[n] for unit-variance e.

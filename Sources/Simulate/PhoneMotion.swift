@@ -18,13 +18,23 @@ import MobilityCore
 ///   median of 0.2–0.4 m/s²), engine vibration at 20–24 Hz, slow speed changes along the road.
 /// - train: carriage sway at 0.6–1.1 Hz and a bounce at about 1.5 Hz, rail vibration at
 ///   8–15 Hz, and slow traction and braking.
+///
+/// Each axis has its own vibration processes (road, rail, sway), independent of the other
+/// axes', and every process advances exactly once per sample, so a resonance sounds at its
+/// frequency and the axes are uncorrelated (`SimulationTests` measures both by FFT).
 public struct PhoneMotion {
     public let rateHz: Double
     private var generator: SeededGenerator
     private let rotation: [Double]
     private let stepHz: Double, cadenceHz: Double, engineHz: Double
-    private var bounce: Resonance, sway: Resonance, rail: Resonance, road: Resonance
+    /// Where each vibration process peaks, Hz (drawn per phone within the documented ranges).
+    let bounceHz: Double, swayHz: Double, railHz: Double, roadHz: Double
+    private var bounce: Resonance
+    /// One process per axis (x, y, z).
+    private var sway: [Resonance], rail: [Resonance], road: [Resonance]
     private var sample = 0
+    /// Turn the body frame into the phone's frame (false: body frame, for tests of the spectrum).
+    var rotatesIntoThePhone = true
     /// The thigh's angle at the last sample, radians (0 unless walking or cycling).
     private var tilt = 0.0
 
@@ -35,10 +45,13 @@ public struct PhoneMotion {
         stepHz = generator.uniform(1.8...2.1)
         cadenceHz = generator.uniform(65...85) / 60
         engineHz = generator.uniform(20...24)
-        bounce = Resonance(frequencyHz: generator.uniform(1.2...1.8), rateHz: rateHz, standardDeviation: 0.3)
-        sway = Resonance(frequencyHz: generator.uniform(0.6...1.1), rateHz: rateHz, standardDeviation: 0.25)
-        rail = Resonance(frequencyHz: generator.uniform(8...15), rateHz: rateHz, standardDeviation: 0.15, sharpness: 0.8)
-        road = Resonance(frequencyHz: generator.uniform(6...12), rateHz: rateHz, standardDeviation: 0.8, sharpness: 0.6)
+        bounceHz = generator.uniform(1.2...1.8)
+        bounce = Resonance(frequencyHz: bounceHz, rateHz: rateHz, standardDeviation: 0.3)
+        let (sway, rail, road) = (generator.uniform(0.6...1.1), generator.uniform(8...15), generator.uniform(6...12))
+        (swayHz, railHz, roadHz) = (sway, rail, road)
+        self.sway = (0..<3).map { _ in Resonance(frequencyHz: sway, rateHz: rateHz, standardDeviation: 0.25) }
+        self.rail = (0..<3).map { _ in Resonance(frequencyHz: rail, rateHz: rateHz, standardDeviation: 0.15, sharpness: 0.8) }
+        self.road = (0..<3).map { _ in Resonance(frequencyHz: road, rateHz: rateHz, standardDeviation: 0.8, sharpness: 0.8) }
         self.generator = generator
     }
 
@@ -49,6 +62,11 @@ public struct PhoneMotion {
         var a = (noise(0.015), noise(0.015), 9.81 + noise(0.015))
         var w = (noise(0.003), noise(0.003), noise(0.003))
         tilt = 0
+        // Every process advances once per sample, used or not, so each keeps its own frequency.
+        let bounce = self.bounce.next(&generator)
+        let sway = (0..<3).map { self.sway[$0].next(&generator) }
+        let rail = (0..<3).map { self.rail[$0].next(&generator) }
+        let road = (0..<3).map { self.road[$0].next(&generator) }
         switch mode {
         case .still, .boat, .airplane:
             break
@@ -61,24 +79,25 @@ public struct PhoneMotion {
             swingThigh(&a, &w, phase: phase / 2, rateHz: stepHz / 2)
         case .bike:
             let phase = 2 * Double.pi * cadenceHz * t
-            a.1 += 0.6 * sin(phase) + 0.4 * road.next(&generator)
-            a.2 += 0.4 * sin(2 * phase) + road.next(&generator)
-            a.0 += 0.3 * sin(2 * Double.pi * 0.1 * t) + 0.4 * road.next(&generator)
+            a.1 += 0.6 * sin(phase) + 0.4 * road[1]
+            a.2 += 0.4 * sin(2 * phase) + road[2]
+            a.0 += 0.3 * sin(2 * Double.pi * 0.1 * t) + 0.4 * road[0]
             w = (w.0 + 0.3 * sin(phase) + noise(0.05), w.1 + noise(0.05), w.2 + 0.1 * sin(phase + 0.5))
             swingThigh(&a, &w, phase: phase, rateHz: cadenceHz)
         case .car, .bus:
             let engine = 0.05 * sin(2 * Double.pi * engineHz * t)
-            a.0 += 0.6 * sin(2 * Double.pi * 0.05 * t) + 0.3 * sway.next(&generator) + 0.3 * road.next(&generator) + engine
-            a.1 += 0.4 * sway.next(&generator) + 0.3 * road.next(&generator) + engine
-            a.2 += bounce.next(&generator) + 0.3 * road.next(&generator) + engine
+            a.0 += 0.6 * sin(2 * Double.pi * 0.05 * t) + 0.3 * sway[0] + 0.3 * road[0] + engine
+            a.1 += 0.4 * sway[1] + 0.3 * road[1] + engine
+            a.2 += bounce + 0.3 * road[2] + engine
             w = (w.0 + 0.02 * sin(0.3 * t), w.1 + noise(0.02), w.2 + 0.05 * sin(0.1 * t))
         case .train:
-            a.0 += 0.3 * sin(2 * Double.pi * 0.02 * t) + 0.3 * rail.next(&generator)
-            a.1 += sway.next(&generator) + 0.5 * rail.next(&generator)
-            a.2 += 0.5 * bounce.next(&generator) + rail.next(&generator)
-            w = (w.0 + 0.02 * sway.next(&generator), w.1 + noise(0.01), w.2 + 0.01 * sin(0.05 * t))
+            a.0 += 0.3 * sin(2 * Double.pi * 0.02 * t) + 0.3 * rail[0]
+            a.1 += sway[1] + 0.5 * rail[1]
+            a.2 += 0.5 * bounce + rail[2]
+            // The carriage rolls as it sways: its roll rate follows the lateral sway.
+            w = (w.0 + 0.02 * sway[1], w.1 + noise(0.01), w.2 + 0.01 * sin(0.05 * t))
         }
-        return (rotate(a), rotate(w))
+        return rotatesIntoThePhone ? (rotate(a), rotate(w)) : (a, w)
     }
 
     /// Thigh swing amplitude, radians: ±20°.
