@@ -53,7 +53,7 @@ public struct ModePredictor: Sendable {
             classes[(0..<k).max { probabilities[index * k + $0] < probabilities[index * k + $1] }!]
         }
         let modes = smooth
-            ? smoother.smooth(windows: table.windows, probabilities: probabilities, classes: k).map { classes[$0] }
+            ? smoother.smooth(windows: table.windows, probabilities: probabilities, classes: k, stillClass: classes.firstIndex(of: .still)).map { classes[$0] }
             : raw
         return Prediction(classes: classes, probabilities: probabilities, raw: raw, modes: modes, sources: sources)
     }

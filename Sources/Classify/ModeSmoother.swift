@@ -9,6 +9,10 @@ import Features
 ///    nats, so a switch needs that much evidence.
 /// 2. Segments shorter than `minimumSegmentSeconds` are merged into the neighbour whose class
 ///    the segment's windows find more probable.
+/// 3. A stop survives: a run of windows whose own most probable class is still, lasting
+///    `minimumStopSeconds` (15 s) or more, stays still whatever steps 1 and 2 made of it (a
+///    vehicle standing at a station or a light for 15 s is still for that time; without this
+///    a metro's 19–36 s station stops vanished into the ride).
 ///
 /// A chain breaks where consecutive windows are more than `maxChainGapSeconds` apart (a
 /// recording pause), and in a new trace.
@@ -21,22 +25,48 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
     public var minimumSegmentSeconds = 30.0
     /// Windows farther apart than this start a new chain, seconds. Default 60 s.
     public var maxChainGapSeconds = 60.0
+    /// Shortest stop kept still through smoothing, seconds. Default 15 s.
+    public var minimumStopSeconds = 15.0
 
-    public init(switchPenalty: Double = 6, minimumSegmentSeconds: Double = 30, maxChainGapSeconds: Double = 60) {
+    public init(switchPenalty: Double = 6, minimumSegmentSeconds: Double = 30, maxChainGapSeconds: Double = 60, minimumStopSeconds: Double = 15) {
         self.switchPenalty = switchPenalty
         self.minimumSegmentSeconds = minimumSegmentSeconds
         self.maxChainGapSeconds = maxChainGapSeconds
+        self.minimumStopSeconds = minimumStopSeconds
     }
 
-    /// The smoothed class index of every window (in table order).
-    public func smooth(windows: [WindowInfo], probabilities: [Double], classes: Int) -> [Int] {
+    enum CodingKeys: String, CodingKey { case switchPenalty, minimumSegmentSeconds, maxChainGapSeconds, minimumStopSeconds }
+
+    /// Models written before `minimumStopSeconds` existed read with its default.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switchPenalty = try container.decode(Double.self, forKey: .switchPenalty)
+        minimumSegmentSeconds = try container.decode(Double.self, forKey: .minimumSegmentSeconds)
+        maxChainGapSeconds = try container.decode(Double.self, forKey: .maxChainGapSeconds)
+        minimumStopSeconds = try container.decodeIfPresent(Double.self, forKey: .minimumStopSeconds) ?? 15
+    }
+
+    /// The smoothed class index of every window (in table order); `stillClass`: the index of
+    /// still, whose runs of `minimumStopSeconds` or more are kept.
+    public func smooth(windows: [WindowInfo], probabilities: [Double], classes: Int, stillClass: Int? = nil) -> [Int] {
         var result = [Int](repeating: 0, count: windows.count)
         for chain in chains(windows) {
             let path = viterbi(chain, probabilities: probabilities, classes: classes)
-            let merged = mergeShortSegments(chain, path: path, windows: windows, probabilities: probabilities, classes: classes)
+            var merged = mergeShortSegments(chain, path: path, windows: windows, probabilities: probabilities, classes: classes)
+            if let stillClass { keepStops(chain, path: &merged, windows: windows, probabilities: probabilities, classes: classes, still: stillClass) }
             for (position, index) in chain.enumerated() { result[index] = merged[position] }
         }
         return result
+    }
+
+    /// Sets `path` to still over every run of windows whose most probable class is still and
+    /// that lasts `minimumStopSeconds` or more.
+    private func keepStops(_ chain: [Int], path: inout [Int], windows: [WindowInfo], probabilities: [Double], classes k: Int, still: Int) {
+        let raw = chain.map { index in (0..<k).max { probabilities[index * k + $0] < probabilities[index * k + $1] }! }
+        for run in Self.segments(raw) where raw[run.lowerBound] == still {
+            let seconds = windows[chain[run.lowerBound]].start.seconds(until: windows[chain[run.upperBound - 1]].end)
+            if seconds >= minimumStopSeconds { for position in run { path[position] = still } }
+        }
     }
 
     /// Window indices grouped by trace and contiguous time, each in time order.

@@ -20,8 +20,10 @@ public struct RideStop: Sendable, Hashable {
 /// √(q10·q50) and lasts while the level stays below √(√(q10·q50)·q50), a quarter of the way
 /// further up in log scale (hysteresis: a door, a passenger or a hand moving the phone at a
 /// station raises the level a little, a departing vehicle raises it to its running level).
-/// Stops closer than `bridgeSeconds` join, and one of `minimumSeconds` or more is kept, unless
-/// it touches the start or end of the data or a gap (its start or end was not seen, so neither
+/// Stops closer than `bridgeSeconds` join, and one of `minimumSeconds` or more is kept if its
+/// mean level is under a third of the running level (10 dB quieter: a ride without any stop
+/// has q10 close to q50, and its dips are not stops), unless it touches the start or end of the
+/// data or a gap (its start or end was not seen, so neither
 /// its time nor its duration is known). A second in which a GPS fix says the device moved
 /// faster than `movingMetersPerSecond` is never still.
 ///
@@ -35,6 +37,8 @@ public struct StopDetector: Sendable {
     public var minimumSeconds = 10.0
     public var bridgeSeconds = 3.0
     public var movingMetersPerSecond = 2.0
+    /// A stop's mean level is at most this share of the ride's running level (q50).
+    public var quietShare = 1.0 / 3
 
     public init() {}
 
@@ -72,7 +76,8 @@ public struct StopDetector: Sendable {
             let touchesStart = run.first == 0 || energies[run.first - 1].piece != piece
             let touchesEnd = run.last == energies.count - 1 || energies[run.last + 1].piece != piece
             let stop = RideStop(startSeconds: energies[run.first].second, endSeconds: energies[run.last].second + 1)
-            return touchesStart || touchesEnd || stop.durationSeconds < minimumSeconds ? nil : stop
+            let level = smooth[run.first...run.last].reduce(0, +) / Double(run.last - run.first + 1)
+            return touchesStart || touchesEnd || stop.durationSeconds < minimumSeconds || level > quietShare * running ? nil : stop
         }
     }
 

@@ -41,7 +41,7 @@ struct ComfortCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A braking, pull-away or curve counts from this acceleration (1 Hz low-passed), m/s² (at least 0.3).", valueName: "m/s2"))
     var accelerationThreshold = PipelineConfiguration.Comfort().accelerationThresholdMetersPerSecond2
 
-    @Option(help: ArgumentHelp("A jerk counts from this rate of change of horizontal acceleration (2 Hz low-passed), m/s³ (at least 0.3).", valueName: "m/s3"))
+    @Option(help: ArgumentHelp("A jerk counts from this rate of change of the 1 Hz low-passed horizontal acceleration, m/s³ (at least 0.3).", valueName: "m/s3"))
     var jerkThreshold = PipelineConfiguration.Comfort().jerkThresholdMetersPerSecond3
 
     @Flag(help: "Print one JSON summary object on standard output.")

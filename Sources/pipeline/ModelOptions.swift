@@ -84,13 +84,16 @@ struct SmoothingOptions: ParsableArguments {
     @Option(name: .customLong("min-segment-s"), help: "Shortest mode segment kept by smoothing, seconds.")
     var minimumSegmentSeconds = ModeSmoother().minimumSegmentSeconds
 
+    @Option(name: .customLong("min-stop-s"), help: "Shortest run of still windows that smoothing keeps still (a stop at a station or a light), seconds.")
+    var minimumStopSeconds = ModeSmoother().minimumStopSeconds
+
     var smoother: ModeSmoother {
-        ModeSmoother(switchPenalty: switchPenalty, minimumSegmentSeconds: minimumSegmentSeconds)
+        ModeSmoother(switchPenalty: switchPenalty, minimumSegmentSeconds: minimumSegmentSeconds, minimumStopSeconds: minimumStopSeconds)
     }
 
     func validate() throws {
-        guard switchPenalty >= 0, minimumSegmentSeconds >= 0 else {
-            throw ValidationError("--switch-penalty and --min-segment-s must be ≥ 0")
+        guard switchPenalty >= 0, minimumSegmentSeconds >= 0, minimumStopSeconds >= 0 else {
+            throw ValidationError("--switch-penalty, --min-segment-s and --min-stop-s must be ≥ 0")
         }
     }
 }

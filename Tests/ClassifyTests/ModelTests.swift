@@ -152,6 +152,18 @@ enum SyntheticWindows {
         #expect(smoothed == [Int](repeating: 0, count: 60))
     }
 
+    @Test func aStopOfFifteenSecondsSurvivesSmoothing() {
+        // Class 0 is still. A ride (1) with a 17.5 s stop (6 windows: 12.5 s of starts + 5 s) and a 10 s one.
+        var modes = [Int](repeating: 1, count: 80)
+        for i in 20..<26 { modes[i] = 0 }
+        for i in 50..<53 { modes[i] = 0 }
+        let smoothed = ModeSmoother().smooth(windows: windows(80), probabilities: probabilities(modes), classes: 2, stillClass: 0)
+        #expect(Array(smoothed[20..<26]) == [Int](repeating: 0, count: 6), "the 17.5 s stop is kept")
+        #expect(Array(smoothed[50..<53]) == [1, 1, 1], "the 10 s one is flicker")
+        #expect(ModeSmoother().smooth(windows: windows(80), probabilities: probabilities(modes), classes: 2) == [Int](repeating: 1, count: 80),
+                "without a still class nothing is pinned")
+    }
+
     @Test func tracesAndPausesAreSmoothedSeparately() {
         let table = windows(20, trace: "a") + windows(20, trace: "b")
         let modes = [Int](repeating: 0, count: 20) + [Int](repeating: 1, count: 20)

@@ -110,6 +110,12 @@ struct ConstructedRide {
         }
     }
 
+    @Test func aRideWithoutAStopHasNone() {
+        // The first hop alone: pull away, run, brake, cut before the train stands.
+        let piece = ConstructedRide.piece(gravity: true, from: 0, to: ConstructedRide.hopSeconds - 1, rotation: ConstructedRide.turned)
+        #expect(StopDetector().stops(in: [piece], rateHz: ConstructedRide.rateHz).isEmpty)
+    }
+
     @Test func aStopAtTheEdgeOfTheDataIsNotReported() {
         // The same ride cut inside its first stop: that stop's start was not seen.
         let cut = ConstructedRide.stops[0].0 + 10

@@ -27,14 +27,18 @@ import Testing
             .map { $0.split(separator: ",").map(String.init) }
         let prediction = ModePredictor(model: model).predict(output.table)
         var hits: [Mode: (right: Int, all: Int)] = [:]
+        var calledBike: [Mode: Int] = [:]
         for (index, window) in output.table.windows.enumerated() where !output.table.values[index * FeatureTable.columns].isNaN {
             let middle = (window.start.secondsSince1970 + window.end.secondsSince1970) / 2
             let leg = legs.first { $0[0] == window.device && Double($0[3])! <= middle && middle < Double($0[5])! }
             let truth = leg.map { Mode(rawValue: $0[1])! } ?? .still
-            guard [.still, .walk, .car].contains(truth) else { continue }
+            if truth == .bike { calledBike[prediction.modes[index], default: 0] += 1 }
             hits[truth, default: (0, 0)].all += 1
             if prediction.modes[index] == truth { hits[truth]!.right += 1 }
         }
+        print("shipped model on the bundled traces, windows right: " + hits.sorted { $0.key.rawValue < $1.key.rawValue }
+            .map { "\($0.key.rawValue) \($0.value.right) of \($0.value.all)" }.joined(separator: ", ")
+            + "; bike windows called " + calledBike.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", "))
         for mode in [Mode.still, .walk, .car] {
             let (right, all) = hits[mode] ?? (0, 0)
             #expect(all > 100 && Double(right) >= 0.9 * Double(all), "\(mode): \(right) of \(all) windows")

@@ -190,6 +190,17 @@ import Testing
                 && html.contains("N_MV of each measured ride"))
     }
 
+    /// The bundled traces (`scripts/make_traces.sh`) against their own truth, IMU model included.
+    @Test func theBundledTracesRecoverTheirTruth() throws {
+        let folder = try TemporaryFolder()
+        let outcome = try cli.pipeline(["run", SharedData.projectRoot + "/traces", "--out", "out", "--json",
+                                        "--model", SharedData.projectRoot + "/models/mode-model.json"], in: folder.path)
+        #expect(outcome.status == 2, "one cut-off upload is quarantined: \(outcome.stderr)")
+        let comparison = try TruthComparison(truth: SharedData.projectRoot + "/traces/.truth", output: folder.file("out"))
+        print("truth recovery (bundled traces, IMU model): \(comparison)")
+        #expect(comparison.tripRecall.value >= 0.9 && comparison.modeAccuracy >= 0.8, "\(comparison)")
+    }
+
     @Test func theSimulatorsTruthIsRecovered() throws {
         let folder = try TemporaryFolder()
         try simulate(folder, devices: 8, days: 3, imu: false)
