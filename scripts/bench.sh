@@ -60,6 +60,10 @@ else
 fi
 
 echo
+echo "== comfort, whole process: ingest, weighting (ISO 2631-1, EN 12299), N_MV, stops, events (no peer runs this chain) =="
+scripts/bench_comfort.sh
+
+echo
 echo "== pipeline run on simulated device-days (no peer runs the whole chain; memory should stay flat) =="
 scripts/bench_run.sh 26 50 100 200
 

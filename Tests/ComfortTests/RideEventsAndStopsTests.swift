@@ -110,6 +110,15 @@ struct ConstructedRide {
         }
     }
 
+    @Test func gpsSpeedVetoesAQuietStretch() {
+        // A smooth, quiet stretch while GPS says 10 m/s (a coasting train on welded rail) is no stop.
+        let piece = ConstructedRide.piece(gravity: true, rotation: ConstructedRide.identity)
+        let (start, end) = ConstructedRide.stops[1]
+        let speeds = stride(from: start, to: end, by: 1.0).map { (seconds: $0, metersPerSecond: 10.0) }
+        let stops = StopDetector().stops(in: [piece], rateHz: ConstructedRide.rateHz, speeds: speeds)
+        #expect(stops.count == 2 && !stops.contains { $0.startSeconds >= start - 3 && $0.endSeconds <= end + 3 })
+    }
+
     @Test func aRideWithoutAStopHasNone() {
         // The first hop alone: pull away, run, brake, cut before the train stands.
         let piece = ConstructedRide.piece(gravity: true, from: 0, to: ConstructedRide.hopSeconds - 1, rotation: ConstructedRide.turned)
