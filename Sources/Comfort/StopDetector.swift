@@ -53,9 +53,8 @@ public struct StopDetector: Sendable {
         }
         guard energies.count >= 10 else { return [] }
         let smooth = Self.runningMedian3(energies.map(\.rms), pieces: energies.map(\.piece))
-        let sorted = smooth.sorted()
-        let running = Self.quantile(sorted, 0.5)
-        let enter = (Self.quantile(sorted, 0.1) * running).squareRoot(), stay = (enter * running).squareRoot()
+        let running = ComfortSummary.quantile(smooth, 0.5)!
+        let enter = (ComfortSummary.quantile(smooth, 0.1)! * running).squareRoot(), stay = (enter * running).squareRoot()
         let moving = Set(speeds.filter { $0.metersPerSecond > movingMetersPerSecond }.map { Int($0.seconds.rounded(.down)) })
         var still = [Bool](repeating: false, count: smooth.count)
         for index in smooth.indices where !moving.contains(Int(energies[index].second.rounded(.down))) {
@@ -104,8 +103,4 @@ public struct StopDetector: Sendable {
         }
     }
 
-    static func quantile(_ sorted: [Double], _ q: Double) -> Double {
-        let h = Double(sorted.count - 1) * q, low = Int(h.rounded(.down))
-        return sorted[low] + (h - Double(low)) * (sorted[min(low + 1, sorted.count - 1)] - sorted[low])
-    }
 }

@@ -52,10 +52,12 @@ public struct ComfortRun {
         public var files: [String] = []
         /// Each ride that was not measured, with why.
         public var notMeasured: [String] = []
+        /// What the stage was asked for and could not do (no recording to measure as a ride).
+        public var warnings: [String] = []
 
         enum CodingKeys: String, CodingKey {
             case checkins, rides, recordingRides = "recording_rides", byStatus = "by_status", stops, events, trains, routes
-            case unknownStations = "unknown_stations", seconds, files, notMeasured = "not_measured"
+            case unknownStations = "unknown_stations", seconds, files, notMeasured = "not_measured", warnings
         }
     }
 
@@ -132,7 +134,12 @@ public struct ComfortRun {
                     record(ride, checkinID: nil, name: "recording \(recording.file.path) \(Self.clock(first))–\(Self.clock(last))")
                 }
             }
-            if found.isEmpty { progress.log("comfort: no IMU recording in the store to measure as a ride") }
+            if found.isEmpty {
+                let where_ = if case .under(let given) = recordings { "under " + given.joined(separator: ", ") } else { "in the store" }
+                summary.warnings.append("no IMU recording \(where_) to measure as a ride: no acceleration stream was ingested there "
+                                        + "(see quarantine.csv and skipped files; a table no dialect matches needs --columns)")
+                progress.log("comfort: " + summary.warnings.last!)
+            }
         }
         func record(_ ride: Ride, checkinID: Int64?, name: String) {
             if ride.status != .measured {

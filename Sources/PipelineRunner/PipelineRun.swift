@@ -136,6 +136,7 @@ public struct PipelineRun {
         (summary.rides, summary.measuredRides) = (comfortSummary.rides, comfortSummary.byStatus["measured"] ?? 0)
         if comfortSummary.rides > 0 { progress.log("comfort: " + ComfortRun.text(comfortSummary)) }
         summary.warnings += comfortSummary.notMeasured.prefix(20).map { "comfort not measured for " + $0 }
+        summary.warnings += comfortSummary.warnings.map { "comfort: " + $0 }
         lap("comfort")
         try sayOutcomes(&summary, store)
 

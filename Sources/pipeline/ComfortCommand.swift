@@ -83,5 +83,6 @@ struct ComfortCommand: ParsableCommand {
             progress.log(ComfortRun.text(summary))
         }
         for line in summary.notMeasured { progress.log("warning: not measured: " + line) }  // last, where they are seen
+        for line in summary.warnings { progress.log("warning: " + line) }
     }
 }

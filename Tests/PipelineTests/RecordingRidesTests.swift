@@ -75,6 +75,12 @@ import Testing
         #expect(asked.status == 0 && json(asked)["rides"] as? Int == 1 && json(asked)["measured_rides"] as? Int == 1, "\(asked.stderr)")
         let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
         #expect(report.contains("Rides from recordings"))
+        // Asked for rides where no recording holds acceleration: said, not silently nothing.
+        try folder.write("gps/walk.gpx", GPXBuilder().text)
+        let empty = try cli.pipeline(["comfort", "gps", "--store", "gps-out/pipeline.sqlite", "--json"], in: folder.path)
+        let warnings = (json(empty)["warnings"] as? [String]) ?? []
+        #expect(empty.status == 0 && json(empty)["rides"] as? Int == 0 && warnings.contains { $0.contains("no IMU recording under gps") },
+                "\(empty.stdout) \(empty.stderr)")
     }
 
     /// The two Paris metro rides of `imu/metro` (Sensor Logger, gravity-free acceleration only),
