@@ -22,8 +22,8 @@ public struct ConfusionMatrix<Label: Hashable & Comparable>: Sendable where Labe
         for (actual, guess) in zip(truths, predicted) { add(truth: actual, predicted: guess) }
     }
 
-    public mutating func add(truth: Label, predicted: Label) {
-        counts[truth, default: [:]][predicted, default: 0] += 1
+    public mutating func add(truth: Label, predicted: Label, count: Int = 1) {
+        counts[truth, default: [:]][predicted, default: 0] += count
         for label in [truth, predicted] where !labels.contains(label) {
             labels.append(label)
             labels.sort()

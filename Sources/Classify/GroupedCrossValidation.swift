@@ -47,12 +47,12 @@ public struct GroupedCrossValidation: Sendable {
     }
 
     public struct Evaluation: Sendable {
-        public var smoothed = ConfusionMatrix<Mode>()
-        public var unsmoothed = ConfusionMatrix<Mode>()
-        public var baseline = ConfusionMatrix<Mode>()
-        public var baselineUnsmoothed = ConfusionMatrix<Mode>()
+        /// Every test window once, scored by the model trained without its group.
+        public var outcomes: [WindowOutcome] = []
         public var folds: [Fold] = []
         public var groupBy: GroupBy = .device
+        /// True when each fold's options were chosen on its inner folds (`OptionSearch`).
+        public var nested = false
 
         public struct Fold: Sendable {
             public var testGroups: [String]
@@ -60,35 +60,35 @@ public struct GroupedCrossValidation: Sendable {
             public var macroF1: Double
             /// Modes of the test fold that its training folds never showed.
             public var unseenModes: [Mode]
+            /// The options this fold's model was trained with, and how they were chosen.
+            public var options: String
         }
     }
 
     /// Trains on all folds but one and scores on that one, for each fold in turn; the scores
     /// are over all test windows together. The rules baseline is scored on the same windows.
-    public func evaluate(_ table: FeatureTable, trainer: ModeTrainer, window: WindowParameters) throws -> Evaluation {
+    /// With `search`, each fold's classifier, balance and switch penalty are chosen on its own
+    /// training groups (nested cross-validation); else `trainer` is used as it is.
+    public func evaluate(_ table: FeatureTable, trainer: ModeTrainer, window: WindowParameters,
+                         search: OptionSearch? = nil) throws -> Evaluation {
         let labelled = ModeTrainer.labelled(table)
         let (assignment, groups) = assign(labelled.windows)
         var evaluation = Evaluation()
         evaluation.groupBy = groupBy
+        evaluation.nested = search != nil
         for fold in groups.indices {
             let training = labelled.subset(assignment.indices.filter { assignment[$0] != fold })
             let test = labelled.subset(assignment.indices.filter { assignment[$0] == fold })
-            let provenance = ModeModel.Provenance(command: "cross-validation", inputs: [], recordings: 0, devices: [],
-                                                  windowsPerClass: [:], training: trainer.training, toolVersion: "")
-            let model = try trainer.train(training, window: window, provenance: provenance)
-            let truth = test.windows.map { $0.mode! }
-            let predicted = ModePredictor(model: model).predict(test)
-            let rules = ModePredictor(model: nil).predict(test)
-            var foldMatrix = ConfusionMatrix<Mode>()
-            for (index, actual) in truth.enumerated() {
-                evaluation.smoothed.add(truth: actual, predicted: predicted.modes[index])
-                evaluation.unsmoothed.add(truth: actual, predicted: predicted.raw[index])
-                evaluation.baseline.add(truth: actual, predicted: rules.modes[index])
-                evaluation.baselineUnsmoothed.add(truth: actual, predicted: rules.raw[index])
-                foldMatrix.add(truth: actual, predicted: predicted.modes[index])
-            }
-            let unseen = Set(truth).subtracting(model.classes).sorted()
-            evaluation.folds.append(.init(testGroups: groups[fold], windows: test.count, macroF1: foldMatrix.macroF1, unseenModes: unseen))
+            let choice = search?.choose(training, groupBy: groupBy, seed: seed, window: window)
+                ?? OptionSearch.Choice(trainer: trainer, innerMacroF1: nil)
+            let model = try choice.trainer.train(training, window: window, provenance: .crossValidation)
+            let outcomes = WindowOutcome.of(test, prediction: ModePredictor(model: model).predict(test),
+                                            rules: ModePredictor(model: nil).predict(test))
+            evaluation.outcomes += outcomes
+            let unseen = Set(outcomes.map(\.truth)).subtracting(model.classes).sorted()
+            evaluation.folds.append(.init(testGroups: groups[fold], windows: test.count,
+                                          macroF1: ConfusionMatrix(outcomes, \.smoothed).macroF1, unseenModes: unseen,
+                                          options: search == nil ? "as given" : choice.description))
         }
         return evaluation
     }

@@ -52,9 +52,15 @@ public struct ModePredictor: Sendable {
         let raw = (0..<table.count).map { index in
             classes[(0..<k).max { probabilities[index * k + $0] < probabilities[index * k + $1] }!]
         }
-        let modes = smooth
-            ? smoother.smooth(windows: table.windows, probabilities: probabilities, classes: k, stillClass: classes.firstIndex(of: .still)).map { classes[$0] }
-            : raw
-        return Prediction(classes: classes, probabilities: probabilities, raw: raw, modes: modes, sources: sources)
+        var prediction = Prediction(classes: classes, probabilities: probabilities, raw: raw, modes: raw, sources: sources)
+        if smooth { prediction.modes = resmooth(prediction, windows: table.windows, with: smoother) }
+        return prediction
+    }
+
+    /// The modes of `prediction`'s windows smoothed by `smoother`, from its probabilities, so
+    /// smoothing options can be compared without predicting again.
+    public func resmooth(_ prediction: Prediction, windows: [WindowInfo], with smoother: ModeSmoother) -> [Mode] {
+        smoother.smooth(windows: windows, probabilities: prediction.probabilities, classes: prediction.classes.count,
+                        stillClass: prediction.classes.firstIndex(of: .still)).map { prediction.classes[$0] }
     }
 }

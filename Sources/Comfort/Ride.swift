@@ -115,10 +115,5 @@ public struct ComfortSummary: Sendable {
     }
 
     /// Linear interpolation between ranks (numpy's default); nil for no values.
-    public static func quantile(_ values: [Double], _ q: Double) -> Double? {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return nil }
-        let h = Double(sorted.count - 1) * q, low = Int(h.rounded(.down))
-        return sorted[low] + (h - Double(low)) * (sorted[min(low + 1, sorted.count - 1)] - sorted[low])
-    }
+    public static func quantile(_ values: [Double], _ q: Double) -> Double? { Quantile.of(values, q) }
 }

@@ -1,4 +1,5 @@
 import CBLAS
+import MobilityCore
 
 /// Distribution statistics of one channel over a batch of windows: mean, std, percentiles
 /// (as deviations from the window's mean, so that a phone's calibration offset, which shifts
@@ -57,10 +58,5 @@ struct ChannelStatistics {
     }
 
     /// Linear interpolation between closest ranks (numpy's default), on a sorted array.
-    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-        let position = fraction * Double(sorted.count - 1)
-        let lower = Int(position.rounded(.down))
-        let upper = min(lower + 1, sorted.count - 1)
-        return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
-    }
+    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double { Quantile.sorted(sorted, fraction) }
 }

@@ -3,19 +3,33 @@ import Foundation
 import MobilityCore
 
 /// What `evaluate` prints: the smoothed model's scores at the top level (accuracy, macro_f1,
-/// per_class, confusion, n_windows), the same without smoothing, and the rules baseline on the
-/// same windows; with cross-validation, the folds.
+/// per_class, confusion, n_windows, each score with its 95 % bootstrap interval over people),
+/// the same without smoothing, the rules baseline on the same windows, per-recording scores,
+/// what decided the windows (the model, or the rules for windows it cannot read), and with
+/// cross-validation the folds and the options each fold chose.
 public struct EvaluationSummary: Encodable {
     public var evaluated: String
     public var accuracy: Double
     public var macroF1: Double
+    public var accuracyInterval: GroupBootstrap.Interval?
+    public var macroF1Interval: GroupBootstrap.Interval?
     public var perClass: [String: EvaluationReport.ClassScores]
+    public var predictedOnly: [String: Int]
     public var confusion: EvaluationReport.Confusion
     public var nWindows: Int
     public var unsmoothed: EvaluationReport
     public var baseline: EvaluationReport
     public var baselineUnsmoothed: EvaluationReport
+    /// People (devices) the intervals resample.
+    public var people: Int
+    /// Windows per decider: "model", "rules".
+    public var decidedBy: [String: Int]
+    public var recordings: [RecordingScore]
+    /// Share of recordings whose most common predicted mode is their most common true mode.
+    public var recordingMajorityAccuracy: Double
+    public var baselineRecordingMajorityAccuracy: Double
     public var groupBy: String?
+    public var nested: Bool?
     public var folds: [FoldSummary]?
     public var unknownModes: [String]
     public var quarantined: Int
@@ -26,51 +40,78 @@ public struct EvaluationSummary: Encodable {
         public var windows: Int
         public var macroF1: Double
         public var unseenModes: [String]
+        public var options: String
     }
 
-    public init(evaluated: String, smoothed: ConfusionMatrix<Mode>, unsmoothed: ConfusionMatrix<Mode>,
-                baseline: ConfusionMatrix<Mode>, baselineUnsmoothed: ConfusionMatrix<Mode>,
-                unknownModes: Set<String>, quarantined: Int, seconds: Double) {
-        let main = EvaluationReport(smoothed)
+    /// Scores of `outcomes`; the intervals resample their devices.
+    public init(evaluated: String, outcomes: [WindowOutcome], unknownModes: Set<String>,
+                quarantined: Int, seconds: Double, bootstrap: GroupBootstrap = GroupBootstrap()) {
+        let report = { (path: KeyPath<WindowOutcome, Mode>) in
+            EvaluationReport(ConfusionMatrix(outcomes, path), intervals: bootstrap.intervals(outcomes, path))
+        }
+        let main = report(\.smoothed)
         self.evaluated = evaluated
         accuracy = main.accuracy
         macroF1 = main.macroF1
+        accuracyInterval = main.accuracyInterval
+        macroF1Interval = main.macroF1Interval
         perClass = main.perClass
+        predictedOnly = main.predictedOnly
         confusion = main.confusion
         nWindows = main.nWindows
-        self.unsmoothed = EvaluationReport(unsmoothed)
-        self.baseline = EvaluationReport(baseline)
-        self.baselineUnsmoothed = EvaluationReport(baselineUnsmoothed)
+        unsmoothed = report(\.raw)
+        baseline = report(\.baseline)
+        baselineUnsmoothed = report(\.baselineRaw)
+        people = Set(outcomes.map(\.device)).count
+        decidedBy = Dictionary(grouping: outcomes, by: \.source).mapValues(\.count)
+        recordings = RecordingScore.of(outcomes, \.smoothed)
+        let share = { (scores: [RecordingScore]) in scores.isEmpty ? 0 : Double(scores.filter(\.majorityRight).count) / Double(scores.count) }
+        recordingMajorityAccuracy = share(recordings)
+        baselineRecordingMajorityAccuracy = share(RecordingScore.of(outcomes, \.baseline))
         self.unknownModes = unknownModes.sorted()
         self.quarantined = quarantined
         self.seconds = seconds
     }
 
-    public init(_ evaluation: GroupedCrossValidation.Evaluation, folds count: Int, unknownModes: Set<String>, quarantined: Int, seconds: Double) {
-        self.init(evaluated: "grouped \(count)-fold cross-validation by \(evaluation.groupBy.rawValue)",
-                  smoothed: evaluation.smoothed, unsmoothed: evaluation.unsmoothed, baseline: evaluation.baseline,
-                  baselineUnsmoothed: evaluation.baselineUnsmoothed, unknownModes: unknownModes, quarantined: quarantined, seconds: seconds)
+    public init(_ evaluation: GroupedCrossValidation.Evaluation, unknownModes: Set<String>, quarantined: Int, seconds: Double) {
+        let kind = evaluation.nested ? "nested grouped \(evaluation.folds.count)-fold cross-validation" : "grouped \(evaluation.folds.count)-fold cross-validation"
+        self.init(evaluated: "\(kind) by \(evaluation.groupBy.rawValue)", outcomes: evaluation.outcomes, unknownModes: unknownModes,
+                  quarantined: quarantined, seconds: seconds)
         groupBy = evaluation.groupBy.rawValue
+        nested = evaluation.nested
         folds = evaluation.folds.map { FoldSummary(testGroups: $0.testGroups, windows: $0.windows, macroF1: $0.macroF1,
-                                                   unseenModes: $0.unseenModes.map(\.rawValue)) }
+                                                   unseenModes: $0.unseenModes.map(\.rawValue), options: $0.options) }
     }
 
     public func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
     public var text: String {
-        var sections = ["evaluated: \(evaluated)", "", "model, smoothed", EvaluationReport(self).text,
+        let decided = decidedBy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        var sections = ["evaluated: \(evaluated)",
+                        "intervals: 95 % bootstrap over people (\(people) devices resampled, "
+                            + (people < 2 ? "none with one person)" : "1000 replicates)"),
+                        "windows decided by: \(decided)",
+                        "", "model, smoothed", EvaluationReport(self).text,
                         "", "model, unsmoothed", unsmoothed.text, "", "rules baseline, smoothed", baseline.text,
-                        "", "rules baseline, unsmoothed", baselineUnsmoothed.text]
+                        "", "rules baseline, unsmoothed", baselineUnsmoothed.text, "",
+                        String(format: "recordings whose most common mode is right: model %.3f, rules %.3f (of %d)",
+                               recordingMajorityAccuracy, baselineRecordingMajorityAccuracy, recordings.count)]
+        for score in recordings where !score.majorityRight {
+            sections.append(String(format: "  wrong: %@ (%@): true %@, predicted %@, %.0f %% of %d windows right", score.trace, score.device,
+                                   score.trueMode.rawValue, score.predictedMode.rawValue, score.accuracy * 100, score.windows))
+        }
         if let folds {
             sections += ["", "folds (grouped by \(groupBy ?? "")):"]
             for fold in folds {
                 sections.append(String(format: "  macro-F1 %.3f  %6d windows  test: %@", fold.macroF1, fold.windows, fold.testGroups.joined(separator: ", "))
-                                + (fold.unseenModes.isEmpty ? "" : "  (modes not in its training folds: \(fold.unseenModes.joined(separator: ", ")))"))
+                                + (fold.unseenModes.isEmpty ? "" : "  (modes not in its training folds: \(fold.unseenModes.joined(separator: ", ")))")
+                                + "\n    options: \(fold.options)")
             }
         }
         if !unknownModes.isEmpty { sections.append("label names not in the mode table (left out): " + unknownModes.joined(separator: ", ")) }
@@ -83,7 +124,10 @@ extension EvaluationReport {
         self = summary.unsmoothed
         accuracy = summary.accuracy
         macroF1 = summary.macroF1
+        accuracyInterval = summary.accuracyInterval
+        macroF1Interval = summary.macroF1Interval
         perClass = summary.perClass
+        predictedOnly = summary.predictedOnly
         confusion = summary.confusion
         nWindows = summary.nWindows
     }

@@ -11,10 +11,13 @@ struct EvaluateCommand: ParsableCommand {
         commandName: "evaluate",
         abstract: "Score a saved model on labelled traces, or cross-validate training grouped by device or trace.",
         discussion: """
-            Without --model: grouped k-fold cross-validation (every window of a device, or of a trace, stays in one \
-            fold, so nobody is scored on their own data). Prints accuracy, macro-F1, per-class precision, recall, F1 \
-            and support, and the confusion matrix, for the model smoothed and unsmoothed and for the rules baseline \
-            on the same windows.
+            Without --model: nested grouped k-fold cross-validation. Every window of a device (a person), or of a \
+            trace, stays in one fold, so nobody is scored on their own data; each fold's classifier, balance and \
+            switch penalty are chosen on inner folds of its training groups alone (--inner-folds 0: as given). \
+            Prints accuracy and macro-F1 with 95 % bootstrap intervals over people, per-class precision, recall, F1 \
+            (with interval) and support for the classes present in the truth, the confusion matrix, per-recording \
+            majority scores and what decided the windows (model or rules), for the model smoothed and unsmoothed \
+            and for the rules baseline on the same windows.
             """
     )
 
@@ -30,12 +33,14 @@ struct EvaluateCommand: ParsableCommand {
     @Option(help: "Cross-validation folds, at most the number of groups (as many as groups: leave-one-group-out).")
     var folds = 5
 
+
     @Flag(help: "Print one JSON object on standard output.")
     var json = false
 
     @OptionGroup var input: InputOptions
     @OptionGroup var window: WindowOptions
     @OptionGroup var training: TrainingOptions
+    @OptionGroup var search: SearchOptions
 
     func validate() throws {
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
@@ -59,18 +64,16 @@ struct EvaluateCommand: ParsableCommand {
         }
         let summary: EvaluationSummary
         if let saved, let path = model {
-            let truth = labelled.windows.map { $0.mode! }
-            let predicted = ModePredictor(model: saved).predict(labelled), rules = ModePredictor(model: nil).predict(labelled)
-            summary = EvaluationSummary(
-                evaluated: "model \(path)", smoothed: ConfusionMatrix(truth: truth, predicted: predicted.modes),
-                unsmoothed: ConfusionMatrix(truth: truth, predicted: predicted.raw), baseline: ConfusionMatrix(truth: truth, predicted: rules.modes),
-                baselineUnsmoothed: ConfusionMatrix(truth: truth, predicted: rules.raw), unknownModes: output.report.unknownModes,
-                quarantined: output.report.quarantined.count, seconds: Date().timeIntervalSince(started))
+            let outcomes = WindowOutcome.of(labelled, prediction: ModePredictor(model: saved).predict(labelled),
+                                            rules: ModePredictor(model: nil).predict(labelled))
+            summary = EvaluationSummary(evaluated: "model \(path)" + (saved.usesInertial ? "" : " (a GPS model)"), outcomes: outcomes,
+                                        unknownModes: output.report.unknownModes, quarantined: output.report.quarantined.count,
+                                        seconds: Date().timeIntervalSince(started))
         } else {
             let validation = GroupedCrossValidation(groupBy: groupBy, folds: folds, seed: training.seed)
             do {
-                let evaluation = try validation.evaluate(output.table, trainer: training.trainer, window: parameters)
-                summary = EvaluationSummary(evaluation, folds: evaluation.folds.count, unknownModes: output.report.unknownModes,
+                let evaluation = try validation.evaluate(output.table, trainer: training.trainer, window: parameters, search: search.search(around: training.trainer))
+                summary = EvaluationSummary(evaluation, unknownModes: output.report.unknownModes,
                                             quarantined: output.report.quarantined.count, seconds: Date().timeIntervalSince(started))
             } catch let error as ModeTrainer.TrainingError {
                 progress.log("error: \(error)")

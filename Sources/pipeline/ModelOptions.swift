@@ -37,6 +37,7 @@ struct TrainingOptions: ParsableArguments {
 
     @OptionGroup var smoothing: SmoothingOptions
 
+
     /// The modes `--modes` names, or nil for all.
     var modeSet: Set<Mode>? {
         modes.map { Set($0.split(separator: ",").compactMap { Mode(rawValue: $0.trimmingCharacters(in: .whitespaces)) }) }
@@ -94,6 +95,59 @@ struct SmoothingOptions: ParsableArguments {
     func validate() throws {
         guard switchPenalty >= 0, minimumSegmentSeconds >= 0, minimumStopSeconds >= 0 else {
             throw ValidationError("--switch-penalty, --min-segment-s and --min-stop-s must be ≥ 0")
+        }
+    }
+}
+
+/// What the nested cross-validation of `evaluate` chooses among, on inner folds only.
+struct SearchOptions: ParsableArguments {
+    @Option(name: .customLong("inner-folds"), help: ArgumentHelp(
+        "Inner folds of the nested cross-validation that chooses each outer fold's options; 0 scores the options as given.",
+        discussion: "Chosen per outer fold, on its training groups only: --search-kinds × --search-balances × --search-switch-penalties. With 0, --model-kind, --balance and --switch-penalty are used as given."))
+    var innerFolds = 3
+
+    @Option(name: .customLong("search-kinds"), help: "Classifier kinds the nested cross-validation of `evaluate` chooses among, comma-separated.")
+    var searchKinds = "mlp,softmax_regression"
+
+    @Option(name: .customLong("search-balances"), help: "Training balances the nested cross-validation of `evaluate` chooses among, comma-separated.")
+    var searchBalances = "mode-then-device,mode"
+
+    @Option(name: .customLong("search-switch-penalties"), help: "Smoothing switch penalties the nested cross-validation of `evaluate` chooses among, nats, comma-separated.")
+    var searchSwitchPenalties = "3,6,12"
+
+    /// The nested cross-validation's candidates: every listed kind × balance, each with every
+    /// listed switch penalty, the other options as given.
+    func search(around trainer: ModeTrainer) -> OptionSearch? {
+        guard innerFolds > 0 else { return nil }
+        var trainers: [ModeTrainer] = []
+        for kind in list(searchKinds).compactMap(ModeTrainer.Kind.init(rawValue:)) {
+            for balance in list(searchBalances).compactMap(ModeTrainer.Balance.init(rawValue:)) {
+                var candidate = trainer
+                candidate.kind = kind
+                candidate.balance = balance
+                trainers.append(candidate)
+            }
+        }
+        return OptionSearch(trainers: trainers, switchPenalties: list(searchSwitchPenalties).compactMap(Double.init), innerFolds: innerFolds)
+    }
+
+    func list(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    func validate() throws {
+        guard innerFolds == 0 || innerFolds >= 2 else { throw ValidationError("--inner-folds must be 0 (no nesting) or at least 2") }
+        let badKinds = list(searchKinds).filter { ModeTrainer.Kind(rawValue: $0) == nil }
+        let badBalances = list(searchBalances).filter { ModeTrainer.Balance(rawValue: $0) == nil }
+        let penalties = list(searchSwitchPenalties)
+        guard badKinds.isEmpty, !list(searchKinds).isEmpty else {
+            throw ValidationError("--search-kinds: expected some of \(ModeTrainer.Kind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(searchKinds)'")
+        }
+        guard badBalances.isEmpty, !list(searchBalances).isEmpty else {
+            throw ValidationError("--search-balances: expected some of \(ModeTrainer.Balance.allCases.map(\.rawValue).joined(separator: ", ")), got '\(searchBalances)'")
+        }
+        guard !penalties.isEmpty, penalties.allSatisfy({ Double($0).map { $0 >= 0 } ?? false }) else {
+            throw ValidationError("--search-switch-penalties: expected non-negative numbers, comma-separated, got '\(searchSwitchPenalties)'")
         }
     }
 }

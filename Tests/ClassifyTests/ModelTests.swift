@@ -188,8 +188,55 @@ enum SyntheticWindows {
     @Test func crossValidationScoresEveryLabelledWindowOnce() throws {
         let table = SyntheticWindows.table(devices: ["a", "b", "c"], secondsPerMode: 40)
         let evaluation = try GroupedCrossValidation(folds: 3).evaluate(table, trainer: ModeTrainer(), window: .init())
-        #expect(evaluation.smoothed.total == table.count && evaluation.baseline.total == table.count)
-        #expect(evaluation.folds.count == 3 && evaluation.folds.allSatisfy { $0.unseenModes.isEmpty })
-        #expect(evaluation.smoothed.macroF1 > 0.9, "macro-F1 \(evaluation.smoothed.macroF1)")
+        #expect(evaluation.outcomes.count == table.count && Set(evaluation.outcomes.map(\.trace)) == Set(table.windows.map(\.trace)))
+        #expect(evaluation.folds.count == 3 && evaluation.folds.allSatisfy { $0.unseenModes.isEmpty && $0.options == "as given" })
+        let macroF1 = ConfusionMatrix(evaluation.outcomes, \.smoothed).macroF1
+        #expect(macroF1 > 0.9, "macro-F1 \(macroF1)")
+    }
+
+    @Test func nestedChoicesIgnoreTheHeldOutPeople() throws {
+        // Each outer fold's choice is made on its training people alone: relabelling the
+        // held-out person's windows (here: swapping walk and car) must not change any choice.
+        let table = SyntheticWindows.table(devices: ["a", "b", "c", "d"], secondsPerMode: 30)
+        let search = OptionSearch(trainers: [ModeTrainer(), { var t = ModeTrainer(); t.kind = .softmaxRegression; return t }()],
+                                  switchPenalties: [0, 6], innerFolds: 3)
+        let validation = GroupedCrossValidation(groupBy: .device, folds: 4)
+        let evaluation = try validation.evaluate(table, trainer: ModeTrainer(), window: .init(), search: search)
+        #expect(evaluation.nested && evaluation.folds.allSatisfy { $0.options.contains("inner macro-F1") })
+        for fold in evaluation.folds {
+            var relabelled = table
+            for index in relabelled.windows.indices where fold.testGroups.contains(relabelled.windows[index].device) {
+                let mode = relabelled.windows[index].mode
+                relabelled.windows[index].mode = mode == .walk ? .car : mode == .car ? .walk : mode
+            }
+            let again = try validation.evaluate(relabelled, trainer: ModeTrainer(), window: .init(), search: search)
+            #expect(again.folds.first { $0.testGroups == fold.testGroups }?.options == fold.options)
+        }
+    }
+
+    @Test func theBootstrapResamplesPeople() {
+        // Two people: one always right (10 windows), one always wrong (10 windows). A replicate
+        // holds both (accuracy 0.5), the right one twice (1) or the wrong one twice (0).
+        var outcomes: [WindowOutcome] = []
+        for i in 0..<10 {
+            outcomes.append(WindowOutcome(trace: "r\(i)", device: "right", truth: .walk, smoothed: .walk, raw: .walk,
+                                          baseline: .walk, baselineRaw: .walk, source: "model"))
+            outcomes.append(WindowOutcome(trace: "w\(i)", device: "wrong", truth: .walk, smoothed: .car, raw: .car,
+                                          baseline: .car, baselineRaw: .car, source: "model"))
+        }
+        let intervals = GroupBootstrap(replicates: 2000).intervals(outcomes, \.smoothed)
+        #expect(intervals.accuracy == GroupBootstrap.Interval(lower: 0, upper: 1))
+        #expect(GroupBootstrap().intervals(outcomes.filter { $0.device == "right" }, \.smoothed).accuracy == nil,
+                "one person gives no interval")
+        let scores = RecordingScore.of(outcomes, \.smoothed)
+        #expect(scores.count == 20 && scores.filter(\.majorityRight).count == 10)
+    }
+
+    @Test func classesAbsentFromTheTruthAreNotScored() {
+        let matrix = ConfusionMatrix<Mode>(truth: [.walk, .walk, .car, .car], predicted: [.walk, .bike, .car, .car])
+        let report = EvaluationReport(matrix)
+        #expect(Set(report.perClass.keys) == ["walk", "car"] && report.predictedOnly == ["bike": 1])
+        #expect(!report.text.contains("bike    0.000") && report.text.contains("bike: predicted for 1 windows, true for none"))
+        #expect(abs(report.macroF1 - (2.0 / 3 + 1) / 2) < 1e-12)
     }
 }

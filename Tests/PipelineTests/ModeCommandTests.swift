@@ -41,9 +41,14 @@ import Testing
         let crossValidated = try runner.pipeline(["evaluate", "traces", "--name-pattern", pattern, "--json"], in: folder.path)
         #expect(crossValidated.status == 0, "\(crossValidated.stderr)")
         let scores = try JSONSerialization.jsonObject(with: Data(crossValidated.stdout.utf8)) as! [String: Any]
-        for key in ["accuracy", "macro_f1", "per_class", "confusion", "n_windows", "baseline", "unsmoothed", "folds"] {
+        for key in ["accuracy", "macro_f1", "per_class", "confusion", "n_windows", "baseline", "unsmoothed", "folds",
+                    "macro_f1_interval", "recordings", "recording_majority_accuracy", "decided_by", "people"] {
             #expect(scores[key] != nil, "evaluate --json lacks \(key)")
         }
+        #expect(scores["nested"] as? Bool == true && scores["decided_by"] as? [String: Int] == ["model": 153])
+        #expect((scores["recordings"] as? [Any])?.count == 9)
+        let firstFold = (scores["folds"] as! [[String: Any]])[0]
+        #expect((firstFold["options"] as? String)?.contains("inner macro-F1") == true, "\(firstFold)")
         #expect(scores["n_windows"] as? Int == 153 && (scores["folds"] as? [Any])?.count == 3)
         #expect((scores["macro_f1"] as! Double) > 0.9)
         let walk = (scores["per_class"] as! [String: [String: Any]])["walk"]!

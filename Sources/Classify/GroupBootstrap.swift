@@ -1,0 +1,72 @@
+import MobilityCore
+
+/// Confidence intervals over people: the devices (one person each) are resampled with
+/// replacement, each replicate's windows pooled into one confusion matrix, and the interval is
+/// the central `level` share of the replicates' scores (the percentile bootstrap; Efron &
+/// Tibshirani 1993, ch. 13). Resampling people rather than windows is what makes the interval
+/// say how the score would move with other people: windows of one person are not independent
+/// draws, and with a handful of people the interval is wide, as it should be.
+public struct GroupBootstrap: Sendable {
+    /// Replicates drawn. Default 1000.
+    public var replicates = 1000
+    /// Central share of the replicates the interval holds. Default 0.95.
+    public var level = 0.95
+    public var seed: UInt64 = 42
+
+    public init(replicates: Int = 1000, level: Double = 0.95, seed: UInt64 = 42) {
+        self.replicates = replicates
+        self.level = level
+        self.seed = seed
+    }
+
+    public struct Interval: Codable, Hashable, Sendable {
+        public var lower: Double
+        public var upper: Double
+    }
+
+    public struct Intervals: Sendable {
+        public var accuracy: Interval?
+        public var macroF1: Interval?
+        /// Per class: over the replicates in which the class occurs as truth.
+        public var f1: [Mode: Interval] = [:]
+
+        public init(accuracy: Interval? = nil, macroF1: Interval? = nil, f1: [Mode: Interval] = [:]) {
+            self.accuracy = accuracy
+            self.macroF1 = macroF1
+            self.f1 = f1
+        }
+    }
+
+    /// Intervals of accuracy, macro-F1 and per-class F1 of the predictions `predicted` picks.
+    /// Empty (all nil) with fewer than two devices: one person gives no spread over people.
+    public func intervals(_ outcomes: [WindowOutcome], _ predicted: KeyPath<WindowOutcome, Mode>) -> Intervals {
+        var perGroup: [String: [ModePair: Int]] = [:]
+        for outcome in outcomes {
+            perGroup[outcome.device, default: [:]][ModePair(truth: outcome.truth, predicted: outcome[keyPath: predicted]), default: 0] += 1
+        }
+        let groups = perGroup.keys.sorted()
+        guard groups.count >= 2, replicates > 0 else { return Intervals() }
+        var generator = SeededGenerator(seed: seed)
+        var accuracies: [Double] = [], macros: [Double] = [], f1s: [Mode: [Double]] = [:]
+        for _ in 0..<replicates {
+            var matrix = ConfusionMatrix<Mode>()
+            for _ in groups.indices {
+                let group = groups[Int(generator.next() % UInt64(groups.count))]
+                for (pair, count) in perGroup[group]! { matrix.add(truth: pair.truth, predicted: pair.predicted, count: count) }
+            }
+            accuracies.append(matrix.accuracy)
+            macros.append(matrix.macroF1)
+            for label in matrix.labels where matrix.scores(for: label).support > 0 { f1s[label, default: []].append(matrix.scores(for: label).f1) }
+        }
+        return Intervals(accuracy: interval(accuracies), macroF1: interval(macros), f1: f1s.compactMapValues(interval))
+    }
+
+    private func interval(_ values: [Double]) -> Interval? {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return nil }
+        let tail = (1 - level) / 2
+        return Interval(lower: Quantile.sorted(sorted, tail), upper: Quantile.sorted(sorted, 1 - tail))
+    }
+
+    private struct ModePair: Hashable { var truth: Mode; var predicted: Mode }
+}

@@ -1,0 +1,36 @@
+import Features
+import MobilityCore
+
+/// One scored window of an evaluation: where it came from, its true mode, and what the
+/// classifier and the rules baseline said, smoothed and not. Every score `evaluate` prints
+/// (pooled, bootstrapped over people, per recording) is computed from these.
+public struct WindowOutcome: Hashable, Sendable {
+    public var trace: String
+    public var device: String
+    public var truth: Mode
+    public var smoothed: Mode
+    public var raw: Mode
+    public var baseline: Mode
+    public var baselineRaw: Mode
+    /// What decided the window: "model", or "rules" (a window the model cannot read).
+    public var source: String
+
+    /// The outcomes of `table`'s windows (all labelled) under `prediction` and the rules'
+    /// prediction `rules`.
+    public static func of(_ table: FeatureTable, prediction: ModePredictor.Prediction, rules: ModePredictor.Prediction) -> [WindowOutcome] {
+        table.windows.indices.map { index in
+            let window = table.windows[index]
+            return WindowOutcome(trace: window.trace, device: window.device, truth: window.mode!,
+                                 smoothed: prediction.modes[index], raw: prediction.raw[index], baseline: rules.modes[index],
+                                 baselineRaw: rules.raw[index], source: prediction.sources[index])
+        }
+    }
+}
+
+extension ConfusionMatrix where Label == Mode {
+    /// The confusion of `outcomes`' truths against the predictions `predicted` picks.
+    public init(_ outcomes: [WindowOutcome], _ predicted: KeyPath<WindowOutcome, Mode>) {
+        self.init()
+        for outcome in outcomes { add(truth: outcome.truth, predicted: outcome[keyPath: predicted]) }
+    }
+}

@@ -1,0 +1,16 @@
+/// Quantiles by linear interpolation between closest ranks (numpy's default, Hyndman & Fan
+/// type 7): the one definition the features, ride summaries and evaluation intervals share.
+public enum Quantile {
+    /// The `q` quantile (0…1) of values already sorted ascending; the array must not be empty.
+    public static func sorted(_ sorted: [Double], _ q: Double) -> Double {
+        let position = q * Double(sorted.count - 1)
+        let lower = Int(position.rounded(.down))
+        let upper = min(lower + 1, sorted.count - 1)
+        return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
+    }
+
+    /// The `q` quantile of `values` in any order; nil for no values.
+    public static func of(_ values: [Double], _ q: Double) -> Double? {
+        values.isEmpty ? nil : sorted(values.sorted(), q)
+    }
+}
