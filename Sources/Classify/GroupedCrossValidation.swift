@@ -69,16 +69,19 @@ public struct GroupedCrossValidation: Sendable {
     /// are over all test windows together. The rules baseline is scored on the same windows.
     /// With `search`, each fold's classifier, balance and switch penalty are chosen on its own
     /// training groups (nested cross-validation); else `trainer` is used as it is.
+    /// With `testTable`, the test windows come from it (the same recordings in another form,
+    /// e.g. without their gravity streams), the training windows from `table`.
     public func evaluate(_ table: FeatureTable, trainer: ModeTrainer, window: WindowParameters,
-                         search: OptionSearch? = nil) throws -> Evaluation {
+                         search: OptionSearch? = nil, testTable: FeatureTable? = nil) throws -> Evaluation {
         let labelled = ModeTrainer.labelled(table)
         let (assignment, groups) = assign(labelled.windows)
+        let testable = testTable.map(ModeTrainer.labelled) ?? labelled
         var evaluation = Evaluation()
         evaluation.groupBy = groupBy
         evaluation.nested = search != nil
         for fold in groups.indices {
             let training = labelled.subset(assignment.indices.filter { assignment[$0] != fold })
-            let test = labelled.subset(assignment.indices.filter { assignment[$0] == fold })
+            let test = testable.filter { groups[fold].contains(group(of: $0)) }
             let choice = search?.choose(training, groupBy: groupBy, seed: seed, window: window)
                 ?? OptionSearch.Choice(trainer: trainer, innerMacroF1: nil)
             let model = try choice.trainer.train(training, window: window, provenance: .crossValidation)

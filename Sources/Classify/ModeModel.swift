@@ -27,6 +27,16 @@ public struct ModeModel: Codable, Sendable {
     /// True when the training windows had IMU features; windows without them (GPS-only
     /// traces) are then classified by the rules instead.
     public var usesInertial: Bool
+    /// The classifier for windows without gravity (`ModeTrainer.gravityFreeModel`), of the
+    /// same kind, classes and standardizer; nil in files written before it existed, whose
+    /// gravity-free windows are decided by the rules.
+    public var gravityFree: Classifier?
+
+    /// Weights of one classifier: `regression` or `network`, as the model's `kind` says.
+    public struct Classifier: Codable, Sendable {
+        public var regression: SoftmaxRegression?
+        public var network: MultilayerPerceptron?
+    }
     public var provenance: Provenance
 
     /// Where a model came from, so a result can be traced to its training data.
@@ -95,16 +105,7 @@ public struct ModeModel: Codable, Sendable {
                 + (missing.isEmpty ? "" : ", e.g. \(missing.joined(separator: ", ")) which this build does not compute")
                 + "); this build computes schema \(FeatureSchema.version) (\(FeatureSchema.names.count) features). Retrain it with `pipeline train`."
         }
-        let shapes: Bool
-        switch kind {
-        case .softmaxRegression:
-            shapes = regression.map { $0.features == features.count && $0.classes == classes.count
-                && $0.weights.count == (features.count + 1) * classes.count } ?? false
-        case .mlp:
-            shapes = network.map { $0.features == features.count && $0.classes == classes.count
-                && $0.weights1.count == features.count * $0.hidden && $0.bias1.count == $0.hidden
-                && $0.weights2.count == $0.hidden * classes.count && $0.bias2.count == classes.count } ?? false
-        }
+        let shapes = fits(Classifier(regression: regression, network: network)) && (gravityFree.map(fits) ?? true)
         if !shapes || standardizer.means.count != features.count {
             return "the model's weights do not match its kind (\(kind.rawValue)) or its own feature and class lists"
         }
@@ -112,8 +113,36 @@ public struct ModeModel: Codable, Sendable {
         return nil
     }
 
+    /// True when `classifier` holds weights of the model's kind shaped for its features and classes.
+    private func fits(_ classifier: Classifier) -> Bool {
+        switch kind {
+        case .softmaxRegression:
+            return classifier.regression.map { $0.features == features.count && $0.classes == classes.count
+                && $0.weights.count == (features.count + 1) * classes.count } ?? false
+        case .mlp:
+            return classifier.network.map { $0.features == features.count && $0.classes == classes.count
+                && $0.weights1.count == features.count * $0.hidden && $0.bias1.count == $0.hidden
+                && $0.weights2.count == $0.hidden * classes.count && $0.bias2.count == classes.count } ?? false
+        }
+    }
+
+    /// True when the model can classify a window with these features: any window for a GPS
+    /// model; for an IMU model, a window with gravity, or a gravity-free one when it learnt them.
+    public func reads(_ row: ArraySlice<Double>) -> Bool {
+        guard usesInertial else { return true }
+        if !row[row.startIndex + FeatureSchema.gravityPresenceColumn].isNaN { return true }
+        return gravityFree != nil && !row[row.startIndex + FeatureSchema.accelerationPresenceColumn].isNaN
+    }
+
+    /// True when `row` has no gravity and goes to the gravity-free classifier.
+    public func isGravityFree(_ row: ArraySlice<Double>) -> Bool {
+        usesInertial && gravityFree != nil && row[row.startIndex + FeatureSchema.gravityPresenceColumn].isNaN
+    }
+
     /// Class probabilities, rows × classes, for standardised features (rows × features).
-    public func probabilities(_ standardized: [Double], rows: Int) -> [Double] {
+    /// With `gravityFree`, by the gravity-free classifier.
+    public func probabilities(_ standardized: [Double], rows: Int, gravityFree: Bool = false) -> [Double] {
+        let (regression, network) = gravityFree ? (self.gravityFree!.regression, self.gravityFree!.network) : (self.regression, self.network)
         switch kind {
         case .softmaxRegression: return regression!.probabilities(standardized, rows: rows)
         case .mlp: return network!.probabilities(standardized, rows: rows)

@@ -37,16 +37,20 @@ public struct ModePredictor: Sendable {
         var probabilities = RuleClassifier().probabilities(table, classes: classes)
         var sources = [String](repeating: "rules", count: table.count)
         if let model {
-            let readable = table.windows.indices.filter { !model.usesInertial || !table.values[$0 * columns].isNaN }
-            var rows = [Double]()
-            rows.reserveCapacity(readable.count * columns)
-            for index in readable { rows += table.row(index) }
-            let p = model.probabilities(model.standardizer.transform(rows), rows: readable.count)
+            let readable = table.windows.indices.filter { model.reads(table.row($0)) }
             let mapping = model.classes.map { classes.firstIndex(of: $0)! }
-            for (position, index) in readable.enumerated() {
-                for c in 0..<k { probabilities[index * k + c] = 0 }
-                for (c, target) in mapping.enumerated() { probabilities[index * k + target] = p[position * model.classes.count + c] }
-                sources[index] = "model"
+            for gravityFree in [false, true] {
+                let chosen = readable.filter { model.isGravityFree(table.row($0)) == gravityFree }
+                guard !chosen.isEmpty else { continue }
+                var rows = [Double]()
+                rows.reserveCapacity(chosen.count * columns)
+                for index in chosen { rows += table.row(index) }
+                let p = model.probabilities(model.standardizer.transform(rows), rows: chosen.count, gravityFree: gravityFree)
+                for (position, index) in chosen.enumerated() {
+                    for c in 0..<k { probabilities[index * k + c] = 0 }
+                    for (c, target) in mapping.enumerated() { probabilities[index * k + target] = p[position * model.classes.count + c] }
+                    sources[index] = gravityFree ? "model (gravity-free)" : "model"
+                }
             }
         }
         let raw = (0..<table.count).map { index in

@@ -22,6 +22,14 @@ public struct ModeTrainer: Sendable {
     public var ignoredFeatures = ["acc_mag_mean_mps2", "acc_mag_rms_mps2", "acc_vert_mean_mps2", "acc_vert_rms_mps2",
                                   "acc_mag_range_mps2", "acc_vert_range_mps2", "acc_horiz_range_mps2", "acc_dyn_range_mps2", "gyro_mag_range_radps"]
 
+    /// Also train a second classifier of the same kind on every window in the form a recording
+    /// of gravity-free acceleration alone gives (Sensor Logger's `Accelerometer.csv`, Android's
+    /// linear acceleration): |a|, the vertical and the horizontal missing, so |a − g| and |ω|
+    /// must carry it. Windows without gravity go to it; windows with gravity keep the first,
+    /// which a mixed training would cost (one network trained on both forms lost 0.15 car F1
+    /// on TMD's full form, leave-one-user-out). Default true.
+    public var gravityFreeModel = true
+
     public init() {}
 
     /// What the training weights balance (`SampleWeights`). Default `.modeThenDevice`.
@@ -81,18 +89,37 @@ public struct ModeTrainer: Sendable {
         let devices = labelled.windows.map(\.device)
         let available = FeatureAvailability.usableColumns(values: labelled.values, devices: devices, kinds: FeatureSchema.isInertial)
         for column in 0..<columns where !available[column] { standardizer.present[column] = false }
-        let x = standardizer.transform(labelled.values)
         let y = labelled.windows.map { classes.firstIndex(of: $0.mode!)! }
         let weights = sampleWeights(labelled.windows)
-        var regression: SoftmaxRegression?, network: MultilayerPerceptron?
+        let (regression, network) = fit(standardizer.transform(labelled.values), y: y, weights: weights, classes: classes.count)
+        let usesInertial = labelled.windows.indices.contains { !labelled.values[$0 * columns + FeatureSchema.accelerationPresenceColumn].isNaN }
+        var model = ModeModel(kind: kind, classes: classes, window: window, standardizer: standardizer, regression: regression, network: network,
+                              smoothing: smoothing, usesInertial: usesInertial, provenance: provenance)
+        if gravityFreeModel && usesInertial {
+            let (regression, network) = fit(standardizer.transform(Self.gravityFreeForm(labelled.values)), y: y, weights: weights, classes: classes.count)
+            model.gravityFree = ModeModel.Classifier(regression: regression, network: network)
+        }
+        return model
+    }
+
+    private func fit(_ x: [Double], y: [Int], weights: [Double], classes: Int) -> (SoftmaxRegression?, MultilayerPerceptron?) {
+        let columns = FeatureTable.columns
         switch kind {
         case .softmaxRegression:
-            regression = SoftmaxRegression(x: x, y: y, sampleWeights: weights, features: columns, classes: classes.count, training: training)
+            return (SoftmaxRegression(x: x, y: y, sampleWeights: weights, features: columns, classes: classes, training: training), nil)
         case .mlp:
-            network = MultilayerPerceptron(x: x, y: y, sampleWeights: weights, features: columns, classes: classes.count, training: self.network)
+            return (nil, MultilayerPerceptron(x: x, y: y, sampleWeights: weights, features: columns, classes: classes, training: network))
         }
-        let usesInertial = labelled.windows.indices.contains { !labelled.values[$0 * columns].isNaN }
-        return ModeModel(kind: kind, classes: classes, window: window, standardizer: standardizer, regression: regression, network: network,
-                         smoothing: smoothing, usesInertial: usesInertial, provenance: provenance)
+    }
+
+    /// `values` (rows of `FeatureTable.columns`) with the columns that need gravity missing:
+    /// every window as a recording of gravity-free acceleration alone gives it.
+    static func gravityFreeForm(_ values: [Double]) -> [Double] {
+        let columns = FeatureTable.columns
+        var result = values
+        for row in 0..<(values.count / columns) {
+            for column in FeatureSchema.gravityColumns { result[row * columns + column] = .nan }
+        }
+        return result
     }
 }

@@ -59,6 +59,16 @@ public enum FeatureSchema {
 
     public static func index(of name: String) -> Int? { names.firstIndex(of: name) }
 
+    /// Columns of the channels that need gravity (`Channel.needsGravity`): missing in a window
+    /// of gravity-free acceleration alone.
+    public static let gravityColumns: [Int] = Channel.allCases.enumerated().filter { $0.element.needsGravity }
+        .flatMap { index, _ in (index * perChannelCount)..<((index + 1) * perChannelCount) }
+
+    /// A column every window with acceleration has, with gravity or without: the mean of |a − g|.
+    public static let accelerationPresenceColumn = index(of: "acc_dyn_mean_mps2")!
+    /// A column only windows with gravity have: the mean of |a|.
+    public static let gravityPresenceColumn = index(of: "acc_mag_mean_mps2")!
+
     /// Columns computed from the phone's motion sensors, as opposed to GPS fixes.
     public static let isInertial: [Bool] = names.map { !$0.hasPrefix("gps_") }
 

@@ -38,7 +38,8 @@ extension WindowFeatureExtractor {
         var notes: [String] = []
         if seen.gravityFree {
             notes.append("gravity-free acceleration only (no TotalAcceleration or Gravity stream): |a|, vertical and horizontal "
-                         + "features missing, modes from the rules on |a − g| (still, walk or car); export those files too for the model")
+                         + "features missing; modes from the model's gravity-free classifier on |a − g| and |ω| (the rules with a model "
+                         + "trained without one); export those files too for the full model")
         }
         if let slowest = seen.slow.min(by: { $0.rateHz < $1.rateHz }) {
             notes.append(String(format: "frequency features not computed: the acceleration was measured at %.1f Hz, below %.0f Hz",

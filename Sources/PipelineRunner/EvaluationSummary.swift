@@ -73,9 +73,9 @@ public struct EvaluationSummary: Encodable {
         self.seconds = seconds
     }
 
-    public init(_ evaluation: GroupedCrossValidation.Evaluation, unknownModes: Set<String>, quarantined: Int, seconds: Double) {
+    public init(_ evaluation: GroupedCrossValidation.Evaluation, form: String = "", unknownModes: Set<String>, quarantined: Int, seconds: Double) {
         let kind = evaluation.nested ? "nested grouped \(evaluation.folds.count)-fold cross-validation" : "grouped \(evaluation.folds.count)-fold cross-validation"
-        self.init(evaluated: "\(kind) by \(evaluation.groupBy.rawValue)", outcomes: evaluation.outcomes, unknownModes: unknownModes,
+        self.init(evaluated: "\(kind) by \(evaluation.groupBy.rawValue)\(form)", outcomes: evaluation.outcomes, unknownModes: unknownModes,
                   quarantined: quarantined, seconds: seconds)
         groupBy = evaluation.groupBy.rawValue
         nested = evaluation.nested

@@ -34,6 +34,11 @@ struct EvaluateCommand: ParsableCommand {
     var folds = 5
 
 
+    @Option(name: .customLong("test-without-streams"), help: ArgumentHelp(
+        "Score the windows as if their recordings lacked these streams, comma-separated (accelerometer, gyroscope, gravity, linear_acceleration).",
+        discussion: "Training windows keep every stream. accelerometer,gravity scores the gravity-free form a phone's linear acceleration gives (Sensor Logger's Accelerometer.csv). Default: none."))
+    var testWithoutStreams: String?
+
     @Flag(help: "Print one JSON object on standard output.")
     var json = false
 
@@ -44,6 +49,13 @@ struct EvaluateCommand: ParsableCommand {
 
     func validate() throws {
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
+        if let testWithoutStreams {
+            let unknown = testWithoutStreams.split(separator: ",").map(String.init).filter { IMUSensor(rawValue: $0) == nil }
+            guard unknown.isEmpty else {
+                throw ValidationError("--test-without-streams: unknown stream \(unknown.joined(separator: ", ")); streams are "
+                                      + IMUSensor.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+        }
     }
 
     func run() throws {
@@ -55,9 +67,13 @@ struct EvaluateCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let parameters = saved?.window ?? window.parameters
-        var output = try FeatureRun(loader: try input.loader, window: parameters).run(paths, progress: progress)
+        var run = FeatureRun(loader: try input.loader, window: parameters)
+        run.reducedWithout = testWithoutStreams.map { Set($0.split(separator: ",").compactMap { IMUSensor(rawValue: String($0)) }) }
+        var output = try run.run(paths, progress: progress)
         output.table = training.restrict(output.table)
-        let labelled = ModeTrainer.labelled(output.table)
+        let testTable = output.reducedTable.map(training.restrict)
+        let labelled = ModeTrainer.labelled(testTable ?? output.table)
+        let form = testWithoutStreams.map { " (test windows without \($0))" } ?? ""
         guard labelled.count > 0 else {
             progress.log("error: no labelled windows to evaluate on (see --name-pattern, label files, manifest.csv)")
             throw ExitCode(1)
@@ -66,14 +82,15 @@ struct EvaluateCommand: ParsableCommand {
         if let saved, let path = model {
             let outcomes = WindowOutcome.of(labelled, prediction: ModePredictor(model: saved).predict(labelled),
                                             rules: ModePredictor(model: nil).predict(labelled))
-            summary = EvaluationSummary(evaluated: "model \(path)" + (saved.usesInertial ? "" : " (a GPS model)"), outcomes: outcomes,
+            summary = EvaluationSummary(evaluated: "model \(path)" + (saved.usesInertial ? "" : " (a GPS model)") + form, outcomes: outcomes,
                                         unknownModes: output.report.unknownModes, quarantined: output.report.quarantined.count,
                                         seconds: Date().timeIntervalSince(started))
         } else {
             let validation = GroupedCrossValidation(groupBy: groupBy, folds: folds, seed: training.seed)
             do {
-                let evaluation = try validation.evaluate(output.table, trainer: training.trainer, window: parameters, search: search.search(around: training.trainer))
-                summary = EvaluationSummary(evaluation, unknownModes: output.report.unknownModes,
+                let evaluation = try validation.evaluate(output.table, trainer: training.trainer, window: parameters, search: search.search(around: training.trainer),
+                                                          testTable: testTable)
+                summary = EvaluationSummary(evaluation, form: form, unknownModes: output.report.unknownModes,
                                             quarantined: output.report.quarantined.count, seconds: Date().timeIntervalSince(started))
             } catch let error as ModeTrainer.TrainingError {
                 progress.log("error: \(error)")

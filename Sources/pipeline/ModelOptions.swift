@@ -35,6 +35,11 @@ struct TrainingOptions: ParsableArguments {
                                discussion: "mode-then-device: every mode weighs alike, and within a mode every device that recorded it; device-and-mode: every (device, mode) pair weighs alike, so a mode one phone recorded counts for less; mode: every mode weighs alike, whichever phones recorded it."))
     var balance = ModeTrainer.Balance.modeThenDevice
 
+    @Flag(name: .customLong("no-gravity-free-model"), help: ArgumentHelp(
+        "Do not train the second classifier for windows without gravity (|a|, vertical and horizontal missing).",
+        discussion: "A model trained so leaves recordings of gravity-free acceleration alone (Sensor Logger's Accelerometer.csv) to the rules."))
+    var noGravityFreeModel = false
+
     @OptionGroup var smoothing: SmoothingOptions
 
 
@@ -60,6 +65,7 @@ struct TrainingOptions: ParsableArguments {
         trainer.network.epochs = epochs
         trainer.network.seed = seed
         trainer.balance = balance
+        trainer.gravityFreeModel = !noGravityFreeModel
         trainer.smoothing = smoothing.smoother
         return trainer
     }

@@ -8,7 +8,9 @@ import Testing
 /// Synthetic windows of three devices: features computed from generated walk, car and still
 /// signals, so the classes are separable and the answers known.
 enum SyntheticWindows {
-    static func table(devices: [String], secondsPerMode: Double = 60) -> FeatureTable {
+    /// With `gravityFree`, each recording holds linear acceleration (the accelerometer minus
+    /// gravity, as a phone's fusion gives it) and the gyroscope, no accelerometer.
+    static func table(devices: [String], secondsPerMode: Double = 60, gravityFree: Bool = false) -> FeatureTable {
         let extractor = WindowFeatureExtractor()
         var table = FeatureTable()
         for (d, device) in devices.enumerated() {
@@ -16,7 +18,12 @@ enum SyntheticWindows {
                 var imu = SyntheticIMU(seed: UInt64(10 * d + m + 1))
                 imu.rotation = SyntheticIMU.rotation(axis: (Double(d) + 0.5, 1, -0.3), degrees: 40 * Double(d + m))
                 let start = 1_700_000_000 + Double(m) * 1000
-                let streams = imu.streams(motion, seconds: secondsPerMode, start: start)
+                var streams = imu.streams(motion, seconds: secondsPerMode, start: start)
+                if gravityFree {
+                    let r = imu.rotation, g = (r[2] * 9.81, r[5] * 9.81, r[8] * 9.81)
+                    streams[.linearAcceleration] = streams[.accelerometer]!.map { IMUSample(time: $0.time, x: $0.x - g.0, y: $0.y - g.1, z: $0.z - g.2) }
+                    streams[.accelerometer] = nil
+                }
                 let label = LabelInterval(device: device, start: Timestamp(secondsSince1970: start),
                                           end: Timestamp(secondsSince1970: start + secondsPerMode), rawName: name, source: "test")
                 table.append(extractor.extract(Recording(trace: "\(device)-\(name)", device: device, streams: streams, labels: [label])))
@@ -38,6 +45,24 @@ enum SyntheticWindows {
         let matrix = ConfusionMatrix(truth: test.windows.map { $0.mode! }, predicted: prediction.modes)
         #expect(matrix.macroF1 > 0.95, "macro-F1 \(matrix.macroF1)")
         #expect(prediction.sources.allSatisfy { $0 == "model" })
+    }
+
+    @Test func aGravityFreeRecordingIsReadByTheGravityFreeClassifier() throws {
+        let model = try ModeTrainer().train(SyntheticWindows.table(devices: ["a", "b"]), window: .init(), provenance: SyntheticWindows.provenance)
+        #expect(model.gravityFree?.network != nil && model.schemaProblem == nil)
+        let test = SyntheticWindows.table(devices: ["c"], gravityFree: true)
+        #expect(test.count > 0 && test.windows.indices.allSatisfy { test.values[$0 * FeatureTable.columns + FeatureSchema.gravityPresenceColumn].isNaN })
+        let prediction = ModePredictor(model: model).predict(test)
+        #expect(prediction.sources.allSatisfy { $0 == "model (gravity-free)" })
+        let matrix = ConfusionMatrix(truth: test.windows.map { $0.mode! }, predicted: prediction.modes)
+        #expect(matrix.macroF1 > 0.9, "macro-F1 \(matrix.macroF1)")
+        var older = model
+        older.gravityFree = nil  // a model file written before the gravity-free classifier
+        #expect(ModePredictor(model: older).predict(test).sources.allSatisfy { $0 == "rules" })
+        var without = ModeTrainer()
+        without.gravityFreeModel = false
+        #expect(try without.train(SyntheticWindows.table(devices: ["a"], secondsPerMode: 20), window: .init(),
+                                  provenance: SyntheticWindows.provenance).gravityFree == nil)
     }
 
     @Test func trainingIsReproducibleForASeed() throws {
