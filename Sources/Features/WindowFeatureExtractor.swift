@@ -44,6 +44,11 @@ public struct WindowFeatureExtractor: Sendable {
     /// or what they lack (gravity, a rate high enough for the frequency features).
     public func extractWithNotes(_ recording: Recording) -> (table: FeatureTable, notes: [String]) {
         let fixes = recording.fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
+        if let rate = streamRateTooLow(recording) {
+            // Too slow for the IMU features anywhere: the fixes decide, as for a GPS-only trace.
+            let table = extractGPS(recording, fixes: fixes)
+            return (table, [table.count == 0 ? whyNoWindows(recording, pieces: []) : tooSlowNote(rate, gpsWindows: table.count)])
+        }
         let pieces = recording.accelerationPieces(splittingAtGapsOver: parameters.maxGapSeconds)
         guard !pieces.isEmpty else {
             let table = extractGPS(recording, fixes: fixes)
@@ -54,10 +59,11 @@ public struct WindowFeatureExtractor: Sendable {
         for piece in pieces {
             guard let signals = ResampledSignals(piece, parameters: parameters) else { continue }
             seen.record(signals, minimumRateHz: parameters.minimumSpectralRateHz)
-            let part = features(recording, starts: windowStarts(grid: signals.grid), signals: signals, fixes: fixes)
+            let usable = signals.accelerationRateHz >= WindowParameters.minimumIMURateHz
+            let part = features(recording, starts: windowStarts(grid: signals.grid), signals: usable ? signals : nil, fixes: fixes)
             if table.count == 0 { table = part } else { table.append(part) }  // one piece (the usual case): no copy
         }
-        guard table.count > 0 else { return (table, [whyNoWindows(recording, pieces: pieces)]) }
+        guard table.count > 0 else { return (table, [whyNoWindows(recording, pieces: pieces, seen: seen)]) }
         return (table, notes(seen, pieces: pieces.count))
     }
 

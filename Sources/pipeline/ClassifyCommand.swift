@@ -63,6 +63,9 @@ struct ClassifyCommand: ParsableCommand {
         progress.log("\(output.report.recordings) recordings, \(output.table.count) windows: "
                      + seconds.sorted { $0.key < $1.key }.map { String(format: "%@ %.1f min", $0.key.rawValue, $0.value / 60) }.joined(separator: ", ")
                      + "; wrote \(out)")
+        for (trace, notes) in output.notes.sorted(by: { $0.key < $1.key }) {
+            progress.log("\(trace): " + notes.joined(separator: "; "))
+        }
         if !output.report.quarantined.isEmpty { throw ExitCode(2) }
     }
 }
