@@ -24,7 +24,7 @@ public struct ModePredictor: Sendable {
         public var raw: [Mode]
         /// Per window, after smoothing (equal to `raw` when smoothing is off).
         public var modes: [Mode]
-        /// Per window, "model" or "rules".
+        /// Per window, "model", "model (gravity-free)" (a window without gravity) or "rules".
         public var sources: [String]
     }
 

@@ -12,7 +12,7 @@ public struct WindowOutcome: Hashable, Sendable {
     public var raw: Mode
     public var baseline: Mode
     public var baselineRaw: Mode
-    /// What decided the window: "model", or "rules" (a window the model cannot read).
+    /// What decided the window: "model", "model (gravity-free)", or "rules" (a window the model cannot read).
     public var source: String
 
     /// The outcomes of `table`'s windows (all labelled) under `prediction` and the rules'

@@ -22,7 +22,7 @@ public struct EvaluationSummary: Encodable {
     public var baselineUnsmoothed: EvaluationReport
     /// People (devices) the intervals resample.
     public var people: Int
-    /// Windows per decider: "model", "rules".
+    /// Windows per decider: "model", "model (gravity-free)", "rules".
     public var decidedBy: [String: Int]
     public var recordings: [RecordingScore]
     /// Share of recordings whose most common predicted mode is their most common true mode.

@@ -1,3 +1,4 @@
+import Classify
 import Comfort
 import Foundation
 import HeatMaps
@@ -18,6 +19,18 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         public var rulesOnly = false
         /// Temporal smoothing of the windows' modes (HMM/Viterbi).
         public var smoothing = true
+        /// Cost of a mode switch in smoothing, nats (`ModeSmoother`; the model's own value is
+        /// what it was trained with, not what it must be run with).
+        public var switchPenaltyNats = ModeSmoother().switchPenalty
+        /// Shortest mode segment smoothing keeps, seconds.
+        public var minimumSegmentSeconds = ModeSmoother().minimumSegmentSeconds
+        /// Shortest run of still windows smoothing keeps still (a stop at a station), seconds.
+        public var minimumStopSeconds = ModeSmoother().minimumStopSeconds
+
+        /// The smoother these settings describe.
+        public var smoother: ModeSmoother {
+            ModeSmoother(switchPenalty: switchPenaltyNats, minimumSegmentSeconds: minimumSegmentSeconds, minimumStopSeconds: minimumStopSeconds)
+        }
     }
 
     public struct Calendar: Hashable, Sendable, Codable {
@@ -74,6 +87,10 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
             throw Invalid(description: "\(path): a value has the wrong type (\(Self.describe(error)))")
         }
         if let problem = configuration.cleaning.problem { throw Invalid(description: "\(path): cleaning.\(problem)") }
+        let classification = configuration.classification
+        guard classification.switchPenaltyNats >= 0, classification.minimumSegmentSeconds >= 0, classification.minimumStopSeconds >= 0 else {
+            throw Invalid(description: "\(path): classification.switch_penalty_nats, minimum_segment_seconds and minimum_stop_seconds must be ≥ 0")
+        }
         return configuration
     }
 

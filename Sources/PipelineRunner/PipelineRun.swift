@@ -189,14 +189,16 @@ public struct PipelineRun {
             model = try ModeModel.load(path: setting.model)
             modelKey = try ContentHash.sha256(path: setting.model)
         }
-        modelKey += setting.smoothing ? "+smoothing" : ""
+        modelKey += setting.smoothing ? String(format: "+smoothing %g/%g/%g", setting.switchPenaltyNats, setting.minimumSegmentSeconds,
+                                               setting.minimumStopSeconds) : ""
         // With --force every IMU file is classified again (no stored mark matches "").
         let pending = try store.filesToClassify(model: force ? "" : modelKey)
         progress.log("classify: \(pending.count) files with IMU data to classify (\(model == nil ? "rules" : setting.model))")
         var windows = 0
         var loader = RecordingLoader()
         loader.cleaning = configuration.cleaning
-        let predictor = ModePredictor(model: model, smooth: setting.smoothing)
+        var predictor = ModePredictor(model: model, smooth: setting.smoothing)
+        predictor.smoother = setting.smoother
         for (index, file) in pending.enumerated() {
             progress.update(done: index, total: pending.count, item: file.path)
             var rows: [PipelineStore.ModeWindowRow]

@@ -5,7 +5,7 @@ public struct ModeSpan: Hashable, Sendable {
     public var startSeconds: Double
     public var endSeconds: Double
     public var mode: Mode
-    /// Who decided it ("model", "rules"), carried through to the legs.
+    /// Who decided it ("model", "model (gravity-free)", "rules"), carried through to the legs.
     public var source: String
 
     public init(startSeconds: Double, endSeconds: Double, mode: Mode, source: String) {

@@ -12,7 +12,7 @@ public struct Tripleg: Hashable, Sendable {
     public var distanceMeters: Double
     /// Nil when no classifier covered any of its fixes.
     public var mode: Mode?
-    /// Who decided the mode ("model", "rules"), nil with the mode.
+    /// Who decided the mode ("model", "model (gravity-free)", "rules"), nil with the mode.
     public var modeSource: String?
     /// Index of the staypoint just before and just after it in the device's staypoints; nil
     /// at a track boundary or a data gap.

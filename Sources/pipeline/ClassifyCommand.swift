@@ -37,6 +37,7 @@ struct ClassifyCommand: ParsableCommand {
     var store: String?
 
     @OptionGroup var input: InputOptions
+    @OptionGroup var smoothing: SmoothingOptions
 
     func run() throws {
         let progress = Progress()
@@ -48,7 +49,9 @@ struct ClassifyCommand: ParsableCommand {
             }
         }
         let output = try FeatureRun(loader: try input.loader, window: saved?.window ?? .init()).run(paths, progress: progress)
-        let prediction = ModePredictor(model: saved, smooth: !noSmoothing).predict(output.table)
+        var predictor = ModePredictor(model: saved, smooth: !noSmoothing)
+        predictor.smoother = smoothing.smoother
+        let prediction = predictor.predict(output.table)
         try ModesCSV.write(output.table.windows, prediction: prediction, to: out)
         if let store {
             try runStage(json: false, progress: progress) {

@@ -80,7 +80,9 @@ struct EvaluateCommand: ParsableCommand {
         }
         let summary: EvaluationSummary
         if let saved, let path = model {
-            let outcomes = WindowOutcome.of(labelled, prediction: ModePredictor(model: saved).predict(labelled),
+            var predictor = ModePredictor(model: saved)
+            predictor.smoother = training.smoothing.smoother  // smoothing is an option of the run, not frozen in the model
+            let outcomes = WindowOutcome.of(labelled, prediction: predictor.predict(labelled),
                                             rules: ModePredictor(model: nil).predict(labelled))
             summary = EvaluationSummary(evaluated: "model \(path)" + (saved.usesInertial ? "" : " (a GPS model)") + form, outcomes: outcomes,
                                         unknownModes: output.report.unknownModes, quarantined: output.report.quarantined.count,

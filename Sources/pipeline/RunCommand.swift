@@ -34,6 +34,15 @@ struct RunCommand: ParsableCommand {
                              discussion: "Default: off (comfort.rides_from_recordings in the configuration)."))
     var ridesFromRecordings = false
 
+    @Option(name: .customLong("switch-penalty"), help: "Cost of a mode switch in smoothing, nats (overrides classification.switch_penalty_nats; default 6).")
+    var switchPenalty: Double?
+
+    @Option(name: .customLong("min-segment-s"), help: "Shortest mode segment smoothing keeps, seconds (overrides classification.minimum_segment_seconds; default 30).")
+    var minimumSegmentSeconds: Double?
+
+    @Option(name: .customLong("min-stop-s"), help: "Shortest run of still windows smoothing keeps still, seconds (overrides classification.minimum_stop_seconds; default 15).")
+    var minimumStopSeconds: Double?
+
     @Flag(help: "Re-read and re-classify every input even when unchanged.")
     var force = false
 
@@ -46,6 +55,12 @@ struct RunCommand: ParsableCommand {
         var configuration = try ConfigCommand.configuration(config)
         if let model { configuration.classification.model = model }
         if ridesFromRecordings { configuration.comfort.ridesFromRecordings = true }
+        for value in [switchPenalty, minimumSegmentSeconds, minimumStopSeconds].compactMap({ $0 }) where !(value >= 0) {
+            throw ValidationError("--switch-penalty, --min-segment-s and --min-stop-s must be ≥ 0 (got \(value))")
+        }
+        if let switchPenalty { configuration.classification.switchPenaltyNats = switchPenalty }
+        if let minimumSegmentSeconds { configuration.classification.minimumSegmentSeconds = minimumSegmentSeconds }
+        if let minimumStopSeconds { configuration.classification.minimumStopSeconds = minimumStopSeconds }
         configuration.classification.model = DefaultModel.resolve(configuration.classification.model)
         var pipeline = PipelineRun(inputs: paths, outputFolder: out)
         pipeline.configuration = configuration

@@ -227,12 +227,13 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder.file("traces"), withIntermediateDirectories: true)
         try FileManager.default.zipItem(at: URL(fileURLWithPath: folder.file("export")), to: URL(fileURLWithPath: folder.file("traces/ride.zip")))
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
-        // 60 s at 50 Hz: 23 windows, decided by the rules on |a − g|.
+        // 60 s at 50 Hz: 23 windows, decided by the shipped model's gravity-free classifier.
         #expect(outcome.status == 0 && json(outcome)["windows"] as? Int == 23, "\(outcome.stderr)")
         let notes = ((json(outcome)["file_outcomes"] as? [[String: Any]])?.first?["notes"] as? [String]) ?? []
         #expect(notes.contains { $0.contains("gravity-free acceleration only") }, "\(notes)")
         let modes = try String(contentsOfFile: folder.file("out/modes.csv"), encoding: .utf8)
-        #expect(modes.contains(",rules") && !modes.contains(",model"), "no gravity: the model cannot read these windows")
+        let deciders = Set(modes.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[9] })
+        #expect(deciders == ["model (gravity-free)"], "no gravity: the gravity-free classifier reads these windows, got \(deciders)")
     }
 
     @Test func aRideWhoseIMUFileHasNoSampleInsideItIsNoIMUNotUnusable() throws {

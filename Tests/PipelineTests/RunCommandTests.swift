@@ -136,7 +136,7 @@ import Testing
         let printed = try cli.pipeline(["config", "--print"], in: folder.path)
         #expect(printed.status == 0)
         for key in ["cleaning:", "max_accuracy_meters: 150", "staypoints:", "distance_meters: 100", "heatmap:", "cell_meters: 100",
-                    "minimum_devices: 3", "transfer_kinds:", "utc_offset_hours: 0", "model: \"models/mode-model.json\""] {
+                    "minimum_devices: 3", "switch_penalty_nats: 6", "transfer_kinds:", "utc_offset_hours: 0", "model: \"models/mode-model.json\""] {
             #expect(printed.stdout.contains(key), "config --print lacks \(key)")
         }
         try folder.write("defaults.yaml", printed.stdout)
@@ -149,6 +149,9 @@ import Testing
         try folder.write("wrong.yaml", "trips:\n  staypoints:\n    distance_meters: far\n")
         let wrong = try cli.pipeline(["config", "--config", "wrong.yaml"], in: folder.path)
         #expect(wrong.status == 64 && wrong.stderr.contains("distance"), "\(wrong.stderr)")
+        try folder.write("negative.yaml", "classification:\n  switch_penalty_nats: -1\n")
+        let negative = try cli.pipeline(["config", "--config", "negative.yaml"], in: folder.path)
+        #expect(negative.status == 64 && negative.stderr.contains("switch_penalty_nats"), "\(negative.stderr)")
 
         try simulate(folder, devices: 4, imu: false)
         try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n  cell_meters: 250\nclassification:\n  rules_only: true\n")
