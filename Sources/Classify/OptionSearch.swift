@@ -61,7 +61,9 @@ public struct OptionSearch: Sendable {
             let test = training.subset(assignment.indices.filter { assignment[$0] == fold })
             // A fold whose training people hold one mode only teaches nothing: it is left out for every candidate.
             guard Set(fit.windows.compactMap(\.mode)).count >= 2 else { continue }
-            for (t, trainer) in trainers.enumerated() {
+            for (t, candidate) in trainers.enumerated() {
+                var trainer = candidate
+                trainer.gravityFreeModel = false  // inner folds score windows with gravity only: the second classifier would go unused
                 guard let model = try? trainer.train(fit, window: window, provenance: .crossValidation) else { continue }
                 let predictor = ModePredictor(model: model)
                 let prediction = predictor.predict(test)

@@ -46,9 +46,9 @@ struct ChannelStatistics {
                 let std = m2.squareRoot()
                 let out = row * outputStride + column
                 let stats = [mean, std,
-                             Self.percentile(sorted, 0.10) - mean, Self.percentile(sorted, 0.25) - mean,
-                             Self.percentile(sorted, 0.50) - mean, Self.percentile(sorted, 0.75) - mean,
-                             Self.percentile(sorted, 0.90) - mean,
+                             Quantile.sorted(sorted, 0.10) - mean, Quantile.sorted(sorted, 0.25) - mean,
+                             Quantile.sorted(sorted, 0.50) - mean, Quantile.sorted(sorted, 0.75) - mean,
+                             Quantile.sorted(sorted, 0.90) - mean,
                              sorted[n - 1] - sorted[0], (mean * mean + m2).squareRoot(),
                              spread ? m3 / (m2 * std) : 0, spread ? m4 / (m2 * m2) - 3 : 0,
                              spread ? Double(crossings) * rateHz / Double(n) : 0]
@@ -56,7 +56,4 @@ struct ChannelStatistics {
             }
         }
     }
-
-    /// Linear interpolation between closest ranks (numpy's default), on a sorted array.
-    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double { Quantile.sorted(sorted, fraction) }
 }

@@ -55,7 +55,7 @@ struct GPSFeatures {
         let sorted = speeds.sorted()
         let accuracies = points.compactMap { $0.accuracyMeters ?? $0.hdop.map { $0 * metresPerHDOP } }
         output[offset] = speeds.reduce(0, +) / Double(speeds.count)
-        output[offset + 1] = ChannelStatistics.percentile(sorted, 0.85)
+        output[offset + 1] = Quantile.sorted(sorted, 0.85)
         output[offset + 2] = sorted.last!
         output[offset + 3] = speeds.count > 1 ? accelerations / Double(speeds.count - 1) : 0
         output[offset + 4] = headingChange / span

@@ -60,7 +60,7 @@ extension WindowFeatureExtractor {
         var notes: [String] = []
         if let fastest = seen.tooSlow.max() {
             notes.append(String(format: "not classified from the IMU: rate too low (%.2f Hz measured, below %.0f Hz) in %d of %d stretches; "
-                                + "their windows are decided by GPS", fastest, WindowParameters.minimumIMURateHz, seen.tooSlow.count, pieces))
+                                + "their windows are decided by GPS where the device has fixes, else left out", fastest, WindowParameters.minimumIMURateHz, seen.tooSlow.count, pieces))
         }
         if seen.gravityFree {
             notes.append("gravity-free acceleration only (no TotalAcceleration or Gravity stream): |a|, vertical and horizontal "

@@ -25,9 +25,10 @@ public struct WindowParameters: Codable, Hashable, Sendable {
 
     /// Lowest native acceleration rate the IMU features are computed at, Hz: 1 Hz, five samples
     /// in a 5 s window, the fewest a spread means anything over. TMD's event logs dip below
-    /// 2 Hz in stretches: at 2 Hz, 679 of its 21,568 windows would go; at 1 Hz, 7. A stretch of acceleration measured below it is not classified from
-    /// the IMU: its windows are decided by GPS when the device has fixes there, else there are
-    /// none, and the file's note says "not classified: rate too low".
+    /// 2 Hz in stretches: at 2 Hz, 679 of its 21,568 windows would go; at 1 Hz, 7. A stretch of
+    /// acceleration measured below it is not classified from the IMU: its windows are decided
+    /// by GPS when the device has fixes there, else there are none, and the file's note says
+    /// "not classified: rate too low".
     public static let minimumIMURateHz = 1.0
 
     public init(lengthSeconds: Double = 5, overlap: Double = 0.5, rateHz: Double = 50,
