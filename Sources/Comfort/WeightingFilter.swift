@@ -1,4 +1,5 @@
 import Foundation
+import MobilityCore
 
 /// A frequency weighting as a cascade of digital biquads (IIR), one per analog section.
 ///
@@ -49,20 +50,14 @@ public struct WeightingFilter: Sendable {
     }
 }
 
-/// y[n] = b0·x[n] + b1·x[n−1] + b2·x[n−2] − a1·y[n−1] − a2·y[n−2].
-struct Biquad: Sendable {
-    var b0: Double, b1: Double, b2: Double, a1: Double, a2: Double
-
-    init(b0: Double, b1: Double, b2: Double, a1: Double, a2: Double) {
-        (self.b0, self.b1, self.b2, self.a1, self.a2) = (b0, b1, b2, a1, a2)
-    }
-
+extension Biquad {
     /// Vicanek's matched design for one analog section (complex or real poles).
     init(matching section: AnalogSection, rateHz: Double) {
         let t = 1 / rateHz
         // Poles of d2·s² + d1·s + d0, mapped by z = e^{sT}.
         let (d0, d1, d2) = (section.denominator[0], section.denominator[1], section.denominator[2])
         let discriminant = d1 * d1 - 4 * d2 * d0
+        let a1: Double, a2: Double
         if discriminant < 0 {
             let real = -d1 / (2 * d2), imaginary = (-discriminant).squareRoot() / (2 * d2)
             a1 = -2 * exp(real * t) * cos(imaginary * t)
@@ -103,35 +98,11 @@ struct Biquad: Sendable {
         let capitalB1 = (right[0] * normal[3] - normal[1] * right[1]) / determinant
         let capitalB2 = (normal[0] * right[1] - normal[2] * right[0]) / determinant
         let w = max(0, capitalB0).squareRoot(), v = max(0, capitalB1).squareRoot()
-        b1 = (w - v) / 2
+        let b1 = (w - v) / 2
         let sum = (w + v) / 2, product = -capitalB2 / 4
         let spread = max(0, sum * sum - 4 * product).squareRoot()
-        b0 = (sum + spread) / 2
-        b2 = sum - b0
+        let b0 = (sum + spread) / 2
         // A high-pass has a double zero at z = 1, i.e. b0 + b1 + b2 = 0; the formulas give it.
-    }
-
-    /// The gain at 0 Hz, (b0 + b1 + b2) / (1 + a1 + a2).
-    var gainAtZeroHz: Double { (b0 + b1 + b2) / (1 + a1 + a2) }
-
-    /// Filters in place. `steadyAt`: the filter starts as if its input had been this value
-    /// forever (state x = c, y = c·gain at 0 Hz); 0 is a filter at rest.
-    func filter(_ signal: inout [Double], steadyAt level: Double = 0) {
-        var x1 = level, x2 = level, y1 = level * gainAtZeroHz, y2 = level * gainAtZeroHz
-        for index in signal.indices {
-            let x = signal[index]
-            let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
-            (x2, x1, y2, y1) = (x1, x, y1, y)
-            signal[index] = y
-        }
-    }
-
-    func magnitude(atHz frequency: Double, rateHz: Double) -> Double {
-        let w = 2 * Double.pi * frequency / rateHz
-        func modulus(_ c0: Double, _ c1: Double, _ c2: Double) -> Double {
-            let real = c0 + c1 * cos(w) + c2 * cos(2 * w), imaginary = -(c1 * sin(w) + c2 * sin(2 * w))
-            return (real * real + imaginary * imaginary).squareRoot()
-        }
-        return modulus(b0, b1, b2) / modulus(1, a1, a2)
+        self.init(b0: b0, b1: b1, b2: sum - b0, a1: a1, a2: a2)
     }
 }

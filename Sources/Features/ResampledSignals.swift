@@ -1,7 +1,9 @@
 import MobilityCore
 
 /// A recording's acceleration, gyroscope and gravity on one uniform grid, and the per-window
-/// channels computed from them (see `WindowFeatureExtractor`).
+/// channels computed from them (see `WindowFeatureExtractor`). A stream written faster than the
+/// grid is low-passed before it is interpolated (`AntiAliasing`), so nothing above the grid's
+/// Nyquist frequency folds into the bands the features read.
 struct ResampledSignals {
     let grid: UniformGrid
     /// Acceleration including gravity, three axes of `grid.count` values (NaN in gaps); for a
@@ -26,24 +28,25 @@ struct ResampledSignals {
         if let accelerometer = streams[.accelerometer], !accelerometer.isEmpty {
             grid = UniformGrid(covering: accelerometer, rateHz: rate)
             (accelerationRateHz, accelerationRepeatFactor) = Self.timing(accelerometer, known: recording.streamRates[.accelerometer])
-            acceleration = grid.resample(accelerometer, maxGapSeconds: gap)
+            acceleration = grid.resample(AntiAliasing.lowPassed(accelerometer, gridRateHz: rate), maxGapSeconds: gap)
             hasGravityReference = true
         } else if let linear = streams[.linearAcceleration], !linear.isEmpty {
             grid = UniformGrid(covering: linear, rateHz: rate)
             (accelerationRateHz, accelerationRepeatFactor) = Self.timing(linear, known: recording.streamRates[.linearAcceleration])
             if let gravity = streams[.gravity], !gravity.isEmpty {
-                let parts = (grid.resample(linear, maxGapSeconds: gap), grid.resample(gravity, maxGapSeconds: gap))
+                let parts = (grid.resample(AntiAliasing.lowPassed(linear, gridRateHz: rate), maxGapSeconds: gap),
+                             grid.resample(gravity, maxGapSeconds: gap))
                 acceleration = (0..<3).map { axis in zip(parts.0[axis], parts.1[axis]).map(+) }
                 hasGravityReference = true
             } else {
-                acceleration = grid.resample(linear, maxGapSeconds: gap)
+                acceleration = grid.resample(AntiAliasing.lowPassed(linear, gridRateHz: rate), maxGapSeconds: gap)
                 hasGravityReference = false
             }
         } else {
             return nil
         }
         let grid = self.grid
-        gyro = streams[.gyroscope].flatMap { $0.isEmpty ? nil : grid.resample($0, maxGapSeconds: gap) }
+        gyro = streams[.gyroscope].flatMap { $0.isEmpty ? nil : grid.resample(AntiAliasing.lowPassed($0, gridRateHz: rate), maxGapSeconds: gap) }
         gravity = streams[.gravity].flatMap { $0.isEmpty ? nil : grid.resample($0, maxGapSeconds: gap) }
         gyroRateHz = streams[.gyroscope].map { Self.timing($0, known: recording.streamRates[.gyroscope]).rateHz } ?? 0
     }

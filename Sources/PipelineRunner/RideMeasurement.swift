@@ -119,10 +119,11 @@ struct RideMeasurement {
         return analysis
     }
 
-    /// One gap-free run of samples on its own uniform grid (short dropouts within it interpolated).
+    /// One gap-free run of samples on its own uniform grid (short dropouts within it interpolated;
+    /// a stream written faster than the grid is low-passed first, `AntiAliasing`).
     static func piece(_ samples: [IMUSample], rateHz: Double, maxGapSeconds: Double) -> AccelerationPiece {
         let grid = UniformGrid(covering: samples, rateHz: rateHz)
-        var axes = grid.resample(samples, maxGapSeconds: maxGapSeconds)
+        var axes = grid.resample(AntiAliasing.lowPassed(samples, gridRateHz: rateHz), maxGapSeconds: maxGapSeconds)
         for axis in axes.indices {  // the grid's last point may lie past the last sample
             var last = axes[axis].first { !$0.isNaN } ?? 0
             for index in axes[axis].indices { if axes[axis][index].isNaN { axes[axis][index] = last } else { last = axes[axis][index] } }
