@@ -70,9 +70,10 @@ public struct GroupedCrossValidation: Sendable {
     /// With `search`, each fold's classifier, balance and switch penalty are chosen on its own
     /// training groups (nested cross-validation); else `trainer` is used as it is.
     /// With `testTable`, the test windows come from it (the same recordings in another form,
-    /// e.g. without their gravity streams), the training windows from `table`.
+    /// e.g. without their gravity streams), the training windows from `table`. `supplement`'s
+    /// windows join every training set, outer and inner, and are never scored.
     public func evaluate(_ table: FeatureTable, trainer: ModeTrainer, window: WindowParameters,
-                         search: OptionSearch? = nil, testTable: FeatureTable? = nil) throws -> Evaluation {
+                         search: OptionSearch? = nil, testTable: FeatureTable? = nil, supplement: FeatureTable = FeatureTable()) throws -> Evaluation {
         let labelled = ModeTrainer.labelled(table)
         let (assignment, groups) = assign(labelled.windows)
         let testable = testTable.map(ModeTrainer.labelled) ?? labelled
@@ -82,9 +83,11 @@ public struct GroupedCrossValidation: Sendable {
         for fold in groups.indices {
             let training = labelled.subset(assignment.indices.filter { assignment[$0] != fold })
             let test = testable.filter { groups[fold].contains(group(of: $0)) }
-            let choice = search?.choose(training, groupBy: groupBy, seed: seed, window: window)
+            let choice = search?.choose(training, groupBy: groupBy, seed: seed, window: window, supplement: supplement)
                 ?? OptionSearch.Choice(trainer: trainer, innerMacroF1: nil)
-            let model = try choice.trainer.train(training, window: window, provenance: .crossValidation)
+            var fit = training
+            fit.append(supplement)
+            let model = try choice.trainer.train(fit, window: window, provenance: .crossValidation)
             let outcomes = WindowOutcome.of(test, prediction: ModePredictor(model: model).predict(test),
                                             rules: ModePredictor(model: nil).predict(test))
             evaluation.outcomes += outcomes

@@ -54,6 +54,9 @@ public struct ModeModel: Codable, Sendable {
         public var networkTraining: MultilayerPerceptron.Training?
         /// The cross-validation run before training on everything, when one was.
         public var evaluation: String?
+        /// Recordings that only trained (`--supplement`): where they came from, which modes
+        /// and how they were augmented; nil when every training window was from `inputs`.
+        public var supplement: String?
 
         public init(command: String, inputs: [String], recordings: Int, devices: [String], windowsPerClass: [String: Int],
                     training: SoftmaxRegression.Training?, networkTraining: MultilayerPerceptron.Training? = nil,

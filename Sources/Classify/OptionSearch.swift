@@ -47,9 +47,9 @@ public struct OptionSearch: Sendable {
     }
 
     /// The candidate with the best macro-F1 over grouped inner folds of `training`; ties go to
-    /// the earlier candidate.
+    /// the earlier candidate. `supplement`'s windows join every inner training set and are never scored.
     public func choose(_ training: FeatureTable, groupBy: GroupedCrossValidation.GroupBy, seed: UInt64,
-                       window: WindowParameters) -> Choice {
+                       window: WindowParameters, supplement: FeatureTable = FeatureTable()) -> Choice {
         let candidates = self.candidates
         let inner = GroupedCrossValidation(groupBy: groupBy, folds: innerFolds, seed: seed)
         let (assignment, groups) = inner.assign(training.windows)
@@ -57,10 +57,11 @@ public struct OptionSearch: Sendable {
         let penalties = switchPenalties.isEmpty ? [nil] : switchPenalties.map(Optional.some)
         var matrices = [ConfusionMatrix<Mode>](repeating: ConfusionMatrix(), count: candidates.count)
         for fold in groups.indices {
-            let fit = training.subset(assignment.indices.filter { assignment[$0] != fold })
+            var fit = training.subset(assignment.indices.filter { assignment[$0] != fold })
             let test = training.subset(assignment.indices.filter { assignment[$0] == fold })
             // A fold whose training people hold one mode only teaches nothing: it is left out for every candidate.
             guard Set(fit.windows.compactMap(\.mode)).count >= 2 else { continue }
+            fit.append(supplement)
             for (t, candidate) in trainers.enumerated() {
                 var trainer = candidate
                 trainer.gravityFreeModel = false  // inner folds score windows with gravity only: the second classifier would go unused

@@ -10,6 +10,9 @@ public struct FeatureRun {
     /// When set, every recording's windows are also computed without these streams
     /// (`Output.reducedTable`), from the same read: `evaluate --test-without-streams`.
     public var reducedWithout: Set<IMUSensor>?
+    /// When set, the recordings whose windows are computed: each recording read becomes these
+    /// (`Supplement`'s augmentation); default, the recording itself.
+    public var variants: (@Sendable (Recording) -> [Recording])?
 
     public init(loader: RecordingLoader, window: WindowParameters) {
         self.loader = loader
@@ -31,7 +34,7 @@ public struct FeatureRun {
         let extractor = WindowFeatureExtractor(parameters: window)
         var table = FeatureTable(), reduced = reducedWithout.map { _ in FeatureTable() }
         var notes: [String: [String]] = [:]
-        let report = try loader.load(paths, progress: progress) { recording in
+        func extract(_ recording: Recording) {
             let (part, said) = extractor.extractWithNotes(recording)
             if !said.isEmpty { notes[recording.trace, default: []] += said }
             table.append(part)
@@ -40,6 +43,10 @@ public struct FeatureRun {
                 for sensor in dropped { without.streams[sensor] = nil }
                 reduced!.append(extractor.extract(without))
             }
+        }
+        let variants = self.variants
+        let report = try loader.load(paths, progress: progress) { read in
+            for recording in variants?(read) ?? [read] { extract(recording) }
         }
         return Output(table: table, report: report, seconds: Date().timeIntervalSince(started), notes: notes, reducedTable: reduced)
     }

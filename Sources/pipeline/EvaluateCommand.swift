@@ -46,8 +46,12 @@ struct EvaluateCommand: ParsableCommand {
     @OptionGroup var window: WindowOptions
     @OptionGroup var training: TrainingOptions
     @OptionGroup var search: SearchOptions
+    @OptionGroup var supplement: SupplementOptions
 
     func validate() throws {
+        if model != nil && !supplement.paths.isEmpty {
+            throw ValidationError("--supplement only trains, and with --model nothing is trained: drop one of them")
+        }
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
         if let testWithoutStreams {
             let unknown = testWithoutStreams.split(separator: ",").map(String.init).filter { IMUSensor(rawValue: $0) == nil }
@@ -89,11 +93,14 @@ struct EvaluateCommand: ParsableCommand {
                                         seconds: Date().timeIntervalSince(started))
         } else {
             let validation = GroupedCrossValidation(groupBy: groupBy, folds: folds, seed: training.seed)
+            let extra = try supplement.table(loader: try input.loader, window: parameters, progress: progress)  // --supplement-modes, not --modes, picks its windows
             do {
                 let evaluation = try validation.evaluate(output.table, trainer: training.trainer, window: parameters, search: search.search(around: training.trainer),
-                                                          testTable: testTable)
-                summary = EvaluationSummary(evaluation, form: form, unknownModes: output.report.unknownModes,
-                                            quarantined: output.report.quarantined.count, seconds: Date().timeIntervalSince(started))
+                                                          testTable: testTable, supplement: extra)
+                var scored = EvaluationSummary(evaluation, form: form, unknownModes: output.report.unknownModes,
+                                               quarantined: output.report.quarantined.count, seconds: Date().timeIntervalSince(started))
+                if let supplement = supplement.supplement { scored.evaluated += "; every training set also had the \(supplement.description) (never scored)" }
+                summary = scored
             } catch let error as ModeTrainer.TrainingError {
                 progress.log("error: \(error)")
                 throw ExitCode(1)

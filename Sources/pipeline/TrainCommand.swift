@@ -26,19 +26,22 @@ struct TrainCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
     @OptionGroup var window: WindowOptions
     @OptionGroup var training: TrainingOptions
+    @OptionGroup var supplement: SupplementOptions
 
     func run() throws {
         let progress = Progress()
         var output = try FeatureRun(loader: try input.loader, window: window.parameters).run(paths, progress: progress)
         output.table = training.restrict(output.table)
+        output.table.append(try supplement.table(loader: try input.loader, window: window.parameters, progress: progress))
         let labelled = ModeTrainer.labelled(output.table)
         var perClass: [String: Int] = [:]
         for window in labelled.windows { perClass[window.mode!.rawValue, default: 0] += 1 }
-        let provenance = ModeModel.Provenance(
+        var provenance = ModeModel.Provenance(
             command: "pipeline " + CommandLine.arguments.dropFirst().joined(separator: " "), inputs: paths,
             recordings: output.report.recordings, devices: Array(Set(labelled.windows.map(\.device))).sorted(),
             windowsPerClass: perClass, training: training.kind == .softmaxRegression ? training.trainer.training : nil,
             networkTraining: training.kind == .mlp ? training.trainer.network : nil, toolVersion: Pipeline.configuration.version)
+        provenance.supplement = supplement.supplement?.description
         do {
             let trained = try training.trainer.train(output.table, window: window.parameters, provenance: provenance)
             try trained.save(path: model)

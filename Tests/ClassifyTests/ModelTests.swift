@@ -219,6 +219,23 @@ enum SyntheticWindows {
         #expect(macroF1 > 0.9, "macro-F1 \(macroF1)")
     }
 
+    @Test func aSupplementTrainsEveryFoldAndIsNeverScored() throws {
+        let table = SyntheticWindows.table(devices: ["a", "b", "c"], secondsPerMode: 40)
+        // A fourth phone's car windows, named bike: the same motion, so only training can put bike in a prediction.
+        var supplement = SyntheticWindows.table(devices: ["d"], secondsPerMode: 40).filter { $0.mode == .car }
+        for index in supplement.windows.indices {
+            supplement.windows[index].mode = .bike
+            supplement.windows[index].device = "supplement:d"
+        }
+        let search = OptionSearch(trainers: [ModeTrainer()], switchPenalties: [3, 6], innerFolds: 2)
+        let evaluation = try GroupedCrossValidation(folds: 3).evaluate(table, trainer: ModeTrainer(), window: .init(), search: search,
+                                                                        supplement: supplement)
+        #expect(evaluation.outcomes.count == table.count && Set(evaluation.outcomes.map(\.device)) == ["a", "b", "c"])
+        #expect(evaluation.outcomes.contains { $0.raw == .bike }, "no fold's model learnt the supplement's bike")
+        let without = try GroupedCrossValidation(folds: 3).evaluate(table, trainer: ModeTrainer(), window: .init())
+        #expect(!without.outcomes.contains { $0.raw == .bike })
+    }
+
     @Test func nestedChoicesIgnoreTheHeldOutPeople() throws {
         // Each outer fold's choice is made on its training people alone: relabelling the
         // held-out person's windows (here: swapping walk and car) must not change any choice.

@@ -73,6 +73,39 @@ import Testing
         #expect(walkRows.count == 17 && walkRows.allSatisfy { $0.contains(",walk,walk,") })
     }
 
+    /// Recordings that only train: a supplement's bike (here a fourth person's car recording,
+    /// named as bike) reaches the model and its provenance, and is never scored.
+    @Test func aSupplementTrainsAndIsNeverScored() throws {
+        let folder = try TemporaryFolder()
+        try writeRecordings(folder, devices: ["ann", "ben", "cat", "dan"])
+        try FileManager.default.createDirectory(atPath: folder.path + "/extra", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: folder.path + "/traces/dan_Car_1.csv", toPath: folder.path + "/extra/dan_Bike_1.csv")
+        try FileManager.default.moveItem(atPath: folder.path + "/traces/dan_Walking_0.csv", toPath: folder.path + "/extra/dan_Walking_0.csv")
+        try FileManager.default.removeItem(atPath: folder.path + "/traces/dan_Still_2.csv")
+        let supplement = ["--supplement", "extra", "--supplement-modes", "bike", "--supplement-thin-hz", "5:10"]
+
+        let train = try runner.pipeline(["train", "traces", "--name-pattern", pattern, "--model", "m.json"] + supplement, in: folder.path)
+        #expect(train.status == 0, "\(train.stderr)")
+        // 17 windows as read; thinned to 5-10 Hz the 45 s keep 17 each (the grid spans the kept samples).
+        #expect(train.stderr.contains("supplement extra: bike windows, as read and 2× thinned to 5–10 Hz: "), "\(train.stderr)")
+        let model = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.path + "/m.json"))) as! [String: Any]
+        #expect(model["classes"] as? [String] == ["still", "walk", "bike", "car"])
+        let provenance = model["provenance"] as! [String: Any]
+        #expect((provenance["supplement"] as? String)?.contains("bike windows, as read and 2× thinned") == true)
+        #expect((provenance["devices"] as? [String])?.contains("supplement:dan") == true)
+
+        let scored = try runner.pipeline(["evaluate", "traces", "--name-pattern", pattern, "--inner-folds", "0", "--json"] + supplement, in: folder.path)
+        #expect(scored.status == 0, "\(scored.stderr)")
+        let scores = try JSONSerialization.jsonObject(with: Data(scored.stdout.utf8)) as! [String: Any]
+        #expect(scores["n_windows"] as? Int == 153, "only the three people's windows are scored")
+        #expect((scores["evaluated"] as? String)?.contains("never scored") == true)
+
+        let both = try runner.pipeline(["evaluate", "traces", "--name-pattern", pattern, "--model", "m.json"] + supplement, in: folder.path)
+        #expect(both.status == 64 && both.stderr.contains("--supplement only trains"))
+        let badRates = try runner.pipeline(["train", "traces", "--name-pattern", pattern, "--supplement", "extra", "--supplement-thin-hz", "12"], in: folder.path)
+        #expect(badRates.status == 64 && badRates.stderr.contains("expected LOW:HIGH"))
+    }
+
     @Test func aModelOfAnotherSchemaIsAClearError() throws {
         let folder = try TemporaryFolder()
         try writeRecordings(folder, devices: ["ann"])
