@@ -31,7 +31,8 @@ public struct Supplement: Sendable {
         if let rates = thinnedRatesHz {
             let copies = thinnedCopies
             run.variants = { recording in
-                var generator = SeededGenerator(seed: Self.stableHash(recording.trace))
+                // Seeded by the device and file name, not the whole path, so the same files give the same draws in any folder.
+                var generator = SeededGenerator(seed: Self.stableHash(recording.device + "/" + (recording.trace as NSString).lastPathComponent))
                 return [recording] + (0..<copies).map { _ in
                     recording.thinned(toRateHz: generator.uniform(rates), seed: generator.next())
                 }
