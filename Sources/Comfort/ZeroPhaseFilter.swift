@@ -10,8 +10,6 @@ enum ZeroPhaseFilter {
     }
 
     static func highPass(_ signal: [Double], rateHz: Double, cutoffHz: Double) -> [Double] {
-        let k = tan(Double.pi * cutoffHz / rateHz), q = 1 / 2.squareRoot()
-        let norm = 1 / (1 + k / q + k * k)
-        return ZeroPhase.filter(signal, [Biquad(b0: norm, b1: -2 * norm, b2: norm, a1: 2 * (k * k - 1) * norm, a2: (1 - k / q + k * k) * norm)])
+        ZeroPhase.filter(signal, Biquad.butterworthHighPass(order: 2, cutoffHz: cutoffHz, rateHz: rateHz))
     }
 }

@@ -40,14 +40,25 @@ public struct Biquad: Sendable, Hashable {
     /// gain at 0 Hz. Section k has the analog quality factor 1 / (2·sin((2k + 1)π / (2·order)))
     /// (0.5412 and 1.3066 for order 4); the sections are in that order, lowest Q first.
     public static func butterworthLowPass(order: Int, cutoffHz: Double, rateHz: Double) -> [Biquad] {
+        butterworth(order: order, cutoffHz: cutoffHz, rateHz: rateHz, highPass: false)
+    }
+
+    /// The high-pass of the same design: unit gain at the Nyquist frequency, a double zero at 0 Hz.
+    public static func butterworthHighPass(order: Int, cutoffHz: Double, rateHz: Double) -> [Biquad] {
+        butterworth(order: order, cutoffHz: cutoffHz, rateHz: rateHz, highPass: true)
+    }
+
+    private static func butterworth(order: Int, cutoffHz: Double, rateHz: Double, highPass: Bool) -> [Biquad] {
         precondition(order >= 2 && order % 2 == 0, "an even Butterworth order")
         precondition(cutoffHz > 0 && cutoffHz < rateHz / 2, "a cutoff between 0 and the Nyquist frequency")
         let k = tan(Double.pi * cutoffHz / rateHz)
         return (0..<(order / 2)).reversed().map { section in
             let q = 1 / (2 * sin(Double(2 * section + 1) * Double.pi / Double(2 * order)))
             let norm = 1 / (1 + k / q + k * k)
+            let (a1, a2) = (2 * (k * k - 1) * norm, (1 - k / q + k * k) * norm)
+            if highPass { return Biquad(b0: norm, b1: -2 * norm, b2: norm, a1: a1, a2: a2) }
             let b0 = k * k * norm
-            return Biquad(b0: b0, b1: 2 * b0, b2: b0, a1: 2 * (k * k - 1) * norm, a2: (1 - k / q + k * k) * norm)
+            return Biquad(b0: b0, b1: 2 * b0, b2: b0, a1: a1, a2: a2)
         }
     }
 }

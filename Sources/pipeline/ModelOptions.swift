@@ -7,6 +7,20 @@ import MobilityCore
 extension ModeTrainer.Balance: ExpressibleByArgument {}
 extension ModeTrainer.Kind: ExpressibleByArgument {}
 
+/// A comma-separated list of modes given to an option, e.g. `still,walk,car`.
+enum ModeList {
+    /// The modes, or an error naming the option, the unknown names and the known modes.
+    static func parse(_ text: String, option: String) throws -> Set<Mode> {
+        let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let unknown = names.filter { Mode(rawValue: $0) == nil }
+        guard unknown.isEmpty else {
+            throw ValidationError("\(option): unknown mode \(unknown.joined(separator: ", ")); modes are "
+                                  + Mode.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return Set(names.compactMap(Mode.init(rawValue:)))
+    }
+}
+
 /// Training and smoothing parameters as options; defaults and reasons come from the types.
 struct TrainingOptions: ParsableArguments {
     @Option(name: .customLong("model-kind"), help: "The classifier to train: mlp (one hidden layer) or softmax_regression.")
@@ -45,7 +59,7 @@ struct TrainingOptions: ParsableArguments {
 
     /// The modes `--modes` names, or nil for all.
     var modeSet: Set<Mode>? {
-        modes.map { Set($0.split(separator: ",").compactMap { Mode(rawValue: $0.trimmingCharacters(in: .whitespaces)) }) }
+        modes.flatMap { try? ModeList.parse($0, option: "--modes") }
     }
 
     /// `table` without the windows of modes outside `--modes`.
@@ -74,13 +88,7 @@ struct TrainingOptions: ParsableArguments {
         guard l2 >= 0, steps > 0, hidden > 0, epochs > 0 else {
             throw ValidationError("--l2 must be ≥ 0, and --steps, --hidden and --epochs > 0")
         }
-        if let modes {
-            let unknown = modes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { Mode(rawValue: $0) == nil }
-            guard unknown.isEmpty else {
-                throw ValidationError("--modes: unknown mode \(unknown.joined(separator: ", ")); modes are "
-                                      + Mode.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-        }
+        if let modes { _ = try ModeList.parse(modes, option: "--modes") }
     }
 }
 

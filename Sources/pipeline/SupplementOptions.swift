@@ -23,10 +23,7 @@ struct SupplementOptions: ParsableArguments {
     var copies = 2
 
     func validate() throws {
-        if let modes {
-            let unknown = modes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { Mode(rawValue: $0) == nil }
-            guard unknown.isEmpty else { throw ValidationError("--supplement-modes: unknown mode \(unknown.joined(separator: ", ")); modes are " + Mode.allCases.map(\.rawValue).joined(separator: ", ")) }
-        }
+        if let modes { _ = try ModeList.parse(modes, option: "--supplement-modes") }
         if thinHz != nil && rates == nil { throw ValidationError("--supplement-thin-hz: expected LOW:HIGH in Hz with 0 < LOW ≤ HIGH, e.g. 2:12 (got \(thinHz!))") }
         guard copies >= 1 else { throw ValidationError("--supplement-copies must be at least 1") }
     }
@@ -39,8 +36,7 @@ struct SupplementOptions: ParsableArguments {
     /// The supplement, or nil without `--supplement`.
     var supplement: Supplement? {
         guard !paths.isEmpty else { return nil }
-        var supplement = Supplement(paths: paths, modes: modes.map { Set($0.split(separator: ",").compactMap { Mode(rawValue: $0.trimmingCharacters(in: .whitespaces)) }) },
-                                    thinnedRatesHz: rates)
+        var supplement = Supplement(paths: paths, modes: modes.flatMap { try? ModeList.parse($0, option: "--supplement-modes") }, thinnedRatesHz: rates)
         supplement.thinnedCopies = copies
         return supplement
     }

@@ -27,6 +27,18 @@ import Testing
         #expect(sections.allSatisfy { abs($0.gainAtZeroHz - 1) < 1e-12 })
     }
 
+    /// `scipy.signal.butter(2, 3, btype='high', fs=50, output='sos')` and `sosfreqz` of it.
+    @Test func highPassMatchesSciPy() {
+        let section = Biquad.butterworthHighPass(order: 2, cutoffHz: 3, rateHz: 50)
+        #expect(section.count == 1)
+        let scipy = (b0: 0.7655999879134588, b1: -1.5311999758269177, a1: -1.475480443592646, a2: 0.5869195080611902)
+        #expect(abs(section[0].b0 - scipy.b0) < 1e-12 && abs(section[0].b1 - scipy.b1) < 1e-12 && abs(section[0].b2 - scipy.b0) < 1e-12)
+        #expect(abs(section[0].a1 - scipy.a1) < 1e-12 && abs(section[0].a2 - scipy.a2) < 1e-12)
+        for (hz, magnitude) in [(1.0, 0.10813693708110511), (3, 0.7071067811865472), (10, 0.9976322689725888)] {
+            #expect(abs(section[0].magnitude(atHz: hz, rateHz: 50) - magnitude) < 1e-12)
+        }
+    }
+
     /// Forwards and backwards: a 5 Hz sine comes out with its gain squared and no shift.
     @Test func zeroPhaseKeepsTimesAndSquaresTheGain() {
         let signal = (0..<2000).map { sin(2 * Double.pi * 5 * Double($0) / 200) }
