@@ -54,9 +54,12 @@ public struct EvaluationReport: Codable, Sendable {
     }
 
     /// Per-class scores and the confusion matrix as aligned text tables.
-    public var text: String {
-        var lines = [String(format: "accuracy %.3f%@   macro-F1 %.3f%@   windows %d", accuracy, Self.bracket(accuracyInterval),
-                            macroF1, Self.bracket(macroF1Interval), nWindows), ""]
+    public var text: String { text(unit: "windows") }
+
+    /// The same, counting `unit` ("windows", "legs").
+    public func text(unit: String) -> String {
+        var lines = [String(format: "accuracy %.3f%@   macro-F1 %.3f%@   %@ %d", accuracy, Self.bracket(accuracyInterval),
+                            macroF1, Self.bracket(macroF1Interval), unit, nWindows), ""]
         lines.append(pad("mode", 8) + pad("precision", 11) + pad("recall", 8) + pad("f1", 7) + pad("f1 95% interval", 17) + "support")
         for label in confusion.labels {
             guard let s = perClass[label] else { continue }
@@ -65,7 +68,7 @@ public struct EvaluationReport: Codable, Sendable {
                          + String(s.support))
         }
         for (label, count) in predictedOnly.sorted(by: { $0.key < $1.key }) {
-            lines.append("\(label): predicted for \(count) windows, true for none (no recall or F1; not in macro-F1)")
+            lines.append("\(label): predicted for \(count) \(unit), true for none (no recall or F1; not in macro-F1)")
         }
         lines += ["", "confusion (rows: true mode, columns: predicted)"]
         let width = max(7, (confusion.matrix.flatMap { $0 }.max() ?? 0).description.count + 2)
@@ -76,7 +79,7 @@ public struct EvaluationReport: Codable, Sendable {
         return lines.joined(separator: "\n")
     }
 
-    static func bracket(_ interval: GroupBootstrap.Interval?) -> String {
+    public static func bracket(_ interval: GroupBootstrap.Interval?) -> String {
         interval.map { String(format: " [%.3f, %.3f]", $0.lower, $0.upper) } ?? ""
     }
 

@@ -31,6 +31,10 @@ public struct ModeModel: Codable, Sendable {
     /// same kind, classes and standardizer; nil in files written before it existed, whose
     /// gravity-free windows are decided by the rules.
     public var gravityFree: Classifier?
+    /// The classifier of whole GPS legs (`GPSLegModel`), when the training data had labelled
+    /// legs of two or more modes of movement; nil otherwise (GPS-only legs are then decided by
+    /// the speed rules, and say so).
+    public var gpsLegs: GPSLegModel?
 
     /// Weights of one classifier: `regression` or `network`, as the model's `kind` says.
     public struct Classifier: Codable, Sendable {
@@ -113,6 +117,7 @@ public struct ModeModel: Codable, Sendable {
             return "the model's weights do not match its kind (\(kind.rawValue)) or its own feature and class lists"
         }
         if let problem = window.problem { return "invalid window parameters: \(problem)" }
+        if let problem = gpsLegs?.schemaProblem { return problem }
         return nil
     }
 

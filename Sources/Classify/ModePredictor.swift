@@ -24,8 +24,17 @@ public struct ModePredictor: Sendable {
         public var raw: [Mode]
         /// Per window, after smoothing (equal to `raw` when smoothing is off).
         public var modes: [Mode]
-        /// Per window, "model", "model (gravity-free)" (a window without gravity) or "rules".
+        /// Per window, "model", "model (gravity-free)" (a window without gravity), "rules", or
+        /// "gps_leg_model" (`GPSLegDecision`).
         public var sources: [String]
+
+        public init(classes: [Mode], probabilities: [Double], raw: [Mode], modes: [Mode], sources: [String]) {
+            self.classes = classes
+            self.probabilities = probabilities
+            self.raw = raw
+            self.modes = modes
+            self.sources = sources
+        }
     }
 
     public var classes: [Mode] {

@@ -31,6 +31,8 @@ public struct EvaluationSummary: Encodable {
     public var groupBy: String?
     public var nested: Bool?
     public var folds: [FoldSummary]?
+    /// The GPS leg model's scores and trackintel's on the labelled legs, when the inputs have any.
+    public var gpsLegs: LegEvaluationSummary?
     public var unknownModes: [String]
     public var quarantined: Int
     public var seconds: Double
@@ -114,6 +116,7 @@ public struct EvaluationSummary: Encodable {
                                 + "\n    options: \(fold.options)")
             }
         }
+        if let gpsLegs { sections += ["", gpsLegs.text] }
         if !unknownModes.isEmpty { sections.append("label names not in the mode table (left out): " + unknownModes.joined(separator: ", ")) }
         return sections.joined(separator: "\n")
     }

@@ -13,6 +13,12 @@ public struct FeatureRun {
     /// When set, the recordings whose windows are computed: each recording read becomes these
     /// (`Supplement`'s augmentation); default, the recording itself.
     public var variants: (@Sendable (Recording) -> [Recording])?
+    /// When set, the labelled legs of every recording with fixes are also cut
+    /// (`Output.legs`), as recorded and after thinning to each of these intervals, seconds.
+    public var legThinningSeconds: [Double]?
+    /// When true, every recording's fixes are kept (`Output.fixes`), for deciding GPS-only
+    /// legs (`GPSLegDecision`).
+    public var keepsFixes = false
 
     public init(loader: RecordingLoader, window: WindowParameters) {
         self.loader = loader
@@ -27,14 +33,22 @@ public struct FeatureRun {
         public var notes: [String: [String]] = [:]
         /// The windows of the recordings without the streams `reducedWithout` names.
         public var reducedTable: FeatureTable?
+        /// The labelled legs, when `legThinningSeconds` asked for them.
+        public var legs = LegTable()
+        /// Per trace, its fixes, when `keepsFixes`.
+        public var fixes: [String: [PositionFix]] = [:]
     }
 
     public func run(_ paths: [String], progress: Progress) throws -> Output {
         let started = Date()
         let extractor = WindowFeatureExtractor(parameters: window)
         var table = FeatureTable(), reduced = reducedWithout.map { _ in FeatureTable() }
-        var notes: [String: [String]] = [:]
+        var notes: [String: [String]] = [:], legs = LegTable(), fixes: [String: [PositionFix]] = [:]
         func extract(_ recording: Recording) {
+            if keepsFixes, !recording.fixes.isEmpty { fixes[recording.trace, default: []] += recording.fixes }
+            if let thinning = legThinningSeconds, !recording.fixes.isEmpty, !recording.labels.isEmpty {
+                for every in [nil] + thinning.map(Optional.some) { legs.append(LabelledLegs.of(recording, everySeconds: every)) }
+            }
             let (part, said) = extractor.extractWithNotes(recording)
             if !said.isEmpty { notes[recording.trace, default: []] += said }
             table.append(part)
@@ -48,6 +62,6 @@ public struct FeatureRun {
         let report = try loader.load(paths, progress: progress) { read in
             for recording in variants?(read) ?? [read] { extract(recording) }
         }
-        return Output(table: table, report: report, seconds: Date().timeIntervalSince(started), notes: notes, reducedTable: reduced)
+        return Output(table: table, report: report, seconds: Date().timeIntervalSince(started), notes: notes, reducedTable: reduced, legs: legs, fixes: fixes)
     }
 }

@@ -109,10 +109,12 @@ public struct PipelineRun {
             return summary
         }
 
-        (summary.classifiedFiles, summary.windows) = try classify(store, progress: progress)
+        let model: ModeModel?
+        (summary.classifiedFiles, summary.windows, model) = try classify(store, progress: progress)
         lap("classify")
 
         var trips = TripsRun(storePath: storePath, reportsFolder: outputFolder)
+        trips.legModel = model?.gpsLegs
         trips.parameters = configuration.trips
         trips.calendar = calendar
         let tripSummary = try trips.run(progress: progress)
@@ -178,13 +180,14 @@ public struct PipelineRun {
 
     /// Classifies the files whose windows are missing or stale, one at a time (memory for one
     /// recording), then rewrites modes.csv from the store.
-    private func classify(_ store: PipelineStore, progress: Progress) throws -> (files: Int, windows: Int) {
+    private func classify(_ store: PipelineStore, progress: Progress) throws -> (files: Int, windows: Int, model: ModeModel?) {
         let setting = configuration.classification
         var model: ModeModel?
         var modelKey = "rules"
         let imuFiles = try store.filesToClassify(model: "").count
         if !setting.rulesOnly && (imuFiles > 0 || FileManager.default.fileExists(atPath: setting.model)) {
-            // GPS-only data needs no model (its legs get the GPS rules in the trip stage).
+            // GPS-only data needs no model (its legs get the model's GPS leg model, or the GPS
+            // rules, in the trip stage).
             guard FileManager.default.fileExists(atPath: setting.model) else { throw ModelMissing(path: setting.model, imuFiles: imuFiles) }
             model = try ModeModel.load(path: setting.model)
             modelKey = try ContentHash.sha256(path: setting.model)
@@ -228,7 +231,7 @@ public struct PipelineRun {
         }
         progress.update(done: pending.count, total: pending.count, item: "")
         try ModesCSV.write(storeRows: try store.modeWindows(), to: (outputFolder as NSString).appendingPathComponent("modes.csv"))
-        return (pending.count, windows)
+        return (pending.count, windows, model)
     }
 
     public struct ModelMissing: Error, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import Classify
 import Foundation
 import MobilityCore
 import Reports
@@ -13,6 +14,8 @@ public struct TripsRun {
     public var parameters = TripStageParameters()
     public var calendar = CalendarKeys()
     public var grouping = TrackGrouping.device
+    /// Names GPS-only legs when set (the mode model's `gpsLegs`); else the speed rules do.
+    public var legModel: GPSLegModel?
 
     public init(storePath: String, reportsFolder: String) {
         self.storePath = storePath
@@ -70,8 +73,9 @@ public struct TripsRun {
             let tracks = try names[start..<min(names.count, start + batchSize)].map { try store.track(named: $0, groupedBy: grouping) }
             summary.secondsLoading += Date().timeIntervalSince(clock)
             summary.fixes += tracks.reduce(0) { $0 + $1.points.count }
+            let legModel = self.legModel
             devices += analysis.analyseConcurrently(tracks, geofences: geofences) { track, staypoints in
-                Self.timeline(track, stored: stored[track.device] ?? [], staypoints: staypoints)
+                Self.timeline(track, stored: stored[track.device] ?? [], staypoints: staypoints, legModel: legModel)
             }.map { $0.compacted() }
         }
         progress.update(done: names.count, total: names.count, item: "")
@@ -93,13 +97,13 @@ public struct TripsRun {
         return summary
     }
 
-    /// Classified windows first, GPS rules where they are silent. The rules only run over the
-    /// fixes outside staypoints (the only fixes legs are made of), which saves most of a day's
-    /// windows.
-    public static func timeline(_ track: DeviceTrack, stored: [ModeSpan], staypoints: [Staypoint]) -> ModeTimeline {
+    /// Classified windows first, GPS where they are silent (`GPSModeSpans`: the leg model when
+    /// given, else the rules). GPS only runs over the fixes outside staypoints (the only fixes
+    /// legs are made of), which saves most of a day's windows.
+    public static func timeline(_ track: DeviceTrack, stored: [ModeSpan], staypoints: [Staypoint], legModel: GPSLegModel? = nil) -> ModeTimeline {
         var moving = [Bool](repeating: true, count: track.points.count)
         for stay in staypoints { for index in stay.firstFix..<stay.endFix { moving[index] = false } }
         let movement = DeviceTrack(device: track.device, points: track.points.indices.filter { moving[$0] }.map { track.points[$0] })
-        return ModeTimeline(layers: [stored, GPSModeSpans.spans(movement)])
+        return ModeTimeline(layers: [stored, GPSModeSpans.spans(movement, legModel: legModel)])
     }
 }

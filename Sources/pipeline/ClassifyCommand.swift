@@ -13,7 +13,8 @@ struct ClassifyCommand: ParsableCommand {
         discussion: """
             Writes one row per window: trace, device, start, end, the smoothed mode, the unsmoothed one, its \
             probability, and whether the model or the rules decided (windows without IMU data under an IMU model \
-            are decided by the GPS-speed rules). Prints minutes per mode.
+            are decided by the model's GPS leg model, or by the GPS-speed rules when it has none). Prints minutes per mode \
+            and what decided how many windows.
             """
     )
 
@@ -48,10 +49,17 @@ struct ClassifyCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        let output = try FeatureRun(loader: try input.loader, window: saved?.window ?? .init()).run(paths, progress: progress)
+        var run = FeatureRun(loader: try input.loader, window: saved?.window ?? .init())
+        run.keepsFixes = saved?.gpsLegs != nil
+        let output = try run.run(paths, progress: progress)
         var predictor = ModePredictor(model: saved, smooth: !noSmoothing)
         predictor.smoother = smoothing.smoother
-        let prediction = predictor.predict(output.table)
+        var prediction = predictor.predict(output.table)
+        var gpsLegs = 0
+        if let legModel = saved?.gpsLegs {
+            gpsLegs = GPSLegDecision.apply(legModel, windows: output.table.windows, fixesByTrace: output.fixes, prediction: &prediction,
+                                          deciding: saved!.usesInertial ? ["rules"] : ["rules", "model"])  // a model of GPS alone: legs over windows
+        }
         try ModesCSV.write(output.table.windows, prediction: prediction, to: out)
         if let store {
             try runStage(json: false, progress: progress) {
@@ -66,9 +74,26 @@ struct ClassifyCommand: ParsableCommand {
         progress.log("\(output.report.recordings) recordings, \(output.table.count) windows: "
                      + seconds.sorted { $0.key < $1.key }.map { String(format: "%@ %.1f min", $0.key.rawValue, $0.value / 60) }.joined(separator: ", ")
                      + "; wrote \(out)")
+        progress.log(Self.decidedBy(prediction.sources, gpsLegs: gpsLegs, model: saved))
         for (trace, notes) in output.notes.sorted(by: { $0.key < $1.key }) {
             progress.log("\(trace): " + notes.joined(separator: "; "))
         }
         if !output.report.quarantined.isEmpty { throw ExitCode(2) }
+    }
+
+    /// Which classifier decided how many windows, and why the rules decided any under a model.
+    static func decidedBy(_ sources: [String], gpsLegs: Int, model: ModeModel?) -> String {
+        var counts: [String: Int] = [:]
+        for source in sources { counts[source, default: 0] += 1 }
+        var said = "decided by: " + counts.sorted { $0.key < $1.key }.map { source, count in
+            source == GPSLegDecision.source ? "\(source) \(count) windows in \(gpsLegs) legs" : "\(source) \(count) windows"
+        }.joined(separator: ", ")
+        if let model, let rules = counts["rules"], rules > 0 {
+            said += model.gpsLegs == nil
+                ? "; the \(rules) windows the model cannot read (GPS only) were decided by the GPS speed rules (still, walk, bike, car only): "
+                    + "the model has no GPS leg part (train one on labelled GPS legs with `pipeline train`)"
+                : "; the \(rules) windows left to the GPS speed rules are still, or in legs too short for the GPS leg model (under 3 fixes or two 30 s chords)"
+        }
+        return said
     }
 }

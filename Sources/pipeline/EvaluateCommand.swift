@@ -1,5 +1,6 @@
 import ArgumentParser
 import Classify
+import Features
 import Foundation
 import MobilityCore
 import PipelineRunner
@@ -17,7 +18,10 @@ struct EvaluateCommand: ParsableCommand {
             Prints accuracy and macro-F1 with 95 % bootstrap intervals over people, per-class precision, recall, F1 \
             (with interval) and support for the classes present in the truth, the confusion matrix, per-recording \
             majority scores and what decided the windows (model or rules), for the model smoothed and unsmoothed \
-            and for the rules baseline on the same windows.
+            and for the rules baseline on the same windows. Inputs with labelled GPS fixes also get a GPS legs section: \
+            every labelled interval of movement is a leg, scored as recorded and thinned to one fix every 10 s and 60 s, \
+            by the GPS leg model (nested cross-validation by device, or the --model's own) beside trackintel's speed rule \
+            (15 and 100 km/h), over the modes and as slow against motorised.
             """
     )
 
@@ -72,6 +76,7 @@ struct EvaluateCommand: ParsableCommand {
         }
         let parameters = saved?.window ?? window.parameters
         var run = FeatureRun(loader: try input.loader, window: parameters)
+        run.legThinningSeconds = LegTrainer.thinningSeconds
         run.reducedWithout = testWithoutStreams.map { Set($0.split(separator: ",").compactMap { IMUSensor(rawValue: String($0)) }) }
         var output = try run.run(paths, progress: progress)
         output.table = training.restrict(output.table)
@@ -82,7 +87,7 @@ struct EvaluateCommand: ParsableCommand {
             progress.log("error: no labelled windows to evaluate on (see --name-pattern, label files, manifest.csv)")
             throw ExitCode(1)
         }
-        let summary: EvaluationSummary
+        var summary: EvaluationSummary
         if let saved, let path = model {
             var predictor = ModePredictor(model: saved)
             predictor.smoother = training.smoothing.smoother  // smoothing is an option of the run, not frozen in the model
@@ -106,6 +111,27 @@ struct EvaluateCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        summary.gpsLegs = try legScores(output.legs, saved: saved)
         print(json ? try summary.json() : summary.text)
+    }
+
+    /// The leg model scored on the labelled legs (the saved model's, or nested cross-validation
+    /// of training one), trackintel's rule beside it; nil when the inputs have no labelled leg.
+    func legScores(_ legs: LegTable, saved: ModeModel?) throws -> LegEvaluationSummary? {
+        let labelled = LegTrainer.labelled(legs)
+        guard labelled.count > 0 else { return nil }
+        if let saved, let path = model {
+            guard let legModel = saved.gpsLegs else {
+                return LegEvaluationSummary(evaluated: "trackintel's rule only", outcomes: LegCrossValidation.outcomes(of: nil, labelled), hasModel: false,
+                                            note: "\(path) has no GPS leg model: its GPS-only windows are decided by the GPS speed rules (still, walk, bike, car)")
+            }
+            return LegEvaluationSummary(evaluated: "GPS leg model of \(path)", outcomes: LegCrossValidation.outcomes(of: legModel, labelled), hasModel: true)
+        }
+        let modes = Set(labelled.legs.compactMap(\.mode)), people = Set(labelled.legs.map(\.device))
+        guard modes.count >= 2, people.count >= 2 else {
+            return LegEvaluationSummary(evaluated: "trackintel's rule only", outcomes: LegCrossValidation.outcomes(of: nil, labelled), hasModel: false,
+                                        note: "no leg model cross-validated: the labelled legs are of \(modes.count) modes and \(people.count) people, and it needs two of each")
+        }
+        return LegEvaluationSummary(try LegCrossValidation(folds: folds, seed: training.seed).evaluate(labelled))
     }
 }

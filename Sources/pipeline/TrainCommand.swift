@@ -1,5 +1,6 @@
 import ArgumentParser
 import Classify
+import Features
 import Foundation
 import PipelineRunner
 
@@ -13,7 +14,11 @@ struct TrainCommand: ParsableCommand {
             device, L2-penalised, fixed seed), followed by HMM/Viterbi smoothing. It learns only from features every \
             training phone delivers. The file records the feature \
             schema, window parameters, classes and where the training data came from. Labels come from per-sample \
-            columns, label files, manifest.csv or --name-pattern's mode group; names map to modes through the mode table.
+            columns, label files, manifest.csv or --name-pattern's mode group; names map to modes through the mode table. \
+            Labelled GPS fixes also train a GPS leg model: each labelled interval of movement is a leg, described by its \
+            speed percentiles over 30 s chords, acceleration, stops and turns per km, straightness, length and duration, \
+            as recorded and thinned to one fix every 10 s and 60 s; its classifier (network or logistic regression) is \
+            chosen on inner folds over devices. It names GPS-only legs in `classify`, `trips` and `run`.
             """
     )
 
@@ -30,7 +35,9 @@ struct TrainCommand: ParsableCommand {
 
     func run() throws {
         let progress = Progress()
-        var output = try FeatureRun(loader: try input.loader, window: window.parameters).run(paths, progress: progress)
+        var run = FeatureRun(loader: try input.loader, window: window.parameters)
+        run.legThinningSeconds = LegTrainer.thinningSeconds
+        var output = try run.run(paths, progress: progress)
         output.table = training.restrict(output.table)
         output.table.append(try supplement.table(loader: try input.loader, window: window.parameters, progress: progress))
         let labelled = ModeTrainer.labelled(output.table)
@@ -43,7 +50,8 @@ struct TrainCommand: ParsableCommand {
             networkTraining: training.kind == .mlp ? training.trainer.network : nil, toolVersion: Pipeline.configuration.version)
         provenance.supplement = supplement.supplement?.description
         do {
-            let trained = try training.trainer.train(output.table, window: window.parameters, provenance: provenance)
+            var trained = try training.trainer.train(output.table, window: window.parameters, provenance: provenance)
+            trained.gpsLegs = try Self.legModel(output.legs, progress: progress)
             try trained.save(path: model)
             progress.log("trained on \(labelled.count) windows of \(output.report.recordings) recordings ("
                          + perClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -55,5 +63,25 @@ struct TrainCommand: ParsableCommand {
         if !output.report.unknownModes.isEmpty {
             progress.log("label names not in the mode table (left out): " + output.report.unknownModes.sorted().joined(separator: ", "))
         }
+    }
+
+    /// The GPS leg model of the labelled legs, its classifier chosen on inner folds over people;
+    /// nil, said in the log, when the legs are of fewer than two modes of movement.
+    static func legModel(_ legs: LegTable, progress: PipelineRunner.Progress) throws -> GPSLegModel? {
+        let labelled = LegTrainer.labelled(legs)
+        let modes = Set(labelled.legs.compactMap { $0.mode })
+        guard modes.count >= 2 else {
+            progress.log("no GPS leg model: the inputs have labelled GPS legs of \(modes.count) modes of movement "
+                         + (modes.isEmpty ? "" : "(\(modes.map { $0.rawValue }.sorted().joined(separator: ", "))) ")
+                         + "and it needs two; GPS-only legs will be decided by the speed rules")
+            return nil
+        }
+        let (kind, inner) = try LegCrossValidation().choose(labelled)
+        let model = try LegTrainer(kind: kind).train(labelled)
+        let chosen = kind.rawValue + (inner.map { String(format: ", inner-fold macro-F1 %.3f", $0) } ?? "")
+        let perClass = model.legsPerClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let thinning = model.thinnedToSeconds.map { String(format: "%g", $0) }.joined(separator: " and ")
+        progress.log("GPS leg model (\(chosen)) trained on \(perClass) legs of \(model.devices.count) devices, also thinned to one fix every \(thinning) s")
+        return model
     }
 }

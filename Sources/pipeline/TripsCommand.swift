@@ -1,4 +1,5 @@
 import ArgumentParser
+import Classify
 import Foundation
 import PipelineRunner
 import Trips
@@ -9,7 +10,8 @@ struct TripsCommand: ParsableCommand {
         abstract: "Find staypoints, geofence dwells, locations, triplegs and trips in a store; write OD, modal split and device tables.",
         discussion: """
             Reads the timed fixes of every ingested file (one track per device), the geofences and the windows \
-            `pipeline classify --store` kept; where no classified window covers a fix, GPS-speed rules give the mode. \
+            `pipeline classify --store` kept; where no classified window covers a fix, the GPS leg model of --model gives \
+            the mode of each leg, or the GPS-speed rules without one. \
             Replaces the store's staypoints, dwells, locations, triplegs and trips in one transaction and writes \
             staypoints.csv, dwells.csv, locations.csv, triplegs.csv, trips.csv, od_matrix.csv, modal_split.csv, \
             device_stats.csv, staypoints.geojson, triplegs.geojson and dwells.geojson. Staypoints follow trackintel's \
@@ -26,6 +28,10 @@ struct TripsCommand: ParsableCommand {
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
 
+    @Option(help: ArgumentHelp("A mode model whose GPS leg model names GPS-only legs (see `pipeline train`). Default: none, the GPS-speed rules decide.",
+                               valueName: "file"))
+    var model: String?
+
     @OptionGroup var trips: TripOptions
 
     func run() throws {
@@ -35,6 +41,11 @@ struct TripsCommand: ParsableCommand {
         run.calendar = CalendarKeys(utcOffsetSeconds: trips.utcOffsetHours * 3600)
         run.grouping = trips.trackBy
         let progress = Progress()
+        if let model {
+            let loaded = try ModeModel.load(path: model)
+            run.legModel = loaded.gpsLegs
+            if loaded.gpsLegs == nil { progress.log("\(model) has no GPS leg model: GPS-only legs are decided by the GPS-speed rules") }
+        }
         let summary = try runStage(json: json, progress: progress) { try run.run(progress: progress) }
         if json {
             try JSONSummary.print(summary)

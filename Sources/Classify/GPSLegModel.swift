@@ -1,0 +1,107 @@
+import Features
+import Foundation
+import MobilityCore
+
+/// The GPS model of a mode model: it classifies whole legs of movement (the fixes between two
+/// stops) from `LegFeatures`, where the window classifier only sees ±30 s of fixes. It is what
+/// decides GPS-only legs when a model has one (`ModeModel.gpsLegs`), and it knows the modes
+/// its labelled legs had (bus and train included, which speed rules cannot tell from car).
+///
+/// Trained on labelled legs as recorded and thinned (`LegTrainer.thinningSeconds`), so one
+/// model reads a 1 Hz logger and one that writes a fix a minute.
+public struct GPSLegModel: Codable, Sendable {
+    public var kind: ModeTrainer.Kind
+    public var classes: [Mode]
+    public var features = LegFeatures.names
+    public var standardizer: Standardizer
+    public var regression: SoftmaxRegression?
+    public var network: MultilayerPerceptron?
+    /// Training legs per mode (as recorded, before thinning).
+    public var legsPerClass: [String: Int]
+    /// The people (devices) whose legs trained it.
+    public var devices: [String]
+    /// The intervals the training legs were also thinned to, seconds.
+    public var thinnedToSeconds: [Double]
+
+    /// Class probabilities, legs × classes.
+    public func probabilities(_ table: LegTable) -> [Double] {
+        let x = standardizer.transform(table.values)
+        if let network { return network.probabilities(x, rows: table.count) }
+        return regression!.probabilities(x, rows: table.count)
+    }
+
+    /// The most probable mode of every leg.
+    public func predict(_ table: LegTable) -> [Mode] {
+        let p = probabilities(table), k = classes.count
+        return (0..<table.count).map { row in classes[(0..<k).max { p[row * k + $0] < p[row * k + $1] }!] }
+    }
+
+    /// Why this leg model cannot be fed the leg features this build computes, or nil.
+    public var schemaProblem: String? {
+        guard features == LegFeatures.names else {
+            return "its GPS leg model was trained on other leg features (\(features.count) columns; this build computes \(LegFeatures.count)); retrain it with this version's `pipeline train`"
+        }
+        let width = network?.features ?? regression?.features, outputs = network?.classes ?? regression?.classes
+        guard width == features.count, outputs == classes.count, standardizer.means.count == features.count else {
+            return "its GPS leg model's weights do not match its kind (\(kind.rawValue)) or its own feature and class lists"
+        }
+        return nil
+    }
+}
+
+/// Fits `GPSLegModel`s: balanced by mode, then by person within a mode (as the window
+/// trainer's default), from legs as recorded and thinned.
+public struct LegTrainer: Sendable {
+    public var kind = ModeTrainer.Kind.mlp
+    public var regression = SoftmaxRegression.Training()
+    public var network: MultilayerPerceptron.Training = {
+        var training = MultilayerPerceptron.Training()
+        // Legs are few (thousands, not tens of thousands of windows) and have 11 features:
+        // a smaller layer, smaller batches and more passes.
+        training.hidden = 16
+        training.batch = 64
+        training.epochs = 150
+        return training
+    }()
+    /// Each recording's fixes are also cut into legs after thinning to these intervals,
+    /// seconds (`LabelledLegs.of(_:everySeconds:)`). Default 10 and 60.
+    public static let thinningSeconds = [10.0, 60.0]
+
+    public init(kind: ModeTrainer.Kind = .mlp) {
+        self.kind = kind
+    }
+
+    /// The labelled legs of `table` a model can learn from (a known mode of movement).
+    public static func labelled(_ table: LegTable) -> LegTable { table.filter { $0.mode != nil && $0.mode != .still } }
+
+    public func train(_ table: LegTable) throws -> GPSLegModel {
+        let labelled = Self.labelled(table)
+        let classes = Array(Set(labelled.legs.compactMap(\.mode))).sorted()
+        guard classes.count >= 2 else {
+            throw ModeTrainer.TrainingError(description: "a GPS leg model needs labelled legs of at least two modes of movement; found "
+                                            + (classes.isEmpty ? "none" : classes.map(\.rawValue).joined(separator: ", ")))
+        }
+        let columns = LegTable.columns
+        let standardizer = Standardizer(fitting: labelled.values, rows: labelled.count, columns: columns)
+        let y = labelled.legs.map { classes.firstIndex(of: $0.mode!)! }
+        let weights = SampleWeights.balanced(classes: labelled.legs.map(\.mode!), within: labelled.legs.map(\.device))
+        let x = standardizer.transform(labelled.values)
+        var network = self.network
+        // About 20,000 Adam steps whatever the number of legs: enough for a few hundred legs to
+        // converge, not minutes for a large data set.
+        let stepsPerEpoch = (labelled.count + max(1, network.batch) - 1) / max(1, network.batch)
+        network.epochs = min(network.epochs, max(20, 20_000 / max(1, stepsPerEpoch)))
+        var perClass: [String: Int] = [:]
+        for leg in labelled.legs where leg.thinnedToSeconds == nil { perClass[leg.mode!.rawValue, default: 0] += 1 }
+        var model = GPSLegModel(kind: kind, classes: classes, standardizer: standardizer, legsPerClass: perClass,
+                                devices: Array(Set(labelled.legs.map(\.device))).sorted(),
+                                thinnedToSeconds: Array(Set(labelled.legs.compactMap(\.thinnedToSeconds))).sorted())
+        switch kind {
+        case .softmaxRegression:
+            model.regression = SoftmaxRegression(x: x, y: y, sampleWeights: weights, features: columns, classes: classes.count, training: regression)
+        case .mlp:
+            model.network = MultilayerPerceptron(x: x, y: y, sampleWeights: weights, features: columns, classes: classes.count, training: network)
+        }
+        return model
+    }
+}

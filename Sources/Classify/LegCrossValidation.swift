@@ -1,0 +1,105 @@
+import Features
+import MobilityCore
+
+/// Nested cross-validation of the GPS leg model, grouped by person: each outer fold's
+/// classifier (network or logistic regression) is chosen on inner folds of its training people
+/// only, trained on their legs as recorded and thinned, and scored on the held-out people's
+/// legs at every rate. trackintel's rule (`TrackintelBaseline`) is scored on the same legs.
+public struct LegCrossValidation: Sendable {
+    /// Outer folds, capped at the number of people. Default 5.
+    public var folds = 5
+    /// Inner folds per outer fold, capped at its training people. Default 3.
+    public var innerFolds = 3
+    public var kinds: [ModeTrainer.Kind] = [.mlp, .softmaxRegression]
+    public var seed: UInt64 = 42
+
+    public init(folds: Int = 5, innerFolds: Int = 3, seed: UInt64 = 42) {
+        self.folds = folds
+        self.innerFolds = innerFolds
+        self.seed = seed
+    }
+
+    public struct Evaluation: Sendable {
+        /// Per thinning interval (nil: as recorded), every held-out leg once: `raw` and
+        /// `smoothed` are the leg model's mode, `baseline` and `baselineRaw` trackintel's.
+        public var outcomes: [Double?: [WindowOutcome]] = [:]
+        public var folds: [Fold] = []
+
+        public struct Fold: Sendable {
+            public var testGroups: [String]
+            public var legs: Int
+            /// The classifier the inner folds chose, and their macro-F1 for it.
+            public var kind: ModeTrainer.Kind
+            public var innerMacroF1: Double?
+            public var unseenModes: [Mode]
+        }
+    }
+
+    /// `table` holds the legs of every person as recorded and thinned (`thinnedToSeconds`).
+    public func evaluate(_ table: LegTable) throws -> Evaluation {
+        let labelled = LegTrainer.labelled(table)
+        let (assignment, groups) = Self.assign(labelled, folds: folds, seed: seed)
+        var evaluation = Evaluation()
+        guard groups.count >= 2 else { return evaluation }
+        for fold in groups.indices {
+            let training = labelled.filterIndices { assignment[$0] != fold }
+            let test = labelled.filterIndices { assignment[$0] == fold }
+            let (kind, inner) = try choose(training)
+            let model = try LegTrainer(kind: kind).train(training)
+            for (seconds, outcomes) in Self.outcomes(of: model, test) { evaluation.outcomes[seconds, default: []] += outcomes }
+            evaluation.folds.append(.init(testGroups: groups[fold], legs: test.legs.filter { $0.thinnedToSeconds == nil }.count,
+                                          kind: kind, innerMacroF1: inner,
+                                          unseenModes: Set(test.legs.map { $0.mode! }).subtracting(model.classes).sorted()))
+        }
+        return evaluation
+    }
+
+    /// Per thinning interval (nil: as recorded), the outcome of every labelled leg of `table`:
+    /// `smoothed` and `raw` are `model`'s mode (trackintel's when there is no model),
+    /// `baseline` and `baselineRaw` trackintel's.
+    public static func outcomes(of model: GPSLegModel?, _ table: LegTable) -> [Double?: [WindowOutcome]] {
+        let labelled = LegTrainer.labelled(table)
+        let baseline = TrackintelBaseline.predict(labelled), predicted = model?.predict(labelled) ?? baseline
+        var outcomes: [Double?: [WindowOutcome]] = [:]
+        for (index, leg) in labelled.legs.enumerated() {
+            outcomes[leg.thinnedToSeconds, default: []].append(
+                WindowOutcome(trace: leg.trace, device: leg.device, truth: leg.mode!, smoothed: predicted[index], raw: predicted[index],
+                              baseline: baseline[index], baselineRaw: baseline[index], source: model == nil ? "trackintel" : GPSLegDecision.source))
+        }
+        return outcomes
+    }
+
+    /// The classifier with the best pooled macro-F1 over inner folds of `training`'s people
+    /// (all rates together); the first of `kinds` when there are too few people to split.
+    public func choose(_ training: LegTable) throws -> (ModeTrainer.Kind, Double?) {
+        let (assignment, groups) = Self.assign(training, folds: innerFolds, seed: seed &+ 1)
+        guard groups.count >= 2, kinds.count > 1 else { return (kinds[0], nil) }
+        var best: (ModeTrainer.Kind, Double)?
+        for kind in kinds {
+            var matrix = ConfusionMatrix<Mode>()
+            for fold in groups.indices {
+                let fit = training.filterIndices { assignment[$0] != fold }, test = training.filterIndices { assignment[$0] == fold }
+                guard let model = try? LegTrainer(kind: kind).train(fit) else { continue }
+                for (truth, predicted) in zip(test.legs.map { $0.mode! }, model.predict(test)) { matrix.add(truth: truth, predicted: predicted) }
+            }
+            if best == nil || matrix.macroF1 > best!.1 { best = (kind, matrix.macroF1) }
+        }
+        return best.map { ($0.0, $0.1) } ?? (kinds[0], nil)
+    }
+
+    /// Each leg's fold, people dealt to folds as `GroupedCrossValidation` deals them (every
+    /// leg of a person, at every rate, in one fold).
+    static func assign(_ table: LegTable, folds: Int, seed: UInt64) -> (folds: [Int], groups: [[String]]) {
+        let windows = table.legs.map { WindowInfo(trace: $0.trace, device: $0.device, start: $0.start, end: $0.end) }
+        return GroupedCrossValidation(groupBy: .device, folds: folds, seed: seed).assign(windows)
+    }
+}
+
+extension LegTable {
+    /// The legs whose index `isIncluded` keeps, with their rows.
+    func filterIndices(_ isIncluded: (Int) -> Bool) -> LegTable {
+        var result = LegTable()
+        for index in legs.indices where isIncluded(index) { result.append(legs[index], features: Array(row(index))) }
+        return result
+    }
+}

@@ -1,0 +1,128 @@
+import MobilityCore
+
+/// Where a leg lies and what it is known to be.
+public struct LegInfo: Hashable, Sendable {
+    public var trace: String
+    public var device: String
+    public var start: Timestamp
+    public var end: Timestamp
+    /// The label's name as written in the source, when the leg is labelled.
+    public var labelName: String?
+    /// The product mode that name maps to, or nil when unlabelled or unknown.
+    public var mode: Mode?
+    /// How many fixes the features were computed from.
+    public var fixes: Int
+    /// The median time between those fixes, seconds.
+    public var fixIntervalSeconds: Double
+    /// The interval the recording's fixes were thinned to before this leg was cut
+    /// (`LabelledLegs.of(_:everySeconds:)`), or nil for the fixes as recorded.
+    public var thinnedToSeconds: Double?
+
+    public init(trace: String, device: String, start: Timestamp, end: Timestamp, labelName: String? = nil, mode: Mode? = nil,
+                fixes: Int, fixIntervalSeconds: Double) {
+        self.trace = trace
+        self.device = device
+        self.start = start
+        self.end = end
+        self.labelName = labelName
+        self.mode = mode
+        self.fixes = fixes
+        self.fixIntervalSeconds = fixIntervalSeconds
+    }
+}
+
+/// Legs and their features: one row of `values` per leg, one column per name of
+/// `LegFeatures.names`.
+public struct LegTable: Sendable {
+    public var legs: [LegInfo] = []
+    public var values: [Double] = []
+    public static var columns: Int { LegFeatures.count }
+
+    public init() {}
+
+    public var count: Int { legs.count }
+
+    public func row(_ index: Int) -> ArraySlice<Double> {
+        values[(index * Self.columns)..<((index + 1) * Self.columns)]
+    }
+
+    public mutating func append(_ leg: LegInfo, features: [Double]) {
+        precondition(features.count == Self.columns)
+        legs.append(leg)
+        values += features
+    }
+
+    public mutating func append(_ other: LegTable) {
+        legs += other.legs
+        values += other.values
+    }
+
+    /// The legs `isIncluded` keeps, with their rows.
+    public func filter(_ isIncluded: (LegInfo) -> Bool) -> LegTable {
+        var result = LegTable()
+        for index in legs.indices where isIncluded(legs[index]) { result.append(legs[index], features: Array(row(index))) }
+        return result
+    }
+
+    /// Adds the leg made of `fixes` (in time order, all with times) when they make one.
+    /// Returns false when they are too few or too short (`LegFeatures.compute` is nil).
+    @discardableResult
+    public mutating func add(_ fixes: ArraySlice<PositionFix>, trace: String, device: String, labelName: String? = nil,
+                             mode: Mode? = nil, features: LegFeatures = LegFeatures()) -> Bool {
+        guard let values = features.compute(fixes) else { return false }
+        let intervals = zip(fixes, fixes.dropFirst()).map { $0.time!.seconds(until: $1.time!) }
+        append(LegInfo(trace: trace, device: device, start: fixes.first!.time!, end: fixes.last!.time!, labelName: labelName,
+                       mode: mode, fixes: fixes.count, fixIntervalSeconds: Quantile.of(intervals, 0.5) ?? 0), features: values)
+        return true
+    }
+}
+
+/// The labelled legs of recordings with fixes: for every label that names a mode of movement
+/// (not `still`: a leg is movement), the fixes inside its interval. They are what the GPS leg
+/// model trains on and is scored on.
+public enum LabelledLegs {
+    /// The legs of `recording`, its fixes first thinned to one every `everySeconds` when given
+    /// (`thinned`), as a logger that records less often would have written them.
+    public static func of(_ recording: Recording, everySeconds: Double? = nil, features: LegFeatures = LegFeatures()) -> LegTable {
+        var table = LegTable()
+        guard !recording.labels.isEmpty else { return table }
+        var fixes = recording.fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
+        if let everySeconds { fixes = thinned(fixes, everySeconds: everySeconds) }
+        guard fixes.count >= 3 else { return table }
+        let times = fixes.map { $0.time!.secondsSince1970 }
+        for label in recording.labels {
+            guard let mode = label.mode, mode != .still else { continue }
+            let lower = times.insertionIndex(of: label.start.secondsSince1970), upper = times.insertionIndex(of: label.end.secondsSince1970.nextUp)
+            guard upper - lower >= 3 else { continue }
+            if table.add(fixes[lower..<upper], trace: recording.trace, device: label.device ?? recording.device,
+                         labelName: label.rawName, mode: mode, features: features) {
+                table.legs[table.count - 1].thinnedToSeconds = everySeconds
+            }
+        }
+        return table
+    }
+
+    /// The first fix, then every fix at least `everySeconds` after the last one kept.
+    public static func thinned(_ fixes: [PositionFix], everySeconds: Double) -> [PositionFix] {
+        guard var last = fixes.first?.time else { return fixes }
+        var kept = [fixes[0]]
+        for fix in fixes.dropFirst() where last.seconds(until: fix.time!) >= everySeconds {
+            kept.append(fix)
+            last = fix.time!
+        }
+        return kept
+    }
+}
+
+extension Array where Element == Double {
+    /// In an ascending array, the first index whose value is not below `value` (`count` when
+    /// every value is below it).
+    public func insertionIndex(of value: Double) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

@@ -1,0 +1,103 @@
+import Classify
+import Foundation
+import MobilityCore
+
+/// The GPS leg part of `evaluate`: per fix rate (as recorded, and thinned to one fix every
+/// 10 s and 60 s), the leg model's scores per leg and trackintel's speed rule on the same
+/// legs, over the modes and coarse (slow against motorised), each with its 95 % bootstrap
+/// interval over people. `n_windows` in the reports counts legs.
+public struct LegEvaluationSummary: Encodable {
+    /// What was scored and how.
+    public var evaluated: String
+    /// Why the leg model was not scored, when it was not (trackintel's rule still is).
+    public var note: String?
+    public var people: Int
+    public var rates: [RateScores]
+    public var folds: [FoldSummary]?
+
+    public struct RateScores: Encodable {
+        /// "as recorded", or "one fix every 60 s".
+        public var fixes: String
+        public var thinnedToSeconds: Double?
+        public var nLegs: Int
+        /// The leg model's scores; nil when there is no leg model.
+        public var model: EvaluationReport?
+        public var trackintel: EvaluationReport
+        /// Slow (walk, bike) against motorised (car, bus, train, …): the question trackintel's rule answers.
+        public var coarse: Coarse
+    }
+
+    public struct Coarse: Encodable {
+        public var modelMacroF1: Double?
+        public var modelMacroF1Interval: GroupBootstrap.Interval?
+        public var trackintelMacroF1: Double
+        public var trackintelMacroF1Interval: GroupBootstrap.Interval?
+    }
+
+    public struct FoldSummary: Encodable {
+        public var testGroups: [String]
+        public var legs: Int
+        public var kind: String
+        public var innerMacroF1: Double?
+        public var unseenModes: [String]
+    }
+
+    /// Scores of `outcomes` per thinning interval; `hasModel` false scores trackintel only.
+    public init(evaluated: String, outcomes: [Double?: [WindowOutcome]], hasModel: Bool, note: String? = nil,
+                bootstrap: GroupBootstrap = GroupBootstrap()) {
+        self.evaluated = evaluated
+        self.note = note
+        people = Set(outcomes.values.joined().map(\.device)).count
+        rates = outcomes.keys.sorted { ($0 ?? 0) < ($1 ?? 0) }.map { seconds in
+            let legs = outcomes[seconds]!
+            let report = { (legs: [WindowOutcome], path: KeyPath<WindowOutcome, Mode>) in
+                EvaluationReport(ConfusionMatrix(legs, path), intervals: bootstrap.intervals(legs, path))
+            }
+            let coarse = legs.map {
+                var leg = $0
+                leg.truth = TrackintelBaseline.coarse(leg.truth)
+                leg.smoothed = TrackintelBaseline.coarse(leg.smoothed)
+                leg.baseline = TrackintelBaseline.coarse(leg.baseline)
+                return leg
+            }
+            let coarseModel = hasModel ? report(coarse, \.smoothed) : nil, coarseBaseline = report(coarse, \.baseline)
+            return RateScores(fixes: seconds.map { String(format: "one fix every %g s", $0) } ?? "as recorded", thinnedToSeconds: seconds,
+                              nLegs: legs.count, model: hasModel ? report(legs, \.smoothed) : nil, trackintel: report(legs, \.baseline),
+                              coarse: Coarse(modelMacroF1: coarseModel?.macroF1, modelMacroF1Interval: coarseModel?.macroF1Interval,
+                                             trackintelMacroF1: coarseBaseline.macroF1, trackintelMacroF1Interval: coarseBaseline.macroF1Interval))
+        }
+    }
+
+    public init(_ evaluation: LegCrossValidation.Evaluation) {
+        self.init(evaluated: "GPS leg model, nested grouped \(evaluation.folds.count)-fold cross-validation by device "
+                             + "(classifier chosen on inner folds; trained on legs as recorded and thinned)",
+                  outcomes: evaluation.outcomes, hasModel: true)
+        folds = evaluation.folds.map { FoldSummary(testGroups: $0.testGroups, legs: $0.legs, kind: $0.kind.rawValue, innerMacroF1: $0.innerMacroF1,
+                                                   unseenModes: $0.unseenModes.map(\.rawValue)) }
+    }
+
+    public var text: String {
+        var sections = ["GPS legs: \(evaluated)"]
+        if let note { sections.append(note) }
+        sections.append("legs are labelled intervals of movement (still left out); trackintel: predict_transport_mode simple-coarse "
+                        + "(average speed < 15 km/h slow → walk, < 100 km/h motorised → car, else fast → train)")
+        for rate in rates {
+            sections += ["", "GPS legs, \(rate.fixes): \(rate.nLegs) legs of \(people) people"]
+            let coarse = rate.coarse
+            sections.append("slow vs motorised macro-F1: " + (coarse.modelMacroF1.map {
+                String(format: "leg model %.3f%@, ", $0, EvaluationReport.bracket(coarse.modelMacroF1Interval))
+            } ?? "") + String(format: "trackintel %.3f%@", coarse.trackintelMacroF1, EvaluationReport.bracket(coarse.trackintelMacroF1Interval)))
+            if let model = rate.model { sections += ["", "leg model", model.text(unit: "legs")] }
+            sections += ["", "trackintel's speed rule", rate.trackintel.text(unit: "legs")]
+        }
+        if let folds {
+            sections += ["", "GPS leg folds (grouped by device):"]
+            for fold in folds {
+                sections.append(String(format: "  %5d legs  %@", fold.legs, fold.kind) + (fold.innerMacroF1.map { String(format: " (inner macro-F1 %.3f)", $0) } ?? "")
+                                + "  test: " + fold.testGroups.joined(separator: ", ")
+                                + (fold.unseenModes.isEmpty ? "" : "  (modes not in its training folds: \(fold.unseenModes.joined(separator: ", ")))"))
+            }
+        }
+        return sections.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,119 @@
+import Classify
+import Features
+import Foundation
+import MobilityCore
+import Testing
+
+/// The GPS leg model, its nested evaluation and trackintel's rule beside it, on legs with
+/// known modes: walkers at 1.2-1.6 m/s, cyclists at 4-6 m/s, buses that stop every 400 m and
+/// cruise at 11 m/s, trains at 20-25 m/s with a stop every 2 km.
+@Suite struct GPSLegModelTests {
+    static let start = 1_700_000_000.0
+    static let metresPerDegree = 6_371_008.8 * Double.pi / 180
+
+    /// A 1 Hz leg of `seconds` along a wavy line north-east, at the speed `speed(t)` gives.
+    static func fixes(from start: Double, seconds: Double, speed: (Double) -> Double) -> [PositionFix] {
+        var travelled = 0.0, fixes: [PositionFix] = []
+        for t in stride(from: 0.0, through: seconds, by: 1) {
+            if t > 0 { travelled += speed(t - 1) }
+            let north = travelled * 0.8, east = travelled * 0.6 + 30 * sin(travelled / 300)
+            fixes.append(PositionFix(time: Timestamp(secondsSince1970: start + t), latitudeDegrees: 47 + north / metresPerDegree,
+                                     longitudeDegrees: 8 + east / (metresPerDegree * cos(47 * Double.pi / 180))))
+        }
+        return fixes
+    }
+
+    static func speed(of mode: Mode, variant: Double) -> (Double) -> Double {
+        switch mode {
+        case .walk: return { _ in 1.2 + 0.4 * variant }
+        case .bike: return { _ in 4 + 2 * variant }
+        case .bus: return { t in t.truncatingRemainder(dividingBy: 66) < 36 ? 11 : 0 }  // 396 m, then 30 s at a stop
+        default: return { t in t.truncatingRemainder(dividingBy: 150) < 90 ? 20 + 5 * variant : 0 }  // ~2 km, then a minute stopped
+        }
+    }
+
+    /// Legs of `people`, each with two legs of every mode, as recorded and thinned.
+    static func legs(people: [String]) -> LegTable {
+        var table = LegTable()
+        for (p, person) in people.enumerated() {
+            var recording = Recording(trace: "\(person).gpx", device: person)
+            var clock = start + Double(p) * 100_000
+            for (m, mode) in [Mode.walk, .bike, .bus, .train].enumerated() {
+                for copy in 0..<2 {
+                    let seconds = 600.0 + 60 * Double(copy)
+                    recording.fixes += fixes(from: clock, seconds: seconds, speed: speed(of: mode, variant: Double((p + m + copy) % 3) / 2))
+                    recording.labels.append(LabelInterval(device: person, start: Timestamp(secondsSince1970: clock),
+                                                          end: Timestamp(secondsSince1970: clock + seconds), rawName: mode.rawValue, source: "labels_file"))
+                    clock += seconds + 300
+                }
+            }
+            for every in [nil] + LegTrainer.thinningSeconds.map(Optional.some) { table.append(LabelledLegs.of(recording, everySeconds: every)) }
+        }
+        return table
+    }
+
+    /// trackintel's default categories {15/3.6: slow, 100/3.6: motorised, inf: fast}, cut with
+    /// pandas' `pd.cut` on intervals closed on the left (trackintel
+    /// `analysis/transport_mode_identification.py`): 15 km/h itself is motorised.
+    @Test func trackintelsRuleCutsAt15And100KilometresAnHour() {
+        #expect(TrackintelBaseline.mode(averageSpeedMps: 0) == .walk)
+        #expect(TrackintelBaseline.mode(averageSpeedMps: (15 / 3.6).nextDown) == .walk)
+        #expect(TrackintelBaseline.mode(averageSpeedMps: 15 / 3.6) == .car)
+        #expect(TrackintelBaseline.mode(averageSpeedMps: (100 / 3.6).nextDown) == .car)
+        #expect(TrackintelBaseline.mode(averageSpeedMps: 100 / 3.6) == .train)
+        #expect(TrackintelBaseline.coarse(.bike) == .walk && TrackintelBaseline.coarse(.bus) == .car && TrackintelBaseline.coarse(.train) == .car)
+    }
+
+    @Test func aTrainedLegModelTellsBusFromTrainOnSomeoneItNeverSaw() throws {
+        let training = Self.legs(people: ["ann", "ben", "cat"]), unseen = Self.legs(people: ["dan"])
+        for kind in ModeTrainer.Kind.allCases {
+            let model = try LegTrainer(kind: kind).train(training)
+            #expect(model.classes == [.walk, .bike, .bus, .train] && model.legsPerClass == ["walk": 6, "bike": 6, "bus": 6, "train": 6])
+            #expect(model.thinnedToSeconds == [10, 60] && model.devices == ["ann", "ben", "cat"])
+            let predicted = model.predict(unseen)
+            // At one fix a minute the bus's 30 s stops fall between fixes and it cruises at a fast
+            // cyclist's 6 m/s: there, only walk and train must be right; at 1 Hz and 10 s, all.
+            for (leg, mode) in zip(unseen.legs, predicted) where leg.thinnedToSeconds != 60 || leg.mode == .walk || leg.mode == .train {
+                #expect(mode == leg.mode, "\(kind): a \(leg.mode!) leg at \(leg.thinnedToSeconds ?? 1) s called \(mode)")
+            }
+        }
+        // trackintel calls the bus (6 m/s on average) motorised and the train (13-16 m/s) too.
+        let baseline = TrackintelBaseline.predict(unseen)
+        #expect(zip(baseline, unseen.legs).filter { $1.mode == .bus || $1.mode == .train }.allSatisfy { $0.0 == .car })
+    }
+
+    @Test func nestedEvaluationScoresEveryLegOnceAtEveryRateOnPeopleOutsideItsTraining() throws {
+        let table = Self.legs(people: ["ann", "ben", "cat", "dan"])
+        var validation = LegCrossValidation(folds: 4, innerFolds: 3)
+        validation.kinds = [.softmaxRegression, .mlp]
+        let evaluation = try validation.evaluate(table)
+        #expect(evaluation.folds.count == 4 && evaluation.folds.allSatisfy { $0.testGroups.count == 1 && $0.innerMacroF1 != nil })
+        #expect(evaluation.folds.map(\.legs).reduce(0, +) == 32)
+        for seconds in [nil, 10.0, 60.0] as [Double?] {
+            let outcomes = evaluation.outcomes[seconds] ?? []
+            #expect(outcomes.count == 32, "\(String(describing: seconds)): \(outcomes.count)")
+            #expect(ConfusionMatrix(outcomes, \.smoothed).macroF1 > 0.9)
+            #expect(ConfusionMatrix(outcomes, \.baseline).macroF1 < 0.5, "trackintel has no bike, bus or train")
+        }
+    }
+
+    /// The rules' runs of movement become legs; the leg model names each whole run, still
+    /// windows stay still, and windows an IMU model decided are left alone.
+    @Test func gpsOnlyRunsOfWindowsAreDecidedAsWholeLegs() throws {
+        let model = try LegTrainer(kind: .softmaxRegression).train(Self.legs(people: ["ann", "ben", "cat"]))
+        let bus = Self.fixes(from: Self.start, seconds: 660, speed: Self.speed(of: .bus, variant: 0))
+        let windows = stride(from: 0.0, to: 900, by: 30).map { t in
+            WindowInfo(trace: "t.gpx", device: "dan", start: Timestamp(secondsSince1970: Self.start + t), end: Timestamp(secondsSince1970: Self.start + t + 30))
+        }
+        let classes = [Mode.still, .walk, .bike, .car]
+        let modes: [Mode] = windows.indices.map { $0 < 22 ? .car : .still }
+        var prediction = ModePredictor.Prediction(classes: classes, probabilities: [Double](repeating: 0.25, count: windows.count * 4), raw: modes,
+                                                  modes: modes, sources: windows.indices.map { $0 == 0 ? "model" : "rules" })
+        let legs = GPSLegDecision.apply(model, windows: windows, range: 0..<windows.count, fixes: bus, prediction: &prediction)
+        #expect(legs == 1)
+        #expect(prediction.modes[0] == .car && prediction.sources[0] == "model", "an IMU model's window is left alone")
+        #expect(prediction.modes[1..<22].allSatisfy { $0 == .bus } && prediction.sources[1..<22].allSatisfy { $0 == GPSLegDecision.source })
+        #expect(prediction.modes[22...].allSatisfy { $0 == .still } && prediction.sources[22...].allSatisfy { $0 == "rules" })
+        #expect(prediction.raw == modes, "the unsmoothed window modes are kept")
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The GPS leg model as a user meets it, on simulated GPS-only residents (their labels.csv
+/// gives every leg's mode): `train` learns it, `evaluate` cross-validates it beside
+/// trackintel's rule at three fix rates, `classify` and `trips` let it decide GPS-only legs,
+/// and a model without one says that the speed rules decided.
+@Suite(.serialized) struct GPSLegCommandTests {
+    let cli = CommandLineTests()
+
+    func simulate(_ folder: TemporaryFolder) throws {
+        let outcome = try cli.pipeline(["simulate", "--out", "traces", "--devices", "5", "--days", "1", "--seed", "5", "--imu-rate", "0",
+                                        "--gps-still-interval", "60"], in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+    }
+
+    @Test func trainEvaluateClassifyAndTripsUseTheLegModel() throws {
+        let folder = try TemporaryFolder()
+        try simulate(folder)
+        let train = try cli.pipeline(["train", "traces", "--model", "m.json", "--model-kind", "softmax_regression"], in: folder.path)
+        #expect(train.status == 0 && train.stderr.contains("GPS leg model ("), "\(train.stderr)")
+        let model = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.path + "/m.json"))) as! [String: Any]
+        let legs = try #require(model["gps_legs"] as? [String: Any])
+        #expect((legs["classes"] as? [String]).map { Set($0).isSuperset(of: ["walk", "car"]) } == true, "\(legs["classes"] ?? "")")
+        #expect(legs["thinned_to_seconds"] as? [Double] == [10, 60] && (legs["devices"] as? [String])?.count == 5)
+
+        let evaluated = try cli.pipeline(["evaluate", "traces", "--inner-folds", "0", "--model-kind", "softmax_regression", "--json"], in: folder.path)
+        #expect(evaluated.status == 0, "\(evaluated.stderr)")
+        let scores = try JSONSerialization.jsonObject(with: Data(evaluated.stdout.utf8)) as! [String: Any]
+        let gps = try #require(scores["gps_legs"] as? [String: Any])
+        #expect((gps["evaluated"] as? String)?.contains("nested grouped") == true && gps["people"] as? Int == 5)
+        let rates = try #require(gps["rates"] as? [[String: Any]])
+        #expect(rates.map { $0["fixes"] as? String } == ["as recorded", "one fix every 10 s", "one fix every 60 s"])
+        for rate in rates {
+            let model = try #require(rate["model"] as? [String: Any]), trackintel = try #require(rate["trackintel"] as? [String: Any])
+            #expect(model["n_windows"] as? Int == rate["n_legs"] as? Int && trackintel["n_windows"] as? Int == rate["n_legs"] as? Int)
+            #expect((rate["coarse"] as? [String: Any])?["trackintel_macro_f1"] is Double)
+        }
+        #expect((gps["folds"] as? [Any])?.count == 5)
+        let text = try cli.pipeline(["evaluate", "traces", "--inner-folds", "0", "--model-kind", "softmax_regression"], in: folder.path)
+        #expect(text.stdout.contains("GPS legs, one fix every 60 s: ") && text.stdout.contains("trackintel's speed rule"), "\(text.stdout)")
+
+        let classify = try cli.pipeline(["classify", "traces", "--model", "m.json", "--out", "modes.csv"], in: folder.path)
+        #expect(classify.status == 0 && classify.stderr.contains("decided by: gps_leg_model "), "\(classify.stderr)")
+        let rows = try String(contentsOfFile: folder.path + "/modes.csv", encoding: .utf8).split(separator: "\n")
+        #expect(rows.dropFirst().contains { $0.contains(",gps_leg_model,") })
+
+        let ingest = try cli.pipeline(["ingest", "traces", "--store", "s.sqlite"], in: folder.path)
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let trips = try cli.pipeline(["trips", "--store", "s.sqlite", "--out", "out", "--model", "m.json", "--json"], in: folder.path)
+        #expect(trips.status == 0, "\(trips.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(trips.stdout.utf8)) as! [String: Any]
+        let sources = try #require(summary["legs_by_mode_source"] as? [String: Int])
+        #expect((sources["gps_leg_model"] ?? 0) > 0, "\(sources)")
+    }
+
+    /// The shipped model has no GPS leg model: on GPS-only data it says the rules decided.
+    @Test func aModelWithoutALegModelSaysTheRulesDecided() throws {
+        let folder = try TemporaryFolder()
+        try simulate(folder)
+        let shipped = SharedData.projectRoot + "/models/mode-model.json"
+        let classify = try cli.pipeline(["classify", "traces", "--model", shipped, "--out", "modes.csv"], in: folder.path)
+        #expect(classify.status == 0 && classify.stderr.contains("the model has no GPS leg part"), "\(classify.stderr)")
+        let evaluated = try cli.pipeline(["evaluate", "traces", "--model", shipped, "--json"], in: folder.path)
+        #expect(evaluated.status == 0, "\(evaluated.stderr)")
+        let scores = try JSONSerialization.jsonObject(with: Data(evaluated.stdout.utf8)) as! [String: Any]
+        let gps = try #require(scores["gps_legs"] as? [String: Any])
+        #expect((gps["note"] as? String)?.contains("has no GPS leg model") == true)
+        let rate = try #require((gps["rates"] as? [[String: Any]])?.first)
+        #expect(rate["model"] == nil && rate["trackintel"] != nil)
+    }
+}
