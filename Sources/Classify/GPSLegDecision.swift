@@ -5,8 +5,8 @@ import MobilityCore
 /// (smoothed) find where the device moves and where it changes between on foot and riding,
 /// each such run of windows becomes a leg of the fixes in its time span, and the leg model
 /// names the whole leg's mode (bus and train included, which the rules cannot tell from car).
-/// Runs of `still` stay still; a leg the model cannot read (too few fixes) keeps the rules'
-/// modes and says so in its source.
+/// Windows the rules call still stay as they are; a leg the model cannot read (too few fixes)
+/// keeps its windows' modes and sources.
 public enum GPSLegDecision {
     public static let source = "gps_leg_model"
     /// Windows further apart than this start a new leg, seconds. Default 60.
@@ -16,13 +16,15 @@ public enum GPSLegDecision {
     /// time order, as `FeatureRun` writes them), each with its trace's fixes.
     @discardableResult
     public static func apply(_ model: GPSLegModel, windows: [WindowInfo], fixesByTrace: [String: [PositionFix]],
-                             prediction: inout ModePredictor.Prediction, deciding sources: Set<String> = ["rules"]) -> Int {
+                             prediction: inout ModePredictor.Prediction, deciding sources: Set<String> = ["rules"],
+                             segmentation: [Mode]? = nil) -> Int {
         var decided = 0, start = 0
         while start < windows.count {
             var end = start + 1
             while end < windows.count, windows[end].trace == windows[start].trace { end += 1 }
             if let fixes = fixesByTrace[windows[start].trace] {
-                decided += apply(model, windows: windows, range: start..<end, fixes: fixes, prediction: &prediction, deciding: sources)
+                decided += apply(model, windows: windows, range: start..<end, fixes: fixes, prediction: &prediction, deciding: sources,
+                                 segmentation: segmentation)
             }
             start = end
         }
@@ -31,19 +33,24 @@ public enum GPSLegDecision {
 
     /// Rewrites `prediction.modes` and `.sources` of the windows in `range` that a GPS classifier
     /// decided (their source in `sources`: "rules", and "model" for a model trained on GPS
-    /// alone) and whose runs the leg model reads; returns the number of legs it decided. `windows` are `prediction`'s; those in `range` are one recording's, in
-    /// time order, and `fixes` are that recording's.
+    /// alone) and whose runs the leg model reads; returns the number of legs it decided.
+    /// `segmentation` gives each window's mode from the speed rules (default: `prediction`'s own
+    /// modes, when the rules made it): runs are cut where it is still, where it changes between
+    /// walk and riding, and at gaps. `windows` are `prediction`'s; those in `range` are one
+    /// recording's, in time order, and `fixes` are that recording's.
     @discardableResult
     public static func apply(_ model: GPSLegModel, windows: [WindowInfo], range: Range<Int>, fixes: [PositionFix],
-                             prediction: inout ModePredictor.Prediction, deciding sources: Set<String> = ["rules"]) -> Int {
+                             prediction: inout ModePredictor.Prediction, deciding sources: Set<String> = ["rules"],
+                             segmentation: [Mode]? = nil) -> Int {
         let timed = fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
         let times = timed.map { $0.time!.secondsSince1970 }
+        let rules = segmentation ?? prediction.modes
+        func movable(_ index: Int) -> Bool { sources.contains(prediction.sources[index]) && rules[index] != .still }
         var decided = 0, index = range.lowerBound
         while index < range.upperBound {
-            guard sources.contains(prediction.sources[index]), prediction.modes[index] != .still else { index += 1; continue }
+            guard movable(index) else { index += 1; continue }
             var end = index + 1
-            while end < range.upperBound, sources.contains(prediction.sources[end]), prediction.modes[end] != .still,
-                  windows[end].device == windows[index].device,
+            while end < range.upperBound, movable(end), (rules[end] == .walk) == (rules[index] == .walk),
                   windows[end - 1].end.seconds(until: windows[end].start) <= maxGapSeconds { end += 1 }
             let lower = times.insertionIndex(of: windows[index].start.secondsSince1970)
             let upper = times.insertionIndex(of: windows[end - 1].end.secondsSince1970.nextUp)

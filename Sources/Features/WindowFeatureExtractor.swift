@@ -71,7 +71,7 @@ public struct WindowFeatureExtractor: Sendable {
     /// context starts a new run), so that a track's windows follow its fixes, not its span.
     private func extractGPS(_ recording: Recording, fixes: [PositionFix]) -> FeatureTable {
         let times = fixes.map { $0.time!.secondsSince1970 }
-        let splitSeconds = max(parameters.gpsContextSeconds, parameters.lengthSeconds)
+        let splitSeconds = gpsContextSeconds(times)
         let starts = Recording.runs(times, splittingAtGapsOver: splitSeconds).flatMap { run in
             gpsWindowStarts(first: fixes[run.lowerBound].time!, last: fixes[run.upperBound - 1].time!)
         }
@@ -106,12 +106,33 @@ public struct WindowFeatureExtractor: Sendable {
     /// Without IMU, a window is only classified where the device reported a position inside it:
     /// the context around it alone would carry a track across a pause (or across the span an
     /// IMU recording of the same device covers).
+    /// A sparse logger's windows (a fix every 10–300 s) rarely hold a fix: for them a fix within
+    /// half the track's typical interval of the window counts, which still never bridges a pause.
     private func dropWindowsWithoutFixes(_ table: FeatureTable, fixes: [PositionFix]) -> FeatureTable {
         let times = fixes.map { $0.time!.secondsSince1970 }
+        let interval = Self.typicalIntervalSeconds(times)
+        let slack = interval > parameters.lengthSeconds ? min(interval, Self.sparsestIntervalSeconds) / 2 : 0
         return table.filter { window in
-            let first = Self.firstIndex(times, notBefore: window.start.secondsSince1970)
-            return first < times.count && times[first] <= window.end.secondsSince1970
+            let first = Self.firstIndex(times, notBefore: window.start.secondsSince1970 - slack)
+            return first < times.count && times[first] <= window.end.secondsSince1970 + slack
         }
+    }
+
+    /// Sparsest fix interval the GPS windows adapt to, seconds: one fix every 5 minutes.
+    static let sparsestIntervalSeconds = 300.0
+
+    /// The span of fixes around a window its GPS features use, seconds: `gpsContextSeconds`
+    /// (or the window, when longer), widened for a sparse track to 2.5 × its median fix
+    /// interval (at most `sparsestIntervalSeconds`), so that every window sees two or three
+    /// fixes. A logger writing one fix a minute thus gets windows with speeds, not none.
+    func gpsContextSeconds(_ times: [Double]) -> Double {
+        max(parameters.gpsContextSeconds, parameters.lengthSeconds, 2.5 * min(Self.typicalIntervalSeconds(times), Self.sparsestIntervalSeconds))
+    }
+
+    /// The median time between consecutive fixes, seconds; 0 for fewer than two.
+    static func typicalIntervalSeconds(_ times: [Double]) -> Double {
+        guard times.count >= 2 else { return 0 }
+        return Quantile.of(zip(times, times.dropFirst()).map { $1 - $0 }, 0.5)!
     }
 
     private func windowStarts(grid: UniformGrid) -> [Timestamp] {
@@ -166,7 +187,7 @@ public struct WindowFeatureExtractor: Sendable {
         let times = fixes.map { $0.time!.secondsSince1970 }
         let gps = GPSFeatures()
         let column = FeatureSchema.Channel.allCases.count * FeatureSchema.perChannelCount
-        let half = max(parameters.gpsContextSeconds, parameters.lengthSeconds) / 2
+        let half = gpsContextSeconds(times) / 2
         for (index, window) in windows.enumerated() {
             let middle = (window.start.secondsSince1970 + window.end.secondsSince1970) / 2
             let lower = Self.firstIndex(times, notBefore: middle - half)

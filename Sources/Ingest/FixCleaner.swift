@@ -14,7 +14,10 @@ import MobilityCore
 /// tunnel), it is kept; if the next fix continues from the previous kept one, or from
 /// neither, it is dropped. This avoids the failure of a plain speed filter, which after one
 /// real jump drops every later fix. A held fix at the end of a segment has no successor to
-/// confirm it and is dropped.
+/// confirm it and is dropped. A fix that breaks the limit and whose successor carries on the
+/// same way (the three fixes in a line, at most `sustainedSpeedCapMetersPerSecond` overall)
+/// is kept too: that is a flight at 170 m/s, not a spike, whose out-and-back the next fix
+/// would show.
 ///
 /// - Complexity: O(1) time and memory per fix (one fix of look-ahead); the file is never
 ///   sorted in memory, so out-of-order fixes are dropped and counted, not reordered.
@@ -51,8 +54,8 @@ public struct FixCleaner {
         }
         if let candidate = held {
             held = nil
-            if !isSpeeding(from: candidate.fix, to: fix) {
-                try keep(candidate.fix, candidate.position, emit)  // the jump was real
+            if !isSpeeding(from: candidate.fix, to: fix) || carriesOn(from: previous, through: candidate.fix, to: fix) {
+                try keep(candidate.fix, candidate.position, emit)  // the jump was real, or the journey is fast
             } else {
                 dropped.record(.speedJump, line: candidate.position.line)
             }
@@ -103,6 +106,20 @@ public struct FixCleaner {
         if time < earlierTime { return .timeBackwards }
         if time == earlierTime { return .duplicateTime }
         return nil
+    }
+
+    /// Fastest sustained ground speed a fix may carry on at, m/s: 350 m/s (1,260 km/h), an
+    /// airliner's cruise with a strong jet-stream tailwind.
+    static let sustainedSpeedCapMetersPerSecond = 350.0
+
+    /// True when `middle` lies on the way from `first` to `last` (the straight distance is at
+    /// least 80 % of the path through it) and the whole is no faster than the sustained cap: a
+    /// fast journey, where a spike goes out and comes back.
+    private func carriesOn(from first: PositionFix?, through middle: PositionFix, to last: PositionFix) -> Bool {
+        guard let first, let start = first.time, let end = last.time, start.seconds(until: end) > 0 else { return false }
+        let direct = Geodesy.distanceMeters(first, last)
+        let path = Geodesy.distanceMeters(first, middle) + Geodesy.distanceMeters(middle, last)
+        return direct >= 0.8 * path && direct / start.seconds(until: end) <= Self.sustainedSpeedCapMetersPerSecond
     }
 
     private func isSpeeding(from earlier: PositionFix, to later: PositionFix) -> Bool {

@@ -57,8 +57,12 @@ struct ClassifyCommand: ParsableCommand {
         var prediction = predictor.predict(output.table)
         var gpsLegs = 0
         if let legModel = saved?.gpsLegs {
+            // The speed rules cut the legs (a GPS window model trained at 1 Hz misreads a sparse
+            // logger's walk as still); the leg model names them. Under a model of GPS alone its
+            // windows are regrouped into legs too.
+            let rules = ModePredictor(model: nil, smooth: !noSmoothing).predict(output.table).modes
             gpsLegs = GPSLegDecision.apply(legModel, windows: output.table.windows, fixesByTrace: output.fixes, prediction: &prediction,
-                                          deciding: saved!.usesInertial ? ["rules"] : ["rules", "model"])  // a model of GPS alone: legs over windows
+                                           deciding: saved!.usesInertial ? ["rules"] : ["rules", "model"], segmentation: rules)
         }
         try ModesCSV.write(output.table.windows, prediction: prediction, to: out)
         if let store {

@@ -24,6 +24,20 @@ import Testing
         }
     }
 
+    /// A GPS logger writing one fix a minute (a walk at 1.4 m/s for 20 minutes, then a pause of
+    /// 20 minutes, then 10 more): windows over both stretches, each with a speed from the fixes
+    /// around it, none over the pause.
+    @Test func aFixAMinuteStillGetsWindowsWithSpeeds() {
+        let sparse = fixes(seconds: 3000).enumerated().filter { index, _ in index % 60 == 0 && !(1260..<2400).contains(index) }.map(\.element)
+        let table = extractor.extract(Recording(trace: "t", device: "d", fixes: sparse))
+        let speed = FeatureSchema.index(of: "gps_speed_p85_mps")!
+        // Fixes 0-1200 s and 2400-2940 s: (1200 - 5) / 2.5 + 1 = 479 and (540 - 5) / 2.5 + 1 = 215 window starts.
+        #expect(table.count == 479 + 215, "\(table.count) windows")
+        #expect((0..<table.count).allSatisfy { abs(table.row($0)[table.row($0).startIndex + speed] - 1.4) < 0.01 })
+        let pause = (start + 1230)...(start + 2370)
+        #expect(!table.windows.contains { pause.contains($0.start.secondsSince1970) }, "no window bridges the 20 minutes without fixes")
+    }
+
     @Test func aTooSlowStreamAloneSaysSo() {
         let (table, notes) = extractor.extractWithNotes(Recording(trace: "t", device: "d", streams: accelerometer(rateHz: 0.1, seconds: 600)))
         #expect(table.count == 0)

@@ -65,6 +65,18 @@ import Testing
         #expect(kept == fixes && cleaner.dropped.total == 0)
     }
 
+    /// A flight at 170 m/s breaks the 100 m/s limit at every fix but carries on in a line: it is
+    /// kept. Two fixes thrown 5 km and 9 km away in different directions are not.
+    @Test func keepsASteadyFlightButNotAZigzagOfSpikes() {
+        let flight = (0..<30).map { fix(Double($0) * 10, north: Double($0) * 1_700) }
+        let landing = [fix(300, north: 49_300 + 500), fix(310, north: 49_300 + 800)]  // touchdown at 50 m/s, taxi at 30
+        let (kept, cleaner) = clean(flight + landing)
+        #expect(kept.count == 32 && cleaner.dropped.total == 0, "\(cleaner.dropped.counts)")
+        let zigzag = [fix(0, north: 0), fix(1, north: 1.4), fix(2, north: 5_000), fix(3, north: -9_000), fix(4, north: 5.6), fix(5, north: 7)]
+        let (left, counted) = clean(zigzag)
+        #expect(left.count == 4 && counted.dropped.counts == [.speedJump: 2], "\(left)")
+    }
+
     @Test func aSpeedingLastFixHasNoConfirmationAndIsDropped() {
         let (kept, cleaner) = clean([fix(0, north: 0), fix(1, north: 1), fix(2, north: 9_000)])
         #expect(kept.count == 2 && cleaner.dropped.counts == [.speedJump: 1])
