@@ -87,6 +87,7 @@ struct ClassifyCommand: ParsableCommand {
 
     /// Which classifier decided how many windows, and why the rules decided any under a model.
     static func decidedBy(_ sources: [String], gpsLegs: Int, model: ModeModel?) -> String {
+        guard !sources.isEmpty else { return "decided by: nothing, there are no windows (each file's reason follows)" }
         var counts: [String: Int] = [:]
         for source in sources { counts[source, default: 0] += 1 }
         var said = "decided by: " + counts.sorted { $0.key < $1.key }.map { source, count in
