@@ -19,6 +19,9 @@ public struct FeatureRun {
     /// When true, every recording's fixes are kept (`Output.fixes`), for deciding GPS-only
     /// legs (`GPSLegDecision`).
     public var keepsFixes = false
+    /// Called with every recording read and its windows, in order, before the next is read
+    /// (while the recording is still in memory): `StopFusion` looks at its acceleration here.
+    public var onRecording: ((Recording, FeatureTable) -> Void)?
 
     public init(loader: RecordingLoader, window: WindowParameters) {
         self.loader = loader
@@ -51,6 +54,7 @@ public struct FeatureRun {
             }
             let (part, said) = extractor.extractWithNotes(recording)
             if !said.isEmpty { notes[recording.trace, default: []] += said }
+            onRecording?(recording, part)
             table.append(part)
             if let dropped = reducedWithout {
                 var without = recording

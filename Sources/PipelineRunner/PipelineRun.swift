@@ -192,7 +192,7 @@ public struct PipelineRun {
             model = try ModeModel.load(path: setting.model)
             modelKey = try ContentHash.sha256(path: setting.model)
         }
-        modelKey += setting.smoothing ? String(format: "+smoothing %g/%g/%g", setting.switchPenaltyNats, setting.minimumSegmentSeconds,
+        modelKey += setting.smoothing ? String(format: "+smoothing %g/%g/%g+vehicle stops", setting.switchPenaltyNats, setting.minimumSegmentSeconds,
                                                setting.minimumStopSeconds) : ""
         // With --force every IMU file is classified again (no stored mark matches "").
         let pending = try store.filesToClassify(model: force ? "" : modelKey)
@@ -209,10 +209,20 @@ public struct PipelineRun {
             do {
                 var loader = loader
                 loader.columns = try file.columnMapping.map(ColumnMappingSpec.init(text:))  // as the file was ingested
-                let output = try FeatureRun(loader: loader, window: model?.window ?? .init()).run([file.path], progress: Progress(quiet: true))
+                var run = FeatureRun(loader: loader, window: model?.window ?? .init())
+                var stops: [String: [ClosedRange<Double>]] = [:]
+                if setting.smoothing {
+                    run.onRecording = { [predictor] recording, part in
+                        guard part.count > 0 else { return }
+                        stops[recording.trace, default: []] += StopFusion().stops(recording, windows: part.windows, modes: predictor.predict(part).modes)
+                    }
+                }
+                let output = try run.run([file.path], progress: Progress(quiet: true))
                 // The file was read at ingest; failing now (gone, changed, unreadable) sets it aside below.
                 if let problem = output.report.quarantined.first { throw problem }
-                rows = ModesCSV.storeRows(output.table.windows, prediction: predictor.predict(output.table))
+                var prediction = predictor.predict(output.table)
+                StopFusion.apply(stops, windows: output.table.windows, prediction: &prediction)
+                rows = ModesCSV.storeRows(output.table.windows, prediction: prediction)
                 note = output.notes[file.path].map { $0.joined(separator: "; ") }
             } catch {
                 // No poison pill: one file that breaks this stage is set aside with its reason, the

@@ -60,12 +60,8 @@ struct RideMeasurement {
                 var loader = self.loader
                 loader.columns = try file.columnMapping.map(ColumnMappingSpec.init(text:))
                 unreadable += try loader.load([file.path], progress: Progress(quiet: true)) { recording in
-                    let inside = { (sample: IMUSample) in sample.time.secondsSince1970 >= start && sample.time.secondsSince1970 <= end }
-                    let total = Self.accelerationWithGravity(recording).filter(inside)
-                    withGravity += total
-                    if total.isEmpty, recording.accelerationBasis == .linearAcceleration {
-                        gravityFree += (recording.streams[.linearAcceleration] ?? []).filter(inside)
-                    }
+                    let part = Self.acceleration(of: recording, from: start, to: end)
+                    if part.gravityIncluded { withGravity += part.samples } else { gravityFree += part.samples }
                 }.quarantined
             } catch let error as InputError {
                 unreadable.append(error)
@@ -80,33 +76,8 @@ struct RideMeasurement {
 
     /// The ride's metrics, stops and frame from its acceleration; `speeds`: GPS speeds in the ride.
     func analyse(_ acceleration: Acceleration, speeds: [(seconds: Double, metersPerSecond: Double)] = []) -> RideAnalysis {
-        let samples = acceleration.samples
-        guard samples.count > 1 else { return RideAnalysis(status: .noIMU, note: "no IMU sample of the device inside the ride") }
-        let timing = StreamTiming.of(samples)
-        guard let median = timing.medianIntervalSeconds, let real = timing.realRateHz else {
-            return RideAnalysis(status: .unusableIMU, note: "the IMU samples inside the ride have no two distinct times")
-        }
-        let gap = max(StreamTiming.gapFactor * median, 0.1)
-        let runs = Recording.runs(samples.map(\.time.secondsSince1970), splittingAtGapsOver: gap)
-            .filter { samples[$0.upperBound - 1].time.secondsSince1970 - samples[$0.lowerBound].time.secondsSince1970 >= 1 }
-        let covered = runs.reduce(0.0) { $0 + samples[$1.upperBound - 1].time.secondsSince1970 - samples[$1.lowerBound].time.secondsSince1970 }
-        // Native rate: the real rate (median interval, repeats seen through), and no more than the
-        // samples per covered second (a bursty logger delivers its mean rate's information).
-        let perCovered = covered > 0 ? Double(runs.reduce(0) { $0 + $1.count } - runs.count) / covered / Double(timing.repeatFactor ?? 1) : 0
-        let native = min(real, perCovered)
-        var analysis = RideAnalysis(status: .unusableIMU, rateHz: native, coveredSeconds: covered,
-                                    firstSeconds: samples.first!.time.secondsSince1970, lastSeconds: samples.last!.time.secondsSince1970)
-        guard native >= Self.minimumRateHz else {
-            analysis.note = String(format: "not measured: rate too low (%.1f Hz measured from the raw stream, %.0f Hz needed for weighting up to 20 Hz)",
-                                   native, Self.minimumRateHz)
-            return analysis
-        }
-        guard covered >= Self.minimumSeconds else {
-            analysis.note = String(format: "not measured: %.0f s of IMU data inside the ride, %.0f s needed", covered, Self.minimumSeconds)
-            return analysis
-        }
-        let rate = native >= 90 ? 100.0 : 50.0
-        let pieces = runs.map { Self.piece(Array(samples[$0]), rateHz: rate, maxGapSeconds: gap) }
+        var (analysis, pieces, rate) = Self.pieces(acceleration)
+        guard !pieces.isEmpty else { return analysis }
         guard var frame = VehicleFrame(pieces: pieces, rateHz: rate, gravityIncluded: acceleration.gravityIncluded) else {
             analysis.note = "not measured: the acceleration holds no gravity (its mean is under 1 m/s²) though the stream says it does"
             return analysis
@@ -119,6 +90,39 @@ struct RideMeasurement {
         return analysis
     }
 
+    /// The gap-free pieces of `acceleration` on a 50 or 100 Hz grid, the grid's rate, and the
+    /// analysis so far (rate, covered time); no pieces, with the analysis's note saying why, when
+    /// the samples are too few, too slow for weighting up to 20 Hz, or cover under a minute.
+    static func pieces(_ acceleration: Acceleration) -> (RideAnalysis, [AccelerationPiece], rateHz: Double) {
+        let samples = acceleration.samples
+        guard samples.count > 1 else { return (RideAnalysis(status: .noIMU, note: "no IMU sample of the device inside the ride"), [], 0) }
+        let timing = StreamTiming.of(samples)
+        guard let median = timing.medianIntervalSeconds, let real = timing.realRateHz else {
+            return (RideAnalysis(status: .unusableIMU, note: "the IMU samples inside the ride have no two distinct times"), [], 0)
+        }
+        let gap = max(StreamTiming.gapFactor * median, 0.1)
+        let runs = Recording.runs(samples.map(\.time.secondsSince1970), splittingAtGapsOver: gap)
+            .filter { samples[$0.upperBound - 1].time.secondsSince1970 - samples[$0.lowerBound].time.secondsSince1970 >= 1 }
+        let covered = runs.reduce(0.0) { $0 + samples[$1.upperBound - 1].time.secondsSince1970 - samples[$1.lowerBound].time.secondsSince1970 }
+        // Native rate: the real rate (median interval, repeats seen through), and no more than the
+        // samples per covered second (a bursty logger delivers its mean rate's information).
+        let perCovered = covered > 0 ? Double(runs.reduce(0) { $0 + $1.count } - runs.count) / covered / Double(timing.repeatFactor ?? 1) : 0
+        let native = min(real, perCovered)
+        var analysis = RideAnalysis(status: .unusableIMU, rateHz: native, coveredSeconds: covered,
+                                    firstSeconds: samples.first!.time.secondsSince1970, lastSeconds: samples.last!.time.secondsSince1970)
+        guard native >= minimumRateHz else {
+            analysis.note = String(format: "not measured: rate too low (%.1f Hz measured from the raw stream, %.0f Hz needed for weighting up to 20 Hz)",
+                                   native, minimumRateHz)
+            return (analysis, [], 0)
+        }
+        guard covered >= minimumSeconds else {
+            analysis.note = String(format: "not measured: %.0f s of IMU data inside the ride, %.0f s needed", covered, minimumSeconds)
+            return (analysis, [], 0)
+        }
+        let rate = native >= 90 ? 100.0 : 50.0
+        return (analysis, runs.map { piece(Array(samples[$0]), rateHz: rate, maxGapSeconds: gap) }, rate)
+    }
+
     /// One gap-free run of samples on its own uniform grid (short dropouts within it interpolated;
     /// a stream written faster than the grid is low-passed first, `AntiAliasing`).
     static func piece(_ samples: [IMUSample], rateHz: Double, maxGapSeconds: Double) -> AccelerationPiece {
@@ -129,6 +133,17 @@ struct RideMeasurement {
             for index in axes[axis].indices { if axes[axis][index].isNaN { axes[axis][index] = last } else { last = axes[axis][index] } }
         }
         return AccelerationPiece(startSeconds: grid.start.secondsSince1970, x: axes[0], y: axes[1], z: axes[2])
+    }
+
+    /// The acceleration of `recording` inside [start, end]: with gravity when the recording has
+    /// it (`accelerationWithGravity`), else its gravity-free linear acceleration.
+    static func acceleration(of recording: Recording, from start: Double, to end: Double) -> Acceleration {
+        let inside = { (sample: IMUSample) in sample.time.secondsSince1970 >= start && sample.time.secondsSince1970 <= end }
+        let total = accelerationWithGravity(recording).filter(inside)
+        if total.isEmpty, recording.accelerationBasis == .linearAcceleration {
+            return Acceleration(samples: (recording.streams[.linearAcceleration] ?? []).filter(inside), gravityIncluded: false)
+        }
+        return Acceleration(samples: total)
     }
 
     /// The accelerometer with gravity, or linear acceleration plus gravity at the linear stream's

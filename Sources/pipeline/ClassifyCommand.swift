@@ -31,6 +31,10 @@ struct ClassifyCommand: ParsableCommand {
     @Flag(help: "Keep the per-window modes as the model gives them, without temporal smoothing.")
     var noSmoothing = false
 
+    @Flag(help: ArgumentHelp("Do not make still the windows of vehicle stops found in the acceleration.",
+                             discussion: "By default, stretches classified as car, bus or train, recorded at 20 Hz or more, are searched for stops of 15 s or more (ride comfort's stop detector), and their windows are made still after smoothing."))
+    var noVehicleStops = false
+
     @Option(help: "The CSV file to write.")
     var out = "reports/modes.csv"
 
@@ -49,11 +53,18 @@ struct ClassifyCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        var run = FeatureRun(loader: try input.loader, window: saved?.window ?? .init())
-        run.keepsFixes = saved?.gpsLegs != nil
-        let output = try run.run(paths, progress: progress)
         var predictor = ModePredictor(model: saved, smooth: !noSmoothing)
         predictor.smoother = smoothing.smoother
+        var run = FeatureRun(loader: try input.loader, window: saved?.window ?? .init())
+        run.keepsFixes = saved?.gpsLegs != nil
+        var stops: [String: [ClosedRange<Double>]] = [:]
+        if !noSmoothing && !noVehicleStops {
+            run.onRecording = { [predictor] recording, part in
+                guard part.count > 0 else { return }
+                stops[recording.trace, default: []] += StopFusion().stops(recording, windows: part.windows, modes: predictor.predict(part).modes)
+            }
+        }
+        let output = try run.run(paths, progress: progress)
         var prediction = predictor.predict(output.table)
         var gpsLegs = 0
         if let legModel = saved?.gpsLegs {
@@ -64,6 +75,7 @@ struct ClassifyCommand: ParsableCommand {
             gpsLegs = GPSLegDecision.apply(legModel, windows: output.table.windows, fixesByTrace: output.fixes, prediction: &prediction,
                                            deciding: saved!.usesInertial ? ["rules"] : ["rules", "model"], segmentation: rules)
         }
+        let stopWindows = StopFusion.apply(stops, windows: output.table.windows, prediction: &prediction)
         try ModesCSV.write(output.table.windows, prediction: prediction, to: out)
         if let store {
             try runStage(json: false, progress: progress) {
@@ -79,6 +91,10 @@ struct ClassifyCommand: ParsableCommand {
                      + seconds.sorted { $0.key < $1.key }.map { String(format: "%@ %.1f min", $0.key.rawValue, $0.value / 60) }.joined(separator: ", ")
                      + "; wrote \(out)")
         progress.log(Self.decidedBy(prediction.sources, gpsLegs: gpsLegs, model: saved))
+        let stopCount = stops.values.reduce(0) { $0 + $1.count }
+        if stopCount > 0 {
+            progress.log("vehicle stops: \(stopCount) stops of 15 s or more found in the acceleration of riding stretches; \(stopWindows) windows in them made still")
+        }
         for (trace, notes) in output.notes.sorted(by: { $0.key < $1.key }) {
             progress.log("\(trace): " + notes.joined(separator: "; "))
         }
