@@ -17,14 +17,14 @@ public enum GPSLegDecision {
     @discardableResult
     public static func apply(_ model: GPSLegModel, windows: [WindowInfo], fixesByTrace: [String: [PositionFix]],
                              prediction: inout ModePredictor.Prediction, deciding sources: Set<String> = ["rules"],
-                             segmentation: [Mode]? = nil) -> Int {
+                             segmentation: [Mode]? = nil, features: LegFeatures = LegFeatures()) -> Int {
         var decided = 0, start = 0
         while start < windows.count {
             var end = start + 1
             while end < windows.count, windows[end].trace == windows[start].trace { end += 1 }
             if let fixes = fixesByTrace[windows[start].trace] {
                 decided += apply(model, windows: windows, range: start..<end, fixes: fixes, prediction: &prediction, deciding: sources,
-                                 segmentation: segmentation)
+                                 segmentation: segmentation, features: features)
             }
             start = end
         }
@@ -41,7 +41,7 @@ public enum GPSLegDecision {
     @discardableResult
     public static func apply(_ model: GPSLegModel, windows: [WindowInfo], range: Range<Int>, fixes: [PositionFix],
                              prediction: inout ModePredictor.Prediction, deciding sources: Set<String> = ["rules"],
-                             segmentation: [Mode]? = nil) -> Int {
+                             segmentation: [Mode]? = nil, features: LegFeatures = LegFeatures()) -> Int {
         let timed = fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
         let times = timed.map { $0.time!.secondsSince1970 }
         let rules = segmentation ?? prediction.modes
@@ -55,7 +55,7 @@ public enum GPSLegDecision {
             let lower = times.insertionIndex(of: windows[index].start.secondsSince1970)
             let upper = times.insertionIndex(of: windows[end - 1].end.secondsSince1970.nextUp)
             var leg = LegTable()
-            if upper - lower >= 3, leg.add(timed[lower..<upper], trace: windows[index].trace, device: windows[index].device) {
+            if upper - lower >= 3, leg.add(timed[lower..<upper], trace: windows[index].trace, device: windows[index].device, features: features) {
                 let mode = model.predict(leg)[0]
                 for window in index..<end {
                     prediction.modes[window] = mode

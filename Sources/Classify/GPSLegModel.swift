@@ -23,6 +23,12 @@ public struct GPSLegModel: Codable, Sendable {
     /// The intervals the training legs were also thinned to, seconds.
     public var thinnedToSeconds: [Double]
 
+    /// True when the training legs had transit geofences (`LegFeatures.transitDistanceMeters`),
+    /// so the model reads the distances of a leg's ends from them.
+    public var usesTransitGeofences: Bool {
+        LegFeatures.transitColumns.allSatisfy { standardizer.present.indices.contains($0) && standardizer.present[$0] }
+    }
+
     /// Class probabilities, legs × classes.
     public func probabilities(_ table: LegTable) -> [Double] {
         let x = standardizer.transform(table.values)

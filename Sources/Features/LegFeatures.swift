@@ -12,14 +12,26 @@ import MobilityCore
 /// - Turning and stopping are counted per kilometre, not per second, so a slower sampling
 ///   rate does not read as a straighter or steadier way of travelling.
 ///
+/// With transit geofences given (`transitDistanceMeters`: stations, bus stops, rail corridors
+/// the user knows), the distances of the leg's two ends from the nearest of them, nearer and
+/// farther: a train leg starts and ends at stations, a car leg rarely does. Without them those
+/// two columns are missing (NaN), and a model trained without them ignores them.
+///
 /// `names` are the columns, in order. The average speed (path length over duration, all fixes)
 /// is trackintel's tripleg speed, the baseline's only input (`TrackintelBaseline`).
 public struct LegFeatures: Sendable {
     public static let names = [
         "leg_speed_mps", "leg_speed_p50_mps", "leg_speed_p85_mps", "leg_speed_p95_mps", "leg_accel_p85_mps2",
         "leg_slow_share", "leg_stops_per_km", "leg_turn_deg_per_km", "leg_straightness", "leg_distance_km", "leg_duration_min",
+        "leg_transit_end_near_m", "leg_transit_end_far_m",
     ]
     public static var count: Int { names.count }
+    /// The columns that need transit geofences.
+    public static let transitColumns = [names.count - 2, names.count - 1]
+
+    /// Metres from a position (latitude, longitude in degrees) to the nearest transit geofence
+    /// (0 inside one); nil when no geofences were given.
+    public var transitDistanceMeters: (@Sendable (Double, Double) -> Double)?
 
     /// Shortest chord a speed is measured over, seconds. Default 30.
     public var chordSeconds = 30.0
@@ -55,6 +67,9 @@ public struct LegFeatures: Sendable {
         var stops = 0
         for i in speeds.indices where speeds[i] < slowSpeedMps && (i == 0 || speeds[i - 1] >= slowSpeedMps) { stops += 1 }
         let displacement = Geodesy.distanceMeters(kept.first!, kept.last!)
+        let ends = transitDistanceMeters.map { distance in
+            [fixes.first!, fixes.last!].map { distance($0.latitudeDegrees, $0.longitudeDegrees) }.sorted()
+        } ?? [.nan, .nan]
         return [
             pathMeters(fixes) / duration,
             Self.weightedQuantile(speeds, weights: durations, 0.50),
@@ -67,6 +82,8 @@ public struct LegFeatures: Sendable {
             chordMeters > 0 ? min(1, displacement / chordMeters) : 0,
             chordMeters / 1000,
             duration / 60,
+            ends[0],
+            ends[1],
         ]
     }
 

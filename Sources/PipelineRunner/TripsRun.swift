@@ -1,4 +1,5 @@
 import Classify
+import Features
 import Foundation
 import MobilityCore
 import Reports
@@ -73,9 +74,13 @@ public struct TripsRun {
             let tracks = try names[start..<min(names.count, start + batchSize)].map { try store.track(named: $0, groupedBy: grouping) }
             summary.secondsLoading += Date().timeIntervalSince(clock)
             summary.fixes += tracks.reduce(0) { $0 + $1.points.count }
-            let legModel = self.legModel
+            let legModel = self.legModel, legFeatures = TransitGeofences.legFeatures(geofences)
+            if start == 0, let legModel, legModel.usesTransitGeofences, legFeatures.transitDistanceMeters == nil {
+                progress.log("warning: the GPS leg model was trained with transit geofences and the store has none of kinds "
+                             + TransitGeofences.kinds.sorted().joined(separator: ", ") + ": its legs lack the distances of their ends from transit")
+            }
             devices += analysis.analyseConcurrently(tracks, geofences: geofences) { track, staypoints in
-                Self.timeline(track, stored: stored[track.device] ?? [], staypoints: staypoints, legModel: legModel)
+                Self.timeline(track, stored: stored[track.device] ?? [], staypoints: staypoints, legModel: legModel, legFeatures: legFeatures)
             }.map { $0.compacted() }
         }
         progress.update(done: names.count, total: names.count, item: "")
@@ -100,10 +105,11 @@ public struct TripsRun {
     /// Classified windows first, GPS where they are silent (`GPSModeSpans`: the leg model when
     /// given, else the rules). GPS only runs over the fixes outside staypoints (the only fixes
     /// legs are made of), which saves most of a day's windows.
-    public static func timeline(_ track: DeviceTrack, stored: [ModeSpan], staypoints: [Staypoint], legModel: GPSLegModel? = nil) -> ModeTimeline {
+    public static func timeline(_ track: DeviceTrack, stored: [ModeSpan], staypoints: [Staypoint], legModel: GPSLegModel? = nil,
+                                legFeatures: LegFeatures = LegFeatures()) -> ModeTimeline {
         var moving = [Bool](repeating: true, count: track.points.count)
         for stay in staypoints { for index in stay.firstFix..<stay.endFix { moving[index] = false } }
         let movement = DeviceTrack(device: track.device, points: track.points.indices.filter { moving[$0] }.map { track.points[$0] })
-        return ModeTimeline(layers: [stored, GPSModeSpans.spans(movement, legModel: legModel)])
+        return ModeTimeline(layers: [stored, GPSModeSpans.spans(movement, legModel: legModel, legFeatures: legFeatures)])
     }
 }

@@ -43,6 +43,7 @@ struct ClassifyCommand: ParsableCommand {
 
     @OptionGroup var input: InputOptions
     @OptionGroup var smoothing: SmoothingOptions
+    @OptionGroup var legContext: LegContextOptions
 
     func run() throws {
         let progress = Progress()
@@ -72,8 +73,14 @@ struct ClassifyCommand: ParsableCommand {
             // logger's walk as still); the leg model names them. Under a model of GPS alone its
             // windows are regrouped into legs too.
             let rules = ModePredictor(model: nil, smooth: !noSmoothing).predict(output.table).modes
+            let features = try legContext.legFeatures(progress: progress)
+            if legModel.usesTransitGeofences != (features.transitDistanceMeters != nil) {
+                progress.log(legModel.usesTransitGeofences
+                    ? "warning: the GPS leg model was trained with transit geofences and none are given (--geofences): its legs lack the distances of their ends from transit"
+                    : "the GPS leg model was trained without transit geofences: --geofences is not used")
+            }
             gpsLegs = GPSLegDecision.apply(legModel, windows: output.table.windows, fixesByTrace: output.fixes, prediction: &prediction,
-                                           deciding: saved!.usesInertial ? ["rules"] : ["rules", "model"], segmentation: rules)
+                                           deciding: saved!.usesInertial ? ["rules"] : ["rules", "model"], segmentation: rules, features: features)
         }
         let stopWindows = StopFusion.apply(stops, windows: output.table.windows, prediction: &prediction)
         try ModesCSV.write(output.table.windows, prediction: prediction, to: out)

@@ -51,6 +51,7 @@ struct EvaluateCommand: ParsableCommand {
     @OptionGroup var training: TrainingOptions
     @OptionGroup var search: SearchOptions
     @OptionGroup var supplement: SupplementOptions
+    @OptionGroup var legContext: LegContextOptions
 
     func validate() throws {
         if model != nil && !supplement.paths.isEmpty {
@@ -77,6 +78,7 @@ struct EvaluateCommand: ParsableCommand {
         let parameters = saved?.window ?? window.parameters
         var run = FeatureRun(loader: try input.loader, window: parameters)
         run.legThinningSeconds = LegTrainer.thinningSeconds
+        run.legFeatures = try legContext.legFeatures(progress: progress)
         run.reducedWithout = testWithoutStreams.map { Set($0.split(separator: ",").compactMap { IMUSensor(rawValue: String($0)) }) }
         var output = try run.run(paths, progress: progress)
         output.table = training.restrict(output.table)
@@ -125,7 +127,12 @@ struct EvaluateCommand: ParsableCommand {
                 return LegEvaluationSummary(evaluated: "trackintel's rule only", outcomes: LegCrossValidation.outcomes(of: nil, labelled), hasModel: false,
                                             note: "\(path) has no GPS leg model: its GPS-only windows are decided by the GPS speed rules (still, walk, bike, car)")
             }
-            return LegEvaluationSummary(evaluated: "GPS leg model of \(path)", outcomes: LegCrossValidation.outcomes(of: legModel, labelled), hasModel: true)
+            let given = !labelled.values.isEmpty && !labelled.row(0)[labelled.row(0).startIndex + LegFeatures.transitColumns[0]].isNaN
+            let note = legModel.usesTransitGeofences == given ? nil : legModel.usesTransitGeofences
+                ? "the leg model was trained with transit geofences and none are given (--geofences): its legs lack the distances of their ends from transit"
+                : "the leg model was trained without transit geofences: --geofences is not used"
+            return LegEvaluationSummary(evaluated: "GPS leg model of \(path)", outcomes: LegCrossValidation.outcomes(of: legModel, labelled), hasModel: true,
+                                        note: note)
         }
         let modes = Set(labelled.legs.compactMap(\.mode)), people = Set(labelled.legs.map(\.device))
         guard modes.count >= 2, people.count >= 2 else {

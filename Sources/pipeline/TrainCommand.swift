@@ -32,11 +32,13 @@ struct TrainCommand: ParsableCommand {
     @OptionGroup var window: WindowOptions
     @OptionGroup var training: TrainingOptions
     @OptionGroup var supplement: SupplementOptions
+    @OptionGroup var legContext: LegContextOptions
 
     func run() throws {
         let progress = Progress()
         var run = FeatureRun(loader: try input.loader, window: window.parameters)
         run.legThinningSeconds = LegTrainer.thinningSeconds
+        run.legFeatures = try legContext.legFeatures(progress: progress)
         var output = try run.run(paths, progress: progress)
         output.table = training.restrict(output.table)
         output.table.append(try supplement.table(loader: try input.loader, window: window.parameters, progress: progress))

@@ -58,6 +58,23 @@ import Testing
         #expect(f["leg_speed_mps"]! > 2, "trackintel's whole-path speed sums the jitter: \(f)")
     }
 
+    /// A station 50 m east of the start: the ends' distances, nearer first; without transit
+    /// geofences the two columns are missing.
+    @Test func transitGeofencesGiveTheDistancesOfTheEnds() {
+        let fixes = track(seconds: 600) { _ in 5 }
+        let plain = features(fixes)
+        #expect(plain["leg_transit_end_near_m"]!.isNaN && plain["leg_transit_end_far_m"]!.isNaN)
+        var withStation = LegFeatures()
+        let station = PositionFix(time: nil, latitudeDegrees: 46, longitudeDegrees: 7 + 50 / (Self.metresPerDegreeLatitude * cos(46 * Double.pi / 180)))
+        withStation.transitDistanceMeters = { latitude, longitude in
+            Geodesy.distanceMeters(station, PositionFix(time: nil, latitudeDegrees: latitude, longitudeDegrees: longitude))
+        }
+        let values = Dictionary(uniqueKeysWithValues: zip(LegFeatures.names, withStation.compute(fixes[...])!))
+        #expect(abs(values["leg_transit_end_near_m"]! - 50) < 0.1, "\(values)")
+        #expect(abs(values["leg_transit_end_far_m"]! - (3000 * 3000 + 50 * 50).squareRoot()) < 3, "\(values)")
+        #expect(values["leg_speed_mps"] == plain["leg_speed_mps"])
+    }
+
     @Test func tooFewFixesOrTooShortATimeMakeNoLeg() {
         let fixes = track(seconds: 40) { _ in 1.4 }
         #expect(LegFeatures().compute(fixes[...]) == nil, "40 s make one 30 s chord and a short end")

@@ -18,12 +18,16 @@ import Testing
     @Test func trainEvaluateClassifyAndTripsUseTheLegModel() throws {
         let folder = try TemporaryFolder()
         try simulate(folder)
-        let train = try cli.pipeline(["train", "traces", "--model", "m.json", "--model-kind", "softmax_regression"], in: folder.path)
+        let train = try cli.pipeline(["train", "traces", "--model", "m.json", "--model-kind", "softmax_regression",
+                                      "--geofences", "traces/stations.csv"], in: folder.path)
         #expect(train.status == 0 && train.stderr.contains("GPS leg model ("), "\(train.stderr)")
+        #expect(train.stderr.contains("GPS legs: 2 of 2 geofences are transit"), "the simulator's two stations: \(train.stderr)")
         let model = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.path + "/m.json"))) as! [String: Any]
         let legs = try #require(model["gps_legs"] as? [String: Any])
         #expect((legs["classes"] as? [String]).map { Set($0).isSuperset(of: ["walk", "car"]) } == true, "\(legs["classes"] ?? "")")
         #expect(legs["thinned_to_seconds"] as? [Double] == [10, 60] && (legs["devices"] as? [String])?.count == 5)
+        let present = try #require((legs["standardizer"] as? [String: Any])?["present"] as? [Bool])
+        #expect(present.suffix(2) == [true, true], "the legs' transit distances are learnt")
 
         let evaluated = try cli.pipeline(["evaluate", "traces", "--inner-folds", "0", "--model-kind", "softmax_regression", "--json"], in: folder.path)
         #expect(evaluated.status == 0, "\(evaluated.stderr)")
@@ -41,8 +45,12 @@ import Testing
         let text = try cli.pipeline(["evaluate", "traces", "--inner-folds", "0", "--model-kind", "softmax_regression"], in: folder.path)
         #expect(text.stdout.contains("GPS legs, one fix every 60 s: ") && text.stdout.contains("trackintel's speed rule"), "\(text.stdout)")
 
-        let classify = try cli.pipeline(["classify", "traces", "--model", "m.json", "--out", "modes.csv"], in: folder.path)
+        let classify = try cli.pipeline(["classify", "traces", "--model", "m.json", "--out", "modes.csv", "--geofences", "traces/stations.csv"],
+                                        in: folder.path)
         #expect(classify.status == 0 && classify.stderr.contains("decided by: gps_leg_model "), "\(classify.stderr)")
+        #expect(!classify.stderr.contains("warning"), "\(classify.stderr)")
+        let bare = try cli.pipeline(["classify", "traces", "--model", "m.json", "--out", "bare.csv"], in: folder.path)
+        #expect(bare.stderr.contains("warning: the GPS leg model was trained with transit geofences and none are given"), "\(bare.stderr)")
         let rows = try String(contentsOfFile: folder.path + "/modes.csv", encoding: .utf8).split(separator: "\n")
         #expect(rows.dropFirst().contains { $0.contains(",gps_leg_model,") })
 
