@@ -210,17 +210,19 @@ public struct PipelineRun {
                 var loader = loader
                 loader.columns = try file.columnMapping.map(ColumnMappingSpec.init(text:))  // as the file was ingested
                 var run = FeatureRun(loader: loader, window: model?.window ?? .init())
-                var stops: [String: [ClosedRange<Double>]] = [:]
+                var stops: [String: [ClosedRange<Double>]] = [:], parts: [ModePredictor.Prediction] = []
                 if setting.smoothing {
                     run.onRecording = { [predictor] recording, part in
                         guard part.count > 0 else { return }
-                        stops[recording.trace, default: []] += StopFusion().stops(recording, windows: part.windows, modes: predictor.predict(part).modes)
+                        parts.append(predictor.predict(part))
+                        stops[recording.trace, default: []] += StopFusion().stops(recording, windows: part.windows, modes: parts.last!.modes)
                     }
                 }
                 let output = try run.run([file.path], progress: Progress(quiet: true))
                 // The file was read at ingest; failing now (gone, changed, unreadable) sets it aside below.
                 if let problem = output.report.quarantined.first { throw problem }
-                var prediction = predictor.predict(output.table)
+                // One recording per file as a rule: its prediction was made for the stop search.
+                var prediction = parts.count == 1 && parts[0].modes.count == output.table.count ? parts[0] : predictor.predict(output.table)
                 StopFusion.apply(stops, windows: output.table.windows, prediction: &prediction)
                 rows = ModesCSV.storeRows(output.table.windows, prediction: prediction)
                 note = output.notes[file.path].map { $0.joined(separator: "; ") }
