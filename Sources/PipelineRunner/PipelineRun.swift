@@ -212,10 +212,12 @@ public struct PipelineRun {
                 var run = FeatureRun(loader: loader, window: model?.window ?? .init())
                 var stops: [String: [ClosedRange<Double>]] = [:], parts: [ModePredictor.Prediction] = []
                 if setting.smoothing {
-                    run.onRecording = { [predictor] recording, part in
+                    var fusion = StopFusion()
+                    fusion.minimumStopSeconds = setting.minimumStopSeconds
+                    run.onRecording = { [predictor, fusion] recording, part in
                         guard part.count > 0 else { return }
                         parts.append(predictor.predict(part))
-                        stops[recording.trace, default: []] += StopFusion().stops(recording, windows: part.windows, modes: parts.last!.modes)
+                        stops[recording.trace, default: []] += fusion.stops(recording, windows: part.windows, modes: parts.last!.modes)
                     }
                 }
                 let output = try run.run([file.path], progress: Progress(quiet: true))

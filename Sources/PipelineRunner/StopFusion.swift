@@ -16,7 +16,8 @@ import MobilityCore
 /// comfort does); slower phones (TMD's 2–12 Hz event logs) keep the classifier's modes.
 public struct StopFusion: Sendable {
     public static let vehicleModes: Set<Mode> = [.car, .bus, .train]
-    /// Shortest stop made still, seconds. Default 15: `ModeSmoother`'s minimum stop.
+    /// Shortest stop made still, seconds. Default 15: `ModeSmoother`'s minimum stop (the run's
+    /// `--min-stop-s`).
     public var minimumStopSeconds = ModeSmoother().minimumStopSeconds
     /// Windows further apart than this end a riding stretch, seconds. Default 10.
     public var maxGapSeconds = 10.0

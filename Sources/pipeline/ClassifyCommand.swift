@@ -32,7 +32,7 @@ struct ClassifyCommand: ParsableCommand {
     var noSmoothing = false
 
     @Flag(help: ArgumentHelp("Do not make still the windows of vehicle stops found in the acceleration.",
-                             discussion: "By default, stretches classified as car, bus or train, recorded at 20 Hz or more, are searched for stops of 15 s or more (ride comfort's stop detector), and their windows are made still after smoothing."))
+                             discussion: "By default, stretches classified as car, bus or train, recorded at 20 Hz or more, are searched for stops of --min-stop-s or more (ride comfort's stop detector), and their windows are made still after smoothing."))
     var noVehicleStops = false
 
     @Option(help: "The CSV file to write.")
@@ -60,9 +60,11 @@ struct ClassifyCommand: ParsableCommand {
         run.keepsFixes = saved?.gpsLegs != nil
         var stops: [String: [ClosedRange<Double>]] = [:]
         if !noSmoothing && !noVehicleStops {
-            run.onRecording = { [predictor] recording, part in
+            var fusion = StopFusion()
+            fusion.minimumStopSeconds = predictor.smoother.minimumStopSeconds
+            run.onRecording = { [predictor, fusion] recording, part in
                 guard part.count > 0 else { return }
-                stops[recording.trace, default: []] += StopFusion().stops(recording, windows: part.windows, modes: predictor.predict(part).modes)
+                stops[recording.trace, default: []] += fusion.stops(recording, windows: part.windows, modes: predictor.predict(part).modes)
             }
         }
         let output = try run.run(paths, progress: progress)
@@ -100,7 +102,7 @@ struct ClassifyCommand: ParsableCommand {
         progress.log(Self.decidedBy(prediction.sources, gpsLegs: gpsLegs, model: saved))
         let stopCount = stops.values.reduce(0) { $0 + $1.count }
         if stopCount > 0 {
-            progress.log("vehicle stops: \(stopCount) stops of 15 s or more found in the acceleration of riding stretches; \(stopWindows) windows in them made still")
+            progress.log("vehicle stops: \(stopCount) stops of \(String(format: "%g", predictor.smoother.minimumStopSeconds)) s or more found in the acceleration of riding stretches; \(stopWindows) windows in them made still")
         }
         for (trace, notes) in output.notes.sorted(by: { $0.key < $1.key }) {
             progress.log("\(trace): " + notes.joined(separator: "; "))
