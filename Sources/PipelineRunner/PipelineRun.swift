@@ -47,6 +47,9 @@ public struct PipelineRun {
         public var fixes = 0, imuSamples = 0, checkins = 0
         public var classifiedFiles = 0, windows = 0
         public var staypoints = 0, dwells = 0, trips = 0, triplegs = 0
+        /// Legs per source of their mode: "model" (classified IMU windows), "gps_leg_model",
+        /// "gps_rules", "none".
+        public var legsByModeSource: [String: Int] = [:]
         public var cells = 0, suppressedCells = 0
         /// Check-ins turned into rides, and those whose comfort was measured.
         public var rides = 0, measuredRides = 0
@@ -62,7 +65,7 @@ public struct PipelineRun {
 
         enum CodingKeys: String, CodingKey {
             case files, ingested, unchanged, quarantined, skipped, skippedFiles = "skipped_files", fixes, imuSamples = "imu_samples", checkins
-            case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells
+            case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells, legsByModeSource = "legs_by_mode_source"
             case suppressedCells = "suppressed_cells", rides, measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
             case exitStatus = "exit_status", outputFolder = "output_folder", warnings, fileOutcomes = "file_outcomes"
         }
@@ -118,6 +121,7 @@ public struct PipelineRun {
         trips.parameters = configuration.trips
         trips.calendar = calendar
         let tripSummary = try trips.run(progress: progress)
+        progress.log(Self.legSources(tripSummary.legsByModeSource, model: model))
         lap("trips")
 
         var heatMap = HeatMapRun(storePath: storePath, reportsFolder: outputFolder)
@@ -153,7 +157,20 @@ public struct PipelineRun {
         try store.setDerivedState("complete_run", fingerprint)
         (summary.staypoints, summary.dwells, summary.triplegs, summary.trips) =
             (tripSummary.staypoints, tripSummary.dwells, tripSummary.triplegs, tripSummary.trips)
+        summary.legsByModeSource = tripSummary.legsByModeSource
         return summary
+    }
+
+    /// What decided the legs' modes, and why the speed rules did under a model.
+    static func legSources(_ counts: [String: Int], model: ModeModel?) -> String {
+        var said = "trips: leg modes decided by " + (counts.isEmpty ? "nothing (no legs)"
+            : counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        if let rules = counts["gps_rules"], rules > 0 {
+            said += model == nil ? "; gps_rules: GPS speed rules (still, walk, bike, car), no model"
+                : model!.gpsLegs == nil ? "; gps_rules: GPS speed rules (still, walk, bike, car) for legs without IMU, as the model has no GPS leg model"
+                : "; gps_rules: legs too short for the GPS leg model"
+        }
+        return said
     }
 
     /// Fills the per-file outcomes and warns, at the end of the log, of every file a stage made
@@ -281,6 +298,9 @@ public struct PipelineRun {
         summary.dwells = counts["dwells"] ?? 0
         summary.trips = counts["trips"] ?? 0
         summary.triplegs = counts["triplegs"] ?? 0
+        for row in try store.rows("SELECT COALESCE(mode_source, 'none') AS source, COUNT(*) AS n FROM triplegs GROUP BY 1") {
+            summary.legsByModeSource[(row["source"] ?? nil) ?? "none"] = Int((row["n"] ?? nil) ?? "0") ?? 0
+        }
         summary.windows = counts["mode_windows"] ?? 0
         let heat = try store.rows("SELECT cells, suppressed_cells FROM heatmaps WHERE map = 'all'").first
         summary.cells = Int(((heat?["cells"]) ?? nil) ?? "0") ?? 0

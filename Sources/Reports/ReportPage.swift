@@ -326,6 +326,11 @@ public struct ReportPage {
                 + ") trained by <code>\(HTML.escape(provenance.command))</code> on \(provenance.recordings) recordings of "
                 + "\(provenance.devices.count) devices.</p>"
             if let evaluation = provenance.evaluation { html += "<pre class=\"note\">\(HTML.escape(evaluation))</pre>" }
+            html += model.gpsLegs.map { legs in
+                "<p>GPS-only legs are named by its GPS leg model (\(HTML.escape(legs.kind.rawValue)), classes "
+                    + legs.classes.map(\.rawValue).joined(separator: ", ") + ", trained on legs of \(legs.devices.count) devices).</p>"
+            } ?? "<p class=\"note\">The model has no GPS leg model: legs without IMU data get their mode from the GPS-speed rules "
+                + "(still, walk, bike, car only; no bus or train). Train one on labelled GPS tracks with <code>pipeline train</code>.</p>"
         } else {
             html += "<p>GPS-speed rules (no model).</p>"
         }
@@ -333,6 +338,9 @@ public struct ReportPage {
             [t($0, "by"), t($0, "mode"), t($0, "n")]
         }
         html += "<h3>Classified windows</h3>" + HTML.table(["decided by", "mode", "windows"], decided, numeric: [2])
+        let legs = try store.rows("SELECT COALESCE(mode_source, 'none') AS source, COALESCE(mode, 'unknown') AS mode, COUNT(*) AS n FROM triplegs GROUP BY 1, 2 ORDER BY 1, 2")
+            .map { [t($0, "source"), t($0, "mode"), t($0, "n")] }
+        if !legs.isEmpty { html += "<h3>Triplegs</h3>" + HTML.table(["mode decided by", "mode", "legs"], legs, numeric: [2]) }
         html += try labelAgreement()
         return html + "</section>"
     }

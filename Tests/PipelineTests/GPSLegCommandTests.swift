@@ -77,5 +77,11 @@ import Testing
         #expect((gps["note"] as? String)?.contains("has no GPS leg model") == true)
         let rate = try #require((gps["rates"] as? [[String: Any]])?.first)
         #expect(rate["model"] == nil && rate["trackintel"] != nil)
+        let run = try cli.pipeline(["run", "traces", "--out", "out", "--model", shipped, "--json"], in: folder.path)
+        #expect(run.status == 0 && run.stderr.contains("as the model has no GPS leg model"), "\(run.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+        #expect(((summary["legs_by_mode_source"] as? [String: Int])?["gps_rules"] ?? 0) > 0, "\(summary["legs_by_mode_source"] ?? "")")
+        let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        #expect(report.contains("The model has no GPS leg model") && report.contains("mode decided by"))
     }
 }
