@@ -66,6 +66,9 @@ public struct EvaluationSummary: Encodable {
         baselineUnsmoothed = report(\.baselineRaw)
         people = Set(outcomes.map(\.device)).count
         decidedBy = Dictionary(grouping: outcomes, by: \.source).mapValues(\.count)
+        if !outcomes.isEmpty && decidedBy.keys.allSatisfy({ $0 == "rules" }) {
+            self.evaluated += "; the model reads none of these windows (no IMU data it was trained on), so every one was decided by the GPS speed rules"
+        }
         recordings = RecordingScore.of(outcomes, \.smoothed)
         let share = { (scores: [RecordingScore]) in scores.isEmpty ? 0 : Double(scores.filter(\.majorityRight).count) / Double(scores.count) }
         recordingMajorityAccuracy = share(recordings)
@@ -93,14 +96,19 @@ public struct EvaluationSummary: Encodable {
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
+    /// "model", or what really decided when the model read no window.
+    var modelHeading: String {
+        decidedBy.keys.allSatisfy { $0 == "rules" } ? "model's windows, every one decided by the GPS speed rules" : "model"
+    }
+
     public var text: String {
         let decided = decidedBy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         var sections = ["evaluated: \(evaluated)",
                         "intervals: 95 % bootstrap over people (\(people) devices resampled, "
                             + (people < 2 ? "none with one person)" : "1000 replicates)"),
                         "windows decided by: \(decided)",
-                        "", "model, smoothed", EvaluationReport(self).text,
-                        "", "model, unsmoothed", unsmoothed.text, "", "rules baseline, smoothed", baseline.text,
+                        "", "\(modelHeading), smoothed", EvaluationReport(self).text,
+                        "", "\(modelHeading), unsmoothed", unsmoothed.text, "", "rules baseline, smoothed", baseline.text,
                         "", "rules baseline, unsmoothed", baselineUnsmoothed.text, "",
                         String(format: "recordings whose most common mode is right: model %.3f, rules %.3f (of %d)",
                                recordingMajorityAccuracy, baselineRecordingMajorityAccuracy, recordings.count)]

@@ -73,6 +73,7 @@ import Testing
         let evaluated = try cli.pipeline(["evaluate", "traces", "--model", shipped, "--json"], in: folder.path)
         #expect(evaluated.status == 0, "\(evaluated.stderr)")
         let scores = try JSONSerialization.jsonObject(with: Data(evaluated.stdout.utf8)) as! [String: Any]
+        #expect((scores["evaluated"] as? String)?.contains("every one was decided by the GPS speed rules") == true, "\(scores["evaluated"] ?? "")")
         let gps = try #require(scores["gps_legs"] as? [String: Any])
         #expect((gps["note"] as? String)?.contains("has no GPS leg model") == true)
         let rate = try #require((gps["rates"] as? [[String: Any]])?.first)
