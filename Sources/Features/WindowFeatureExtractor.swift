@@ -106,7 +106,7 @@ public struct WindowFeatureExtractor: Sendable {
     /// Without IMU, a window is only classified where the device reported a position inside it:
     /// the context around it alone would carry a track across a pause (or across the span an
     /// IMU recording of the same device covers).
-    /// A sparse logger's windows (a fix every 10–300 s) rarely hold a fix: for them a fix within
+    /// A sparse logger's windows (a fix every 10–120 s) rarely hold a fix: for them a fix within
     /// half the track's typical interval of the window counts, which still never bridges a pause.
     private func dropWindowsWithoutFixes(_ table: FeatureTable, fixes: [PositionFix]) -> FeatureTable {
         let times = fixes.map { $0.time!.secondsSince1970 }
@@ -118,8 +118,10 @@ public struct WindowFeatureExtractor: Sendable {
         }
     }
 
-    /// Sparsest fix interval the GPS windows adapt to, seconds: one fix every 5 minutes.
-    static let sparsestIntervalSeconds = 300.0
+    /// Sparsest fix interval the GPS windows adapt to, seconds: one fix every 2 minutes (a
+    /// context of 5 minutes). It bounds the windows laid per fix at 120 s / 2.5 s hop = 48, so
+    /// the cost still follows the fixes; a sparser track gets windows only near its fixes.
+    static let sparsestIntervalSeconds = 120.0
 
     /// The span of fixes around a window its GPS features use, seconds: `gpsContextSeconds`
     /// (or the window, when longer), widened for a sparse track to 2.5 × its median fix
