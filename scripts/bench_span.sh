@@ -28,7 +28,7 @@ read -r wall rss <"$span/time.txt"
 echo "3 fixes + 3 IMU rows over 20 years: pipeline run ${wall} s, peak RSS $((rss / 1024)) MB (targets < 10 s, < 500 MB)"
 
 echo "days  fixes      wall s  peak RSS  s per M fixes  stages (s)"
-for days in "${@:-1 30 200}"; do
+for days in ${@:-1 30 200}; do
     sim=.bench/span-days-$days
     if [ ! -d "$sim/traces" ]; then
         "$pipeline" simulate --out "$sim/traces" --devices 1 --days "$days" --seed 5 --gps-still-interval 30 --imu-rate 0 >/dev/null 2>&1
