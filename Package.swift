@@ -10,7 +10,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
@@ -21,13 +20,14 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CBLAS", providers: [.apt(["libopenblas-dev", "liblapacke-dev"])]),
+        // SHA-256 of inputs (ContentHash): Debian's libcrypto instead of building BoringSSL.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(name: "MobilityCore", exclude: ["README.md"]),
         .target(
             name: "Ingest",
             dependencies: [
-                "MobilityCore", "CExpat", "CGZip",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "MobilityCore", "CExpat", "CGZip", "CCrypto",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             exclude: ["README.md"],

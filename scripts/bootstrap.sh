@@ -3,8 +3,9 @@
 # so a second run is silent and fast. Needs root (or sudo) the first time only.
 set -euo pipefail
 
-# libpng and FreeType draw the heat-map PNGs, with the DejaVu font for their labels.
-packages=(libopenblas-dev liblapacke-dev libsqlite3-dev libexpat1-dev zlib1g-dev libpng-dev libfreetype-dev fonts-dejavu-core pkg-config)
+# libpng and FreeType draw the heat-map PNGs, with the DejaVu font for their labels; libssl-dev
+# gives libcrypto, whose SHA-256 tells unchanged inputs.
+packages=(libopenblas-dev liblapacke-dev libsqlite3-dev libexpat1-dev zlib1g-dev libpng-dev libfreetype-dev libssl-dev fonts-dejavu-core pkg-config)
 
 missing=()
 for package in "${packages[@]}"; do

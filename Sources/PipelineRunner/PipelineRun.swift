@@ -1,6 +1,5 @@
 import Classify
 import Comfort
-import Crypto
 import Foundation
 import Ingest
 import MobilityCore
@@ -276,7 +275,7 @@ public struct PipelineRun {
 
     /// What the outputs depend on: every input's content, the configuration, the model file.
     private func fingerprint(_ store: PipelineStore) throws -> String {
-        var hash = SHA256()
+        let hash = SHA256Hasher()
         for line in try store.inputIdentities() { hash.update(data: Data((line + "\n").utf8)) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -285,7 +284,7 @@ public struct PipelineRun {
             hash.update(data: Data(try ContentHash.sha256(path: configuration.classification.model).utf8))
         }
         hash.update(data: Data(ReportPage.generator.utf8))
-        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+        return hash.hexDigest()
     }
 
     private func outputsExist() -> Bool {
