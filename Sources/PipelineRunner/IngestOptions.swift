@@ -11,6 +11,9 @@ public struct IngestOptions {
     public var columns: ColumnMappingSpec?
     /// Re-read inputs even when their content is unchanged.
     public var force = false
+    /// Hash every input to decide that it is unchanged, instead of trusting an unchanged size,
+    /// modification time and inode (`FileSignature`).
+    public var verify = false
 
     public init(paths: [String], storePath: String) {
         self.paths = paths

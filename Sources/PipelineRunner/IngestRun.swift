@@ -93,16 +93,23 @@ public struct IngestRun {
                                   store: store, runID: runID, summary: &summary)
         case nil: break
         }
+        let previous = try store.storedState(path: input.path)
+        // An input whose size, modification time and inode are what they were when it was last
+        // hashed is the same input: its stored hash stands, and its bytes are not read again
+        // (--verify and --force hash anyway).
+        let signature = FileSignature.of(path: input.path)
+        let trusted = !options.force && !options.verify && signature != nil && previous?.fileSignature == signature
+            && !(previous?.contentSHA256.isEmpty ?? true)
         let hash: String, size: Int64
         do {
-            hash = try ContentHash.sha256(path: input.path)
+            hash = trusted ? previous!.contentSHA256 : try ContentHash.sha256(path: input.path)
             size = InputFileSize.bytes(input.path)
         } catch let error as InputError {
             // Stored with an empty hash, so the next run tries again and finds it readable or not.
             return try quarantine(error, hash: "", size: InputFileSize.bytes(input.path), format: nil,
                                   store: store, runID: runID, summary: &summary)
         }
-        let previous = try store.storedState(path: input.path)
+        if trusted { summary.unhashed += 1 }
         var format: InputFormat?
         do {
             format = try Self.detector(detector, previous: previous).detect(path: input.path)
@@ -125,25 +132,29 @@ public struct IngestRun {
                 try devices.manifest.load(path: input.path, dropped: &dropped)
             }
             if !options.force, let previous, previous.contentSHA256 == hash, previous.columnMapping == mapping {
-                progress.detail("unchanged \(input.path)")
+                if previous.fileSignature != signature { try store.updateFileSignature(path: input.path, signature: signature) }
+                progress.detail("unchanged \(input.path)" + (trusted ? " (size, modification time and inode)" : ""))
                 return .unchanged
             }
             let ingestor = Ingestor(cleaning: options.cleaning, devices: devices)
-            let result = try store.storeIngested(path: input.path, contentSHA256: hash, sizeBytes: size, runID: runID) { sink in
+            let result = try store.storeIngested(path: input.path, contentSHA256: hash, sizeBytes: size, runID: runID,
+                                                 fileSignature: signature) { sink in
                 try ingestor.ingest(input, format: detected, into: sink)
             }
             summary.add(result)
             progress.detail("ingested \(input.path): \(IngestRun.describe(result))")
             return .ingested
         } catch let error as InputError {
-            return try quarantine(error, hash: hash, size: size, format: format, store: store, runID: runID, summary: &summary)
+            return try quarantine(error, hash: hash, size: size, format: format, store: store, runID: runID, summary: &summary,
+                                  signature: signature)
         }
     }
 
+    /// `signature` is stored only with a hash: an input quarantined unhashed is tried again.
     private func quarantine(_ error: InputError, hash: String, size: Int64, format: InputFormat?, store: PipelineStore,
-                            runID: Int64, summary: inout IngestSummary) throws -> Outcome {
+                            runID: Int64, summary: inout IngestSummary, signature: String? = nil) throws -> Outcome {
         try store.storeQuarantined(path: error.path, contentSHA256: hash, sizeBytes: size, runID: runID,
-                                   format: format?.kind.rawValue, error: error)
+                                   format: format?.kind.rawValue, error: error, fileSignature: hash.isEmpty ? nil : signature)
         summary.quarantine.append(.init(path: error.path, line: error.line, column: error.column, code: error.code.rawValue, reason: error.message))
         progress.log("quarantined \(error)")
         return .quarantined

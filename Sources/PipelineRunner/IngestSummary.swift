@@ -16,6 +16,8 @@ public struct IngestSummary: Encodable {
     public var files = 0
     public var ingested = 0
     public var unchanged = 0
+    /// Inputs known unchanged by size, modification time and inode, without hashing.
+    public var unhashed = 0
     public var quarantined = 0
     public struct SkippedFile: Encodable, Sendable {
         public var path: String

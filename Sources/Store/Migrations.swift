@@ -16,6 +16,7 @@ enum Migrations {
         migrator.registerMigration("v6_column_mapping") { db in try v6ColumnMapping(db) }
         migrator.registerMigration("v7_stream_timing_and_notes") { db in try v7StreamTiming(db) }
         migrator.registerMigration("v8_recording_rides") { db in try v8RecordingRides(db) }
+        migrator.registerMigration("v9_file_signature") { db in try v9FileSignature(db) }
         return migrator
     }
 
@@ -356,6 +357,12 @@ enum Migrations {
 
     /// The user's `--columns` mapping a file was read with (`ColumnMappingSpec.text`), so that
     /// every later stage and re-run reads it the same way; NULL for recognised formats.
+    /// `file_signature`: size, modification time and inode (`FileSignature`), so a re-run can
+    /// call an input unchanged without hashing it; NULL for rows written before it existed.
+    static func v9FileSignature(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE input_files ADD COLUMN file_signature TEXT")
+    }
+
     static func v6ColumnMapping(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE input_files ADD COLUMN column_mapping TEXT")
     }

@@ -9,29 +9,39 @@ public struct StoredFileState: Hashable, Sendable {
     public var status: String
     /// The user's column mapping the file was read with, if any (`ColumnMappingSpec.text`).
     public var columnMapping: String?
+    /// Its size, modification time and inode when last hashed (`FileSignature`), if known.
+    public var fileSignature: String?
 }
 
 extension PipelineStore {
     /// The stored hash and status of the input at `path`, or nil when it was never seen.
     public func storedState(path: String) throws -> StoredFileState? {
         try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT content_sha256, status, column_mapping FROM input_files WHERE path = ?", arguments: [path])
-                .map { StoredFileState(contentSHA256: $0[0], status: $0[1], columnMapping: $0[2]) }
+            try Row.fetchOne(db, sql: "SELECT content_sha256, status, column_mapping, file_signature FROM input_files WHERE path = ?", arguments: [path])
+                .map { StoredFileState(contentSHA256: $0[0], status: $0[1], columnMapping: $0[2], fileSignature: $0[3]) }
+        }
+    }
+
+    /// Records the file-system signature an unchanged input now has (touched, copied back),
+    /// so the next run need not hash it again.
+    public func updateFileSignature(path: String, signature: String?) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE input_files SET file_signature = ? WHERE path = ?", arguments: [signature, path])
         }
     }
 
     /// Reads one input into the store in one transaction: any rows of an earlier version of
     /// the file are replaced atomically, and if `read` throws nothing of this file changes.
     public func storeIngested(
-        path: String, contentSHA256: String, sizeBytes: Int64, runID: Int64,
+        path: String, contentSHA256: String, sizeBytes: Int64, runID: Int64, fileSignature: String? = nil,
         read: (IngestSink) throws -> IngestResult
     ) throws -> IngestResult {
         try database.write { db in
             try db.execute(sql: "DELETE FROM input_files WHERE path = ?", arguments: [path])
             try db.execute(sql: """
-                INSERT INTO input_files (path, content_sha256, size_bytes, status, run_id, ingested_unix_s)
-                VALUES (?, ?, ?, 'ingested', ?, ?)
-                """, arguments: [path, contentSHA256, sizeBytes, runID, Date().timeIntervalSince1970])
+                INSERT INTO input_files (path, content_sha256, size_bytes, status, run_id, ingested_unix_s, file_signature)
+                VALUES (?, ?, ?, 'ingested', ?, ?, ?)
+                """, arguments: [path, contentSHA256, sizeBytes, runID, Date().timeIntervalSince1970, fileSignature])
             let fileID = db.lastInsertedRowID
             let result = try read(FixWriter(db: db, fileID: fileID))
             try IngestRows.write(result, fileID: fileID, db: db)
@@ -41,14 +51,15 @@ extension PipelineStore {
 
     /// Records that the input at `path` was quarantined, replacing any earlier version's rows.
     public func storeQuarantined(
-        path: String, contentSHA256: String, sizeBytes: Int64, runID: Int64, format: String?, error: InputError
+        path: String, contentSHA256: String, sizeBytes: Int64, runID: Int64, format: String?, error: InputError,
+        fileSignature: String? = nil
     ) throws {
         try database.write { db in
             try db.execute(sql: "DELETE FROM input_files WHERE path = ?", arguments: [path])
             try db.execute(sql: """
-                INSERT INTO input_files (path, content_sha256, size_bytes, status, format, run_id, ingested_unix_s)
-                VALUES (?, ?, ?, 'quarantined', ?, ?, ?)
-                """, arguments: [path, contentSHA256, sizeBytes, format, runID, Date().timeIntervalSince1970])
+                INSERT INTO input_files (path, content_sha256, size_bytes, status, format, run_id, ingested_unix_s, file_signature)
+                VALUES (?, ?, ?, 'quarantined', ?, ?, ?, ?)
+                """, arguments: [path, contentSHA256, sizeBytes, format, runID, Date().timeIntervalSince1970, fileSignature])
             try db.execute(sql: """
                 INSERT INTO quarantine (file_id, code, reason, line, column, run_id) VALUES (?, ?, ?, ?, ?, ?)
                 """, arguments: [db.lastInsertedRowID, error.code.rawValue, error.message, error.line, error.column, runID])

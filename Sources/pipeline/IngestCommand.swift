@@ -27,6 +27,9 @@ struct IngestCommand: ParsableCommand {
     @Flag(help: "Re-read inputs even when their content is unchanged.")
     var force = false
 
+    @Flag(help: "Hash every input to decide that it is unchanged, instead of trusting an unchanged size, modification time and inode.")
+    var verify = false
+
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
 
@@ -40,6 +43,7 @@ struct IngestCommand: ParsableCommand {
         options.namePattern = input.namePattern
         options.columns = try input.mappingSpec()
         options.force = force
+        options.verify = verify
         let progress = Progress(quiet: false)
         let summary = try runStage(json: json, progress: progress) { try IngestRun(options: options, progress: progress).run() }
         if json {

@@ -46,6 +46,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Re-read and re-classify every input even when unchanged.")
     var force = false
 
+    @Flag(help: "Hash every input to decide that it is unchanged, instead of trusting an unchanged size, modification time and inode.")
+    var verify = false
+
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
 
@@ -65,6 +68,7 @@ struct RunCommand: ParsableCommand {
         var pipeline = PipelineRun(inputs: paths, outputFolder: out)
         pipeline.configuration = configuration
         pipeline.force = force
+        pipeline.ingest.verify = verify
         pipeline.ingest.namePattern = input.namePattern
         pipeline.ingest.columns = try input.mappingSpec()
         let progress = Progress()

@@ -75,6 +75,34 @@ import Testing
         #expect(second.stderr.contains("nothing changed since the last run"))
     }
 
+    /// An unchanged input is known by its size, modification time and inode, without hashing;
+    /// a rewritten one is read again; a touched one is hashed once, found unchanged, and its new
+    /// signature kept; `--verify` hashes every input.
+    @Test func unchangedInputsAreKnownWithoutHashing() throws {
+        let folder = try TemporaryFolder()
+        try makeTraces(folder)
+        func ingest(_ extra: [String] = []) throws -> [String: Any] {
+            let outcome = try pipeline(["ingest", "traces", "--store", "out/p.sqlite", "--json"] + extra, in: folder.path)
+            return try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        }
+        _ = try ingest()
+        var again = try ingest()
+        #expect(again["unchanged"] as? Int == 3 && again["unhashed"] as? Int == 3, "\(again)")
+        let verified = try ingest(["--verify"])
+        #expect(verified["unchanged"] as? Int == 3 && verified["unhashed"] as? Int == 0)
+
+        var gpx = GPXBuilder()
+        gpx.tracks = [[GPXBuilder.walk(count: 70)]]
+        try folder.write("traces/alice/walk.gpx", gpx.text)
+        let later = Date(timeIntervalSinceNow: 120)
+        try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: folder.file("traces/bob/phone.csv.gz"))
+        again = try ingest()
+        #expect(again["ingested"] as? Int == 1 && again["fixes"] as? Int == 70, "the rewritten track is read again: \(again)")
+        #expect(again["unchanged"] as? Int == 2 && again["unhashed"] as? Int == 1, "the touched file is hashed, the quarantined one is not: \(again)")
+        again = try ingest()
+        #expect(again["unchanged"] as? Int == 3 && again["unhashed"] as? Int == 3, "the touched file's new signature was kept: \(again)")
+    }
+
     @Test func inspectDescribesAFileWithoutWriting() throws {
         let folder = try TemporaryFolder()
         try makeTraces(folder)
