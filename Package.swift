@@ -44,7 +44,7 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
-        .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips", "HeatMaps", "Comfort", "CPNG", "CFreeType", "CGZip"]),
+        .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips", "HeatMaps", "Comfort", "CPNG", "CFreeType"]),
         .target(name: "HeatMaps", dependencies: ["MobilityCore", "Trips"]),
         .target(name: "Comfort", dependencies: ["MobilityCore", "Trips", "CBLAS"]),
         .target(
@@ -69,12 +69,12 @@ let package = Package(
             path: "Benchmarks/pipeline-bench"
         ),
         .target(name: "TestSupport", dependencies: ["MobilityCore", "CGZip"]),
-        .testTarget(name: "MobilityCoreTests", dependencies: ["MobilityCore", "TestSupport"]),
+        .testTarget(name: "MobilityCoreTests", dependencies: ["MobilityCore"]),
         .testTarget(
             name: "IngestTests",
-            dependencies: ["Ingest", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["Ingest", "MobilityCore", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Ingest", "PipelineRunner", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Ingest", "MobilityCore", "PipelineRunner", "TestSupport"]),
         .testTarget(name: "FeaturesTests", dependencies: ["Features", "MobilityCore", "TestSupport"]),
         .testTarget(name: "ClassifyTests", dependencies: ["Classify", "Features", "MobilityCore", "TestSupport"]),
         .testTarget(name: "TripsTests", dependencies: ["Trips", "MobilityCore"]),
@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "SimulateTests", dependencies: ["Simulate", "MobilityCore", "TestSupport"]),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["TestSupport", "Store", "PipelineRunner", "Features", "Classify", "Trips", "Ingest"],
+            dependencies: ["TestSupport", "Store", "PipelineRunner", "Features", "Classify", "Trips", "Ingest", "MobilityCore"],
             exclude: ["Fixtures"]
         ),
     ],
