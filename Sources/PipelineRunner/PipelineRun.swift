@@ -208,6 +208,7 @@ public struct PipelineRun {
             model = try ModeModel.load(path: setting.model)
             modelKey = try ContentHash.sha256(path: setting.model)
         }
+        modelKey += " " + ToolVersion.string  // a new version re-classifies: what it computes may differ
         modelKey += setting.smoothing ? String(format: "+smoothing %g/%g/%g+vehicle stops", setting.switchPenaltyNats, setting.minimumSegmentSeconds,
                                                setting.minimumStopSeconds) : ""
         // With --force every IMU file is classified again (no stored mark matches "").

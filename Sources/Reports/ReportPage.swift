@@ -14,7 +14,7 @@ public struct ReportPage {
     public var modelPath: String?
     public var calendar: CalendarKeys
 
-    public static let generator = "pipeline 0.3.0"
+    public static let generator = "pipeline " + ToolVersion.string
 
     public init(store: PipelineStore, folder: String, modelPath: String?, calendar: CalendarKeys) {
         self.store = store

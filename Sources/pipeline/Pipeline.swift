@@ -1,4 +1,5 @@
 import ArgumentParser
+import MobilityCore
 
 @main
 struct Pipeline: ParsableCommand {
@@ -9,7 +10,7 @@ struct Pipeline: ParsableCommand {
             Exit codes: 0 every input was read; 2 some inputs were quarantined (see quarantine.csv); \
             1 a fatal error (the store could not be opened, a path does not exist); 64 a usage error.
             """,
-        version: "0.3.0",
+        version: ToolVersion.string,
         subcommands: [RunCommand.self, IngestCommand.self, InspectCommand.self, FeaturesCommand.self, TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, TripsCommand.self, HeatMapCommand.self, ComfortCommand.self, SimulateCommand.self, ConfigCommand.self]
     )
 }
