@@ -42,8 +42,8 @@ public struct LegCrossValidation: Sendable {
         var evaluation = Evaluation()
         guard groups.count >= 2 else { return evaluation }
         for fold in groups.indices {
-            let training = labelled.filterIndices { assignment[$0] != fold }
-            let test = labelled.filterIndices { assignment[$0] == fold }
+            let training = labelled.subset(assignment.indices.filter { assignment[$0] != fold })
+            let test = labelled.subset(assignment.indices.filter { assignment[$0] == fold })
             let (kind, inner) = try choose(training)
             let model = try LegTrainer(kind: kind).train(training)
             for (seconds, outcomes) in Self.outcomes(of: model, test) { evaluation.outcomes[seconds, default: []] += outcomes }
@@ -78,7 +78,7 @@ public struct LegCrossValidation: Sendable {
         for kind in kinds {
             var matrix = ConfusionMatrix<Mode>()
             for fold in groups.indices {
-                let fit = training.filterIndices { assignment[$0] != fold }, test = training.filterIndices { assignment[$0] == fold }
+                let fit = training.subset(assignment.indices.filter { assignment[$0] != fold }), test = training.subset(assignment.indices.filter { assignment[$0] == fold })
                 guard let model = try? LegTrainer(kind: kind).train(fit) else { continue }
                 for (truth, predicted) in zip(test.legs.map { $0.mode! }, model.predict(test)) { matrix.add(truth: truth, predicted: predicted) }
             }
@@ -92,14 +92,5 @@ public struct LegCrossValidation: Sendable {
     static func assign(_ table: LegTable, folds: Int, seed: UInt64) -> (folds: [Int], groups: [[String]]) {
         let windows = table.legs.map { WindowInfo(trace: $0.trace, device: $0.device, start: $0.start, end: $0.end) }
         return GroupedCrossValidation(groupBy: .device, folds: folds, seed: seed).assign(windows)
-    }
-}
-
-extension LegTable {
-    /// The legs whose index `isIncluded` keeps, with their rows.
-    func filterIndices(_ isIncluded: (Int) -> Bool) -> LegTable {
-        var result = LegTable()
-        for index in legs.indices where isIncluded(index) { result.append(legs[index], features: Array(row(index))) }
-        return result
     }
 }

@@ -72,9 +72,9 @@ public struct LegFeatures: Sendable {
         } ?? [.nan, .nan]
         return [
             pathMeters(fixes) / duration,
-            Self.weightedQuantile(speeds, weights: durations, 0.50),
-            Self.weightedQuantile(speeds, weights: durations, 0.85),
-            Self.weightedQuantile(speeds, weights: durations, 0.95),
+            Quantile.weighted(speeds, weights: durations, 0.50),
+            Quantile.weighted(speeds, weights: durations, 0.85),
+            Quantile.weighted(speeds, weights: durations, 0.95),
             Quantile.of(accelerations, 0.85) ?? 0,
             slow / durations.reduce(0, +),
             Double(stops) / kilometres,
@@ -117,18 +117,5 @@ public struct LegFeatures: Sendable {
             lastBearing = bearing
         }
         return total
-    }
-
-    /// The `q` quantile of `values` where each value counts `weights` times (the smallest value
-    /// whose cumulative weight reaches q of the total).
-    static func weightedQuantile(_ values: [Double], weights: [Double], _ q: Double) -> Double {
-        let order = values.indices.sorted { values[$0] < values[$1] }
-        let total = weights.reduce(0, +)
-        var cumulative = 0.0
-        for index in order {
-            cumulative += weights[index]
-            if cumulative >= q * total { return values[index] }
-        }
-        return values[order.last!]
     }
 }

@@ -59,8 +59,15 @@ public struct LegTable: Sendable {
 
     /// The legs `isIncluded` keeps, with their rows.
     public func filter(_ isIncluded: (LegInfo) -> Bool) -> LegTable {
+        subset(legs.indices.filter { isIncluded(legs[$0]) })
+    }
+
+    /// The legs at `indices`, in that order, with their rows (as `FeatureTable.subset`).
+    public func subset(_ indices: [Int]) -> LegTable {
         var result = LegTable()
-        for index in legs.indices where isIncluded(legs[index]) { result.append(legs[index], features: Array(row(index))) }
+        result.legs = indices.map { legs[$0] }
+        result.values.reserveCapacity(indices.count * Self.columns)
+        for index in indices { result.values += row(index) }
         return result
     }
 
@@ -111,18 +118,5 @@ public enum LabelledLegs {
             last = fix.time!
         }
         return kept
-    }
-}
-
-extension Array where Element == Double {
-    /// In an ascending array, the first index whose value is not below `value` (`count` when
-    /// every value is below it).
-    public func insertionIndex(of value: Double) -> Int {
-        var low = 0, high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if self[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }

@@ -62,11 +62,6 @@ extension Recording {
     }
 
     private static func firstIndex(_ samples: [IMUSample], notBefore seconds: Double) -> Int {
-        var low = 0, high = samples.count
-        while low < high {
-            let mid = (low + high) / 2
-            if samples[mid].time.secondsSince1970 < seconds { low = mid + 1 } else { high = mid }
-        }
-        return low
+        samples.firstIndex(notBelow: seconds) { $0.time.secondsSince1970 }
     }
 }

@@ -113,7 +113,7 @@ public struct WindowFeatureExtractor: Sendable {
         let interval = Self.typicalIntervalSeconds(times)
         let slack = interval > parameters.lengthSeconds ? min(interval, Self.sparsestIntervalSeconds) / 2 : 0
         return table.filter { window in
-            let first = Self.firstIndex(times, notBefore: window.start.secondsSince1970 - slack)
+            let first = times.insertionIndex(of: window.start.secondsSince1970 - slack)
             return first < times.count && times[first] <= window.end.secondsSince1970 + slack
         }
     }
@@ -192,8 +192,8 @@ public struct WindowFeatureExtractor: Sendable {
         let half = gpsContextSeconds(times) / 2
         for (index, window) in windows.enumerated() {
             let middle = (window.start.secondsSince1970 + window.end.secondsSince1970) / 2
-            let lower = Self.firstIndex(times, notBefore: middle - half)
-            let upper = Self.firstIndex(times, notBefore: middle + half + 1e-9)
+            let lower = times.insertionIndex(of: middle - half)
+            let upper = times.insertionIndex(of: middle + half + 1e-9)
             gps.compute(fixes: fixes[lower..<upper], into: &values, at: index * FeatureTable.columns + column)
         }
     }
@@ -206,14 +206,5 @@ public struct WindowFeatureExtractor: Sendable {
             let row = index * FeatureTable.columns
             return !table.values[row + dynamicColumn].isNaN || !table.values[row + gpsColumn].isNaN
         })
-    }
-
-    static func firstIndex(_ sorted: [Double], notBefore value: Double) -> Int {
-        var low = 0, high = sorted.count
-        while low < high {
-            let mid = (low + high) / 2
-            if sorted[mid] < value { low = mid + 1 } else { high = mid }
-        }
-        return low
     }
 }

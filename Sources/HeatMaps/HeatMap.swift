@@ -86,8 +86,7 @@ public struct FixModes: Sendable {
 
     /// Indices of sorted `times` within [start, end].
     private static func range(_ times: [Double], _ start: Double, _ end: Double) -> Range<Int> {
-        var low = 0, high = times.count
-        while low < high { let mid = (low + high) / 2; if times[mid] < start { low = mid + 1 } else { high = mid } }
+        let low = times.insertionIndex(of: start)
         var upper = low
         while upper < times.count && times[upper] <= end { upper += 1 }
         return low..<upper

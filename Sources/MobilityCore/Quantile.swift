@@ -9,6 +9,20 @@ public enum Quantile {
         return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
     }
 
+    /// The `q` quantile of `values` where each value counts `weights` times: the smallest value
+    /// whose cumulative weight reaches q of the total (no interpolation: a duration-weighted
+    /// percentile of speeds). `values` must not be empty.
+    public static func weighted(_ values: [Double], weights: [Double], _ q: Double) -> Double {
+        let order = values.indices.sorted { values[$0] < values[$1] }
+        let total = weights.reduce(0, +)
+        var cumulative = 0.0
+        for index in order {
+            cumulative += weights[index]
+            if cumulative >= q * total { return values[index] }
+        }
+        return values[order.last!]
+    }
+
     /// The `q` quantile of `values` in any order; nil for no values.
     public static func of(_ values: [Double], _ q: Double) -> Double? {
         values.isEmpty ? nil : sorted(values.sorted(), q)

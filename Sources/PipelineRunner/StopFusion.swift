@@ -27,9 +27,16 @@ public struct StopFusion: Sendable {
     /// The stops (Unix seconds) found in `recording`'s acceleration within the stretches that
     /// `modes` (one per window of `windows`, the recording's, in time order) call riding.
     public func stops(_ recording: Recording, windows: [WindowInfo], modes: [Mode]) -> [ClosedRange<Double>] {
+        let stretches = ridingStretches(windows, modes: modes)
+        guard !stretches.isEmpty else { return [] }
+        // The recording's acceleration once (linear plus gravity is a pass over every sample),
+        // then each stretch as a slice of it.
+        let all = RideMeasurement.acceleration(of: recording, from: -.infinity, to: .infinity)
         var stops: [ClosedRange<Double>] = []
-        for stretch in ridingStretches(windows, modes: modes) {
-            let acceleration = RideMeasurement.acceleration(of: recording, from: stretch.lowerBound, to: stretch.upperBound)
+        for stretch in stretches {
+            let lower = all.samples.firstIndex(notBelow: stretch.lowerBound) { $0.time.secondsSince1970 }
+            let upper = all.samples.firstIndex(notBelow: stretch.upperBound.nextUp) { $0.time.secondsSince1970 }
+            let acceleration = RideMeasurement.Acceleration(samples: Array(all.samples[lower..<upper]), gravityIncluded: all.gravityIncluded)
             let (_, pieces, rate) = RideMeasurement.pieces(acceleration)
             guard !pieces.isEmpty else { continue }
             stops += StopDetector().stops(in: pieces, rateHz: rate).filter { $0.durationSeconds >= minimumStopSeconds }

@@ -41,11 +41,7 @@ public struct ModeTimeline: Sendable {
     /// - Complexity: O(log n).
     static func nearestCovering(_ spans: [ModeSpan], _ seconds: Double) -> ModeSpan? {
         guard !spans.isEmpty else { return nil }
-        var low = 0, high = spans.count
-        while low < high {
-            let middle = (low + high) / 2
-            if spans[middle].midSeconds < seconds { low = middle + 1 } else { high = middle }
-        }
+        let low = spans.firstIndex(notBelow: seconds) { $0.midSeconds }
         let candidates = [low - 1, low].filter { spans.indices.contains($0) }
             .filter { spans[$0].startSeconds <= seconds && seconds <= spans[$0].endSeconds }
         return candidates.min { abs(spans[$0].midSeconds - seconds) < abs(spans[$1].midSeconds - seconds) }.map { spans[$0] }
