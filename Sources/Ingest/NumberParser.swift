@@ -2,10 +2,12 @@ import Foundation
 
 /// Decimal text to numbers, on bytes, without allocating.
 ///
-/// Hand-written because every CSV field and GPX attribute goes through it: the common shapes
+/// Hand-written because every CSV field and GPX attribute goes through it: short shapes
 /// (`-12.345678`, `6.1513367E-4`) take Clinger's exact fast path (an integer mantissa under
-/// 2^53 scaled by an exactly representable power of ten), and anything else falls back to
-/// `strtod`, so results are always correctly rounded.
+/// 2^53 scaled by an exactly representable power of ten), long ones (`37.24173816852271556854248046875`,
+/// `-1.5504753767742476`) `EiselLemire`, and what neither can decide (subnormals, `nan`, `inf`,
+/// a truncated significand exactly between two doubles) falls back to `strtod`, so results are
+/// always correctly rounded.
 public enum NumberParser {
     private static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
 
@@ -20,22 +22,36 @@ public enum NumberParser {
         var index = start
         var negative = false
         if bytes[index] == 0x2D || bytes[index] == 0x2B { negative = bytes[index] == 0x2D; index += 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0
+        // Up to 19 significant digits go into the significand (they always fit in 64 bits);
+        // further digits only move the decimal exponent and mark the significand truncated.
+        var significand: UInt64 = 0
+        var significant = 0
         var exponent = 0
+        var truncated = false
         var sawDigit = false
         while index < end, bytes[index] &- 0x30 < 10 {
-            mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- 0x30)
-            digits += mantissa == 0 ? 0 : 1
+            let digit = bytes[index] &- 0x30
+            if significant < 19 {
+                significand = significand &* 10 &+ UInt64(digit)
+                if significand != 0 { significant += 1 }
+            } else {
+                exponent += 1
+                truncated = truncated || digit != 0
+            }
             sawDigit = true
             index += 1
         }
         if index < end, bytes[index] == 0x2E {
             index += 1
             while index < end, bytes[index] &- 0x30 < 10 {
-                mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- 0x30)
-                digits += mantissa == 0 ? 0 : 1
-                exponent -= 1
+                let digit = bytes[index] &- 0x30
+                if significant < 19 {
+                    significand = significand &* 10 &+ UInt64(digit)
+                    if significand != 0 { significant += 1 }
+                    exponent -= 1
+                } else {
+                    truncated = truncated || digit != 0
+                }
                 sawDigit = true
                 index += 1
             }
@@ -55,12 +71,22 @@ public enum NumberParser {
             exponent += expNegative ? -value : value
         }
         guard index == end else { return slow(bytes, start, end) }
-        guard digits <= 15, mantissa < (1 << 53), exponent >= -22, exponent <= 22 else {
+        let magnitude: Double
+        if !truncated, significand < (1 << 53), exponent >= -22, exponent <= 22 {
+            // Clinger's fast path: both factors exact, so one correctly rounded operation.
+            let value = Double(significand)
+            magnitude = exponent < 0 ? value / powersOfTen[-exponent] : value * powersOfTen[exponent]
+        } else if let value = EiselLemire.double(significand: significand, exponent: exponent) {
+            // A truncated significand lies between w and w + 1 (times 10^q): when both round to
+            // the same double, so does the number itself.
+            if truncated, EiselLemire.double(significand: significand + 1, exponent: exponent) != value {
+                return slow(bytes, start, end)
+            }
+            magnitude = value
+        } else {
             return slow(bytes, start, end)
         }
-        var value = Double(mantissa)
-        value = exponent < 0 ? value / powersOfTen[-exponent] : value * powersOfTen[exponent]
-        return negative ? -value : value
+        return negative ? -magnitude : magnitude
     }
 
     /// `nan`, `inf`, long mantissas and other rare shapes, through the C library.
