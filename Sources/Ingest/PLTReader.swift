@@ -18,8 +18,16 @@ public struct PLTReader {
 
     static func time(_ fields: CSVFields, line: UnsafeBufferPointer<UInt8>, days: Double) -> Timestamp {
         if fields.count >= 7 {
-            let text = fields.string(5, in: line) + "T" + fields.string(6, in: line) + "Z"
-            if let time = ISO8601.parse(text) { return time }
+            // "date" "T" "time" in a stack buffer: no String per fix (it was a fifth of ingest).
+            let date = fields.bytes(5, in: line), clock = fields.bytes(6, in: line)
+            let length = date.count + 1 + clock.count
+            let parsed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { text -> Timestamp? in
+                _ = text.initialize(from: date)
+                text[date.count] = 0x54
+                _ = UnsafeMutableBufferPointer(rebasing: text[(date.count + 1)...]).initialize(from: clock)
+                return ISO8601.parse(UnsafeBufferPointer(text))
+            }
+            if let parsed { return parsed }
         }
         let seconds = (days - oleEpochOffsetDays) * 86_400
         return Timestamp(secondsSince1970: (seconds * 1000).rounded() / 1000)
