@@ -43,7 +43,9 @@ extension PipelineStore {
                 VALUES (?, ?, ?, 'ingested', ?, ?, ?)
                 """, arguments: [path, contentSHA256, sizeBytes, runID, Date().timeIntervalSince1970, fileSignature])
             let fileID = db.lastInsertedRowID
-            let result = try read(FixWriter(db: db, fileID: fileID))
+            let writer = try FixWriter(db: db, fileID: fileID)
+            let result = try ParallelIngest.run(read: read, into: writer)
+            try writer.flush()
             try IngestRows.write(result, fileID: fileID, db: db)
             return result
         }

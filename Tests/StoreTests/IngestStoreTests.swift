@@ -106,6 +106,65 @@ import Testing
         #expect(counts["fixes"] == 0 && counts["input_files"] == 0)
     }
 
+    /// Reading and writing run on two threads (`ParallelIngest`): many blocks, a reader's
+    /// error after them, and a write error while the reader still has blocks to hand over.
+    @Test func fixesOfALongFileArriveWholeAndInOrderFromTheReadingThread() throws {
+        let folder = try TemporaryFolder()
+        let store = try PipelineStore(path: folder.file("s.sqlite"))
+        let run = try store.beginRun(command: "test")
+        let count = 50_003  // a dozen blocks and a partial one, more than the queue holds
+        _ = try store.storeIngested(path: "/long.gpx", contentSHA256: "abc", sizeBytes: 1, runID: run) { sink in
+            for index in 0..<count {
+                try sink.write(fix: PositionFix(time: Timestamp(secondsSince1970: 1_700_000_000 + Double(index)),
+                                                latitudeDegrees: 48, longitudeDegrees: Double(index) * 1e-6),
+                               at: FixPosition(track: 0, segment: 0, line: index + 2))
+            }
+            return IngestResult(format: .gpx, device: "d")
+        }
+        let rows = try store.rows("SELECT COUNT(*) AS n, SUM(line = seq + 2) AS ordered, MAX(seq) AS last FROM fixes")
+        #expect(rows.first?["n"] == "\(count)" && rows.first?["ordered"] == "\(count)" && rows.first?["last"] == "\(count - 1)")
+    }
+
+    @Test func aReadersErrorAfterManyBlocksLeavesNoneOfTheFilesRows() throws {
+        let folder = try TemporaryFolder()
+        let store = try PipelineStore(path: folder.file("s.sqlite"))
+        let run = try store.beginRun(command: "test")
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            _ = try store.storeIngested(path: "/x.gpx", contentSHA256: "abc", sizeBytes: 1, runID: run) { sink in
+                for index in 0..<40_000 {
+                    try sink.write(fix: PositionFix(time: nil, latitudeDegrees: 48, longitudeDegrees: 2),
+                                   at: FixPosition(track: 0, segment: 0, line: index))
+                }
+                throw Boom()
+            }
+        }
+        let counts = try store.tableCounts()
+        #expect(counts["fixes"] == 0 && counts["input_files"] == 0)
+    }
+
+    @Test func aWriteErrorStopsTheReaderAndLeavesNoneOfTheFilesRows() throws {
+        let folder = try TemporaryFolder()
+        let store = try PipelineStore(path: folder.file("s.sqlite"))
+        let run = try store.beginRun(command: "test")
+        var handed = 0
+        // SQLite stores a NaN as NULL, which lat_deg's NOT NULL refuses: the write fails at
+        // fix 5,000 while the reader has 195,000 more to hand over.
+        #expect(throws: (any Error).self) {
+            _ = try store.storeIngested(path: "/x.gpx", contentSHA256: "abc", sizeBytes: 1, runID: run) { sink in
+                for index in 0..<200_000 {
+                    try sink.write(fix: PositionFix(time: nil, latitudeDegrees: index == 5_000 ? .nan : 48, longitudeDegrees: 2),
+                                   at: FixPosition(track: 0, segment: 0, line: index))
+                    handed += 1
+                }
+                return IngestResult(format: .gpx, device: "d")
+            }
+        }
+        #expect(handed < 200_000, "the reader was stopped, not left to read the whole file")
+        let counts = try store.tableCounts()
+        #expect(counts["fixes"] == 0 && counts["input_files"] == 0)
+    }
+
     @Test func storeUsesWALAndForeignKeys() throws {
         let folder = try TemporaryFolder()
         let store = try PipelineStore(path: folder.file("s.sqlite"))
