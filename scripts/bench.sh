@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Prints each stage's throughput on fixed inputs, beside the peers' figures
-# (DESIGN.md, Performance). Not a test: numbers depend on the machine; nothing is asserted.
+# Prints each stage's throughput on fixed inputs (inner loops, in process), then the whole
+# processes beside their peers in the same run (scripts/bench_peers.sh). Figures from
+# DESIGN.md that were not measured here are labelled quoted. Not a test: numbers depend on
+# the machine; nothing is asserted.
 # Generated inputs and the peers' virtual environment live in .bench/ (git-ignored).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -99,3 +101,7 @@ if .bench/venv/bin/python -c 'import gpxpy' 2>/dev/null; then
 else
     echo "gpxpy not available (pip install gpxpy failed): peer run skipped"
 fi
+
+echo
+echo "== the pipeline beside its peers, whole processes, same inputs, same run (scripts/bench_peers.sh) =="
+scripts/bench_peers.sh
