@@ -136,7 +136,7 @@ def rows(args):
     ours, peer = compare("GPX parse", Side([[pipeline, "inspect", gpx]]),
                          Side([[python, f"{SCRIPTS}/gpxpy_parse.py", gpx]]), runs)
     size = megabytes(gpx)
-    table.append((f"parse a {size:.1f} MB GPX of real track points ({points:,} points, 10–30 digit coordinates, "
+    table.append((f"parse a {size:.1f} MB GPX of real track points ({points:,} points, 6–30 digit coordinates, "
                   "built from ../shared/data/gpx): `pipeline inspect` vs `gpxpy.parse`",
                   ours, f"{size / ours.median:.0f} MB/s, {points / ours.median / 1e6:.2f} M points/s",
                   peer, f"gpxpy {gpxpy}: {size / peer.median:.1f} MB/s", "≥ 300 MB/s, ≥ 100×"))
