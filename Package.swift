@@ -32,7 +32,9 @@ let package = Package(
             ],
             exclude: ["README.md"],
             // The readers are the hot path; their buffers are owned by one parse at a time, so
-            // run-time exclusivity checks (a fifth of GPX parse time in a profile) buy nothing.
+            // run-time exclusivity checks buy nothing. Measured 2026-11-23, two clean release
+            // builds alternating (median of 7): `inspect` of the 60 MB real-points GPX 0.60 s
+            // with the checks, 0.36 s without; `features` of 1 h of real IMU 0.72 s vs 0.68 s.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
         .target(
