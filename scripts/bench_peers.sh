@@ -23,7 +23,7 @@ if [ ! -d "$data/gpx" ] || [ ! -d "$data/imu/GeoTecINIT_sp-sw-har" ]; then
     echo "bench_peers: $data is absent: the side-by-side inputs are built from its real recordings; skipped" >&2
     exit 0
 fi
-scripts/bootstrap.sh
+scripts/bootstrap.sh time python3-venv  # GNU time for peak RSS, venv for the peers
 swift build -c release --product pipeline >&2
 swift build -c release --product pipeline-bench >&2
 pipeline=$PWD/.build/release/pipeline

@@ -6,6 +6,8 @@ set -euo pipefail
 # libpng and FreeType draw the heat-map PNGs, with the DejaVu font for their labels; libssl-dev
 # gives libcrypto, whose SHA-256 tells unchanged inputs.
 packages=(libopenblas-dev liblapacke-dev libsqlite3-dev libexpat1-dev zlib1g-dev libpng-dev libfreetype-dev libssl-dev fonts-dejavu-core pkg-config)
+# Scripts that need more name it: `scripts/bootstrap.sh time python3-venv` (the benchmarks).
+packages+=("$@")
 
 missing=()
 for package in "${packages[@]}"; do
