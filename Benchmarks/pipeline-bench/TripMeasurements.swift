@@ -100,7 +100,7 @@ enum TripMeasurements {
     final class Output {
         let handle: FileHandle
         init(path: String) throws {
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
             handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         }
         func write(_ text: String) { handle.write(Data(text.utf8)) }

@@ -93,7 +93,8 @@ public struct WindowFeatureExtractor: Sendable {
             // Batches are independent and write disjoint rows, so they run on every core.
             let batches = stride(from: 0, to: windows.count, by: batchSize).map { $0..<min(windows.count, $0 + batchSize) }
             table.values.withUnsafeMutableBufferPointer { values in
-                let output = values
+                // Shared across the batches' threads: each writes only its own windows' rows.
+                nonisolated(unsafe) let output = values
                 DispatchQueue.concurrentPerform(iterations: batches.count) { index in
                     computeIMU(signals, windows: batches[index], into: output)
                 }

@@ -9,7 +9,7 @@ import MobilityCore
 /// the check-in is kept.
 public enum CheckInReader {
     public static let required = ["device", "train", "from_station", "to_station", "checkin_time"]
-    static let ratings: [(String, WritableKeyPath<CheckIn, Int?>)] = [
+    static let ratings: [(String, any WritableKeyPath<CheckIn, Int?> & Sendable)] = [
         ("cleanliness", \.cleanliness), ("odours_temperature", \.odoursTemperature),
         ("crowding", \.crowding), ("service", \.service),
     ]

@@ -59,7 +59,7 @@ public enum ZipExtraction {
         if !FileManager.default.fileExists(atPath: done) {
             try? FileManager.default.removeItem(atPath: folder)
             try unpack(zip, to: folder)
-            FileManager.default.createFile(atPath: done, contents: nil)
+            _ = FileManager.default.createFile(atPath: done, contents: nil)
         }
         return try body(folder)
     }
@@ -93,7 +93,7 @@ public enum ZipExtraction {
     /// The entry paths of a zip (its central directory only; nothing is unpacked), or none
     /// when it cannot be opened (reading it then says why).
     static func entryPaths(_ zip: String) -> [String] {
-        guard let archive = try? Archive(url: URL(fileURLWithPath: zip), accessMode: .read) else { return [] }
+        guard let archive = try? Archive(url: URL(fileURLWithPath: zip), accessMode: .read, pathEncoding: nil) else { return [] }
         return archive.map(\.path)
     }
 
@@ -101,7 +101,7 @@ public enum ZipExtraction {
         let url = URL(fileURLWithPath: zip)
         let stated: UInt64
         do {
-            stated = try Archive(url: url, accessMode: .read).reduce(0) { $0 + $1.uncompressedSize }
+            stated = try Archive(url: url, accessMode: .read, pathEncoding: nil).reduce(0) { $0 + $1.uncompressedSize }
         } catch {
             throw InputError(.unreadable, "cannot open the zip (\(error)); expected a Sensor Logger or phyphox export zip", path: zip)
         }

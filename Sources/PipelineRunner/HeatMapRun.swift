@@ -68,7 +68,7 @@ public struct HeatMapRun {
         progress.update(done: names.count, total: names.count, item: "")
         var rows: [PipelineStore.HeatMapRows] = []
         var published: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]] = [:]
-        for (name, map) in [("all", overall)] + byMode.sorted { $0.key < $1.key }.map({ ($0.key.rawValue, $0.value) }) {
+        for (name, map) in [("all", overall)] + byMode.sorted(by: { $0.key < $1.key }).map({ ($0.key.rawValue, $0.value) }) {
             let (cells, suppressed) = map.published(minimumDevices: parameters.minimumDevices)
             published[name] = cells
             rows.append(.init(map: name, cellMeters: grid.cellMeters, minimumDevices: parameters.minimumDevices,

@@ -7,7 +7,7 @@ enum SensorLoggerZip {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? FileManager.default.removeItem(at: url)
-        let archive = try Archive(url: url, accessMode: .create)
+        let archive = try Archive(url: url, accessMode: .create, pathEncoding: nil)
         let date = Date(timeIntervalSince1970: seconds)
         for (name, bytes) in entries {
             try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(bytes.count), modificationDate: date,

@@ -11,7 +11,7 @@ import MobilityCore
 ///   `DIR/stations.csv` (station circles), `DIR/checkins.csv` (one per train ride, with
 ///   schedule, ratings and noise), `DIR/labels.csv` (every leg's mode and every stay as still);
 /// - `TRUTH/stays.csv, dwells.csv, legs.csv, trips.csv, rides.csv`: what really happened.
-public struct SimulationWriter {
+public struct SimulationWriter: Sendable {
     public var simulation: Simulation
     public var outputFolder: String
     public var truthFolder: String

@@ -89,7 +89,8 @@ extension PipelineStore {
                 try insert.execute(arguments: StatementArguments(arguments))
                 for (start, end) in ride.stops { try stop.execute(arguments: [id, start, end]) }
                 for values in ride.events {
-                    try event.execute(arguments: StatementArguments([id] + eventKeys.map { values[$0] ?? nil }))
+                    let eventArguments: [DatabaseValueConvertible?] = [id] + eventKeys.map { values[$0] ?? nil }
+                    try event.execute(arguments: StatementArguments(eventArguments))
                 }
             }
         }

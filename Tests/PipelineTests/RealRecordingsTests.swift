@@ -202,7 +202,7 @@ import Testing
         #expect(skipped.allSatisfy { !(($0["reason"] as? String) ?? "").isEmpty })
         let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
         let waypoints = Dictionary(uniqueKeysWithValues: try store.rows("SELECT path, waypoints FROM input_files").map {
-            (($0["path"] ?? nil) ?? "", Int((($0["waypoints"] ?? nil) ?? "0") ?? "0") ?? 0)
+            (($0["path"] ?? nil) ?? "", Int(($0["waypoints"] ?? nil) ?? "0") ?? 0)
         })
         for file in outcomes {
             let path = file["path"] as? String ?? "", notes = (file["notes"] as? [String]) ?? []

@@ -61,9 +61,9 @@ import Testing
     /// process's own frequency, and how closely its peak can be located: a narrow resonance
     /// (pole radius 0.97) to 0.2 Hz with 10 s segments, a broad one (road and rail, 0.8: a half-power
     /// width of about 6 Hz at 100 Hz sampling) to 1.5 Hz with 2 s segments.
-    struct Component {
+    struct Component: Sendable {
         var mode: Mode, axis: Int, band: ClosedRange<Double>, documented: ClosedRange<Double>
-        var frequency: (PhoneMotion) -> Double
+        var frequency: @Sendable (PhoneMotion) -> Double
         var broad: Bool
     }
 
