@@ -158,11 +158,8 @@ public struct ModeModel: Codable, Sendable {
     }
 
     public func save(path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try JSONText.data(self, keys: .snakeCase, layout: .pretty).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }

@@ -89,11 +89,7 @@ public struct EvaluationSummary: Encodable {
     }
 
     public func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        try JSONText.string(self, keys: .snakeCase, layout: .pretty)
     }
 
     /// "model", or what really decided when the model read no window.

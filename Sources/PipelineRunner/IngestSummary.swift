@@ -74,9 +74,6 @@ public struct IngestSummary: Encodable {
     }
 
     public func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        try JSONText.string(self, keys: .snakeCase, layout: .pretty)
     }
 }

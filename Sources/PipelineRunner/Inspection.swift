@@ -121,9 +121,6 @@ public struct Inspection: Encodable {
     }
 
     public func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        try JSONText.string(self, keys: .snakeCase, layout: .pretty)
     }
 }

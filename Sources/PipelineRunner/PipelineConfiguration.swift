@@ -3,6 +3,7 @@ import Comfort
 import Foundation
 import HeatMaps
 import Ingest
+import MobilityCore
 import Trips
 import Yams
 
@@ -123,10 +124,7 @@ indirect enum ConfigValue: Codable, Equatable {
     }
 
     init(defaults: PipelineConfiguration) throws {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.sortedKeys]
-        self = try JSONDecoder().decode(ConfigValue.self, from: encoder.encode(defaults))
+        self = try JSONDecoder().decode(ConfigValue.self, from: JSONText.data(defaults, keys: .snakeCase, layout: .compact))
     }
 
     init(any: Any, path: String) throws {

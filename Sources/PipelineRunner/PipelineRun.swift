@@ -278,9 +278,7 @@ public struct PipelineRun {
     private func fingerprint(_ store: PipelineStore) throws -> String {
         let hash = SHA256Hasher()
         for line in try store.inputIdentities() { hash.update(data: Data((line + "\n").utf8)) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        hash.update(data: try encoder.encode(configuration))
+        hash.update(data: try JSONText.data(configuration, keys: .asDeclared, layout: .compact))
         if !configuration.classification.rulesOnly, FileManager.default.fileExists(atPath: configuration.classification.model) {
             hash.update(data: Data(try ContentHash.sha256(path: configuration.classification.model).utf8))
         }
