@@ -23,6 +23,16 @@ public enum Quantile {
         return values[order.last!]
     }
 
+    /// The median of `values` in any order: type 7 at q = 0.5, with an even count's two middle
+    /// values averaged as `(a + b) / 2` (the textbook median, as pandas' `median()` gives it);
+    /// nil for no values.
+    public static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
     /// The `q` quantile of `values` in any order; nil for no values.
     public static func of(_ values: [Double], _ q: Double) -> Double? {
         values.isEmpty ? nil : sorted(values.sorted(), q)

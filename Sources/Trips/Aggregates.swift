@@ -17,13 +17,6 @@ func modeRank(_ name: String) -> Int {
     Mode(rawValue: name).flatMap { Mode.allCases.firstIndex(of: $0) } ?? Mode.allCases.count
 }
 
-func median(_ values: [Double]) -> Double? {
-    guard !values.isEmpty else { return nil }
-    let sorted = values.sorted()
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
-
 /// Origin–destination table over geofence zones: one row per (origin, destination) pair of
 /// geofence ids (nil where a trip's end lies in no geofence).
 public struct ODMatrix: Sendable {
@@ -49,8 +42,8 @@ public struct ODMatrix: Sendable {
             var shares: [String: Double] = [:]
             for member in members { shares[modeName(member.trip.mainMode), default: 0] += 1 / Double(members.count) }
             return Row(origin: key[0], destination: key[1], trips: members.count, devices: Set(members.map(\.device)).count,
-                       medianDurationSeconds: median(members.map(\.trip.durationSeconds))!,
-                       medianDistanceMeters: median(members.map(\.trip.distanceMeters))!, modeShares: shares)
+                       medianDurationSeconds: Quantile.median(members.map(\.trip.durationSeconds))!,
+                       medianDistanceMeters: Quantile.median(members.map(\.trip.distanceMeters))!, modeShares: shares)
         }.sorted { ($0.trips, $1.origin ?? "", $1.destination ?? "") > ($1.trips, $0.origin ?? "", $0.destination ?? "") }
     }
 }
