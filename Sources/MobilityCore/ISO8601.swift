@@ -1,3 +1,5 @@
+import Foundation
+
 /// Fast ISO 8601 date-time parsing and formatting on UTF-8 bytes.
 ///
 /// Written here rather than using Foundation's `ISO8601DateFormatter` because timestamps are
@@ -37,6 +39,11 @@ public enum ISO8601 {
         text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if millis != 0 { text += "." + pad(millis, 3) }
         return text + "Z"
+    }
+
+    /// The current time to the second, as log lines and lock files show it.
+    public static func formatNow() -> String {
+        format(Timestamp(secondsSince1970: Date().timeIntervalSince1970.rounded(.down)))
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's `days_from_civil`).

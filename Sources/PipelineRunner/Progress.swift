@@ -1,4 +1,5 @@
 import Foundation
+import MobilityCore
 
 /// Reports progress: a redrawn bar on a terminal, plain timestamped lines otherwise (logs).
 /// Everything goes to standard error, so `--json` output on standard output stays clean.
@@ -45,9 +46,6 @@ public final class Progress {
     }
 
     private static func clock() -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date()) + "Z"
+        ISO8601.formatNow()
     }
 }

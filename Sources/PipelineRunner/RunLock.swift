@@ -1,5 +1,6 @@
 import Foundation
 import Ingest
+import MobilityCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -60,7 +61,7 @@ public final class RunLock {
             close(descriptor)
             throw Held(path: path, holder: holder)
         }
-        let note = "pid \(getpid()), started \(ISO8601DateFormatter().string(from: Date()))\n"
+        let note = "pid \(getpid()), started \(ISO8601.formatNow())\n"
         _ = ftruncate(descriptor, 0)
         _ = note.withCString { write(descriptor, $0, strlen($0)) }
         return descriptor
