@@ -71,7 +71,7 @@ let package = Package(
             path: "Benchmarks/pipeline-bench"
         ),
         .target(name: "TestSupport", dependencies: ["MobilityCore", "CGZip"]),
-        .testTarget(name: "MobilityCoreTests", dependencies: ["MobilityCore"]),
+        .testTarget(name: "MobilityCoreTests", dependencies: ["MobilityCore", "TestSupport"]),
         .testTarget(
             name: "IngestTests",
             dependencies: ["Ingest", "MobilityCore", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
@@ -81,7 +81,6 @@ let package = Package(
         .testTarget(name: "ClassifyTests", dependencies: ["Classify", "Features", "MobilityCore", "TestSupport"]),
         .testTarget(name: "TripsTests", dependencies: ["Trips", "MobilityCore"]),
         .testTarget(name: "HeatMapsTests", dependencies: ["HeatMaps", "Trips", "MobilityCore", "Reports", "CPNG", "TestSupport"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"]),
         .testTarget(name: "ComfortTests", dependencies: ["Comfort", "MobilityCore", "Trips"]),
         .testTarget(name: "SimulateTests", dependencies: ["Simulate", "MobilityCore", "TestSupport"]),
         .testTarget(

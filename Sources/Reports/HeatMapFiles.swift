@@ -1,5 +1,6 @@
 import Foundation
 import HeatMaps
+import MobilityCore
 import Store
 
 /// Writes heat maps as `heatmap.csv` (every map's published cells, one row per map and

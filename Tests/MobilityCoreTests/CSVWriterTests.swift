@@ -1,5 +1,5 @@
 import Foundation
-import Reports
+import MobilityCore
 import TestSupport
 import Testing
 
