@@ -99,7 +99,7 @@ public struct PipelineRun {
         let totals = try store.tableCounts()
         summary.fixes = totals["fixes"] ?? 0
         summary.checkins = totals["checkins"] ?? 0
-        summary.imuSamples = Int((try store.rows("SELECT COALESCE(SUM(imu_samples), 0) AS n FROM input_files").first?["n"] ?? nil) ?? "0") ?? 0
+        summary.imuSamples = try store.imuSampleTotal()
         summary.quarantined = Set(try store.quarantinedFiles().map(\.path)).count  // files, whatever the stages
         summary.exitStatus = summary.quarantined > 0 ? 2 : 0
         let fingerprint = try self.fingerprint(store)
@@ -296,14 +296,12 @@ public struct PipelineRun {
         summary.dwells = counts["dwells"] ?? 0
         summary.trips = counts["trips"] ?? 0
         summary.triplegs = counts["triplegs"] ?? 0
-        for row in try store.rows("SELECT COALESCE(mode_source, 'none') AS source, COUNT(*) AS n FROM triplegs GROUP BY 1") {
-            summary.legsByModeSource[(row["source"] ?? nil) ?? "none"] = Int((row["n"] ?? nil) ?? "0") ?? 0
-        }
+        for decision in try store.legDecisions() { summary.legsByModeSource[decision.decidedBy, default: 0] += decision.count }
         summary.windows = counts["mode_windows"] ?? 0
-        let heat = try store.rows("SELECT cells, suppressed_cells FROM heatmaps WHERE map = 'all'").first
-        summary.cells = Int(((heat?["cells"]) ?? nil) ?? "0") ?? 0
-        summary.suppressedCells = Int(((heat?["suppressed_cells"]) ?? nil) ?? "0") ?? 0
+        let heat = try store.heatMapSummaries().first { $0.map == "all" }
+        summary.cells = heat?.cells ?? 0
+        summary.suppressedCells = heat?.suppressedCells ?? 0
         summary.rides = counts["rides"] ?? 0
-        summary.measuredRides = Int((try store.rows("SELECT COUNT(*) AS n FROM rides WHERE status = 'measured'").first?["n"] ?? nil) ?? "0") ?? 0
+        summary.measuredRides = try store.measuredRideCount()
     }
 }

@@ -55,30 +55,23 @@ public struct ReportPage {
 
         """
 
-    private func t(_ row: [String: String?], _ key: String) -> String { (row[key] ?? nil) ?? "" }
-    private func d(_ row: [String: String?], _ key: String) -> Double { Double(t(row, key)) ?? 0 }
-
-    private func value(_ sql: String) throws -> Double {
-        Double((try store.rows(sql).first?.values.first ?? nil) ?? "0") ?? 0
-    }
-
     private func time(_ seconds: Double) -> String { seconds > 0 ? String(ISO8601.format(Timestamp(secondsSince1970: seconds)).prefix(16)).replacingOccurrences(of: "T", with: " ") : "–" }
 
     func overview() throws -> String {
-        let first = try value("SELECT MIN(first_unix_s) FROM input_files WHERE status = 'ingested'")
-        let last = try value("SELECT MAX(last_unix_s) FROM input_files WHERE status = 'ingested'")
+        let counts = try store.overview()
         let cards: [(String, Double)] = [
-            ("inputs", try value("SELECT COUNT(*) FROM input_files")),
+            ("inputs", Double(counts.inputs)),
             ("quarantined", Double(Set(try store.quarantinedFiles().map(\.path)).count)),
-            ("devices", try value("SELECT COUNT(DISTINCT COALESCE(device, path)) FROM input_files WHERE status = 'ingested' AND (fixes > 0 OR imu_samples > 0)")),
-            ("GPS fixes", try value("SELECT COUNT(*) FROM fixes")),
-            ("IMU samples", try value("SELECT COALESCE(SUM(imu_samples), 0) FROM input_files")),
-            ("staypoints", try value("SELECT COUNT(*) FROM staypoints")),
-            ("dwells", try value("SELECT COUNT(*) FROM dwells")),
-            ("trips", try value("SELECT COUNT(*) FROM trips")),
-            ("check-ins", try value("SELECT COUNT(*) FROM checkins")),
+            ("devices", Double(counts.devices)),
+            ("GPS fixes", Double(counts.fixes)),
+            ("IMU samples", Double(counts.imuSamples)),
+            ("staypoints", Double(counts.staypoints)),
+            ("dwells", Double(counts.dwells)),
+            ("trips", Double(counts.trips)),
+            ("check-ins", Double(counts.checkIns)),
         ]
-        return "<h1>Mobility pipeline report</h1><p class=\"note\">Data from \(time(first)) to \(time(last)) UTC.</p><div class=\"cards\">"
+        return "<h1>Mobility pipeline report</h1><p class=\"note\">Data from \(time(counts.firstSeconds ?? 0)) to "
+            + "\(time(counts.lastSeconds ?? 0)) UTC.</p><div class=\"cards\">"
             + cards.map { "<div class=\"card\"><b>\(Self.compact($0.1))</b><span>\($0.0)</span></div>" }.joined() + "</div>"
     }
 
@@ -110,17 +103,14 @@ public struct ReportPage {
     }
 
     func inputs() throws -> String {
-        let byFormat = try store.rows("""
-            SELECT COALESCE(format, '?') AS format, status, COUNT(*) AS files, SUM(fixes) AS fixes, SUM(imu_samples) AS imu,
-              SUM(labels) AS labels, SUM(geofences) AS geofences, SUM(checkins) AS checkins, SUM(dropped) AS dropped
-            FROM input_files GROUP BY 1, 2 ORDER BY 1, 2
-            """).map { row in ["format", "status", "files", "fixes", "imu", "labels", "geofences", "checkins", "dropped"].map { (row[$0] ?? nil) ?? "" } }
+        let byFormat = try store.inputGroups().map { group in
+            [group.format, group.status] + [group.files, group.fixes, group.imuSamples, group.labels, group.geofences, group.checkIns,
+                                            group.dropped].map(String.init)
+        }
         let quarantined = try store.quarantinedFiles().map { entry in
             [entry.path, entry.stage, entry.line.map { "\($0)" + (entry.column.map { ":\($0)" } ?? "") } ?? "", entry.code, entry.reason]
         }
-        let dropped = try store.rows("SELECT reason, SUM(count) AS n FROM dropped_records GROUP BY reason ORDER BY n DESC").map {
-            [t($0, "reason"), t($0, "n")]
-        }
+        let dropped = try store.droppedRecordTotals().map { [$0.reason, String($0.records)] }
         return "<section><h2>Inputs</h2>"
             + HTML.table(["format", "status", "files", "fixes", "IMU samples", "labels", "geofences", "check-ins", "dropped records"], byFormat,
                          numeric: Set(2...8))
@@ -131,14 +121,10 @@ public struct ReportPage {
     }
 
     func devices() throws -> String {
-        let rows = try store.rows("""
-            SELECT COALESCE(device, path) AS device, COUNT(*) AS files, SUM(fixes) AS fixes, SUM(imu_samples) AS imu,
-              MIN(first_unix_s) AS first, MAX(last_unix_s) AS last
-            FROM input_files WHERE status = 'ingested' AND (fixes > 0 OR imu_samples > 0) GROUP BY 1 ORDER BY 1
-            """).map { row -> [String] in
-            let first = d(row, "first"), last = d(row, "last")
-            return [t(row, "device"), t(row, "files"), t(row, "fixes"), t(row, "imu"),
-                    time(first), time(last), HTML.duration(last - first)]
+        let rows = try store.deviceSpans().map { span -> [String] in
+            let first = span.firstSeconds ?? 0, last = span.lastSeconds ?? 0
+            return [span.device, String(span.files), String(span.fixes), String(span.imuSamples), time(first), time(last),
+                    HTML.duration(last - first)]
         }
         return "<section><h2>Devices and time span</h2>"
             + HTML.table(["device", "files", "fixes", "IMU samples", "first", "last", "span"], rows, numeric: [1, 2, 3, 6]) + "</section>"
@@ -146,18 +132,18 @@ public struct ReportPage {
 
     /// Minutes per mode by hour of day and by weekday, from the triplegs' start times.
     func modalSplit() throws -> String {
-        let legs = try store.rows("SELECT COALESCE(mode, 'unknown') AS mode, started_unix_s AS t, duration_s AS d, distance_m AS m FROM triplegs")
-        let modes = Array(Set(legs.compactMap { $0["mode"] ?? nil })).sorted { (Mode(rawValue: $0) ?? .airplane, $0) < (Mode(rawValue: $1) ?? .airplane, $1) }
+        let legs = try store.legSpans()
+        let modes = Array(Set(legs.map(\.mode))).sorted { (Mode(rawValue: $0) ?? .airplane, $0) < (Mode(rawValue: $1) ?? .airplane, $1) }
         guard !legs.isEmpty else { return "<section><h2>Modal split</h2><p class=\"none\">No triplegs.</p></section>" }
         var byHour = Array(repeating: Array(repeating: 0.0, count: modes.count), count: 24)
         var byWeekday = Array(repeating: Array(repeating: 0.0, count: modes.count), count: 7)
         var distance = Array(repeating: 0.0, count: modes.count)
         for leg in legs {
-            guard let mode = leg["mode"] ?? nil, let m = modes.firstIndex(of: mode), let start = Double(t(leg, "t")),
-                  let minutes = Double(t(leg, "d")).map({ $0 / 60 }) else { continue }
-            byHour[calendar.hour(start)][m] += minutes
-            byWeekday[calendar.weekday(start)][m] += minutes
-            distance[m] += (d(leg, "m")) / 1000
+            guard let m = modes.firstIndex(of: leg.mode) else { continue }
+            let minutes = leg.durationSeconds / 60
+            byHour[calendar.hour(leg.startSeconds)][m] += minutes
+            byWeekday[calendar.weekday(leg.startSeconds)][m] += minutes
+            distance[m] += leg.distanceMeters / 1000
         }
         return "<section><h2>Modal split</h2><p class=\"note\">Share of travel time per mode, by the hour and weekday legs start in "
             + "(modal_split.csv has trips, distance and time by hour, weekday and device).</p>"
@@ -171,13 +157,9 @@ public struct ReportPage {
     }
 
     func trips() throws -> String {
-        let rows = try store.rows("""
-            SELECT COALESCE(main_mode, 'unknown') AS mode, COUNT(*) AS n, SUM(distance_m) / 1000 AS km, AVG(duration_s) AS d,
-              COUNT(DISTINCT device) AS devices, SUM(origin_geofence_id IS NOT NULL AND destination_geofence_id IS NOT NULL) AS od
-            FROM trips GROUP BY 1 ORDER BY n DESC
-            """).map { row in
-            [t(row, "mode"), t(row, "n"), HTML.number(d(row, "km"), 1),
-             HTML.duration(d(row, "d")), t(row, "devices"), t(row, "od")]
+        let rows = try store.tripsByMode().map { row in
+            [row.mode, String(row.trips), HTML.number(row.distanceMeters / 1000, 1), HTML.duration(row.meanDurationSeconds),
+             String(row.devices), String(row.betweenGeofences)]
         }
         return "<section><h2>Trips</h2><p class=\"note\">Trips run between activities (stays of 15 min or more, or in a geofence "
             + "other than a station); the main mode covers the longest distance (trips.csv, triplegs.csv, triplegs.geojson).</p>"
@@ -186,46 +168,37 @@ public struct ReportPage {
     }
 
     func originDestination() throws -> String {
-        let rows = try store.rows("""
-            SELECT origin_geofence_id AS o, destination_geofence_id AS d, COUNT(*) AS n, COUNT(DISTINCT device) AS devices,
-              AVG(duration_s) AS t, AVG(distance_m) / 1000 AS km
-            FROM trips WHERE origin_geofence_id IS NOT NULL AND destination_geofence_id IS NOT NULL
-            GROUP BY 1, 2 ORDER BY n DESC, o, d LIMIT 20
-            """).map { row in
-            [t(row, "o"), t(row, "d"), t(row, "n"), t(row, "devices"),
-             HTML.duration(d(row, "t")), HTML.number(d(row, "km"), 1)]
+        let rows = try store.busiestGeofencePairs(limit: 20).map { pair in
+            [pair.origin, pair.destination, String(pair.trips), String(pair.devices), HTML.duration(pair.meanDurationSeconds),
+             HTML.number(pair.meanDistanceMeters / 1000, 1)]
         }
         return "<section><h2>Origin–destination</h2><p class=\"note\">The 20 busiest pairs of geofences (all pairs with medians in od_matrix.csv).</p>"
             + HTML.table(["origin", "destination", "trips", "devices", "mean duration", "mean km"], rows, numeric: [2, 3, 4, 5]) + "</section>"
     }
 
     func dwellPlaces() throws -> String {
-        let rows = try store.rows("""
-            SELECT geofence_id AS id, geofence_name AS name, geofence_kind AS kind, COUNT(*) AS n, COUNT(DISTINCT device) AS devices,
-              SUM(duration_s) AS total, AVG(duration_s) AS mean
-            FROM dwells GROUP BY 1 ORDER BY total DESC, id LIMIT 15
-            """).map { row in
-            [t(row, "id"), t(row, "name"), t(row, "kind"), t(row, "n"), t(row, "devices"),
-             HTML.duration(d(row, "total")), HTML.duration(d(row, "mean"))]
+        let rows = try store.topDwellPlaces(limit: 15).map { place in
+            [place.geofence, place.name, place.kind, String(place.dwells), String(place.devices), HTML.duration(place.totalSeconds),
+             HTML.duration(place.meanSeconds)]
         }
         return "<section><h2>Top dwell places</h2><p class=\"note\">Geofences by total time spent in them (dwells.csv, dwells.geojson).</p>"
             + HTML.table(["geofence", "name", "kind", "dwells", "devices", "total time", "mean dwell"], rows, numeric: [3, 4, 5, 6]) + "</section>"
     }
 
     func heatMaps() throws -> String {
-        let maps = try store.rows("SELECT map, cell_m, min_devices, filter, cells, suppressed_cells FROM heatmaps ORDER BY map = 'all' DESC, map")
+        let maps = try store.heatMapSummaries()
         guard !maps.isEmpty else { return "<section><h2>Heat maps</h2><p class=\"none\">No heat map in the store.</p></section>" }
         var html = "<section><h2>Heat maps</h2>"
         if let all = maps.first {
-            html += "<p class=\"note\">\((all["cell_m"] ?? nil).flatMap(Double.init).map { String(Int($0)) } ?? "?") m cells; "
-                + "a cell is shown only when at least k = \((all["min_devices"] ?? nil) ?? "?") distinct devices were in it. "
+            html += "<p class=\"note\">\(Int(all.cellMeters)) m cells; "
+                + "a cell is shown only when at least k = \(all.minimumDevices) distinct devices were in it. "
                 + "heatmap.csv and heatmap.geojson hold the same cells.</p>"
         }
         html += HTML.table(["map", "filter", "cells shown", "cells suppressed"], maps.map {
-            [t($0, "map"), t($0, "filter"), t($0, "cells"), t($0, "suppressed_cells")]
+            [$0.map, $0.filter, String($0.cells), String($0.suppressedCells)]
         }, numeric: [2, 3])
-        for map in maps where d(map, "cells") > 0 {
-            let name = t(map, "map")
+        for map in maps where map.cells > 0 {
+            let name = map.map
             if name != "all" && !html.contains("class=\"maps\"") { html += "<div class=\"maps\">" }
             let file = (folder as NSString).appendingPathComponent(HeatMapFiles.imageName(name))
             guard let data = FileManager.default.contents(atPath: file) else { continue }
@@ -240,27 +213,25 @@ public struct ReportPage {
 
     /// Per-train comfort and punctuality, and the continuous comfort of the longest measured ride.
     func comfort() throws -> String {
-        let rides = try store.rows("""
-            SELECT r.train, r.status, r.device, r.nmv, r.a_v, r.departure_delay_s, r.arrival_delay_s, r.continuous_comfort_5s,
-              r.finished_unix_s - r.started_unix_s AS seconds, r.started_unix_s AS started, r.from_station, r.to_station,
-              c.cleanliness, c.odours_temperature, c.crowding, c.service, c.noise_db
-            FROM rides r JOIN checkins c ON c.id = r.checkin_id WHERE r.source = 'checkin' ORDER BY r.train, r.id
-            """)
+        let rides = try store.checkInRides()
         guard !rides.isEmpty else { return "" }
-        func values(_ group: [[String: String?]], _ key: String) -> [Double] { group.compactMap { Double(t($0, key)) } }
+        func median(_ group: [PipelineStore.CheckInRide], _ value: (PipelineStore.CheckInRide) -> Double?) -> Double? {
+            ComfortSummary.quantile(group.compactMap(value), 0.5)
+        }
         func format(_ value: Double?, _ digits: Int) -> String { value.map { HTML.number($0, digits) } ?? "–" }
-        let byTrain = Dictionary(grouping: rides) { t($0, "train") }.sorted { $0.key < $1.key }
+        let ratings: [(PipelineStore.CheckInRide) -> Int?] = [\.cleanliness, \.odoursTemperature, \.crowding, \.service]
+        let byTrain = Dictionary(grouping: rides, by: \.train).sorted { $0.key < $1.key }
         let table = byTrain.map { train, group -> [String] in
-            let ratings = ["cleanliness", "odours_temperature", "crowding", "service"].map { name -> String in
-                let given = values(group, name)
+            let means = ratings.map { rating -> String in
+                let given = group.compactMap(rating).map(Double.init)
                 return given.isEmpty ? "–" : HTML.number(given.reduce(0, +) / Double(given.count), 1) + " (\(given.count))"
             }
-            return [train, String(group.count), String(group.filter { t($0, "status") == "measured" }.count),
-                    format(ComfortSummary.quantile(values(group, "nmv"), 0.5), 2), format(ComfortSummary.quantile(values(group, "a_v"), 0.5), 3)]
-                + ratings + [format(ComfortSummary.quantile(values(group, "departure_delay_s"), 0.5).map { $0 / 60 }, 1),
-                             format(ComfortSummary.quantile(values(group, "arrival_delay_s"), 0.5).map { $0 / 60 }, 1)]
+            return [train, String(group.count), String(group.filter { $0.status == "measured" }.count),
+                    format(median(group, \.nmv), 2), format(median(group, \.aV), 3)]
+                + means + [format(median(group, \.departureDelaySeconds).map { $0 / 60 }, 1),
+                           format(median(group, \.arrivalDelaySeconds).map { $0 / 60 }, 1)]
         }
-        let status = Dictionary(grouping: rides) { t($0, "status") }.map { "\($0.value.count) \($0.key.replacingOccurrences(of: "_", with: " "))" }.sorted()
+        let status = Dictionary(grouping: rides, by: \.status).map { "\($0.value.count) \($0.key.replacingOccurrences(of: "_", with: " "))" }.sorted()
         var html = "<section><h2>Train comfort and punctuality</h2><p class=\"note\">\(rides.count) check-ins: \(status.joined(separator: ", ")) "
             + "(rides.csv lists each with its reason; \"no imu\": the phone recorded no accelerometer during the ride). N_MV is EN 12299's "
             + "mean comfort (< 1 very comfortable, 1–2 comfortable, 2–4 medium, 4–5 uncomfortable); a_v is ISO 2631-1's vibration total "
@@ -268,22 +239,22 @@ public struct ReportPage {
         html += HTML.table(["train", "rides", "measured", "N_MV median", "a_v median", "cleanliness", "odours/temp.", "crowding", "service",
                             "departure delay", "arrival delay"], table, numeric: Set(1...10))
         let bars = byTrain.compactMap { train, group -> (label: String, value: Double, color: String)? in
-            guard let median = ComfortSummary.quantile(values(group, "nmv"), 0.5) else { return nil }
+            guard let median = median(group, \.nmv) else { return nil }
             return (train, median, Self.nmvColors[NMVClass(median)]!)
         }
         if !bars.isEmpty { html += SVGChart.bars(bars, title: "Median N_MV per train", unit: "") }
         // One chart per train: each measured ride's N_MV.
         for (train, group) in byTrain {
-            let measured = group.filter { !t($0, "nmv").isEmpty }
+            let measured = group.compactMap { ride in ride.nmv.map { (ride, $0) } }
             guard !measured.isEmpty else { continue }
-            html += SVGChart.bars(measured.map { ride in
-                (label: "\(t(ride, "device")) \(time(d(ride, "started")).suffix(11))", value: d(ride, "nmv"), color: Self.nmvColors[NMVClass(d(ride, "nmv"))]!)
+            html += SVGChart.bars(measured.map { ride, nmv in
+                (label: "\(ride.device) \(time(ride.startedSeconds).suffix(11))", value: nmv, color: Self.nmvColors[NMVClass(nmv)]!)
             }, title: "\(train): N_MV of each measured ride", unit: "")
         }
-        if let ride = rides.filter({ !t($0, "continuous_comfort_5s").isEmpty }).max(by: { d($0, "seconds") < d($1, "seconds") }),
-           let series = try? JSONDecoder().decode([Double].self, from: Data(t(ride, "continuous_comfort_5s").utf8)), series.count > 1 {
-            html += SVGChart.line(series, stepSeconds: 5, title: "Continuous comfort, \(t(ride, "train")) \(t(ride, "from_station")) → "
-                                  + "\(t(ride, "to_station")) (\(t(ride, "device")))", unit: "m/s²")
+        if let ride = rides.filter({ !($0.continuousComfortJSON ?? "").isEmpty }).max(by: { $0.seconds < $1.seconds }),
+           let series = try? JSONDecoder().decode([Double].self, from: Data((ride.continuousComfortJSON ?? "").utf8)), series.count > 1 {
+            html += SVGChart.line(series, stepSeconds: 5, title: "Continuous comfort, \(ride.train) \(ride.fromStation) → "
+                                  + "\(ride.toStation) (\(ride.device))", unit: "m/s²")
             html += "<p class=\"note\">EN 12299 continuous comfort: the 5 s rms of the weighted accelerations (Wd across and along, "
                 + "Wb vertical), the largest of the three axes, for the longest measured ride.</p>"
         }
@@ -292,20 +263,15 @@ public struct ReportPage {
 
     /// Rides measured from recordings without a check-in: comfort, stops and strong pushes.
     func recordingRides() throws -> String {
-        let rides = try store.rows("""
-            SELECT r.id, r.device, r.status, r.note, r.started_unix_s AS started, r.covered_s, r.nmv, r.nmv_partial, r.nmv_minutes, r.a_v,
-              r.vertical, (SELECT COUNT(*) FROM ride_stops s WHERE s.ride_id = r.id) AS stops,
-              (SELECT COUNT(*) FROM ride_events e WHERE e.ride_id = r.id AND e.kind = 'acceleration' AND e.direction = 'braking') AS brakings,
-              (SELECT COUNT(*) FROM ride_events e WHERE e.ride_id = r.id AND e.kind = 'jerk') AS jerks
-            FROM rides r WHERE r.source = 'recording' ORDER BY r.device, r.started_unix_s
-            """)
+        let rides = try store.recordingRides()
         guard !rides.isEmpty else { return "" }
-        func format(_ key: String, _ row: [String: String?], _ digits: Int) -> String { Double(t(row, key)).map { HTML.number($0, digits) } ?? "–" }
+        func format(_ value: Double?, _ digits: Int) -> String { value.map { HTML.number($0, digits) } ?? "–" }
         let table = rides.map { ride -> [String] in
-            let nmv = format("nmv", ride, 2) + (t(ride, "nmv_partial") == "1" ? " (partial, \(format("nmv_minutes", ride, 1)) min)" : "")
-            return [t(ride, "device"), time(d(ride, "started")), format("covered_s", ride, 0), t(ride, "status").replacingOccurrences(of: "_", with: " "),
-                    nmv, format("a_v", ride, 3), t(ride, "stops"), t(ride, "brakings"), t(ride, "jerks"),
-                    t(ride, "vertical").isEmpty ? "–" : t(ride, "vertical"), t(ride, "note")]
+            let nmv = format(ride.nmv, 2) + (ride.nmvPartial ? " (partial, \(format(ride.nmvMinutes, 1)) min)" : "")
+            let vertical = ride.vertical ?? ""
+            return [ride.device, time(ride.startedSeconds), format(ride.coveredSeconds, 0), ride.status.replacingOccurrences(of: "_", with: " "),
+                    nmv, format(ride.aV, 3), String(ride.stops), String(ride.brakings), String(ride.jerks),
+                    vertical.isEmpty ? "–" : vertical, ride.note ?? ""]
         }
         return "<section><h2>Rides from recordings</h2><p class=\"note\">Recordings measured as rides of their own (no check-in): "
             + "each recording, or each part between pauses, from its first to its last sample; covered seconds leave gaps out. N_MV "
@@ -334,12 +300,9 @@ public struct ReportPage {
         } else {
             html += "<p>GPS-speed rules (no model).</p>"
         }
-        let decided = try store.rows("SELECT decided_by AS by, mode, COUNT(*) AS n FROM mode_windows GROUP BY 1, 2 ORDER BY 1, 2").map {
-            [t($0, "by"), t($0, "mode"), t($0, "n")]
-        }
+        let decided = try store.windowDecisions().map { [$0.decidedBy, $0.mode, String($0.count)] }
         html += "<h3>Classified windows</h3>" + HTML.table(["decided by", "mode", "windows"], decided, numeric: [2])
-        let legs = try store.rows("SELECT COALESCE(mode_source, 'none') AS source, COALESCE(mode, 'unknown') AS mode, COUNT(*) AS n FROM triplegs GROUP BY 1, 2 ORDER BY 1, 2")
-            .map { [t($0, "source"), t($0, "mode"), t($0, "n")] }
+        let legs = try store.legDecisions().map { [$0.decidedBy, $0.mode, String($0.count)] }
         if !legs.isEmpty { html += "<h3>Triplegs</h3>" + HTML.table(["mode decided by", "mode", "legs"], legs, numeric: [2]) }
         html += try labelAgreement()
         return html + "</section>"
@@ -347,18 +310,10 @@ public struct ReportPage {
 
     /// Where labels exist: the triplegs' modes against the labelled mode, weighted by time.
     func labelAgreement() throws -> String {
-        let rows = try store.rows("""
-            SELECT COALESCE(t.mode, 'unknown') AS predicted, l.mode AS truth,
-              SUM(MIN(t.finished_unix_s, l.end_unix_s) - MAX(t.started_unix_s, l.start_unix_s)) AS seconds
-            FROM triplegs t JOIN labels l ON l.device = t.device AND l.mode IS NOT NULL
-              AND l.start_unix_s < t.finished_unix_s AND l.end_unix_s > t.started_unix_s
-            GROUP BY 1, 2
-            """)
+        let rows = try store.labelledLegSeconds()
         guard !rows.isEmpty else { return "" }
         var matrix: [String: [String: Double]] = [:]
-        for row in rows {
-            matrix[t(row, "truth"), default: [:]][t(row, "predicted")] = d(row, "seconds")
-        }
+        for row in rows { matrix[row.labelledMode, default: [:]][row.legMode] = row.seconds }
         let labels = Array(Set(matrix.keys).union(matrix.values.flatMap(\.keys))).sorted()
         let total = matrix.values.flatMap(\.values).reduce(0, +)
         let correct = labels.reduce(0.0) { $0 + (matrix[$1]?[$1] ?? 0) }

@@ -1,0 +1,264 @@
+import Foundation
+import GRDB
+
+/// The store's contents as the HTML report summarises them: each query returns typed rows,
+/// so the report never reads SQL results as text.
+extension PipelineStore {
+    /// The counts on the report's first cards, and the time the data spans.
+    public struct Overview: Sendable {
+        public var inputs = 0, devices = 0, fixes = 0, imuSamples = 0
+        public var staypoints = 0, dwells = 0, trips = 0, checkIns = 0
+        public var firstSeconds: Double?, lastSeconds: Double?
+    }
+
+    public func overview() throws -> Overview {
+        try database.read { db in
+            func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
+            var overview = Overview()
+            overview.inputs = try count("SELECT COUNT(*) FROM input_files")
+            overview.devices = try count("""
+                SELECT COUNT(DISTINCT COALESCE(device, path)) FROM input_files
+                WHERE status = 'ingested' AND (fixes > 0 OR imu_samples > 0)
+                """)
+            overview.fixes = try count("SELECT COUNT(*) FROM fixes")
+            overview.imuSamples = try count(Self.imuSampleTotalSQL)
+            overview.staypoints = try count("SELECT COUNT(*) FROM staypoints")
+            overview.dwells = try count("SELECT COUNT(*) FROM dwells")
+            overview.trips = try count("SELECT COUNT(*) FROM trips")
+            overview.checkIns = try count("SELECT COUNT(*) FROM checkins")
+            overview.firstSeconds = try Double.fetchOne(db, sql: "SELECT MIN(first_unix_s) FROM input_files WHERE status = 'ingested'")
+            overview.lastSeconds = try Double.fetchOne(db, sql: "SELECT MAX(last_unix_s) FROM input_files WHERE status = 'ingested'")
+            return overview
+        }
+    }
+
+    static let imuSampleTotalSQL = "SELECT COALESCE(SUM(imu_samples), 0) FROM input_files"
+
+    /// IMU samples over every input file.
+    public func imuSampleTotal() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: Self.imuSampleTotalSQL) ?? 0 }
+    }
+
+    /// Rides whose comfort was measured, from check-ins and from recordings.
+    public func measuredRideCount() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM rides WHERE status = 'measured'") ?? 0 }
+    }
+
+    /// Input files by format and status, with what they held.
+    public struct InputGroup: Sendable {
+        public var format: String, status: String
+        public var files: Int, fixes: Int, imuSamples: Int, labels: Int, geofences: Int, checkIns: Int, dropped: Int
+    }
+
+    public func inputGroups() throws -> [InputGroup] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT COALESCE(format, '?'), status, COUNT(*), SUM(fixes), SUM(imu_samples), SUM(labels), SUM(geofences),
+                  SUM(checkins), SUM(dropped)
+                FROM input_files GROUP BY 1, 2 ORDER BY 1, 2
+                """).map { row in
+                InputGroup(format: row[0], status: row[1], files: row[2], fixes: row[3], imuSamples: row[4], labels: row[5],
+                           geofences: row[6], checkIns: row[7], dropped: row[8])
+            }
+        }
+    }
+
+    /// Records dropped while cleaning, by reason, most first.
+    public func droppedRecordTotals() throws -> [(reason: String, records: Int)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT reason, SUM(count) AS n FROM dropped_records GROUP BY reason ORDER BY n DESC")
+                .map { (reason: $0[0], records: $0[1]) }
+        }
+    }
+
+    /// A device's ingested files and the time they cover.
+    public struct DeviceSpan: Sendable {
+        public var device: String, files: Int, fixes: Int, imuSamples: Int
+        public var firstSeconds: Double?, lastSeconds: Double?
+    }
+
+    public func deviceSpans() throws -> [DeviceSpan] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT COALESCE(device, path), COUNT(*), SUM(fixes), SUM(imu_samples), MIN(first_unix_s), MAX(last_unix_s)
+                FROM input_files WHERE status = 'ingested' AND (fixes > 0 OR imu_samples > 0) GROUP BY 1 ORDER BY 1
+                """).map { row in
+                DeviceSpan(device: row[0], files: row[1], fixes: row[2], imuSamples: row[3], firstSeconds: row[4], lastSeconds: row[5])
+            }
+        }
+    }
+
+    /// Each tripleg's mode ("unknown" when none), start, duration and distance.
+    public struct LegSpan: Sendable {
+        public var mode: String, startSeconds: Double, durationSeconds: Double, distanceMeters: Double
+    }
+
+    public func legSpans() throws -> [LegSpan] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT COALESCE(mode, 'unknown'), started_unix_s, duration_s, distance_m FROM triplegs").map { row in
+                LegSpan(mode: row[0], startSeconds: row[1], durationSeconds: row[2], distanceMeters: row[3])
+            }
+        }
+    }
+
+    /// Trips by main mode ("unknown" when none), most trips first.
+    public struct TripsByMode: Sendable {
+        public var mode: String, trips: Int, distanceMeters: Double, meanDurationSeconds: Double, devices: Int, betweenGeofences: Int
+    }
+
+    public func tripsByMode() throws -> [TripsByMode] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT COALESCE(main_mode, 'unknown') AS mode, COUNT(*) AS n, SUM(distance_m), AVG(duration_s), COUNT(DISTINCT device),
+                  SUM(origin_geofence_id IS NOT NULL AND destination_geofence_id IS NOT NULL)
+                FROM trips GROUP BY 1 ORDER BY n DESC
+                """).map { row in
+                TripsByMode(mode: row[0], trips: row[1], distanceMeters: row[2], meanDurationSeconds: row[3], devices: row[4],
+                            betweenGeofences: row[5])
+            }
+        }
+    }
+
+    /// A pair of geofences trips ran between, with means (the medians are in `od_matrix.csv`).
+    public struct GeofencePair: Sendable {
+        public var origin: String, destination: String, trips: Int, devices: Int
+        public var meanDurationSeconds: Double, meanDistanceMeters: Double
+    }
+
+    /// The busiest pairs, most trips first.
+    public func busiestGeofencePairs(limit: Int) throws -> [GeofencePair] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT origin_geofence_id AS o, destination_geofence_id AS d, COUNT(*) AS n, COUNT(DISTINCT device),
+                  AVG(duration_s), AVG(distance_m)
+                FROM trips WHERE origin_geofence_id IS NOT NULL AND destination_geofence_id IS NOT NULL
+                GROUP BY 1, 2 ORDER BY n DESC, o, d LIMIT ?
+                """, arguments: [limit]).map { row in
+                GeofencePair(origin: row[0], destination: row[1], trips: row[2], devices: row[3], meanDurationSeconds: row[4],
+                             meanDistanceMeters: row[5])
+            }
+        }
+    }
+
+    /// A geofence's dwells.
+    public struct DwellPlace: Sendable {
+        public var geofence: String, name: String, kind: String, dwells: Int, devices: Int
+        public var totalSeconds: Double, meanSeconds: Double
+    }
+
+    /// The places with the most time dwelt in them.
+    public func topDwellPlaces(limit: Int) throws -> [DwellPlace] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT geofence_id AS id, geofence_name, geofence_kind, COUNT(*), COUNT(DISTINCT device),
+                  SUM(duration_s) AS total, AVG(duration_s)
+                FROM dwells GROUP BY 1 ORDER BY total DESC, id LIMIT ?
+                """, arguments: [limit]).map { row in
+                DwellPlace(geofence: row[0], name: row[1], kind: row[2], dwells: row[3], devices: row[4], totalSeconds: row[5],
+                           meanSeconds: row[6])
+            }
+        }
+    }
+
+    /// One stored heat map's settings and cell counts.
+    public struct HeatMapSummary: Sendable {
+        public var map: String, cellMeters: Double, minimumDevices: Int, filter: String, cells: Int, suppressedCells: Int
+    }
+
+    /// Every stored heat map, "all" first.
+    public func heatMapSummaries() throws -> [HeatMapSummary] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT map, cell_m, min_devices, filter, cells, suppressed_cells FROM heatmaps ORDER BY map = 'all' DESC, map
+                """).map { row in
+                HeatMapSummary(map: row[0], cellMeters: row[1], minimumDevices: row[2], filter: row[3], cells: row[4], suppressedCells: row[5])
+            }
+        }
+    }
+
+    /// A check-in's ride with its comfort and punctuality, and the check-in's ratings.
+    public struct CheckInRide: Sendable {
+        public var train: String, status: String, device: String
+        public var nmv: Double?, aV: Double?, departureDelaySeconds: Double?, arrivalDelaySeconds: Double?
+        /// EN 12299 continuous comfort, one value per 5 s, as a JSON array.
+        public var continuousComfortJSON: String?
+        public var seconds: Double, startedSeconds: Double
+        public var fromStation: String, toStation: String
+        public var cleanliness: Int?, odoursTemperature: Int?, crowding: Int?, service: Int?
+    }
+
+    /// Every check-in's ride, by train.
+    public func checkInRides() throws -> [CheckInRide] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT r.train, r.status, r.device, r.nmv, r.a_v, r.departure_delay_s, r.arrival_delay_s, r.continuous_comfort_5s,
+                  r.finished_unix_s - r.started_unix_s, r.started_unix_s, r.from_station, r.to_station,
+                  c.cleanliness, c.odours_temperature, c.crowding, c.service
+                FROM rides r JOIN checkins c ON c.id = r.checkin_id WHERE r.source = 'checkin' ORDER BY r.train, r.id
+                """).map { row in
+                CheckInRide(train: (row[0] as String?) ?? "", status: row[1], device: row[2], nmv: row[3], aV: row[4], departureDelaySeconds: row[5],
+                            arrivalDelaySeconds: row[6], continuousComfortJSON: row[7], seconds: row[8], startedSeconds: row[9],
+                            fromStation: (row[10] as String?) ?? "", toStation: (row[11] as String?) ?? "", cleanliness: row[12], odoursTemperature: row[13],
+                            crowding: row[14], service: row[15])
+            }
+        }
+    }
+
+    /// A ride measured from a recording alone, with its stops, brakings and jerks counted.
+    public struct RecordingRide: Sendable {
+        public var device: String, status: String, note: String?
+        public var startedSeconds: Double, coveredSeconds: Double?
+        public var nmv: Double?, nmvPartial: Bool, nmvMinutes: Double?, aV: Double?, vertical: String?
+        public var stops: Int, brakings: Int, jerks: Int
+    }
+
+    public func recordingRides() throws -> [RecordingRide] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT r.device, r.status, r.note, r.started_unix_s, r.covered_s, r.nmv, r.nmv_partial, r.nmv_minutes, r.a_v,
+                  r.vertical, (SELECT COUNT(*) FROM ride_stops s WHERE s.ride_id = r.id),
+                  (SELECT COUNT(*) FROM ride_events e WHERE e.ride_id = r.id AND e.kind = 'acceleration' AND e.direction = 'braking'),
+                  (SELECT COUNT(*) FROM ride_events e WHERE e.ride_id = r.id AND e.kind = 'jerk')
+                FROM rides r WHERE r.source = 'recording' ORDER BY r.device, r.started_unix_s
+                """).map { row in
+                RecordingRide(device: row[0], status: row[1], note: row[2], startedSeconds: row[3], coveredSeconds: row[4], nmv: row[5],
+                              nmvPartial: (row[6] as Int?) == 1, nmvMinutes: row[7], aV: row[8], vertical: row[9],
+                              stops: row[10], brakings: row[11], jerks: row[12])
+            }
+        }
+    }
+
+    /// How many classified windows (or triplegs) got each mode, by what decided it.
+    public struct DecisionCount: Sendable {
+        public var decidedBy: String, mode: String, count: Int
+    }
+
+    public func windowDecisions() throws -> [DecisionCount] {
+        try decisionCounts("SELECT decided_by, mode, COUNT(*) FROM mode_windows GROUP BY 1, 2 ORDER BY 1, 2")
+    }
+
+    /// Triplegs by what decided their mode ("none") and mode ("unknown").
+    public func legDecisions() throws -> [DecisionCount] {
+        try decisionCounts("SELECT COALESCE(mode_source, 'none'), COALESCE(mode, 'unknown'), COUNT(*) FROM triplegs GROUP BY 1, 2 ORDER BY 1, 2")
+    }
+
+    private func decisionCounts(_ sql: String) throws -> [DecisionCount] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: sql).map { DecisionCount(decidedBy: $0[0], mode: $0[1], count: $0[2]) }
+        }
+    }
+
+    /// Seconds of tripleg time by the leg's mode ("unknown" when none) and the labelled mode
+    /// that overlaps it.
+    public func labelledLegSeconds() throws -> [(legMode: String, labelledMode: String, seconds: Double)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT COALESCE(t.mode, 'unknown'), l.mode,
+                  SUM(MIN(t.finished_unix_s, l.end_unix_s) - MAX(t.started_unix_s, l.start_unix_s))
+                FROM triplegs t JOIN labels l ON l.device = t.device AND l.mode IS NOT NULL
+                  AND l.start_unix_s < t.finished_unix_s AND l.end_unix_s > t.started_unix_s
+                GROUP BY 1, 2
+                """).map { (legMode: $0[0], labelledMode: $0[1], seconds: $0[2]) }
+        }
+    }
+}
