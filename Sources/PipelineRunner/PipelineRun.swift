@@ -1,5 +1,6 @@
 import Classify
 import Comfort
+import Features
 import Foundation
 import Ingest
 import MobilityCore
@@ -194,8 +195,8 @@ public struct PipelineRun {
 
     var calendar: CalendarKeys { CalendarKeys(utcOffsetSeconds: configuration.calendar.utcOffsetHours * 3600) }
 
-    /// Classifies the files whose windows are missing or stale, one at a time (memory for one
-    /// recording), then rewrites modes.csv from the store.
+    /// Classifies the files whose windows are missing or stale, as many at a time as there are
+    /// cores (memory for that many recordings), then rewrites modes.csv from the store.
     private func classify(_ store: PipelineStore, progress: Progress) throws -> (files: Int, windows: Int, model: ModeModel?) {
         let setting = configuration.classification
         var model: ModeModel?
@@ -219,50 +220,73 @@ public struct PipelineRun {
         loader.cleaning = configuration.cleaning
         var predictor = ModePredictor(model: model, smooth: setting.smoothing)
         predictor.smoother = setting.smoother
-        for (index, file) in pending.enumerated() {
-            progress.update(done: index, total: pending.count, item: file.path)
-            var rows: [PipelineStore.ModeWindowRow]
-            var note: String?
-            do {
-                var loader = loader
-                loader.columns = try file.columnMapping.map(ColumnMappingSpec.init(text:))  // as the file was ingested
-                var run = FeatureRun(loader: loader, window: model?.window ?? .init())
-                var stops: [String: [ClosedRange<Double>]] = [:], parts: [ModePredictor.Prediction] = []
-                if setting.smoothing {
-                    var fusion = StopFusion()
-                    fusion.minimumStopSeconds = setting.minimumStopSeconds
-                    run.onRecording = { [predictor, fusion] recording, part in
-                        guard part.count > 0 else { return }
-                        parts.append(predictor.predict(part))
-                        stops[recording.trace, default: []] += fusion.stops(recording, windows: part.windows, modes: parts.last!.modes)
-                    }
-                }
-                let output = try run.run([file.path], progress: Progress(quiet: true))
-                // The file was read at ingest; failing now (gone, changed, unreadable) sets it aside below.
-                if let problem = output.report.quarantined.first { throw problem }
-                // One recording per file as a rule: its prediction was made for the stop search.
-                var prediction = parts.count == 1 && parts[0].modes.count == output.table.count ? parts[0] : predictor.predict(output.table)
-                StopFusion.apply(stops, windows: output.table.windows, prediction: &prediction)
-                rows = ModesCSV.storeRows(output.table.windows, prediction: prediction)
-                note = output.notes[file.path].map { $0.joined(separator: "; ") }
-            } catch {
-                // No poison pill: one file that breaks this stage is set aside with its reason, the
-                // others are classified, and the next run does not try it again until it changes.
-                let code = (error as? InputError)?.code.rawValue ?? "stage_failed"
-                let reason = (error as? InputError)?.message ?? "\(error)"
-                try store.recordClassifyFailure(file, code: code, reason: reason, model: modelKey)
-                progress.log("classify: set aside \(file.path): \(reason)")
-                continue
+        let window = model?.window ?? WindowParameters()
+        // Files are read and classified as many at a time as there are cores (memory for that
+        // many recordings), each on its own thread; their windows are stored in order.
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        for chunkStart in stride(from: 0, to: pending.count, by: width) {
+            let chunk = Array(pending[chunkStart..<min(pending.count, chunkStart + width)])
+            progress.update(done: chunkStart, total: pending.count, item: chunk[0].path)
+            let outcomes = ConcurrentSlots<Result<FileModes, Error>>(count: chunk.count)
+            DispatchQueue.concurrentPerform(iterations: chunk.count) { [loader, predictor, window] index in
+                outcomes.store(Result { try Self.classifyOne(chunk[index], loader: loader, predictor: predictor, window: window, setting: setting) },
+                               at: index)
             }
-            for i in rows.indices { rows[i].device = file.device; rows[i].trace = file.path }  // the store's identity wins
-            try store.replaceModeWindows(rows, classifying: file, model: modelKey, note: note)
-            windows += rows.count
-            let said = "classify: \(file.path): \(rows.count) windows" + (note.map { "; " + $0 } ?? "")
-            if rows.isEmpty || note != nil { progress.log(said) } else { progress.detail(said) }
+            for (file, outcome) in zip(chunk, outcomes.values) {
+                var modes: FileModes
+                do {
+                    modes = try outcome.get()
+                } catch {
+                    // No poison pill: one file that breaks this stage is set aside with its reason, the
+                    // others are classified, and the next run does not try it again until it changes.
+                    let code = (error as? InputError)?.code.rawValue ?? "stage_failed"
+                    let reason = (error as? InputError)?.message ?? "\(error)"
+                    try store.recordClassifyFailure(file, code: code, reason: reason, model: modelKey)
+                    progress.log("classify: set aside \(file.path): \(reason)")
+                    continue
+                }
+                for i in modes.rows.indices { modes.rows[i].device = file.device; modes.rows[i].trace = file.path }  // the store's identity wins
+                try store.replaceModeWindows(modes.rows, classifying: file, model: modelKey, note: modes.note)
+                windows += modes.rows.count
+                let said = "classify: \(file.path): \(modes.rows.count) windows" + (modes.note.map { "; " + $0 } ?? "")
+                if modes.rows.isEmpty || modes.note != nil { progress.log(said) } else { progress.detail(said) }
+            }
         }
         progress.update(done: pending.count, total: pending.count, item: "")
         try ModesCSV.write(storeRows: try store.modeWindows(), to: (outputFolder as NSString).appendingPathComponent("modes.csv"))
         return (pending.count, windows, model)
+    }
+
+    /// One file's classified windows, and what to say about them.
+    struct FileModes: Sendable {
+        var rows: [PipelineStore.ModeWindowRow]
+        var note: String?
+    }
+
+    /// Reads one file and classifies its windows; throws when the file cannot be read now.
+    private static func classifyOne(_ file: PipelineStore.ClassifiableFile, loader: RecordingLoader, predictor: ModePredictor,
+                                    window: WindowParameters, setting: PipelineConfiguration.Classification) throws -> FileModes {
+        var loader = loader
+        loader.columns = try file.columnMapping.map(ColumnMappingSpec.init(text:))  // as the file was ingested
+        var run = FeatureRun(loader: loader, window: window)
+        var stops: [String: [ClosedRange<Double>]] = [:], parts: [ModePredictor.Prediction] = []
+        if setting.smoothing {
+            var fusion = StopFusion()
+            fusion.minimumStopSeconds = setting.minimumStopSeconds
+            run.onRecording = { [predictor, fusion] recording, part in
+                guard part.count > 0 else { return }
+                parts.append(predictor.predict(part))
+                stops[recording.trace, default: []] += fusion.stops(recording, windows: part.windows, modes: parts.last!.modes)
+            }
+        }
+        let output = try run.run([file.path], progress: Progress(quiet: true))
+        // The file was read at ingest; failing now (gone, changed, unreadable) sets it aside.
+        if let problem = output.report.quarantined.first { throw problem }
+        // One recording per file as a rule: its prediction was made for the stop search.
+        var prediction = parts.count == 1 && parts[0].modes.count == output.table.count ? parts[0] : predictor.predict(output.table)
+        StopFusion.apply(stops, windows: output.table.windows, prediction: &prediction)
+        return FileModes(rows: ModesCSV.storeRows(output.table.windows, prediction: prediction),
+                         note: output.notes[file.path].map { $0.joined(separator: "; ") })
     }
 
     public struct ModelMissing: Error, CustomStringConvertible {

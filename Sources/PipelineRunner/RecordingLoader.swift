@@ -12,7 +12,7 @@ import MobilityCore
 /// have GPS features), and the GPS tracks are then windowed only where no IMU recording of the
 /// device covers them, so no stretch of time is classified twice. IMU recordings are handed
 /// over one at a time; memory holds one IMU trace plus the (much smaller) GPS fixes.
-public struct RecordingLoader {
+public struct RecordingLoader: Sendable {
     public var cleaning = CleaningParameters()
     public var namePattern: String?
     public var columns: ColumnMappingSpec?
