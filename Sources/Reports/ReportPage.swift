@@ -91,7 +91,7 @@ public struct ReportPage {
                 if stream.gaps > 0 { text += String(format: ", %d gaps, longest %.1f s", stream.gaps, stream.longestGapS) }
                 return text
             }.joined(separator: "; ")
-            let modes = outcome.modeMinutes.sorted { $0.value > $1.value }.map { String(format: "%@ %.1f min", $0.key, $0.value) }
+            let modes = outcome.modeMinutes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { String(format: "%@ %.1f min", $0.key, $0.value) }
             return [(outcome.path as NSString).lastPathComponent, outcome.device ?? "", streams, outcome.windows.map { "\($0)" } ?? "",
                     modes.joined(separator: ", "), outcome.measuredRides > 0 ? "\(outcome.measuredRides)" : "", outcome.notes.joined(separator: "; ")]
         }
