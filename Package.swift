@@ -40,7 +40,7 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: [
-                "MobilityCore", "Ingest", "Trips",
+                "MobilityCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],

@@ -154,7 +154,7 @@ public struct IngestRun {
     private func quarantine(_ error: InputError, hash: String, size: Int64, format: InputFormat?, store: PipelineStore,
                             runID: Int64, summary: inout IngestSummary, signature: String? = nil) throws -> Outcome {
         try store.storeQuarantined(path: error.path, contentSHA256: hash, sizeBytes: size, runID: runID,
-                                   format: format?.kind.rawValue, error: error, fileSignature: hash.isEmpty ? nil : signature)
+                                   format: format?.kind.rawValue, problem: QuarantineProblem(error), fileSignature: hash.isEmpty ? nil : signature)
         summary.quarantine.append(.init(path: error.path, line: error.line, column: error.column, code: error.code.rawValue, reason: error.message))
         progress.log("quarantined \(error)")
         return .quarantined

@@ -1,6 +1,5 @@
 import GRDB
 import GRDBSQLite
-import Ingest
 import MobilityCore
 
 /// Streams one file's fixes and waypoints into the store inside the file's transaction.

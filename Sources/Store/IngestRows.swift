@@ -1,12 +1,11 @@
 import Foundation
 import GRDB
-import Ingest
 import MobilityCore
 
-/// Writes the small per-file parts of an `IngestResult` (counts, streams, labels, geofences,
+/// Writes the small per-file parts of an ingested file (counts, streams, labels, geofences,
 /// check-ins, drop reasons) inside the file's transaction.
 enum IngestRows {
-    static func write(_ result: IngestResult, fileID: Int64, db: Database) throws {
+    static func write(_ result: IngestedFileRows, fileID: Int64, db: Database) throws {
         try updateFile(result, fileID: fileID, db: db)
         for stream in result.imuStreams {
             try db.execute(sql: """
@@ -36,7 +35,7 @@ enum IngestRows {
         }
     }
 
-    private static func updateFile(_ result: IngestResult, fileID: Int64, db: Database) throws {
+    private static func updateFile(_ result: IngestedFileRows, fileID: Int64, db: Database) throws {
         let gpx = result.gpx
         try db.execute(sql: """
             UPDATE input_files SET format = ?, dialect = ?, device = ?, records_read = ?, fixes = ?, waypoints = ?,
@@ -45,9 +44,9 @@ enum IngestRows {
               column_mapping = ?
             WHERE id = ?
             """, arguments: [
-                result.format.rawValue, result.dialect, result.format.isDeviceRecording ? result.device : nil, result.recordsRead, result.fixesKept,
-                result.waypointsKept, result.imuSamples, result.labels.count, result.geofences.count,
-                result.checkIns.count, result.dropped.total, result.first?.secondsSince1970, result.last?.secondsSince1970,
+                result.format, result.dialect, result.device, result.recordsRead, result.fixes,
+                result.waypoints, result.imuSamples, result.labels.count, result.geofences.count,
+                result.checkIns.count, result.dropped.total, result.firstSeconds, result.lastSeconds,
                 gpx?.tracks, gpx?.segments, gpx?.trackPoints, gpx?.routes, gpx?.routePoints, gpx?.waypoints, result.columnMapping, fileID,
             ])
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Ingest
 import MobilityCore
 
 /// Reads a file on a second thread while the thread holding the file's transaction writes what
@@ -14,8 +13,8 @@ enum ParallelIngest {
     static let blockRecords = 4_096
     static let queuedBlocks = 4
 
-    static func run(read: (IngestSink) throws -> IngestResult, into writer: FixWriter) throws -> IngestResult {
-        let handoff = Handoff()
+    static func run<Outcome: Sendable>(read: (IngestSink) throws -> Outcome, into writer: FixWriter) throws -> Outcome {
+        let handoff = Handoff<Outcome>()
         return try withoutActuallyEscaping(read) { read in
             // A joined POSIX thread, not `Thread`: the closure must be released before
             // `withoutActuallyEscaping` returns, and only a join guarantees that.
@@ -68,12 +67,12 @@ enum ParallelIngest {
     struct Cancelled: Error {}
 
     /// The reader's side is an `IngestSink`; the writer's side takes blocks with `next()`.
-    final class Handoff: IngestSink, @unchecked Sendable {
+    final class Handoff<Outcome: Sendable>: IngestSink, @unchecked Sendable {
         private let condition = NSCondition()
         private var queue: [[Record]] = []
         private var block: [Record] = []
         private var cancelled = false
-        private(set) var outcome: Result<IngestResult, Error>?
+        private(set) var outcome: Result<Outcome, Error>?
 
         init() { block.reserveCapacity(ParallelIngest.blockRecords) }
 
@@ -100,7 +99,7 @@ enum ParallelIngest {
         }
 
         /// Called once by the reader's thread when it is done: the last block and its result.
-        func finish(_ result: Result<IngestResult, Error>) {
+        func finish(_ result: Result<Outcome, Error>) {
             condition.lock()
             defer { condition.unlock() }
             if case .success = result, !block.isEmpty { queue.append(block) }

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import MobilityCore
-import Trips
 
 extension PipelineStore {
     /// The names of the tracks `tracks(groupedBy:)` would return, sorted, without their fixes.
@@ -12,10 +11,10 @@ extension PipelineStore {
         }
     }
 
-    /// One device's (or file's) timed fixes as a sorted track: memory for one track at a time.
-    /// CROSS JOIN makes SQLite find the device's files first and read their fixes by primary
-    /// key, instead of scanning every fix for each device.
-    public func track(named name: String, groupedBy grouping: TrackGrouping = .device) throws -> DeviceTrack {
+    /// One device's (or file's) timed fixes in file and record order: memory for one track at
+    /// a time. CROSS JOIN makes SQLite find the device's files first and read their fixes by
+    /// primary key, instead of scanning every fix for each device.
+    public func trackPoints(named name: String, groupedBy grouping: TrackGrouping = .device) throws -> [TrackPoint] {
         let key = grouping == .device ? "COALESCE(i.device, i.path)" : "i.path"
         return try database.read { db in
             var points: [TrackPoint] = []
@@ -29,7 +28,7 @@ extension PipelineStore {
                 let accuracy: Double? = row[3]
                 points.append(TrackPoint(timeSeconds: row[0], latitudeDegrees: row[1], longitudeDegrees: row[2], accuracyMeters: accuracy ?? .nan))
             }
-            return DeviceTrack(device: name, points: points)
+            return points
         }
     }
 

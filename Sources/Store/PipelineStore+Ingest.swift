@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Ingest
 import MobilityCore
 
 /// What the store already knows of an input.
@@ -32,10 +31,12 @@ extension PipelineStore {
 
     /// Reads one input into the store in one transaction: any rows of an earlier version of
     /// the file are replaced atomically, and if `read` throws nothing of this file changes.
-    public func storeIngested(
+    /// `read` streams the file's fixes and waypoints into the sink and returns its result;
+    /// `rows` says what of that result the store keeps.
+    public func storeIngested<Outcome: Sendable>(
         path: String, contentSHA256: String, sizeBytes: Int64, runID: Int64, fileSignature: String? = nil,
-        read: (IngestSink) throws -> IngestResult
-    ) throws -> IngestResult {
+        read: (IngestSink) throws -> Outcome, rows: (Outcome) -> IngestedFileRows
+    ) throws -> Outcome {
         try database.write { db in
             try db.execute(sql: "DELETE FROM input_files WHERE path = ?", arguments: [path])
             try db.execute(sql: """
@@ -46,14 +47,14 @@ extension PipelineStore {
             let writer = try FixWriter(db: db, fileID: fileID)
             let result = try ParallelIngest.run(read: read, into: writer)
             try writer.flush()
-            try IngestRows.write(result, fileID: fileID, db: db)
+            try IngestRows.write(rows(result), fileID: fileID, db: db)
             return result
         }
     }
 
     /// Records that the input at `path` was quarantined, replacing any earlier version's rows.
     public func storeQuarantined(
-        path: String, contentSHA256: String, sizeBytes: Int64, runID: Int64, format: String?, error: InputError,
+        path: String, contentSHA256: String, sizeBytes: Int64, runID: Int64, format: String?, problem: QuarantineProblem,
         fileSignature: String? = nil
     ) throws {
         try database.write { db in
@@ -64,7 +65,7 @@ extension PipelineStore {
                 """, arguments: [path, contentSHA256, sizeBytes, format, runID, Date().timeIntervalSince1970, fileSignature])
             try db.execute(sql: """
                 INSERT INTO quarantine (file_id, code, reason, line, column, run_id) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [db.lastInsertedRowID, error.code.rawValue, error.message, error.line, error.column, runID])
+                """, arguments: [db.lastInsertedRowID, problem.code, problem.reason, problem.line, problem.column, runID])
         }
     }
 
@@ -85,6 +86,14 @@ extension PipelineStore {
                                 runStarted: Timestamp(secondsSince1970: row["started_unix_s"]), stage: row["stage"])
             }
         }
+    }
+}
+
+/// Why an input could not be read: a stable code, the reason, and where in the file.
+public struct QuarantineProblem: Hashable, Sendable {
+    public var code: String, reason: String, line: Int?, column: Int?
+    public init(code: String, reason: String, line: Int?, column: Int?) {
+        (self.code, self.reason, self.line, self.column) = (code, reason, line, column)
     }
 }
 

@@ -1,8 +1,6 @@
 import Foundation
 import GRDB
-import Ingest
 import MobilityCore
-import Trips
 
 /// How fixes are grouped into tracks for the trip stages.
 public enum TrackGrouping: String, Sendable, CaseIterable {
@@ -13,9 +11,10 @@ public enum TrackGrouping: String, Sendable, CaseIterable {
 }
 
 extension PipelineStore {
-    /// Every timed fix of the ingested files, as one sorted track per device (or per file).
-    /// Fixes without a time cannot be placed in a stay or a trip and are left out.
-    public func tracks(groupedBy grouping: TrackGrouping = .device) throws -> [DeviceTrack] {
+    /// Every timed fix of the ingested files, per device (or per file) in name order, each in
+    /// file and then record order. Fixes without a time cannot be placed in a stay or a trip
+    /// and are left out.
+    public func trackPoints(groupedBy grouping: TrackGrouping = .device) throws -> [(name: String, points: [TrackPoint])] {
         let key = grouping == .device ? "COALESCE(i.device, i.path)" : "i.path"
         return try database.read { db in
             var points: [String: [TrackPoint]] = [:]
@@ -30,30 +29,29 @@ extension PipelineStore {
                 points[row[0] as String, default: []].append(
                     TrackPoint(timeSeconds: row[1], latitudeDegrees: row[2], longitudeDegrees: row[3], accuracyMeters: accuracy ?? .nan))
             }
-            return points.keys.sorted().map { DeviceTrack(device: $0, points: points[$0]!) }
+            return points.keys.sorted().map { (name: $0, points: points[$0]!) }
         }
     }
 
-    /// The geofences of every ingested file; when two files define one id, the later file's wins.
-    public func geofences() throws -> [Geofence] {
+    /// One stored geofence: a circle's centre and radius, or, for any other shape, its GeoJSON
+    /// geometry.
+    public struct GeofenceRow: Sendable {
+        public var id: String, name: String, kind: String
+        public var centerLatitudeDegrees: Double?, centerLongitudeDegrees: Double?, radiusMeters: Double?
+        public var geometryGeoJSON: String?
+    }
+
+    /// The geofences of every ingested file, in file order (a later file's fence replaces an
+    /// earlier one with the same id).
+    public func geofenceRows() throws -> [GeofenceRow] {
         try database.read { db in
-            var byID: [String: Geofence] = [:]
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT geofence_id, name, kind, shape, center_lat_deg, center_lon_deg, radius_m, geometry_geojson
+            try Row.fetchAll(db, sql: """
+                SELECT geofence_id, name, kind, center_lat_deg, center_lon_deg, radius_m, geometry_geojson
                 FROM geofences ORDER BY file_id
-                """)
-            for row in rows {
-                let id: String = row[0], name: String = row[1], kind: String = row[2]
-                if let lat: Double = row[4], let lon: Double = row[5], let radius: Double = row[6] {
-                    byID[id] = Geofence(id: id, name: name, kind: kind,
-                                        shape: .circle(latitudeDegrees: lat, longitudeDegrees: lon, radiusMeters: radius))
-                } else if let text: String = row[7],
-                          let geometry = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                          let fence = GeofenceReader.geofence(["id": id, "geometry": geometry, "properties": ["name": name, "kind": kind]], index: 0) {
-                    byID[id] = fence
-                }
+                """).map { row in
+                GeofenceRow(id: row[0], name: row[1], kind: row[2], centerLatitudeDegrees: row[3], centerLongitudeDegrees: row[4],
+                            radiusMeters: row[5], geometryGeoJSON: row[6])
             }
-            return byID.keys.sorted().map { byID[$0]! }
         }
     }
 

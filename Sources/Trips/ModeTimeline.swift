@@ -1,23 +1,5 @@
 import MobilityCore
 
-/// A stretch of time a classifier gave one mode (a window, or a run of windows).
-public struct ModeSpan: Hashable, Sendable {
-    public var startSeconds: Double
-    public var endSeconds: Double
-    public var mode: Mode
-    /// Who decided it ("model", "model (gravity-free)", "rules"), carried through to the legs.
-    public var source: String
-
-    public init(startSeconds: Double, endSeconds: Double, mode: Mode, source: String) {
-        self.startSeconds = startSeconds
-        self.endSeconds = endSeconds
-        self.mode = mode
-        self.source = source
-    }
-
-    var midSeconds: Double { (startSeconds + endSeconds) / 2 }
-}
-
 /// The mode of a device at any instant, from layers of spans in priority order (for
 /// example the IMU model's windows first, then GPS-speed rules): the first layer with a span
 /// covering the instant decides, and within a layer the span whose middle is nearest (windows

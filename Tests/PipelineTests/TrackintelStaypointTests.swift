@@ -1,4 +1,5 @@
 import Foundation
+import MobilityCore
 import PipelineRunner
 import Store
 import TestSupport

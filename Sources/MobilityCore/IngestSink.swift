@@ -1,5 +1,3 @@
-import MobilityCore
-
 /// Where ingest writes the records that can be many (fixes and waypoints), as they stream.
 /// The store implements it inside the file's transaction; `inspect` implements it by counting.
 public protocol IngestSink: AnyObject {

@@ -1,4 +1,4 @@
-import MobilityCore
+import Foundation
 
 /// What one sensor stream of a recording holds: the descriptor the store keeps, while the raw
 /// samples stay in the user's file (referenced by path and content hash).

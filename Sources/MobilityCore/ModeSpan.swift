@@ -1,0 +1,17 @@
+/// A stretch of time a classifier gave one mode (a window, or a run of windows).
+public struct ModeSpan: Hashable, Sendable {
+    public var startSeconds: Double
+    public var endSeconds: Double
+    public var mode: Mode
+    /// Who decided it ("model", "model (gravity-free)", "rules"), carried through to the legs.
+    public var source: String
+
+    public init(startSeconds: Double, endSeconds: Double, mode: Mode, source: String) {
+        self.startSeconds = startSeconds
+        self.endSeconds = endSeconds
+        self.mode = mode
+        self.source = source
+    }
+
+    public var midSeconds: Double { (startSeconds + endSeconds) / 2 }
+}

@@ -1,0 +1,81 @@
+/// The trip stages' results as the store keeps them: identifiers assigned, every value plain,
+/// one type per table (`locations`, `staypoints`, `dwells`, `trips`, `triplegs`). The stages
+/// map their own types to these (PipelineRunner), so the store needs none of theirs.
+public struct TripResultRows: Sendable {
+    public struct Location: Sendable {
+        public var id: Int, device: String?, number: Int
+        public var latitudeDegrees: Double, longitudeDegrees: Double
+        public var staypoints: Int, devices: Int, totalStaySeconds: Double
+        public init(id: Int, device: String?, number: Int, latitudeDegrees: Double, longitudeDegrees: Double, staypoints: Int,
+                    devices: Int, totalStaySeconds: Double) {
+            (self.id, self.device, self.number) = (id, device, number)
+            (self.latitudeDegrees, self.longitudeDegrees) = (latitudeDegrees, longitudeDegrees)
+            (self.staypoints, self.devices, self.totalStaySeconds) = (staypoints, devices, totalStaySeconds)
+        }
+    }
+
+    public struct Staypoint: Sendable {
+        public var id: Int, device: String, startSeconds: Double, endSeconds: Double, durationSeconds: Double
+        public var latitudeDegrees: Double, longitudeDegrees: Double, fixes: Int, isOpen: Bool, isActivity: Bool
+        public var locationID: Int?, geofenceID: String?
+        public init(id: Int, device: String, startSeconds: Double, endSeconds: Double, durationSeconds: Double, latitudeDegrees: Double,
+                    longitudeDegrees: Double, fixes: Int, isOpen: Bool, isActivity: Bool, locationID: Int?, geofenceID: String?) {
+            (self.id, self.device, self.startSeconds, self.endSeconds, self.durationSeconds) = (id, device, startSeconds, endSeconds, durationSeconds)
+            (self.latitudeDegrees, self.longitudeDegrees, self.fixes) = (latitudeDegrees, longitudeDegrees, fixes)
+            (self.isOpen, self.isActivity, self.locationID, self.geofenceID) = (isOpen, isActivity, locationID, geofenceID)
+        }
+    }
+
+    public struct Dwell: Sendable {
+        public var id: Int, device: String, geofenceID: String, geofenceName: String, geofenceKind: String
+        public var entrySeconds: Double, exitSeconds: Double, durationSeconds: Double, fixes: Int, closedBy: String
+        public var longestGapSeconds: Double, latitudeDegrees: Double, longitudeDegrees: Double
+        public init(id: Int, device: String, geofenceID: String, geofenceName: String, geofenceKind: String, entrySeconds: Double,
+                    exitSeconds: Double, durationSeconds: Double, fixes: Int, closedBy: String, longestGapSeconds: Double,
+                    latitudeDegrees: Double, longitudeDegrees: Double) {
+            (self.id, self.device, self.geofenceID, self.geofenceName, self.geofenceKind) = (id, device, geofenceID, geofenceName, geofenceKind)
+            (self.entrySeconds, self.exitSeconds, self.durationSeconds, self.fixes) = (entrySeconds, exitSeconds, durationSeconds, fixes)
+            (self.closedBy, self.longestGapSeconds) = (closedBy, longestGapSeconds)
+            (self.latitudeDegrees, self.longitudeDegrees) = (latitudeDegrees, longitudeDegrees)
+        }
+    }
+
+    public struct Trip: Sendable {
+        public var id: Int, device: String, startSeconds: Double, endSeconds: Double, durationSeconds: Double, distanceMeters: Double
+        public var mainMode: String?, legs: Int
+        public var originStaypointID: Int?, destinationStaypointID: Int?, originLocationID: Int?, destinationLocationID: Int?
+        public var originGeofenceID: String?, destinationGeofenceID: String?
+        public init(id: Int, device: String, startSeconds: Double, endSeconds: Double, durationSeconds: Double, distanceMeters: Double,
+                    mainMode: String?, legs: Int, originStaypointID: Int?, destinationStaypointID: Int?, originLocationID: Int?,
+                    destinationLocationID: Int?, originGeofenceID: String?, destinationGeofenceID: String?) {
+            (self.id, self.device, self.startSeconds, self.endSeconds) = (id, device, startSeconds, endSeconds)
+            (self.durationSeconds, self.distanceMeters, self.mainMode, self.legs) = (durationSeconds, distanceMeters, mainMode, legs)
+            (self.originStaypointID, self.destinationStaypointID) = (originStaypointID, destinationStaypointID)
+            (self.originLocationID, self.destinationLocationID) = (originLocationID, destinationLocationID)
+            (self.originGeofenceID, self.destinationGeofenceID) = (originGeofenceID, destinationGeofenceID)
+        }
+    }
+
+    public struct Tripleg: Sendable {
+        public var id: Int, device: String, tripID: Int?, startSeconds: Double, endSeconds: Double, durationSeconds: Double
+        public var distanceMeters: Double, mode: String?, modeSource: String?, fixes: Int
+        public var previousStaypointID: Int?, nextStaypointID: Int?
+        /// The leg's fixes as a GeoJSON LineString geometry.
+        public var geometryGeoJSON: String
+        public init(id: Int, device: String, tripID: Int?, startSeconds: Double, endSeconds: Double, durationSeconds: Double,
+                    distanceMeters: Double, mode: String?, modeSource: String?, fixes: Int, previousStaypointID: Int?,
+                    nextStaypointID: Int?, geometryGeoJSON: String) {
+            (self.id, self.device, self.tripID, self.startSeconds, self.endSeconds) = (id, device, tripID, startSeconds, endSeconds)
+            (self.durationSeconds, self.distanceMeters, self.mode, self.modeSource, self.fixes) = (durationSeconds, distanceMeters, mode, modeSource, fixes)
+            (self.previousStaypointID, self.nextStaypointID, self.geometryGeoJSON) = (previousStaypointID, nextStaypointID, geometryGeoJSON)
+        }
+    }
+
+    public var locations: [Location] = []
+    public var staypoints: [Staypoint] = []
+    public var dwells: [Dwell] = []
+    public var trips: [Trip] = []
+    public var triplegs: [Tripleg] = []
+
+    public init() {}
+}
