@@ -3,7 +3,7 @@ import MobilityCore
 
 /// Reads one detected input: streams its fixes and waypoints into a sink, and returns what it
 /// held. Pure: it writes nothing itself (the sink may).
-public struct Ingestor {
+public struct Ingestor: Sendable {
     public var cleaning: CleaningParameters
     public var devices: DeviceResolver
 

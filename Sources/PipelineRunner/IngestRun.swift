@@ -28,16 +28,40 @@ public struct IngestRun {
         let runID = try store.beginRun(command: "ingest " + options.paths.joined(separator: " "))
         var counts = RunCounts()
         let detector = FormatDetector(explicitMapping: options.columns)
+        func count(_ outcome: Outcome) {
+            switch outcome {
+            case .ingested: counts.ingested += 1
+            case .unchanged: counts.unchanged += 1
+            case .quarantined: counts.quarantined += 1
+            case .skipped: counts.skipped += 1
+            }
+        }
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         do {
-            for (index, input) in inputs.enumerated() {
-                progress.update(done: index, total: inputs.count, item: input.path)
-                counts.seen += 1
-                switch try ingestOne(input, store: store, runID: runID, detector: detector, devices: &devices, summary: &summary) {
-                case .ingested: counts.ingested += 1
-                case .unchanged: counts.unchanged += 1
-                case .quarantined: counts.quarantined += 1
-                case .skipped: counts.skipped += 1
+            var index = 0
+            while index < inputs.count {
+                // Files are prepared (hashed, detected) in order. IMU recordings, whose samples are
+                // summarised as they stream, are read as many at a time as there are cores; a file
+                // whose fixes stream into the store is read inside its transaction as before. Every
+                // file is stored in discovery order.
+                var batch: [Pending] = [], streamed: Pending?
+                while index < inputs.count, batch.count < width, streamed == nil {
+                    progress.update(done: index, total: inputs.count, item: inputs[index].path)
+                    counts.seen += 1
+                    let step = try prepare(inputs[index], store: store, runID: runID, detector: detector, devices: &devices,
+                                           summary: &summary)
+                    index += 1
+                    switch step {
+                    case .done(let outcome): count(outcome)
+                    case .ready(let pending) where pending.readsAhead: batch.append(pending)
+                    case .ready(let pending): streamed = pending
+                    }
                 }
+                let reads = batch.count > 1 ? Self.readAhead(batch) : batch.map { _ in nil }
+                for (pending, read) in zip(batch, reads) {
+                    count(try storeOne(pending, readAhead: read, store: store, runID: runID, summary: &summary))
+                }
+                if let streamed { count(try storeOne(streamed, readAhead: nil, store: store, runID: runID, summary: &summary)) }
             }
         } catch {
             try? store.finishRun(id: runID, counts: counts, failed: true)  // the run log says it failed
@@ -79,18 +103,42 @@ public struct IngestRun {
         return nil
     }
 
-    private func ingestOne(
+    /// A file to read: hashed, detected, new or changed since the store last saw it.
+    struct Pending: Sendable {
+        var input: DiscoveredInput, format: InputFormat, hash: String, size: Int64, signature: String?
+        var ingestor: Ingestor
+        /// IMU recordings keep only per-stream summaries in the store, so reading one ahead, off
+        /// the store's transaction, holds little memory (a Sensor Logger export's few fixes).
+        var readsAhead: Bool { [.imuCSV, .androidEventLog, .sensorLogger, .phyphox].contains(format.kind) }
+    }
+
+    enum Step { case done(Outcome), ready(Pending) }
+
+    /// What one read ahead gave: the result and the fixes and waypoints it streamed, or why it failed.
+    typealias ReadAhead = Result<(IngestResult, BufferedRecords), Error>
+
+    /// Reads `batch` on as many threads as it has files.
+    static func readAhead(_ batch: [Pending]) -> [ReadAhead?] {
+        let reads = ConcurrentSlots<ReadAhead>(count: batch.count)
+        DispatchQueue.concurrentPerform(iterations: batch.count) { index in
+            let pending = batch[index], records = BufferedRecords()
+            reads.store(Result { (try pending.ingestor.ingest(pending.input, format: pending.format, into: records), records) }, at: index)
+        }
+        return reads.values
+    }
+
+    private func prepare(
         _ input: DiscoveredInput, store: PipelineStore, runID: Int64, detector: FormatDetector,
         devices: inout DeviceResolver, summary: inout IngestSummary
-    ) throws -> Outcome {
+    ) throws -> Step {
         switch input.problem {
         case .notRegular(let kind)?:
             progress.log("skipped \(input.path): \(kind), not a regular file")
             summary.skippedFiles.append(.init(path: input.path, reason: kind + ", not a regular file"))
-            return .skipped
+            return .done(.skipped)
         case .unreadable(let reason)?:
-            return try quarantine(InputError(.unreadable, reason, path: input.path), hash: "", size: 0, format: nil,
-                                  store: store, runID: runID, summary: &summary)
+            return .done(try quarantine(InputError(.unreadable, reason, path: input.path), hash: "", size: 0, format: nil,
+                                  store: store, runID: runID, summary: &summary))
         case nil: break
         }
         let previous = try store.storedState(path: input.path)
@@ -106,8 +154,8 @@ public struct IngestRun {
             size = InputFileSize.bytes(input.path)
         } catch let error as InputError {
             // Stored with an empty hash, so the next run tries again and finds it readable or not.
-            return try quarantine(error, hash: "", size: InputFileSize.bytes(input.path), format: nil,
-                                  store: store, runID: runID, summary: &summary)
+            return .done(try quarantine(error, hash: "", size: InputFileSize.bytes(input.path), format: nil,
+                                        store: store, runID: runID, summary: &summary))
         }
         if trusted { summary.unhashed += 1 }
         var format: InputFormat?
@@ -123,7 +171,7 @@ public struct IngestRun {
                     summary.skippedFiles.append(.init(path: input.path, reason: IngestSummary.notATraceExtension))
                     progress.detail("skipped \(input.path): \(IngestSummary.notATraceExtension)")
                 }
-                return .skipped
+                return .done(.skipped)
             }
             let mapping = Self.userMapping(detected)
             if mapping != nil { summary.filesReadWithColumns += 1 }
@@ -134,19 +182,34 @@ public struct IngestRun {
             if !options.force, let previous, previous.contentSHA256 == hash, previous.columnMapping == mapping {
                 if previous.fileSignature != signature { try store.updateFileSignature(path: input.path, signature: signature) }
                 progress.detail("unchanged \(input.path)" + (trusted ? " (size, modification time and inode)" : ""))
-                return .unchanged
+                return .done(.unchanged)
             }
-            let ingestor = Ingestor(cleaning: options.cleaning, devices: devices)
-            let result = try store.storeIngested(path: input.path, contentSHA256: hash, sizeBytes: size, runID: runID,
-                                                 fileSignature: signature) { sink in
-                try ingestor.ingest(input, format: detected, into: sink)
+            return .ready(Pending(input: input, format: detected, hash: hash, size: size, signature: signature,
+                                  ingestor: Ingestor(cleaning: options.cleaning, devices: devices)))
+        } catch let error as InputError {
+            return .done(try quarantine(error, hash: hash, size: size, format: format, store: store, runID: runID, summary: &summary,
+                                        signature: signature))
+        }
+    }
+
+    /// Reads `pending` into the store in its own transaction (or stores what was read ahead),
+    /// or quarantines it.
+    private func storeOne(_ pending: Pending, readAhead: ReadAhead?, store: PipelineStore, runID: Int64,
+                          summary: inout IngestSummary) throws -> Outcome {
+        do {
+            let result = try store.storeIngested(path: pending.input.path, contentSHA256: pending.hash, sizeBytes: pending.size,
+                                                 runID: runID, fileSignature: pending.signature) { sink in
+                guard let readAhead else { return try pending.ingestor.ingest(pending.input, format: pending.format, into: sink) }
+                let (result, records) = try readAhead.get()
+                try records.replay(into: sink)
+                return result
             }
             summary.add(result)
-            progress.detail("ingested \(input.path): \(IngestRun.describe(result))")
+            progress.detail("ingested \(pending.input.path): \(IngestRun.describe(result))")
             return .ingested
         } catch let error as InputError {
-            return try quarantine(error, hash: hash, size: size, format: format, store: store, runID: runID, summary: &summary,
-                                  signature: signature)
+            return try quarantine(error, hash: pending.hash, size: pending.size, format: pending.format, store: store, runID: runID,
+                                  summary: &summary, signature: pending.signature)
         }
     }
 
