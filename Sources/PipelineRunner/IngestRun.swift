@@ -43,7 +43,8 @@ public struct IngestRun {
                 // Files are prepared (hashed, detected) in order. IMU recordings, whose samples are
                 // summarised as they stream, are read as many at a time as there are cores; a file
                 // whose fixes stream into the store is read inside its transaction as before. Every
-                // file is stored in discovery order.
+                // file read is stored in discovery order (one that fails before it is read, say
+                // unreadable or of no known format, is recorded as soon as that is known).
                 var batch: [Pending] = [], streamed: Pending?
                 while index < inputs.count, batch.count < width, streamed == nil {
                     progress.update(done: index, total: inputs.count, item: inputs[index].path)
