@@ -49,8 +49,20 @@ public final class ByteSource {
         if isCompressed {
             inflatedBytes += Int64(count)
             try checkInflation()
+            if count == 0 { try checkComplete() }
         }
         return Int(count)
+    }
+
+    /// At the end of a gzip file: zlib says `Z_BUF_ERROR` when the input ended in the middle of
+    /// the stream (its manual, `gzread`), as an upload or copy cut short leaves it. What came
+    /// before the cut is not kept: like a cut-off GPX, the file is refused as a whole.
+    private func checkComplete() throws {
+        var code: Int32 = 0
+        _ = gzerror(file, &code)
+        guard code == Z_BUF_ERROR else { return }
+        throw InputError(.unreadable, "the gzip data ends early, after \(inflatedBytes) bytes unpacked: a truncated upload or copy? "
+                         + "(`gzip -t` checks a file)", path: path)
     }
 
     private func checkInflation() throws {

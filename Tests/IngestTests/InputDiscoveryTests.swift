@@ -80,4 +80,22 @@ import Glibc
         let error = try #require(throws: InputError.self) { while try source.read(into: buffer) > 0 {} }
         #expect(error.code == .tooLarge && error.message.contains("decompression bomb"), "\(error)")
     }
+
+    /// An upload cut short: zlib gives what came before the cut, then says the stream ended early.
+    @Test func aTruncatedGzipIsRefusedNotReadUpToTheCut() throws {
+        let folder = try TemporaryFolder()
+        let whole = folder.file("whole.csv.gz"), cut = folder.file("cut.csv.gz")
+        let text = "time,ax,ay,az\n" + (0..<5_000).map { "\(1_700_000_000 + $0),0,0,9.8" }.joined(separator: "\n") + "\n"
+        try Gzip.write(Data(text.utf8), to: whole)
+        let packed = try Data(contentsOf: URL(fileURLWithPath: whole))
+        try packed.prefix(packed.count / 2).write(to: URL(fileURLWithPath: cut))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { buffer.deallocate() }
+        var total = 0
+        let source = try ByteSource(path: whole)
+        while case let count = try source.read(into: buffer), count > 0 { total += count }
+        #expect(total == text.utf8.count, "a whole file reads to its end")
+        let error = try #require(throws: InputError.self) { let source = try ByteSource(path: cut); while try source.read(into: buffer) > 0 {} }
+        #expect(error.code == .unreadable && error.message.contains("ends early"), "\(error)")
+    }
 }
