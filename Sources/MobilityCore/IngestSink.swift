@@ -22,3 +22,19 @@ public final class DiscardingSink: IngestSink {
     public func write(fix: PositionFix, at position: FixPosition) throws { fixes += 1 }
     public func write(waypoint: Waypoint, line: Int) throws { waypoints += 1 }
 }
+
+/// One record a reader streamed, kept to be written later: by the store's thread while
+/// another reads (`ParallelIngest`), or after a file was read ahead of the store.
+public enum IngestRecord: Sendable {
+    case fix(PositionFix, FixPosition)
+    case waypoint(Waypoint, Int)
+
+    /// Writes the record into `sink` as the reader wrote it.
+    @inlinable
+    public func write(into sink: IngestSink) throws {
+        switch self {
+        case .fix(let fix, let position): try sink.write(fix: fix, at: position)
+        case .waypoint(let waypoint, let line): try sink.write(waypoint: waypoint, line: line)
+        }
+    }
+}

@@ -4,23 +4,13 @@ import MobilityCore
 /// them on, in order, inside the file's transaction (`IngestRun`). IMU samples are not kept:
 /// the store keeps only their streams' summaries, which the result carries.
 final class BufferedRecords: IngestSink, @unchecked Sendable {
-    private enum Record {
-        case fix(PositionFix, FixPosition)
-        case waypoint(Waypoint, Int)
-    }
-
     // Written by the one thread reading the file, read after it has finished.
-    private var records: [Record] = []
+    private var records: [IngestRecord] = []
 
     func write(fix: PositionFix, at position: FixPosition) throws { records.append(.fix(fix, position)) }
     func write(waypoint: Waypoint, line: Int) throws { records.append(.waypoint(waypoint, line)) }
 
     func replay(into sink: IngestSink) throws {
-        for record in records {
-            switch record {
-            case .fix(let fix, let position): try sink.write(fix: fix, at: position)
-            case .waypoint(let waypoint, let line): try sink.write(waypoint: waypoint, line: line)
-            }
-        }
+        for record in records { try record.write(into: sink) }
     }
 }

@@ -36,12 +36,7 @@ enum ParallelIngest {
             while let block = handoff.next() {
                 guard writeError == nil else { continue }  // drain so the reader can finish
                 do {
-                    for record in block {
-                        switch record {
-                        case .fix(let fix, let position): try writer.write(fix: fix, at: position)
-                        case .waypoint(let waypoint, let line): try writer.write(waypoint: waypoint, line: line)
-                        }
-                    }
+                    for record in block { try record.write(into: writer) }
                 } catch {
                     writeError = error
                     handoff.cancel()
@@ -59,18 +54,13 @@ enum ParallelIngest {
         init(_ body: @escaping () -> Void) { self.body = body }
     }
 
-    enum Record {
-        case fix(PositionFix, FixPosition)
-        case waypoint(Waypoint, Int)
-    }
-
     struct Cancelled: Error {}
 
     /// The reader's side is an `IngestSink`; the writer's side takes blocks with `next()`.
     final class Handoff<Outcome: Sendable>: IngestSink, @unchecked Sendable {
         private let condition = NSCondition()
-        private var queue: [[Record]] = []
-        private var block: [Record] = []
+        private var queue: [[IngestRecord]] = []
+        private var block: [IngestRecord] = []
         private var cancelled = false
         private(set) var outcome: Result<Outcome, Error>?
 
@@ -116,7 +106,7 @@ enum ParallelIngest {
         }
 
         /// The next block, or nil when the reader has finished and every block was taken.
-        func next() -> [Record]? {
+        func next() -> [IngestRecord]? {
             condition.lock()
             defer { condition.unlock() }
             while queue.isEmpty && outcome == nil { condition.wait() }
