@@ -1,4 +1,5 @@
 import ArgumentParser
+import Features
 import MobilityCore
 
 @main
@@ -13,4 +14,10 @@ struct Pipeline: ParsableCommand {
         version: ToolVersion.string,
         subcommands: [RunCommand.self, IngestCommand.self, InspectCommand.self, FeaturesCommand.self, TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, TripsCommand.self, HeatMapCommand.self, ComfortCommand.self, SimulateCommand.self, ConfigCommand.self]
     )
+
+    /// Every command runs its own work on the cores; OpenBLAS's idle workers are stopped first.
+    static func main() {
+        BLASThreads.useOnePerCaller()
+        main(nil)
+    }
 }
