@@ -30,4 +30,16 @@ import Testing
         #expect(try written(numbers) == numbers)
         #expect(try written(["a-b", "ok, fine", "2024-05-06T07:00:00Z"]) == ["a-b", "\"ok, fine\"", "2024-05-06T07:00:00Z"])
     }
+
+    /// A Windows line end inside a field is quoted like a bare `\n` (Swift reads `\r\n` as one
+    /// `Character`, which a per-character check for `\n` misses), and empty and nil fields stay empty.
+    @Test func fieldsWithLineEndsAreQuoted() throws {
+        let folder = try TemporaryFolder()
+        var csv = CSVWriter(columns: ["a", "b", "c"])
+        csv.append(["x\r\ny", "", nil])
+        csv.append(["naïve café", "say \"hi\"", "3"])
+        try csv.write(to: folder.file("t.csv"))
+        let text = try String(contentsOfFile: folder.file("t.csv"), encoding: .utf8)
+        #expect(text == "a,b,c\n\"x\r\ny\",,\nnaïve café,\"say \"\"hi\"\"\",3\n")
+    }
 }
