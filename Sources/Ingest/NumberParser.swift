@@ -30,6 +30,12 @@ public enum NumberParser {
         var truncated = false
         var sawDigit = false
         while index < end, bytes[index] &- 0x30 < 10 {
+            if significand != 0, significant <= 11, end - index >= 8, let eight = eightDigits(bytes, at: index) {
+                significand = significand &* 100_000_000 &+ eight
+                significant += 8
+                index += 8
+                continue
+            }
             let digit = bytes[index] &- 0x30
             if significant < 19 {
                 significand = significand &* 10 &+ UInt64(digit)
@@ -44,6 +50,14 @@ public enum NumberParser {
         if index < end, bytes[index] == 0x2E {
             index += 1
             while index < end, bytes[index] &- 0x30 < 10 {
+                if significand != 0, significant <= 11, end - index >= 8, let eight = eightDigits(bytes, at: index) {
+                    significand = significand &* 100_000_000 &+ eight
+                    significant += 8
+                    exponent -= 8
+                    index += 8
+                    sawDigit = true
+                    continue
+                }
                 let digit = bytes[index] &- 0x30
                 if significant < 19 {
                     significand = significand &* 10 &+ UInt64(digit)
@@ -87,6 +101,23 @@ public enum NumberParser {
             return slow(bytes, start, end)
         }
         return negative ? -magnitude : magnitude
+    }
+
+    /// The eight bytes from `index` as one number when all are ASCII digits, nil otherwise:
+    /// eight digits in three multiplications instead of eight (SWAR, as `parse_eight_digits_unrolled`
+    /// in fast_float and simdjson). Sensor CSVs write 16–20 digits a value (`-0.013896775431931019`),
+    /// so most digits go this way. Little-endian: the first byte is the lowest.
+    @inline(__always)
+    private static func eightDigits(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt64? {
+        let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
+        // Every byte 0x30...0x39: its high nibble is 3, and adding 6 does not carry into it.
+        let allDigits = (word & 0xF0F0_F0F0_F0F0_F0F0) | (((word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4)
+        guard allDigits == 0x3333_3333_3333_3333 else { return nil }
+        var value = word &- 0x3030_3030_3030_3030
+        value = value &* 10 &+ (value >> 8)  // pairs of digits
+        let low = (value & 0x0000_00FF_0000_00FF) &* (100 &+ (1_000_000 << 32))
+        let high = ((value >> 16) & 0x0000_00FF_0000_00FF) &* (1 &+ (10_000 << 32))
+        return ((low &+ high) >> 32) & 0xFFFF_FFFF
     }
 
     /// `nan`, `inf`, long mantissas and other rare shapes, through the C library.

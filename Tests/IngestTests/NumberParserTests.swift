@@ -8,7 +8,9 @@ import Testing
 
     @Test func agreesWithStrtodOnTheShapesSensorsWrite() {
         let samples = ["0", "-0.0", "12.5", "-1.5504753767742476", "6.1513367E-4", "7.4768066E-4", "9.80665", "1e10",
-                       "1657534605376", "123456789012345678901234", "0.1", "3.141592653589793238", "+4.5", "2.5e-300"]
+                       "1657534605376", "123456789012345678901234", "0.1", "3.141592653589793238", "+4.5", "2.5e-300",
+                       // eight digits at a time, and windows that end in an exponent, a point or a lone digit
+                       "1.2345678e5", "12345678.87654321", "0.000000012345678901234", "9.9999999", "1.23456789", "123456789012"]
         for text in samples {
             #expect(parse(text) == strtod(text, nil), "\(text)")
         }
@@ -95,7 +97,7 @@ import Testing
     }
 
     @Test func rejectsText() {
-        for text in ["", "abc", "1.2.3", "1e", "--1", "SEATED", "1,5"] {
+        for text in ["", "abc", "1.2.3", "1e", "--1", "SEATED", "1,5", "1234567a89", "1.234567:8901"] {
             #expect(parse(text) == nil, "\(text)")
         }
     }
