@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import MobilityCore
 
 extension PipelineStore {
@@ -13,20 +14,34 @@ extension PipelineStore {
 
     /// One device's (or file's) timed fixes in file and record order: memory for one track at
     /// a time. CROSS JOIN makes SQLite find the device's files first and read their fixes by
-    /// primary key, instead of scanning every fix for each device.
+    /// primary key, instead of scanning every fix for each device. Ordered by `i.id` (equal to
+    /// `f.file_id`), which that loop already follows: ordered by `f.file_id`, SQLite sorted
+    /// every fix again in a temporary B-tree (four times the time of the whole query).
+    ///
+    /// The columns are read straight from SQLite's C API (as `FixWriter` binds them): loading
+    /// the 345,600 fixes of the GeoLife benchmark took 0.14 s through GRDB's `Row`, 0.11 s so.
     public func trackPoints(named name: String, groupedBy grouping: TrackGrouping = .device) throws -> [TrackPoint] {
         let key = grouping == .device ? "COALESCE(i.device, i.path)" : "i.path"
         return try database.read { db in
-            var points: [TrackPoint] = []
-            let rows = try Row.fetchCursor(db, sql: """
+            let statement = try db.makeStatement(sql: """
                 SELECT f.time_unix_s, f.lat_deg, f.lon_deg, f.accuracy_m
                 FROM input_files i CROSS JOIN fixes f ON f.file_id = i.id
                 WHERE i.status = 'ingested' AND \(key) = ? AND f.time_unix_s IS NOT NULL
-                ORDER BY f.file_id, f.seq
-                """, arguments: [name])
-            while let row = try rows.next() {
-                let accuracy: Double? = row[3]
-                points.append(TrackPoint(timeSeconds: row[0], latitudeDegrees: row[1], longitudeDegrees: row[2], accuracyMeters: accuracy ?? .nan))
+                ORDER BY i.id, f.seq
+                """)
+            statement.arguments = [name]
+            let handle = statement.sqliteStatement
+            defer { sqlite3_reset(handle) }
+            var points: [TrackPoint] = []
+            while true {
+                let code = sqlite3_step(handle)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                }
+                let accuracy = sqlite3_column_type(handle, 3) == SQLITE_NULL ? Double.nan : sqlite3_column_double(handle, 3)
+                points.append(TrackPoint(timeSeconds: sqlite3_column_double(handle, 0), latitudeDegrees: sqlite3_column_double(handle, 1),
+                                         longitudeDegrees: sqlite3_column_double(handle, 2), accuracyMeters: accuracy))
             }
             return points
         }
