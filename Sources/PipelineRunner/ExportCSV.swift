@@ -1,0 +1,52 @@
+import Store
+
+/// The CSV of `pipeline export`: RFC 4180 with `\n` line ends, each value written exactly.
+enum ExportCSV {
+    static func appendHeader(_ names: [String], to text: inout [UInt8]) {
+        for (index, name) in names.enumerated() {
+            if index > 0 { text.append(UInt8(ascii: ",")) }
+            appendText(name, to: &text)
+        }
+        text.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends `value` as a field of a column of `type`; false when the value is of another type.
+    static func append(_ value: StoredValue, as type: ExportColumnType, to text: inout [UInt8]) -> Bool {
+        switch (value, type) {
+        case (.null, _): return true
+        case (.integer(let integer), .long): text.append(contentsOf: String(integer).utf8)
+        case (.real(let real), .double): appendDouble(real, to: &text)
+        case (.integer(let integer), .double):
+            guard let real = Double(exactly: integer) else { return false }
+            appendDouble(real, to: &text)
+        case (.text(let string), .string): appendText(string, to: &text)
+        default: return false
+        }
+        return true
+    }
+
+    /// The shortest decimal text that reads back to the same double (Swift's `description`,
+    /// which Java's `Double.parseDouble`, Python's `float` and C's `strtod` all read back
+    /// exactly), and `Inf`, `-Inf`, `NaN` as Spark's CSV reader expects them by default.
+    static func appendDouble(_ value: Double, to text: inout [UInt8]) {
+        if value.isNaN { text.append(contentsOf: "NaN".utf8) } else if value.isInfinite {
+            text.append(contentsOf: (value > 0 ? "Inf" : "-Inf").utf8)
+        } else {
+            text.append(contentsOf: value.description.utf8)
+        }
+    }
+
+    /// Text as stored: quoted when it holds a comma, quote or line end, or is empty (so that
+    /// `""` is an empty string and an empty field is NULL); quotes inside are doubled.
+    static func appendText(_ string: String, to text: inout [UInt8]) {
+        let bytes = string.utf8
+        let special = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+        guard special || bytes.isEmpty else { text.append(contentsOf: bytes); return }
+        text.append(UInt8(ascii: "\""))
+        for byte in bytes {
+            if byte == UInt8(ascii: "\"") { text.append(byte) }
+            text.append(byte)
+        }
+        text.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import MobilityCore
+import Store
+
+/// `pipeline export`: every table of a store as exact CSV, with `schema.json` declaring each
+/// file's columns and types, so that another engine (Apache Spark, pandas, DuckDB) reads the
+/// same values without inferring anything.
+///
+/// The files are for machines, not spreadsheets: doubles are written to the last bit (the
+/// shortest text that reads back to the same double), text exactly as stored (no formula
+/// neutralising, unlike the report CSVs), NULL as an empty field and an empty string as `""`.
+/// Rows come in primary-key order, so two exports of equal stores are byte-identical. Each file
+/// is written beside its final name and moved into place; `schema.json` is written last and
+/// names exactly the tables of this export.
+public struct TableExport {
+    public var storePath: String
+    public var folder: String
+    /// Tables to export; empty means every table.
+    public var tables: [String] = []
+
+    public init(storePath: String, folder: String) {
+        self.storePath = storePath
+        self.folder = folder
+    }
+
+    public struct Summary: Codable, Sendable {
+        public var folder = ""
+        public var tables: [String: Int] = [:]
+        public var seconds = 0.0
+    }
+
+    /// A table the export cannot write exactly (a column type it does not map, a value of
+    /// another type than its column declares), or a table name that is not in the store.
+    public struct Problem: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public func run(progress: Progress) throws -> Summary {
+        let started = Date()
+        let lock = try RunLock(storePath: storePath)  // no run writes while the tables are read
+        defer { withExtendedLifetime(lock) {} }
+        let store = try PipelineStore(path: storePath)
+        let all = try store.storedTables()
+        let unknown = tables.filter { name in !all.contains { $0.name == name } }
+        guard unknown.isEmpty else {
+            throw Problem(description: "no table \(unknown.joined(separator: ", ")) in \(storePath); its tables are "
+                          + all.map(\.name).joined(separator: ", "))
+        }
+        let chosen = tables.isEmpty ? all : all.filter { tables.contains($0.name) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var summary = Summary(folder: folder)
+        var described: [ExportSchema.Table] = []
+        for (index, table) in chosen.enumerated() {
+            progress.update(done: index, total: chosen.count, item: table.name)
+            let types = try table.columns.map { try ExportColumnType(declared: $0.declaredType, table: table.name, column: $0.name) }
+            let rows = try write(table, types: types, store: store)
+            summary.tables[table.name] = rows
+            described.append(ExportSchema.Table(table, types: types, rows: rows))
+        }
+        progress.update(done: chosen.count, total: chosen.count, item: "")
+        let schema = ExportSchema(pipelineVersion: ToolVersion.string, tables: described)
+        try JSONText.data(schema, keys: .asDeclared, layout: .pretty).write(to: URL(fileURLWithPath: folder + "/schema.json"), options: .atomic)
+        summary.seconds = Date().timeIntervalSince(started)
+        return summary
+    }
+
+    /// Streams one table to `<table>.csv` through a temporary file; returns its row count.
+    private func write(_ table: StoredTable, types: [ExportColumnType], store: PipelineStore) throws -> Int {
+        let path = folder + "/" + table.name + ".csv"
+        let partial = path + ".partial"
+        guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial) else {
+            throw Problem(description: "cannot write \(partial)")
+        }
+        var text: [UInt8] = []
+        var rows = 0
+        do {
+            defer { try? handle.close() }
+            ExportCSV.appendHeader(table.columns.map(\.name), to: &text)
+            try store.forEachRow(of: table) { values in
+                rows += 1
+                for (index, value) in values.enumerated() {
+                    if index > 0 { text.append(UInt8(ascii: ",")) }
+                    guard ExportCSV.append(value, as: types[index], to: &text) else {
+                        throw Problem(description: "\(table.name).\(table.columns[index].name), row \(rows) in key order: "
+                                      + "\(value) is not a \(table.columns[index].declaredType) value; the export writes each column as its declared type")
+                    }
+                }
+                text.append(UInt8(ascii: "\n"))
+                if text.count >= 1 << 20 {
+                    try handle.write(contentsOf: text)
+                    text.removeAll(keepingCapacity: true)
+                }
+            }
+            try handle.write(contentsOf: text)
+        } catch {
+            try? FileManager.default.removeItem(atPath: partial)
+            throw error
+        }
+        _ = try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.moveItem(atPath: partial, toPath: path)
+        return rows
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// One value as SQLite stores it (its storage class), for exporting tables exactly.
+public enum StoredValue: Equatable, Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+}
+
+/// A store table as its schema declares it: columns in order, with their declared types, and
+/// the columns of its primary key (the order rows are exported in).
+public struct StoredTable: Sendable {
+    public struct Column: Sendable {
+        public var name: String
+        /// The type the schema declares (`INTEGER`, `REAL`, `TEXT`, …), upper-cased.
+        public var declaredType: String
+        public var notNull: Bool
+    }
+
+    public var name: String
+    public var columns: [Column]
+    /// Primary-key columns in key order; empty for a table keyed by its rowid alone.
+    public var primaryKey: [String]
+}
+
+extension PipelineStore {
+    /// Every table of the pipeline's schema, by name (GRDB's migration log and SQLite's own
+    /// tables left out).
+    public func storedTables() throws -> [StoredTable] {
+        try database.read { db in
+            let names = try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name
+                """)
+            return try names.map { name in
+                let rows = try Row.fetchAll(db, sql: "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?) ORDER BY cid", arguments: [name])
+                let columns = rows.map { StoredTable.Column(name: $0[0], declaredType: ($0[1] as String).uppercased(), notNull: $0[2]) }
+                let key = rows.compactMap { row -> (Int, String)? in
+                    let position: Int = row[3]
+                    return position > 0 ? (position, row[0]) : nil
+                }.sorted { $0.0 < $1.0 }.map(\.1)
+                return StoredTable(name: name, columns: columns, primaryKey: key)
+            }
+        }
+    }
+
+    /// Calls `body` with each row of `table` in primary-key order (rowid order for a table
+    /// keyed by its rowid), as SQLite stores the values: doubles to the last bit, text as it
+    /// is. One read transaction, so the rows are one consistent snapshot.
+    public func forEachRow(of table: StoredTable, _ body: ([StoredValue]) throws -> Void) throws {
+        let columns = table.columns.map { quoted($0.name) }.joined(separator: ", ")
+        let order = table.primaryKey.isEmpty ? "rowid" : table.primaryKey.map(quoted).joined(separator: ", ")
+        try database.read { db in
+            let statement = try db.makeStatement(sql: "SELECT \(columns) FROM \(quoted(table.name)) ORDER BY \(order)")
+            let handle = statement.sqliteStatement
+            defer { sqlite3_reset(handle) }
+            var values = [StoredValue](repeating: .null, count: table.columns.count)
+            while true {
+                let code = sqlite3_step(handle)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                }
+                for index in values.indices { values[index] = Self.value(handle, Int32(index)) }
+                try body(values)
+            }
+        }
+    }
+
+    private static func value(_ handle: OpaquePointer, _ index: Int32) -> StoredValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard let bytes = sqlite3_column_text(handle, index) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+
+    private func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
