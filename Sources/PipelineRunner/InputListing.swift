@@ -1,0 +1,85 @@
+import Foundation
+import Ingest
+import MobilityCore
+
+/// `pipeline inputs`: the files a run would read, each with its format, size and device,
+/// found the way `ingest` finds them (the same discovery, detection, manifests in discovery
+/// order and `--name-pattern`) but without reading their records: only the first lines a
+/// format needs to be recognised. For planning work by device and bytes (partitions of a
+/// distributed run, batches of a nightly job) before anything is ingested.
+public struct InputListing {
+    public var paths: [String]
+    public var columns: ColumnMappingSpec?
+    public var namePattern: String?
+
+    public init(paths: [String]) {
+        self.paths = paths
+    }
+
+    public struct Entry: Codable, Sendable, Equatable {
+        public var path: String
+        /// The format `ingest` would read it as; nil when it would skip or quarantine the file.
+        public var format: String?
+        /// Bytes on disk (all files of an export folder).
+        public var bytes: Int64
+        /// The device the file belongs to, by `ingest`'s rules (also for a file it would
+        /// quarantine, which is recorded against that path).
+        public var device: String
+        /// Where the device came from: `manifest`, `name_pattern` or `folder`.
+        public var deviceSource: String
+        /// The whole-file mode label from a manifest or `--name-pattern`, if any.
+        public var mode: String?
+        /// True for one device's recording; false for a table that names devices per row or
+        /// none (geofences, check-ins, label CSVs, manifests), which every device may need.
+        public var perDevice: Bool
+        /// What `ingest` would do instead of reading it: skip it (not a trace, not a regular
+        /// file) or quarantine it (unreadable), with why. A file found malformed only while its
+        /// records are read (a GPX cut short) is listed with its format, and quarantined by `ingest`.
+        public var note: String?
+
+        enum CodingKeys: String, CodingKey {
+            case path, format, bytes, device, mode, note
+            case deviceSource = "device_source", perDevice = "per_device"
+        }
+
+        /// Every key in every object, `null` where there is no value (a steady shape for the
+        /// tools that read the list).
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(path, forKey: .path)
+            try container.encode(format, forKey: .format)
+            try container.encode(bytes, forKey: .bytes)
+            try container.encode(device, forKey: .device)
+            try container.encode(deviceSource, forKey: .deviceSource)
+            try container.encode(mode, forKey: .mode)
+            try container.encode(perDevice, forKey: .perDevice)
+            try container.encode(note, forKey: .note)
+        }
+    }
+
+    public func run() throws -> [Entry] {
+        var devices = try DeviceResolver(namePattern: namePattern)
+        let detector = FormatDetector(explicitMapping: columns)
+        return try InputDiscovery.discover(paths).map { input in
+            var format: InputFormat?, note: String?
+            switch input.problem {
+            case .notRegular(let kind)?: note = "skipped: \(kind), not a regular file"
+            case .unreadable(let reason)?: note = "quarantined: \(reason)"
+            case nil:
+                do {
+                    format = try detector.detect(path: input.path)
+                    if format == nil { note = "skipped: " + (FormatDetector.whyNotATrace(path: input.path) ?? IngestSummary.notATraceExtension) }
+                } catch let error as InputError {
+                    note = "quarantined: \(error.code.rawValue): \(error.message)"
+                }
+            }
+            if case .manifest? = format {  // as `ingest` does: later files see its entries
+                var dropped = DropCounts()
+                try? devices.manifest.load(path: input.path, dropped: &dropped)
+            }
+            let identity = devices.resolve(path: input.path, root: input.root)
+            return Entry(path: input.path, format: format?.kind.rawValue, bytes: InputFileSize.bytes(input.path), device: identity.device,
+                         deviceSource: identity.source, mode: identity.mode, perDevice: format?.kind.isDeviceRecording ?? true, note: note)
+        }
+    }
+}
