@@ -75,7 +75,9 @@ public struct InputListing {
             }
             if case .manifest? = format {  // as `ingest` does: later files see its entries
                 var dropped = DropCounts()
-                try? devices.manifest.load(path: input.path, dropped: &dropped)
+                do { try devices.manifest.load(path: input.path, dropped: &dropped) } catch let error as InputError {
+                    (format, note) = (nil, "quarantined: \(error.code.rawValue): \(error.message)")
+                }
             }
             let identity = devices.resolve(path: input.path, root: input.root)
             return Entry(path: input.path, format: format?.kind.rawValue, bytes: InputFileSize.bytes(input.path), device: identity.device,

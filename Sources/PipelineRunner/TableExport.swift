@@ -96,8 +96,9 @@ public struct TableExport {
             try? FileManager.default.removeItem(atPath: partial)
             throw error
         }
-        _ = try? FileManager.default.removeItem(atPath: path)
-        try FileManager.default.moveItem(atPath: partial, toPath: path)
+        guard rename(partial, path) == 0 else {  // replaces the previous export's file in one step
+            throw Problem(description: "cannot move \(partial) to \(path): \(String(cString: strerror(errno)))")
+        }
         return rows
     }
 }

@@ -77,4 +77,11 @@ import Testing
         let entry = try listing.run().first
         #expect(entry?.device == "bob" && entry?.mode == "walk" && entry?.deviceSource == "name_pattern")
     }
+
+    @Test func aManifestIngestWouldQuarantineIsListedSo() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("in/manifest.csv", "foo,bar\n1,2\n")
+        let entry = try InputListing(paths: [folder.file("in")]).run().first
+        #expect(entry?.format == nil && entry?.note?.hasPrefix("quarantined: bad_header") == true)
+    }
 }
