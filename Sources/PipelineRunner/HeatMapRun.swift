@@ -15,6 +15,9 @@ public struct HeatMapRun {
     public var parameters = HeatMapParameters()
     public var calendar = CalendarKeys()
     public var grouping = TrackGrouping.device
+    /// Also keep each device's unfiltered counts per cell in the store (never in a file), so
+    /// that runs over disjoint parts of a data set can be merged before k is applied.
+    public var keepDeviceCells = false
 
     public init(storePath: String, reportsFolder: String) {
         self.storePath = storePath
@@ -51,17 +54,22 @@ public struct HeatMapRun {
         var byMode: [Mode: HeatMap] = [:]
         var summary = Summary()
         let names = try store.trackNames(groupedBy: grouping)
+        var deviceCells: [PipelineStore.HeatMapDeviceCell] = []
         for (index, name) in names.enumerated() {
             progress.update(done: index, total: names.count, item: name)
             let track = try store.track(named: name, groupedBy: grouping)
             let intervals = try store.storedIntervals(device: name)
             let modes = FixModes(track: track, staypoints: intervals.stays, legs: intervals.legs)
             overall.add(track, modes: modes)
-            for mode in Set(intervals.legs.compactMap(\.mode) + (intervals.stays.isEmpty ? [] : [.still]))
+            if keepDeviceCells { deviceCells += Self.deviceCells("all", name, track, modes, HeatMap(grid: grid, filter: filter)) }
+            for mode in Set(intervals.legs.compactMap(\.mode) + (intervals.stays.isEmpty ? [] : [.still])).sorted()
             where filter.modes?.contains(mode) ?? true {
                 var map = byMode[mode] ?? HeatMap(grid: grid, filter: filter.only(mode))
                 map.add(track, modes: modes)
                 byMode[mode] = map
+                if keepDeviceCells {
+                    deviceCells += Self.deviceCells(mode.rawValue, name, track, modes, HeatMap(grid: grid, filter: filter.only(mode)))
+                }
             }
             summary.fixes += track.points.count
         }
@@ -76,13 +84,23 @@ public struct HeatMapRun {
             summary.cellsByMap[name] = cells.count
             if name == "all" { (summary.cells, summary.suppressedCells) = (cells.count, suppressed) }
         }
-        try store.replaceHeatMaps(rows)
+        try store.replaceHeatMaps(rows, deviceCells: deviceCells)
         summary.files = try HeatMapFiles(maps: rows, grid: grid).write(to: reportsFolder, cells: published)
         summary.devices = names.count
         summary.cellMeters = grid.cellMeters
         summary.minimumDevices = parameters.minimumDevices
         summary.seconds = Date().timeIntervalSince(started)
         return summary
+    }
+
+    /// One device's cells in `empty` (a map with the run's grid and filter), unfiltered.
+    static func deviceCells(_ map: String, _ device: String, _ track: DeviceTrack, _ modes: FixModes,
+                            _ empty: HeatMap) -> [PipelineStore.HeatMapDeviceCell] {
+        var mine = empty
+        mine.add(track, modes: modes)
+        return mine.cells.sorted { $0.key < $1.key }.map {
+            .init(map: map, cellID: mine.grid.id($0.key), device: device, fixes: $0.value.fixes, dwellSeconds: $0.value.dwellSeconds)
+        }
     }
 
     static func row(_ grid: HeatGrid, _ cell: HeatGrid.Cell, _ counts: HeatMap.Counts) -> PipelineStore.HeatMapRows.Cell {

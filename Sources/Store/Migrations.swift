@@ -17,6 +17,7 @@ enum Migrations {
         migrator.registerMigration("v7_stream_timing_and_notes") { db in try v7StreamTiming(db) }
         migrator.registerMigration("v8_recording_rides") { db in try v8RecordingRides(db) }
         migrator.registerMigration("v9_file_signature") { db in try v9FileSignature(db) }
+        migrator.registerMigration("v10_heatmap_device_cells") { db in try v10HeatMapDeviceCells(db) }
         return migrator
     }
 
@@ -361,6 +362,23 @@ enum Migrations {
     /// call an input unchanged without hashing it; NULL for rows written before it existed.
     static func v9FileSignature(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE input_files ADD COLUMN file_signature TEXT")
+    }
+
+    /// Each device's unfiltered counts per heat-map cell, kept only when asked for
+    /// (`pipeline heatmap --keep-device-cells`) so that runs over disjoint parts of a data set
+    /// can be merged: a cell's distinct devices are counted over every part before k is
+    /// applied. Never written to a file: one device's cells are its trace.
+    static func v10HeatMapDeviceCells(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE heatmap_device_cells (
+              map TEXT NOT NULL,
+              cell_id TEXT NOT NULL,
+              device TEXT NOT NULL,
+              fixes INTEGER NOT NULL,
+              dwell_s REAL NOT NULL,
+              PRIMARY KEY (map, cell_id, device)
+            ) WITHOUT ROWID
+            """)
     }
 
     static func v6ColumnMapping(_ db: Database) throws {

@@ -12,6 +12,15 @@ extension PipelineStore {
         }
     }
 
+    /// Every device's unfiltered cell counts, by map, cell and device.
+    public func heatMapDeviceCells() throws -> [HeatMapDeviceCell] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT map, cell_id, device, fixes, dwell_s FROM heatmap_device_cells ORDER BY map, cell_id, device").map {
+                HeatMapDeviceCell(map: $0[0], cellID: $0[1], device: $0[2], fixes: $0[3], dwellSeconds: $0[4])
+            }
+        }
+    }
+
     /// One device's (or file's) timed fixes in file and record order: memory for one track at
     /// a time. CROSS JOIN makes SQLite find the device's files first and read their fixes by
     /// primary key, instead of scanning every fix for each device. Ordered by `i.id` (equal to
@@ -88,11 +97,24 @@ extension PipelineStore {
         }
     }
 
-    /// Replaces every heat map in one transaction.
-    public func replaceHeatMaps(_ maps: [HeatMapRows]) throws {
+    /// One device's unfiltered counts in one cell of one map (`heatmap_device_cells`).
+    public struct HeatMapDeviceCell: Sendable, Equatable {
+        public var map: String, cellID: String, device: String
+        public var fixes: Int, dwellSeconds: Double
+
+        public init(map: String, cellID: String, device: String, fixes: Int, dwellSeconds: Double) {
+            (self.map, self.cellID, self.device, self.fixes, self.dwellSeconds) = (map, cellID, device, fixes, dwellSeconds)
+        }
+    }
+
+    /// Replaces every heat map, and the per-device cells (none unless asked for), in one transaction.
+    public func replaceHeatMaps(_ maps: [HeatMapRows], deviceCells: [HeatMapDeviceCell] = []) throws {
         try database.write { db in
             try db.execute(sql: "DELETE FROM heatmap_cells")
             try db.execute(sql: "DELETE FROM heatmaps")
+            try db.execute(sql: "DELETE FROM heatmap_device_cells")
+            let deviceCell = try db.makeStatement(sql: "INSERT INTO heatmap_device_cells (map, cell_id, device, fixes, dwell_s) VALUES (?, ?, ?, ?, ?)")
+            for c in deviceCells { try deviceCell.execute(arguments: [c.map, c.cellID, c.device, c.fixes, c.dwellSeconds]) }
             let map = try db.makeStatement(sql: """
                 INSERT INTO heatmaps (map, cell_m, min_devices, filter, cells, suppressed_cells) VALUES (?, ?, ?, ?, ?, ?)
                 """)

@@ -25,6 +25,10 @@ struct HeatMapCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Hours added to UTC for the day, weekday and hour filters.", valueName: "h"))
     var utcOffsetHours = 0.0
 
+    @Flag(help: ArgumentHelp("Also keep each device's unfiltered counts per cell in the store (table heatmap_device_cells), never in a file.",
+                             discussion: "For merging runs over disjoint parts of a data set (say by device): a cell's distinct devices are counted over every part, then k is applied once. Off by default: one device's cells are its trace."))
+    var keepDeviceCells = false
+
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
 
@@ -35,6 +39,7 @@ struct HeatMapCommand: ParsableCommand {
         var run = HeatMapRun(storePath: store, reportsFolder: out ?? (store as NSString).deletingLastPathComponent)
         try heatMap.apply(to: &run.parameters)
         run.calendar = CalendarKeys(utcOffsetSeconds: utcOffsetHours * 3600)
+        run.keepDeviceCells = keepDeviceCells
         let progress = Progress()
         let summary = try runStage(json: json, progress: progress) {
             do { return try run.run(progress: progress) } catch let error as HeatMapParameters.Invalid {
