@@ -17,6 +17,8 @@ import Trips
 public struct ComfortRun {
     public var storePath: String
     public var reportsFolder: String
+    /// Write the comfort tables into `reportsFolder` (false: the store only).
+    public var writesFiles = true
     public var maxRideSeconds = RideWindow.Parameters.maxRideSeconds
     public var metrics = RideMetrics.Parameters()
     /// Which recordings become rides without a check-in.
@@ -155,11 +157,11 @@ public struct ComfortRun {
         }
         progress.update(done: checkIns.count, total: checkIns.count, item: "")
         try store.replaceRides(rows)
-        try ComfortTables(rides: rides).write(to: reportsFolder)
+        if writesFiles { try ComfortTables(rides: rides).write(to: reportsFolder) }
         summary.rides = rides.count
         summary.trains = Set(rides.compactMap(\.checkIn?.train)).count
         summary.routes = Set(rides.compactMap { $0.checkIn.map { [$0.fromStation, $0.toStation] } }).count
-        summary.files = ComfortTables.fileNames.map { (reportsFolder as NSString).appendingPathComponent($0) }
+        summary.files = writesFiles ? ComfortTables.fileNames.map { (reportsFolder as NSString).appendingPathComponent($0) } : []
         summary.seconds = Date().timeIntervalSince(started)
         return (summary, rides)
     }

@@ -18,6 +18,8 @@ public struct HeatMapRun {
     /// Also keep each device's unfiltered counts per cell in the store (never in a file), so
     /// that runs over disjoint parts of a data set can be merged before k is applied.
     public var keepDeviceCells = false
+    /// Write the published maps into `reportsFolder` (false: the store only).
+    public var writesFiles = true
 
     public init(storePath: String, reportsFolder: String) {
         self.storePath = storePath
@@ -85,7 +87,7 @@ public struct HeatMapRun {
             if name == "all" { (summary.cells, summary.suppressedCells) = (cells.count, suppressed) }
         }
         try store.replaceHeatMaps(rows, deviceCells: deviceCells)
-        summary.files = try HeatMapFiles(maps: rows, grid: grid).write(to: reportsFolder, cells: published)
+        summary.files = writesFiles ? try HeatMapFiles(maps: rows, grid: grid).write(to: reportsFolder, cells: published) : []
         summary.devices = names.count
         summary.cellMeters = grid.cellMeters
         summary.minimumDevices = parameters.minimumDevices

@@ -25,6 +25,11 @@ public struct PipelineRun {
     public var configuration = PipelineConfiguration()
     public var ingest = IngestOptions(paths: [], storePath: "")
     public var force = false
+    /// A run over one part of a data set (`--partial`): every stage runs and the store keeps
+    /// what merging the parts needs (each device's unfiltered heat-map cells besides), but
+    /// nothing is published: no CSV, GeoJSON, PNG or report is written, since the part's
+    /// cross-device results (k-anonymous cells, OD, locations) are not the data set's.
+    public var partial = false
 
     public init(inputs: [String], outputFolder: String) {
         self.inputs = inputs
@@ -57,6 +62,8 @@ public struct PipelineRun {
         public var stageSeconds: [String: Double] = [:]
         public var exitStatus = 0
         public var outputFolder = ""
+        /// A partial run: the store only, nothing published.
+        public var partial = false
         /// What the user should know that stopped nothing, printed last: a `--columns` that
         /// matched no file, a run that read files and made no window …
         public var warnings: [String] = []
@@ -67,7 +74,7 @@ public struct PipelineRun {
             case files, ingested, unchanged, quarantined, skipped, skippedFiles = "skipped_files", fixes, imuSamples = "imu_samples", checkins
             case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells, legsByModeSource = "legs_by_mode_source"
             case suppressedCells = "suppressed_cells", rides, measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
-            case exitStatus = "exit_status", outputFolder = "output_folder", warnings, fileOutcomes = "file_outcomes"
+            case exitStatus = "exit_status", outputFolder = "output_folder", warnings, fileOutcomes = "file_outcomes", partial
         }
     }
 
@@ -81,14 +88,27 @@ public struct PipelineRun {
         return try ZipExtraction.using(folder: temporaryFolder) { try runStages(progress: progress) }
     }
 
+    /// A partial run refuses a folder holding a complete run's reports: they would sit beside
+    /// a store they no longer describe.
+    public struct PublishedOutputsPresent: Error, CustomStringConvertible {
+        public let folder: String, file: String
+        public var description: String {
+            "\(folder) holds a complete run's reports (\(file)); a partial run (--partial) writes only the store: give it a folder of its own"
+        }
+    }
+
     private func runStages(progress: Progress) throws -> Summary {
-        var summary = Summary(outputFolder: outputFolder)
+        var summary = Summary(outputFolder: outputFolder, partial: partial)
+        if partial, let file = Self.outputNames.first(where: { FileManager.default.fileExists(atPath: (outputFolder as NSString).appendingPathComponent($0)) }) {
+            throw PublishedOutputsPresent(folder: outputFolder, file: file)
+        }
         var clock = Date()
         func lap(_ stage: String) { summary.stageSeconds[stage] = Date().timeIntervalSince(clock); clock = Date() }
 
         var options = ingest
         options.cleaning = configuration.cleaning
         options.force = force
+        if partial { options.reportsFolder = nil }  // no quarantine.csv: the store keeps the quarantine
         progress.log("ingest: \(inputs.joined(separator: " "))")
         let ingested = try IngestRun(options: options, progress: progress).run()
         (summary.files, summary.ingested, summary.unchanged, summary.skipped) = (ingested.files, ingested.ingested, ingested.unchanged, ingested.skipped)
@@ -104,7 +124,7 @@ public struct PipelineRun {
         summary.quarantined = Set(try store.quarantinedFiles().map(\.path)).count  // files, whatever the stages
         summary.exitStatus = summary.quarantined > 0 ? 2 : 0
         let fingerprint = try self.fingerprint(store)
-        if !force, try store.derivedState("complete_run") == fingerprint, outputsExist() {
+        if !force, try store.derivedState("complete_run") == fingerprint, partial || outputsExist() {
             summary.upToDate = true
             try fillCounts(&summary, store)
             try sayOutcomes(&summary, store)
@@ -117,6 +137,7 @@ public struct PipelineRun {
         lap("classify")
 
         var trips = TripsRun(storePath: storePath, reportsFolder: outputFolder)
+        trips.writesFiles = !partial
         trips.legModel = model?.gpsLegs
         trips.parameters = configuration.trips
         trips.calendar = calendar
@@ -127,6 +148,7 @@ public struct PipelineRun {
         var heatMap = HeatMapRun(storePath: storePath, reportsFolder: outputFolder)
         heatMap.parameters = configuration.heatmap
         heatMap.calendar = calendar
+        (heatMap.keepDeviceCells, heatMap.writesFiles) = (partial, !partial)
         let heatSummary = try heatMap.run(progress: progress)
         (summary.cells, summary.suppressedCells) = (heatSummary.cells, heatSummary.suppressedCells)
         progress.log("heat maps: \(heatSummary.cells) cells published, \(heatSummary.suppressedCells) suppressed (k = \(heatSummary.minimumDevices))")
@@ -138,6 +160,7 @@ public struct PipelineRun {
         comfort.metrics.accelerationThresholdMetersPerSecond2 = configuration.comfort.accelerationThresholdMetersPerSecond2
         comfort.recordings = configuration.comfort.ridesFromRecordings ? .all : .none
         comfort.rideGapSeconds = configuration.comfort.rideGapSeconds
+        comfort.writesFiles = !partial
         let (comfortSummary, _) = try comfort.run(progress: progress)
         (summary.rides, summary.measuredRides) = (comfortSummary.rides, comfortSummary.byStatus["measured"] ?? 0)
         if comfortSummary.rides > 0 { progress.log("comfort: " + ComfortRun.text(comfortSummary)) }
@@ -147,12 +170,15 @@ public struct PipelineRun {
         try sayOutcomes(&summary, store)
 
         let quarantined = try store.quarantinedFiles()  // with the files classify and comfort set aside
-        try QuarantineReport.write(quarantined, to: (outputFolder as NSString).appendingPathComponent("quarantine.csv"))
         summary.quarantined = Set(quarantined.map(\.path)).count
         summary.exitStatus = summary.quarantined > 0 ? 2 : 0
-
-        try ReportPage(store: store, folder: outputFolder,
-                       modelPath: configuration.classification.rulesOnly ? nil : configuration.classification.model, calendar: calendar).write()
+        if partial {
+            progress.log("partial run: nothing published; \(storePath) holds this part's results for merging")
+        } else {
+            try QuarantineReport.write(quarantined, to: (outputFolder as NSString).appendingPathComponent("quarantine.csv"))
+            try ReportPage(store: store, folder: outputFolder,
+                           modelPath: configuration.classification.rulesOnly ? nil : configuration.classification.model, calendar: calendar).write()
+        }
         lap("report")
         try store.setDerivedState("complete_run", fingerprint)
         (summary.staypoints, summary.dwells, summary.triplegs, summary.trips) =
@@ -253,7 +279,9 @@ public struct PipelineRun {
             }
         }
         progress.update(done: pending.count, total: pending.count, item: "")
-        try ModesCSV.write(storeRows: try store.modeWindows(), to: (outputFolder as NSString).appendingPathComponent("modes.csv"))
+        if !partial {
+            try ModesCSV.write(storeRows: try store.modeWindows(), to: (outputFolder as NSString).appendingPathComponent("modes.csv"))
+        }
         return (pending.count, windows, model)
     }
 
@@ -307,6 +335,7 @@ public struct PipelineRun {
             hash.update(data: Data(try ContentHash.sha256(path: configuration.classification.model).utf8))
         }
         hash.update(data: Data(ReportPage.generator.utf8))
+        if partial { hash.update(data: Data("partial".utf8)) }  // a complete run after a partial one runs every stage
         return hash.hexDigest()
     }
 

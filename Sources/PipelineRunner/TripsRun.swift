@@ -12,6 +12,9 @@ import Trips
 public struct TripsRun {
     public var storePath: String
     public var reportsFolder: String
+    /// Write the trip tables and GeoJSON into `reportsFolder` (false: the store only, as a
+    /// partial run of `pipeline run --partial` keeps them).
+    public var writesFiles = true
     public var parameters = TripStageParameters()
     public var calendar = CalendarKeys()
     public var grouping = TrackGrouping.device
@@ -88,8 +91,10 @@ public struct TripsRun {
         summary.secondsTrips = lap() - summary.secondsLoading
 
         try store.replaceTripResults(result, geofences: geofences)
-        try TripTables(result: result, geofences: geofences, calendar: calendar).write(to: reportsFolder)
-        try TripGeoJSON(result: result, geofences: geofences).write(to: reportsFolder)
+        if writesFiles {
+            try TripTables(result: result, geofences: geofences, calendar: calendar).write(to: reportsFolder)
+            try TripGeoJSON(result: result, geofences: geofences).write(to: reportsFolder)
+        }
         try store.finishRun(id: runID, counts: RunCounts())
         summary.secondsWriting = lap()
         summary.staypoints = result.devices.reduce(0) { $0 + $1.staypoints.count }
@@ -98,7 +103,7 @@ public struct TripsRun {
         summary.triplegs = result.devices.reduce(0) { $0 + $1.triplegs.count }
         summary.trips = result.devices.reduce(0) { $0 + $1.trips.count }
         for leg in result.devices.flatMap(\.triplegs) { summary.legsByModeSource[leg.modeSource ?? "none", default: 0] += 1 }
-        summary.files = (TripTables.fileNames + TripGeoJSON.fileNames).map { (reportsFolder as NSString).appendingPathComponent($0) }
+        summary.files = writesFiles ? (TripTables.fileNames + TripGeoJSON.fileNames).map { (reportsFolder as NSString).appendingPathComponent($0) } : []
         return summary
     }
 

@@ -49,6 +49,10 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Hash every input to decide that it is unchanged, instead of trusting an unchanged size, modification time and inode.")
     var verify = false
 
+    @Flag(help: ArgumentHelp("Run every stage over one part of a data set and publish nothing: the store only.",
+                             discussion: "For a distributed run: the part's store keeps what merging needs (each device's unfiltered heat-map cells besides the usual tables; see `pipeline export`), and no CSV, GeoJSON, PNG or report is written, since a part's k-anonymous cells, OD and locations are not the data set's. Refuses a folder that holds a complete run's reports."))
+    var partial = false
+
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
 
@@ -68,6 +72,7 @@ struct RunCommand: ParsableCommand {
         var pipeline = PipelineRun(inputs: paths, outputFolder: out)
         pipeline.configuration = configuration
         pipeline.force = force
+        pipeline.partial = partial
         pipeline.ingest.verify = verify
         pipeline.ingest.namePattern = input.namePattern
         pipeline.ingest.columns = try input.mappingSpec()

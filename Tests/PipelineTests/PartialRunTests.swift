@@ -1,0 +1,41 @@
+import Foundation
+import Store
+import TestSupport
+import Testing
+
+/// `pipeline run --partial`, as a distributed run's part runs it: every stage into the store,
+/// nothing published.
+@Suite(.serialized) struct PartialRunTests {
+    let runs = RunCommandTests()
+
+    @Test func aPartialRunWritesOnlyTheStoreWithItsDeviceCells() throws {
+        let folder = try TemporaryFolder()
+        try runs.simulate(folder, devices: 4, imu: false)
+        let (first, summary) = try runs.run(folder, out: "part", ["--partial"])
+        #expect(first.status == 2, "one input is quarantined on purpose: \(first.stderr)")
+        #expect(summary["partial"] as? Bool == true && (summary["trips"] as? Int ?? 0) > 0 && summary["quarantined"] as? Int == 1)
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder.file("part")).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(written == ["pipeline.sqlite", "pipeline.sqlite.lock"], "nothing published: \(written)")
+        #expect(first.stderr.contains("partial run: nothing published"))
+
+        let store = try PipelineStore(path: folder.file("part/pipeline.sqlite"))
+        let deviceCells = try store.heatMapDeviceCells()
+        #expect(Set(deviceCells.map(\.device)).count == 4, "every device's cells are kept for merging")
+        #expect(try store.tableCounts()["quarantine"] == 1, "the store keeps the quarantine that quarantine.csv would have shown")
+
+        let (again, second) = try runs.run(folder, out: "part", ["--partial"])
+        #expect(again.status == 2 && second["up_to_date"] as? Bool == true)
+
+        // The same folder run in full: every stage runs again, publishes, and keeps no device cells.
+        let (full, complete) = try runs.run(folder, out: "part")
+        #expect(full.status == 2 && complete["up_to_date"] as? Bool == false && complete["partial"] as? Bool == false)
+        for name in ["report.html", "heatmap.csv", "trips.csv", "quarantine.csv", "modes.csv"] {
+            #expect(FileManager.default.fileExists(atPath: folder.file("part/\(name)")), "missing \(name)")
+        }
+        #expect(try PipelineStore(path: folder.file("part/pipeline.sqlite")).heatMapDeviceCells().isEmpty)
+
+        // Now that the folder holds published reports, a partial run refuses it.
+        let (refused, _) = try runs.run(folder, out: "part", ["--partial"])
+        #expect(refused.status == 1 && refused.stderr.contains("holds a complete run's reports"))
+    }
+}
