@@ -151,7 +151,8 @@ public struct PipelineRun {
         (heatMap.keepDeviceCells, heatMap.writesFiles) = (partial, !partial)
         let heatSummary = try heatMap.run(progress: progress)
         (summary.cells, summary.suppressedCells) = (heatSummary.cells, heatSummary.suppressedCells)
-        progress.log("heat maps: \(heatSummary.cells) cells published, \(heatSummary.suppressedCells) suppressed (k = \(heatSummary.minimumDevices))")
+        progress.log(partial ? "heat maps: every device's cells kept in the store for merging (\(heatSummary.cells + heatSummary.suppressedCells) cells in this part), none published"
+                     : "heat maps: \(heatSummary.cells) cells published, \(heatSummary.suppressedCells) suppressed (k = \(heatSummary.minimumDevices))")
         lap("heatmap")
 
         var comfort = ComfortRun(storePath: storePath, reportsFolder: outputFolder)
