@@ -35,22 +35,28 @@ public struct CSVWriter {
         text.append(UInt8(ascii: "\n"))
     }
 
-    /// The field as `escape(_:)` writes it; a field with nothing to quote or neutralise (every
-    /// number, date and plain name) is copied as it is, without a new string.
+    /// The field neutralised (`neutralised(_:)`) and quoted as RFC 4180 asks.
     private mutating func appendEscaped(_ field: String) {
-        let plain = field.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard let first = bytes.first, !Self.formulaStarts.contains(first) else { return bytes.isEmpty }
-            guard !bytes.contains(where: Self.needsQuotes) else { return false }
-            text.append(contentsOf: bytes)
-            return true
-        }
-        if plain != true { text.append(contentsOf: Self.escape(field).utf8) }
+        let first = field.utf8.first
+        Self.appendQuoted(first.map(Self.formulaStarts.contains) == true ? Self.neutralised(field) : field, to: &text)
     }
 
-    static func escape(_ field: String) -> String {
-        let cell = neutralised(field)
-        guard cell.utf8.contains(where: needsQuotes) else { return cell }
-        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    /// Appends `field` as an RFC 4180 field: as it is, or in quotes (inner quotes doubled) when
+    /// it holds a comma, quote or line end, or when it is empty and `quotingEmpty` (so that an
+    /// empty string differs from an empty field). The one quoting rule of every CSV the
+    /// project writes, for spreadsheets (`CSVWriter`) and for other engines (`pipeline export`).
+    public static func appendQuoted(_ field: String, quotingEmpty: Bool = false, to text: inout [UInt8]) {
+        let bytes = field.utf8
+        guard bytes.contains(where: needsQuotes) || (quotingEmpty && bytes.isEmpty) else {
+            text.append(contentsOf: bytes)
+            return
+        }
+        text.append(UInt8(ascii: "\""))
+        for byte in bytes {
+            if byte == UInt8(ascii: "\"") { text.append(byte) }
+            text.append(byte)
+        }
+        text.append(UInt8(ascii: "\""))
     }
 
     /// A comma, quote or line end (either byte of `\r\n`) makes a field quoted.

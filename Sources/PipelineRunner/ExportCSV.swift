@@ -1,3 +1,4 @@
+import MobilityCore
 import Store
 
 /// The CSV of `pipeline export`: RFC 4180 with `\n` line ends, each value written exactly.
@@ -36,17 +37,8 @@ enum ExportCSV {
         }
     }
 
-    /// Text as stored: quoted when it holds a comma, quote or line end, or is empty (so that
-    /// `""` is an empty string and an empty field is NULL); quotes inside are doubled.
+    /// Text as stored, quoted as RFC 4180 asks, and `""` when empty (an empty field is NULL).
     static func appendText(_ string: String, to text: inout [UInt8]) {
-        let bytes = string.utf8
-        let special = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
-        guard special || bytes.isEmpty else { text.append(contentsOf: bytes); return }
-        text.append(UInt8(ascii: "\""))
-        for byte in bytes {
-            if byte == UInt8(ascii: "\"") { text.append(byte) }
-            text.append(byte)
-        }
-        text.append(UInt8(ascii: "\""))
+        CSVWriter.appendQuoted(string, quotingEmpty: true, to: &text)
     }
 }

@@ -39,15 +39,8 @@ extension PipelineStore {
                 ORDER BY i.id, f.seq
                 """)
             statement.arguments = [name]
-            let handle = statement.sqliteStatement
-            defer { sqlite3_reset(handle) }
             var points: [TrackPoint] = []
-            while true {
-                let code = sqlite3_step(handle)
-                if code == SQLITE_DONE { break }
-                guard code == SQLITE_ROW else {
-                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                }
+            try statement.forEachCRow { handle in
                 let accuracy = sqlite3_column_type(handle, 3) == SQLITE_NULL ? Double.nan : sqlite3_column_double(handle, 3)
                 points.append(TrackPoint(timeSeconds: sqlite3_column_double(handle, 0), latitudeDegrees: sqlite3_column_double(handle, 1),
                                          longitudeDegrees: sqlite3_column_double(handle, 2), accuracyMeters: accuracy))

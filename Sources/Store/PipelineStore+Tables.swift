@@ -55,15 +55,8 @@ extension PipelineStore {
         let order = table.primaryKey.isEmpty ? "rowid" : table.primaryKey.map(quoted).joined(separator: ", ")
         try database.read { db in
             let statement = try db.makeStatement(sql: "SELECT \(columns) FROM \(quoted(table.name)) ORDER BY \(order)")
-            let handle = statement.sqliteStatement
-            defer { sqlite3_reset(handle) }
             var values = [StoredValue](repeating: .null, count: table.columns.count)
-            while true {
-                let code = sqlite3_step(handle)
-                if code == SQLITE_DONE { break }
-                guard code == SQLITE_ROW else {
-                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                }
+            try statement.forEachCRow { handle in
                 for index in values.indices { values[index] = Self.value(handle, Int32(index)) }
                 try body(values)
             }
