@@ -5,3 +5,5 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 swift build --build-tests
 swift test --skip-build --disable-xctest "$@"
+# The Spark job against a single run (spark/tests; sets up Java and .venv-spark on first use).
+[ "$#" -gt 0 ] || scripts/spark_test.sh

@@ -18,6 +18,8 @@ public struct HeatGrid: Hashable, Sendable, Codable {
         public var row: Int32
         public var column: Int32
 
+        public init(row: Int32, column: Int32) { (self.row, self.column) = (row, column) }
+
         public static func < (a: Cell, b: Cell) -> Bool { (a.row, a.column) < (b.row, b.column) }
     }
 

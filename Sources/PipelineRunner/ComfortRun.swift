@@ -19,6 +19,9 @@ public struct ComfortRun {
     public var reportsFolder: String
     /// Write the comfort tables into `reportsFolder` (false: the store only).
     public var writesFiles = true
+    /// Check-ins of devices outside this range belong to another part of a distributed run
+    /// (`pipeline run --partial --devices-from … --devices-before …`) and are left to it.
+    public var ownedDevices = DeviceRange()
     public var maxRideSeconds = RideWindow.Parameters.maxRideSeconds
     public var metrics = RideMetrics.Parameters()
     /// Which recordings become rides without a check-in.
@@ -68,7 +71,7 @@ public struct ComfortRun {
         defer { withExtendedLifetime(lock) {} }
         let started = Date()
         let store = try PipelineStore(path: storePath)
-        let checkIns = try store.checkIns()
+        let checkIns = try store.checkIns().filter { ownedDevices.contains($0.checkIn.device) }
         try store.clearStageFailures(stage: "comfort")  // rebuilt whole: what fails now is recorded again below
         let fences = try store.geofences()
         func station(_ name: String) -> Geofence? {

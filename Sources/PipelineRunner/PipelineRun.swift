@@ -30,6 +30,8 @@ public struct PipelineRun {
     /// nothing is published: no CSV, GeoJSON, PNG or report is written, since the part's
     /// cross-device results (k-anonymous cells, OD, locations) are not the data set's.
     public var partial = false
+    /// The devices a partial run owns (check-ins of others are left to their part).
+    public var ownedDevices = DeviceRange()
 
     public init(inputs: [String], outputFolder: String) {
         self.inputs = inputs
@@ -44,6 +46,13 @@ public struct PipelineRun {
         + ["heatmap.csv", "heatmap.geojson", "heatmap.png"] + ComfortTables.fileNames + ["report.html"]
 
     public var storePath: String { ingest.storePath }
+
+    /// Where a partial run writes its devices' own rows (staypoints, trips, rides, windows …,
+    /// as `pipeline run` writes them, ids local to the part) for the merge to renumber and
+    /// join: a folder of its own, never a published one. Its OD, modal split and comfort
+    /// summaries cover the part only and are not the data set's; no heat map is written.
+    public static let partTablesName = "part-tables"
+    var filesFolder: String { partial ? (outputFolder as NSString).appendingPathComponent(Self.partTablesName) : outputFolder }
 
     public struct Summary: Sendable, Encodable {
         public var files = 0, ingested = 0, unchanged = 0, quarantined = 0, skipped = 0
@@ -136,8 +145,8 @@ public struct PipelineRun {
         (summary.classifiedFiles, summary.windows, model) = try classify(store, progress: progress)
         lap("classify")
 
-        var trips = TripsRun(storePath: storePath, reportsFolder: outputFolder)
-        trips.writesFiles = !partial
+        if partial { try FileManager.default.createDirectory(atPath: filesFolder, withIntermediateDirectories: true) }
+        var trips = TripsRun(storePath: storePath, reportsFolder: filesFolder)
         trips.legModel = model?.gpsLegs
         trips.parameters = configuration.trips
         trips.calendar = calendar
@@ -155,13 +164,13 @@ public struct PipelineRun {
                      : "heat maps: \(heatSummary.cells) cells published, \(heatSummary.suppressedCells) suppressed (k = \(heatSummary.minimumDevices))")
         lap("heatmap")
 
-        var comfort = ComfortRun(storePath: storePath, reportsFolder: outputFolder)
+        var comfort = ComfortRun(storePath: storePath, reportsFolder: filesFolder)
+        comfort.ownedDevices = ownedDevices
         comfort.maxRideSeconds = configuration.comfort.maxRideSeconds
         comfort.metrics.jerkThresholdMetersPerSecond3 = configuration.comfort.jerkThresholdMetersPerSecond3
         comfort.metrics.accelerationThresholdMetersPerSecond2 = configuration.comfort.accelerationThresholdMetersPerSecond2
         comfort.recordings = configuration.comfort.ridesFromRecordings ? .all : .none
         comfort.rideGapSeconds = configuration.comfort.rideGapSeconds
-        comfort.writesFiles = !partial
         let (comfortSummary, _) = try comfort.run(progress: progress)
         (summary.rides, summary.measuredRides) = (comfortSummary.rides, comfortSummary.byStatus["measured"] ?? 0)
         if comfortSummary.rides > 0 { progress.log("comfort: " + ComfortRun.text(comfortSummary)) }
@@ -174,7 +183,7 @@ public struct PipelineRun {
         summary.quarantined = Set(quarantined.map(\.path)).count
         summary.exitStatus = summary.quarantined > 0 ? 2 : 0
         if partial {
-            progress.log("partial run: nothing published; \(storePath) holds this part's results for merging")
+            progress.log("partial run: nothing published; \(storePath) and \(filesFolder) hold this part's results for merging")
         } else {
             try QuarantineReport.write(quarantined, to: (outputFolder as NSString).appendingPathComponent("quarantine.csv"))
             try ReportPage(store: store, folder: outputFolder,
@@ -280,9 +289,8 @@ public struct PipelineRun {
             }
         }
         progress.update(done: pending.count, total: pending.count, item: "")
-        if !partial {
-            try ModesCSV.write(storeRows: try store.modeWindows(), to: (outputFolder as NSString).appendingPathComponent("modes.csv"))
-        }
+        if partial { try FileManager.default.createDirectory(atPath: filesFolder, withIntermediateDirectories: true) }
+        try ModesCSV.write(storeRows: try store.modeWindows(), to: (filesFolder as NSString).appendingPathComponent("modes.csv"))
         return (pending.count, windows, model)
     }
 
@@ -336,7 +344,7 @@ public struct PipelineRun {
             hash.update(data: Data(try ContentHash.sha256(path: configuration.classification.model).utf8))
         }
         hash.update(data: Data(ReportPage.generator.utf8))
-        if partial { hash.update(data: Data("partial".utf8)) }  // a complete run after a partial one runs every stage
+        if partial { hash.update(data: Data("partial \(ownedDevices)".utf8)) }  // a complete run after a partial one runs every stage; a part owns its devices
         return hash.hexDigest()
     }
 

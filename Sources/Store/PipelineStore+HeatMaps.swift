@@ -126,3 +126,24 @@ extension PipelineStore {
         }
     }
 }
+
+extension PipelineStore {
+    /// Every stored heat map with its published cells ("all" first, then the modes in name
+    /// order; cells in id order), as `replaceHeatMaps` wrote them or a merge inserted them.
+    public func storedHeatMaps() throws -> [HeatMapRows] {
+        try database.read { db in
+            let maps = try Row.fetchAll(db, sql: "SELECT map, cell_m, min_devices, filter, suppressed_cells FROM heatmaps ORDER BY map = 'all' DESC, map")
+            return try maps.map { map in
+                let name: String = map[0]
+                let cells = try Row.fetchAll(db, sql: """
+                    SELECT cell_id, center_lat_deg, center_lon_deg, south_deg, west_deg, north_deg, east_deg, fixes, devices, dwell_s
+                    FROM heatmap_cells WHERE map = ? ORDER BY cell_id
+                    """, arguments: [name]).map { row in
+                    HeatMapRows.Cell(id: row[0], center: (row[1], row[2]), bounds: (row[3], row[4], row[5], row[6]),
+                                     fixes: row[7], devices: row[8], dwellSeconds: row[9])
+                }
+                return HeatMapRows(map: name, cellMeters: map[1], minimumDevices: map[2], filter: map[3], cells: cells, suppressed: map[4])
+            }
+        }
+    }
+}

@@ -20,7 +20,9 @@ extension PipelineStore {
                 SELECT COUNT(DISTINCT COALESCE(device, path)) FROM input_files
                 WHERE status = 'ingested' AND (fixes > 0 OR imu_samples > 0)
                 """)
-            overview.fixes = try count("SELECT COUNT(*) FROM fixes")
+            // From input_files, not COUNT(*) FROM fixes: the same number, and a store merged from a
+            // distributed run's parts (which keeps no fixes) reports it too.
+            overview.fixes = try count("SELECT COALESCE(SUM(fixes), 0) FROM input_files WHERE status = 'ingested'")
             overview.imuSamples = try count(Self.imuSampleTotalSQL)
             overview.staypoints = try count("SELECT COUNT(*) FROM staypoints")
             overview.dwells = try count("SELECT COUNT(*) FROM dwells")

@@ -50,8 +50,14 @@ struct RunCommand: ParsableCommand {
     var verify = false
 
     @Flag(help: ArgumentHelp("Run every stage over one part of a data set and publish nothing: the store only.",
-                             discussion: "For a distributed run: the part's store keeps what merging needs (each device's unfiltered heat-map cells besides the usual tables; see `pipeline export`), and no CSV, GeoJSON, PNG or report is written, since a part's k-anonymous cells, OD and locations are not the data set's. Refuses a folder that holds a complete run's reports."))
+                             discussion: "For a distributed run (spark/README.md): the part's store keeps what merging needs (each device's unfiltered heat-map cells besides the usual tables; see `pipeline export`), its devices' own rows go to OUT/part-tables for the merge to renumber, and no heat map, OD, report or quarantine.csv is published in OUT, since a part's k-anonymous cells, OD and locations are not the data set's. Refuses a folder that holds a complete run's reports."))
     var partial = false
+
+    @Option(help: ArgumentHelp("With --partial: the first device name this part owns (UTF-8 byte order); check-ins of devices before it are left to another part. Default: none (open).", valueName: "name"))
+    var devicesFrom: String?
+
+    @Option(help: ArgumentHelp("With --partial: the first device name this part no longer owns (UTF-8 byte order). Default: none (open).", valueName: "name"))
+    var devicesBefore: String?
 
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
@@ -73,6 +79,10 @@ struct RunCommand: ParsableCommand {
         pipeline.configuration = configuration
         pipeline.force = force
         pipeline.partial = partial
+        if devicesFrom != nil || devicesBefore != nil {
+            guard partial else { throw ValidationError("--devices-from and --devices-before only apply to a part of a distributed run (--partial)") }
+            pipeline.ownedDevices = DeviceRange(first: devicesFrom, before: devicesBefore)
+        }
         pipeline.ingest.verify = verify
         pipeline.ingest.namePattern = input.namePattern
         pipeline.ingest.columns = try input.mappingSpec()

@@ -15,7 +15,12 @@ import Testing
         #expect(first.status == 2, "one input is quarantined on purpose: \(first.stderr)")
         #expect(summary["partial"] as? Bool == true && (summary["trips"] as? Int ?? 0) > 0 && summary["quarantined"] as? Int == 1)
         let written = try FileManager.default.contentsOfDirectory(atPath: folder.file("part")).filter { !$0.hasPrefix(".") }.sorted()
-        #expect(written == ["pipeline.sqlite", "pipeline.sqlite.lock"], "nothing published: \(written)")
+        #expect(written == ["part-tables", "pipeline.sqlite", "pipeline.sqlite.lock"], "nothing published: \(written)")
+        let own = try FileManager.default.contentsOfDirectory(atPath: folder.file("part/part-tables"))
+        for name in ["staypoints.csv", "trips.csv", "triplegs.csv", "device_stats.csv", "modes.csv", "rides.csv", "triplegs.geojson"] {
+            #expect(own.contains(name), "the part's own rows for the merge: \(name) missing from \(own)")
+        }
+        #expect(!own.contains { $0.hasPrefix("heatmap") || $0 == "report.html" || $0 == "quarantine.csv" }, "no heat map, report or quarantine: \(own)")
         #expect(first.stderr.contains("partial run: nothing published"))
 
         let store = try PipelineStore(path: folder.file("part/pipeline.sqlite"))

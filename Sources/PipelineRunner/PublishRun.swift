@@ -1,0 +1,85 @@
+import Foundation
+import HeatMaps
+import MobilityCore
+import Reports
+import Store
+import Trips
+
+/// `pipeline publish`: the files of a complete run that come from the store, written from a
+/// store that a distributed run's merge filled (spark/): the heat maps (`heatmap.csv`,
+/// `heatmap.geojson`, the PNGs), `quarantine.csv` and `report.html`.
+///
+/// The merge inserts each published cell's id and counts (k already applied over every
+/// part's devices); the cell's centre and edges follow from its id (`HeatGrid`), so they are
+/// computed here, by the code that computes them in a single run, and written back.
+public struct PublishRun {
+    public var storePath: String
+    public var outputFolder: String
+    public var modelPath: String?
+    public var calendar = CalendarKeys()
+
+    public init(storePath: String, outputFolder: String) {
+        (self.storePath, self.outputFolder) = (storePath, outputFolder)
+    }
+
+    public struct Summary: Sendable, Encodable {
+        public var heatMaps = 0, cells = 0, quarantined = 0
+        public var files: [String] = []
+        enum CodingKeys: String, CodingKey { case heatMaps = "heat_maps", cells, quarantined, files }
+    }
+
+    public struct BadCellID: Error, CustomStringConvertible {
+        public let map: String, id: String
+        public var description: String { "heat map \(map): cell id \"\(id)\" is not <size>m:<row>:<column> with the map's cell size" }
+    }
+
+    public func run(progress: Progress) throws -> Summary {
+        let lock = try RunLock(storePath: storePath)
+        defer { withExtendedLifetime(lock) {} }
+        let store = try PipelineStore(path: storePath)
+        try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
+        var summary = Summary()
+        let stored = try store.storedHeatMaps()
+        if let grid = stored.first.map({ HeatGrid(cellMeters: $0.cellMeters) }) {
+            var maps: [PipelineStore.HeatMapRows] = []
+            var published: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]] = [:]
+            for map in Self.inRunOrder(stored) {
+                var cells = try map.cells.map { (cell: try Self.cell(map.map, $0.id, grid), row: $0) }
+                cells.sort { $0.cell < $1.cell }
+                var filled = map
+                filled.cells = cells.map { HeatMapRun.row(grid, $0.cell, HeatMap.Counts(fixes: $0.row.fixes, devices: $0.row.devices,
+                                                                                          dwellSeconds: $0.row.dwellSeconds)) }
+                published[map.map] = cells.map { ($0.cell, HeatMap.Counts(fixes: $0.row.fixes, devices: $0.row.devices, dwellSeconds: $0.row.dwellSeconds)) }
+                maps.append(filled)
+            }
+            try store.replaceHeatMaps(maps)
+            summary.files += try HeatMapFiles(maps: maps, grid: grid).write(to: outputFolder, cells: published)
+            (summary.heatMaps, summary.cells) = (maps.count, maps.first { $0.map == "all" }?.cells.count ?? 0)
+        } else {
+            progress.log("publish: the store holds no heat map, so no heatmap.csv, heatmap.geojson or PNG is written")
+        }
+        let quarantined = try store.quarantinedFiles()
+        summary.quarantined = Set(quarantined.map(\.path)).count
+        let quarantine = (outputFolder as NSString).appendingPathComponent("quarantine.csv")
+        try QuarantineReport.write(quarantined, to: quarantine)
+        try ReportPage(store: store, folder: outputFolder, modelPath: modelPath, calendar: calendar).write()
+        summary.files += [quarantine, (outputFolder as NSString).appendingPathComponent("report.html")]
+        return summary
+    }
+
+    /// "all" first, then the modes in `Mode` order, as `HeatMapRun` writes them.
+    static func inRunOrder(_ maps: [PipelineStore.HeatMapRows]) -> [PipelineStore.HeatMapRows] {
+        func rank(_ name: String) -> Int { name == "all" ? -1 : Mode(rawValue: name).flatMap { Mode.allCases.firstIndex(of: $0) } ?? Mode.allCases.count }
+        return maps.sorted { (rank($0.map), $0.map) < (rank($1.map), $1.map) }
+    }
+
+    static func cell(_ map: String, _ id: String, _ grid: HeatGrid) throws -> HeatGrid.Cell {
+        let parts = id.split(separator: ":")
+        guard parts.count == 3, parts[0] == "\(Int(grid.cellMeters))m", let row = Int32(parts[1]), let column = Int32(parts[2]) else {
+            throw BadCellID(map: map, id: id)
+        }
+        let cell = HeatGrid.Cell(row: row, column: column)
+        guard grid.id(cell) == id else { throw BadCellID(map: map, id: id) }
+        return cell
+    }
+}

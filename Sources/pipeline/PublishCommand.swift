@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import PipelineRunner
+import Trips
+
+struct PublishCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Write the heat maps, quarantine.csv and report.html of a store that a distributed run's merge filled.",
+        discussion: """
+            The last step of `scripts/spark_run.sh` (spark/README.md), on the driver: the merge puts every part's \
+            rows and the heat-map cells it counted over all parts (k applied once) into one store; this writes the \
+            files `pipeline run` writes from its store, with the same code. Not needed after a single `pipeline run`.
+            """
+    )
+
+    @Option(help: "The merged SQLite store.")
+    var store: String
+
+    @Option(help: "Folder for the files (created when missing).")
+    var out: String
+
+    @Option(help: "A YAML file with stage parameters, as given to `pipeline run` (its UTC offset and model are used). Default: built-in defaults.")
+    var config: String?
+
+    @Option(help: "The mode model named in the report, as given to `pipeline run`. Default: the configuration's, else the shipped models/mode-model.json.")
+    var model: String?
+
+    @Flag(help: "Print one JSON summary object on standard output.")
+    var json = false
+
+    func run() throws {
+        try requireStore(store, after: "the merge of a distributed run (scripts/spark_run.sh)")
+        var configuration = try ConfigCommand.configuration(config)
+        if let model { configuration.classification.model = model }
+        var publish = PublishRun(storePath: store, outputFolder: out)
+        publish.modelPath = configuration.classification.rulesOnly ? nil : DefaultModel.resolve(configuration.classification.model)
+        publish.calendar = CalendarKeys(utcOffsetSeconds: configuration.calendar.utcOffsetHours * 3600)
+        let progress = Progress()
+        let summary = try runStage(json: json, progress: progress) { try publish.run(progress: progress) }
+        if json {
+            try JSONSummary.print(summary)
+        } else {
+            progress.log("published \(summary.heatMaps) heat maps (\(summary.cells) cells in the overall map), "
+                         + "\(summary.quarantined) quarantined files and the report in \(out)")
+        }
+    }
+}

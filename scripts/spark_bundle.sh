@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Packs the release binary with the shared libraries it loads (the Swift runtime, OpenBLAS,
+# LAPACKE, SQLite, libpng, …, not the C library itself) and the shipped mode model into
+# .build/spark/pipeline-bundle.tar.gz, which the Spark job ships to every executor: a
+# cluster needs Spark and Python, nothing of ours pre-installed. Prints the bundle's path.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product pipeline >&2
+binary=$(swift build -c release --product pipeline --show-bin-path)/pipeline
+stage=.build/spark/bundle
+rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/lib" "$stage/models"
+cp "$binary" "$stage/bin/pipeline.real"
+ldd "$binary" | awk '/=> \// {print $3}' \
+    | grep -v -E '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*)\.so' | while read -r lib; do cp -L "$lib" "$stage/lib/"; done
+cp models/mode-model.json "$stage/models/"
+cat > "$stage/bin/pipeline" <<'SH'
+#!/bin/sh
+# The pipeline with the libraries packed beside it.
+here=$(cd "$(dirname "$0")" && pwd)
+LD_LIBRARY_PATH="$here/../lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$here/pipeline.real" "$@"
+SH
+chmod +x "$stage/bin/pipeline" "$stage/bin/pipeline.real"
+tar -czf .build/spark/pipeline-bundle.tar.gz -C "$stage" .
+(cd spark && rm -f ../.build/spark/pipeline_spark.zip && python3 -m zipfile -c ../.build/spark/pipeline_spark.zip pipeline_spark)
+echo "$PWD/.build/spark/pipeline-bundle.tar.gz"

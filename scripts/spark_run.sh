@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The pipeline on Apache Spark: scripts/spark_run.sh INPUT… --out DIR [--partitions N]
+# [--master URL] [-- RUN OPTIONS…]. Local mode (local[2]) unless --master is given. Sets
+# itself up on first use (scripts/spark_setup.sh: Java, .venv-spark with pinned pyspark),
+# packs the binary with its libraries (scripts/spark_bundle.sh) and ships it with the job.
+# DIR gets the files `pipeline run --out DIR` writes; see spark/README.md.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+master="local[2,4]"  # 2 cores; a failed task is tried up to 4 times, as spark.task.maxFailures on a cluster
+args=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --master) master="$2"; shift 2 ;;
+        --master=*) master="${1#--master=}"; shift ;;
+        *) args+=("$1"); shift ;;
+    esac
+done
+"$root/scripts/spark_setup.sh"
+[ -f "$root/scripts/bootstrap.sh" ] && "$root/scripts/bootstrap.sh"
+bundle=$("$root/scripts/spark_bundle.sh")
+export PYSPARK_PYTHON="$root/.venv-spark/bin/python"      # executors: the venv's Python, not the system's
+export PYSPARK_DRIVER_PYTHON="$root/.venv-spark/bin/python"
+status=0
+"$root/.venv-spark/bin/spark-submit" --master "$master" --conf spark.ui.showConsoleProgress=false \
+    --conf spark.driver.maxResultSize=0 --conf spark.task.maxFailures=4 \
+    --py-files "$root/.build/spark/pipeline_spark.zip" "$root/spark/pipeline_spark/job.py" --bundle "$bundle" \
+    --report-model "$root/models/mode-model.json" "${args[@]}" || status=$?
+exit "$status"

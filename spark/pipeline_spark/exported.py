@@ -1,0 +1,29 @@
+"""Rows of a `pipeline export` table, typed by its schema.json: an unquoted empty field is
+NULL, "" is the empty string, doubles are exact (shortest round-trip text, Inf, -Inf)."""
+from . import rawcsv
+
+CASTS = {"long": int, "integer": int, "double": float, "string": str, "boolean": lambda v: v == "true"}
+
+
+def columns(schema, table):
+    for t in schema["tables"]:
+        if t["name"] == table:
+            return t["columns"]
+    raise KeyError(f"{table} is not in the export's schema.json")
+
+
+def rows(text, cols):
+    """Tuples in the schema's column order."""
+    names, records = rawcsv.table(text)
+    expected = [c["name"] for c in cols]
+    if names != expected:
+        raise ValueError(f"export columns {names} differ from schema.json's {expected}")
+    casts = [CASTS[c["type"]] for c in cols]
+    for record in records:
+        yield tuple(None if raw == "" else cast(rawcsv.unquote(raw)) for raw, cast in zip(record, casts))
+
+
+def spark_schema(cols):
+    from pyspark.sql.types import BooleanType, DoubleType, LongType, StringType, StructField, StructType
+    types = {"long": LongType(), "integer": LongType(), "double": DoubleType(), "string": StringType(), "boolean": BooleanType()}
+    return StructType([StructField(c["name"], types[c["type"]], True) for c in cols])

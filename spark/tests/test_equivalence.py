@@ -1,0 +1,114 @@
+"""The Spark job against a single `pipeline run` on the same simulated city: 12 devices
+(4 with IMU recordings, train riders with check-ins, a cut-off GPX upload), the Spark run
+in 3 parts of uneven size with one task failing once on purpose.
+
+Run by scripts/spark_test.sh (part of scripts/test.sh): python -m unittest from spark/."""
+import csv
+import io
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BINARY = os.environ.get("PIPELINE_BINARY", os.path.join(ROOT, ".build", "release", "pipeline"))
+SAME_BYTES = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "od_matrix.csv", "modal_split.csv",
+              "device_stats.csv", "modes.csv", "rides.csv", "stops.csv", "events.csv", "heatmap.csv", "staypoints.geojson",
+              "triplegs.geojson", "dwells.geojson", "heatmap.geojson", "report.html"]
+
+
+class SparkEquivalence(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.work = tempfile.mkdtemp(prefix="spark-equivalence-")
+        traces = os.path.join(cls.work, "traces")
+        subprocess.run([BINARY, "simulate", "--out", traces, "--devices", "12", "--imu-devices", "4", "--imu-trips-per-day", "1",
+                        "--faults", "--seed", "11"], check=True, capture_output=True)
+        cls.single = os.path.join(cls.work, "single")
+        run = subprocess.run([BINARY, "run", traces, "--out", cls.single], capture_output=True, text=True)
+        assert run.returncode == 2, run.stderr  # the cut-off upload is quarantined
+        cls.spark = os.path.join(cls.work, "spark")
+        marker = os.path.join(cls.work, "fail-once")
+        open(marker, "w").close()
+        cls.job = subprocess.run([os.path.join(ROOT, "scripts", "spark_run.sh"), traces, "--out", cls.spark, "--partitions", "3",
+                                  "--fail-first-attempt", marker], capture_output=True, text=True)
+        cls.marker_left = os.path.exists(marker)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    def read(self, folder, name):
+        with open(os.path.join(folder, name), encoding="utf-8", newline="") as f:
+            return f.read()
+
+    def test_exit_status_is_the_single_runs(self):
+        self.assertEqual(self.job.returncode, 2, self.job.stderr[-3000:])
+
+    def test_a_failed_task_was_retried_without_duplicating_rows(self):
+        self.assertFalse(self.marker_left, "the injected failure never happened")
+        for name in ("trips.csv", "staypoints.csv", "rides.csv"):
+            self.assertEqual(self.read(self.single, name), self.read(self.spark, name), name)
+
+    def test_parts_are_uneven_and_one_has_no_check_in(self):
+        with open(os.path.join(self.spark, "spark_summary.json")) as f:
+            summary = json.load(f)
+        self.assertEqual(len(summary["parts"]), 3)
+        self.assertGreater(len({p["devices"] for p in summary["parts"]}), 1, summary["parts"])
+        with open(os.path.join(self.spark, "rides.csv"), newline="") as f:
+            riders = {row["device"] for row in csv.DictReader(f) if row["source"] == "checkin"}
+        logs = [self.read(os.path.join(self.spark, "logs"), f"part-{i}.log") for i in range(3)]
+        self.assertTrue(any("check-in" not in log for log in logs) or len(riders) < 12, riders)
+
+    def test_per_device_and_cross_device_files_are_byte_identical(self):
+        for name in SAME_BYTES:
+            with self.subTest(file=name):
+                self.assertEqual(self.read(self.single, name), self.read(self.spark, name))
+
+    def test_heat_map_images_are_identical(self):
+        names = sorted(n for n in os.listdir(self.single) if n.endswith(".png"))
+        self.assertTrue(names)
+        for name in names:
+            with open(os.path.join(self.single, name), "rb") as a, open(os.path.join(self.spark, name), "rb") as b:
+                self.assertEqual(a.read(), b.read(), name)
+
+    def test_suppressed_cells_match_and_no_published_cell_is_below_k(self):
+        def maps(folder):
+            with sqlite3.connect(os.path.join(folder, "pipeline.sqlite")) as db:
+                return db.execute("SELECT map, min_devices, cells, suppressed_cells FROM heatmaps ORDER BY map").fetchall()
+        self.assertEqual(maps(self.single), maps(self.spark))
+        k = maps(self.spark)[0][1]
+        with open(os.path.join(self.spark, "heatmap.csv"), newline="") as f:
+            devices = [int(row["devices"]) for row in csv.DictReader(f)]
+        self.assertTrue(devices and min(devices) >= k, (k, min(devices or [0])))
+
+    def test_negative_control_k_per_part_differs(self):
+        with open(os.path.join(self.spark, "spark_summary.json")) as f:
+            summary = json.load(f)
+        self.assertNotEqual(summary["heat_map"]["cells_if_k_per_part"], summary["heat_map"]["cells"], summary["heat_map"])
+
+    def test_bad_input_is_quarantined_the_same_way(self):
+        def rows(folder):
+            with open(os.path.join(folder, "quarantine.csv"), newline="") as f:
+                return [{k: v for k, v in row.items() if k != "run_started"} for row in csv.DictReader(f)]
+        single = rows(self.single)
+        self.assertEqual(len(single), 1)
+        self.assertEqual(single, rows(self.spark))
+
+    def test_the_merged_store_holds_the_single_runs_rows(self):
+        for table in ("staypoints", "trips", "triplegs", "dwells", "rides", "mode_windows"):
+            with sqlite3.connect(os.path.join(self.single, "pipeline.sqlite")) as a, \
+                    sqlite3.connect(os.path.join(self.spark, "pipeline.sqlite")) as b:
+                self.assertEqual(a.execute(f"SELECT COUNT(*) FROM {table}").fetchone(), b.execute(f"SELECT COUNT(*) FROM {table}").fetchone(), table)
+
+    def test_missing_comfort_summaries_are_said(self):
+        with open(os.path.join(self.spark, "spark_summary.json")) as f:
+            self.assertEqual(json.load(f)["not_written"], ["train_comfort.csv", "route_comfort.csv"])
+        self.assertTrue("train_comfort.csv and route_comfort.csv are not written" in self.job.stdout + self.job.stderr, "the log says so")
+
+
+if __name__ == "__main__":
+    unittest.main()
