@@ -163,8 +163,10 @@ def main(argv=None):
         log(f"publish failed ({publish.returncode})")
         return 1
     status = 2 if any(r["exit_status"] == 2 for r in light) else 0
-    summary = {"parts": [{"index": r["index"], "devices": len(r["devices"]), "bytes": r["bytes"], "seconds": r["seconds"],
-                          "exit_status": r["exit_status"]} for r in light],
+    ranges = {p.index: (p.first, p.before) for p in parts}
+    summary = {"parts": [{"index": r["index"], "devices": len(r["devices"]), "device_names": r["devices"], "first": ranges[r["index"]][0],
+                          "before": ranges[r["index"]][1], "bytes": r["bytes"], "seconds": r["seconds"], "exit_status": r["exit_status"]}
+                         for r in light],
                "heat_map": {"cells": len(overall["cells"]) if overall else 0, "suppressed": overall["suppressed"] if overall else 0,
                             "cells_if_k_per_part": per_part},
                "not_written": ["train_comfort.csv", "route_comfort.csv"],
