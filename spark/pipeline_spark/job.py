@@ -7,7 +7,7 @@
    its devices' own files (part.py). A failed task is retried by Spark; only one attempt's
    result counts.
 3. Merge (Spark SQL): heat maps (devices counted over all parts, then k), OD (exact
-   medians), modal split (aggregates.py); per-device files joined with renumbered ids
+   medians), modal split (aggregates.py), per-train and per-route comfort (comfort.py); per-device files joined with renumbered ids
    (device_files.py); one merged store (merged_store.py).
 4. Publish (driver): `pipeline publish` on the merged store writes the heat-map files,
    quarantine.csv and report.html, as `pipeline run` does.
@@ -24,7 +24,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from pipeline_spark import aggregates, device_files, exported, merged_store, part as part_module, plan as planning  # noqa: E402
+from pipeline_spark import aggregates, comfort, device_files, exported, merged_store, part as part_module, plan as planning  # noqa: E402
 
 UNSUPPORTED = {"--location-scope": "dataset", "--track-by": "file"}
 
@@ -119,7 +119,7 @@ def main(argv=None):
         from pyspark.sql.types import LongType, StructField, StructType
         return spark.createDataFrame(rows, StructType([StructField("part", LongType(), False)] + exported.spark_schema(cols).fields))
 
-    for name in ("trips", "triplegs", "geofences", "heatmaps", "heatmap_device_cells"):
+    for name in ("trips", "triplegs", "geofences", "heatmaps", "heatmap_device_cells", "rides", "checkins"):
         table(name).createOrReplaceTempView(name)
 
     files, _ = device_files.join_all(light)
@@ -131,8 +131,8 @@ def main(argv=None):
     if overall:
         log(f"heat maps: {len(overall['cells'])} cells published over all parts, {overall['suppressed']} suppressed "
             f"(k = {overall['min_devices']}); k applied per part would have published {per_part}")
-    log("warning: train_comfort.csv and route_comfort.csv are not written by the Spark job yet (rides.csv, stops.csv and "
-        "events.csv are): their medians and percentiles need a Spark SQL merge of the rides, not built yet")
+    if "rides.csv" in files:  # a single run writes the five comfort files together
+        files.update(comfort.summaries(spark))
     for name, text in files.items():
         write_atomically(os.path.join(args.out, name), text)
 
@@ -169,7 +169,6 @@ def main(argv=None):
                          for r in light],
                "heat_map": {"cells": len(overall["cells"]) if overall else 0, "suppressed": overall["suppressed"] if overall else 0,
                             "cells_if_k_per_part": per_part},
-               "not_written": ["train_comfort.csv", "route_comfort.csv"],
                "seconds": time.time() - started, "exit_status": status, "output_folder": args.out}
     write_atomically(os.path.join(args.out, "spark_summary.json"), json.dumps(summary, indent=1) + "\n")
     log(f"done in {summary['seconds']:.1f} s: {args.out}/report.html" + ("; some inputs were quarantined (quarantine.csv)" if status == 2 else ""))
