@@ -44,12 +44,13 @@ public struct PublishRun {
             var maps: [PipelineStore.HeatMapRows] = []
             var published: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]] = [:]
             for map in Self.inRunOrder(stored) {
-                var cells = try map.cells.map { (cell: try Self.cell(map.map, $0.id, grid), row: $0) }
+                var cells = try map.cells.map {
+                    (cell: try Self.cell(map.map, $0.id, grid), counts: HeatMap.Counts(fixes: $0.fixes, devices: $0.devices, dwellSeconds: $0.dwellSeconds))
+                }
                 cells.sort { $0.cell < $1.cell }
                 var filled = map
-                filled.cells = cells.map { HeatMapRun.row(grid, $0.cell, HeatMap.Counts(fixes: $0.row.fixes, devices: $0.row.devices,
-                                                                                          dwellSeconds: $0.row.dwellSeconds)) }
-                published[map.map] = cells.map { ($0.cell, HeatMap.Counts(fixes: $0.row.fixes, devices: $0.row.devices, dwellSeconds: $0.row.dwellSeconds)) }
+                filled.cells = cells.map { HeatMapRun.row(grid, $0.cell, $0.counts) }
+                published[map.map] = cells
                 maps.append(filled)
             }
             try store.replaceHeatMaps(maps)

@@ -74,9 +74,12 @@ public struct TripTables {
         return csv
     }
 
-    func locations() -> CSVWriter {
+    func locations() -> CSVWriter { Self.locations(result.locations) }
+
+    /// `locations.csv` of `locations`, whose ids are their positions (`TripIdentifiers.location`).
+    public static func locations(_ locations: [Location]) -> CSVWriter {
         var csv = CSVWriter(columns: ["location_id", "device", "number", "lat", "lon", "staypoints", "devices", "total_stay_s"])
-        for (index, location) in result.locations.enumerated() {
+        for (index, location) in locations.enumerated() {
             csv.append([String(TripIdentifiers.location(index)), location.device, String(location.number), Self.degrees(location.latitudeDegrees),
                         Self.degrees(location.longitudeDegrees), String(location.staypoints), String(location.devices),
                         Self.number(location.totalStaySeconds, 1)])

@@ -158,4 +158,4 @@ def join_all(parts):
     files.update(join_rides(parts))
     for name in GEOJSON_IDS:
         files[name] = join_geojson(name, parts, offs)
-    return {k: v for k, v in files.items() if v is not None}, offs
+    return {k: v for k, v in files.items() if v is not None}

@@ -7,8 +7,9 @@
    its devices' own files (part.py). A failed task is retried by Spark; only one attempt's
    result counts.
 3. Merge (Spark SQL): heat maps (devices counted over all parts, then k), OD (exact
-   medians), modal split (aggregates.py), per-train and per-route comfort (comfort.py); per-device files joined with renumbered ids
-   (device_files.py); one merged store (merged_store.py).
+   medians), modal split (aggregates.py), per-train and per-route comfort (comfort.py);
+   per-device files joined with renumbered ids (device_files.py); one merged store (merged_store.py); with locations clustered across
+   devices, one pass over every staypoint of the merged store (locations.py).
 4. Publish (driver): `pipeline publish` on the merged store writes the heat-map files,
    quarantine.csv and report.html, as `pipeline run` does.
 
@@ -24,9 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from pipeline_spark import aggregates, comfort, device_files, exported, merged_store, part as part_module, plan as planning  # noqa: E402
-
-UNSUPPORTED = {"--location-scope": "dataset", "--track-by": "file"}
+from pipeline_spark import aggregates, comfort, device_files, exported, locations, merged_store, part as part_module, plan as planning, rawcsv  # noqa: E402
 
 
 def arguments(argv):
@@ -42,24 +41,26 @@ def arguments(argv):
     split = argv.index("--") if "--" in argv else len(argv)
     args = p.parse_args(argv[:split])
     args.run_args = argv[split + 1:]
-    for option, value in UNSUPPORTED.items():
-        if option in args.run_args and args.run_args[args.run_args.index(option) + 1] == value:
-            p.error(f"{option} {value} needs a pass over every device at once, which this job does not make yet; run `pipeline run` instead")
     if args.partitions < 1:
         p.error("--partitions must be 1 or more")
     return args
 
 
-def configured_utc_offset(binary, run_args):
-    """calendar.utc_offset_hours of the run's --config (0 without one)."""
-    if "--config" not in run_args:
-        return 0.0
-    text = subprocess.run([binary, "config", "--print", "--config", run_args[run_args.index("--config") + 1]],
-                          check=True, capture_output=True, text=True).stdout
+def configuration(binary, run_args):
+    """The run's effective configuration (`pipeline config --print`, with its --config laid
+    over the defaults) as dotted keys: {"calendar.utc_offset_hours": "0", …}."""
+    config = ["--config", run_args[run_args.index("--config") + 1]] if "--config" in run_args else []
+    text = subprocess.run([binary, "config", "--print"] + config, check=True, capture_output=True, text=True).stdout
+    values, path = {}, []
     for line in text.splitlines():
-        if line.strip().startswith("utc_offset_hours:"):
-            return float(line.split(":", 1)[1])
-    return 0.0
+        if not line.strip():
+            continue
+        depth = (len(line) - len(line.lstrip(" "))) // 2
+        key, _, value = line.strip().partition(":")
+        path = path[:depth] + [key]
+        if value.strip():
+            values[".".join(path)] = value.strip().strip('"')
+    return values
 
 
 def write_atomically(path, text):
@@ -89,7 +90,8 @@ def main(argv=None):
         sc.addArchive(args.bundle + "#pipeline-bundle")
         bundle_name = "pipeline-bundle"
     local_binary = args.binary or os.path.join(SparkFiles.get("pipeline-bundle"), "bin", "pipeline")
-    utc_offset_hours = configured_utc_offset(local_binary, run_args)
+    configured = configuration(local_binary, run_args)
+    utc_offset_hours = float(configured["calendar.utc_offset_hours"])
     inputs = [os.path.abspath(p) for p in args.inputs]
     listing = planning.list_inputs(local_binary, inputs)
     parts = planning.plan(listing, args.partitions)
@@ -122,7 +124,7 @@ def main(argv=None):
     for name in ("trips", "triplegs", "geofences", "heatmaps", "heatmap_device_cells", "rides", "checkins"):
         table(name).createOrReplaceTempView(name)
 
-    files, _ = device_files.join_all(light)
+    files = device_files.join_all(light)
     files["od_matrix.csv"] = aggregates.od_matrix(spark)
     files["modal_split.csv"] = aggregates.modal_split(spark, utc_offset_hours)
     maps = aggregates.heat_maps(spark)
@@ -133,9 +135,6 @@ def main(argv=None):
             f"(k = {overall['min_devices']}); k applied per part would have published {per_part}")
     if "rides.csv" in files:  # a single run writes the five comfort files together
         files.update(comfort.summaries(spark))
-    for name, text in files.items():
-        write_atomically(os.path.join(args.out, name), text)
-
     store_path = os.path.join(args.out, "pipeline.sqlite")
     # The store takes every part's rows but the heat-map device cells (the driver holds them
     # once, to write them into SQLite; nothing of a part's cells reaches a file).
@@ -154,6 +153,15 @@ def main(argv=None):
     merged_store.insert_heat_maps(db, maps)
     db.close()
     os.replace(store_path + ".partial", store_path)
+    config_args = ["--config", run_args[run_args.index("--config") + 1]] if "--config" in run_args else []
+    per_part_locations = None
+    if configured["trips.locations.scope"] == "dataset":
+        per_part_locations = len(rawcsv.table(files.get("locations.csv", ""))[1])  # the control: what pooling the parts' own gives
+        print(locations.global_pass(local_binary, store_path, args.out, config_args), file=sys.stderr, flush=True)
+        files.pop("locations.csv", None)  # written by the pass
+        locations.relabel(files, store_path)
+    for name, text in files.items():
+        write_atomically(os.path.join(args.out, name), text)
     passed = [a for i, a in enumerate(run_args) if a in ("--config", "--model") or (i and run_args[i - 1] in ("--config", "--model"))]
     if args.report_model and "--model" not in passed:
         passed += ["--model", args.report_model]
@@ -169,6 +177,7 @@ def main(argv=None):
                          for r in light],
                "heat_map": {"cells": len(overall["cells"]) if overall else 0, "suppressed": overall["suppressed"] if overall else 0,
                             "cells_if_k_per_part": per_part},
+               "locations": {"scope": configured["trips.locations.scope"], "locations_if_per_part": per_part_locations},
                "seconds": time.time() - started, "exit_status": status, "output_folder": args.out}
     write_atomically(os.path.join(args.out, "spark_summary.json"), json.dumps(summary, indent=1) + "\n")
     log(f"done in {summary['seconds']:.1f} s: {args.out}/report.html" + ("; some inputs were quarantined (quarantine.csv)" if status == 2 else ""))

@@ -113,5 +113,55 @@ class SparkEquivalence(unittest.TestCase):
         self.assertTrue(trains, "the simulated riders checked in to trains")
         self.assertTrue(any(int(t["measured_rides"]) > 0 and t["nmv_median"] for t in trains), trains)
 
+class SparkDatasetLocations(unittest.TestCase):
+    """Locations clustered across devices (trips.locations.scope: dataset), with a minimum of
+    3 staypoints so that some staypoints stay in no location: one pass over every part's
+    staypoints must give the single run's locations and location ids."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.work = tempfile.mkdtemp(prefix="spark-locations-")
+        traces = os.path.join(cls.work, "traces")
+        subprocess.run([BINARY, "simulate", "--out", traces, "--devices", "12", "--seed", "11"], check=True, capture_output=True)
+        config = os.path.join(cls.work, "dataset.yaml")
+        with open(config, "w") as f:
+            f.write("trips:\n  locations:\n    scope: dataset\n    minimum_staypoints: 3\n    epsilon_meters: 150\n")
+        cls.single = os.path.join(cls.work, "single")
+        subprocess.run([BINARY, "run", traces, "--out", cls.single, "--config", config], check=True, capture_output=True)
+        cls.spark = os.path.join(cls.work, "spark")
+        cls.job = subprocess.run([os.path.join(ROOT, "scripts", "spark_run.sh"), traces, "--out", cls.spark, "--partitions", "3",
+                                  "--", "--config", config], capture_output=True, text=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    def read(self, folder, name):
+        with open(os.path.join(folder, name), encoding="utf-8", newline="") as f:
+            return f.read()
+
+    def test_locations_and_their_ids_are_the_single_runs(self):
+        self.assertEqual(self.job.returncode, 0, self.job.stderr[-3000:])
+        for name in ("locations.csv", "staypoints.csv", "trips.csv", "staypoints.geojson", "report.html"):
+            with self.subTest(file=name):
+                self.assertEqual(self.read(self.single, name), self.read(self.spark, name))
+
+    def test_locations_span_devices_and_some_staypoints_have_none(self):
+        with open(os.path.join(self.spark, "locations.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        self.assertTrue(any(int(r["devices"]) > 1 for r in rows), rows)
+        self.assertTrue(all(r["device"] == "" for r in rows))
+        with open(os.path.join(self.spark, "staypoints.csv"), newline="") as f:
+            self.assertTrue(any(r["location_id"] == "" for r in csv.DictReader(f)))
+
+    def test_negative_control_per_part_locations_differ(self):
+        with open(os.path.join(self.spark, "spark_summary.json")) as f:
+            summary = json.load(f)["locations"]
+        with open(os.path.join(self.spark, "locations.csv"), newline="") as f:
+            found = len(list(csv.DictReader(f)))
+        self.assertEqual(summary["scope"], "dataset")
+        self.assertNotEqual(summary["locations_if_per_part"], found, summary)
+
+
 if __name__ == "__main__":
     unittest.main()
