@@ -118,21 +118,21 @@ def modal_split(spark, utc_offset_hours):
 
 def heat_maps(spark):
     """Per map: its parameters, its published cells (devices counted over every part, then
-    k) and how many cells were suppressed. No cell below k leaves this function."""
-    meta = {r.map: r for r in spark.sql("SELECT map, cell_m, min_devices, filter FROM heatmaps").collect()}
-    cells = spark.sql("""
-        SELECT map, cell_id, SUM(fixes) AS fixes, COUNT(DISTINCT device) AS devices,
+    k) and how many cells were suppressed. No cell below k leaves Spark SQL: the filter is
+    in the query. Two jobs over all maps at once (a job per map cost 1.5 s each)."""
+    meta = {r.map: r for r in spark.sql("SELECT DISTINCT map, cell_m, min_devices, filter FROM heatmaps").collect()}
+    spark.sql("""
+        SELECT c.map, cell_id, SUM(fixes) AS fixes, COUNT(DISTINCT device) AS devices, FIRST(h.min_devices) AS k,
                aggregate(array_sort(collect_list(struct(encode(device, 'UTF-8') AS d, dwell_s))), 0D, (acc, x) -> acc + x.dwell_s) AS dwell_s
-        FROM heatmap_device_cells GROUP BY map, cell_id""")
-    cells.createOrReplaceTempView("merged_cells")
-    maps = []
-    for name, m in meta.items():
-        k = m.min_devices
-        kept = spark.sql(f"SELECT cell_id, fixes, devices, dwell_s FROM merged_cells WHERE map = '{name}' AND devices >= {k}").collect()
-        suppressed = spark.sql(f"SELECT COUNT(*) FROM merged_cells WHERE map = '{name}' AND devices < {k}").collect()[0][0]
-        maps.append({"map": name, "cell_m": m.cell_m, "min_devices": k, "filter": m.filter, "suppressed": suppressed,
-                     "cells": [(c.cell_id, c.fixes, c.devices, c.dwell_s) for c in kept]})
-    return maps
+        FROM heatmap_device_cells c JOIN (SELECT DISTINCT map, min_devices FROM heatmaps) h ON h.map = c.map
+        GROUP BY c.map, cell_id""").cache().createOrReplaceTempView("merged_cells")
+    kept, suppressed = {}, {}
+    for c in spark.sql("SELECT map, cell_id, fixes, devices, dwell_s FROM merged_cells WHERE devices >= k").collect():
+        kept.setdefault(c.map, []).append((c.cell_id, c.fixes, c.devices, c.dwell_s))
+    for r in spark.sql("SELECT map, COUNT(*) AS n FROM merged_cells WHERE devices < k GROUP BY map").collect():
+        suppressed[r.map] = r.n
+    return [{"map": name, "cell_m": m.cell_m, "min_devices": m.min_devices, "filter": m.filter, "suppressed": suppressed.get(name, 0),
+             "cells": kept.get(name, [])} for name, m in meta.items()]
 
 
 def cells_if_k_per_part(spark):

@@ -23,6 +23,8 @@ import subprocess
 import sys
 import time
 
+PROCESS_STARTED = time.time()  # the Python driver's start; spark-submit's own JVM starts before it
+
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from pipeline_spark import aggregates, comfort, device_files, exported, locations, merged_store, part as part_module, plan as planning, rawcsv  # noqa: E402
@@ -63,6 +65,18 @@ def configuration(binary, run_args):
     return values
 
 
+class Phases:
+    """Wall seconds of the driver's phases, for spark_summary.json and the benchmark."""
+
+    def __init__(self):
+        self.seconds, self.last = {}, PROCESS_STARTED
+
+    def done(self, name):
+        now = time.time()
+        self.seconds[name] = round(now - self.last, 3)
+        self.last = now
+
+
 def write_atomically(path, text):
     with open(path + ".partial", "w", encoding="utf-8", newline="") as f:
         f.write(text)
@@ -78,10 +92,17 @@ def main(argv=None):
     from pyspark import SparkFiles
     from pyspark.sql import SparkSession
 
+    phases = Phases()
     spark = SparkSession.builder.appName("mobility-pipeline").getOrCreate()
     sc = spark.sparkContext
     sc.setLogLevel("ERROR")
+    if not sc.getConf().contains("spark.sql.shuffle.partitions"):
+        # Merged tables are small next to the inputs (rows per trip, cell, ride, not per fix):
+        # Spark's 200 shuffle tasks per query cost more than the query (11.6 s of heat maps on
+        # 100 device-days, 2 cores). Set spark.sql.shuffle.partitions to override.
+        spark.conf.set("spark.sql.shuffle.partitions", str(max(2, sc.defaultParallelism)))
     started = time.time()
+    phases.done("session_start")
     os.makedirs(os.path.join(args.out, "logs"), exist_ok=True)
     run_args = args.run_args
 
@@ -97,6 +118,7 @@ def main(argv=None):
     parts = planning.plan(listing, args.partitions)
     log(f"plan: {len(listing)} files, {sum(len(p.devices) for p in parts)} devices in {len(parts)} parts: "
         + "; ".join(f"part {p.index}: {len(p.devices)} devices, {p.bytes / 1e6:.1f} MB" for p in parts))
+    phases.done("plan")
     fail_marker = args.fail_first_attempt
     binary_arg = args.binary
 
@@ -108,21 +130,30 @@ def main(argv=None):
     light = results.map(lambda r: {k: r[k] for k in ("index", "devices", "bytes", "exit_status", "summary", "log", "ddl", "schema", "files",
                                                      "seconds")}).collect()
     light.sort(key=lambda r: r["index"])
+    phases.done("parts")
     for r in light:
         write_atomically(os.path.join(args.out, "logs", f"part-{r['index']}.log"), r["log"])
         log(f"part {r['index']}: {len(r['devices'])} devices, {r['bytes'] / 1e6:.1f} MB in {r['seconds']:.1f} s, "
             f"exit {r['exit_status']}, log in {args.out}/logs/part-{r['index']}.log")
     schema = json.loads(light[0]["schema"])
 
-    # Every part's table as one DataFrame with the part's index, typed by the export's schema.
+    # Every part's table as one DataFrame with the part's index, typed by the export's schema,
+    # parsed on the executors by Arrow (a Python tuple per row took 14 s of 34 s of merging on
+    # 100 device-days).
     def table(name):
         cols = exported.columns(schema, name)
-        rows = results.flatMap(lambda r: [(r["index"],) + row for row in exported.rows(r["tables"][name], cols)] if name in r["tables"] else [])
         from pyspark.sql.types import LongType, StructField, StructType
-        return spark.createDataFrame(rows, StructType([StructField("part", LongType(), False)] + exported.spark_schema(cols).fields))
+        texts = spark.createDataFrame(results.map(lambda r: (r["index"], r["tables"].get(name))), "part long, text string")
+
+        def parse(batches):
+            for batch in batches:
+                for part, text in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist()):
+                    if text is not None:
+                        yield from exported.arrow_batches(text, cols, part)
+        return texts.mapInArrow(parse, StructType([StructField("part", LongType(), True)] + exported.spark_schema(cols).fields))
 
     for name in ("trips", "triplegs", "geofences", "heatmaps", "heatmap_device_cells", "rides", "checkins"):
-        table(name).createOrReplaceTempView(name)
+        table(name).cache().createOrReplaceTempView(name)  # parsed once, not once per query
 
     files = device_files.join_all(light)
     files["od_matrix.csv"] = aggregates.od_matrix(spark)
@@ -135,6 +166,7 @@ def main(argv=None):
             f"(k = {overall['min_devices']}); k applied per part would have published {per_part}")
     if "rides.csv" in files:  # a single run writes the five comfort files together
         files.update(comfort.summaries(spark))
+    phases.done("merge")
     store_path = os.path.join(args.out, "pipeline.sqlite")
     # The store takes every part's rows but the heat-map device cells (the driver holds them
     # once, to write them into SQLite; nothing of a part's cells reaches a file).
@@ -153,6 +185,7 @@ def main(argv=None):
     merged_store.insert_heat_maps(db, maps)
     db.close()
     os.replace(store_path + ".partial", store_path)
+    phases.done("merged_store")
     config_args = ["--config", run_args[run_args.index("--config") + 1]] if "--config" in run_args else []
     per_part_locations = None
     if configured["trips.locations.scope"] == "dataset":
@@ -162,6 +195,7 @@ def main(argv=None):
         locations.relabel(files, store_path)
     for name, text in files.items():
         write_atomically(os.path.join(args.out, name), text)
+    phases.done("locations_and_files")
     passed = [a for i, a in enumerate(run_args) if a in ("--config", "--model") or (i and run_args[i - 1] in ("--config", "--model"))]
     if args.report_model and "--model" not in passed:
         passed += ["--model", args.report_model]
@@ -170,6 +204,7 @@ def main(argv=None):
     if publish.returncode != 0:
         log(f"publish failed ({publish.returncode})")
         return 1
+    phases.done("publish")
     status = 2 if any(r["exit_status"] == 2 for r in light) else 0
     ranges = {p.index: (p.first, p.before) for p in parts}
     summary = {"parts": [{"index": r["index"], "devices": len(r["devices"]), "device_names": r["devices"], "first": ranges[r["index"]][0],
@@ -178,7 +213,7 @@ def main(argv=None):
                "heat_map": {"cells": len(overall["cells"]) if overall else 0, "suppressed": overall["suppressed"] if overall else 0,
                             "cells_if_k_per_part": per_part},
                "locations": {"scope": configured["trips.locations.scope"], "locations_if_per_part": per_part_locations},
-               "seconds": time.time() - started, "exit_status": status, "output_folder": args.out}
+               "phases_s": phases.seconds, "seconds": time.time() - started, "exit_status": status, "output_folder": args.out}
     write_atomically(os.path.join(args.out, "spark_summary.json"), json.dumps(summary, indent=1) + "\n")
     log(f"done in {summary['seconds']:.1f} s: {args.out}/report.html" + ("; some inputs were quarantined (quarantine.csv)" if status == 2 else ""))
     spark.stop()
