@@ -8,6 +8,13 @@ cd "$(dirname "$0")/.."
 swift build -c release --product pipeline >&2
 binary=$(swift build -c release --product pipeline --show-bin-path)/pipeline
 stage=.build/spark/bundle
+bundle=.build/spark/pipeline-bundle.tar.gz
+# Packing takes seconds: skip it when the bundle is newer than the binary, the model and the job.
+if [ -f "$bundle" ] && [ -f .build/spark/pipeline_spark.zip ] && [ -z "$(find "$binary" models/mode-model.json spark/pipeline_spark \
+        -newer "$bundle" -print -quit)" ]; then
+    echo "$PWD/$bundle"
+    exit 0
+fi
 rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/lib" "$stage/models"
 cp "$binary" "$stage/bin/pipeline.real"
 ldd "$binary" | awk '/=> \// {print $3}' \

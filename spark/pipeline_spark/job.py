@@ -144,6 +144,7 @@ def main(argv=None):
         cols = exported.columns(schema, name)
         from pyspark.sql.types import LongType, StructField, StructType
         texts = spark.createDataFrame(results.map(lambda r: (r["index"], r["tables"].get(name))), "part long, text string")
+        texts = texts.coalesce(max(1, min(len(parts), sc.defaultParallelism)))  # a task per core, not per part
 
         def parse(batches):
             for batch in batches:

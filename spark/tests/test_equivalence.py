@@ -20,7 +20,20 @@ SAME_BYTES = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "
               "triplegs.geojson", "dwells.geojson", "heatmap.geojson", "report.html"]
 
 
-class SparkEquivalence(unittest.TestCase):
+class CityRuns(unittest.TestCase):
+    """A simulated city in cls.work, run once on one machine (cls.single) and once on Spark
+    (cls.spark) by a subclass's setUpClass."""
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    def read(self, folder, name):
+        with open(os.path.join(folder, name), encoding="utf-8", newline="") as f:
+            return f.read()
+
+
+class SparkEquivalence(CityRuns):
     @classmethod
     def setUpClass(cls):
         cls.work = tempfile.mkdtemp(prefix="spark-equivalence-")
@@ -36,14 +49,6 @@ class SparkEquivalence(unittest.TestCase):
         cls.job = subprocess.run([os.path.join(ROOT, "scripts", "spark_run.sh"), traces, "--out", cls.spark, "--partitions", "3",
                                   "--fail-first-attempt", marker], capture_output=True, text=True)
         cls.marker_left = os.path.exists(marker)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.work, ignore_errors=True)
-
-    def read(self, folder, name):
-        with open(os.path.join(folder, name), encoding="utf-8", newline="") as f:
-            return f.read()
 
     def test_exit_status_is_the_single_runs(self):
         self.assertEqual(self.job.returncode, 2, self.job.stderr[-3000:])
@@ -113,7 +118,7 @@ class SparkEquivalence(unittest.TestCase):
         self.assertTrue(trains, "the simulated riders checked in to trains")
         self.assertTrue(any(int(t["measured_rides"]) > 0 and t["nmv_median"] for t in trains), trains)
 
-class SparkDatasetLocations(unittest.TestCase):
+class SparkDatasetLocations(CityRuns):
     """Locations clustered across devices (trips.locations.scope: dataset), with a minimum of
     3 staypoints so that some staypoints stay in no location: one pass over every part's
     staypoints must give the single run's locations and location ids."""
@@ -131,14 +136,6 @@ class SparkDatasetLocations(unittest.TestCase):
         cls.spark = os.path.join(cls.work, "spark")
         cls.job = subprocess.run([os.path.join(ROOT, "scripts", "spark_run.sh"), traces, "--out", cls.spark, "--partitions", "3",
                                   "--", "--config", config], capture_output=True, text=True)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.work, ignore_errors=True)
-
-    def read(self, folder, name):
-        with open(os.path.join(folder, name), encoding="utf-8", newline="") as f:
-            return f.read()
 
     def test_locations_and_their_ids_are_the_single_runs(self):
         self.assertEqual(self.job.returncode, 0, self.job.stderr[-3000:])
