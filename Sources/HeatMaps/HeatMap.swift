@@ -1,31 +1,41 @@
 import MobilityCore
 import Trips
 
-/// Counts per grid cell: fixes, distinct devices, and seconds spent at rest (in a staypoint).
+/// Counts per grid cell: fixes, distinct devices, distinct persons, and seconds spent at rest
+/// (in a staypoint). Privacy's k counts persons: one person's two phones are one person.
 public struct HeatMap: Sendable {
     public struct Counts: Hashable, Sendable {
         public var fixes = 0
         public var devices = 0
+        public var persons = 0
         public var dwellSeconds = 0.0
 
-        public init(fixes: Int = 0, devices: Int = 0, dwellSeconds: Double = 0) {
-            (self.fixes, self.devices, self.dwellSeconds) = (fixes, devices, dwellSeconds)
+        public init(fixes: Int = 0, devices: Int = 0, persons: Int = 0, dwellSeconds: Double = 0) {
+            (self.fixes, self.devices, self.persons, self.dwellSeconds) = (fixes, devices, persons, dwellSeconds)
         }
     }
 
     public var grid: HeatGrid
     public var filter: HeatMapFilter
     public private(set) var cells: [HeatGrid.Cell: Counts] = [:]
+    /// The last person counted in each cell: a person's devices are added one after another
+    /// (see `add`), so a cell counts a person once without a set of persons per cell.
+    private var lastPerson: [HeatGrid.Cell: String] = [:]
 
     public init(grid: HeatGrid, filter: HeatMapFilter = HeatMapFilter()) {
         self.grid = grid
         self.filter = filter
     }
 
-    /// Adds one device's track. `modes` gives each fix's mode (nil when unknown) and whether it
-    /// lies in a staypoint; a fix at rest followed by another at rest adds the time between
-    /// them (at most `maxDwellStepSeconds`, so a data gap adds nothing it cannot vouch for).
-    public mutating func add(_ track: DeviceTrack, modes: FixModes, maxDwellStepSeconds: Double = 900) {
+    /// Adds one device's track, carried by `person` (the device itself when nil). `modes` gives
+    /// each fix's mode (nil when unknown) and whether it lies in a staypoint; a fix at rest
+    /// followed by another at rest adds the time between them (at most `maxDwellStepSeconds`, so
+    /// a data gap adds nothing it cannot vouch for).
+    ///
+    /// - Precondition: the devices of one person are added one after another (sort the tracks
+    ///   by person); otherwise a person is counted once per run of their devices.
+    public mutating func add(_ track: DeviceTrack, modes: FixModes, person: String? = nil, maxDwellStepSeconds: Double = 900) {
+        let person = person ?? track.device
         var seen = Set<HeatGrid.Cell>()
         let points = track.points
         for index in points.indices {
@@ -34,7 +44,10 @@ public struct HeatMap: Sendable {
             let cell = grid.cell(latitudeDegrees: point.latitudeDegrees, longitudeDegrees: point.longitudeDegrees)
             var counts = cells[cell] ?? Counts()
             counts.fixes += 1
-            if seen.insert(cell).inserted { counts.devices += 1 }
+            if seen.insert(cell).inserted {
+                counts.devices += 1
+                if lastPerson[cell] != person { counts.persons += 1; lastPerson[cell] = person }
+            }
             if state.atRest, index + 1 < points.count, modes.state(at: index + 1).atRest {
                 let step = points[index + 1].timeSeconds - point.timeSeconds
                 if step <= maxDwellStepSeconds { counts.dwellSeconds += step }
@@ -43,21 +56,23 @@ public struct HeatMap: Sendable {
         }
     }
 
-    /// Adds another map's counts (of other devices) to this one.
+    /// Adds another map's counts (of other devices and other persons) to this one.
     public mutating func merge(_ other: HeatMap) {
         for (cell, counts) in other.cells {
             var merged = cells[cell] ?? Counts()
             merged.fixes += counts.fixes
             merged.devices += counts.devices
+            merged.persons += counts.persons
             merged.dwellSeconds += counts.dwellSeconds
             cells[cell] = merged
         }
     }
 
     /// The cells that may be published: those seen by at least `minimumDevices` distinct
-    /// devices (k-anonymity of places), sorted by cell; and how many were left out.
+    /// persons (k-anonymity of places; a device without a named person is a person), sorted by
+    /// cell; and how many were left out.
     public func published(minimumDevices k: Int) -> (cells: [(cell: HeatGrid.Cell, counts: Counts)], suppressed: Int) {
-        let kept = cells.filter { $0.value.devices >= k }.map { (cell: $0.key, counts: $0.value) }.sorted { $0.cell < $1.cell }
+        let kept = cells.filter { $0.value.persons >= k }.map { (cell: $0.key, counts: $0.value) }.sorted { $0.cell < $1.cell }
         return (kept, cells.count - kept.count)
     }
 }

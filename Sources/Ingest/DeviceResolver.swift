@@ -1,17 +1,35 @@
 import Foundation
 
-/// Decides which device an input belongs to, in this order:
+/// Who recorded an input: the device (a phone or logger) and the person (participant) who
+/// carried it, each with where its name came from.
+public struct RecordingIdentity: Hashable, Sendable {
+    public var device: String
+    /// The participant. Without person information a device is taken as its own person
+    /// (`personSource` "device"), so privacy thresholds counting persons never count one person
+    /// twice for one device, but may count one person's two devices twice: the report says so.
+    public var person: String
+    /// The whole-file mode label from a manifest or `--name-pattern`, if any.
+    public var mode: String?
+    /// Where the device name came from: `manifest`, `name_pattern`, `folder` or `file_name`.
+    public var deviceSource: String
+    /// Where the person came from: `manifest`, `name_pattern`, or `device` (none given).
+    public var personSource: String
+}
+
+/// Decides which device and person an input belongs to, in this order:
 ///
-/// 1. `manifest.csv` (`path,device[,mode]`) in the input's folder or any folder above it
-///    within the run's inputs;
-/// 2. `--name-pattern REGEX` with a named group `device` (and optionally `mode`), matched
-///    against the file name, e.g. `sensorfile_(?<device>[^_]+)_(?<mode>[^_]+)_\d+\.csv`;
+/// 1. `manifest.csv` (`path,device[,person][,mode]`; `path` may be a glob such as `alice/*.gpx`)
+///    in the input's folder or any folder above it within the run's inputs;
+/// 2. `--name-pattern REGEX` with a named group `device` (and optionally `person`, `mode`),
+///    matched against the file name, e.g. `sensorfile_(?<device>[^_]+)_(?<mode>[^_]+)_\d+\.csv`;
 /// 3. the folder holding the file, when that folder is below a folder given to the run, or
 ///    when the file was given by itself (GeoLife's `<user>/Trajectory/` counts as `<user>`);
-///    else (a file directly in a folder given to the run) the file name without extensions.
+/// 4. else (a file directly in a folder given to the run) the file name without its known
+///    extensions (`KnownExtensions`): `anna.smith.gpx` is `anna.smith`, `x.gpx.gz` is `x`;
+///    a name is never cut at its first dot.
 ///
-/// Never the GPX `author`/`creator`: they name a person or an app (every file a phone's app
-/// writes carries the same creator), so they would merge unrelated files into one device.
+/// Never the GPX `author`/`creator` nor an export's phone model: they name an app or a model
+/// that many people share, so they would merge unrelated files into one device.
 ///
 /// Check-in and label CSVs name their devices per row and use this only as a fallback.
 public struct DeviceResolver: Sendable {
@@ -23,8 +41,8 @@ public struct DeviceResolver: Sendable {
             do { self.namePattern = try NSRegularExpression(pattern: namePattern) } catch {
                 throw ResolverError(description: "--name-pattern is not a valid regular expression: \(namePattern)")
             }
-            guard namePattern.contains("(?<device>") || namePattern.contains("(?<mode>") else {
-                throw ResolverError(description: "--name-pattern needs a named group (?<device>…) or (?<mode>…): \(namePattern)")
+            guard ["(?<device>", "(?<mode>", "(?<person>"].contains(where: namePattern.contains) else {
+                throw ResolverError(description: "--name-pattern needs a named group (?<device>…), (?<person>…) or (?<mode>…): \(namePattern)")
             }
         }
     }
@@ -33,39 +51,71 @@ public struct DeviceResolver: Sendable {
         public let description: String
     }
 
-    /// The device and whole-file mode label of the input at `path`, found under `root` (both
-    /// standardised, as `InputDiscovery` gives them).
-    public func resolve(path: String, root: String) -> (device: String, mode: String?, source: String) {
+    /// The identity of the input at `path`, found under `root` (both standardised, as
+    /// `InputDiscovery` gives them).
+    public func identify(path: String, root: String) -> RecordingIdentity {
         let fromPattern = patternGroups(path)
-        let manifestEntry = manifest.entries.isEmpty ? nil : manifest.entry(for: path)
-        let mode = manifestEntry?.mode ?? fromPattern.mode
-        if let entry = manifestEntry { return (entry.device, mode, "manifest") }
-        if let device = fromPattern.device { return (device, mode, "name_pattern") }
-        return (DeviceResolver.folderDevice(path: path, root: root), mode, "folder")
-    }
-
-    private func patternGroups(_ path: String) -> (device: String?, mode: String?) {
-        guard let namePattern else { return (nil, nil) }
-        let name = (path as NSString).lastPathComponent
-        guard let match = namePattern.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) else { return (nil, nil) }
-        func group(_ group: String) -> String? {
-            let range = match.range(withName: group)
-            guard range.location != NSNotFound, let swiftRange = Range(range, in: name) else { return nil }
-            return String(name[swiftRange])
+        let entry = manifest.isEmpty ? nil : manifest.entry(for: path)
+        let mode = entry?.mode ?? fromPattern["mode"]
+        let device: String, deviceSource: String
+        if let entry {
+            (device, deviceSource) = (entry.device, "manifest")
+        } else if let named = fromPattern["device"] {
+            (device, deviceSource) = (named, "name_pattern")
+        } else {
+            (device, deviceSource) = DeviceResolver.pathDevice(path: path, root: root)
         }
-        return (group("device"), group("mode"))
+        if let person = entry?.person { return RecordingIdentity(device: device, person: person, mode: mode, deviceSource: deviceSource, personSource: "manifest") }
+        if let person = fromPattern["person"] {
+            return RecordingIdentity(device: device, person: person, mode: mode, deviceSource: deviceSource, personSource: "name_pattern")
+        }
+        return RecordingIdentity(device: device, person: device, mode: mode, deviceSource: deviceSource, personSource: "device")
     }
 
-    static func folderDevice(path: String, root: String) -> String {
+    /// The device and whole-file mode label of the input at `path` (see `identify`).
+    public func resolve(path: String, root: String) -> (device: String, mode: String?, source: String) {
+        let identity = identify(path: path, root: root)
+        return (identity.device, identity.mode, identity.deviceSource)
+    }
+
+    private func patternGroups(_ path: String) -> [String: String] {
+        guard let namePattern else { return [:] }
+        let name = (path as NSString).lastPathComponent
+        guard let match = namePattern.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) else { return [:] }
+        var groups: [String: String] = [:]
+        for group in ["device", "person", "mode"] {
+            let range = match.range(withName: group)
+            guard range.location != NSNotFound, let swiftRange = Range(range, in: name), !swiftRange.isEmpty else { continue }
+            groups[group] = String(name[swiftRange])
+        }
+        return groups
+    }
+
+    /// The device a path names by itself: its folder below the root, else its file name.
+    static func pathDevice(path: String, root: String) -> (String, String) {
         var folder = (path as NSString).deletingLastPathComponent
         if (folder as NSString).lastPathComponent.lowercased() == "trajectory" {
             folder = (folder as NSString).deletingLastPathComponent
         }
         if path != root, folder.hasPrefix(root), folder.count > root.count {
-            return (folder as NSString).lastPathComponent
+            return ((folder as NSString).lastPathComponent, "folder")
         }
-        var name = (path as NSString).lastPathComponent
-        while !(name as NSString).pathExtension.isEmpty { name = (name as NSString).deletingPathExtension }
+        return (KnownExtensions.strip((path as NSString).lastPathComponent), "file_name")
+    }
+}
+
+/// The extensions a file name loses when it names a device: the formats the pipeline reads and
+/// their compressions, taken from the end only (`walk.2024.gpx.gz` → `walk.2024`). Anything
+/// else is part of the name.
+public enum KnownExtensions {
+    public static let all: Set<String> = ["gz", "zip", "gpx", "plt", "csv", "tsv", "txt", "json", "geojson"]
+
+    public static func strip(_ name: String) -> String {
+        var name = name
+        while let dot = name.lastIndex(of: "."), dot != name.startIndex,
+              all.contains(name[name.index(after: dot)...].lowercased()) {
+            name = String(name[..<dot])
+        }
         return name
     }
 }

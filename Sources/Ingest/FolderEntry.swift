@@ -39,10 +39,13 @@ struct FolderError: Error, CustomStringConvertible {
 }
 
 /// What a path is, from `stat` (links followed) and, for a link that leads nowhere, `lstat`.
-enum FileKind: Equatable {
+public enum FileKind: Equatable {
     case regular, folder(device: UInt64, inode: UInt64), other(String), missing(String)
 
-    init(path: String) {
+    /// Nothing at the path (a link to nothing is `other`, not missing).
+    public var isMissing: Bool { if case .missing = self { true } else { false } }
+
+    public init(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else {
             let error = FolderError(errno: errno)

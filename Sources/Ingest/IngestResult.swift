@@ -10,6 +10,8 @@ public struct IngestResult: Sendable {
     /// The user's column mapping the file was read with (`ColumnMappingSpec.text`), if any.
     public var columnMapping: String?
     public var device: String
+    /// The device and person with where each name came from (`DeviceResolver.identify`).
+    public var identity: RecordingIdentity?
     public var gpx: GPXSummary?
     public var fixesKept = 0
     public var waypointsKept = 0

@@ -15,8 +15,9 @@ public struct Ingestor: Sendable {
     /// Reads `input`, detected as `format`. Throws `InputError` when the file is malformed as
     /// a whole; records that are individually bad are counted in the result's `dropped`.
     public func ingest(_ input: DiscoveredInput, format: InputFormat, into sink: IngestSink) throws -> IngestResult {
-        let identity = devices.resolve(path: input.path, root: input.root)
+        let identity = devices.identify(path: input.path, root: input.root)
         var result = IngestResult(format: format.kind, device: identity.device)
+        result.identity = identity
         switch format {
         case .gpx:
             let visitor = CleaningGPXVisitor(sink: sink, parameters: cleaning, result: result)

@@ -15,6 +15,15 @@ public struct DiscoveredInput: Hashable, Sendable {
         self.root = root
         self.problem = problem
     }
+
+    /// The path outputs show: below the folder given to the run (`alice/walk.gpx`), so a moved
+    /// or re-mounted input folder gives the same outputs; a file given by itself shows its
+    /// folder and name.
+    public var relativePath: String {
+        if path.hasPrefix(root + "/") { return String(path.dropFirst(root.count + 1)) }
+        if root == "/", path.hasPrefix("/") { return String(path.dropFirst()) }
+        return (path as NSString).lastPathComponent
+    }
 }
 
 /// Why a path under the inputs is not read.
@@ -25,6 +34,40 @@ public enum DiscoveryProblem: Hashable, Sendable {
     /// A file or folder that cannot be read (permissions, a name that is not UTF-8):
     /// quarantined with this reason.
     case unreadable(String)
+    /// The pipeline's own output (the run's `--out` folder, a folder holding a store, or an
+    /// output file of a store beside the inputs): listed once as skipped with this reason,
+    /// never read, so a run never reads its own results back as inputs.
+    case pipelineOutput(String)
+
+    /// What a listing says of the entry.
+    public var description: String {
+        switch self {
+        case .notRegular(let kind): "skipped: \(kind), not a regular file"
+        case .unreadable(let reason): "quarantined: \(reason)"
+        case .pipelineOutput(let reason): "skipped: \(reason)"
+        }
+    }
+}
+
+/// The files and folders a pipeline store writes, which discovery never reads as inputs.
+public enum PipelineOutputs {
+    public static let storeName = "pipeline.sqlite"
+    /// Whether `folder` holds a pipeline store (its database or its lock).
+    public static func holdsStore(_ folder: String) -> Bool {
+        [storeName, storeName + ".lock"].contains { FileKind(path: (folder as NSString).appendingPathComponent($0)) == .regular }
+    }
+
+    /// Whether a file in a store's folder is one the pipeline writes there.
+    public static func isOutputName(_ name: String) -> Bool {
+        name.hasPrefix(storeName) || name.hasPrefix("heatmap") || name == "report.html" || name == "part-tables"
+            || outputNames.contains(name)
+    }
+
+    static let outputNames: Set<String> = [
+        "quarantine.csv", "modes.csv", "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv",
+        "od_matrix.csv", "modal_split.csv", "device_stats.csv", "rides.csv", "stops.csv", "events.csv", "train_comfort.csv",
+        "route_comfort.csv", "staypoints.geojson", "triplegs.geojson", "dwells.geojson", "spark_summary.json",
+    ]
 }
 
 /// Walks the given files and folders in a stable (sorted) order.
@@ -36,10 +79,15 @@ public enum DiscoveryProblem: Hashable, Sendable {
 /// hang or never end), and each folder is entered once, by its (device, inode), so links that
 /// loop back end the walk. Names that are not UTF-8 and folders that cannot be listed come
 /// back with an `unreadable` problem, so every file is accounted for.
+///
+/// The pipeline's own outputs are never inputs: the run's output folders (`excluding`) and any
+/// folder holding a store are listed once as skipped (`pipelineOutput`), not walked; when a
+/// folder given to the run is itself such a folder, only the pipeline's own files in it are.
 public enum InputDiscovery {
-    public static func discover(_ paths: [String]) throws -> [DiscoveredInput] {
+    public static func discover(_ paths: [String], excluding outputFolders: [String] = []) throws -> [DiscoveredInput] {
         var found: [DiscoveredInput] = []
         var visited = Set<[UInt64]>()
+        let excluded = Set(outputFolders.map(InputPath.standardise))
         for given in paths {
             let root = InputPath.standardise(given)
             switch FileKind(path: root) {
@@ -47,7 +95,7 @@ public enum InputDiscovery {
                 throw InputError(.unreadable, "no such file or folder", path: given)
             case .folder(let device, let inode):
                 visited.insert([device, inode])
-                walk(root, root: root, visited: &visited, into: &found)
+                walk(root, root: root, excluded: excluded, visited: &visited, into: &found)
             case .other(let kind):
                 found.append(DiscoveredInput(path: root, root: root, problem: .notRegular(kind)))
             case .regular:
@@ -69,12 +117,25 @@ public enum InputDiscovery {
         input.problem == nil && (input.path as NSString).lastPathComponent.lowercased() == "manifest.csv"
     }
 
-    private static func walk(_ folder: String, root: String, visited: inout Set<[UInt64]>, into found: inout [DiscoveredInput]) {
-        let entries: [FolderEntry]
+    private static func walk(_ folder: String, root: String, excluded: Set<String>, visited: inout Set<[UInt64]>,
+                             into found: inout [DiscoveredInput]) {
+        var entries: [FolderEntry]
         switch FolderEntry.list(folder) {
         case .success(let list): entries = list.filter { !$0.name.hasPrefix(".") }.sorted { $0.name < $1.name }
         case .failure(let error):
             return found.append(DiscoveredInput(path: folder, root: root, problem: .unreadable("cannot list the folder (\(error))")))
+        }
+        let isOutput = excluded.contains(folder) || PipelineOutputs.holdsStore(folder)
+        if isOutput, folder != root {
+            return found.append(DiscoveredInput(path: folder, root: root, problem: .pipelineOutput(
+                excluded.contains(folder) ? "the run's own output folder" : "a pipeline output folder (it holds \(PipelineOutputs.storeName))")))
+        }
+        if isOutput {  // a store kept among the inputs: its own files are listed, not read
+            for entry in entries where PipelineOutputs.isOutputName(entry.name) {
+                found.append(DiscoveredInput(path: (folder as NSString).appendingPathComponent(entry.name), root: root,
+                                             problem: .pipelineOutput("an output of the pipeline store in this folder")))
+            }
+            entries.removeAll { PipelineOutputs.isOutputName($0.name) }
         }
         let names = entries.map(\.name)
         if folder != root || !names.isEmpty, SensorLogger.isExport(fileNames: names) || Phyphox.isExport(folder: folder, fileNames: names) {
@@ -93,7 +154,7 @@ public enum InputDiscovery {
                 found.append(DiscoveredInput(path: path, root: root))
             case .folder(let device, let inode):
                 if visited.insert([device, inode]).inserted {
-                    walk(path, root: root, visited: &visited, into: &found)
+                    walk(path, root: root, excluded: excluded, visited: &visited, into: &found)
                 } else {
                     found.append(DiscoveredInput(path: path, root: root, problem: .notRegular("a folder already walked (a symbolic link back into the inputs)")))
                 }

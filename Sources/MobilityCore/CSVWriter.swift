@@ -22,9 +22,18 @@ public struct CSVWriter {
     }
 
     public func write(to path: String) throws {
+        try write(to: path, unlessUnchanged: false)
+    }
+
+    /// Writes the file, or (with `unlessUnchanged`) leaves a file holding exactly these bytes
+    /// untouched, so a run that changed nothing rewrites nothing. Returns whether it wrote.
+    @discardableResult
+    public func write(to path: String, unlessUnchanged: Bool) throws -> Bool {
+        if unlessUnchanged, let existing = FileManager.default.contents(atPath: path), existing.elementsEqual(text) { return false }
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         try Data(text).write(to: URL(fileURLWithPath: path), options: .atomic)
+        return true
     }
 
     private mutating func appendRow(_ fields: [String?]) {

@@ -104,7 +104,7 @@ public struct ComfortRun {
                 let files = try store.imuFiles(device: device, from: window.startSeconds, to: window.endSeconds)
                 let hasFixes = points.contains { $0.timeSeconds >= window.startSeconds && $0.timeSeconds <= window.endSeconds }
                 var ride = Ride(checkIn: checkIn, window: window, status: hasFixes ? .noIMU : .noData)
-                ride.trace = files.map(\.path).joined(separator: ";")
+                ride.trace = files.map { $0.shownPath ?? $0.path }.joined(separator: ";")
                 if files.isEmpty {
                     ride.note = hasFixes ? "no IMU file of the device covers the ride" : "no IMU sample and no fix of the device inside the ride"
                 } else {
@@ -133,7 +133,7 @@ public struct ComfortRun {
                         progress.log("comfort: \(recording.file.path) \(Self.clock(first))–\(Self.clock(last)): covered by a check-in's ride")
                         continue
                     }
-                    var ride = Ride(device: recording.device, trace: recording.file.path, window: RideWindow(startSeconds: first, endSeconds: last), status: .noIMU)
+                    var ride = Ride(device: recording.device, trace: recording.file.shownPath ?? recording.file.path, window: RideWindow(startSeconds: first, endSeconds: last), status: .noIMU)
                     Self.apply(measurement.analyse(part, speeds: Self.speeds(points, from: first, to: last)), to: &ride)
                     summary.recordingRides += 1
                     record(ride, checkinID: nil, name: "recording \(recording.file.path) \(Self.clock(first))–\(Self.clock(last))")

@@ -55,22 +55,25 @@ public struct HeatMapRun {
         var overall = HeatMap(grid: grid, filter: filter)
         var byMode: [Mode: HeatMap] = [:]
         var summary = Summary()
-        let names = try store.trackNames(groupedBy: grouping)
+        // Tracks of one person one after another, so each cell counts its persons exactly.
+        let persons = grouping == .device ? try store.devicePersons() : [:]
+        let names = try store.trackNames(groupedBy: grouping).sorted { (persons[$0] ?? $0, $0) < (persons[$1] ?? $1, $1) }
         var deviceCells: [PipelineStore.HeatMapDeviceCell] = []
         for (index, name) in names.enumerated() {
             progress.update(done: index, total: names.count, item: name)
             let track = try store.track(named: name, groupedBy: grouping)
             let intervals = try store.storedIntervals(device: name)
             let modes = FixModes(track: track, staypoints: intervals.stays, legs: intervals.legs)
-            overall.add(track, modes: modes)
-            if keepDeviceCells { deviceCells += Self.deviceCells("all", name, track, modes, HeatMap(grid: grid, filter: filter)) }
+            let person = persons[name] ?? name
+            overall.add(track, modes: modes, person: person)
+            if keepDeviceCells { deviceCells += Self.deviceCells("all", name, person, track, modes, HeatMap(grid: grid, filter: filter)) }
             for mode in Set(intervals.legs.compactMap(\.mode) + (intervals.stays.isEmpty ? [] : [.still])).sorted()
             where filter.modes?.contains(mode) ?? true {
                 var map = byMode[mode] ?? HeatMap(grid: grid, filter: filter.only(mode))
-                map.add(track, modes: modes)
+                map.add(track, modes: modes, person: person)
                 byMode[mode] = map
                 if keepDeviceCells {
-                    deviceCells += Self.deviceCells(mode.rawValue, name, track, modes, HeatMap(grid: grid, filter: filter.only(mode)))
+                    deviceCells += Self.deviceCells(mode.rawValue, name, person, track, modes, HeatMap(grid: grid, filter: filter.only(mode)))
                 }
             }
             summary.fixes += track.points.count
@@ -96,17 +99,17 @@ public struct HeatMapRun {
     }
 
     /// One device's cells in `empty` (a map with the run's grid and filter), unfiltered.
-    static func deviceCells(_ map: String, _ device: String, _ track: DeviceTrack, _ modes: FixModes,
+    static func deviceCells(_ map: String, _ device: String, _ person: String, _ track: DeviceTrack, _ modes: FixModes,
                             _ empty: HeatMap) -> [PipelineStore.HeatMapDeviceCell] {
         var mine = empty
-        mine.add(track, modes: modes)
+        mine.add(track, modes: modes, person: person)
         return mine.cells.sorted { $0.key < $1.key }.map {
-            .init(map: map, cellID: mine.grid.id($0.key), device: device, fixes: $0.value.fixes, dwellSeconds: $0.value.dwellSeconds)
+            .init(map: map, cellID: mine.grid.id($0.key), device: device, person: person, fixes: $0.value.fixes, dwellSeconds: $0.value.dwellSeconds)
         }
     }
 
     static func row(_ grid: HeatGrid, _ cell: HeatGrid.Cell, _ counts: HeatMap.Counts) -> PipelineStore.HeatMapRows.Cell {
         .init(id: grid.id(cell), center: grid.centre(cell), bounds: grid.bounds(cell), fixes: counts.fixes, devices: counts.devices,
-              dwellSeconds: counts.dwellSeconds)
+              persons: counts.persons, dwellSeconds: counts.dwellSeconds)
     }
 }

@@ -18,12 +18,14 @@ public struct IngestRun {
     }
 
     public func run() throws -> IngestSummary {
+        try InputPath.requireExisting(options.paths)  // before the lock or store is created
         let lock = try RunLock(storePath: options.storePath)  // one writer per store at a time
         defer { withExtendedLifetime(lock) {} }
         let started = Date()
         let store = try PipelineStore(path: options.storePath)
         var summary = IngestSummary(store: options.storePath)
-        let inputs = try InputDiscovery.discover(options.paths)
+        let inputs = try InputDiscovery.discover(options.paths, excluding: options.outputFolders)
+        summary.inputsFound = inputs.filter { $0.problem == nil }.count
         var devices = try DeviceResolver(namePattern: options.namePattern)
         let runID = try store.beginRun(command: "ingest " + options.paths.joined(separator: " "))
         var counts = RunCounts()
@@ -69,6 +71,7 @@ public struct IngestRun {
             throw error
         }
         progress.update(done: inputs.count, total: inputs.count, item: "")
+        try settleIdentities(store: store, found: Set(inputs.map(\.path)), summary: &summary)
         try store.finishRun(id: runID, counts: counts)
         if let folder = options.reportsFolder {
             try QuarantineReport.write(try store.quarantinedFiles(), to: (folder as NSString).appendingPathComponent("quarantine.csv"))
@@ -84,7 +87,31 @@ public struct IngestRun {
         summary.storeTotals = try store.tableCounts()
         summary.seconds = Date().timeIntervalSince(started)
         summary.exitStatus = counts.quarantined > 0 ? 2 : 0
+        if summary.inputsFound == 0 {
+            summary.warnings.append("no input file was found in \(options.paths.joined(separator: ", ")) (an empty or unmounted folder?): nothing was read")
+        }
         return summary
+    }
+
+    /// After the inputs are read: drops rows of forgotten devices and persons that shared
+    /// tables brought back, and lists (or, with `pruneMissing`, removes) the stored inputs whose
+    /// files are gone.
+    private func settleIdentities(store: PipelineStore, found: Set<String>, summary: inout IngestSummary) throws {
+        let purged = try store.purgeForgotten()
+        if purged.checkins + purged.labels > 0 {
+            progress.log("dropped \(purged.checkins) check-ins and \(purged.labels) labels of forgotten devices")
+        }
+        let missing = try store.storedInputs().map(\.path).filter { !found.contains($0) && FileKind(path: $0).isMissing }
+        guard !missing.isEmpty else { return }
+        if options.pruneMissing {
+            try store.removeInputs(paths: missing)
+            summary.prunedInputs = missing
+            progress.log("pruned \(missing.count) inputs no longer found, with every row made from them")
+        } else {
+            summary.missingInputs = missing
+            summary.warnings.append("\(missing.count) input\(missing.count == 1 ? "" : "s") read before \(missing.count == 1 ? "is" : "are") no longer found "
+                + "(first: \(missing[0])); their data is kept and still in every output: --prune-missing removes it")
+        }
     }
 
     enum Outcome { case ingested, unchanged, quarantined, skipped }
@@ -137,9 +164,13 @@ public struct IngestRun {
             progress.log("skipped \(input.path): \(kind), not a regular file")
             summary.skippedFiles.append(.init(path: input.path, reason: kind + ", not a regular file"))
             return .done(.skipped)
+        case .pipelineOutput(let reason)?:
+            progress.log("skipped \(input.path): \(reason), not an input")
+            summary.skippedFiles.append(.init(path: input.path, reason: reason + ", not an input"))
+            return .done(.skipped)
         case .unreadable(let reason)?:
             return .done(try quarantine(InputError(.unreadable, reason, path: input.path), hash: "", size: 0, format: nil,
-                                  store: store, runID: runID, summary: &summary))
+                                  store: store, runID: runID, summary: &summary, relativePath: input.relativePath))
         case nil: break
         }
         let previous = try store.storedState(path: input.path)
@@ -147,16 +178,21 @@ public struct IngestRun {
         // hashed is the same input: its stored hash stands, and its bytes are not read again
         // (--verify and --force hash anyway).
         let signature = FileSignature.of(path: input.path)
-        let trusted = !options.force && !options.verify && signature != nil && previous?.fileSignature == signature
-            && !(previous?.contentSHA256.isEmpty ?? true)
+        var previousHash = previous?.fileSignature == signature ? previous?.contentSHA256 : nil
+        if previous == nil, !options.force, !options.verify, let signature {
+            // A file moved within one file system keeps its size, modification time and inode:
+            // the stored hash of the vanished path stands for it (--verify hashes anyway).
+            previousHash = try store.storedInputs(signature: signature).first { FileKind(path: $0.path).isMissing }?.contentSHA256
+        }
+        let trusted = !options.force && !options.verify && signature != nil && !(previousHash?.isEmpty ?? true)
         let hash: String, size: Int64
         do {
-            hash = trusted ? previous!.contentSHA256 : try ContentHash.sha256(path: input.path)
+            hash = trusted ? previousHash! : try ContentHash.sha256(path: input.path)
             size = InputFileSize.bytes(input.path)
         } catch let error as InputError {
             // Stored with an empty hash, so the next run tries again and finds it readable or not.
             return .done(try quarantine(error, hash: "", size: InputFileSize.bytes(input.path), format: nil,
-                                        store: store, runID: runID, summary: &summary))
+                                        store: store, runID: runID, summary: &summary, relativePath: input.relativePath))
         }
         if trusted { summary.unhashed += 1 }
         var format: InputFormat?
@@ -180,16 +216,42 @@ public struct IngestRun {
                 var dropped = DropCounts()
                 try devices.manifest.load(path: input.path, dropped: &dropped)
             }
-            if !options.force, let previous, previous.contentSHA256 == hash, previous.columnMapping == mapping {
+            let identity = devices.identify(path: input.path, root: input.root)
+            let recording = detected.kind.isDeviceRecording
+            if recording, try store.isForgotten(device: identity.device, person: identity.person) {
+                let reason = "device \(identity.device) (person \(identity.person)) was forgotten (pipeline forget); its inputs are not read"
+                progress.log("skipped \(input.path): \(reason)")
+                summary.skippedFiles.append(.init(path: input.path, reason: reason))
+                return .done(.skipped)
+            }
+            let sameIdentity = { (stored: String?, person: String?) in !recording || (stored == identity.device && person == identity.person) }
+            if !options.force, let previous, previous.contentSHA256 == hash, previous.columnMapping == mapping,
+               previous.status != "ingested" || sameIdentity(previous.device, previous.person) {
                 if previous.fileSignature != signature { try store.updateFileSignature(path: input.path, signature: signature) }
+                try store.setRelativePath(input.relativePath, path: input.path)
                 progress.detail("unchanged \(input.path)" + (trusted ? " (size, modification time and inode)" : ""))
                 return .done(.unchanged)
+            }
+            if !options.force, previous == nil, let earlier = try store.storedInputs(sha256: hash).first(where: { $0.path != input.path }),
+               sameIdentity(earlier.device, earlier.person) || earlier.status == "quarantined" {
+                if FileKind(path: earlier.path).isMissing {
+                    // Moved or renamed (or its folder re-mounted): the same input, not a new one.
+                    try store.moveInput(from: earlier.path, to: input.path, relativePath: input.relativePath, signature: signature)
+                    summary.moved.append(.init(from: earlier.path, to: input.path))
+                    progress.detail("moved \(earlier.path) -> \(input.path): the same content, not read again")
+                    return .done(.unchanged)
+                }
+                let reason = "the same content (SHA-256) as \(earlier.path), which is read instead; a copy is never counted twice"
+                progress.log("skipped \(input.path): \(reason)")
+                summary.skippedFiles.append(.init(path: input.path, reason: reason))
+                summary.duplicates += 1
+                return .done(.skipped)
             }
             return .ready(Pending(input: input, format: detected, hash: hash, size: size, signature: signature,
                                   ingestor: Ingestor(cleaning: options.cleaning, devices: devices)))
         } catch let error as InputError {
             return .done(try quarantine(error, hash: hash, size: size, format: format, store: store, runID: runID, summary: &summary,
-                                        signature: signature))
+                                        signature: signature, relativePath: input.relativePath))
         }
     }
 
@@ -199,7 +261,8 @@ public struct IngestRun {
                           summary: inout IngestSummary) throws -> Outcome {
         do {
             let result = try store.storeIngested(path: pending.input.path, contentSHA256: pending.hash, sizeBytes: pending.size,
-                                                 runID: runID, fileSignature: pending.signature) { sink in
+                                                 runID: runID, fileSignature: pending.signature,
+                                                 relativePath: pending.input.relativePath) { sink in
                 guard let readAhead else { return try pending.ingestor.ingest(pending.input, format: pending.format, into: sink) }
                 let (result, records) = try readAhead.get()
                 try records.replay(into: sink)
@@ -210,15 +273,16 @@ public struct IngestRun {
             return .ingested
         } catch let error as InputError {
             return try quarantine(error, hash: pending.hash, size: pending.size, format: pending.format, store: store, runID: runID,
-                                  summary: &summary, signature: pending.signature)
+                                  summary: &summary, signature: pending.signature, relativePath: pending.input.relativePath)
         }
     }
 
     /// `signature` is stored only with a hash: an input quarantined unhashed is tried again.
     private func quarantine(_ error: InputError, hash: String, size: Int64, format: InputFormat?, store: PipelineStore,
-                            runID: Int64, summary: inout IngestSummary, signature: String? = nil) throws -> Outcome {
+                            runID: Int64, summary: inout IngestSummary, signature: String? = nil, relativePath: String? = nil) throws -> Outcome {
         try store.storeQuarantined(path: error.path, contentSHA256: hash, sizeBytes: size, runID: runID,
-                                   format: format?.kind.rawValue, problem: QuarantineProblem(error), fileSignature: hash.isEmpty ? nil : signature)
+                                   format: format?.kind.rawValue, problem: QuarantineProblem(error), fileSignature: hash.isEmpty ? nil : signature,
+                                   relativePath: relativePath)
         summary.quarantine.append(.init(path: error.path, line: error.line, column: error.column, code: error.code.rawValue, reason: error.message))
         progress.log("quarantined \(error)")
         return .quarantined

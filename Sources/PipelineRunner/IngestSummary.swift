@@ -14,6 +14,22 @@ public struct IngestSummary: Encodable {
 
     /// Inputs found (files and Sensor Logger folders).
     public var files = 0
+    /// Inputs found that are not skipped as outputs, links to nothing and the like: 0 for an
+    /// empty or unmounted folder, which the run warns about.
+    public var inputsFound = 0
+    public struct MovedInput: Encodable, Sendable {
+        public var from: String
+        public var to: String
+    }
+
+    /// Inputs whose content was read before under another path that no longer exists: the
+    /// store's path changed, nothing was read again.
+    public var moved: [MovedInput] = []
+    /// Inputs skipped because another path with the same content was read.
+    public var duplicates = 0
+    /// Stored inputs whose files are gone (kept), and those removed with `--prune-missing`.
+    public var missingInputs: [String] = []
+    public var prunedInputs: [String] = []
     public var ingested = 0
     public var unchanged = 0
     /// Inputs known unchanged by size, modification time and inode, without hashing.

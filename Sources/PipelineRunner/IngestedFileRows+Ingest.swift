@@ -8,6 +8,9 @@ extension IngestedFileRows {
         self.init(format: result.format.rawValue)
         dialect = result.dialect
         device = result.format.isDeviceRecording ? result.device : nil
+        if result.format.isDeviceRecording, let identity = result.identity {
+            (person, deviceSource, personSource) = (identity.person, identity.deviceSource, identity.personSource)
+        }
         recordsRead = result.recordsRead
         fixes = result.fixesKept
         waypoints = result.waypointsKept
@@ -39,10 +42,10 @@ extension PipelineStore {
     /// Ingests one file into the store (see `storeIngested(path:…:read:rows:)`), keeping what
     /// `IngestedFileRows` holds of its result.
     public func storeIngested(
-        path: String, contentSHA256: String, sizeBytes: Int64, runID: Int64, fileSignature: String? = nil,
+        path: String, contentSHA256: String, sizeBytes: Int64, runID: Int64, fileSignature: String? = nil, relativePath: String? = nil,
         read: (IngestSink) throws -> IngestResult
     ) throws -> IngestResult {
         try storeIngested(path: path, contentSHA256: contentSHA256, sizeBytes: sizeBytes, runID: runID, fileSignature: fileSignature,
-                          read: read, rows: IngestedFileRows.init)
+                          relativePath: relativePath, read: read, rows: IngestedFileRows.init)
     }
 }

@@ -11,6 +11,8 @@ public struct InputListing {
     public var paths: [String]
     public var columns: ColumnMappingSpec?
     public var namePattern: String?
+    /// Output folders never listed as inputs (a run's `--out`), besides any folder holding a store.
+    public var excludedFolders: [String] = []
 
     public init(paths: [String]) {
         self.paths = paths
@@ -25,8 +27,12 @@ public struct InputListing {
         /// The device the file belongs to, by `ingest`'s rules (also for a file it would
         /// quarantine, which is recorded against that path).
         public var device: String
-        /// Where the device came from: `manifest`, `name_pattern` or `folder`.
+        /// Where the device came from: `manifest`, `name_pattern`, `folder` or `file_name`.
         public var deviceSource: String
+        /// The person who carried it (the device itself when none is named) and where that came
+        /// from: `manifest`, `name_pattern`, or `device`.
+        public var person: String
+        public var personSource: String
         /// The whole-file mode label from a manifest or `--name-pattern`, if any.
         public var mode: String?
         /// True for one device's recording; false for a table that names devices per row or
@@ -38,8 +44,8 @@ public struct InputListing {
         public var note: String?
 
         enum CodingKeys: String, CodingKey {
-            case path, format, bytes, device, mode, note
-            case deviceSource = "device_source", perDevice = "per_device"
+            case path, format, bytes, device, mode, note, person
+            case deviceSource = "device_source", perDevice = "per_device", personSource = "person_source"
         }
 
         /// Every key in every object, `null` where there is no value (a steady shape for the
@@ -51,6 +57,8 @@ public struct InputListing {
             try container.encode(bytes, forKey: .bytes)
             try container.encode(device, forKey: .device)
             try container.encode(deviceSource, forKey: .deviceSource)
+            try container.encode(person, forKey: .person)
+            try container.encode(personSource, forKey: .personSource)
             try container.encode(mode, forKey: .mode)
             try container.encode(perDevice, forKey: .perDevice)
             try container.encode(note, forKey: .note)
@@ -60,11 +68,11 @@ public struct InputListing {
     public func run() throws -> [Entry] {
         var devices = try DeviceResolver(namePattern: namePattern)
         let detector = FormatDetector(explicitMapping: columns)
-        return try InputDiscovery.discover(paths).map { input in
+        try InputPath.requireExisting(paths)
+        return try InputDiscovery.discover(paths, excluding: excludedFolders).map { input in
             var format: InputFormat?, note: String?
             switch input.problem {
-            case .notRegular(let kind)?: note = "skipped: \(kind), not a regular file"
-            case .unreadable(let reason)?: note = "quarantined: \(reason)"
+            case let problem?: note = problem.description
             case nil:
                 do {
                     format = try detector.detect(path: input.path)
@@ -79,9 +87,10 @@ public struct InputListing {
                     (format, note) = (nil, "quarantined: \(error.code.rawValue): \(error.message)")
                 }
             }
-            let identity = devices.resolve(path: input.path, root: input.root)
+            let identity = devices.identify(path: input.path, root: input.root)
             return Entry(path: input.path, format: format?.kind.rawValue, bytes: InputFileSize.bytes(input.path), device: identity.device,
-                         deviceSource: identity.source, mode: identity.mode, perDevice: format?.kind.isDeviceRecording ?? true, note: note)
+                         deviceSource: identity.deviceSource, person: identity.person, personSource: identity.personSource,
+                         mode: identity.mode, perDevice: format?.kind.isDeviceRecording ?? true, note: note)
         }
     }
 }

@@ -78,12 +78,45 @@ public struct PipelineRun {
         public var warnings: [String] = []
         /// What each stage made of every input (`FileOutcome`), in path order.
         public var fileOutcomes: [FileOutcome] = []
+        /// What this run did, apart from what the store held before it (same keys every run).
+        public var thisRun = ThisRun()
+        /// What the store holds after the run (same keys every run).
+        public var store = StoreTotals()
+        /// Stored inputs whose files are no longer found (kept; `--prune-missing` removes them).
+        public var missingInputs: [String] = []
+        /// Quarantined or set-aside inputs from earlier runs, still so (they do not make exit 2).
+        public var carriedOverQuarantines: [String] = []
 
         enum CodingKeys: String, CodingKey {
+            case thisRun = "this_run", store, missingInputs = "missing_inputs", carriedOverQuarantines = "carried_over_quarantines"
             case files, ingested, unchanged, quarantined, skipped, skippedFiles = "skipped_files", fixes, imuSamples = "imu_samples", checkins
             case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells, legsByModeSource = "legs_by_mode_source"
             case suppressedCells = "suppressed_cells", rides, measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
             case exitStatus = "exit_status", outputFolder = "output_folder", warnings, fileOutcomes = "file_outcomes", partial
+        }
+    }
+
+    /// What one run did. `quarantined` counts inputs this run quarantined or set aside that
+    /// were not so before it: they alone make exit code 2.
+    public struct ThisRun: Sendable, Encodable {
+        public var inputsFound = 0, read = 0, unchanged = 0, moved = 0, duplicates = 0, quarantined = 0, skipped = 0
+        public var pruned = 0, classifiedFiles = 0, windows = 0
+        enum CodingKeys: String, CodingKey {
+            case inputsFound = "inputs_found", read, unchanged, moved, duplicates, quarantined, skipped, pruned
+            case classifiedFiles = "classified_files", windows
+        }
+    }
+
+    /// The store's totals after a run.
+    public struct StoreTotals: Sendable, Encodable {
+        public var inputs = 0, quarantined = 0, fixes = 0, imuSamples = 0, checkins = 0, windows = 0, devices = 0, persons = 0
+        /// Devices by where their names came from (`manifest`, `name_pattern`, `folder`, `file_name`).
+        public var deviceSources: [String: Int] = [:]
+        /// Devices with a person named (manifest or name pattern); the others count as a person each.
+        public var devicesWithPerson = 0
+        enum CodingKeys: String, CodingKey {
+            case inputs, quarantined, fixes, imuSamples = "imu_samples", checkins, windows, devices, persons
+            case deviceSources = "device_sources", devicesWithPerson = "devices_with_person"
         }
     }
 
@@ -92,6 +125,7 @@ public struct PipelineRun {
     public var temporaryFolder: String { (outputFolder as NSString).appendingPathComponent(".pipeline-tmp") }
 
     public func run(progress: Progress) throws -> Summary {
+        try InputPath.requireExisting(inputs)  // a mistyped or unmounted path: exit 1, and no store is created
         let lock = try RunLock(storePath: storePath)
         defer { withExtendedLifetime(lock) {} }
         return try ZipExtraction.using(folder: temporaryFolder) { try runStages(progress: progress) }
@@ -118,20 +152,30 @@ public struct PipelineRun {
         options.cleaning = configuration.cleaning
         options.force = force
         if partial { options.reportsFolder = nil }  // no quarantine.csv: the store keeps the quarantine
+        let store = try PipelineStore(path: storePath)
+        let quarantinedBefore = Set(try store.quarantinedFiles().map(Self.quarantineKey))
         progress.log("ingest: \(inputs.joined(separator: " "))")
         let ingested = try IngestRun(options: options, progress: progress).run()
         (summary.files, summary.ingested, summary.unchanged, summary.skipped) = (ingested.files, ingested.ingested, ingested.unchanged, ingested.skipped)
         summary.skippedFiles = ingested.skippedFiles
         summary.warnings = ingested.warnings
+        summary.missingInputs = ingested.missingInputs
+        summary.thisRun = ThisRun(inputsFound: ingested.inputsFound, read: ingested.ingested, unchanged: ingested.unchanged,
+                                  moved: ingested.moved.count, duplicates: ingested.duplicates, skipped: ingested.skipped,
+                                  pruned: ingested.prunedInputs.count)
         lap("ingest")
 
-        let store = try PipelineStore(path: storePath)
         let totals = try store.tableCounts()
         summary.fixes = totals["fixes"] ?? 0
         summary.checkins = totals["checkins"] ?? 0
         summary.imuSamples = try store.imuSampleTotal()
-        summary.quarantined = Set(try store.quarantinedFiles().map(\.path)).count  // files, whatever the stages
-        summary.exitStatus = summary.quarantined > 0 ? 2 : 0
+        try settleQuarantines(&summary, store: store, before: quarantinedBefore)
+        if summary.store.devices > 0, summary.store.devicesWithPerson < summary.store.devices,
+           summary.store.deviceSources.keys.allSatisfy({ ["folder", "file_name"].contains($0) }) {
+            summary.warnings.append("device names came from folder or file names only (\(summary.store.devices) devices), and "
+                + "\(summary.store.devices - summary.store.devicesWithPerson) have no person named: each counts as a person towards the heat map's k; "
+                + "name persons in manifest.csv (path,device,person) or with --name-pattern '(?<person>…)'")
+        }
         let fingerprint = try self.fingerprint(store)
         if !force, try store.derivedState("complete_run") == fingerprint, partial || outputsExist() {
             summary.upToDate = true
@@ -142,7 +186,9 @@ public struct PipelineRun {
         }
 
         let model: ModeModel?
-        (summary.classifiedFiles, summary.windows, model) = try classify(store, progress: progress)
+        (summary.thisRun.classifiedFiles, summary.thisRun.windows, model) = try classify(store, progress: progress)
+        summary.classifiedFiles = summary.thisRun.classifiedFiles
+        summary.windows = try store.tableCounts()["mode_windows"] ?? 0  // the store's, as in a run that changed nothing
         lap("classify")
 
         if partial { try FileManager.default.createDirectory(atPath: filesFolder, withIntermediateDirectories: true) }
@@ -179,9 +225,7 @@ public struct PipelineRun {
         lap("comfort")
         try sayOutcomes(&summary, store)
 
-        let quarantined = try store.quarantinedFiles()  // with the files classify and comfort set aside
-        summary.quarantined = Set(quarantined.map(\.path)).count
-        summary.exitStatus = summary.quarantined > 0 ? 2 : 0
+        let quarantined = try settleQuarantines(&summary, store: store, before: quarantinedBefore)  // with what classify and comfort set aside
         if partial {
             progress.log("partial run: nothing published; \(storePath) and \(filesFolder) hold this part's results for merging")
         } else {
@@ -190,10 +234,12 @@ public struct PipelineRun {
                            modelPath: configuration.classification.rulesOnly ? nil : configuration.classification.model, calendar: calendar).write()
         }
         lap("report")
+        try store.setDerivedState("complete_run_configuration", String(decoding: try JSONText.data(configuration, keys: .asDeclared, layout: .compact), as: UTF8.self))
         try store.setDerivedState("complete_run", fingerprint)
         (summary.staypoints, summary.dwells, summary.triplegs, summary.trips) =
             (tripSummary.staypoints, tripSummary.dwells, tripSummary.triplegs, tripSummary.trips)
         summary.legsByModeSource = tripSummary.legsByModeSource
+        summary.store.windows = summary.windows
         return summary
     }
 
@@ -290,7 +336,8 @@ public struct PipelineRun {
         }
         progress.update(done: pending.count, total: pending.count, item: "")
         if partial { try FileManager.default.createDirectory(atPath: filesFolder, withIntermediateDirectories: true) }
-        try ModesCSV.write(storeRows: try store.modeWindows(), to: (filesFolder as NSString).appendingPathComponent("modes.csv"))
+        try ModesCSV.write(storeRows: try store.modeWindows(), shownPaths: try store.shownPaths(),
+                           to: (filesFolder as NSString).appendingPathComponent("modes.csv"))
         return (pending.count, windows, model)
     }
 
@@ -350,6 +397,37 @@ public struct PipelineRun {
 
     private func outputsExist() -> Bool {
         Self.outputNames.allSatisfy { FileManager.default.fileExists(atPath: (outputFolder as NSString).appendingPathComponent($0)) }
+    }
+
+    /// An entry's identity across runs: its content (or path, when it could not be hashed),
+    /// stage and code, so a moved input's old quarantine is not new.
+    static func quarantineKey(_ entry: QuarantineEntry) -> String {
+        (entry.contentSHA256.isEmpty ? entry.path : entry.contentSHA256) + "\t" + entry.stage + "\t" + entry.code
+    }
+
+    /// Counts quarantined inputs (store totals) and this run's new ones; exit 2 only for new ones,
+    /// the others listed as carried over.
+    @discardableResult
+    private func settleQuarantines(_ summary: inout Summary, store: PipelineStore, before: Set<String>) throws -> [QuarantineEntry] {
+        let entries = try store.quarantinedFiles()
+        summary.quarantined = Set(entries.map(\.path)).count  // files, whatever the stages
+        let new = Set(entries.filter { !before.contains(Self.quarantineKey($0)) }.map(\.path))
+        summary.thisRun.quarantined = new.count
+        summary.carriedOverQuarantines = Set(entries.map(\.path)).subtracting(new).sorted()
+        summary.exitStatus = new.isEmpty ? 0 : 2
+        try fillStoreTotals(&summary, store)
+        return entries
+    }
+
+    private func fillStoreTotals(_ summary: inout Summary, _ store: PipelineStore) throws {
+        let counts = try store.tableCounts()
+        let identities = try store.deviceIdentities()
+        summary.store = StoreTotals(inputs: counts["input_files"] ?? 0, quarantined: summary.quarantined, fixes: counts["fixes"] ?? 0,
+                                    imuSamples: try store.imuSampleTotal(), checkins: counts["checkins"] ?? 0,
+                                    windows: counts["mode_windows"] ?? 0, devices: identities.count,
+                                    persons: Set(identities.map(\.person)).count)
+        for identity in identities { summary.store.deviceSources[identity.deviceSource, default: 0] += 1 }
+        summary.store.devicesWithPerson = identities.filter { $0.personSource != "device" }.count
     }
 
     private func fillCounts(_ summary: inout Summary, _ store: PipelineStore) throws {

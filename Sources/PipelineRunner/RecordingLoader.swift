@@ -35,8 +35,8 @@ public struct RecordingLoader: Sendable {
         var detected: [(DiscoveredInput, InputFormat)] = []
         for input in inputs {
             switch input.problem {
-            case .notRegular(let kind)?:
-                progress.log("skipped \(input.path): \(kind), not a regular file")
+            case .notRegular?, .pipelineOutput?:
+                progress.log("\(input.path): \(input.problem!.description)")
                 report.skipped += 1
                 continue
             case .unreadable(let reason)?:

@@ -22,12 +22,12 @@ public struct HeatMapFiles {
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var csv = CSVWriter(columns: ["map", "cell_id", "center_lat_deg", "center_lon_deg", "south_deg", "west_deg", "north_deg", "east_deg",
-                                     "fixes", "devices", "dwell_s"])
+                                     "fixes", "devices", "persons", "dwell_s"])
         for map in maps {
             for c in map.cells {
                 csv.append([map.map, c.id, Self.degrees(c.center.latitude), Self.degrees(c.center.longitude), Self.degrees(c.bounds.south),
                             Self.degrees(c.bounds.west), Self.degrees(c.bounds.north), Self.degrees(c.bounds.east),
-                            String(c.fixes), String(c.devices), String(format: "%.0f", c.dwellSeconds)])
+                            String(c.fixes), String(c.devices), String(c.persons), String(format: "%.0f", c.dwellSeconds)])
             }
         }
         try csv.write(to: path("heatmap.csv"))
@@ -39,7 +39,7 @@ public struct HeatMapFiles {
         for map in maps {
             let title = map.map == "all" ? "Where devices were: all modes" : "Where devices were: \(map.map)"
             let subtitle = "\(Int(map.cellMeters)) m cells, \(map.filter)\nk = \(map.minimumDevices): \(map.cells.count) cells shown, "
-                + "\(map.suppressed) seen by fewer devices suppressed"
+                + "\(map.suppressed) seen by fewer persons suppressed"
             let image = HeatMapImage(grid: grid, cells: cells[map.map] ?? [], title: title, subtitle: subtitle).render()
             let file = path(Self.imageName(map.map))
             try image.writePNG(to: file + ".partial")
@@ -56,7 +56,7 @@ public struct HeatMapFiles {
             let ring = [(b.west, b.south), (b.east, b.south), (b.east, b.north), (b.west, b.north), (b.west, b.south)]
                 .map { "[\(Self.degrees($0.0)),\(Self.degrees($0.1))]" }.joined(separator: ",")
             let fraction = maxFixes > 1 ? log(Double(c.fixes)) / log(maxFixes) : 1
-            return #"{"type":"Feature","id":"\#(c.id)","properties":{"cell_id":"\#(c.id)","fixes":\#(c.fixes),"devices":\#(c.devices),"#
+            return #"{"type":"Feature","id":"\#(c.id)","properties":{"cell_id":"\#(c.id)","fixes":\#(c.fixes),"devices":\#(c.devices),"persons":\#(c.persons),"#
                 + #""dwell_s":\#(Int(c.dwellSeconds.rounded())),"fill":"\#(ColorRamp.hex(fraction))","fill-opacity":0.7,"stroke-width":0},"#
                 + #""geometry":{"type":"Polygon","coordinates":[[\#(ring)]]}}"#
         }

@@ -35,11 +35,12 @@ public enum ModesCSV {
 
     /// `modes.csv` from the store's windows (what `pipeline run` writes: every classified file,
     /// not only those of this run).
-    public static func write(storeRows rows: [PipelineStore.ModeWindowRow], to path: String) throws {
+    /// `shownPaths` maps each stored path to the one the file shows (below the folder given).
+    public static func write(storeRows rows: [PipelineStore.ModeWindowRow], shownPaths: [String: String] = [:], to path: String) throws {
         var writer = CSVWriter(columns: ["trace", "device", "start", "end", "start_unix_s", "end_unix_s", "mode", "raw_mode",
                                          "raw_probability", "decided_by"])
         for row in rows {
-            writer.append([row.trace, row.device, ISO8601.format(Timestamp(secondsSince1970: row.startSeconds)),
+            writer.append([shownPaths[row.trace] ?? row.trace, row.device, ISO8601.format(Timestamp(secondsSince1970: row.startSeconds)),
                            ISO8601.format(Timestamp(secondsSince1970: row.endSeconds)), "\(row.startSeconds)", "\(row.endSeconds)",
                            row.mode.rawValue, row.rawMode.rawValue, row.probability.map { String(format: "%.4f", $0) }, row.decidedBy])
         }

@@ -6,12 +6,14 @@ import Store
 public enum QuarantineReport {
     public static let columns = ["path", "format", "line", "column", "code", "reason", "content_sha256", "run_started", "stage"]
 
+    /// Paths are shown below the folder given to the run (`QuarantineEntry.shownPath`). A file
+    /// that already holds these rows is left as it is.
     public static func write(_ entries: [QuarantineEntry], to path: String) throws {
         var csv = CSVWriter(columns: columns)
         for entry in entries {
-            csv.append([entry.path, entry.format, entry.line.map(String.init), entry.column.map(String.init), entry.code,
+            csv.append([entry.shownPath, entry.format, entry.line.map(String.init), entry.column.map(String.init), entry.code,
                         entry.reason, entry.contentSHA256, ISO8601.format(entry.runStarted), entry.stage])
         }
-        try csv.write(to: path)
+        try csv.write(to: path, unlessUnchanged: true)
     }
 }

@@ -48,7 +48,7 @@ public struct ReportPage {
         table{border-collapse:collapse;font-size:13px;margin:8px 0;width:100%} th,td{padding:4px 8px;border-bottom:1px solid #eceff3;text-align:left}
         th{background:#f1f3f6} td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
         .ct{font-size:13px;font-weight:600;fill:#1d2330} .ax{font-size:11px;fill:#4a5261}
-        .none{color:#7a8291} .note{color:#5b6473;font-size:13px} img{max-width:100%;border:1px solid #e3e6ea;border-radius:4px}
+        .none{color:#7a8291} .note{color:#5b6473;font-size:13px} .warning{color:#9a3b00;font-size:13px} img{max-width:100%;border:1px solid #e3e6ea;border-radius:4px}
         .maps{display:grid;grid-template-columns:repeat(auto-fill,minmax(440px,1fr));gap:10px}
         footer{color:#7a8291;font-size:12px;margin-top:24px}
         </style></head>
@@ -121,13 +121,33 @@ public struct ReportPage {
     }
 
     func devices() throws -> String {
+        let identities = Dictionary(try store.deviceIdentities().map { ($0.device, $0) }, uniquingKeysWith: { first, _ in first })
         let rows = try store.deviceSpans().map { span -> [String] in
             let first = span.firstSeconds ?? 0, last = span.lastSeconds ?? 0
-            return [span.device, String(span.files), String(span.fixes), String(span.imuSamples), time(first), time(last),
-                    HTML.duration(last - first)]
+            let identity = identities[span.device]
+            return [span.device, identity?.deviceSource ?? "", identity.map { $0.personSource == "device" ? "(none named)" : $0.person } ?? "",
+                    String(span.files), String(span.fixes), String(span.imuSamples), time(first), time(last), HTML.duration(last - first)]
         }
-        return "<section><h2>Devices and time span</h2>"
-            + HTML.table(["device", "files", "fixes", "IMU samples", "first", "last", "span"], rows, numeric: [1, 2, 3, 6]) + "</section>"
+        return "<section><h2>Devices and time span</h2>" + Self.identityNote(Array(identities.values))
+            + HTML.table(["device", "name from", "person", "files", "fixes", "IMU samples", "first", "last", "span"], rows, numeric: [3, 4, 5, 8])
+            + "</section>"
+    }
+
+    /// Where the device names came from, and a warning when no person is named: then one
+    /// person's two phones (or two app exports) count as two persons towards k.
+    static func identityNote(_ identities: [PipelineStore.DeviceIdentity]) -> String {
+        guard !identities.isEmpty else { return "" }
+        var sources: [String: Int] = [:]
+        for identity in identities { sources[identity.deviceSource, default: 0] += 1 }
+        let said = sources.sorted { $0.key < $1.key }.map { "\($0.value) from \($0.key.replacingOccurrences(of: "_", with: " "))" }.joined(separator: ", ")
+        let named = identities.filter { $0.personSource != "device" }.count
+        var note = "<p class=\"note\">Device names: \(said). Persons named for \(named) of \(identities.count) devices.</p>"
+        if named < identities.count, identities.allSatisfy({ ["folder", "file_name"].contains($0.deviceSource) }) {
+            note += "<p class=\"warning\">Devices came from folder or file names only, and a device without a named person counts as a "
+                + "person of its own: one person's two phones or exports would count twice towards the heat map's k. Name them in a "
+                + "manifest.csv (path,device,person) or with --name-pattern's (?&lt;person&gt;…) group.</p>"
+        }
+        return note
     }
 
     /// Minutes per mode by hour of day and by weekday, from the triplegs' start times.
@@ -191,7 +211,7 @@ public struct ReportPage {
         var html = "<section><h2>Heat maps</h2>"
         if let all = maps.first {
             html += "<p class=\"note\">\(Int(all.cellMeters)) m cells; "
-                + "a cell is shown only when at least k = \(all.minimumDevices) distinct devices were in it. "
+                + "a cell is shown only when at least k = \(all.minimumDevices) distinct persons were in it (a device without a named person counts as one). "
                 + "heatmap.csv and heatmap.geojson hold the same cells.</p>"
         }
         html += HTML.table(["map", "filter", "cells shown", "cells suppressed"], maps.map {

@@ -41,13 +41,14 @@ enum IngestRows {
             UPDATE input_files SET format = ?, dialect = ?, device = ?, records_read = ?, fixes = ?, waypoints = ?,
               imu_samples = ?, labels = ?, geofences = ?, checkins = ?, dropped = ?, first_unix_s = ?, last_unix_s = ?,
               gpx_tracks = ?, gpx_segments = ?, gpx_track_points = ?, gpx_routes = ?, gpx_route_points = ?, gpx_waypoints = ?,
-              column_mapping = ?
+              column_mapping = ?, person = ?, device_source = ?, person_source = ?
             WHERE id = ?
             """, arguments: [
                 result.format, result.dialect, result.device, result.recordsRead, result.fixes,
                 result.waypoints, result.imuSamples, result.labels.count, result.geofences.count,
                 result.checkIns.count, result.dropped.total, result.firstSeconds, result.lastSeconds,
-                gpx?.tracks, gpx?.segments, gpx?.trackPoints, gpx?.routes, gpx?.routePoints, gpx?.waypoints, result.columnMapping, fileID,
+                gpx?.tracks, gpx?.segments, gpx?.trackPoints, gpx?.routes, gpx?.routePoints, gpx?.waypoints, result.columnMapping,
+                result.person, result.deviceSource, result.personSource, fileID,
             ])
     }
 

@@ -15,6 +15,8 @@ public struct IngestedFileRows: Sendable {
     public var dialect: String?
     /// The device, for files that are a device's recording (not labels, geofences, check-ins).
     public var device: String?
+    /// The person who carried the device, and where the device's and person's names came from.
+    public var person: String?, deviceSource: String?, personSource: String?
     public var recordsRead = 0, fixes = 0, waypoints = 0
     public var firstSeconds: Double?, lastSeconds: Double?
     public var gpx: GPXCounts?

@@ -18,6 +18,7 @@ enum Migrations {
         migrator.registerMigration("v8_recording_rides") { db in try v8RecordingRides(db) }
         migrator.registerMigration("v9_file_signature") { db in try v9FileSignature(db) }
         migrator.registerMigration("v10_heatmap_device_cells") { db in try v10HeatMapDeviceCells(db) }
+        migrator.registerMigration("v11_identity") { db in try v11Identity(db) }
         return migrator
     }
 
@@ -377,6 +378,31 @@ enum Migrations {
               fixes INTEGER NOT NULL,
               dwell_s REAL NOT NULL,
               PRIMARY KEY (map, cell_id, device)
+            ) WITHOUT ROWID
+            """)
+    }
+
+    /// Who recorded each input and where its names came from: `person` (the participant; the
+    /// device itself when nothing names one), `device_source` (`manifest`, `name_pattern`,
+    /// `folder`, `file_name`), `person_source` (`manifest`, `name_pattern`, `device`), and
+    /// `relative_path`, the path below the folder given to the run, which outputs show (so a
+    /// moved input folder gives the same files). Heat maps count distinct persons, the count k
+    /// applies to (`persons`, and `person` in each device's merge cells).
+    static func v11Identity(_ db: Database) throws {
+        for column in ["person TEXT", "device_source TEXT", "person_source TEXT", "relative_path TEXT"] {
+            try db.execute(sql: "ALTER TABLE input_files ADD COLUMN " + column)
+        }
+        try db.execute(sql: "CREATE INDEX input_files_sha256 ON input_files(content_sha256)")
+        try db.execute(sql: "ALTER TABLE heatmap_cells ADD COLUMN persons INTEGER NOT NULL DEFAULT 0")
+        try db.execute(sql: "ALTER TABLE heatmap_device_cells ADD COLUMN person TEXT")
+        // Devices and persons removed by `pipeline forget`: their inputs are never read again
+        // while they are listed, and rows naming them (check-ins, labels) are dropped.
+        try db.execute(sql: """
+            CREATE TABLE forgotten (
+              kind TEXT NOT NULL CHECK (kind IN ('device', 'person')),
+              name TEXT NOT NULL,
+              forgotten_unix_s REAL NOT NULL,
+              PRIMARY KEY (kind, name)
             ) WITHOUT ROWID
             """)
     }

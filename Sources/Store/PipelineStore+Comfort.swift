@@ -27,15 +27,22 @@ extension PipelineStore {
     public struct IMUFile: Hashable, Sendable {
         public var path: String
         public var columnMapping: String?
+        /// The path outputs show (below the folder given to the run).
+        public var shownPath: String?
+
+        public init(path: String, columnMapping: String? = nil, shownPath: String? = nil) {
+            (self.path, self.columnMapping, self.shownPath) = (path, columnMapping, shownPath)
+        }
     }
 
     /// A device's ingested IMU files whose span overlaps [start, end].
     public func imuFiles(device: String, from start: Double, to end: Double) throws -> [IMUFile] {
         try database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT path, column_mapping FROM input_files WHERE status = 'ingested' AND imu_samples > 0 AND COALESCE(device, path) = ?
+                SELECT path, column_mapping, COALESCE(relative_path, path) FROM input_files
+                WHERE status = 'ingested' AND imu_samples > 0 AND COALESCE(device, path) = ?
                   AND first_unix_s <= ? AND last_unix_s >= ? ORDER BY first_unix_s
-                """, arguments: [device, end, start]).map { IMUFile(path: $0[0], columnMapping: $0[1]) }
+                """, arguments: [device, end, start]).map { IMUFile(path: $0[0], columnMapping: $0[1], shownPath: $0[2]) }
         }
     }
 
@@ -51,9 +58,11 @@ extension PipelineStore {
     public func imuRecordings() throws -> [IMURecording] {
         try database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT COALESCE(device, path), path, column_mapping, first_unix_s, last_unix_s FROM input_files
+                SELECT COALESCE(device, path), path, column_mapping, first_unix_s, last_unix_s, COALESCE(relative_path, path) FROM input_files
                 WHERE status = 'ingested' AND imu_samples > 0 AND first_unix_s IS NOT NULL ORDER BY COALESCE(device, path), first_unix_s, path
-                """).map { IMURecording(device: $0[0], file: IMUFile(path: $0[1], columnMapping: $0[2]), firstSeconds: $0[3], lastSeconds: $0[4]) }
+                """).map {
+                    IMURecording(device: $0[0], file: IMUFile(path: $0[1], columnMapping: $0[2], shownPath: $0[5]), firstSeconds: $0[3], lastSeconds: $0[4])
+                }
         }
     }
 

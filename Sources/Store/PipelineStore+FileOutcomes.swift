@@ -24,6 +24,13 @@ public struct FileOutcome: Encodable, Hashable, Sendable {
     public var path: String
     public var format: String?
     public var device: String?
+    /// The person who carried the device, and where each name came from (`manifest`,
+    /// `name_pattern`, `folder`, `file_name`; a person's `device` means none was given).
+    public var person: String?
+    public var deviceSource: String?
+    public var personSource: String?
+    /// The path outputs show (below the folder given to the run).
+    public var shownPath: String
     /// `ingested` or `quarantined`.
     public var status: String
     public var fixes: Int
@@ -36,12 +43,12 @@ public struct FileOutcome: Encodable, Hashable, Sendable {
     public var measuredRides: Int
     /// What the user should know: why a stage made nothing of the file, and what to do.
     public var notes: [String]
-    /// True when the file was read but gave nothing: IMU data without a window, or a track
-    /// file without a point (quarantined files are said elsewhere).
+    /// True when the file gave nothing: quarantined, IMU data without a window, or a track
+    /// file without a point.
     public var madeNothing: Bool
 
     enum CodingKeys: String, CodingKey {
-        case path, format, device, status, fixes, imuSamples = "imu_samples", streams, windows, modeMinutes = "mode_minutes"
+        case path, shownPath = "shown_path", format, device, person, deviceSource = "device_source", personSource = "person_source", status, fixes, imuSamples = "imu_samples", streams, windows, modeMinutes = "mode_minutes"
         case measuredRides = "measured_rides", notes, madeNothing = "made_nothing"
     }
 }
@@ -81,7 +88,8 @@ extension PipelineStore {
                 WHERE f.imu_samples > 0 AND f.first_unix_s <= r.finished_unix_s AND f.last_unix_s >= r.started_unix_s GROUP BY f.id
                 """).map { ($0[0] as Int64, $0[1] as Int) }, uniquingKeysWith: +)
             return try Row.fetchAll(db, sql: """
-                SELECT f.id, f.path, f.format, f.device, f.status, f.fixes, f.imu_samples, c.windows, c.note, q.reason, f.waypoints
+                SELECT f.id, f.path, f.format, f.device, f.status, f.fixes, f.imu_samples, c.windows, c.note, q.reason, f.waypoints,
+                       f.person, f.device_source, f.person_source, COALESCE(f.relative_path, f.path)
                 FROM input_files f LEFT JOIN classified_files c ON c.file_id = f.id AND c.sha256 = f.content_sha256
                 LEFT JOIN quarantine q ON q.file_id = f.id ORDER BY f.path
                 """).map { row in
@@ -96,9 +104,11 @@ extension PipelineStore {
                 let windows: Int? = imu > 0 ? (row[7] as Int?) ?? 0 : nil
                 if let note: String = row[8] { notes.append("classify: " + note) }
                 notes += failures[id] ?? []
-                return FileOutcome(path: path, format: row[2], device: row[3], status: row[4], fixes: row[5], imuSamples: imu,
+                return FileOutcome(path: path, format: row[2], device: row[3], person: row[11], deviceSource: row[12], personSource: row[13],
+                                   shownPath: row[14], status: row[4], fixes: row[5], imuSamples: imu,
                                    streams: streams[id] ?? [], windows: windows, modeMinutes: minutes[path] ?? [:],
-                                   measuredRides: rides[id] ?? 0, notes: notes, madeNothing: windows == 0 || emptyTrack)
+                                   measuredRides: rides[id] ?? 0, notes: notes,
+                                   madeNothing: windows == 0 || emptyTrack || row[4] as String == "quarantined")
             }
         }
     }

@@ -15,8 +15,10 @@ extension PipelineStore {
     /// Every device's unfiltered cell counts, by map, cell and device.
     public func heatMapDeviceCells() throws -> [HeatMapDeviceCell] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT map, cell_id, device, fixes, dwell_s FROM heatmap_device_cells ORDER BY map, cell_id, device").map {
-                HeatMapDeviceCell(map: $0[0], cellID: $0[1], device: $0[2], fixes: $0[3], dwellSeconds: $0[4])
+            try Row.fetchAll(db, sql: """
+                SELECT map, cell_id, device, COALESCE(person, device), fixes, dwell_s FROM heatmap_device_cells ORDER BY map, cell_id, device
+                """).map {
+                HeatMapDeviceCell(map: $0[0], cellID: $0[1], device: $0[2], person: $0[3], fixes: $0[4], dwellSeconds: $0[5])
             }
         }
     }
@@ -69,11 +71,13 @@ extension PipelineStore {
             public var id: String
             public var center: (latitude: Double, longitude: Double)
             public var bounds: (south: Double, west: Double, north: Double, east: Double)
-            public var fixes: Int, devices: Int, dwellSeconds: Double
+            /// Distinct devices and distinct persons (k counts persons).
+            public var fixes: Int, devices: Int, persons: Int, dwellSeconds: Double
 
             public init(id: String, center: (latitude: Double, longitude: Double), bounds: (south: Double, west: Double, north: Double, east: Double),
-                        fixes: Int, devices: Int, dwellSeconds: Double) {
-                (self.id, self.center, self.bounds, self.fixes, self.devices, self.dwellSeconds) = (id, center, bounds, fixes, devices, dwellSeconds)
+                        fixes: Int, devices: Int, persons: Int, dwellSeconds: Double) {
+                (self.id, self.center, self.bounds, self.fixes, self.devices, self.persons, self.dwellSeconds)
+                    = (id, center, bounds, fixes, devices, persons, dwellSeconds)
             }
         }
 
@@ -92,11 +96,11 @@ extension PipelineStore {
 
     /// One device's unfiltered counts in one cell of one map (`heatmap_device_cells`).
     public struct HeatMapDeviceCell: Sendable, Equatable {
-        public var map: String, cellID: String, device: String
+        public var map: String, cellID: String, device: String, person: String
         public var fixes: Int, dwellSeconds: Double
 
-        public init(map: String, cellID: String, device: String, fixes: Int, dwellSeconds: Double) {
-            (self.map, self.cellID, self.device, self.fixes, self.dwellSeconds) = (map, cellID, device, fixes, dwellSeconds)
+        public init(map: String, cellID: String, device: String, person: String, fixes: Int, dwellSeconds: Double) {
+            (self.map, self.cellID, self.device, self.person, self.fixes, self.dwellSeconds) = (map, cellID, device, person, fixes, dwellSeconds)
         }
     }
 
@@ -106,21 +110,23 @@ extension PipelineStore {
             try db.execute(sql: "DELETE FROM heatmap_cells")
             try db.execute(sql: "DELETE FROM heatmaps")
             try db.execute(sql: "DELETE FROM heatmap_device_cells")
-            let deviceCell = try db.makeStatement(sql: "INSERT INTO heatmap_device_cells (map, cell_id, device, fixes, dwell_s) VALUES (?, ?, ?, ?, ?)")
-            for c in deviceCells { try deviceCell.execute(arguments: [c.map, c.cellID, c.device, c.fixes, c.dwellSeconds]) }
+            let deviceCell = try db.makeStatement(sql: """
+                INSERT INTO heatmap_device_cells (map, cell_id, device, person, fixes, dwell_s) VALUES (?, ?, ?, ?, ?, ?)
+                """)
+            for c in deviceCells { try deviceCell.execute(arguments: [c.map, c.cellID, c.device, c.person, c.fixes, c.dwellSeconds]) }
             let map = try db.makeStatement(sql: """
                 INSERT INTO heatmaps (map, cell_m, min_devices, filter, cells, suppressed_cells) VALUES (?, ?, ?, ?, ?, ?)
                 """)
             let cell = try db.makeStatement(sql: """
                 INSERT INTO heatmap_cells (map, cell_id, center_lat_deg, center_lon_deg, south_deg, west_deg, north_deg, east_deg,
-                  fixes, devices, dwell_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                  fixes, devices, persons, dwell_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for heatMap in maps {
                 try map.execute(arguments: [heatMap.map, heatMap.cellMeters, heatMap.minimumDevices, heatMap.filter,
                                             heatMap.cells.count, heatMap.suppressed])
                 for c in heatMap.cells {
                     try cell.execute(arguments: [heatMap.map, c.id, c.center.latitude, c.center.longitude, c.bounds.south, c.bounds.west,
-                                                 c.bounds.north, c.bounds.east, c.fixes, c.devices, c.dwellSeconds])
+                                                 c.bounds.north, c.bounds.east, c.fixes, c.devices, c.persons, c.dwellSeconds])
                 }
             }
         }
@@ -136,11 +142,11 @@ extension PipelineStore {
             return try maps.map { map in
                 let name: String = map[0]
                 let cells = try Row.fetchAll(db, sql: """
-                    SELECT cell_id, center_lat_deg, center_lon_deg, south_deg, west_deg, north_deg, east_deg, fixes, devices, dwell_s
+                    SELECT cell_id, center_lat_deg, center_lon_deg, south_deg, west_deg, north_deg, east_deg, fixes, devices, dwell_s, persons
                     FROM heatmap_cells WHERE map = ? ORDER BY cell_id
                     """, arguments: [name]).map { row in
                     HeatMapRows.Cell(id: row[0], center: (row[1], row[2]), bounds: (row[3], row[4], row[5], row[6]),
-                                     fixes: row[7], devices: row[8], dwellSeconds: row[9])
+                                     fixes: row[7], devices: row[8], persons: row[10], dwellSeconds: row[9])
                 }
                 return HeatMapRows(map: name, cellMeters: map[1], minimumDevices: map[2], filter: map[3], cells: cells, suppressed: map[4])
             }

@@ -85,15 +85,43 @@ extension PipelineStore {
         }
     }
 
-    /// The identity of every input's content (path, hash, status, the column mapping it was read
-    /// with), in path order: what the
-    /// outputs of a run were made from.
+    /// The identity of every input's content (the path outputs show, hash, status, the column
+    /// mapping it was read with, device and person), in that path's order: what the outputs of a
+    /// run were made from. A moved input folder keeps it, so its outputs need no rebuilding.
     public func inputIdentities() throws -> [String] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT path, content_sha256, status, column_mapping FROM input_files ORDER BY path").map {
+            try Row.fetchAll(db, sql: """
+                SELECT COALESCE(relative_path, path) AS shown, content_sha256, status, column_mapping, device, person FROM input_files
+                ORDER BY shown, content_sha256
+                """).map {
                 "\($0[0] as String)\t\($0[1] as String)\t\($0[2] as String)" + (($0[3] as String?).map { "\t" + $0 } ?? "")
+                    + "\t" + (($0[4] as String?) ?? "") + "\t" + (($0[5] as String?) ?? "")
             }
         }
+    }
+
+    /// One device's identity: its person and where each name came from.
+    public struct DeviceIdentity: Hashable, Sendable, Encodable {
+        public var device: String, person: String, deviceSource: String, personSource: String
+        enum CodingKeys: String, CodingKey {
+            case device, person, deviceSource = "device_source", personSource = "person_source"
+        }
+    }
+
+    /// Every device with a recording in the store, its person and the sources of both names,
+    /// in device order (a device seen under several sources lists its first).
+    public func deviceIdentities() throws -> [DeviceIdentity] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT device, MIN(COALESCE(person, device)), MIN(COALESCE(device_source, 'unknown')), MIN(COALESCE(person_source, 'device'))
+                FROM input_files WHERE device IS NOT NULL AND status = 'ingested' GROUP BY device ORDER BY device
+                """).map { DeviceIdentity(device: $0[0], person: $0[1], deviceSource: $0[2], personSource: $0[3]) }
+        }
+    }
+
+    /// Each device's person (the device itself when none was given).
+    public func devicePersons() throws -> [String: String] {
+        Dictionary(try deviceIdentities().map { ($0.device, $0.person) }, uniquingKeysWith: { first, _ in first })
     }
 
     public func derivedState(_ key: String) throws -> String? {

@@ -22,10 +22,15 @@ struct InputsCommand: ParsableCommand {
     @Flag(help: "Print a JSON array, one object per file, on standard output.")
     var json = false
 
+    @Option(help: ArgumentHelp("The output folder of the run these inputs are for: never listed as an input.",
+                               discussion: "Default: reports (as `pipeline run`); any folder holding a pipeline store is skipped too."))
+    var out = "reports"
+
     @OptionGroup var input: InputOptions
 
     func run() throws {
         var listing = InputListing(paths: paths)
+        listing.excludedFolders = [out]
         listing.columns = try input.mappingSpec()
         listing.namePattern = input.namePattern
         let entries = try listing.run()
@@ -34,7 +39,9 @@ struct InputsCommand: ParsableCommand {
             return
         }
         for entry in entries {
-            let what = entry.format.map { "\($0), device \(entry.device) (\(entry.deviceSource))" + (entry.perDevice ? "" : ", shared") }
+            let what = entry.format.map {
+                "\($0), device \(entry.device) (\(entry.deviceSource)), person \(entry.person) (\(entry.personSource))" + (entry.perDevice ? "" : ", shared")
+            }
                 ?? entry.note ?? ""
             print("\(entry.path)\t\(entry.bytes) bytes\t\(what)")
         }

@@ -49,6 +49,10 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Hash every input to decide that it is unchanged, instead of trusting an unchanged size, modification time and inode.")
     var verify = false
 
+    @Flag(help: ArgumentHelp("Remove the stored data of inputs whose files are no longer found.",
+                             discussion: "Default: off: such inputs are kept (nightly jobs archive what they have read), listed in missing_inputs and warned about."))
+    var pruneMissing = false
+
     @Flag(help: ArgumentHelp("Run every stage over one part of a data set and publish nothing: the store only.",
                              discussion: "For a distributed run (spark/README.md): the part's store keeps what merging needs (each device's unfiltered heat-map cells besides the usual tables; see `pipeline export`), its devices' own rows go to OUT/part-tables for the merge to renumber, and no heat map, OD, report or quarantine.csv is published in OUT, since a part's k-anonymous cells, OD and locations are not the data set's. Refuses a folder that holds a complete run's reports."))
     var partial = false
@@ -84,6 +88,7 @@ struct RunCommand: ParsableCommand {
             pipeline.ownedDevices = DeviceRange(first: devicesFrom, before: devicesBefore)
         }
         pipeline.ingest.verify = verify
+        pipeline.ingest.pruneMissing = pruneMissing
         pipeline.ingest.namePattern = input.namePattern
         pipeline.ingest.columns = try input.mappingSpec()
         let progress = Progress()
@@ -98,7 +103,11 @@ struct RunCommand: ParsableCommand {
     }
 
     static func text(_ s: PipelineRun.Summary) -> String {
-        var lines = ["\(s.files) inputs: \(s.ingested) read, \(s.unchanged) unchanged, \(s.quarantined) quarantined in the store, \(s.skipped) skipped"]
+        var lines = ["\(s.files) inputs: \(s.ingested) read, \(s.unchanged) unchanged, \(s.thisRun.moved) moved, \(s.thisRun.duplicates) copies skipped, "
+                     + "\(s.thisRun.quarantined) newly quarantined (\(s.quarantined) in the store), \(s.skipped) skipped"]
+        lines.append("\(s.store.devices) devices of \(s.store.persons) persons (device names from "
+                     + s.store.deviceSources.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                     + "; \(s.store.devicesWithPerson) with a person named)")
         lines.append("\(s.fixes) fixes, \(s.imuSamples) IMU samples, \(s.checkins) check-ins; \(s.windows) windows"
                      + (s.upToDate ? "" : " (\(s.classifiedFiles) files classified now)"))
         lines.append("\(s.staypoints) staypoints, \(s.dwells) dwells, \(s.triplegs) triplegs, \(s.trips) trips; "

@@ -123,14 +123,15 @@ def heat_maps(spark):
     on 100 device-days; most of the rest was Spark's 200 shuffle tasks, see job.py)."""
     meta = {r.map: r for r in spark.sql("SELECT DISTINCT map, cell_m, min_devices, filter FROM heatmaps").collect()}
     spark.sql("""
-        SELECT c.map, cell_id, SUM(fixes) AS fixes, COUNT(DISTINCT device) AS devices, FIRST(h.min_devices) AS k,
+        SELECT c.map, cell_id, SUM(fixes) AS fixes, COUNT(DISTINCT device) AS devices,
+               COUNT(DISTINCT COALESCE(person, device)) AS persons, FIRST(h.min_devices) AS k,
                aggregate(array_sort(collect_list(struct(encode(device, 'UTF-8') AS d, dwell_s))), 0D, (acc, x) -> acc + x.dwell_s) AS dwell_s
         FROM heatmap_device_cells c JOIN (SELECT DISTINCT map, min_devices FROM heatmaps) h ON h.map = c.map
         GROUP BY c.map, cell_id""").cache().createOrReplaceTempView("merged_cells")
     kept, suppressed = {}, {}
-    for c in spark.sql("SELECT map, cell_id, fixes, devices, dwell_s FROM merged_cells WHERE devices >= k").collect():
-        kept.setdefault(c.map, []).append((c.cell_id, c.fixes, c.devices, c.dwell_s))
-    for r in spark.sql("SELECT map, COUNT(*) AS n FROM merged_cells WHERE devices < k GROUP BY map").collect():
+    for c in spark.sql("SELECT map, cell_id, fixes, devices, persons, dwell_s FROM merged_cells WHERE persons >= k").collect():
+        kept.setdefault(c.map, []).append((c.cell_id, c.fixes, c.devices, c.persons, c.dwell_s))
+    for r in spark.sql("SELECT map, COUNT(*) AS n FROM merged_cells WHERE persons < k GROUP BY map").collect():
         suppressed[r.map] = r.n
     return [{"map": name, "cell_m": m.cell_m, "min_devices": m.min_devices, "filter": m.filter, "suppressed": suppressed.get(name, 0),
              "cells": kept.get(name, [])} for name, m in meta.items()]
@@ -143,4 +144,4 @@ def cells_if_k_per_part(spark):
     if not k:
         return 0
     return spark.sql(f"""SELECT COUNT(DISTINCT cell_id) FROM (
-        SELECT part, cell_id FROM heatmap_device_cells WHERE map = 'all' GROUP BY part, cell_id HAVING COUNT(DISTINCT device) >= {k[0][0]})""").collect()[0][0]
+        SELECT part, cell_id FROM heatmap_device_cells WHERE map = 'all' GROUP BY part, cell_id HAVING COUNT(DISTINCT COALESCE(person, device)) >= {k[0][0]})""").collect()[0][0]

@@ -105,6 +105,6 @@ def insert_heat_maps(db, maps):
                    (m["map"], m["cell_m"], m["min_devices"], m["filter"], len(m["cells"]), m["suppressed"]))
         # Centre and edges follow from the cell id; `pipeline publish` computes them (0 until then).
         db.executemany("INSERT INTO heatmap_cells (map, cell_id, center_lat_deg, center_lon_deg, south_deg, west_deg, north_deg, east_deg,"
-                       " fixes, devices, dwell_s) VALUES (?, ?, 0, 0, 0, 0, 0, 0, ?, ?, ?)",
-                       [(m["map"], c[0], c[1], c[2], c[3]) for c in m["cells"]])
+                       " fixes, devices, persons, dwell_s) VALUES (?, ?, 0, 0, 0, 0, 0, 0, ?, ?, ?, ?)",
+                       [(m["map"], c[0], c[1], c[2], c[3], c[4]) for c in m["cells"]])
     db.commit()

@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+
+/// Inputs as contents: a stored input found under another path is moved, not read again;
+/// inputs whose files are gone are listed and, when asked, pruned; devices and persons are
+/// forgotten everywhere.
+extension PipelineStore {
+    /// A stored input, as identity decisions need it.
+    public struct StoredInput: Hashable, Sendable {
+        public var path: String
+        public var contentSHA256: String
+        public var status: String
+        public var device: String?
+        public var person: String?
+        public var fileSignature: String?
+    }
+
+    private static let storedInputColumns = "path, content_sha256, status, device, person, file_signature"
+
+    private static func storedInput(_ row: Row) -> StoredInput {
+        StoredInput(path: row[0], contentSHA256: row[1], status: row[2], device: row[3], person: row[4], fileSignature: row[5])
+    }
+
+    /// Stored inputs with this content (hash), in path order.
+    public func storedInputs(sha256: String) throws -> [StoredInput] {
+        guard !sha256.isEmpty else { return [] }
+        return try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.storedInputColumns) FROM input_files WHERE content_sha256 = ? ORDER BY path",
+                             arguments: [sha256]).map(Self.storedInput)
+        }
+    }
+
+    /// Stored inputs whose file-system signature (size, modification time, inode, device) is
+    /// `signature`: a file moved within one file system keeps it.
+    public func storedInputs(signature: String) throws -> [StoredInput] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.storedInputColumns) FROM input_files WHERE file_signature = ? ORDER BY path",
+                             arguments: [signature]).map(Self.storedInput)
+        }
+    }
+
+    /// Every stored input, in path order.
+    public func storedInputs() throws -> [StoredInput] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.storedInputColumns) FROM input_files ORDER BY path").map(Self.storedInput)
+        }
+    }
+
+    /// The stored input at `from` is now at `to`: its rows stay, its path, shown path and
+    /// signature change, and its classified windows follow it (they are keyed by path).
+    public func moveInput(from: String, to: String, relativePath: String, signature: String?) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE input_files SET path = ?, relative_path = ?, file_signature = ? WHERE path = ?",
+                           arguments: [to, relativePath, signature, from])
+            try db.execute(sql: "UPDATE mode_windows SET trace = ? WHERE trace = ?", arguments: [to, from])
+        }
+    }
+
+    /// Records the path shown in outputs for the input at `path` (below the folder given).
+    public func setRelativePath(_ relativePath: String, path: String) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE input_files SET relative_path = ? WHERE path = ? AND relative_path IS NOT ?",
+                           arguments: [relativePath, path, relativePath])
+        }
+    }
+
+    /// Paths as outputs show them: each stored input's path below the folder given to the run
+    /// that read it (its absolute path where none is known).
+    public func shownPaths() throws -> [String: String] {
+        try database.read { db in
+            var shown: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT path, relative_path FROM input_files") {
+                shown[row[0]] = (row[1] as String?) ?? row[0]
+            }
+            return shown
+        }
+    }
+
+    /// Removes the stored inputs at `paths` and every row derived from them (their fixes,
+    /// windows, labels, check-ins … by cascade; windows by path), in one transaction.
+    public func removeInputs(paths: [String]) throws {
+        guard !paths.isEmpty else { return }
+        try database.write { db in
+            for path in paths {
+                try db.execute(sql: "DELETE FROM mode_windows WHERE trace = ?", arguments: [path])
+                try db.execute(sql: "DELETE FROM input_files WHERE path = ?", arguments: [path])
+            }
+        }
+    }
+
+    /// What `forget` removed.
+    public struct Forgotten: Hashable, Sendable, Encodable {
+        public var devices: [String] = []
+        public var persons: [String] = []
+        public var inputFiles = 0, fixes = 0, windows = 0, checkins = 0, labels = 0, deviceCells = 0
+        enum CodingKeys: String, CodingKey {
+            case devices, persons, inputFiles = "input_files", fixes, windows, checkins, labels, deviceCells = "heatmap_device_cells"
+        }
+    }
+
+    /// Removes every row of the given devices and persons (a person's devices with them) in one
+    /// transaction, and lists them as forgotten so later runs never read their inputs again.
+    /// Derived tables (staypoints, trips, heat maps, rides) are rebuilt by the next stages.
+    public func forget(devices: [String], persons: [String]) throws -> Forgotten {
+        try database.write { db in
+            var devices = Set(devices)
+            for person in persons {
+                devices.formUnion(try String.fetchAll(db, sql: "SELECT DISTINCT device FROM input_files WHERE person = ? AND device IS NOT NULL",
+                                                      arguments: [person]))
+            }
+            var forgotten = Forgotten(devices: devices.sorted(), persons: Set(persons).sorted())
+            let now = Date().timeIntervalSince1970
+            for device in forgotten.devices {
+                try db.execute(sql: "INSERT OR REPLACE INTO forgotten (kind, name, forgotten_unix_s) VALUES ('device', ?, ?)", arguments: [device, now])
+            }
+            for person in forgotten.persons {
+                try db.execute(sql: "INSERT OR REPLACE INTO forgotten (kind, name, forgotten_unix_s) VALUES ('person', ?, ?)", arguments: [person, now])
+            }
+            try Self.purgeForgotten(db, counting: &forgotten)
+            return forgotten
+        }
+    }
+
+    /// Drops whatever rows of forgotten devices and persons a run has stored since (check-ins
+    /// and labels name devices per row, so a shared table read again brings theirs back).
+    public func purgeForgotten() throws -> Forgotten {
+        try database.write { db in
+            var forgotten = Forgotten()
+            try Self.purgeForgotten(db, counting: &forgotten)
+            return forgotten
+        }
+    }
+
+    private static func purgeForgotten(_ db: Database, counting forgotten: inout Forgotten) throws {
+        let devices = "(SELECT name FROM forgotten WHERE kind = 'device')"
+        let persons = "(SELECT name FROM forgotten WHERE kind = 'person')"
+        let files = "device IN \(devices) OR person IN \(persons)"
+        forgotten.fixes += try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(fixes), 0) FROM input_files WHERE \(files)") ?? 0
+        try db.execute(sql: "DELETE FROM mode_windows WHERE device IN \(devices) OR trace IN (SELECT path FROM input_files WHERE \(files))")
+        forgotten.windows += db.changesCount
+        try db.execute(sql: "DELETE FROM input_files WHERE \(files)")
+        forgotten.inputFiles += db.changesCount
+        try db.execute(sql: "DELETE FROM checkins WHERE device IN \(devices)")
+        forgotten.checkins += db.changesCount
+        try db.execute(sql: "DELETE FROM labels WHERE device IN \(devices)")
+        forgotten.labels += db.changesCount
+        try db.execute(sql: "DELETE FROM heatmap_device_cells WHERE device IN \(devices) OR person IN \(persons)")
+        forgotten.deviceCells += db.changesCount
+    }
+
+    /// Whether a recording of `device` carried by `person` was forgotten.
+    public func isForgotten(device: String, person: String) throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM forgotten WHERE (kind = 'device' AND name = ?) OR (kind = 'person' AND name = ?))
+                """, arguments: [device, person]) ?? false
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import PipelineRunner
+
+struct ForgetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forget",
+        abstract: "Remove a device or a person (a participant who withdrew) from a store and every output.",
+        discussion: """
+            Deletes, in one transaction, every row of the named devices (and of every device of the named persons): \
+            input files, fixes, IMU summaries, windows, labels, check-ins and heat-map device cells; then rebuilds \
+            staypoints, trips, heat maps, rides and every output file in OUT from what remains, with the configuration \
+            of the last complete run. The names are kept in the store's `forgotten` table: later runs skip their \
+            recordings (said per file) and drop their rows from shared check-in and label tables. Their input files \
+            are not touched: delete them yourself if they must go.
+            """
+    )
+
+    @Option(help: "The output folder of an earlier `pipeline run` (holding pipeline.sqlite).")
+    var out = "reports"
+
+    @Option(name: .customLong("device"), parsing: .upToNextOption, help: ArgumentHelp("Devices to forget, by name as `pipeline inputs` lists them.", valueName: "name"))
+    var devices: [String] = []
+
+    @Option(name: .customLong("person"), parsing: .upToNextOption, help: ArgumentHelp("Persons to forget, with all their devices.", valueName: "name"))
+    var persons: [String] = []
+
+    @Option(help: ArgumentHelp("The mode model to rebuild with.", discussion: "Default: the one the last complete run used."))
+    var model: String?
+
+    @Flag(help: "Print one JSON summary object on standard output.")
+    var json = false
+
+    func validate() throws {
+        guard !devices.isEmpty || !persons.isEmpty else { throw ValidationError("name at least one --device or --person to forget") }
+    }
+
+    func run() throws {
+        var forget = ForgetRun(outputFolder: out, devices: devices, persons: persons)
+        forget.model = model
+        let progress = Progress()
+        let summary = try runStage(json: json, progress: progress) { try forget.run(progress: progress) }
+        if json {
+            try JSONSummary.print(summary)
+        } else {
+            progress.log(RunCommand.text(summary.rebuilt))
+        }
+        for warning in summary.warnings { progress.log("warning: " + warning) }
+    }
+}

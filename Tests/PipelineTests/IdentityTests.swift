@@ -1,0 +1,201 @@
+import Foundation
+import Ingest
+import Store
+import TestSupport
+import Testing
+
+/// Who is who and what was read, through the real binary: device names from file names keep
+/// their dots, a run never reads its own outputs, a moved folder is the same input, a forgotten
+/// participant is gone from every output, and k counts persons.
+@Suite struct IdentityTests {
+    let cli = CommandLineTests()
+
+    func walk(_ folder: TemporaryFolder, _ name: String, day: Double = 0, latitude: Double = 48.0, count: Int = 900) throws {
+        var gpx = GPXBuilder()
+        gpx.tracks = [[GPXBuilder.walk(count: count, start: .init(secondsSince1970: 1_700_000_000 + day * 86_400), latitude: latitude)]]
+        try folder.write(name, gpx.text)
+    }
+
+    func json(_ outcome: CommandLineTests.Outcome) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any], "\(outcome.stderr)")
+    }
+
+    /// Every output file but the store and its lock, by name, with its bytes.
+    func outputs(_ folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !name.hasPrefix("pipeline.sqlite") && !name.hasPrefix(".") {
+            files[name] = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(name))
+        }
+        return files
+    }
+
+    @Test func knownExtensionsOnlyAreTakenFromAName() {
+        #expect(KnownExtensions.strip("anna.smith.gpx") == "anna.smith")
+        #expect(KnownExtensions.strip("x.gpx.gz") == "x")
+        #expect(KnownExtensions.strip("bob v1.2.gpx") == "bob v1.2")
+        #expect(KnownExtensions.strip("gpx1.1_track.GPX") == "gpx1.1_track")
+        #expect(KnownExtensions.strip(".gpx") == ".gpx")
+    }
+
+    @Test func dotsInFileNamesNeverMergeTwoPeople() throws {
+        let folder = try TemporaryFolder()
+        try walk(folder, "in/anna.smith.gpx", latitude: 48.0)
+        try walk(folder, "in/anna.jones.gpx", latitude: 52.0)
+        try walk(folder, "in/bob v1.2.gpx.gz", latitude: 50.0)
+        let listed = try cli.pipeline(["inputs", "in", "--json"], in: folder.path)
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        #expect(Set(entries.compactMap { $0["device"] as? String }) == ["anna.smith", "anna.jones", "bob v1.2"])
+        #expect(entries.allSatisfy { $0["device_source"] as? String == "file_name" && $0["person_source"] as? String == "device" })
+        let run = try cli.pipeline(["run", "in", "--out", "out", "--json"], in: folder.path)
+        let store = try json(run)["store"] as? [String: Any]
+        #expect(store?["devices"] as? Int == 3 && store?["persons"] as? Int == 3, "\(run.stderr)")
+        #expect(run.stderr.contains("device names came from folder or file names only"))
+        let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        #expect(report.contains("Devices came from folder or file names only"))
+    }
+
+    @Test func aRunNeverReadsItsOwnOutputs() throws {
+        let folder = try TemporaryFolder()
+        try walk(folder, "data/alice/walk.gpx")
+        try walk(folder, "data/bob/walk.gpx", latitude: 48.001)
+        let data = folder.file("data")
+        let first = try cli.pipeline(["run", ".", "--json"], in: data)
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try json(try cli.pipeline(["run", ".", "--json"], in: data))
+        let thisRun = try #require(second["this_run"] as? [String: Any])
+        #expect(second["up_to_date"] as? Bool == true && thisRun["read"] as? Int == 0 && thisRun["inputs_found"] as? Int == 2)
+        let skipped = (second["skipped_files"] as? [[String: Any]]) ?? []
+        #expect(skipped.count == 1 && (skipped.first?["reason"] as? String ?? "").contains("own output folder"), "\(skipped)")
+        // Another store's folder among the inputs is skipped as well.
+        try FileManager.default.copyItem(atPath: folder.file("data/reports"), toPath: folder.file("data/old-results"))
+        let third = try json(try cli.pipeline(["run", ".", "--json"], in: data))
+        #expect((third["this_run"] as? [String: Any])?["read"] as? Int == 0)
+        #expect(((third["skipped_files"] as? [[String: Any]]) ?? []).contains { ($0["reason"] as? String ?? "").contains("holds pipeline.sqlite") })
+    }
+
+    @Test func aMovedFolderIsTheSameInputAndGivesTheSameOutputs() throws {
+        let folder = try TemporaryFolder()
+        for (index, device) in ["alice", "bob", "carol"].enumerated() {
+            try walk(folder, "in/\(device)/day.gpx", latitude: 48.0 + Double(index) * 0.0001)
+        }
+        try folder.write("in/bad.gpx", "<gpx version=\"1.1\"><trk>\n<oops></gpx>")
+        let first = try cli.pipeline(["run", "in", "--out", "out", "--json"], in: folder.path)
+        #expect(first.status == 2, "a new quarantine is exit 2: \(first.stderr)")
+        let before = try outputs(folder.file("out"))
+        #expect(before["modes.csv"] != nil && before["quarantine.csv"] != nil)
+        let quarantine = String(decoding: before["quarantine.csv"]!, as: UTF8.self)
+        #expect(quarantine.contains("\nbad.gpx,") && !quarantine.contains(folder.path), "paths below the folder given: \(quarantine)")
+
+        try FileManager.default.moveItem(atPath: folder.file("in"), toPath: folder.file("moved"))
+        let moved = try cli.pipeline(["run", "moved", "--out", "out", "--json"], in: folder.path)
+        let summary = try json(moved)
+        let thisRun = try #require(summary["this_run"] as? [String: Any])
+        #expect(moved.status == 0, "an old quarantine is carried over, not new: \(moved.stderr)")
+        #expect(thisRun["moved"] as? Int == 4 && thisRun["read"] as? Int == 0, "\(thisRun)")
+        #expect((summary["carried_over_quarantines"] as? [String])?.count == 1)
+        #expect((summary["store"] as? [String: Any])?["inputs"] as? Int == 4, "nothing stored twice")
+        #expect(try outputs(folder.file("out")) == before, "every output byte for byte")
+
+        // Read afresh from the moved folder into a new store: the same files again.
+        let fresh = try cli.pipeline(["run", "moved", "--out", "fresh"], in: folder.path)
+        #expect(fresh.status == 2)
+        let again = try outputs(folder.file("fresh"))
+        for name in ["modes.csv", "staypoints.csv", "trips.csv", "heatmap.csv", "quarantine.csv"] where name != "quarantine.csv" {
+            #expect(again[name] == before[name], "\(name) does not depend on where the folder is")
+        }
+    }
+
+    @Test func aCopyIsReadOnceAndAMissingInputIsSaidThenPruned() throws {
+        let folder = try TemporaryFolder()
+        try walk(folder, "in/alice/day.gpx")
+        try walk(folder, "in/bob/day.gpx", latitude: 49)
+        try FileManager.default.copyItem(atPath: folder.file("in/alice/day.gpx"), toPath: folder.file("in/alice/day-copy.gpx"))
+        let first = try json(try cli.pipeline(["run", "in", "--out", "out", "--json"], in: folder.path))
+        #expect((first["this_run"] as? [String: Any])?["duplicates"] as? Int == 1)
+        #expect((first["store"] as? [String: Any])?["fixes"] as? Int == 1800)
+
+        try FileManager.default.removeItem(atPath: folder.file("in/bob"))
+        let kept = try cli.pipeline(["run", "in", "--out", "out", "--json"], in: folder.path)
+        let keptSummary = try json(kept)
+        #expect((keptSummary["missing_inputs"] as? [String])?.count == 1 && kept.stderr.contains("--prune-missing"))
+        #expect((keptSummary["store"] as? [String: Any])?["fixes"] as? Int == 1800, "kept by default")
+        let pruned = try json(try cli.pipeline(["run", "in", "--out", "out", "--prune-missing", "--json"], in: folder.path))
+        #expect((pruned["this_run"] as? [String: Any])?["pruned"] as? Int == 1)
+        #expect((pruned["store"] as? [String: Any])?["fixes"] as? Int == 900)
+    }
+
+    @Test func aForgottenParticipantIsGoneFromEveryOutputAndNeverReadAgain() throws {
+        let folder = try TemporaryFolder()
+        try walk(folder, "in/alice/day.gpx")
+        try walk(folder, "in/bob/day.gpx", latitude: 48.0005)
+        try folder.write("in/checkins.csv", "device,train,from_station,to_station,checkin_time\nbob,TER 1,a,b,2023-11-14T22:20:00Z\nalice,TER 2,a,b,2023-11-14T22:20:00Z\n")
+        #expect(try cli.pipeline(["run", "in", "--out", "out"], in: folder.path).status == 0)
+        func mentionsBob() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: folder.file("out")).filter { $0.hasSuffix(".csv") || $0.hasSuffix(".geojson") || $0 == "report.html" }
+                .filter { try String(contentsOfFile: folder.file("out/" + $0), encoding: .utf8).contains("bob") }
+        }
+        let before = try mentionsBob()
+        let forget = try cli.pipeline(["forget", "--out", "out", "--person", "bob", "--json"], in: folder.path)
+        #expect(forget.status == 0, "\(forget.stderr)")
+        let forgotten = try #require(try json(forget)["forgotten"] as? [String: Any])
+        #expect(forgotten["input_files"] as? Int == 1 && forgotten["checkins"] as? Int == 1 && forgotten["fixes"] as? Int == 900)
+        #expect(try mentionsBob().isEmpty, "bob is gone from every output")
+        #expect(!before.isEmpty, "before, bob was in \(before)")
+        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        #expect(try store.rows("SELECT COUNT(*) AS n FROM input_files WHERE device = 'bob'").first?["n"] == "0")
+        // The next nightly run finds bob's files still there and leaves them unread.
+        let next = try json(try cli.pipeline(["run", "in", "--out", "out", "--json"], in: folder.path))
+        #expect(((next["skipped_files"] as? [[String: Any]]) ?? []).contains { ($0["reason"] as? String ?? "").contains("forgotten") })
+        #expect(try mentionsBob().isEmpty, "and the shared check-in table does not bring him back")
+    }
+
+    @Test func heatMapKCountsPersonsNotDevices() throws {
+        let folder = try TemporaryFolder()
+        // Three phones on the same street: two carried by one person.
+        for device in ["p1", "p2", "p3"] { try walk(folder, "in/\(device)/walk.gpx") }
+        #expect(try cli.pipeline(["run", "in", "--out", "devices"], in: folder.path).status == 0)
+        let byDevice = try String(contentsOfFile: folder.file("devices/heatmap.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(byDevice.count > 1 && byDevice[0].contains(",devices,persons,"), "three devices, none with a person: cells published")
+
+        try folder.write("in/manifest.csv", "path,device,person\np1/*.gpx,p1,ann\np2/*.gpx,p2,ann\np3/walk.gpx,p3,ben\n")
+        let run = try cli.pipeline(["run", "in", "--out", "persons", "--json"], in: folder.path)
+        let store = try #require(try json(run)["store"] as? [String: Any])
+        #expect(store["devices"] as? Int == 3 && store["persons"] as? Int == 2 && store["devices_with_person"] as? Int == 3)
+        let byPerson = try String(contentsOfFile: folder.file("persons/heatmap.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(byPerson.count == 1, "two persons never meet k = 3: \(byPerson.prefix(3))")
+        let listed = try cli.pipeline(["inputs", "in"], in: folder.path)
+        #expect(listed.stdout.contains("device p2 (manifest), person ann (manifest)"))
+    }
+
+    @Test func aSchedulerGetsTrueExitCodesAndNoOpRunsWriteNothing() throws {
+        let folder = try TemporaryFolder()
+        let missing = try cli.pipeline(["run", "nowhere", "--out", "out"], in: folder.path)
+        #expect(missing.status == 1 && missing.stderr.contains("nowhere: no such file or folder"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out")), "no store is created")
+
+        try FileManager.default.createDirectory(atPath: folder.file("empty"), withIntermediateDirectories: true)
+        let empty = try cli.pipeline(["run", "empty", "--out", "out", "--json"], in: folder.path)
+        #expect(empty.status == 0 && empty.stderr.contains("no input file was found"))
+        #expect((try json(empty)["this_run"] as? [String: Any])?["inputs_found"] as? Int == 0)
+
+        try walk(folder, "in/alice/day.gpx")
+        try folder.write("in/bad.gpx", "<gpx version=\"1.1\"><trk>\n<oops></gpx>")
+        #expect(try cli.pipeline(["run", "in", "--out", "out2"], in: folder.path).status == 2)
+        func mtimes() throws -> [String: Date] {
+            var times: [String: Date] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.file("out2")) {
+                times[name] = try FileManager.default.attributesOfItem(atPath: folder.file("out2/" + name))[.modificationDate] as? Date
+            }
+            return times
+        }
+        let before = try mtimes()
+        Thread.sleep(forTimeInterval: 1.1)
+        let noOp = try cli.pipeline(["run", "in", "--out", "out2", "--json"], in: folder.path)
+        #expect(noOp.status == 0, "an old quarantine does not make exit 2 again")
+        #expect(try json(noOp)["up_to_date"] as? Bool == true)
+        let after = try mtimes()
+        for (name, time) in before where !name.hasPrefix("pipeline.sqlite") {
+            #expect(after[name] == time, "\(name) was rewritten by a run that changed nothing")
+        }
+    }
+}
