@@ -20,7 +20,9 @@ import Testing
         var gpx = GPXBuilder()
         gpx.tracks = [[Array(TripsCommandTests.commute().prefix(50))]]
         try folder.write("traces/ana/monday.gpx", gpx.text)
-        try folder.write("traces/ana/tuesday.gpx", gpx.text)
+        var tuesday = GPXBuilder()  // other content: a byte-identical copy would be read once (IdentityTests)
+        tuesday.tracks = [[Array(TripsCommandTests.commute().prefix(40))]]
+        try folder.write("traces/ana/tuesday.gpx", tuesday.text)
         try folder.write("traces/geolife/017/Trajectory/20081023025304.plt", Self.plt)
         try folder.write("traces/manifest.csv", "path,device,mode\nshared/ride.gpx,carol,bike\n")
         try folder.write("traces/shared/ride.gpx", gpx.text)
