@@ -45,7 +45,8 @@ public struct PublishRun {
             var published: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]] = [:]
             for map in Self.inRunOrder(stored) {
                 var cells = try map.cells.map {
-                    (cell: try Self.cell(map.map, $0.id, grid), counts: HeatMap.Counts(fixes: $0.fixes, devices: $0.devices, dwellSeconds: $0.dwellSeconds))
+                    (cell: try Self.cell(map.map, $0.id, grid), counts: HeatMap.Counts(fixes: $0.fixes, devices: $0.devices, persons: $0.persons,
+                                                                                  dwellSeconds: $0.dwellSeconds))
                 }
                 cells.sort { $0.cell < $1.cell }
                 var filled = map
