@@ -228,12 +228,13 @@ public struct IngestRun {
             if !options.force, let previous, previous.contentSHA256 == hash, previous.columnMapping == mapping,
                previous.status != "ingested" || sameIdentity(previous.device, previous.person) {
                 if previous.fileSignature != signature { try store.updateFileSignature(path: input.path, signature: signature) }
-                try store.setRelativePath(input.relativePath, path: input.path)
+                if previous.relativePath != input.relativePath { try store.setRelativePath(input.relativePath, path: input.path) }
                 progress.detail("unchanged \(input.path)" + (trusted ? " (size, modification time and inode)" : ""))
                 return .done(.unchanged)
             }
-            if !options.force, previous == nil, let earlier = try store.storedInputs(sha256: hash).first(where: { $0.path != input.path }),
-               sameIdentity(earlier.device, earlier.person) || earlier.status == "quarantined" {
+            if !options.force, previous == nil, let earlier = try store.storedInputs(sha256: hash).first(where: {
+                $0.path != input.path && ($0.status == "quarantined" || sameIdentity($0.device, $0.person))
+            }) {
                 if FileKind(path: earlier.path).isMissing {
                     // Moved or renamed (or its folder re-mounted): the same input, not a new one.
                     try store.moveInput(from: earlier.path, to: input.path, relativePath: input.relativePath, signature: signature)

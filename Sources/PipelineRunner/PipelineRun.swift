@@ -40,7 +40,7 @@ public struct PipelineRun {
         ingest.reportsFolder = outputFolder
     }
 
-    public static let storeName = "pipeline.sqlite"
+    public static let storeName = PipelineOutputs.storeName
     /// Files every complete run leaves in the output folder.
     public static let outputNames = ["quarantine.csv", "modes.csv"] + TripTables.fileNames + TripGeoJSON.fileNames
         + ["heatmap.csv", "heatmap.geojson", "heatmap.png"] + ComfortTables.fileNames + ["report.html"]
@@ -170,6 +170,7 @@ public struct PipelineRun {
         summary.checkins = totals["checkins"] ?? 0
         summary.imuSamples = try store.imuSampleTotal()
         try settleQuarantines(&summary, store: store, before: quarantinedBefore)
+        try fillStoreTotals(&summary, store, counts: totals)
         if summary.store.devices > 0, summary.store.devicesWithPerson < summary.store.devices,
            summary.store.deviceSources.keys.allSatisfy({ ["folder", "file_name"].contains($0) }) {
             summary.warnings.append("device names came from folder or file names only (\(summary.store.devices) devices), and "
@@ -179,7 +180,7 @@ public struct PipelineRun {
         let fingerprint = try self.fingerprint(store)
         if !force, try store.derivedState("complete_run") == fingerprint, partial || outputsExist() {
             summary.upToDate = true
-            try fillCounts(&summary, store)
+            try fillCounts(&summary, store, counts: totals)
             try sayOutcomes(&summary, store)
             progress.log("nothing changed since the last run: outputs in \(outputFolder) are up to date")
             return summary
@@ -188,7 +189,8 @@ public struct PipelineRun {
         let model: ModeModel?
         (summary.thisRun.classifiedFiles, summary.thisRun.windows, model) = try classify(store, progress: progress)
         summary.classifiedFiles = summary.thisRun.classifiedFiles
-        summary.windows = try store.tableCounts()["mode_windows"] ?? 0  // the store's, as in a run that changed nothing
+        summary.windows = try store.rowCount("mode_windows")  // the store's, as in a run that changed nothing
+        summary.store.windows = summary.windows
         lap("classify")
 
         if partial { try FileManager.default.createDirectory(atPath: filesFolder, withIntermediateDirectories: true) }
@@ -239,7 +241,6 @@ public struct PipelineRun {
         (summary.staypoints, summary.dwells, summary.triplegs, summary.trips) =
             (tripSummary.staypoints, tripSummary.dwells, tripSummary.triplegs, tripSummary.trips)
         summary.legsByModeSource = tripSummary.legsByModeSource
-        summary.store.windows = summary.windows
         return summary
     }
 
@@ -415,23 +416,23 @@ public struct PipelineRun {
         summary.thisRun.quarantined = new.count
         summary.carriedOverQuarantines = Set(entries.map(\.path)).subtracting(new).sorted()
         summary.exitStatus = new.isEmpty ? 0 : 2
-        try fillStoreTotals(&summary, store)
+        summary.store.quarantined = summary.quarantined
         return entries
     }
 
-    private func fillStoreTotals(_ summary: inout Summary, _ store: PipelineStore) throws {
-        let counts = try store.tableCounts()
+    /// The store's totals after ingest, from the table counts the run already made (`windows`
+    /// is set again after classification).
+    private func fillStoreTotals(_ summary: inout Summary, _ store: PipelineStore, counts: [String: Int]) throws {
         let identities = try store.deviceIdentities()
         summary.store = StoreTotals(inputs: counts["input_files"] ?? 0, quarantined: summary.quarantined, fixes: counts["fixes"] ?? 0,
-                                    imuSamples: try store.imuSampleTotal(), checkins: counts["checkins"] ?? 0,
+                                    imuSamples: summary.imuSamples, checkins: counts["checkins"] ?? 0,
                                     windows: counts["mode_windows"] ?? 0, devices: identities.count,
                                     persons: Set(identities.map(\.person)).count)
         for identity in identities { summary.store.deviceSources[identity.deviceSource, default: 0] += 1 }
         summary.store.devicesWithPerson = identities.filter { $0.personSource != "device" }.count
     }
 
-    private func fillCounts(_ summary: inout Summary, _ store: PipelineStore) throws {
-        let counts = try store.tableCounts()
+    private func fillCounts(_ summary: inout Summary, _ store: PipelineStore, counts: [String: Int]) throws {
         summary.staypoints = counts["staypoints"] ?? 0
         summary.dwells = counts["dwells"] ?? 0
         summary.trips = counts["trips"] ?? 0

@@ -59,8 +59,7 @@ extension PipelineStore {
     /// Records the path shown in outputs for the input at `path` (below the folder given).
     public func setRelativePath(_ relativePath: String, path: String) throws {
         try database.write { db in
-            try db.execute(sql: "UPDATE input_files SET relative_path = ? WHERE path = ? AND relative_path IS NOT ?",
-                           arguments: [relativePath, path, relativePath])
+            try db.execute(sql: "UPDATE input_files SET relative_path = ? WHERE path = ?", arguments: [relativePath, path])
         }
     }
 
@@ -105,7 +104,9 @@ extension PipelineStore {
         try database.write { db in
             var devices = Set(devices)
             for person in persons {
-                devices.formUnion(try String.fetchAll(db, sql: "SELECT DISTINCT device FROM input_files WHERE person = ? AND device IS NOT NULL",
+                devices.formUnion(try String.fetchAll(db, sql: """
+                    SELECT DISTINCT device FROM input_files WHERE COALESCE(person, device) = ? AND device IS NOT NULL
+                    """,
                                                       arguments: [person]))
             }
             var forgotten = Forgotten(devices: devices.sorted(), persons: Set(persons).sorted())
@@ -132,9 +133,12 @@ extension PipelineStore {
     }
 
     private static func purgeForgotten(_ db: Database, counting forgotten: inout Forgotten) throws {
+        // Every run calls this: with nobody forgotten it must not scan the windows and check-ins.
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM forgotten)") == true else { return }
         let devices = "(SELECT name FROM forgotten WHERE kind = 'device')"
         let persons = "(SELECT name FROM forgotten WHERE kind = 'person')"
-        let files = "device IN \(devices) OR person IN \(persons)"
+        // A row stored before persons were recorded has none: its device is its person.
+        let files = "device IN \(devices) OR COALESCE(person, device) IN \(persons)"
         forgotten.fixes += try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(fixes), 0) FROM input_files WHERE \(files)") ?? 0
         try db.execute(sql: "DELETE FROM mode_windows WHERE device IN \(devices) OR trace IN (SELECT path FROM input_files WHERE \(files))")
         forgotten.windows += db.changesCount
@@ -144,7 +148,7 @@ extension PipelineStore {
         forgotten.checkins += db.changesCount
         try db.execute(sql: "DELETE FROM labels WHERE device IN \(devices)")
         forgotten.labels += db.changesCount
-        try db.execute(sql: "DELETE FROM heatmap_device_cells WHERE device IN \(devices) OR person IN \(persons)")
+        try db.execute(sql: "DELETE FROM heatmap_device_cells WHERE device IN \(devices) OR COALESCE(person, device) IN \(persons)")
         forgotten.deviceCells += db.changesCount
     }
 

@@ -12,15 +12,18 @@ public struct StoredFileState: Hashable, Sendable {
     public var fileSignature: String?
     /// The device and person it was stored under (nil for tables that are no device's recording).
     public var device: String?, person: String?
+    /// The path outputs show, below the folder given to the run that stored it.
+    public var relativePath: String?
 }
 
 extension PipelineStore {
     /// The stored hash and status of the input at `path`, or nil when it was never seen.
     public func storedState(path: String) throws -> StoredFileState? {
         try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT content_sha256, status, column_mapping, file_signature, device, person FROM input_files WHERE path = ?",
+            try Row.fetchOne(db, sql: "SELECT content_sha256, status, column_mapping, file_signature, device, person, relative_path FROM input_files WHERE path = ?",
                              arguments: [path])
-                .map { StoredFileState(contentSHA256: $0[0], status: $0[1], columnMapping: $0[2], fileSignature: $0[3], device: $0[4], person: $0[5]) }
+                .map { StoredFileState(contentSHA256: $0[0], status: $0[1], columnMapping: $0[2], fileSignature: $0[3], device: $0[4], person: $0[5],
+                                       relativePath: $0[6]) }
         }
     }
 

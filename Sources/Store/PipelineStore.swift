@@ -38,6 +38,12 @@ public final class PipelineStore {
         }
     }
 
+    /// Rows of one table (one of the schema's own names).
+    public func rowCount(_ table: String) throws -> Int {
+        precondition(table.allSatisfy { $0.isLetter || $0 == "_" }, "a table name, not SQL: \(table)")
+        return try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+    }
+
     static func text(_ value: DatabaseValue) -> String? {
         switch value.storage {
         case .null: nil

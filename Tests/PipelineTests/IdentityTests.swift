@@ -1,5 +1,6 @@
 import Foundation
 import Ingest
+import PipelineRunner
 import Store
 import TestSupport
 import Testing
@@ -27,6 +28,12 @@ import Testing
             files[name] = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(name))
         }
         return files
+    }
+
+    @Test func discoveryKnowsEveryFileARunWrites() {
+        for name in PipelineRun.outputNames + ["heatmap-walk.png", PipelineRun.storeName + "-wal", PipelineRun.partTablesName] {
+            #expect(PipelineOutputs.isOutputName(name), "\(name) would be read back from a store's folder among the inputs")
+        }
     }
 
     @Test func knownExtensionsOnlyAreTakenFromAName() {
