@@ -30,7 +30,7 @@ for device in $cyclists; do mv "$simulated/city/$device" "$simulated/bike/"; don
 # teach it nothing but noise.
 rm -f "$simulated"/bike/*/*.gpx
 bike=(--supplement "$simulated/bike" --supplement-modes bike --supplement-thin-hz 2:12)
-$pipeline train "$data" --name-pattern "$pattern" --model models/mode-model.json "${bike[@]}"
+$pipeline train "$data" --name-pattern "$pattern" --model models/mode-model.json --force "${bike[@]}"
 $pipeline evaluate "$data" --name-pattern "$pattern" --group-by device --folds 4
 $pipeline evaluate "$data" --name-pattern "$pattern" --group-by device --folds 4 --modes still,walk,car
 $pipeline evaluate "$data" --name-pattern "$pattern" --group-by device --folds 4 --modes still,walk,car --test-without-streams accelerometer,gravity

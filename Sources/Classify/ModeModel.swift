@@ -61,6 +61,26 @@ public struct ModeModel: Codable, Sendable {
         /// Recordings that only trained (`--supplement`): where they came from, which modes
         /// and how they were augmented; nil when every training window was from `inputs`.
         public var supplement: String?
+        /// Every input that gave training windows: its content (SHA-256), device and person, so
+        /// `evaluate` can flag data the model has seen, whatever its path now; nil in models
+        /// trained before it was recorded (their `devices` is all that is known).
+        public var trainingInputs: [TrainingInput]?
+        /// The persons the training windows came from (a device without a named person is one).
+        public var persons: [String]?
+
+        /// One input a model was trained on.
+        public struct TrainingInput: Codable, Hashable, Sendable {
+            /// The path below the folder given to `train` (for people; matching is by content).
+            public var path: String
+            public var sha256: String
+            public var device: String
+            public var person: String
+            public var windows: Int
+
+            public init(path: String, sha256: String, device: String, person: String, windows: Int) {
+                (self.path, self.sha256, self.device, self.person, self.windows) = (path, sha256, device, person, windows)
+            }
+        }
 
         public init(command: String, inputs: [String], recordings: Int, devices: [String], windowsPerClass: [String: Int],
                     training: SoftmaxRegression.Training?, networkTraining: MultilayerPerceptron.Training? = nil,

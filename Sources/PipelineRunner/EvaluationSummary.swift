@@ -34,6 +34,10 @@ public struct EvaluationSummary: Encodable {
     /// The GPS leg model's scores and trackintel's on the labelled legs, when the inputs have any.
     public var gpsLegs: LegEvaluationSummary?
     public var unknownModes: [String]
+    /// The files, devices, persons, windows and legs scored.
+    public var scoredData: ScoredData?
+    /// With a saved model: what of the scored data trained it, and the score on the rest.
+    public var overlap: DataOverlap?
     public var quarantined: Int
     public var seconds: Double
 
@@ -99,7 +103,10 @@ public struct EvaluationSummary: Encodable {
 
     public var text: String {
         let decided = decidedBy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        var sections = ["evaluated: \(evaluated)",
+        var sections = ["evaluated: \(evaluated)"]
+        if let scoredData { sections.append(scoredData.text) }
+        if let overlap { sections.append(overlap.text) }
+        sections += [
                         "intervals: 95 % bootstrap over people (\(people) devices resampled, "
                             + (people < 2 ? "none with one person)" : "1000 replicates)"),
                         "windows decided by: \(decided)",
@@ -121,6 +128,7 @@ public struct EvaluationSummary: Encodable {
             }
         }
         if let gpsLegs { sections += ["", gpsLegs.text] }
+        if let overlap, !overlap.trainedFiles.isEmpty || !overlap.trainedPersons.isEmpty { sections += ["", overlap.text] }  // again, last, where it is seen
         if !unknownModes.isEmpty { sections.append("label names not in the mode table (left out): " + unknownModes.joined(separator: ", ")) }
         return sections.joined(separator: "\n")
     }

@@ -1,3 +1,4 @@
+import PipelineRunner
 import ArgumentParser
 import Ingest
 
@@ -39,8 +40,8 @@ struct CleaningOptions: ParsableArguments {
 /// How inputs are identified and read.
 struct InputOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "A regular expression matched against file names, with named groups 'device' and/or 'mode'.",
-        discussion: #"Example for TMD: 'sensorfile_(?<device>[^_]+)_(?<mode>[^_]+)_\d+\.csv'. Default: none (manifest.csv, else the folder or file name; never the GPX author)."#))
+        "A regular expression matched against file names, with named groups 'device', 'person' and/or 'mode'.",
+        discussion: #"Example for TMD: 'sensorfile_(?<device>[^_]+)_(?<mode>[^_]+)_\d+\.csv'. A person group names who carried the device (privacy thresholds count persons). Default: none (manifest.csv, else the folder or the file name without its known extensions; never the GPX author)."#))
     var namePattern: String?
 
     @Option(help: ArgumentHelp(
@@ -58,6 +59,16 @@ struct InputOptions: ParsableArguments {
             throw ValidationError("cannot read --columns-file \(columnsFile)")
         }
         return try ColumnMappingSpec(text: text)
+    }
+
+    /// The listing `inputs` gives, with these options: how a command finds each file's identity.
+    var listing: InputListing {
+        get throws {
+            var listing = InputListing(paths: [])
+            listing.columns = try mappingSpec()
+            listing.namePattern = namePattern
+            return listing
+        }
     }
 
     func validate() throws {

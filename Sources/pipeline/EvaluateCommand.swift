@@ -90,11 +90,13 @@ struct EvaluateCommand: ParsableCommand {
             throw ExitCode(1)
         }
         var summary: EvaluationSummary
+        var savedOutcomes: [WindowOutcome] = []
         if let saved, let path = model {
             var predictor = ModePredictor(model: saved)
             predictor.smoother = training.smoothing.smoother  // smoothing is an option of the run, not frozen in the model
             let outcomes = WindowOutcome.of(labelled, prediction: predictor.predict(labelled),
                                             rules: ModePredictor(model: nil).predict(labelled))
+            savedOutcomes = outcomes
             summary = EvaluationSummary(evaluated: "model \(path)" + (saved.usesInertial ? "" : " (a GPS model)") + form, outcomes: outcomes,
                                         unknownModes: output.report.unknownModes, quarantined: output.report.quarantined.count,
                                         seconds: Date().timeIntervalSince(started))
@@ -114,6 +116,12 @@ struct EvaluateCommand: ParsableCommand {
             }
         }
         summary.gpsLegs = try legScores(output.legs, saved: saved)
+        let scoredLegs = LegTrainer.labelled(output.legs)
+        var used = DataIdentity.windowsPerTrace(labelled)
+        for leg in scoredLegs.legs where used[leg.trace] == nil { used[leg.trace] = 0 }
+        let identity = try DataIdentity(paths: paths, listing: try input.listing, windows: used)
+        summary.scoredData = ScoredData(identity, windows: labelled.count, legs: scoredLegs.count)
+        if let saved { summary.overlap = DataOverlap(model: saved, scored: identity, outcomes: savedOutcomes) }
         print(json ? try summary.json() : summary.text)
     }
 

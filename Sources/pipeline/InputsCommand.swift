@@ -29,10 +29,9 @@ struct InputsCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func run() throws {
-        var listing = InputListing(paths: paths)
+        var listing = try input.listing
+        listing.paths = paths
         listing.excludedFolders = [out]
-        listing.columns = try input.mappingSpec()
-        listing.namePattern = input.namePattern
         let entries = try listing.run()
         if json {
             try JSONSummary.print(entries)

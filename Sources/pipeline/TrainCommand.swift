@@ -25,14 +25,23 @@ struct TrainCommand: ParsableCommand {
     @Argument(help: "Labelled trace files or folders.")
     var paths: [String]
 
-    @Option(help: "The model file to write.")
-    var model = "models/mode-model.json"
+    @Option(help: ArgumentHelp("The model file to write (required: train writes nowhere it was not told to).", valueName: "file"))
+    var model: String
+
+    @Flag(help: "Replace the model file if it exists. Default: off (an existing model is never overwritten).")
+    var force = false
 
     @OptionGroup var input: InputOptions
     @OptionGroup var window: WindowOptions
     @OptionGroup var training: TrainingOptions
     @OptionGroup var supplement: SupplementOptions
     @OptionGroup var legContext: LegContextOptions
+
+    func validate() throws {
+        if !force, FileManager.default.fileExists(atPath: model) {
+            throw ValidationError("\(model) exists; give --force to replace it, or another --model file")
+        }
+    }
 
     func run() throws {
         let progress = Progress()
@@ -51,6 +60,11 @@ struct TrainCommand: ParsableCommand {
             windowsPerClass: perClass, training: training.kind == .softmaxRegression ? training.trainer.training : nil,
             networkTraining: training.kind == .mlp ? training.trainer.network : nil, toolVersion: Pipeline.configuration.version)
         provenance.supplement = supplement.supplement?.description
+        var used = DataIdentity.windowsPerTrace(labelled)
+        for leg in LegTrainer.labelled(output.legs).legs where used[leg.trace] == nil { used[leg.trace] = 0 }
+        let identity = try DataIdentity(paths: paths + supplement.paths, listing: try input.listing, windows: used)
+        provenance.trainingInputs = identity.inputs.values.sorted { $0.path < $1.path }
+        provenance.persons = Set(identity.inputs.values.map(\.person)).sorted()
         do {
             var trained = try training.trainer.train(output.table, window: window.parameters, provenance: provenance)
             trained.gpsLegs = try Self.legModel(output.legs, progress: progress)

@@ -30,6 +30,40 @@ import Testing
         return files
     }
 
+    @Test func trainWritesOnlyWhereToldAndEvaluateFlagsWhatTheModelSaw() throws {
+        let folder = try TemporaryFolder()
+        let modes = ModeCommandTests()
+        try modes.writeRecordings(folder, devices: ["ann", "ben", "cat", "dan"])
+        try FileManager.default.createDirectory(atPath: folder.file("unseen"), withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.file("traces")) where name.hasPrefix("dan_") {
+            try FileManager.default.moveItem(atPath: folder.file("traces/" + name), toPath: folder.file("unseen/" + name))
+        }
+        let pattern = modes.pattern
+        let nowhere = try cli.pipeline(["train", "traces", "--name-pattern", pattern], in: folder.path)
+        #expect(nowhere.status == 64 && nowhere.stderr.contains("--model"), "no default file: \(nowhere.stderr)")
+        #expect(try cli.pipeline(["train", "traces", "--name-pattern", pattern, "--model", "m.json"], in: folder.path).status == 0)
+        let again = try cli.pipeline(["train", "traces", "--name-pattern", pattern, "--model", "m.json"], in: folder.path)
+        #expect(again.status == 64 && again.stderr.contains("--force"), "an existing model is never overwritten: \(again.stderr)")
+        let model = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("m.json")))) as? [String: Any])
+        let provenance = try #require(model["provenance"] as? [String: Any])
+        let inputs = try #require(provenance["training_inputs"] as? [[String: Any]])
+        #expect(inputs.count == 9 && inputs.allSatisfy { ($0["sha256"] as? String)?.count == 64 })
+        #expect(provenance["persons"] as? [String] == ["ann", "ben", "cat"])
+
+        // The training people moved elsewhere beside one new person: flagged by content and person.
+        try FileManager.default.moveItem(atPath: folder.file("traces"), toPath: folder.file("unseen/old"))
+        let scored = try cli.pipeline(["evaluate", "unseen", "--name-pattern", pattern, "--model", "m.json", "--json"], in: folder.path)
+        #expect(scored.status == 0, "\(scored.stderr)")
+        let summary = try json(scored)
+        let data = try #require(summary["scored_data"] as? [String: Any])
+        #expect(data["files"] as? Int == 12 && data["persons"] as? Int == 4 && data["windows"] as? Int == 12 * 17)
+        let overlap = try #require(summary["overlap"] as? [String: Any])
+        #expect((overlap["trained_files"] as? [String])?.count == 9 && overlap["trained_persons"] as? [String] == ["ann", "ben", "cat"])
+        #expect(overlap["unseen_windows"] as? Int == 3 * 17 && overlap["unseen_macro_f1"] != nil)
+        let text = try cli.pipeline(["evaluate", "unseen", "--name-pattern", pattern, "--model", "m.json"], in: folder.path)
+        #expect(text.stdout.contains("WARNING: the model was trained on some of the scored data") && text.stdout.contains("never saw (51 windows)"))
+    }
+
     @Test func discoveryKnowsEveryFileARunWrites() {
         for name in PipelineRun.outputNames + ["heatmap-walk.png", PipelineRun.storeName + "-wal", PipelineRun.partTablesName] {
             #expect(PipelineOutputs.isOutputName(name), "\(name) would be read back from a store's folder among the inputs")

@@ -59,7 +59,7 @@ import Testing
         let twoScores = try JSONSerialization.jsonObject(with: Data(twoModes.stdout.utf8)) as! [String: Any]
         #expect(twoScores["n_windows"] as? Int == 102)
         #expect(Set((twoScores["per_class"] as! [String: Any]).keys) == ["still", "walk"])
-        let unknownMode = try runner.pipeline(["train", "traces", "--name-pattern", pattern, "--modes", "walk,hovercraft"], in: folder.path)
+        let unknownMode = try runner.pipeline(["train", "traces", "--name-pattern", pattern, "--modes", "walk,hovercraft", "--model", "new.json"], in: folder.path)
         #expect(unknownMode.status == 64 && unknownMode.stderr.contains("unknown mode hovercraft"))
 
         let saved = try runner.pipeline(["evaluate", "traces", "--name-pattern", pattern, "--model", "m.json"], in: folder.path)
@@ -102,7 +102,8 @@ import Testing
 
         let both = try runner.pipeline(["evaluate", "traces", "--name-pattern", pattern, "--model", "m.json"] + supplement, in: folder.path)
         #expect(both.status == 64 && both.stderr.contains("--supplement only trains"))
-        let badRates = try runner.pipeline(["train", "traces", "--name-pattern", pattern, "--supplement", "extra", "--supplement-thin-hz", "12"], in: folder.path)
+        let badRates = try runner.pipeline(["train", "traces", "--name-pattern", pattern, "--supplement", "extra", "--supplement-thin-hz", "12",
+                                            "--model", "new.json"], in: folder.path)
         #expect(badRates.status == 64 && badRates.stderr.contains("expected LOW:HIGH"))
     }
 

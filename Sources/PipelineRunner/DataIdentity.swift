@@ -1,0 +1,41 @@
+import Classify
+import Features
+import Foundation
+import Ingest
+import MobilityCore
+
+/// The content and identity of the recordings a model trained on or an evaluation scored: each
+/// trace's SHA-256, device and person, found by the same discovery and identity rules as ingest
+/// (`InputListing`), so training records what it used and `evaluate` can tell data the model
+/// has seen from data it has not, by content and by person, never by path.
+public struct DataIdentity: Sendable {
+    /// By trace (the standardised path the windows name).
+    public var inputs: [String: ModeModel.Provenance.TrainingInput]
+
+    /// The identities of the traces of `windows`, found under `paths` as `listing` finds them.
+    public init(paths: [String], listing: InputListing, windows: [String: Int]) throws {
+        var inputs: [String: ModeModel.Provenance.TrainingInput] = [:]
+        var listing = listing
+        listing.paths = paths
+        for entry in try listing.run() {
+            guard let count = windows[entry.path] else { continue }
+            let shown = DiscoveredInput(path: entry.path, root: Self.root(of: entry.path, among: paths)).relativePath
+            inputs[entry.path] = .init(path: shown, sha256: try ContentHash.sha256(path: entry.path), device: entry.device,
+                                       person: entry.person, windows: count)
+        }
+        self.inputs = inputs
+    }
+
+    /// The folder given to the run that holds `path` (its own folder for a file given by itself).
+    static func root(of path: String, among given: [String]) -> String {
+        let roots = given.map(InputPath.standardise)
+        return roots.filter { path.hasPrefix($0 + "/") }.max { $0.count < $1.count } ?? (path as NSString).deletingLastPathComponent
+    }
+
+    /// Windows per trace of a feature table.
+    public static func windowsPerTrace(_ table: FeatureTable) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for window in table.windows { counts[window.trace, default: 0] += 1 }
+        return counts
+    }
+}
