@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Packs the release binary with the shared libraries it loads (the Swift runtime, OpenBLAS,
-# LAPACKE, SQLite, libpng, …, not the C library itself) and the shipped mode model into
+# Packs the release binary (the Swift runtime linked statically, as scripts/install.sh
+# installs it) with the shared libraries it loads (OpenBLAS, LAPACKE, SQLite, libpng, …, not
+# the C library itself) and the shipped mode model into
 # .build/spark/pipeline-bundle.tar.gz, which the Spark job ships to every executor: a
 # cluster needs Spark and Python, nothing of ours pre-installed. Prints the bundle's path.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product pipeline >&2
-binary=$(swift build -c release --product pipeline --show-bin-path)/pipeline
+binary=$(scripts/static_build.sh)
 stage=.build/spark/bundle
 bundle=.build/spark/pipeline-bundle.tar.gz
 # Packing takes seconds: skip it when the bundle is newer than the binary, the model and the job.

@@ -5,5 +5,8 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 swift build --build-tests
 swift test --skip-build --disable-xctest "$@"
+# The installed binary on a machine without the toolchain (a static release build, which the
+# Spark bundle below reuses).
+[ "$#" -gt 0 ] || scripts/install_test.sh
 # The Spark job against a single run (spark/tests; sets up Java and .venv-spark on first use).
 [ "$#" -gt 0 ] || scripts/spark_test.sh

@@ -187,7 +187,9 @@ public struct PipelineRun {
         }
 
         let model: ModeModel?
-        (summary.thisRun.classifiedFiles, summary.thisRun.windows, model) = try classify(store, progress: progress)
+        var modelWarning: String?
+        (summary.thisRun.classifiedFiles, summary.thisRun.windows, model) = try classify(store, progress: progress, modelWarning: &modelWarning)
+        if let modelWarning { summary.warnings.append(modelWarning) }
         summary.classifiedFiles = summary.thisRun.classifiedFiles
         summary.windows = try store.rowCount("mode_windows")  // the store's, as in a run that changed nothing
         summary.store.windows = summary.windows
@@ -280,7 +282,7 @@ public struct PipelineRun {
 
     /// Classifies the files whose windows are missing or stale, as many at a time as there are
     /// cores (memory for that many recordings), then rewrites modes.csv from the store.
-    private func classify(_ store: PipelineStore, progress: Progress) throws -> (files: Int, windows: Int, model: ModeModel?) {
+    private func classify(_ store: PipelineStore, progress: Progress, modelWarning: inout String?) throws -> (files: Int, windows: Int, model: ModeModel?) {
         let setting = configuration.classification
         var model: ModeModel?
         var modelKey = "rules"
@@ -288,9 +290,17 @@ public struct PipelineRun {
         if !setting.rulesOnly && (imuFiles > 0 || FileManager.default.fileExists(atPath: setting.model)) {
             // GPS-only data needs no model (its legs get the model's GPS leg model, or the GPS
             // rules, in the trip stage).
-            guard FileManager.default.fileExists(atPath: setting.model) else { throw ModelMissing(path: setting.model, imuFiles: imuFiles) }
-            model = try ModeModel.load(path: setting.model)
-            modelKey = try ContentHash.sha256(path: setting.model)
+            if FileManager.default.fileExists(atPath: setting.model) {
+                model = try ModeModel.load(path: setting.model)
+                modelKey = try ContentHash.sha256(path: setting.model)
+            } else if setting.model == DefaultModel.relativePath {
+                // The default, found nowhere (a binary copied away from its install): the rules
+                // classify, and the run says so; a model the user named is never replaced.
+                progress.log("classify: warning: " + ModelMissing.fallback)
+                modelWarning = ModelMissing.fallback
+            } else {
+                throw ModelMissing(path: setting.model, imuFiles: imuFiles)
+            }
         }
         modelKey += " " + ToolVersion.string  // a new version re-classifies: what it computes may differ
         modelKey += setting.smoothing ? String(format: "+smoothing %g/%g/%g+vehicle stops", setting.switchPenaltyNats, setting.minimumSegmentSeconds,
@@ -381,6 +391,11 @@ public struct PipelineRun {
             "no mode model at \(path) for the \(imuFiles) files with IMU data: give --model FILE "
                 + "(the shipped model is models/mode-model.json in the repository, or share/mobility-pipeline/ under the install prefix), or set classification.rules_only: true in the configuration"
         }
+
+        /// What a run says when the default model is found nowhere and the rules classify instead.
+        static let fallback = "no mode model found (\(DefaultModel.relativePath) here, models/ above the executable, or "
+            + "\(DefaultModel.installedPath) under its install prefix): IMU windows were classified by the rules (still, walk, "
+            + "bike, car, from speed and steps); give --model FILE, or install with scripts/install.sh"
     }
 
     /// What the outputs depend on: every input's content, the configuration, the model file.

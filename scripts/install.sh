@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs `pipeline` into PREFIX (default /usr/local): PREFIX/bin/pipeline, built with the
+# Swift standard library and Foundation linked statically, so it runs on a Debian machine
+# without the Swift toolchain (it needs only the runtime libraries of the packages
+# scripts/bootstrap.sh installs: OpenBLAS, LAPACKE, SQLite, expat, zlib, libpng, FreeType,
+# libcrypto), and the shipped mode model in PREFIX/share/mobility-pipeline/, where the
+# binary finds it from any working folder. A copy of the binary moved elsewhere runs too: it
+# classifies by the rules and says so.
+#
+# Usage: scripts/install.sh [PREFIX]      Prints the installed binary's path.
+set -euo pipefail
+prefix=${1:-/usr/local}
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh
+binary=$(scripts/static_build.sh)
+install -d "$prefix/bin" "$prefix/share/mobility-pipeline"
+install -m 755 "$binary" "$prefix/bin/pipeline"
+install -m 644 models/mode-model.json "$prefix/share/mobility-pipeline/mode-model.json"
+echo "$prefix/bin/pipeline"
