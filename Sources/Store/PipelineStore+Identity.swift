@@ -50,10 +50,19 @@ extension PipelineStore {
     /// signature change, and its classified windows follow it (they are keyed by path).
     public func moveInput(from: String, to: String, relativePath: String, signature: String?) throws {
         try database.write { db in
+            try Self.windowsOf(path: from, db: db, set: "UPDATE mode_windows SET trace = ?", [to])
             try db.execute(sql: "UPDATE input_files SET path = ?, relative_path = ?, file_signature = ? WHERE path = ?",
                            arguments: [to, relativePath, signature, from])
-            try db.execute(sql: "UPDATE mode_windows SET trace = ? WHERE trace = ?", arguments: [to, from])
         }
+    }
+
+    /// Runs `statement` (an UPDATE or DELETE of `mode_windows`, its own `arguments` first) on
+    /// the windows of the input at `path`, by the table's key (device, trace): a condition on
+    /// the trace alone scans every window of the store (404 moved inputs of 200 device-days
+    /// took 6.2 s so).
+    private static func windowsOf(path: String, db: Database, set statement: String, _ arguments: [DatabaseValueConvertible?] = []) throws {
+        try db.execute(sql: statement + " WHERE device = (SELECT COALESCE(device, path) FROM input_files WHERE path = ?) AND trace = ?",
+                       arguments: StatementArguments(arguments + [path, path]))
     }
 
     /// Records the path shown in outputs for the input at `path` (below the folder given).
@@ -81,7 +90,7 @@ extension PipelineStore {
         guard !paths.isEmpty else { return }
         try database.write { db in
             for path in paths {
-                try db.execute(sql: "DELETE FROM mode_windows WHERE trace = ?", arguments: [path])
+                try Self.windowsOf(path: path, db: db, set: "DELETE FROM mode_windows")
                 try db.execute(sql: "DELETE FROM input_files WHERE path = ?", arguments: [path])
             }
         }
