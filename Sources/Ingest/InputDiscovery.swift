@@ -38,15 +38,6 @@ public enum DiscoveryProblem: Hashable, Sendable {
     /// output file of a store beside the inputs): listed once as skipped with this reason,
     /// never read, so a run never reads its own results back as inputs.
     case pipelineOutput(String)
-
-    /// What a listing says of the entry.
-    public var description: String {
-        switch self {
-        case .notRegular(let kind): "skipped: \(kind), not a regular file"
-        case .unreadable(let reason): "quarantined: \(reason)"
-        case .pipelineOutput(let reason): "skipped: \(reason)"
-        }
-    }
 }
 
 /// The files and folders a pipeline store writes, which discovery never reads as inputs.

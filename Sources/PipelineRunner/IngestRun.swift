@@ -26,10 +26,9 @@ public struct IngestRun {
         var summary = IngestSummary(store: options.storePath)
         let inputs = try InputDiscovery.discover(options.paths, excluding: options.outputFolders)
         summary.inputsFound = inputs.filter { $0.problem == nil }.count
-        var devices = try DeviceResolver(namePattern: options.namePattern)
+        var catalog = try InputCatalog(namePattern: options.namePattern, columns: options.columns)
         let runID = try store.beginRun(command: "ingest " + options.paths.joined(separator: " "))
         var counts = RunCounts()
-        let detector = FormatDetector(explicitMapping: options.columns)
         func count(_ outcome: Outcome) {
             switch outcome {
             case .ingested: counts.ingested += 1
@@ -51,8 +50,7 @@ public struct IngestRun {
                 while index < inputs.count, batch.count < width, streamed == nil {
                     progress.update(done: index, total: inputs.count, item: inputs[index].path)
                     counts.seen += 1
-                    let step = try prepare(inputs[index], store: store, runID: runID, detector: detector, devices: &devices,
-                                           summary: &summary)
+                    let step = try prepare(inputs[index], store: store, runID: runID, catalog: &catalog, summary: &summary)
                     index += 1
                     switch step {
                     case .done(let outcome): count(outcome)
@@ -156,22 +154,11 @@ public struct IngestRun {
     }
 
     private func prepare(
-        _ input: DiscoveredInput, store: PipelineStore, runID: Int64, detector: FormatDetector,
-        devices: inout DeviceResolver, summary: inout IngestSummary
+        _ input: DiscoveredInput, store: PipelineStore, runID: Int64, catalog: inout InputCatalog, summary: inout IngestSummary
     ) throws -> Step {
-        switch input.problem {
-        case .notRegular(let kind)?:
-            progress.log("skipped \(input.path): \(kind), not a regular file")
-            summary.skippedFiles.append(.init(path: input.path, reason: kind + ", not a regular file"))
-            return .done(.skipped)
-        case .pipelineOutput(let reason)?:
-            progress.log("skipped \(input.path): \(reason), not an input")
-            summary.skippedFiles.append(.init(path: input.path, reason: reason + ", not an input"))
-            return .done(.skipped)
-        case .unreadable(let reason)?:
-            return .done(try quarantine(InputError(.unreadable, reason, path: input.path), hash: "", size: 0, format: nil,
-                                  store: store, runID: runID, summary: &summary, relativePath: input.relativePath))
-        case nil: break
+        if let problem = input.problem {  // never opened
+            return .done(try settle(InputCatalog.verdict(problem, path: input.path), input: input, hash: "", size: 0,
+                                    store: store, runID: runID, summary: &summary))
         }
         let previous = try store.storedState(path: input.path)
         // An input whose size, modification time and inode are what they were when it was last
@@ -195,28 +182,17 @@ public struct IngestRun {
                                         store: store, runID: runID, summary: &summary, relativePath: input.relativePath))
         }
         if trusted { summary.unhashed += 1 }
-        var format: InputFormat?
-        do {
-            format = try Self.detector(detector, previous: previous).detect(path: input.path)
-            guard let detected = format else {
-                if let reason = FormatDetector.whyNotATrace(path: input.path) {
-                    // A data extension that is not a trace: said, with what to do if it is one after all.
-                    progress.log("skipped \(input.path): \(reason)")
-                    summary.skippedFiles.append(.init(path: input.path, reason: reason))
-                } else {
-                    // A README or licence beside the data: listed, not warned about.
-                    summary.skippedFiles.append(.init(path: input.path, reason: IngestSummary.notATraceExtension))
-                    progress.detail("skipped \(input.path): \(IngestSummary.notATraceExtension)")
-                }
-                return .done(.skipped)
+        let (verdict, identity) = catalog.examine(input, detector: Self.detector(catalog.detector, previous: previous))
+        guard case .read(let detected) = verdict else {
+            if case .quarantine = verdict, !options.force, let previous, previous.status == "quarantined", previous.contentSHA256 == hash {
+                return .done(.unchanged)  // quarantined before for this content: not stored again (no new run time in quarantine.csv)
             }
+            return .done(try settle(verdict, input: input, hash: hash, size: size, signature: signature, store: store, runID: runID,
+                                    summary: &summary))
+        }
+        do {
             let mapping = Self.userMapping(detected)
             if mapping != nil { summary.filesReadWithColumns += 1 }
-            if case .manifest = detected {
-                var dropped = DropCounts()
-                try devices.manifest.load(path: input.path, dropped: &dropped)
-            }
-            let identity = devices.identify(path: input.path, root: input.root)
             let recording = detected.kind.isDeviceRecording
             if recording, try store.isForgotten(device: identity.device, person: identity.person) {
                 let reason = "device \(identity.device) (person \(identity.person)) was forgotten (pipeline forget); its inputs are not read"
@@ -249,10 +225,25 @@ public struct IngestRun {
                 return .done(.skipped)
             }
             return .ready(Pending(input: input, format: detected, hash: hash, size: size, signature: signature,
-                                  ingestor: Ingestor(cleaning: options.cleaning, devices: devices)))
+                                  ingestor: Ingestor(cleaning: options.cleaning, devices: catalog.resolver)))
         } catch let error as InputError {
-            return .done(try quarantine(error, hash: hash, size: size, format: format, store: store, runID: runID, summary: &summary,
+            return .done(try quarantine(error, hash: hash, size: size, format: detected, store: store, runID: runID, summary: &summary,
                                         signature: signature, relativePath: input.relativePath))
+        }
+    }
+
+    /// Skips or quarantines an input the catalog will not have read.
+    private func settle(_ verdict: InputCatalog.Verdict, input: DiscoveredInput, hash: String, size: Int64, signature: String? = nil,
+                        store: PipelineStore, runID: Int64, summary: inout IngestSummary) throws -> Outcome {
+        switch verdict {
+        case .read: preconditionFailure("an input to read is not settled")
+        case .skip(let reason, let worthSaying):
+            summary.skippedFiles.append(.init(path: input.path, reason: reason))
+            if worthSaying { progress.log("skipped \(input.path): \(reason)") } else { progress.detail("skipped \(input.path): \(reason)") }
+            return .skipped
+        case .quarantine(let error, let format):
+            return try quarantine(error, hash: hash, size: size, format: format, store: store, runID: runID, summary: &summary,
+                                  signature: signature, relativePath: input.relativePath)
         }
     }
 

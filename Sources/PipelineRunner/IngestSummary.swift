@@ -47,8 +47,7 @@ public struct IngestSummary: Encodable {
     /// text, JSON) that is not a trace (and what to give if it is one), another extension.
     public var skippedFiles: [SkippedFile] = []
     /// The reason given for a file whose extension is not a trace format's.
-    public static let notATraceExtension = "not a trace format (its extension is not one of "
-        + FormatDetector.dataExtensions.sorted().joined(separator: ", ") + ")"
+    public static let notATraceExtension = InputCatalog.notATraceExtension
     public var fixes = 0
     public var waypoints = 0
     public var imuSamples = 0

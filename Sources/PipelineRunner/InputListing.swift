@@ -66,28 +66,16 @@ public struct InputListing {
     }
 
     public func run() throws -> [Entry] {
-        var devices = try DeviceResolver(namePattern: namePattern)
-        let detector = FormatDetector(explicitMapping: columns)
+        var catalog = try InputCatalog(namePattern: namePattern, columns: columns)
         try InputPath.requireExisting(paths)
         return try InputDiscovery.discover(paths, excluding: excludedFolders).map { input in
+            let (verdict, identity) = catalog.examine(input)
             var format: InputFormat?, note: String?
-            switch input.problem {
-            case let problem?: note = problem.description
-            case nil:
-                do {
-                    format = try detector.detect(path: input.path)
-                    if format == nil { note = "skipped: " + (FormatDetector.whyNotATrace(path: input.path) ?? IngestSummary.notATraceExtension) }
-                } catch let error as InputError {
-                    note = "quarantined: \(error.code.rawValue): \(error.message)"
-                }
+            switch verdict {
+            case .read(let detected): format = detected
+            case .skip(let reason, _): note = "skipped: " + reason
+            case .quarantine(let error, _): note = "quarantined: \(error.code.rawValue): \(error.message)"
             }
-            if case .manifest? = format {  // as `ingest` does: later files see its entries
-                var dropped = DropCounts()
-                do { try devices.manifest.load(path: input.path, dropped: &dropped) } catch let error as InputError {
-                    (format, note) = (nil, "quarantined: \(error.code.rawValue): \(error.message)")
-                }
-            }
-            let identity = devices.identify(path: input.path, root: input.root)
             return Entry(path: input.path, format: format?.kind.rawValue, bytes: InputFileSize.bytes(input.path), device: identity.device,
                          deviceSource: identity.deviceSource, person: identity.person, personSource: identity.personSource,
                          mode: identity.mode, perDevice: format?.kind.isDeviceRecording ?? true, note: note)

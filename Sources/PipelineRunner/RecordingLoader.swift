@@ -30,31 +30,18 @@ public struct RecordingLoader: Sendable {
     public func load(_ paths: [String], progress: Progress, each: (Recording) throws -> Void) throws -> Report {
         var report = Report()
         let inputs = try InputDiscovery.discover(paths)
-        var devices = try DeviceResolver(namePattern: namePattern)
-        let detector = FormatDetector(explicitMapping: columns)
+        var catalog = try InputCatalog(namePattern: namePattern, columns: columns)
         var detected: [(DiscoveredInput, InputFormat)] = []
         for input in inputs {
-            switch input.problem {
-            case .notRegular?, .pipelineOutput?:
-                progress.log("\(input.path): \(input.problem!.description)")
+            switch catalog.examine(input).verdict {
+            case .read(let format): detected.append((input, format))
+            case .skip(let reason, let worthSaying):
+                if worthSaying { progress.log("skipped \(input.path): \(reason)") }
                 report.skipped += 1
-                continue
-            case .unreadable(let reason)?:
-                quarantine(InputError(.unreadable, reason, path: input.path), report: &report, progress: progress)
-                continue
-            case nil: break
-            }
-            do {
-                guard let format = try detector.detect(path: input.path) else { report.skipped += 1; continue }
-                if case .manifest = format {
-                    var dropped = DropCounts()
-                    try devices.manifest.load(path: input.path, dropped: &dropped)
-                }
-                detected.append((input, format))
-            } catch let error as InputError {
-                quarantine(error, report: &report, progress: progress)
+            case .quarantine(let error, _): quarantine(error, report: &report, progress: progress)
             }
         }
+        let devices = catalog.resolver
         var sharedLabels: [LabelInterval] = []
         let isLabelFile: (InputFormat.Kind) -> Bool = { $0 == .geoLifeLabels || $0 == .labelsCSV }
         for (input, format) in detected where isLabelFile(format.kind) {
