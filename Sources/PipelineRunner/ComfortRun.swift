@@ -16,6 +16,9 @@ import Trips
 /// data are kept with their status (`no_data`, `no_imu`, `unusable_imu`) and why, never dropped.
 public struct ComfortRun {
     public var storePath: String
+    /// The store, when the caller has it open already (`pipeline run` opens it once and hands
+    /// it to every stage); else the stage opens `storePath` itself.
+    public var openStore: PipelineStore?
     public var reportsFolder: String
     /// Write the comfort tables into `reportsFolder` (false: the store only).
     public var writesFiles = true
@@ -70,7 +73,7 @@ public struct ComfortRun {
         let lock = try RunLock(storePath: storePath)  // one writer per store at a time
         defer { withExtendedLifetime(lock) {} }
         let started = Date()
-        let store = try PipelineStore(path: storePath)
+        let store = try openStore ?? PipelineStore(path: storePath)
         let checkIns = try store.checkIns().filter { ownedDevices.contains($0.checkIn.device) }
         try store.clearStageFailures(stage: "comfort")  // rebuilt whole: what fails now is recorded again below
         let fences = try store.geofences()

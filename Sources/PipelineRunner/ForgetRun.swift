@@ -48,6 +48,7 @@ public struct ForgetRun {
                             + "(devices there: \(known.sorted().prefix(10).joined(separator: ", "))); they are listed as forgotten all the same")
         }
         var pipeline = PipelineRun(inputs: [], outputFolder: outputFolder)
+        pipeline.openStore = store
         pipeline.configuration = try storedConfiguration(store)
         if let model { pipeline.configuration.classification.model = model }
         pipeline.configuration.classification.model = DefaultModel.resolve(pipeline.configuration.classification.model)

@@ -11,6 +11,9 @@ import Trips
 /// suppressed.
 public struct HeatMapRun {
     public var storePath: String
+    /// The store, when the caller has it open already (`pipeline run` opens it once and hands
+    /// it to every stage); else the stage opens `storePath` itself.
+    public var openStore: PipelineStore?
     public var reportsFolder: String
     public var parameters = HeatMapParameters()
     public var calendar = CalendarKeys()
@@ -51,7 +54,7 @@ public struct HeatMapRun {
         let started = Date()
         let filter = try parameters.filter(calendar: calendar)
         let grid = HeatGrid(cellMeters: parameters.cellMeters)
-        let store = try PipelineStore(path: storePath)
+        let store = try openStore ?? PipelineStore(path: storePath)
         var overall = HeatMap(grid: grid, filter: filter)
         var byMode: [Mode: HeatMap] = [:]
         var summary = Summary()

@@ -10,6 +10,9 @@ import Store
 /// at all; the next run picks up where it stopped.
 public struct IngestRun {
     public let options: IngestOptions
+    /// The store, when the caller has it open already (`pipeline run` opens it once and hands
+    /// it to every stage); else the stage opens `options.storePath` itself.
+    public var openStore: PipelineStore?
     public let progress: Progress
 
     public init(options: IngestOptions, progress: Progress) {
@@ -22,7 +25,7 @@ public struct IngestRun {
         let lock = try RunLock(storePath: options.storePath)  // one writer per store at a time
         defer { withExtendedLifetime(lock) {} }
         let started = Date()
-        let store = try PipelineStore(path: options.storePath)
+        let store = try openStore ?? PipelineStore(path: options.storePath)
         var summary = IngestSummary(store: options.storePath)
         let inputs = try InputDiscovery.discover(options.paths, excluding: options.outputFolders)
         summary.inputsFound = inputs.filter { $0.problem == nil }.count

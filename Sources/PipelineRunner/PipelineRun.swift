@@ -32,6 +32,9 @@ public struct PipelineRun {
     public var partial = false
     /// The devices a partial run owns (check-ins of others are left to their part).
     public var ownedDevices = DeviceRange()
+    /// The store, when the caller has it open already (`forget`); else the run opens it once
+    /// and hands it to every stage.
+    public var openStore: PipelineStore?
 
     public init(inputs: [String], outputFolder: String) {
         self.inputs = inputs
@@ -152,10 +155,12 @@ public struct PipelineRun {
         options.cleaning = configuration.cleaning
         options.force = force
         if partial { options.reportsFolder = nil }  // no quarantine.csv: the store keeps the quarantine
-        let store = try PipelineStore(path: storePath)
+        let store = try openStore ?? PipelineStore(path: storePath)
         let quarantinedBefore = Set(try store.quarantinedFiles().map(Self.quarantineKey))
         progress.log("ingest: \(inputs.joined(separator: " "))")
-        let ingested = try IngestRun(options: options, progress: progress).run()
+        var ingest = IngestRun(options: options, progress: progress)
+        ingest.openStore = store
+        let ingested = try ingest.run()
         (summary.files, summary.ingested, summary.unchanged, summary.skipped) = (ingested.files, ingested.ingested, ingested.unchanged, ingested.skipped)
         summary.skippedFiles = ingested.skippedFiles
         summary.warnings = ingested.warnings
@@ -197,6 +202,7 @@ public struct PipelineRun {
 
         if partial { try FileManager.default.createDirectory(atPath: filesFolder, withIntermediateDirectories: true) }
         var trips = TripsRun(storePath: storePath, reportsFolder: filesFolder)
+        trips.openStore = store
         trips.legModel = model?.gpsLegs
         trips.parameters = configuration.trips
         trips.calendar = calendar
@@ -205,6 +211,7 @@ public struct PipelineRun {
         lap("trips")
 
         var heatMap = HeatMapRun(storePath: storePath, reportsFolder: outputFolder)
+        heatMap.openStore = store
         heatMap.parameters = configuration.heatmap
         heatMap.calendar = calendar
         (heatMap.keepDeviceCells, heatMap.writesFiles) = (partial, !partial)
@@ -215,6 +222,7 @@ public struct PipelineRun {
         lap("heatmap")
 
         var comfort = ComfortRun(storePath: storePath, reportsFolder: filesFolder)
+        comfort.openStore = store
         comfort.ownedDevices = ownedDevices
         comfort.maxRideSeconds = configuration.comfort.maxRideSeconds
         comfort.metrics.jerkThresholdMetersPerSecond3 = configuration.comfort.jerkThresholdMetersPerSecond3

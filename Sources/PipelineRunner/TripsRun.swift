@@ -11,6 +11,9 @@ import Trips
 /// store (one transaction) and writes the CSV and GeoJSON files.
 public struct TripsRun {
     public var storePath: String
+    /// The store, when the caller has it open already (`pipeline run` opens it once and hands
+    /// it to every stage); else the stage opens `storePath` itself.
+    public var openStore: PipelineStore?
     public var reportsFolder: String
     /// Write the trip tables and GeoJSON into `reportsFolder` (false: the store only, as a
     /// partial run of `pipeline run --partial` keeps them).
@@ -57,7 +60,7 @@ public struct TripsRun {
         var clock = Date()
         func lap() -> Double { defer { clock = Date() }; return Date().timeIntervalSince(clock) }
 
-        let store = try PipelineStore(path: storePath)
+        let store = try openStore ?? PipelineStore(path: storePath)
         let runID = try store.beginRun(command: "trips")
         let names = try store.trackNames(groupedBy: grouping)
         let geofences = try store.geofences()
