@@ -10,7 +10,8 @@ public struct RecordingIdentity: Hashable, Sendable {
     public var person: String
     /// The whole-file mode label from a manifest or `--name-pattern`, if any.
     public var mode: String?
-    /// Where the device name came from: `manifest`, `name_pattern`, `folder` or `file_name`.
+    /// Where the device name came from: `manifest`, `name_pattern`, `folder`, `export_metadata`
+    /// or `file_name`.
     public var deviceSource: String
     /// Where the person came from: `manifest`, `name_pattern`, or `device` (none given).
     public var personSource: String
@@ -24,12 +25,18 @@ public struct RecordingIdentity: Hashable, Sendable {
 ///    matched against the file name, e.g. `sensorfile_(?<device>[^_]+)_(?<mode>[^_]+)_\d+\.csv`;
 /// 3. the folder holding the file, when that folder is below a folder given to the run, or
 ///    when the file was given by itself (GeoLife's `<user>/Trajectory/` counts as `<user>`);
-/// 4. else (a file directly in a folder given to the run) the file name without its known
-///    extensions (`KnownExtensions`): `anna.smith.gpx` is `anna.smith`, `x.gpx.gz` is `x`;
-///    a name is never cut at its first dot.
+/// 4. else (an input directly in a folder given to the run) a Sensor Logger export's own
+///    `device id` (`Metadata.csv`: the app's install, the same in every export of one phone),
+///    named `<device name>-<first 8 characters of the id>`, so one phone's many export folders
+///    or zips are one device, not one each;
+/// 5. else the file name without its known extensions (`KnownExtensions`): `anna.smith.gpx`
+///    is `anna.smith`, `x.gpx.gz` is `x`; a name is never cut at its first dot.
 ///
-/// Never the GPX `author`/`creator` nor an export's phone model: they name an app or a model
-/// that many people share, so they would merge unrelated files into one device.
+/// The folder comes before the export's metadata (the issue asked the other order): a folder
+/// per participant is the common layout, and it holds that participant's GPX tracks too, which
+/// an export's id would split from their IMU recordings. Never the GPX `author`/`creator` nor a
+/// phone model alone (phyphox `meta/device.csv`): they name an app or a model that many people
+/// share, so they would merge unrelated files into one device.
 ///
 /// Check-in and label CSVs name their devices per row and use this only as a fallback.
 public struct DeviceResolver: Sendable {
@@ -99,6 +106,9 @@ public struct DeviceResolver: Sendable {
         }
         if path != root, folder.hasPrefix(root), folder.count > root.count {
             return ((folder as NSString).lastPathComponent, "folder")
+        }
+        if path.lowercased().hasSuffix(".zip") || FileKind(path: path) != .regular, let phone = SensorLogger.phone(export: path) {
+            return ("\(phone.name)-\(phone.id.prefix(8))", "export_metadata")
         }
         return (KnownExtensions.strip((path as NSString).lastPathComponent), "file_name")
     }

@@ -92,6 +92,17 @@ public enum ZipExtraction {
 
     /// The entry paths of a zip (its central directory only; nothing is unpacked), or none
     /// when it cannot be opened (reading it then says why).
+    /// The bytes of the first entry whose name ends with `suffix` (case-insensitive), when it
+    /// is at most `limit` bytes unpacked: a small file read without unpacking the rest.
+    static func smallEntry(_ zip: String, endingWith suffix: String, limit: UInt64 = 64 << 10) -> Data? {
+        guard let archive = try? Archive(url: URL(fileURLWithPath: zip), accessMode: .read, pathEncoding: nil),
+              let entry = archive.first(where: { $0.path.lowercased().hasSuffix(suffix.lowercased()) && $0.type == .file }),
+              entry.uncompressedSize <= limit else { return nil }
+        var data = Data()
+        guard (try? archive.extract(entry, consumer: { data.append($0) })) != nil else { return nil }
+        return data
+    }
+
     static func entryPaths(_ zip: String) -> [String] {
         guard let archive = try? Archive(url: URL(fileURLWithPath: zip), accessMode: .read, pathEncoding: nil) else { return [] }
         return archive.map(\.path)

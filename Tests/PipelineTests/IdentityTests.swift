@@ -64,6 +64,33 @@ import Testing
         #expect(text.stdout.contains("WARNING: the model was trained on some of the scored data") && text.stdout.contains("never saw (51 windows)"))
     }
 
+    @Test func onePhonesSensorLoggerExportsAreOneDevice() throws {
+        let folder = try TemporaryFolder()
+        let accelerometer = "time,seconds_elapsed,z,y,x\n" + (0..<100).map { "\(1_700_000_000_000_000_000 + $0 * 20_000_000),\(Double($0) * 0.02),0.1,0.2,0.3" }
+            .joined(separator: "\n") + "\n"
+        for (name, id) in [("walk-1", "fc85662c-13cf"), ("walk-2", "fc85662c-13cf"), ("ride", "0a1b2c3d-9999")] {
+            try folder.write("in/\(name)/Metadata.csv", "version,device name,device id\n3,Pixel 7,\(id)\n")
+            try folder.write("in/\(name)/Accelerometer.csv", accelerometer)
+        }
+        // The same phone's export as a zip.
+        let zip = Process()
+        zip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        zip.arguments = ["python3", "-m", "zipfile", "-c", folder.file("in/walk-3.zip"), folder.file("in/walk-1/Metadata.csv"), folder.file("in/walk-1/Accelerometer.csv")]
+        try zip.run()
+        zip.waitUntilExit()
+        let entries = try InputListing(paths: [folder.file("in")]).run()
+        let devices = Dictionary(uniqueKeysWithValues: entries.map { (($0.path as NSString).lastPathComponent, $0) })
+        #expect(devices["walk-1"]?.device == "Pixel 7-fc85662c" && devices["walk-1"]?.deviceSource == "export_metadata")
+        #expect(devices["walk-2"]?.device == "Pixel 7-fc85662c" && devices["walk-3.zip"]?.device == "Pixel 7-fc85662c")
+        #expect(devices["ride"]?.device == "Pixel 7-0a1b2c3d", "another phone of the same model is another device")
+        // In a participant's folder, the folder names the device, as it names the GPX tracks beside it.
+        #expect(try InputListing(paths: [folder.path]).run().allSatisfy { $0.device == "in" && $0.deviceSource == "folder" })
+
+        guard SharedData.isAvailable else { return print(SharedData.skipMessage) }
+        let metro = try InputListing(paths: [SharedData.path("imu/metro")]).run().filter { $0.format == "sensor_logger" }
+        #expect(metro.count == 2 && Set(metro.map(\.device)) == ["Pixel 4 XL-fc85662c"], "two real rides of one phone: \(metro.map(\.device))")
+    }
+
     @Test func discoveryKnowsEveryFileARunWrites() {
         for name in PipelineRun.outputNames + ["heatmap-walk.png", PipelineRun.storeName + "-wal", PipelineRun.partTablesName] {
             #expect(PipelineOutputs.isOutputName(name), "\(name) would be read back from a store's folder among the inputs")
