@@ -92,6 +92,8 @@ import Testing
         let outcome = try cli.pipeline(["comfort", SharedData.path("imu/metro"), "--store", "out/pipeline.sqlite", "--json"], in: folder.path)
         #expect(outcome.status == 0 && json(outcome)["recording_rides"] as? Int == 2, "\(outcome.stderr)")
         let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        // Both rides are one phone's (their Metadata.csv's device id): each is found by its trace,
+        // the export's path below the folder given.
         for ride in ["L4_Chatelet_-_Montparnasse_-_brutal-2024-03-29_18-03-15", "L4_Les_Halles_-_Montparnasse_-2024-02-13_17-29-59"] {
             let recording = SharedData.path("imu/metro/\(ride)")
             // The file's clock: `time` (Unix ns) minus `seconds_elapsed` on its first row.
@@ -102,7 +104,7 @@ import Testing
             let truth = stride(from: 0, to: marks.count - 1, by: 2).map { (zero + marks[$0], zero + marks[$0 + 1]) }
             let found = try store.rows("""
                 SELECT s.start_unix_s AS start, s.end_unix_s AS end FROM ride_stops s JOIN rides r ON r.id = s.ride_id
-                WHERE r.device = ? ORDER BY s.start_unix_s
+                WHERE r.trace = ? ORDER BY s.start_unix_s
                 """, arguments: [ride]).map { (Double($0["start"]! ?? "")!, Double($0["end"]! ?? "")!) }
             var unmatched = truth, matched = 0
             for stop in found {
@@ -116,10 +118,10 @@ import Testing
             #expect(precision >= 0.9 && recall >= 0.9, "\(ride): \(found) vs \(truth)")
             guard ride.contains("brutal") else { continue }
             // Every hard braking (1.5 m/s² or more) starts within 45 s before a stop or the arrival at the end.
-            let arrivals = truth.map(\.0) + [Double(try store.rows("SELECT finished_unix_s FROM rides WHERE device = ?", arguments: [ride])[0]["finished_unix_s"]! ?? "")!]
+            let arrivals = truth.map(\.0) + [Double(try store.rows("SELECT finished_unix_s FROM rides WHERE trace = ?", arguments: [ride])[0]["finished_unix_s"]! ?? "")!]
             let brakings = try store.rows("""
                 SELECT e.start_unix_s AS start, e.peak_acceleration_mps2 AS peak FROM ride_events e JOIN rides r ON r.id = e.ride_id
-                WHERE r.device = ? AND e.kind = 'acceleration' AND e.direction = 'braking' AND e.peak_acceleration_mps2 >= 1.5
+                WHERE r.trace = ? AND e.kind = 'acceleration' AND e.direction = 'braking' AND e.peak_acceleration_mps2 >= 1.5
                 """, arguments: [ride]).map { Double($0["start"]! ?? "")! }
             #expect(brakings.count >= 3, "the brutal ride brakes hard")
             for braking in brakings {
