@@ -44,6 +44,7 @@ public enum FileKind: Equatable {
 
     /// Nothing at the path (a link to nothing is `other`, not missing).
     public var isMissing: Bool { if case .missing = self { true } else { false } }
+    public var isFolder: Bool { if case .folder = self { true } else { false } }
 
     public init(path: String) {
         var status = stat()

@@ -5,7 +5,11 @@ import MobilityCore
 ///
 /// - Sensor Logger (one file per sensor, header `time,seconds_elapsed,z,y,x`, Unix ns;
 ///   `Accelerometer.csv` is gravity-free, `TotalAcceleration.csv` includes gravity);
-/// - phyphox (`"Time (s)","Acceleration x (m/s^2)",…`, seconds since the experiment began);
+/// - phyphox, seconds since the experiment began, in two header families: Android's
+///   (`"Time (s)","Acceleration x (m/s^2)",…`, `"Gyroscope x (rad/s)"`, `"Linear Acceleration x
+///   (m/s^2)"`, `"Gravity x (m/s^2)"`, `"Magnetic field x (µT)"`) and iPhone's bare axes
+///   (`"Time (s)","X (m/s^2)","Y (m/s^2)","Z (m/s^2)"`), whose sensor only the file name says
+///   (`Accelerometer.csv`, `Linear Accelerometer.csv`, `Gyroscope.csv` …; `PhyphoxSensor`);
 /// - generic and labelled research recordings: a time column and axis columns under any of
 ///   the usual names (`ax`, `acc_x`, `x_acc` …; `gx`, `gyro_x`, `x_gyro` …), an optional
 ///   `label` column.
@@ -26,7 +30,7 @@ public enum IMUDialect {
     public static func mapping(headerLine: String, fileName: String) -> ColumnMapping? {
         let delimiter = guessDelimiter(headerLine)
         let header = CSVFields.split(headerLine, delimiter: delimiter)
-        let mapping = sensorLogger(header, fileName: fileName) ?? phyphox(header) ?? generic(header, fileName: fileName)
+        let mapping = sensorLogger(header, fileName: fileName) ?? phyphox(header, fileName: fileName) ?? generic(header, fileName: fileName)
         return mapping.map { found in
             var mapping = found
             mapping.delimiter = delimiter
@@ -60,25 +64,41 @@ public enum IMUDialect {
         return mapping
     }
 
-    static func phyphox(_ header: [String]) -> ColumnMapping? {
+    /// A phyphox sensor table (either header family, any column order), or nil. A
+    /// magnetometer table is recognised but has no stream the product keeps: see `PhyphoxSensor`.
+    static func phyphox(_ header: [String], fileName: String = "") -> ColumnMapping? {
         guard let time = header.firstIndex(where: { $0.lowercased().hasPrefix("time (") }) else { return nil }
         var mapping = ColumnMapping(dialect: "phyphox")
         mapping.timeColumn = time
         mapping.timeUnit = TimeUnit.stated(inColumnName: header[time]) ?? .seconds
-        let kinds: [(String, IMUSensor, Double)] = [
-            ("linear acceleration", .linearAcceleration, 1), ("acceleration", .accelerometer, 1),
-            ("gyroscope", .gyroscope, 1), ("gravity", .gravity, 1),
+        let lower = header.map { $0.lowercased().trimmingCharacters(in: .whitespaces) }
+        let kinds: [(String, IMUSensor)] = [
+            ("linear acceleration", .linearAcceleration), ("acceleration", .accelerometer),
+            ("gyroscope", .gyroscope), ("gravity", .gravity),
         ]
         var taken = Set<Int>()
-        for (prefix, sensor, scale) in kinds {
+        for (prefix, sensor) in kinds {  // Android: the sensor in every column name
             let columns = ["x", "y", "z"].compactMap { axis in
-                header.indices.first { !taken.contains($0) && header[$0].lowercased().hasPrefix("\(prefix) \(axis)") }
+                lower.indices.first { !taken.contains($0) && lower[$0].hasPrefix("\(prefix) \(axis)") }
             }
             guard columns.count == 3 else { continue }
             taken.formUnion(columns)
-            mapping.streams.append(.init(sensor: sensor, columns: columns, toSI: scale))
+            mapping.streams.append(.init(sensor: sensor, columns: columns, toSI: phyphoxScale(lower[columns[0]], sensor: sensor)))
+        }
+        if mapping.streams.isEmpty, case .stream(let sensor)? = PhyphoxSensor(fileName: fileName) {  // iPhone: bare X, Y, Z
+            let columns = ["x", "y", "z"].compactMap { axis in lower.firstIndex { stripUnit($0) == axis } }
+            if columns.count == 3 {
+                mapping.streams.append(.init(sensor: sensor, columns: columns, toSI: phyphoxScale(lower[columns[0]], sensor: sensor)))
+            }
         }
         return mapping.streams.isEmpty ? nil : mapping
+    }
+
+    /// The factor to SI of a phyphox column by the unit in its name: `(m/s^2)` and `(rad/s)`
+    /// are SI already; `(g)` and `(deg/s)` / `(°/s)` are converted.
+    static func phyphoxScale(_ column: String, sensor: IMUSensor) -> Double {
+        if sensor == .gyroscope { return column.contains("deg/s") || column.contains("°/s") ? Double.pi / 180 : 1 }
+        return column.hasSuffix("(g)") ? standardGravity : 1
     }
 
     static func generic(_ header: [String], fileName: String = "") -> ColumnMapping? {

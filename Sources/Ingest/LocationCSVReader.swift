@@ -65,7 +65,8 @@ public struct LocationCSVReader {
             }
             if unit == nil { unit = clock == nil ? TimeUnit.guessed(fromValue: rawTime) : .seconds }
             let seconds = rawTime * unit!.secondsPerUnit
-            let optional = { (column: Int?) in column.flatMap { $0 < fields.count ? fields.double($0, in: line) : nil } }
+            // phyphox writes NaN for an accuracy or height it does not have: missing, not a number.
+            let optional = { (column: Int?) in column.flatMap { $0 < fields.count ? fields.double($0, in: line) : nil }.flatMap { $0.isFinite ? $0 : nil } }
             let fix = PositionFix(
                 time: Timestamp(secondsSince1970: clock.map { $0.absolute(seconds) } ?? seconds),
                 latitudeDegrees: latitude, longitudeDegrees: longitude,

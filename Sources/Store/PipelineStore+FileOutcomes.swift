@@ -77,6 +77,10 @@ extension PipelineStore {
                 """) {
                 minutes[row[0], default: [:]][row[1]] = (row[2] as Double) / 60
             }
+            var others: [Int64: [String]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT file_id, sensor, rows FROM other_sensors ORDER BY file_id, sensor") {
+                others[row[0], default: []].append("\(row[1] as String) \(row[2] as Int) rows")
+            }
             var failures: [Int64: [String]] = [:]
             for row in try Row.fetchAll(db, sql: """
                 SELECT s.file_id, s.stage, s.reason FROM stage_failures s JOIN input_files f ON f.id = s.file_id AND f.content_sha256 = s.sha256
@@ -100,6 +104,10 @@ extension PipelineStore {
                 let emptyTrack = track && row[4] as String == "ingested" && row[5] as Int == 0 && row[10] as Int == 0
                 if emptyTrack {
                     notes.append("ingest: no track point, route point or waypoint with a position (metadata only): nothing to analyse")
+                }
+                if imu == 0, row[4] as String == "ingested", let skipped = others[id] {
+                    notes.append("ingest: no accelerometer or gyroscope stream was read; streams counted, not used: "
+                                 + skipped.joined(separator: ", ") + " (see the README's input formats for the sensor files read)")
                 }
                 let windows: Int? = imu > 0 ? (row[7] as Int?) ?? 0 : nil
                 if let note: String = row[8] { notes.append("classify: " + note) }
