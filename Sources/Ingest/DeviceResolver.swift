@@ -10,10 +10,10 @@ public struct RecordingIdentity: Hashable, Sendable {
     public var person: String
     /// The whole-file mode label from a manifest or `--name-pattern`, if any.
     public var mode: String?
-    /// Where the device name came from: `manifest`, `name_pattern`, `folder`, `export_metadata`
-    /// or `file_name`.
+    /// Where the device name came from: `manifest`, `name_pattern`, `table_column`, `folder`,
+    /// `export_metadata` or `file_name`.
     public var deviceSource: String
-    /// Where the person came from: `manifest`, `name_pattern`, or `device` (none given).
+    /// Where the person came from: `manifest`, `name_pattern`, `table_column`, or `device` (none given).
     public var personSource: String
 }
 
@@ -23,13 +23,14 @@ public struct RecordingIdentity: Hashable, Sendable {
 ///    in the input's folder or any folder above it within the run's inputs;
 /// 2. `--name-pattern REGEX` with a named group `device` (and optionally `person`, `mode`),
 ///    matched against the file name, e.g. `sensorfile_(?<device>[^_]+)_(?<mode>[^_]+)_\d+\.csv`;
-/// 3. the folder holding the file, when that folder is below a folder given to the run, or
+/// 3. a position table's own `device` column (`PositionTableReader`: every row names the same);
+/// 4. the folder holding the file, when that folder is below a folder given to the run, or
 ///    when the file was given by itself (GeoLife's `<user>/Trajectory/` counts as `<user>`);
-/// 4. else (an input directly in a folder given to the run) a Sensor Logger export's own
+/// 5. else (an input directly in a folder given to the run) a Sensor Logger export's own
 ///    `device id` (`Metadata.csv`: the app's install, the same in every export of one phone),
 ///    named `<device name>-<first 8 characters of the id>`, so one phone's many export folders
 ///    or zips are one device, not one each;
-/// 5. else the file name without its known extensions (`KnownExtensions`): `anna.smith.gpx`
+/// 6. else the file name without its known extensions (`KnownExtensions`): `anna.smith.gpx`
 ///    is `anna.smith`, `x.gpx.gz` is `x`; a name is never cut at its first dot.
 ///
 /// The folder comes before the export's metadata (the issue asked the other order): a folder
@@ -37,6 +38,10 @@ public struct RecordingIdentity: Hashable, Sendable {
 /// an export's id would split from their IMU recordings. Never the GPX `author`/`creator` nor a
 /// phone model alone (phyphox `meta/device.csv`): they name an app or a model that many people
 /// share, so they would merge unrelated files into one device.
+///
+/// A position table's `user_id` (or `person`, `participant`) column names the person, after a
+/// manifest and `--name-pattern`; the device stays the file's (a `user_id` 1 in two data sets
+/// is not one phone).
 ///
 /// Check-in and label CSVs name their devices per row and use this only as a fallback.
 public struct DeviceResolver: Sendable {
@@ -65,16 +70,22 @@ public struct DeviceResolver: Sendable {
         let entry = manifest.isEmpty ? nil : manifest.entry(for: path)
         let mode = entry?.mode ?? fromPattern["mode"]
         let device: String, deviceSource: String
+        let table = ["csv", "tsv", "txt"].contains(FormatDetector.familyExtension(path)) ? PositionTableReader.identity(path: path) : nil
         if let entry {
             (device, deviceSource) = (entry.device, "manifest")
         } else if let named = fromPattern["device"] {
             (device, deviceSource) = (named, "name_pattern")
+        } else if let table, !table.isPerson {
+            (device, deviceSource) = (table.name, "table_column")
         } else {
             (device, deviceSource) = DeviceResolver.pathDevice(path: path, root: root)
         }
         if let person = entry?.person { return RecordingIdentity(device: device, person: person, mode: mode, deviceSource: deviceSource, personSource: "manifest") }
         if let person = fromPattern["person"] {
             return RecordingIdentity(device: device, person: person, mode: mode, deviceSource: deviceSource, personSource: "name_pattern")
+        }
+        if let table, table.isPerson {
+            return RecordingIdentity(device: device, person: table.name, mode: mode, deviceSource: deviceSource, personSource: "table_column")
         }
         return RecordingIdentity(device: device, person: device, mode: mode, deviceSource: deviceSource, personSource: "device")
     }

@@ -85,6 +85,7 @@ public struct FormatDetector {
         if GeofenceReader.isCSVHeader(header) { return .geofenceCSV }
         if let spec = explicitMapping { return .imuTable(try spec.mapping(headerLine: first, path: path)) }
         if let mapping = IMUDialect.mapping(headerLine: first, fileName: path) { return .imuTable(mapping) }
+        if PositionTableReader.matches(header: header) { return .positionTable(startSeconds: nil) }
         if LabelReaders.isGenericHeader(header) { return .labelsCSV }
         guard IMUDialect.mentionsTimeOrAxes(header) else { return nil }  // a metadata table, not a trace
         throw InputError(.badHeader, IMUDialect.noMatchMessage(header: header), path: path, line: 1)

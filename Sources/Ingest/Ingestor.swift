@@ -35,6 +35,11 @@ public struct Ingestor: Sendable {
             result = tally.finish()
             result.dialect = mapping.dialect
             result.columnMapping = mapping.spec
+        case .positionTable(let startSeconds):
+            let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
+            try PositionTableReader(path: input.path, startSeconds: startSeconds).read(visitor: tally)
+            result = tally.finish()
+            result.dialect = "position_table"
         case .androidEventLog:
             let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
             tally.addRows(try AndroidEventLogReader(path: input.path).read(visitor: tally))
@@ -44,9 +49,9 @@ public struct Ingestor: Sendable {
             result = try readExport(result, sink: sink, dialect: "sensor_logger") {
                 try SensorLoggerReader(path: input.path, zipped: zipped).read(visitor: $0)
             }
-        case .phyphox(let zipped):
+        case .phyphox(let zipped, let startSeconds):
             result = try readExport(result, sink: sink, dialect: "phyphox") {
-                try PhyphoxReader(path: input.path, zipped: zipped).read(visitor: $0)
+                try PhyphoxReader(path: input.path, zipped: zipped, startSeconds: startSeconds).read(visitor: $0)
             }
         case .geoLifeLabels:
             result.labels = try LabelReaders.readGeoLife(path: input.path, device: identity.device, dropped: &result.dropped)

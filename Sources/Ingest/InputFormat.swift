@@ -8,11 +8,14 @@ public enum InputFormat: Sendable {
     case geofenceCSV
     case checkIns
     case imuTable(ColumnMapping)
+    /// A table of positions (`PositionTableReader`); times relative to `startSeconds` when set.
+    case positionTable(startSeconds: Double?)
     case androidEventLog
     /// A Sensor Logger export: a folder or a `.zip` of per-sensor CSV files.
     case sensorLogger(zipped: Bool)
-    /// A phyphox export: a folder or a `.zip` with `meta/time.csv` and per-sensor CSV files.
-    case phyphox(zipped: Bool)
+    /// A phyphox export: a folder or a `.zip` with `meta/time.csv` and per-sensor CSV files;
+    /// `startSeconds`, given by the user, replaces `meta/time.csv`'s clock.
+    case phyphox(zipped: Bool, startSeconds: Double? = nil)
     case manifest
 
     /// The format's name as stored and printed.
@@ -24,6 +27,7 @@ public enum InputFormat: Sendable {
         case geofenceCSV = "geofences_csv"
         case checkIns = "checkins_csv"
         case imuCSV = "imu_csv"
+        case positionCSV = "position_csv"
         case androidEventLog = "android_event_log"
         case sensorLogger = "sensor_logger"
         case phyphox
@@ -33,7 +37,7 @@ public enum InputFormat: Sendable {
         /// tables that name devices per row or none (geofences, check-ins, label CSVs, manifests).
         public var isDeviceRecording: Bool {
             switch self {
-            case .gpx, .plt, .geoLifeLabels, .imuCSV, .androidEventLog, .sensorLogger, .phyphox: true
+            case .gpx, .plt, .geoLifeLabels, .imuCSV, .positionCSV, .androidEventLog, .sensorLogger, .phyphox: true
             case .labelsCSV, .geofenceGeoJSON, .geofenceCSV, .checkIns, .manifest: false
             }
         }
@@ -49,6 +53,7 @@ public enum InputFormat: Sendable {
         case .geofenceCSV: .geofenceCSV
         case .checkIns: .checkIns
         case .imuTable: .imuCSV
+        case .positionTable: .positionCSV
         case .androidEventLog: .androidEventLog
         case .sensorLogger: .sensorLogger
         case .phyphox: .phyphox

@@ -48,8 +48,8 @@ public struct PhyphoxReader {
                 let header = try LineReader.head(path: file, limit: 1).first ?? ""
                 let fields = CSVFields.split(header, delimiter: IMUDialect.guessDelimiter(header))
                 let sensor = PhyphoxSensor(fileName: name)
-                if LocationCSVReader.Columns(header: fields) != nil {
-                    try LocationCSVReader(path: file, clock: clock).read(visitor: visitor)
+                if PositionTableReader.Columns(header: fields) != nil {
+                    try PositionTableReader(path: file, clock: clock).read(visitor: visitor)
                 } else if sensor == .magnetometer || PhyphoxSensor.isMagnetometerHeader(fields) {
                     visitor.addOtherSensor("magnetometer", rows: try LineReader.dataRows(path: file))
                 } else if var mapping = IMUDialect.phyphox(fields, fileName: name) {

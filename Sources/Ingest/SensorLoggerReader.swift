@@ -36,7 +36,7 @@ public struct SensorLoggerReader {
             let stem = SensorLogger.stem(name)
             do {
                 if stem == "location" {
-                    try LocationCSVReader(path: file).read(visitor: visitor)
+                    try PositionTableReader(path: file).read(visitor: visitor)
                     continue
                 }
                 guard FormatDetector.familyExtension(name) == "csv", !["metadata", "annotation"].contains(stem) else { continue }

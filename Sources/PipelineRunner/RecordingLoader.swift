@@ -51,7 +51,7 @@ public struct RecordingLoader: Sendable {
                 quarantine(error, report: &report, progress: progress)
             }
         }
-        let gpsFiles = detected.filter { [.gpx, .plt].contains($0.1.kind) }
+        let gpsFiles = detected.filter { [.gpx, .plt, .positionCSV].contains($0.1.kind) }
         let imuFiles = detected.filter { [.imuCSV, .androidEventLog, .sensorLogger, .phyphox].contains($0.1.kind) }
         let total = gpsFiles.count + imuFiles.count
         var tracks: [Recording] = []

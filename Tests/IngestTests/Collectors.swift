@@ -54,3 +54,10 @@ func ingestFile(_ path: String, root: String? = nil, devices: DeviceResolver? = 
     let result = try Ingestor(devices: resolver).ingest(input, format: format, into: sink)
     return (result, sink)
 }
+
+/// Keeps the fixes a reader streams into the store's place.
+final class FixCollector: IngestSink {
+    var fixes: [PositionFix] = []
+    func write(fix: PositionFix, at position: FixPosition) throws { fixes.append(fix) }
+    func write(waypoint: Waypoint, line: Int) throws {}
+}

@@ -1,0 +1,74 @@
+import Foundation
+@testable import Ingest
+import MobilityCore
+import TestSupport
+import Testing
+
+/// Plain tables of positions in each header family: detected from the header, read with the
+/// same fixes whatever the time's shape, the person taken from a user_id column.
+@Suite struct PositionTableTests {
+    /// 2024-05-01T08:00:00Z.
+    static let start = 1_714_550_400.0
+
+    func read(_ folder: TemporaryFolder, _ name: String, _ text: String) throws -> (IngestResult, [PositionFix]) {
+        let path = try folder.write(name, text)
+        let format = try #require(try FormatDetector().detect(path: path))
+        #expect(format.kind == .positionCSV, "\(name) is a position table")
+        let sink = FixCollector()
+        let result = try Ingestor(devices: DeviceResolver()).ingest(DiscoveredInput(path: path, root: folder.path), format: format, into: sink)
+        return (result, sink.fixes)
+    }
+
+    @Test(arguments: [
+        ("generic.csv", "time,lat,lon,accuracy,elevation\n1714550400,52.37,4.9,5,1\n1714550401,52.3701,4.9001,NaN,2\n"),
+        ("ms.csv", "timestamp_ms;latitude;longitude;horizontalAccuracy;altitude\n1714550400000;52.37;4.9;5;1\n1714550401000;52.3701;4.9001;;2\n"),
+        ("iso.tsv", "datetime\tlat\tlng\taccuracy_m\tele\n2024-05-01T10:00:00+02:00\t52.37\t4.9\t5\t1\n2024-05-01 08:00:01Z\t52.3701\t4.9001\tnan\t2\n"),
+        ("trackintel.csv", "id,user_id,tracked_at,accuracy,longitude,latitude,elevation\n0,7,2024-05-01 08:00:00.000+00:00,5.0,4.9,52.37,1\n1,7,2024-05-01 08:00:01.000+00:00,,4.9001,52.3701,2\n"),
+        ("wkt.csv", "user_id,tracked_at,geom,accuracy,elevation\n7,2024-05-01T08:00:00Z,POINT (4.9 52.37),5,1\n7,2024-05-01T08:00:01Z,\"SRID=4326;POINT Z (4.9001 52.3701 2)\",,2\n"),
+    ])
+    func everyFamilyGivesTheSameFixes(name: String, text: String) throws {
+        let folder = try TemporaryFolder()
+        let (result, fixes) = try read(folder, name, text)
+        #expect(result.fixesKept == 2 && result.dropped.total == 0, "\(result.dropped)")
+        #expect(fixes.map { $0.time?.secondsSince1970 } == [Self.start, Self.start + 1])
+        #expect(fixes.map(\.latitudeDegrees) == [52.37, 52.3701] && fixes.map(\.longitudeDegrees) == [4.9, 4.9001])
+        #expect(fixes.map(\.accuracyMeters) == [5, nil], "an empty or NaN accuracy is missing")
+        #expect(fixes.map(\.elevationMeters) == [1, 2])
+        if text.contains("user_id") {
+            #expect(result.identity?.person == "7" && result.identity?.personSource == "table_column")
+            #expect(result.identity?.device == (name as NSString).deletingPathExtension, "the device stays the file's")
+        }
+    }
+
+    @Test func aPhyphoxLocationFileAloneHasRelativeTimesAndSaysSo() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("Location.csv", "\"Time (s)\",\"Latitude (°)\",\"Longitude (°)\",\"Height (m)\",\"Velocity (m/s)\",\"Direction (°)\",\"Horizontal Accuracy (m)\",\"Vertical Accuracy (m)\"\n"
+                                    + "1.2E0,52.37,4.9,NaN,NaN,NaN,NaN,NaN\n2.2E0,52.3701,4.9001,1,1,1,4,4\n")
+        #expect(try FormatDetector().detect(path: path)?.kind == .positionCSV)
+        #expect(throws: InputError.self) {  // seconds since the start, without the start: nothing plausible
+            try Ingestor(devices: DeviceResolver()).ingest(DiscoveredInput(path: path, root: folder.path), format: .positionTable(startSeconds: nil), into: DiscardingSink())
+        }
+        let sink = FixCollector()
+        let result = try Ingestor(devices: DeviceResolver()).ingest(DiscoveredInput(path: path, root: folder.path),
+                                                                   format: .positionTable(startSeconds: Self.start), into: sink)
+        #expect(result.fixesKept == 2 && sink.fixes.map { $0.time?.secondsSince1970 } == [Self.start + 1.2, Self.start + 2.2])
+    }
+
+    @Test func aTableOfTwoPeopleIsAnErrorThatSaysHowToSplitIt() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("all.csv", "user_id,tracked_at,latitude,longitude\n1,2024-05-01T08:00:00Z,52.37,4.9\n2,2024-05-01T08:00:01Z,52.37,4.9\n")
+        #expect {
+            try Ingestor(devices: DeviceResolver()).ingest(DiscoveredInput(path: path, root: folder.path), format: .positionTable(startSeconds: nil), into: DiscardingSink())
+        } throws: { error in
+            let error = error as? InputError
+            return error?.line == 3 && error?.message.contains("more than one person (user_id 1 in the first row, 2 here)") == true
+        }
+    }
+
+    @Test func aWKTPointIsLongitudeThenLatitude() {
+        #expect(PositionTableReader.point(wkt: "POINT (4.9 52.37)")! == (52.37, 4.9))
+        #expect(PositionTableReader.point(wkt: "point(4.9 52.37)")! == (52.37, 4.9))
+        #expect(PositionTableReader.point(wkt: "LINESTRING (4.9 52.37, 5 52)") == nil)
+        #expect(PositionTableReader.point(wkt: "POINT EMPTY") == nil)
+    }
+}
