@@ -35,6 +35,8 @@ public struct ColumnMapping: Hashable, Sendable {
     public var labelColumn: Int?
     /// The column names the header held (empty without a header).
     public var header: [String] = []
+    /// The offset of ISO 8601 times written without one, seconds (`utc_offset=`; 0 is UTC).
+    public var defaultUTCOffsetSeconds: Double = 0
     /// Maps times relative to an experiment's start to absolute times (phyphox `meta/time.csv`);
     /// applied instead of `timeOffsetSeconds` when set.
     public var clock: ExperimentClock?

@@ -19,14 +19,23 @@ import MobilityCore
 ///     gyro=gx,gy,gz:deg/s  gyroscope columns, unit rad/s (default) or deg/s
 ///     linear=…  gravity=…  the other kept streams, in m/s2 or g
 ///     label=activity       per-sample label column
+///     files=*.txt          the files this mapping is for: a glob of the name, or with a `/` of the path
+///                          below the folder given (`logger/*.txt`); without it, the mapping is for
+///                          files no reader recognises (`ColumnMappings`)
+///     utc_offset=+02:00    the offset of times written without one (start=, ISO 8601 times in the file)
+///
+/// `start=` alone (with `files=`, or in a manifest's `start` column) gives the start of a
+/// recognised file's relative times: a phyphox export without `meta/time.csv`, a table whose
+/// times count from 0.
 ///
 /// Columns are named as in the header, or by 1-based number. `dt=` and `rate=` give times
 /// relative to the first row, so they need `start=`; a relative `time=` without it is dropped as
 /// `implausible_time` and the file quarantined with a message naming `start=`.
 ///
-/// A mapping is a property of the files read with it: ingest stores its `text` with each such
-/// file, and every later stage (classify, comfort, re-runs without `--columns`) reads the file
-/// with that stored mapping.
+/// A mapping is a property of the files read with it: ingest stores it with each such file
+/// (`storedText`: `start=name` resolved to the time the name gave, so no later stage reads a
+/// name again), and every later stage (classify, comfort, re-runs without `--columns`) reads
+/// the file with that stored mapping.
 public struct ColumnMappingSpec: Hashable, Sendable {
     public var entries: [String: String]
 
@@ -45,7 +54,15 @@ public struct ColumnMappingSpec: Hashable, Sendable {
             }
             entries[key] = String(entry[entry.index(after: equals)...]).trimmingWhitespace()
         }
+        if let offset = entries["utc_offset"], Self.offsetSeconds(offset) == nil {
+            throw SpecError("utc_offset=\(offset) is not an offset such as +02:00 or -05:00")
+        }
         let clocks = ["time", "dt", "rate"].filter { entries[$0] != nil }
+        let streams = ["acc", "gyro", "linear", "gravity", "label"].filter { entries[$0] != nil }
+        if clocks.isEmpty, streams.isEmpty, entries["start"] != nil || entries["utc_offset"] != nil, entries["delimiter"] == nil, entries["header"] == nil {
+            self.entries = entries  // start= alone: the start of a recognised file's relative times
+            return
+        }
         guard clocks.count == 1 else {
             throw SpecError(clocks.isEmpty ? "give time=COLUMN[:UNIT], dt=COLUMN:UNIT or rate=HZ"
                                            : "give only one of time=, dt=, rate= (got \(clocks.joined(separator: ", ")))")
@@ -71,7 +88,79 @@ public struct ColumnMappingSpec: Hashable, Sendable {
         init(_ message: String) { description = "invalid column mapping: " + message }
     }
 
-    static let keys: Set<String> = ["delimiter", "header", "time", "dt", "rate", "start", "acc", "gyro", "linear", "gravity", "label"]
+    static let keys: Set<String> = ["delimiter", "header", "time", "dt", "rate", "start", "acc", "gyro", "linear", "gravity", "label",
+                                    "files", "utc_offset"]
+
+    /// The files this mapping is for (`files=`), or nil for files no reader recognises.
+    public var files: String? { entries["files"] }
+
+    /// True for `start=` (and `utc_offset=`) alone: no columns, laid over a recognised format.
+    public var isStartOnly: Bool { ["time", "dt", "rate", "acc", "gyro", "linear", "gravity"].allSatisfy { entries[$0] == nil } }
+
+    /// The offset of times written without one, seconds (0 without `utc_offset=`).
+    public var utcOffsetSeconds: Double { entries["utc_offset"].flatMap(Self.offsetSeconds) ?? 0 }
+
+    static func offsetSeconds(_ text: String) -> Double? {
+        if text == "Z" || text == "z" { return 0 }
+        guard text.range(of: #"^[+-]\d{2}:\d{2}$"#, options: .regularExpression) != nil else { return nil }
+        let sign: Double = text.hasPrefix("-") ? -1 : 1
+        let parts = text.dropFirst().split(separator: ":").compactMap { Double($0) }
+        return sign * (parts[0] * 3600 + parts[1] * 60)
+    }
+
+    /// Unix seconds of `start=` for the file named `name` (the name the user gave it), or nil
+    /// without `start=`; an error naming what is wrong otherwise.
+    public func startSeconds(name: String) throws -> Double? {
+        guard let start = entries["start"] else { return nil }
+        if start.lowercased().hasPrefix("name") {
+            var offset = String(start.dropFirst(4))
+            if offset.isEmpty, let given = entries["utc_offset"] { offset = given }
+            guard let seconds = Self.timeInName(name, offset: offset) else {
+                throw SpecError("start=\(start): the name \(name) has no date and time (YYYY-MM-DD_HH-MM-SS), or the offset is not ±HH:MM")
+            }
+            return seconds
+        }
+        if let number = NumberParser.double(start), number.isFinite { return TimeText.parse(start)?.secondsSince1970 }
+        guard let time = ISO8601.parse(start, defaultOffsetSeconds: Int(utcOffsetSeconds)) else {
+            throw SpecError("start=\(start) is not a time (ISO 8601, e.g. 2024-05-01T08:00:00Z, or Unix seconds)")
+        }
+        return time.secondsSince1970
+    }
+
+    /// The mapping as stored with one file read with it: without `files=` (it is that file's),
+    /// and `start=name…` replaced by the time the name gave, so re-runs and later stages never
+    /// depend on a name again.
+    public func storedText(startSeconds: Double?) -> String {
+        var stored = entries
+        stored["files"] = nil
+        if let startSeconds, stored["start"]?.lowercased().hasPrefix("name") == true {
+            stored["start"] = ISO8601.format(Timestamp(secondsSince1970: startSeconds))
+        }
+        return stored.keys.sorted().map { "\($0)=\(stored[$0]!)" }.joined(separator: ";")
+    }
+
+    /// Whether this mapping can read the file whose first lines are `lines`: its first data
+    /// row has every column the mapping names, with a number where it reads one. Used for a
+    /// mapping without `files=`, which is offered only to files it fits.
+    public func fits(lines: [String]) -> Bool {
+        let headerLines = Int(entries["header"] ?? "1") ?? 1
+        guard lines.count > headerLines, let mapping = try? columnsOnly.mapping(headerLine: lines[0], path: "") else { return false }
+        var fields = CSVFields(delimiter: mapping.delimiter)
+        var line = lines[headerLines]
+        return line.withUTF8 { bytes in
+            fields.split(bytes)
+            guard fields.count >= mapping.minimumFields else { return false }
+            let numeric = mapping.streams.flatMap(\.columns) + [mapping.intervalColumn].compactMap { $0 }
+            return numeric.allSatisfy { fields.double($0, in: bytes) != nil }
+        }
+    }
+
+    /// This mapping without its start, for checking columns alone.
+    private var columnsOnly: ColumnMappingSpec {
+        var copy = self
+        copy.entries["start"] = nil
+        return copy
+    }
 
     /// The mapping in one canonical line (`key=value` sorted by key, joined by `;`): what the
     /// store keeps with each file read with it, and what `init(text:)` reads back.
@@ -109,7 +198,6 @@ public struct ColumnMappingSpec: Hashable, Sendable {
     /// The mapping for a file whose first line is `headerLine`.
     public func mapping(headerLine: String, path: String) throws -> ColumnMapping {
         var mapping = ColumnMapping(dialect: "explicit")
-        mapping.spec = text
         mapping.delimiter = delimiter
         mapping.headerLines = Int(entries["header"] ?? "1") ?? 1
         mapping.header = mapping.headerLines > 0 ? CSVFields.split(headerLine, delimiter: delimiter) : []
@@ -133,17 +221,13 @@ public struct ColumnMappingSpec: Hashable, Sendable {
             mapping.timeUnit = TimeUnit(rawValue: parts[1].lowercased())
         }
         mapping.fixedRateHz = entries["rate"].flatMap(NumberParser.double)
-        if let start = entries["start"] {
-            if start.lowercased().hasPrefix("name") {
-                guard let seconds = Self.timeInName((path as NSString).lastPathComponent, offset: String(start.dropFirst(4))) else {
-                    throw fail("start=\(start): the file name has no date and time (YYYY-MM-DD_HH-MM-SS), or the offset is not ±HH:MM")
-                }
-                mapping.timeOffsetSeconds = seconds
-            } else {
-                guard let time = TimeText.parse(start) else { throw fail("start=\(start) is not a time") }
-                mapping.timeOffsetSeconds = time.secondsSince1970
-            }
+        let start: Double?
+        do { start = try startSeconds(name: (path as NSString).lastPathComponent) } catch let error as SpecError {
+            throw fail(String(error.description.dropFirst("invalid column mapping: ".count)))
         }
+        mapping.timeOffsetSeconds = start ?? 0
+        mapping.defaultUTCOffsetSeconds = utcOffsetSeconds
+        mapping.spec = storedText(startSeconds: start)
         for (key, sensor) in [("acc", IMUSensor.accelerometer), ("gyro", .gyroscope), ("linear", .linearAcceleration), ("gravity", .gravity)] {
             guard let value = entries[key] else { continue }
             let parts = value.split(separator: ":", maxSplits: 1).map(String.init)

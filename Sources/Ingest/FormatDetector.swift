@@ -8,13 +8,13 @@ import Foundation
 /// README or licence beside the data is not an error; so is a CSV that names neither a time
 /// nor a sensor axis (a data set's table of subjects, say). A file that looks like sensor data
 /// but matches no dialect is an `InputError` naming the columns it saw.
+///
+/// A column mapping (`ColumnMappings.Choice`) changes this for the files it names: one with
+/// columns is the description of a table; one of `start=` alone gives a recognised format's
+/// relative times their start; the run's mapping without `files=` is tried only on a table
+/// nothing else reads and that it fits.
 public struct FormatDetector {
-    /// A user's explicit mapping, used for CSV files that match no known dialect.
-    public var explicitMapping: ColumnMappingSpec?
-
-    public init(explicitMapping: ColumnMappingSpec? = nil) {
-        self.explicitMapping = explicitMapping
-    }
+    public init() {}
 
     public static let dataExtensions: Set<String> = ["gpx", "xml", "plt", "txt", "csv", "tsv", "json", "geojson", "zip"]
 
@@ -25,7 +25,33 @@ public struct FormatDetector {
         return (name as NSString).pathExtension
     }
 
-    public func detect(path: String) throws -> InputFormat? {
+    public func detect(path: String, mapping: ColumnMappings.Choice? = nil) throws -> InputFormat? {
+        guard case .given(let spec)? = mapping else { return try detect(path: path, fallback: mapping.map { if case .fallback(let spec) = $0 { spec } else { nil } } ?? nil) }
+        if !spec.isStartOnly, ["txt", "csv", "tsv"].contains(Self.familyExtension(path)), FileKind(path: path) == .regular {
+            let first = try LineReader.head(path: path, limit: 1).first ?? ""
+            return .imuTable(try spec.mapping(headerLine: first, path: path))
+        }
+        guard let format = try detect(path: path, fallback: nil) else { return nil }
+        let start: Double?
+        do { start = try spec.startSeconds(name: (path as NSString).lastPathComponent) } catch let error as ColumnMappingSpec.SpecError {
+            throw InputError(.badHeader, error.description, path: path)
+        }
+        let stored = spec.storedText(startSeconds: start)
+        switch format {
+        case .imuTable(var table):
+            table.timeOffsetSeconds = start ?? table.timeOffsetSeconds
+            table.defaultUTCOffsetSeconds = spec.utcOffsetSeconds
+            table.spec = stored
+            return .imuTable(table)
+        case .positionTable: return .positionTable(startSeconds: start, spec: stored)
+        case .phyphox(let zipped, _, _): return .phyphox(zipped: zipped, startSeconds: start, spec: stored)
+        default:
+            throw InputError(.badHeader, "the column mapping \(spec.text) names this \(format.kind.rawValue) input, whose times are absolute: "
+                             + "start= and utc_offset= apply to tables and phyphox exports with relative times; remove it for this file", path: path)
+        }
+    }
+
+    private func detect(path: String, fallback: ColumnMappingSpec?) throws -> InputFormat? {
         // Opening a FIFO or a device would block or never end: only regular files and folders are read.
         if case .other(let kind) = FileKind(path: path) { throw InputError(.unreadable, "\(kind), not a regular file", path: path) }
         var isDirectory: ObjCBool = false
@@ -47,7 +73,7 @@ public struct FormatDetector {
         case "plt": return .plt
         case "txt", "csv", "tsv":
             if name == "manifest.csv" { return .manifest }
-            return try detectText(path: path)
+            return try detectText(path: path, fallback: fallback)
         default: return nil
         }
     }
@@ -71,8 +97,13 @@ public struct FormatDetector {
         }
     }
 
-    private func detectText(path: String) throws -> InputFormat? {
+    private func detectText(path: String, fallback: ColumnMappingSpec?) throws -> InputFormat? {
         let head = try LineReader.head(path: path, limit: 5)
+        // The run's mapping without files=: for a table nothing else reads, when it fits.
+        let unrecognised = { () throws -> InputFormat? in
+            guard let fallback, !fallback.isStartOnly, fallback.fits(lines: head) else { return nil }
+            return .imuTable(try fallback.mapping(headerLine: head[0], path: path))
+        }
         guard let first = head.first, !first.trimmingWhitespace().isEmpty else {
             throw InputError(.noData, "the file is empty; expected a header line", path: path, line: 1)
         }
@@ -83,10 +114,10 @@ public struct FormatDetector {
         let header = CSVFields.split(first, delimiter: delimiter)
         if CheckInReader.isHeader(header) { return .checkIns }
         if GeofenceReader.isCSVHeader(header) { return .geofenceCSV }
-        if let spec = explicitMapping { return .imuTable(try spec.mapping(headerLine: first, path: path)) }
         if let mapping = IMUDialect.mapping(headerLine: first, fileName: path) { return .imuTable(mapping) }
-        if PositionTableReader.matches(header: header) { return .positionTable(startSeconds: nil) }
+        if PositionTableReader.matches(header: header) { return .positionTable(startSeconds: nil, spec: nil) }
         if LabelReaders.isGenericHeader(header) { return .labelsCSV }
+        if let format = try unrecognised() { return format }
         guard IMUDialect.mentionsTimeOrAxes(header) else { return nil }  // a metadata table, not a trace
         throw InputError(.badHeader, IMUDialect.noMatchMessage(header: header), path: path, line: 1)
     }

@@ -171,8 +171,9 @@ public enum IMUDialect {
     public static func noMatchMessage(header: [String]) -> String {
         "no IMU dialect matches the columns [\(header.joined(separator: ", "))]; expected a time column "
             + "(time, timestamp, time_ms …) and accelerometer columns (ax,ay,az or acc_x… or x_acc…), a "
-            + "Sensor Logger or phyphox export, or an Android event log; or give an explicit mapping with --columns, "
-            + "e.g. --columns 'time=\(header.first ?? "1"):ms; acc=2,3,4' (columns by name or 1-based number; see `pipeline ingest --help`)"
+            + "Sensor Logger or phyphox export, or an Android event log; or describe this file with --columns, "
+            + "e.g. --columns 'files=NAME; time=\(header.first ?? "1"):ms; acc=2,3,4' (columns by name or 1-based number; NAME a glob "
+            + "of the file names it is for), or a columns column in manifest.csv; see `pipeline ingest --help`"
     }
 
     /// Why a table file was not read as a trace: its first line names no time or sensor
@@ -180,7 +181,7 @@ public enum IMUDialect {
     public static func notATraceMessage(firstLine: String) -> String {
         let shown = firstLine.count > 80 ? String(firstLine.prefix(80)) + "…" : firstLine
         return "its first line names no time or sensor column ([\(shown)]), so it is not read as a trace; if it is sensor "
-            + "data, describe it with --columns, e.g. --columns 'delimiter=space; header=0; time=1:ms; acc=2,3,4' "
-            + "(or dt=COLUMN:ms with start=, for a logger that writes the time between samples)"
+            + "data, describe it with --columns, e.g. --columns 'files=NAME; delimiter=space; header=0; time=1:ms; acc=2,3,4' "
+            + "(NAME a glob of the file names it is for; or dt=COLUMN:ms with start=, for a logger that writes the time between samples)"
     }
 }

@@ -35,7 +35,7 @@ public struct Ingestor: Sendable {
             result = tally.finish()
             result.dialect = mapping.dialect
             result.columnMapping = mapping.spec
-        case .positionTable(let startSeconds):
+        case .positionTable(let startSeconds, _):
             let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
             try PositionTableReader(path: input.path, startSeconds: startSeconds).read(visitor: tally)
             result = tally.finish()
@@ -49,7 +49,7 @@ public struct Ingestor: Sendable {
             result = try readExport(result, sink: sink, dialect: "sensor_logger") {
                 try SensorLoggerReader(path: input.path, zipped: zipped).read(visitor: $0)
             }
-        case .phyphox(let zipped, let startSeconds):
+        case .phyphox(let zipped, let startSeconds, _):
             result = try readExport(result, sink: sink, dialect: "phyphox") {
                 try PhyphoxReader(path: input.path, zipped: zipped, startSeconds: startSeconds).read(visitor: $0)
             }
@@ -69,6 +69,7 @@ public struct Ingestor: Sendable {
         if [.geoLifeLabels, .labelsCSV, .geofenceGeoJSON, .geofenceCSV, .checkIns].contains(format.kind) {
             result.recordsRead += result.labels.count + result.geofences.count + result.checkIns.count + result.dropped.total
         }
+        result.columnMapping = format.userMapping
         try requireData(result, path: input.path)
         if let mode = identity.mode, let first = result.first, let last = result.last {
             let source = devices.manifest.entry(for: input.path)?.mode != nil ? "manifest" : "name_pattern"
@@ -89,22 +90,51 @@ public struct Ingestor: Sendable {
     }
 
     /// An input that yielded nothing usable at all is quarantined rather than stored empty,
-    /// unless it is a GPX file (a GPX with only metadata is valid, if useless).
+    /// with its dominant drop reason and the option that would keep those records. A GPX file
+    /// with no point at all (only metadata) is valid, if useless: it is stored, and said to be
+    /// metadata only; one whose every point was dropped is quarantined like any other file.
     private func requireData(_ result: IngestResult, path: String) throws {
-        guard result.format != .gpx, result.format != .manifest else { return }
-        let usable = result.fixesKept + result.imuSamples + result.labels.count + result.geofences.count
+        guard result.format != .manifest else { return }
+        if result.format == .gpx, result.recordsRead == 0 { return }
+        let usable = result.fixesKept + result.waypointsKept + result.imuSamples + result.labels.count + result.geofences.count
             + result.checkIns.count + result.otherSensors.values.reduce(0, +)
-        if usable == 0 {
-            let firstDrop = result.dropped.firstLine.values.min()
-            let reasons = result.dropped.counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.rawValue)" }
-            var message = reasons.isEmpty ? "the file holds no data rows"
-                : "no usable record: all \(result.dropped.total) dropped (\(reasons.joined(separator: ", ")))"
-            if result.dropped.counts[.implausibleTime] != nil {
-                message += "; times must lie between cleaning.earliest_time (\(cleaning.earliestTime)) and the run's clock plus "
-                    + "cleaning.max_seconds_after_clock: relative times (seconds since the recording began) need their start, "
-                    + "given with --columns 'start=2024-05-06T07:00:00Z;…', and historical data an earlier --earliest-time"
-            }
-            throw InputError(.noData, message, path: path, line: firstDrop)
+        guard usable == 0 else { return }
+        let firstDrop = result.dropped.firstLine.values.min()
+        let ranked = result.dropped.counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        guard let dominant = ranked.first?.key else { throw InputError(.noData, "the file holds no data rows", path: path, line: firstDrop) }
+        let reasons = ranked.map { "\($0.value) \($0.key.rawValue)" }
+        let message = "no usable record: all \(result.dropped.total) dropped (\(reasons.joined(separator: ", "))); "
+            + Self.remedy(dominant, cleaning: cleaning)
+        throw InputError(.noData, message, path: path, line: result.dropped.firstLine[dominant] ?? firstDrop)
+    }
+
+    /// What keeps records dropped for `reason`, naming the option of `ingest` and `run` (or
+    /// the mapping key) that does it.
+    static func remedy(_ reason: DropReason, cleaning: CleaningParameters) -> String {
+        switch reason {
+        case .implausibleTime:
+            "times must lie between --earliest-time (\(cleaning.earliestTime)) and the run's clock plus --max-seconds-after-clock "
+                + "(\(FixedText.number(cleaning.maxSecondsAfterClock)) s): for historical data give an earlier time, e.g. --earliest-time 1900-01-01; "
+                + "relative times (seconds since the recording began) need their start, e.g. --columns 'files=NAME; start=2024-05-06T07:00:00Z' "
+                + "or a start column in manifest.csv"
+        case .accuracyTooLow:
+            "every fix's accuracy is worse than --max-accuracy-m (\(FixedText.number(cleaning.maxAccuracyMeters)) m); "
+                + "give a larger one, e.g. --max-accuracy-m \(FixedText.number(cleaning.maxAccuracyMeters * 10)), if such fixes are wanted"
+        case .speedJump:
+            "every fix implies a speed above --max-speed-mps (\(FixedText.number(cleaning.maxSpeedMetersPerSecond)) m/s) from the one "
+                + "before; give a larger one, e.g. --max-speed-mps \(FixedText.number(cleaning.maxSpeedMetersPerSecond * 3)), for faster travel"
+        case .invalidCoordinate: "every position lies outside latitude ±90° or longitude ±180° (swapped or scaled columns?)"
+        case .invalidTime, .malformedRow, .notANumber:
+            "no row could be read as the format expects: check the delimiter and columns, or describe the file with --columns (see `pipeline ingest --help`)"
+        case .timeBackwards, .duplicateTime: "every record repeats or goes back in time from the first: the file's times are not in order"
+        case .valueOutOfRange: "every value lies outside its allowed range"
         }
+    }
+}
+
+/// Numbers as messages show them: `150`, `86400`, `0.5`.
+enum FixedText {
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -9,11 +9,12 @@ import MobilityCore
 /// (discovery lists manifests first).
 public struct InputCatalog {
     public private(set) var resolver: DeviceResolver
-    public var detector: FormatDetector
+    /// The run's column mappings (`--columns`); manifests' rows add theirs as they are loaded.
+    public var mappings: ColumnMappings
 
-    public init(namePattern: String? = nil, columns: ColumnMappingSpec? = nil) throws {
+    public init(namePattern: String? = nil, mappings: ColumnMappings = ColumnMappings()) throws {
         resolver = try DeviceResolver(namePattern: namePattern)
-        detector = FormatDetector(explicitMapping: columns)
+        self.mappings = mappings
     }
 
     public enum Verdict: Sendable {
@@ -38,16 +39,22 @@ public struct InputCatalog {
         }
     }
 
-    /// Detects `input`'s format (with `detector`, else the catalog's), loads it when it is a
-    /// manifest, and says what becomes of it, with its identity.
-    public mutating func examine(_ input: DiscoveredInput, detector: FormatDetector? = nil) -> (verdict: Verdict, identity: RecordingIdentity) {
+    /// The mapping `input` is read with (`ColumnMappings.choice`); `stored` is the one it was
+    /// last read with.
+    public func mapping(for input: DiscoveredInput, stored: String? = nil) -> ColumnMappings.Choice? {
+        mappings.choice(for: input, manifest: resolver.manifest.isEmpty ? nil : resolver.manifest.entry(for: input.path), stored: stored)
+    }
+
+    /// Detects `input`'s format (read with its mapping; `stored` is the mapping it was last
+    /// read with), loads it when it is a manifest, and says what becomes of it, with its identity.
+    public mutating func examine(_ input: DiscoveredInput, stored: String? = nil) -> (verdict: Verdict, identity: RecordingIdentity) {
         let verdict: Verdict
         if let problem = input.problem {
             verdict = Self.verdict(problem, path: input.path)
         } else {
             var format: InputFormat?
             do {
-                format = try (detector ?? self.detector).detect(path: input.path)
+                format = try FormatDetector().detect(path: input.path, mapping: mapping(for: input, stored: stored))
                 if let format {
                     if case .manifest = format {
                         var dropped = DropCounts()

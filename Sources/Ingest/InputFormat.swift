@@ -8,14 +8,15 @@ public enum InputFormat: Sendable {
     case geofenceCSV
     case checkIns
     case imuTable(ColumnMapping)
-    /// A table of positions (`PositionTableReader`); times relative to `startSeconds` when set.
-    case positionTable(startSeconds: Double?)
+    /// A table of positions (`PositionTableReader`); times relative to `startSeconds` when set,
+    /// from the user's mapping `spec` (stored with the file).
+    case positionTable(startSeconds: Double?, spec: String?)
     case androidEventLog
     /// A Sensor Logger export: a folder or a `.zip` of per-sensor CSV files.
     case sensorLogger(zipped: Bool)
     /// A phyphox export: a folder or a `.zip` with `meta/time.csv` and per-sensor CSV files;
-    /// `startSeconds`, given by the user, replaces `meta/time.csv`'s clock.
-    case phyphox(zipped: Bool, startSeconds: Double? = nil)
+    /// `startSeconds`, given by the user's mapping `spec`, replaces `meta/time.csv`'s clock.
+    case phyphox(zipped: Bool, startSeconds: Double? = nil, spec: String? = nil)
     case manifest
 
     /// The format's name as stored and printed.
@@ -40,6 +41,16 @@ public enum InputFormat: Sendable {
             case .gpx, .plt, .geoLifeLabels, .imuCSV, .positionCSV, .androidEventLog, .sensorLogger, .phyphox: true
             case .labelsCSV, .geofenceGeoJSON, .geofenceCSV, .checkIns, .manifest: false
             }
+        }
+    }
+
+    /// The user's mapping this input is read with (`ColumnMappingSpec.storedText`), if any:
+    /// stored with the file, so later stages and re-runs read it the same way.
+    public var userMapping: String? {
+        switch self {
+        case .imuTable(let mapping): mapping.spec
+        case .positionTable(_, let spec), .phyphox(_, _, let spec): spec
+        default: nil
         }
     }
 

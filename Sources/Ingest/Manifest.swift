@@ -4,16 +4,23 @@ import Glibc
 #endif
 import MobilityCore
 
-/// `manifest.csv`: `path,device[,person][,mode]`, paths relative to the manifest's folder, or
-/// globs (`alice/*.gpx`, `*` and `?` within one path component, `[…]` sets; fnmatch(3) with
-/// FNM_PATHNAME). It names the device, the person who carried it and optionally the whole-file
-/// mode label of each listed input, overriding every other source of identity. A path listed
-/// by name wins over a glob; among globs, the first row that matches.
+/// `manifest.csv`: `path,device[,person][,mode][,columns][,start][,utc_offset]`, paths relative
+/// to the manifest's folder, or globs (`alice/*.gpx`, `*` and `?` within one path component,
+/// `[…]` sets; fnmatch(3) with FNM_PATHNAME). It names the device, the person who carried it
+/// and optionally the whole-file mode label of each listed input, overriding every other
+/// source of identity; and how to read it: `columns`, a column mapping as `--columns` takes it
+/// (quoted, as it holds commas: `"delimiter=space; header=0; dt=4:ms; acc=1,2,3"`), `start`,
+/// the time its relative times count from (ISO 8601, or `name[+HH:MM]` for the date and time
+/// in the file's name), and `utc_offset`, the offset of times written without one
+/// (`ColumnMappings`). A path listed by name wins over a glob; among globs, the first row that
+/// matches.
 public struct Manifest: Sendable {
     public struct Entry: Hashable, Sendable {
         public var device: String
         public var person: String?
         public var mode: String?
+        /// How to read the input (`columns`, `start`, `utc_offset` as one mapping), if given.
+        public var mapping: ColumnMappingSpec?
     }
 
     /// Entries by standardised absolute path.
@@ -37,7 +44,17 @@ public struct Manifest: Sendable {
                 return dropped.record(.malformedRow, line: row.line)
             }
             let absolute = file.hasPrefix("/") ? file : (folder as NSString).appendingPathComponent(file)
-            let entry = Entry(device: device, person: row.value("person"), mode: row.value("mode"))
+            var entry = Entry(device: device, person: row.value("person"), mode: row.value("mode"))
+            let parts = [row.value("columns"), row.value("start").map { "start=" + $0 }, row.value("utc_offset").map { "utc_offset=" + $0 }]
+                .compactMap { $0 }.filter { !$0.isEmpty }
+            if !parts.isEmpty {
+                do { entry.mapping = try ColumnMappingSpec(text: parts.joined(separator: ";")) } catch let error as ColumnMappingSpec.SpecError {
+                    throw InputError(.badHeader, "the row for \(file): \(error.description)", path: path, line: row.line)
+                }
+                if entry.mapping?.files != nil {
+                    throw InputError(.badHeader, "the row for \(file): files= has no place in a manifest (its path column names the files)", path: path, line: row.line)
+                }
+            }
             if file.contains(where: { "*?[".contains($0) }) {
                 loadedGlobs.append((InputPath.standardiseFolder(of: absolute), entry))
             } else {
@@ -57,7 +74,9 @@ public struct Manifest: Sendable {
     }
 }
 
-/// Paths as the store keys them: absolute, standardised, symlinks resolved.
+/// Paths as the store keys them: absolute and standardised, the folders' symbolic links
+/// resolved and the last component kept as the user named it: a link keeps its own name, which
+/// is the name `start=name` and device names read, in every stage.
 public enum InputPath {
     /// Throws, naming the path, when a path given to a run does not exist (nothing is created).
     public static func requireExisting(_ paths: [String]) throws {
@@ -68,7 +87,9 @@ public enum InputPath {
 
     public static func standardise(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return URL(fileURLWithPath: absolute).standardizedFileURL.resolvingSymlinksInPath().path
+        let url = URL(fileURLWithPath: absolute).standardizedFileURL
+        guard url.path != "/" else { return "/" }
+        return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
     }
 
     /// A glob's folder standardised as `standardise` does (links resolved), its last

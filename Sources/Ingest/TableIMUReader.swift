@@ -72,9 +72,10 @@ public struct TableIMUReader {
     }
 
     private func parseTime(_ bytes: UnsafeBufferPointer<UInt8>, unit: inout TimeUnit?) -> Timestamp? {
-        if unit == .iso8601 { return ISO8601.parse(bytes).map { $0.adding(seconds: mapping.timeOffsetSeconds) } }
+        let zone = Int(mapping.defaultUTCOffsetSeconds)
+        if unit == .iso8601 { return ISO8601.parse(bytes, defaultOffsetSeconds: zone).map { $0.adding(seconds: mapping.timeOffsetSeconds) } }
         guard let value = NumberParser.double(bytes), value.isFinite else {
-            guard unit == nil, let time = ISO8601.parse(bytes) else { return nil }
+            guard unit == nil, let time = ISO8601.parse(bytes, defaultOffsetSeconds: zone) else { return nil }
             unit = .iso8601
             return time.adding(seconds: mapping.timeOffsetSeconds)
         }

@@ -19,6 +19,19 @@ public enum ISO8601 {
         return text.withUTF8 { parse($0) }
     }
 
+    /// As `parse`, with a time written without an offset taken at `defaultOffsetSeconds` east
+    /// of UTC (a file's stated local time) instead of UTC.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, defaultOffsetSeconds: Int) -> Timestamp? {
+        var scanner = ByteScanner(bytes)
+        scanner.defaultOffsetSeconds = defaultOffsetSeconds
+        return scanner.dateTime()
+    }
+
+    public static func parse(_ text: String, defaultOffsetSeconds: Int) -> Timestamp? {
+        var text = text
+        return text.withUTF8 { parse($0, defaultOffsetSeconds: defaultOffsetSeconds) }
+    }
+
     /// The instants `format` writes as dates: years 0000 to 9999.
     public static let formattableSeconds = -62_167_219_200.0...253_402_300_799.0
 
@@ -83,6 +96,8 @@ public enum ISO8601 {
 struct ByteScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
+    /// The offset of a time written without one, seconds east of UTC.
+    var defaultOffsetSeconds = 0
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         var start = 0, end = bytes.count
@@ -96,7 +111,7 @@ struct ByteScanner {
         guard let year = digits(4), separator(0x2D, 0x2F), let month = digits(2), separator(0x2D, 0x2F),
               let day = digits(2), (1...12).contains(month), (1...31).contains(day) else { return nil }
         var seconds = Double(ISO8601.days(year: year, month: month, day: day) * 86_400)
-        if index == bytes.count { return Timestamp(secondsSince1970: seconds) }
+        if index == bytes.count { return Timestamp(secondsSince1970: seconds - Double(defaultOffsetSeconds)) }
         guard separator(0x54, 0x20), let hour = digits(2), separator(0x3A, 0x3A), let minute = digits(2),
               hour <= 24, minute <= 59 else { return nil }
         seconds += Double(hour * 3600 + minute * 60)
@@ -143,7 +158,7 @@ struct ByteScanner {
     }
 
     private mutating func zoneOffsetSeconds() -> Int? {
-        if index == bytes.count { return 0 }
+        if index == bytes.count { return defaultOffsetSeconds }
         if bytes[index] == 0x5A || bytes[index] == 0x7A { index += 1; return 0 }
         guard bytes[index] == 0x2B || bytes[index] == 0x2D else { return nil }
         let sign = bytes[index] == 0x2D ? -1 : 1

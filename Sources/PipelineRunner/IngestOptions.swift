@@ -9,7 +9,7 @@ public struct IngestOptions {
     public var reportsFolder: String?
     public var cleaning = CleaningParameters()
     public var namePattern: String?
-    public var columns: ColumnMappingSpec?
+    public var columns = ColumnMappings()
     /// Re-read inputs even when their content is unchanged.
     public var force = false
     /// Hash every input to decide that it is unchanged, instead of trusting an unchanged size,

@@ -29,7 +29,7 @@ public struct IngestRun {
         var summary = IngestSummary(store: options.storePath)
         let inputs = try InputDiscovery.discover(options.paths, excluding: options.outputFolders)
         summary.inputsFound = inputs.filter { $0.problem == nil }.count
-        var catalog = try InputCatalog(namePattern: options.namePattern, columns: options.columns)
+        var catalog = try InputCatalog(namePattern: options.namePattern, mappings: options.columns)
         let runID = try store.beginRun(command: "ingest " + options.paths.joined(separator: " "))
         var counts = RunCounts()
         func count(_ outcome: Outcome) {
@@ -77,8 +77,11 @@ public struct IngestRun {
         if let folder = options.reportsFolder {
             try QuarantineReport.write(try store.quarantinedFiles(), to: (folder as NSString).appendingPathComponent("quarantine.csv"))
         }
-        if options.columns != nil, summary.filesReadWithColumns == 0 {
-            summary.warnings.append("--columns matched no file: every CSV was a known format or not a trace; nothing was read with it")
+        for spec in options.columns.scoped + [options.columns.unscoped].compactMap({ $0 }) where !summary.mappingsUsed.contains(spec.text) {
+            summary.warnings.append("--columns '\(spec.text)' was applied to no file: "
+                + (spec.files.map { "no input is named like \($0) (a glob of the name, or with a / of the path below the folder given)" }
+                   ?? "every table was a known format, not a trace, or did not fit it (too few fields, or text where it reads numbers)")
+                + "; nothing was read with it")
         }
         summary.files = counts.seen
         summary.ingested = counts.ingested
@@ -117,20 +120,6 @@ public struct IngestRun {
 
     enum Outcome { case ingested, unchanged, quarantined, skipped }
 
-    /// The detector for one input: the run's, or, when the run has no `--columns` and the file
-    /// was ingested with one, a detector with that stored mapping (a mapping belongs to its file,
-    /// so a re-run without `--columns` reads it as before).
-    static func detector(_ detector: FormatDetector, previous: StoredFileState?) -> FormatDetector {
-        guard detector.explicitMapping == nil, let text = previous?.columnMapping,
-              let stored = try? ColumnMappingSpec(text: text) else { return detector }
-        return FormatDetector(explicitMapping: stored)
-    }
-
-    /// The user's mapping text when `format` was read with one.
-    static func userMapping(_ format: InputFormat) -> String? {
-        if case .imuTable(let mapping) = format { return mapping.spec }
-        return nil
-    }
 
     /// A file to read: hashed, detected, new or changed since the store last saw it.
     struct Pending: Sendable {
@@ -185,7 +174,13 @@ public struct IngestRun {
                                         store: store, runID: runID, summary: &summary, relativePath: input.relativePath))
         }
         if trusted { summary.unhashed += 1 }
-        let (verdict, identity) = catalog.examine(input, detector: Self.detector(catalog.detector, previous: previous))
+        // A mapping belongs to its file: a re-run without one for it reads it as it was read.
+        let (verdict, identity) = catalog.examine(input, stored: previous?.columnMapping)
+        switch (catalog.mapping(for: input, stored: previous?.columnMapping), verdict) {
+        case (.given(let spec)?, _): summary.mappingsUsed.insert(spec.text)
+        case (.fallback(let spec)?, .read(let format)) where format.userMapping != nil: summary.mappingsUsed.insert(spec.text)
+        default: break
+        }
         guard case .read(let detected) = verdict else {
             if case .quarantine = verdict, !options.force, let previous, previous.status == "quarantined", previous.contentSHA256 == hash {
                 return .done(.unchanged)  // quarantined before for this content: not stored again (no new run time in quarantine.csv)
@@ -194,7 +189,7 @@ public struct IngestRun {
                                     summary: &summary))
         }
         do {
-            let mapping = Self.userMapping(detected)
+            let mapping = detected.userMapping
             if mapping != nil { summary.filesReadWithColumns += 1 }
             let recording = detected.kind.isDeviceRecording
             if recording, try store.isForgotten(device: identity.device, person: identity.person) {

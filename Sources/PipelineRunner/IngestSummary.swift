@@ -65,6 +65,8 @@ public struct IngestSummary: Encodable {
     public var warnings: [String] = []
     /// Files read with the user's `--columns` mapping in this run.
     public var filesReadWithColumns = 0
+    /// The run's `--columns` mappings (`ColumnMappingSpec.text`) applied to some file.
+    var mappingsUsed: Set<String> = []
     public var store: String
     public var seconds = 0.0
     /// Row counts of the store's tables after the run.

@@ -9,7 +9,7 @@ import MobilityCore
 /// distributed run, batches of a nightly job) before anything is ingested.
 public struct InputListing {
     public var paths: [String]
-    public var columns: ColumnMappingSpec?
+    public var columns = ColumnMappings()
     public var namePattern: String?
     /// Output folders never listed as inputs (a run's `--out`), besides any folder holding a store.
     public var excludedFolders: [String] = []
@@ -66,7 +66,7 @@ public struct InputListing {
     }
 
     public func run() throws -> [Entry] {
-        var catalog = try InputCatalog(namePattern: namePattern, columns: columns)
+        var catalog = try InputCatalog(namePattern: namePattern, mappings: columns)
         try InputPath.requireExisting(paths)
         return try InputDiscovery.discover(paths, excluding: excludedFolders).map { input in
             let (verdict, identity) = catalog.examine(input)

@@ -60,7 +60,7 @@ public struct Inspection: Encodable {
     /// Identity is found as `ingest` of the file by itself finds it: from a `manifest.csv`
     /// beside it, else from its folder's name.
     public static func inspect(path: String, cleaning: CleaningParameters, devices: DeviceResolver,
-                               columns: ColumnMappingSpec?) -> Inspection {
+                               columns: ColumnMappings) -> Inspection {
         var inspection = Inspection(path: path)
         var devices = devices
         do {
@@ -72,14 +72,16 @@ public struct Inspection: Encodable {
                 var ignored = DropCounts()
                 try devices.manifest.load(path: manifest, dropped: &ignored)
             }
-            guard let format = try FormatDetector(explicitMapping: columns).detect(path: path) else {
+            let input = DiscoveredInput(path: standard, root: root)
+            let entry = devices.manifest.isEmpty ? nil : devices.manifest.entry(for: standard)
+            guard let format = try FormatDetector().detect(path: path, mapping: columns.choice(for: input, manifest: entry)) else {
                 inspection.error = "\(path): " + (FormatDetector.whyNotATrace(path: path) ?? IngestSummary.notATraceExtension)
                 return inspection
             }
             inspection.format = format.kind.rawValue
             if case .imuTable(let mapping) = format { inspection.columns = mapping.header }
             let result = try Ingestor(cleaning: cleaning, devices: devices)
-                .ingest(DiscoveredInput(path: standard, root: root), format: format, into: DiscardingSink())
+                .ingest(input, format: format, into: DiscardingSink())
             inspection.fill(from: result)
         } catch {
             inspection.error = "\(error)"

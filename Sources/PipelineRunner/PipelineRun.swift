@@ -370,7 +370,7 @@ public struct PipelineRun {
     private static func classifyOne(_ file: PipelineStore.ClassifiableFile, loader: RecordingLoader, predictor: ModePredictor,
                                     window: WindowParameters, setting: PipelineConfiguration.Classification) throws -> FileModes {
         var loader = loader
-        loader.columns = try file.columnMapping.map(ColumnMappingSpec.init(text:))  // as the file was ingested
+        loader.mappings = try ColumnMappings(stored: file.columnMapping)  // as the file was ingested
         var run = FeatureRun(loader: loader, window: window)
         var stops: [String: [ClosedRange<Double>]] = [:], parts: [ModePredictor.Prediction] = []
         if setting.smoothing {

@@ -15,7 +15,7 @@ import MobilityCore
 public struct RecordingLoader: Sendable {
     public var cleaning = CleaningParameters()
     public var namePattern: String?
-    public var columns: ColumnMappingSpec?
+    public var mappings = ColumnMappings()
 
     public init() {}
 
@@ -30,7 +30,7 @@ public struct RecordingLoader: Sendable {
     public func load(_ paths: [String], progress: Progress, each: (Recording) throws -> Void) throws -> Report {
         var report = Report()
         let inputs = try InputDiscovery.discover(paths)
-        var catalog = try InputCatalog(namePattern: namePattern, columns: columns)
+        var catalog = try InputCatalog(namePattern: namePattern, mappings: mappings)
         var detected: [(DiscoveredInput, InputFormat)] = []
         for input in inputs {
             switch catalog.examine(input).verdict {

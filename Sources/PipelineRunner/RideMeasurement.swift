@@ -58,7 +58,7 @@ struct RideMeasurement {
         for file in files {
             do {
                 var loader = self.loader
-                loader.columns = try file.columnMapping.map(ColumnMappingSpec.init(text:))
+                loader.mappings = try ColumnMappings(stored: file.columnMapping)
                 unreadable += try loader.load([file.path], progress: Progress(quiet: true)) { recording in
                     let part = Self.acceleration(of: recording, from: start, to: end)
                     if part.gravityIncluded { withGravity += part.samples } else { gravityFree += part.samples }

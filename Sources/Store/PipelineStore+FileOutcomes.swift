@@ -103,7 +103,7 @@ extension PipelineStore {
                 let track = ["gpx", "plt"].contains((row[2] as String?) ?? "")
                 let emptyTrack = track && row[4] as String == "ingested" && row[5] as Int == 0 && row[10] as Int == 0
                 if emptyTrack {
-                    notes.append("ingest: no track point, route point or waypoint with a position (metadata only): nothing to analyse")
+                    notes.append("ingest: no track point, route point or waypoint at all (metadata only): nothing to analyse")
                 }
                 if imu == 0, row[4] as String == "ingested", let skipped = others[id] {
                     notes.append("ingest: no accelerometer or gyroscope stream was read; streams counted, not used: "

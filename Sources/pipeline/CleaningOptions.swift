@@ -2,38 +2,50 @@ import PipelineRunner
 import ArgumentParser
 import Ingest
 
-/// The cleaning thresholds as options; defaults and docs come from `CleaningParameters`.
+/// The cleaning thresholds as options; defaults and docs come from `CleaningParameters`. Each
+/// is optional, so `run` lays only the ones given over its configuration's `cleaning`.
 struct CleaningOptions: ParsableArguments {
-    @Option(name: .customLong("max-accuracy-m"), help: "Drop fixes whose horizontal accuracy is worse than this, metres (Compiègne app).")
-    var maxAccuracyMeters = CleaningParameters().maxAccuracyMeters
+    @Option(name: .customLong("max-accuracy-m"), help: "Drop fixes whose horizontal accuracy is worse than this, metres (Compiègne app). Default: \(FixedDefault.text(CleaningParameters().maxAccuracyMeters)).")
+    var maxAccuracyMeters: Double?
 
-    @Option(name: .customLong("meters-per-hdop"), help: "Metres of horizontal error per unit of HDOP, when a fix has no accuracy.")
-    var metersPerHDOP = CleaningParameters().metersPerHDOP
+    @Option(name: .customLong("meters-per-hdop"), help: "Metres of horizontal error per unit of HDOP, when a fix has no accuracy. Default: \(FixedDefault.text(CleaningParameters().metersPerHDOP)).")
+    var metersPerHDOP: Double?
 
-    @Option(name: .customLong("max-speed-mps"), help: "Drop fixes implying a speed above this from the previous fix, m/s.")
-    var maxSpeedMetersPerSecond = CleaningParameters().maxSpeedMetersPerSecond
+    @Option(name: .customLong("max-speed-mps"), help: "Drop fixes implying a speed above this from the previous fix, m/s. Default: \(FixedDefault.text(CleaningParameters().maxSpeedMetersPerSecond)).")
+    var maxSpeedMetersPerSecond: Double?
 
-    @Option(name: .customLong("earliest-time"), help: "Drop fixes and IMU samples dated before this, ISO 8601 (implausible_time); set it earlier for historical data.")
-    var earliestTime = CleaningParameters().earliestTime
+    @Option(name: .customLong("earliest-time"), help: "Drop fixes and IMU samples dated before this, ISO 8601 (implausible_time); set it earlier for historical data. Default: \(CleaningParameters().earliestTime).")
+    var earliestTime: String?
 
-    @Option(name: .customLong("max-seconds-after-clock"), help: "Drop fixes and IMU samples dated later than the clock plus this, seconds (implausible_time).")
-    var maxSecondsAfterClock = CleaningParameters().maxSecondsAfterClock
+    @Option(name: .customLong("max-seconds-after-clock"), help: "Drop fixes and IMU samples dated later than the clock plus this, seconds (implausible_time). Default: \(FixedDefault.text(CleaningParameters().maxSecondsAfterClock)).")
+    var maxSecondsAfterClock: Double?
 
     func validate() throws {
-        guard maxAccuracyMeters > 0, metersPerHDOP > 0, maxSpeedMetersPerSecond > 0 else {
-            throw ValidationError("--max-accuracy-m, --meters-per-hdop and --max-speed-mps must be greater than 0")
+        for value in [maxAccuracyMeters, metersPerHDOP, maxSpeedMetersPerSecond].compactMap({ $0 }) where !(value > 0) {
+            throw ValidationError("--max-accuracy-m, --meters-per-hdop and --max-speed-mps must be greater than 0 (got \(value))")
         }
         if let problem = parameters.problem { throw ValidationError(problem) }
     }
 
-    var parameters: CleaningParameters {
-        var parameters = CleaningParameters()
-        parameters.maxAccuracyMeters = maxAccuracyMeters
-        parameters.metersPerHDOP = metersPerHDOP
-        parameters.maxSpeedMetersPerSecond = maxSpeedMetersPerSecond
-        parameters.earliestTime = earliestTime
-        parameters.maxSecondsAfterClock = maxSecondsAfterClock
+    /// The defaults with the options given laid over them.
+    var parameters: CleaningParameters { applied(to: CleaningParameters()) }
+
+    /// `base` with the options given laid over it.
+    func applied(to base: CleaningParameters) -> CleaningParameters {
+        var parameters = base
+        if let maxAccuracyMeters { parameters.maxAccuracyMeters = maxAccuracyMeters }
+        if let metersPerHDOP { parameters.metersPerHDOP = metersPerHDOP }
+        if let maxSpeedMetersPerSecond { parameters.maxSpeedMetersPerSecond = maxSpeedMetersPerSecond }
+        if let earliestTime { parameters.earliestTime = earliestTime }
+        if let maxSecondsAfterClock { parameters.maxSecondsAfterClock = maxSecondsAfterClock }
         return parameters
+    }
+}
+
+/// A default number as help text shows it: `150`, `86400`, `0.5`.
+enum FixedDefault {
+    static func text(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
 
@@ -45,35 +57,43 @@ struct InputOptions: ParsableArguments {
     var namePattern: String?
 
     @Option(help: ArgumentHelp(
-        "An explicit column mapping for IMU CSV files no dialect matches, 'key=value' entries separated by ';'.",
-        discussion: "Keys: delimiter (comma|semicolon|tab|space|pipe), header (lines, default 1), time=COLUMN[:s|ms|us|ns|iso8601], or dt=COLUMN:s|ms|us|ns (the time since the previous row), or rate=HZ; start=TIME or start=name[+HH:MM] (the date and time in the file name; needed with dt= and rate=, the first row's time); acc=X,Y,Z[:g], gyro=X,Y,Z[:deg/s], linear=…, gravity=…, label=COLUMN. The mapping is stored with each file read with it: later stages and re-runs without --columns read the file the same way. Default: none."))
-    var columns: String?
+        "A column mapping, 'key=value' entries separated by ';', for the files it names (files=GLOB) or, without files=, for tables no reader recognises. Repeatable.",
+        discussion: "Keys: files=GLOB (a glob of the file or folder name, or with a / of the path below the folder given; the mapping applies to those files only), delimiter (comma|semicolon|tab|space|pipe), header (lines, default 1), time=COLUMN[:s|ms|us|ns|iso8601], or dt=COLUMN:s|ms|us|ns (the time since the previous row), or rate=HZ; start=TIME or start=name[+HH:MM] (the date and time in the name the file was given; needed with dt= and rate=, the first row's time); utc_offset=±HH:MM (for times written without an offset); acc=X,Y,Z[:g], gyro=X,Y,Z[:deg/s], linear=…, gravity=…, label=COLUMN. 'files=GLOB; start=TIME' alone gives a recognised file's relative times their start (a phyphox export without meta/time.csv). A manifest.csv row takes the same as columns, start and utc_offset columns. The mapping is stored with each file read with it: later stages and re-runs without --columns read the file the same way. Default: none."))
+    var columns: [String] = []
 
-    @Option(help: "A file holding the column mapping, one key=value per line. Default: none.")
-    var columnsFile: String?
+    @Option(help: "A file holding a column mapping, one key=value per line (as --columns). Repeatable. Default: none.")
+    var columnsFile: [String] = []
 
-    func mappingSpec() throws -> ColumnMappingSpec? {
-        if let columns { return try ColumnMappingSpec(text: columns) }
-        guard let columnsFile else { return nil }
-        guard let text = try? String(contentsOfFile: columnsFile, encoding: .utf8) else {
-            throw ValidationError("cannot read --columns-file \(columnsFile)")
+    func mappingSpecs() throws -> [ColumnMappingSpec] {
+        var specs = try columns.map { try ColumnMappingSpec(text: $0) }
+        for file in columnsFile {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw ValidationError("cannot read --columns-file \(file)")
+            }
+            specs.append(try ColumnMappingSpec(text: text))
         }
-        return try ColumnMappingSpec(text: text)
+        return specs
+    }
+
+    /// The run's mappings, each for the files it names.
+    func mappings() throws -> ColumnMappings {
+        do { return try ColumnMappings(mappingSpecs()) } catch let error as ColumnMappingSpec.SpecError {
+            throw ValidationError(error.description)
+        }
     }
 
     /// The listing `inputs` gives, with these options: how a command finds each file's identity.
     var listing: InputListing {
         get throws {
             var listing = InputListing(paths: [])
-            listing.columns = try mappingSpec()
+            listing.columns = try mappings()
             listing.namePattern = namePattern
             return listing
         }
     }
 
     func validate() throws {
-        guard columns == nil || columnsFile == nil else { throw ValidationError("give --columns or --columns-file, not both") }
-        do { _ = try mappingSpec() } catch let error as ColumnMappingSpec.SpecError {
+        do { _ = try mappings() } catch let error as ColumnMappingSpec.SpecError {
             throw ValidationError(error.description)
         }
         do { _ = try DeviceResolver(namePattern: namePattern) } catch let error as DeviceResolver.ResolverError {

@@ -63,7 +63,7 @@ struct ComfortCommand: ParsableCommand {
             var options = IngestOptions(paths: paths, storePath: store)
             options.reportsFolder = folder
             options.namePattern = input.namePattern
-            options.columns = try input.mappingSpec()
+            options.columns = try input.mappings()
             let ingested = try runStage(json: json, progress: progress) { try IngestRun(options: options, progress: progress).run() }
             if !json { progress.log(IngestCommand.text(ingested)) }
             for warning in ingested.warnings { progress.log("warning: " + warning) }

@@ -41,7 +41,7 @@ struct IngestCommand: ParsableCommand {
         options.reportsFolder = reports ?? (store as NSString).deletingLastPathComponent
         options.cleaning = cleaning.parameters
         options.namePattern = input.namePattern
-        options.columns = try input.mappingSpec()
+        options.columns = try input.mappings()
         options.force = force
         options.verify = verify
         let progress = Progress(quiet: false)

@@ -21,7 +21,7 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         let devices = try DeviceResolver(namePattern: input.namePattern)
-        let columns = try input.mappingSpec()
+        let columns = try input.mappings()
         let inspections = try paths.flatMap { try Self.traces(in: $0, columns: columns) }.map {
             Inspection.inspect(path: $0, cleaning: cleaning.parameters, devices: devices, columns: columns)
         }
@@ -36,14 +36,13 @@ struct InspectCommand: ParsableCommand {
 
     /// `path` itself, or for a folder that is not one recording, the inputs found in it as
     /// `ingest` finds them (files that are not traces, such as a README, left out).
-    static func traces(in path: String, columns: ColumnMappingSpec?) throws -> [String] {
+    static func traces(in path: String, columns: ColumnMappings) throws -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-              (try? FormatDetector(explicitMapping: columns).detect(path: path)) == nil else { return [path] }
-        let detector = FormatDetector(explicitMapping: columns)
+              (try? FormatDetector().detect(path: path)) == nil else { return [path] }
         return try InputDiscovery.discover([path]).filter { input in
             guard input.problem == nil else { return true }
-            do { return try detector.detect(path: input.path) != nil } catch { return true }  // its problem is shown
+            do { return try FormatDetector().detect(path: input.path, mapping: columns.choice(for: input, manifest: nil)) != nil } catch { return true }  // its problem is shown
         }.map { $0.path }
     }
 }

@@ -63,10 +63,14 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --partial: the first device name this part no longer owns (UTF-8 byte order). Default: none (open).", valueName: "name"))
     var devicesBefore: String?
 
+    @Option(name: .customLong("utc-offset-hours"), help: "The offset of local time from UTC, hours, for days, weekdays and hours of trips and dwells (overrides calendar.utc_offset_hours; default 0).")
+    var utcOffsetHours: Double?
+
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
 
     @OptionGroup var input: InputOptions
+    @OptionGroup(title: "Cleaning (each overrides its cleaning key in --config)") var cleaning: CleaningOptions
 
     func run() throws {
         var configuration = try ConfigCommand.configuration(config)
@@ -78,6 +82,12 @@ struct RunCommand: ParsableCommand {
         if let switchPenalty { configuration.classification.switchPenaltyNats = switchPenalty }
         if let minimumSegmentSeconds { configuration.classification.minimumSegmentSeconds = minimumSegmentSeconds }
         if let minimumStopSeconds { configuration.classification.minimumStopSeconds = minimumStopSeconds }
+        if let utcOffsetHours {
+            guard abs(utcOffsetHours) <= 14 else { throw ValidationError("--utc-offset-hours must lie within ±14 (got \(utcOffsetHours))") }
+            configuration.calendar.utcOffsetHours = utcOffsetHours
+        }
+        configuration.cleaning = cleaning.applied(to: configuration.cleaning)
+        if let problem = configuration.cleaning.problem { throw ValidationError(problem) }
         configuration.classification.model = DefaultModel.resolve(configuration.classification.model)
         var pipeline = PipelineRun(inputs: paths, outputFolder: out)
         pipeline.configuration = configuration
@@ -90,7 +100,7 @@ struct RunCommand: ParsableCommand {
         pipeline.ingest.verify = verify
         pipeline.ingest.pruneMissing = pruneMissing
         pipeline.ingest.namePattern = input.namePattern
-        pipeline.ingest.columns = try input.mappingSpec()
+        pipeline.ingest.columns = try input.mappings()
         let progress = Progress()
         let summary = try runStage(json: json, progress: progress) { try pipeline.run(progress: progress) }
         if json {

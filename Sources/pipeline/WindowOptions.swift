@@ -38,7 +38,7 @@ extension InputOptions {
         get throws {
             var loader = RecordingLoader()
             loader.namePattern = namePattern
-            loader.columns = try mappingSpec()
+            loader.mappings = try mappings()
             return loader
         }
     }

@@ -43,15 +43,15 @@ final class KeepingSink: IngestSink {
 
 /// Ingests one file the way `pipeline ingest` does, into a keeping sink.
 func ingestFile(_ path: String, root: String? = nil, devices: DeviceResolver? = nil,
-                columns: ColumnMappingSpec? = nil) throws -> (IngestResult, KeepingSink) {
+                columns: ColumnMappingSpec? = nil, cleaning: CleaningParameters = CleaningParameters()) throws -> (IngestResult, KeepingSink) {
     let standard = InputPath.standardise(path)
     let resolver = try devices ?? DeviceResolver()
-    guard let format = try FormatDetector(explicitMapping: columns).detect(path: standard) else {
+    guard let format = try FormatDetector().detect(path: standard, mapping: columns.map { .given($0) }) else {
         throw InputError(.unknownFormat, "not a trace format", path: path)
     }
     let sink = KeepingSink()
     let input = DiscoveredInput(path: standard, root: root.map(InputPath.standardise) ?? (standard as NSString).deletingLastPathComponent)
-    let result = try Ingestor(devices: resolver).ingest(input, format: format, into: sink)
+    let result = try Ingestor(cleaning: cleaning, devices: resolver).ingest(input, format: format, into: sink)
     return (result, sink)
 }
 

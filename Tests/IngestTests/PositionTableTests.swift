@@ -46,11 +46,11 @@ import Testing
                                     + "1.2E0,52.37,4.9,NaN,NaN,NaN,NaN,NaN\n2.2E0,52.3701,4.9001,1,1,1,4,4\n")
         #expect(try FormatDetector().detect(path: path)?.kind == .positionCSV)
         #expect(throws: InputError.self) {  // seconds since the start, without the start: nothing plausible
-            try Ingestor(devices: DeviceResolver()).ingest(DiscoveredInput(path: path, root: folder.path), format: .positionTable(startSeconds: nil), into: DiscardingSink())
+            try Ingestor(devices: DeviceResolver()).ingest(DiscoveredInput(path: path, root: folder.path), format: .positionTable(startSeconds: nil, spec: nil), into: DiscardingSink())
         }
         let sink = FixCollector()
         let result = try Ingestor(devices: DeviceResolver()).ingest(DiscoveredInput(path: path, root: folder.path),
-                                                                   format: .positionTable(startSeconds: Self.start), into: sink)
+                                                                   format: .positionTable(startSeconds: Self.start, spec: nil), into: sink)
         #expect(result.fixesKept == 2 && sink.fixes.map { $0.time?.secondsSince1970 } == [Self.start + 1.2, Self.start + 2.2])
     }
 
@@ -58,7 +58,7 @@ import Testing
         let folder = try TemporaryFolder()
         let path = try folder.write("all.csv", "user_id,tracked_at,latitude,longitude\n1,2024-05-01T08:00:00Z,52.37,4.9\n2,2024-05-01T08:00:01Z,52.37,4.9\n")
         #expect {
-            try Ingestor(devices: DeviceResolver()).ingest(DiscoveredInput(path: path, root: folder.path), format: .positionTable(startSeconds: nil), into: DiscardingSink())
+            try Ingestor(devices: DeviceResolver()).ingest(DiscoveredInput(path: path, root: folder.path), format: .positionTable(startSeconds: nil, spec: nil), into: DiscardingSink())
         } throws: { error in
             let error = error as? InputError
             return error?.line == 3 && error?.message.contains("more than one person (user_id 1 in the first row, 2 here)") == true

@@ -40,6 +40,13 @@ struct RealDataTests {
                 #expect(summary.waypoints == count("wpt", in: xml), "\(path)")
                 #expect(result.recordsRead == summary.trackPoints + summary.routePoints + summary.waypoints, "\(path)")
                 #expect(sink.fixes.count + sink.waypoints.count + result.dropped.total == result.recordsRead, "\(path)")
+            } catch let error as InputError where error.code == .noData {
+                // gpxgo's and gpxpy's files whose every point is dated 1901: quarantined with the reason and the option that keeps them.
+                #expect(error.message.contains("implausible_time") && error.message.contains("--earliest-time 1900-01-01"), "\(error)")
+                var historical = CleaningParameters()
+                historical.earliestTime = "1900-01-01"
+                let (result, sink) = try ingestFile(path, cleaning: historical)
+                #expect(sink.fixes.count > 0 && result.dropped.counts[.implausibleTime] == nil, "\(path): \(result.dropped)")
             } catch let error as InputError {
                 #expect(path.hasSuffix("badcharacter.xml"), "only badcharacter.xml is malformed: \(error)")
                 #expect(error.code == .malformedXML && error.line == 1, "\(error)")

@@ -49,8 +49,8 @@ import Testing
         let help = try pipeline(["ingest", "--help"], in: folder.path)
         #expect(help.status == 0)
         let flat = help.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
-        for text in ["--store", "(default: reports/pipeline.sqlite)", "--max-accuracy-m", "(default: 150.0)", "metres",
-                     "--max-speed-mps", "(default: 100.0)", "m/s", "--meters-per-hdop", "(default: 5.0)", "--name-pattern",
+        for text in ["--store", "(default: reports/pipeline.sqlite)", "--max-accuracy-m", "Default: 150.", "metres",
+                     "--max-speed-mps", "Default: 100.", "m/s", "--meters-per-hdop", "Default: 5.", "--name-pattern",
                      "--columns", "--json", "--force", "--reports"] {
             #expect(flat.contains(text), "ingest --help lacks \(text)")
         }

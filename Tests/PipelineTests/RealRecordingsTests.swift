@@ -61,8 +61,10 @@ import Testing
         let folder = try TemporaryFolder()
         try folder.write("traces/walk.gpx", Data(FuzzSeeds.all().first { $0.name == "walk.gpx" }!.bytes))
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model, "--columns", Self.intervalMapping], in: folder.path)
-        #expect(outcome.status == 0 && outcome.stderr.contains("warning: --columns matched no file"), "\(outcome.stderr)")
-        #expect((json(outcome)["warnings"] as? [String])?.contains { $0.contains("--columns matched no file") } == true, "\(outcome.stdout)")
+        #expect(outcome.status == 0 && outcome.stderr.contains("was applied to no file"), "\(outcome.stderr)")
+        #expect((json(outcome)["warnings"] as? [String])?.contains { $0.contains("was applied to no file") } == true, "\(outcome.stdout)")
+        let scoped = try cli.pipeline(["run", "traces", "--out", "out2", "--json", "--model", model, "--columns", "files=*.txt; " + Self.intervalMapping], in: folder.path)
+        #expect(scoped.stderr.contains("no input is named like *.txt"), "\(scoped.stderr)")
     }
 
     @Test func intervalMappingsNeedAStartAndAUnit() throws {
@@ -185,7 +187,7 @@ import Testing
         #expect(outcome.status == 0 && outcome.stdout.contains("2024-05-01T08:00:00.005Z – 2024-05-01T08:00:10Z"), "\(outcome.stdout)")
         try FileManager.default.moveItem(atPath: folder.file("traces/logger-2024-05-01_10-00-00.txt"), toPath: folder.file("traces/logger.txt"))
         let unnamed = try cli.pipeline(["inspect", "traces", "--columns", mapping], in: folder.path)
-        #expect(unnamed.status == 2 && unnamed.stdout.contains("the file name has no date and time"), "\(unnamed.stdout)")
+        #expect(unnamed.status == 2 && unnamed.stdout.contains("the name logger.txt has no date and time"), "\(unnamed.stdout)")
     }
 
     /// Every file of the GPX corpora of other parsers is accounted for: read with fixes or
