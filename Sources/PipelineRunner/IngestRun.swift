@@ -30,6 +30,15 @@ public struct IngestRun {
         let inputs = try InputDiscovery.discover(options.paths, excluding: options.outputFolders)
         summary.inputsFound = inputs.filter { $0.problem == nil }.count
         var catalog = try InputCatalog(namePattern: options.namePattern, mappings: options.columns)
+        // Fixes are stored cleaned: other cleaning parameters than the store's files were read
+        // with make every file read again (and give a quarantined file another chance).
+        let cleaning = String(decoding: try JSONEncoder.sorted.encode(options.cleaning), as: UTF8.self)
+        let storedCleaning = try store.derivedState("ingest_cleaning")
+        let rereadAll = options.force || (storedCleaning != nil && storedCleaning != cleaning)
+        if rereadAll, !options.force {
+            progress.log("the cleaning parameters differ from those the store's inputs were read with: every input is read again")
+            summary.warnings.append("the cleaning parameters changed since the inputs were read (\(storedCleaning!) → \(cleaning)): every input was read again")
+        }
         let runID = try store.beginRun(command: "ingest " + options.paths.joined(separator: " "))
         var counts = RunCounts()
         func count(_ outcome: Outcome) {
@@ -53,7 +62,7 @@ public struct IngestRun {
                 while index < inputs.count, batch.count < width, streamed == nil {
                     progress.update(done: index, total: inputs.count, item: inputs[index].path)
                     counts.seen += 1
-                    let step = try prepare(inputs[index], store: store, runID: runID, catalog: &catalog, summary: &summary)
+                    let step = try prepare(inputs[index], store: store, runID: runID, catalog: &catalog, rereadAll: rereadAll, summary: &summary)
                     index += 1
                     switch step {
                     case .done(let outcome): count(outcome)
@@ -73,6 +82,7 @@ public struct IngestRun {
         }
         progress.update(done: inputs.count, total: inputs.count, item: "")
         try settleIdentities(store: store, found: Set(inputs.map(\.path)), summary: &summary)
+        try store.setDerivedState("ingest_cleaning", cleaning)
         try store.finishRun(id: runID, counts: counts)
         if let folder = options.reportsFolder {
             try QuarantineReport.write(try store.quarantinedFiles(), to: (folder as NSString).appendingPathComponent("quarantine.csv"))
@@ -146,7 +156,7 @@ public struct IngestRun {
     }
 
     private func prepare(
-        _ input: DiscoveredInput, store: PipelineStore, runID: Int64, catalog: inout InputCatalog, summary: inout IngestSummary
+        _ input: DiscoveredInput, store: PipelineStore, runID: Int64, catalog: inout InputCatalog, rereadAll: Bool, summary: inout IngestSummary
     ) throws -> Step {
         if let problem = input.problem {  // never opened
             return .done(try settle(InputCatalog.verdict(problem, path: input.path), input: input, hash: "", size: 0,
@@ -170,7 +180,7 @@ public struct IngestRun {
             size = InputFileSize.bytes(input.path)
         } catch let error as InputError {
             // Stored with an empty hash, so the next run tries again and finds it readable or not.
-            return .done(try quarantine(error, hash: "", size: InputFileSize.bytes(input.path), format: nil,
+            return .done(try quarantine(error, input: input.path, hash: "", size: InputFileSize.bytes(input.path), format: nil,
                                         store: store, runID: runID, summary: &summary, relativePath: input.relativePath))
         }
         if trusted { summary.unhashed += 1 }
@@ -182,7 +192,7 @@ public struct IngestRun {
         default: break
         }
         guard case .read(let detected) = verdict else {
-            if case .quarantine = verdict, !options.force, let previous, previous.status == "quarantined", previous.contentSHA256 == hash {
+            if case .quarantine = verdict, !rereadAll, let previous, previous.status == "quarantined", previous.contentSHA256 == hash {
                 return .done(.unchanged)  // quarantined before for this content: not stored again (no new run time in quarantine.csv)
             }
             return .done(try settle(verdict, input: input, hash: hash, size: size, signature: signature, store: store, runID: runID,
@@ -199,7 +209,7 @@ public struct IngestRun {
                 return .done(.skipped)
             }
             let sameIdentity = { (stored: String?, person: String?) in !recording || (stored == identity.device && person == identity.person) }
-            if !options.force, let previous, previous.contentSHA256 == hash, previous.columnMapping == mapping,
+            if !rereadAll, let previous, previous.contentSHA256 == hash, previous.columnMapping == mapping,
                previous.status != "ingested" || sameIdentity(previous.device, previous.person) {
                 if previous.fileSignature != signature { try store.updateFileSignature(path: input.path, signature: signature) }
                 if previous.relativePath != input.relativePath { try store.setRelativePath(input.relativePath, path: input.path) }
@@ -225,7 +235,7 @@ public struct IngestRun {
             return .ready(Pending(input: input, format: detected, hash: hash, size: size, signature: signature,
                                   ingestor: Ingestor(cleaning: options.cleaning, devices: catalog.resolver)))
         } catch let error as InputError {
-            return .done(try quarantine(error, hash: hash, size: size, format: detected, store: store, runID: runID, summary: &summary,
+            return .done(try quarantine(error, input: input.path, hash: hash, size: size, format: detected, store: store, runID: runID, summary: &summary,
                                         signature: signature, relativePath: input.relativePath))
         }
     }
@@ -240,7 +250,7 @@ public struct IngestRun {
             if worthSaying { progress.log("skipped \(input.path): \(reason)") } else { progress.detail("skipped \(input.path): \(reason)") }
             return .skipped
         case .quarantine(let error, let format):
-            return try quarantine(error, hash: hash, size: size, format: format, store: store, runID: runID, summary: &summary,
+            return try quarantine(error, input: input.path, hash: hash, size: size, format: format, store: store, runID: runID, summary: &summary,
                                   signature: signature, relativePath: input.relativePath)
         }
     }
@@ -262,16 +272,22 @@ public struct IngestRun {
             progress.detail("ingested \(pending.input.path): \(IngestRun.describe(result))")
             return .ingested
         } catch let error as InputError {
-            return try quarantine(error, hash: pending.hash, size: pending.size, format: pending.format, store: store, runID: runID,
+            return try quarantine(error, input: pending.input.path, hash: pending.hash, size: pending.size, format: pending.format, store: store, runID: runID,
                                   summary: &summary, signature: pending.signature, relativePath: pending.input.relativePath)
         }
     }
 
     /// `signature` is stored only with a hash: an input quarantined unhashed is tried again.
-    private func quarantine(_ error: InputError, hash: String, size: Int64, format: InputFormat?, store: PipelineStore,
+    /// Stores `input` as quarantined for `error`. An error in a file inside an export (a folder
+    /// or zip) is the export's: stored under the input's path, the inner file named in the reason.
+    private func quarantine(_ error: InputError, input: String, hash: String, size: Int64, format: InputFormat?, store: PipelineStore,
                             runID: Int64, summary: inout IngestSummary, signature: String? = nil, relativePath: String? = nil) throws -> Outcome {
-        try store.storeQuarantined(path: error.path, contentSHA256: hash, sizeBytes: size, runID: runID,
-                                   format: format?.kind.rawValue, problem: QuarantineProblem(error), fileSignature: hash.isEmpty ? nil : signature,
+        var problem = QuarantineProblem(error)
+        if error.path != input, error.path.hasPrefix(input + "/") {
+            problem.reason = String(error.path.dropFirst(input.count + 1)) + (error.line.map { ":\($0)" } ?? "") + ": " + problem.reason
+        }
+        try store.storeQuarantined(path: input, contentSHA256: hash, sizeBytes: size, runID: runID,
+                                   format: format?.kind.rawValue, problem: problem, fileSignature: hash.isEmpty ? nil : signature,
                                    relativePath: relativePath)
         summary.quarantine.append(.init(path: error.path, line: error.line, column: error.column, code: error.code.rawValue, reason: error.message))
         progress.log("quarantined \(error)")
@@ -302,5 +318,14 @@ enum InputFileSize {
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         return names.reduce(0) { $0 + bytes((path as NSString).appendingPathComponent($1)) }
+    }
+}
+
+extension JSONEncoder {
+    /// Keys sorted, so equal values encode to equal text (for comparing stored settings).
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
     }
 }

@@ -30,6 +30,10 @@ struct IngestCommand: ParsableCommand {
     @Flag(help: "Hash every input to decide that it is unchanged, instead of trusting an unchanged size, modification time and inode.")
     var verify = false
 
+    @Flag(help: ArgumentHelp("Remove the stored data of inputs whose files are no longer found.",
+                             discussion: "Default: off: such inputs are kept, listed in missing_inputs and warned about."))
+    var pruneMissing = false
+
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
 
@@ -44,6 +48,7 @@ struct IngestCommand: ParsableCommand {
         options.columns = try input.mappings()
         options.force = force
         options.verify = verify
+        options.pruneMissing = pruneMissing
         let progress = Progress(quiet: false)
         let summary = try runStage(json: json, progress: progress) { try IngestRun(options: options, progress: progress).run() }
         if json {
