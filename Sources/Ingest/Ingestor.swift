@@ -35,9 +35,11 @@ public struct Ingestor: Sendable {
             result = tally.finish()
             result.dialect = mapping.dialect
             result.columnMapping = mapping.spec
-        case .positionTable(let startSeconds, _):
+        case .positionTable(let startSeconds, let spec):
             let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
-            try PositionTableReader(path: input.path, startSeconds: startSeconds).read(visitor: tally)
+            var reader = PositionTableReader(path: input.path, startSeconds: startSeconds)
+            reader.defaultUTCOffsetSeconds = Int(spec.flatMap { try? ColumnMappingSpec(text: $0) }?.utcOffsetSeconds ?? 0)
+            try reader.read(visitor: tally)
             result = tally.finish()
             result.dialect = "position_table"
         case .androidEventLog:

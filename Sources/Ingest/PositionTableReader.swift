@@ -23,6 +23,8 @@ public struct PositionTableReader {
     public let path: String
     /// Maps relative times to absolute ones (phyphox); nil for absolute times.
     public var clock: ExperimentClock?
+    /// The offset of ISO 8601 times written without one, seconds east of UTC (`utc_offset=`).
+    public var defaultUTCOffsetSeconds = 0
 
     public init(path: String, clock: ExperimentClock? = nil) {
         self.path = path
@@ -161,7 +163,7 @@ public struct PositionTableReader {
             return clock.map { $0.absolute(seconds) } ?? seconds
         }
         var text = CSVFields.unquote(String(decoding: bytes, as: UTF8.self))
-        guard let time = text.withUTF8({ ISO8601.parse($0) }) else { return nil }
+        guard let time = text.withUTF8({ ISO8601.parse($0, defaultOffsetSeconds: defaultUTCOffsetSeconds) }) else { return nil }
         unit = .iso8601
         return time.secondsSince1970  // a date-time says when it was: no start applies
     }

@@ -54,6 +54,17 @@ import Testing
         #expect(result.fixesKept == 2 && sink.fixes.map { $0.time?.secondsSince1970 } == [Self.start + 1.2, Self.start + 2.2])
     }
 
+    @Test func localTimesWithoutAnOffsetTakeTheFilesUTCOffset() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("local.csv", "time,lat,lon\n2024-05-01 10:00:00,52.37,4.9\n2024-05-01T10:00:01+02:00,52.37,4.9\n")
+        let spec = try ColumnMappingSpec(text: "files=local.csv; utc_offset=+02:00")
+        let format = try #require(try FormatDetector().detect(path: path, mapping: .given(spec)))
+        let sink = FixCollector()
+        _ = try Ingestor(devices: DeviceResolver()).ingest(DiscoveredInput(path: path, root: folder.path), format: format, into: sink)
+        #expect(sink.fixes.map { $0.time?.secondsSince1970 } == [Self.start, Self.start + 1], "10:00 at +02:00 is 08:00Z; a stated offset stands")
+        #expect(format.userMapping == "utc_offset=+02:00")
+    }
+
     @Test func aTableOfTwoPeopleIsAnErrorThatSaysHowToSplitIt() throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("all.csv", "user_id,tracked_at,latitude,longitude\n1,2024-05-01T08:00:00Z,52.37,4.9\n2,2024-05-01T08:00:01Z,52.37,4.9\n")
