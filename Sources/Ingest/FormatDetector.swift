@@ -119,6 +119,6 @@ public struct FormatDetector {
         if LabelReaders.isGenericHeader(header) { return .labelsCSV }
         if let format = try unrecognised() { return format }
         guard IMUDialect.mentionsTimeOrAxes(header) else { return nil }  // a metadata table, not a trace
-        throw InputError(.badHeader, IMUDialect.noMatchMessage(header: header), path: path, line: 1)
+        throw InputError(.badHeader, IMUDialect.noMatchMessage(header: header, fileName: (path as NSString).lastPathComponent), path: path, line: 1)
     }
 }

@@ -167,13 +167,21 @@ public enum IMUDialect {
         }
     }
 
-    /// What a user sees when no dialect matches.
-    public static func noMatchMessage(header: [String]) -> String {
-        "no IMU dialect matches the columns [\(header.joined(separator: ", "))]; expected a time column "
+    /// What a user sees when no dialect matches: the columns seen, and a mapping for this file
+    /// guessed from them (a time-like column, axes named x, y, z, a label column) to start from.
+    public static func noMatchMessage(header: [String], fileName: String = "NAME") -> String {
+        let lower = header.map { stripUnit($0.lowercased()) }
+        let time = lower.firstIndex { $0.contains("time") || $0.contains("stamp") || $0 == "t" || $0 == "ts" }
+        var axes = ["x", "y", "z"].compactMap { axis in lower.firstIndex(of: axis).map { header[$0] } }
+        if axes.count != 3 { axes = (1...3).map { String((time ?? 0) + 1 + $0) } }
+        var example = "files=\(fileName); " + (time.map { "time=\(header[$0])" } ?? "rate=HZ; start=TIME") + "; acc=" + axes.joined(separator: ",")
+        if let label = lower.firstIndex(where: { labelNames.contains($0) }) { example += "; label=\(header[label])" }
+        return "no IMU dialect matches the columns [\(header.joined(separator: ", "))]; expected a time column "
             + "(time, timestamp, time_ms …) and accelerometer columns (ax,ay,az or acc_x… or x_acc…), a "
             + "Sensor Logger or phyphox export, or an Android event log; or describe this file with --columns, "
-            + "e.g. --columns 'files=NAME; time=\(header.first ?? "1"):ms; acc=2,3,4' (columns by name or 1-based number; NAME a glob "
-            + "of the file names it is for), or a columns column in manifest.csv; see `pipeline ingest --help`"
+            + "e.g. --columns '\(example)' (columns by name or 1-based number; add :ms or :s to the time column for its unit, "
+            + ":g to acc= for values in g; files= is a glob of the file names it is for), or a columns column in manifest.csv; "
+            + "see `pipeline ingest --help`"
     }
 
     /// Why a table file was not read as a trace: its first line names no time or sensor

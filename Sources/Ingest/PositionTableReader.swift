@@ -45,7 +45,7 @@ public struct PositionTableReader {
         /// The column naming each row's person or device, with its name as the header has it.
         var identity: (column: Int, name: String, isPerson: Bool)?
 
-        static let timeNames = ["time", "timestamp", "tracked_at", "trackedat", "datetime", "date_time", "unix_time", "epoch",
+        static let timeNames = ["time", "timestamp", "ts", "tracked_at", "trackedat", "datetime", "date_time", "unix_time", "epoch",
                                 "time_s", "time_ms", "time_us", "time_ns", "timestamp_s", "timestamp_ms", "timestamp_ns", "utc_time", "gps_time"]
 
         init?(header: [String]) {

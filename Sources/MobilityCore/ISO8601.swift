@@ -101,7 +101,8 @@ struct ByteScanner {
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         var start = 0, end = bytes.count
-        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        // Blanks and the double quotes of a quoted CSV field are not part of the time.
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A || byte == 0x22 }
         while start < end, isBlank(bytes[start]) { start += 1 }
         while end > start, isBlank(bytes[end - 1]) { end -= 1 }
         self.bytes = UnsafeBufferPointer(rebasing: bytes[start..<end])

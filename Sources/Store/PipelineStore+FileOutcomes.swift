@@ -93,7 +93,7 @@ extension PipelineStore {
                 """).map { ($0[0] as Int64, $0[1] as Int) }, uniquingKeysWith: +)
             return try Row.fetchAll(db, sql: """
                 SELECT f.id, f.path, f.format, f.device, f.status, f.fixes, f.imu_samples, c.windows, c.note, q.reason, f.waypoints,
-                       f.person, f.device_source, f.person_source, COALESCE(f.relative_path, f.path)
+                       f.person, f.device_source, f.person_source, COALESCE(f.relative_path, f.path), COALESCE(f.gpx_track_points, 0)
                 FROM input_files f LEFT JOIN classified_files c ON c.file_id = f.id AND c.sha256 = f.content_sha256
                 LEFT JOIN quarantine q ON q.file_id = f.id ORDER BY f.path
                 """).map { row in
@@ -102,8 +102,13 @@ extension PipelineStore {
                 if let reason: String = row[9] { notes.append("ingest: quarantined: \(reason)") }
                 let track = ["gpx", "plt"].contains((row[2] as String?) ?? "")
                 let emptyTrack = track && row[4] as String == "ingested" && row[5] as Int == 0 && row[10] as Int == 0
+                let placesOnly = track && row[4] as String == "ingested" && row[5] as Int == 0 && row[10] as Int > 0
                 if emptyTrack {
                     notes.append("ingest: no track point, route point or waypoint at all (metadata only): nothing to analyse")
+                } else if placesOnly {
+                    let points: Int = row[15]
+                    notes.append("ingest: no track point kept (\(points == 0 ? "the file has none" : "all \(points) dropped, see dropped")): its "
+                                 + "\(row[10] as Int) waypoints and route points are kept as places (a planned route is not a recording), nothing to classify")
                 }
                 if imu == 0, row[4] as String == "ingested", let skipped = others[id] {
                     notes.append("ingest: no accelerometer or gyroscope stream was read; streams counted, not used: "
@@ -116,7 +121,7 @@ extension PipelineStore {
                                    shownPath: row[14], status: row[4], fixes: row[5], imuSamples: imu,
                                    streams: streams[id] ?? [], windows: windows, modeMinutes: minutes[path] ?? [:],
                                    measuredRides: rides[id] ?? 0, notes: notes,
-                                   madeNothing: windows == 0 || emptyTrack || row[4] as String == "quarantined")
+                                   madeNothing: windows == 0 || emptyTrack || placesOnly || row[4] as String == "quarantined")
             }
         }
     }

@@ -131,6 +131,21 @@ import Testing
         #expect(kept.status == 0 && json(kept)["fixes"] as? Int == 60, "\(suggested): \(kept.stderr)")
     }
 
+    /// QROWD's real table (`"user","timestamp","x","y","z","class"`, quoted times) matches no
+    /// dialect; the mapping its message suggests reads it.
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.skipMessage)))
+    func theMappingAnUnknownTableIsToldToUseReadsIt() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("traces"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("traces/walk.csv"), withDestinationPath: SharedData.path("imu/qrowd/datasets/walk.csv"))
+        let refused = try cli.pipeline(["ingest", "traces", "--store", "out/pipeline.sqlite"], in: folder.path)
+        #expect(refused.status == 2, "\(refused.stderr)")
+        let suggested = try #require(refused.stderr.firstMatch(of: /--columns '([^']*)'/).map { String($0.output.1) }, "\(refused.stderr)")
+        #expect(suggested == "files=walk.csv; time=timestamp; acc=x,y,z; label=class")
+        let read = try cli.pipeline(["ingest", "traces", "--store", "out/pipeline.sqlite", "--json", "--columns", suggested], in: folder.path)
+        #expect(read.status == 0 && json(read)["imu_samples"] as? Int == 36_495, "\(read.stderr)")
+    }
+
     /// Every `--option` a message names exists on the command that printed it.
     @Test func everyOptionAMessageSuggestsExistsOnItsCommand() throws {
         let folder = try mixedFolder()
