@@ -105,6 +105,19 @@ import Testing
         #expect(reason?.contains("meta/time.csv is missing") == true && reason?.contains("start=") == true, "\(String(describing: reason))")
     }
 
+    @Test func anExportWithoutMotionStreamsSaysWhichStreamsItCounted() throws {
+        let folder = try TemporaryFolder()
+        try Self.write(folder, at: "traces/walk-1", iPhone: true)
+        for name in ["Accelerometer.csv", "Linear Accelerometer.csv", "Gyroscope.csv"] {
+            try FileManager.default.removeItem(atPath: folder.file("traces/walk-1/" + name))
+        }
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let file = try #require((json(outcome)["file_outcomes"] as? [[String: Any]])?.first)
+        let notes = (file["notes"] as? [String] ?? []).joined(separator: " | ")
+        #expect(file["fixes"] as? Int == 60 && notes.contains("no accelerometer or gyroscope stream was read; streams counted, not used: magnetometer 600 rows"), "\(notes)")
+    }
+
     @Test func aMotionSensorFileNoFamilyReadsIsQuarantinedWithItsHeader() throws {
         let folder = try TemporaryFolder()
         try Self.write(folder, at: "traces/walk-1", iPhone: true)
