@@ -41,15 +41,19 @@ public struct FileOutcome: Encodable, Hashable, Sendable {
     public var modeMinutes: [String: Double]
     /// Check-in rides this file's IMU data was measured in.
     public var measuredRides: Int
+    /// Triplegs and staypoints of the file's device within its time span (nil without fixes):
+    /// what the trip stage made of its fixes.
+    public var triplegs: Int?
+    public var staypoints: Int?
     /// What the user should know: why a stage made nothing of the file, and what to do.
     public var notes: [String]
-    /// True when the file gave nothing: quarantined, IMU data without a window, or a track
-    /// file without a point.
+    /// True when the file gave nothing: quarantined, IMU data without a window, a track file
+    /// without a point, or fixes that gave neither a staypoint nor a tripleg.
     public var madeNothing: Bool
 
     enum CodingKeys: String, CodingKey {
         case path, shownPath = "shown_path", format, device, person, deviceSource = "device_source", personSource = "person_source", status, fixes, imuSamples = "imu_samples", streams, windows, modeMinutes = "mode_minutes"
-        case measuredRides = "measured_rides", notes, madeNothing = "made_nothing"
+        case measuredRides = "measured_rides", triplegs, staypoints, notes, madeNothing = "made_nothing"
     }
 }
 
@@ -76,6 +80,16 @@ extension PipelineStore {
                 SELECT w.trace, w.mode, COUNT(*) * h.hop FROM w JOIN h ON h.trace = w.trace GROUP BY w.trace, w.mode
                 """) {
                 minutes[row[0], default: [:]][row[1]] = (row[2] as Double) / 60
+            }
+            // What the trip stage made of each file's fixes: its device's legs and stays within its span.
+            var trips: [Int64: (legs: Int, stays: Int, timed: Bool)] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT f.id, f.first_unix_s IS NOT NULL,
+                       (SELECT COUNT(*) FROM triplegs t WHERE t.device = f.device AND t.started_unix_s <= f.last_unix_s AND t.finished_unix_s >= f.first_unix_s),
+                       (SELECT COUNT(*) FROM staypoints s WHERE s.device = f.device AND s.started_unix_s <= f.last_unix_s AND s.finished_unix_s >= f.first_unix_s)
+                FROM input_files f WHERE f.fixes > 0 AND f.status = 'ingested'
+                """) {
+                trips[row[0]] = (row[2], row[3], row[1])
             }
             var others: [Int64: [String]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT file_id, sensor, rows FROM other_sensors ORDER BY file_id, sensor") {
@@ -115,13 +129,21 @@ extension PipelineStore {
                                  + skipped.joined(separator: ", ") + " (see the README's input formats for the sensor files read)")
                 }
                 let windows: Int? = imu > 0 ? (row[7] as Int?) ?? 0 : nil
+                let made = trips[id]
+                let noTrips = made.map { $0.legs == 0 && $0.stays == 0 } ?? false
+                if noTrips, windows == nil, let made {
+                    notes.append(made.timed
+                        ? "trips: its \(row[5] as Int) fixes gave neither a staypoint nor a tripleg: too few, too short a span, or too far "
+                            + "apart in time (see the trip parameters in `pipeline config --print`: staypoint time, gap); they still count in the heat map"
+                        : "trips: none of its \(row[5] as Int) fixes has a time, and staypoints, triplegs and trips need times; they count in the heat map only")
+                }
                 if let note: String = row[8] { notes.append("classify: " + note) }
                 notes += failures[id] ?? []
                 return FileOutcome(path: path, format: row[2], device: row[3], person: row[11], deviceSource: row[12], personSource: row[13],
                                    shownPath: row[14], status: row[4], fixes: row[5], imuSamples: imu,
                                    streams: streams[id] ?? [], windows: windows, modeMinutes: minutes[path] ?? [:],
-                                   measuredRides: rides[id] ?? 0, notes: notes,
-                                   madeNothing: windows == 0 || emptyTrack || placesOnly || row[4] as String == "quarantined")
+                                   measuredRides: rides[id] ?? 0, triplegs: made?.legs, staypoints: made?.stays, notes: notes,
+                                   madeNothing: windows == 0 || emptyTrack || placesOnly || (noTrips && windows == nil) || row[4] as String == "quarantined")
             }
         }
     }

@@ -121,6 +121,26 @@ import Testing
         #expect(kept.status == 0 && json(kept)["fixes"] as? Int == 120, "\(suggested): \(kept.stderr)")
     }
 
+    @Test func aTrackThatGaveNeitherStayNorLegSaysWhy() throws {
+        let folder = try TemporaryFolder()
+        let points = (0..<50).map { "<trkpt lat=\"46.\(1000 + $0)\" lon=\"14.5\"></trkpt>" }.joined()
+        try folder.write("traces/untimed/route.gpx", "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"x\"><trk><trkseg>\(points)</trkseg></trk></gpx>\n")
+        try folder.write("traces/walker/walk.gpx", {
+            var gpx = GPXBuilder()
+            gpx.tracks = [[GPXBuilder.walk(count: 900, latitude: 46.4)]]
+            return gpx.text
+        }())
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let outcomes = try #require(json(outcome)["file_outcomes"] as? [[String: Any]])
+        let untimed = try #require(outcomes.first { ($0["shown_path"] as? String) == "untimed/route.gpx" })
+        #expect(untimed["made_nothing"] as? Bool == true && untimed["triplegs"] as? Int == 0, "\(untimed)")
+        #expect((untimed["notes"] as? [String])?.first?.contains("none of its 50 fixes has a time") == true, "\(untimed)")
+        #expect(outcome.stderr.contains("none of its 50 fixes has a time"), "said in the log too")
+        let walk = try #require(outcomes.first { ($0["shown_path"] as? String) == "walker/walk.gpx" })
+        #expect(walk["made_nothing"] as? Bool == false && (walk["triplegs"] as? Int ?? 0) >= 1, "\(walk)")
+    }
+
     @Test func aPositionTableOfPoorFixesSuggestsTheAccuracyThatKeepsThem() throws {
         let folder = try TemporaryFolder()
         try folder.write("traces/poor.csv", "time,lat,lon,accuracy\n" + (0..<60).map { "\(1_714_550_400 + $0),52.37,\(4.9 + Double($0) * 1e-5),400" }.joined(separator: "\n") + "\n")
