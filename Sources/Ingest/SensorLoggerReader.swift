@@ -41,6 +41,12 @@ public struct SensorLoggerReader {
                 }
                 guard FormatDetector.familyExtension(name) == "csv", !["metadata", "annotation"].contains(stem) else { continue }
                 let header = try LineReader.head(path: file, limit: 1).first ?? ""
+                if Phyphox.isTimeColumn(CSVFields.split(header, delimiter: IMUDialect.guessDelimiter(header)).first ?? "") {
+                    // A phyphox export whose meta/ was lost (a zip is told apart by its meta/ entries only).
+                    throw InputError(.noData, "a phyphox export (its sensor files start with \"Time (s)\"), not a Sensor Logger one, and it has "
+                                     + "no meta/time.csv, so its times, seconds since the experiment began, cannot be made absolute; " + Phyphox.startHint,
+                                     path: file, line: 1)
+                }
                 if let mapping = IMUDialect.sensorLogger(CSVFields.split(header), fileName: name) {
                     visitor.addRows(try TableIMUReader(path: file, mapping: mapping).read(visitor: visitor))
                 } else {

@@ -118,6 +118,19 @@ import Testing
         #expect(file["fixes"] as? Int == 60 && notes.contains("no accelerometer or gyroscope stream was read; streams counted, not used: magnetometer 600 rows"), "\(notes)")
     }
 
+    @Test func aPartialPhyphoxZipIsQuarantinedNeverReadAsSensorLogger() throws {
+        let folder = try TemporaryFolder()
+        try Self.write(folder, at: "export", iPhone: true)
+        try FileManager.default.removeItem(atPath: folder.file("export/meta"))
+        try FileManager.default.createDirectory(atPath: folder.file("traces"), withIntermediateDirectories: true)
+        try FileManager.default.zipItem(at: URL(fileURLWithPath: folder.file("export")), to: URL(fileURLWithPath: folder.file("traces/walk.zip")),
+                                        shouldKeepParent: false)
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--model", model], in: folder.path)
+        #expect(outcome.status == 2 && outcome.stderr.contains("a phyphox export") && outcome.stderr.contains("start="), "\(outcome.stderr)")
+        let reason = try PipelineStore(path: folder.file("out/pipeline.sqlite")).rows("SELECT f.path, q.reason FROM quarantine q JOIN input_files f ON f.id = q.file_id")
+        #expect(reason.count == 1 && reason[0]["path"]??.hasSuffix("traces/walk.zip") == true, "stored under the zip's path: \(reason)")
+    }
+
     @Test func aMotionSensorFileNoFamilyReadsIsQuarantinedWithItsHeader() throws {
         let folder = try TemporaryFolder()
         try Self.write(folder, at: "traces/walk-1", iPhone: true)
