@@ -26,7 +26,11 @@ public struct FormatDetector {
     }
 
     public func detect(path: String, mapping: ColumnMappings.Choice? = nil) throws -> InputFormat? {
-        guard case .given(let spec)? = mapping else { return try detect(path: path, fallback: mapping.map { if case .fallback(let spec) = $0 { spec } else { nil } } ?? nil) }
+        // A manifest is never read with a mapping, whatever a glob matches.
+        let isManifest = (path as NSString).lastPathComponent.lowercased() == "manifest.csv"
+        guard case .given(let spec)? = mapping, !isManifest else {
+            return try detect(path: path, fallback: isManifest ? nil : mapping.map { if case .fallback(let spec) = $0 { spec } else { nil } } ?? nil)
+        }
         if !spec.isStartOnly, ["txt", "csv", "tsv"].contains(Self.familyExtension(path)), FileKind(path: path) == .regular {
             let first = try LineReader.head(path: path, limit: 1).first ?? ""
             return .imuTable(try spec.mapping(headerLine: first, path: path))
@@ -45,6 +49,10 @@ public struct FormatDetector {
             return .imuTable(table)
         case .positionTable: return .positionTable(startSeconds: start, spec: stored)
         case .phyphox(let zipped, _, _): return .phyphox(zipped: zipped, startSeconds: start, spec: stored)
+        case .labelsCSV, .geofenceCSV, .geofenceGeoJSON, .checkIns, .geoLifeLabels, .manifest:
+            return format  // tables of absolute times or places a glob also matched: read as they are
+        case _ where !spec.isStartOnly && start == nil:
+            return format  // a table's columns matched a file that is no table (a GPX, an export): read as it is
         default:
             throw InputError(.badHeader, "the column mapping \(spec.text) names this \(format.kind.rawValue) input, whose times are absolute: "
                              + "start= and utc_offset= apply to tables and phyphox exports with relative times; remove it for this file", path: path)

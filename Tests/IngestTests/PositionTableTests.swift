@@ -65,6 +65,21 @@ import Testing
         #expect(format.userMapping == "utc_offset=+02:00")
     }
 
+    /// (A mapping with columns does replace detection for every table it names, a label table
+    /// too: that is what `files=` says.)
+    @Test func aBroadGlobNeverReadsAManifestOrALabelTableWithAStart() throws {
+        let folder = try TemporaryFolder()
+        let manifest = try folder.write("manifest.csv", "path,device\na.txt,x\n")
+        let labels = try folder.write("labels.csv", "device,start,end,mode\nx,2024-05-01T08:00:00Z,2024-05-01T09:00:00Z,walk\n")
+        let table = try ColumnMappingSpec(text: "files=*.csv; delimiter=space; header=0; dt=4:ms; start=2024-05-01T08:00:00Z; acc=1,2,3")
+        let start = try ColumnMappingSpec(text: "files=*.csv; start=2024-05-01T08:00:00Z")
+        for spec in [table, start] {
+            #expect(try FormatDetector().detect(path: manifest, mapping: .given(spec))?.kind == .manifest)
+            #expect(try FormatDetector().detect(path: manifest, mapping: .fallback(spec))?.kind == .manifest)
+        }
+        #expect(try FormatDetector().detect(path: labels, mapping: .given(start))?.kind == .labelsCSV, "a start leaves a label table as it is")
+    }
+
     @Test func aTableOfTwoPeopleIsAnErrorThatSaysHowToSplitIt() throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("all.csv", "user_id,tracked_at,latitude,longitude\n1,2024-05-01T08:00:00Z,52.37,4.9\n2,2024-05-01T08:00:01Z,52.37,4.9\n")
