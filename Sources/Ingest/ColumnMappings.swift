@@ -53,6 +53,9 @@ public struct ColumnMappings: Sendable {
         case given(ColumnMappingSpec)
         /// The run's mapping without `files=`: applied only when nothing else reads the file.
         case fallback(ColumnMappingSpec)
+
+        /// The mapping of a `.fallback`, else nil.
+        var fallbackSpec: ColumnMappingSpec? { if case .fallback(let spec) = self { spec } else { nil } }
     }
 
     /// The mapping for `input`: its manifest row's, else the run's, else the one it was last

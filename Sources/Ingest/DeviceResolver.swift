@@ -70,7 +70,9 @@ public struct DeviceResolver: Sendable {
         let entry = manifest.isEmpty ? nil : manifest.entry(for: path)
         let mode = entry?.mode ?? fromPattern["mode"]
         let device: String, deviceSource: String
-        let table = ["csv", "tsv", "txt"].contains(FormatDetector.familyExtension(path)) ? PositionTableReader.identity(path: path) : nil
+        // Read (two lines of a table) only when neither the manifest nor the pattern names both.
+        let needsTable = entry == nil && fromPattern["device"] == nil || entry?.person == nil && fromPattern["person"] == nil
+        let table = needsTable && ["csv", "tsv", "txt"].contains(FormatDetector.familyExtension(path)) ? PositionTableReader.identity(path: path) : nil
         if let entry {
             (device, deviceSource) = (entry.device, "manifest")
         } else if let named = fromPattern["device"] {

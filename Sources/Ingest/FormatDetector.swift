@@ -29,7 +29,7 @@ public struct FormatDetector {
         // A manifest is never read with a mapping, whatever a glob matches.
         let isManifest = (path as NSString).lastPathComponent.lowercased() == "manifest.csv"
         guard case .given(let spec)? = mapping, !isManifest else {
-            return try detect(path: path, fallback: isManifest ? nil : mapping.map { if case .fallback(let spec) = $0 { spec } else { nil } } ?? nil)
+            return try detect(path: path, fallback: isManifest ? nil : mapping?.fallbackSpec)
         }
         if !spec.isStartOnly, ["txt", "csv", "tsv"].contains(Self.familyExtension(path)), FileKind(path: path) == .regular {
             let first = try LineReader.head(path: path, limit: 1).first ?? ""

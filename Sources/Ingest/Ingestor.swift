@@ -134,9 +134,9 @@ public struct Ingestor: Sendable {
     }
 }
 
-/// Numbers as messages show them: `150`, `86400`, `0.5`.
-enum FixedText {
-    static func number(_ value: Double) -> String {
+/// Numbers as messages and help show them: `150`, `86400`, `0.5`.
+public enum FixedText {
+    public static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

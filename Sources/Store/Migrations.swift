@@ -19,6 +19,10 @@ enum Migrations {
         migrator.registerMigration("v9_file_signature") { db in try v9FileSignature(db) }
         migrator.registerMigration("v10_heatmap_device_cells") { db in try v10HeatMapDeviceCells(db) }
         migrator.registerMigration("v11_identity") { db in try v11Identity(db) }
+        // Each input's outcome counts its device's triplegs within its span (one lookup per file).
+        migrator.registerMigration("v12_triplegs_device") { db in
+            try db.execute(sql: "CREATE INDEX triplegs_device ON triplegs(device, started_unix_s)")
+        }
         return migrator
     }
 

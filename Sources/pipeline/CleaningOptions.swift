@@ -5,19 +5,19 @@ import Ingest
 /// The cleaning thresholds as options; defaults and docs come from `CleaningParameters`. Each
 /// is optional, so `run` lays only the ones given over its configuration's `cleaning`.
 struct CleaningOptions: ParsableArguments {
-    @Option(name: .customLong("max-accuracy-m"), help: "Drop fixes whose horizontal accuracy is worse than this, metres (Compiègne app). Default: \(FixedDefault.text(CleaningParameters().maxAccuracyMeters)).")
+    @Option(name: .customLong("max-accuracy-m"), help: "Drop fixes whose horizontal accuracy is worse than this, metres (Compiègne app). Default: \(FixedText.number(CleaningParameters().maxAccuracyMeters)).")
     var maxAccuracyMeters: Double?
 
-    @Option(name: .customLong("meters-per-hdop"), help: "Metres of horizontal error per unit of HDOP, when a fix has no accuracy. Default: \(FixedDefault.text(CleaningParameters().metersPerHDOP)).")
+    @Option(name: .customLong("meters-per-hdop"), help: "Metres of horizontal error per unit of HDOP, when a fix has no accuracy. Default: \(FixedText.number(CleaningParameters().metersPerHDOP)).")
     var metersPerHDOP: Double?
 
-    @Option(name: .customLong("max-speed-mps"), help: "Drop fixes implying a speed above this from the previous fix, m/s. Default: \(FixedDefault.text(CleaningParameters().maxSpeedMetersPerSecond)).")
+    @Option(name: .customLong("max-speed-mps"), help: "Drop fixes implying a speed above this from the previous fix, m/s. Default: \(FixedText.number(CleaningParameters().maxSpeedMetersPerSecond)).")
     var maxSpeedMetersPerSecond: Double?
 
     @Option(name: .customLong("earliest-time"), help: "Drop fixes and IMU samples dated before this, ISO 8601 (implausible_time); set it earlier for historical data. Default: \(CleaningParameters().earliestTime).")
     var earliestTime: String?
 
-    @Option(name: .customLong("max-seconds-after-clock"), help: "Drop fixes and IMU samples dated later than the clock plus this, seconds (implausible_time). Default: \(FixedDefault.text(CleaningParameters().maxSecondsAfterClock)).")
+    @Option(name: .customLong("max-seconds-after-clock"), help: "Drop fixes and IMU samples dated later than the clock plus this, seconds (implausible_time). Default: \(FixedText.number(CleaningParameters().maxSecondsAfterClock)).")
     var maxSecondsAfterClock: Double?
 
     func validate() throws {
@@ -42,12 +42,6 @@ struct CleaningOptions: ParsableArguments {
     }
 }
 
-/// A default number as help text shows it: `150`, `86400`, `0.5`.
-enum FixedDefault {
-    static func text(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
-}
 
 /// How inputs are identified and read.
 struct InputOptions: ParsableArguments {

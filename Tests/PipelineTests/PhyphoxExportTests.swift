@@ -39,6 +39,12 @@ import Testing
         try folder.write("\(base)/Location.csv", table("\"Time (s)\",\"Latitude (°)\",\"Longitude (°)\",\"Height (m)\",\"Velocity (m/s)\",\"Direction (°)\",\"Horizontal Accuracy (m)\",\"Vertical Accuracy (m)\"",
                                                       rate: 1, seconds: 60) { String(format: "%.7f,13.4,40,1.4,0,5,3", 52.5 + $0 * 1.3e-5) })
         try folder.write("\(base)/Proximity.csv", table("\"Time (s)\",\"Distance (cm)\"", rate: 1, seconds: 60) { _ in "5" })
+        try writeTime(folder, at: base)
+        try folder.write("\(base)/meta/device.csv", "\"property\",\"value\"\n\"deviceBrand\",\"google\"\n\"deviceModel\",\"Pixel 6\"\n")
+    }
+
+    /// `meta/time.csv`: started at `start`, paused at 30 s, resumed 100 s after the start.
+    static func writeTime(_ folder: TemporaryFolder, at base: String) throws {
         try folder.write("\(base)/meta/time.csv", """
             "event","experiment time","system time","system time text"
             "START",0.000000000000000E0,\(String(format: "%.15E", start)),"2023-11-14 23:13:20.000 UTC+01:00"
@@ -46,7 +52,6 @@ import Testing
             "START",3.000000000000000E1,\(String(format: "%.15E", start + 100)),"2023-11-14 23:15:00.000 UTC+01:00"
 
             """)
-        try folder.write("\(base)/meta/device.csv", "\"property\",\"value\"\n\"deviceBrand\",\"google\"\n\"deviceModel\",\"Pixel 6\"\n")
     }
 
     static func writeIPhone(_ folder: TemporaryFolder, at base: String, table: (String, Double, Double, (Double) -> String) -> String) throws {
@@ -59,13 +64,7 @@ import Testing
         try folder.write("\(base)/Magnetometer.csv", table("\"Time (s)\",\"X (µT)\",\"Y (µT)\",\"Z (µT)\"", 10, 60) { _ in "20,-5,40" })
         try folder.write("\(base)/Location.csv", table("\"Time (s)\",\"Latitude (°)\",\"Longitude (°)\",\"Height (m)\",\"Velocity (m/s)\",\"Direction (°)\",\"Horizontal Accuracy (m)\",\"Vertical Accuracy (m)\"", 1, 60) {
             String(format: "%.7f,13.4,NaN,1.4,NaN,NaN,NaN", 52.5 + $0 * 1.3e-5) })
-        try folder.write("\(base)/meta/time.csv", """
-            "event","experiment time","system time","system time text"
-            "START",0.000000000000000E0,\(String(format: "%.15E", start)),"2023-11-14 23:13:20.000 UTC+01:00"
-            "PAUSE",3.000000000000000E1,\(String(format: "%.15E", start + 30)),"2023-11-14 23:13:50.000 UTC+01:00"
-            "START",3.000000000000000E1,\(String(format: "%.15E", start + 100)),"2023-11-14 23:15:00.000 UTC+01:00"
-
-            """)
+        try writeTime(folder, at: base)
         try folder.write("\(base)/meta/device.csv", "property,value\ndeviceBrand,Apple\ndeviceModel,iPhone13,2\n")
     }
 
