@@ -5,7 +5,9 @@ import MobilityCore
 /// the central `level` share of the replicates' scores (the percentile bootstrap; Efron &
 /// Tibshirani 1993, ch. 13). Resampling people rather than windows is what makes the interval
 /// say how the score would move with other people: windows of one person are not independent
-/// draws, and with a handful of people the interval is wide, as it should be.
+/// draws, and with a handful of people the interval is wide, as it should be. Outcomes held
+/// out by day (`WindowOutcome.group`, one person's data) resample days instead: the interval
+/// then says how the score moves with other days of that person, never with other people.
 public struct GroupBootstrap: Sendable {
     /// Replicates drawn. Default 1000.
     public var replicates = 1000
@@ -42,7 +44,7 @@ public struct GroupBootstrap: Sendable {
     public func intervals(_ outcomes: [WindowOutcome], _ predicted: KeyPath<WindowOutcome, Mode>) -> Intervals {
         var perGroup: [String: [ModePair: Int]] = [:]
         for outcome in outcomes {
-            perGroup[outcome.device, default: [:]][ModePair(truth: outcome.truth, predicted: outcome[keyPath: predicted]), default: 0] += 1
+            perGroup[outcome.group ?? outcome.device, default: [:]][ModePair(truth: outcome.truth, predicted: outcome[keyPath: predicted]), default: 0] += 1
         }
         let groups = perGroup.keys.sorted()
         guard groups.count >= 2, replicates > 0 else { return Intervals() }

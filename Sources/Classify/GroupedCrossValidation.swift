@@ -1,8 +1,8 @@
 import Features
 import MobilityCore
 
-/// k-fold cross-validation in which every window of a group (a device, i.e. a person, or a
-/// trace) falls in the same fold, so a model is never scored on the person or recording it
+/// k-fold cross-validation in which every window of a group (a device, i.e. a person, a
+/// trace, or a day) falls in the same fold, so a model is never scored on the person or recording it
 /// was trained on: splitting windows at random would let overlapping neighbours of a test
 /// window sit in the training set and report scores that mean nothing.
 ///
@@ -10,8 +10,13 @@ import MobilityCore
 /// (ties broken by a seeded shuffle), which keeps folds balanced. With as many folds as
 /// groups this is leave-one-group-out.
 public struct GroupedCrossValidation: Sendable {
+    /// `day` is for data of one person (MobilityNet): every window or leg of a date, of any
+    /// device, in one fold, so the legs two phones recorded of one trip are never split between
+    /// training and test. The date is local mean solar time where the position is known (UTC
+    /// plus longitude / 15 hours, within half an hour or so of a civil date's midnight without
+    /// a time-zone database), else UTC.
     public enum GroupBy: String, Sendable, CaseIterable {
-        case device, trace
+        case device, trace, day
     }
 
     public var groupBy: GroupBy
@@ -25,12 +30,30 @@ public struct GroupedCrossValidation: Sendable {
         self.seed = seed
     }
 
-    public func group(of window: WindowInfo) -> String { groupBy == .device ? window.device : window.trace }
+    public func group(of window: WindowInfo) -> String {
+        switch groupBy {
+        case .device: return window.device
+        case .trace: return window.trace
+        case .day: return Self.day(of: window.start, longitudeDegrees: nil)
+        }
+    }
+
+    /// The date of `time` (`YYYY-MM-DD`) in local mean solar time at `longitudeDegrees`, or in
+    /// UTC without one.
+    public static func day(of time: Timestamp, longitudeDegrees: Double?) -> String {
+        let shifted = time.secondsSince1970 + (longitudeDegrees.map { $0 / 15 * 3600 } ?? 0)
+        return String(ISO8601.format(Timestamp(secondsSince1970: (shifted / 86_400).rounded(.down) * 86_400)).prefix(10))
+    }
 
     /// The fold of every window, in table order, and the groups of each fold.
     public func assign(_ windows: [WindowInfo]) -> (folds: [Int], groups: [[String]]) {
+        assign(groups: windows.map(group(of:)))
+    }
+
+    /// The fold of every row whose group is `keys[row]`, and the groups of each fold.
+    public func assign(groups keys: [String]) -> (folds: [Int], groups: [[String]]) {
         var sizes: [String: Int] = [:]
-        for window in windows { sizes[group(of: window), default: 0] += 1 }
+        for key in keys { sizes[key, default: 0] += 1 }
         var generator = SeededGenerator(seed: seed)
         let shuffled = sizes.keys.sorted().shuffled(using: &generator)
         let order = shuffled.enumerated().sorted { (sizes[$0.element]!, -$0.offset) > (sizes[$1.element]!, -$1.offset) }.map(\.element)
@@ -43,7 +66,7 @@ public struct GroupedCrossValidation: Sendable {
             load[fold] += sizes[name]!
             groups[fold].append(name)
         }
-        return (windows.map { foldOf[group(of: $0)]! }, groups.map { $0.sorted() })
+        return (keys.map { foldOf[$0]! }, groups.map { $0.sorted() })
     }
 
     public struct Evaluation: Sendable {
@@ -88,8 +111,9 @@ public struct GroupedCrossValidation: Sendable {
             var fit = training
             fit.append(supplement)
             let model = try choice.trainer.train(fit, window: window, provenance: .crossValidation)
-            let outcomes = WindowOutcome.of(test, prediction: ModePredictor(model: model).predict(test),
+            var outcomes = WindowOutcome.of(test, prediction: ModePredictor(model: model).predict(test),
                                             rules: ModePredictor(model: nil).predict(test))
+            if groupBy == .day { for index in outcomes.indices { outcomes[index].group = group(of: test.windows[index]) } }
             evaluation.outcomes += outcomes
             let unseen = Set(outcomes.map(\.truth)).subtracting(model.classes).sorted()
             evaluation.folds.append(.init(testGroups: groups[fold], windows: test.count,

@@ -1,7 +1,8 @@
 import Features
 import MobilityCore
 
-/// Nested cross-validation of the GPS leg model, grouped by person: each outer fold's
+/// Nested cross-validation of the GPS leg model, grouped by person (or by day, for one
+/// person's data: `groupBy`): each outer fold's
 /// classifier (network or logistic regression) is chosen on inner folds of its training people
 /// only, trained on their legs as recorded and thinned, and scored on the held-out people's
 /// legs at every rate. trackintel's rule (`TrackintelBaseline`) is scored on the same legs.
@@ -12,11 +13,14 @@ public struct LegCrossValidation: Sendable {
     public var innerFolds = 3
     public var kinds: [ModeTrainer.Kind] = [.mlp, .softmaxRegression]
     public var seed: UInt64 = 42
+    /// What a fold holds out, outer and inner. Default device (a person).
+    public var groupBy = GroupedCrossValidation.GroupBy.device
 
-    public init(folds: Int = 5, innerFolds: Int = 3, seed: UInt64 = 42) {
+    public init(folds: Int = 5, innerFolds: Int = 3, seed: UInt64 = 42, groupBy: GroupedCrossValidation.GroupBy = .device) {
         self.folds = folds
         self.innerFolds = innerFolds
         self.seed = seed
+        self.groupBy = groupBy
     }
 
     public struct Evaluation: Sendable {
@@ -24,6 +28,7 @@ public struct LegCrossValidation: Sendable {
         /// `smoothed` are the leg model's mode, `baseline` and `baselineRaw` trackintel's.
         public var outcomes: [Double?: [WindowOutcome]] = [:]
         public var folds: [Fold] = []
+        public var groupBy = GroupedCrossValidation.GroupBy.device
 
         public struct Fold: Sendable {
             public var testGroups: [String]
@@ -38,15 +43,16 @@ public struct LegCrossValidation: Sendable {
     /// `table` holds the legs of every person as recorded and thinned (`thinnedToSeconds`).
     public func evaluate(_ table: LegTable) throws -> Evaluation {
         let labelled = LegTrainer.labelled(table)
-        let (assignment, groups) = Self.assign(labelled, folds: folds, seed: seed)
+        let (assignment, groups) = Self.assign(labelled, folds: folds, seed: seed, groupBy: groupBy)
         var evaluation = Evaluation()
+        evaluation.groupBy = groupBy
         guard groups.count >= 2 else { return evaluation }
         for fold in groups.indices {
             let training = labelled.subset(assignment.indices.filter { assignment[$0] != fold })
             let test = labelled.subset(assignment.indices.filter { assignment[$0] == fold })
             let (kind, inner) = try choose(training)
             let model = try LegTrainer(kind: kind).train(training)
-            for (seconds, outcomes) in Self.outcomes(of: model, test) { evaluation.outcomes[seconds, default: []] += outcomes }
+            for (seconds, outcomes) in Self.outcomes(of: model, test, groupBy: groupBy) { evaluation.outcomes[seconds, default: []] += outcomes }
             evaluation.folds.append(.init(testGroups: groups[fold], legs: test.legs.filter { $0.thinnedToSeconds == nil }.count,
                                           kind: kind, innerMacroF1: inner,
                                           unseenModes: Set(test.legs.map { $0.mode! }).subtracting(model.classes).sorted()))
@@ -56,15 +62,18 @@ public struct LegCrossValidation: Sendable {
 
     /// Per thinning interval (nil: as recorded), the outcome of every labelled leg of `table`:
     /// `smoothed` and `raw` are `model`'s mode (trackintel's when there is no model),
-    /// `baseline` and `baselineRaw` trackintel's.
-    public static func outcomes(of model: GPSLegModel?, _ table: LegTable) -> [Double?: [WindowOutcome]] {
+    /// `baseline` and `baselineRaw` trackintel's. Grouped by day, each outcome carries its day
+    /// (`WindowOutcome.group`), which the intervals resample.
+    public static func outcomes(of model: GPSLegModel?, _ table: LegTable,
+                                groupBy: GroupedCrossValidation.GroupBy = .device) -> [Double?: [WindowOutcome]] {
         let labelled = LegTrainer.labelled(table)
         let baseline = TrackintelBaseline.predict(labelled), predicted = model?.predict(labelled) ?? baseline
         var outcomes: [Double?: [WindowOutcome]] = [:]
         for (index, leg) in labelled.legs.enumerated() {
             outcomes[leg.thinnedToSeconds, default: []].append(
                 WindowOutcome(trace: leg.trace, device: leg.device, truth: leg.mode!, smoothed: predicted[index], raw: predicted[index],
-                              baseline: baseline[index], baselineRaw: baseline[index], source: model == nil ? "trackintel" : GPSLegDecision.source))
+                              baseline: baseline[index], baselineRaw: baseline[index], source: model == nil ? "trackintel" : GPSLegDecision.source,
+                              group: groupBy == .day ? group(of: leg, groupBy) : nil))
         }
         return outcomes
     }
@@ -72,7 +81,7 @@ public struct LegCrossValidation: Sendable {
     /// The classifier with the best pooled macro-F1 over inner folds of `training`'s people
     /// (all rates together); the first of `kinds` when there are too few people to split.
     public func choose(_ training: LegTable) throws -> (ModeTrainer.Kind, Double?) {
-        let (assignment, groups) = Self.assign(training, folds: innerFolds, seed: seed &+ 1)
+        let (assignment, groups) = Self.assign(training, folds: innerFolds, seed: seed &+ 1, groupBy: groupBy)
         guard groups.count >= 2, kinds.count > 1 else { return (kinds[0], nil) }
         var best: (ModeTrainer.Kind, Double)?
         for kind in kinds {
@@ -87,10 +96,18 @@ public struct LegCrossValidation: Sendable {
         return best.map { ($0.0, $0.1) } ?? (kinds[0], nil)
     }
 
-    /// Each leg's fold, people dealt to folds as `GroupedCrossValidation` deals them (every
-    /// leg of a person, at every rate, in one fold).
-    static func assign(_ table: LegTable, folds: Int, seed: UInt64) -> (folds: [Int], groups: [[String]]) {
-        let windows = table.legs.map { WindowInfo(trace: $0.trace, device: $0.device, start: $0.start, end: $0.end) }
-        return GroupedCrossValidation(groupBy: .device, folds: folds, seed: seed).assign(windows)
+    /// Each leg's fold, groups dealt to folds as `GroupedCrossValidation` deals them (every
+    /// leg of a person, or of a day, at every rate, in one fold).
+    static func assign(_ table: LegTable, folds: Int, seed: UInt64, groupBy: GroupedCrossValidation.GroupBy) -> (folds: [Int], groups: [[String]]) {
+        GroupedCrossValidation(groupBy: groupBy, folds: folds, seed: seed).assign(groups: table.legs.map { group(of: $0, groupBy) })
+    }
+
+    /// The group a leg is held out with: its device, its trace, or its local date.
+    public static func group(of leg: LegInfo, _ groupBy: GroupedCrossValidation.GroupBy) -> String {
+        switch groupBy {
+        case .device: return leg.device
+        case .trace: return leg.trace
+        case .day: return GroupedCrossValidation.day(of: leg.start, longitudeDegrees: leg.longitudeDegrees)
+        }
     }
 }

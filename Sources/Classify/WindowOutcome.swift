@@ -14,6 +14,9 @@ public struct WindowOutcome: Hashable, Sendable {
     public var baselineRaw: Mode
     /// What decided the window: "model", "model (gravity-free)", or "rules" (a window the model cannot read).
     public var source: String
+    /// The cross-validation group the window was held out with, when it is not its device
+    /// (`GroupedCrossValidation.GroupBy.day`): the intervals resample these groups instead.
+    public var group: String? = nil
 
     /// The outcomes of `table`'s windows (all labelled) under `prediction` and the rules'
     /// prediction `rules`.

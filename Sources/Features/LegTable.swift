@@ -17,6 +17,8 @@ public struct LegInfo: Hashable, Sendable {
     /// The interval the recording's fixes were thinned to before this leg was cut
     /// (`LabelledLegs.of(_:everySeconds:)`), or nil for the fixes as recorded.
     public var thinnedToSeconds: Double?
+    /// The longitude of the leg's first fix, degrees (for its local date, `GroupBy.day`).
+    public var longitudeDegrees: Double?
 
     public init(trace: String, device: String, start: Timestamp, end: Timestamp, labelName: String? = nil, mode: Mode? = nil,
                 fixes: Int, fixIntervalSeconds: Double) {
@@ -80,6 +82,7 @@ public struct LegTable: Sendable {
         let intervals = zip(fixes, fixes.dropFirst()).map { $0.time!.seconds(until: $1.time!) }
         append(LegInfo(trace: trace, device: device, start: fixes.first!.time!, end: fixes.last!.time!, labelName: labelName,
                        mode: mode, fixes: fixes.count, fixIntervalSeconds: Quantile.of(intervals, 0.5) ?? 0), features: values)
+        legs[count - 1].longitudeDegrees = fixes.first!.longitudeDegrees
         return true
     }
 }

@@ -19,21 +19,24 @@ public enum Mode: String, Hashable, Sendable, CaseIterable, Comparable, Codable 
 /// Keys are lower-case with spaces, dashes and underscores removed. Sources: GeoLife
 /// `labels.txt` (walk, bike, bus, car, taxi, subway, train, airplane, boat, run, motorcycle),
 /// TMD file names (Walking, Car, Still, Train, Bus), GeoTecINIT labels (SEATED, STANDING_UP,
-/// WALKING, TURNING, SITTING_DOWN), Sensor Logger and common spellings. Choices that are not
-/// obvious: running and jogging count as `walk` (on foot); taxi and motorcycle as `car` (road
-/// vehicle); subway, metro and tram as `train` (rail); sitting, standing and the posture
+/// WALKING, TURNING, SITTING_DOWN), MobilityNet's (WALKING, BICYCLING, E_BIKE, ESCOOTER, CAR,
+/// BUS, LIGHT_RAIL, TRAIN, SUBWAY, STOPPED), Sensor Logger and common spellings. Choices that
+/// are not obvious: running and jogging count as `walk` (on foot); taxi and motorcycle as `car`
+/// (road vehicle); e-bikes and e-scooters as `bike` (ridden, on a bike lane's speeds and
+/// stops; too few recordings to learn them apart); subway, metro, light rail, commuter rail and
+/// tram as `train` (rail); sitting, standing, stopped (waiting) and the posture
 /// transitions of GeoTecINIT as `still`; GeoTecINIT's TURNING (turning round while walking) as
 /// `walk`. Any other name is reported as unknown, never guessed.
 public enum ModeNames {
     public static let table: [String: Mode] = {
         var table: [String: Mode] = [:]
         let names: [(Mode, [String])] = [
-            (.still, ["still", "stationary", "seated", "sitting", "standing", "standingup", "sittingdown", "idle", "stop", "stay"]),
+            (.still, ["still", "stationary", "seated", "sitting", "standing", "standingup", "sittingdown", "idle", "stop", "stopped", "stay", "waiting"]),
             (.walk, ["walk", "walking", "onfoot", "foot", "run", "running", "jog", "jogging", "turning"]),
-            (.bike, ["bike", "bicycle", "cycling", "cycle", "biking", "ebike"]),
+            (.bike, ["bike", "bicycle", "cycling", "cycle", "biking", "bicycling", "ebike", "escooter", "kickscooter"]),
             (.car, ["car", "taxi", "drive", "driving", "automobile", "motorcycle", "motorbike", "invehicle"]),
             (.bus, ["bus", "coach", "trolleybus"]),
-            (.train, ["train", "rail", "railway", "subway", "metro", "tram", "underground", "lightrail"]),
+            (.train, ["train", "rail", "railway", "subway", "metro", "tram", "underground", "lightrail", "commuterrail", "streetcar"]),
             (.boat, ["boat", "ferry", "ship"]),
             (.airplane, ["airplane", "plane", "aeroplane", "flight"]),
         ]

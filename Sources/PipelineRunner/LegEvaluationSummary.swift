@@ -12,8 +12,12 @@ public struct LegEvaluationSummary: Encodable {
     /// Why the leg model was not scored, when it was not (trackintel's rule still is).
     public var note: String?
     public var people: Int
+    /// The days the legs fall on, when the evaluation held out days (one person's data); the
+    /// intervals are then over days, not people.
+    public var days: Int?
     public var rates: [RateScores]
     public var folds: [FoldSummary]?
+    public var groupBy: String?
 
     public struct RateScores: Encodable {
         /// "as recorded", or "one fix every 60 s".
@@ -48,6 +52,8 @@ public struct LegEvaluationSummary: Encodable {
         self.evaluated = evaluated
         self.note = note
         people = Set(outcomes.values.joined().map(\.device)).count
+        let days = Set(outcomes.values.joined().compactMap(\.group))
+        self.days = days.isEmpty ? nil : days.count
         rates = outcomes.keys.sorted { ($0 ?? 0) < ($1 ?? 0) }.map { seconds in
             let legs = outcomes[seconds]!
             let report = { (legs: [WindowOutcome], path: KeyPath<WindowOutcome, Mode>) in
@@ -69,9 +75,10 @@ public struct LegEvaluationSummary: Encodable {
     }
 
     public init(_ evaluation: LegCrossValidation.Evaluation) {
-        self.init(evaluated: "GPS leg model, nested grouped \(evaluation.folds.count)-fold cross-validation by device "
+        self.init(evaluated: "GPS leg model, nested grouped \(evaluation.folds.count)-fold cross-validation by \(evaluation.groupBy.rawValue) "
                              + "(classifier chosen on inner folds; trained on legs as recorded and thinned)",
                   outcomes: evaluation.outcomes, hasModel: true)
+        groupBy = evaluation.groupBy.rawValue
         folds = evaluation.folds.map { FoldSummary(testGroups: $0.testGroups, legs: $0.legs, kind: $0.kind.rawValue, innerMacroF1: $0.innerMacroF1,
                                                    unseenModes: $0.unseenModes.map(\.rawValue)) }
     }
@@ -82,7 +89,8 @@ public struct LegEvaluationSummary: Encodable {
         sections.append("legs are labelled intervals of movement (still left out); trackintel: predict_transport_mode simple-coarse "
                         + "(average speed < 15 km/h slow → walk, < 100 km/h motorised → car, else fast → train)")
         for rate in rates {
-            sections += ["", "GPS legs, \(rate.fixes): \(rate.nLegs) legs of \(people) people"]
+            sections += ["", "GPS legs, \(rate.fixes): \(rate.nLegs) legs of \(people) devices"
+                         + (days.map { " on \($0) days (intervals over days: one person's data says nothing of other people)" } ?? "")]
             let coarse = rate.coarse
             sections.append("slow vs motorised macro-F1: " + (coarse.modelMacroF1.map {
                 String(format: "leg model %.3f%@, ", $0, EvaluationReport.bracket(coarse.modelMacroF1Interval))
@@ -91,7 +99,7 @@ public struct LegEvaluationSummary: Encodable {
             sections += ["", "trackintel's speed rule", rate.trackintel.text(unit: "legs")]
         }
         if let folds {
-            sections += ["", "GPS leg folds (grouped by device):"]
+            sections += ["", "GPS leg folds (grouped by \(groupBy ?? "device")):"]
             for fold in folds {
                 sections.append(String(format: "  %5d legs  %@", fold.legs, fold.kind) + (fold.innerMacroF1.map { String(format: " (inner macro-F1 %.3f)", $0) } ?? "")
                                 + "  test: " + fold.testGroups.joined(separator: ", ")

@@ -31,7 +31,9 @@ struct EvaluateCommand: ParsableCommand {
     @Option(help: "A saved model to score (windows are cut with its own parameters). Default: none (cross-validate training instead).")
     var model: String?
 
-    @Option(name: .customLong("group-by"), help: "Cross-validation groups: device or trace.")
+    @Option(name: .customLong("group-by"), help: ArgumentHelp(
+        "Cross-validation groups: device, trace or day.",
+        discussion: "day holds out every window and leg of a date (local solar time from a leg's position, else UTC), of any device: for one person's data, whose devices are never independent. Default: device."))
     var groupBy: GroupedCrossValidation.GroupBy = .device
 
     @Option(help: "Cross-validation folds, at most the number of groups (as many as groups: leave-one-group-out).")
@@ -45,6 +47,11 @@ struct EvaluateCommand: ParsableCommand {
 
     @Flag(help: "Print one JSON object on standard output.")
     var json = false
+
+    @Flag(name: .customLong("legs-only"), help: ArgumentHelp(
+        "Score only the GPS legs (the leg model beside trackintel's rule), not the windows. Default: off.",
+        discussion: "For GPS-only data sets, where the windows' nested cross-validation would take most of the time and say less than the legs."))
+    var legsOnly = false
 
     @OptionGroup var input: InputOptions
     @OptionGroup var window: WindowOptions
@@ -81,6 +88,14 @@ struct EvaluateCommand: ParsableCommand {
         run.legFeatures = try legContext.legFeatures(progress: progress)
         run.reducedWithout = testWithoutStreams.map { Set($0.split(separator: ",").compactMap { IMUSensor(rawValue: String($0)) }) }
         var output = try run.run(paths, progress: progress)
+        if legsOnly {
+            guard let legs = try legScores(output.legs, saved: saved) else {
+                progress.log("error: no labelled GPS legs to evaluate on (labelled intervals of movement with 3 or more fixes; see label files, manifest.csv)")
+                throw ExitCode(1)
+            }
+            print(json ? try JSONText.string(legs, keys: .snakeCase, layout: .pretty) : legs.text)
+            return
+        }
         output.table = training.restrict(output.table)
         let testTable = output.reducedTable.map(training.restrict)
         let labelled = ModeTrainer.labelled(testTable ?? output.table)
@@ -139,14 +154,15 @@ struct EvaluateCommand: ParsableCommand {
             let note = legModel.usesTransitGeofences == given ? nil : legModel.usesTransitGeofences
                 ? "the leg model was trained with transit geofences and none are given (--geofences): its legs lack the distances of their ends from transit"
                 : "the leg model was trained without transit geofences: --geofences is not used"
-            return LegEvaluationSummary(evaluated: "GPS leg model of \(path)", outcomes: LegCrossValidation.outcomes(of: legModel, labelled), hasModel: true,
+            return LegEvaluationSummary(evaluated: "GPS leg model of \(path)", outcomes: LegCrossValidation.outcomes(of: legModel, labelled, groupBy: groupBy),
+                                        hasModel: true,
                                         note: note)
         }
-        let modes = Set(labelled.legs.compactMap(\.mode)), people = Set(labelled.legs.map(\.device))
-        guard modes.count >= 2, people.count >= 2 else {
-            return LegEvaluationSummary(evaluated: "trackintel's rule only", outcomes: LegCrossValidation.outcomes(of: nil, labelled), hasModel: false,
-                                        note: "no leg model cross-validated: the labelled legs are of \(modes.count) modes and \(people.count) people, and it needs two of each")
+        let modes = Set(labelled.legs.compactMap(\.mode)), groups = Set(labelled.legs.map { LegCrossValidation.group(of: $0, groupBy) })
+        guard modes.count >= 2, groups.count >= 2 else {
+            return LegEvaluationSummary(evaluated: "trackintel's rule only", outcomes: LegCrossValidation.outcomes(of: nil, labelled, groupBy: groupBy), hasModel: false,
+                                        note: "no leg model cross-validated: the labelled legs are of \(modes.count) modes and \(groups.count) groups (\(groupBy.rawValue)), and it needs two of each")
         }
-        return LegEvaluationSummary(try LegCrossValidation(folds: folds, seed: training.seed).evaluate(labelled))
+        return LegEvaluationSummary(try LegCrossValidation(folds: folds, seed: training.seed, groupBy: groupBy).evaluate(labelled))
     }
 }

@@ -18,7 +18,7 @@ struct TrainCommand: ParsableCommand {
             Labelled GPS fixes also train a GPS leg model: each labelled interval of movement is a leg, described by its \
             speed percentiles over 30 s chords, acceleration, stops and turns per km, straightness, length and duration, \
             as recorded and thinned to one fix every 10 s and 60 s; its classifier (network or logistic regression) is \
-            chosen on inner folds over devices. It names GPS-only legs in `classify`, `trips` and `run`.
+            chosen on inner folds over devices (--group-by). It names GPS-only legs in `classify`, `trips` and `run`.
             """
     )
 
@@ -30,6 +30,17 @@ struct TrainCommand: ParsableCommand {
 
     @Flag(help: "Replace the model file if it exists. Default: off (an existing model is never overwritten).")
     var force = false
+
+    @Option(name: .customLong("leg-data"), help: ArgumentHelp(
+        "Labelled GPS traces, file or folder, that train only the GPS leg model; repeatable. Default: none.",
+        discussion: "Their windows train nothing, so a GPS data set (MobilityNet) can name GPS-only legs without teaching the window model that phones have no IMU.",
+        valueName: "path"))
+    var legData: [String] = []
+
+    @Option(name: .customLong("group-by"), help: ArgumentHelp(
+        "Groups of the inner folds that choose the GPS leg model's classifier: device, trace or day.",
+        discussion: "day, for one person's data (MobilityNet): every leg of a date, of any device, in one fold. Default: device."))
+    var groupBy: GroupedCrossValidation.GroupBy = .device
 
     @OptionGroup var input: InputOptions
     @OptionGroup var window: WindowOptions
@@ -49,25 +60,31 @@ struct TrainCommand: ParsableCommand {
         run.legThinningSeconds = LegTrainer.thinningSeconds
         run.legFeatures = try legContext.legFeatures(progress: progress)
         var output = try run.run(paths, progress: progress)
+        if !legData.isEmpty {
+            let legsOnly = try run.run(legData, progress: progress)
+            output.legs.append(legsOnly.legs)
+            output.report.recordings += legsOnly.report.recordings
+            output.report.unknownModes.formUnion(legsOnly.report.unknownModes)
+        }
         output.table = training.restrict(output.table)
         output.table.append(try supplement.table(loader: try input.loader, window: window.parameters, progress: progress))
         let labelled = ModeTrainer.labelled(output.table)
         var perClass: [String: Int] = [:]
         for window in labelled.windows { perClass[window.mode!.rawValue, default: 0] += 1 }
         var provenance = ModeModel.Provenance(
-            command: "pipeline " + CommandLine.arguments.dropFirst().joined(separator: " "), inputs: paths,
+            command: "pipeline " + CommandLine.arguments.dropFirst().joined(separator: " "), inputs: paths + legData,
             recordings: output.report.recordings, devices: Array(Set(labelled.windows.map(\.device))).sorted(),
             windowsPerClass: perClass, training: training.kind == .softmaxRegression ? training.trainer.training : nil,
             networkTraining: training.kind == .mlp ? training.trainer.network : nil, toolVersion: Pipeline.configuration.version)
         provenance.supplement = supplement.supplement?.description
         var used = DataIdentity.windowsPerTrace(labelled)
         for leg in LegTrainer.labelled(output.legs).legs where used[leg.trace] == nil { used[leg.trace] = 0 }
-        let identity = try DataIdentity(paths: paths + supplement.paths, listing: try input.listing, windows: used)
+        let identity = try DataIdentity(paths: paths + supplement.paths + legData, listing: try input.listing, windows: used)
         provenance.trainingInputs = identity.inputs.values.sorted { $0.path < $1.path }
         provenance.persons = Set(identity.inputs.values.map(\.person)).sorted()
         do {
             var trained = try training.trainer.train(output.table, window: window.parameters, provenance: provenance)
-            trained.gpsLegs = try Self.legModel(output.legs, progress: progress)
+            trained.gpsLegs = try Self.legModel(output.legs, groupBy: groupBy, progress: progress)
             try trained.save(path: model)
             progress.log("trained on \(labelled.count) windows of \(output.report.recordings) recordings ("
                          + perClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -83,7 +100,7 @@ struct TrainCommand: ParsableCommand {
 
     /// The GPS leg model of the labelled legs, its classifier chosen on inner folds over people;
     /// nil, said in the log, when the legs are of fewer than two modes of movement.
-    static func legModel(_ legs: LegTable, progress: PipelineRunner.Progress) throws -> GPSLegModel? {
+    static func legModel(_ legs: LegTable, groupBy: GroupedCrossValidation.GroupBy, progress: PipelineRunner.Progress) throws -> GPSLegModel? {
         let labelled = LegTrainer.labelled(legs)
         let modes = Set(labelled.legs.compactMap { $0.mode })
         guard modes.count >= 2 else {
@@ -92,7 +109,7 @@ struct TrainCommand: ParsableCommand {
                          + "and it needs two; GPS-only legs will be decided by the speed rules")
             return nil
         }
-        let (kind, inner) = try LegCrossValidation().choose(labelled)
+        let (kind, inner) = try LegCrossValidation(groupBy: groupBy).choose(labelled)
         let model = try LegTrainer(kind: kind).train(labelled)
         let chosen = kind.rawValue + (inner.map { String(format: ", inner-fold macro-F1 %.3f", $0) } ?? "")
         let perClass = model.legsPerClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")

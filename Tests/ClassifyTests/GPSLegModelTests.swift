@@ -97,6 +97,35 @@ import Testing
         }
     }
 
+    /// One person's two phones on the same days (as MobilityNet's): grouped by day, both phones'
+    /// legs of a day are held out together, and the intervals resample days.
+    @Test func groupedByDayBothPhonesOfADayAreHeldOutTogether() throws {
+        var table = Self.legs(people: ["ann", "ben", "cat", "dan"])
+        var second = table
+        for index in second.legs.indices { second.legs[index].device += "-phone2" }
+        table.append(second)
+        var validation = LegCrossValidation(folds: 10, innerFolds: 2, groupBy: .day)
+        validation.kinds = [.softmaxRegression]
+        let evaluation = try validation.evaluate(table)
+        let days = Set(table.legs.map { LegCrossValidation.group(of: $0, .day) })
+        #expect(evaluation.folds.count == days.count && evaluation.groupBy == .day)
+        #expect(evaluation.folds.flatMap(\.testGroups).sorted() == days.sorted())
+        let outcomes = evaluation.outcomes[nil] ?? []
+        #expect(outcomes.count == 64 && outcomes.allSatisfy { $0.group != nil && days.contains($0.group!) })
+        // Each held-out day holds both phones' copies of its legs.
+        for day in days {
+            let devices = Set(outcomes.filter { $0.group == day }.map(\.device))
+            #expect(devices.count == 2 * Set(devices.map { $0.replacingOccurrences(of: "-phone2", with: "") }).count, "\(day): \(devices)")
+        }
+        // The local date: 00:37 UTC on 28 July is the evening of the 27th at 122° W, and still the 28th in UTC.
+        var leg = table.legs[0]
+        leg.start = try #require(ISO8601.parse("2019-07-28T00:37:27Z"))
+        leg.longitudeDegrees = -122.08
+        #expect(LegCrossValidation.group(of: leg, .day) == "2019-07-27")
+        leg.longitudeDegrees = nil
+        #expect(LegCrossValidation.group(of: leg, .day) == "2019-07-28")
+    }
+
     /// The rules' runs of movement become legs; the leg model names each whole run, still
     /// windows stay still, and windows an IMU model decided are left alone.
     @Test func gpsOnlyRunsOfWindowsAreDecidedAsWholeLegs() throws {
