@@ -22,6 +22,9 @@ public struct GPSLegModel: Codable, Sendable {
     public var devices: [String]
     /// The intervals the training legs were also thinned to, seconds.
     public var thinnedToSeconds: [Double]
+    /// The paces the training legs were also replayed at (`LegTrainer.speedScales`); nil in
+    /// models trained without.
+    public var speedScales: [Double]?
 
     /// True when the training legs had transit geofences (`LegFeatures.transitDistanceMeters`),
     /// so the model reads the distances of a leg's ends from them.
@@ -72,6 +75,19 @@ public struct LegTrainer: Sendable {
     /// Each recording's fixes are also cut into legs after thinning to these intervals,
     /// seconds (`LabelledLegs.of(_:everySeconds:)`). Default 10 and 60.
     public static let thinningSeconds = [10.0, 60.0]
+    /// Each recording's legs are also cut from it replayed 0.75 and 1.35 times as fast: one
+    /// person's pace is not everyone's. MobilityNet's walker (the shipped leg model's only
+    /// person) walks at a median 1.12 m/s (over 30 s chords, the middle of 79 legs); adults'
+    /// comfortable walking speed is 1.27–1.46 m/s by age and sex, and their fastest 1.75–2.53
+    /// m/s (Bohannon 1997, Age and Ageing 26:15–19, table 1). Without the faster copies, a
+    /// steady 1.5 m/s walk lies beyond every walk the model saw and reads as a slow bike.
+    public static let speedScales = [0.75, 1.35]
+    /// Leg features the model is not given (its standardiser marks them absent, so they weigh
+    /// nothing): turning per km, straightness, length and duration describe the route and the
+    /// receiver's jitter more than the mode. Learnt from one person's scripted routes they
+    /// said "short, winding, jittery" for walk, and a steady walk along a straight street of
+    /// another city read as bike. Default these four; empty keeps every feature.
+    public var ignoredFeatures: Set<String> = ["leg_turn_deg_per_km", "leg_straightness", "leg_distance_km", "leg_duration_min"]
 
     public init(kind: ModeTrainer.Kind = .mlp) {
         self.kind = kind
@@ -88,7 +104,8 @@ public struct LegTrainer: Sendable {
                                             + (classes.isEmpty ? "none" : classes.map(\.rawValue).joined(separator: ", ")))
         }
         let columns = LegTable.columns
-        let standardizer = Standardizer(fitting: labelled.values, rows: labelled.count, columns: columns)
+        var standardizer = Standardizer(fitting: labelled.values, rows: labelled.count, columns: columns)
+        for (column, name) in LegFeatures.names.enumerated() where ignoredFeatures.contains(name) { standardizer.present[column] = false }
         let y = labelled.legs.map { classes.firstIndex(of: $0.mode!)! }
         let weights = SampleWeights.balanced(classes: labelled.legs.map(\.mode!), within: labelled.legs.map(\.device))
         let x = standardizer.transform(labelled.values)
@@ -98,10 +115,12 @@ public struct LegTrainer: Sendable {
         let stepsPerEpoch = (labelled.count + max(1, network.batch) - 1) / max(1, network.batch)
         network.epochs = min(network.epochs, max(20, 20_000 / max(1, stepsPerEpoch)))
         var perClass: [String: Int] = [:]
-        for leg in labelled.legs where leg.thinnedToSeconds == nil { perClass[leg.mode!.rawValue, default: 0] += 1 }
+        for leg in labelled.legs where leg.thinnedToSeconds == nil && leg.speedScale == nil { perClass[leg.mode!.rawValue, default: 0] += 1 }
         var model = GPSLegModel(kind: kind, classes: classes, standardizer: standardizer, legsPerClass: perClass,
                                 devices: Array(Set(labelled.legs.map(\.device))).sorted(),
                                 thinnedToSeconds: Array(Set(labelled.legs.compactMap(\.thinnedToSeconds))).sorted())
+        let scales = Set(labelled.legs.compactMap(\.speedScale)).sorted()
+        model.speedScales = scales.isEmpty ? nil : scales
         switch kind {
         case .softmaxRegression:
             model.regression = SoftmaxRegression(x: x, y: y, sampleWeights: weights, features: columns, classes: classes.count, training: regression)

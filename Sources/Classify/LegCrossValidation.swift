@@ -53,7 +53,7 @@ public struct LegCrossValidation: Sendable {
             let (kind, inner) = try choose(training)
             let model = try LegTrainer(kind: kind).train(training)
             for (seconds, outcomes) in Self.outcomes(of: model, test, groupBy: groupBy) { evaluation.outcomes[seconds, default: []] += outcomes }
-            evaluation.folds.append(.init(testGroups: groups[fold], legs: test.legs.filter { $0.thinnedToSeconds == nil }.count,
+            evaluation.folds.append(.init(testGroups: groups[fold], legs: test.legs.filter { $0.thinnedToSeconds == nil && $0.speedScale == nil }.count,
                                           kind: kind, innerMacroF1: inner,
                                           unseenModes: Set(test.legs.map { $0.mode! }).subtracting(model.classes).sorted()))
         }
@@ -69,7 +69,7 @@ public struct LegCrossValidation: Sendable {
         let labelled = LegTrainer.labelled(table)
         let baseline = TrackintelBaseline.predict(labelled), predicted = model?.predict(labelled) ?? baseline
         var outcomes: [Double?: [WindowOutcome]] = [:]
-        for (index, leg) in labelled.legs.enumerated() {
+        for (index, leg) in labelled.legs.enumerated() where leg.speedScale == nil {  // replayed copies only train
             outcomes[leg.thinnedToSeconds, default: []].append(
                 WindowOutcome(trace: leg.trace, device: leg.device, truth: leg.mode!, smoothed: predicted[index], raw: predicted[index],
                               baseline: baseline[index], baselineRaw: baseline[index], source: model == nil ? "trackintel" : GPSLegDecision.source,
@@ -87,7 +87,8 @@ public struct LegCrossValidation: Sendable {
         for kind in kinds {
             var matrix = ConfusionMatrix<Mode>()
             for fold in groups.indices {
-                let fit = training.subset(assignment.indices.filter { assignment[$0] != fold }), test = training.subset(assignment.indices.filter { assignment[$0] == fold })
+                let fit = training.subset(assignment.indices.filter { assignment[$0] != fold })
+                let test = training.subset(assignment.indices.filter { assignment[$0] == fold && training.legs[$0].speedScale == nil })
                 guard let model = try? LegTrainer(kind: kind).train(fit) else { continue }
                 for (truth, predicted) in zip(test.legs.map { $0.mode! }, model.predict(test)) { matrix.add(truth: truth, predicted: predicted) }
             }

@@ -19,6 +19,10 @@ public struct LegInfo: Hashable, Sendable {
     public var thinnedToSeconds: Double?
     /// The longitude of the leg's first fix, degrees (for its local date, `GroupBy.day`).
     public var longitudeDegrees: Double?
+    /// The factor this copy's speeds were multiplied by (its times divided by), a training
+    /// augmentation (`LabelledLegs.of(_:everySeconds:speedScale:)`); nil for the leg as recorded.
+    /// Such copies train and are never scored.
+    public var speedScale: Double?
 
     public init(trace: String, device: String, start: Timestamp, end: Timestamp, labelName: String? = nil, mode: Mode? = nil,
                 fixes: Int, fixIntervalSeconds: Double) {
@@ -92,21 +96,31 @@ public struct LegTable: Sendable {
 /// model trains on and is scored on.
 public enum LabelledLegs {
     /// The legs of `recording`, its fixes first thinned to one every `everySeconds` when given
-    /// (`thinned`), as a logger that records less often would have written them.
-    public static func of(_ recording: Recording, everySeconds: Double? = nil, features: LegFeatures = LegFeatures()) -> LegTable {
+    /// (`thinned`), as a logger that records less often would have written them. With
+    /// `speedScale`, the recording is first replayed that many times faster (every time after
+    /// its first fix divided by it, label bounds too): the same path at another pace, as
+    /// another person would walk or ride it.
+    public static func of(_ recording: Recording, everySeconds: Double? = nil, speedScale: Double? = nil,
+                          features: LegFeatures = LegFeatures()) -> LegTable {
         var table = LegTable()
         guard !recording.labels.isEmpty else { return table }
         var fixes = recording.fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
+        guard let origin = fixes.first?.time?.secondsSince1970 else { return table }
+        func replayed(_ seconds: Double) -> Double { speedScale.map { origin + (seconds - origin) / $0 } ?? seconds }
+        if speedScale != nil {
+            for index in fixes.indices { fixes[index].time = Timestamp(secondsSince1970: replayed(fixes[index].time!.secondsSince1970)) }
+        }
         if let everySeconds { fixes = thinned(fixes, everySeconds: everySeconds) }
         guard fixes.count >= 3 else { return table }
         let times = fixes.map { $0.time!.secondsSince1970 }
         for label in recording.labels {
             guard let mode = label.mode, mode != .still else { continue }
-            let lower = times.insertionIndex(of: label.start.secondsSince1970), upper = times.insertionIndex(of: label.end.secondsSince1970.nextUp)
+            let lower = times.insertionIndex(of: replayed(label.start.secondsSince1970)), upper = times.insertionIndex(of: replayed(label.end.secondsSince1970).nextUp)
             guard upper - lower >= 3 else { continue }
             if table.add(fixes[lower..<upper], trace: recording.trace, device: label.device ?? recording.device,
                          labelName: label.rawName, mode: mode, features: features) {
                 table.legs[table.count - 1].thinnedToSeconds = everySeconds
+                table.legs[table.count - 1].speedScale = speedScale
             }
         }
         return table

@@ -16,6 +16,10 @@ public struct FeatureRun {
     /// When set, the labelled legs of every recording with fixes are also cut
     /// (`Output.legs`), as recorded and after thinning to each of these intervals, seconds.
     public var legThinningSeconds: [Double]?
+    /// With `legThinningSeconds`: the legs are also cut from the recording replayed at these
+    /// paces (`LabelledLegs.of(_:everySeconds:speedScale:)`), each at every thinning; for
+    /// training (`LegTrainer.speedScales`). Default none.
+    public var legSpeedScales: [Double] = []
     /// How the legs' features are computed (with transit geofences or not).
     public var legFeatures = LegFeatures()
     /// When true, every recording's fixes are kept (`Output.fixes`), for deciding GPS-only
@@ -52,7 +56,11 @@ public struct FeatureRun {
         func extract(_ recording: Recording) {
             if keepsFixes, !recording.fixes.isEmpty { fixes[recording.trace, default: []] += recording.fixes }
             if let thinning = legThinningSeconds, !recording.fixes.isEmpty, !recording.labels.isEmpty {
-                for every in [nil] + thinning.map(Optional.some) { legs.append(LabelledLegs.of(recording, everySeconds: every, features: legFeatures)) }
+                for scale in [nil] + legSpeedScales.map(Optional.some) {
+                    for every in [nil] + thinning.map(Optional.some) {
+                        legs.append(LabelledLegs.of(recording, everySeconds: every, speedScale: scale, features: legFeatures))
+                    }
+                }
             }
             let (part, said) = extractor.extractWithNotes(recording)
             if !said.isEmpty { notes[recording.trace, default: []] += said }

@@ -85,6 +85,7 @@ struct EvaluateCommand: ParsableCommand {
         let parameters = saved?.window ?? window.parameters
         var run = FeatureRun(loader: try input.loader, window: parameters)
         run.legThinningSeconds = LegTrainer.thinningSeconds
+        if saved == nil { run.legSpeedScales = LegTrainer.speedScales }  // training folds only; never scored
         run.legFeatures = try legContext.legFeatures(progress: progress)
         run.reducedWithout = testWithoutStreams.map { Set($0.split(separator: ",").compactMap { IMUSensor(rawValue: String($0)) }) }
         var output = try run.run(paths, progress: progress)

@@ -58,6 +58,7 @@ struct TrainCommand: ParsableCommand {
         let progress = Progress()
         var run = FeatureRun(loader: try input.loader, window: window.parameters)
         run.legThinningSeconds = LegTrainer.thinningSeconds
+        run.legSpeedScales = LegTrainer.speedScales
         run.legFeatures = try legContext.legFeatures(progress: progress)
         var output = try run.run(paths, progress: progress)
         if !legData.isEmpty {
@@ -114,7 +115,9 @@ struct TrainCommand: ParsableCommand {
         let chosen = kind.rawValue + (inner.map { String(format: ", inner-fold macro-F1 %.3f", $0) } ?? "")
         let perClass = model.legsPerClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         let thinning = model.thinnedToSeconds.map { String(format: "%g", $0) }.joined(separator: " and ")
-        progress.log("GPS leg model (\(chosen)) trained on \(perClass) legs of \(model.devices.count) devices, also thinned to one fix every \(thinning) s")
+        let paces = (model.speedScales ?? []).map { String(format: "%g", $0) }.joined(separator: " and ")
+        progress.log("GPS leg model (\(chosen)) trained on \(perClass) legs of \(model.devices.count) devices, also thinned to one fix every \(thinning) s"
+                     + (paces.isEmpty ? "" : " and replayed at \(paces) times their pace"))
         return model
     }
 }
