@@ -46,22 +46,23 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
-        .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips", "HeatMaps", "Comfort", "CPNG", "CFreeType"]),
+        .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips", "Transit", "HeatMaps", "Comfort", "CPNG", "CFreeType"]),
         .target(name: "HeatMaps", dependencies: ["MobilityCore", "Trips"]),
         .target(name: "Comfort", dependencies: ["MobilityCore", "Trips", "CBLAS"]),
         .target(
             name: "PipelineRunner",
-            dependencies: ["MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify", "Trips", "HeatMaps", "Comfort",
+            dependencies: ["MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify", "Trips", "Transit", "HeatMaps", "Comfort",
                            .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "Features", dependencies: ["MobilityCore", "CBLAS"]),
-        .target(name: "Classify", dependencies: ["MobilityCore", "Features", "CBLAS"]),
-        .target(name: "Trips", dependencies: ["MobilityCore"]),
+        .target(name: "Classify", dependencies: ["MobilityCore", "Features", "Trips", "Transit", "CBLAS"]),
+        .target(name: "Trips", dependencies: ["MobilityCore", "Transit"]),
+        .target(name: "Transit", dependencies: ["MobilityCore", "Ingest"]),
         .target(name: "Simulate", dependencies: ["MobilityCore", "CGZip", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .executableTarget(
             name: "pipeline",
             dependencies: [
-                "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Reports", "Simulate", "HeatMaps", "Trips", "Comfort",
+                "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Reports", "Simulate", "HeatMaps", "Trips", "Transit", "Comfort",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -85,7 +86,8 @@ let package = Package(
         .testTarget(name: "SimulateTests", dependencies: ["Simulate", "MobilityCore", "TestSupport"]),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["TestSupport", "Store", "PipelineRunner", "Features", "Classify", "Trips", "Ingest", "MobilityCore"],
+            dependencies: ["TestSupport", "Store", "PipelineRunner", "Features", "Classify", "Trips", "Transit", "Ingest", "MobilityCore",
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             exclude: ["Fixtures"]
         ),
     ],

@@ -43,6 +43,15 @@ public enum ZipExtraction {
         guardLock.unlock()
     }
 
+    /// Unpacks `zip` (bounded as every zip is) into a folder of its own, calls `body` with it,
+    /// and removes it: for inputs that are not recordings, such as a transit feed.
+    public static func withUnpackedFolder<T>(_ zip: String, _ body: (String) throws -> T) throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-zip-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try unpack(zip, to: folder)
+        return try body(folder)
+    }
+
     /// Unpacks `zip` (or finds it unpacked earlier in this run) and calls `body` with the folder.
     static func withUnpacked<T>(_ zip: String, _ body: (String) throws -> T) throws -> T {
         guardLock.lock()

@@ -30,6 +30,9 @@ public struct PipelineRun {
     /// nothing is published: no CSV, GeoJSON, PNG or report is written, since the part's
     /// cross-device results (k-anonymous cells, OD, locations) are not the data set's.
     public var partial = false
+    /// A GTFS feed (zip or folder) whose stops and route shapes every leg is matched against
+    /// (`TransitMatch`, `LegFusion`); nil: no transit evidence, its columns left empty.
+    public var transitFeed: String?
     /// The devices a partial run owns (check-ins of others are left to their part).
     public var ownedDevices = DeviceRange()
     /// The store, when the caller has it open already (`forget`); else the run opens it once
@@ -65,7 +68,7 @@ public struct PipelineRun {
         public var classifiedFiles = 0, windows = 0
         public var staypoints = 0, dwells = 0, trips = 0, triplegs = 0
         /// Legs per source of their mode: "model" (classified IMU windows), "gps_leg_model",
-        /// "gps_rules", "none".
+        /// "gps_rules", "imu+gps_leg_model", "transit" (`LegFusion`), "none".
         public var legsByModeSource: [String: Int] = [:]
         public var cells = 0, suppressedCells = 0
         /// Check-ins turned into rides, and those whose comfort was measured.
@@ -204,6 +207,8 @@ public struct PipelineRun {
         var trips = TripsRun(storePath: storePath, reportsFolder: filesFolder)
         trips.openStore = store
         trips.legModel = model?.gpsLegs
+        trips.imuClasses = model.map { $0.usesInertial ? $0.classes : [] } ?? []
+        trips.transit = try transitFeed.map { try TransitRun.index(feed: $0, progress: progress) }
         trips.parameters = configuration.trips
         trips.calendar = calendar
         let tripSummary = try trips.run(progress: progress)
@@ -415,7 +420,8 @@ public struct PipelineRun {
             hash.update(data: Data(try ContentHash.sha256(path: configuration.classification.model).utf8))
         }
         hash.update(data: Data(ReportPage.generator.utf8))
-        if partial { hash.update(data: Data("partial \(ownedDevices)".utf8)) }  // a complete run after a partial one runs every stage; a part owns its devices
+        if partial { hash.update(data: Data("partial \(ownedDevices)".utf8)) }
+        if let transitFeed { hash.update(data: Data("transit \(try TransitRun.contentHash(feed: transitFeed))".utf8)) }  // a complete run after a partial one runs every stage; a part owns its devices
         return hash.hexDigest()
     }
 

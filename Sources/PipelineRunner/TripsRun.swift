@@ -4,6 +4,7 @@ import Foundation
 import MobilityCore
 import Reports
 import Store
+import Transit
 import Trips
 
 /// The trip stage over a store: reads every device's fixes, geofences and classified
@@ -23,6 +24,11 @@ public struct TripsRun {
     public var grouping = TrackGrouping.device
     /// Names GPS-only legs when set (the mode model's `gpsLegs`); else the speed rules do.
     public var legModel: GPSLegModel?
+    /// The modes of the IMU model that classified the stored windows (`LegFusion` leaves bike
+    /// to the GPS leg model when it is not among them).
+    public var imuClasses: [Mode] = []
+    /// A transit feed's stops and corridors (`--transit`), for every leg's transit match.
+    public var transit: TransitIndex?
 
     public init(storePath: String, reportsFolder: String) {
         self.storePath = storePath
@@ -85,9 +91,12 @@ public struct TripsRun {
                 progress.log("warning: the GPS leg model was trained with transit geofences and the store has none of kinds "
                              + TransitGeofences.kinds.sorted().joined(separator: ", ") + ": its legs lack the distances of their ends from transit")
             }
-            devices += analysis.analyseConcurrently(tracks, geofences: geofences) { track, staypoints in
+            let fusion = LegFusion(legModel: legModel, imuClasses: imuClasses, legFeatures: legFeatures, transit: transit)
+            devices += analysis.analyseConcurrently(tracks, geofences: geofences, modes: { track, staypoints in
                 Self.timeline(track, stored: stored[track.device] ?? [], staypoints: staypoints, legModel: legModel, legFeatures: legFeatures)
-            }.map { $0.compacted() }
+            }, legs: { track, legs in
+                fusion.apply(track, legs: &legs, imuSpans: (stored[track.device] ?? []).filter { $0.source.hasPrefix("model") })
+            }).map { $0.compacted() }
         }
         progress.update(done: names.count, total: names.count, item: "")
         let result = analysis.result(devices)

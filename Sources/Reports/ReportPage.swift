@@ -323,7 +323,12 @@ public struct ReportPage {
         let decided = try store.windowDecisions().map { [$0.decidedBy, $0.mode, String($0.count)] }
         html += "<h3>Classified windows</h3>" + HTML.table(["decided by", "mode", "windows"], decided, numeric: [2])
         let legs = try store.legDecisions().map { [$0.decidedBy, $0.mode, String($0.count)] }
-        if !legs.isEmpty { html += "<h3>Triplegs</h3>" + HTML.table(["mode decided by", "mode", "legs"], legs, numeric: [2]) }
+        if !legs.isEmpty {
+            html += "<h3>Triplegs</h3>" + HTML.table(["mode decided by", "mode", "legs"], legs, numeric: [2])
+                + "<p class=\"note\">model: IMU windows; gps_rules: GPS speed rules; gps_leg_model: the GPS leg model on a GPS-only leg; "
+                + "imu+gps_leg_model: IMU windows chose on foot or vehicle, the GPS leg model which mode; transit: the ride runs along "
+                + "a rail or bus route of the --transit feed and stops at its stops. triplegs.csv keeps each leg's evidence.</p>"
+        }
         html += try labelAgreement()
         return html + "</section>"
     }

@@ -90,7 +90,7 @@ public struct TripTables {
     func triplegs() -> CSVWriter {
         var csv = CSVWriter(columns: ["tripleg_id", "trip_id", "device", "started_at", "started_unix_s", "finished_at", "finished_unix_s",
                                       "duration_s", "distance_m", "speed_mps", "mode", "mode_source", "fixes", "previous_staypoint_id",
-                                      "next_staypoint_id"])
+                                      "next_staypoint_id"] + Self.evidenceColumns)
         for (deviceIndex, device) in result.devices.enumerated() {
             for (index, leg) in device.triplegs.enumerated() {
                 let speed = leg.durationSeconds > 0 ? leg.distanceMeters / leg.durationSeconds : 0
@@ -99,10 +99,36 @@ public struct TripTables {
                            + [Self.number(leg.durationSeconds, 1), Self.number(leg.distanceMeters, 1), Self.number(speed, 2),
                               leg.mode?.rawValue ?? unknownModeName, leg.modeSource, String(leg.fixCount),
                               Self.id(leg.previousStaypoint.map { ids.staypoint(deviceIndex, $0) }),
-                              Self.id(leg.nextStaypoint.map { ids.staypoint(deviceIndex, $0) })])
+                              Self.id(leg.nextStaypoint.map { ids.staypoint(deviceIndex, $0) })] + Self.evidence(leg.evidence))
             }
         }
         return csv
+    }
+
+    /// A leg's evidence (`LegEvidence`), in `triplegs.csv`: the share of its time under IMU
+    /// windows and their mode; the GPS leg model's probability of each mode it knows; and the
+    /// transit match (`TransitMatch`): share of fixes along rail and bus corridors, stops and
+    /// stations passed and stopped at, stop places, metres from each end to the nearest rail
+    /// and bus stop (at most 2,000), the longest time between fixes. Empty where that evidence
+    /// was not there.
+    static let evidenceColumns = ["imu_share", "imu_mode"] + gpsModes.map { "gps_p_\($0.rawValue)" }
+        + ["rail_corridor_share", "bus_corridor_share", "rail_stops_passed", "bus_stops_passed", "rail_stops_stopped_at",
+           "bus_stops_stopped_at", "stop_places", "start_rail_stop_m", "end_rail_stop_m", "start_bus_stop_m", "end_bus_stop_m", "longest_gap_s"]
+    static let gpsModes: [Mode] = [.walk, .bike, .car, .bus, .train]
+
+    static func evidence(_ evidence: LegEvidence?) -> [String] {
+        guard let evidence else { return [String](repeating: "", count: evidenceColumns.count) }
+        var fields = [number(evidence.imuShare, 3), evidence.imuMode?.rawValue ?? ""]
+        fields += gpsModes.map { mode in evidence.gpsProbabilities.map { number($0[mode] ?? 0, 3) } ?? "" }
+        if let t = evidence.transit {
+            fields += [number(t.corridorShare[.rail] ?? 0, 3), number(t.corridorShare[.bus] ?? 0, 3), String(t.passed[.rail] ?? 0),
+                       String(t.passed[.bus] ?? 0), String(t.stoppedAt[.rail] ?? 0), String(t.stoppedAt[.bus] ?? 0), String(t.stops),
+                       number(t.startMeters[.rail] ?? 0, 1), number(t.endMeters[.rail] ?? 0, 1), number(t.startMeters[.bus] ?? 0, 1),
+                       number(t.endMeters[.bus] ?? 0, 1), number(t.longestGapSeconds, 1)]
+        } else {
+            fields += [String](repeating: "", count: 12)
+        }
+        return fields
     }
 
     func trips() -> CSVWriter {

@@ -85,11 +85,14 @@ public struct TripAnalysis: Sendable {
 
     /// Each track's stages, one device per core, in the tracks' order (for callers that feed
     /// devices in batches and hand the collected results to `result(_:)`).
+    /// `legs`, when given, revisits the device's triplegs as wholes (their modes and evidence)
+    /// before trips are made of them.
     public func analyseConcurrently(_ tracks: [DeviceTrack], geofences: [Geofence],
-                                    modes: @escaping @Sendable (DeviceTrack, [Staypoint]) -> ModeTimeline) -> [DeviceTrips] {
+                                    modes: @escaping @Sendable (DeviceTrack, [Staypoint]) -> ModeTimeline,
+                                    legs: (@Sendable (DeviceTrack, inout [Tripleg]) -> Void)? = nil) -> [DeviceTrips] {
         let slots = ConcurrentSlots<DeviceTrips>(count: tracks.count)
         DispatchQueue.concurrentPerform(iterations: tracks.count) { index in
-            slots.store(analyse(tracks[index], geofences: geofences, modes: modes), at: index)
+            slots.store(analyse(tracks[index], geofences: geofences, modes: modes, legs: legs), at: index)
         }
         return slots.values
     }
@@ -105,13 +108,15 @@ public struct TripAnalysis: Sendable {
         analyse(track, geofences: geofences) { _, _ in modes }
     }
 
-    public func analyse(_ track: DeviceTrack, geofences: [Geofence], modes: (DeviceTrack, [Staypoint]) -> ModeTimeline) -> DeviceTrips {
+    public func analyse(_ track: DeviceTrack, geofences: [Geofence], modes: (DeviceTrack, [Staypoint]) -> ModeTimeline,
+                        legs: ((DeviceTrack, inout [Tripleg]) -> Void)? = nil) -> DeviceTrips {
         var staypoints = StaypointDetector(parameters: parameters.staypoints).detect(track)
         let dwells = DwellDetector(parameters: parameters.dwells).detect(track, geofences: geofences)
         let builder = TripBuilder(parameters: parameters.trips)
         builder.annotate(&staypoints, dwells: dwells)
         let timeline = modes(track, staypoints)
         var triplegs = TriplegBuilder(parameters: parameters.trips).build(track, staypoints: staypoints, modes: timeline)
+        legs?(track, &triplegs)
         let trips = builder.build(staypoints: staypoints, triplegs: &triplegs)
         return DeviceTrips(track: track, staypoints: staypoints, dwells: dwells, triplegs: triplegs, trips: trips)
     }

@@ -12,8 +12,12 @@ public struct Tripleg: Hashable, Sendable {
     public var distanceMeters: Double
     /// Nil when no classifier covered any of its fixes.
     public var mode: Mode?
-    /// Who decided the mode ("model", "model (gravity-free)", "rules"), nil with the mode.
+    /// Who decided the mode ("model", "model (gravity-free)", "gps_rules", "gps_leg_model",
+    /// "imu+gps_leg_model", "transit"), nil with the mode.
     public var modeSource: String?
+    /// What the mode was decided from, when the trip stage weighed the leg as a whole
+    /// (`LegFusion`); nil when it did not.
+    public var evidence: LegEvidence? = nil
     /// Index of the staypoint just before and just after it in the device's staypoints; nil
     /// at a track boundary or a data gap.
     public var previousStaypoint: Int?

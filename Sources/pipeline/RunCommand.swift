@@ -69,6 +69,11 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
 
+    @Option(help: ArgumentHelp("A GTFS feed (.zip or folder) whose stops and route shapes every leg is matched against (triplegs.csv's transit columns; bus and train from the feed).",
+                               discussion: "Default: none (transit columns empty, never guessed). A city's feed is published by its transit agency (README: \"IMU and GPS together, and transit\").",
+                               valueName: "feed"))
+    var transit: String?
+
     @OptionGroup var input: InputOptions
     @OptionGroup(title: "Cleaning (each overrides its cleaning key in --config)") var cleaning: CleaningOptions
 
@@ -93,6 +98,7 @@ struct RunCommand: ParsableCommand {
         pipeline.configuration = configuration
         pipeline.force = force
         pipeline.partial = partial
+        pipeline.transitFeed = transit
         if devicesFrom != nil || devicesBefore != nil {
             guard partial else { throw ValidationError("--devices-from and --devices-before only apply to a part of a distributed run (--partial)") }
             pipeline.ownedDevices = DeviceRange(first: devicesFrom, before: devicesBefore)

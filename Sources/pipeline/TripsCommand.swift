@@ -32,6 +32,10 @@ struct TripsCommand: ParsableCommand {
                                valueName: "file"))
     var model: String?
 
+    @Option(help: ArgumentHelp("A GTFS feed (.zip or folder) whose stops and route shapes every leg is matched against. Default: none (transit columns empty).",
+                               valueName: "feed"))
+    var transit: String?
+
     @OptionGroup var trips: TripOptions
 
     func run() throws {
@@ -44,9 +48,13 @@ struct TripsCommand: ParsableCommand {
         if let model {
             let loaded = try ModeModel.load(path: model)
             run.legModel = loaded.gpsLegs
+            run.imuClasses = loaded.usesInertial ? loaded.classes : []
             if loaded.gpsLegs == nil { progress.log("\(model) has no GPS leg model: GPS-only legs are decided by the GPS-speed rules") }
         }
-        let summary = try runStage(json: json, progress: progress) { try run.run(progress: progress) }
+        let summary = try runStage(json: json, progress: progress) {
+            run.transit = try transit.map { try TransitRun.index(feed: $0, progress: progress) }
+            return try run.run(progress: progress)
+        }
         if json {
             try JSONSummary.print(summary)
         } else {

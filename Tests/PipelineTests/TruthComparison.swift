@@ -24,6 +24,9 @@ struct TruthComparison: CustomStringConvertible {
     var tripRecall = Rate(), tripPrecision = Rate()
     var modeSeconds = 0.0, correctModeSeconds = 0.0
     var modeAccuracy: Double { modeSeconds == 0 ? 0 : correctModeSeconds / modeSeconds }
+    /// Per true mode: the seconds of its legs under found legs, and under found legs of its mode.
+    var secondsByTrueMode: [String: (all: Double, right: Double)] = [:]
+    func accuracy(of mode: String) -> Double { secondsByTrueMode[mode].map { $0.all == 0 ? 0 : $0.right / $0.all } ?? 0 }
 
     var description: String {
         "stays recall \(stayRecall), precision \(stayPrecision); dwells recall \(dwellRecall), precision \(dwellPrecision); "
@@ -81,7 +84,11 @@ struct TruthComparison: CustomStringConvertible {
                 let shared = Self.overlap(st, Self.span(leg, "started_unix_s", "finished_unix_s"))
                 guard shared > 0 else { continue }
                 modeSeconds += shared
-                if leg["mode"] == truthLeg["mode"] { correctModeSeconds += shared }
+                secondsByTrueMode[truthLeg["mode"] ?? "", default: (0, 0)].all += shared
+                if leg["mode"] == truthLeg["mode"] {
+                    correctModeSeconds += shared
+                    secondsByTrueMode[truthLeg["mode"] ?? "", default: (0, 0)].right += shared
+                }
             }
         }
     }

@@ -1,0 +1,148 @@
+import Features
+import MobilityCore
+import Transit
+import Trips
+
+/// A tripleg's mode from all its evidence at once, where the windows only ever saw ±30 s:
+///
+/// 1. **IMU and GPS together.** When IMU windows cover at least `minimumIMUShare` of the leg
+///    and the GPS leg model can read its fixes, the IMU decides whether the phone was on foot
+///    or in a vehicle (the majority of its windows' time: what an accelerometer tells well on
+///    any phone), and the GPS leg model decides which mode of that family (its most probable
+///    of walk, or of car, bus and train: what a whole leg's speeds, stops and turns tell well).
+///    An IMU model that never learnt bike cannot say bike, so bike is then open to the GPS leg
+///    model in either family. Source `imu+gps_leg_model`.
+/// 2. **Transit.** With a feed (`--transit`), a motorised leg (car, bus or train by now) is
+///    matched as part of its ride: the run of adjacent legs (no staypoint between) that are
+///    motorised or still, since a bus's stops cut its ride into legs that alone show no stop.
+///    The ride's legs become train when it runs along rail (`railShare` of its fixes within 30 m of a rail corridor)
+///    and starts or ends within `nearStationMeters` of a rail stop or stops at one; or when both
+///    its ends are that near a rail stop and its fixes stop for `undergroundGapSeconds` or more
+///    between them (a metro ride: no fixes underground). It becomes bus when `busShare` of it
+///    runs along bus routes, it stops at two or more bus stops and at least half of its stops
+///    are at bus stops (a car stops at lights, a bus at its stops). Source `transit`.
+/// 3. Otherwise the leg keeps the mode and source its windows gave it.
+///
+/// The thresholds are set from what the features mean, not fitted: there is no labelled
+/// data with both IMU and GPS, or with a feed, to fit them on (see the README).
+public struct LegFusion: Sendable {
+    public var legModel: GPSLegModel?
+    /// The IMU model's modes; bike is left to the GPS leg model when it is not among them.
+    public var imuClasses: [Mode]
+    public var legFeatures = LegFeatures()
+    public var transit: TransitIndex?
+
+    public var minimumIMUShare = 0.5
+    public var railShare = 0.5
+    public var busShare = 0.6
+    public var nearStationMeters = 300.0
+    public var undergroundGapSeconds = 120.0
+
+    public static let fusedSource = "imu+gps_leg_model"
+    public static let transitSource = "transit"
+
+    public init(legModel: GPSLegModel?, imuClasses: [Mode], legFeatures: LegFeatures = LegFeatures(), transit: TransitIndex? = nil) {
+        self.legModel = legModel
+        self.imuClasses = imuClasses
+        self.legFeatures = legFeatures
+        self.transit = transit
+    }
+
+    /// Decides every leg of `track` from the IMU windows in `imuSpans` (an IMU model's, any
+    /// order), its fixes and the feed; sets each leg's `evidence`, and its mode and source when
+    /// the evidence changes them.
+    public func apply(_ track: DeviceTrack, legs: inout [Tripleg], imuSpans: [ModeSpan]) {
+        let spans = imuSpans.sorted { $0.startSeconds < $1.startSeconds }
+        for index in legs.indices { decide(&legs[index], track: track, spans: spans) }
+        guard let transit else { return }
+        var start = 0
+        while start < legs.count {
+            var end = start + 1
+            while end < legs.count, legs[end].firstFix == legs[end - 1].lastFix, Self.rideModes.contains(legs[end].mode ?? .walk),
+                  Self.rideModes.contains(legs[start].mode ?? .walk) { end += 1 }
+            let ride = start..<end
+            if ride.contains(where: { legs[$0].mode.map(Self.motorised.contains) ?? false }) {
+                let points = track.points[legs[ride.lowerBound].firstFix...legs[ride.upperBound - 1].lastFix]
+                let match = TransitMatch(points.map { ($0.timeSeconds, $0.latitudeDegrees, $0.longitudeDegrees) }, index: transit)
+                let mode = transitMode(match)
+                for index in ride where legs[index].mode.map(Self.motorised.contains) ?? false {
+                    legs[index].evidence?.transit = match
+                    if let mode, mode != legs[index].mode {
+                        legs[index].mode = mode
+                        legs[index].modeSource = Self.transitSource
+                    }
+                }
+            } else {
+                for index in ride where legs[index].lastFix > legs[index].firstFix {
+                    let points = track.points[legs[index].firstFix...legs[index].lastFix]
+                    legs[index].evidence?.transit = TransitMatch(points.map { ($0.timeSeconds, $0.latitudeDegrees, $0.longitudeDegrees) }, index: transit)
+                }
+            }
+            start = end
+        }
+    }
+
+    static let motorised: Set<Mode> = [.car, .bus, .train]
+    static let rideModes: Set<Mode> = [.car, .bus, .train, .still]
+
+    func decide(_ leg: inout Tripleg, track: DeviceTrack, spans: [ModeSpan]) {
+        let points = track.points[leg.firstFix...leg.lastFix]
+        var evidence = LegEvidence()
+        (evidence.imuShare, evidence.imuMode) = Self.imu(spans, from: leg.startSeconds, to: leg.endSeconds)
+        if let legModel, points.count >= 3 {
+            let fixes = points.map { PositionFix(time: Timestamp(secondsSince1970: $0.timeSeconds), latitudeDegrees: $0.latitudeDegrees,
+                                                 longitudeDegrees: $0.longitudeDegrees) }
+            var table = LegTable()
+            if table.add(fixes[...], trace: track.device, device: track.device, features: legFeatures) {
+                let p = legModel.probabilities(table)
+                evidence.gpsProbabilities = Dictionary(uniqueKeysWithValues: legModel.classes.enumerated().map { ($1, p[$0]) })
+            }
+        }
+        leg.evidence = evidence
+        guard var mode = leg.mode, mode != .still else { return }
+        var source = leg.modeSource
+        if evidence.imuShare >= minimumIMUShare, let imuMode = evidence.imuMode, imuMode != .still, let p = evidence.gpsProbabilities {
+            var family: Set<Mode> = imuMode == .walk ? [.walk] : imuMode == .bike ? [.bike] : [.car, .bus, .train]
+            if !imuClasses.contains(.bike) { family.insert(.bike) }
+            if let best = p.filter({ family.contains($0.key) }).max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key {
+                mode = best
+                source = Self.fusedSource
+            }
+        }
+        leg.mode = mode
+        leg.modeSource = source
+    }
+
+    /// Train, bus or nil, as the feed says (rule 2 above).
+    public func transitMode(_ match: TransitMatch) -> Mode? {
+        let start = match.startMeters[.rail] ?? .infinity, end = match.endMeters[.rail] ?? .infinity
+        let alongRail = (match.corridorShare[.rail] ?? 0) >= railShare
+            && (min(start, end) <= nearStationMeters || (match.stoppedAt[.rail] ?? 0) >= 1)
+        let underground = max(start, end) <= nearStationMeters && match.longestGapSeconds >= undergroundGapSeconds
+        if alongRail || underground { return .train }
+        let atBusStops = match.stoppedAt[.bus] ?? 0
+        if (match.corridorShare[.bus] ?? 0) >= busShare, atBusStops >= 2, 2 * atBusStops >= match.stops { return .bus }
+        return nil
+    }
+
+    /// The share of `start...end` under IMU windows, and the mode with most of that time.
+    static func imu(_ spans: [ModeSpan], from start: Double, to end: Double) -> (Double, Mode?) {
+        guard end > start else { return (0, nil) }
+        var perMode: [Mode: Double] = [:], covered: [(Double, Double)] = []
+        let first = spans.firstIndex { $0.endSeconds > start } ?? spans.endIndex
+        for span in spans[first...] {
+            if span.startSeconds >= end { break }
+            let overlap = min(end, span.endSeconds) - max(start, span.startSeconds)
+            guard overlap > 0 else { continue }
+            perMode[span.mode, default: 0] += overlap
+            covered.append((max(start, span.startSeconds), min(end, span.endSeconds)))
+        }
+        // Windows overlap (by half): the covered time is their union.
+        var union = 0.0, reach = start
+        for (a, b) in covered.sorted(by: { $0.0 < $1.0 }) where b > reach {
+            union += b - max(a, reach)
+            reach = b
+        }
+        return (min(1, union / (end - start)), perMode.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key)
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import MobilityCore
+
+/// A feed's stops and corridors in a uniform grid, so a leg's questions (how far is the
+/// nearest rail stop, which corridors pass within 30 m, which bus stops are near) cost a few
+/// cells each whatever the size of the feed: a city feed has 10,000+ stops and thousands of
+/// shapes, and a leg asks once per fix.
+///
+/// Cells are `cellMeters` square in an equirectangular projection at the feed's middle
+/// latitude; corridors are cut into pieces no longer than a cell and each piece is filed in
+/// every cell its bounding box, widened by `maxCorridorMeters`, touches. Distances themselves
+/// are measured on the sphere's local tangent plane at the query point (error below 0.1 % at
+/// these ranges), not in the grid's projection; the grid only picks the candidates, with a
+/// margin for the projection's scale away from the middle latitude.
+public struct TransitIndex: Sendable {
+    public static let cellMeters = 250.0
+    /// Widest corridor a query may ask for, metres.
+    public static let maxCorridorMeters = 100.0
+    /// Nearest-stop searches stop here, metres: a farther stop is reported as this far.
+    public static let maxSearchMeters = 2_000.0
+
+    public let stops: [GTFSFeed.Stop]
+    /// Corridor pieces: start and end latitude, longitude, and kinds.
+    private var pieces: [(Double, Double, Double, Double, TransitKinds)] = []
+    private var stopCells: [Int64: [Int32]] = [:]
+    private var pieceCells: [Int64: [Int32]] = [:]
+    private let originLatitude: Double
+    private let metresPerDegreeLatitude = Geodesy.earthRadiusMeters * .pi / 180
+    private let metresPerDegreeLongitude: Double
+    /// How much wider a search must be in the grid than on the ground, for the feed's latitudes.
+    private let margin: Double
+
+    public init(_ feed: GTFSFeed) {
+        stops = feed.stops.filter { !$0.kinds.isEmpty }
+        let latitudes = stops.map(\.latitudeDegrees) + feed.corridors.flatMap { $0.points.map(\.0) }
+        let low = latitudes.min() ?? 0, high = latitudes.max() ?? 0
+        originLatitude = (low + high) / 2
+        metresPerDegreeLongitude = metresPerDegreeLatitude * max(0.01, cos(originLatitude * .pi / 180))
+        let poleward = max(abs(low), abs(high)) * .pi / 180
+        margin = max(1, cos(originLatitude * .pi / 180) / max(0.01, cos(min(poleward, 89 * .pi / 180))))
+        for (index, stop) in stops.enumerated() {
+            stopCells[key(cell(stop.latitudeDegrees, stop.longitudeDegrees)), default: []].append(Int32(index))
+        }
+        for corridor in feed.corridors {
+            for (a, b) in zip(corridor.points, corridor.points.dropFirst()) {
+                let length = Self.planarMeters(a.0, a.1, b.0, b.1)
+                let parts = max(1, Int((length / Self.cellMeters).rounded(.up)))
+                for part in 0..<parts {
+                    let f0 = Double(part) / Double(parts), f1 = Double(part + 1) / Double(parts)
+                    let p = (a.0 + (b.0 - a.0) * f0, a.1 + (b.1 - a.1) * f0), q = (a.0 + (b.0 - a.0) * f1, a.1 + (b.1 - a.1) * f1)
+                    let number = Int32(pieces.count)
+                    pieces.append((p.0, p.1, q.0, q.1, corridor.kinds))
+                    let reach = Self.maxCorridorMeters * margin
+                    let (r0, c0) = cell(min(p.0, q.0), min(p.1, q.1), widenedBy: -reach)
+                    let (r1, c1) = cell(max(p.0, q.0), max(p.1, q.1), widenedBy: reach)
+                    for row in r0...r1 { for column in c0...c1 { pieceCells[key((row, column)), default: []].append(number) } }
+                }
+            }
+        }
+    }
+
+    public var corridorPieces: Int { pieces.count }
+
+    private func cell(_ latitude: Double, _ longitude: Double, widenedBy metres: Double = 0) -> (Int, Int) {
+        (Int(((latitude * metresPerDegreeLatitude + metres) / Self.cellMeters).rounded(.down)),
+         Int(((longitude * metresPerDegreeLongitude + metres) / Self.cellMeters).rounded(.down)))
+    }
+
+    private func key(_ cell: (Int, Int)) -> Int64 { Int64(cell.0) << 32 | Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: cell.1))) }
+
+    /// Metres between two nearby positions on the tangent plane at the first.
+    static func planarMeters(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let scale = Geodesy.earthRadiusMeters * .pi / 180
+        let x = (lon2 - lon1) * scale * cos(lat1 * .pi / 180), y = (lat2 - lat1) * scale
+        return (x * x + y * y).squareRoot()
+    }
+
+    /// Calls `body` with every entry filed in the cells within `metres` of the position.
+    private func candidates(_ cells: [Int64: [Int32]], _ latitude: Double, _ longitude: Double, within metres: Double, _ body: (Int32) -> Void) {
+        let reach = metres * margin
+        let (r0, c0) = cell(latitude, longitude, widenedBy: -reach), (r1, c1) = cell(latitude, longitude, widenedBy: reach)
+        for row in r0...r1 { for column in c0...c1 { cells[key((row, column))]?.forEach(body) } }
+    }
+
+    /// Metres to the nearest stop of `kind`, at most `maxSearchMeters`.
+    public func nearestStopMeters(_ latitude: Double, _ longitude: Double, kind: TransitKind) -> Double {
+        var best = Self.maxSearchMeters
+        for radius in [Self.cellMeters, Self.maxSearchMeters] {
+            candidates(stopCells, latitude, longitude, within: radius) { index in
+                let stop = stops[Int(index)]
+                guard stop.kinds.contains(kind) else { return }
+                best = min(best, Self.planarMeters(latitude, longitude, stop.latitudeDegrees, stop.longitudeDegrees))
+            }
+            if best <= radius { break }
+        }
+        return best
+    }
+
+    /// The stops of `kind` within `metres` (indices into `stops`).
+    public func stops(near latitude: Double, _ longitude: Double, within metres: Double, kind: TransitKind) -> [Int] {
+        var found: [Int] = []
+        candidates(stopCells, latitude, longitude, within: metres) { index in
+            let stop = stops[Int(index)]
+            if stop.kinds.contains(kind), Self.planarMeters(latitude, longitude, stop.latitudeDegrees, stop.longitudeDegrees) <= metres {
+                found.append(Int(index))
+            }
+        }
+        return found
+    }
+
+    /// The kinds of the corridors that pass within `metres` (at most `maxCorridorMeters`).
+    public func corridorKinds(_ latitude: Double, _ longitude: Double, within metres: Double) -> TransitKinds {
+        var kinds = TransitKinds()
+        let metres = min(metres, Self.maxCorridorMeters)
+        candidates(pieceCells, latitude, longitude, within: metres) { index in
+            let piece = pieces[Int(index)]
+            guard !kinds.isSuperset(of: piece.4) else { return }
+            if Self.segmentMeters(latitude, longitude, piece) <= metres { kinds.formUnion(piece.4) }
+        }
+        return kinds
+    }
+
+    /// Metres from a position to a piece, on the tangent plane at the position.
+    static func segmentMeters(_ latitude: Double, _ longitude: Double, _ piece: (Double, Double, Double, Double, TransitKinds)) -> Double {
+        let scale = Geodesy.earthRadiusMeters * .pi / 180, cosine = cos(latitude * .pi / 180)
+        let ax = (piece.1 - longitude) * scale * cosine, ay = (piece.0 - latitude) * scale
+        let bx = (piece.3 - longitude) * scale * cosine, by = (piece.2 - latitude) * scale
+        let dx = bx - ax, dy = by - ay, length2 = dx * dx + dy * dy
+        let t = length2 > 0 ? max(0, min(1, -(ax * dx + ay * dy) / length2)) : 0
+        let x = ax + t * dx, y = ay + t * dy
+        return (x * x + y * y).squareRoot()
+    }
+}

@@ -1,0 +1,23 @@
+import MobilityCore
+import Transit
+
+/// What a tripleg's mode was decided from, kept with the leg (`triplegs.csv`): the IMU
+/// windows under it, the GPS leg model's probabilities for its fixes, and its place in a
+/// transit feed. Each part is nil when that evidence was not there (no IMU recording, no leg
+/// model or too few fixes, no `--transit` feed): missing, never guessed.
+public struct LegEvidence: Hashable, Sendable {
+    /// Share of the leg's time under windows an IMU model classified, 0–1.
+    public var imuShare = 0.0
+    /// The mode those windows gave most of the leg's time to.
+    public var imuMode: Mode?
+    /// The GPS leg model's probability of each of its modes for the leg's fixes.
+    public var gpsProbabilities: [Mode: Double]?
+    public var transit: TransitMatch?
+
+    public init(imuShare: Double = 0, imuMode: Mode? = nil, gpsProbabilities: [Mode: Double]? = nil, transit: TransitMatch? = nil) {
+        self.imuShare = imuShare
+        self.imuMode = imuMode
+        self.gpsProbabilities = gpsProbabilities
+        self.transit = transit
+    }
+}
