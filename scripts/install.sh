@@ -16,4 +16,5 @@ binary=$(scripts/static_build.sh)
 install -d "$prefix/bin" "$prefix/share/mobility-pipeline"
 install -m 755 "$binary" "$prefix/bin/pipeline"
 install -m 644 models/mode-model.json "$prefix/share/mobility-pipeline/mode-model.json"
+install -m 644 models/NOTICE "$prefix/share/mobility-pipeline/NOTICE"
 echo "$prefix/bin/pipeline"
