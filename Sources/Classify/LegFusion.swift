@@ -23,6 +23,13 @@ import Trips
 ///    are at bus stops (a car stops at lights, a bus at its stops). Source `transit`.
 /// 3. Otherwise the leg keeps the mode and source its windows gave it.
 ///
+/// Before all this, with a feed, a metro ride hidden in a leg on foot is cut out of it: where
+/// two consecutive fixes of a leg that is not motorised lie `undergroundGapSeconds` or more
+/// apart, both within `nearStationMeters` of a rail stop, and the straight line between them is
+/// faster than `fastestOnFootMps` (no one walks or runs that through a tunnel for minutes),
+/// the stretch between them becomes a train leg of its own (source `transit`); the phone had no
+/// fix underground, and the speed rules saw only the walks at both ends.
+///
 /// The thresholds are set from what the features mean, not fitted: there is no labelled
 /// data with both IMU and GPS, or with a feed, to fit them on (see the README).
 public struct LegFusion: Sendable {
@@ -37,6 +44,9 @@ public struct LegFusion: Sendable {
     public var busShare = 0.6
     public var nearStationMeters = 300.0
     public var undergroundGapSeconds = 120.0
+    /// Faster than this across a gap is not on foot, m/s: a brisk walk is under 2.5 m/s
+    /// (Bohannon 1997's fastest adults), and a runner who holds 3 m/s for minutes is rare.
+    public var fastestOnFootMps = 3.0
 
     public static let fusedSource = "imu+gps_leg_model"
     public static let transitSource = "transit"
@@ -52,6 +62,7 @@ public struct LegFusion: Sendable {
     /// order), its fixes and the feed; sets each leg's `evidence`, and its mode and source when
     /// the evidence changes them.
     public func apply(_ track: DeviceTrack, legs: inout [Tripleg], imuSpans: [ModeSpan]) {
+        if transit != nil { legs = legs.flatMap { cutUnderground($0, track: track) } }
         let spans = imuSpans.sorted { $0.startSeconds < $1.startSeconds }
         for index in legs.indices { decide(&legs[index], track: track, spans: spans) }
         guard let transit else { return }
@@ -83,6 +94,39 @@ public struct LegFusion: Sendable {
     }
 
     static let motorised: Set<Mode> = [.car, .bus, .train]
+
+    /// `leg` cut around every underground ride in it (see the type's notes); `[leg]` when it
+    /// has none or is motorised already.
+    func cutUnderground(_ leg: Tripleg, track: DeviceTrack) -> [Tripleg] {
+        guard let transit, !(leg.mode.map(Self.motorised.contains) ?? false), leg.lastFix > leg.firstFix else { return [leg] }
+        let points = track.points
+        var cuts: [Int] = []
+        for index in leg.firstFix..<leg.lastFix {
+            let a = points[index], b = points[index + 1], seconds = b.timeSeconds - a.timeSeconds
+            guard seconds >= undergroundGapSeconds, TrackPoint.distanceMeters(a, b) / seconds > fastestOnFootMps,
+                  transit.nearestStopMeters(a.latitudeDegrees, a.longitudeDegrees, kind: .rail) <= nearStationMeters,
+                  transit.nearestStopMeters(b.latitudeDegrees, b.longitudeDegrees, kind: .rail) <= nearStationMeters else { continue }
+            cuts.append(index)
+        }
+        guard !cuts.isEmpty else { return [leg] }
+        func piece(_ first: Int, _ last: Int, mode: Mode?, source: String?) -> Tripleg {
+            var part = leg
+            (part.firstFix, part.lastFix, part.mode, part.modeSource) = (first, last, mode, source)
+            (part.startSeconds, part.endSeconds) = (points[first].timeSeconds, points[last].timeSeconds)
+            part.distanceMeters = (first..<last).reduce(0) { $0 + TrackPoint.distanceMeters(points[$1], points[$1 + 1]) }
+            part.previousStaypoint = first == leg.firstFix ? leg.previousStaypoint : nil
+            part.nextStaypoint = last == leg.lastFix ? leg.nextStaypoint : nil
+            return part
+        }
+        var parts: [Tripleg] = [], start = leg.firstFix
+        for cut in cuts {
+            if cut > start { parts.append(piece(start, cut, mode: leg.mode, source: leg.modeSource)) }
+            parts.append(piece(cut, cut + 1, mode: .train, source: Self.transitSource))
+            start = cut + 1
+        }
+        if leg.lastFix > start { parts.append(piece(start, leg.lastFix, mode: leg.mode, source: leg.modeSource)) }
+        return parts
+    }
     static let rideModes: Set<Mode> = [.car, .bus, .train, .still]
 
     func decide(_ leg: inout Tripleg, track: DeviceTrack, spans: [ModeSpan]) {

@@ -173,20 +173,50 @@ import ZIPFoundation
         return builder.text
     }
 
+    /// Another person, GPS only, takes the metro: a walk to station 0, four minutes without a fix
+    /// underground, then a walk from station 1, 3 km east. (Five minutes or more without a fix
+    /// make a staypoint at station 0, as trackintel's sliding method does, and no leg holds
+    /// the ride: see the README.)
+    static func metroDay() -> String {
+        var points: [GPXBuilder.Point] = []
+        var clock = Timestamp(secondsSince1970: 1_700_100_000)
+        func at(_ east: Double, _ north: Double, seconds: Double) {
+            let (lat, lon) = position(east: east, north: north)
+            points.append(GPXBuilder.Point(lat, lon, time: clock))
+            clock = clock.adding(seconds: seconds)
+        }
+        for _ in 0..<120 { at(-250, 2000, seconds: 10) }
+        for step in 0...90 { at(-250 + Double(step) * 2.8, 2000, seconds: step == 90 ? 240 : 2) }  // the last fix at the station, then underground
+        for step in 0..<72 { at(3000, 2000 + Double(step) * 2.8, seconds: 2) }
+        for _ in 0..<120 { at(3000, 2200, seconds: 10) }
+        var builder = GPXBuilder()
+        builder.tracks = [[points]]
+        return builder.text
+    }
+
     @Test func runWithTransitNamesTheBusRideAndKeepsItsEvidence() throws {
         let folder = try TemporaryFolder()
         try Self.writeFeed(folder.file("feed"))
         _ = try folder.write("in/commuter.gpx", Self.day())
+        _ = try folder.write("in/rider.gpx", Self.metroDay())
         let shipped = SharedData.projectRoot + "/models/mode-model.json"
         let plain = try cli.pipeline(["run", "in", "--out", "plain", "--model", shipped], in: folder.path)
         #expect(plain.status == 0, "\(plain.stderr)")
         let bare = try Self.legs(folder.file("plain/triplegs.csv"))
         #expect(bare.allSatisfy { $0["bus_corridor_share"] == "" && $0["end_rail_stop_m"] == "" }, "no feed: transit columns empty")
+        #expect(!bare.contains { $0["device"] == "rider" && $0["mode"] == "train" }, "without a feed the metro ride is hidden in a walk")
         print("without a feed: " + bare.map { "\($0["mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", "))
 
         let run = try cli.pipeline(["run", "in", "--out", "out", "--model", shipped, "--transit", "feed"], in: folder.path)
         #expect(run.status == 0 && run.stderr.contains("transit: feed: 21 stops (7 rail, 14 bus), 2 corridors"), "\(run.stderr)")
-        let legs = try Self.legs(folder.file("out/triplegs.csv"))
+        let everyLeg = try Self.legs(folder.file("out/triplegs.csv"))
+        let metro = everyLeg.filter { $0["device"] == "rider" }
+        print("the metro rider with the feed: " + metro.map { "\($0["mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", "))
+        let underground = metro.filter { $0["mode"] == "train" }
+        #expect(underground.count == 1 && underground.first?["mode_source"] == "transit" && underground.first?["duration_s"] == "240.0", "\(metro)")
+        #expect(Double(underground.first?["start_rail_stop_m"] ?? "") ?? 999 <= 20 && Double(underground.first?["longest_gap_s"] ?? "") == 240)
+        #expect(metro.filter { $0["mode"] == "walk" }.count == 2, "the walks to and from the stations stay walks: \(metro)")
+        let legs = everyLeg.filter { $0["device"] == "commuter" }
         print("with the feed: " + legs.map { "\($0["mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", "))
         let start = 1_700_000_000.0 + 1200 + 216, busEnd = start + 700  // 400 s driving, 10 stops of 30 s
         let ride = legs.filter { Double($0["started_unix_s"]!)! >= start - 30 && Double($0["finished_unix_s"]!)! <= busEnd + 30 && $0["mode"] != "walk" && $0["mode"] != "still" }
