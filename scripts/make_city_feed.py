@@ -43,6 +43,12 @@ def main():
             stops.append(f"{stop_at[key]},{lat:.6f},{lon:.6f},0")
         return stop_at[key]
 
+    def run_trips(route, shape, calls):
+        for t in range(trips_per_route):
+            trip = f"{route}t{t}"
+            trips.append(f"{route},{trip},{shape}")
+            times.extend(f"{trip},{s},{k}" for k, s in enumerate(calls))
+
     for r in range(bus_routes):
         route, shape = f"B{r}", f"shB{r}"
         routes.append(f"{route},3")
@@ -59,10 +65,7 @@ def main():
         for n, (e, nn) in enumerate(points):
             lat, lon = position(e, nn)
             shapes.append(f"{shape},{lat:.6f},{lon:.6f},{n}")
-        for t in range(trips_per_route):
-            trip = f"{route}t{t}"
-            trips.append(f"{route},{trip},{shape}")
-            times.extend(f"{trip},{s},{k}" for k, s in enumerate(calls))
+        run_trips(route, shape, calls)
     for line in range(rail_lines):
         route, shape = f"R{line}", f"shR{line}"
         routes.append(f"{route},{1 if line % 2 else 2}")
@@ -76,10 +79,7 @@ def main():
             calls.append(stop(e, n, "s"))
             lat, lon = position(e, n)
             shapes.append(f"{shape},{lat:.6f},{lon:.6f},{k}")
-        for t in range(trips_per_route):
-            trip = f"{route}t{t}"
-            trips.append(f"{route},{trip},{shape}")
-            times.extend(f"{trip},{s},{k}" for k, s in enumerate(calls))
+        run_trips(route, shape, calls)
 
     def write(name, header, rows):
         with open(os.path.join(out, name), "w") as f:

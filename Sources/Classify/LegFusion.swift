@@ -21,7 +21,11 @@ import Trips
 ///    between them (a metro ride: no fixes underground). It becomes bus when `busShare` of it
 ///    runs along bus routes, it stops at two or more bus stops and at least half of its stops
 ///    are at bus stops (a car stops at lights, a bus at its stops). Source `transit`.
-/// 3. Otherwise the leg keeps the mode and source its windows gave it.
+/// 3. A moving leg that only GPS covers (named by the GPS leg model on its run of windows, or by
+///    the speed rules where that run was too short for it) is named again by the leg model on
+///    the tripleg's own fixes, so its mode and the probabilities kept with it agree. Source
+///    `gps_leg_model`.
+/// 4. Otherwise the leg keeps the mode and source its windows gave it.
 ///
 /// Before all this, with a feed, a metro ride hidden in a leg on foot is cut out of it: where
 /// two consecutive fixes of a leg that is not motorised lie `undergroundGapSeconds` or more
@@ -152,6 +156,10 @@ public struct LegFusion: Sendable {
                 mode = best
                 source = Self.fusedSource
             }
+        } else if source == GPSLegDecision.source || source == "gps_rules", let p = evidence.gpsProbabilities,
+                  let best = p.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key {
+            mode = best
+            source = GPSLegDecision.source
         }
         leg.mode = mode
         leg.modeSource = source
