@@ -9,6 +9,8 @@ import MobilityCore
 /// keeps its windows' modes and sources.
 public enum GPSLegDecision {
     public static let source = "gps_leg_model"
+    /// What a leg's mode source is when the GPS speed rules named it (no leg model, or too few fixes for it).
+    public static let rulesSource = "gps_rules"
     /// Windows further apart than this start a new leg, seconds. Default 60.
     public static let maxGapSeconds = 60.0
 

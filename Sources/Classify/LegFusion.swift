@@ -138,8 +138,7 @@ public struct LegFusion: Sendable {
         var evidence = LegEvidence()
         (evidence.imuShare, evidence.imuMode) = Self.imu(spans, from: leg.startSeconds, to: leg.endSeconds)
         if let legModel, points.count >= 3 {
-            let fixes = points.map { PositionFix(time: Timestamp(secondsSince1970: $0.timeSeconds), latitudeDegrees: $0.latitudeDegrees,
-                                                 longitudeDegrees: $0.longitudeDegrees) }
+            let fixes = points.map(PositionFix.init)
             var table = LegTable()
             if table.add(fixes[...], trace: track.device, device: track.device, features: legFeatures) {
                 let p = legModel.probabilities(table)
@@ -156,7 +155,7 @@ public struct LegFusion: Sendable {
                 mode = best
                 source = Self.fusedSource
             }
-        } else if source == GPSLegDecision.source || source == "gps_rules", let p = evidence.gpsProbabilities,
+        } else if source == GPSLegDecision.source || source == GPSLegDecision.rulesSource, let p = evidence.gpsProbabilities,
                   let best = p.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key {
             mode = best
             source = GPSLegDecision.source

@@ -17,6 +17,12 @@ public struct PositionFix: Hashable, Sendable {
     private var storedHeartRate: Double
     private var storedCadence: Double
 
+    /// The fix of a track point (its accuracy when it has one).
+    public init(_ point: TrackPoint) {
+        self.init(time: Timestamp(secondsSince1970: point.timeSeconds), latitudeDegrees: point.latitudeDegrees,
+                  longitudeDegrees: point.longitudeDegrees, accuracyMeters: point.accuracyMeters.isNaN ? nil : point.accuracyMeters)
+    }
+
     public init(
         time: Timestamp?, latitudeDegrees: Double, longitudeDegrees: Double,
         elevationMeters: Double? = nil, accuracyMeters: Double? = nil, hdop: Double? = nil,

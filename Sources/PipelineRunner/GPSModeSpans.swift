@@ -11,10 +11,7 @@ import Trips
 public enum GPSModeSpans {
     public static func spans(_ track: DeviceTrack, window: WindowParameters = WindowParameters(), legModel: GPSLegModel? = nil,
                              legFeatures: LegFeatures = LegFeatures()) -> [ModeSpan] {
-        let fixes = track.points.map { point in
-            PositionFix(time: Timestamp(secondsSince1970: point.timeSeconds), latitudeDegrees: point.latitudeDegrees,
-                        longitudeDegrees: point.longitudeDegrees, accuracyMeters: point.accuracyMeters.isNaN ? nil : point.accuracyMeters)
-        }
+        let fixes = track.points.map(PositionFix.init)
         let table = WindowFeatureExtractor(parameters: window).extract(Recording(trace: track.device, device: track.device, fixes: fixes))
         guard table.count > 0 else { return [] }
         var prediction = ModePredictor(model: nil).predict(table)
@@ -22,7 +19,7 @@ public enum GPSModeSpans {
                                                      features: legFeatures) }
         return table.windows.indices.map { index in
             ModeSpan(startSeconds: table.windows[index].start.secondsSince1970, endSeconds: table.windows[index].end.secondsSince1970,
-                     mode: prediction.modes[index], source: prediction.sources[index] == "rules" ? "gps_rules" : prediction.sources[index])
+                     mode: prediction.modes[index], source: prediction.sources[index] == "rules" ? GPSLegDecision.rulesSource : prediction.sources[index])
         }
     }
 }

@@ -212,6 +212,7 @@ public struct PipelineRun {
         trips.parameters = configuration.trips
         trips.calendar = calendar
         let tripSummary = try trips.run(progress: progress)
+        if let warning = tripSummary.transitWarning { summary.warnings.append(warning) }
         progress.log(Self.legSources(tripSummary.legsByModeSource, model: model))
         lap("trips")
 
@@ -263,7 +264,7 @@ public struct PipelineRun {
     static func legSources(_ counts: [String: Int], model: ModeModel?) -> String {
         var said = "trips: leg modes decided by " + (counts.isEmpty ? "nothing (no legs)"
             : counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-        if let rules = counts["gps_rules"], rules > 0 {
+        if let rules = counts[GPSLegDecision.rulesSource], rules > 0 {
             said += model == nil ? "; gps_rules: GPS speed rules (still, walk, bike, car), no model"
                 : model!.gpsLegs == nil ? "; gps_rules: GPS speed rules (still, walk, bike, car) for legs without IMU, as the model has no GPS leg model"
                 : "; gps_rules: legs too short for the GPS leg model"
@@ -420,8 +421,8 @@ public struct PipelineRun {
             hash.update(data: Data(try ContentHash.sha256(path: configuration.classification.model).utf8))
         }
         hash.update(data: Data(ReportPage.generator.utf8))
-        if partial { hash.update(data: Data("partial \(ownedDevices)".utf8)) }
-        if let transitFeed { hash.update(data: Data("transit \(try TransitRun.contentHash(feed: transitFeed))".utf8)) }  // a complete run after a partial one runs every stage; a part owns its devices
+        if partial { hash.update(data: Data("partial \(ownedDevices)".utf8)) }  // a complete run after a partial one runs every stage; a part owns its devices
+        if let transitFeed { hash.update(data: Data("transit \(try TransitRun.contentHash(feed: transitFeed))".utf8)) }  // another feed redoes the trips
         return hash.hexDigest()
     }
 

@@ -47,14 +47,24 @@ public struct TripsRun {
         /// Legs whose mode came from classified IMU windows, from GPS rules, or from nothing.
         /// `seconds_trips` includes the GPS-rule modes, computed per device beside its stages.
         public var legsByModeSource: [String: Int] = [:]
+        /// With a transit feed: the legs that start or end within 2 km of one of its stops
+        /// (the others got no evidence from it); nil without a feed.
+        public var legsNearTransit: Int?
         public var secondsLoading = 0.0
         public var secondsTrips = 0.0
         public var secondsWriting = 0.0
         public var files: [String] = []
 
+        /// Said when a feed was given and no leg came within 2 km of its stops: a feed of
+        /// another region gives no evidence, and every transit column says 2,000 m.
+        public var transitWarning: String? {
+            guard let near = legsNearTransit, near == 0, triplegs > 0 else { return nil }
+            return "transit: none of the \(triplegs) triplegs starts or ends within 2 km of a stop of the feed, so it decided nothing; is it the feed of this region?"
+        }
+
         enum CodingKeys: String, CodingKey {
             case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips
-            case legsByModeSource = "legs_by_mode_source", secondsLoading = "seconds_loading"
+            case legsByModeSource = "legs_by_mode_source", legsNearTransit = "legs_near_transit", secondsLoading = "seconds_loading"
             case secondsTrips = "seconds_trips", secondsWriting = "seconds_writing", files
         }
     }
@@ -115,6 +125,13 @@ public struct TripsRun {
         summary.triplegs = result.devices.reduce(0) { $0 + $1.triplegs.count }
         summary.trips = result.devices.reduce(0) { $0 + $1.trips.count }
         for leg in result.devices.flatMap(\.triplegs) { summary.legsByModeSource[leg.modeSource ?? "none", default: 0] += 1 }
+        if transit != nil {
+            summary.legsNearTransit = result.devices.flatMap(\.triplegs).filter { leg in
+                guard let match = leg.evidence?.transit else { return false }
+                return [match.startMeters, match.endMeters].contains { $0.values.contains { $0 < TransitIndex.maxSearchMeters } }
+            }.count
+            if let warning = summary.transitWarning { progress.log("warning: " + warning) }
+        }
         summary.files = writesFiles ? (TripTables.fileNames + TripGeoJSON.fileNames).map { (reportsFolder as NSString).appendingPathComponent($0) } : []
         return summary
     }

@@ -98,6 +98,9 @@ struct RunCommand: ParsableCommand {
         pipeline.configuration = configuration
         pipeline.force = force
         pipeline.partial = partial
+        if let transit, !FileManager.default.fileExists(atPath: transit) {
+            throw ValidationError("--transit \(transit): no such file or folder (expected a GTFS feed: a .zip, or a folder with stops.txt, routes.txt, trips.txt, stop_times.txt)")
+        }
         pipeline.transitFeed = transit
         if devicesFrom != nil || devicesBefore != nil {
             guard partial else { throw ValidationError("--devices-from and --devices-before only apply to a part of a distributed run (--partial)") }

@@ -38,6 +38,12 @@ struct TripsCommand: ParsableCommand {
 
     @OptionGroup var trips: TripOptions
 
+    func validate() throws {
+        if let transit, !FileManager.default.fileExists(atPath: transit) {
+            throw ValidationError("--transit \(transit): no such file or folder (expected a GTFS feed: a .zip, or a folder with stops.txt, routes.txt, trips.txt, stop_times.txt)")
+        }
+    }
+
     func run() throws {
         try requireStore(store, after: "`pipeline ingest`")
         var run = TripsRun(storePath: store, reportsFolder: out ?? (store as NSString).deletingLastPathComponent)

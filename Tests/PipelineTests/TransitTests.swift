@@ -251,7 +251,15 @@ import ZIPFoundation
         let changed = try cli.pipeline(["run", "in", "--out", "out", "--model", shipped, "--transit", "feed"], in: folder.path)
         #expect(!changed.stderr.contains("nothing changed since the last run"), "a changed feed re-runs the trips: \(changed.stderr)")
         let missing = try cli.pipeline(["run", "in", "--out", "out", "--transit", "nowhere.zip"], in: folder.path)
-        #expect(missing.status != 0 && missing.stderr.contains("nowhere.zip: no such file or folder"), "\(missing.stderr)")
+        #expect(missing.status == 64 && missing.stderr.contains("nowhere.zip: no such file or folder"), "said before any input is read: \(missing.stderr)")
+        // A feed of another region (one bus stop 100 km away) decides nothing, and says so.
+        _ = try folder.write("far/stops.txt", "stop_id,stop_lat,stop_lon\nF,49.0,3.2\n")
+        _ = try folder.write("far/routes.txt", "route_id,route_type\nR,3\n")
+        _ = try folder.write("far/trips.txt", "route_id,trip_id\nR,t\n")
+        _ = try folder.write("far/stop_times.txt", "trip_id,stop_id,stop_sequence\nt,F,1\n")
+        let far = try cli.pipeline(["run", "in", "--out", "far-out", "--model", shipped, "--transit", "far", "--json"], in: folder.path)
+        let farSummary = try JSONSerialization.jsonObject(with: Data(far.stdout.utf8)) as! [String: Any]
+        #expect((farSummary["warnings"] as? [String])?.contains { $0.contains("within 2 km of a stop of the feed") } == true, "\(far.stderr)")
     }
 
     static func legs(_ path: String) throws -> [[String: String]] {
