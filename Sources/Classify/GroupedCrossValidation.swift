@@ -15,19 +15,31 @@ public struct GroupedCrossValidation: Sendable {
     /// training and test. The date is local mean solar time where the position is known (UTC
     /// plus longitude / 15 hours, within half an hour or so of a civil date's midnight without
     /// a time-zone database), else UTC.
+    ///
+    /// `dataset` holds out every window of one data set (each path given to `evaluate`, see
+    /// `datasets`): trained on all the other data sets, scored on the one left out, which is
+    /// the closest a researcher gets to other people, phones and countries at once. Its
+    /// options are chosen on inner folds by device (person), never by data set.
     public enum GroupBy: String, Sendable, CaseIterable {
-        case device, trace, day
+        case device, trace, day, dataset
+
+        /// How the inner folds of a nested cross-validation group: as the outer ones, except
+        /// that data sets are too few and too unlike to choose options on, so people do.
+        public var inner: GroupBy { self == .dataset ? .device : self }
     }
 
     public var groupBy: GroupBy
     /// Number of folds, capped at the number of groups. Default 5.
     public var folds: Int
     public var seed: UInt64
+    /// The data set of each trace, for `.dataset` (a trace missing here is its own data set).
+    public var datasets: [String: String] = [:]
 
-    public init(groupBy: GroupBy = .device, folds: Int = 5, seed: UInt64 = 42) {
+    public init(groupBy: GroupBy = .device, folds: Int = 5, seed: UInt64 = 42, datasets: [String: String] = [:]) {
         self.groupBy = groupBy
         self.folds = folds
         self.seed = seed
+        self.datasets = datasets
     }
 
     public func group(of window: WindowInfo) -> String {
@@ -35,6 +47,7 @@ public struct GroupedCrossValidation: Sendable {
         case .device: return window.device
         case .trace: return window.trace
         case .day: return Self.day(of: window.start, longitudeDegrees: nil)
+        case .dataset: return datasets[window.trace] ?? window.trace
         }
     }
 
@@ -106,7 +119,7 @@ public struct GroupedCrossValidation: Sendable {
         for fold in groups.indices {
             let training = labelled.subset(assignment.indices.filter { assignment[$0] != fold })
             let test = testable.filter { groups[fold].contains(group(of: $0)) }
-            let choice = search?.choose(training, groupBy: groupBy, seed: seed, window: window, supplement: supplement)
+            let choice = search?.choose(training, groupBy: groupBy.inner, seed: seed, window: window, supplement: supplement)
                 ?? OptionSearch.Choice(trainer: trainer, innerMacroF1: nil)
             var fit = training
             fit.append(supplement)
@@ -114,6 +127,7 @@ public struct GroupedCrossValidation: Sendable {
             var outcomes = WindowOutcome.of(test, prediction: ModePredictor(model: model).predict(test),
                                             rules: ModePredictor(model: nil).predict(test))
             if groupBy == .day { for index in outcomes.indices { outcomes[index].group = group(of: test.windows[index]) } }
+            for index in outcomes.indices { outcomes[index].dataset = datasets[outcomes[index].trace] }
             evaluation.outcomes += outcomes
             let unseen = Set(outcomes.map(\.truth)).subtracting(model.classes).sorted()
             evaluation.folds.append(.init(testGroups: groups[fold], windows: test.count,

@@ -15,12 +15,16 @@ public struct LegCrossValidation: Sendable {
     public var seed: UInt64 = 42
     /// What a fold holds out, outer and inner. Default device (a person).
     public var groupBy = GroupedCrossValidation.GroupBy.device
+    /// The data set of each trace, for `.dataset` (`GroupedCrossValidation.datasets`).
+    public var datasets: [String: String] = [:]
 
-    public init(folds: Int = 5, innerFolds: Int = 3, seed: UInt64 = 42, groupBy: GroupedCrossValidation.GroupBy = .device) {
+    public init(folds: Int = 5, innerFolds: Int = 3, seed: UInt64 = 42, groupBy: GroupedCrossValidation.GroupBy = .device,
+                datasets: [String: String] = [:]) {
         self.folds = folds
         self.innerFolds = innerFolds
         self.seed = seed
         self.groupBy = groupBy
+        self.datasets = datasets
     }
 
     public struct Evaluation: Sendable {
@@ -43,7 +47,7 @@ public struct LegCrossValidation: Sendable {
     /// `table` holds the legs of every person as recorded and thinned (`thinnedToSeconds`).
     public func evaluate(_ table: LegTable) throws -> Evaluation {
         let labelled = LegTrainer.labelled(table)
-        let (assignment, groups) = Self.assign(labelled, folds: folds, seed: seed, groupBy: groupBy)
+        let (assignment, groups) = Self.assign(labelled, folds: folds, seed: seed, groupBy: groupBy, datasets: datasets)
         var evaluation = Evaluation()
         evaluation.groupBy = groupBy
         guard groups.count >= 2 else { return evaluation }
@@ -52,7 +56,7 @@ public struct LegCrossValidation: Sendable {
             let test = labelled.subset(assignment.indices.filter { assignment[$0] == fold })
             let (kind, inner) = try choose(training)
             let model = try LegTrainer(kind: kind).train(training)
-            for (seconds, outcomes) in Self.outcomes(of: model, test, groupBy: groupBy) { evaluation.outcomes[seconds, default: []] += outcomes }
+            for (seconds, outcomes) in Self.outcomes(of: model, test, groupBy: groupBy, datasets: datasets) { evaluation.outcomes[seconds, default: []] += outcomes }
             evaluation.folds.append(.init(testGroups: groups[fold], legs: test.legs.filter { $0.thinnedToSeconds == nil && $0.speedScale == nil }.count,
                                           kind: kind, innerMacroF1: inner,
                                           unseenModes: Set(test.legs.map { $0.mode! }).subtracting(model.classes).sorted()))
@@ -65,7 +69,7 @@ public struct LegCrossValidation: Sendable {
     /// `baseline` and `baselineRaw` trackintel's. Grouped by day, each outcome carries its day
     /// (`WindowOutcome.group`), which the intervals resample.
     public static func outcomes(of model: GPSLegModel?, _ table: LegTable,
-                                groupBy: GroupedCrossValidation.GroupBy = .device) -> [Double?: [WindowOutcome]] {
+                                groupBy: GroupedCrossValidation.GroupBy = .device, datasets: [String: String] = [:]) -> [Double?: [WindowOutcome]] {
         let labelled = LegTrainer.labelled(table)
         let baseline = TrackintelBaseline.predict(labelled), predicted = model?.predict(labelled) ?? baseline
         var outcomes: [Double?: [WindowOutcome]] = [:]
@@ -73,7 +77,7 @@ public struct LegCrossValidation: Sendable {
             outcomes[leg.thinnedToSeconds, default: []].append(
                 WindowOutcome(trace: leg.trace, device: leg.device, truth: leg.mode!, smoothed: predicted[index], raw: predicted[index],
                               baseline: baseline[index], baselineRaw: baseline[index], source: model == nil ? "trackintel" : GPSLegDecision.source,
-                              group: groupBy == .day ? group(of: leg, groupBy) : nil))
+                              group: groupBy == .day ? group(of: leg, groupBy) : nil, dataset: datasets[leg.trace]))
         }
         return outcomes
     }
@@ -81,7 +85,7 @@ public struct LegCrossValidation: Sendable {
     /// The classifier with the best pooled macro-F1 over inner folds of `training`'s people
     /// (all rates together); the first of `kinds` when there are too few people to split.
     public func choose(_ training: LegTable) throws -> (ModeTrainer.Kind, Double?) {
-        let (assignment, groups) = Self.assign(training, folds: innerFolds, seed: seed &+ 1, groupBy: groupBy)
+        let (assignment, groups) = Self.assign(training, folds: innerFolds, seed: seed &+ 1, groupBy: groupBy.inner)
         guard groups.count >= 2, kinds.count > 1 else { return (kinds[0], nil) }
         var best: (ModeTrainer.Kind, Double)?
         for kind in kinds {
@@ -99,16 +103,18 @@ public struct LegCrossValidation: Sendable {
 
     /// Each leg's fold, groups dealt to folds as `GroupedCrossValidation` deals them (every
     /// leg of a person, or of a day, at every rate, in one fold).
-    static func assign(_ table: LegTable, folds: Int, seed: UInt64, groupBy: GroupedCrossValidation.GroupBy) -> (folds: [Int], groups: [[String]]) {
-        GroupedCrossValidation(groupBy: groupBy, folds: folds, seed: seed).assign(groups: table.legs.map { group(of: $0, groupBy) })
+    static func assign(_ table: LegTable, folds: Int, seed: UInt64, groupBy: GroupedCrossValidation.GroupBy,
+                       datasets: [String: String] = [:]) -> (folds: [Int], groups: [[String]]) {
+        GroupedCrossValidation(groupBy: groupBy, folds: folds, seed: seed).assign(groups: table.legs.map { group(of: $0, groupBy, datasets: datasets) })
     }
 
-    /// The group a leg is held out with: its device, its trace, or its local date.
-    public static func group(of leg: LegInfo, _ groupBy: GroupedCrossValidation.GroupBy) -> String {
+    /// The group a leg is held out with: its device, its trace, its local date or its data set.
+    public static func group(of leg: LegInfo, _ groupBy: GroupedCrossValidation.GroupBy, datasets: [String: String] = [:]) -> String {
         switch groupBy {
         case .device: return leg.device
         case .trace: return leg.trace
         case .day: return GroupedCrossValidation.day(of: leg.start, longitudeDegrees: leg.longitudeDegrees)
+        case .dataset: return datasets[leg.trace] ?? leg.trace
         }
     }
 }

@@ -17,6 +17,9 @@ public struct WindowOutcome: Hashable, Sendable {
     /// The cross-validation group the window was held out with, when it is not its device
     /// (`GroupedCrossValidation.GroupBy.day`): the intervals resample these groups instead.
     public var group: String? = nil
+    /// The data set the window came from (the path given to `evaluate` that holds its trace),
+    /// when the evaluation had several: `DatasetScore` scores each apart.
+    public var dataset: String? = nil
 
     /// The outcomes of `table`'s windows (all labelled) under `prediction` and the rules'
     /// prediction `rules`.

@@ -32,6 +32,19 @@ public struct DataIdentity: Sendable {
         return roots.filter { path.hasPrefix($0 + "/") }.max { $0.count < $1.count } ?? (path as NSString).deletingLastPathComponent
     }
 
+    /// The data set of each of `traces`: the path of `paths`, as given, that holds it (the
+    /// innermost, when one given folder holds another). For `evaluate --group-by dataset` and
+    /// its per-data-set scores, where each path given is one data set.
+    public static func datasets(of traces: Set<String>, paths: [String]) -> [String: String] {
+        let roots = paths.map { (given: $0, path: InputPath.standardise($0)) }
+        var datasets: [String: String] = [:]
+        for trace in traces {
+            let holders = roots.filter { trace == $0.path || trace.hasPrefix($0.path == "/" ? "/" : $0.path + "/") }
+            if let root = holders.max(by: { $0.path.count < $1.path.count }) { datasets[trace] = root.given }
+        }
+        return datasets
+    }
+
     /// Windows per trace of a feature table.
     public static func windowsPerTrace(_ table: FeatureTable) -> [String: Int] {
         var counts: [String: Int] = [:]

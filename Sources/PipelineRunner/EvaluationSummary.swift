@@ -28,6 +28,9 @@ public struct EvaluationSummary: Encodable {
     /// Share of recordings whose most common predicted mode is their most common true mode.
     public var recordingMajorityAccuracy: Double
     public var baselineRecordingMajorityAccuracy: Double
+    /// Each data set's scores apart, when the windows came from two or more (each path given
+    /// is a data set): the smoothed model against the smoothed rules.
+    public var perDataset: [DatasetScore]?
     public var groupBy: String?
     public var nested: Bool?
     public var folds: [FoldSummary]?
@@ -73,6 +76,8 @@ public struct EvaluationSummary: Encodable {
         if !outcomes.isEmpty && decidedBy.keys.allSatisfy({ $0 == "rules" }) {
             self.evaluated += "; the model reads none of these windows (no IMU data it was trained on), so every one was decided by the GPS speed rules"
         }
+        let datasets = DatasetScore.of(outcomes, \.smoothed, baseline: \.baseline, bootstrap: bootstrap)
+        perDataset = datasets.isEmpty ? nil : datasets
         recordings = RecordingScore.of(outcomes, \.smoothed)
         let share = { (scores: [RecordingScore]) in scores.isEmpty ? 0 : Double(scores.filter(\.majorityRight).count) / Double(scores.count) }
         recordingMajorityAccuracy = share(recordings)
@@ -110,7 +115,9 @@ public struct EvaluationSummary: Encodable {
                         "intervals: 95 % bootstrap over people (\(people) devices resampled, "
                             + (people < 2 ? "none with one person)" : "1000 replicates)"),
                         "windows decided by: \(decided)",
-                        "", "\(modelHeading), smoothed", EvaluationReport(self).text,
+                        "", "\(modelHeading), smoothed", EvaluationReport(self).text]
+        if let perDataset { sections += ["", "per data set (model smoothed; intervals over that data set's people):"] + perDataset.map(\.line) }
+        sections += [
                         "", "\(modelHeading), unsmoothed", unsmoothed.text, "", "rules baseline, smoothed", baseline.text,
                         "", "rules baseline, unsmoothed", baselineUnsmoothed.text, "",
                         String(format: "recordings whose most common mode is right: model %.3f, rules %.3f (of %d)",

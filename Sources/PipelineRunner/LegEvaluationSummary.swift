@@ -29,6 +29,8 @@ public struct LegEvaluationSummary: Encodable {
         public var trackintel: EvaluationReport
         /// Slow (walk, bike) against motorised (car, bus, train, …): the question trackintel's rule answers.
         public var coarse: Coarse
+        /// Each data set's legs apart (the leg model against trackintel), when they came from two or more.
+        public var perDataset: [DatasetScore]?
     }
 
     public struct Coarse: Encodable {
@@ -67,10 +69,12 @@ public struct LegEvaluationSummary: Encodable {
                 return leg
             }
             let coarseModel = hasModel ? report(coarse, \.smoothed) : nil, coarseBaseline = report(coarse, \.baseline)
+            let datasets = DatasetScore.of(legs, hasModel ? \.smoothed : \.baseline, baseline: \.baseline, bootstrap: bootstrap)
             return RateScores(fixes: seconds.map { String(format: "one fix every %g s", $0) } ?? "as recorded", thinnedToSeconds: seconds,
                               nLegs: legs.count, model: hasModel ? report(legs, \.smoothed) : nil, trackintel: report(legs, \.baseline),
                               coarse: Coarse(modelMacroF1: coarseModel?.macroF1, modelMacroF1Interval: coarseModel?.macroF1Interval,
-                                             trackintelMacroF1: coarseBaseline.macroF1, trackintelMacroF1Interval: coarseBaseline.macroF1Interval))
+                                             trackintelMacroF1: coarseBaseline.macroF1, trackintelMacroF1Interval: coarseBaseline.macroF1Interval),
+                              perDataset: datasets.isEmpty ? nil : datasets)
         }
     }
 
@@ -96,6 +100,10 @@ public struct LegEvaluationSummary: Encodable {
                 String(format: "leg model %.3f%@, ", $0, EvaluationReport.bracket(coarse.modelMacroF1Interval))
             } ?? "") + String(format: "trackintel %.3f%@", coarse.trackintelMacroF1, EvaluationReport.bracket(coarse.trackintelMacroF1Interval)))
             if let model = rate.model { sections += ["", "leg model", model.text(unit: "legs")] }
+            if let perDataset = rate.perDataset {
+                sections += ["", "per data set (\(rate.model == nil ? "trackintel" : "leg model"); intervals over that data set's people):"]
+                    + perDataset.map { $0.line(unit: "legs", baseline: "trackintel") }
+            }
             sections += ["", "trackintel's speed rule", rate.trackintel.text(unit: "legs")]
         }
         if let folds {

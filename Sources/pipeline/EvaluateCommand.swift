@@ -32,8 +32,8 @@ struct EvaluateCommand: ParsableCommand {
     var model: String?
 
     @Option(name: .customLong("group-by"), help: ArgumentHelp(
-        "Cross-validation groups: device, trace or day.",
-        discussion: "day holds out every window and leg of a date (local solar time from a leg's position, else UTC), of any device: for one person's data, whose devices are never independent. Default: device."))
+        "Cross-validation groups: device, trace, day or dataset.",
+        discussion: "day holds out every window and leg of a date (local solar time from a leg's position, else UTC), of any device: for one person's data, whose devices are never independent. dataset holds out each path given in turn (leave-one-data-set-out: trained on the others, scored on it; options chosen on inner folds by device); it needs two paths or more. With two paths or more, every evaluation also scores each data set apart. Default: device."))
     var groupBy: GroupedCrossValidation.GroupBy = .device
 
     @Option(help: "Cross-validation folds, at most the number of groups (as many as groups: leave-one-group-out).")
@@ -65,6 +65,12 @@ struct EvaluateCommand: ParsableCommand {
             throw ValidationError("--supplement only trains, and with --model nothing is trained: drop one of them")
         }
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
+        if groupBy == .dataset && paths.count < 2 {
+            throw ValidationError("--group-by dataset holds out each path given in turn: give two data sets or more (got \(paths.count) path)")
+        }
+        if groupBy == .dataset && model != nil {
+            throw ValidationError("--group-by chooses cross-validation folds, and with --model nothing is trained: drop one of them (each path is still scored apart)")
+        }
         if let testWithoutStreams {
             let unknown = testWithoutStreams.split(separator: ",").map(String.init).filter { IMUSensor(rawValue: $0) == nil }
             guard unknown.isEmpty else {
@@ -89,8 +95,10 @@ struct EvaluateCommand: ParsableCommand {
         run.legFeatures = try legContext.legFeatures(progress: progress)
         run.reducedWithout = testWithoutStreams.map { Set($0.split(separator: ",").compactMap { IMUSensor(rawValue: String($0)) }) }
         var output = try run.run(paths, progress: progress)
+        let datasets = paths.count < 2 ? [:]
+            : DataIdentity.datasets(of: Set(output.table.windows.map(\.trace) + output.legs.legs.map(\.trace)), paths: paths)
         if legsOnly {
-            guard let legs = try legScores(output.legs, saved: saved) else {
+            guard let legs = try legScores(output.legs, saved: saved, datasets: datasets) else {
                 progress.log("error: no labelled GPS legs to evaluate on (labelled intervals of movement with 3 or more fixes; see label files, manifest.csv)")
                 throw ExitCode(1)
             }
@@ -110,14 +118,15 @@ struct EvaluateCommand: ParsableCommand {
         if let saved, let path = model {
             var predictor = ModePredictor(model: saved)
             predictor.smoother = training.smoothing.smoother  // smoothing is an option of the run, not frozen in the model
-            let outcomes = WindowOutcome.of(labelled, prediction: predictor.predict(labelled),
+            var outcomes = WindowOutcome.of(labelled, prediction: predictor.predict(labelled),
                                             rules: ModePredictor(model: nil).predict(labelled))
+            for index in outcomes.indices { outcomes[index].dataset = datasets[outcomes[index].trace] }
             savedOutcomes = outcomes
             summary = EvaluationSummary(evaluated: "model \(path)" + (saved.usesInertial ? "" : " (a GPS model)") + form, outcomes: outcomes,
                                         unknownModes: output.report.unknownModes, quarantined: output.report.quarantined.count,
                                         seconds: Date().timeIntervalSince(started))
         } else {
-            let validation = GroupedCrossValidation(groupBy: groupBy, folds: folds, seed: training.seed)
+            let validation = GroupedCrossValidation(groupBy: groupBy, folds: folds, seed: training.seed, datasets: datasets)
             let extra = try supplement.table(loader: try input.loader, window: parameters, progress: progress)  // --supplement-modes, not --modes, picks its windows
             do {
                 let evaluation = try validation.evaluate(output.table, trainer: training.trainer, window: parameters, search: search.search(around: training.trainer),
@@ -131,7 +140,7 @@ struct EvaluateCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        summary.gpsLegs = try legScores(output.legs, saved: saved)
+        summary.gpsLegs = try legScores(output.legs, saved: saved, datasets: datasets)
         let scoredLegs = LegTrainer.labelled(output.legs)
         var used = DataIdentity.windowsPerTrace(labelled)
         for leg in scoredLegs.legs where used[leg.trace] == nil { used[leg.trace] = 0 }
@@ -143,7 +152,7 @@ struct EvaluateCommand: ParsableCommand {
 
     /// The leg model scored on the labelled legs (the saved model's, or nested cross-validation
     /// of training one), trackintel's rule beside it; nil when the inputs have no labelled leg.
-    func legScores(_ legs: LegTable, saved: ModeModel?) throws -> LegEvaluationSummary? {
+    func legScores(_ legs: LegTable, saved: ModeModel?, datasets: [String: String]) throws -> LegEvaluationSummary? {
         let labelled = LegTrainer.labelled(legs)
         guard labelled.count > 0 else { return nil }
         if let saved, let path = model {
@@ -155,15 +164,15 @@ struct EvaluateCommand: ParsableCommand {
             let note = legModel.usesTransitGeofences == given ? nil : legModel.usesTransitGeofences
                 ? "the leg model was trained with transit geofences and none are given (--geofences): its legs lack the distances of their ends from transit"
                 : "the leg model was trained without transit geofences: --geofences is not used"
-            return LegEvaluationSummary(evaluated: "GPS leg model of \(path)", outcomes: LegCrossValidation.outcomes(of: legModel, labelled, groupBy: groupBy),
+            return LegEvaluationSummary(evaluated: "GPS leg model of \(path)", outcomes: LegCrossValidation.outcomes(of: legModel, labelled, groupBy: groupBy, datasets: datasets),
                                         hasModel: true,
                                         note: note)
         }
-        let modes = Set(labelled.legs.compactMap(\.mode)), groups = Set(labelled.legs.map { LegCrossValidation.group(of: $0, groupBy) })
+        let modes = Set(labelled.legs.compactMap(\.mode)), groups = Set(labelled.legs.map { LegCrossValidation.group(of: $0, groupBy, datasets: datasets) })
         guard modes.count >= 2, groups.count >= 2 else {
             return LegEvaluationSummary(evaluated: "trackintel's rule only", outcomes: LegCrossValidation.outcomes(of: nil, labelled, groupBy: groupBy), hasModel: false,
                                         note: "no leg model cross-validated: the labelled legs are of \(modes.count) modes and \(groups.count) groups (\(groupBy.rawValue)), and it needs two of each")
         }
-        return LegEvaluationSummary(try LegCrossValidation(folds: folds, seed: training.seed, groupBy: groupBy).evaluate(labelled))
+        return LegEvaluationSummary(try LegCrossValidation(folds: folds, seed: training.seed, groupBy: groupBy, datasets: datasets).evaluate(labelled))
     }
 }

@@ -256,6 +256,50 @@ enum SyntheticWindows {
         }
     }
 
+    @Test func leavingADataSetOutTrainsOnTheOthersAndChoosesOnPeople() throws {
+        // Two data sets of two people each: every fold holds out one whole data set, each of its
+        // windows is scored once and tagged with its data set, and the inner folds that choose
+        // the options split the training data set's people (a data set alone could not be split).
+        let table = SyntheticWindows.table(devices: ["a", "b", "c", "d"], secondsPerMode: 30)
+        var datasets: [String: String] = [:]
+        for window in table.windows { datasets[window.trace] = ["a", "b"].contains(window.device) ? "first" : "second" }
+        let validation = GroupedCrossValidation(groupBy: .dataset, folds: 5, datasets: datasets)
+        let search = OptionSearch(trainers: [ModeTrainer()], switchPenalties: [3, 6], innerFolds: 3)
+        let evaluation = try validation.evaluate(table, trainer: ModeTrainer(), window: .init(), search: search)
+        #expect(evaluation.folds.map(\.testGroups) == [["first"], ["second"]] || evaluation.folds.map(\.testGroups) == [["second"], ["first"]])
+        #expect(evaluation.folds.allSatisfy { $0.options.contains("inner macro-F1") }, "inner folds by person within the other data set")
+        #expect(evaluation.outcomes.count == table.count)
+        #expect(evaluation.outcomes.allSatisfy { $0.dataset == datasets[$0.trace] })
+        #expect(GroupedCrossValidation.GroupBy.dataset.inner == .device && GroupedCrossValidation.GroupBy.day.inner == .day)
+    }
+
+    @Test func eachDataSetIsScoredApart() {
+        // Data set "good": two people always right; "bad": two people, walk called car. Pooled,
+        // the score is between; apart, each is what it is, with the rules beside it.
+        var outcomes: [WindowOutcome] = []
+        for person in ["p1", "p2"] {
+            for (truth, mode) in [(Mode.walk, Mode.walk), (.car, .car)] {
+                outcomes.append(WindowOutcome(trace: person + "g", device: person, truth: truth, smoothed: mode, raw: mode,
+                                              baseline: .car, baselineRaw: .car, source: "model", dataset: "good"))
+            }
+        }
+        for person in ["q1", "q2"] {
+            for truth in [Mode.walk, .car] {
+                outcomes.append(WindowOutcome(trace: person + "b", device: person, truth: truth, smoothed: .car, raw: .car,
+                                              baseline: .car, baselineRaw: .car, source: "model", dataset: "bad"))
+            }
+        }
+        let scores = DatasetScore.of(outcomes, \.smoothed, baseline: \.baseline)
+        #expect(scores.map(\.dataset) == ["bad", "good"])
+        #expect(scores[1].macroF1 == 1 && scores[1].windows == 4 && scores[1].people == 2 && scores[1].f1 == ["walk": 1, "car": 1])
+        #expect(abs(scores[0].macroF1 - (0 + 2.0 / 3) / 2) < 1e-12 && scores[0].accuracy == 0.5)
+        #expect(abs(scores[1].baselineMacroF1 - (0 + 2.0 / 3) / 2) < 1e-12)
+        #expect(scores[1].macroF1Interval == GroupBootstrap.Interval(lower: 1, upper: 1))
+        #expect(scores[0].line.hasPrefix("  bad: 4 windows, 2 people, accuracy 0.500, macro-F1 0.333"))
+        #expect(DatasetScore.of(outcomes.filter { $0.dataset == "good" }, \.smoothed, baseline: \.baseline).isEmpty,
+                "one data set is the pooled score: nothing apart")
+    }
+
     @Test func theBootstrapResamplesPeople() {
         // Two people: one always right (10 windows), one always wrong (10 windows). A replicate
         // holds both (accuracy 0.5), the right one twice (1) or the wrong one twice (0).

@@ -107,6 +107,39 @@ import Testing
         #expect(badRates.status == 64 && badRates.stderr.contains("expected LOW:HIGH"))
     }
 
+    @Test func leaveOneDataSetOutScoresEachDataSetOnModelsThatNeverSawIt() throws {
+        // Two data sets (folders) of two people each: --group-by dataset trains on one and
+        // scores the other, both ways; every evaluation of two paths also scores each apart.
+        let folder = try TemporaryFolder()
+        try writeRecordings(folder, devices: ["ann", "ben", "cat", "dan"])
+        for name in ["lab", "city"] { try FileManager.default.createDirectory(atPath: folder.path + "/" + name, withIntermediateDirectories: true) }
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path + "/traces") {
+            let dataset = file.hasPrefix("ann") || file.hasPrefix("ben") ? "lab" : "city"
+            try FileManager.default.moveItem(atPath: folder.path + "/traces/" + file, toPath: folder.path + "/\(dataset)/" + file)
+        }
+        let rotation = try runner.pipeline(["evaluate", "lab", "city", "--name-pattern", pattern, "--group-by", "dataset", "--json"], in: folder.path)
+        #expect(rotation.status == 0, "\(rotation.stderr)")
+        let scores = try JSONSerialization.jsonObject(with: Data(rotation.stdout.utf8)) as! [String: Any]
+        #expect(scores["group_by"] as? String == "dataset" && scores["n_windows"] as? Int == 4 * 51)
+        let folds = scores["folds"] as! [[String: Any]]
+        #expect(Set(folds.map { $0["test_groups"] as! [String] }) == [["lab"], ["city"]])
+        #expect(folds.allSatisfy { ($0["options"] as? String)?.contains("inner macro-F1") == true }, "options chosen on the other data set's two people")
+        let perDataset = scores["per_dataset"] as! [[String: Any]]
+        #expect(perDataset.map { $0["dataset"] as! String } == ["city", "lab"])
+        #expect(perDataset.allSatisfy { $0["windows"] as? Int == 102 && $0["people"] as? Int == 2 && $0["macro_f1_interval"] != nil })
+        #expect(perDataset.allSatisfy { ($0["macro_f1"] as! Double) > 0.9 }, "\(perDataset)")
+
+        try #expect(runner.pipeline(["train", "lab", "--name-pattern", pattern, "--model", "m.json"], in: folder.path).status == 0)
+        let text = try runner.pipeline(["evaluate", "lab", "city", "--name-pattern", pattern, "--model", "m.json"], in: folder.path)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("per data set (model smoothed; intervals over that data set's people):"))
+        #expect(text.stdout.contains("  city: 102 windows, 2 people, accuracy ") && text.stdout.contains("  lab: 102 windows, 2 people, accuracy "))
+        let one = try runner.pipeline(["evaluate", "lab", "--name-pattern", pattern, "--group-by", "dataset"], in: folder.path)
+        #expect(one.status == 64 && one.stderr.contains("give two data sets or more"))
+        let withModel = try runner.pipeline(["evaluate", "lab", "city", "--name-pattern", pattern, "--group-by", "dataset", "--model", "m.json"], in: folder.path)
+        #expect(withModel.status == 64 && withModel.stderr.contains("with --model nothing is trained"))
+    }
+
     @Test func aModelOfAnotherSchemaIsAClearError() throws {
         let folder = try TemporaryFolder()
         try writeRecordings(folder, devices: ["ann"])
