@@ -12,7 +12,9 @@
 # 2. The shipped model's window part (trained on TMD alone) on the three data sets it never
 #    saw, GeoTecINIT, QROWD and the metro rides, each scored apart.
 # 3. Its GPS leg part, trained on MobilityNet alone, on the real GPX tracks of ../shared/data
-#    (a Limerick bus ride, two hikes, a stroll): moving minutes per mode.
+#    (a Limerick bus ride, two hikes, a stroll; other people, receivers and countries), each
+#    labelled whole with its mode in a manifest: scored as legs beside trackintel's rule, and
+#    run through the pipeline for the moving minutes per mode of the legs it cuts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=${SHARED_DATA:-../shared/data}
@@ -42,12 +44,15 @@ echo "== leave one data set out: TMD, GeoTecINIT, QROWD, metro =="
 echo "== the shipped model on data sets it never saw: GeoTecINIT, QROWD, metro =="
 "$pipeline" evaluate geotec qrowd metro --model "$model" 2>/dev/null | summary
 cd - >/dev/null
-echo "== GPS leg model on real GPX tracks (moving minutes per mode) =="
+echo "== GPS leg model on real GPX tracks: each track one labelled leg beside trackintel's rule; then the moving minutes per mode of the legs a run cuts =="
 mkdir -p "$work/gpx/in"
 cp "$shared/gpx/movingpandas/304 to UL 2019-02-18 0745.gpx" "$work/gpx/in/limerick-bus.gpx"
 cp "$shared/gpx/gpxpy/korita-zbevnica.gpx" "$work/gpx/in/hike-korita-zbevnica.gpx"
 cp "$shared/gpx/georust_gpx/garmin_with_extensions.gpx" "$work/gpx/in/hike-gpsmap-64s.gpx"
 cp "$shared/gpx/georust_gpx/garmin-activity.gpx" "$work/gpx/in/walk-casual-stroll.gpx"
+{ echo path,device,person,mode; printf '%s\n' "limerick-bus.gpx,limerick-bus,limerick-bus,bus" "hike-korita-zbevnica.gpx,hike-korita-zbevnica,hike-korita-zbevnica,walk" \
+    "hike-gpsmap-64s.gpx,hike-gpsmap-64s,hike-gpsmap-64s,walk" "walk-casual-stroll.gpx,walk-casual-stroll,walk-casual-stroll,walk"; } > "$work/gpx/in/manifest.csv"
+"$pipeline" evaluate "$work/gpx/in" --model "$model" --legs-only 2>/dev/null | sed -n '/^GPS legs, as recorded/,/^GPS legs, one fix every 10 s/p' | grep -v "^GPS legs, one fix"
 "$pipeline" run "$work/gpx/in" --out "$work/gpx/out" --model "$model" >/dev/null 2>&1 || true
 python3 - "$work/gpx/out/triplegs.csv" <<'PY'
 import collections, csv, sys
