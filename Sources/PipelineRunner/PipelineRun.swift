@@ -208,7 +208,7 @@ public struct PipelineRun {
         trips.openStore = store
         trips.legModel = model?.gpsLegs
         trips.imuClasses = model.map { $0.usesInertial ? $0.classes : [] } ?? []
-        trips.transit = try transitFeed.map { try TransitRun.index(feed: $0, progress: progress) }
+        (trips.transit, trips.transitDescription) = try transitFeed.map { try TransitRun.index(feed: $0, progress: progress) } ?? (nil, nil)
         trips.parameters = configuration.trips
         trips.calendar = calendar
         let tripSummary = try trips.run(progress: progress)

@@ -5,8 +5,9 @@ import Transit
 /// Loads a `--transit` feed for the trip stage and says what it gave.
 public enum TransitRun {
     /// The feed at `path` (GTFS zip or folder) indexed, with one log line of what it holds and
-    /// how long it took.
-    public static func index(feed path: String, progress: Progress) throws -> TransitIndex {
+    /// how long it took; `description` ("PATH: N stops (…), M corridors …") is what the trip
+    /// stage keeps for the report.
+    public static func index(feed path: String, progress: Progress) throws -> (index: TransitIndex, description: String) {
         let started = Date()
         let feed = try GTFSFeed.load(path: path)
         let index = TransitIndex(feed)
@@ -14,7 +15,7 @@ public enum TransitRun {
         if index.stops.isEmpty {
             progress.log("warning: transit: \(path) has no stop served by a rail, bus or ferry route: legs get no transit evidence from it")
         }
-        return index
+        return (index, "\(path): " + feed.summary)
     }
 
     /// The feed's content, for a run's no-op check: the SHA-256 of a zip, or of a folder's

@@ -29,6 +29,9 @@ public struct TripsRun {
     public var imuClasses: [Mode] = []
     /// A transit feed's stops and corridors (`--transit`), for every leg's transit match.
     public var transit: TransitIndex?
+    /// What the feed is ("PATH: N stops …", `TransitRun.index`): kept in the store with what it
+    /// gave the legs (`PipelineStore.transitUse`), so the report says which feed decided them, or that none did.
+    public var transitDescription: String?
 
     public init(storePath: String, reportsFolder: String) {
         self.storePath = storePath
@@ -132,6 +135,9 @@ public struct TripsRun {
             }.count
             if let warning = summary.transitWarning { progress.log("warning: " + warning) }
         }
+        try store.setTransitUse(transit == nil ? "" : (transitDescription ?? "a transit feed")
+            + "; \(summary.legsNearTransit ?? 0) of \(summary.triplegs) triplegs start or end within 2 km of its stops, "
+            + "\(summary.legsByModeSource["transit"] ?? 0) named by it")
         summary.files = writesFiles ? (TripTables.fileNames + TripGeoJSON.fileNames).map { (reportsFolder as NSString).appendingPathComponent($0) } : []
         return summary
     }

@@ -328,9 +328,21 @@ public struct ReportPage {
                 + "<p class=\"note\">model: IMU windows; gps_rules: GPS speed rules; gps_leg_model: the GPS leg model on a GPS-only leg; "
                 + "imu+gps_leg_model: IMU windows chose on foot or vehicle, the GPS leg model which mode; transit: the ride runs along "
                 + "a rail or bus route of the --transit feed and stops at its stops. triplegs.csv keeps each leg's evidence.</p>"
+            html += try transitUse()
         }
         html += try labelAgreement()
         return html + "</section>"
+    }
+
+    /// Which transit feed the trip stage matched the legs against and what it gave them, or
+    /// that it had none (so bus and train came from the models alone).
+    func transitUse() throws -> String {
+        guard let use = try store.transitUse() else { return "" }
+        guard !use.isEmpty else {
+            return "<p class=\"note\">No transit feed was given (<code>--transit FEED</code>, a GTFS zip or folder): the legs' "
+                + "transit columns are empty and no leg's mode came from a feed.</p>"
+        }
+        return "<p>Transit feed " + HTML.escape(use) + ".</p>"
     }
 
     /// Where labels exist: the triplegs' modes against the labelled mode, weighted by time.

@@ -124,6 +124,12 @@ extension PipelineStore {
         Dictionary(try deviceIdentities().map { ($0.device, $0.person) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The last trip stage's transit feed and what it gave the legs, one line for the report;
+    /// empty when that stage had no feed, nil before any trip stage.
+    public func transitUse() throws -> String? { try derivedState("transit_feed") }
+
+    public func setTransitUse(_ line: String) throws { try setDerivedState("transit_feed", line) }
+
     public func derivedState(_ key: String) throws -> String? {
         try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM derived_state WHERE key = ?", arguments: [key]) }
     }

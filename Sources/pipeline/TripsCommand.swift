@@ -58,7 +58,7 @@ struct TripsCommand: ParsableCommand {
             if loaded.gpsLegs == nil { progress.log("\(model) has no GPS leg model: GPS-only legs are decided by the GPS-speed rules") }
         }
         let summary = try runStage(json: json, progress: progress) {
-            run.transit = try transit.map { try TransitRun.index(feed: $0, progress: progress) }
+            (run.transit, run.transitDescription) = try transit.map { try TransitRun.index(feed: $0, progress: progress) } ?? (nil, nil)
             return try run.run(progress: progress)
         }
         if json {

@@ -222,10 +222,17 @@ import ZIPFoundation
                 && $0["mode"] != "walk" && $0["mode"] != "still" }
         }
         #expect(!ride(bare).isEmpty && ride(bare).allSatisfy { $0["mode"] == "car" && $0["mode_source"] == "gps_rules" }, "\(ride(bare))")
+        let plainReport = try String(contentsOfFile: folder.file("plain/report.html"), encoding: .utf8)
+        #expect(plainReport.contains("No transit feed was given (<code>--transit FEED</code>"), "the report says no feed decided anything")
 
         let run = try cli.pipeline(["run", "in", "--out", "out", "--model", shipped, "--transit", "feed"], in: folder.path)
         #expect(run.status == 0 && run.stderr.contains("transit: feed: 21 stops (7 rail, 14 bus), 2 corridors"), "\(run.stderr)")
         let everyLeg = try Self.legs(folder.file("out/triplegs.csv"))
+        let named = everyLeg.filter { $0["mode_source"] == "transit" }.count
+        let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        #expect(named > 0 && report.contains("Transit feed feed: 21 stops (7 rail, 14 bus), 2 corridors")
+                && report.contains("of \(everyLeg.count) triplegs start or end within 2 km of its stops, \(named) named by it"),
+                "the report names the feed and what it gave the legs")
         let metro = everyLeg.filter { $0["device"] == "rider" }
         print("the metro rider with the feed: " + metro.map { "\($0["mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", "))
         let underground = metro.filter { $0["mode"] == "train" }
