@@ -105,11 +105,7 @@ public struct LegFusion: Sendable {
         guard let transit, !(leg.mode.map(Self.motorised.contains) ?? false), leg.lastFix > leg.firstFix else { return [leg] }
         let points = track.points
         var cuts: [Int] = []
-        for index in leg.firstFix..<leg.lastFix {
-            let a = points[index], b = points[index + 1], seconds = b.timeSeconds - a.timeSeconds
-            guard seconds >= undergroundGapSeconds, TrackPoint.distanceMeters(a, b) / seconds > fastestOnFootMps,
-                  transit.nearestStopMeters(a.latitudeDegrees, a.longitudeDegrees, kind: .rail) <= nearStationMeters,
-                  transit.nearestStopMeters(b.latitudeDegrees, b.longitudeDegrees, kind: .rail) <= nearStationMeters else { continue }
+        for index in leg.firstFix..<leg.lastFix where ridesUnderground(points[index], points[index + 1], transit: transit) {
             cuts.append(index)
         }
         guard !cuts.isEmpty else { return [leg] }
@@ -132,6 +128,20 @@ public struct LegFusion: Sendable {
         return parts
     }
     static let rideModes: Set<Mode> = [.car, .bus, .train, .still]
+
+    /// Whether the device rode between consecutive fixes `a` and `b` underground: `undergroundGapSeconds`
+    /// or more apart, both within `nearStationMeters` of a rail stop of the feed, and farther
+    /// apart than `fastestOnFootMps` covers. False without a feed.
+    public func ridesUnderground(_ a: TrackPoint, _ b: TrackPoint) -> Bool {
+        transit.map { ridesUnderground(a, b, transit: $0) } ?? false
+    }
+
+    func ridesUnderground(_ a: TrackPoint, _ b: TrackPoint, transit: TransitIndex) -> Bool {
+        let seconds = b.timeSeconds - a.timeSeconds
+        return seconds >= undergroundGapSeconds && TrackPoint.distanceMeters(a, b) / seconds > fastestOnFootMps
+            && transit.nearestStopMeters(a.latitudeDegrees, a.longitudeDegrees, kind: .rail) <= nearStationMeters
+            && transit.nearestStopMeters(b.latitudeDegrees, b.longitudeDegrees, kind: .rail) <= nearStationMeters
+    }
 
     func decide(_ leg: inout Tripleg, track: DeviceTrack, spans: [ModeSpan]) {
         let points = track.points[leg.firstFix...leg.lastFix]

@@ -90,7 +90,11 @@ public struct TripsRun {
 
         // A batch of devices at a time (as many as cores): their full tracks are dropped once
         // analysed, so memory follows the largest devices, not the data set.
-        let analysis = TripAnalysis(parameters: parameters)
+        var analysis = TripAnalysis(parameters: parameters)
+        if transit != nil {  // a metro ride underground is a ride, not a stay at its first station
+            let fusion = LegFusion(legModel: nil, imuClasses: [], transit: transit)
+            analysis.ridesAcrossGap = { fusion.ridesUnderground($0, $1) }
+        }
         let batchSize = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var devices: [DeviceTrips] = []
         for start in stride(from: 0, to: names.count, by: batchSize) {

@@ -10,6 +10,10 @@ import MobilityCore
 ///   `timeSeconds` or more after the anchor, and its end time is that fix's time;
 /// - a time between consecutive fixes longer than `gapSeconds` drops the stay in progress
 ///   and anchors a new one after the gap (a gap never becomes a stay);
+/// - with `ridesAcrossGap` (a transit feed's metro rides underground), a stay that a gap the
+///   device crossed in a vehicle ends is measured to its last fix before that gap, and the
+///   gap belongs to the next leg: minutes without a fix between two stations are a ride, not
+///   a stay at the first (trackintel counts them as a stay; without the predicate, so do we);
 /// - the position is the mean of the stay's fixes. trackintel averages its *distinct*
 ///   positions (a coordinate repeated by a logger counts once) with a circular mean of
 ///   longitudes; we weight each fix equally (a place is where the device spent its fixes)
@@ -26,9 +30,14 @@ import MobilityCore
 /// - Complexity: O(n) in the number of fixes, one pass, no extra memory.
 public struct StaypointDetector: Sendable {
     public var parameters: StaypointParameters
+    /// Whether the time between two consecutive fixes was spent riding (both ends at rail
+    /// stations, crossed faster than anyone walks: `LegFusion.ridesUnderground`). Default nil:
+    /// trackintel's conventions throughout.
+    public var ridesAcrossGap: (@Sendable (TrackPoint, TrackPoint) -> Bool)?
 
-    public init(parameters: StaypointParameters = StaypointParameters()) {
+    public init(parameters: StaypointParameters = StaypointParameters(), ridesAcrossGap: (@Sendable (TrackPoint, TrackPoint) -> Bool)? = nil) {
         self.parameters = parameters
+        self.ridesAcrossGap = ridesAcrossGap
     }
 
     public func detect(_ track: DeviceTrack) -> [Staypoint] {
@@ -46,8 +55,10 @@ public struct StaypointDetector: Sendable {
                 continue
             }
             guard anchor.isAtOrBeyond(points[current]) else { continue }
-            if points[current].timeSeconds - points[start].timeSeconds >= parameters.timeSeconds {
-                stays.append(staypoint(track, from: start, to: current, end: points[current].timeSeconds, isOpen: false))
+            let ride = ridesAcrossGap?(points[current - 1], points[current]) ?? false
+            let end = ride ? current - 1 : current  // after a ride, the next leg starts where it began
+            if points[end].timeSeconds - points[start].timeSeconds >= parameters.timeSeconds {
+                stays.append(staypoint(track, from: start, to: end, end: points[end].timeSeconds, isOpen: false))
             }
             start = current
             anchor = DistanceTest(points[start], thresholdMeters: parameters.distanceMeters)

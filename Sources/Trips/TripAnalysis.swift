@@ -61,6 +61,8 @@ public struct DeviceTrips: Sendable {
 /// geofence dwells, triplegs and trips; then locations over the staypoints of the scope.
 public struct TripAnalysis: Sendable {
     public var parameters: TripStageParameters
+    /// Gaps between fixes that were rides (`StaypointDetector.ridesAcrossGap`); nil without a transit feed.
+    public var ridesAcrossGap: (@Sendable (TrackPoint, TrackPoint) -> Bool)?
 
     public init(parameters: TripStageParameters = TripStageParameters()) {
         self.parameters = parameters
@@ -110,7 +112,7 @@ public struct TripAnalysis: Sendable {
 
     public func analyse(_ track: DeviceTrack, geofences: [Geofence], modes: (DeviceTrack, [Staypoint]) -> ModeTimeline,
                         legs: ((DeviceTrack, inout [Tripleg]) -> Void)? = nil) -> DeviceTrips {
-        var staypoints = StaypointDetector(parameters: parameters.staypoints).detect(track)
+        var staypoints = StaypointDetector(parameters: parameters.staypoints, ridesAcrossGap: ridesAcrossGap).detect(track)
         let dwells = DwellDetector(parameters: parameters.dwells).detect(track, geofences: geofences)
         let builder = TripBuilder(parameters: parameters.trips)
         builder.annotate(&staypoints, dwells: dwells)

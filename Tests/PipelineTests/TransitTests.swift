@@ -189,14 +189,42 @@ import ZIPFoundation
     /// underground, then a walk from station 1, 3 km east. (Five minutes or more without a fix
     /// make a staypoint at station 0, as trackintel's sliding method does, and no leg holds
     /// the ride: see the README.)
-    static func metroDay() -> String {
+    static func metroDay(undergroundSeconds: Double = 240) -> String {
         var track = Track(clock: Timestamp(secondsSince1970: 1_700_100_000))
         func at(_ east: Double, _ north: Double, seconds: Double) { track.at(east, north, seconds: seconds) }
         for _ in 0..<120 { at(-250, 2000, seconds: 10) }
-        for step in 0...90 { at(-250 + Double(step) * 2.8, 2000, seconds: step == 90 ? 240 : 2) }  // the last fix at the station, then underground
+        for step in 0...90 { at(-250 + Double(step) * 2.8, 2000, seconds: step == 90 ? undergroundSeconds : 2) }  // the last fix at the station, then underground
         for step in 0..<72 { at(3000, 2000 + Double(step) * 2.8, seconds: 2) }
         for _ in 0..<120 { at(3000, 2200, seconds: 10) }
         return track.gpx
+    }
+
+    @Test func aLongRideUndergroundIsARideNotAStayAtItsFirstStation() throws {
+        // Ten minutes without a fix between two stations 3.3 km apart: by trackintel's sliding
+        // method (100 m, 5 min) a staypoint at the first station that holds the ride, and no
+        // leg; with the feed, the stay ends at the last fix before the tunnel and the ride is a
+        // train leg between the two walks, inside one trip from home to work.
+        let folder = try TemporaryFolder()
+        try Self.writeFeed(folder.file("feed"))
+        _ = try folder.write("in/rider.gpx", Self.metroDay(undergroundSeconds: 600))
+        let model = try Self.rulesForGPS(in: folder)
+        let plain = try cli.pipeline(["run", "in", "--out", "plain", "--model", model], in: folder.path)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let bareStays = try Self.legs(folder.file("plain/staypoints.csv"))
+        #expect(bareStays.count == 3 && bareStays.contains { Double($0["duration_s"]!)! >= 600 && Double($0["duration_s"]!)! < 700 },
+                "without a feed the ride is a stay at the first station: \(bareStays.map { $0["duration_s"]! })")
+        #expect(try !Self.legs(folder.file("plain/triplegs.csv")).contains { $0["mode"] == "train" })
+
+        let run = try cli.pipeline(["run", "in", "--out", "out", "--model", model, "--transit", "feed"], in: folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let stays = try Self.legs(folder.file("out/staypoints.csv"))
+        #expect(stays.count == 2 && stays.allSatisfy { Double($0["duration_s"]!)! >= 1190 }, "home and work only: \(stays.map { $0["duration_s"]! })")
+        let legs = try Self.legs(folder.file("out/triplegs.csv"))
+        #expect(legs.map { $0["mode"]! } == ["walk", "train", "walk"], "\(legs.map { "\($0["mode"]!) \($0["duration_s"]!) s" })")
+        #expect(legs[1]["duration_s"] == "600.0" && legs[1]["mode_source"] == "transit" && legs[1]["longest_gap_s"] == "600.0")
+        let trips = try Self.legs(folder.file("out/trips.csv"))
+        let legSeconds = legs.map { Double($0["duration_s"]!)! }.reduce(0, +)
+        #expect(trips.count == 1 && abs(Double(trips[0]["duration_s"]!)! - legSeconds) < 1, "one trip from home to work, its legs end to end: \(trips)")
     }
 
     @Test func runWithTransitNamesTheBusRideAndKeepsItsEvidence() throws {
@@ -206,10 +234,7 @@ import ZIPFoundation
         _ = try folder.write("in/rider.gpx", Self.metroDay())
         // The shipped model without its GPS leg model, so that without a feed the speed rules
         // name the GPS-only legs (the bus ride car, at 10 m/s) and the feed's part is plain.
-        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: SharedData.projectRoot + "/models/mode-model.json"))) as! [String: Any]
-        json.removeValue(forKey: "gps_legs")
-        let shipped = folder.file("rules-for-gps.json")
-        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: shipped))
+        let shipped = try Self.rulesForGPS(in: folder)
         let plain = try cli.pipeline(["run", "in", "--out", "plain", "--model", shipped], in: folder.path)
         #expect(plain.status == 0, "\(plain.stderr)")
         let bare = try Self.legs(folder.file("plain/triplegs.csv"))
@@ -267,6 +292,16 @@ import ZIPFoundation
         let far = try cli.pipeline(["run", "in", "--out", "far-out", "--model", shipped, "--transit", "far", "--json"], in: folder.path)
         let farSummary = try JSONSerialization.jsonObject(with: Data(far.stdout.utf8)) as! [String: Any]
         #expect((farSummary["warnings"] as? [String])?.contains { $0.contains("within 2 km of a stop of the feed") } == true, "\(far.stderr)")
+    }
+
+    /// The shipped model without its GPS leg model, written into `folder`: GPS-only legs are
+    /// then named by the speed rules, so what the feed changes is plain.
+    static func rulesForGPS(in folder: TemporaryFolder) throws -> String {
+        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: SharedData.projectRoot + "/models/mode-model.json"))) as! [String: Any]
+        json.removeValue(forKey: "gps_legs")
+        let path = folder.file("rules-for-gps.json")
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: path))
+        return path
     }
 
     static func legs(_ path: String) throws -> [[String: String]] {
