@@ -36,29 +36,31 @@ import Testing
         #expect(StaypointDetector().detect(script.track()).isEmpty)
     }
 
-    @Test func aGapCalledARideEndsTheStayBeforeIt() {
-        // Two minutes on a platform, then eight without a fix, then 4 km away: trackintel's
-        // method makes a ten-minute stay of it; a gap the predicate calls a ride leaves two
-        // minutes, no stay, and the fix before the gap starts the next leg.
+    /// `waitSeconds` on a platform, eight minutes without a fix, then a walk from 4 km away;
+    /// with the index of the platform's last fix.
+    static func platformAndRide(waitSeconds: Double) -> (TrackScript, Int) {
         var script = TrackScript()
-        script.stay(120)
+        script.stay(waitSeconds)
         let lastBefore = script.points.count - 1
         script.gap(480)
         script.position = SIMD2(4000, 0)
         script.move(to: SIMD2(5000, 0), speedMetersPerSecond: 1.4, mode: .walk)
+        return (script, lastBefore)
+    }
+
+    @Test func aGapCalledARideEndsTheStayBeforeIt() {
+        // Two minutes on the platform: trackintel's method makes a ten-minute stay of it; a gap
+        // the predicate calls a ride leaves two minutes, no stay.
+        let rides: @Sendable (TrackPoint, TrackPoint) -> Bool = { a, b in b.timeSeconds - a.timeSeconds >= 120 }
+        let (script, lastBefore) = Self.platformAndRide(waitSeconds: 120)
         let trackintel = StaypointDetector().detect(script.track())
         #expect(trackintel.count == 1 && trackintel[0].endFix == lastBefore + 1 && trackintel[0].endSeconds - trackintel[0].startSeconds >= 600)
-        let ride = StaypointDetector(ridesAcrossGap: { a, b in b.timeSeconds - a.timeSeconds >= 120 }).detect(script.track())
-        #expect(ride.isEmpty)
+        #expect(StaypointDetector(ridesAcrossGap: rides).detect(script.track()).isEmpty)
 
-        // Six minutes on the platform: a stay of those six minutes, ending at the last fix before the ride.
-        var waited = TrackScript()
-        waited.stay(360)
-        let platform = waited.points.count - 1
-        waited.gap(480)
-        waited.position = SIMD2(4000, 0)
-        waited.move(to: SIMD2(5000, 0), speedMetersPerSecond: 1.4, mode: .walk)
-        let stays = StaypointDetector(ridesAcrossGap: { a, b in b.timeSeconds - a.timeSeconds >= 120 }).detect(waited.track())
+        // Six minutes on the platform: a stay of those six minutes, ending at the last fix
+        // before the ride, and the fix before the gap starts the next leg.
+        let (waited, platform) = Self.platformAndRide(waitSeconds: 360)
+        let stays = StaypointDetector(ridesAcrossGap: rides).detect(waited.track())
         #expect(stays.count == 1 && stays[0].endFix == platform && stays[0].endSeconds == waited.points[platform].timeSeconds)
         let legs = TriplegBuilder().build(waited.track(), staypoints: stays, modes: waited.timeline)
         #expect(legs.first?.firstFix == platform, "the ride's leg starts at the platform's last fix")
