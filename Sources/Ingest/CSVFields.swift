@@ -82,8 +82,18 @@ public struct CSVFields {
 
     /// The field as text, unquoted and trimmed.
     public func string(_ field: Int, in line: UnsafeBufferPointer<UInt8>) -> String {
-        CSVFields.unquote(String(decoding: bytes(field, in: line), as: UTF8.self))
+        let text = bytes(field, in: line)
+        // A field that starts and ends with a printable ASCII byte other than a quote has
+        // nothing to trim or unquote: made straight from its bytes (a GTFS feed's millions of
+        // ids spent most of their reading time in Unicode whitespace tests otherwise).
+        if let first = text.first, let last = text.last, Self.isPlain(first), Self.isPlain(last) {
+            return String(decoding: text, as: UTF8.self)
+        }
+        return CSVFields.unquote(String(decoding: text, as: UTF8.self))
     }
+
+    @inline(__always)
+    static func isPlain(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F && byte != 0x22 }
 
     public static func unquote(_ text: String) -> String {
         var text = text.trimmingWhitespace()

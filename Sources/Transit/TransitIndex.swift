@@ -112,17 +112,25 @@ public struct TransitIndex: Sendable {
     public func corridorKinds(_ latitude: Double, _ longitude: Double, within metres: Double) -> TransitKinds {
         var kinds = TransitKinds()
         let metres = min(metres, Self.maxCorridorMeters)
+        let cosine = cos(latitude * .pi / 180)  // once per position, not per piece
+        let scale = Geodesy.earthRadiusMeters * .pi / 180
+        let reachLatitude = metres / scale, reachLongitude = metres / (scale * max(cosine, 1e-6))
         candidates(pieceCells, latitude, longitude, within: metres) { index in
             let piece = pieces[Int(index)]
             guard !kinds.isSuperset(of: piece.4) else { return }
-            if Self.segmentMeters(latitude, longitude, piece) <= metres { kinds.formUnion(piece.4) }
+            // Both ends beyond reach on one side: the piece cannot pass within `metres`.
+            if min(piece.0, piece.2) > latitude + reachLatitude || max(piece.0, piece.2) < latitude - reachLatitude
+                || min(piece.1, piece.3) > longitude + reachLongitude || max(piece.1, piece.3) < longitude - reachLongitude { return }
+            if Self.segmentMeters(latitude, longitude, piece, cosine: cosine) <= metres { kinds.formUnion(piece.4) }
         }
         return kinds
     }
 
-    /// Metres from a position to a piece, on the tangent plane at the position.
-    static func segmentMeters(_ latitude: Double, _ longitude: Double, _ piece: (Double, Double, Double, Double, TransitKinds)) -> Double {
-        let scale = Geodesy.earthRadiusMeters * .pi / 180, cosine = cos(latitude * .pi / 180)
+    /// Metres from a position to a piece, on the tangent plane at the position; `cosine` is
+    /// the cosine of the position's latitude.
+    static func segmentMeters(_ latitude: Double, _ longitude: Double, _ piece: (Double, Double, Double, Double, TransitKinds),
+                              cosine: Double) -> Double {
+        let scale = Geodesy.earthRadiusMeters * .pi / 180
         let ax = (piece.1 - longitude) * scale * cosine, ay = (piece.0 - latitude) * scale
         let bx = (piece.3 - longitude) * scale * cosine, by = (piece.2 - latitude) * scale
         let dx = bx - ax, dy = by - ay, length2 = dx * dx + dy * dy
