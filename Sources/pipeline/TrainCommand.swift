@@ -49,6 +49,9 @@ struct TrainCommand: ParsableCommand {
     @OptionGroup var legContext: LegContextOptions
 
     func validate() throws {
+        if groupBy == .dataset {
+            throw ValidationError("--group-by dataset is evaluate's (leave one data set out); train chooses the leg model's classifier on inner folds by device, trace or day")
+        }
         if !force, FileManager.default.fileExists(atPath: model) {
             throw ValidationError("\(model) exists; give --force to replace it, or another --model file")
         }

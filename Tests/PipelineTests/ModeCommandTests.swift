@@ -138,6 +138,8 @@ import Testing
         #expect(one.status == 64 && one.stderr.contains("give two data sets or more"))
         let withModel = try runner.pipeline(["evaluate", "lab", "city", "--name-pattern", pattern, "--group-by", "dataset", "--model", "m.json"], in: folder.path)
         #expect(withModel.status == 64 && withModel.stderr.contains("with --model nothing is trained"))
+        let train = try runner.pipeline(["train", "lab", "city", "--name-pattern", pattern, "--group-by", "dataset", "--model", "n.json"], in: folder.path)
+        #expect(train.status == 64 && train.stderr.contains("--group-by dataset is evaluate's"))
     }
 
     @Test func aModelOfAnotherSchemaIsAClearError() throws {
