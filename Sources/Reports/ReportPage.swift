@@ -334,14 +334,12 @@ public struct ReportPage {
         return html + "</section>"
     }
 
-    /// Which transit feed the trip stage matched the legs against and what it gave them, or
-    /// that it had none (so bus and train came from the models alone).
+    /// Which transit feed the trip stage matched the legs against and what it gave them; nothing
+    /// when it had none (the legs' transit columns are then empty, and `mode_source` never says
+    /// transit), so a run without a feed reads the same on one machine and on Spark, whose
+    /// merged store keeps no such line.
     func transitUse() throws -> String {
-        guard let use = try store.transitUse() else { return "" }
-        guard !use.isEmpty else {
-            return "<p class=\"note\">No transit feed was given (<code>--transit FEED</code>, a GTFS zip or folder): the legs' "
-                + "transit columns are empty and no leg's mode came from a feed.</p>"
-        }
+        guard let use = try store.transitUse(), !use.isEmpty else { return "" }
         return "<p>Transit feed " + HTML.escape(use) + ".</p>"
     }
 
