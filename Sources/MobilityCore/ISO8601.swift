@@ -38,7 +38,14 @@ public enum ISO8601 {
     /// Formats as `YYYY-MM-DDThh:mm:ss[.fff]Z` (milliseconds shown only when non-zero). A time
     /// outside years 0000–9999, or not finite, is written as its seconds since 1970 (a store
     /// made with other cleaning settings may hold one; formatting must never trap on it).
-    public static func format(_ time: Timestamp) -> String {
+    public static func format(_ time: Timestamp) -> String { format(time, alwaysMillis: false) }
+
+    /// Formats as `YYYY-MM-DDThh:mm:ss.fffZ`, milliseconds on every time: what every time
+    /// column of the outputs holds, so a column never mixes two shapes (pandas 3's
+    /// `to_datetime` infers one format from the first row and refuses the other).
+    public static func formatMillis(_ time: Timestamp) -> String { format(time, alwaysMillis: true) }
+
+    static func format(_ time: Timestamp, alwaysMillis: Bool) -> String {
         let total = time.secondsSince1970
         guard formattableSeconds.contains(total) else { return "\(total) s since 1970" }
         var seconds = total.rounded(.down)
@@ -50,7 +57,7 @@ public enum ISO8601 {
         let (year, month, day) = civil(fromDays: days)
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
         text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if millis != 0 { text += "." + pad(millis, 3) }
+        if millis != 0 || alwaysMillis { text += "." + pad(millis, 3) }
         return text + "Z"
     }
 

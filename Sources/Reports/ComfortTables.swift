@@ -23,7 +23,7 @@ public struct ComfortTables {
     }
 
     static func number(_ value: Double?, _ digits: Int = 3) -> String? { value.map { FixedPoint.text($0, digits: digits) } }
-    static func time(_ seconds: Double?) -> String? { seconds.map { ISO8601.format(Timestamp(secondsSince1970: $0)) } }
+    static func time(_ seconds: Double?) -> String? { seconds.map { ISO8601.formatMillis(Timestamp(secondsSince1970: $0)) } }
 
     static let metricColumns = ["rms_x_mps2", "rms_y_mps2", "rms_z_mps2", "a_v_mps2", "mtvv_x_mps2", "mtvv_y_mps2", "mtvv_z_mps2",
                                 "vdv_x_mps175", "vdv_y_mps175", "vdv_z_mps175", "crest_x", "crest_y", "crest_z", "comfort_band",

@@ -11,7 +11,7 @@ public enum FeatureCSV {
     public static func write(_ table: FeatureTable, to path: String) throws {
         var writer = CSVWriter(columns: leadingColumns + FeatureSchema.names)
         for (index, window) in table.windows.enumerated() {
-            let info: [String?] = [window.trace, window.device, ISO8601.format(window.start), ISO8601.format(window.end),
+            let info: [String?] = [window.trace, window.device, ISO8601.formatMillis(window.start), ISO8601.formatMillis(window.end),
                                    format(window.start.secondsSince1970), format(window.end.secondsSince1970),
                                    window.labelName, window.mode?.rawValue]
             writer.append(info + table.row(index).map { $0.isNaN ? nil : format($0) })

@@ -12,7 +12,7 @@ public enum ModesCSV {
         let k = prediction.classes.count
         for (index, window) in windows.enumerated() {
             let chosen = prediction.classes.firstIndex(of: prediction.raw[index])!
-            writer.append([window.trace, window.device, ISO8601.format(window.start), ISO8601.format(window.end),
+            writer.append([window.trace, window.device, ISO8601.formatMillis(window.start), ISO8601.formatMillis(window.end),
                            "\(window.start.secondsSince1970)", "\(window.end.secondsSince1970)",
                            prediction.modes[index].rawValue, prediction.raw[index].rawValue,
                            String(format: "%.4f", prediction.probabilities[index * k + chosen]), prediction.sources[index],
@@ -40,8 +40,8 @@ public enum ModesCSV {
         var writer = CSVWriter(columns: ["trace", "device", "start", "end", "start_unix_s", "end_unix_s", "mode", "raw_mode",
                                          "raw_probability", "decided_by"])
         for row in rows {
-            writer.append([shownPaths[row.trace] ?? row.trace, row.device, ISO8601.format(Timestamp(secondsSince1970: row.startSeconds)),
-                           ISO8601.format(Timestamp(secondsSince1970: row.endSeconds)), "\(row.startSeconds)", "\(row.endSeconds)",
+            writer.append([shownPaths[row.trace] ?? row.trace, row.device, ISO8601.formatMillis(Timestamp(secondsSince1970: row.startSeconds)),
+                           ISO8601.formatMillis(Timestamp(secondsSince1970: row.endSeconds)), "\(row.startSeconds)", "\(row.endSeconds)",
                            row.mode.rawValue, row.rawMode.rawValue, row.probability.map { String(format: "%.4f", $0) }, row.decidedBy])
         }
         try writer.write(to: path)

@@ -12,7 +12,7 @@ public enum QuarantineReport {
         var csv = CSVWriter(columns: columns)
         for entry in entries {
             csv.append([entry.shownPath, entry.format, entry.line.map(String.init), entry.column.map(String.init), entry.code,
-                        entry.reason, entry.contentSHA256, ISO8601.format(entry.runStarted), entry.stage])
+                        entry.reason, entry.contentSHA256, ISO8601.formatMillis(entry.runStarted), entry.stage])
         }
         try csv.write(to: path, unlessUnchanged: true)
     }

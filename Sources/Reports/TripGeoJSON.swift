@@ -48,7 +48,7 @@ public struct TripGeoJSON {
         #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}\n"
     }
 
-    static func iso(_ seconds: Double) -> String { ISO8601.format(Timestamp(secondsSince1970: seconds)) }
+    static func iso(_ seconds: Double) -> String { ISO8601.formatMillis(Timestamp(secondsSince1970: seconds)) }
 
     func staypoints() throws -> String {
         var features: [String] = []

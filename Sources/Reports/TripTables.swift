@@ -37,7 +37,7 @@ public struct TripTables {
 
     static func time(_ seconds: Double?) -> [String?] {
         guard let seconds else { return [nil, nil] }
-        return [ISO8601.format(Timestamp(secondsSince1970: seconds)), number(seconds, 3)]
+        return [ISO8601.formatMillis(Timestamp(secondsSince1970: seconds)), number(seconds, 3)]
     }
 
     static func number(_ value: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", value) }

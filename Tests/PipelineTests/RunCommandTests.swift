@@ -1,4 +1,5 @@
 import Foundation
+import MobilityCore
 import Store
 import TestSupport
 import Testing
@@ -183,7 +184,8 @@ import Testing
         for ride in measured {
             let nmv = Double(ride["nmv"] ?? "") ?? -1, av = Double(ride["a_v_mps2"] ?? "") ?? -1
             #expect((0.5...4).contains(nmv) && (0.05...1).contains(av), "plausible regional-train comfort: N_MV \(nmv), a_v \(av)")
-            let match = try #require(truth.first { $0["device"] == ride["device"] && $0["scheduled_departure"] == ride["scheduled_departure"] })
+            let departure = { (row: [String: String]) in row["scheduled_departure"].flatMap { ISO8601.parse($0) } }
+            let match = try #require(truth.first { $0["device"] == ride["device"] && departure($0) != nil && departure($0) == departure(ride) })
             for (ours, theirs) in [("departure_delay_s", "departure_delay_s"), ("arrival_delay_s", "arrival_delay_s")] {
                 let error = abs((Double(ride[ours] ?? "") ?? .nan) - (Double(match[theirs] ?? "") ?? .nan))
                 #expect(error <= 40, "\(ours) within 40 s of the truth (geofence edge vs platform): off by \(error) s")
