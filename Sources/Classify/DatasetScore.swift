@@ -40,8 +40,8 @@ public struct DatasetScore: Codable, Hashable, Sendable {
 
     /// The same, counting `unit` ("legs") and naming the baseline ("trackintel").
     public func line(unit: String, baseline: String) -> String {
-        String(format: "  %@: %d %@, %d people, accuracy %.3f, macro-F1 %.3f%@ (%@ %.3f); F1 ", dataset, windows, unit, people,
-               accuracy, macroF1, EvaluationReport.bracket(macroF1Interval), baseline, baselineMacroF1)
+        String(format: "  %@: %d %@, %d %@, accuracy %.3f, macro-F1 %.3f%@ (%@ %.3f); F1 ", dataset, windows, unit, people,
+               people == 1 ? "person" : "people", accuracy, macroF1, EvaluationReport.bracket(macroF1Interval), baseline, baselineMacroF1)
             + f1.sorted { $0.key < $1.key }.map { String(format: "%@ %.2f", $0.key, $0.value) }.joined(separator: ", ")
     }
 }

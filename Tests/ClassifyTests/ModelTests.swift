@@ -296,6 +296,9 @@ enum SyntheticWindows {
         #expect(abs(scores[1].baselineMacroF1 - (0 + 2.0 / 3) / 2) < 1e-12)
         #expect(scores[1].macroF1Interval == GroupBootstrap.Interval(lower: 1, upper: 1))
         #expect(scores[0].line.hasPrefix("  bad: 4 windows, 2 people, accuracy 0.500, macro-F1 0.333"))
+        var one = scores[0]
+        one.people = 1
+        #expect(one.line.hasPrefix("  bad: 4 windows, 1 person, accuracy"))
         #expect(DatasetScore.of(outcomes.filter { $0.dataset == "good" }, \.smoothed, baseline: \.baseline).isEmpty,
                 "one data set is the pooled score: nothing apart")
     }
