@@ -2,13 +2,14 @@ import MobilityCore
 
 /// The scores of one data set of an evaluation over several: a pooled score hides a data set
 /// that fails, and a reviewer asks how the classifier does on each population (phone, rate,
-/// country) apart. Intervals resample that data set's people (or days) only.
+/// country) apart. Intervals resample that data set's devices (or days) only: a device is
+/// counted, not a person, as everywhere `evaluate` resamples (one person may carry two).
 public struct DatasetScore: Codable, Hashable, Sendable {
     /// The data set: the path given to `evaluate` that holds its recordings.
     public var dataset: String
     public var windows: Int
-    /// Devices (people) scored.
-    public var people: Int
+    /// Devices scored (the groups the intervals resample; a person with two phones counts twice).
+    public var devices: Int
     public var accuracy: Double
     public var macroF1: Double
     public var macroF1Interval: GroupBootstrap.Interval?
@@ -28,20 +29,20 @@ public struct DatasetScore: Codable, Hashable, Sendable {
             let matrix = ConfusionMatrix(part, predicted)
             var f1: [String: Double] = [:]
             for label in matrix.labels where matrix.scores(for: label).support > 0 { f1[label.rawValue] = matrix.scores(for: label).f1 }
-            return DatasetScore(dataset: name, windows: part.count, people: Set(part.map(\.device)).count, accuracy: matrix.accuracy,
+            return DatasetScore(dataset: name, windows: part.count, devices: Set(part.map(\.device)).count, accuracy: matrix.accuracy,
                                 macroF1: matrix.macroF1, macroF1Interval: bootstrap.intervals(part, predicted).macroF1, f1: f1,
                                 baselineMacroF1: ConfusionMatrix(part, baseline).macroF1)
         }
     }
 
-    /// One line: data set, windows, people, accuracy, macro-F1 with its interval, the
+    /// One line: data set, windows, devices, accuracy, macro-F1 with its interval, the
     /// baseline's macro-F1 and F1 per mode.
     public var line: String { line(unit: "windows", baseline: "rules") }
 
     /// The same, counting `unit` ("legs") and naming the baseline ("trackintel").
     public func line(unit: String, baseline: String) -> String {
-        String(format: "  %@: %d %@, %d %@, accuracy %.3f, macro-F1 %.3f%@ (%@ %.3f); F1 ", dataset, windows, unit, people,
-               people == 1 ? "person" : "people", accuracy, macroF1, EvaluationReport.bracket(macroF1Interval), baseline, baselineMacroF1)
+        String(format: "  %@: %d %@, %d %@, accuracy %.3f, macro-F1 %.3f%@ (%@ %.3f); F1 ", dataset, windows, unit, devices,
+               devices == 1 ? "device" : "devices", accuracy, macroF1, EvaluationReport.bracket(macroF1Interval), baseline, baselineMacroF1)
             + f1.sorted { $0.key < $1.key }.map { String(format: "%@ %.2f", $0.key, $0.value) }.joined(separator: ", ")
     }
 }

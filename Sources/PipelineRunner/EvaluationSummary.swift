@@ -116,7 +116,7 @@ public struct EvaluationSummary: Encodable {
                             + (people < 2 ? "none with one person)" : "1000 replicates)"),
                         "windows decided by: \(decided)",
                         "", "\(modelHeading), smoothed", EvaluationReport(self).text]
-        if let perDataset { sections += ["", "per data set (model smoothed; intervals over that data set's people):"] + perDataset.map(\.line) }
+        if let perDataset { sections += ["", "per data set (model smoothed; intervals over that data set's devices):"] + perDataset.map(\.line) }
         sections += [
                         "", "\(modelHeading), unsmoothed", unsmoothed.text, "", "rules baseline, smoothed", baseline.text,
                         "", "rules baseline, unsmoothed", baselineUnsmoothed.text, "",

@@ -101,7 +101,7 @@ public struct LegEvaluationSummary: Encodable {
             } ?? "") + String(format: "trackintel %.3f%@", coarse.trackintelMacroF1, EvaluationReport.bracket(coarse.trackintelMacroF1Interval)))
             if let model = rate.model { sections += ["", "leg model", model.text(unit: "legs")] }
             if let perDataset = rate.perDataset {
-                sections += ["", "per data set (\(rate.model == nil ? "trackintel" : "leg model"); intervals over that data set's people):"]
+                sections += ["", "per data set (\(rate.model == nil ? "trackintel" : "leg model"); intervals over that data set's \(days == nil ? "devices" : "days")):"]
                     + perDataset.map { $0.line(unit: "legs", baseline: "trackintel") }
             }
             sections += ["", "trackintel's speed rule", rate.trackintel.text(unit: "legs")]

@@ -90,11 +90,14 @@ public struct TripsRun {
 
         // A batch of devices at a time (as many as cores): their full tracks are dropped once
         // analysed, so memory follows the largest devices, not the data set.
-        var analysis = TripAnalysis(parameters: parameters)
-        if transit != nil {  // a metro ride underground is a ride, not a stay at its first station
-            let fusion = LegFusion(legModel: nil, imuClasses: [], transit: transit)
-            analysis.ridesAcrossGap = { fusion.ridesUnderground($0, $1) }
+        let legModel = self.legModel, legFeatures = TransitGeofences.legFeatures(geofences)
+        if let legModel, legModel.usesTransitGeofences, legFeatures.transitDistanceMeters == nil, !names.isEmpty {
+            progress.log("warning: the GPS leg model was trained with transit geofences and the store has none of kinds "
+                         + TransitGeofences.kinds.sorted().joined(separator: ", ") + ": its legs lack the distances of their ends from transit")
         }
+        let fusion = LegFusion(legModel: legModel, imuClasses: imuClasses, legFeatures: legFeatures, transit: transit)
+        var analysis = TripAnalysis(parameters: parameters)
+        if transit != nil { analysis.ridesAcrossGap = { fusion.ridesUnderground($0, $1) } }  // a metro ride underground is a ride, not a stay
         let batchSize = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var devices: [DeviceTrips] = []
         for start in stride(from: 0, to: names.count, by: batchSize) {
@@ -103,12 +106,6 @@ public struct TripsRun {
             let tracks = try names[start..<min(names.count, start + batchSize)].map { try store.track(named: $0, groupedBy: grouping) }
             summary.secondsLoading += Date().timeIntervalSince(clock)
             summary.fixes += tracks.reduce(0) { $0 + $1.points.count }
-            let legModel = self.legModel, legFeatures = TransitGeofences.legFeatures(geofences)
-            if start == 0, let legModel, legModel.usesTransitGeofences, legFeatures.transitDistanceMeters == nil {
-                progress.log("warning: the GPS leg model was trained with transit geofences and the store has none of kinds "
-                             + TransitGeofences.kinds.sorted().joined(separator: ", ") + ": its legs lack the distances of their ends from transit")
-            }
-            let fusion = LegFusion(legModel: legModel, imuClasses: imuClasses, legFeatures: legFeatures, transit: transit)
             devices += analysis.analyseConcurrently(tracks, geofences: geofences, modes: { track, staypoints in
                 Self.timeline(track, stored: stored[track.device] ?? [], staypoints: staypoints, legModel: legModel, legFeatures: legFeatures)
             }, legs: { track, legs in

@@ -170,8 +170,8 @@ struct EvaluateCommand: ParsableCommand {
         }
         let modes = Set(labelled.legs.compactMap(\.mode)), groups = Set(labelled.legs.map { LegCrossValidation.group(of: $0, groupBy, datasets: datasets) })
         guard modes.count >= 2, groups.count >= 2 else {
-            return LegEvaluationSummary(evaluated: "trackintel's rule only", outcomes: LegCrossValidation.outcomes(of: nil, labelled, groupBy: groupBy), hasModel: false,
-                                        note: "no leg model cross-validated: the labelled legs are of \(modes.count) modes and \(groups.count) groups (\(groupBy.rawValue)), and it needs two of each")
+            return LegEvaluationSummary(evaluated: "trackintel's rule only", outcomes: LegCrossValidation.outcomes(of: nil, labelled, groupBy: groupBy, datasets: datasets),
+                                        hasModel: false, note: "no leg model cross-validated: the labelled legs are of \(modes.count) modes and \(groups.count) groups (\(groupBy.rawValue)), and it needs two of each")
         }
         return LegEvaluationSummary(try LegCrossValidation(folds: folds, seed: training.seed, groupBy: groupBy, datasets: datasets).evaluate(labelled))
     }

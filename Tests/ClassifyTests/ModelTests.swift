@@ -291,14 +291,14 @@ enum SyntheticWindows {
         }
         let scores = DatasetScore.of(outcomes, \.smoothed, baseline: \.baseline)
         #expect(scores.map(\.dataset) == ["bad", "good"])
-        #expect(scores[1].macroF1 == 1 && scores[1].windows == 4 && scores[1].people == 2 && scores[1].f1 == ["walk": 1, "car": 1])
+        #expect(scores[1].macroF1 == 1 && scores[1].windows == 4 && scores[1].devices == 2 && scores[1].f1 == ["walk": 1, "car": 1])
         #expect(abs(scores[0].macroF1 - (0 + 2.0 / 3) / 2) < 1e-12 && scores[0].accuracy == 0.5)
         #expect(abs(scores[1].baselineMacroF1 - (0 + 2.0 / 3) / 2) < 1e-12)
         #expect(scores[1].macroF1Interval == GroupBootstrap.Interval(lower: 1, upper: 1))
-        #expect(scores[0].line.hasPrefix("  bad: 4 windows, 2 people, accuracy 0.500, macro-F1 0.333"))
+        #expect(scores[0].line.hasPrefix("  bad: 4 windows, 2 devices, accuracy 0.500, macro-F1 0.333"))
         var one = scores[0]
-        one.people = 1
-        #expect(one.line.hasPrefix("  bad: 4 windows, 1 person, accuracy"))
+        one.devices = 1
+        #expect(one.line.hasPrefix("  bad: 4 windows, 1 device, accuracy"))
         #expect(DatasetScore.of(outcomes.filter { $0.dataset == "good" }, \.smoothed, baseline: \.baseline).isEmpty,
                 "one data set is the pooled score: nothing apart")
     }

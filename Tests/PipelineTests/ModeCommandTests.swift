@@ -126,14 +126,14 @@ import Testing
         #expect(folds.allSatisfy { ($0["options"] as? String)?.contains("inner macro-F1") == true }, "options chosen on the other data set's two people")
         let perDataset = scores["per_dataset"] as! [[String: Any]]
         #expect(perDataset.map { $0["dataset"] as! String } == ["city", "lab"])
-        #expect(perDataset.allSatisfy { $0["windows"] as? Int == 102 && $0["people"] as? Int == 2 && $0["macro_f1_interval"] != nil })
+        #expect(perDataset.allSatisfy { $0["windows"] as? Int == 102 && $0["devices"] as? Int == 2 && $0["macro_f1_interval"] != nil })
         #expect(perDataset.allSatisfy { ($0["macro_f1"] as! Double) > 0.9 }, "\(perDataset)")
 
         try #expect(runner.pipeline(["train", "lab", "--name-pattern", pattern, "--model", "m.json"], in: folder.path).status == 0)
         let text = try runner.pipeline(["evaluate", "lab", "city", "--name-pattern", pattern, "--model", "m.json"], in: folder.path)
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.stdout.contains("per data set (model smoothed; intervals over that data set's people):"))
-        #expect(text.stdout.contains("  city: 102 windows, 2 people, accuracy ") && text.stdout.contains("  lab: 102 windows, 2 people, accuracy "))
+        #expect(text.stdout.contains("per data set (model smoothed; intervals over that data set's devices):"))
+        #expect(text.stdout.contains("  city: 102 windows, 2 devices, accuracy ") && text.stdout.contains("  lab: 102 windows, 2 devices, accuracy "))
         let one = try runner.pipeline(["evaluate", "lab", "--name-pattern", pattern, "--group-by", "dataset"], in: folder.path)
         #expect(one.status == 64 && one.stderr.contains("give two data sets or more"))
         let withModel = try runner.pipeline(["evaluate", "lab", "city", "--name-pattern", pattern, "--group-by", "dataset", "--model", "m.json"], in: folder.path)
