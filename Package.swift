@@ -46,7 +46,8 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
-        .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips", "Transit", "HeatMaps", "Comfort", "CPNG", "CFreeType"]),
+        .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips", "Transit", "HeatMaps", "Comfort", "CPNG", "CFreeType",
+                                          .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "HeatMaps", dependencies: ["MobilityCore", "Trips"]),
         .target(name: "Comfort", dependencies: ["MobilityCore", "Trips", "CBLAS"]),
         .target(
@@ -86,8 +87,9 @@ let package = Package(
         .testTarget(name: "SimulateTests", dependencies: ["Simulate", "MobilityCore", "TestSupport"]),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["TestSupport", "Store", "PipelineRunner", "Features", "Classify", "Trips", "Transit", "Ingest", "MobilityCore",
-                           .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["TestSupport", "Store", "PipelineRunner", "Features", "Classify", "Trips", "Transit", "Ingest", "MobilityCore", "Reports",
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
             exclude: ["Fixtures"]
         ),
     ],

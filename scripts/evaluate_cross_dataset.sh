@@ -58,8 +58,8 @@ python3 - "$work/gpx/out/triplegs.csv" <<'PY'
 import collections, csv, sys
 minutes = collections.defaultdict(collections.Counter)
 for leg in csv.DictReader(open(sys.argv[1])):
-    if leg["mode"] != "still":
-        minutes[leg["device"]][leg["mode"]] += float(leg["duration_s"]) / 60
+    if leg["travel_mode"] != "still":
+        minutes[leg["device"]][leg["travel_mode"]] += float(leg["duration_s"]) / 60
 for track, modes in sorted(minutes.items()):
     print(f"{track}: " + ", ".join(f"{mode} {m:.0f}" for mode, m in sorted(modes.items())) + " min")
 PY

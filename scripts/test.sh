@@ -2,7 +2,8 @@
 # Runs the whole test suite (the README's second command): unit, real-data and end-to-end tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/bootstrap.sh
+# GDAL (ogrinfo, and validate_gpkg.py from python3-gdal) checks the GeoPackage (OutputSchemaTests).
+scripts/bootstrap.sh gdal-bin python3-gdal
 swift build --build-tests
 swift test --skip-build --disable-xctest "$@"
 # The installed binary on a machine without the toolchain (a static release build, which the

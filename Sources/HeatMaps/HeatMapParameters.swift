@@ -17,10 +17,27 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
     public var weekdays: [Int]?
     /// Hours of the day to include, 0–23.
     public var hours: [Int]?
+    /// Cell side of the origin–destination grid (`ODGrid`, `od_grid.csv`), metres; its pairs
+    /// take the same k.
+    public var odCellMeters = 1000.0
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey { case cellMeters, minimumDevices, modes, from, to, weekdays, hours }
+    enum CodingKeys: String, CodingKey { case cellMeters, minimumDevices, modes, from, to, weekdays, hours, odCellMeters }
+
+    /// `od_cell_meters` came in 0.5.0: a configuration a 0.4.0 run stored has none (`forget`
+    /// reads it back).
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        cellMeters = try container.decode(Double.self, forKey: .cellMeters)
+        minimumDevices = try container.decode(Int.self, forKey: .minimumDevices)
+        modes = try container.decodeIfPresent([String].self, forKey: .modes)
+        from = try container.decodeIfPresent(String.self, forKey: .from)
+        to = try container.decodeIfPresent(String.self, forKey: .to)
+        weekdays = try container.decodeIfPresent([Int].self, forKey: .weekdays)
+        hours = try container.decodeIfPresent([Int].self, forKey: .hours)
+        odCellMeters = try container.decodeIfPresent(Double.self, forKey: .odCellMeters) ?? odCellMeters
+    }
 
     /// Unset filters are written as null (not left out), so a printed configuration shows them.
     public func encode(to encoder: Encoder) throws {
@@ -32,6 +49,7 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
         try container.encode(to, forKey: .to)
         try container.encode(weekdays, forKey: .weekdays)
         try container.encode(hours, forKey: .hours)
+        try container.encode(odCellMeters, forKey: .odCellMeters)
     }
 
     public struct Invalid: Error, CustomStringConvertible {
@@ -61,6 +79,7 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
             filter.hours = Set(hours)
         }
         guard cellMeters > 0 else { throw Invalid(description: "the cell size must be positive, got \(cellMeters)") }
+        guard odCellMeters > 0 else { throw Invalid(description: "heatmap.od_cell_meters must be positive, got \(odCellMeters)") }
         guard minimumDevices >= 1 else { throw Invalid(description: "k (minimum devices) must be 1 or more") }
         return filter
     }

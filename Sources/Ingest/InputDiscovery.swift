@@ -43,20 +43,29 @@ public enum DiscoveryProblem: Hashable, Sendable {
 /// The files and folders a pipeline store writes, which discovery never reads as inputs.
 public enum PipelineOutputs {
     public static let storeName = "pipeline.sqlite"
+    /// The hidden file `pipeline export` leaves in its folder: its tables (trackintel's
+    /// `positionfixes.csv` above all, a format ingest reads) are never read back as inputs.
+    public static let exportMarker = ".pipeline-export"
+
     /// Whether `folder` holds a pipeline store (its database or its lock).
     public static func holdsStore(_ folder: String) -> Bool {
         [storeName, storeName + ".lock"].contains { FileKind(path: (folder as NSString).appendingPathComponent($0)) == .regular }
     }
 
+    /// Whether `folder` is a `pipeline export` folder.
+    public static func holdsExport(_ folder: String) -> Bool {
+        FileKind(path: (folder as NSString).appendingPathComponent(exportMarker)) == .regular
+    }
+
     /// Whether a file in a store's folder is one the pipeline writes there.
     public static func isOutputName(_ name: String) -> Bool {
-        name.hasPrefix(storeName) || name.hasPrefix("heatmap") || name == "report.html" || name == "part-tables"
-            || outputNames.contains(name)
+        name.hasPrefix(storeName) || name.hasPrefix("pipeline.gpkg") || name.hasPrefix("heatmap") || name == "report.html"
+            || name == "part-tables" || outputNames.contains(name)
     }
 
     static let outputNames: Set<String> = [
         "quarantine.csv", "modes.csv", "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv",
-        "od_matrix.csv", "modal_split.csv", "device_stats.csv", "rides.csv", "stops.csv", "events.csv", "train_comfort.csv",
+        "od_matrix.csv", "od_grid.csv", "modal_split.csv", "device_stats.csv", "rides.csv", "stops.csv", "events.csv", "train_comfort.csv",
         "route_comfort.csv", "staypoints.geojson", "triplegs.geojson", "dwells.geojson", "spark_summary.json",
     ]
 }
@@ -116,10 +125,20 @@ public enum InputDiscovery {
         case .failure(let error):
             return found.append(DiscoveredInput(path: folder, root: root, problem: .unreadable("cannot list the folder (\(error))")))
         }
-        let isOutput = excluded.contains(folder) || PipelineOutputs.holdsStore(folder)
+        let isExport = PipelineOutputs.holdsExport(folder)
+        let isOutput = excluded.contains(folder) || PipelineOutputs.holdsStore(folder) || isExport
         if isOutput, folder != root {
             return found.append(DiscoveredInput(path: folder, root: root, problem: .pipelineOutput(
-                excluded.contains(folder) ? "the run's own output folder" : "a pipeline output folder (it holds \(PipelineOutputs.storeName))")))
+                excluded.contains(folder) ? "the run's own output folder"
+                    : isExport ? "a `pipeline export` folder (it holds \(PipelineOutputs.exportMarker))"
+                    : "a pipeline output folder (it holds \(PipelineOutputs.storeName))")))
+        }
+        if isExport {  // an export folder given itself: every table in it is the pipeline's
+            for entry in entries {
+                found.append(DiscoveredInput(path: (folder as NSString).appendingPathComponent(entry.name), root: root,
+                                             problem: .pipelineOutput("a table of the `pipeline export` in this folder")))
+            }
+            return
         }
         if isOutput {  // a store kept among the inputs: its own files are listed, not read
             for entry in entries where PipelineOutputs.isOutputName(entry.name) {

@@ -48,8 +48,8 @@ public struct PipelineRun {
 
     public static let storeName = PipelineOutputs.storeName
     /// Files every complete run leaves in the output folder.
-    public static let outputNames = ["quarantine.csv", "modes.csv"] + TripTables.fileNames + TripGeoJSON.fileNames
-        + ["heatmap.csv", "heatmap.geojson", "heatmap.png"] + ComfortTables.fileNames + ["report.html"]
+    public static let outputNames = ["quarantine.csv", "modes.csv"] + TripTables.fileNames + [ODGridOutput.fileName] + TripGeoJSON.fileNames
+        + ["heatmap.csv", "heatmap.geojson", "heatmap.png"] + ComfortTables.fileNames + ["report.html", GeoPackageOutput.fileName]
 
     public var storePath: String { ingest.storePath }
 
@@ -246,12 +246,16 @@ public struct PipelineRun {
         let quarantined = try settleQuarantines(&summary, store: store, before: quarantinedBefore)  // with what classify and comfort set aside
         if partial {
             progress.log("partial run: nothing published; \(storePath) and \(filesFolder) hold this part's results for merging")
+            lap("report")
         } else {
+            progress.log(ODGridOutput.text(try ODGridOutput(folder: outputFolder, parameters: configuration.heatmap).write(store: store)))
             try QuarantineReport.write(quarantined, to: (outputFolder as NSString).appendingPathComponent("quarantine.csv"))
             try ReportPage(store: store, folder: outputFolder,
                            modelPath: configuration.classification.rulesOnly ? nil : configuration.classification.model, calendar: calendar).write()
+            lap("report")
+            try GeoPackageOutput(folder: outputFolder).write(store: store)
+            lap("geopackage")
         }
-        lap("report")
         try store.setDerivedState("complete_run_configuration", String(decoding: try JSONText.data(configuration, keys: .asDeclared, layout: .compact), as: UTF8.self))
         try store.setDerivedState("complete_run", fingerprint)
         (summary.staypoints, summary.dwells, summary.triplegs, summary.trips) =

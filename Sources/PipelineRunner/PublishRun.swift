@@ -7,7 +7,8 @@ import Trips
 
 /// `pipeline publish`: the files of a complete run that come from the store, written from a
 /// store that a distributed run's merge filled (spark/): the heat maps (`heatmap.csv`,
-/// `heatmap.geojson`, the PNGs), `quarantine.csv` and `report.html`.
+/// `heatmap.geojson`, the PNGs), `quarantine.csv`, `report.html`, and `od_grid.csv` and
+/// `pipeline.gpkg` (from the CSV files the merge wrote beside it).
 ///
 /// The merge inserts each published cell's id and counts (k already applied over every
 /// part's devices); the cell's centre and edges follow from its id (`HeatGrid`), so they are
@@ -17,6 +18,8 @@ public struct PublishRun {
     public var outputFolder: String
     public var modelPath: String?
     public var calendar = CalendarKeys()
+    /// The heat-map settings of the run (`od_grid.csv` takes its cell size and k).
+    public var heatMapParameters = HeatMapParameters()
 
     public init(storePath: String, outputFolder: String) {
         (self.storePath, self.outputFolder) = (storePath, outputFolder)
@@ -60,19 +63,30 @@ public struct PublishRun {
         } else {
             progress.log("publish: the store holds no heat map, so no heatmap.csv, heatmap.geojson or PNG is written")
         }
+        if FileManager.default.fileExists(atPath: (outputFolder as NSString).appendingPathComponent(OutputSchema.trips.file)) {
+            progress.log(ODGridOutput.text(try ODGridOutput(folder: outputFolder, parameters: heatMapParameters).write(store: store)))
+            summary.files.append((outputFolder as NSString).appendingPathComponent(ODGridOutput.fileName))
+        }
         let quarantined = try store.quarantinedFiles()
         summary.quarantined = Set(quarantined.map(\.path)).count
         let quarantine = (outputFolder as NSString).appendingPathComponent("quarantine.csv")
         try QuarantineReport.write(quarantined, to: quarantine)
         try ReportPage(store: store, folder: outputFolder, modelPath: modelPath, calendar: calendar).write()
         summary.files += [quarantine, (outputFolder as NSString).appendingPathComponent("report.html")]
+        try GeoPackageOutput(folder: outputFolder).write(store: store)
+        summary.files.append((outputFolder as NSString).appendingPathComponent(GeoPackageOutput.fileName))
         return summary
     }
 
     /// "all" first, then the modes in `Mode` order, as `HeatMapRun` writes them.
     static func inRunOrder(_ maps: [PipelineStore.HeatMapRows]) -> [PipelineStore.HeatMapRows] {
-        func rank(_ name: String) -> Int { name == "all" ? -1 : Mode(rawValue: name).flatMap { Mode.allCases.firstIndex(of: $0) } ?? Mode.allCases.count }
-        return maps.sorted { (rank($0.map), $0.map) < (rank($1.map), $1.map) }
+        maps.sorted { (rank($0.map), $0.map) < (rank($1.map), $1.map) }
+    }
+
+    static func inRunOrder(names: [String]) -> [String] { names.sorted { (rank($0), $0) < (rank($1), $1) } }
+
+    private static func rank(_ name: String) -> Int {
+        name == "all" ? -1 : Mode(rawValue: name).flatMap { Mode.allCases.firstIndex(of: $0) } ?? Mode.allCases.count
     }
 
     static func cell(_ map: String, _ id: String, _ grid: HeatGrid) throws -> HeatGrid.Cell {

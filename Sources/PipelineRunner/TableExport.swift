@@ -1,4 +1,5 @@
 import Foundation
+import Ingest
 import MobilityCore
 import Store
 
@@ -48,6 +49,9 @@ public struct TableExport {
         }
         let chosen = tables.isEmpty ? all : all.filter { tables.contains($0.name) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // fixes.csv reads as a table of positions: the marker keeps a run from ingesting it back.
+        try Data("written by `pipeline export`; a pipeline run never reads this folder as input\n".utf8)
+            .write(to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(PipelineOutputs.exportMarker)), options: .atomic)
         var summary = Summary(folder: folder)
         var described: [ExportSchema.Table] = []
         for (index, table) in chosen.enumerated() {

@@ -16,22 +16,22 @@ public struct ComfortTables {
         try ridesCSV().write(to: path("rides.csv"))
         try stopsCSV().write(to: path("stops.csv"))
         try eventsCSV().write(to: path("events.csv"))
-        try summaryCSV(ComfortSummary.group(rides) { $0.train }, keys: ["train"]) { [$0.key] }.write(to: path("train_comfort.csv"))
-        try summaryCSV(ComfortSummary.group(rides) { "\($0.fromStation)\t\($0.toStation)" }, keys: ["from_station", "to_station"]) {
+        try summaryCSV(ComfortSummary.group(rides) { $0.train }, schema: .trainComfort) { [$0.key] }.write(to: path("train_comfort.csv"))
+        try summaryCSV(ComfortSummary.group(rides) { "\($0.fromStation)\t\($0.toStation)" }, schema: .routeComfort) {
             $0.key.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         }.write(to: path("route_comfort.csv"))
     }
 
     static func number(_ value: Double?, _ digits: Int = 3) -> String? { value.map { FixedPoint.text($0, digits: digits) } }
     static func time(_ seconds: Double?) -> String? { seconds.map { ISO8601.formatMillis(Timestamp(secondsSince1970: $0)) } }
+    /// A time and its Unix seconds (`OutputSchema`'s convention).
+    static func times(_ seconds: Double?) -> [String?] { [time(seconds), seconds.map { String(format: "%.3f", $0) }] }
 
-    static let metricColumns = ["rms_x_mps2", "rms_y_mps2", "rms_z_mps2", "a_v_mps2", "mtvv_x_mps2", "mtvv_y_mps2", "mtvv_z_mps2",
-                                "vdv_x_mps175", "vdv_y_mps175", "vdv_z_mps175", "crest_x", "crest_y", "crest_z", "comfort_band",
-                                "nmv", "nmv_class", "jerks_longitudinal_per_h", "jerks_lateral_per_h"]
+    static let metricColumns = 18
 
     /// The metric columns of one ride, in `metricColumns` order (empty when not measured).
     public static func metricFields(_ metrics: RideMetrics?) -> [String?] {
-        guard let m = metrics else { return Array(repeating: nil, count: metricColumns.count) }
+        guard let m = metrics else { return Array(repeating: nil, count: metricColumns) }
         let axes = [m.longitudinal, m.lateral, m.vertical]
         var fields: [String?] = axes.map { number($0.rms) }
         fields.append(number(m.totalValue))
@@ -43,24 +43,17 @@ public struct ComfortTables {
         return fields
     }
 
-    /// Columns after the metrics and ratings, new with rides from recordings: where the ride came
-    /// from, what the data covered, N_MV's coverage, the EN 12299 continuous comfort per axis.
-    static let rideDetailColumns = ["source", "trace", "covered_s", "vertical", "nmv_partial", "nmv_minutes", "stops",
-                                    "acceleration_events", "jerk_events", "cc_x_5s_mps2", "cc_y_5s_mps2", "cc_z_5s_mps2", "note"]
-
     func ridesCSV() -> CSVWriter {
-        var csv = CSVWriter(columns: ["ride_id", "device", "train", "from_station", "to_station", "status", "checkin_at", "started_at",
-                                      "finished_at", "duration_s", "scheduled_departure", "departure_at", "departure_delay_s",
-                                      "scheduled_arrival", "arrival_at", "arrival_delay_s", "imu_rate_hz"] + Self.metricColumns
-                            + ComfortSummary.ratingNames + ["noise_db", "comment", "source_line"] + Self.rideDetailColumns)
+        var csv = CSVWriter(columns: OutputSchema.rides.names)
         for (index, ride) in rides.enumerated() {
             let c = ride.checkIn, w = ride.window, m = ride.metrics
-            var fields: [String?] = [String(index + 1), ride.device, c?.train, c?.fromStation, c?.toStation, ride.status.rawValue,
-                                     Self.time(c?.checkinTime.secondsSince1970), Self.time(w.startSeconds), Self.time(w.endSeconds),
-                                     Self.number(w.endSeconds - w.startSeconds, 0), Self.time(c?.scheduledDeparture?.secondsSince1970),
-                                     Self.time(w.departureSeconds), Self.number(ride.departureDelaySeconds, 0),
-                                     Self.time(c?.scheduledArrival?.secondsSince1970), Self.time(w.arrivalSeconds),
-                                     Self.number(ride.arrivalDelaySeconds, 0), Self.number(ride.rateHz, 0)]
+            var fields: [String?] = [String(index + 1), ride.device, c?.train, c?.fromStation, c?.toStation, ride.status.rawValue]
+            fields += Self.times(c?.checkinTime.secondsSince1970) + Self.times(w.startSeconds) + Self.times(w.endSeconds)
+            fields += [Self.number(w.endSeconds - w.startSeconds, 0)]
+            fields += Self.times(c?.scheduledDeparture?.secondsSince1970) + Self.times(w.departureSeconds)
+            fields += [Self.number(ride.departureDelaySeconds, 0)]
+            fields += Self.times(c?.scheduledArrival?.secondsSince1970) + Self.times(w.arrivalSeconds)
+            fields += [Self.number(ride.arrivalDelaySeconds, 0), Self.number(ride.rateHz, 0)]
             fields += Self.metricFields(m)
             fields += [c?.cleanliness, c?.odoursTemperature, c?.crowding, c?.service].map { $0.map(String.init) }
             fields += [Self.number(c?.noiseDecibels, 1), c?.comment, c.map { String($0.line) }]
@@ -78,11 +71,11 @@ public struct ComfortTables {
 
     /// Each stop of each ride: `device,trace,start,end,duration_s` (ISO 8601 UTC), then the ride.
     func stopsCSV() -> CSVWriter {
-        var csv = CSVWriter(columns: ["device", "trace", "start", "end", "duration_s", "ride_id"])
+        var csv = CSVWriter(columns: OutputSchema.stops.names)
         for (index, ride) in rides.enumerated() {
             for stop in ride.stops {
-                csv.append([ride.device, ride.trace, Self.time(stop.startSeconds), Self.time(stop.endSeconds),
-                            Self.number(stop.durationSeconds, 0), String(index + 1)])
+                csv.append([ride.device, ride.trace] + Self.times(stop.startSeconds) + Self.times(stop.endSeconds)
+                           + [Self.number(stop.durationSeconds, 0), String(index + 1)])
             }
         }
         return csv
@@ -90,11 +83,10 @@ public struct ComfortTables {
 
     /// Each braking, pull-away, curve and jerk of each ride.
     func eventsCSV() -> CSVWriter {
-        var csv = CSVWriter(columns: ["device", "trace", "start", "end", "kind", "axis", "direction", "peak_acceleration_mps2",
-                                      "peak_jerk_mps3", "ride_id"])
+        var csv = CSVWriter(columns: OutputSchema.events.names)
         for (index, ride) in rides.enumerated() {
             for event in ride.metrics?.events ?? [] {
-                csv.append([ride.device, ride.trace, Self.time(event.startSeconds), Self.time(event.endSeconds),
+                csv.append([ride.device, ride.trace] + Self.times(event.startSeconds) + Self.times(event.endSeconds) + [
                             event.kind.rawValue, event.axis.rawValue, event.direction, Self.number(event.peakAccelerationMetersPerSecond2, 2),
                             Self.number(event.peakJerkMetersPerSecond3, 2), String(index + 1)])
             }
@@ -102,13 +94,9 @@ public struct ComfortTables {
         return csv
     }
 
-    func summaryCSV(_ groups: [ComfortSummary], keys: [String], key: (ComfortSummary) -> [String]) -> CSVWriter {
+    func summaryCSV(_ groups: [ComfortSummary], schema: OutputSchema, key: (ComfortSummary) -> [String]) -> CSVWriter {
         let classes = NMVClass.allCases
-        var columns = keys + ["rides", "measured_rides", "devices", "nmv_median", "nmv_p95", "a_v_median_mps2", "a_v_p95_mps2"]
-        columns += classes.map { "share_" + $0.rawValue.replacingOccurrences(of: " ", with: "_") }
-        columns += ComfortSummary.ratingNames.flatMap { [$0 + "_mean", $0 + "_n"] }
-        columns += ["noise_db_mean", "departure_delay_median_s", "departure_delay_p90_s", "arrival_delay_median_s", "arrival_delay_p90_s"]
-        var csv = CSVWriter(columns: columns)
+        var csv = CSVWriter(columns: schema.names)
         for group in groups {
             var fields: [String?] = key(group) + [String(group.rides), String(group.measuredRides), String(group.devices),
                                                   Self.number(group.nmvMedian, 2), Self.number(group.nmvP95, 2),

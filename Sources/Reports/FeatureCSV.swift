@@ -6,13 +6,11 @@ import MobilityCore
 /// the column names). A feature that could not be computed is an empty field, which pandas
 /// reads as NaN.
 public enum FeatureCSV {
-    public static let leadingColumns = ["trace", "device", "start", "end", "start_unix_s", "end_unix_s", "label", "mode"]
-
     public static func write(_ table: FeatureTable, to path: String) throws {
-        var writer = CSVWriter(columns: leadingColumns + FeatureSchema.names)
+        var writer = CSVWriter(columns: OutputSchema.features.names)
         for (index, window) in table.windows.enumerated() {
-            let info: [String?] = [window.trace, window.device, ISO8601.formatMillis(window.start), ISO8601.formatMillis(window.end),
-                                   format(window.start.secondsSince1970), format(window.end.secondsSince1970),
+            let info: [String?] = [window.trace, window.device, ISO8601.formatMillis(window.start), format(window.start.secondsSince1970),
+                                   ISO8601.formatMillis(window.end), format(window.end.secondsSince1970),
                                    window.labelName, window.mode?.rawValue]
             writer.append(info + table.row(index).map { $0.isNaN ? nil : format($0) })
         }

@@ -4,8 +4,8 @@ import MobilityCore
 import Store
 
 /// Writes heat maps as `heatmap.csv` (every map's published cells, one row per map and
-/// cell), `heatmap.geojson` (the overall map's cells as polygons, for QGIS) and one PNG per
-/// map (`heatmap.png`, `heatmap-<mode>.png`).
+/// cell), and per map a GeoJSON of its cells as polygons, for QGIS (`heatmap.geojson`,
+/// `heatmap-<mode>.geojson`) and a PNG (`heatmap.png`, `heatmap-<mode>.png`).
 public struct HeatMapFiles {
     public var maps: [PipelineStore.HeatMapRows]
     public var grid: HeatGrid
@@ -16,13 +16,13 @@ public struct HeatMapFiles {
     }
 
     public static func imageName(_ map: String) -> String { map == "all" ? "heatmap.png" : "heatmap-\(map).png" }
+    public static func geoJSONName(_ map: String) -> String { map == "all" ? "heatmap.geojson" : "heatmap-\(map).geojson" }
 
     /// Paths written.
     public func write(to folder: String, cells: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]]) throws -> [String] {
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var csv = CSVWriter(columns: ["map", "cell_id", "center_lat_deg", "center_lon_deg", "south_deg", "west_deg", "north_deg", "east_deg",
-                                     "fixes", "devices", "persons", "dwell_s"])
+        var csv = CSVWriter(columns: OutputSchema.heatMap.names)
         for map in maps {
             for c in map.cells {
                 csv.append([map.map, c.id, Self.degrees(c.center.latitude), Self.degrees(c.center.longitude), Self.degrees(c.bounds.south),
@@ -32,21 +32,47 @@ public struct HeatMapFiles {
         }
         try csv.write(to: path("heatmap.csv"))
         var written = [path("heatmap.csv")]
-        if let overall = maps.first(where: { $0.map == "all" }) {
-            try Data(geojson(overall).utf8).write(to: URL(fileURLWithPath: path("heatmap.geojson")), options: .atomic)
-            written.append(path("heatmap.geojson"))
+        for map in maps {  // heatmap.geojson (all modes), heatmap-<mode>.geojson, as the PNGs
+            let file = path(Self.geoJSONName(map.map))
+            try Data(geojson(map).utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+            written.append(file)
         }
+        // One image per map and region (`HeatRegions`): recordings from several cities give one
+        // image per city, each at its own scale.
+        let regions = HeatRegions(cells: cells.values.flatMap { $0.map(\.cell) }, grid: grid)
+        let region = regions.index()
         for map in maps {
             let title = map.map == "all" ? "Where devices were: all modes" : "Where devices were: \(map.map)"
             let subtitle = "\(Int(map.cellMeters)) m cells, \(map.filter)\nk = \(map.minimumDevices): \(map.cells.count) cells shown, "
                 + "\(map.suppressed) seen by fewer persons suppressed"
-            let image = HeatMapImage(grid: grid, cells: cells[map.map] ?? [], title: title, subtitle: subtitle).render()
-            let file = path(Self.imageName(map.map))
-            try image.writePNG(to: file + ".partial")
-            guard rename(file + ".partial", file) == 0 else { throw Raster.WriteError(description: "cannot move \(file).partial into place") }
-            written.append(file)
+            let mine = cells[map.map] ?? []
+            for number in 0..<max(1, regions.regions.count) {
+                let shown = regions.regions.count > 1 ? mine.filter { region[$0.cell] == number } : mine
+                if number > 0, shown.isEmpty { continue }
+                // Several regions: a shorter title that says which (the image is as wide as its region).
+                let titled = regions.regions.count > 1
+                    ? (map.map == "all" ? "All modes" : map.map) + ": region \(number + 1) of \(regions.regions.count), "
+                        + HeatRegions.place(regions.regions[number], grid: grid)
+                    : title
+                let image = HeatMapImage(grid: grid, cells: shown, title: titled, subtitle: subtitle).render()
+                let file = path(Self.imageName(map.map, region: number))
+                try image.writePNG(to: file + ".partial")
+                guard rename(file + ".partial", file) == 0 else { throw Raster.WriteError(description: "cannot move \(file).partial into place") }
+                written.append(file)
+            }
+        }
+        // Region images of an earlier run that this one did not draw would be shown as current.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            where name.hasPrefix("heatmap") && name.contains("-region-") && name.hasSuffix(".png") && !written.contains(path(name)) {
+            try FileManager.default.removeItem(atPath: path(name))
         }
         return written
+    }
+
+    /// `heatmap.png`, `heatmap-<mode>.png` for the first region (the only one, mostly);
+    /// `heatmap-region-2.png`, `heatmap-<mode>-region-2.png` … for the others.
+    public static func imageName(_ map: String, region: Int) -> String {
+        region == 0 ? imageName(map) : (map == "all" ? "heatmap" : "heatmap-\(map)") + "-region-\(region + 1).png"
     }
 
     private func geojson(_ map: PipelineStore.HeatMapRows) -> String {
@@ -60,7 +86,8 @@ public struct HeatMapFiles {
                 + #""dwell_s":\#(Int(c.dwellSeconds.rounded())),"fill":"\#(ColorRamp.hex(fraction))","fill-opacity":0.7,"stroke-width":0},"#
                 + #""geometry":{"type":"Polygon","coordinates":[[\#(ring)]]}}"#
         }
-        return "{\"type\":\"FeatureCollection\",\"name\":\"heatmap\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
+        let name = map.map == "all" ? "heatmap" : "heatmap-" + map.map
+        return "{\"type\":\"FeatureCollection\",\"name\":\"\(name)\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
     }
 
     static func degrees(_ value: Double) -> String { String(format: "%.6f", value) }

@@ -7,13 +7,12 @@ import Store
 /// choice, who decided it (model or rules) and the label when one is known.
 public enum ModesCSV {
     public static func write(_ windows: [WindowInfo], prediction: ModePredictor.Prediction, to path: String) throws {
-        var writer = CSVWriter(columns: ["trace", "device", "start", "end", "start_unix_s", "end_unix_s", "mode", "raw_mode",
-                                         "raw_probability", "decided_by", "label_mode"])
+        var writer = CSVWriter(columns: OutputSchema.modes.names)
         let k = prediction.classes.count
         for (index, window) in windows.enumerated() {
             let chosen = prediction.classes.firstIndex(of: prediction.raw[index])!
-            writer.append([window.trace, window.device, ISO8601.formatMillis(window.start), ISO8601.formatMillis(window.end),
-                           "\(window.start.secondsSince1970)", "\(window.end.secondsSince1970)",
+            writer.append([window.trace, window.device, ISO8601.formatMillis(window.start), "\(window.start.secondsSince1970)",
+                           ISO8601.formatMillis(window.end), "\(window.end.secondsSince1970)",
                            prediction.modes[index].rawValue, prediction.raw[index].rawValue,
                            String(format: "%.4f", prediction.probabilities[index * k + chosen]), prediction.sources[index],
                            window.mode?.rawValue])
@@ -37,12 +36,11 @@ public enum ModesCSV {
     /// not only those of this run).
     /// `shownPaths` maps each stored path to the one the file shows (below the folder given).
     public static func write(storeRows rows: [PipelineStore.ModeWindowRow], shownPaths: [String: String] = [:], to path: String) throws {
-        var writer = CSVWriter(columns: ["trace", "device", "start", "end", "start_unix_s", "end_unix_s", "mode", "raw_mode",
-                                         "raw_probability", "decided_by"])
+        var writer = CSVWriter(columns: OutputSchema.modes.names)
         for row in rows {
             writer.append([shownPaths[row.trace] ?? row.trace, row.device, ISO8601.formatMillis(Timestamp(secondsSince1970: row.startSeconds)),
-                           ISO8601.formatMillis(Timestamp(secondsSince1970: row.endSeconds)), "\(row.startSeconds)", "\(row.endSeconds)",
-                           row.mode.rawValue, row.rawMode.rawValue, row.probability.map { String(format: "%.4f", $0) }, row.decidedBy])
+                           "\(row.startSeconds)", ISO8601.formatMillis(Timestamp(secondsSince1970: row.endSeconds)), "\(row.endSeconds)",
+                           row.mode.rawValue, row.rawMode.rawValue, row.probability.map { String(format: "%.4f", $0) }, row.decidedBy, nil])
         }
         try writer.write(to: path)
     }

@@ -192,8 +192,9 @@ public struct ReportPage {
             [pair.origin, pair.destination, String(pair.trips), String(pair.devices), HTML.duration(pair.meanDurationSeconds),
              HTML.number(pair.meanDistanceMeters / 1000, 1)]
         }
+        let grid = try store.derivedState(PipelineStore.odGridKey).map { "<p class=\"note\">\(HTML.escape($0)) (od_grid.csv).</p>" } ?? ""
         return "<section><h2>Origin–destination</h2><p class=\"note\">The 20 busiest pairs of geofences (all pairs with medians in od_matrix.csv).</p>"
-            + HTML.table(["origin", "destination", "trips", "devices", "mean duration", "mean km"], rows, numeric: [2, 3, 4, 5]) + "</section>"
+            + HTML.table(["origin", "destination", "trips", "devices", "mean duration", "mean km"], rows, numeric: [2, 3, 4, 5]) + grid + "</section>"
     }
 
     func dwellPlaces() throws -> String {
@@ -220,10 +221,16 @@ public struct ReportPage {
         for map in maps where map.cells > 0 {
             let name = map.map
             if name != "all" && !html.contains("class=\"maps\"") { html += "<div class=\"maps\">" }
-            let file = (folder as NSString).appendingPathComponent(HeatMapFiles.imageName(name))
-            guard let data = FileManager.default.contents(atPath: file) else { continue }
-            html += "<figure><img alt=\"heat map \(HTML.escape(name))\" src=\"data:image/png;base64,\(data.base64EncodedString())\">"
-                + "<figcaption class=\"note\">\(HTML.escape(name))</figcaption></figure>"
+            // Every region's image (`HeatMapFiles`: one per map and region), in region order.
+            for region in 0..<1000 {
+                let file = (folder as NSString).appendingPathComponent(HeatMapFiles.imageName(name, region: region))
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    if region == 0 { continue } else { break }
+                }
+                let caption = region == 0 ? name : "\(name), region \(region + 1)"
+                html += "<figure><img alt=\"heat map \(HTML.escape(caption))\" src=\"data:image/png;base64,\(data.base64EncodedString())\">"
+                    + "<figcaption class=\"note\">\(HTML.escape(caption))</figcaption></figure>"
+            }
         }
         return html + (html.contains("class=\"maps\"") ? "</div>" : "") + "</section>"
     }

@@ -72,7 +72,7 @@ public struct TripGeoJSON {
             for (index, leg) in device.triplegs.enumerated() {
                 let mode = leg.mode?.rawValue ?? unknownModeName
                 var properties: [String: Any] = [
-                    "tripleg_id": ids.tripleg(deviceIndex, index), "device": leg.device, "mode": mode,
+                    "tripleg_id": ids.tripleg(deviceIndex, index), "device": leg.device, "travel_mode": mode,
                     "stroke": Self.modeColours[mode] ?? "#000000", "stroke-width": 3,
                     "started_at": Self.iso(leg.startSeconds), "finished_at": Self.iso(leg.endSeconds),
                     "duration_s": (leg.durationSeconds * 10).rounded() / 10, "distance_m": (leg.distanceMeters * 10).rounded() / 10,
@@ -93,7 +93,7 @@ public struct TripGeoJSON {
                 let properties: [String: Any] = [
                     "dwell_id": ids.dwell(deviceIndex, index), "device": dwell.device, "geofence_id": dwell.geofenceID,
                     "geofence_name": fence?.name ?? dwell.geofenceID, "geofence_kind": fence?.kind ?? "zone",
-                    "entry_at": Self.iso(dwell.entrySeconds), "exit_at": Self.iso(dwell.exitSeconds),
+                    "started_at": Self.iso(dwell.entrySeconds), "finished_at": Self.iso(dwell.exitSeconds),
                     "duration_s": (dwell.durationSeconds * 10).rounded() / 10, "fixes": dwell.fixesUsed, "closed_by": dwell.closure.rawValue,
                 ]
                 features.append(try Self.feature(geometry: Self.point(centre.latitudeDegrees, centre.longitudeDegrees), properties: properties))

@@ -45,8 +45,7 @@ public struct TripTables {
     static func id(_ value: Int?) -> String? { value.map(String.init) }
 
     func staypoints() -> CSVWriter {
-        var csv = CSVWriter(columns: ["staypoint_id", "device", "started_at", "started_unix_s", "finished_at", "finished_unix_s",
-                                      "duration_s", "lat", "lon", "fixes", "is_open", "is_activity", "location_id", "geofence_id"])
+        var csv = CSVWriter(columns: OutputSchema.staypoints.names)
         for (deviceIndex, device) in result.devices.enumerated() {
             for (index, stay) in device.staypoints.enumerated() {
                 csv.append([String(ids.staypoint(deviceIndex, index)), stay.device] + Self.time(stay.startSeconds) + Self.time(stay.endSeconds)
@@ -59,8 +58,7 @@ public struct TripTables {
     }
 
     func dwells() -> CSVWriter {
-        var csv = CSVWriter(columns: ["dwell_id", "device", "geofence_id", "geofence_name", "geofence_kind", "entry_at", "entry_unix_s",
-                                      "exit_at", "exit_unix_s", "duration_s", "fixes", "closed_by", "longest_gap_s", "lat", "lon"])
+        var csv = CSVWriter(columns: OutputSchema.dwells.names)
         for (deviceIndex, device) in result.devices.enumerated() {
             for (index, dwell) in device.dwells.enumerated() {
                 let fence = geofences[dwell.geofenceID]
@@ -78,7 +76,7 @@ public struct TripTables {
 
     /// `locations.csv` of `locations`, whose ids are their positions (`TripIdentifiers.location`).
     public static func locations(_ locations: [Location]) -> CSVWriter {
-        var csv = CSVWriter(columns: ["location_id", "device", "number", "lat", "lon", "staypoints", "devices", "total_stay_s"])
+        var csv = CSVWriter(columns: OutputSchema.locations.names)
         for (index, location) in locations.enumerated() {
             csv.append([String(TripIdentifiers.location(index)), location.device, String(location.number), Self.degrees(location.latitudeDegrees),
                         Self.degrees(location.longitudeDegrees), String(location.staypoints), String(location.devices),
@@ -88,9 +86,7 @@ public struct TripTables {
     }
 
     func triplegs() -> CSVWriter {
-        var csv = CSVWriter(columns: ["tripleg_id", "trip_id", "device", "started_at", "started_unix_s", "finished_at", "finished_unix_s",
-                                      "duration_s", "distance_m", "speed_mps", "mode", "mode_source", "fixes", "previous_staypoint_id",
-                                      "next_staypoint_id"] + Self.evidenceColumns)
+        var csv = CSVWriter(columns: OutputSchema.triplegs.names)
         for (deviceIndex, device) in result.devices.enumerated() {
             for (index, leg) in device.triplegs.enumerated() {
                 let speed = leg.durationSeconds > 0 ? leg.distanceMeters / leg.durationSeconds : 0
@@ -111,13 +107,11 @@ public struct TripTables {
     /// stations passed and stopped at, stop places, metres from each end to the nearest rail
     /// and bus stop (at most 2,000), the longest time between fixes. Empty where that evidence
     /// was not there.
-    static let evidenceColumns = ["imu_share", "imu_mode"] + gpsModes.map { "gps_p_\($0.rawValue)" }
-        + ["rail_corridor_share", "bus_corridor_share", "rail_stops_passed", "bus_stops_passed", "rail_stops_stopped_at",
-           "bus_stops_stopped_at", "stop_places", "start_rail_stop_m", "end_rail_stop_m", "start_bus_stop_m", "end_bus_stop_m", "longest_gap_s"]
-    static let gpsModes: [Mode] = [.walk, .bike, .car, .bus, .train]
+    static let evidenceColumns = 2 + gpsModes.count + 12
+    static var gpsModes: [Mode] { OutputSchema.gpsLegModes }
 
     static func evidence(_ evidence: LegEvidence?) -> [String] {
-        guard let evidence else { return [String](repeating: "", count: evidenceColumns.count) }
+        guard let evidence else { return [String](repeating: "", count: evidenceColumns) }
         var fields = [number(evidence.imuShare, 3), evidence.imuMode?.rawValue ?? ""]
         fields += gpsModes.map { mode in evidence.gpsProbabilities.map { number($0[mode] ?? 0, 3) } ?? "" }
         if let t = evidence.transit {
@@ -132,10 +126,7 @@ public struct TripTables {
     }
 
     func trips() -> CSVWriter {
-        var csv = CSVWriter(columns: ["trip_id", "device", "started_at", "started_unix_s", "finished_at", "finished_unix_s", "duration_s",
-                                      "distance_m", "main_mode", "legs", "leg_modes", "origin_staypoint_id", "destination_staypoint_id",
-                                      "origin_location_id", "destination_location_id", "origin_geofence_id", "origin_geofence_name",
-                                      "destination_geofence_id", "destination_geofence_name"])
+        var csv = CSVWriter(columns: OutputSchema.trips.names)
         for (deviceIndex, device) in result.devices.enumerated() {
             for (index, trip) in device.trips.enumerated() {
                 let legModes = trip.legs.map { device.triplegs[$0].mode?.rawValue ?? unknownModeName }.joined(separator: ">")
@@ -154,9 +145,8 @@ public struct TripTables {
     }
 
     func odMatrix() -> CSVWriter {
-        let modes = modeNames(in: result.devices)
-        var csv = CSVWriter(columns: ["origin_geofence_id", "origin_name", "destination_geofence_id", "destination_name", "trips", "devices",
-                                      "median_duration_s", "median_distance_m"] + modes.map { "share_\($0)" })
+        let modes = OutputSchema.modeNames
+        var csv = CSVWriter(columns: OutputSchema.odMatrix.names)
         for row in ODMatrix(result.devices).rows {
             csv.append([row.origin, row.origin.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", row.destination,
                         row.destination.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", String(row.trips), String(row.devices),
@@ -167,8 +157,7 @@ public struct TripTables {
     }
 
     func modalSplit() -> CSVWriter {
-        var csv = CSVWriter(columns: ["dimension", "key", "mode", "trips", "trip_share", "distance_m", "distance_share", "duration_s",
-                                      "duration_share"])
+        var csv = CSVWriter(columns: OutputSchema.modalSplit.names)
         for row in ModalSplit(result.devices, calendar: calendar).rows {
             csv.append([row.dimension, row.key, row.mode, String(row.trips), Self.number(row.tripShare, 4), Self.number(row.distanceMeters, 1),
                         Self.number(row.distanceShare, 4), Self.number(row.durationSeconds, 1), Self.number(row.durationShare, 4)])
@@ -177,10 +166,8 @@ public struct TripTables {
     }
 
     func deviceStatistics() -> CSVWriter {
-        let modes = modeNames(in: result.devices)
-        var csv = CSVWriter(columns: ["device", "fixes", "first_fix_at", "first_fix_unix_s", "last_fix_at", "last_fix_unix_s", "days_observed",
-                                      "staypoints", "dwells", "trips", "distance_m", "hours_in_motion"]
-                            + modes.map { "time_\($0)_h" } + modes.map { "distance_\($0)_m" } + modes.map { "weekly_\($0)_h" })
+        let modes = OutputSchema.modeNames
+        var csv = CSVWriter(columns: OutputSchema.deviceStats.names)
         for row in DeviceStatistics(result.devices, calendar: calendar).rows {
             let weeks = max(row.weeksObserved, 1.0 / 7)
             csv.append([row.device, String(row.fixes)] + Self.time(row.firstSeconds) + Self.time(row.lastSeconds)

@@ -17,7 +17,7 @@ struct TruthTables {
         }
         var stays = CSVWriter(columns: ["device", "place_id", "place_kind", "started_at", "started_unix_s", "finished_at",
                                         "finished_unix_s", "duration_s", "is_activity", "lat", "lon"])
-        var dwells = CSVWriter(columns: ["device", "geofence_id", "entry_at", "entry_unix_s", "exit_at", "exit_unix_s", "duration_s"])
+        var dwells = CSVWriter(columns: ["device", "geofence_id", "started_at", "started_unix_s", "finished_at", "finished_unix_s", "duration_s"])
         for stay in truth.stays.sorted(by: { ($0.device, $0.startSeconds) < ($1.device, $1.startSeconds) }) {
             let (lat, lon) = city.coordinates(stay.place.position)
             stays.append([stay.device, stay.place.id, stay.place.kind.rawValue] + span(stay.startSeconds, stay.endSeconds)
@@ -26,7 +26,7 @@ struct TruthTables {
                 dwells.append([stay.device, stay.place.id] + span(stay.startSeconds, stay.endSeconds))
             }
         }
-        var legs = CSVWriter(columns: ["device", "mode", "started_at", "started_unix_s", "finished_at", "finished_unix_s",
+        var legs = CSVWriter(columns: ["device", "travel_mode", "started_at", "started_unix_s", "finished_at", "finished_unix_s",
                                        "duration_s", "distance_m"])
         for leg in truth.legs.sorted(by: { ($0.device, $0.startSeconds) < ($1.device, $1.startSeconds) }) {
             legs.append([leg.device, leg.mode.rawValue] + span(leg.startSeconds, leg.endSeconds) + ["\(Int(leg.distanceMeters.rounded()))"])
@@ -37,8 +37,8 @@ struct TruthTables {
             trips.append([trip.device, trip.origin.id, trip.destination.id] + span(trip.startSeconds, trip.endSeconds)
                 + [trip.mainMode.rawValue, trip.legModes.map(\.rawValue).joined(separator: ">")])
         }
-        var rides = CSVWriter(columns: ["device", "train", "from_station", "to_station", "scheduled_departure", "departed_at",
-                                        "scheduled_arrival", "arrived_at", "departure_delay_s", "arrival_delay_s"])
+        var rides = CSVWriter(columns: ["device", "train", "from_station", "to_station", "scheduled_departure_at", "departed_at",
+                                        "scheduled_arrival_at", "arrived_at", "departure_delay_s", "arrival_delay_s"])
         for ride in truth.rides.sorted(by: { ($0.device, $0.departureSeconds) < ($1.device, $1.departureSeconds) }) {
             rides.append([ride.device, ride.train, ride.from.id, ride.to.id, iso(ride.scheduledDepartureSeconds), iso(ride.departureSeconds),
                           iso(ride.scheduledArrivalSeconds), iso(ride.arrivalSeconds),

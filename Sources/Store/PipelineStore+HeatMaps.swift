@@ -153,3 +153,10 @@ extension PipelineStore {
         }
     }
 }
+
+extension PipelineStore {
+    /// The names of the stored heat maps ("all" and each mode's), whatever cells they published.
+    public func storedHeatMapNames() throws -> [String] {
+        try database.read { db in try String.fetchAll(db, sql: "SELECT map FROM heatmaps ORDER BY map") }
+    }
+}

@@ -128,6 +128,9 @@ extension PipelineStore {
     /// empty when that stage had no feed, nil before any trip stage.
     public func transitUse() throws -> String? { try derivedState("transit_feed") }
 
+    /// What the last OD grid published and suppressed, one line for the report (`ODGridOutput`).
+    public static let odGridKey = "od_grid"
+
     public func setTransitUse(_ line: String) throws { try setDerivedState("transit_feed", line) }
 
     public func derivedState(_ key: String) throws -> String? {

@@ -110,3 +110,42 @@ extension PipelineStore {
         }
     }
 }
+
+extension PipelineStore {
+    /// Each stored leg's line as GeoJSON, by tripleg id (the ids of `triplegs.csv`).
+    public func triplegGeometries() throws -> [Int64: String] {
+        try database.read { db in
+            var lines: [Int64: String] = [:]
+            let cursor = try Row.fetchCursor(db, sql: "SELECT id, geometry_geojson FROM triplegs")
+            while let row = try cursor.next() { lines[row[0]] = row[1] }
+            return lines
+        }
+    }
+}
+
+extension PipelineStore {
+    /// A timed fix of an ingested file, with whose it is.
+    public struct PositionFix: Sendable {
+        public var device: String, person: String?, trace: String
+        public var timeSeconds: Double, latitudeDegrees: Double, longitudeDegrees: Double
+        public var elevationMeters: Double?, accuracyMeters: Double?
+    }
+
+    /// Every timed fix of the ingested files (those the trip stage reads), device after device
+    /// in name order, each device's in time order. Streams: one fix at a time reaches `body`.
+    public func forEachPositionFix(_ body: (PositionFix) throws -> Void) throws {
+        try database.read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT COALESCE(i.device, i.path), i.person, COALESCE(i.relative_path, i.path), f.time_unix_s, f.lat_deg, f.lon_deg,
+                       f.elevation_m, f.accuracy_m
+                FROM fixes f JOIN input_files i ON i.id = f.file_id
+                WHERE i.status = 'ingested' AND f.time_unix_s IS NOT NULL
+                ORDER BY 1, f.time_unix_s, f.file_id, f.seq
+                """)
+            while let row = try rows.next() {
+                try body(PositionFix(device: row[0], person: row[1], trace: row[2], timeSeconds: row[3], latitudeDegrees: row[4],
+                                     longitudeDegrees: row[5], elevationMeters: row[6], accuracyMeters: row[7]))
+            }
+        }
+    }
+}

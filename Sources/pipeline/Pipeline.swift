@@ -12,7 +12,7 @@ struct Pipeline: ParsableCommand {
             1 a fatal error (the store could not be opened, a path does not exist); 64 a usage error.
             """,
         version: ToolVersion.string,
-        subcommands: [RunCommand.self, IngestCommand.self, InspectCommand.self, FeaturesCommand.self, TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, TripsCommand.self, HeatMapCommand.self, ComfortCommand.self, ExportCommand.self, InputsCommand.self, ForgetCommand.self, PublishCommand.self, LocationsCommand.self, SimulateCommand.self, ConfigCommand.self]
+        subcommands: [RunCommand.self, IngestCommand.self, InspectCommand.self, FeaturesCommand.self, TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, TripsCommand.self, HeatMapCommand.self, ComfortCommand.self, ExportCommand.self, InputsCommand.self, ForgetCommand.self, PublishCommand.self, LocationsCommand.self, SimulateCommand.self, ConfigCommand.self, SchemaCommand.self]
     )
 
     /// Every command runs its own work on the cores; OpenBLAS's idle workers are stopped first.

@@ -36,6 +36,7 @@ struct PublishCommand: ParsableCommand {
         var publish = PublishRun(storePath: store, outputFolder: out)
         publish.modelPath = configuration.classification.rulesOnly ? nil : DefaultModel.resolve(configuration.classification.model)
         publish.calendar = CalendarKeys(utcOffsetSeconds: configuration.calendar.utcOffsetHours * 3600)
+        publish.heatMapParameters = configuration.heatmap
         let progress = Progress()
         let summary = try runStage(json: json, progress: progress) { try publish.run(progress: progress) }
         if json {

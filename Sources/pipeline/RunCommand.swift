@@ -132,7 +132,7 @@ struct RunCommand: ParsableCommand {
         lines.append("\(s.staypoints) staypoints, \(s.dwells) dwells, \(s.triplegs) triplegs, \(s.trips) trips; "
                      + "heat map \(s.cells) cells shown, \(s.suppressedCells) suppressed; \(s.rides) rides, \(s.measuredRides) measured")
         lines.append(s.upToDate ? "nothing changed: outputs in \(s.outputFolder) are up to date"
-                     : "stages: " + ["ingest", "classify", "trips", "heatmap", "comfort", "report"].compactMap { stage in
+                     : "stages: " + ["ingest", "classify", "trips", "heatmap", "comfort", "report", "geopackage"].compactMap { stage in
                          s.stageSeconds[stage].map { String(format: "%@ %.2f s", stage, $0) } }.joined(separator: ", ")
                          + "; wrote \(s.outputFolder)/report.html")
         return lines.joined(separator: "\n")

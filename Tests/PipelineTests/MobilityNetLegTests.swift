@@ -73,7 +73,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let rows = try String(contentsOfFile: folder.file("out/triplegs.csv"), encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         let header = rows[0].map(String.init)
-        let device = header.firstIndex(of: "device")!, duration = header.firstIndex(of: "duration_s")!, mode = header.firstIndex(of: "mode")!
+        let device = header.firstIndex(of: "device")!, duration = header.firstIndex(of: "duration_s")!, mode = header.firstIndex(of: "travel_mode")!
         var seconds: [String: [String: Double]] = [:]
         for row in rows.dropFirst() where row[mode] != "still" { seconds[String(row[device]), default: [:]][String(row[mode]), default: 0] += Double(row[duration])! }
         for (track, modes) in seconds.sorted(by: { $0.key < $1.key }) { print("\(track), moving seconds per mode: \(modes.sorted { $0.key < $1.key })") }

@@ -29,7 +29,7 @@ import Testing
         let features = try runner.pipeline(["features", "traces", "--name-pattern", pattern, "--out", "out/features.csv"], in: folder.path)
         #expect(features.status == 0, "\(features.stderr)")
         let csv = try String(contentsOfFile: folder.path + "/out/features.csv", encoding: .utf8).split(separator: "\n")
-        #expect(csv[0].hasPrefix("trace,device,start,end,start_unix_s,end_unix_s,label,mode,acc_mag_mean_mps2,"))
+        #expect(csv[0].hasPrefix("trace,device,started_at,started_unix_s,finished_at,finished_unix_s,label,label_mode,acc_mag_mean_mps2,"))
         // 45 s at 50 Hz → (2250 - 250) / 125 + 1 = 17 windows per recording, 9 recordings.
         #expect(csv.count == 1 + 9 * 17)
         #expect(csv[1].contains(",Car,car,") || csv[1].contains(",Still,still,") || csv[1].contains(",Walking,walk,"))
@@ -68,7 +68,7 @@ import Testing
         let classify = try runner.pipeline(["classify", "traces", "--model", "m.json", "--out", "out/modes.csv"], in: folder.path)
         #expect(classify.status == 0, "\(classify.stderr)")
         let modes = try String(contentsOfFile: folder.path + "/out/modes.csv", encoding: .utf8).split(separator: "\n")
-        #expect(modes[0] == "trace,device,start,end,start_unix_s,end_unix_s,mode,raw_mode,raw_probability,decided_by,label_mode")
+        #expect(modes[0] == "trace,device,started_at,started_unix_s,finished_at,finished_unix_s,travel_mode,raw_mode,raw_probability,decided_by,label_mode")
         let walkRows = modes.filter { $0.contains("ann_Walking") }
         #expect(walkRows.count == 17 && walkRows.allSatisfy { $0.contains(",walk,walk,") })
     }
@@ -185,6 +185,7 @@ import Testing
         let lines = try String(contentsOfFile: folder.path + "/f.csv", encoding: .utf8).split(separator: "\n").dropFirst()
         let header = try String(contentsOfFile: folder.path + "/f.csv", encoding: .utf8).split(separator: "\n")[0].split(separator: ",")
         let speed = header.firstIndex(of: "gps_speed_mean_mps")!, acc = header.firstIndex(of: "acc_mag_std_mps2")!
+        let started = header.firstIndex(of: "started_unix_s")!
         let imuRows = lines.filter { $0.contains("phone.csv") }, gpsRows = lines.filter { $0.contains("track.gpx") }
         #expect(imuRows.count == 23)
         #expect(imuRows.allSatisfy { !$0.split(separator: ",", omittingEmptySubsequences: false)[speed].isEmpty }, "IMU windows carry GPS features")
@@ -192,7 +193,7 @@ import Testing
         for row in gpsRows {
             let fields = row.split(separator: ",", omittingEmptySubsequences: false)
             #expect(fields[acc].isEmpty)
-            let start = Double(fields[4])! - 1_700_000_000
+            let start = Double(fields[started])! - 1_700_000_000
             #expect(start < 30 || start + 5 >= 90, "GPS window at \(start) s lies inside the IMU recording")
         }
         #expect(!gpsRows.isEmpty)

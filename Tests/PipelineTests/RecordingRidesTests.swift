@@ -62,7 +62,7 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: folder.file("out/\(name)")), "\(name)")
         }
         let stopsHeader = try String(contentsOfFile: folder.file("out/stops.csv"), encoding: .utf8).split(separator: "\n").first
-        #expect(stopsHeader?.hasPrefix("device,trace,start,end,duration_s") == true)
+        #expect(stopsHeader?.hasPrefix("device,trace,started_at,started_unix_s,finished_at,finished_unix_s,duration_s") == true)
     }
 
     @Test func runMeasuresRecordingsOnlyWhenAsked() throws {

@@ -25,7 +25,7 @@ import Testing
     /// Per window of modes.csv: its middle (Unix seconds) and its smoothed mode.
     func windows(_ path: String) throws -> [(middle: Double, mode: String)] {
         let rows = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        return rows.map { ((Double($0[4])! + Double($0[5])!) / 2, String($0[6])) }
+        return rows.map { ((Double($0[3])! + Double($0[5])!) / 2, String($0[6])) }  // started_unix_s, finished_unix_s, travel_mode
     }
 
     @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.skipMessage)))

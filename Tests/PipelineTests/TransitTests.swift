@@ -213,14 +213,14 @@ import ZIPFoundation
         let bareStays = try Self.legs(folder.file("plain/staypoints.csv"))
         #expect(bareStays.count == 3 && bareStays.contains { Double($0["duration_s"]!)! >= 600 && Double($0["duration_s"]!)! < 700 },
                 "without a feed the ride is a stay at the first station: \(bareStays.map { $0["duration_s"]! })")
-        #expect(try !Self.legs(folder.file("plain/triplegs.csv")).contains { $0["mode"] == "train" })
+        #expect(try !Self.legs(folder.file("plain/triplegs.csv")).contains { $0["travel_mode"] == "train" })
 
         let run = try cli.pipeline(["run", "in", "--out", "out", "--model", model, "--transit", "feed"], in: folder.path)
         #expect(run.status == 0, "\(run.stderr)")
         let stays = try Self.legs(folder.file("out/staypoints.csv"))
         #expect(stays.count == 2 && stays.allSatisfy { Double($0["duration_s"]!)! >= 1190 }, "home and work only: \(stays.map { $0["duration_s"]! })")
         let legs = try Self.legs(folder.file("out/triplegs.csv"))
-        #expect(legs.map { $0["mode"]! } == ["walk", "train", "walk"], "\(legs.map { "\($0["mode"]!) \($0["duration_s"]!) s" })")
+        #expect(legs.map { $0["travel_mode"]! } == ["walk", "train", "walk"], "\(legs.map { "\($0["travel_mode"]!) \($0["duration_s"]!) s" })")
         #expect(legs[1]["duration_s"] == "600.0" && legs[1]["mode_source"] == "transit" && legs[1]["longest_gap_s"] == "600.0")
         let trips = try Self.legs(folder.file("out/trips.csv"))
         let legSeconds = legs.map { Double($0["duration_s"]!)! }.reduce(0, +)
@@ -239,14 +239,14 @@ import ZIPFoundation
         #expect(plain.status == 0, "\(plain.stderr)")
         let bare = try Self.legs(folder.file("plain/triplegs.csv"))
         #expect(bare.allSatisfy { $0["bus_corridor_share"] == "" && $0["end_rail_stop_m"] == "" }, "no feed: transit columns empty")
-        #expect(!bare.contains { $0["device"] == "rider" && $0["mode"] == "train" }, "without a feed the metro ride is hidden in a walk")
-        print("without a feed: " + bare.map { "\($0["mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", "))
+        #expect(!bare.contains { $0["device"] == "rider" && $0["travel_mode"] == "train" }, "without a feed the metro ride is hidden in a walk")
+        print("without a feed: " + bare.map { "\($0["travel_mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", "))
         let start = 1_700_000_000.0 + 1200 + 216, busEnd = start + 700  // 400 s driving, 10 stops of 30 s
         func ride(_ legs: [[String: String]]) -> [[String: String]] {
             legs.filter { $0["device"] == "commuter" && Double($0["started_unix_s"]!)! >= start - 30 && Double($0["finished_unix_s"]!)! <= busEnd + 30
-                && $0["mode"] != "walk" && $0["mode"] != "still" }
+                && $0["travel_mode"] != "walk" && $0["travel_mode"] != "still" }
         }
-        #expect(!ride(bare).isEmpty && ride(bare).allSatisfy { $0["mode"] == "car" && $0["mode_source"] == "gps_rules" }, "\(ride(bare))")
+        #expect(!ride(bare).isEmpty && ride(bare).allSatisfy { $0["travel_mode"] == "car" && $0["mode_source"] == "gps_rules" }, "\(ride(bare))")
         let plainReport = try String(contentsOfFile: folder.file("plain/report.html"), encoding: .utf8)
         #expect(!plainReport.contains("Transit feed"), "no feed, no feed line")
 
@@ -259,23 +259,23 @@ import ZIPFoundation
                 && report.contains("of \(everyLeg.count) triplegs start or end within 2 km of its stops, \(named) named by it"),
                 "the report names the feed and what it gave the legs")
         let metro = everyLeg.filter { $0["device"] == "rider" }
-        print("the metro rider with the feed: " + metro.map { "\($0["mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", "))
-        let underground = metro.filter { $0["mode"] == "train" }
+        print("the metro rider with the feed: " + metro.map { "\($0["travel_mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", "))
+        let underground = metro.filter { $0["travel_mode"] == "train" }
         #expect(underground.count == 1 && underground.first?["mode_source"] == "transit" && underground.first?["duration_s"] == "240.0", "\(metro)")
         #expect(Double(underground.first?["start_rail_stop_m"] ?? "") ?? 999 <= 20 && Double(underground.first?["longest_gap_s"] ?? "") == 240)
-        #expect(metro.filter { $0["mode"] == "walk" }.count == 2, "the walks to and from the stations stay walks: \(metro)")
+        #expect(metro.filter { $0["travel_mode"] == "walk" }.count == 2, "the walks to and from the stations stay walks: \(metro)")
         let legs = everyLeg.filter { $0["device"] == "commuter" }
-        print("with the feed: " + legs.map { "\($0["mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", "))
+        print("with the feed: " + legs.map { "\($0["travel_mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", "))
         let busRide = ride(legs)
         let rideSeconds = busRide.map { Double($0["duration_s"]!)! }.reduce(0, +)
-        let busSeconds = busRide.filter { $0["mode"] == "bus" && $0["mode_source"] == "transit" }.map { Double($0["duration_s"]!)! }.reduce(0, +)
+        let busSeconds = busRide.filter { $0["travel_mode"] == "bus" && $0["mode_source"] == "transit" }.map { Double($0["duration_s"]!)! }.reduce(0, +)
         #expect(rideSeconds > 300 && busSeconds >= 0.9 * rideSeconds, "bus \(busSeconds) of \(rideSeconds) s")
         for leg in busRide {
             #expect(Double(leg["bus_corridor_share"]!)! > 0.9 && Int(leg["bus_stops_stopped_at"]!)! >= 8, "\(leg)")
             #expect(Double(leg["start_rail_stop_m"]!)! > 1500 && leg["gps_p_bus"] == "", "no leg model, no probabilities: \(leg)")
         }
-        let drive = legs.filter { Double($0["started_unix_s"]!)! > busEnd + 1200 && ["car", "bus", "train"].contains($0["mode"]!) }
-        #expect(!drive.isEmpty && drive.allSatisfy { $0["mode"] == "car" && $0["mode_source"] != "transit" && Double($0["bus_corridor_share"]!)! < 0.1 }, "\(drive)")
+        let drive = legs.filter { Double($0["started_unix_s"]!)! > busEnd + 1200 && ["car", "bus", "train"].contains($0["travel_mode"]!) }
+        #expect(!drive.isEmpty && drive.allSatisfy { $0["travel_mode"] == "car" && $0["mode_source"] != "transit" && Double($0["bus_corridor_share"]!)! < 0.1 }, "\(drive)")
 
         let again = try cli.pipeline(["run", "in", "--out", "out", "--model", shipped, "--transit", "feed"], in: folder.path)
         #expect(again.stderr.contains("nothing changed since the last run"), "\(again.stderr)")

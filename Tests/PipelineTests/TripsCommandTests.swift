@@ -59,7 +59,7 @@ import Trips
         let od = try Self.csv(folder.file("out/od_matrix.csv"))
         #expect(od.count == 1 && od[0]["origin_name"] == "Home" && od[0]["destination_name"] == "Office" && od[0]["share_car"] == "1.0000")
         let split = try Self.csv(folder.file("out/modal_split.csv")).filter { $0["dimension"] == "all" }
-        #expect(split.map { $0["mode"]! } == ["walk", "car"] && split.first { $0["mode"] == "car" }?["trips"] == "1")
+        #expect(split.map { $0["travel_mode"]! } == ["walk", "car"] && split.first { $0["travel_mode"] == "car" }?["trips"] == "1")
         let stats = try Self.csv(folder.file("out/device_stats.csv"))
         #expect(stats.count == 1 && stats[0]["device"] == "ana" && stats[0]["trips"] == "1" && stats[0]["days_observed"] == "1")
         #expect(try Self.csv(folder.file("out/dwells.csv")).map { $0["geofence_name"]! } == ["Home", "Office"])
@@ -68,7 +68,7 @@ import Trips
         let features = try #require(legs?["features"] as? [[String: Any]])
         #expect(features.count == 3)
         let properties = features.map { $0["properties"] as! [String: Any] }
-        #expect(properties.map { $0["mode"] as! String } == ["walk", "car", "walk"] && properties[1]["stroke"] as? String == "#c62828")
+        #expect(properties.map { $0["travel_mode"] as! String } == ["walk", "car", "walk"] && properties[1]["stroke"] as? String == "#c62828")
         for name in ["staypoints.geojson", "dwells.geojson"] {
             let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/\(name)")))) as? [String: Any]
             #expect((object?["features"] as? [Any])?.count == 2, "\(name)")

@@ -69,8 +69,8 @@ struct TruthComparison: CustomStringConvertible {
         stayPrecision = Self.rate(staypoints, ("started_unix_s", "finished_unix_s"), stays, ("started_unix_s", "finished_unix_s")) { near($1, $0) }
         let sameFence = { (a: [String: String], b: [String: String]) in a["geofence_id"] == b["geofence_id"] }
         let dwells = try t("dwells.csv"), found = try o("dwells.csv")
-        dwellRecall = Self.rate(dwells, ("entry_unix_s", "exit_unix_s"), found, ("entry_unix_s", "exit_unix_s"), agree: sameFence)
-        dwellPrecision = Self.rate(found, ("entry_unix_s", "exit_unix_s"), dwells, ("entry_unix_s", "exit_unix_s"), agree: sameFence)
+        dwellRecall = Self.rate(dwells, ("started_unix_s", "finished_unix_s"), found, ("started_unix_s", "finished_unix_s"), agree: sameFence)
+        dwellPrecision = Self.rate(found, ("started_unix_s", "finished_unix_s"), dwells, ("started_unix_s", "finished_unix_s"), agree: sameFence)
         let sameEnds = { (a: [String: String], b: [String: String]) in
             a["origin_geofence_id"] == b["origin_geofence_id"] && a["destination_geofence_id"] == b["destination_geofence_id"]
         }
@@ -84,10 +84,10 @@ struct TruthComparison: CustomStringConvertible {
                 let shared = Self.overlap(st, Self.span(leg, "started_unix_s", "finished_unix_s"))
                 guard shared > 0 else { continue }
                 modeSeconds += shared
-                secondsByTrueMode[truthLeg["mode"] ?? "", default: (0, 0)].all += shared
-                if leg["mode"] == truthLeg["mode"] {
+                secondsByTrueMode[truthLeg["travel_mode"] ?? "", default: (0, 0)].all += shared
+                if leg["travel_mode"] == truthLeg["travel_mode"] {
                     correctModeSeconds += shared
-                    secondsByTrueMode[truthLeg["mode"] ?? "", default: (0, 0)].right += shared
+                    secondsByTrueMode[truthLeg["travel_mode"] ?? "", default: (0, 0)].right += shared
                 }
             }
         }

@@ -49,7 +49,7 @@ import Testing
         _ = try run(folder)
         let csv = try String(contentsOfFile: folder.file("out/quarantine.csv"), encoding: .utf8)
         let lines = csv.split(separator: "\n")
-        #expect(lines.first == "path,format,line,column,code,reason,content_sha256,run_started,stage")
+        #expect(lines.first == "path,format,line_number,column_number,code,reason,content_sha256,run_started_at,run_started_unix_s,stage")
         #expect(lines.count == 2)
         #expect(lines[1].contains("broken.gpx,gpx,4,") && lines[1].contains("malformed_xml"))
     }

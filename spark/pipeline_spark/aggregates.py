@@ -40,11 +40,8 @@ def median(column):
             f"ELSE (element_at({a}, CAST(size({a}) / 2 AS INT)) + element_at({a}, CAST(size({a}) / 2 AS INT) + 1)) / 2 END")
 
 
-def leg_modes(spark):
-    """modeNames(in:): the legs' modes in Mode order, "unknown" last when a leg had none."""
-    found = [r[0] for r in spark.sql("SELECT DISTINCT mode FROM triplegs").collect()]
-    known = sorted({m for m in found if m is not None}, key=lambda m: (mode_rank(m), m))
-    return known + (["unknown"] if None in found else [])
+# OutputSchema.modeNames: every file's per-mode columns cover these, whatever occurred.
+MODE_NAMES = ["still", "walk", "bike", "car", "bus", "train", "boat", "airplane", "unknown"]
 
 
 def geofence_names(spark):
@@ -52,7 +49,7 @@ def geofence_names(spark):
 
 
 def od_matrix(spark):
-    modes, names = leg_modes(spark), geofence_names(spark)
+    modes, names = MODE_NAMES, geofence_names(spark)
     rows = spark.sql(f"""
         SELECT origin_geofence_id AS o, destination_geofence_id AS d, COUNT(*) AS trips, COUNT(DISTINCT device) AS devices,
                {median('duration_s')} AS median_duration_s, {median('distance_m')} AS median_distance_m,
@@ -113,7 +110,7 @@ def modal_split(spark, utc_offset_hours):
         (n, distance, duration), whole = totals[k], groups[k[:2]]
         rows.append([k[0], k[1], k[2], str(n), number(share(n, whole[0]), 4), number(distance, 1), number(share(distance, whole[1]), 4),
                      number(duration, 1), number(share(duration, whole[2]), 4)])
-    return csv_text(["dimension", "key", "mode", "trips", "trip_share", "distance_m", "distance_share", "duration_s", "duration_share"], rows)
+    return csv_text(["dimension", "dimension_value", "travel_mode", "trips", "trip_share", "distance_m", "distance_share", "duration_s", "duration_share"], rows)
 
 
 def heat_maps(spark):

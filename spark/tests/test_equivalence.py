@@ -15,7 +15,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.environ.get("PIPELINE_BINARY", os.path.join(ROOT, ".build", "release", "pipeline"))
-SAME_BYTES = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "od_matrix.csv", "modal_split.csv",
+SAME_BYTES = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "od_matrix.csv", "od_grid.csv", "modal_split.csv",
               "device_stats.csv", "modes.csv", "rides.csv", "stops.csv", "events.csv", "train_comfort.csv", "route_comfort.csv", "heatmap.csv", "staypoints.geojson",
               "triplegs.geojson", "dwells.geojson", "heatmap.geojson", "report.html"]
 
@@ -76,6 +76,21 @@ class SparkEquivalence(CityRuns):
             with self.subTest(file=name):
                 self.assertEqual(self.read(self.single, name), self.read(self.spark, name))
 
+    def test_the_geopackage_holds_the_single_runs_layers(self):
+        """`pipeline publish` writes pipeline.gpkg from the merged store and the files the merge
+        wrote: every layer's rows (geometry included) are the single run's."""
+        def layers(folder):
+            db = sqlite3.connect(os.path.join(folder, "pipeline.gpkg"))
+            names = [r[0] for r in db.execute("SELECT table_name FROM gpkg_contents ORDER BY table_name")]
+            rows = {n: db.execute(f'SELECT * FROM "{n}" ORDER BY fid').fetchall() for n in names}
+            db.close()
+            return rows
+        single, spark = layers(self.single), layers(self.spark)
+        self.assertIn("triplegs", single)
+        self.assertEqual(sorted(single), sorted(spark))
+        for name in single:
+            self.assertEqual(single[name], spark[name], name)
+
     def test_heat_map_images_are_identical(self):
         names = sorted(n for n in os.listdir(self.single) if n.endswith(".png"))
         self.assertTrue(names)
@@ -101,7 +116,7 @@ class SparkEquivalence(CityRuns):
     def test_bad_input_is_quarantined_the_same_way(self):
         def rows(folder):
             with open(os.path.join(folder, "quarantine.csv"), newline="") as f:
-                return [{k: v for k, v in row.items() if k != "run_started"} for row in csv.DictReader(f)]
+                return [{k: v for k, v in row.items() if not k.startswith("run_started")} for row in csv.DictReader(f)]
         single = rows(self.single)
         self.assertEqual(len(single), 1)
         self.assertEqual(single, rows(self.spark))

@@ -1,6 +1,7 @@
 """What `pipeline run` writes, read as an analyst reads it: pandas 3 loads every CSV of a run on
 the bundled traces, and parses every time column with default arguments (no `format=`), which
-it refuses when one column mixes shapes (`...:00Z` beside `...:00.480Z`).
+it refuses when one column mixes shapes (`...:00Z` beside `...:00.480Z`); no column shadows a
+pandas attribute (`df.map` is `DataFrame.map`, not a column).
 
 Run by scripts/peer_test.sh (part of scripts/test.sh)."""
 import glob
@@ -16,7 +17,7 @@ import pandas as pd
 BINARY = os.environ["PIPELINE_BINARY"]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # A time column: ISO 8601 text (the `_unix_s` twins are numbers).
-TIME_COLUMN = re.compile(r"(_at|^start|^end|^run_started|^scheduled_departure|^scheduled_arrival)$")
+TIME_COLUMN = re.compile(r"_at$")
 SHAPE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 
 
@@ -50,6 +51,18 @@ class PandasReadsOutputs(unittest.TestCase):
                     self.assertEqual(str(times.dt.tz), "UTC")
                     parsed += 1
         self.assertGreater(parsed, 15, "time columns parsed")
+
+    def test_no_column_is_a_pandas_attribute(self):
+        """`df.travel_mode` reads the column: no column is named like a DataFrame or Series
+        attribute or method (`map`, `mode`, `keys`, `count` ...), which attribute access
+        would return instead."""
+        taken = set(dir(pd.DataFrame)) | set(dir(pd.Series))
+        self.assertIn("map", taken)  # the check itself
+        files = sorted(glob.glob(os.path.join(self.out, "*.csv")))
+        for path in files:
+            columns = pd.read_csv(path, nrows=0).columns
+            with self.subTest(file=os.path.basename(path)):
+                self.assertEqual([c for c in columns if c in taken], [])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,203 @@
+import Foundation
+import GRDB
+import MobilityCore
+import Reports
+import Store
+
+/// `pipeline.gpkg`: every spatial output in one OGC GeoPackage for QGIS and GDAL, with the
+/// ids and columns of the CSVs. Built from the published CSV files of the output folder and
+/// the store's leg lines and geofences, so a single run and `pipeline publish` after a
+/// Spark merge write the same layers.
+///
+/// Layers: `staypoints`, `locations`, `dwells` (points), `triplegs` (lines, with their mode),
+/// `trips` (straight lines from the origin staypoint to the destination one), `geofences`
+/// (multipolygons; a circle as a 64-gon), `heatmap_all` and `heatmap_<mode>` (cells as
+/// polygons, k already applied), `od_grid` (cell centre to cell centre, k applied) and
+/// `rides` (a table without geometry).
+public struct GeoPackageOutput {
+    public static let fileName = "pipeline.gpkg"
+    public var folder: String
+
+    public init(folder: String) { self.folder = folder }
+
+    public struct MissingOutput: Error, CustomStringConvertible {
+        public let path: String
+        public var description: String { "\(path) is missing: the GeoPackage is built from the run's CSV files; run `pipeline run` again" }
+    }
+
+    /// Writes the file; returns the features of each layer.
+    @discardableResult
+    public func write(store: PipelineStore) throws -> [String: Int] {
+        let writer = try GeoPackageWriter(path: (folder as NSString).appendingPathComponent(Self.fileName))
+        var counts: [String: Int] = [:]
+        func add(_ name: String, _ about: String, _ schema: OutputSchema, _ type: GeoPackageWriter.GeometryType?,
+                 table: CSVTable, geometry: ([String?]) -> GeoPackageWriter.Geometry?) throws {
+            let rows = table.rows.map { (geometry: geometry($0), values: Self.values($0, schema)) }
+            try writer.addLayer(name, description: about, geometry: type, columns: schema.columns.map { .init(name: $0.name, type: $0.type) }, rows: rows)
+            counts[name] = rows.count
+        }
+        let staypoints = try read(.staypoints)
+        let point = try pointReader(staypoints, schema: .staypoints)
+        try add("staypoints", OutputSchema.staypoints.about, .staypoints, .point, table: staypoints, geometry: point)
+        let locations = try read(.locations)
+        try add("locations", OutputSchema.locations.about, .locations, .point, table: locations, geometry: try pointReader(locations, schema: .locations))
+        let dwells = try read(.dwells)
+        try add("dwells", OutputSchema.dwells.about, .dwells, .point, table: dwells, geometry: try pointReader(dwells, schema: .dwells))
+
+        let lines = try store.triplegGeometries()
+        let triplegs = try read(.triplegs)
+        let legID = try triplegs.index(of: "tripleg_id", in: Self.fileName)
+        try add("triplegs", OutputSchema.triplegs.about, .triplegs, .lineString, table: triplegs) { row in
+            row[legID].flatMap { Int64($0) }.flatMap { lines[$0] }.flatMap(Self.lineString)
+        }
+
+        let stays = Dictionary(staypoints.rows.compactMap { row in row[0].flatMap { id in point(row).map { (id, $0) } } }, uniquingKeysWith: { a, _ in a })
+        let trips = try read(.trips)
+        let (origin, destination) = (try trips.index(of: "origin_staypoint_id", in: Self.fileName),
+                                     try trips.index(of: "destination_staypoint_id", in: Self.fileName))
+        try add("trips", OutputSchema.trips.about + " Drawn as a straight line from origin to destination staypoint.", .trips, .lineString,
+                table: trips) { row in
+            guard case let .point(x0, y0)? = row[origin].flatMap({ stays[$0] }),
+                  case let .point(x1, y1)? = row[destination].flatMap({ stays[$0] }) else { return nil }
+            return Self.segment((x0, y0), (x1, y1))
+        }
+
+        let fences = try store.geofences()
+        let fenceColumns: [GeoPackageWriter.Column] = [.init(name: "geofence_id", type: .text), .init(name: "geofence_name", type: .text),
+                                                      .init(name: "geofence_kind", type: .text), .init(name: "shape", type: .text),
+                                                      .init(name: "radius_m", type: .real)]
+        try writer.addLayer("geofences", description: "The named areas dwells and OD are counted in (a circle drawn as a 64-gon).",
+                            geometry: .multiPolygon, columns: fenceColumns, rows: fences.map { fence in
+            var radius: DatabaseValue = .null
+            if case let .circle(_, _, r) = fence.shape { radius = r.databaseValue }
+            return (Self.multiPolygon(fence.shape), [fence.id.databaseValue, fence.name.databaseValue, fence.kind.databaseValue,
+                                                    fence.shape.kindName.databaseValue, radius])
+        })
+        counts["geofences"] = fences.count
+
+        let heatPath = path(OutputSchema.heatMap.file)
+        if FileManager.default.fileExists(atPath: heatPath) {
+            let cells = try read(.heatMap)
+            let map = try cells.index(of: "heat_map", in: heatPath)
+            let edges = try ["south_deg", "west_deg", "north_deg", "east_deg"].map { try cells.index(of: $0, in: heatPath) }
+            var order: [String] = []
+            var byMap: [String: [[String?]]] = [:]
+            for row in cells.rows {
+                let name = row[map] ?? ""
+                if byMap[name] == nil { order.append(name) }
+                byMap[name, default: []].append(row)
+            }
+            // A map whose every cell was suppressed is an empty layer, as it is an empty PNG.
+            order = PublishRun.inRunOrder(names: order + (try store.storedHeatMapNames()).filter { byMap[$0] == nil })
+            for name in order {
+                let layer = "heatmap_" + name
+                try add(layer, "Heat-map cells of \(name == "all" ? "all modes" : name) seen by k persons or more.", .heatMap, .polygon,
+                        table: CSVTable(columns: cells.columns, rows: byMap[name] ?? [])) { row in
+                    let e = edges.map { row[$0].flatMap(Double.init) ?? .nan }
+                    let (south, west, north, east) = (e[0], e[1], e[2], e[3])
+                    return .polygon([[(west, south), (east, south), (east, north), (west, north), (west, south)]])
+                }
+            }
+        }
+
+        if FileManager.default.fileExists(atPath: path(OutputSchema.odGrid.file)) {
+            let pairs = try read(.odGrid)
+            let ends = try ["origin_center_lon_deg", "origin_center_lat_deg", "destination_center_lon_deg", "destination_center_lat_deg"]
+                .map { try pairs.index(of: $0, in: OutputSchema.odGrid.file) }
+            try add("od_grid", OutputSchema.odGrid.about + " Drawn from cell centre to cell centre.", .odGrid, .lineString, table: pairs) { row in
+                let c = ends.map { row[$0].flatMap(Double.init) ?? .nan }
+                return Self.segment((c[0], c[1]), (c[2], c[3]))
+            }
+        }
+
+        let rides = try read(.rides)
+        try add("rides", OutputSchema.rides.about, .rides, nil, table: rides) { _ in nil }
+        try writer.finish()
+        return counts
+    }
+
+    func path(_ file: String) -> String { (folder as NSString).appendingPathComponent(file) }
+
+    /// A published CSV, refused when its header is not the schema's (a file of an older version).
+    func read(_ schema: OutputSchema) throws -> CSVTable {
+        let file = path(schema.file)
+        guard FileManager.default.fileExists(atPath: file) else { throw MissingOutput(path: file) }
+        let table = try CSVTable.read(path: file)
+        guard table.columns == schema.names else {
+            throw CSVTable.Malformed(path: file, line: 1, reason: "its columns are not those of this version's \(schema.file) (README, \"Output schema\")")
+        }
+        return table
+    }
+
+    func pointReader(_ table: CSVTable, schema: OutputSchema) throws -> ([String?]) -> GeoPackageWriter.Geometry? {
+        let (lat, lon) = (try table.index(of: "lat", in: schema.file), try table.index(of: "lon", in: schema.file))
+        return { row in
+            guard let y = row[lat].flatMap(Double.init), let x = row[lon].flatMap(Double.init) else { return nil }
+            return .point(longitude: x, latitude: y)
+        }
+    }
+
+    /// A CSV row's fields as the schema's SQLite values: empty → NULL, `true`/`false` → 1/0.
+    static func values(_ row: [String?], _ schema: OutputSchema) -> [DatabaseValue] {
+        zip(row, schema.columns).map { field, column in
+            guard let field else { return .null }
+            switch column.type {
+            case .integer: return Int64(field).map(\.databaseValue) ?? field.databaseValue
+            case .real: return Double(field).map(\.databaseValue) ?? field.databaseValue
+            case .boolean: return (field == "true" ? 1 : 0).databaseValue
+            case .text, .datetime: return field.databaseValue
+            }
+        }
+    }
+
+    /// The coordinates of a GeoJSON LineString as the store keeps it (`{"type":"LineString",
+    /// "coordinates":[[lon,lat],…]}`), scanned rather than decoded: legs hold thousands of points.
+    static func lineString(_ geojson: String) -> GeoPackageWriter.Geometry? {
+        var utf8 = Array(geojson.utf8)
+        guard let start = geojson.range(of: "\"coordinates\"") else { return nil }
+        var numbers: [Double] = []
+        utf8.append(0)
+        utf8.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            var index = geojson.utf8.distance(from: geojson.utf8.startIndex, to: start.upperBound)
+            while index < buffer.count - 1 {
+                let byte = buffer[index]
+                if byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                    var end: UnsafeMutablePointer<CChar>?
+                    numbers.append(strtod(base + index, &end))
+                    index = end.map { $0 - UnsafeMutablePointer(mutating: base) } ?? index + 1
+                } else {
+                    index += 1
+                }
+            }
+        }
+        guard numbers.count >= 4, numbers.count % 2 == 0 else { return nil }
+        return .lineString(stride(from: 0, to: numbers.count, by: 2).map { (numbers[$0], numbers[$0 + 1]) })
+    }
+
+    /// A straight line, or nil (no geometry) when both ends are one point: GEOS and the
+    /// GeoPackage's readers take a line of one point as invalid. Trips within one cell have none.
+    static func segment(_ a: (Double, Double), _ b: (Double, Double)) -> GeoPackageWriter.Geometry? {
+        a == b ? nil : .lineString([(a.0, a.1), (b.0, b.1)])
+    }
+
+    static func multiPolygon(_ shape: Geofence.Shape) -> GeoPackageWriter.Geometry {
+        func ring(_ points: [GeoPoint]) -> [(longitude: Double, latitude: Double)] { points.map { ($0.longitudeDegrees, $0.latitudeDegrees) } }
+        switch shape {
+        case let .circle(lat, lon, radius):
+            // 64 vertices on a local sphere (mean Earth radius, IUGG): a drawing of the circle.
+            let dLat = radius / 6_371_008.8 * 180 / .pi
+            let dLon = dLat / max(cos(lat * .pi / 180), 1e-6)
+            var points = (0..<64).map { i -> (longitude: Double, latitude: Double) in
+                let angle = Double(i) / 64 * 2 * .pi
+                return (lon + dLon * cos(angle), lat + dLat * sin(angle))
+            }
+            points.append(points[0])
+            return .multiPolygon([[points]])
+        case let .polygon(rings):
+            return .multiPolygon([rings.map(ring)])
+        case let .multiPolygon(polygons):
+            return .multiPolygon(polygons.map { $0.map(ring) })
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import GRDB
+
+/// Writes an OGC GeoPackage 1.3 (OGC 12-128r18) through SQLite: feature layers in EPSG:4326
+/// with an R-tree per geometry column (Annex F.3, `gpkg_rtree_index`) and attribute tables.
+///
+/// Written by hand rather than through GDAL: the product already links SQLite, the format is
+/// a handful of tables and a geometry encoding (clause 2.1.3), and the pipeline should not
+/// need GDAL to run; GDAL's `ogrinfo` checks what this writes (`GeoPackageTests`).
+///
+/// The file is built under `<path>.partial` and renamed into place by `finish()`, so a
+/// reader never sees half a GeoPackage and a killed run leaves the previous one.
+public final class GeoPackageWriter {
+    public let path: String
+    private let partial: String
+    private let queue: DatabaseQueue
+
+    /// A geometry in WGS 84 longitude/latitude degrees.
+    public enum Geometry {
+        case point(longitude: Double, latitude: Double)
+        case lineString([(longitude: Double, latitude: Double)])
+        /// Rings, the first the outer one, each closed (first point repeated last).
+        case polygon([[(longitude: Double, latitude: Double)]])
+        case multiPolygon([[[(longitude: Double, latitude: Double)]]])
+    }
+
+    public enum GeometryType: String {
+        case point = "POINT", lineString = "LINESTRING", polygon = "POLYGON", multiPolygon = "MULTIPOLYGON"
+    }
+
+    /// A layer's column: its name and GeoPackage type (`OutputSchema.ColumnType.geoPackage`).
+    public struct Column {
+        public var name: String
+        public var type: OutputSchema.ColumnType
+        public init(name: String, type: OutputSchema.ColumnType) { (self.name, self.type) = (name, type) }
+    }
+
+    public init(path: String) throws {
+        self.path = path
+        partial = path + ".partial"
+        try? FileManager.default.removeItem(atPath: partial)
+        var configuration = Configuration()
+        configuration.journalMode = .default
+        queue = try DatabaseQueue(path: partial, configuration: configuration)
+        try queue.writeWithoutTransaction { db in
+            // Clause 1.1.1.1.1 (application id "GPKG") and 1.1.1.1.2 (user_version 10300 for 1.3).
+            try db.execute(sql: "PRAGMA application_id = 1196444487; PRAGMA user_version = 10300; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+            try db.execute(sql: Self.coreTables)
+        }
+    }
+
+    /// Clause 1.1.2 (gpkg_spatial_ref_sys with its three required rows), 1.1.3 (gpkg_contents),
+    /// 2.1.5 (gpkg_geometry_columns) and 2.3 (gpkg_extensions), as Annex C's table definition SQL.
+    static let coreTables = """
+        CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT NOT NULL, srs_id INTEGER PRIMARY KEY, organization TEXT NOT NULL,
+          organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT);
+        INSERT INTO gpkg_spatial_ref_sys VALUES ('Undefined cartesian SRS', -1, 'NONE', -1, 'undefined', 'undefined cartesian coordinate reference system');
+        INSERT INTO gpkg_spatial_ref_sys VALUES ('Undefined geographic SRS', 0, 'NONE', 0, 'undefined', 'undefined geographic coordinate reference system');
+        INSERT INTO gpkg_spatial_ref_sys VALUES ('WGS 84 geodetic', 4326, 'EPSG', 4326, 'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,AUTHORITY["EPSG","7030"]],AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AXIS["Latitude",NORTH],AXIS["Longitude",EAST],AUTHORITY["EPSG","4326"]]', 'longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid');
+        CREATE TABLE gpkg_contents (table_name TEXT NOT NULL PRIMARY KEY, data_type TEXT NOT NULL, identifier TEXT UNIQUE,
+          description TEXT DEFAULT '', last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+          min_x DOUBLE, min_y DOUBLE, max_x DOUBLE, max_y DOUBLE, srs_id INTEGER,
+          CONSTRAINT fk_gc_r_srs_id FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys(srs_id));
+        CREATE TABLE gpkg_geometry_columns (table_name TEXT NOT NULL, column_name TEXT NOT NULL, geometry_type_name TEXT NOT NULL,
+          srs_id INTEGER NOT NULL, z TINYINT NOT NULL, m TINYINT NOT NULL,
+          CONSTRAINT pk_geom_cols PRIMARY KEY (table_name, column_name), CONSTRAINT uk_gc_table_name UNIQUE (table_name),
+          CONSTRAINT fk_gc_tn FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name),
+          CONSTRAINT fk_gc_srs FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys (srs_id));
+        CREATE TABLE gpkg_extensions (table_name TEXT, column_name TEXT, extension_name TEXT NOT NULL, definition TEXT NOT NULL,
+          scope TEXT NOT NULL, CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
+        """
+
+    /// Adds a feature layer (`geometry` non-nil) or an attribute table, with `fid` as its
+    /// integer primary key and `geom` as its geometry column. `rows` give each row's
+    /// geometry (nil: a NULL geometry) and its values in `columns` order (already typed).
+    public func addLayer(_ name: String, description: String, geometry: GeometryType?, columns: [Column],
+                         rows: [(geometry: Geometry?, values: [DatabaseValue])]) throws {
+        try queue.inTransaction { db in
+            let declared = ["fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL"] + (geometry.map { ["geom \($0.rawValue)"] } ?? [])
+                + columns.map { "\"\($0.name)\" \($0.type.geoPackage)" }
+            try db.execute(sql: "CREATE TABLE \"\(name)\" (\(declared.joined(separator: ", ")))")
+            let names = (geometry == nil ? [] : ["geom"]) + columns.map { "\"\($0.name)\"" }
+            let insert = try db.makeStatement(sql: "INSERT INTO \"\(name)\" (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))")
+            var extent = Envelope.empty
+            var boxes: [(fid: Int64, box: Envelope)] = []
+            boxes.reserveCapacity(rows.count)
+            for row in rows {
+                var values = row.values
+                if geometry != nil {
+                    if let shape = row.geometry {
+                        let (blob, box) = Self.encode(shape)
+                        values.insert(blob.databaseValue, at: 0)
+                        extent.add(box)
+                        boxes.append((0, box))
+                    } else {
+                        values.insert(.null, at: 0)
+                    }
+                }
+                try insert.execute(arguments: StatementArguments(values))
+                if row.geometry != nil, geometry != nil { boxes[boxes.count - 1].fid = db.lastInsertedRowID }
+            }
+            let bounds: [DatabaseValue] = extent.isEmpty ? [.null, .null, .null, .null]
+                : [extent.minX.databaseValue, extent.minY.databaseValue, extent.maxX.databaseValue, extent.maxY.databaseValue]
+            try db.execute(sql: "INSERT INTO gpkg_contents (table_name, data_type, identifier, description, min_x, min_y, max_x, max_y, srs_id) "
+                           + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           arguments: StatementArguments([name.databaseValue, (geometry == nil ? "attributes" : "features").databaseValue,
+                                                          name.databaseValue, description.databaseValue] + bounds
+                                                         + [geometry == nil ? .null : 4326.databaseValue]))
+            if let geometry {
+                try db.execute(sql: "INSERT INTO gpkg_geometry_columns VALUES (?, 'geom', ?, 4326, 0, 0)", arguments: [name, geometry.rawValue])
+                try spatialIndex(db, table: name, boxes: boxes)
+            }
+            return .commit
+        }
+    }
+
+    /// Annex F.3: the R-tree virtual table filled with every geometry's envelope, then the
+    /// triggers that keep it in step with later edits (in QGIS, say). The triggers call the
+    /// ST_ functions a GeoPackage reader provides, so they are created after the rows are in.
+    private func spatialIndex(_ db: Database, table t: String, boxes: [(fid: Int64, box: Envelope)]) throws {
+        let r = "rtree_\(t)_geom"
+        try db.execute(sql: "CREATE VIRTUAL TABLE \"\(r)\" USING rtree(id, minx, maxx, miny, maxy)")
+        let insert = try db.makeStatement(sql: "INSERT INTO \"\(r)\" VALUES (?, ?, ?, ?, ?)")
+        for (fid, box) in boxes { try insert.execute(arguments: [fid, box.minX, box.maxX, box.minY, box.maxY]) }
+        try db.execute(sql: "INSERT INTO gpkg_extensions VALUES (?, 'geom', 'gpkg_rtree_index', 'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')",
+                       arguments: [t])
+        let values = "NEW.fid, ST_MinX(NEW.geom), ST_MaxX(NEW.geom), ST_MinY(NEW.geom), ST_MaxY(NEW.geom)"
+        try db.execute(sql: """
+            CREATE TRIGGER "\(r)_insert" AFTER INSERT ON "\(t)" WHEN (new.geom NOT NULL AND NOT ST_IsEmpty(NEW.geom))
+            BEGIN INSERT OR REPLACE INTO "\(r)" VALUES (\(values)); END;
+            CREATE TRIGGER "\(r)_update1" AFTER UPDATE OF geom ON "\(t)" WHEN OLD.fid = NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom))
+            BEGIN INSERT OR REPLACE INTO "\(r)" VALUES (\(values)); END;
+            CREATE TRIGGER "\(r)_update2" AFTER UPDATE OF geom ON "\(t)" WHEN OLD.fid = NEW.fid AND (NEW.geom ISNULL OR ST_IsEmpty(NEW.geom))
+            BEGIN DELETE FROM "\(r)" WHERE id = OLD.fid; END;
+            CREATE TRIGGER "\(r)_update3" AFTER UPDATE OF geom ON "\(t)" WHEN OLD.fid != NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom))
+            BEGIN DELETE FROM "\(r)" WHERE id = OLD.fid; INSERT OR REPLACE INTO "\(r)" VALUES (\(values)); END;
+            CREATE TRIGGER "\(r)_update4" AFTER UPDATE ON "\(t)" WHEN OLD.fid != NEW.fid AND (NEW.geom ISNULL OR ST_IsEmpty(NEW.geom))
+            BEGIN DELETE FROM "\(r)" WHERE id IN (OLD.fid, NEW.fid); END;
+            CREATE TRIGGER "\(r)_delete" AFTER DELETE ON "\(t)" WHEN old.geom NOT NULL
+            BEGIN DELETE FROM "\(r)" WHERE id = OLD.fid; END;
+            """)
+    }
+
+    /// Closes the file and moves it into place.
+    public func finish() throws {
+        try queue.close()
+        guard rename(partial, path) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+    }
+
+    // MARK: Geometry encoding
+
+    struct Envelope {
+        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+        static let empty = Envelope()
+        var isEmpty: Bool { minX > maxX }
+        mutating func add(_ x: Double, _ y: Double) { (minX, maxX, minY, maxY) = (min(minX, x), max(maxX, x), min(minY, y), max(maxY, y)) }
+        mutating func add(_ other: Envelope) {
+            guard !other.isEmpty else { return }
+            add(other.minX, other.minY)
+            add(other.maxX, other.maxY)
+        }
+    }
+
+    /// GeoPackageBinary (clause 2.1.3.1.1): "GP", version 0, flags (little-endian, an [minx,
+    /// maxx, miny, maxy] envelope but for points), srs_id 4326, the envelope, then the
+    /// geometry as ISO WKB (ISO 13249-3, little-endian: type 1 point, 2 line string, 3 polygon,
+    /// 6 multipolygon).
+    static func encode(_ geometry: Geometry) -> (Data, Envelope) {
+        var box = Envelope()
+        var wkb = Data()
+        func uint32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { wkb.append(contentsOf: $0) } }
+        func double(_ value: Double) { withUnsafeBytes(of: value.bitPattern.littleEndian) { wkb.append(contentsOf: $0) } }
+        func points(_ list: [(longitude: Double, latitude: Double)]) {
+            uint32(UInt32(list.count))
+            for p in list { double(p.longitude); double(p.latitude); box.add(p.longitude, p.latitude) }
+        }
+        func polygon(_ rings: [[(longitude: Double, latitude: Double)]]) {
+            wkb.append(1); uint32(3); uint32(UInt32(rings.count))
+            for ring in rings { points(ring) }
+        }
+        var isPoint = false
+        switch geometry {
+        case let .point(longitude, latitude):
+            isPoint = true
+            wkb.append(1); uint32(1); double(longitude); double(latitude)
+            box.add(longitude, latitude)
+        case let .lineString(list):
+            wkb.append(1); uint32(2); points(list)
+        case let .polygon(rings):
+            polygon(rings)
+        case let .multiPolygon(polygons):
+            wkb.append(1); uint32(6); uint32(UInt32(polygons.count))
+            for rings in polygons { polygon(rings) }
+        }
+        var blob = Data([0x47, 0x50, 0, isPoint ? 0b0000_0001 : 0b0000_0011])
+        withUnsafeBytes(of: Int32(4326).littleEndian) { blob.append(contentsOf: $0) }
+        if !isPoint {
+            for value in [box.minX, box.maxX, box.minY, box.maxY] { withUnsafeBytes(of: value.bitPattern.littleEndian) { blob.append(contentsOf: $0) } }
+        }
+        blob.append(wkb)
+        return (blob, box)
+    }
+}

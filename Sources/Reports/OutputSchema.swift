@@ -1,0 +1,199 @@
+import Comfort
+import Features
+import MobilityCore
+import Trips
+
+/// Every published CSV file's columns, in order, with their types: the one list the writers
+/// take their headers from, the GeoPackage its column types from (`GeoPackageLayers`), and the
+/// README's schema page is generated from (`pipeline schema`, checked by a test).
+///
+/// The conventions (README, "Output schema"):
+/// - a time is ISO 8601 UTC with milliseconds on every row (`…_at`), beside its Unix seconds
+///   (`…_unix_s`); an interval is `started_at` / `finished_at`;
+/// - units are in the names (`_s`, `_m`, `_mps`, `_deg`, `_h` …), unitless shares in 0–1;
+/// - no column is named after an SQL keyword or a pandas `DataFrame` attribute (`map`, `mode`,
+///   `key`, `end`, `column` are not), so `df.heat_map` and unquoted SQL both work;
+/// - a file's columns never depend on the data: a mode that did not occur has its columns, zero;
+/// - `trace` is the input's path below the folder given to the run.
+public struct OutputSchema: Sendable {
+    public var file: String
+    public var about: String
+    public var columns: [Column]
+
+    public var names: [String] { columns.map(\.name) }
+
+    public struct Column: Sendable, Equatable {
+        public var name: String
+        public var type: ColumnType
+        public var unit: String { Self.unit(of: name, type: type) }
+
+        /// The unit a name's suffix gives (`STYLE.md`: units in names).
+        static func unit(of name: String, type: ColumnType) -> String {
+            if type == .datetime { return "ISO 8601 UTC" }
+            if type == .boolean || type == .text { return "" }
+            let suffixes: [(String, String)] = [
+                ("_unix_s", "s since 1970-01-01 UTC"), ("_mps175", "m/s^1.75"), ("_mps3", "m/s³"), ("_mps2", "m/s²"), ("_mps", "m/s"),
+                ("_radps", "rad/s"), ("_deg_per_s", "degrees/s"), ("_per_h", "1/h"), ("_deg", "degrees"), ("_hz", "Hz"), ("_db", "dB"),
+                ("_db_mean", "dB"), ("_s", "s"), ("_m", "m"), ("_h", "h"),
+                ("_share", "0–1"), ("_probability", "0–1"), ("_fraction", "0–1"),
+            ]
+            if name.hasPrefix("share_") || name.hasPrefix("gps_p_") { return "0–1" }
+            if name == "lat" || name == "lon" { return "degrees (WGS 84)" }
+            return suffixes.first { name.hasSuffix($0.0) }?.1 ?? ""
+        }
+    }
+
+    /// SQLite's storage classes as GeoPackage names them (OGC 12-128r18, table 1), and how
+    /// the CSV text reads: `boolean` is `true`/`false`, `datetime` `YYYY-MM-DDTHH:MM:SS.sssZ`.
+    public enum ColumnType: String, Sendable {
+        case integer, real, text, boolean, datetime
+
+        public var geoPackage: String {
+            switch self {
+            case .integer: "INTEGER"
+            case .real: "REAL"
+            case .text: "TEXT"
+            case .boolean: "BOOLEAN"
+            case .datetime: "DATETIME"
+            }
+        }
+    }
+
+    /// `"name type, name type, …"`, types as `ColumnType` spells them.
+    init(_ file: String, _ about: String, _ spec: String, _ more: [Column] = []) {
+        self.file = file
+        self.about = about
+        columns = spec.split(separator: ",").map { entry in
+            let parts = entry.split(separator: " ")
+            precondition(parts.count == 2, "OutputSchema: \(file): \"\(entry)\" is not \"name type\"")
+            return Column(name: String(parts[0]), type: ColumnType(rawValue: String(parts[1]))!)
+        } + more
+    }
+
+    func with(_ more: [Column]) -> OutputSchema { var copy = self; copy.columns += more; return copy }
+
+    static func columns(_ names: [String], _ type: ColumnType) -> [Column] { names.map { Column(name: $0, type: type) } }
+
+    /// An interval: `started_at, started_unix_s, finished_at, finished_unix_s`.
+    static let interval = "started_at datetime, started_unix_s real, finished_at datetime, finished_unix_s real"
+
+    /// The modes every per-mode column set covers, whatever occurred: `Mode`'s cases and
+    /// "unknown" (a leg no evidence decided).
+    public static let modeNames = Mode.allCases.map(\.rawValue) + [unknownModeName]
+
+    // MARK: The files of `pipeline run`
+
+    public static let modes = OutputSchema("modes.csv", "The mode of every IMU window, smoothed and raw (`label_mode`: the label's, from `pipeline classify` on labelled data).",
+        "trace text, device text, \(interval), travel_mode text, raw_mode text, raw_probability real, decided_by text, label_mode text")
+
+    public static let staypoints = OutputSchema("staypoints.csv", "Where a device stayed (trackintel's semantics).",
+        "staypoint_id integer, device text, \(interval), duration_s real, lat real, lon real, fixes integer, is_open boolean, "
+        + "is_activity boolean, location_id integer, geofence_id text")
+
+    public static let dwells = OutputSchema("dwells.csv", "Each stay inside a named geofence, from entry to exit.",
+        "dwell_id integer, device text, geofence_id text, geofence_name text, geofence_kind text, \(interval), duration_s real, "
+        + "fixes integer, closed_by text, longest_gap_s real, lat real, lon real")
+
+    public static let locations = OutputSchema("locations.csv", "Places a device (or, with scope dataset, anyone) stayed at repeatedly.",
+        "location_id integer, device text, number integer, lat real, lon real, staypoints integer, devices integer, total_stay_s real")
+
+    /// A leg's evidence columns (`TripTables.evidence`).
+    public static let gpsLegModes: [Mode] = [.walk, .bike, .car, .bus, .train]
+
+    public static let triplegs = OutputSchema("triplegs.csv", "Each leg between staypoints, with its mode and the evidence for it.",
+        "tripleg_id integer, trip_id integer, device text, \(interval), duration_s real, distance_m real, speed_mps real, travel_mode text, "
+        + "mode_source text, fixes integer, previous_staypoint_id integer, next_staypoint_id integer, imu_share real, imu_mode text",
+        columns(gpsLegModes.map { "gps_p_\($0.rawValue)" }, .real)
+        + OutputSchema("", "", "rail_corridor_share real, bus_corridor_share real, rail_stops_passed integer, bus_stops_passed integer, "
+            + "rail_stops_stopped_at integer, bus_stops_stopped_at integer, stop_places integer, start_rail_stop_m real, end_rail_stop_m real, "
+            + "start_bus_stop_m real, end_bus_stop_m real, longest_gap_s real").columns)
+
+    public static let trips = OutputSchema("trips.csv", "Each trip between two activities, with its legs' modes.",
+        "trip_id integer, device text, \(interval), duration_s real, distance_m real, main_mode text, legs integer, leg_modes text, "
+        + "origin_staypoint_id integer, destination_staypoint_id integer, origin_location_id integer, destination_location_id integer, "
+        + "origin_geofence_id text, origin_geofence_name text, destination_geofence_id text, destination_geofence_name text")
+
+    public static let odMatrix = OutputSchema("od_matrix.csv", "Trips between geofences (\"(no geofence)\" where an end lies in none), with each mode's share.",
+        "origin_geofence_id text, origin_name text, destination_geofence_id text, destination_name text, trips integer, devices integer, "
+        + "median_duration_s real, median_distance_m real", columns(modeNames.map { "share_\($0)" }, .real))
+
+    public static let odGrid = OutputSchema("od_grid.csv", "Trips between cells of the global grid (heatmap.od_cell_meters, 1 km by default), from origin to destination staypoint; a pair made by fewer than k persons is suppressed.",
+        "origin_cell_id text, origin_center_lat_deg real, origin_center_lon_deg real, destination_cell_id text, destination_center_lat_deg real, "
+        + "destination_center_lon_deg real, trips integer, devices integer, persons integer, median_duration_s real, median_distance_m real",
+        columns(modeNames.map { "share_\($0)" }, .real))
+
+    public static let modalSplit = OutputSchema("modal_split.csv", "Each mode's share of trips, distance and time, overall and by hour, weekday and device.",
+        "dimension text, dimension_value text, travel_mode text, trips integer, trip_share real, distance_m real, distance_share real, "
+        + "duration_s real, duration_share real")
+
+    public static let deviceStats = OutputSchema("device_stats.csv", "Per device: what it recorded and how it travelled.",
+        "device text, fixes integer, first_fix_at datetime, first_fix_unix_s real, last_fix_at datetime, last_fix_unix_s real, "
+        + "days_observed integer, staypoints integer, dwells integer, trips integer, distance_m real, hours_in_motion real",
+        columns(modeNames.map { "time_\($0)_h" } + modeNames.map { "distance_\($0)_m" } + modeNames.map { "weekly_\($0)_h" }, .real))
+
+    public static let heatMap = OutputSchema("heatmap.csv", "Every heat map's published cells (seen by k persons or more): all modes, then each mode.",
+        "heat_map text, cell_id text, center_lat_deg real, center_lon_deg real, south_deg real, west_deg real, north_deg real, east_deg real, "
+        + "fixes integer, devices integer, persons integer, dwell_s real")
+
+    public static let quarantine = OutputSchema("quarantine.csv", "Every input set aside, with where and why, and the stage that did.",
+        "path text, format text, line_number integer, column_number integer, code text, reason text, content_sha256 text, "
+        + "run_started_at datetime, run_started_unix_s real, stage text")
+
+    public static let rides = OutputSchema("rides.csv", "Each train ride (check-in or recording) with its punctuality and comfort (ISO 2631-1, EN 12299).",
+        "ride_id integer, device text, train text, from_station text, to_station text, status text",
+        timeColumns("checkin") + timeColumns("started") + timeColumns("finished") + [Column(name: "duration_s", type: .real)]
+        + timeColumns("scheduled_departure") + timeColumns("departure") + [Column(name: "departure_delay_s", type: .real)]
+        + timeColumns("scheduled_arrival") + timeColumns("arrival") + [Column(name: "arrival_delay_s", type: .real), Column(name: "imu_rate_hz", type: .real)]
+        + OutputSchema("", "", "rms_x_mps2 real, rms_y_mps2 real, rms_z_mps2 real, a_v_mps2 real, mtvv_x_mps2 real, mtvv_y_mps2 real, "
+            + "mtvv_z_mps2 real, vdv_x_mps175 real, vdv_y_mps175 real, vdv_z_mps175 real, crest_x real, crest_y real, crest_z real, "
+            + "comfort_band text, nmv real, nmv_class text, jerks_longitudinal_per_h real, jerks_lateral_per_h real").columns
+        + columns(ComfortSummary.ratingNames, .integer)
+        + OutputSchema("", "", "noise_db real, comment text, source_line integer, source text, trace text, covered_s real, vertical text, "
+            + "nmv_partial boolean, nmv_minutes real, stops integer, acceleration_events integer, jerk_events integer, "
+            + "cc_x_5s_mps2 text, cc_y_5s_mps2 text, cc_z_5s_mps2 text, note text").columns)
+
+    static func timeColumns(_ stem: String) -> [Column] { [Column(name: stem + "_at", type: .datetime), Column(name: stem + "_unix_s", type: .real)] }
+
+    public static let stops = OutputSchema("stops.csv", "Each stop of each ride.",
+        "device text, trace text, \(interval), duration_s real, ride_id integer")
+
+    public static let events = OutputSchema("events.csv", "Each braking, pull-away, curve and jerk of each ride.",
+        "device text, trace text, \(interval), kind text, axis text, direction text, peak_acceleration_mps2 real, peak_jerk_mps3 real, ride_id integer")
+
+    static func comfortSummary(_ file: String, _ about: String, keys: String) -> OutputSchema {
+        OutputSchema(file, about, keys + ", rides integer, measured_rides integer, devices integer, nmv_median real, nmv_p95 real, "
+            + "a_v_median_mps2 real, a_v_p95_mps2 real",
+            columns(NMVClass.allCases.map { "share_" + $0.rawValue.replacingOccurrences(of: " ", with: "_") }, .real)
+            + ComfortSummary.ratingNames.flatMap { [Column(name: $0 + "_mean", type: .real), Column(name: $0 + "_n", type: .integer)] }
+            + OutputSchema("", "", "noise_db_mean real, departure_delay_median_s real, departure_delay_p90_s real, arrival_delay_median_s real, "
+                + "arrival_delay_p90_s real").columns)
+    }
+
+    public static let trainComfort = comfortSummary("train_comfort.csv", "Comfort and punctuality per train number.", keys: "train text")
+    public static let routeComfort = comfortSummary("route_comfort.csv", "Comfort and punctuality per route (from → to).",
+                                                    keys: "from_station text, to_station text")
+
+    /// Every CSV file `pipeline run` writes, in the order of the schema page.
+    public static let runFiles: [OutputSchema] = [modes, staypoints, dwells, locations, triplegs, trips, odMatrix, odGrid, modalSplit, deviceStats,
+                                                  heatMap, rides, stops, events, trainComfort, routeComfort, quarantine]
+
+    // MARK: Other commands' files
+
+    public static let features = OutputSchema("features.csv", "`pipeline features`: every window's features (units in the names).",
+        "trace text, device text, \(interval), label text, label_mode text", columns(FeatureSchema.names, .real))
+
+    public static func named(_ file: String) -> OutputSchema? { (runFiles + [features]).first { $0.file == file } }
+}
+
+extension OutputSchema {
+    /// The README's schema page: every file's columns with type and unit (`pipeline schema`).
+    public static func markdown() -> String {
+        var page = ""
+        for schema in runFiles + [features] {
+            page += "#### `\(schema.file)`\n\n\(schema.about)\n\n| column | type | unit |\n|---|---|---|\n"
+            for column in schema.columns { page += "| `\(column.name)` | \(column.type.rawValue) | \(column.unit) |\n" }
+            page += "\n"
+        }
+        return page
+    }
+}
