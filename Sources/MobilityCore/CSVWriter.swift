@@ -25,6 +25,13 @@ public struct CSVWriter {
         try write(to: path, unlessUnchanged: false)
     }
 
+    /// Appends the rows so far to `handle` and forgets them: a table too big to hold (1.4 M
+    /// positionfixes) is written as it is made. The caller renames a `.partial` file into place.
+    public mutating func flush(to handle: FileHandle) throws {
+        try handle.write(contentsOf: text)
+        text.removeAll(keepingCapacity: true)
+    }
+
     /// Writes the file, or (with `unlessUnchanged`) leaves a file holding exactly these bytes
     /// untouched, so a run that changed nothing rewrites nothing. Returns whether it wrote.
     @discardableResult

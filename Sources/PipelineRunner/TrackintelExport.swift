@@ -125,17 +125,28 @@ public struct TrackintelExport {
             while index < list.count, list[index].closed ? list[index].end < time : list[index].end <= time { index += 1 }
             return index < list.count && list[index].start <= time ? list[index].id : nil
         }
+        let files = try store.positionFiles()
+        // Streamed to a .partial file (a table of every fix would be held whole otherwise: 394 MB
+        // peak for the 200 device-day benchmark), renamed into place when complete.
+        let target = path("positionfixes.csv"), partial = target + ".partial"
+        FileManager.default.createFile(atPath: partial, contents: nil)
+        guard let handle = FileHandle(forWritingAtPath: partial) else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: partial]) }
+        defer { try? handle.close() }
         try store.forEachPositionFix { fix in
-            if fix.device != device { (device, stayIndex, legIndex) = (fix.device, 0, 0) }
+            guard let file = files[fix.fileID] else { return }
+            if file.device != device { (device, stayIndex, legIndex) = (file.device, 0, 0) }
             count += 1
-            let stay = find(stays[fix.device], &stayIndex, fix.timeSeconds), leg = find(legs[fix.device], &legIndex, fix.timeSeconds)
-            csv.append([String(count), fix.device, ISO8601.formatMillis(Timestamp(secondsSince1970: fix.timeSeconds)),
-                        String(format: "%.7f", fix.latitudeDegrees), String(format: "%.7f", fix.longitudeDegrees),
-                        fix.elevationMeters.map { String(format: "%.1f", $0) }, fix.accuracyMeters.map { String(format: "%.1f", $0) },
-                        leg == nil ? stay : nil, leg,
-                        fix.person, fix.trace, String(format: "%.3f", fix.timeSeconds)])
+            let stay = find(stays[file.device], &stayIndex, fix.timeSeconds), leg = find(legs[file.device], &legIndex, fix.timeSeconds)
+            // FixedPoint, not String(format:): 1.4 M fixes of the 200 device-day benchmark took 13.5 s with it.
+            csv.append([String(count), file.device, ISO8601.formatMillis(Timestamp(secondsSince1970: fix.timeSeconds)),
+                        FixedPoint.text(fix.latitudeDegrees, digits: 7), FixedPoint.text(fix.longitudeDegrees, digits: 7),
+                        fix.elevationMeters.map { FixedPoint.text($0, digits: 1) }, fix.accuracyMeters.map { FixedPoint.text($0, digits: 1) },
+                        leg == nil ? stay : nil, leg, file.person, file.trace, FixedPoint.text(fix.timeSeconds, digits: 3)])
+            if count % 65_536 == 0 { try csv.flush(to: handle) }
         }
-        try csv.write(to: path("positionfixes.csv"))
+        try csv.flush(to: handle)
+        try handle.close()
+        guard rename(partial, target) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target]) }
         return count
     }
 

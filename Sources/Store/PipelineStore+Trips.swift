@@ -124,10 +124,27 @@ extension PipelineStore {
 }
 
 extension PipelineStore {
-    /// A timed fix of an ingested file, with whose it is.
-    public struct PositionFix: Sendable {
+    /// An ingested file's identity, for the fixes `forEachPositionFix` gives by file id.
+    public struct PositionFile: Sendable {
         public var device: String, person: String?, trace: String
-        public var timeSeconds: Double, latitudeDegrees: Double, longitudeDegrees: Double
+    }
+
+    /// The ingested files by id: device, person (nil when none was named) and shown path.
+    public func positionFiles() throws -> [Int64: PositionFile] {
+        try database.read { db in
+            var files: [Int64: PositionFile] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT id, COALESCE(device, path), person, COALESCE(relative_path, path) FROM input_files WHERE status = 'ingested'
+                """) {
+                files[row[0]] = PositionFile(device: row[1], person: row[2], trace: row[3])
+            }
+            return files
+        }
+    }
+
+    /// A timed fix: its file's id, time, position, elevation and accuracy.
+    public struct PositionFix: Sendable {
+        public var fileID: Int64, timeSeconds: Double, latitudeDegrees: Double, longitudeDegrees: Double
         public var elevationMeters: Double?, accuracyMeters: Double?
     }
 
@@ -136,15 +153,14 @@ extension PipelineStore {
     public func forEachPositionFix(_ body: (PositionFix) throws -> Void) throws {
         try database.read { db in
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT COALESCE(i.device, i.path), i.person, COALESCE(i.relative_path, i.path), f.time_unix_s, f.lat_deg, f.lon_deg,
-                       f.elevation_m, f.accuracy_m
+                SELECT f.file_id, f.time_unix_s, f.lat_deg, f.lon_deg, f.elevation_m, f.accuracy_m
                 FROM fixes f JOIN input_files i ON i.id = f.file_id
                 WHERE i.status = 'ingested' AND f.time_unix_s IS NOT NULL
-                ORDER BY 1, f.time_unix_s, f.file_id, f.seq
+                ORDER BY COALESCE(i.device, i.path), f.time_unix_s, f.file_id, f.seq
                 """)
             while let row = try rows.next() {
-                try body(PositionFix(device: row[0], person: row[1], trace: row[2], timeSeconds: row[3], latitudeDegrees: row[4],
-                                     longitudeDegrees: row[5], elevationMeters: row[6], accuracyMeters: row[7]))
+                try body(PositionFix(fileID: row[0], timeSeconds: row[1], latitudeDegrees: row[2], longitudeDegrees: row[3],
+                                     elevationMeters: row[4], accuracyMeters: row[5]))
             }
         }
     }
