@@ -54,7 +54,8 @@ public struct HeatMapFiles {
                     ? (map.map == "all" ? "All modes" : map.map) + ": region \(number + 1) of \(regions.regions.count), "
                         + HeatRegions.place(regions.regions[number], grid: grid)
                     : title
-                let image = HeatMapImage(grid: grid, cells: shown, title: titled, subtitle: subtitle).render()
+                let counted = regions.regions.count > 1 ? subtitle + " (\(shown.count) in this region)" : subtitle
+                let image = HeatMapImage(grid: grid, cells: shown, title: titled, subtitle: counted).render()
                 let file = path(Self.imageName(map.map, region: number))
                 try image.writePNG(to: file + ".partial")
                 guard rename(file + ".partial", file) == 0 else { throw Raster.WriteError(description: "cannot move \(file).partial into place") }

@@ -192,7 +192,7 @@ public struct ReportPage {
             [pair.origin, pair.destination, String(pair.trips), String(pair.devices), HTML.duration(pair.meanDurationSeconds),
              HTML.number(pair.meanDistanceMeters / 1000, 1)]
         }
-        let grid = try store.derivedState(PipelineStore.odGridKey).map { "<p class=\"note\">\(HTML.escape($0)) (od_grid.csv).</p>" } ?? ""
+        let grid = try store.derivedState(PipelineStore.odGridKey).map { "<p class=\"note\">\(HTML.escape($0)); the pairs are in od_grid.csv and the GeoPackage's od_grid layer.</p>" } ?? ""
         return "<section><h2>Origin–destination</h2><p class=\"note\">The 20 busiest pairs of geofences (all pairs with medians in od_matrix.csv).</p>"
             + HTML.table(["origin", "destination", "trips", "devices", "mean duration", "mean km"], rows, numeric: [2, 3, 4, 5]) + grid + "</section>"
     }
