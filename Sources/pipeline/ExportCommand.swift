@@ -28,7 +28,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "The SQLite store to export.")
     var store = "reports/pipeline.sqlite"
 
-    @Option(help: "Folder for <table>.csv and schema.json (created when missing).")
+    @Option(help: "Folder for the files (created when missing): <table>.csv and schema.json, or trackintel's five tables.")
     var out: String
 
     @Option(help: "csv: every table exactly, with schema.json; trackintel: trackintel's five tables.")
