@@ -131,8 +131,7 @@ public struct TrackintelExport {
         // Streamed to a .partial file (a table of every fix would be held whole otherwise: 394 MB
         // peak for the 200 device-day benchmark), renamed into place when complete.
         let target = path("positionfixes.csv"), partial = target + ".partial"
-        FileManager.default.createFile(atPath: partial, contents: nil)
-        guard let handle = FileHandle(forWritingAtPath: partial) else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: partial]) }
+        guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial) else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: partial]) }
         defer { try? handle.close() }
         try store.forEachPositionFix { fix in
             guard let file = files[fix.fileID], let text = encoded[fix.fileID] else { return }
