@@ -62,12 +62,4 @@ public struct CSVTable: Sendable {
         }
         return CSVTable(columns: columns, rows: Array(records.dropFirst()))
     }
-
-    /// The column's index; throws naming the file when it has no such column.
-    public func index(of column: String, in path: String) throws -> Int {
-        guard let index = columns.firstIndex(of: column) else {
-            throw Malformed(path: path, line: 1, reason: "no column \(column) (columns: \(columns.joined(separator: ",")))")
-        }
-        return index
-    }
 }

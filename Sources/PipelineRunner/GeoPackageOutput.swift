@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HeatMaps
 import MobilityCore
 import Reports
 import Store
@@ -20,11 +21,6 @@ public struct GeoPackageOutput {
 
     public init(folder: String) { self.folder = folder }
 
-    public struct MissingOutput: Error, CustomStringConvertible {
-        public let path: String
-        public var description: String { "\(path) is missing: the GeoPackage is built from the run's CSV files; run `pipeline run` again" }
-    }
-
     /// Writes the file; returns the features of each layer.
     @discardableResult
     public func write(store: PipelineStore) throws -> [String: Int] {
@@ -37,24 +33,23 @@ public struct GeoPackageOutput {
             counts[name] = rows.count
         }
         let staypoints = try read(.staypoints)
-        let point = try pointReader(staypoints, schema: .staypoints)
+        let point = pointReader(.staypoints)
         try add("staypoints", OutputSchema.staypoints.about, .staypoints, .point, table: staypoints, geometry: point)
         let locations = try read(.locations)
-        try add("locations", OutputSchema.locations.about, .locations, .point, table: locations, geometry: try pointReader(locations, schema: .locations))
+        try add("locations", OutputSchema.locations.about, .locations, .point, table: locations, geometry: pointReader(.locations))
         let dwells = try read(.dwells)
-        try add("dwells", OutputSchema.dwells.about, .dwells, .point, table: dwells, geometry: try pointReader(dwells, schema: .dwells))
+        try add("dwells", OutputSchema.dwells.about, .dwells, .point, table: dwells, geometry: pointReader(.dwells))
 
         let lines = try store.triplegGeometries()
         let triplegs = try read(.triplegs)
-        let legID = try triplegs.index(of: "tripleg_id", in: Self.fileName)
+        let legID = OutputSchema.triplegs.index("tripleg_id")
         try add("triplegs", OutputSchema.triplegs.about, .triplegs, .lineString, table: triplegs) { row in
             row[legID].flatMap { Int64($0) }.flatMap { lines[$0] }.flatMap(Self.lineString)
         }
 
-        let stays = Dictionary(staypoints.rows.compactMap { row in row[0].flatMap { id in point(row).map { (id, $0) } } }, uniquingKeysWith: { a, _ in a })
+        let stays = Dictionary(staypoints.rows.compactMap { row in row[OutputSchema.staypoints.index("staypoint_id")].flatMap { id in point(row).map { (id, $0) } } }, uniquingKeysWith: { a, _ in a })
         let trips = try read(.trips)
-        let (origin, destination) = (try trips.index(of: "origin_staypoint_id", in: Self.fileName),
-                                     try trips.index(of: "destination_staypoint_id", in: Self.fileName))
+        let (origin, destination) = (OutputSchema.trips.index("origin_staypoint_id"), OutputSchema.trips.index("destination_staypoint_id"))
         try add("trips", OutputSchema.trips.about + " Drawn as a straight line from origin to destination staypoint.", .trips, .lineString,
                 table: trips) { row in
             guard case let .point(x0, y0)? = row[origin].flatMap({ stays[$0] }),
@@ -78,8 +73,8 @@ public struct GeoPackageOutput {
         let heatPath = path(OutputSchema.heatMap.file)
         if FileManager.default.fileExists(atPath: heatPath) {
             let cells = try read(.heatMap)
-            let map = try cells.index(of: "heat_map", in: heatPath)
-            let edges = try ["south_deg", "west_deg", "north_deg", "east_deg"].map { try cells.index(of: $0, in: heatPath) }
+            let map = OutputSchema.heatMap.index("heat_map")
+            let edges = ["south_deg", "west_deg", "north_deg", "east_deg"].map(OutputSchema.heatMap.index)
             var order: [String] = []
             var byMap: [String: [[String?]]] = [:]
             for row in cells.rows {
@@ -102,8 +97,8 @@ public struct GeoPackageOutput {
 
         if FileManager.default.fileExists(atPath: path(OutputSchema.odGrid.file)) {
             let pairs = try read(.odGrid)
-            let ends = try ["origin_center_lon_deg", "origin_center_lat_deg", "destination_center_lon_deg", "destination_center_lat_deg"]
-                .map { try pairs.index(of: $0, in: OutputSchema.odGrid.file) }
+            let ends = ["origin_center_lon_deg", "origin_center_lat_deg", "destination_center_lon_deg", "destination_center_lat_deg"]
+                .map(OutputSchema.odGrid.index)
             try add("od_grid", OutputSchema.odGrid.about + " Drawn from cell centre to cell centre.", .odGrid, .lineString, table: pairs) { row in
                 let c = ends.map { row[$0].flatMap(Double.init) ?? .nan }
                 return Self.segment((c[0], c[1]), (c[2], c[3]))
@@ -118,19 +113,10 @@ public struct GeoPackageOutput {
 
     func path(_ file: String) -> String { (folder as NSString).appendingPathComponent(file) }
 
-    /// A published CSV, refused when its header is not the schema's (a file of an older version).
-    func read(_ schema: OutputSchema) throws -> CSVTable {
-        let file = path(schema.file)
-        guard FileManager.default.fileExists(atPath: file) else { throw MissingOutput(path: file) }
-        let table = try CSVTable.read(path: file)
-        guard table.columns == schema.names else {
-            throw CSVTable.Malformed(path: file, line: 1, reason: "its columns are not those of this version's \(schema.file) (README, \"Output schema\")")
-        }
-        return table
-    }
+    func read(_ schema: OutputSchema) throws -> CSVTable { try schema.read(in: folder) }
 
-    func pointReader(_ table: CSVTable, schema: OutputSchema) throws -> ([String?]) -> GeoPackageWriter.Geometry? {
-        let (lat, lon) = (try table.index(of: "lat", in: schema.file), try table.index(of: "lon", in: schema.file))
+    func pointReader(_ schema: OutputSchema) -> ([String?]) -> GeoPackageWriter.Geometry? {
+        let (lat, lon) = (schema.index("lat"), schema.index("lon"))
         return { row in
             guard let y = row[lat].flatMap(Double.init), let x = row[lon].flatMap(Double.init) else { return nil }
             return .point(longitude: x, latitude: y)
@@ -185,8 +171,8 @@ public struct GeoPackageOutput {
         func ring(_ points: [GeoPoint]) -> [(longitude: Double, latitude: Double)] { points.map { ($0.longitudeDegrees, $0.latitudeDegrees) } }
         switch shape {
         case let .circle(lat, lon, radius):
-            // 64 vertices on a local sphere (mean Earth radius, IUGG): a drawing of the circle.
-            let dLat = radius / 6_371_008.8 * 180 / .pi
+            // 64 vertices on the sphere the heat-map grid uses: a drawing of the circle.
+            let dLat = radius / HeatGrid.metersPerDegree
             let dLon = dLat / max(cos(lat * .pi / 180), 1e-6)
             var points = (0..<64).map { i -> (longitude: Double, latitude: Double) in
                 let angle = Double(i) / 64 * 2 * .pi

@@ -26,18 +26,14 @@ public struct ODGridOutput {
 
     @discardableResult
     public func write(store: PipelineStore) throws -> Summary {
-        func read(_ schema: OutputSchema) throws -> (CSVTable, (String) -> Int) {
-            let table = try CSVTable.read(path: (folder as NSString).appendingPathComponent(schema.file))
-            return (table, { table.columns.firstIndex(of: $0)! })
-        }
-        let (stays, stay) = try read(.staypoints)
+        let (stays, stay) = (try OutputSchema.staypoints.read(in: folder), OutputSchema.staypoints.index)
         var places: [String: (latitude: Double, longitude: Double)] = [:]
         for row in stays.rows {
             guard let id = row[stay("staypoint_id")], let lat = row[stay("lat")].flatMap(Double.init), let lon = row[stay("lon")].flatMap(Double.init) else { continue }
             places[id] = (lat, lon)
         }
         let persons = try store.devicePersons()
-        let (trips, trip) = try read(.trips)
+        let (trips, trip) = (try OutputSchema.trips.read(in: folder), OutputSchema.trips.index)
         let input = trips.rows.map { row in
             let device = row[trip("device")] ?? ""
             return ODGrid.Trip(device: device, person: persons[device] ?? device,

@@ -71,6 +71,8 @@ public struct PipelineRun {
         /// "gps_rules", "imu+gps_leg_model", "transit" (`LegFusion`), "none".
         public var legsByModeSource: [String: Int] = [:]
         public var cells = 0, suppressedCells = 0
+        /// The origin–destination grid's published and suppressed pairs (`od_grid.csv`); nil in a partial run.
+        public var odGrid: ODGridOutput.Summary?
         /// Check-ins turned into rides, and those whose comfort was measured.
         public var rides = 0, measuredRides = 0
         public var upToDate = false
@@ -97,7 +99,7 @@ public struct PipelineRun {
             case thisRun = "this_run", store, missingInputs = "missing_inputs", carriedOverQuarantines = "carried_over_quarantines"
             case files, ingested, unchanged, quarantined, skipped, skippedFiles = "skipped_files", fixes, imuSamples = "imu_samples", checkins
             case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells, legsByModeSource = "legs_by_mode_source"
-            case suppressedCells = "suppressed_cells", rides, measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
+            case suppressedCells = "suppressed_cells", odGrid = "od_grid", rides, measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
             case exitStatus = "exit_status", outputFolder = "output_folder", warnings, fileOutcomes = "file_outcomes", partial
         }
     }
@@ -248,7 +250,9 @@ public struct PipelineRun {
             progress.log("partial run: nothing published; \(storePath) and \(filesFolder) hold this part's results for merging")
             lap("report")
         } else {
-            progress.log(ODGridOutput.text(try ODGridOutput(folder: outputFolder, parameters: configuration.heatmap).write(store: store)))
+            let odGrid = try ODGridOutput(folder: outputFolder, parameters: configuration.heatmap).write(store: store)
+            summary.odGrid = odGrid
+            progress.log(ODGridOutput.text(odGrid))
             try QuarantineReport.write(quarantined, to: (outputFolder as NSString).appendingPathComponent("quarantine.csv"))
             try ReportPage(store: store, folder: outputFolder,
                            modelPath: configuration.classification.rulesOnly ? nil : configuration.classification.model, calendar: calendar).write()

@@ -27,8 +27,9 @@ public struct PublishRun {
 
     public struct Summary: Sendable, Encodable {
         public var heatMaps = 0, cells = 0, quarantined = 0
+        public var odGrid: ODGridOutput.Summary?
         public var files: [String] = []
-        enum CodingKeys: String, CodingKey { case heatMaps = "heat_maps", cells, quarantined, files }
+        enum CodingKeys: String, CodingKey { case heatMaps = "heat_maps", cells, quarantined, odGrid = "od_grid", files }
     }
 
     public struct BadCellID: Error, CustomStringConvertible {
@@ -64,7 +65,8 @@ public struct PublishRun {
             progress.log("publish: the store holds no heat map, so no heatmap.csv, heatmap.geojson or PNG is written")
         }
         if FileManager.default.fileExists(atPath: (outputFolder as NSString).appendingPathComponent(OutputSchema.trips.file)) {
-            progress.log(ODGridOutput.text(try ODGridOutput(folder: outputFolder, parameters: heatMapParameters).write(store: store)))
+            summary.odGrid = try ODGridOutput(folder: outputFolder, parameters: heatMapParameters).write(store: store)
+            progress.log(ODGridOutput.text(summary.odGrid!))
             summary.files.append((outputFolder as NSString).appendingPathComponent(ODGridOutput.fileName))
         }
         let quarantined = try store.quarantinedFiles()

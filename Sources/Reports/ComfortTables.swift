@@ -27,7 +27,7 @@ public struct ComfortTables {
     /// A time and its Unix seconds (`OutputSchema`'s convention).
     static func times(_ seconds: Double?) -> [String?] { [time(seconds), seconds.map { String(format: "%.3f", $0) }] }
 
-    static let metricColumns = 18
+    static let metricColumns = OutputSchema.rides.index("jerks_lateral_per_h") + 1 - OutputSchema.rides.index("rms_x_mps2")
 
     /// The metric columns of one ride, in `metricColumns` order (empty when not measured).
     public static func metricFields(_ metrics: RideMetrics?) -> [String?] {

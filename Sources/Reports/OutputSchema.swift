@@ -1,3 +1,4 @@
+import Foundation
 import Comfort
 import Features
 import MobilityCore
@@ -186,6 +187,29 @@ public struct OutputSchema: Sendable {
 }
 
 extension OutputSchema {
+    public struct MissingOutput: Error, CustomStringConvertible {
+        public let path: String
+        public var description: String { "\(path) is missing: the GeoPackage and od_grid.csv are built from the run's CSV files; run `pipeline run` again" }
+    }
+
+    /// This file as published in `folder`, refused when missing or when its header is not the
+    /// schema's (a file of an older version).
+    public func read(in folder: String) throws -> CSVTable {
+        let path = (folder as NSString).appendingPathComponent(file)
+        guard FileManager.default.fileExists(atPath: path) else { throw MissingOutput(path: path) }
+        let table = try CSVTable.read(path: path)
+        guard table.columns == names else {
+            throw CSVTable.Malformed(path: path, line: 1, reason: "its columns are not those of this version's \(file) (README, \"Output schema\")")
+        }
+        return table
+    }
+
+    /// The index of a column of this schema (a programming error when it has none).
+    public func index(_ column: String) -> Int {
+        guard let index = names.firstIndex(of: column) else { preconditionFailure("\(file) has no column \(column)") }
+        return index
+    }
+
     /// The README's schema page: every file's columns with type and unit (`pipeline schema`).
     public static func markdown() -> String {
         var page = ""

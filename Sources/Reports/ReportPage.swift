@@ -221,15 +221,13 @@ public struct ReportPage {
         for map in maps where map.cells > 0 {
             let name = map.map
             if name != "all" && !html.contains("class=\"maps\"") { html += "<div class=\"maps\">" }
-            // Every region's image (`HeatMapFiles`: one per map and region), in region order.
-            for region in 0..<1000 {
-                let file = (folder as NSString).appendingPathComponent(HeatMapFiles.imageName(name, region: region))
-                guard let data = FileManager.default.contents(atPath: file) else {
-                    if region == 0 { continue } else { break }
-                }
+            // Every region's image (`HeatMapFiles`: one per map and region, the first always), in order.
+            var region = 0
+            while let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(HeatMapFiles.imageName(name, region: region))) {
                 let caption = region == 0 ? name : "\(name), region \(region + 1)"
                 html += "<figure><img alt=\"heat map \(HTML.escape(caption))\" src=\"data:image/png;base64,\(data.base64EncodedString())\">"
                     + "<figcaption class=\"note\">\(HTML.escape(caption))</figcaption></figure>"
+                region += 1
             }
         }
         return html + (html.contains("class=\"maps\"") ? "</div>" : "") + "</section>"

@@ -107,7 +107,7 @@ public struct TripTables {
     /// stations passed and stopped at, stop places, metres from each end to the nearest rail
     /// and bus stop (at most 2,000), the longest time between fixes. Empty where that evidence
     /// was not there.
-    static let evidenceColumns = 2 + gpsModes.count + 12
+    static let evidenceColumns = OutputSchema.triplegs.names.count - OutputSchema.triplegs.index("imu_share")
     static var gpsModes: [Mode] { OutputSchema.gpsLegModes }
 
     static func evidence(_ evidence: LegEvidence?) -> [String] {
@@ -120,7 +120,7 @@ public struct TripTables {
                        number(t.startMeters[.rail] ?? 0, 1), number(t.endMeters[.rail] ?? 0, 1), number(t.startMeters[.bus] ?? 0, 1),
                        number(t.endMeters[.bus] ?? 0, 1), number(t.longestGapSeconds, 1)]
         } else {
-            fields += [String](repeating: "", count: 12)
+            fields += [String](repeating: "", count: evidenceColumns - fields.count)
         }
         return fields
     }
