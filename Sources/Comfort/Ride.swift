@@ -62,6 +62,49 @@ public struct Ride: Sendable {
     }
 }
 
+/// What the comfort summaries need of one group of check-in rides (a train, or a route from
+/// TAB to): counts, the measured rides' N_MV and a_v values and classes, the ratings' and the
+/// noise's sums and counts (noise added in ride order), and the delays. A single run reduces
+/// its rides to these (`groups`); a distributed run's Spark SQL computes the same over every
+/// part's rides (spark/pipeline_spark/comfort.py), and `ComfortSummary(group:)` applies the
+/// one set of formulas to either.
+public struct ComfortGroup: Sendable, Equatable {
+    public var key: String
+    public var rides = 0, measuredRides = 0, devices = 0
+    public var nmvs: [Double] = [], totalValues: [Double] = []
+    public var classCounts: [NMVClass: Int] = [:]
+    public var ratingSums: [String: Int] = [:], ratingCounts: [String: Int] = [:]
+    public var noiseSumDecibels = 0.0, noiseCount = 0
+    public var departureDelays: [Double] = [], arrivalDelays: [Double] = []
+
+    public init(key: String) { self.key = key }
+
+    public static func groups(_ rides: [Ride], by key: (CheckIn) -> String) -> [ComfortGroup] {
+        Dictionary(grouping: rides.filter { $0.checkIn != nil }) { key($0.checkIn!) }.map { ComfortGroup(key: $0.key, rides: $0.value) }
+    }
+
+    init(key: String, rides: [Ride]) {
+        self.key = key
+        self.rides = rides.count
+        devices = Set(rides.map(\.device)).count
+        let measured = rides.compactMap(\.metrics)
+        measuredRides = measured.count
+        nmvs = measured.compactMap(\.nmv)
+        totalValues = measured.map(\.totalValue)
+        for metrics in measured { if let rideClass = metrics.nmvClass { classCounts[rideClass, default: 0] += 1 } }
+        for checkIn in rides.compactMap(\.checkIn) {
+            for (name, value) in zip(ComfortSummary.ratingNames, [checkIn.cleanliness, checkIn.odoursTemperature, checkIn.crowding, checkIn.service]) {
+                guard let value else { continue }
+                ratingSums[name, default: 0] += value
+                ratingCounts[name, default: 0] += 1
+            }
+            if let noise = checkIn.noiseDecibels { noiseSumDecibels += noise; noiseCount += 1 }
+        }
+        departureDelays = rides.compactMap(\.departureDelaySeconds)
+        arrivalDelays = rides.compactMap(\.arrivalDelaySeconds)
+    }
+}
+
 /// Rides grouped by train number or by route (from → to): counts, comfort distribution,
 /// ratings and punctuality.
 public struct ComfortSummary: Sendable {
@@ -84,34 +127,29 @@ public struct ComfortSummary: Sendable {
 
     /// Check-in rides grouped by `key` (a ride from a recording alone has no train or route).
     public static func group(_ rides: [Ride], by key: (CheckIn) -> String) -> [ComfortSummary] {
-        Dictionary(grouping: rides.filter { $0.checkIn != nil }) { key($0.checkIn!) }.map { ComfortSummary(key: $0.key, rides: $0.value) }
-            .sorted { $0.key < $1.key }
+        ComfortGroup.groups(rides, by: key).map(ComfortSummary.init(group:)).sorted { $0.key < $1.key }
     }
 
-    init(key: String, rides: [Ride]) {
-        self.key = key
-        self.rides = rides.count
-        devices = Set(rides.map(\.device)).count
-        let measured = rides.compactMap(\.metrics)
-        measuredRides = measured.count
-        let nmvs = measured.compactMap(\.nmv), totals = measured.map(\.totalValue)
-        (nmvMedian, nmvP95) = (Self.quantile(nmvs, 0.5), Self.quantile(nmvs, 0.95))
-        (totalValueMedian, totalValueP95) = (Self.quantile(totals, 0.5), Self.quantile(totals, 0.95))
-        if !measured.isEmpty {
+    /// The formulas over one group's reduction: type 7 quantiles (MobilityCore/Quantile), class
+    /// shares of the measured rides, means of the ratings and of the noise.
+    public init(group: ComfortGroup) {
+        key = group.key
+        rides = group.rides
+        devices = group.devices
+        measuredRides = group.measuredRides
+        (nmvMedian, nmvP95) = (Self.quantile(group.nmvs, 0.5), Self.quantile(group.nmvs, 0.95))
+        (totalValueMedian, totalValueP95) = (Self.quantile(group.totalValues, 0.5), Self.quantile(group.totalValues, 0.95))
+        if group.measuredRides > 0 {
             for rideClass in NMVClass.allCases {
-                nmvClassShares[rideClass] = Double(measured.filter { $0.nmvClass == rideClass }.count) / Double(measured.count)
+                nmvClassShares[rideClass] = Double(group.classCounts[rideClass] ?? 0) / Double(group.measuredRides)
             }
         }
-        let values: [[Int?]] = rides.compactMap(\.checkIn).map { [$0.cleanliness, $0.odoursTemperature, $0.crowding, $0.service] }
-        for (index, name) in Self.ratingNames.enumerated() {
-            let given = values.compactMap { $0[index] }
-            if !given.isEmpty { ratings[name] = (Double(given.reduce(0, +)) / Double(given.count), given.count) }
+        for name in Self.ratingNames {
+            if let count = group.ratingCounts[name], count > 0 { ratings[name] = (Double(group.ratingSums[name] ?? 0) / Double(count), count) }
         }
-        let noise = rides.compactMap { $0.checkIn?.noiseDecibels }
-        noiseMeanDecibels = noise.isEmpty ? nil : noise.reduce(0, +) / Double(noise.count)
-        let departures = rides.compactMap(\.departureDelaySeconds), arrivals = rides.compactMap(\.arrivalDelaySeconds)
-        (departureDelayMedianSeconds, departureDelayP90Seconds) = (Self.quantile(departures, 0.5), Self.quantile(departures, 0.9))
-        (arrivalDelayMedianSeconds, arrivalDelayP90Seconds) = (Self.quantile(arrivals, 0.5), Self.quantile(arrivals, 0.9))
+        noiseMeanDecibels = group.noiseCount == 0 ? nil : group.noiseSumDecibels / Double(group.noiseCount)
+        (departureDelayMedianSeconds, departureDelayP90Seconds) = (Self.quantile(group.departureDelays, 0.5), Self.quantile(group.departureDelays, 0.9))
+        (arrivalDelayMedianSeconds, arrivalDelayP90Seconds) = (Self.quantile(group.arrivalDelays, 0.5), Self.quantile(group.arrivalDelays, 0.9))
     }
 
     /// Linear interpolation between ranks (numpy's default); nil for no values.

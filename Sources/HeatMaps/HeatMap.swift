@@ -27,6 +27,14 @@ public struct HeatMap: Sendable {
         self.filter = filter
     }
 
+    /// A map of counts merged elsewhere: a distributed run's Spark SQL sums every part's
+    /// per-device cells (persons counted over all parts), and `published` then applies k here.
+    public init(grid: HeatGrid, cells: [HeatGrid.Cell: Counts]) {
+        self.grid = grid
+        self.filter = HeatMapFilter()
+        self.cells = cells
+    }
+
     /// Adds one device's track, carried by `person` (the device itself when nil). `modes` gives
     /// each fix's mode (nil when unknown) and whether it lies in a staypoint; a fix at rest
     /// followed by another at rest adds the time between them (at most `maxDwellStepSeconds`, so

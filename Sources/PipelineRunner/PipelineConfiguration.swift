@@ -100,6 +100,12 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         try ConfigValue(defaults: self).yaml(indent: 0)
     }
 
+    /// The configuration as one JSON object, every key present, keys sorted: what programs
+    /// read (the Spark job) instead of parsing the YAML.
+    public func json() throws -> String {
+        try JSONText.string(ConfigValue(defaults: self), keys: .asDeclared, layout: .pretty)
+    }
+
     static func describe(_ error: Error) -> String {
         guard case let DecodingError.typeMismatch(type, context) = error else { return "\(error)" }
         let path = context.codingPath.map(\.stringValue).joined(separator: ".")

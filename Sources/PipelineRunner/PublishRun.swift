@@ -1,3 +1,4 @@
+import Comfort
 import Foundation
 import HeatMaps
 import MobilityCore
@@ -20,6 +21,9 @@ public struct PublishRun {
     public var calendar = CalendarKeys()
     /// The heat-map settings of the run (`od_grid.csv` takes its cell size and k).
     public var heatMapParameters = HeatMapParameters()
+    /// A distributed run's reductions (`ReducedTables`): with them, publish also writes the
+    /// heat maps (k applied here), `od_matrix.csv`, `modal_split.csv` and the comfort summaries.
+    public var reducedFolder: String?
 
     public init(storePath: String, outputFolder: String) {
         (self.storePath, self.outputFolder) = (storePath, outputFolder)
@@ -43,6 +47,7 @@ public struct PublishRun {
         let store = try PipelineStore(path: storePath)
         try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
         var summary = Summary()
+        if let reducedFolder { summary.files += try publishReductions(ReducedTables(folder: reducedFolder), store: store) }
         let stored = try store.storedHeatMaps()
         if let grid = stored.first.map({ HeatGrid(cellMeters: $0.cellMeters) }) {
             var maps: [PipelineStore.HeatMapRows] = []
@@ -78,6 +83,31 @@ public struct PublishRun {
         try GeoPackageOutput(folder: outputFolder).write(store: store)
         summary.files.append((outputFolder as NSString).appendingPathComponent(GeoPackageOutput.fileName))
         return summary
+    }
+
+    /// The formulas over a distributed run's reductions, as a single run applies them: k on the
+    /// merged heat-map cells (into the store, for the heat-map files below), the OD table, the
+    /// modal split and, when the run had rides, the comfort summaries. Returns the files.
+    func publishReductions(_ reduced: ReducedTables, store: PipelineStore) throws -> [String] {
+        let maps = try reduced.heatMaps().map { map -> PipelineStore.HeatMapRows in
+            let grid = HeatGrid(cellMeters: map.cellMeters)
+            let (cells, suppressed) = HeatMap(grid: grid, cells: map.cells).published(minimumDevices: map.minimumDevices)
+            return .init(map: map.map, cellMeters: map.cellMeters, minimumDevices: map.minimumDevices, filter: map.filter,
+                         cells: cells.map { HeatMapRun.row(grid, $0.cell, $0.counts) }, suppressed: suppressed)
+        }
+        try store.replaceHeatMaps(Self.inRunOrder(maps))
+        func path(_ name: String) -> String { (outputFolder as NSString).appendingPathComponent(name) }
+        let geofences = Dictionary(try store.geofences().map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        try TripTables.odMatrix(ODMatrix(groups: try reduced.odGroups()), geofences: geofences).write(to: path("od_matrix.csv"))
+        try TripTables.modalSplit(ModalSplit(totals: try reduced.modalTotals())).write(to: path("modal_split.csv"))
+        var files = [path("od_matrix.csv"), path("modal_split.csv")]
+        if FileManager.default.fileExists(atPath: (reduced.folder as NSString).appendingPathComponent("train_comfort_groups")) {
+            try ComfortTables.writeSummaries(trains: try reduced.comfortGroups("train_comfort_groups").map(ComfortSummary.init(group:)),
+                                             routes: try reduced.comfortGroups("route_comfort_groups").map(ComfortSummary.init(group:)),
+                                             to: outputFolder)
+            files += [path("train_comfort.csv"), path("route_comfort.csv")]
+        }
+        return files
     }
 
     /// "all" first, then the modes in `Mode` order, as `HeatMapRun` writes them.

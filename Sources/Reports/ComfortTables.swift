@@ -16,8 +16,19 @@ public struct ComfortTables {
         try ridesCSV().write(to: path("rides.csv"))
         try stopsCSV().write(to: path("stops.csv"))
         try eventsCSV().write(to: path("events.csv"))
-        try summaryCSV(ComfortSummary.group(rides) { $0.train }, schema: .trainComfort) { [$0.key] }.write(to: path("train_comfort.csv"))
-        try summaryCSV(ComfortSummary.group(rides) { "\($0.fromStation)\t\($0.toStation)" }, schema: .routeComfort) {
+        try Self.writeSummaries(trains: ComfortSummary.group(rides) { $0.train },
+                                routes: ComfortSummary.group(rides) { Self.routeKey($0.fromStation, $0.toStation) }, to: folder)
+    }
+
+    /// A route's group key: from TAB to (sorted as one string, as Swift's String orders).
+    public static func routeKey(_ from: String, _ to: String) -> String { "\(from)\t\(to)" }
+
+    /// `train_comfort.csv` and `route_comfort.csv` of summaries (from one run's rides, or from
+    /// a distributed run's groups), in key order.
+    public static func writeSummaries(trains: [ComfortSummary], routes: [ComfortSummary], to folder: String) throws {
+        func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
+        try summaryCSV(trains.sorted { $0.key < $1.key }, schema: .trainComfort) { [$0.key] }.write(to: path("train_comfort.csv"))
+        try summaryCSV(routes.sorted { $0.key < $1.key }, schema: .routeComfort) {
             $0.key.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         }.write(to: path("route_comfort.csv"))
     }
@@ -94,7 +105,7 @@ public struct ComfortTables {
         return csv
     }
 
-    func summaryCSV(_ groups: [ComfortSummary], schema: OutputSchema, key: (ComfortSummary) -> [String]) -> CSVWriter {
+    static func summaryCSV(_ groups: [ComfortSummary], schema: OutputSchema, key: (ComfortSummary) -> [String]) -> CSVWriter {
         let classes = NMVClass.allCases
         var csv = CSVWriter(columns: schema.names)
         for group in groups {

@@ -144,10 +144,15 @@ public struct TripTables {
         return csv
     }
 
-    func odMatrix() -> CSVWriter {
+    func odMatrix() -> CSVWriter { Self.odMatrix(ODMatrix(result.devices), geofences: geofences) }
+
+    func modalSplit() -> CSVWriter { Self.modalSplit(ModalSplit(result.devices, calendar: calendar)) }
+
+    /// `od_matrix.csv` of a matrix (from one run's trips, or from a distributed run's groups).
+    public static func odMatrix(_ matrix: ODMatrix, geofences: [String: Geofence]) -> CSVWriter {
         let modes = OutputSchema.modeNames
         var csv = CSVWriter(columns: OutputSchema.odMatrix.names)
-        for row in ODMatrix(result.devices).rows {
+        for row in matrix.rows {
             csv.append([row.origin, row.origin.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", row.destination,
                         row.destination.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", String(row.trips), String(row.devices),
                         Self.number(row.medianDurationSeconds, 1), Self.number(row.medianDistanceMeters, 1)]
@@ -156,9 +161,10 @@ public struct TripTables {
         return csv
     }
 
-    func modalSplit() -> CSVWriter {
+    /// `modal_split.csv` of a split (from one run's trips, or from a distributed run's totals).
+    public static func modalSplit(_ split: ModalSplit) -> CSVWriter {
         var csv = CSVWriter(columns: OutputSchema.modalSplit.names)
-        for row in ModalSplit(result.devices, calendar: calendar).rows {
+        for row in split.rows {
             csv.append([row.dimension, row.key, row.mode, String(row.trips), Self.number(row.tripShare, 4), Self.number(row.distanceMeters, 1),
                         Self.number(row.distanceShare, 4), Self.number(row.durationSeconds, 1), Self.number(row.durationShare, 4)])
         }

@@ -17,6 +17,40 @@ func modeRank(_ name: String) -> Int {
     Mode(rawValue: name).flatMap { Mode.allCases.firstIndex(of: $0) } ?? Mode.allCases.count
 }
 
+/// What the OD table needs of one (origin, destination) pair of geofence ids: its trips'
+/// count, distinct devices, durations and distances, and trips per main mode. A single run
+/// reduces its trips to these (`ODGroup.groups`); a distributed run's Spark SQL computes the
+/// same groups over every part's trips (spark/pipeline_spark/aggregates.py), and `ODMatrix`
+/// applies the one formula to either.
+public struct ODGroup: Sendable, Equatable {
+    public var origin: String?
+    public var destination: String?
+    public var trips: Int
+    public var devices: Int
+    public var durationsSeconds: [Double]
+    public var distancesMeters: [Double]
+    /// Trips per main mode name ("unknown" for none).
+    public var mainModes: [String: Int]
+
+    public init(origin: String?, destination: String?, trips: Int, devices: Int, durationsSeconds: [Double], distancesMeters: [Double],
+                mainModes: [String: Int]) {
+        (self.origin, self.destination, self.trips, self.devices) = (origin, destination, trips, devices)
+        (self.durationsSeconds, self.distancesMeters, self.mainModes) = (durationsSeconds, distancesMeters, mainModes)
+    }
+
+    public static func groups(_ devices: [DeviceTrips]) -> [ODGroup] {
+        var groups: [[String?]: [(device: String, trip: Trip)]] = [:]
+        for device in devices {
+            for trip in device.trips { groups[[trip.originGeofence, trip.destinationGeofence], default: []].append((device.device, trip)) }
+        }
+        return groups.map { key, members in
+            ODGroup(origin: key[0], destination: key[1], trips: members.count, devices: Set(members.map(\.device)).count,
+                    durationsSeconds: members.map(\.trip.durationSeconds), distancesMeters: members.map(\.trip.distanceMeters),
+                    mainModes: Dictionary(members.map { (modeName($0.trip.mainMode), 1) }, uniquingKeysWith: +))
+        }
+    }
+}
+
 /// Origin–destination table over geofence zones: one row per (origin, destination) pair of
 /// geofence ids (nil where a trip's end lies in no geofence).
 public struct ODMatrix: Sendable {
@@ -33,17 +67,15 @@ public struct ODMatrix: Sendable {
 
     public var rows: [Row]
 
-    public init(_ devices: [DeviceTrips]) {
-        var groups: [[String?]: [(device: String, trip: Trip)]] = [:]
-        for device in devices {
-            for trip in device.trips { groups[[trip.originGeofence, trip.destinationGeofence], default: []].append((device.device, trip)) }
-        }
-        rows = groups.map { key, members in
-            var shares: [String: Double] = [:]
-            for member in members { shares[modeName(member.trip.mainMode), default: 0] += 1 / Double(members.count) }
-            return Row(origin: key[0], destination: key[1], trips: members.count, devices: Set(members.map(\.device)).count,
-                       medianDurationSeconds: Quantile.median(members.map(\.trip.durationSeconds))!,
-                       medianDistanceMeters: Quantile.median(members.map(\.trip.distanceMeters))!, modeShares: shares)
+    public init(_ devices: [DeviceTrips]) { self.init(groups: ODGroup.groups(devices)) }
+
+    /// Medians (type 7) of each pair's durations and distances, the share of each main mode
+    /// (trips of the mode / trips), pairs by trips, then origin and destination.
+    public init(groups: [ODGroup]) {
+        rows = groups.map { group in
+            Row(origin: group.origin, destination: group.destination, trips: group.trips, devices: group.devices,
+                medianDurationSeconds: Quantile.median(group.durationsSeconds)!, medianDistanceMeters: Quantile.median(group.distancesMeters)!,
+                modeShares: group.mainModes.mapValues { Double($0) / Double(group.trips) })
         }.sorted { ($0.trips, $1.origin ?? "", $1.destination ?? "") > ($1.trips, $0.origin ?? "", $0.destination ?? "") }
     }
 }
@@ -67,42 +99,75 @@ public struct ModalSplit: Sendable {
     public var rows: [Row]
 
     public init(_ devices: [DeviceTrips], calendar: CalendarKeys = CalendarKeys()) {
-        struct Totals { var trips = 0, distance = 0.0, duration = 0.0 }
-        var totals: [[String]: Totals] = [:]
-        func keys(_ device: String, _ seconds: Double) -> [[String]] {
-            [["all", "all"], ["hour", String(format: "%02d", calendar.hour(seconds))],
-             ["weekday", CalendarKeys.weekdayNames[calendar.weekday(seconds)]], ["device", device]]
-        }
-        for device in devices {
-            for trip in device.trips {
-                for key in keys(device.device, trip.startSeconds) { totals[key + [modeName(trip.mainMode)], default: Totals()].trips += 1 }
-            }
-            for leg in device.triplegs {
-                for key in keys(device.device, leg.startSeconds) {
-                    totals[key + [modeName(leg.mode)], default: Totals()].distance += leg.distanceMeters
-                    totals[key + [modeName(leg.mode)], default: Totals()].duration += leg.durationSeconds
-                }
-            }
-        }
-        var groupTotals: [[String]: Totals] = [:]
-        for (key, value) in totals {
-            let group = Array(key.prefix(2))
-            groupTotals[group, default: Totals()].trips += value.trips
-            groupTotals[group, default: Totals()].distance += value.distance
-            groupTotals[group, default: Totals()].duration += value.duration
+        self.init(totals: ModalTotal.totals(devices, calendar: calendar))
+    }
+
+    /// Shares within each (dimension, key) of trips, distance and duration; the group's
+    /// whole is its modes' totals added in `Mode` order. Rows by dimension, key, mode.
+    public init(totals: [ModalTotal]) {
+        struct Whole { var trips = 0, distance = 0.0, duration = 0.0 }
+        var wholes: [[String]: Whole] = [:]
+        for total in totals.sorted(by: { modeRank($0.mode) < modeRank($1.mode) }) {
+            let group = [total.dimension, total.key]
+            wholes[group, default: Whole()].trips += total.trips
+            wholes[group, default: Whole()].distance += total.distanceMeters
+            wholes[group, default: Whole()].duration += total.durationSeconds
         }
         func share(_ part: Double, _ whole: Double) -> Double { whole > 0 ? part / whole : 0 }
         let dimensionOrder = ["all": 0, "hour": 1, "weekday": 2, "device": 3]
         let weekdayOrder = Dictionary(uniqueKeysWithValues: CalendarKeys.weekdayNames.enumerated().map { ($1, $0) })
-        rows = totals.map { key, value in
-            let whole = groupTotals[Array(key.prefix(2))]!
-            return Row(dimension: key[0], key: key[1], mode: key[2], trips: value.trips, tripShare: share(Double(value.trips), Double(whole.trips)),
-                       distanceMeters: value.distance, distanceShare: share(value.distance, whole.distance),
-                       durationSeconds: value.duration, durationShare: share(value.duration, whole.duration))
+        rows = totals.map { total in
+            let whole = wholes[[total.dimension, total.key]]!
+            return Row(dimension: total.dimension, key: total.key, mode: total.mode, trips: total.trips,
+                       tripShare: share(Double(total.trips), Double(whole.trips)), distanceMeters: total.distanceMeters,
+                       distanceShare: share(total.distanceMeters, whole.distance), durationSeconds: total.durationSeconds,
+                       durationShare: share(total.durationSeconds, whole.duration))
         }.sorted { a, b in
-            (dimensionOrder[a.dimension]!, weekdayOrder[a.key] ?? 0, a.key, modeRank(a.mode))
-                < (dimensionOrder[b.dimension]!, weekdayOrder[b.key] ?? 0, b.key, modeRank(b.mode))
+            (dimensionOrder[a.dimension] ?? 4, weekdayOrder[a.key] ?? 0, a.key, modeRank(a.mode))
+                < (dimensionOrder[b.dimension] ?? 4, weekdayOrder[b.key] ?? 0, b.key, modeRank(b.mode))
         }
+    }
+}
+
+/// The modal split's reduction: trips, leg distance and leg duration per (dimension, key,
+/// mode), the legs added in device order, then each device's time order (the order of their
+/// data-set ids, which a distributed run's Spark SQL reproduces).
+public struct ModalTotal: Sendable, Equatable {
+    /// "all", "hour", "weekday" or "device".
+    public var dimension: String
+    public var key: String
+    public var mode: String
+    public var trips: Int
+    public var distanceMeters: Double
+    public var durationSeconds: Double
+
+    public init(dimension: String, key: String, mode: String, trips: Int, distanceMeters: Double, durationSeconds: Double) {
+        (self.dimension, self.key, self.mode, self.trips, self.distanceMeters, self.durationSeconds) =
+            (dimension, key, mode, trips, distanceMeters, durationSeconds)
+    }
+
+    public static func totals(_ devices: [DeviceTrips], calendar: CalendarKeys = CalendarKeys()) -> [ModalTotal] {
+        var totals: [[String]: ModalTotal] = [:]
+        func keys(_ device: String, _ seconds: Double) -> [[String]] {
+            [["all", "all"], ["hour", String(format: "%02d", calendar.hour(seconds))],
+             ["weekday", CalendarKeys.weekdayNames[calendar.weekday(seconds)]], ["device", device]]
+        }
+        func add(_ key: [String], _ mode: String, trips: Int = 0, distance: Double = 0, duration: Double = 0) {
+            var total = totals[key + [mode]] ?? ModalTotal(dimension: key[0], key: key[1], mode: mode, trips: 0, distanceMeters: 0, durationSeconds: 0)
+            total.trips += trips
+            total.distanceMeters += distance
+            total.durationSeconds += duration
+            totals[key + [mode]] = total
+        }
+        for device in devices {
+            for trip in device.trips {
+                for key in keys(device.device, trip.startSeconds) { add(key, modeName(trip.mainMode), trips: 1) }
+            }
+            for leg in device.triplegs {
+                for key in keys(device.device, leg.startSeconds) { add(key, modeName(leg.mode), distance: leg.distanceMeters, duration: leg.durationSeconds) }
+            }
+        }
+        return Array(totals.values)
     }
 }
 

@@ -8,9 +8,10 @@ struct PublishCommand: ParsableCommand {
         commandName: "publish",
         abstract: "Write the heat maps, quarantine.csv and report.html of a store that a distributed run's merge filled.",
         discussion: """
-            The last step of `scripts/spark_run.sh` (spark/README.md), on the driver: the merge puts every part's \
-            rows and the heat-map cells it counted over all parts (k applied once) into one store; this writes the \
-            files `pipeline run` writes from its store, with the same code. Not needed after a single `pipeline run`.
+            The last step of `scripts/spark_run.sh` (spark/README.md), in one Spark task: the merge puts every part's \
+            rows into one store and Spark SQL reduces every part's heat-map cells, trips, legs and rides (--reduced); \
+            this applies k and the formulas and writes the files `pipeline run` writes, with the same code. Not \
+            needed after a single `pipeline run`.
             """
     )
 
@@ -26,6 +27,9 @@ struct PublishCommand: ParsableCommand {
     @Option(help: "The mode model named in the report, as given to `pipeline run`. Default: the configuration's, else the shipped models/mode-model.json.")
     var model: String?
 
+    @Option(help: "A folder of a distributed run's reductions (heat-map cells, OD groups, modal-split totals, comfort groups; spark/README.md): publish applies k and the formulas and writes the heat maps, od_matrix.csv, modal_split.csv and the comfort summaries from them. Default: the heat maps already in the store.")
+    var reduced: String?
+
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
 
@@ -37,6 +41,7 @@ struct PublishCommand: ParsableCommand {
         publish.modelPath = configuration.classification.rulesOnly ? nil : DefaultModel.resolve(configuration.classification.model)
         publish.calendar = CalendarKeys(utcOffsetSeconds: configuration.calendar.utcOffsetHours * 3600)
         publish.heatMapParameters = configuration.heatmap
+        publish.reducedFolder = reduced
         let progress = Progress()
         let summary = try runStage(json: json, progress: progress) { try publish.run(progress: progress) }
         if json {

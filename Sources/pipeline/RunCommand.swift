@@ -149,16 +149,19 @@ struct ConfigCommand: ParsableCommand {
     @Flag(name: .customLong("print"), help: "Print the configuration as YAML.")
     var printConfiguration = false
 
+    @Flag(help: "Print the configuration as one JSON object (keys as in the YAML), for programs.")
+    var json = false
+
     @Option(help: "A YAML file to lay over the defaults (checked: unknown keys and wrong types are errors).")
     var config: String?
 
     func run() throws {
         let configuration = try ConfigCommand.configuration(config)
-        guard printConfiguration else {
-            print("configuration is valid; use --print to see it")
+        guard printConfiguration || json else {
+            print("configuration is valid; use --print or --json to see it")
             return
         }
-        print(try configuration.yaml(), terminator: "")
+        print(json ? try configuration.json() : try configuration.yaml(), terminator: json ? "\n" : "")
     }
 
     /// The defaults, or the file laid over them; a bad file is a usage error (exit 64).

@@ -165,6 +165,14 @@ import Testing
         try folder.write("defaults.yaml", printed.stdout)
         let reread = try cli.pipeline(["config", "--print", "--config", "defaults.yaml"], in: folder.path)
         #expect(reread.stdout == printed.stdout, "the printed configuration reads back to itself")
+        // --json: the same tree, for programs (the Spark job reads it instead of parsing YAML).
+        try folder.write("cell.yaml", "heatmap:\n  cell_meters: 250\n")
+        let json = try cli.pipeline(["config", "--json", "--config", "cell.yaml"], in: folder.path)
+        let tree = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect((tree?["heatmap"] as? [String: Any])?["cell_meters"] as? Double == 250)
+        #expect((tree?["calendar"] as? [String: Any])?["utc_offset_hours"] as? Double == 0)
+        #expect(Set(tree?.keys.map { $0 } ?? []) == Set(printed.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map { String($0.dropLast()) }),
+                "the JSON has the YAML's sections")
 
         try folder.write("typo.yaml", "heatmap:\n  cell_meter: 50\n")
         let typo = try cli.pipeline(["config", "--config", "typo.yaml"], in: folder.path)

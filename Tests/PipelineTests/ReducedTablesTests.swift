@@ -1,0 +1,85 @@
+import Foundation
+import PipelineRunner
+import Store
+import TestSupport
+import Testing
+
+/// `pipeline publish --reduced`: the formulas over a distributed run's reductions, on
+/// reductions with known answers written as Spark's CSV writer writes them (Java's
+/// Double.toString text, "" for an empty string, an empty field for NULL). The Spark tests
+/// (spark/tests) compare the whole path with a single run byte for byte.
+@Suite struct ReducedTablesTests {
+    let cli = CommandLineTests()
+
+    func write(_ folder: TemporaryFolder, _ table: String, _ text: String) throws {
+        try folder.write("reduced/\(table)/part-00000-1a2b-c000.csv", text)
+        try folder.write("reduced/\(table)/_SUCCESS", "")
+    }
+
+    @Test func publishAppliesTheFormulasToTheReductions() throws {
+        let folder = try TemporaryFolder()
+        try write(folder, "od_groups", """
+            origin_geofence_id,destination_geofence_id,trips,devices,durations_s,distances_m,main_modes
+            home,work,3,2,600.0 900.0 1200.0,1000.0 2500.0 3000.0,car walk car
+            ,work,2,2,6.0E2 1.2E3,1.5E3 2.5E3,bus bus
+
+            """)
+        try write(folder, "modal_totals", """
+            dimension,dimension_value,travel_mode,trips,distance_m,duration_s
+            all,all,car,2,3500.0,1500.0
+            all,all,walk,1,1000.0,500.0
+            hour,08,car,2,3500.0,1500.0
+
+            """)
+        try write(folder, "heatmaps", "heat_map,cell_m,min_devices,filter\nall,100.0,3,\"\"\n")
+        try write(folder, "heat_cells", """
+            heat_map,cell_id,fixes,devices,persons,dwell_s
+            all,100m:5:7,40,4,3,120.5
+            all,100m:5:8,10,3,2,0.0
+
+            """)
+        let classes = "class_very_comfortable,class_comfortable,class_medium,class_uncomfortable,class_very_uncomfortable"
+        let ratings = "cleanliness_sum,cleanliness_n,odours_temperature_sum,odours_temperature_n,crowding_sum,crowding_n,service_sum,service_n"
+        try write(folder, "train_comfort_groups", """
+            train,rides,measured_rides,devices,nmvs,a_vs_mps2,\(classes),\(ratings),noise_db_sum,noise_n,departure_delays_s,arrival_delays_s
+            TER 1,5,4,3,1.0 2.0 3.0 4.0,0.1 0.2 0.3 0.4,1,1,2,0,0,7,2,0,0,3,1,8,2,130.0,2,-60.0 0.0 60.0 120.0,""
+
+            """)
+        try write(folder, "route_comfort_groups", """
+            from_station,to_station,rides,measured_rides,devices,nmvs,a_vs_mps2,\(classes),\(ratings),noise_db_sum,noise_n,departure_delays_s,arrival_delays_s
+
+            """)
+        try RunCommandTests().simulate(folder, devices: 2, imu: false)
+        let run = try cli.pipeline(["run", "traces", "--out", "run"], in: folder.path)
+        #expect([0, 2].contains(run.status), "\(run.stderr)")
+        let publish = try cli.pipeline(["publish", "--store", "run/pipeline.sqlite", "--out", "run", "--reduced", "reduced"], in: folder.path)
+        try #require(publish.status == 0, "\(publish.stderr)")
+
+        let od = try readCSV(folder.file("run/od_matrix.csv"))
+        #expect(od.count == 2)
+        #expect(od.first?["origin_name"] == "home" && od.first?["trips"] == "3" && od.first?["devices"] == "2")
+        #expect(od.first?["median_duration_s"] == "900.0" && od.first?["median_distance_m"] == "2500.0")
+        #expect(od.first?["share_car"] == "0.6667" && od.first?["share_walk"] == "0.3333" && od.first?["share_bus"] == "0.0000")
+        #expect(od.last?["origin_name"] == "(no geofence)" && od.last?["median_duration_s"] == "900.0" && od.last?["share_bus"] == "1.0000")
+
+        let split = try readCSV(folder.file("run/modal_split.csv"))
+        #expect(split.map { "\($0["dimension"]!) \($0["travel_mode"]!) \($0["trip_share"]!) \($0["distance_share"]!)" }
+                == ["all walk 0.3333 0.2222", "all car 0.6667 0.7778", "hour car 1.0000 1.0000"], "rows in Mode order within a key")
+
+        let cells = try readCSV(folder.file("run/heatmap.csv"))
+        #expect(cells.map { $0["cell_id"] } == ["100m:5:7"], "k = 3 persons keeps one of the two cells")
+        let store = try PipelineStore(path: folder.file("run/pipeline.sqlite"))
+        #expect(try store.rows("SELECT suppressed_cells FROM heatmaps WHERE map = 'all'").first?["suppressed_cells"] == "1")
+
+        let train = try #require(try readCSV(folder.file("run/train_comfort.csv")).first)
+        // Type 7: the 0.95 quantile of 1, 2, 3, 4 is 3 + 0.85 = 3.85; delays' median of four is the mean of the middle two.
+        #expect(train["nmv_median"] == "2.50" && train["nmv_p95"] == "3.85" && train["a_v_median_mps2"] == "0.250")
+        #expect(train["share_medium"] == "0.500" && train["cleanliness_mean"] == "3.50" && train["service_n"] == "2")
+        #expect(train["noise_db_mean"] == "65.0" && train["departure_delay_median_s"] == "30" && train["arrival_delay_median_s"] == "")
+        #expect(try readCSV(folder.file("run/route_comfort.csv")).isEmpty)
+
+        try FileManager.default.removeItem(atPath: folder.file("reduced/od_groups"))
+        let missing = try cli.pipeline(["publish", "--store", "run/pipeline.sqlite", "--out", "run", "--reduced", "reduced"], in: folder.path)
+        #expect(missing.status != 0 && missing.stderr.contains("reduced/od_groups") && missing.stderr.contains("od_groups is missing"), "\(missing.stderr)")
+    }
+}
