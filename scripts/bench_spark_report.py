@@ -1,74 +1,108 @@
-"""The tables of scripts/bench_spark.sh, from the runs it left in .bench/sim-N (run from there).
+"""The tables of scripts/bench_spark.sh, from the runs it left in .bench/sim-N.
 
-Scaling model: a cluster of W workers like this machine (2 cores each) runs the part tasks
-of the 16-part run, longest first, each on the first free worker (Spark's scheduler hands
-tasks out as slots free up; longest-first is the best case for it). A task costs its
-measured time plus Spark's measured per-task overhead (the 16-part run's task stage wall
-minus its tasks' own time, over 16). The driver's work (session start, plan, merge,
-publish) and spark-submit's launch stay as measured: they do not shrink with workers."""
+Per size: the wall time and peak memory of `pipeline run`; of Spark in local mode
+(local[2], 4 parts), on the standalone pair (two 1-core workers, 4 parts) and one task at
+a time (local[1], up to 64 parts); the driver's own seconds and peak RSS (its Python
+process, from spark_summary.json; on the pair also spark-submit's JVM, which there holds no
+executor); the phases; and how many published files are byte-identical to the single run.
+
+Scaling model: a cluster of W two-core workers runs the local[1] run's per-part tasks (the
+part's `pipeline run` and its renumbering, each measured on both cores of this machine),
+longest first, each on the first free worker, plus Spark's measured overhead per task. The
+rest of the pair's run (spark-submit's launch, session start, plan, merged store,
+reductions, finish) is the fixed cost: it does not shrink with workers."""
 import filecmp
 import heapq
 import json
 import os
 import sys
 
-n = sys.argv[1]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def wall(name):
-    seconds, rss_kb = open(name + ".time").read().split()[-2:]
+def wall(path):
+    seconds, rss_kb = open(path).read().split()[-2:]
     return float(seconds), int(rss_kb) / 1024
 
 
-def identical(folder):
-    names = [f for f in os.listdir("single") if f.endswith((".csv", ".geojson", ".png", ".html")) and f != "quarantine.csv"]
-    return sum(filecmp.cmp(os.path.join("single", f), os.path.join(folder, f), shallow=False) for f in names if
-               os.path.exists(os.path.join(folder, f))), len(names)
+def identical(sim, folder):
+    single = os.path.join(sim, "single")
+    names = [f for f in os.listdir(single) if f.endswith((".csv", ".geojson", ".png", ".html")) and f != "quarantine.csv"]
+    same = sum(os.path.exists(os.path.join(folder, f)) and filecmp.cmp(os.path.join(single, f), os.path.join(folder, f), shallow=False)
+               for f in names)
+    return same, len(names)
 
 
-single_s, single_mb = wall("single")
-size_mb = sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk("traces") for f in fs) / 1e6
-print(f"\n{n} simulated device-days, {size_mb:.0f} MB; this machine: 2 cores\n")
-print("| run | wall | driver: session start / plan / part tasks / merge / store / files / publish | spark-submit launch, set-up | files identical to the single run |")
-print("|---|---|---|---|---|")
-print(f"| `pipeline run` | {single_s:.1f} s ({single_mb:.0f} MB peak RSS) | | | |")
-runs = {}
-for parts in (2, 4, 8, 16):
-    if not os.path.exists(f"spark-{parts}/spark_summary.json"):
-        print(f"| Spark, {parts} parts | failed: see spark-{parts}.log | | | |")
+def size(sim):
+    n = 0
+    for r, _, fs in os.walk(os.path.join(sim, "traces")):
+        n += sum(os.path.getsize(os.path.join(r, f)) for f in fs)
+    return n / 1e6
+
+
+def schedule(tasks, workers, overhead):
+    free = [0.0] * workers
+    for t in sorted(tasks, reverse=True):
+        heapq.heapreplace(free, free[0] + t + overhead)
+    return max(free)
+
+
+curve = []
+for n in sys.argv[1:]:
+    sim = os.path.join(ROOT, ".bench", f"sim-{n}")
+    single_s, single_mb = wall(os.path.join(sim, "single.time"))
+    mb = size(sim)
+    print(f"\n### {n} simulated device-days, {mb:.0f} MB of input; this machine: 2 cores\n")
+    print("| run | wall | driver peak RSS | driver phases (s): session / plan / parts / merged store / renumber / reductions / finish "
+          "| launch | identical files |")
+    print("|---|---|---|---|---|---|")
+    print(f"| `pipeline run` | {single_s:.1f} s | {single_mb:.0f} MB (the process) | | | |")
+    runs = {}
+    for name, label in (("local", "local[2], 4 parts"), ("pair", "standalone pair, 4 parts"), ("serial", "local[1], one task at a time")):
+        folder = os.path.join(sim, f"spark-{name}")
+        if not os.path.exists(os.path.join(folder, "spark_summary.json")):
+            print(f"| Spark {label} | failed: see {folder}.log | | | | |")
+            continue
+        s = json.load(open(os.path.join(folder, "spark_summary.json")))
+        outer, tree_mb = wall(folder + ".time")
+        runs[name] = (s, outer, tree_mb)
+        p = s["phases_s"]
+        phases = " / ".join(f"{p.get(k, 0):.1f}" for k in ("session_start", "plan", "parts", "merged_store", "renumber", "reductions", "finish"))
+        rss = f"{s['driver_peak_rss_mb']:.0f} MB Python" + (f", {tree_mb:.0f} MB JVM" if name == "pair" else "")
+        same, total = identical(sim, folder)
+        print(f"| Spark {label}, {len(s['parts'])} parts | {outer:.1f} s | {rss} | {phases} | {outer - sum(p.values()):.1f} s | {same} of {total} |")
+    if "serial" not in runs or "pair" not in runs:
         continue
-    s = json.load(open(f"spark-{parts}/spark_summary.json"))
-    runs[parts] = s
-    outer, _ = wall(f"spark-{parts}")
-    p = s["phases_s"]
-    driver = sum(p.values())
-    same, total = identical(f"spark-{parts}")
-    master = "local[1]" if parts == 16 else "local[2]"
-    print(f"| Spark {master}, {parts} parts | {outer:.1f} s | {driver:.1f} s: " + " / ".join(f"{v:.1f}" for v in p.values())
-          + f" | {outer - driver:.1f} s | {same} of {total} |")
-
-if 16 in runs:
-    s = runs[16]
-    tasks = sorted(((part["bytes"] / 1e6, part["seconds"]) for part in s["parts"]), key=lambda t: t[0])
-    print("\nPart tasks of the 16-part run (local[1]: one at a time, both cores each):\n")
-    print("| part MB | task s | s per 100 MB |")
-    print("|---|---|---|")
-    for mb, sec in tasks:
-        print(f"| {mb:.1f} | {sec:.2f} | {100 * sec / mb:.2f} |")
-    xs, ys = [t[0] for t in tasks], [t[1] for t in tasks]
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / max(1e-12, sum((x - mx) ** 2 for x in xs))
-    print(f"\nleast squares: task s = {my - slope * mx:.2f} + {slope * 100:.2f} x (part MB / 100)")
-    own = sum(ys)
-    overhead = max(0.0, (s["phases_s"]["parts"] - own) / len(ys))
-    fixed = sum(v for k, v in s["phases_s"].items() if k != "parts") + (wall("spark-16")[0] - sum(s["phases_s"].values()))
-    print(f"Spark's overhead per task: {overhead:.2f} s (task stage {s['phases_s']['parts']:.1f} s, tasks' own time {own:.1f} s); "
-          f"fixed cost outside the tasks: {fixed:.1f} s\n")
+    s, _, _ = runs["serial"]
+    tasks = [part["seconds"] + part["renumber_seconds"] for part in s["parts"]]
+    per_mb = sorted(100 * (part["seconds"] + part["renumber_seconds"]) / (part["bytes"] / 1e6) for part in s["parts"])
+    overhead = max(0.0, (s["phases_s"]["parts"] + s["phases_s"]["renumber"] - sum(tasks)) / len(tasks))
+    pair, pair_wall, pair_jvm = runs["pair"]
+    fixed = pair_wall - pair["phases_s"]["parts"] - pair["phases_s"]["renumber"]
+    print(f"\n{len(tasks)} part tasks (run + renumber, both cores each): {sum(tasks):.1f} s in all, "
+          f"{per_mb[len(per_mb) // 2]:.2f} s per 100 MB (median; {per_mb[0]:.2f}-{per_mb[-1]:.2f}); Spark's overhead per task {overhead:.2f} s.")
+    print(f"Fixed cost outside the part tasks, on the pair: {fixed:.1f} s (launch {pair_wall - sum(pair['phases_s'].values()):.1f}, "
+          + ", ".join(f"{k} {v:.1f}" for k, v in pair["phases_s"].items() if k not in ("parts", "renumber")) + ")\n")
     print("| workers (2 cores each) | part tasks, simulated | whole job | against `pipeline run` |")
     print("|---|---|---|---|")
-    for workers in (1, 2, 4, 8, 16):
-        free = [0.0] * workers
-        for t in sorted(ys, reverse=True):
-            heapq.heapreplace(free, free[0] + t + overhead)
-        makespan = max(free)
+    model = {}
+    for workers in (1, 2, 4, 8, 16, 64):
+        if workers > len(tasks):
+            continue
+        makespan = schedule(tasks, workers, overhead)
+        model[workers] = fixed + makespan
         print(f"| {workers} | {makespan:.1f} s | {fixed + makespan:.1f} s | {single_s / (fixed + makespan):.2f}x |")
+    driver_s = sum(v for k, v in pair["phases_s"].items() if k not in ("parts", "renumber"))
+    curve.append((n, mb, single_s, runs.get("local", (None, None))[1], pair_wall, pair["driver_peak_rss_mb"], pair_jvm, driver_s, fixed,
+                  model.get(16), model.get(64)))
+
+if curve:
+    print("\n### The curve\n")
+    print("| device-days | input | `pipeline run` | local[2] | standalone pair | driver RSS, Python / JVM | driver s (not in part tasks) "
+          "| fixed cost | 16 workers, simulated | 64 workers, simulated |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for n, mb, single_s, local_s, pair_s, py, jvm, driver_s, fixed, w16, w64 in curve:
+        def ratio(t):
+            return f"{t:.1f} s ({single_s / t:.1f}x)" if t else "n/a"
+        print(f"| {n} | {mb:.0f} MB | {single_s:.1f} s | {ratio(local_s)} | {ratio(pair_s)} | {py:.0f} MB / {jvm:.0f} MB | {driver_s:.1f} s "
+              f"| {fixed:.1f} s | {ratio(w16)} | {ratio(w64)} |")

@@ -32,19 +32,20 @@ def spark_schema(cols):
 ARROW_TYPES = {"long": "int64", "integer": "int64", "double": "float64", "string": "string", "boolean": "bool_"}
 
 
-def arrow_batches(text, cols, part):
+def arrow_batches(data, cols, part=None):
     """The same rows as `rows`, parsed by Arrow's CSV reader (C++, exact doubles) into record
-    batches with the part's index first: what Spark takes without a Python object per value."""
+    batches (with the part's index first when `part` is given). `data`: the file's bytes."""
     import io
 
     import pyarrow as pa
     import pyarrow.csv as pacsv
     types = {c["name"]: getattr(pa, ARROW_TYPES[c["type"]])() for c in cols}
-    table = pacsv.read_csv(io.BytesIO(text.encode("utf-8")), convert_options=pacsv.ConvertOptions(
+    table = pacsv.read_csv(io.BytesIO(data), convert_options=pacsv.ConvertOptions(
         column_types=types, null_values=[""], strings_can_be_null=True, quoted_strings_can_be_null=False,
         true_values=["true"], false_values=["false"]))
     expected = [c["name"] for c in cols]
     if table.column_names != expected:
         raise ValueError(f"export columns {table.column_names} differ from schema.json's {expected}")
-    table = table.add_column(0, "part", pa.array([part] * table.num_rows, pa.int64()))
+    if part is not None:
+        table = table.add_column(0, "part", pa.array([part] * table.num_rows, pa.int64()))
     return table.to_batches()

@@ -2,24 +2,31 @@
 
 1. Plan (driver): `pipeline inputs --json` lists every file's device and bytes without
    reading its records; devices are cut into contiguous, byte-balanced parts (plan.py).
-2. Run (executors): each part runs `pipeline run --partial` on the binary shipped with the
-   job (`--bundle`, unpacked by Spark on every node) and returns its exported tables and
-   its devices' own files (part.py). A failed task is retried by Spark; only one attempt's
-   result counts.
-3. Merge (Spark SQL): heat maps (devices counted over all parts, then k), OD (exact
-   medians), modal split (aggregates.py), per-train and per-route comfort (comfort.py);
-   per-device files joined with renumbered ids (device_files.py); one merged store
-   (merged_store.py); with locations clustered across devices, one pass over every
-   staypoint of the merged store (locations.py).
-4. Publish (driver): `pipeline publish` on the merged store writes the heat-map files,
-   quarantine.csv and report.html, as `pipeline run` does.
+2. Parts (executors): each part runs `pipeline run --partial` on the binary shipped with
+   the job (`--bundle`, unpacked by Spark on every node) and writes its store's export and
+   its per-device files into the work folder in DIR (layout.py, part.py). A task returns a
+   few numbers: rows per id space, exit status, seconds.
+3. Offsets (driver): per part, the rows of each id space in the parts before: O(parts).
+4. Merged store (one executor task, merged_store.py): every part's rows but the fixes, for
+   `pipeline publish`; with locations clustered across devices, `pipeline locations` runs
+   on it (one DBSCAN pass over every staypoint, the single run's code).
+5. Renumber (executors, renumber.py, parquet_tables.py): each part's rows with data-set
+   ids, as chunks of the per-device files and as Parquet datasets partitioned by part.
+6. Reductions (Spark SQL over the Parquet, aggregates.py, comfort.py): heat-map cells
+   (persons counted over all parts), OD groups, modal-split totals, comfort groups,
+   written by executors as CSV into the work folder. Nothing of them reaches the driver.
+7. Finish (one executor task, assemble.py): the per-device files concatenated, `pipeline
+   publish --reduced` on the merged store (k and every formula, in Swift), DIR/parquet/
+   replaced. The task returns the overall heat map's counts for the log.
 
 Outputs replace DIR's files atomically (each written beside and renamed), logs of every
 part go to DIR/logs/, and the exit status is the single run's: 0, 2 when inputs were
 quarantined, 1 on failure."""
 import argparse
+import concurrent.futures
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -28,7 +35,7 @@ PROCESS_STARTED = time.time()  # the Python driver's start; spark-submit's own J
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from pipeline_spark import aggregates, comfort, device_files, exported, locations, merged_store, part as part_module, plan as planning, rawcsv  # noqa: E402
+from pipeline_spark import aggregates, assemble, comfort, layout, merged_store, part as part_module, plan as planning, renumber  # noqa: E402
 
 
 def arguments(argv):
@@ -40,6 +47,8 @@ def arguments(argv):
     p.add_argument("--bundle", default=None, help="a .tar.gz with bin/pipeline, lib/ and models/, shipped to every executor")
     p.add_argument("--report-model", default=None, help="the model path the report names (default: the bundle's copy of the shipped model)")
     p.add_argument("--fail-first-attempt", default=None, help=argparse.SUPPRESS)  # tests: a marker file kills one attempt
+    p.add_argument("--fail-part", type=int, default=None, help=argparse.SUPPRESS)  # tests: this part fails on every attempt
+    p.add_argument("--pause-first-attempt", default=None, help=argparse.SUPPRESS)  # tests: DIR/pause taken by one task, which waits
     p.epilog = "Options after -- go to every part's `pipeline run` (--config, --model, --rides-from-recordings, …)."
     split = argv.index("--") if "--" in argv else len(argv)
     args = p.parse_args(argv[:split])
@@ -61,20 +70,11 @@ def run_options(run_args, *names):
 
 
 def configuration(binary, run_args):
-    """The run's effective configuration (`pipeline config --print`, with its --config laid
-    over the defaults) as dotted keys: {"calendar.utc_offset_hours": "0", …}."""
-    text = subprocess.run([binary, "config", "--print"] + run_options(run_args, "--config"), check=True, capture_output=True,
+    """The run's effective configuration (`pipeline config --json`, with its --config laid
+    over the defaults), as the binary reads it."""
+    text = subprocess.run([binary, "config", "--json"] + run_options(run_args, "--config"), check=True, capture_output=True,
                           text=True).stdout
-    values, path = {}, []
-    for line in text.splitlines():
-        if not line.strip():
-            continue
-        depth = (len(line) - len(line.lstrip(" "))) // 2
-        key, _, value = line.strip().partition(":")
-        path = path[:depth] + [key]
-        if value.strip():
-            values[".".join(path)] = value.strip().strip('"')
-    return values
+    return json.loads(text)
 
 
 class Phases:
@@ -99,6 +99,35 @@ def log(message):
     print(time.strftime("[%Y-%m-%dT%H:%M:%SZ] ", time.gmtime()) + message, file=sys.stderr, flush=True)
 
 
+def offsets_of(results):
+    """Per part (in part order): rows of each id space in the parts before, and the ride
+    numbering (check-in rides first). A few numbers per part."""
+    running, rides_before = {}, {"checkin": 0, "recording": 0}
+    checkin_total = sum(r["counts"]["rides_checkin"] for r in results)
+    out = {}
+    for r in results:
+        out[r["index"]] = {"offsets": dict(running), "rides": {"checkin_before": rides_before["checkin"], "recording_before": rides_before["recording"],
+                                                             "checkin_total": checkin_total, "checkin_here": r["counts"]["rides_checkin"]}}
+        for space in part_module.ID_SPACES:
+            running[space] = running.get(space, 0) + r["counts"][space]
+        for source in rides_before:
+            rides_before[source] += r["counts"][f"rides_{source}"]
+    return out
+
+
+def merged_store_task(task):
+    """Stage 4 on one executor: the merged store, and the data-set pass over its staypoints."""
+    target = os.path.join(task["run_dir"], "merged", "pipeline.sqlite")
+    merged_store.build(task["part_dirs"], target)
+    if not task["dataset_locations"]:
+        return ""
+    done = subprocess.run([task["binary"], "locations", "--store", target, "--out", os.path.dirname(target)] + task["config_args"],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"pipeline locations failed ({done.returncode}): {done.stderr.strip()}")
+    return done.stderr.strip()
+
+
 def main(argv=None):
     args = arguments(argv if argv is not None else sys.argv[1:])
     from pyspark import SparkFiles
@@ -109,13 +138,17 @@ def main(argv=None):
     sc = spark.sparkContext
     sc.setLogLevel("ERROR")
     if not sc.getConf().contains("spark.sql.shuffle.partitions"):
-        # Merged tables are small next to the inputs (rows per trip, cell, ride, not per fix):
-        # Spark's 200 shuffle tasks per query cost more than the query (11.6 s of heat maps on
-        # 100 device-days, 2 cores). Set spark.sql.shuffle.partitions to override.
+        # The reduced tables are small next to the inputs (rows per trip, cell, ride, not per
+        # fix): Spark's 200 shuffle tasks per query cost more than the query. Set
+        # spark.sql.shuffle.partitions to override.
         spark.conf.set("spark.sql.shuffle.partitions", str(max(2, sc.defaultParallelism)))
     started = time.time()
     phases.done("session_start")
-    os.makedirs(os.path.join(args.out, "logs"), exist_ok=True)
+    out = os.path.abspath(args.out)
+    os.makedirs(os.path.join(out, "logs"), exist_ok=True)
+    shutil.rmtree(layout.work_root(out), ignore_errors=True)  # a killed run's leftovers
+    run_dir = layout.run_folder(out, f"{int(time.time())}-{os.getpid()}")
+    os.makedirs(run_dir)
     run_args = args.run_args
 
     bundle_name = None
@@ -124,7 +157,8 @@ def main(argv=None):
         bundle_name = "pipeline-bundle"
     local_binary = args.binary or os.path.join(SparkFiles.get("pipeline-bundle"), "bin", "pipeline")
     configured = configuration(local_binary, run_args)
-    utc_offset_hours = float(configured["calendar.utc_offset_hours"])
+    utc_offset_hours = float(configured["calendar"]["utc_offset_hours"])
+    dataset_locations = configured["trips"]["locations"]["scope"] == "dataset"
     inputs = [os.path.abspath(p) for p in args.inputs]
     listing = planning.list_inputs(local_binary, inputs)
     parts = planning.plan(listing, args.partitions)
@@ -134,102 +168,141 @@ def main(argv=None):
     fail_marker = args.fail_first_attempt
     binary_arg = args.binary
 
+    def executor_binary():
+        return binary_arg or os.path.join(SparkFiles.get(bundle_name), "bin", "pipeline")
+
+    attempts, fail_part, pause_dir = task_attempts(sc), args.fail_part, args.pause_first_attempt
+
     def run(part):
-        binary = binary_arg or os.path.join(SparkFiles.get(bundle_name), "bin", "pipeline")
-        return part_module.run_part(part, binary, run_args, fail_marker)
+        from pyspark import TaskContext
+        try:
+            if part["index"] == fail_part:
+                raise RuntimeError(f"part {part['index']}: injected failure on every attempt (test)")
+            if pause_dir and TaskContext.get().attemptNumber() == 0:
+                pause_for_test(pause_dir, part["index"])
+            return part_module.run_part(part, executor_binary(), run_args, run_dir, fail_marker)
+        except Exception as error:  # the last attempt reports the part failed instead of failing the job
+            if TaskContext.get().attemptNumber() + 1 < attempts:
+                raise
+            return {"index": part["index"], "failed": f"{type(error).__name__}: {error}"[-4000:], "exit_status": 1, "seconds": 0.0}
 
-    results = sc.parallelize([p.as_dict() for p in parts], len(parts)).map(run).persist()
-    light = results.map(lambda r: {k: r[k] for k in ("index", "devices", "bytes", "exit_status", "summary", "log", "ddl", "schema", "files",
-                                                     "seconds")}).collect()
-    light.sort(key=lambda r: r["index"])
+    outcomes = sorted(sc.parallelize([p.as_dict() for p in parts], len(parts)).map(run).collect(), key=lambda r: r["index"])
     phases.done("parts")
-    for r in light:
-        write_atomically(os.path.join(args.out, "logs", f"part-{r['index']}.log"), r["log"])
-        log(f"part {r['index']}: {len(r['devices'])} devices, {r['bytes'] / 1e6:.1f} MB in {r['seconds']:.1f} s, "
-            f"exit {r['exit_status']}, log in {args.out}/logs/part-{r['index']}.log")
-    schema = json.loads(light[0]["schema"])
-
-    # Every part's table as one DataFrame with the part's index, typed by the export's schema,
-    # parsed on the executors by Arrow's C++ CSV reader instead of a Python tuple per row
-    # (merge 33.5 s -> 30.2 s on 100 device-days, 4 parts).
-    def table(name):
-        cols = exported.columns(schema, name)
-        from pyspark.sql.types import LongType, StructField, StructType
-        texts = spark.createDataFrame(results.map(lambda r: (r["index"], r["tables"].get(name))), "part long, text string")
-        texts = texts.coalesce(max(1, min(len(parts), sc.defaultParallelism)))  # a task per core, not per part
-
-        def parse(batches):
-            for batch in batches:
-                for part, text in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist()):
-                    if text is not None:
-                        yield from exported.arrow_batches(text, cols, part)
-        return texts.mapInArrow(parse, StructType([StructField("part", LongType(), True)] + exported.spark_schema(cols).fields))
-
-    for name in ("trips", "triplegs", "geofences", "heatmaps", "heatmap_device_cells", "rides", "checkins"):
-        table(name).cache().createOrReplaceTempView(name)  # parsed once, not once per query
-
-    files = device_files.join_all(light)
-    files["od_matrix.csv"] = aggregates.od_matrix(spark)
-    files["modal_split.csv"] = aggregates.modal_split(spark, utc_offset_hours)
-    maps = aggregates.heat_maps(spark)
-    per_part = aggregates.cells_if_k_per_part(spark)
-    overall = next((m for m in maps if m["map"] == "all"), None)
-    if overall:
-        log(f"heat maps: {len(overall['cells'])} cells published over all parts, {overall['suppressed']} suppressed "
-            f"(k = {overall['min_devices']}); k applied per part would have published {per_part}")
-    if "rides.csv" in files:  # a single run writes the five comfort files together
-        files.update(comfort.summaries(spark))
-    phases.done("merge")
-    store_path = os.path.join(args.out, "pipeline.sqlite")
-    # The store takes every part's rows but the heat-map device cells (the driver holds them
-    # once, to write them into SQLite; nothing of a part's cells reaches a file).
-    by_index = dict(results.map(lambda r: (r["index"], {t: v for t, v in r["tables"].items() if t != "heatmap_device_cells"})).collect())
-    db = merged_store.create(store_path + ".partial", light[0]["ddl"])
-    tables = [t["name"] for t in schema["tables"]]
-
-    def table_rows(index, name):
-        if name not in tables:
-            return None
-        cols = exported.columns(schema, name)
-        text = by_index[index].get(name)
-        return None if text is None else ([c["name"] for c in cols], list(exported.rows(text, cols)))
-
-    merged_store.fill(db, [r["index"] for r in light], table_rows, merged_store.order_tables(db, tables))
-    merged_store.insert_heat_maps(db, maps)
-    db.close()
-    os.replace(store_path + ".partial", store_path)
+    failed = [r for r in outcomes if r.get("failed")]
+    results = [r for r in outcomes if not r.get("failed")]
+    for r in failed:
+        p = parts[r["index"]]
+        write_atomically(os.path.join(out, "logs", f"part-{p.index}.log"), r["failed"] + "\n")
+        log(f"part {p.index} FAILED on all {attempts} attempts, its devices are missing from every output: {', '.join(p.devices)} "
+            f"({len(p.files)} files, listed in spark_summary.json); error in {out}/logs/part-{p.index}.log")
+    if not results:
+        log("every part failed; nothing to publish")
+        return 1
+    for r in results:
+        log(f"part {r['index']}: {len(parts[r['index']].devices)} devices, {parts[r['index']].bytes / 1e6:.1f} MB in {r['seconds']:.1f} s, "
+            f"exit {r['exit_status']}, log in {out}/logs/part-{r['index']}.log")
+    part_dirs = [layout.part_folder(run_dir, r["index"]) for r in results]
+    numbering = offsets_of(results)
+    config_args = run_options(run_args, "--config")
+    store_task = {"run_dir": run_dir, "part_dirs": part_dirs, "dataset_locations": dataset_locations, "config_args": config_args}
+    located = sc.parallelize([store_task], 1).map(lambda t: merged_store_task(dict(t, binary=executor_binary()))).collect()[0]
+    if located:
+        log(located)
     phases.done("merged_store")
-    per_part_locations = None
-    if configured["trips.locations.scope"] == "dataset":
-        per_part_locations = len(rawcsv.table(files.get("locations.csv", ""))[1])  # the control: what pooling the parts' own gives
-        print(locations.global_pass(local_binary, store_path, args.out, run_options(run_args, "--config")), file=sys.stderr, flush=True)
-        files.pop("locations.csv", None)  # written by the pass
-        locations.relabel(files, store_path)
-    for name, text in files.items():
-        write_atomically(os.path.join(args.out, name), text)
-    phases.done("locations_and_files")
+    parquet_dir, tables_dir = os.path.join(run_dir, "parquet"), os.path.join(run_dir, "tables")
+    tasks = [{"part_dir": d, "index": r["index"], "counts": r["counts"], "parquet_dir": parquet_dir, "tables_dir": tables_dir,
+              "merged_store": os.path.join(run_dir, "merged", "pipeline.sqlite") if dataset_locations else None, **numbering[r["index"]]}
+             for d, r in zip(part_dirs, results)]
+    renumbered = sc.parallelize(tasks, len(tasks)).map(renumber.renumber_part).collect()
+    phases.done("renumber")
+
+    def view(name, folder):
+        spark.read.parquet(os.path.join(folder, name)).createOrReplaceTempView(name)
+    for name in ("trips", "triplegs", "rides"):
+        view(name, parquet_dir)
+    for name in ("heatmaps", "heatmap_device_cells", "checkins"):
+        view(name, tables_dir)
+    reduced = os.path.join(run_dir, "reduced")
+    jobs = [lambda: aggregates.heat_cells(spark, os.path.join(reduced, "heat_cells"), os.path.join(reduced, "heatmaps")),
+            lambda: aggregates.od_groups(spark, os.path.join(reduced, "od_groups")),
+            lambda: aggregates.modal_totals(spark, utc_offset_hours, os.path.join(reduced, "modal_totals")),
+            lambda: aggregates.cells_if_k_per_part(spark)]
+    if any(os.path.exists(os.path.join(d, "part-tables", "rides.csv")) for d in part_dirs):  # a single run writes the comfort files together
+        jobs += [lambda: comfort.groups(spark, ["train"], os.path.join(reduced, "train_comfort_groups")),
+                 lambda: comfort.groups(spark, ["from_station", "to_station"], os.path.join(reduced, "route_comfort_groups"))]
+    # The reductions are independent Spark jobs of a few small tasks each: submitted together
+    # from threads, their tasks share the executors instead of waiting for one another's
+    # scheduling (9.2 s one after another -> see spark/README.md, 12 devices, local[2]).
+    with concurrent.futures.ThreadPoolExecutor(len(jobs)) as pool:
+        per_part = [f.result() for f in [pool.submit(job) for job in jobs]][3]
+    phases.done("reductions")
     passed = run_options(run_args, "--config", "--model")
     if args.report_model and "--model" not in passed:
         passed += ["--model", args.report_model]
-    publish = subprocess.run([local_binary, "publish", "--store", store_path, "--out", args.out] + passed, capture_output=True, text=True)
-    sys.stderr.write(publish.stderr)
-    if publish.returncode != 0:
-        log(f"publish failed ({publish.returncode})")
+    finish = {"run_dir": run_dir, "out": out, "part_dirs": part_dirs, "indices": [r["index"] for r in results],
+              "dataset_locations": dataset_locations, "publish_args": passed + ["--reduced", reduced]}
+    finished = sc.parallelize([finish], 1).map(lambda t: assemble.finish(dict(t, binary=executor_binary()))).collect()[0]
+    sys.stderr.write(finished["log"])
+    if finished["status"] != 0:
+        log(f"publish failed ({finished['status']})")
         return 1
-    phases.done("publish")
-    status = 2 if any(r["exit_status"] == 2 for r in light) else 0
-    ranges = {p.index: (p.first, p.before) for p in parts}
-    summary = {"parts": [{"index": r["index"], "devices": len(r["devices"]), "device_names": r["devices"], "first": ranges[r["index"]][0],
-                          "before": ranges[r["index"]][1], "bytes": r["bytes"], "seconds": r["seconds"], "exit_status": r["exit_status"]}
-                         for r in light],
-               "heat_map": {"cells": len(overall["cells"]) if overall else 0, "suppressed": overall["suppressed"] if overall else 0,
+    phases.done("finish")
+    overall = finished["heat_map"]
+    if overall:
+        log(f"heat maps: {overall['cells']} cells published over all parts, {overall['suppressed']} suppressed "
+            f"(k = {overall['min_devices']}); k applied per part would have published {per_part}")
+    status = 2 if failed or any(r["exit_status"] == 2 for r in results) else 0
+    summary = {"failed_parts": [{"index": r["index"], "devices": parts[r["index"]].devices, "files": parts[r["index"]].files,
+                                 "error": r["failed"]} for r in failed],
+               "parts": [{"index": r["index"], "devices": len(parts[r["index"]].devices), "device_names": parts[r["index"]].devices,
+                          "first": parts[r["index"]].first, "before": parts[r["index"]].before, "bytes": parts[r["index"]].bytes,
+                          "seconds": r["seconds"], "renumber_seconds": again["seconds"], "exit_status": r["exit_status"],
+                          "rows": r["counts"], "parquet_rows": again["rows"]}
+                         for r, again in zip(results, renumbered)],
+               "heat_map": {"cells": overall["cells"] if overall else 0, "suppressed": overall["suppressed"] if overall else 0,
                             "cells_if_k_per_part": per_part},
-               "locations": {"scope": configured["trips.locations.scope"], "locations_if_per_part": per_part_locations},
-               "phases_s": phases.seconds, "seconds": time.time() - started, "exit_status": status, "output_folder": args.out}
-    write_atomically(os.path.join(args.out, "spark_summary.json"), json.dumps(summary, indent=1) + "\n")
-    log(f"done in {summary['seconds']:.1f} s: {args.out}/report.html" + ("; some inputs were quarantined (quarantine.csv)" if status == 2 else ""))
+               "locations": {"scope": configured["trips"]["locations"]["scope"],
+                             "locations_if_per_part": sum(r["counts"]["locations"] for r in results) if dataset_locations else None},
+               "phases_s": phases.seconds, "seconds": time.time() - started, "driver_peak_rss_mb": peak_rss_mb(),
+               "exit_status": status, "output_folder": out}
+    write_atomically(os.path.join(out, "spark_summary.json"), json.dumps(summary, indent=1) + "\n")
+    shutil.rmtree(layout.work_root(out), ignore_errors=True)
+    log(f"done in {summary['seconds']:.1f} s: {out}/report.html" + ("; some inputs were quarantined (quarantine.csv)" if status == 2 else "")
+        + (f"; {len(failed)} parts failed (spark_summary.json: failed_parts)" if failed else ""))
     spark.stop()
     return status
+
+
+def pause_for_test(folder, index):
+    """Tests: the first task to take DIR/pause says where it runs (DIR/paused: part and pid)
+    and waits, so that the test can kill the worker under it."""
+    try:
+        os.rename(os.path.join(folder, "pause"), os.path.join(folder, "taken"))
+    except FileNotFoundError:
+        return
+    with open(os.path.join(folder, "paused.partial"), "w") as f:
+        f.write(f"{index} {os.getpid()}\n")
+    os.replace(os.path.join(folder, "paused.partial"), os.path.join(folder, "paused"))
+    for _ in range(600):
+        if os.path.exists(os.path.join(folder, "continue")):
+            return
+        time.sleep(0.2)
+
+
+def task_attempts(sc):
+    """How many times Spark tries a task: local[N,F] says F (local[N], 1), a cluster
+    spark.task.maxFailures (default 4)."""
+    import re
+    found = re.fullmatch(r"local\[[^,\]]+(?:,(\d+))?\]", sc.master)
+    if found:
+        return int(found.group(1) or 1)
+    return int(sc.getConf().get("spark.task.maxFailures", "4"))
+
+
+def peak_rss_mb():
+    """The driver's Python process's peak resident memory (Linux ru_maxrss is in KiB)."""
+    import resource
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
 if __name__ == "__main__":

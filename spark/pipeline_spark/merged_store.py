@@ -1,16 +1,20 @@
-"""One SQLite store holding every part's rows, for `pipeline publish` (the report, the heat
-maps, quarantine.csv) on the driver.
+"""One SQLite store holding every part's rows (but the raw fixes, which are in Parquet), for
+`pipeline publish` (the report, the heat maps, quarantine.csv). Built by one Spark task on
+an executor from the parts' exports in the work folder (`build`), never on the driver.
 
 Integer ids are renumbered part after part (an id plus the largest id of that table in the
 parts before), and every column that references one (the store's declared foreign keys)
 follows. A file every part read (geofences, stations, check-ins, labels) is kept once: its
 rows from later parts are the same rows, so they map onto the first part's."""
+import json
 import os
+import shutil
 import sqlite3
+import tempfile
 
 from . import exported
 
-SKIPPED = {"heatmap_device_cells", "derived_state", "heatmaps", "heatmap_cells"}  # the merge's heat maps go in by insert_heat_maps
+SKIPPED = {"heatmap_device_cells", "derived_state", "heatmaps", "heatmap_cells", "fixes"}  # heat maps: `pipeline publish --reduced`
 
 
 def create(path, ddl):
@@ -51,6 +55,7 @@ def fill(db, parts, table_rows, order):
             mapping = id_map.setdefault((part, table), {})
             largest = 0
             insert = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
+            batch = []  # one executemany per part and table: rows only look up earlier parts' rows
             for row in rows:
                 row = list(row)
                 for column, target in keys.items():
@@ -75,7 +80,8 @@ def fill(db, parts, table_rows, order):
                     mapping[old] = old + base
                     row[at["id"]] = old + base
                     largest = max(largest, old)
-                db.execute(insert, row)
+                batch.append(row)
+            db.executemany(insert, batch)
             base += largest
     db.commit()
 
@@ -97,14 +103,43 @@ def order_tables(db, tables):
     return ordered
 
 
-def insert_heat_maps(db, maps):
-    db.execute("DELETE FROM heatmap_cells")
-    db.execute("DELETE FROM heatmaps")
-    for m in maps:
-        db.execute("INSERT INTO heatmaps (map, cell_m, min_devices, filter, cells, suppressed_cells) VALUES (?, ?, ?, ?, ?, ?)",
-                   (m["map"], m["cell_m"], m["min_devices"], m["filter"], len(m["cells"]), m["suppressed"]))
-        # Centre and edges follow from the cell id; `pipeline publish` computes them (0 until then).
-        db.executemany("INSERT INTO heatmap_cells (map, cell_id, center_lat_deg, center_lon_deg, south_deg, west_deg, north_deg, east_deg,"
-                       " fixes, devices, persons, dwell_s) VALUES (?, ?, 0, 0, 0, 0, 0, 0, ?, ?, ?, ?)",
-                       [(m["map"], c[0], c[1], c[2], c[3], c[4]) for c in m["cells"]])
-    db.commit()
+def part_rows(part_dir):
+    """table_rows for `fill`: a part's exported table as (columns, rows), parsed by Arrow."""
+    export = os.path.join(part_dir, "export")
+    with open(os.path.join(export, "schema.json"), encoding="utf-8") as f:
+        schema = json.load(f)
+    names = {t["name"] for t in schema["tables"]}
+
+    def rows(name):
+        if name not in names or name in SKIPPED:
+            return None
+        cols = exported.columns(schema, name)
+        with open(os.path.join(export, name + ".csv"), "rb") as f:
+            batches = exported.arrow_batches(f.read(), cols)
+        columns = [c["name"] for c in cols]
+        out = []
+        for batch in batches:
+            out += zip(*[batch.column(i).to_pylist() for i in range(batch.num_columns)])
+        return columns, out
+    return rows, [t["name"] for t in schema["tables"]]
+
+
+def build(part_dirs, target):
+    """The merged store of the parts in `part_dirs` (in part order) at `target`, built in a
+    temporary folder of the executor (SQLite on a shared file system is slow and its locks
+    unreliable) and copied into place."""
+    local = tempfile.mkdtemp(prefix="pipeline-merge-")
+    try:
+        path = os.path.join(local, "pipeline.sqlite")
+        with open(os.path.join(part_dirs[0], "ddl.json"), encoding="utf-8") as f:
+            db = create(path, json.load(f))
+        readers = {i: part_rows(d) for i, d in enumerate(part_dirs)}
+        tables = readers[0][1]
+        fill(db, list(readers), lambda i, name: readers[i][0](name), order_tables(db, tables))
+        db.close()
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copyfile(path, target + ".partial")
+        os.replace(target + ".partial", target)
+    finally:
+        shutil.rmtree(local, ignore_errors=True)
+

@@ -1,8 +1,10 @@
 """One part of a distributed run, on an executor: `pipeline run --partial` over the part's
-files in a temporary folder of the executor, then `pipeline export` of the tables the merge
-needs. Everything the merge reads comes back as the task's result, so a cluster needs no
-shared folder for intermediate data, and a retried task's result replaces the failed
-attempt's: Spark keeps one result per partition, so rows are never duplicated."""
+files in a temporary folder of the executor, then `pipeline export` of its store, and the
+results moved into the run's work folder on the shared file system (layout.py).
+
+The task's result is a few numbers (rows per id space, exit status, seconds): nothing that
+grows with the data passes through the driver. A retried or speculative attempt builds its
+folder beside and renames it into place, so one attempt's rows count, never two."""
 import json
 import os
 import shutil
@@ -10,21 +12,26 @@ import sqlite3
 import subprocess
 import tempfile
 import time
+import uuid
 
-# What the merge reads from each part's store: every table but the raw samples
-# (fixes, waypoints, IMU), the run bookkeeping and what is rebuilt from the parts.
+from . import layout
+
+# What the merge reads from each part's store: every table but the run bookkeeping and
+# what is rebuilt from the parts, and the raw IMU samples (fixes go to Parquet).
 EXPORTED_TABLES = [
     "runs", "input_files", "imu_streams", "other_sensors", "labels", "geofences", "checkins", "dropped_records", "quarantine",
     "classified_files", "stage_failures", "mode_windows", "locations", "staypoints", "dwells", "trips", "triplegs",
-    "heatmaps", "heatmap_device_cells", "rides", "ride_stops", "ride_events",
+    "heatmaps", "heatmap_device_cells", "rides", "ride_stops", "ride_events", "fixes",
 ]
 
-PART_FILES = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "device_stats.csv", "modes.csv",
-              "rides.csv", "stops.csv", "events.csv", "staypoints.geojson", "triplegs.geojson", "dwells.geojson"]
+# Tables whose integer ids are numbered in device order, then time order: a part's ids are
+# 1…n, and a data-set id is the part's id plus the rows of the parts before (plan.py keeps
+# the parts' devices in the single run's order).
+ID_SPACES = ["staypoints", "dwells", "locations", "triplegs", "trips"]
 
 
-def run_part(part, binary, run_args, fail_marker=None):
-    """The part's results as one dict (see `merge`)."""
+def run_part(part, binary, run_args, run_dir, fail_marker=None):
+    """Runs one part into `run_dir`/part-N; returns {index, exit_status, seconds, counts}."""
     started = time.time()
     if fail_marker:  # a test's injected failure: the first attempt to take the marker dies, its retry succeeds
         try:
@@ -34,6 +41,7 @@ def run_part(part, binary, run_args, fail_marker=None):
         else:
             raise RuntimeError(f"part {part['index']}: injected failure (test), Spark retries the task")
     work = tempfile.mkdtemp(prefix=f"pipeline-part-{part['index']}-")
+    attempt = os.path.join(run_dir, f".part-{part['index']}.{uuid.uuid4().hex}")
     try:
         out = os.path.join(work, "part")
         command = [binary, "run", *part["files"], "--out", out, "--partial", "--json", *run_args]
@@ -45,29 +53,23 @@ def run_part(part, binary, run_args, fail_marker=None):
         if run.returncode not in (0, 2):
             raise RuntimeError(f"part {part['index']}: pipeline run exited {run.returncode}:\n{run.stderr[-4000:]}")
         store = os.path.join(out, "pipeline.sqlite")
-        export = os.path.join(work, "export")
-        tables = [t for t in EXPORTED_TABLES if t in existing_tables(store)]
-        exported = subprocess.run([binary, "export", "--store", store, "--out", export, *sum((["--table", t] for t in tables), [])],
-                                  capture_output=True, text=True)
+        os.makedirs(attempt)
+        present = existing_tables(store)
+        tables = [t for t in EXPORTED_TABLES if t in present]
+        exported = subprocess.run([binary, "export", "--store", store, "--out", os.path.join(attempt, "export"),
+                                   *sum((["--table", t] for t in tables), [])], capture_output=True, text=True)
         if exported.returncode != 0:
             raise RuntimeError(f"part {part['index']}: pipeline export exited {exported.returncode}:\n{exported.stderr[-4000:]}")
-        result = {
-            "index": part["index"], "devices": part["devices"], "bytes": part["bytes"], "exit_status": run.returncode,
-            "summary": json.loads(run.stdout), "log": run.stderr + exported.stderr, "ddl": schema(store),
-            "schema": read(os.path.join(export, "schema.json")),
-            "tables": {t: read(os.path.join(export, t + ".csv")) for t in tables},
-            "files": {name: read(os.path.join(out, "part-tables", name)) for name in PART_FILES
-                      if os.path.exists(os.path.join(out, "part-tables", name))},
-        }
-        result["seconds"] = time.time() - started
-        return result
+        shutil.copytree(os.path.join(out, "part-tables"), os.path.join(attempt, "part-tables"))
+        counts = id_counts(store)
+        layout.write_text(os.path.join(attempt, "ddl.json"), json.dumps(schema(store)))
+        layout.write_text(os.path.join(attempt, "run.json"), run.stdout)
+        layout.write_text(os.path.join(attempt, "log.txt"), run.stderr + exported.stderr)
+        layout.replace_folder(attempt, layout.part_folder(run_dir, part["index"]))
+        return {"index": part["index"], "exit_status": run.returncode, "seconds": time.time() - started, "counts": counts}
     finally:
         shutil.rmtree(work, ignore_errors=True)
-
-
-def read(path):
-    with open(path, encoding="utf-8", newline="") as f:
-        return f.read()
+        shutil.rmtree(attempt, ignore_errors=True)
 
 
 def existing_tables(store):
@@ -75,8 +77,28 @@ def existing_tables(store):
         return {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
+def id_counts(store):
+    """Rows per id space, and the check-in and recording rides apart (rides.csv lists every
+    device's check-in rides before the rides found in recordings). Ids must be 1…n: the
+    offsets renumber by adding, which holds only then."""
+    counts = {}
+    with sqlite3.connect(store) as db:
+        for table in ID_SPACES:
+            n, largest = db.execute(f"SELECT COUNT(*), COALESCE(MAX(id), 0) FROM {table}").fetchone()
+            if n != largest:
+                raise RuntimeError(f"{table}: ids are not 1…{n} (largest {largest}); the merge renumbers by offsets")
+            counts[table] = n
+        for source in ("checkin", "recording"):
+            counts[f"rides_{source}"] = db.execute("SELECT COUNT(*) FROM rides WHERE source = ?", (source,)).fetchone()[0]
+        first_recording = db.execute("SELECT MIN(id) FROM rides WHERE source = 'recording'").fetchone()[0]
+        last_checkin = db.execute("SELECT MAX(id) FROM rides WHERE source = 'checkin'").fetchone()[0]
+        if first_recording is not None and last_checkin is not None and first_recording < last_checkin:
+            raise RuntimeError("rides: a recording's ride comes before a check-in's; the merge numbers check-in rides first")
+    return counts
+
+
 def schema(store):
-    """The store's CREATE statements and migration marks, so the driver makes an empty store
+    """The store's CREATE statements and migration marks, so the merge makes an empty store
     the binary opens as its own."""
     with sqlite3.connect(store) as db:
         ddl = [row[0] for row in db.execute(

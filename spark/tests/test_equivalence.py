@@ -2,6 +2,10 @@
 (4 with IMU recordings, train riders with check-ins, a cut-off GPX upload), the Spark run
 in 3 parts of uneven size with one task failing once on purpose.
 
+With SPARK_TEST_CLUSTER (the folder scripts/spark_cluster.sh started a standalone master and
+two workers in; scripts/spark_test.sh sets it), the job runs on that cluster and one worker
+is killed, with its executor, while it runs a part task; without it, in local mode.
+
 Run by scripts/spark_test.sh (part of scripts/test.sh): python -m unittest from spark/."""
 import csv
 import io
@@ -10,7 +14,9 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import signal
 import tempfile
+import time
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -33,6 +39,41 @@ class CityRuns(unittest.TestCase):
             return f.read()
 
 
+def ancestors(pid):
+    chain = []
+    while pid > 1:
+        chain.append(pid)
+        with open(f"/proc/{pid}/stat") as f:
+            pid = int(f.read().rsplit(")", 1)[1].split()[1])
+    return chain
+
+
+def kill_worker_under_paused_task(pause, cluster, job):
+    """Waits for the paused part task, then kills (SIGKILL) the worker JVM whose executor runs
+    it, and that executor: a node lost mid-task. Returns (part, worker pid) or None."""
+    workers = {}
+    for name in os.listdir(cluster):
+        if name.startswith("worker-") and name.endswith(".pid"):
+            with open(os.path.join(cluster, name)) as f:
+                workers[int(f.read().strip())] = name
+    for _ in range(1200):
+        if os.path.exists(os.path.join(pause, "paused")) or job.poll() is not None:
+            break
+        time.sleep(0.1)
+    if not os.path.exists(os.path.join(pause, "paused")):
+        return None
+    with open(os.path.join(pause, "paused")) as f:
+        part, pid = (int(v) for v in f.read().split())
+    chain = ancestors(pid)
+    worker = next((p for p in chain if p in workers), None)
+    if worker is None:
+        return None
+    executor = chain[chain.index(worker) - 1]
+    os.kill(worker, signal.SIGKILL)
+    os.kill(executor, signal.SIGKILL)
+    return part, worker
+
+
 class SparkEquivalence(CityRuns):
     @classmethod
     def setUpClass(cls):
@@ -46,9 +87,38 @@ class SparkEquivalence(CityRuns):
         cls.spark = os.path.join(cls.work, "spark")
         marker = os.path.join(cls.work, "fail-once")
         open(marker, "w").close()
-        cls.job = subprocess.run([os.path.join(ROOT, "scripts", "spark_run.sh"), traces, "--out", cls.spark, "--partitions", "3",
-                                  "--fail-first-attempt", marker], capture_output=True, text=True)
+        command = [os.path.join(ROOT, "scripts", "spark_run.sh"), traces, "--out", cls.spark, "--partitions", "3", "--fail-first-attempt", marker]
+        cls.cluster, cls.killed = os.environ.get("SPARK_TEST_CLUSTER"), None
+        if cls.cluster:
+            cls.pause = os.path.join(cls.work, "pause")
+            os.makedirs(cls.pause)
+            open(os.path.join(cls.pause, "pause"), "w").close()
+            with open(os.path.join(cls.cluster, "master.url")) as f:
+                command += ["--master", f.read().strip(), "--pause-first-attempt", cls.pause]
+        with open(os.path.join(cls.work, "job.log"), "w+") as log:
+            job = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, text=True)
+            if cls.cluster:
+                cls.killed = kill_worker_under_paused_task(cls.pause, cls.cluster, job)
+            job.wait()
+            log.seek(0)
+            cls.job = subprocess.CompletedProcess(command, job.returncode, "", log.read())
         cls.marker_left = os.path.exists(marker)
+
+    def test_a_worker_killed_during_a_part_task_changes_nothing(self):
+        """On the standalone cluster: the paused part's worker and executor were killed, Spark
+        ran the part again on the other worker, and the outputs are still the single run's."""
+        if not self.cluster:
+            self.skipTest("no standalone cluster (SPARK_TEST_CLUSTER): scripts/spark_test.sh starts one")
+        self.assertIsNotNone(self.killed, "no part task paused on a worker of the cluster:\n" + self.job.stderr[-3000:])
+        part, worker = self.killed
+        with self.assertRaises(ProcessLookupError):
+            os.kill(worker, 0)
+        with open(os.path.join(self.spark, "spark_summary.json")) as f:
+            summary = json.load(f)
+        self.assertEqual(summary["failed_parts"], [])
+        self.assertIn(part, [p["index"] for p in summary["parts"]])
+        for name in ("staypoints.csv", "trips.csv", "heatmap.csv", "report.html"):
+            self.assertEqual(self.read(self.single, name), self.read(self.spark, name), name)
 
     def test_exit_status_is_the_single_runs(self):
         self.assertEqual(self.job.returncode, 2, self.job.stderr[-3000:])
@@ -133,6 +203,86 @@ class SparkEquivalence(CityRuns):
         self.assertTrue(trains, "the simulated riders checked in to trains")
         self.assertTrue(any(int(t["measured_rides"]) > 0 and t["nmv_median"] for t in trains), trains)
 
+    # The Parquet datasets: every per-device table, with the single run's rows and ids.
+    PARQUET = {  # published table -> (store table, [(parquet column, store column)])
+        "staypoints": ("staypoints", [("staypoint_id", "id"), ("device", "device"), ("started_unix_s", "started_unix_s"), ("lat", "lat_deg"),
+                                      ("lon", "lon_deg"), ("location_id", "location_id")]),
+        "triplegs": ("triplegs", [("tripleg_id", "id"), ("trip_id", "trip_id"), ("device", "device"), ("travel_mode", "mode"),
+                                  ("distance_m", "distance_m"), ("previous_staypoint_id", "previous_staypoint_id")]),
+        "trips": ("trips", [("trip_id", "id"), ("device", "device"), ("main_mode", "main_mode"), ("origin_staypoint_id", "origin_staypoint_id"),
+                            ("destination_location_id", "destination_location_id")]),
+        "dwells": ("dwells", [("dwell_id", "id"), ("device", "device"), ("geofence_id", "geofence_id"), ("started_unix_s", "entry_unix_s")]),
+        "rides": ("rides", [("ride_id", "id"), ("device", "device"), ("source", "source"), ("checkin_id", "checkin_id"), ("nmv", "nmv")]),
+        "stops": ("ride_stops", [("ride_id", "ride_id"), ("started_unix_s", "start_unix_s"), ("finished_unix_s", "end_unix_s")]),
+        "events": ("ride_events", [("ride_id", "ride_id"), ("kind", "kind"), ("started_unix_s", "start_unix_s"), ("peak_jerk_mps3", "peak_jerk_mps3")]),
+        "windows": ("mode_windows", [("device", "device"), ("trace", "trace"), ("started_unix_s", "start_unix_s"), ("travel_mode", "mode")]),
+    }
+
+    def parquet(self, name):
+        import pyarrow.parquet as pq
+        return pq.read_table(os.path.join(self.spark, "parquet", name))
+
+    def test_parquet_tables_hold_the_single_runs_rows_and_ids(self):
+        with sqlite3.connect(os.path.join(self.single, "pipeline.sqlite")) as db:
+            for name, (store_table, pairs) in self.PARQUET.items():
+                with self.subTest(table=name):
+                    table = self.parquet(name)
+                    got = sorted(zip(*[table[c].to_pylist() for c, _ in pairs]), key=repr)
+                    want = sorted(db.execute(f"SELECT {', '.join(c for _, c in pairs)} FROM {store_table}").fetchall(), key=repr)
+                    if name != "stops":  # the simulated trains' stops are not always detected
+                        self.assertTrue(want, f"the single run has no {store_table}")
+                    self.assertEqual(got, want)
+            fixes = self.parquet("fixes")
+            want = db.execute("SELECT f.time_unix_s, f.lat_deg, f.lon_deg, i.device, i.content_sha256 FROM fixes f "
+                              "JOIN input_files i ON i.id = f.file_id ORDER BY i.content_sha256, f.seq").fetchall()
+            got = sorted(zip(*[fixes[c].to_pylist() for c in ("time_unix_s", "lat", "lon", "device", "file_sha256", "seq")]), key=lambda r: (r[4], r[5]))
+            self.assertEqual([r[:5] for r in got], want)
+
+    def test_ids_in_parquet_are_the_csv_ids(self):
+        staypoints = self.parquet("staypoints")
+        with open(os.path.join(self.spark, "staypoints.csv"), newline="") as f:
+            csv_ids = {(int(r["staypoint_id"]), r["device"]) for r in csv.DictReader(f)}
+        self.assertEqual(set(zip(staypoints["staypoint_id"].to_pylist(), staypoints["device"].to_pylist())), csv_ids)
+
+    def test_geoparquet_reads_in_geopandas_with_the_rows_places(self):
+        import geopandas
+        with sqlite3.connect(os.path.join(self.single, "pipeline.sqlite")) as db:
+            legs = dict(db.execute("SELECT id, geometry_geojson FROM triplegs"))
+        for name, kind in (("staypoints", "Point"), ("dwells", "Point"), ("fixes", "Point"), ("triplegs", "LineString"), ("trips", "LineString")):
+            with self.subTest(table=name):
+                frame = geopandas.read_parquet(os.path.join(self.spark, "parquet", name))
+                self.assertEqual(frame.crs.to_string(), "OGC:CRS84")
+                self.assertEqual(set(frame.geometry.dropna().geom_type), {kind})
+                if kind == "Point":
+                    self.assertTrue(((frame.geometry.x == frame["lon"]) & (frame.geometry.y == frame["lat"])).all())
+        frame = geopandas.read_parquet(os.path.join(self.spark, "parquet", "triplegs"))
+        for leg_id, geometry in zip(frame["tripleg_id"], frame.geometry):
+            self.assertEqual([list(c) for c in geometry.coords], [c[:2] for c in json.loads(legs[leg_id])["coordinates"]])
+
+    def test_spark_reads_the_datasets_partitioned_by_part(self):
+        from pyspark.sql import SparkSession
+        spark = SparkSession.builder.master("local[1]").appName("parquet-check").getOrCreate()
+        try:
+            with open(os.path.join(self.spark, "spark_summary.json")) as f:
+                summary = json.load(f)
+            for name in ("fixes", "staypoints", "triplegs", "rides", "windows"):
+                frame = spark.read.parquet(os.path.join(self.spark, "parquet", name))
+                counts = {r["part"]: r["count"] for r in frame.groupBy("part").count().collect()}
+                want = {p["index"]: p["parquet_rows"][name] for p in summary["parts"] if p["parquet_rows"][name]}
+                self.assertEqual(counts, want, name)
+        finally:
+            spark.stop()
+
+    def test_the_driver_got_counts_not_rows_and_left_no_work_folder(self):
+        with open(os.path.join(self.spark, "spark_summary.json")) as f:
+            summary = json.load(f)
+        self.assertGreater(summary["driver_peak_rss_mb"], 0)
+        self.assertFalse(os.path.exists(os.path.join(self.spark, ".spark-work")))
+        self.assertFalse(os.path.exists(os.path.join(self.spark, "parquet", "heatmap_device_cells")), "cells below k must not be published")
+        self.assertEqual(sorted(os.listdir(os.path.join(self.spark, "parquet"))),
+                         ["dwells", "events", "fixes", "rides", "staypoints", "stops", "triplegs", "trips", "windows"])
+
+
 class SparkDatasetLocations(CityRuns):
     """Locations clustered across devices (trips.locations.scope: dataset), with a minimum of
     3 staypoints so that some staypoints stay in no location: one pass over every part's
@@ -173,6 +323,50 @@ class SparkDatasetLocations(CityRuns):
             found = len(list(csv.DictReader(f)))
         self.assertEqual(summary["scope"], "dataset")
         self.assertNotEqual(summary["locations_if_per_part"], found, summary)
+
+
+class SparkRerunAndFailedPart(CityRuns):
+    """The same output folder run twice: the second time one part fails on every attempt. Its
+    devices are reported with their files, the other parts are published, the exit status is
+    2, and nothing of the first run is left twice."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.work = tempfile.mkdtemp(prefix="spark-faults-")
+        traces = os.path.join(cls.work, "traces")
+        subprocess.run([BINARY, "simulate", "--out", traces, "--devices", "6", "--seed", "5"], check=True, capture_output=True)
+        cls.spark = os.path.join(cls.work, "spark")
+        run = [os.path.join(ROOT, "scripts", "spark_run.sh"), traces, "--out", cls.spark, "--partitions", "3", "--master", "local[2,2]"]
+        cls.first = subprocess.run(run, capture_output=True, text=True)
+        with open(os.path.join(cls.spark, "staypoints.csv"), newline="") as f:
+            cls.first_staypoints = list(csv.DictReader(f))
+        cls.second = subprocess.run(run + ["--fail-part", "1"], capture_output=True, text=True)
+        with open(os.path.join(cls.spark, "spark_summary.json")) as f:
+            cls.summary = json.load(f)
+
+    def test_the_failed_part_is_reported_with_its_devices_and_files(self):
+        self.assertEqual(self.first.returncode, 0, self.first.stderr[-3000:])
+        self.assertEqual(self.second.returncode, 2, self.second.stderr[-3000:])
+        failed = self.summary["failed_parts"]
+        self.assertEqual([f["index"] for f in failed], [1])
+        self.assertTrue(failed[0]["devices"] and failed[0]["files"], failed)
+        said = self.second.stdout + self.second.stderr  # spark-submit passes the Python driver's stderr to its stdout
+        self.assertIn("FAILED on all 2 attempts", said)
+        self.assertIn(failed[0]["devices"][0], said)
+        self.assertIn("injected failure", self.read(self.spark, os.path.join("logs", "part-1.log")))
+
+    def test_the_other_parts_are_published_once(self):
+        lost = set(self.summary["failed_parts"][0]["devices"])
+        with open(os.path.join(self.spark, "staypoints.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        kept = [r for r in self.first_staypoints if r["device"] not in lost]
+        self.assertTrue(kept and len(kept) < len(self.first_staypoints))
+        self.assertEqual([(r["device"], r["started_at"]) for r in rows], [(r["device"], r["started_at"]) for r in kept])
+        self.assertEqual([int(r["staypoint_id"]) for r in rows], list(range(1, len(rows) + 1)), "ids stay 1…n")
+        import pyarrow.parquet as pq
+        table = pq.read_table(os.path.join(self.spark, "parquet", "staypoints"))
+        self.assertEqual(sorted(table["staypoint_id"].to_pylist()), list(range(1, len(rows) + 1)), "the first run's Parquet rows are gone")
+        self.assertFalse(lost & set(table["device"].to_pylist()))
 
 
 if __name__ == "__main__":

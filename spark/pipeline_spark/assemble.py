@@ -1,0 +1,101 @@
+"""The last task of a distributed run, on one executor: the per-device files joined from
+the parts' renumbered chunks (byte concatenation, in part order), then `pipeline publish
+--reduced` on the merged store (k and the formulas over Spark's reductions: heat maps, OD,
+modal split, comfort summaries; then quarantine.csv, od_grid.csv, report.html,
+pipeline.gpkg), and the Parquet datasets moved into place. The
+driver only starts it: nothing here passes through the driver."""
+import os
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+
+from . import layout, renumber
+
+
+def concatenate(out_path, pieces):
+    """Writes the files `pieces` one after another to out_path (atomically)."""
+    with open(out_path + ".partial", "wb") as out:
+        for piece in pieces:
+            with open(piece, "rb") as f:
+                shutil.copyfileobj(f, out, 1 << 20)
+    os.replace(out_path + ".partial", out_path)
+
+
+def assemble_files(part_dirs, out, dataset_locations):
+    """The per-device files in `out`; returns their names."""
+    written = []
+    globals_ = [os.path.join(d, "global") for d in part_dirs]
+
+    def present(name):
+        return [g for g in globals_ if os.path.exists(os.path.join(g, name))]
+    for name in renumber.ID_COLUMNS:
+        if name == "locations.csv" and dataset_locations:
+            continue  # written by the data-set pass
+        having = present(name + ".header")
+        if having:
+            concatenate(os.path.join(out, name), [os.path.join(having[0], name + ".header")] + [os.path.join(g, name + ".rows") for g in having])
+            written.append(name)
+    for name in renumber.RIDE_FILES:
+        having = present(name + ".header")
+        if having:
+            concatenate(os.path.join(out, name), [os.path.join(having[0], name + ".header")]
+                        + [os.path.join(g, f"{name}.{chunk}.rows") for chunk in renumber.RIDE_CHUNKS for g in having])
+            written.append(name)
+    for name in renumber.GEOJSON_IDS:
+        having = present(name + ".prefix")
+        if not having:
+            continue
+        with open(os.path.join(out, name) + ".partial", "w", encoding="utf-8", newline="") as f:
+            f.write(layout.read_text(os.path.join(having[0], name + ".prefix")))
+            first = True
+            for g in having:
+                features = layout.read_text(os.path.join(g, name + ".features"))
+                if features:
+                    f.write(features if first else ",\n" + features)
+                    first = False
+            f.write(layout.read_text(os.path.join(having[0], name + ".suffix")))
+        os.replace(os.path.join(out, name) + ".partial", os.path.join(out, name))
+        written.append(name)
+    return written
+
+
+def move_parquet(source, out):
+    """OUT/parquet replaced by this run's datasets."""
+    target = os.path.join(out, "parquet")
+    old = target + ".old"
+    shutil.rmtree(old, ignore_errors=True)
+    if os.path.exists(target):
+        os.rename(target, old)
+    os.rename(source, target)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def finish(task):
+    """Runs the last stage; returns {"status", "log", "files"}."""
+    run_dir, out, binary = task["run_dir"], task["out"], task["binary"]
+    part_dirs = task["part_dirs"]
+    files = assemble_files(part_dirs, out, task["dataset_locations"])
+    if task["dataset_locations"]:
+        shutil.copyfile(os.path.join(run_dir, "merged", "locations.csv"), os.path.join(out, "locations.csv.partial"))
+        os.replace(os.path.join(out, "locations.csv.partial"), os.path.join(out, "locations.csv"))
+        files.append("locations.csv")
+    os.makedirs(os.path.join(out, "logs"), exist_ok=True)
+    for i, d in enumerate(part_dirs):
+        shutil.copyfile(os.path.join(d, "log.txt"), os.path.join(out, "logs", f"part-{task['indices'][i]}.log"))
+    local = tempfile.mkdtemp(prefix="pipeline-publish-")
+    try:
+        store = os.path.join(local, "pipeline.sqlite")
+        shutil.copyfile(os.path.join(run_dir, "merged", "pipeline.sqlite"), store)
+        publish = subprocess.run([binary, "publish", "--store", store, "--out", out] + task["publish_args"], capture_output=True, text=True)
+        if publish.returncode != 0:
+            return {"status": publish.returncode, "log": publish.stderr, "files": files, "heat_map": None}
+        with sqlite3.connect(store) as db:
+            found = db.execute("SELECT cells, suppressed_cells, min_devices FROM heatmaps WHERE map = 'all'").fetchone()
+        heat_map = dict(zip(("cells", "suppressed", "min_devices"), found)) if found else None
+        shutil.copyfile(store, os.path.join(out, "pipeline.sqlite.partial"))
+        os.replace(os.path.join(out, "pipeline.sqlite.partial"), os.path.join(out, "pipeline.sqlite"))
+    finally:
+        shutil.rmtree(local, ignore_errors=True)
+    move_parquet(os.path.join(run_dir, "parquet"), out)
+    return {"status": 0, "log": publish.stderr, "files": files, "heat_map": heat_map}
