@@ -4,11 +4,13 @@ the parts' renumbered chunks (byte concatenation, in part order), then `pipeline
 modal split, comfort summaries; then quarantine.csv, od_grid.csv, report.html,
 pipeline.gpkg), and the Parquet datasets moved into place. The
 driver only starts it: nothing here passes through the driver."""
+import hashlib
 import os
 import shutil
 import sqlite3
 import subprocess
 import tempfile
+import time
 
 from . import layout, renumber
 
@@ -60,6 +62,46 @@ def assemble_files(part_dirs, out, dataset_locations):
     return written
 
 
+def content_sha256(path):
+    """Ingest/ContentHash: SHA-256 of a file's bytes; of a folder, its files' names and
+    contents in sorted order, hidden names left out."""
+    digest = hashlib.sha256()
+
+    def update(p):
+        if os.path.isdir(p):
+            for name in sorted(n for n in os.listdir(p) if not n.startswith(".")):
+                digest.update(name.encode("utf-8"))
+                update(os.path.join(p, name))
+            return
+        with open(p, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                digest.update(chunk)
+    update(path)
+    return digest.hexdigest()
+
+
+def set_aside(store, failed_parts):
+    """Each file of a part that failed on every attempt, in the merged store as set aside by
+    the stage `spark` (stage_failures), so quarantine.csv and the report list it with the
+    reason, as they list a file one machine could not use."""
+    if not failed_parts:
+        return
+    with sqlite3.connect(store) as db:
+        run = db.execute("SELECT MAX(id) FROM runs").fetchone()[0]
+        now = time.time()
+        for failed in failed_parts:
+            first_line = failed["error"].strip().splitlines()[-1] if failed["error"].strip() else "unknown error"
+            reason = (f"part {failed['index']} of the Spark job failed on every attempt ({first_line}); its devices are missing "
+                      f"from every output: see logs/part-{failed['index']}.log, fix or remove the file, and run again")
+            for path in failed["files"]:
+                sha = content_sha256(path)
+                size = os.path.getsize(path) if os.path.isfile(path) else 0
+                cursor = db.execute("INSERT INTO input_files (path, content_sha256, size_bytes, status, run_id, ingested_unix_s) "
+                                    "VALUES (?, ?, ?, 'quarantined', ?, ?)", (path, sha, size, run, now))
+                db.execute("INSERT INTO stage_failures (file_id, stage, sha256, code, reason, run_id, failed_unix_s) "
+                           "VALUES (?, 'spark', ?, 'part_failed', ?, ?, ?)", (cursor.lastrowid, sha, reason, run, now))
+
+
 def move_parquet(source, out):
     """OUT/parquet replaced by this run's datasets."""
     target = os.path.join(out, "parquet")
@@ -87,6 +129,7 @@ def finish(task):
     try:
         store = os.path.join(local, "pipeline.sqlite")
         shutil.copyfile(os.path.join(run_dir, "merged", "pipeline.sqlite"), store)
+        set_aside(store, task.get("failed_parts", []))
         publish = subprocess.run([binary, "publish", "--store", store, "--out", out] + task["publish_args"], capture_output=True, text=True)
         if publish.returncode != 0:
             return {"status": publish.returncode, "log": publish.stderr, "files": files, "heat_map": None}

@@ -194,7 +194,7 @@ def main(argv=None):
         p = parts[r["index"]]
         write_atomically(os.path.join(out, "logs", f"part-{p.index}.log"), r["failed"] + "\n")
         log(f"part {p.index} FAILED on all {attempts} attempts, its devices are missing from every output: {', '.join(p.devices)} "
-            f"({len(p.files)} files, listed in spark_summary.json); error in {out}/logs/part-{p.index}.log")
+            f"({len(p.own_files)} files, listed in quarantine.csv and spark_summary.json); error in {out}/logs/part-{p.index}.log")
     if not results:
         log("every part failed; nothing to publish")
         return 1
@@ -240,7 +240,8 @@ def main(argv=None):
     if args.report_model and "--model" not in passed:
         passed += ["--model", args.report_model]
     finish = {"run_dir": run_dir, "out": out, "part_dirs": part_dirs, "indices": [r["index"] for r in results],
-              "dataset_locations": dataset_locations, "publish_args": passed + ["--reduced", reduced]}
+              "dataset_locations": dataset_locations, "publish_args": passed + ["--reduced", reduced],
+              "failed_parts": [{"index": r["index"], "files": parts[r["index"]].own_files, "error": r["failed"]} for r in failed]}
     finished = sc.parallelize([finish], 1).map(lambda t: assemble.finish(dict(t, binary=executor_binary()))).collect()[0]
     sys.stderr.write(finished["log"])
     if finished["status"] != 0:
@@ -252,7 +253,7 @@ def main(argv=None):
         log(f"heat maps: {overall['cells']} cells published over all parts, {overall['suppressed']} suppressed "
             f"(k = {overall['min_devices']}); k applied per part would have published {per_part}")
     status = 2 if failed or any(r["exit_status"] == 2 for r in results) else 0
-    summary = {"failed_parts": [{"index": r["index"], "devices": parts[r["index"]].devices, "files": parts[r["index"]].files,
+    summary = {"failed_parts": [{"index": r["index"], "devices": parts[r["index"]].devices, "files": parts[r["index"]].own_files,
                                  "error": r["failed"]} for r in failed],
                "parts": [{"index": r["index"], "devices": len(parts[r["index"]].devices), "device_names": parts[r["index"]].devices,
                           "first": parts[r["index"]].first, "before": parts[r["index"]].before, "bytes": parts[r["index"]].bytes,

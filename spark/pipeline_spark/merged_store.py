@@ -41,6 +41,11 @@ def fill(db, parts, table_rows, order):
     `order`: tables in an order where a referenced table comes before its references."""
     id_map = {}  # (part, table) -> {old id: new id}
     shared_files = {}  # part -> file ids that an earlier part already holds
+    # Rows of a file every part read, as the first part to hold it inserted them:
+    # (table, file id) -> [(new id, the row but its id)]. A later part's rows of that file are
+    # the same rows in the same (id) order, so the n-th maps onto the n-th: no query per row
+    # (a SELECT per row made the 64-part store of 400 device-days take 76 s).
+    first_rows = {}
     for table in order:
         if table in SKIPPED:
             continue
@@ -56,6 +61,8 @@ def fill(db, parts, table_rows, order):
             largest = 0
             insert = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
             batch = []  # one executemany per part and table: rows only look up earlier parts' rows
+            seen = {}  # file id -> rows of that shared file met in this part
+            every_shared = set().union(*shared_files.values())  # complete: input_files comes first for all parts
             for row in rows:
                 row = list(row)
                 for column, target in keys.items():
@@ -69,17 +76,26 @@ def fill(db, parts, table_rows, order):
                         continue
                 elif "file_id" in at and row[at["file_id"]] in shared_files.get(part, ()):
                     if with_id:  # the same row as the first part's: map onto it
-                        others = [c for c in columns if c != "id"]
-                        found = db.execute(f"SELECT id FROM {table} WHERE " + " AND ".join(f"{c} IS ?" for c in others),
-                                           [row[at[c]] for c in others]).fetchone()
-                        if found:
-                            mapping[row[at["id"]]] = found[0]
+                        file_id, rest = row[at["file_id"]], tuple(v for c, v in zip(columns, row) if c != "id")
+                        n = seen[file_id] = seen.get(file_id, 0) + 1
+                        earlier = first_rows.get((table, file_id), [])
+                        if n <= len(earlier) and earlier[n - 1][1] == rest:
+                            mapping[row[at["id"]]] = earlier[n - 1][0]
+                        else:  # not in the same order: find it by its values
+                            others = [c for c in columns if c != "id"]
+                            found = db.execute(f"SELECT id FROM {table} WHERE " + " AND ".join(f"{c} IS ?" for c in others),
+                                               [row[at[c]] for c in others]).fetchone()
+                            if found:
+                                mapping[row[at["id"]]] = found[0]
                     continue
                 if with_id:
                     old = row[at["id"]]
                     mapping[old] = old + base
                     row[at["id"]] = old + base
                     largest = max(largest, old)
+                    if "file_id" in at and row[at["file_id"]] in every_shared:
+                        first_rows.setdefault((table, row[at["file_id"]]), []).append(
+                            (row[at["id"]], tuple(v for c, v in zip(columns, row) if c != "id")))
                 batch.append(row)
             db.executemany(insert, batch)
             base += largest

@@ -20,6 +20,7 @@ class Part:
     before: str = None  # first device not owned; None: open
     devices: list = field(default_factory=list)
     files: list = field(default_factory=list)
+    own_files: list = field(default_factory=list)  # the devices' files, without the shared ones
     bytes: int = 0
 
     def as_dict(self):
@@ -62,6 +63,7 @@ def plan(listing, partitions):
         part.bytes += size
         running += size
     for part in parts:
-        part.files = sorted(part.files) + sorted(f["path"] for f in shared)
+        part.own_files = sorted(part.files)
+        part.files = part.own_files + sorted(f["path"] for f in shared)
         part.bytes += sum(f["bytes"] for f in shared)
     return parts

@@ -273,7 +273,7 @@ class SparkEquivalence(CityRuns):
         finally:
             spark.stop()
 
-    def test_the_driver_got_counts_not_rows_and_left_no_work_folder(self):
+    def test_no_work_folder_and_no_cell_below_k_is_left_in_the_output(self):
         with open(os.path.join(self.spark, "spark_summary.json")) as f:
             summary = json.load(f)
         self.assertGreater(summary["driver_peak_rss_mb"], 0)
@@ -354,6 +354,11 @@ class SparkRerunAndFailedPart(CityRuns):
         self.assertIn("FAILED on all 2 attempts", said)
         self.assertIn(failed[0]["devices"][0], said)
         self.assertIn("injected failure", self.read(self.spark, os.path.join("logs", "part-1.log")))
+        with open(os.path.join(self.spark, "quarantine.csv"), newline="") as f:
+            set_aside = [r for r in csv.DictReader(f) if r["stage"] == "spark"]
+        self.assertEqual(sorted(r["path"] for r in set_aside), sorted(failed[0]["files"]))
+        self.assertTrue(all(r["code"] == "part_failed" and "missing from every output" in r["reason"] for r in set_aside), set_aside)
+        self.assertIn("part_failed", self.read(self.spark, "report.html"))
 
     def test_the_other_parts_are_published_once(self):
         lost = set(self.summary["failed_parts"][0]["devices"])
