@@ -85,7 +85,7 @@ class Phases:
 
     def done(self, name):
         now = time.time()
-        self.seconds[name] = round(now - self.last, 3)
+        self.seconds[name] = round(self.seconds.get(name, 0) + now - self.last, 3)
         self.last = now
 
 
@@ -205,10 +205,14 @@ def main(argv=None):
     numbering = offsets_of(results)
     config_args = run_options(run_args, "--config")
     store_task = {"run_dir": run_dir, "part_dirs": part_dirs, "dataset_locations": dataset_locations, "config_args": config_args}
-    located = sc.parallelize([store_task], 1).map(lambda t: merged_store_task(dict(t, binary=executor_binary()))).collect()[0]
-    if located:
-        log(located)
-    phases.done("merged_store")
+    # The merged store is one task, off the critical path: it runs beside the renumbering and
+    # the reductions, which need it only with locations clustered across devices.
+    background = concurrent.futures.ThreadPoolExecutor(1)
+    store_job = background.submit(lambda: sc.parallelize([store_task], 1).map(
+        lambda t: merged_store_task(dict(t, binary=executor_binary()))).collect()[0])
+    if dataset_locations:
+        store_job.result()
+        phases.done("merged_store")
     parquet_dir, tables_dir = os.path.join(run_dir, "parquet"), os.path.join(run_dir, "tables")
     tasks = [{"part_dir": d, "index": r["index"], "counts": r["counts"], "parquet_dir": parquet_dir, "tables_dir": tables_dir,
               "merged_store": os.path.join(run_dir, "merged", "pipeline.sqlite") if dataset_locations else None, **numbering[r["index"]]}
@@ -236,6 +240,11 @@ def main(argv=None):
     with concurrent.futures.ThreadPoolExecutor(len(jobs)) as pool:
         per_part = [f.result() for f in [pool.submit(job) for job in jobs]][3]
     phases.done("reductions")
+    located = store_job.result()
+    background.shutdown()
+    if located:
+        log(located)
+    phases.done("merged_store")
     passed = run_options(run_args, "--config", "--model")
     if args.report_model and "--model" not in passed:
         passed += ["--model", args.report_model]
