@@ -58,7 +58,7 @@ for n in sys.argv[1:]:
     print("|---|---|---|---|---|---|")
     print(f"| `pipeline run` | {single_s:.1f} s | {single_mb:.0f} MB (the process) | | | |")
     runs = {}
-    for name, label in (("local", "local[2], 4 parts"), ("pair", "standalone pair, 4 parts"), ("serial", "local[1], one task at a time")):
+    for name, label in (("local", "local[2]"), ("pair", "standalone pair"), ("serial", "local[1], one task at a time")):
         folder = os.path.join(sim, f"spark-{name}")
         if not os.path.exists(os.path.join(folder, "spark_summary.json")):
             print(f"| Spark {label} | failed: see {folder}.log | | | | |")
