@@ -37,13 +37,5 @@ def unquote(field):
     return field
 
 
-def table(text):
-    """(header names, rows of raw fields) of one CSV file."""
-    rows = list(records(text))
-    if not rows:
-        return [], []
-    return [unquote(f) for f in rows[0]], rows[1:]
-
-
 def line(fields):
     return ",".join(fields) + "\n"
