@@ -103,8 +103,11 @@ def set_aside(store, failed_parts):
 
 
 def move_parquet(source, out):
-    """OUT/parquet replaced by this run's datasets."""
+    """OUT/parquet replaced by this run's datasets (already done when a retried task finds
+    them moved)."""
     target = os.path.join(out, "parquet")
+    if not os.path.exists(source) and os.path.exists(target):
+        return
     old = target + ".old"
     shutil.rmtree(old, ignore_errors=True)
     if os.path.exists(target):
