@@ -23,59 +23,71 @@ public struct ReducedTables {
         public let description: String
     }
 
-    /// Every row of one table, as {column: text}.
-    func rows(_ table: String) throws -> [[String: String?]] {
+    /// One row of a reduced table: its file and line (for errors) and {column: text}.
+    struct Row {
+        var path: String, line: Int
+        var fields: [String: String?]
+
+        func text(_ column: String) throws -> String {
+            guard let value = fields[column], let value else { throw Malformed(description: "\(path):\(line): no \(column)") }
+            return value
+        }
+
+        func optional(_ column: String) -> String? { fields[column] ?? nil }
+
+        func integer(_ column: String) throws -> Int {
+            let text = try text(column)
+            guard let value = Int(text) else { throw Malformed(description: "\(path):\(line): \(column) is \(text), not an integer") }
+            return value
+        }
+
+        func number(_ column: String) throws -> Double {
+            let text = try text(column)
+            guard let value = Double(text) else { throw Malformed(description: "\(path):\(line): \(column) is \(text), not a number") }
+            return value
+        }
+
+        /// A space-separated list of numbers (empty or NULL: none).
+        func numbers(_ column: String) throws -> [Double] {
+            try (optional(column) ?? "").split(separator: " ").map {
+                guard let value = Double($0) else { throw Malformed(description: "\(path):\(line): \(column) holds \($0), not a number") }
+                return value
+            }
+        }
+    }
+
+    /// Every row of one table. Lines count from the header (line 1); Spark writes no field
+    /// with a line break here (ids, names, numbers).
+    func rows(_ table: String) throws -> [Row] {
         let directory = (folder as NSString).appendingPathComponent(table)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
             throw Malformed(description: "\(directory): the reduced table \(table) is missing (written by spark/pipeline_spark/aggregates.py)")
         }
-        var rows: [[String: String?]] = []
+        var rows: [Row] = []
         for name in names.sorted() where name.hasPrefix("part-") && name.hasSuffix(".csv") {
-            let table = try CSVTable.read(path: (directory as NSString).appendingPathComponent(name))
-            for row in table.rows { rows.append(Dictionary(uniqueKeysWithValues: zip(table.columns, row))) }
+            let path = (directory as NSString).appendingPathComponent(name)
+            let table = try CSVTable.read(path: path)
+            for (index, row) in table.rows.enumerated() {
+                rows.append(Row(path: path, line: index + 2, fields: Dictionary(uniqueKeysWithValues: zip(table.columns, row))))
+            }
         }
         return rows
     }
 
-    static func text(_ row: [String: String?], _ column: String) throws -> String {
-        guard let value = row[column], let value else { throw Malformed(description: "reduced row lacks \(column): \(row)") }
-        return value
-    }
-
-    static func optional(_ row: [String: String?], _ column: String) -> String? { row[column] ?? nil }
-
-    static func integer(_ row: [String: String?], _ column: String) throws -> Int {
-        guard let value = Int(try text(row, column)) else { throw Malformed(description: "\(column) is not an integer: \(row)") }
-        return value
-    }
-
-    static func number(_ row: [String: String?], _ column: String) throws -> Double {
-        guard let value = Double(try text(row, column)) else { throw Malformed(description: "\(column) is not a number: \(row)") }
-        return value
-    }
-
-    /// A space-separated list of numbers (empty or NULL: none).
-    static func numbers(_ row: [String: String?], _ column: String) throws -> [Double] {
-        try (optional(row, column) ?? "").split(separator: " ").map {
-            guard let value = Double($0) else { throw Malformed(description: "\(column) holds \($0), not a number") }
-            return value
-        }
-    }
-
     public func odGroups() throws -> [ODGroup] {
         try rows("od_groups").map { row in
-            ODGroup(origin: Self.optional(row, "origin_geofence_id"), destination: Self.optional(row, "destination_geofence_id"),
-                    trips: try Self.integer(row, "trips"), devices: try Self.integer(row, "devices"),
-                    durationsSeconds: try Self.numbers(row, "durations_s"), distancesMeters: try Self.numbers(row, "distances_m"),
-                    mainModes: Dictionary((Self.optional(row, "main_modes") ?? "").split(separator: " ").map { (String($0), 1) }, uniquingKeysWith: +))
+            ODGroup(origin: row.optional("origin_geofence_id"), destination: row.optional("destination_geofence_id"),
+                    trips: try row.integer("trips"), devices: try row.integer("devices"),
+                    durationsSeconds: try row.numbers("durations_s"), distancesMeters: try row.numbers("distances_m"),
+                    mainModes: Dictionary((row.optional("main_modes") ?? "").split(separator: " ").map { (String($0), 1) }, uniquingKeysWith: +))
         }
     }
 
     public func modalTotals() throws -> [ModalTotal] {
         try rows("modal_totals").map { row in
-            ModalTotal(dimension: try Self.text(row, "dimension"), key: try Self.text(row, "dimension_value"), mode: try Self.text(row, "travel_mode"),
-                       trips: try Self.integer(row, "trips"), distanceMeters: try Self.number(row, "distance_m"),
-                       durationSeconds: try Self.number(row, "duration_s"))
+            ModalTotal(dimension: try row.text("dimension"), key: try row.text("dimension_value"), mode: try row.text("travel_mode"),
+                       trips: try row.integer("trips"), distanceMeters: try row.number("distance_m"),
+                       durationSeconds: try row.number("duration_s"))
         }
     }
 
@@ -83,20 +95,20 @@ public struct ReducedTables {
     /// key from TAB to).
     public func comfortGroups(_ table: String) throws -> [ComfortGroup] {
         try rows(table).map { row in
-            let key = table == "train_comfort_groups" ? try Self.text(row, "train")
-                : ComfortTables.routeKey(try Self.text(row, "from_station"), try Self.text(row, "to_station"))
+            let key = table == "train_comfort_groups" ? try row.text("train")
+                : ComfortTables.routeKey(try row.text("from_station"), try row.text("to_station"))
             var group = ComfortGroup(key: key)
             (group.rides, group.measuredRides, group.devices) =
-                (try Self.integer(row, "rides"), try Self.integer(row, "measured_rides"), try Self.integer(row, "devices"))
-            (group.nmvs, group.totalValues) = (try Self.numbers(row, "nmvs"), try Self.numbers(row, "a_vs_mps2"))
+                (try row.integer("rides"), try row.integer("measured_rides"), try row.integer("devices"))
+            (group.nmvs, group.totalValues) = (try row.numbers("nmvs"), try row.numbers("a_vs_mps2"))
             for rideClass in NMVClass.allCases {
-                group.classCounts[rideClass] = try Self.integer(row, "class_" + rideClass.rawValue.replacingOccurrences(of: " ", with: "_"))
+                group.classCounts[rideClass] = try row.integer("class_" + rideClass.rawValue.replacingOccurrences(of: " ", with: "_"))
             }
             for name in ComfortSummary.ratingNames {
-                (group.ratingSums[name], group.ratingCounts[name]) = (try Self.integer(row, name + "_sum"), try Self.integer(row, name + "_n"))
+                (group.ratingSums[name], group.ratingCounts[name]) = (try row.integer(name + "_sum"), try row.integer(name + "_n"))
             }
-            (group.noiseSumDecibels, group.noiseCount) = (try Self.number(row, "noise_db_sum"), try Self.integer(row, "noise_n"))
-            (group.departureDelays, group.arrivalDelays) = (try Self.numbers(row, "departure_delays_s"), try Self.numbers(row, "arrival_delays_s"))
+            (group.noiseSumDecibels, group.noiseCount) = (try row.number("noise_db_sum"), try row.integer("noise_n"))
+            (group.departureDelays, group.arrivalDelays) = (try row.numbers("departure_delays_s"), try row.numbers("arrival_delays_s"))
             return group
         }
     }
@@ -111,16 +123,16 @@ public struct ReducedTables {
     public func heatMaps() throws -> [HeatMapCounts] {
         var maps: [String: HeatMapCounts] = [:]
         for row in try rows("heatmaps") {
-            let name = try Self.text(row, "heat_map")
-            maps[name] = HeatMapCounts(map: name, cellMeters: try Self.number(row, "cell_m"), minimumDevices: try Self.integer(row, "min_devices"),
-                                       filter: Self.optional(row, "filter") ?? "", cells: [:])
+            let name = try row.text("heat_map")
+            maps[name] = HeatMapCounts(map: name, cellMeters: try row.number("cell_m"), minimumDevices: try row.integer("min_devices"),
+                                       filter: row.optional("filter") ?? "", cells: [:])
         }
         for row in try rows("heat_cells") {
-            let name = try Self.text(row, "heat_map")
-            guard var map = maps[name] else { throw Malformed(description: "heat_cells names a map heatmaps lacks: \(name)") }
-            let cell = try PublishRun.cell(name, try Self.text(row, "cell_id"), HeatGrid(cellMeters: map.cellMeters))
-            map.cells[cell] = HeatMap.Counts(fixes: try Self.integer(row, "fixes"), devices: try Self.integer(row, "devices"),
-                                             persons: try Self.integer(row, "persons"), dwellSeconds: try Self.number(row, "dwell_s"))
+            let name = try row.text("heat_map")
+            guard var map = maps[name] else { throw Malformed(description: "\(row.path):\(row.line): heat map \(name) is not in the table heatmaps") }
+            let cell = try PublishRun.cell(name, try row.text("cell_id"), HeatGrid(cellMeters: map.cellMeters))
+            map.cells[cell] = HeatMap.Counts(fixes: try row.integer("fixes"), devices: try row.integer("devices"),
+                                             persons: try row.integer("persons"), dwellSeconds: try row.number("dwell_s"))
             maps[name] = map
         }
         return Array(maps.values)

@@ -78,6 +78,10 @@ import Testing
         #expect(train["noise_db_mean"] == "65.0" && train["departure_delay_median_s"] == "30" && train["arrival_delay_median_s"] == "")
         #expect(try readCSV(folder.file("run/route_comfort.csv")).isEmpty)
 
+        try write(folder, "modal_totals", "dimension,dimension_value,travel_mode,trips,distance_m,duration_s\nall,all,car,two,1.0,1.0\n")
+        let bad = try cli.pipeline(["publish", "--store", "run/pipeline.sqlite", "--out", "run", "--reduced", "reduced"], in: folder.path)
+        #expect(bad.status != 0 && bad.stderr.contains("modal_totals/part-00000-1a2b-c000.csv:2: trips is two, not an integer"), "\(bad.stderr)")
+
         try FileManager.default.removeItem(atPath: folder.file("reduced/od_groups"))
         let missing = try cli.pipeline(["publish", "--store", "run/pipeline.sqlite", "--out", "run", "--reduced", "reduced"], in: folder.path)
         #expect(missing.status != 0 && missing.stderr.contains("reduced/od_groups") && missing.stderr.contains("od_groups is missing"), "\(missing.stderr)")

@@ -130,8 +130,7 @@ def part_rows(part_dir):
         if name not in names or name in SKIPPED:
             return None
         cols = exported.columns(schema, name)
-        with open(os.path.join(export, name + ".csv"), "rb") as f:
-            batches = exported.arrow_batches(f.read(), cols)
+        batches = exported.arrow_batches(os.path.join(export, name + ".csv"), cols)
         columns = [c["name"] for c in cols]
         out = []
         for batch in batches:

@@ -39,8 +39,7 @@ def read_export(export_dir, schema, name):
     path = os.path.join(export_dir, name + ".csv")
     if not os.path.exists(path):
         return None
-    with open(path, "rb") as f:
-        batches = exported.arrow_batches(f.read(), exported.columns(schema, name))
+    batches = exported.arrow_batches(path, exported.columns(schema, name))
     cols = exported.columns(schema, name)
     target = pa.schema([(c["name"], getattr(pa, exported.ARROW_TYPES[c["type"]])()) for c in cols])
     return pa.Table.from_batches(batches, schema=target) if batches else target.empty_table()
