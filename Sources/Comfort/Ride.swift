@@ -65,8 +65,8 @@ public struct Ride: Sendable {
 /// What the comfort summaries need of one group of check-in rides (a train, or a route from
 /// TAB to): counts, the measured rides' N_MV and a_v values and classes, the ratings' and the
 /// noise's sums and counts (noise added in ride order), and the delays. A single run reduces
-/// its rides to these (`groups`); a distributed run's Spark SQL computes the same over every
-/// part's rides (spark/pipeline_spark/comfort.py), and `ComfortSummary(group:)` applies the
+/// its rides to these (`groups`); a distributed run's Spark job merges the same from every
+/// part's rides (spark/pipeline_spark/reductions.py), and `ComfortSummary(group:)` applies the
 /// one set of formulas to either.
 public struct ComfortGroup: Sendable, Equatable {
     public var key: String

@@ -5,15 +5,15 @@ import MobilityCore
 import Reports
 import Trips
 
-/// The reductions a distributed run's Spark SQL computes over every part's rows, read by
+/// The reductions a distributed run's Spark job computes over every part's rows, read by
 /// `pipeline publish --reduced DIR`, which applies the formulas and formatting rules a single
 /// run applies (`ODMatrix(groups:)`, `ModalSplit(totals:)`, `ComfortSummary(group:)`,
 /// `HeatMap.published`): each formula lives once, in Swift.
 ///
-/// DIR holds one folder per table as Spark's CSV writer leaves it (`part-*.csv`, each with a
-/// header; RFC 4180 quoting, an empty field NULL). Numbers are Java's `Double.toString`
-/// text, which reads back to the same double; a list of numbers is one field of numbers
-/// separated by spaces. spark/pipeline_spark/aggregates.py writes them.
+/// DIR holds one folder per table, one file per reducer task (`part-*.csv`, each with a
+/// header; RFC 4180 quoting, an empty field NULL). Numbers are shortest round-trip text,
+/// which reads back to the same double; a list of numbers is one field of numbers separated
+/// by spaces. spark/pipeline_spark/reductions.py writes them.
 public struct ReducedTables {
     public var folder: String
 
@@ -61,7 +61,7 @@ public struct ReducedTables {
     func rows(_ table: String) throws -> [Row] {
         let directory = (folder as NSString).appendingPathComponent(table)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            throw Malformed(description: "\(directory): the reduced table \(table) is missing (written by spark/pipeline_spark/aggregates.py)")
+            throw Malformed(description: "\(directory): the reduced table \(table) is missing (written by spark/pipeline_spark/reductions.py)")
         }
         var rows: [Row] = []
         for name in names.sorted() where name.hasPrefix("part-") && name.hasSuffix(".csv") {

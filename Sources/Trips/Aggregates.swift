@@ -19,8 +19,8 @@ func modeRank(_ name: String) -> Int {
 
 /// What the OD table needs of one (origin, destination) pair of geofence ids: its trips'
 /// count, distinct devices, durations and distances, and trips per main mode. A single run
-/// reduces its trips to these (`ODGroup.groups`); a distributed run's Spark SQL computes the
-/// same groups over every part's trips (spark/pipeline_spark/aggregates.py), and `ODMatrix`
+/// reduces its trips to these (`ODGroup.groups`); a distributed run's Spark job merges the
+/// same groups from every part's trips (spark/pipeline_spark/reductions.py), and `ODMatrix`
 /// applies the one formula to either.
 public struct ODGroup: Sendable, Equatable {
     public var origin: String?
@@ -131,7 +131,7 @@ public struct ModalSplit: Sendable {
 
 /// The modal split's reduction: trips, leg distance and leg duration per (dimension, key,
 /// mode), the legs added in device order, then each device's time order (the order of their
-/// data-set ids, which a distributed run's Spark SQL reproduces).
+/// data-set ids, which a distributed run's Spark job reproduces).
 public struct ModalTotal: Sendable, Equatable {
     /// "all", "hour", "weekday" or "device".
     public var dimension: String

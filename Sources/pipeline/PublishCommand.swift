@@ -9,7 +9,7 @@ struct PublishCommand: ParsableCommand {
         abstract: "Write the heat maps, quarantine.csv and report.html of a store that a distributed run's merge filled.",
         discussion: """
             The last step of `scripts/spark_run.sh` (spark/README.md), in one Spark task: the merge puts every part's \
-            rows into one store and Spark SQL reduces every part's heat-map cells, trips, legs and rides (--reduced); \
+            rows into one store and Spark reduces every part's heat-map cells, trips, legs and rides (--reduced); \
             this applies k and the formulas and writes the files `pipeline run` writes, with the same code. Not \
             needed after a single `pipeline run`.
             """

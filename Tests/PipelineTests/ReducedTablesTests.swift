@@ -5,8 +5,8 @@ import TestSupport
 import Testing
 
 /// `pipeline publish --reduced`: the formulas over a distributed run's reductions, on
-/// reductions with known answers written as Spark's CSV writer writes them (Java's
-/// Double.toString text, "" for an empty string, an empty field for NULL). The Spark tests
+/// reductions with known answers written as the Spark job's reducers write them (numbers in
+/// Java's or Python's shortest round-trip text, "" for an empty string, an empty field for NULL). The Spark tests
 /// (spark/tests) compare the whole path with a single run byte for byte.
 @Suite struct ReducedTablesTests {
     let cli = CommandLineTests()

@@ -12,9 +12,11 @@
    on it (one DBSCAN pass over every staypoint, the single run's code).
 5. Renumber (executors, renumber.py, parquet_tables.py): each part's rows with data-set
    ids, as chunks of the per-device files and as Parquet datasets partitioned by part.
-6. Reductions (Spark SQL over the Parquet, aggregates.py, comfort.py): heat-map cells
-   (persons counted over all parts), OD groups, modal-split totals, comfort groups,
-   written by executors as CSV into the work folder. Nothing of them reaches the driver.
+6. Reductions (reductions.py, the same Spark job): each renumber task emits its part's
+   partial groups (heat-map cells, OD pairs, modal-split keys, trains and routes), Spark's
+   shuffle brings each group to one reducer task, which merges the parts' partials (persons
+   counted over all parts) and writes the reduced tables as CSV into the work folder.
+   Nothing of them reaches the driver.
 7. Finish (one executor task, assemble.py): the per-device files concatenated, `pipeline
    publish --reduced` on the merged store (k and every formula, in Swift), DIR/parquet/
    replaced. The task returns the overall heat map's counts for the log.
@@ -35,7 +37,7 @@ PROCESS_STARTED = time.time()  # the Python driver's start; spark-submit's own J
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from pipeline_spark import aggregates, assemble, comfort, layout, merged_store, part as part_module, plan as planning, renumber  # noqa: E402
+from pipeline_spark import assemble, layout, merged_store, part as part_module, plan as planning, reductions, renumber  # noqa: E402
 
 
 def arguments(argv):
@@ -130,18 +132,11 @@ def merged_store_task(task):
 
 def main(argv=None):
     args = arguments(argv if argv is not None else sys.argv[1:])
-    from pyspark import SparkFiles
-    from pyspark.sql import SparkSession
+    from pyspark import SparkConf, SparkContext, SparkFiles
 
     phases = Phases()
-    spark = SparkSession.builder.appName("mobility-pipeline").getOrCreate()
-    sc = spark.sparkContext
+    sc = SparkContext.getOrCreate(SparkConf().setAppName("mobility-pipeline"))
     sc.setLogLevel("ERROR")
-    if not sc.getConf().contains("spark.sql.shuffle.partitions"):
-        # The reduced tables are small next to the inputs (rows per trip, cell, ride, not per
-        # fix): Spark's 200 shuffle tasks per query cost more than the query. Set
-        # spark.sql.shuffle.partitions to override.
-        spark.conf.set("spark.sql.shuffle.partitions", str(max(2, sc.defaultParallelism)))
     started = time.time()
     phases.done("session_start")
     out = os.path.abspath(args.out)
@@ -217,29 +212,28 @@ def main(argv=None):
     tasks = [{"part_dir": d, "index": r["index"], "counts": r["counts"], "parquet_dir": parquet_dir, "tables_dir": tables_dir,
               "merged_store": os.path.join(run_dir, "merged", "pipeline.sqlite") if dataset_locations else None, **numbering[r["index"]]}
              for d, r in zip(part_dirs, results)]
-    renumbered = sc.parallelize(tasks, len(tasks)).map(renumber.renumber_part).collect()
-    phases.done("renumber")
-
-    def view(name, folder):
-        spark.read.parquet(os.path.join(folder, name)).createOrReplaceTempView(name)
-    for name in ("trips", "triplegs", "rides"):
-        view(name, parquet_dir)
-    for name in ("heatmaps", "heatmap_device_cells", "checkins"):
-        view(name, tables_dir)
     reduced = os.path.join(run_dir, "reduced")
-    jobs = [lambda: aggregates.heat_cells(spark, os.path.join(reduced, "heat_cells"), os.path.join(reduced, "heatmaps")),
-            lambda: aggregates.od_groups(spark, os.path.join(reduced, "od_groups")),
-            lambda: aggregates.modal_totals(spark, utc_offset_hours, os.path.join(reduced, "modal_totals")),
-            lambda: aggregates.cells_if_k_per_part(spark)]
-    if any(os.path.exists(os.path.join(d, "part-tables", "rides.csv")) for d in part_dirs):  # a single run writes the comfort files together
-        jobs += [lambda: comfort.groups(spark, ["train"], os.path.join(reduced, "train_comfort_groups")),
-                 lambda: comfort.groups(spark, ["from_station", "to_station"], os.path.join(reduced, "route_comfort_groups"))]
-    # The reductions are independent Spark jobs of a few small tasks each, submitted together
-    # from threads so that their tasks share the executors (12 devices, local[2]: 9.2 s one
-    # after another, 7.6 s together; 100 device-days on the standalone pair: 18.3 s, 17.6 s).
-    with concurrent.futures.ThreadPoolExecutor(len(jobs)) as pool:
-        per_part = [f.result() for f in [pool.submit(job) for job in jobs]][3]
-    phases.done("reductions")
+    with_comfort = any(os.path.exists(os.path.join(d, "part-tables", "rides.csv")) for d in part_dirs)  # a single run writes comfort files then
+    offset_s = utc_offset_hours * 3600
+
+    def renumber_and_emit(task):
+        again = renumber.renumber_part(task)
+        started = time.time()
+        found = list(reductions.partials(task, offset_s))
+        yield ("summary", task["index"]), dict(again, index=task["index"], partials_seconds=time.time() - started)
+        yield from found
+    # One job: the map tasks renumber a part each and emit its partial groups; Spark's
+    # shuffle brings each group's partials to one reducer, which merges them and writes the
+    # reduced tables (reductions.py). Only the tasks' seconds and counts come back.
+    reducers = max(1, min(len(tasks), sc.defaultParallelism))
+    merged = (sc.parallelize(tasks, len(tasks)).flatMap(renumber_and_emit).partitionBy(reducers, reductions.bucket)
+              .mapPartitionsWithIndex(lambda i, items: reductions.reduce_bucket(i, items, reduced, with_comfort)).collect())
+    phases.done("renumber")
+    reduce_s = max(m["finished"] for m in merged) - min(m["started"] for m in merged)
+    phases.seconds["renumber"] = round(phases.seconds["renumber"] - reduce_s, 3)
+    phases.seconds["reductions"] = round(reduce_s, 3)
+    renumbered = sorted((s for m in merged for s in m["summaries"]), key=lambda s: s["index"])
+    per_part = sum(m["cells_if_k_per_part"] for m in merged)
     located = store_job.result()
     background.shutdown()
     if located:
@@ -266,7 +260,8 @@ def main(argv=None):
                                  "error": r["failed"]} for r in failed],
                "parts": [{"index": r["index"], "devices": len(parts[r["index"]].devices), "device_names": parts[r["index"]].devices,
                           "first": parts[r["index"]].first, "before": parts[r["index"]].before, "bytes": parts[r["index"]].bytes,
-                          "seconds": r["seconds"], "renumber_seconds": again["seconds"], "exit_status": r["exit_status"],
+                          "seconds": r["seconds"], "renumber_seconds": again["seconds"] + again["partials_seconds"],
+                          "partials_seconds": again["partials_seconds"], "exit_status": r["exit_status"],
                           "rows": r["counts"], "parquet_rows": again["rows"]}
                          for r, again in zip(results, renumbered)],
                "heat_map": {"cells": overall["cells"] if overall else 0, "suppressed": overall["suppressed"] if overall else 0,
@@ -279,7 +274,7 @@ def main(argv=None):
     shutil.rmtree(layout.work_root(out), ignore_errors=True)
     log(f"done in {summary['seconds']:.1f} s: {out}/report.html" + ("; some inputs were quarantined (quarantine.csv)" if status == 2 else "")
         + (f"; {len(failed)} parts failed (spark_summary.json: failed_parts)" if failed else ""))
-    spark.stop()
+    sc.stop()
     return status
 
 
