@@ -117,9 +117,15 @@ def move_parquet(source, out):
 
 
 def finish(task):
-    """Runs the last stage; returns {"status", "log", "files"}."""
+    """Runs the last stage; returns {"status", "log", "files", "heat_map", "steps_s"}."""
     run_dir, out, binary = task["run_dir"], task["out"], task["binary"]
     part_dirs = task["part_dirs"]
+    steps, last = {}, time.time()
+
+    def step(name):
+        nonlocal last
+        steps[name] = round(time.time() - last, 3)
+        last = time.time()
     files = assemble_files(part_dirs, out, task["dataset_locations"])
     if task["dataset_locations"]:
         shutil.copyfile(os.path.join(run_dir, "merged", "locations.csv"), os.path.join(out, "locations.csv.partial"))
@@ -128,14 +134,17 @@ def finish(task):
     os.makedirs(os.path.join(out, "logs"), exist_ok=True)
     for i, d in enumerate(part_dirs):
         shutil.copyfile(os.path.join(d, "log.txt"), os.path.join(out, "logs", f"part-{task['indices'][i]}.log"))
+    step("files")
     local = tempfile.mkdtemp(prefix="pipeline-publish-")
     try:
         store = os.path.join(local, "pipeline.sqlite")
         shutil.copyfile(os.path.join(run_dir, "merged", "pipeline.sqlite"), store)
         set_aside(store, task.get("failed_parts", []))
+        step("store_copy")
         publish = subprocess.run([binary, "publish", "--store", store, "--out", out] + task["publish_args"], capture_output=True, text=True)
+        step("publish")
         if publish.returncode != 0:
-            return {"status": publish.returncode, "log": publish.stderr, "files": files, "heat_map": None}
+            return {"status": publish.returncode, "log": publish.stderr, "files": files, "heat_map": None, "steps_s": steps}
         with sqlite3.connect(store) as db:
             found = db.execute("SELECT cells, suppressed_cells, min_devices FROM heatmaps WHERE map = 'all'").fetchone()
         heat_map = dict(zip(("cells", "suppressed", "min_devices"), found)) if found else None
@@ -144,4 +153,5 @@ def finish(task):
     finally:
         shutil.rmtree(local, ignore_errors=True)
     move_parquet(os.path.join(run_dir, "parquet"), out)
-    return {"status": 0, "log": publish.stderr, "files": files, "heat_map": heat_map}
+    step("store_and_parquet_moved")
+    return {"status": 0, "log": publish.stderr, "files": files, "heat_map": heat_map, "steps_s": steps}

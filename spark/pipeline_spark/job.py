@@ -119,15 +119,16 @@ def offsets_of(results):
 
 def merged_store_task(task):
     """Stage 4 on one executor: the merged store, and the data-set pass over its staypoints."""
+    started = time.time()
     target = os.path.join(task["run_dir"], "merged", "pipeline.sqlite")
     merged_store.build(task["part_dirs"], target)
     if not task["dataset_locations"]:
-        return ""
+        return "", time.time() - started
     done = subprocess.run([task["binary"], "locations", "--store", target, "--out", os.path.dirname(target)] + task["config_args"],
                           capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"pipeline locations failed ({done.returncode}): {done.stderr.strip()}")
-    return done.stderr.strip()
+    return done.stderr.strip(), time.time() - started
 
 
 def main(argv=None):
@@ -234,7 +235,7 @@ def main(argv=None):
     phases.seconds["reductions"] = round(reduce_s, 3)
     renumbered = sorted((s for m in merged for s in m["summaries"]), key=lambda s: s["index"])
     per_part = sum(m["cells_if_k_per_part"] for m in merged)
-    located = store_job.result()
+    located, store_task_s = store_job.result()
     background.shutdown()
     if located:
         log(located)
@@ -268,7 +269,7 @@ def main(argv=None):
                             "cells_if_k_per_part": per_part},
                "locations": {"scope": configured["trips"]["locations"]["scope"],
                              "locations_if_per_part": sum(r["counts"]["locations"] for r in results) if dataset_locations else None},
-               "phases_s": phases.seconds, "seconds": time.time() - started, "driver_peak_rss_mb": peak_rss_mb(),
+               "phases_s": phases.seconds, "merged_store_task_s": round(store_task_s, 3), "finish_steps_s": finished["steps_s"], "seconds": time.time() - started, "driver_peak_rss_mb": peak_rss_mb(),
                "exit_status": status, "output_folder": out}
     write_atomically(os.path.join(out, "spark_summary.json"), json.dumps(summary, indent=1) + "\n")
     shutil.rmtree(layout.work_root(out), ignore_errors=True)
