@@ -10,11 +10,17 @@ import Trips
 ///
 /// The staypoints are read in the order a single run holds them (id order: devices, then
 /// time) and clustered by `LocationClusterer`, the single run's code, so locations, their
-/// numbers and every staypoint's and trip's location id are the single run's.
+/// numbers and every staypoint's and trip's location id are the single run's. With
+/// `linksFolder`, the clusters come from the spatial tiles' links instead
+/// (`LocationClusterer.cluster(_:tileLinks:)`): the same locations, from work done per tile.
 public struct LocationsRun {
     public var storePath: String
     public var outputFolder: String
     public var parameters = LocationParameters()
+    /// A distributed run's tile links (`part-*.csv` files of `kind,a,b`, ids the store's
+    /// staypoint ids; `LocationTilesRun` writes them): the clusters are joined from them
+    /// instead of found in one pass. Nil: one pass over every staypoint.
+    public var linksFolder: String?
 
     public init(storePath: String, outputFolder: String) {
         (self.storePath, self.outputFolder) = (storePath, outputFolder)
@@ -39,7 +45,9 @@ public struct LocationsRun {
             Staypoint(device: $0.device, startSeconds: $0.startSeconds, endSeconds: $0.endSeconds, latitudeDegrees: $0.latitudeDegrees,
                       longitudeDegrees: $0.longitudeDegrees)
         }
-        let locations = LocationClusterer(parameters: parameters).cluster(&staypoints)
+        let clusterer = LocationClusterer(parameters: parameters)
+        let locations = try linksFolder.map { try clusterer.cluster(&staypoints, tileLinks: LocationTilesRun.links(in: $0, ids: rows.map(\.id))) }
+            ?? clusterer.cluster(&staypoints)
         var locationIDs: [Int: Int] = [:]
         for (row, stay) in zip(rows, staypoints) { if let location = stay.location { locationIDs[row.id] = TripIdentifiers.location(location) } }
         try store.replaceLocations(locations.enumerated().map { index, location in

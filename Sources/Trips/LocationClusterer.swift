@@ -35,10 +35,20 @@ public struct LocationClusterer: Sendable {
     }
 
     private func clusterGroup(_ staypoints: inout [Staypoint], indices: [Int], device: String?, offset: Int) -> [Location] {
-        let order = indices.sorted { (staypoints[$0].startSeconds, staypoints[$0].device) < (staypoints[$1].startSeconds, staypoints[$1].device) }
+        let order = Self.order(staypoints, indices)
         let points = order.map { TrackPoint(timeSeconds: 0, latitudeDegrees: staypoints[$0].latitudeDegrees,
                                             longitudeDegrees: staypoints[$0].longitudeDegrees) }
-        let labels = dbscan(points)
+        return assign(dbscan(points), order: order, to: &staypoints, device: device, offset: offset)
+    }
+
+    /// The staypoints `indices` in the order clusters are seeded and numbered: start, then device.
+    static func order(_ staypoints: [Staypoint], _ indices: [Int]) -> [Int] {
+        indices.sorted { (staypoints[$0].startSeconds, staypoints[$0].device) < (staypoints[$1].startSeconds, staypoints[$1].device) }
+    }
+
+    /// Locations from cluster numbers (`labels[position]`, numbered by first appearance in
+    /// `order`; nil: none), each staypoint's `location` set.
+    func assign(_ labels: [Int?], order: [Int], to staypoints: inout [Staypoint], device: String?, offset: Int) -> [Location] {
         var members: [[Int]] = []
         for (position, label) in labels.enumerated() {
             guard let label else { continue }
@@ -80,7 +90,7 @@ public struct LocationClusterer: Sendable {
     }
 
     /// Indices within `epsilonMeters` of each point, the point itself included.
-    private func neighbourLists(_ points: [TrackPoint]) -> [[Int]] {
+    func neighbourLists(_ points: [TrackPoint]) -> [[Int]] {
         let vectors = UnitVectors(points)
         let chordSquaredThreshold = pow(2 * sin(parameters.epsilonMeters / (2 * Geodesy.earthRadiusMeters)), 2)
         let latitudeBand = parameters.epsilonMeters / (Geodesy.earthRadiusMeters * .pi / 180) * 1.01
@@ -102,7 +112,7 @@ public struct LocationClusterer: Sendable {
         return neighbours
     }
 
-    private func renumberedByFirstAppearance(_ labels: [Int?]) -> [Int?] {
+    func renumberedByFirstAppearance(_ labels: [Int?]) -> [Int?] {
         var mapping: [Int: Int] = [:]
         return labels.map { label in
             guard let label else { return nil }

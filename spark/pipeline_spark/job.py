@@ -8,8 +8,10 @@
    few numbers: rows per id space, exit status, seconds.
 3. Offsets (driver): per part, the rows of each id space in the parts before: O(parts).
 4. Merged store (one executor task, merged_store.py): every part's rows but the fixes, for
-   `pipeline publish`; with locations clustered across devices, `pipeline locations` runs
-   on it (one DBSCAN pass over every staypoint, the single run's code).
+   `pipeline publish`. With locations clustered across devices, a Spark job first puts the
+   staypoints into spatial tiles with a 2ε halo and finds each tile's DBSCAN links on the
+   executors (location_tiles.py, `pipeline locations --tile-points`); the store's task
+   joins them (`pipeline locations --links`) into the locations of one pass.
 5. Renumber (executors, renumber.py, parquet_tables.py): each part's rows with data-set
    ids, as chunks of the per-device files and as Parquet datasets partitioned by part.
 6. Reductions (reductions.py, the same Spark job): each renumber task emits its part's
@@ -37,7 +39,7 @@ PROCESS_STARTED = time.time()  # the Python driver's start; spark-submit's own J
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from pipeline_spark import assemble, layout, merged_store, part as part_module, plan as planning, reductions, renumber  # noqa: E402
+from pipeline_spark import assemble, layout, location_tiles, merged_store, part as part_module, plan as planning, reductions, renumber  # noqa: E402
 
 
 def arguments(argv):
@@ -47,6 +49,9 @@ def arguments(argv):
     p.add_argument("--partitions", type=int, default=2, help="parts of the devices, one Spark task each (default 2)")
     p.add_argument("--binary", default=None, help="the pipeline executable inside the bundle (default: bin/pipeline of --bundle)")
     p.add_argument("--bundle", default=None, help="a .tar.gz with bin/pipeline, lib/ and models/, shipped to every executor")
+    p.add_argument("--location-tile-degrees", type=float, default=0.05,
+                   help="with locations clustered across devices: the side of a spatial tile, degrees (default 0.05, about 5.5 km "
+                        "north-south); each tile is clustered by one task with a halo of 3 epsilon_meters")
     p.add_argument("--report-model", default=None, help="the model path the report names (default: the bundle's copy of the shipped model)")
     p.add_argument("--fail-first-attempt", default=None, help=argparse.SUPPRESS)  # tests: a marker file kills one attempt
     p.add_argument("--fail-part", type=int, default=None, help=argparse.SUPPRESS)  # tests: this part fails on every attempt
@@ -57,6 +62,8 @@ def arguments(argv):
     args.run_args = argv[split + 1:]
     if args.partitions < 1:
         p.error("--partitions must be 1 or more")
+    if not 0 < args.location_tile_degrees <= 180:
+        p.error(f"--location-tile-degrees must be above 0 and at most 180 (degrees), not {args.location_tile_degrees}")
     return args
 
 
@@ -118,14 +125,15 @@ def offsets_of(results):
 
 
 def merged_store_task(task):
-    """Stage 4 on one executor: the merged store, and the data-set pass over its staypoints."""
+    """Stage 4 on one executor: the merged store, and with dataset-scope locations, the tiles'
+    links joined into them (`pipeline locations --links`)."""
     started = time.time()
     target = os.path.join(task["run_dir"], "merged", "pipeline.sqlite")
     merged_store.build(task["part_dirs"], target)
     if not task["dataset_locations"]:
         return "", time.time() - started
-    done = subprocess.run([task["binary"], "locations", "--store", target, "--out", os.path.dirname(target)] + task["config_args"],
-                          capture_output=True, text=True)
+    done = subprocess.run([task["binary"], "locations", "--store", target, "--out", os.path.dirname(target), "--links", task["links"]]
+                          + task["config_args"], capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"pipeline locations failed ({done.returncode}): {done.stderr.strip()}")
     return done.stderr.strip(), time.time() - started
@@ -200,7 +208,20 @@ def main(argv=None):
     part_dirs = [layout.part_folder(run_dir, r["index"]) for r in results]
     numbering = offsets_of(results)
     config_args = run_options(run_args, "--config")
-    store_task = {"run_dir": run_dir, "part_dirs": part_dirs, "dataset_locations": dataset_locations, "config_args": config_args}
+    links_dir, tiled = os.path.join(run_dir, "location-links"), []
+    if dataset_locations:
+        # Locations across devices: staypoints into tiles with a halo, one reducer task per
+        # group of tiles finds their links (location_tiles.py); the store's task joins them.
+        epsilon_m, tile_deg = float(configured["trips"]["locations"]["epsilon_meters"]), args.location_tile_degrees
+        tile_tasks = [{"part_dir": d, "offset": numbering[r["index"]]["offsets"].get("staypoints", 0)} for d, r in zip(part_dirs, results)]
+        tiled = (sc.parallelize(tile_tasks, len(tile_tasks)).flatMap(lambda t: location_tiles.points(t, epsilon_m, tile_deg))
+                 .partitionBy(max(1, min(len(tile_tasks), sc.defaultParallelism)), location_tiles.bucket)
+                 .mapPartitionsWithIndex(lambda i, items: location_tiles.links(i, items, executor_binary(), config_args, links_dir)).collect())
+        phases.done("location_tiles")
+        log(f"locations: {sum(t['staypoints'] for t in tiled)} staypoints in {sum(t['tiles'] for t in tiled)} tiles of {tile_deg} degrees "
+            f"({sum(t['halo'] for t in tiled)} more in halos), {sum(t['links'] for t in tiled)} links")
+    store_task = {"run_dir": run_dir, "part_dirs": part_dirs, "dataset_locations": dataset_locations, "config_args": config_args,
+                  "links": links_dir}
     # The merged store is one task, off the critical path: it runs beside the renumbering and
     # the reductions, which need it only with locations clustered across devices.
     background = concurrent.futures.ThreadPoolExecutor(1)
@@ -267,7 +288,8 @@ def main(argv=None):
                          for r, again in zip(results, renumbered)],
                "heat_map": {"cells": overall["cells"] if overall else 0, "suppressed": overall["suppressed"] if overall else 0,
                             "cells_if_k_per_part": per_part},
-               "locations": {"scope": configured["trips"]["locations"]["scope"],
+               "locations": {"scope": configured["trips"]["locations"]["scope"], "tiles": sum(t["tiles"] for t in tiled),
+                             "halo_staypoints": sum(t["halo"] for t in tiled), "tile_degrees": args.location_tile_degrees,
                              "locations_if_per_part": sum(r["counts"]["locations"] for r in results) if dataset_locations else None},
                "phases_s": phases.seconds, "merged_store_task_s": round(store_task_s, 3), "finish_steps_s": finished["steps_s"], "seconds": time.time() - started, "driver_peak_rss_mb": peak_rss_mb(),
                "exit_status": status, "output_folder": out}

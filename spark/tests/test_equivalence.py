@@ -285,8 +285,9 @@ class SparkEquivalence(CityRuns):
 
 class SparkDatasetLocations(CityRuns):
     """Locations clustered across devices (trips.locations.scope: dataset), with a minimum of
-    3 staypoints so that some staypoints stay in no location: one pass over every part's
-    staypoints must give the single run's locations and location ids."""
+    3 staypoints so that some staypoints stay in no location, in tiles of 0.01 degrees (about
+    1.1 km, so that locations and neighbourhoods cross tiles): the tiles' links joined must
+    give the single run's locations and location ids."""
 
     @classmethod
     def setUpClass(cls):
@@ -300,7 +301,14 @@ class SparkDatasetLocations(CityRuns):
         subprocess.run([BINARY, "run", traces, "--out", cls.single, "--config", config], check=True, capture_output=True)
         cls.spark = os.path.join(cls.work, "spark")
         cls.job = subprocess.run([os.path.join(ROOT, "scripts", "spark_run.sh"), traces, "--out", cls.spark, "--partitions", "3",
-                                  "--", "--config", config], capture_output=True, text=True)
+                                  "--location-tile-degrees", "0.01", "--", "--config", config], capture_output=True, text=True)
+
+    def test_staypoints_were_clustered_in_several_tiles_with_halos(self):
+        self.assertEqual(self.job.returncode, 0, self.job.stderr[-3000:])
+        with open(os.path.join(self.spark, "spark_summary.json")) as f:
+            summary = json.load(f)["locations"]
+        self.assertGreater(summary["tiles"], 3, summary)
+        self.assertGreater(summary["halo_staypoints"], 0, summary)
 
     def test_locations_and_their_ids_are_the_single_runs(self):
         self.assertEqual(self.job.returncode, 0, self.job.stderr[-3000:])
