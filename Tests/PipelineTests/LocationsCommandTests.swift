@@ -1,4 +1,5 @@
 import Foundation
+import MobilityCore
 import TestSupport
 import Testing
 
@@ -38,6 +39,41 @@ import Testing
             let relocated = try String(contentsOfFile: folder.file("export-device/\(table)"), encoding: .utf8)
             #expect(relocated == (try String(contentsOfFile: folder.file("export-dataset/\(table)"), encoding: .utf8)), "\(table)")
         }
+
+        // The distributed run's way: two tiles split at the median longitude, each with the
+        // other's staypoints as its halo (wider than 2ε: allowed), links per tile, then joined.
+        let staypoints = try CSVTable.read(path: folder.file("export-device/staypoints.csv"))
+        let at = try ["id", "lat_deg", "lon_deg"].map { name in try #require(staypoints.columns.firstIndex(of: name)) }
+        let (id, lat, lon) = (at[0], at[1], at[2])
+        let median = staypoints.rows.map { Double($0[lon]!)! }.sorted()[staypoints.rows.count / 2]
+        var points = "tile,id,lat_deg,lon_deg,owned\n"
+        for tile in ["west", "east"] {
+            for row in staypoints.rows {
+                let owned = (Double(row[lon]!)! < median) == (tile == "west")
+                points += "\(tile),\(row[id]!),\(row[lat]!),\(row[lon]!),\(owned ? 1 : 0)\n"
+            }
+        }
+        try points.write(toFile: folder.file("points.csv"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: folder.file("links"), withIntermediateDirectories: true)
+        let step = try runs.cli.pipeline(["locations", "--tile-points", "points.csv", "--links-out", "links/part-00000.csv",
+                                          "--config", "dataset.yaml", "--json"], in: folder.path)
+        #expect(step.status == 0, "\(step.stderr)")
+        let tiles = try JSONSerialization.jsonObject(with: Data(step.stdout.utf8)) as? [String: Any] ?? [:]
+        #expect(tiles["tiles"] as? Int == 2 && tiles["staypoints"] as? Int == staypoints.rows.count, "\(tiles)")
+        let joined = try runs.cli.pipeline(["locations", "--store", "device/pipeline.sqlite", "--out", "tiled", "--links", "links",
+                                            "--config", "dataset.yaml"], in: folder.path)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(try String(contentsOfFile: folder.file("tiled/locations.csv"), encoding: .utf8) == expected)
+    }
+
+    @Test func aBadTilePointNamesItsFileAndLine() throws {
+        let folder = try TemporaryFolder()
+        try "tile,id,lat_deg,lon_deg,owned\na,1,48.1,11.5,1\na,2,north,11.5,1\n"
+            .write(toFile: folder.file("points.csv"), atomically: true, encoding: .utf8)
+        let outcome = try runs.cli.pipeline(["locations", "--tile-points", "points.csv", "--links-out", "links.csv"], in: folder.path)
+        #expect(outcome.status != 0 && outcome.stderr.contains("points.csv:3: lat_deg is north, not a number"), "\(outcome.stderr)")
+        let half = try runs.cli.pipeline(["locations", "--tile-points", "points.csv"], in: folder.path)
+        #expect(half.status != 0 && half.stderr.contains("--tile-points and --links-out together"), "\(half.stderr)")
     }
 
     @Test func aMissingStoreIsAnError() throws {
