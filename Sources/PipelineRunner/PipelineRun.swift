@@ -212,7 +212,7 @@ public struct PipelineRun {
         trips.imuClasses = model.map { $0.usesInertial ? $0.classes : [] } ?? []
         (trips.transit, trips.transitDescription) = try transitFeed.map { try TransitRun.index(feed: $0, progress: progress) } ?? (nil, nil)
         trips.parameters = configuration.trips
-        trips.calendar = calendar
+        (trips.calendar, trips.writesModalKeys) = (calendar, partial)
         let tripSummary = try trips.run(progress: progress)
         if let warning = tripSummary.transitWarning { summary.warnings.append(warning) }
         progress.log(Self.legSources(tripSummary.legsByModeSource, model: model))

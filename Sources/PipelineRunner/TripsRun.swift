@@ -19,6 +19,8 @@ public struct TripsRun {
     /// Write the trip tables and GeoJSON into `reportsFolder` (false: the store only, as a
     /// partial run of `pipeline run --partial` keeps them).
     public var writesFiles = true
+    /// A distributed run's part: also `modal_keys.csv` (`TripTables.modalKeys`) for the merge.
+    public var writesModalKeys = false
     public var parameters = TripStageParameters()
     public var calendar = CalendarKeys()
     public var grouping = TrackGrouping.device
@@ -120,6 +122,10 @@ public struct TripsRun {
         if writesFiles {
             try TripTables(result: result, geofences: geofences, calendar: calendar).write(to: reportsFolder)
             try TripGeoJSON(result: result, geofences: geofences).write(to: reportsFolder)
+        }
+        if writesModalKeys {
+            try TripTables(result: result, geofences: geofences, calendar: calendar).modalKeys()
+                .write(to: (reportsFolder as NSString).appendingPathComponent(TripTables.modalKeysName))
         }
         try store.finishRun(id: runID, counts: RunCounts())
         summary.secondsWriting = lap()

@@ -146,6 +146,25 @@ public struct TripTables {
 
     func odMatrix() -> CSVWriter { Self.odMatrix(ODMatrix(result.devices), geofences: geofences) }
 
+    /// A distributed run's part (`modal_keys.csv`, never published): the modal split's keys of
+    /// each trip and leg (`ModalTotal.keys`), so that the Spark job groups by them and no
+    /// second copy of the calendar arithmetic exists. Columns `kind,id,dimension,dimension_value`.
+    public static let modalKeysName = "modal_keys.csv"
+
+    public func modalKeys() -> CSVWriter {
+        var csv = CSVWriter(columns: ["kind", "id", "dimension", "dimension_value"])
+        for (deviceIndex, device) in result.devices.enumerated() {
+            for (kind, starts, id) in [("trip", device.trips.map(\.startSeconds), ids.trip), ("tripleg", device.triplegs.map(\.startSeconds), ids.tripleg)] {
+                for (index, start) in starts.enumerated() {
+                    for key in ModalTotal.keys(device: device.device, startSeconds: start, calendar: calendar) {
+                        csv.append([kind, String(id(deviceIndex, index)), key[0], key[1]])
+                    }
+                }
+            }
+        }
+        return csv
+    }
+
     func modalSplit() -> CSVWriter { Self.modalSplit(ModalSplit(result.devices, calendar: calendar)) }
 
     /// `od_matrix.csv` of a matrix (from one run's trips, or from a distributed run's groups).

@@ -146,12 +146,16 @@ public struct ModalTotal: Sendable, Equatable {
             (dimension, key, mode, trips, distanceMeters, durationSeconds)
     }
 
+    /// The (dimension, key) pairs a trip or leg of `device` starting at `seconds` counts in:
+    /// all, its local hour (00–23), its local weekday and its device.
+    public static func keys(device: String, startSeconds seconds: Double, calendar: CalendarKeys) -> [[String]] {
+        [["all", "all"], ["hour", String(format: "%02d", calendar.hour(seconds))],
+         ["weekday", CalendarKeys.weekdayNames[calendar.weekday(seconds)]], ["device", device]]
+    }
+
     public static func totals(_ devices: [DeviceTrips], calendar: CalendarKeys = CalendarKeys()) -> [ModalTotal] {
         var totals: [[String]: ModalTotal] = [:]
-        func keys(_ device: String, _ seconds: Double) -> [[String]] {
-            [["all", "all"], ["hour", String(format: "%02d", calendar.hour(seconds))],
-             ["weekday", CalendarKeys.weekdayNames[calendar.weekday(seconds)]], ["device", device]]
-        }
+        func keys(_ device: String, _ seconds: Double) -> [[String]] { Self.keys(device: device, startSeconds: seconds, calendar: calendar) }
         func add(_ key: [String], _ mode: String, trips: Int = 0, distance: Double = 0, duration: Double = 0) {
             var total = totals[key + [mode]] ?? ModalTotal(dimension: key[0], key: key[1], mode: mode, trips: 0, distanceMeters: 0, durationSeconds: 0)
             total.trips += trips

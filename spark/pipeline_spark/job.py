@@ -161,7 +161,6 @@ def main(argv=None):
         bundle_name = "pipeline-bundle"
     local_binary = args.binary or os.path.join(SparkFiles.get("pipeline-bundle"), "bin", "pipeline")
     configured = configuration(local_binary, run_args)
-    utc_offset_hours = float(configured["calendar"]["utc_offset_hours"])
     dataset_locations = configured["trips"]["locations"]["scope"] == "dataset"
     inputs = [os.path.abspath(p) for p in args.inputs]
     listing = planning.list_inputs(local_binary, inputs)
@@ -236,12 +235,11 @@ def main(argv=None):
              for d, r in zip(part_dirs, results)]
     reduced = os.path.join(run_dir, "reduced")
     with_comfort = any(os.path.exists(os.path.join(d, "part-tables", "rides.csv")) for d in part_dirs)  # a single run writes comfort files then
-    offset_s = utc_offset_hours * 3600
 
     def renumber_and_emit(task):
         again = renumber.renumber_part(task)
         started = time.time()
-        found = list(reductions.partials(task, offset_s))
+        found = list(reductions.partials(task))
         yield ("summary", task["index"]), dict(again, index=task["index"], partials_seconds=time.time() - started)
         yield from found
     # One job: the map tasks renumber a part each and emit its partial groups; Spark's

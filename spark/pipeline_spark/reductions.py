@@ -9,7 +9,8 @@ The tables, per group:
   heat_cells            per map and cell: fixes summed, devices and persons counted over all
                         parts, dwell summed; heatmaps: each map's cell size, k and filter
   od_groups             per OD pair: trips, devices, the durations, distances, main modes
-  modal_totals          per calendar key and mode: trips, distance and duration summed
+  modal_totals          per modal-split key (the binary's, modal_keys.csv) and mode: trips,
+                        distance and duration summed
   train_comfort_groups  per train, and per route (route_comfort_groups): rides, devices,
                         N_MV and a_v values, classes, ratings' sums and counts, noise, delays
 
@@ -23,12 +24,10 @@ moves: at most a number per device-cell, trip, tripleg or ride, never a fix.
 This replaced six Spark SQL jobs over the Parquet datasets (the same groups), which cost
 16-23 s of planning, code generation and file listing on the standalone pair for a few
 thousand rows; a Python shuffle of the same partials costs about a second (spark/README.md)."""
-import math
 import os
 import time
 import zlib
 
-WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 NMV_CLASSES = ["very comfortable", "comfortable", "medium", "uncomfortable", "very uncomfortable"]
 RATINGS = ["cleanliness", "odours_temperature", "crowding", "service"]
 
@@ -63,16 +62,16 @@ def rows(table):
     return zip(*table.values()) if table else ()
 
 
-def partials(task, utc_offset_s):
+def partials(task):
     """(key, (part, partial)) for every group the part's rows fall in. The key's first field
     names the reduced table."""
     index, parquet_dir, tables_dir = task["index"], task["parquet_dir"], task["tables_dir"]
     yield from heat_partials(index, tables_dir)
     yield from od_partials(index, read(parquet_dir, "trips", index,
                                        ["device", "origin_geofence_id", "destination_geofence_id", "duration_s", "distance_m", "main_mode"]))
-    yield from modal_partials(index, utc_offset_s,
-                              read(parquet_dir, "trips", index, ["device", "started_unix_s", "main_mode"]),
-                              read(parquet_dir, "triplegs", index, ["tripleg_id", "device", "started_unix_s", "travel_mode", "distance_m", "duration_s"]))
+    yield from modal_partials(index, modal_keys(task),
+                              read(parquet_dir, "trips", index, ["trip_id", "main_mode"]),
+                              read(parquet_dir, "triplegs", index, ["tripleg_id", "travel_mode", "distance_m", "duration_s"]))
     yield from comfort_partials(index, parquet_dir, tables_dir)
 
 
@@ -110,23 +109,30 @@ def od_partials(index, trips):
         yield ("od_groups", origin, destination), (index, (trips_, len(devices), durations, distances, modes))
 
 
-def calendar_keys(started_unix_s, device, utc_offset_s):
-    """The modal split's keys of a start: all, the local hour (00-23) and weekday
-    (calendar.utc_offset_hours), and the device, with the double arithmetic of Swift's
-    CalendarKeys. A second copy of it: see spark/README.md, Not yet."""
-    local = started_unix_s + utc_offset_s
-    day = math.floor(local / 86400.0)
-    hour = min(23, int((local - day * 86400.0) / 3600.0))
-    return (("all", "all"), ("hour", f"{hour:02d}"), ("weekday", WEEKDAYS[(day + 3) % 7]), ("device", device))
+def modal_keys(task):
+    """{(kind, data-set id): [(dimension, key), …]} from the part's `modal_keys.csv`: the keys
+    the binary gives each trip and leg (ModalTotal.keys: all, local hour, weekday, device),
+    so the calendar arithmetic lives only in Swift."""
+    import pyarrow.csv as pacsv
+    path = os.path.join(task["part_dir"], "part-tables", "modal_keys.csv")
+    if not os.path.exists(path):
+        return {}
+    table = pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(
+        column_types={"kind": "string", "id": "int64", "dimension": "string", "dimension_value": "string"}, strings_can_be_null=False))
+    offsets = {"trip": task["offsets"].get("trips", 0), "tripleg": task["offsets"].get("triplegs", 0)}
+    keys = {}
+    for kind, local, dimension, value in zip(*(table[c].to_pylist() for c in ("kind", "id", "dimension", "dimension_value"))):
+        keys.setdefault((kind, local + offsets[kind]), []).append((dimension, value))
+    return keys
 
 
-def modal_partials(index, utc_offset_s, trips, triplegs):
+def modal_partials(index, keys, trips, triplegs):
     groups = {}
-    for device, started, mode in rows(trips):
-        for dimension, key in calendar_keys(started, device, utc_offset_s):
+    for trip_id, mode in rows(trips):
+        for dimension, key in keys[("trip", trip_id)]:
             groups.setdefault((dimension, key, mode if mode is not None else "unknown"), [0, []])[0] += 1
-    for tripleg_id, device, started, mode, distance, duration in rows(triplegs):
-        for dimension, key in calendar_keys(started, device, utc_offset_s):
+    for tripleg_id, mode, distance, duration in rows(triplegs):
+        for dimension, key in keys[("tripleg", tripleg_id)]:
             groups.setdefault((dimension, key, mode if mode is not None else "unknown"), [0, []])[1].append((tripleg_id, distance, duration))
     for (dimension, key, mode), (trips_, legs) in groups.items():
         yield ("modal_totals", dimension, key, mode), (index, (trips_, legs))

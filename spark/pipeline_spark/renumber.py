@@ -207,7 +207,8 @@ def renumber_part(task):
         locations = dataset_locations(task["merged_store"], task["offsets"], task["counts"])
     numbering = Numbering(task["offsets"], task["rides"], locations)
     folder = os.path.join(part_dir, "part-tables")
-    files = {name: layout.read_text(os.path.join(folder, name)) for name in os.listdir(folder)}
+    files = {name: layout.read_text(os.path.join(folder, name)) for name in os.listdir(folder)
+             if name in ID_COLUMNS or name in RIDE_FILES or name in GEOJSON_IDS}  # not modal_keys.csv: reductions.py reads it
     write_chunks(part_dir, files, numbering)
     from . import parquet_tables
     rows = parquet_tables.write_part(part_dir, index, numbering, task["parquet_dir"], task["tables_dir"])

@@ -71,11 +71,15 @@ class TripsAndLegs(unittest.TestCase):
         row, = reduced(items)[0]["modal_totals"]
         self.assertEqual((row["trips"], float(row["distance_m"]), float(row["duration_s"])), ("2", (1e16 + 1.0) + 1.0, 32.0))
 
-    def test_calendar_keys_are_local_hour_and_weekday(self):
-        # 1970-01-01T23:30Z is a Thursday; at UTC+1 it is Friday 00:30.
-        self.assertEqual(reductions.calendar_keys(23.5 * 3600, "d", 0.0),
-                         (("all", "all"), ("hour", "23"), ("weekday", "Thu"), ("device", "d")))
-        self.assertEqual(reductions.calendar_keys(23.5 * 3600, "d", 3600.0)[1:3], (("hour", "00"), ("weekday", "Fri")))
+    def test_modal_partials_group_by_the_binarys_keys(self):
+        keys = {("trip", 11): [("all", "all"), ("hour", "23")], ("tripleg", 21): [("all", "all"), ("hour", "23")],
+                ("tripleg", 22): [("all", "all"), ("hour", "00")]}
+        found = dict(reductions.modal_partials(0, keys, {"trip_id": [11], "main_mode": [None]},
+                                               {"tripleg_id": [21, 22], "travel_mode": ["walk", "walk"], "distance_m": [1.0, 2.0],
+                                                "duration_s": [10.0, 20.0]}))
+        self.assertEqual(found[("modal_totals", "all", "all", "unknown")], (0, (1, [])))
+        self.assertEqual(found[("modal_totals", "all", "all", "walk")], (0, (0, [(21, 1.0, 10.0), (22, 2.0, 20.0)])))
+        self.assertEqual(found[("modal_totals", "hour", "00", "walk")], (0, (0, [(22, 2.0, 20.0)])))
 
 
 class Comfort(unittest.TestCase):
