@@ -167,7 +167,10 @@ public final class GeoPackageWriter {
     /// 6 multipolygon).
     static func encode(_ geometry: Geometry) -> (Data, Envelope) {
         var box = Envelope()
-        var wkb = Data()
+        // Bytes into an array, one Data at the end: appending to Data value by value cost a
+        // third of writing a 1,600 device-day GeoPackage.
+        var wkb: [UInt8] = []
+        if case let .lineString(list) = geometry { wkb.reserveCapacity(9 + 16 * list.count) }
         func uint32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { wkb.append(contentsOf: $0) } }
         func double(_ value: Double) { withUnsafeBytes(of: value.bitPattern.littleEndian) { wkb.append(contentsOf: $0) } }
         func points(_ list: [(longitude: Double, latitude: Double)]) {
@@ -192,12 +195,13 @@ public final class GeoPackageWriter {
             wkb.append(1); uint32(6); uint32(UInt32(polygons.count))
             for rings in polygons { polygon(rings) }
         }
-        var blob = Data([0x47, 0x50, 0, isPoint ? 0b0000_0001 : 0b0000_0011])
+        var blob: [UInt8] = [0x47, 0x50, 0, isPoint ? 0b0000_0001 : 0b0000_0011]
+        blob.reserveCapacity(8 + (isPoint ? 0 : 32) + wkb.count)
         withUnsafeBytes(of: Int32(4326).littleEndian) { blob.append(contentsOf: $0) }
         if !isPoint {
             for value in [box.minX, box.maxX, box.minY, box.maxY] { withUnsafeBytes(of: value.bitPattern.littleEndian) { blob.append(contentsOf: $0) } }
         }
-        blob.append(wkb)
-        return (blob, box)
+        blob.append(contentsOf: wkb)
+        return (Data(blob), box)
     }
 }
