@@ -78,9 +78,10 @@ public struct PublishRun {
         summary.quarantined = Set(quarantined.map(\.path)).count
         let quarantine = (outputFolder as NSString).appendingPathComponent("quarantine.csv")
         try QuarantineReport.write(quarantined, to: quarantine)
-        try ReportPage(store: store, folder: outputFolder, modelPath: modelPath, calendar: calendar).write()
+        let (folder, modelPath, calendar) = (outputFolder, modelPath, calendar)
+        try runConcurrently([{ try ReportPage(store: store, folder: folder, modelPath: modelPath, calendar: calendar).write() },
+                             { try GeoPackageOutput(folder: folder).write(store: store) }])
         summary.files += [quarantine, (outputFolder as NSString).appendingPathComponent("report.html")]
-        try GeoPackageOutput(folder: outputFolder).write(store: store)
         summary.files.append((outputFolder as NSString).appendingPathComponent(GeoPackageOutput.fileName))
         return summary
     }

@@ -6,7 +6,7 @@ import GRDB
 ///
 /// All access goes through this one value, with methods named for what they do (as in the
 /// GRDB demo's `AppDatabase`).
-public final class PipelineStore {
+public final class PipelineStore: Sendable {
     public let path: String
     let database: DatabasePool
 
