@@ -289,7 +289,7 @@ def main(argv=None):
                "locations": {"scope": configured["trips"]["locations"]["scope"], "tiles": sum(t["tiles"] for t in tiled),
                              "halo_staypoints": sum(t["halo"] for t in tiled), "tile_degrees": args.location_tile_degrees,
                              "locations_if_per_part": sum(r["counts"]["locations"] for r in results) if dataset_locations else None},
-               "phases_s": phases.seconds, "merged_store_task_s": round(store_task_s, 3), "finish_steps_s": finished["steps_s"], "seconds": time.time() - started, "driver_peak_rss_mb": peak_rss_mb(),
+               "phases_s": phases.seconds, "driver_cpu_s": driver_cpu_seconds(), "merged_store_task_s": round(store_task_s, 3), "finish_steps_s": finished["steps_s"], "seconds": time.time() - started, "driver_peak_rss_mb": peak_rss_mb(),
                "exit_status": status, "output_folder": out}
     write_atomically(os.path.join(out, "spark_summary.json"), json.dumps(summary, indent=1) + "\n")
     shutil.rmtree(layout.work_root(out), ignore_errors=True)
@@ -323,6 +323,22 @@ def task_attempts(sc):
     if found:
         return int(found.group(1) or 1)
     return int(sc.getConf().get("spark.task.maxFailures", "4"))
+
+
+def driver_cpu_seconds():
+    """The driver's own work, in CPU seconds: its Python process, the binary it ran (config,
+    the input listing) and spark-submit's JVM, the Python's parent (which, in local mode, also
+    runs the executors' side of every task)."""
+    import resource
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    jvm = None
+    try:
+        with open(f"/proc/{os.getppid()}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        jvm = round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 2)
+    except (OSError, IndexError, ValueError):
+        pass
+    return {"python": round(own.ru_utime + own.ru_stime, 2), "binary": round(children.ru_utime + children.ru_stime, 2), "jvm": jvm}
 
 
 def peak_rss_mb():
