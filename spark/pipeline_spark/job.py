@@ -209,16 +209,10 @@ def main(argv=None):
     config_args = run_options(run_args, "--config")
     links_dir, tiled = os.path.join(run_dir, "location-links"), []
     if dataset_locations:
-        # Locations across devices: staypoints into tiles with a halo, one reducer task per
-        # group of tiles finds their links (location_tiles.py); the store's task joins them.
-        epsilon_m, tile_deg = float(configured["trips"]["locations"]["epsilon_meters"]), args.location_tile_degrees
-        tile_tasks = [{"part_dir": d, "offset": numbering[r["index"]]["offsets"].get("staypoints", 0)} for d, r in zip(part_dirs, results)]
-        tiled = (sc.parallelize(tile_tasks, len(tile_tasks)).flatMap(lambda t: location_tiles.points(t, epsilon_m, tile_deg))
-                 .partitionBy(max(1, min(len(tile_tasks), sc.defaultParallelism)), location_tiles.bucket)
-                 .mapPartitionsWithIndex(lambda i, items: location_tiles.links(i, items, executor_binary(), config_args, links_dir)).collect())
+        tiled = tile_links(sc, [{"part_dir": d, "offset": numbering[r["index"]]["offsets"].get("staypoints", 0)} for d, r in zip(part_dirs, results)],
+                           float(configured["trips"]["locations"]["epsilon_meters"]), args.location_tile_degrees, executor_binary, config_args,
+                           links_dir)
         phases.done("location_tiles")
-        log(f"locations: {sum(t['staypoints'] for t in tiled)} staypoints in {sum(t['tiles'] for t in tiled)} tiles of {tile_deg} degrees "
-            f"({sum(t['halo'] for t in tiled)} more in halos), {sum(t['links'] for t in tiled)} links")
     store_task = {"run_dir": run_dir, "part_dirs": part_dirs, "dataset_locations": dataset_locations, "config_args": config_args,
                   "links": links_dir}
     # The merged store is one task, off the critical path: it runs beside the renumbering and
@@ -235,21 +229,9 @@ def main(argv=None):
              for d, r in zip(part_dirs, results)]
     reduced = os.path.join(run_dir, "reduced")
     with_comfort = any(os.path.exists(os.path.join(d, "part-tables", "rides.csv")) for d in part_dirs)  # a single run writes comfort files then
-
-    def renumber_and_emit(task):
-        again = renumber.renumber_part(task)
-        started = time.time()
-        found = list(reductions.partials(task))
-        yield ("summary", task["index"]), dict(again, index=task["index"], partials_seconds=time.time() - started)
-        yield from found
-    # One job: the map tasks renumber a part each and emit its partial groups; Spark's
-    # shuffle brings each group's partials to one reducer, which merges them and writes the
-    # reduced tables (reductions.py). Only the tasks' seconds and counts come back.
-    reducers = max(1, min(len(tasks), sc.defaultParallelism))
-    merged = (sc.parallelize(tasks, len(tasks)).flatMap(renumber_and_emit).partitionBy(reducers, reductions.bucket)
-              .mapPartitionsWithIndex(lambda i, items: reductions.reduce_bucket(i, items, reduced, with_comfort)).collect())
+    merged = renumber_and_reduce(sc, tasks, reduced, with_comfort)
     phases.done("renumber")
-    reduce_s = max(m["finished"] for m in merged) - min(m["started"] for m in merged)
+    reduce_s = max(m["finished"] for m in merged) - min(m["started"] for m in merged)  # the reducers' span: the reduce stage
     phases.seconds["renumber"] = round(phases.seconds["renumber"] - reduce_s, 3)
     phases.seconds["reductions"] = round(reduce_s, 3)
     renumbered = sorted((s for m in merged for s in m["summaries"]), key=lambda s: s["index"])
@@ -297,6 +279,35 @@ def main(argv=None):
         + (f"; {len(failed)} parts failed (spark_summary.json: failed_parts)" if failed else ""))
     sc.stop()
     return status
+
+
+def tile_links(sc, tasks, epsilon_m, tile_deg, binary, config_args, folder):
+    """Locations across devices, stage 4's first step: each part's staypoints into tiles with
+    a halo, Spark's shuffle brings each tile to one reducer task, which writes its tiles'
+    links into `folder` (location_tiles.py); the store's task joins them. Returns the
+    reducers' summaries (tiles, staypoints, halo, links)."""
+    tiled = (sc.parallelize(tasks, len(tasks)).flatMap(lambda t: location_tiles.points(t, epsilon_m, tile_deg))
+             .partitionBy(max(1, min(len(tasks), sc.defaultParallelism)), location_tiles.bucket)
+             .mapPartitionsWithIndex(lambda i, items: location_tiles.links(i, items, binary(), config_args, folder)).collect())
+    log(f"locations: {sum(t['staypoints'] for t in tiled)} staypoints in {sum(t['tiles'] for t in tiled)} tiles of {tile_deg} degrees "
+        f"({sum(t['halo'] for t in tiled)} more in halos), {sum(t['links'] for t in tiled)} links")
+    return tiled
+
+
+def renumber_and_reduce(sc, tasks, reduced, with_comfort):
+    """Stages 5 and 6 as one job: the map tasks renumber a part each and emit its partial
+    groups; Spark's shuffle brings each group's partials to one reducer, which merges them
+    and writes the reduced tables into `reduced` (reductions.py). Returns each reducer's
+    seconds, its k-per-part count and the renumber tasks' summaries it passed on."""
+    def renumber_and_emit(task):
+        again = renumber.renumber_part(task)
+        started = time.time()
+        found = list(reductions.partials(task))
+        yield ("summary", task["index"]), dict(again, index=task["index"], partials_seconds=time.time() - started)
+        yield from found
+    reducers = max(1, min(len(tasks), sc.defaultParallelism))
+    return (sc.parallelize(tasks, len(tasks)).flatMap(renumber_and_emit).partitionBy(reducers, reductions.bucket)
+            .mapPartitionsWithIndex(lambda i, items: reductions.reduce_bucket(i, items, reduced, with_comfort)).collect())
 
 
 def pause_for_test(folder, index):
