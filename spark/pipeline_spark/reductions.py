@@ -21,9 +21,9 @@ taken over the values themselves, in the order a single run adds them (device or
 data-set id order), so totals are the single run's to the last bit. Only what a group needs
 moves: at most a number per device-cell, trip, tripleg or ride, never a fix.
 
-This replaced six Spark SQL jobs over the Parquet datasets (the same groups), which cost
-16-23 s of planning, code generation and file listing on the standalone pair for a few
-thousand rows; a Python shuffle of the same partials costs about a second (spark/README.md)."""
+This replaced six Spark SQL jobs over the Parquet datasets (the same groups), which took
+16-23 s on the standalone pair at 100-1600 device-days for a few thousand rows; the reduce
+stage of this shuffle takes 0.1-0.4 s there (scripts/bench_spark.sh, spark/README.md)."""
 import os
 import time
 import zlib
