@@ -56,8 +56,8 @@ public struct ReducedTables {
         }
     }
 
-    /// Every row of one table. Lines count from the header (line 1); Spark writes no field
-    /// with a line break here (ids, names, numbers).
+    /// Every row of one table. Lines count from the header (line 1), one line per row: the
+    /// reducers write ids, names and numbers, none with a line break.
     func rows(_ table: String) throws -> [Row] {
         let directory = (folder as NSString).appendingPathComponent(table)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {

@@ -119,14 +119,12 @@ public struct TripsRun {
         summary.secondsTrips = lap() - summary.secondsLoading
 
         try store.replaceTripResults(result, geofences: geofences)
+        let tables = TripTables(result: result, geofences: geofences, calendar: calendar)
         if writesFiles {
-            try TripTables(result: result, geofences: geofences, calendar: calendar).write(to: reportsFolder)
+            try tables.write(to: reportsFolder)
             try TripGeoJSON(result: result, geofences: geofences).write(to: reportsFolder)
         }
-        if writesModalKeys {
-            try TripTables(result: result, geofences: geofences, calendar: calendar).modalKeys()
-                .write(to: (reportsFolder as NSString).appendingPathComponent(TripTables.modalKeysName))
-        }
+        if writesModalKeys { try tables.modalKeys().write(to: (reportsFolder as NSString).appendingPathComponent(TripTables.modalKeysName)) }
         try store.finishRun(id: runID, counts: RunCounts())
         summary.secondsWriting = lap()
         summary.staypoints = result.devices.reduce(0) { $0 + $1.staypoints.count }

@@ -155,7 +155,6 @@ public struct ModalTotal: Sendable, Equatable {
 
     public static func totals(_ devices: [DeviceTrips], calendar: CalendarKeys = CalendarKeys()) -> [ModalTotal] {
         var totals: [[String]: ModalTotal] = [:]
-        func keys(_ device: String, _ seconds: Double) -> [[String]] { Self.keys(device: device, startSeconds: seconds, calendar: calendar) }
         func add(_ key: [String], _ mode: String, trips: Int = 0, distance: Double = 0, duration: Double = 0) {
             var total = totals[key + [mode]] ?? ModalTotal(dimension: key[0], key: key[1], mode: mode, trips: 0, distanceMeters: 0, durationSeconds: 0)
             total.trips += trips
@@ -165,10 +164,10 @@ public struct ModalTotal: Sendable, Equatable {
         }
         for device in devices {
             for trip in device.trips {
-                for key in keys(device.device, trip.startSeconds) { add(key, modeName(trip.mainMode), trips: 1) }
+                for key in keys(device: device.device, startSeconds: trip.startSeconds, calendar: calendar) { add(key, modeName(trip.mainMode), trips: 1) }
             }
             for leg in device.triplegs {
-                for key in keys(device.device, leg.startSeconds) { add(key, modeName(leg.mode), distance: leg.distanceMeters, duration: leg.durationSeconds) }
+                for key in keys(device: device.device, startSeconds: leg.startSeconds, calendar: calendar) { add(key, modeName(leg.mode), distance: leg.distanceMeters, duration: leg.durationSeconds) }
             }
         }
         return Array(totals.values)

@@ -9,7 +9,6 @@ parts' counts: a few numbers per part). Rides are numbered check-ins first: a ch
 ride follows the check-in rides of the parts before, a recording's ride all check-in rides
 and the recording rides of the parts before. Rows are copied as the binary wrote them; only
 id fields change."""
-import json
 import os
 import re
 import sqlite3
