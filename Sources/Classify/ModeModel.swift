@@ -180,6 +180,6 @@ public struct ModeModel: Codable, Sendable {
     public func save(path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        try JSONText.data(self, keys: .snakeCase, layout: .pretty).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try JSONText.data(self, keys: .snakeCase, layout: .pretty).writeThroughPartial(to: URL(fileURLWithPath: path))
     }
 }

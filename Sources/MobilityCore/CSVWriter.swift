@@ -50,10 +50,13 @@ public struct CSVWriter {
     /// untouched, so a run that changed nothing rewrites nothing. Returns whether it wrote.
     @discardableResult
     public func write(to path: String, unlessUnchanged: Bool) throws -> Bool {
-        if unlessUnchanged, let existing = FileManager.default.contents(atPath: path), existing.elementsEqual(text) { return false }
+        if unlessUnchanged, let existing = FileManager.default.contents(atPath: path), existing.elementsEqual(text) {
+            try? FileManager.default.removeItem(atPath: path + ".partial")  // a killed run's half-written copy
+            return false
+        }
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        try Data(text).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try Data(text).writeThroughPartial(to: URL(fileURLWithPath: path))
         return true
     }
 

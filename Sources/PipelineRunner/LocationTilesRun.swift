@@ -53,7 +53,7 @@ public struct LocationTilesRun {
             }
         }
         summary.tiles = tiles.count
-        try Data(text.utf8).write(to: URL(fileURLWithPath: linksPath), options: .atomic)
+        try Data(text.utf8).writeThroughPartial(to: URL(fileURLWithPath: linksPath))
         return summary
     }
 

@@ -51,7 +51,7 @@ public struct TableExport {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         // fixes.csv reads as a table of positions: the marker keeps a run from ingesting it back.
         try Data("written by `pipeline export`; a pipeline run never reads this folder as input\n".utf8)
-            .write(to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(PipelineOutputs.exportMarker)), options: .atomic)
+            .writeThroughPartial(to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(PipelineOutputs.exportMarker)))
         var summary = Summary(folder: folder)
         var described: [ExportSchema.Table] = []
         for (index, table) in chosen.enumerated() {
@@ -63,7 +63,7 @@ public struct TableExport {
         }
         progress.update(done: chosen.count, total: chosen.count, item: "")
         let schema = ExportSchema(pipelineVersion: ToolVersion.string, tables: described)
-        try JSONText.data(schema, keys: .asDeclared, layout: .pretty).write(to: URL(fileURLWithPath: folder + "/schema.json"), options: .atomic)
+        try JSONText.data(schema, keys: .asDeclared, layout: .pretty).writeThroughPartial(to: URL(fileURLWithPath: folder + "/schema.json"))
         summary.seconds = Date().timeIntervalSince(started)
         return summary
     }

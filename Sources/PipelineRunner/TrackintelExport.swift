@@ -36,7 +36,7 @@ public struct TrackintelExport {
         let store = try PipelineStore(path: storePath)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data("written by `pipeline export --format trackintel`; a pipeline run never reads this folder as input\n".utf8)
-            .write(to: URL(fileURLWithPath: path(PipelineOutputs.exportMarker)), options: .atomic)
+            .writeThroughPartial(to: URL(fileURLWithPath: path(PipelineOutputs.exportMarker)))
         var summary = Summary(folder: folder)
         let persons: [String: String?] = try store.devicePersons().mapValues { $0 }
 

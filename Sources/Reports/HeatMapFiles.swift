@@ -34,7 +34,7 @@ public struct HeatMapFiles {
         var written = [path("heatmap.csv")]
         for map in maps {  // heatmap.geojson (all modes), heatmap-<mode>.geojson, as the PNGs
             let file = path(Self.geoJSONName(map.map))
-            try Data(geojson(map).utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+            try Data(geojson(map).utf8).writeThroughPartial(to: URL(fileURLWithPath: file))
             written.append(file)
         }
         // One image per map and region (`HeatRegions`): recordings from several cities give one

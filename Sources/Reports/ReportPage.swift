@@ -30,7 +30,7 @@ public struct ReportPage {
             + "the store beside this file (pipeline.sqlite). Times are UTC"
             + (calendar.utcOffsetSeconds == 0 ? "" : String(format: "%+.1f h", calendar.utcOffsetSeconds / 3600)) + ".</footer></main></body></html>\n"
         let path = (folder as NSString).appendingPathComponent("report.html")
-        try Data(page.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try Data(page.utf8).writeThroughPartial(to: URL(fileURLWithPath: path))
     }
 
     static let head = """

@@ -28,9 +28,9 @@ public struct TripGeoJSON {
     public func write(to folder: String) throws {
         let path = { (name: String) in URL(fileURLWithPath: (folder as NSString).appendingPathComponent(name)) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Data(staypoints().utf8).write(to: path("staypoints.geojson"), options: .atomic)
-        try Data(triplegs().utf8).write(to: path("triplegs.geojson"), options: .atomic)
-        try Data(dwells().utf8).write(to: path("dwells.geojson"), options: .atomic)
+        try Data(staypoints().utf8).writeThroughPartial(to: path("staypoints.geojson"))
+        try Data(triplegs().utf8).writeThroughPartial(to: path("triplegs.geojson"))
+        try Data(dwells().utf8).writeThroughPartial(to: path("dwells.geojson"))
     }
 
 

@@ -1,0 +1,15 @@
+import Foundation
+
+extension Data {
+    /// Writes the bytes to `url` through `<path>.partial`, renamed into place: a reader never
+    /// sees half a file, and a run killed mid-write leaves only `<path>.partial`, which the next
+    /// write of the same file replaces. (Foundation's `.atomic` writes through a randomly named
+    /// `.dat.nosync…` file that a killed run leaves in the output folder for good.)
+    public func writeThroughPartial(to url: URL) throws {
+        let partial = url.path + ".partial"
+        try write(to: URL(fileURLWithPath: partial))
+        guard rename(partial, url.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSLocalizedDescriptionKey: "cannot move \(partial) into place"])
+        }
+    }
+}
