@@ -25,11 +25,15 @@ public final class ByteSource {
     private let isCompressed: Bool
     private var inflatedBytes: Int64 = 0
 
-    public init(path: String) throws {
+    /// Opens `path`. `bufferBytes` is zlib's input buffer (default 128 KiB); zlib fills an
+    /// output buffer of twice that before it hands out the first byte, so a reader that wants
+    /// only a file's first lines (format detection, `pipeline inputs`) asks for a small one:
+    /// with the default, listing 1,600 gzip files inflated 256 KiB of each (1.1 s of CPU).
+    public init(path: String, bufferBytes: Int = 1 << 17) throws {
         guard let file = gzopen(path, "rb") else {
             throw InputError(.unreadable, "cannot open the file for reading", path: path)
         }
-        gzbuffer(file, 1 << 17)
+        gzbuffer(file, UInt32(max(1 << 12, bufferBytes)))
         self.path = path
         self.file = file
         isCompressed = gzdirect(file) == 0

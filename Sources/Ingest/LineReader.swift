@@ -16,7 +16,7 @@ public struct LineReader {
     public var maxLineBytes = 1 << 20
 
     public init(path: String, chunkBytes: Int = 1 << 18) throws {
-        self.source = try ByteSource(path: path)
+        self.source = try ByteSource(path: path, bufferBytes: min(1 << 17, chunkBytes))
         self.chunkBytes = chunkBytes
     }
 
