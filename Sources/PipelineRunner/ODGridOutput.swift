@@ -10,10 +10,15 @@ import Store
 /// the same pairs with the same code.
 public struct ODGridOutput {
     public static let fileName = OutputSchema.odGrid.file
+    /// Where `od_grid.csv` goes.
     public var folder: String
+    /// Where `trips.csv` and `staypoints.csv` are. Default: `folder`.
+    public var tablesFolder: String
     public var parameters: HeatMapParameters
 
-    public init(folder: String, parameters: HeatMapParameters) { (self.folder, self.parameters) = (folder, parameters) }
+    public init(folder: String, parameters: HeatMapParameters, tablesFolder: String? = nil) {
+        (self.folder, self.parameters, self.tablesFolder) = (folder, parameters, tablesFolder ?? folder)
+    }
 
     public struct Summary: Sendable, Encodable {
         public var pairs = 0, suppressedPairs = 0, suppressedTrips = 0, unplacedTrips = 0
@@ -26,14 +31,14 @@ public struct ODGridOutput {
 
     @discardableResult
     public func write(store: PipelineStore) throws -> Summary {
-        let (stays, stay) = (try OutputSchema.staypoints.read(in: folder), OutputSchema.staypoints.index)
+        let (stays, stay) = (try OutputSchema.staypoints.read(in: tablesFolder), OutputSchema.staypoints.index)
         var places: [String: (latitude: Double, longitude: Double)] = [:]
         for row in stays.rows {
             guard let id = row[stay("staypoint_id")], let lat = row[stay("lat")].flatMap(Double.init), let lon = row[stay("lon")].flatMap(Double.init) else { continue }
             places[id] = (lat, lon)
         }
         let persons = try store.devicePersons()
-        let (trips, trip) = (try OutputSchema.trips.read(in: folder), OutputSchema.trips.index)
+        let (trips, trip) = (try OutputSchema.trips.read(in: tablesFolder), OutputSchema.trips.index)
         let input = trips.rows.map { row in
             let device = row[trip("device")] ?? ""
             return ODGrid.Trip(device: device, person: persons[device] ?? device,

@@ -14,7 +14,7 @@ import Trips
 /// The merge inserts each published cell's id and counts (k already applied over every
 /// part's devices); the cell's centre and edges follow from its id (`HeatGrid`), so they are
 /// computed here, by the code that computes them in a single run, and written back.
-public struct PublishRun {
+public struct PublishRun: Sendable {
     public var storePath: String
     public var outputFolder: String
     public var modelPath: String?
@@ -24,6 +24,9 @@ public struct PublishRun {
     /// A distributed run's reductions (`ReducedTables`): with them, publish also writes the
     /// heat maps (k applied here), `od_matrix.csv`, `modal_split.csv` and the comfort summaries.
     public var reducedFolder: String?
+    /// Where the per-device tables' CSVs are, for `od_grid.csv` and the GeoPackage. Default:
+    /// the output folder; a distributed run without `--csv` keeps them in its work folder.
+    public var tablesFolder: String?
 
     public init(storePath: String, outputFolder: String) {
         (self.storePath, self.outputFolder) = (storePath, outputFolder)
@@ -33,7 +36,10 @@ public struct PublishRun {
         public var heatMaps = 0, cells = 0, quarantined = 0
         public var odGrid: ODGridOutput.Summary?
         public var files: [String] = []
-        enum CodingKeys: String, CodingKey { case heatMaps = "heat_maps", cells, quarantined, odGrid = "od_grid", files }
+        /// Wall seconds of each stage (reductions, heat_maps, od_grid, quarantine, report,
+        /// geopackage; the last two run at once), as `pipeline run`'s summary has them.
+        public var stageSeconds: [String: Double] = [:]
+        enum CodingKeys: String, CodingKey { case heatMaps = "heat_maps", cells, quarantined, odGrid = "od_grid", files, stageSeconds = "stage_seconds" }
     }
 
     public struct BadCellID: Error, CustomStringConvertible {
@@ -46,8 +52,43 @@ public struct PublishRun {
         defer { withExtendedLifetime(lock) {} }
         let store = try PipelineStore(path: storePath)
         try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
+        // The GeoPackage's per-device layers are written while the files are computed; its
+        // heat-map and OD-grid layers wait for those files (`gate`), the report for nothing.
+        let published = ConcurrentSlots<(summary: Summary, notes: [String])>(count: 1)
+        let geoPackageSeconds = ConcurrentSlots<Double>(count: 1)
+        let gate = Gate()
+        let (folder, tables) = (outputFolder, tablesFolder ?? outputFolder)
+        try runConcurrently([
+            { [self] in
+                var (summary, notes) = try gate.opening { try files(store: store) }
+                let started = Date()
+                try ReportPage(store: store, folder: folder, modelPath: modelPath, calendar: calendar).write()
+                summary.stageSeconds["report"] = Date().timeIntervalSince(started)
+                published.store((summary, notes), at: 0)
+            },
+            {
+                let started = Date()
+                try GeoPackageOutput(folder: folder, tablesFolder: tables).write(store: store, published: gate.wait)
+                geoPackageSeconds.store(Date().timeIntervalSince(started), at: 0)
+            },
+        ])
+        var (summary, notes) = published.values[0]
+        notes.forEach(progress.log)
+        summary.stageSeconds["geopackage"] = geoPackageSeconds.values[0]
+        summary.files += [(outputFolder as NSString).appendingPathComponent("report.html"),
+                          (outputFolder as NSString).appendingPathComponent(GeoPackageOutput.fileName)]
+        return summary
+    }
+
+    /// Every file but the report and the GeoPackage: the reductions' tables, the heat maps,
+    /// `od_grid.csv` and `quarantine.csv`. Returns the summary and the lines to log.
+    func files(store: PipelineStore) throws -> (Summary, [String]) {
         var summary = Summary()
+        var notes: [String] = []
+        var clock = Date()
+        func step(_ stage: String) { summary.stageSeconds[stage] = Date().timeIntervalSince(clock); clock = Date() }
         if let reducedFolder { summary.files += try publishReductions(ReducedTables(folder: reducedFolder), store: store) }
+        step("reductions")
         let stored = try store.storedHeatMaps()
         if let grid = stored.first.map({ HeatGrid(cellMeters: $0.cellMeters) }) {
             var maps: [PipelineStore.HeatMapRows] = []
@@ -67,23 +108,24 @@ public struct PublishRun {
             summary.files += try HeatMapFiles(maps: maps, grid: grid).write(to: outputFolder, cells: published)
             (summary.heatMaps, summary.cells) = (maps.count, maps.first { $0.map == "all" }?.cells.count ?? 0)
         } else {
-            progress.log("publish: the store holds no heat map, so no heatmap.csv, heatmap.geojson or PNG is written")
+            notes.append("publish: the store holds no heat map, so no heatmap.csv, heatmap.geojson or PNG is written")
         }
-        if FileManager.default.fileExists(atPath: (outputFolder as NSString).appendingPathComponent(OutputSchema.trips.file)) {
-            summary.odGrid = try ODGridOutput(folder: outputFolder, parameters: heatMapParameters).write(store: store)
-            progress.log(ODGridOutput.text(summary.odGrid!))
+        step("heat_maps")
+        let tables = tablesFolder ?? outputFolder
+        if FileManager.default.fileExists(atPath: (tables as NSString).appendingPathComponent(OutputSchema.trips.file)) {
+            let grid = try ODGridOutput(folder: outputFolder, parameters: heatMapParameters, tablesFolder: tables).write(store: store)
+            summary.odGrid = grid
+            notes.append(ODGridOutput.text(grid))
             summary.files.append((outputFolder as NSString).appendingPathComponent(ODGridOutput.fileName))
         }
+        step("od_grid")
         let quarantined = try store.quarantinedFiles()
         summary.quarantined = Set(quarantined.map(\.path)).count
         let quarantine = (outputFolder as NSString).appendingPathComponent("quarantine.csv")
         try QuarantineReport.write(quarantined, to: quarantine)
-        let (folder, modelPath, calendar) = (outputFolder, modelPath, calendar)
-        try runConcurrently([{ try ReportPage(store: store, folder: folder, modelPath: modelPath, calendar: calendar).write() },
-                             { try GeoPackageOutput(folder: folder).write(store: store) }])
-        summary.files += [quarantine, (outputFolder as NSString).appendingPathComponent("report.html")]
-        summary.files.append((outputFolder as NSString).appendingPathComponent(GeoPackageOutput.fileName))
-        return summary
+        summary.files.append(quarantine)
+        step("quarantine")
+        return (summary, notes)
     }
 
     /// The formulas over a distributed run's reductions, as a single run applies them: k on the

@@ -178,6 +178,11 @@ public struct OutputSchema: Sendable {
     public static let runFiles: [OutputSchema] = [modes, staypoints, dwells, locations, triplegs, trips, odMatrix, odGrid, modalSplit, deviceStats,
                                                   heatMap, rides, stops, events, trainComfort, routeComfort, quarantine]
 
+    /// The CSVs of the per-device tables (a row per window, staypoint, dwell, leg, trip, ride,
+    /// stop, event): what a distributed run writes as Parquet, and as CSV only with `--csv`
+    /// (spark/README.md). Every other file of `runFiles` is published by both.
+    public static let perDeviceTables: [OutputSchema] = [modes, staypoints, dwells, triplegs, trips, rides, stops, events]
+
     // MARK: Other commands' files
 
     public static let features = OutputSchema("features.csv", "`pipeline features`: every window's features (units in the names).",

@@ -30,6 +30,9 @@ struct PublishCommand: ParsableCommand {
     @Option(help: "A folder of a distributed run's reductions (heat-map cells, OD groups, modal-split totals, comfort groups; spark/README.md): publish applies k and the formulas and writes the heat maps, od_matrix.csv, modal_split.csv and the comfort summaries from them. Default: the heat maps already in the store.")
     var reduced: String?
 
+    @Option(help: "The folder of the per-device tables' CSVs (staypoints.csv, trips.csv, triplegs.csv, …) that od_grid.csv and pipeline.gpkg are drawn from. Default: --out.")
+    var tables: String?
+
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
 
@@ -42,6 +45,7 @@ struct PublishCommand: ParsableCommand {
         publish.calendar = CalendarKeys(utcOffsetSeconds: configuration.calendar.utcOffsetHours * 3600)
         publish.heatMapParameters = configuration.heatmap
         publish.reducedFolder = reduced
+        publish.tablesFolder = tables
         let progress = Progress()
         let summary = try runStage(json: json, progress: progress) { try publish.run(progress: progress) }
         if json {

@@ -11,7 +11,26 @@ struct SchemaCommand: ParsableCommand {
             """
     )
 
+    @Flag(help: "Print a JSON array instead, one object per file: file, about, per_device (a per-device table, which a distributed run writes as Parquet and as CSV only with --csv) and columns (name, type, unit).")
+    var json = false
+
     func run() throws {
-        print(OutputSchema.markdown(), terminator: "")
+        guard json else {
+            print(OutputSchema.markdown(), terminator: "")
+            return
+        }
+        try JSONSummary.print((OutputSchema.runFiles + [OutputSchema.features]).map(FileSchema.init))
+    }
+
+    struct FileSchema: Encodable {
+        var file: String, about: String, perDevice: Bool, columns: [Column]
+        struct Column: Encodable { var name: String, type: String, unit: String }
+        enum CodingKeys: String, CodingKey { case file, about, perDevice = "per_device", columns }
+
+        init(_ schema: OutputSchema) {
+            (file, about) = (schema.file, schema.about)
+            perDevice = OutputSchema.perDeviceTables.contains { $0.file == schema.file }
+            columns = schema.columns.map { Column(name: $0.name, type: $0.type.rawValue, unit: $0.unit) }
+        }
     }
 }

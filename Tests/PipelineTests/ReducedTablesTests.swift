@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PipelineRunner
 import Store
 import TestSupport
@@ -85,5 +86,47 @@ import Testing
         try FileManager.default.removeItem(atPath: folder.file("reduced/od_groups"))
         let missing = try cli.pipeline(["publish", "--store", "run/pipeline.sqlite", "--out", "run", "--reduced", "reduced"], in: folder.path)
         #expect(missing.status != 0 && missing.stderr.contains("reduced/od_groups") && missing.stderr.contains("od_groups is missing"), "\(missing.stderr)")
+    }
+
+    /// `pipeline publish --tables`: a distributed run without --csv keeps the per-device
+    /// tables' CSVs out of the output folder; od_grid.csv and pipeline.gpkg are drawn from
+    /// the folder given, and equal what the same run wrote with them beside it.
+    @Test func publishDrawsTheODGridAndGeoPackageFromTheTablesFolder() throws {
+        let folder = try TemporaryFolder()
+        try RunCommandTests().simulate(folder, devices: 4, imu: false)
+        let run = try cli.pipeline(["run", "traces", "--out", "run"], in: folder.path)
+        #expect([0, 2].contains(run.status), "\(run.stderr)")
+        let grid = try String(contentsOfFile: folder.file("run/od_grid.csv"), encoding: .utf8)
+        let layers = try Self.layers(folder.file("run/pipeline.gpkg"))
+        #expect((layers["trips"]?.count ?? 0) > 0 && (layers["staypoints"]?.count ?? 0) > 0)
+
+        let printed = try cli.pipeline(["schema", "--json"], in: folder.path)
+        let files = try #require(try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [[String: Any]])
+        let perDevice = files.filter { $0["per_device"] as? Bool == true }.compactMap { $0["file"] as? String }
+        #expect(perDevice == ["modes.csv", "staypoints.csv", "dwells.csv", "triplegs.csv", "trips.csv", "rides.csv", "stops.csv", "events.csv"])
+        try FileManager.default.createDirectory(atPath: folder.file("tables"), withIntermediateDirectories: true)
+        for name in perDevice where FileManager.default.fileExists(atPath: folder.file("run/" + name)) {
+            try FileManager.default.moveItem(atPath: folder.file("run/" + name), toPath: folder.file("tables/" + name))
+        }
+        for name in ["od_grid.csv", "pipeline.gpkg"] { try FileManager.default.removeItem(atPath: folder.file("run/" + name)) }
+
+        let publish = try cli.pipeline(["publish", "--store", "run/pipeline.sqlite", "--out", "run", "--tables", "tables"], in: folder.path)
+        try #require(publish.status == 0, "\(publish.stderr)")
+        #expect(try String(contentsOfFile: folder.file("run/od_grid.csv"), encoding: .utf8) == grid)
+        #expect(try Self.layers(folder.file("run/pipeline.gpkg")) == layers)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("run/trips.csv")), "publish writes no per-device table")
+    }
+
+    /// Every layer's rows of a GeoPackage, as text, by layer name.
+    static func layers(_ path: String) throws -> [String: [[String]]] {
+        try DatabaseQueue(path: path).read { db in
+            var found: [String: [[String]]] = [:]
+            for name in try String.fetchAll(db, sql: "SELECT table_name FROM gpkg_contents") {
+                found[name] = try Row.fetchAll(db, sql: "SELECT * FROM \"\(name)\" ORDER BY fid").map { row in
+                    row.databaseValues.map { "\($0)" }
+                }
+            }
+            return found
+        }
     }
 }
