@@ -4,7 +4,8 @@
 # size given: `pipeline run`; Spark local[2] in 4 parts; a standalone master with two
 # 1-core workers on this machine (scripts/spark_cluster.sh) in 4 parts; and local[1] in up
 # to 64 parts, one task at a time, whose task times give the scaling to 16 and 64 two-core
-# workers. Prints the tables spark/README.md quotes (scripts/bench_spark_report.py).
+# workers. The Spark runs write the per-device CSVs too (--csv), so that every file of the
+# single run is compared. Prints the tables spark/README.md quotes (scripts/bench_spark_report.py).
 # Usage: scripts/bench_spark.sh [DEVICE-DAYS...]   (default: 100 400 1600)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,7 +36,7 @@ for n in "${sizes[@]}"; do
         set -- $run
         echo "spark $1 ($2), $3 parts" >&2
         /usr/bin/time -f "%e %M" -o "spark-$1.time" "$root/scripts/spark_run.sh" traces --out "spark-$1" --partitions "$3" \
-            --master "$2" -- --model "$model" >"spark-$1.log" 2>&1 || true
+            --master "$2" --csv -- --model "$model" >"spark-$1.log" 2>&1 || true
     done
     cd "$root"
 done

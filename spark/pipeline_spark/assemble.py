@@ -5,6 +5,7 @@ modal split, comfort summaries; then quarantine.csv, od_grid.csv, report.html,
 pipeline.gpkg), and the Parquet datasets moved into place. The
 driver only starts it: nothing here passes through the driver."""
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -24,10 +25,14 @@ def concatenate(out_path, pieces):
     os.replace(out_path + ".partial", out_path)
 
 
-def assemble_files(part_dirs, out, dataset_locations):
-    """The per-device files in `out`; returns their names."""
+def assemble_files(part_dirs, out, tables, per_device, dataset_locations):
+    """The files joined from the parts: the per-device tables' CSVs (`per_device`, names)
+    in the folder `tables`, the rest in `out`; returns their paths."""
     written = []
     globals_ = [os.path.join(d, "global") for d in part_dirs]
+
+    def target(name):
+        return os.path.join(tables if name in per_device else out, name)
 
     def present(name):
         return [g for g in globals_ if os.path.exists(os.path.join(g, name))]
@@ -36,14 +41,14 @@ def assemble_files(part_dirs, out, dataset_locations):
             continue  # written by the data-set pass
         having = present(name + ".header")
         if having:
-            concatenate(os.path.join(out, name), [os.path.join(having[0], name + ".header")] + [os.path.join(g, name + ".rows") for g in having])
-            written.append(name)
+            concatenate(target(name), [os.path.join(having[0], name + ".header")] + [os.path.join(g, name + ".rows") for g in having])
+            written.append(target(name))
     for name in renumber.RIDE_FILES:
         having = present(name + ".header")
         if having:
-            concatenate(os.path.join(out, name), [os.path.join(having[0], name + ".header")]
+            concatenate(target(name), [os.path.join(having[0], name + ".header")]
                         + [os.path.join(g, f"{name}.{chunk}.rows") for chunk in renumber.RIDE_CHUNKS for g in having])
-            written.append(name)
+            written.append(target(name))
     for name in renumber.GEOJSON_IDS:
         having = present(name + ".prefix")
         if not having:
@@ -58,8 +63,22 @@ def assemble_files(part_dirs, out, dataset_locations):
                     first = False
             f.write(layout.read_text(os.path.join(having[0], name + ".suffix")))
         os.replace(os.path.join(out, name) + ".partial", os.path.join(out, name))
-        written.append(name)
+        written.append(os.path.join(out, name))
     return written
+
+
+def place_tables(tables, out, per_device, keep):
+    """With `keep` (--csv), the per-device tables' CSVs moved from `tables` into `out`;
+    without, any left in `out` by an earlier run removed, so no file there is older than the
+    run. Returns the names moved."""
+    moved = []
+    for name in per_device:
+        if keep and os.path.exists(os.path.join(tables, name)):
+            os.replace(os.path.join(tables, name), os.path.join(out, name))
+            moved.append(name)
+        elif not keep and os.path.exists(os.path.join(out, name)):
+            os.remove(os.path.join(out, name))
+    return moved
 
 
 def content_sha256(path):
@@ -126,11 +145,13 @@ def finish(task):
         nonlocal last
         steps[name] = round(time.time() - last, 3)
         last = time.time()
-    files = assemble_files(part_dirs, out, task["dataset_locations"])
+    tables = os.path.join(run_dir, "assembled")
+    os.makedirs(tables, exist_ok=True)
+    files = assemble_files(part_dirs, out, tables, task["per_device_csv"], task["dataset_locations"])
     if task["dataset_locations"]:
         shutil.copyfile(os.path.join(run_dir, "merged", "locations.csv"), os.path.join(out, "locations.csv.partial"))
         os.replace(os.path.join(out, "locations.csv.partial"), os.path.join(out, "locations.csv"))
-        files.append("locations.csv")
+        files.append(os.path.join(out, "locations.csv"))
     os.makedirs(os.path.join(out, "logs"), exist_ok=True)
     for i, d in enumerate(part_dirs):
         shutil.copyfile(os.path.join(d, "log.txt"), os.path.join(out, "logs", f"part-{task['indices'][i]}.log"))
@@ -141,10 +162,12 @@ def finish(task):
         shutil.copyfile(os.path.join(run_dir, "merged", "pipeline.sqlite"), store)
         set_aside(store, task.get("failed_parts", []))
         step("store_copy")
-        publish = subprocess.run([binary, "publish", "--store", store, "--out", out] + task["publish_args"], capture_output=True, text=True)
+        publish = subprocess.run([binary, "publish", "--store", store, "--out", out, "--tables", tables, "--json"] + task["publish_args"],
+                                 capture_output=True, text=True)
         step("publish")
         if publish.returncode != 0:
             return {"status": publish.returncode, "log": publish.stderr, "files": files, "heat_map": None, "steps_s": steps}
+        steps["publish_stages"] = {k: round(v, 3) for k, v in json.loads(publish.stdout).get("stage_seconds", {}).items()}
         with sqlite3.connect(store) as db:
             found = db.execute("SELECT cells, suppressed_cells, min_devices FROM heatmaps WHERE map = 'all'").fetchone()
         heat_map = dict(zip(("cells", "suppressed", "min_devices"), found)) if found else None
@@ -153,5 +176,6 @@ def finish(task):
     finally:
         shutil.rmtree(local, ignore_errors=True)
     move_parquet(os.path.join(run_dir, "parquet"), out)
+    place_tables(tables, out, task["per_device_csv"], task["csv"])
     step("store_and_parquet_moved")
     return {"status": 0, "log": publish.stderr, "files": files, "heat_map": heat_map, "steps_s": steps}

@@ -1,11 +1,13 @@
 """The pipeline on Apache Spark: `spark-submit spark/pipeline_spark/job.py INPUT… --out DIR`.
 
-1. Plan (driver): `pipeline inputs --json` lists every file's device and bytes without
-   reading its records; devices are cut into contiguous, byte-balanced parts (plan.py).
+1. Plan (driver, on a thread while Spark starts): `pipeline inputs --json` lists every
+   file's device and bytes without reading its records; devices are cut into contiguous,
+   byte-balanced parts (plan.py).
 2. Parts (executors): each part runs `pipeline run --partial` on the binary shipped with
-   the job (`--bundle`, unpacked by Spark on every node) and writes its store's export and
-   its per-device files into the work folder in DIR (layout.py, part.py). A task returns a
-   few numbers: rows per id space, exit status, seconds.
+   the job (`--bundle`, copied into DIR's work folder, unpacked by the first task on each
+   node: bundle.py) and writes its store's export and its per-device files into the work
+   folder in DIR (layout.py, part.py). A task returns a few numbers: rows per id space, exit
+   status, seconds.
 3. Offsets (driver): per part, the rows of each id space in the parts before: O(parts).
 4. Merged store (one executor task, merged_store.py): every part's rows but the fixes, for
    `pipeline publish`. With locations clustered across devices, a Spark job first puts the
@@ -21,31 +23,37 @@
    Nothing of them reaches the driver.
 7. Finish (one executor task, assemble.py): the per-device files concatenated, `pipeline
    publish --reduced` on the merged store (k and every formula, in Swift), DIR/parquet/
-   replaced. The task returns the overall heat map's counts for the log.
+   replaced; the per-device tables' CSVs moved into DIR with --csv. The task returns the
+   overall heat map's counts for the log.
 
 Outputs replace DIR's files atomically (each written beside and renamed), logs of every
 part go to DIR/logs/, and the exit status is the single run's: 0, 2 when inputs were
 quarantined, 1 on failure."""
 import argparse
+import collections
 import concurrent.futures
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 PROCESS_STARTED = time.time()  # the Python driver's start; spark-submit's own JVM starts before it
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from pipeline_spark import assemble, layout, location_tiles, merged_store, part as part_module, plan as planning, reductions, renumber  # noqa: E402
+from pipeline_spark import assemble, bundle, layout, location_tiles, merged_store, part as part_module, plan as planning, reductions, renumber  # noqa: E402
 
 
 def arguments(argv):
     p = argparse.ArgumentParser(prog="spark_run", description="Run the mobility pipeline on Apache Spark (see spark/README.md).")
     p.add_argument("inputs", nargs="+", help="trace files or folders, readable at the same path on every executor")
-    p.add_argument("--out", required=True, help="output folder: the same files as `pipeline run --out` (replaced on re-run)")
+    p.add_argument("--out", required=True, help="output folder: the files `pipeline run --out` writes, the per-device tables as Parquet "
+                   "in DIR/parquet (replaced on re-run)")
+    p.add_argument("--csv", action="store_true", help="also write the per-device tables as CSV (modes.csv, staypoints.csv, dwells.csv, "
+                   "triplegs.csv, trips.csv, rides.csv, stops.csv, events.csv), as `pipeline run` does (default: Parquet only)")
     p.add_argument("--partitions", type=int, default=2, help="parts of the devices, one Spark task each (default 2)")
     p.add_argument("--binary", default=None, help="the pipeline executable inside the bundle (default: bin/pipeline of --bundle)")
     p.add_argument("--bundle", default=None, help="a .tar.gz with bin/pipeline, lib/ and models/, shipped to every executor")
@@ -84,6 +92,12 @@ def configuration(binary, run_args):
     text = subprocess.run([binary, "config", "--json"] + run_options(run_args, "--config"), check=True, capture_output=True,
                           text=True).stdout
     return json.loads(text)
+
+
+def per_device_tables(binary):
+    """The CSV names of the per-device tables (`pipeline schema --json`: per_device)."""
+    text = subprocess.run([binary, "schema", "--json"], check=True, capture_output=True, text=True).stdout
+    return [f["file"] for f in json.loads(text) if f["per_device"]]
 
 
 class Phases:
@@ -139,40 +153,69 @@ def merged_store_task(task):
     return done.stderr.strip(), time.time() - started
 
 
+def plan_job(args, scratch):
+    """Stage 1, on a thread of the driver while Spark starts: the driver's own copy of the
+    binary (`--binary`, else the bundle unpacked into `scratch` by tar), the effective
+    configuration, the input listing and the parts. Only subprocesses: the GIL is free for
+    the context's start."""
+    started = time.time()
+    binary = args.binary
+    if binary is None:
+        subprocess.run(["tar", "-xzf", args.bundle, "-C", scratch], check=True)
+        binary = os.path.join(scratch, "bin", "pipeline")
+    configured = configuration(binary, args.run_args)
+    listing = planning.list_inputs(binary, [os.path.abspath(p) for p in args.inputs])
+    return Planned(configured, per_device_tables(binary), listing, planning.plan(listing, args.partitions), time.time() - started)
+
+
+Planned = collections.namedtuple("Planned", "configuration per_device_csv listing parts seconds")  # plan_job's result
+
+
 def main(argv=None):
     args = arguments(argv if argv is not None else sys.argv[1:])
+    if args.binary is None and args.bundle is None:
+        log("give --bundle (scripts/spark_bundle.sh makes one) or --binary (a pipeline executable at the same path on every node)")
+        return 1
     from pyspark import SparkConf, SparkContext, SparkFiles
 
     phases = Phases()
-    sc = SparkContext.getOrCreate(SparkConf().setAppName("mobility-pipeline"))
-    sc.setLogLevel("ERROR")
-    started = time.time()
-    phases.done("session_start")
+    scratch = tempfile.mkdtemp(prefix="pipeline-spark-driver-")
+    try:
+        with concurrent.futures.ThreadPoolExecutor(1) as helper:
+            planning_job = helper.submit(plan_job, args, scratch)  # beside the context's start, which takes seconds
+            sc = SparkContext.getOrCreate(SparkConf().setAppName("mobility-pipeline"))
+            sc.setLogLevel("ERROR")
+            phases.done("session_start")
+            try:
+                planned = planning_job.result()
+            except subprocess.CalledProcessError as failed:
+                log(f"planning failed: `{' '.join(failed.cmd[:2])} …` exited with {failed.returncode}: {(failed.stderr or '').strip()}")
+                sc.stop()
+                return 1
+        return run_job(args, sc, SparkFiles, phases, planned)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def run_job(args, sc, SparkFiles, phases, planned):
+    """Stages 2 to 7, once the context is up and the plan made."""
+    configured, listing, parts = planned.configuration, planned.listing, planned.parts
+    dataset_locations = configured["trips"]["locations"]["scope"] == "dataset"
+    log(f"plan: {len(listing)} files, {sum(len(p.devices) for p in parts)} devices in {len(parts)} parts: "
+        + "; ".join(f"part {p.index}: {len(p.devices)} devices, {p.bytes / 1e6:.1f} MB" for p in parts))
+    phases.done("plan")
     out = os.path.abspath(args.out)
     os.makedirs(os.path.join(out, "logs"), exist_ok=True)
     shutil.rmtree(layout.work_root(out), ignore_errors=True)  # a killed run's leftovers
     run_dir = layout.run_folder(out, f"{int(time.time())}-{os.getpid()}")
     os.makedirs(run_dir)
     run_args = args.run_args
-
-    bundle_name = None
-    if args.bundle:
-        sc.addArchive(args.bundle + "#pipeline-bundle")
-        bundle_name = "pipeline-bundle"
-    local_binary = args.binary or os.path.join(SparkFiles.get("pipeline-bundle"), "bin", "pipeline")
-    configured = configuration(local_binary, run_args)
-    dataset_locations = configured["trips"]["locations"]["scope"] == "dataset"
-    inputs = [os.path.abspath(p) for p in args.inputs]
-    listing = planning.list_inputs(local_binary, inputs)
-    parts = planning.plan(listing, args.partitions)
-    log(f"plan: {len(listing)} files, {sum(len(p.devices) for p in parts)} devices in {len(parts)} parts: "
-        + "; ".join(f"part {p.index}: {len(p.devices)} devices, {p.bytes / 1e6:.1f} MB" for p in parts))
-    phases.done("plan")
+    shipped = bundle.ship(args.bundle, run_dir) if args.bundle else None  # every node unpacks it with its first task (bundle.py)
     fail_marker = args.fail_first_attempt
     binary_arg = args.binary
 
     def executor_binary():
-        return binary_arg or os.path.join(SparkFiles.get(bundle_name), "bin", "pipeline")
+        return binary_arg or bundle.binary(shipped, SparkFiles.getRootDirectory())
 
     attempts, fail_part, pause_dir = task_attempts(sc), args.fail_part, args.pause_first_attempt
 
@@ -183,7 +226,11 @@ def main(argv=None):
                 raise RuntimeError(f"part {part['index']}: injected failure on every attempt (test)")
             if pause_dir and TaskContext.get().attemptNumber() == 0:
                 pause_for_test(pause_dir, part["index"])
-            return part_module.run_part(part, executor_binary(), run_args, run_dir, fail_marker)
+            started = time.time()
+            binary = executor_binary()  # the node's first task unpacks the bundle: its seconds count as the part's
+            unpack_s = time.time() - started
+            result = part_module.run_part(part, binary, run_args, run_dir, fail_marker)
+            return dict(result, seconds=result["seconds"] + unpack_s, unpack_seconds=round(unpack_s, 3))
         except Exception as error:  # the last attempt reports the part failed instead of failing the job
             if TaskContext.get().attemptNumber() + 1 < attempts:
                 raise
@@ -246,6 +293,7 @@ def main(argv=None):
         passed += ["--model", args.report_model]
     finish = {"run_dir": run_dir, "out": out, "part_dirs": part_dirs, "indices": [r["index"] for r in results],
               "dataset_locations": dataset_locations, "publish_args": passed + ["--reduced", reduced],
+              "per_device_csv": planned.per_device_csv, "csv": args.csv,
               "failed_parts": [{"index": r["index"], "files": parts[r["index"]].own_files, "error": r["failed"]} for r in failed]}
     finished = sc.parallelize([finish], 1).map(lambda t: assemble.finish(dict(t, binary=executor_binary()))).collect()[0]
     sys.stderr.write(finished["log"])
@@ -257,12 +305,15 @@ def main(argv=None):
     if overall:
         log(f"heat maps: {overall['cells']} cells published over all parts, {overall['suppressed']} suppressed "
             f"(k = {overall['min_devices']}); k applied per part would have published {per_part}")
+    if not args.csv:
+        log(f"per-device tables in {out}/parquet (Parquet, partitioned by part); --csv writes "
+            + ", ".join(planned.per_device_csv) + " as well")
     status = 2 if failed or any(r["exit_status"] == 2 for r in results) else 0
     summary = {"failed_parts": [{"index": r["index"], "devices": parts[r["index"]].devices, "files": parts[r["index"]].own_files,
                                  "error": r["failed"]} for r in failed],
                "parts": [{"index": r["index"], "devices": len(parts[r["index"]].devices), "device_names": parts[r["index"]].devices,
                           "first": parts[r["index"]].first, "before": parts[r["index"]].before, "bytes": parts[r["index"]].bytes,
-                          "seconds": r["seconds"], "renumber_seconds": again["seconds"] + again["partials_seconds"],
+                          "seconds": r["seconds"], "unpack_seconds": r.get("unpack_seconds", 0.0), "renumber_seconds": again["seconds"] + again["partials_seconds"],
                           "partials_seconds": again["partials_seconds"], "exit_status": r["exit_status"],
                           "rows": r["counts"], "parquet_rows": again["rows"]}
                          for r, again in zip(results, renumbered)],
@@ -271,7 +322,7 @@ def main(argv=None):
                "locations": {"scope": configured["trips"]["locations"]["scope"], "tiles": sum(t["tiles"] for t in tiled),
                              "halo_staypoints": sum(t["halo"] for t in tiled), "tile_degrees": args.location_tile_degrees,
                              "locations_if_per_part": sum(r["counts"]["locations"] for r in results) if dataset_locations else None},
-               "phases_s": phases.seconds, "driver_cpu_s": driver_cpu_seconds(), "merged_store_task_s": round(store_task_s, 3), "finish_steps_s": finished["steps_s"], "seconds": time.time() - started, "driver_peak_rss_mb": peak_rss_mb(),
+               "per_device_csv": args.csv, "phases_s": phases.seconds, "driver_cpu_s": driver_cpu_seconds(), "merged_store_task_s": round(store_task_s, 3), "finish_steps_s": finished["steps_s"], "plan_own_s": round(planned.seconds, 3), "seconds": time.time() - PROCESS_STARTED, "driver_peak_rss_mb": peak_rss_mb(),
                "exit_status": status, "output_folder": out}
     write_atomically(os.path.join(out, "spark_summary.json"), json.dumps(summary, indent=1) + "\n")
     shutil.rmtree(layout.work_root(out), ignore_errors=True)

@@ -26,6 +26,9 @@ SAME_BYTES = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "
               "triplegs.geojson", "dwells.geojson", "heatmap.geojson", "report.html"]
 
 
+PER_DEVICE_CSV = ["modes.csv", "staypoints.csv", "dwells.csv", "triplegs.csv", "trips.csv", "rides.csv", "stops.csv", "events.csv"]
+
+
 class CityRuns(unittest.TestCase):
     """A simulated city in cls.work, run once on one machine (cls.single) and once on Spark
     (cls.spark) by a subclass's setUpClass."""
@@ -37,6 +40,14 @@ class CityRuns(unittest.TestCase):
     def read(self, folder, name):
         with open(os.path.join(folder, name), encoding="utf-8", newline="") as f:
             return f.read()
+
+    def geopackage_layers(self, folder):
+        """Every layer's rows of folder/pipeline.gpkg, by layer name."""
+        db = sqlite3.connect(os.path.join(folder, "pipeline.gpkg"))
+        names = [r[0] for r in db.execute("SELECT table_name FROM gpkg_contents ORDER BY table_name")]
+        rows = {n: db.execute(f'SELECT * FROM "{n}" ORDER BY fid').fetchall() for n in names}
+        db.close()
+        return rows
 
 
 def ancestors(pid):
@@ -87,7 +98,8 @@ class SparkEquivalence(CityRuns):
         cls.spark = os.path.join(cls.work, "spark")
         marker = os.path.join(cls.work, "fail-once")
         open(marker, "w").close()
-        command = [os.path.join(ROOT, "scripts", "spark_run.sh"), traces, "--out", cls.spark, "--partitions", "3", "--fail-first-attempt", marker]
+        command = [os.path.join(ROOT, "scripts", "spark_run.sh"), traces, "--out", cls.spark, "--partitions", "3", "--csv",
+                   "--fail-first-attempt", marker]
         cls.cluster, cls.killed = os.environ.get("SPARK_TEST_CLUSTER"), None
         if cls.cluster:
             cls.pause = os.path.join(cls.work, "pause")
@@ -149,13 +161,7 @@ class SparkEquivalence(CityRuns):
     def test_the_geopackage_holds_the_single_runs_layers(self):
         """`pipeline publish` writes pipeline.gpkg from the merged store and the files the merge
         wrote: every layer's rows (geometry included) are the single run's."""
-        def layers(folder):
-            db = sqlite3.connect(os.path.join(folder, "pipeline.gpkg"))
-            names = [r[0] for r in db.execute("SELECT table_name FROM gpkg_contents ORDER BY table_name")]
-            rows = {n: db.execute(f'SELECT * FROM "{n}" ORDER BY fid').fetchall() for n in names}
-            db.close()
-            return rows
-        single, spark = layers(self.single), layers(self.spark)
+        single, spark = self.geopackage_layers(self.single), self.geopackage_layers(self.spark)
         self.assertIn("triplegs", single)
         self.assertEqual(sorted(single), sorted(spark))
         for name in single:
@@ -287,7 +293,9 @@ class SparkDatasetLocations(CityRuns):
     """Locations clustered across devices (trips.locations.scope: dataset), with a minimum of
     3 staypoints so that some staypoints stay in no location, in tiles of 0.01 degrees (about
     1.1 km, so that locations and neighbourhoods cross tiles): the tiles' links joined must
-    give the single run's locations and location ids."""
+    give the single run's locations and location ids. Run without --csv: the per-device
+    tables are Parquet only, and the files drawn from them (od_grid.csv, pipeline.gpkg, the
+    GeoJSON) are still the single run's."""
 
     @classmethod
     def setUpClass(cls):
@@ -310,19 +318,37 @@ class SparkDatasetLocations(CityRuns):
         self.assertGreater(summary["tiles"], 3, summary)
         self.assertGreater(summary["halo_staypoints"], 0, summary)
 
+    def staypoint_locations(self):
+        """(staypoint_id, location_id or None) of the single run's staypoints.csv and of the
+        Spark run's Parquet dataset."""
+        import pyarrow.parquet as pq
+        with open(os.path.join(self.single, "staypoints.csv"), newline="") as f:
+            single = sorted((int(r["staypoint_id"]), int(r["location_id"]) if r["location_id"] else None) for r in csv.DictReader(f))
+        table = pq.read_table(os.path.join(self.spark, "parquet", "staypoints"))
+        return single, sorted(zip(table["staypoint_id"].to_pylist(), table["location_id"].to_pylist()))
+
     def test_locations_and_their_ids_are_the_single_runs(self):
         self.assertEqual(self.job.returncode, 0, self.job.stderr[-3000:])
-        for name in ("locations.csv", "staypoints.csv", "trips.csv", "staypoints.geojson", "report.html"):
+        for name in ("locations.csv", "staypoints.geojson", "triplegs.geojson", "od_grid.csv", "od_matrix.csv", "report.html"):
             with self.subTest(file=name):
                 self.assertEqual(self.read(self.single, name), self.read(self.spark, name))
+        single, spark = self.staypoint_locations()
+        self.assertEqual(single, spark)
+
+    def test_without_csv_the_per_device_tables_are_parquet_only(self):
+        self.assertEqual(self.job.returncode, 0, self.job.stderr[-3000:])
+        self.assertEqual([n for n in PER_DEVICE_CSV if os.path.exists(os.path.join(self.spark, n))], [])
+        self.assertIn("--csv writes modes.csv, staypoints.csv", self.job.stdout + self.job.stderr)
+        single, spark = self.geopackage_layers(self.single), self.geopackage_layers(self.spark)
+        self.assertIn("trips", single)
+        self.assertEqual(single, spark)
 
     def test_locations_span_devices_and_some_staypoints_have_none(self):
         with open(os.path.join(self.spark, "locations.csv"), newline="") as f:
             rows = list(csv.DictReader(f))
         self.assertTrue(any(int(r["devices"]) > 1 for r in rows), rows)
         self.assertTrue(all(r["device"] == "" for r in rows))
-        with open(os.path.join(self.spark, "staypoints.csv"), newline="") as f:
-            self.assertTrue(any(r["location_id"] == "" for r in csv.DictReader(f)))
+        self.assertTrue(any(location is None for _, location in self.staypoint_locations()[1]))
 
     def test_negative_control_per_part_locations_differ(self):
         with open(os.path.join(self.spark, "spark_summary.json")) as f:
@@ -336,7 +362,8 @@ class SparkDatasetLocations(CityRuns):
 class SparkRerunAndFailedPart(CityRuns):
     """The same output folder run twice: the second time one part fails on every attempt. Its
     devices are reported with their files, the other parts are published, the exit status is
-    2, and nothing of the first run is left twice."""
+    2, and nothing of the first run is left twice. The first run writes the per-device CSVs
+    (--csv), the second does not: none of the first run's is left beside the second's."""
 
     @classmethod
     def setUpClass(cls):
@@ -345,7 +372,7 @@ class SparkRerunAndFailedPart(CityRuns):
         subprocess.run([BINARY, "simulate", "--out", traces, "--devices", "6", "--seed", "5"], check=True, capture_output=True)
         cls.spark = os.path.join(cls.work, "spark")
         run = [os.path.join(ROOT, "scripts", "spark_run.sh"), traces, "--out", cls.spark, "--partitions", "3", "--master", "local[2,2]"]
-        cls.first = subprocess.run(run, capture_output=True, text=True)
+        cls.first = subprocess.run(run + ["--csv"], capture_output=True, text=True)
         with open(os.path.join(cls.spark, "staypoints.csv"), newline="") as f:
             cls.first_staypoints = list(csv.DictReader(f))
         cls.second = subprocess.run(run + ["--fail-part", "1"], capture_output=True, text=True)
@@ -370,16 +397,16 @@ class SparkRerunAndFailedPart(CityRuns):
 
     def test_the_other_parts_are_published_once(self):
         lost = set(self.summary["failed_parts"][0]["devices"])
-        with open(os.path.join(self.spark, "staypoints.csv"), newline="") as f:
-            rows = list(csv.DictReader(f))
+        import pyarrow.parquet as pq
+        table = pq.read_table(os.path.join(self.spark, "parquet", "staypoints")).to_pylist()
+        rows = sorted(table, key=lambda r: r["staypoint_id"])
         kept = [r for r in self.first_staypoints if r["device"] not in lost]
         self.assertTrue(kept and len(kept) < len(self.first_staypoints))
-        self.assertEqual([(r["device"], r["started_at"]) for r in rows], [(r["device"], r["started_at"]) for r in kept])
-        self.assertEqual([int(r["staypoint_id"]) for r in rows], list(range(1, len(rows) + 1)), "ids stay 1…n")
-        import pyarrow.parquet as pq
-        table = pq.read_table(os.path.join(self.spark, "parquet", "staypoints"))
-        self.assertEqual(sorted(table["staypoint_id"].to_pylist()), list(range(1, len(rows) + 1)), "the first run's Parquet rows are gone")
-        self.assertFalse(lost & set(table["device"].to_pylist()))
+        self.assertEqual([r["device"] for r in rows], [r["device"] for r in kept])
+        for got, want in zip(rows, kept):  # the CSV's text has 3 decimals, Parquet the store's double
+            self.assertAlmostEqual(got["started_unix_s"], float(want["started_unix_s"]), places=3)
+        self.assertEqual([r["staypoint_id"] for r in rows], list(range(1, len(rows) + 1)), "ids stay 1…n; the first run's rows are gone")
+        self.assertEqual([n for n in PER_DEVICE_CSV if os.path.exists(os.path.join(self.spark, n))], [], "no CSV of the first run is left")
 
 
 if __name__ == "__main__":
