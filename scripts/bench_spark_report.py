@@ -6,11 +6,13 @@ a time (local[1], up to 64 parts); the driver's own seconds and peak RSS (its Py
 process, from spark_summary.json; on the pair also spark-submit's JVM, which there holds no
 executor); the phases; and how many published files are byte-identical to the single run.
 
-Scaling model: a cluster of W two-core workers runs the local[1] run's per-part tasks (the
-part's `pipeline run` and its renumbering, each measured on both cores of this machine),
-longest first, each on the first free worker, plus Spark's measured overhead per task. The
-rest of the pair's run (spark-submit's launch, session start, plan, merged store,
-reductions, finish) is the fixed cost: it does not shrink with workers."""
+Scaling model: a cluster of W two-core workers runs the local[1] run's tasks (each measured
+on both cores of this machine), longest first, each on the first free worker, plus Spark's
+measured overhead per task, in the job's two stages: the parts' `pipeline run`s, then their
+renumbering, beside which the merged store's one task runs (the stage lasts as long as the
+longer of the two: at many workers, the merged store). The rest of the pair's run
+(spark-submit's launch, session start, plan, reductions, finish) is the fixed cost: it
+does not shrink with workers."""
 import filecmp
 import heapq
 import json
@@ -75,26 +77,29 @@ for n in sys.argv[1:]:
         continue
     s, _, _ = runs["serial"]
     tasks = [part["seconds"] + part["renumber_seconds"] for part in s["parts"]]
+    runs_s, renumbers_s = [part["seconds"] for part in s["parts"]], [part["renumber_seconds"] for part in s["parts"]]
     per_mb = sorted(100 * (part["seconds"] + part["renumber_seconds"]) / (part["bytes"] / 1e6) for part in s["parts"])
-    overhead = max(0.0, (s["phases_s"]["parts"] + s["phases_s"]["renumber"] - sum(tasks)) / len(tasks))
+    overhead = max(0.0, (s["phases_s"]["parts"] + s["phases_s"]["renumber"] - sum(tasks)) / (2 * len(tasks)))
     pair, pair_wall, pair_jvm = runs["pair"]
-    fixed = pair_wall - pair["phases_s"]["parts"] - pair["phases_s"]["renumber"]
+    fixed = pair_wall - pair["phases_s"]["parts"] - pair["phases_s"]["renumber"] - pair["phases_s"].get("merged_store", 0)
+    store_s = pair.get("merged_store_task_s", 0.0)
     print(f"\n{len(tasks)} part tasks (run + renumber, both cores each): {sum(tasks):.1f} s in all, "
           f"{per_mb[len(per_mb) // 2]:.2f} s per 100 MB (median; {per_mb[0]:.2f}-{per_mb[-1]:.2f}); Spark's overhead per task {overhead:.2f} s.")
     print(f"Fixed cost outside the part tasks, on the pair: {fixed:.1f} s (launch {pair_wall - sum(pair['phases_s'].values()):.1f}, "
           + ", ".join(f"{k} {v:.1f}" for k, v in pair["phases_s"].items() if k not in ("parts", "renumber")) + ")"
           + (f"; the last task: " + ", ".join(f"{k} {v:.1f} s" for k, v in pair["finish_steps_s"].items()) if "finish_steps_s" in pair else "")
-          + (f"; the merged store's task (beside the renumbering): {pair['merged_store_task_s']:.1f} s" if "merged_store_task_s" in pair else "")
+          + f"; the merged store's task (beside the renumbering, counted in the model below): {store_s:.1f} s"
           + "\n")
-    print("| workers (2 cores each) | part tasks, simulated | whole job | against `pipeline run` |")
-    print("|---|---|---|---|")
+    print("| workers (2 cores each) | parts, simulated | renumbering or merged store, simulated | whole job | against `pipeline run` |")
+    print("|---|---|---|---|---|")
     model = {}
     for workers in (1, 2, 4, 8, 16, 64):
         if workers > len(tasks):
             continue
-        makespan = schedule(tasks, workers, overhead)
-        model[workers] = fixed + makespan
-        print(f"| {workers} | {makespan:.1f} s | {fixed + makespan:.1f} s | {single_s / (fixed + makespan):.2f}x |")
+        parts_s = schedule(runs_s, workers, overhead)
+        second_s = max(schedule(renumbers_s, workers, overhead), store_s)
+        model[workers] = fixed + parts_s + second_s
+        print(f"| {workers} | {parts_s:.1f} s | {second_s:.1f} s | {model[workers]:.1f} s | {single_s / model[workers]:.2f}x |")
     driver_s = sum(v for k, v in pair["phases_s"].items() if k not in ("parts", "renumber"))
     cpu = pair.get("driver_cpu_s", {})
     print(f"The driver's own CPU on the pair: Python {cpu.get('python', 0):.1f} s, the binary it ran {cpu.get('binary', 0):.1f} s, "

@@ -5,7 +5,13 @@ an executor from the parts' exports in the work folder (`build`), never on the d
 Integer ids are renumbered part after part (an id plus the largest id of that table in the
 parts before), and every column that references one (the store's declared foreign keys)
 follows. A file every part read (geofences, stations, check-ins, labels) is kept once: its
-rows from later parts are the same rows, so they map onto the first part's."""
+rows from later parts are the same rows, so they map onto the first part's.
+
+A table with no integer id, no reference and no file (`verbatim_tables`: the classified
+windows, a million rows at 1,600 device-days) needs none of that: each part's task copies
+its rows into a small SQLite file (`copy_verbatim`), and the merge appends them in SQLite
+(`INSERT … SELECT` from the attached file), not row by row in Python, which took 9.7 s of
+the merged store's task at 1,600 device-days."""
 import json
 import os
 import shutil
@@ -15,6 +21,7 @@ import tempfile
 from . import exported
 
 SKIPPED = {"heatmap_device_cells", "derived_state", "heatmaps", "heatmap_cells", "fixes"}  # heat maps: `pipeline publish --reduced`
+VERBATIM = "verbatim.sqlite"  # in each part's folder: copy_verbatim's file
 
 
 def create(path, ddl):
@@ -34,6 +41,44 @@ def foreign_keys(db, table):
 
 def has_integer_id(db, table):
     return any(row[1] == "id" and row[5] == 1 and row[2].upper() == "INTEGER" for row in db.execute(f"PRAGMA table_info({table})"))
+
+
+def verbatim_tables(db, tables):
+    """The tables of `tables` whose rows are merged as they are: no integer id, no declared
+    reference, no file_id (a file every part read would be kept once)."""
+    def columns(t):
+        return [row[1] for row in db.execute(f"PRAGMA table_info({t})")]
+    return [t for t in tables if t not in SKIPPED and not has_integer_id(db, t) and not foreign_keys(db, t) and "file_id" not in columns(t)]
+
+
+def copy_verbatim(store, target, tables):
+    """A part's task: the rows of `verbatim_tables` of its store into the new SQLite file
+    `target` (on the executor's disk; the caller moves it), with the store's table
+    definitions. Returns the tables copied."""
+    with sqlite3.connect(store) as db:
+        copied = verbatim_tables(db, tables)
+        db.execute("ATTACH DATABASE ? AS piece", (target,))
+        for table in copied:
+            ddl = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone()[0]
+            if not ddl.startswith(f"CREATE TABLE {table} ("):
+                raise RuntimeError(f"{table}: unexpected definition {ddl[:80]!r}; the merge copies the store's own definition")
+            db.execute(ddl.replace(f"CREATE TABLE {table} (", f"CREATE TABLE piece.{table} (", 1))
+            names = ", ".join(row[1] for row in db.execute(f"PRAGMA table_info({table})"))
+            db.execute(f"INSERT INTO piece.{table} ({names}) SELECT {names} FROM main.{table}")
+        db.commit()
+        db.execute("DETACH DATABASE piece")
+    return copied
+
+
+def append_verbatim(db, pieces):
+    """The merge's side: each part's verbatim rows appended in part order, in SQLite."""
+    for piece in pieces:
+        db.execute("ATTACH DATABASE ? AS piece", (piece,))
+        for (table,) in db.execute("SELECT name FROM piece.sqlite_master WHERE type = 'table'").fetchall():
+            names = ", ".join(row[1] for row in db.execute(f"PRAGMA main.table_info({table})"))
+            db.execute(f"INSERT INTO main.{table} ({names}) SELECT {names} FROM piece.{table}")
+        db.commit()
+        db.execute("DETACH DATABASE piece")
 
 
 def fill(db, parts, table_rows, order):
@@ -149,8 +194,11 @@ def build(part_dirs, target):
         with open(os.path.join(part_dirs[0], "ddl.json"), encoding="utf-8") as f:
             db = create(path, json.load(f))
         readers = {i: part_rows(d) for i, d in enumerate(part_dirs)}
-        tables = readers[0][1]
+        pieces = [os.path.join(d, VERBATIM) for d in part_dirs]
+        verbatim = set(verbatim_tables(db, readers[0][1]))
+        tables = [t for t in readers[0][1] if t not in verbatim]
         fill(db, list(readers), lambda i, name: readers[i][0](name), order_tables(db, tables))
+        append_verbatim(db, pieces)
         db.close()
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copyfile(path, target + ".partial")

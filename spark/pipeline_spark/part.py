@@ -14,7 +14,7 @@ import tempfile
 import time
 import uuid
 
-from . import layout
+from . import layout, merged_store
 
 # What the merge reads from each part's store: every table but the run bookkeeping and
 # what is rebuilt from the parts, and the raw IMU samples (fixes go to Parquet).
@@ -61,6 +61,9 @@ def run_part(part, binary, run_args, run_dir, fail_marker=None):
         if exported.returncode != 0:
             raise RuntimeError(f"part {part['index']}: pipeline export exited {exported.returncode}:\n{exported.stderr[-4000:]}")
         shutil.copytree(os.path.join(out, "part-tables"), os.path.join(attempt, "part-tables"))
+        piece = os.path.join(work, merged_store.VERBATIM)
+        merged_store.copy_verbatim(store, piece, tables)
+        shutil.copyfile(piece, os.path.join(attempt, merged_store.VERBATIM))
         counts = id_counts(store)
         layout.write_text(os.path.join(attempt, "ddl.json"), json.dumps(schema(store)))
         layout.write_text(os.path.join(attempt, "run.json"), run.stdout)
