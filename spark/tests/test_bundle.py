@@ -1,0 +1,85 @@
+"""The bundle on a node (bundle.py) and the per-device CSVs' placement (assemble.py), on small
+files with known answers. The whole job is tested in test_equivalence.py."""
+import multiprocessing
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from pipeline_spark import assemble, bundle  # noqa: E402
+
+
+def unpack_in_process(args):
+    shipped, root = args
+    return bundle.binary(shipped, root)
+
+
+class Bundle(unittest.TestCase):
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix="bundle-test-")
+        stage = os.path.join(self.work, "stage", "bin")
+        os.makedirs(stage)
+        with open(os.path.join(stage, "pipeline"), "w") as f:
+            f.write("#!/bin/sh\necho bundled\n")
+        os.chmod(os.path.join(stage, "pipeline"), 0o755)
+        source = os.path.join(self.work, "pipeline-bundle.tar.gz")
+        with tarfile.open(source, "w:gz") as tar:
+            tar.add(os.path.join(self.work, "stage"), arcname=".")
+        self.run_dir, self.root = os.path.join(self.work, "run"), os.path.join(self.work, "node")
+        os.makedirs(self.run_dir)
+        os.makedirs(self.root)
+        self.shipped = bundle.ship(source, self.run_dir)
+
+    def tearDown(self):
+        shutil.rmtree(self.work)
+
+    def test_tasks_of_one_node_share_one_unpacked_bundle_and_run_its_binary(self):
+        with multiprocessing.Pool(4) as pool:
+            found = pool.map(unpack_in_process, [(self.shipped, self.root)] * 8)
+        self.assertEqual(set(found), {os.path.join(self.root, "pipeline-bundle", "bin", "pipeline")})
+        self.assertEqual(subprocess.run([found[0]], capture_output=True, text=True).stdout, "bundled\n")
+        left = sorted(n for n in os.listdir(self.root) if not n.endswith(".lock"))
+        self.assertEqual(left, ["pipeline-bundle"], "no half-unpacked folder is left beside it")
+
+    def test_the_shipped_copy_is_in_the_runs_folder(self):
+        self.assertEqual(self.shipped, os.path.join(self.run_dir, bundle.NAME))
+        self.assertTrue(tarfile.is_tarfile(self.shipped))
+
+
+class PlaceTables(unittest.TestCase):
+    NAMES = ["staypoints.csv", "trips.csv"]
+
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix="place-test-")
+        self.tables, self.out = os.path.join(self.work, "tables"), os.path.join(self.work, "out")
+        os.makedirs(self.tables)
+        os.makedirs(self.out)
+        for name in self.NAMES:
+            with open(os.path.join(self.tables, name), "w") as f:
+                f.write("new\n")
+            with open(os.path.join(self.out, name), "w") as f:
+                f.write("an earlier run's\n")
+        with open(os.path.join(self.out, "heatmap.csv"), "w") as f:
+            f.write("published\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.work)
+
+    def test_with_csv_this_runs_tables_replace_the_earlier_ones(self):
+        self.assertEqual(assemble.place_tables(self.tables, self.out, self.NAMES + ["events.csv"], keep=True), self.NAMES)
+        for name in self.NAMES:
+            with open(os.path.join(self.out, name)) as f:
+                self.assertEqual(f.read(), "new\n")
+
+    def test_without_csv_no_earlier_table_is_left_and_other_files_stay(self):
+        self.assertEqual(assemble.place_tables(self.tables, self.out, self.NAMES, keep=False), [])
+        self.assertEqual(sorted(os.listdir(self.out)), ["heatmap.csv"])
+
+
+if __name__ == "__main__":
+    unittest.main()
