@@ -87,7 +87,9 @@ for n in sys.argv[1:]:
           f"{per_mb[len(per_mb) // 2]:.2f} s per 100 MB (median; {per_mb[0]:.2f}-{per_mb[-1]:.2f}); Spark's overhead per task {overhead:.2f} s.")
     print(f"Fixed cost outside the part tasks, on the pair: {fixed:.1f} s (launch {pair_wall - sum(pair['phases_s'].values()):.1f}, "
           + ", ".join(f"{k} {v:.1f}" for k, v in pair["phases_s"].items() if k not in ("parts", "renumber")) + ")"
-          + (f"; the last task: " + ", ".join(f"{k} {v:.1f} s" for k, v in pair["finish_steps_s"].items()) if "finish_steps_s" in pair else "")
+          + (f"; the last task: " + ", ".join(f"{k} {v:.1f} s" for k, v in pair["finish_steps_s"].items() if not isinstance(v, dict))
+             + " (publish: " + ", ".join(f"{k} {v:.1f} s" for k, v in pair["finish_steps_s"].get("publish_stages", {}).items() if v >= 0.05)
+             + "; report and GeoPackage at once)" if "finish_steps_s" in pair else "")
           + f"; the merged store's task (beside the renumbering, counted in the model below): {store_s:.1f} s"
           + "\n")
     print("| workers (2 cores each) | parts, simulated | renumbering or merged store, simulated | whole job | against `pipeline run` |")
