@@ -37,7 +37,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 PROCESS_STARTED = time.time()  # the Python driver's start; spark-submit's own JVM starts before it
@@ -153,16 +152,13 @@ def merged_store_task(task):
     return done.stderr.strip(), time.time() - started
 
 
-def plan_job(args, scratch):
+def plan_job(args):
     """Stage 1, on a thread of the driver while Spark starts: the driver's own copy of the
-    binary (`--binary`, else the bundle unpacked into `scratch` by tar), the effective
-    configuration, the input listing and the parts. Only subprocesses: the GIL is free for
-    the context's start."""
+    binary (`--binary`, else the bundle's, unpacked once into a cache: bundle.driver_binary),
+    the effective configuration, the input listing and the parts. Only subprocesses: the GIL
+    is free for the context's start."""
     started = time.time()
-    binary = args.binary
-    if binary is None:
-        subprocess.run(["tar", "-xzf", args.bundle, "-C", scratch], check=True)
-        binary = os.path.join(scratch, "bin", "pipeline")
+    binary = args.binary or bundle.driver_binary(args.bundle)
     configured = configuration(binary, args.run_args)
     listing = planning.list_inputs(binary, [os.path.abspath(p) for p in args.inputs])
     return Planned(configured, per_device_tables(binary), listing, planning.plan(listing, args.partitions), time.time() - started)
@@ -179,22 +175,18 @@ def main(argv=None):
     from pyspark import SparkConf, SparkContext, SparkFiles
 
     phases = Phases()
-    scratch = tempfile.mkdtemp(prefix="pipeline-spark-driver-")
-    try:
-        with concurrent.futures.ThreadPoolExecutor(1) as helper:
-            planning_job = helper.submit(plan_job, args, scratch)  # beside the context's start, which takes seconds
-            sc = SparkContext.getOrCreate(SparkConf().setAppName("mobility-pipeline"))
-            sc.setLogLevel("ERROR")
-            phases.done("session_start")
-            try:
-                planned = planning_job.result()
-            except subprocess.CalledProcessError as failed:
-                log(f"planning failed: `{' '.join(failed.cmd[:2])} …` exited with {failed.returncode}: {(failed.stderr or '').strip()}")
-                sc.stop()
-                return 1
-        return run_job(args, sc, SparkFiles, phases, planned)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    with concurrent.futures.ThreadPoolExecutor(1) as helper:
+        planning_job = helper.submit(plan_job, args)  # beside the context's start, which takes seconds
+        sc = SparkContext.getOrCreate(SparkConf().setAppName("mobility-pipeline"))
+        sc.setLogLevel("ERROR")
+        phases.done("session_start")
+        try:
+            planned = planning_job.result()
+        except subprocess.CalledProcessError as failed:
+            log(f"planning failed: `{' '.join(failed.cmd[:2])} …` exited with {failed.returncode}: {(failed.stderr or '').strip()}")
+            sc.stop()
+            return 1
+    return run_job(args, sc, SparkFiles, phases, planned)
 
 
 def run_job(args, sc, SparkFiles, phases, planned):

@@ -46,6 +46,20 @@ class Bundle(unittest.TestCase):
         left = sorted(n for n in os.listdir(self.root) if not n.endswith(".lock"))
         self.assertEqual(left, ["pipeline-bundle"], "no half-unpacked folder is left beside it")
 
+    def test_the_drivers_copy_is_unpacked_once_per_bundle_and_three_are_kept(self):
+        cache = os.path.join(self.work, "cache")
+        source = os.path.join(self.work, "pipeline-bundle.tar.gz")
+        first = bundle.driver_binary(source, cache)
+        inode = os.stat(first).st_ino
+        self.assertEqual(bundle.driver_binary(source, cache), first)
+        self.assertEqual(os.stat(first).st_ino, inode, "the second run finds it unpacked")
+        for minute in range(1, 5):  # a rebuilt bundle (another modification time) is another entry
+            os.utime(source, (1_700_000_000 + 60 * minute, 1_700_000_000 + 60 * minute))
+            found = bundle.driver_binary(source, cache)
+            self.assertEqual(subprocess.run([found], capture_output=True, text=True).stdout, "bundled\n")
+        self.assertEqual(len(os.listdir(cache)), 3)
+        self.assertTrue(os.path.exists(found))
+
     def test_the_shipped_copy_is_in_the_runs_folder(self):
         self.assertEqual(self.shipped, os.path.join(self.run_dir, bundle.NAME))
         self.assertTrue(tarfile.is_tarfile(self.shipped))
