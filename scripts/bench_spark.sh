@@ -7,10 +7,13 @@
 # workers. The Spark runs write the per-device CSVs too (--csv), so that every file of the
 # single run is compared. Prints the tables spark/README.md quotes (scripts/bench_spark_report.py).
 # Usage: scripts/bench_spark.sh [DEVICE-DAYS...]   (default: 100 400 1600)
+# BENCH_RUNS="pair" (any of single local pair serial; default all) re-measures only those runs
+# and reports with the others' last results in .bench/sim-N (the tables then mix two runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 sizes=("$@")
+runs=${BENCH_RUNS:-single local pair serial}
 [ ${#sizes[@]} -gt 0 ] || sizes=(100 400 1600)
 swift build -c release --product pipeline >&2
 scripts/spark_setup.sh
@@ -28,12 +31,16 @@ for n in "${sizes[@]}"; do
             --gps-still-interval 30 --imu-trips-per-day 1 >/dev/null 2>&1
     fi
     cd "$sim"
-    rm -rf single spark-*
-    echo "single machine: pipeline run ($n device-days)" >&2
-    /usr/bin/time -f "%e %M" -o single.time "$pipeline" run traces --out single --model "$model" >/dev/null 2>&1 || true
+    if [[ " $runs " == *" single "* ]]; then
+        rm -rf single
+        echo "single machine: pipeline run ($n device-days)" >&2
+        /usr/bin/time -f "%e %M" -o single.time "$pipeline" run traces --out single --model "$model" >/dev/null 2>&1 || true
+    fi
     many=$(( devices < 64 ? devices : 64 ))
     for run in "local local[2,4] 4" "pair $master 4" "serial local[1,4] $many"; do
         set -- $run
+        [[ " $runs " == *" $1 "* ]] || continue
+        rm -rf "spark-$1"
         echo "spark $1 ($2), $3 parts" >&2
         /usr/bin/time -f "%e %M" -o "spark-$1.time" "$root/scripts/spark_run.sh" traces --out "spark-$1" --partitions "$3" \
             --master "$2" --csv -- --model "$model" >"spark-$1.log" 2>&1 || true
