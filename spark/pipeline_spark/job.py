@@ -49,13 +49,15 @@ from pipeline_spark import assemble, bundle, layout, location_tiles, merged_stor
 def arguments(argv):
     p = argparse.ArgumentParser(prog="spark_run", description="Run the mobility pipeline on Apache Spark (see spark/README.md).")
     p.add_argument("inputs", nargs="+", help="trace files or folders, readable at the same path on every executor")
-    p.add_argument("--out", required=True, help="output folder: the files `pipeline run --out` writes, the per-device tables as Parquet "
-                   "in DIR/parquet (replaced on re-run)")
+    p.add_argument("--out", required=True, help="output folder, on a file system every executor sees: the files `pipeline run --out` "
+                   "writes (the per-device tables' CSVs only with --csv) and the per-device tables as Parquet in DIR/parquet "
+                   "(replaced on re-run)")
     p.add_argument("--csv", action="store_true", help="also write the per-device tables as CSV (modes.csv, staypoints.csv, dwells.csv, "
                    "triplegs.csv, trips.csv, rides.csv, stops.csv, events.csv), as `pipeline run` does (default: Parquet only)")
     p.add_argument("--partitions", type=int, default=2, help="parts of the devices, one Spark task each (default 2)")
     p.add_argument("--binary", default=None, help="the pipeline executable inside the bundle (default: bin/pipeline of --bundle)")
-    p.add_argument("--bundle", default=None, help="a .tar.gz with bin/pipeline, lib/ and models/, shipped to every executor")
+    p.add_argument("--bundle", default=None, help="a .tar.gz with bin/pipeline, lib/ and models/ (scripts/spark_bundle.sh), copied "
+                   "into DIR's work folder for the executors; the driver keeps an unpacked copy in ~/.cache/pipeline-spark")
     p.add_argument("--location-tile-degrees", type=float, default=0.05,
                    help="with locations clustered across devices: the side of a spatial tile, degrees (default 0.05, about 5.5 km "
                         "north-south); each tile is clustered by one task with a halo of 3 epsilon_meters")
