@@ -25,7 +25,8 @@ public struct PublishRun: Sendable {
     /// heat maps (k applied here), `od_matrix.csv`, `modal_split.csv` and the comfort summaries.
     public var reducedFolder: String?
     /// Where the per-device tables' CSVs are, for `od_grid.csv` and the GeoPackage. Default:
-    /// the output folder; a distributed run without `--csv` keeps them in its work folder.
+    /// the output folder; a distributed run without `--csv` keeps them in its work folder, and
+    /// the report then points at their Parquet datasets instead (`parquet/trips`).
     public var tablesFolder: String?
 
     public init(storePath: String, outputFolder: String) {
@@ -62,7 +63,9 @@ public struct PublishRun: Sendable {
             { [self] in
                 var (summary, notes) = try gate.opening { try files(store: store) }
                 let started = Date()
-                try ReportPage(store: store, folder: folder, modelPath: modelPath, calendar: calendar).write()
+                var report = ReportPage(store: store, folder: folder, modelPath: modelPath, calendar: calendar)
+                report.perDeviceTablesAsParquet = (tables as NSString).standardizingPath != (folder as NSString).standardizingPath
+                try report.write()
                 summary.stageSeconds["report"] = Date().timeIntervalSince(started)
                 published.store((summary, notes), at: 0)
             },

@@ -16,6 +16,10 @@ public struct ReportPage {
 
     public static let generator = "pipeline " + ToolVersion.string
 
+    /// True when the per-device tables were published as Parquet only (a distributed run
+    /// without `--csv`): the page then points at `parquet/trips` where it would name `trips.csv`.
+    public var perDeviceTablesAsParquet = false
+
     public init(store: PipelineStore, folder: String, modelPath: String?, calendar: CalendarKeys) {
         self.store = store
         self.folder = folder
@@ -31,6 +35,11 @@ public struct ReportPage {
             + (calendar.utcOffsetSeconds == 0 ? "" : String(format: "%+.1f h", calendar.utcOffsetSeconds / 3600)) + ".</footer></main></body></html>\n"
         let path = (folder as NSString).appendingPathComponent("report.html")
         try Data(page.utf8).writeThroughPartial(to: URL(fileURLWithPath: path))
+    }
+
+    /// Where the reader finds a per-device table: its CSV, or its Parquet dataset.
+    func perDeviceTable(_ file: String) -> String {
+        perDeviceTablesAsParquet ? "parquet/" + file.replacingOccurrences(of: ".csv", with: "") : file
     }
 
     static let head = """
@@ -182,7 +191,7 @@ public struct ReportPage {
              String(row.devices), String(row.betweenGeofences)]
         }
         return "<section><h2>Trips</h2><p class=\"note\">Trips run between activities (stays of 15 min or more, or in a geofence "
-            + "other than a station); the main mode covers the longest distance (trips.csv, triplegs.csv, triplegs.geojson).</p>"
+            + "other than a station); the main mode covers the longest distance (\(perDeviceTable("trips.csv")), \(perDeviceTable("triplegs.csv")), triplegs.geojson).</p>"
             + HTML.table(["main mode", "trips", "distance km", "mean duration", "devices", "between geofences"], rows, numeric: [1, 2, 3, 4, 5])
             + "</section>"
     }
@@ -202,7 +211,7 @@ public struct ReportPage {
             [place.geofence, place.name, place.kind, String(place.dwells), String(place.devices), HTML.duration(place.totalSeconds),
              HTML.duration(place.meanSeconds)]
         }
-        return "<section><h2>Top dwell places</h2><p class=\"note\">Geofences by total time spent in them (dwells.csv, dwells.geojson).</p>"
+        return "<section><h2>Top dwell places</h2><p class=\"note\">Geofences by total time spent in them (\(perDeviceTable("dwells.csv")), dwells.geojson).</p>"
             + HTML.table(["geofence", "name", "kind", "dwells", "devices", "total time", "mean dwell"], rows, numeric: [3, 4, 5, 6]) + "</section>"
     }
 
@@ -258,7 +267,7 @@ public struct ReportPage {
         }
         let status = Dictionary(grouping: rides, by: \.status).map { "\($0.value.count) \($0.key.replacingOccurrences(of: "_", with: " "))" }.sorted()
         var html = "<section><h2>Train comfort and punctuality</h2><p class=\"note\">\(rides.count) check-ins: \(status.joined(separator: ", ")) "
-            + "(rides.csv lists each with its reason; \"no imu\": the phone recorded no accelerometer during the ride). N_MV is EN 12299's "
+            + "(\(perDeviceTable("rides.csv")) lists each with its reason; \"no imu\": the phone recorded no accelerometer during the ride). N_MV is EN 12299's "
             + "mean comfort (< 1 very comfortable, 1–2 comfortable, 2–4 medium, 4–5 uncomfortable); a_v is ISO 2631-1's vibration total "
             + "value, m/s². Ratings are means (count) on 1–5; delays are medians in minutes, measured at the station geofences.</p>"
         html += HTML.table(["train", "rides", "measured", "N_MV median", "a_v median", "cleanliness", "odours/temp.", "crowding", "service",
@@ -301,7 +310,7 @@ public struct ReportPage {
         return "<section><h2>Rides from recordings</h2><p class=\"note\">Recordings measured as rides of their own (no check-in): "
             + "each recording, or each part between pauses, from its first to its last sample; covered seconds leave gaps out. N_MV "
             + "(EN 12299) of a ride under 5 min is partial, over the 5 s values it has. Stops are found from the vibration alone "
-            + "(stops.csv); brakings are longitudinal decelerations of 1 m/s² or more and jerks changes of 1 m/s³ or more (events.csv). "
+            + "(\(perDeviceTable("stops.csv"))); brakings are longitudinal decelerations of 1 m/s² or more and jerks changes of 1 m/s³ or more (\(perDeviceTable("events.csv"))). "
             + "\"estimated\" vertical: gravity-free acceleration, the vertical taken as the direction of least slow motion.</p>"
             + HTML.table(["device", "started", "covered s", "status", "N_MV", "a_v", "stops", "brakings", "jerks", "vertical", "note"],
                          table, numeric: [2, 4, 5, 6, 7, 8]) + "</section>"
@@ -332,7 +341,7 @@ public struct ReportPage {
             html += "<h3>Triplegs</h3>" + HTML.table(["mode decided by", "mode", "legs"], legs, numeric: [2])
                 + "<p class=\"note\">model: IMU windows; gps_rules: GPS speed rules; gps_leg_model: the GPS leg model on a GPS-only leg; "
                 + "imu+gps_leg_model: IMU windows chose on foot or vehicle, the GPS leg model which mode; transit: the ride runs along "
-                + "a rail or bus route of the --transit feed and stops at its stops. triplegs.csv keeps each leg's evidence.</p>"
+                + "a rail or bus route of the --transit feed and stops at its stops. \(perDeviceTable("triplegs.csv")) keeps each leg's evidence.</p>"
             html += try transitUse()
         }
         html += try labelAgreement()

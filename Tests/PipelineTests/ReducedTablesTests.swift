@@ -115,6 +115,9 @@ import Testing
         #expect(try String(contentsOfFile: folder.file("run/od_grid.csv"), encoding: .utf8) == grid)
         #expect(try Self.layers(folder.file("run/pipeline.gpkg")) == layers)
         #expect(!FileManager.default.fileExists(atPath: folder.file("run/trips.csv")), "publish writes no per-device table")
+        let report = try String(contentsOfFile: folder.file("run/report.html"), encoding: .utf8)
+        #expect(report.contains("(parquet/trips, parquet/triplegs, triplegs.geojson)") && !report.contains("trips.csv"),
+                "the report points at the Parquet datasets, not at CSVs that are not there")
     }
 
     /// Every layer's rows of a GeoPackage, as text, by layer name.

@@ -67,18 +67,13 @@ def assemble_files(part_dirs, out, tables, per_device, dataset_locations):
     return written
 
 
-def place_tables(tables, out, per_device, keep):
-    """With `keep` (--csv), the per-device tables' CSVs moved from `tables` into `out`;
-    without, any left in `out` by an earlier run removed, so no file there is older than the
-    run. Returns the names moved."""
-    moved = []
-    for name in per_device:
-        if keep and os.path.exists(os.path.join(tables, name)):
-            os.replace(os.path.join(tables, name), os.path.join(out, name))
-            moved.append(name)
-        elif not keep and os.path.exists(os.path.join(out, name)):
-            os.remove(os.path.join(out, name))
-    return moved
+def remove_stale_tables(out, per_device):
+    """Without --csv: the per-device tables' CSVs an earlier run left in `out` removed, so no
+    file there is older than the run. Returns the names removed."""
+    removed = [name for name in per_device if os.path.exists(os.path.join(out, name))]
+    for name in removed:
+        os.remove(os.path.join(out, name))
+    return removed
 
 
 def content_sha256(path):
@@ -145,7 +140,9 @@ def finish(task):
         nonlocal last
         steps[name] = round(time.time() - last, 3)
         last = time.time()
-    tables = os.path.join(run_dir, "assembled")
+    # With --csv the per-device tables' CSVs are published with the rest; without, they are
+    # joined in the work folder only, for `pipeline publish --tables` (OD grid, GeoPackage).
+    tables = out if task["csv"] else os.path.join(run_dir, "assembled")
     os.makedirs(tables, exist_ok=True)
     files = assemble_files(part_dirs, out, tables, task["per_device_csv"], task["dataset_locations"])
     if task["dataset_locations"]:
@@ -163,7 +160,7 @@ def finish(task):
         set_aside(store, task.get("failed_parts", []))
         step("store_copy")
         publish = subprocess.run([binary, "publish", "--store", store, "--out", out, "--tables", tables, "--json"] + task["publish_args"],
-                                 capture_output=True, text=True)
+                                 capture_output=True, text=True)  # --tables DIR == --out: the report names the CSVs
         step("publish")
         if publish.returncode != 0:
             return {"status": publish.returncode, "log": publish.stderr, "files": files, "heat_map": None, "steps_s": steps}
@@ -176,6 +173,7 @@ def finish(task):
     finally:
         shutil.rmtree(local, ignore_errors=True)
     move_parquet(os.path.join(run_dir, "parquet"), out)
-    place_tables(tables, out, task["per_device_csv"], task["csv"])
+    if not task["csv"]:
+        remove_stale_tables(out, task["per_device_csv"])
     step("store_and_parquet_moved")
     return {"status": 0, "log": publish.stderr, "files": files, "heat_map": heat_map, "steps_s": steps}

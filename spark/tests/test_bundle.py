@@ -1,5 +1,6 @@
-"""The bundle on a node (bundle.py) and the per-device CSVs' placement (assemble.py), on small
-files with known answers. The whole job is tested in test_equivalence.py."""
+"""The bundle on a node (bundle.py) and the removal of an earlier run's per-device CSVs
+(assemble.py), on small files with known answers. The whole job is tested in
+test_equivalence.py."""
 import multiprocessing
 import os
 import shutil
@@ -65,17 +66,14 @@ class Bundle(unittest.TestCase):
         self.assertTrue(tarfile.is_tarfile(self.shipped))
 
 
-class PlaceTables(unittest.TestCase):
+class StaleTables(unittest.TestCase):
     NAMES = ["staypoints.csv", "trips.csv"]
 
     def setUp(self):
-        self.work = tempfile.mkdtemp(prefix="place-test-")
-        self.tables, self.out = os.path.join(self.work, "tables"), os.path.join(self.work, "out")
-        os.makedirs(self.tables)
+        self.work = tempfile.mkdtemp(prefix="stale-test-")
+        self.out = os.path.join(self.work, "out")
         os.makedirs(self.out)
         for name in self.NAMES:
-            with open(os.path.join(self.tables, name), "w") as f:
-                f.write("new\n")
             with open(os.path.join(self.out, name), "w") as f:
                 f.write("an earlier run's\n")
         with open(os.path.join(self.out, "heatmap.csv"), "w") as f:
@@ -84,14 +82,8 @@ class PlaceTables(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.work)
 
-    def test_with_csv_this_runs_tables_replace_the_earlier_ones(self):
-        self.assertEqual(assemble.place_tables(self.tables, self.out, self.NAMES + ["events.csv"], keep=True), self.NAMES)
-        for name in self.NAMES:
-            with open(os.path.join(self.out, name)) as f:
-                self.assertEqual(f.read(), "new\n")
-
     def test_without_csv_no_earlier_table_is_left_and_other_files_stay(self):
-        self.assertEqual(assemble.place_tables(self.tables, self.out, self.NAMES, keep=False), [])
+        self.assertEqual(assemble.remove_stale_tables(self.out, self.NAMES + ["events.csv"]), self.NAMES)
         self.assertEqual(sorted(os.listdir(self.out)), ["heatmap.csv"])
 
 
