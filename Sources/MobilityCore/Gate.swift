@@ -1,0 +1,29 @@
+import Foundation
+
+/// A one-time gate between two concurrent jobs: `wait` blocks until the other job has run
+/// `opening`'s body, and throws `Gate.Failed` when that body threw, so the waiting job stops
+/// instead of reading what was never written.
+public final class Gate: @unchecked Sendable {
+    private let opened = DispatchSemaphore(value: 0)
+    private var succeeded = false
+
+    public struct Failed: Error, CustomStringConvertible {
+        public var description: String { "stopped: the step it waited for failed" }
+    }
+
+    public init() {}
+
+    /// Runs `body`, then opens the gate (also when `body` throws, marking it failed).
+    public func opening<Value>(_ body: () throws -> Value) throws -> Value {
+        defer { opened.signal() }
+        let value = try body()
+        succeeded = true  // written before the signal, read after the wait: ordered by the semaphore
+        return value
+    }
+
+    /// Blocks until the gate opens; throws when its body failed. At most once.
+    public func wait() throws {
+        opened.wait()
+        guard succeeded else { throw Failed() }
+    }
+}

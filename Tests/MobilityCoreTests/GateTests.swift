@@ -1,0 +1,35 @@
+import Foundation
+import MobilityCore
+import Testing
+
+/// `Gate`: the waiting job goes on once the other job's step has run, and stops when it threw.
+@Suite struct GateTests {
+    struct StepFailed: Error {}
+
+    @Test func theWaiterSeesWhatTheStepWroteBeforeTheGateOpened() throws {
+        let gate = Gate()
+        let written = ConcurrentSlots<Int>(count: 1)
+        let seen = ConcurrentSlots<Int>(count: 1)
+        try runConcurrently([
+            { try gate.opening { Thread.sleep(forTimeInterval: 0.05); written.store(42, at: 0) } },
+            { try gate.wait(); seen.store(written.values[0], at: 0) },
+        ])
+        #expect(seen.values == [42])
+    }
+
+    @Test func theWaiterStopsWhenTheStepThrew() {
+        let gate = Gate()
+        #expect(throws: StepFailed.self) {
+            try runConcurrently([
+                { try gate.opening { throw StepFailed() } },
+                { try gate.wait() },
+            ])
+        }
+    }
+
+    @Test func aWaiterAloneLearnsTheStepFailed() {
+        let gate = Gate()
+        _ = try? gate.opening { throw StepFailed() }
+        #expect(throws: Gate.Failed.self) { try gate.wait() }
+    }
+}
