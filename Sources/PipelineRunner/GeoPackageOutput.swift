@@ -123,7 +123,7 @@ public struct GeoPackageOutput {
     func path(_ file: String) -> String { (folder as NSString).appendingPathComponent(file) }
 
     func read(_ schema: OutputSchema) throws -> CSVTable {
-        try schema.read(in: OutputSchema.perDeviceTables.contains { $0.file == schema.file } ? tablesFolder : folder)
+        try schema.read(in: schema.isPerDeviceTable ? tablesFolder : folder)
     }
 
     func pointReader(_ schema: OutputSchema) -> ([String?]) -> GeoPackageWriter.Geometry? {

@@ -61,7 +61,7 @@ public struct PublishRun: Sendable {
         let (folder, tables) = (outputFolder, tablesFolder ?? outputFolder)
         try runConcurrently([
             { [self] in
-                var (summary, notes) = try gate.opening { try files(store: store) }
+                var (summary, notes) = try gate.opening { try files(store: store, tables: tables) }
                 let started = Date()
                 var report = ReportPage(store: store, folder: folder, modelPath: modelPath, calendar: calendar)
                 report.perDeviceTablesAsParquet = (tables as NSString).standardizingPath != (folder as NSString).standardizingPath
@@ -84,8 +84,9 @@ public struct PublishRun: Sendable {
     }
 
     /// Every file but the report and the GeoPackage: the reductions' tables, the heat maps,
-    /// `od_grid.csv` and `quarantine.csv`. Returns the summary and the lines to log.
-    func files(store: PipelineStore) throws -> (Summary, [String]) {
+    /// `od_grid.csv` and `quarantine.csv` (the OD grid from the per-device tables in `tables`).
+    /// Returns the summary and the lines to log.
+    func files(store: PipelineStore, tables: String) throws -> (Summary, [String]) {
         var summary = Summary()
         var notes: [String] = []
         var clock = Date()
@@ -114,7 +115,6 @@ public struct PublishRun: Sendable {
             notes.append("publish: the store holds no heat map, so no heatmap.csv, heatmap.geojson or PNG is written")
         }
         step("heat_maps")
-        let tables = tablesFolder ?? outputFolder
         if FileManager.default.fileExists(atPath: (tables as NSString).appendingPathComponent(OutputSchema.trips.file)) {
             let grid = try ODGridOutput(folder: outputFolder, parameters: heatMapParameters, tablesFolder: tables).write(store: store)
             summary.odGrid = grid

@@ -183,6 +183,9 @@ public struct OutputSchema: Sendable {
     /// (spark/README.md). Every other file of `runFiles` is published by both.
     public static let perDeviceTables: [OutputSchema] = [modes, staypoints, dwells, triplegs, trips, rides, stops, events]
 
+    /// Whether this file is one of `perDeviceTables`.
+    public var isPerDeviceTable: Bool { Self.perDeviceTables.contains { $0.file == file } }
+
     // MARK: Other commands' files
 
     public static let features = OutputSchema("features.csv", "`pipeline features`: every window's features (units in the names).",

@@ -29,7 +29,7 @@ struct SchemaCommand: ParsableCommand {
 
         init(_ schema: OutputSchema) {
             (file, about) = (schema.file, schema.about)
-            perDevice = OutputSchema.perDeviceTables.contains { $0.file == schema.file }
+            perDevice = schema.isPerDeviceTable
             columns = schema.columns.map { Column(name: $0.name, type: $0.type.rawValue, unit: $0.unit) }
         }
     }

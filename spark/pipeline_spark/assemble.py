@@ -1,5 +1,6 @@
 """The last task of a distributed run, on one executor: the per-device files joined from
-the parts' renumbered chunks (byte concatenation, in part order), then `pipeline publish
+the parts' renumbered chunks (byte concatenation, in part order; the per-device tables'
+CSVs into DIR only with --csv, else into the work folder), then `pipeline publish
 --reduced` on the merged store (k and the formulas over Spark's reductions: heat maps, OD,
 modal split, comfort summaries; then quarantine.csv, od_grid.csv, report.html,
 pipeline.gpkg), and the Parquet datasets moved into place. The

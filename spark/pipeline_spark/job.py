@@ -23,8 +23,8 @@
    Nothing of them reaches the driver.
 7. Finish (one executor task, assemble.py): the per-device files concatenated, `pipeline
    publish --reduced` on the merged store (k and every formula, in Swift), DIR/parquet/
-   replaced; the per-device tables' CSVs moved into DIR with --csv. The task returns the
-   overall heat map's counts for the log.
+   replaced; the per-device tables' CSVs joined into DIR with --csv, into the work folder
+   (for publish) without. The task returns the overall heat map's counts for the log.
 
 Outputs replace DIR's files atomically (each written beside and renamed), logs of every
 part go to DIR/logs/, and the exit status is the single run's: 0, 2 when inputs were
@@ -188,6 +188,10 @@ def main(argv=None):
             log(f"planning failed: `{' '.join(failed.cmd[:2])} …` exited with {failed.returncode}: {(failed.stderr or '').strip()}")
             sc.stop()
             return 1
+        except OSError as failed:  # a --bundle or --binary that is not there or cannot be run
+            log(f"planning failed: {failed}; give --bundle (scripts/spark_bundle.sh makes one) or --binary")
+            sc.stop()
+            return 1
     return run_job(args, sc, SparkFiles, phases, planned)
 
 
@@ -316,7 +320,7 @@ def run_job(args, sc, SparkFiles, phases, planned):
                "locations": {"scope": configured["trips"]["locations"]["scope"], "tiles": sum(t["tiles"] for t in tiled),
                              "halo_staypoints": sum(t["halo"] for t in tiled), "tile_degrees": args.location_tile_degrees,
                              "locations_if_per_part": sum(r["counts"]["locations"] for r in results) if dataset_locations else None},
-               "per_device_csv": args.csv, "phases_s": phases.seconds, "driver_cpu_s": driver_cpu_seconds(), "merged_store_task_s": round(store_task_s, 3), "finish_steps_s": finished["steps_s"], "plan_own_s": round(planned.seconds, 3), "seconds": time.time() - PROCESS_STARTED, "driver_peak_rss_mb": peak_rss_mb(),
+               "csv": args.csv, "phases_s": phases.seconds, "driver_cpu_s": driver_cpu_seconds(), "merged_store_task_s": round(store_task_s, 3), "finish_steps_s": finished["steps_s"], "plan_own_s": round(planned.seconds, 3), "seconds": time.time() - PROCESS_STARTED, "driver_peak_rss_mb": peak_rss_mb(),
                "exit_status": status, "output_folder": out}
     write_atomically(os.path.join(out, "spark_summary.json"), json.dumps(summary, indent=1) + "\n")
     shutil.rmtree(layout.work_root(out), ignore_errors=True)
