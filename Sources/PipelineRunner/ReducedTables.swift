@@ -129,11 +129,13 @@ public struct ReducedTables {
         }
         for row in try rows("heat_cells") {
             let name = try row.text("heat_map")
-            guard var map = maps[name] else { throw Malformed(description: "\(row.path):\(row.line): heat map \(name) is not in the table heatmaps") }
-            let cell = try PublishRun.cell(name, try row.text("cell_id"), HeatGrid(cellMeters: map.cellMeters))
-            map.cells[cell] = HeatMap.Counts(fixes: try row.integer("fixes"), devices: try row.integer("devices"),
-                                             persons: try row.integer("persons"), dwellSeconds: try row.number("dwell_s"))
-            maps[name] = map
+            guard let cellMeters = maps[name]?.cellMeters else {
+                throw Malformed(description: "\(row.path):\(row.line): heat map \(name) is not in the table heatmaps")
+            }
+            let cell = try PublishRun.cell(name, try row.text("cell_id"), HeatGrid(cellMeters: cellMeters))
+            // In place: a copy of the map taken out and put back copied its cells on every row.
+            maps[name]?.cells[cell] = HeatMap.Counts(fixes: try row.integer("fixes"), devices: try row.integer("devices"),
+                                                     persons: try row.integer("persons"), dwellSeconds: try row.number("dwell_s"))
         }
         return Array(maps.values)
     }
