@@ -16,13 +16,23 @@ public final class ConcurrentSlots<Value>: @unchecked Sendable {
     public var values: [Value] { lock.withLock { slots.map { $0! } } }
 }
 
-/// Runs `jobs` at once, one thread each, and rethrows the first job's error (in job order)
-/// after all have ended. For independent writers of one file each (the report and the
-/// GeoPackage read the store and the output folder and write nothing the other reads).
+/// Runs `jobs` at once, one thread each (the first on the caller's), and rethrows the first
+/// job's error (in job order) after all have ended. For a few coarse jobs, writers of one
+/// file each, that may wait on one another (`Gate`): a thread of their own each, because a
+/// pool as wide as the cores (`concurrentPerform`) can hold a job back behind waiting ones.
 public func runConcurrently(_ jobs: [@Sendable () throws -> Void]) throws {
     let outcomes = ConcurrentSlots<Result<Void, Error>>(count: jobs.count)
-    DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
-        outcomes.store(Result { try jobs[index]() }, at: index)
+    let ended = DispatchGroup()
+    for (index, job) in jobs.enumerated().dropFirst() {
+        ended.enter()
+        let thread = Thread {
+            outcomes.store(Result { try job() }, at: index)
+            ended.leave()
+        }
+        thread.stackSize = 8 << 20  // as the main thread's
+        thread.start()
     }
+    if let first = jobs.first { outcomes.store(Result { try first() }, at: 0) }
+    ended.wait()
     for outcome in outcomes.values { try outcome.get() }
 }

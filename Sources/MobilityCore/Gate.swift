@@ -1,8 +1,8 @@
 import Foundation
 
-/// A one-time gate between two concurrent jobs: `wait` blocks until the other job has run
-/// `opening`'s body, and throws `Gate.Failed` when that body threw, so the waiting job stops
-/// instead of reading what was never written.
+/// A one-time gate between concurrent jobs: `wait` blocks until another job has run
+/// `opening`'s body, and throws `Gate.Failed` when that body threw, so the waiting jobs stop
+/// instead of reading what was never written. Any number of jobs may wait.
 public final class Gate: @unchecked Sendable {
     private let opened = DispatchSemaphore(value: 0)
     private var succeeded = false
@@ -21,9 +21,10 @@ public final class Gate: @unchecked Sendable {
         return value
     }
 
-    /// Blocks until the gate opens; throws when its body failed. At most once.
+    /// Blocks until the gate opens; throws when its body failed.
     public func wait() throws {
         opened.wait()
+        opened.signal()  // open for the next waiter too
         guard succeeded else { throw Failed() }
     }
 }

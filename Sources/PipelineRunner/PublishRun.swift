@@ -38,7 +38,8 @@ public struct PublishRun: Sendable {
         public var odGrid: ODGridOutput.Summary?
         public var files: [String] = []
         /// Wall seconds of each stage (reductions, heat_maps, od_grid, quarantine, report,
-        /// geopackage; the last two run at once), as `pipeline run`'s summary has them.
+        /// geopackage; the report and the GeoPackage run beside the others and wait for the heat
+        /// maps and the OD grid), as `pipeline run`'s summary has them.
         public var stageSeconds: [String: Double] = [:]
         enum CodingKeys: String, CodingKey { case heatMaps = "heat_maps", cells, quarantined, odGrid = "od_grid", files, stageSeconds = "stage_seconds" }
     }
@@ -53,31 +54,30 @@ public struct PublishRun: Sendable {
         defer { withExtendedLifetime(lock) {} }
         let store = try PipelineStore(path: storePath)
         try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
-        // The GeoPackage's per-device layers are written while the files are computed; its
-        // heat-map and OD-grid layers wait for those files (`gate`), the report for nothing.
+        // Three jobs at once: the files; the report's sections and the GeoPackage's
+        // per-device layers, whose heat-map and OD parts wait for those files (`gate`).
         let published = ConcurrentSlots<(summary: Summary, notes: [String])>(count: 1)
-        let geoPackageSeconds = ConcurrentSlots<Double>(count: 1)
+        let seconds = ConcurrentSlots<Double>(count: 2)  // the report, the GeoPackage
         let gate = Gate()
         let (folder, tables) = (outputFolder, tablesFolder ?? outputFolder)
         try runConcurrently([
+            { [self] in published.store(try gate.opening { try files(store: store, tables: tables) }, at: 0) },
             { [self] in
-                var (summary, notes) = try gate.opening { try files(store: store, tables: tables) }
                 let started = Date()
                 var report = ReportPage(store: store, folder: folder, modelPath: modelPath, calendar: calendar)
                 report.perDeviceTablesAsParquet = (tables as NSString).standardizingPath != (folder as NSString).standardizingPath
-                try report.write()
-                summary.stageSeconds["report"] = Date().timeIntervalSince(started)
-                published.store((summary, notes), at: 0)
+                try report.write(published: gate.wait)
+                seconds.store(Date().timeIntervalSince(started), at: 0)
             },
             {
                 let started = Date()
                 try GeoPackageOutput(folder: folder, tablesFolder: tables).write(store: store, published: gate.wait)
-                geoPackageSeconds.store(Date().timeIntervalSince(started), at: 0)
+                seconds.store(Date().timeIntervalSince(started), at: 1)
             },
         ])
         var (summary, notes) = published.values[0]
         notes.forEach(progress.log)
-        summary.stageSeconds["geopackage"] = geoPackageSeconds.values[0]
+        (summary.stageSeconds["report"], summary.stageSeconds["geopackage"]) = (seconds.values[0], seconds.values[1])
         summary.files += [(outputFolder as NSString).appendingPathComponent("report.html"),
                           (outputFolder as NSString).appendingPathComponent(GeoPackageOutput.fileName)]
         return summary
@@ -91,26 +91,17 @@ public struct PublishRun: Sendable {
         var notes: [String] = []
         var clock = Date()
         func step(_ stage: String) { summary.stageSeconds[stage] = Date().timeIntervalSince(clock); clock = Date() }
-        if let reducedFolder { summary.files += try publishReductions(ReducedTables(folder: reducedFolder), store: store) }
+        var heatMaps: PublishedHeatMaps?
+        if let reducedFolder {
+            let reductions = try publishReductions(ReducedTables(folder: reducedFolder), store: store)
+            (summary.files, heatMaps) = (summary.files + reductions.files, reductions.heatMaps)
+        } else {
+            heatMaps = try Self.completedHeatMaps(store: store)
+        }
         step("reductions")
-        let stored = try store.storedHeatMaps()
-        if let grid = stored.first.map({ HeatGrid(cellMeters: $0.cellMeters) }) {
-            var maps: [PipelineStore.HeatMapRows] = []
-            var published: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]] = [:]
-            for map in Self.inRunOrder(stored) {
-                var cells = try map.cells.map {
-                    (cell: try Self.cell(map.map, $0.id, grid), counts: HeatMap.Counts(fixes: $0.fixes, devices: $0.devices, persons: $0.persons,
-                                                                                  dwellSeconds: $0.dwellSeconds))
-                }
-                cells.sort { $0.cell < $1.cell }
-                var filled = map
-                filled.cells = cells.map { HeatMapRun.row(grid, $0.cell, $0.counts) }
-                published[map.map] = cells
-                maps.append(filled)
-            }
-            try store.replaceHeatMaps(maps)
-            summary.files += try HeatMapFiles(maps: maps, grid: grid).write(to: outputFolder, cells: published)
-            (summary.heatMaps, summary.cells) = (maps.count, maps.first { $0.map == "all" }?.cells.count ?? 0)
+        if let heatMaps, let grid = heatMaps.grid {
+            summary.files += try HeatMapFiles(maps: heatMaps.maps, grid: grid).write(to: outputFolder, cells: heatMaps.cells)
+            (summary.heatMaps, summary.cells) = (heatMaps.maps.count, heatMaps.maps.first { $0.map == "all" }?.cells.count ?? 0)
         } else {
             notes.append("publish: the store holds no heat map, so no heatmap.csv, heatmap.geojson or PNG is written")
         }
@@ -131,17 +122,50 @@ public struct PublishRun: Sendable {
         return (summary, notes)
     }
 
-    /// The formulas over a distributed run's reductions, as a single run applies them: k on the
-    /// merged heat-map cells (into the store, for the heat-map files below), the OD table, the
-    /// modal split and, when the run had rides, the comfort summaries. Returns the files.
-    func publishReductions(_ reduced: ReducedTables, store: PipelineStore) throws -> [String] {
-        let maps = try reduced.heatMaps().map { map -> PipelineStore.HeatMapRows in
-            let grid = HeatGrid(cellMeters: map.cellMeters)
-            let (cells, suppressed) = HeatMap(grid: grid, cells: map.cells).published(minimumDevices: map.minimumDevices)
-            return .init(map: map.map, cellMeters: map.cellMeters, minimumDevices: map.minimumDevices, filter: map.filter,
-                         cells: cells.map { HeatMapRun.row(grid, $0.cell, $0.counts) }, suppressed: suppressed)
+    /// The heat maps as published: the store's rows (in run order, cells in cell order) and
+    /// each map's cells with their counts, for `HeatMapFiles`.
+    struct PublishedHeatMaps {
+        var maps: [PipelineStore.HeatMapRows] = []
+        var cells: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]] = [:]
+        /// Nil when there is no map.
+        var grid: HeatGrid? { maps.first.map { HeatGrid(cellMeters: $0.cellMeters) } }
+
+        mutating func append(_ map: PipelineStore.HeatMapRows, cells published: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]) {
+            var filled = map
+            filled.cells = published.map { HeatMapRun.row(HeatGrid(cellMeters: map.cellMeters), $0.cell, $0.counts) }
+            maps.append(filled)
+            cells[map.map] = published
         }
-        try store.replaceHeatMaps(Self.inRunOrder(maps))
+    }
+
+    /// Without reductions: the cells the merge stored (ids and counts), each given its centre
+    /// and edges from its id and written back.
+    static func completedHeatMaps(store: PipelineStore) throws -> PublishedHeatMaps {
+        var heatMaps = PublishedHeatMaps()
+        for map in inRunOrder(try store.storedHeatMaps()) {
+            let grid = HeatGrid(cellMeters: map.cellMeters)
+            let cells = try map.cells.map {
+                (cell: try cell(map.map, $0.id, grid), counts: HeatMap.Counts(fixes: $0.fixes, devices: $0.devices, persons: $0.persons,
+                                                                         dwellSeconds: $0.dwellSeconds))
+            }
+            heatMaps.append(map, cells: cells.sorted { $0.cell < $1.cell })
+        }
+        if !heatMaps.maps.isEmpty { try store.replaceHeatMaps(heatMaps.maps) }
+        return heatMaps
+    }
+
+    /// The formulas over a distributed run's reductions, as a single run applies them: k on the
+    /// merged heat-map cells (into the store, and returned for the heat-map files), the OD
+    /// table, the modal split and, when the run had rides, the comfort summaries. Returns the
+    /// files written and the heat maps.
+    func publishReductions(_ reduced: ReducedTables, store: PipelineStore) throws -> (files: [String], heatMaps: PublishedHeatMaps) {
+        var heatMaps = PublishedHeatMaps()
+        for map in try reduced.heatMaps().sorted(by: { Self.runsBefore($0.map, $1.map) }) {
+            let (cells, suppressed) = HeatMap(grid: HeatGrid(cellMeters: map.cellMeters), cells: map.cells).published(minimumDevices: map.minimumDevices)
+            heatMaps.append(.init(map: map.map, cellMeters: map.cellMeters, minimumDevices: map.minimumDevices, filter: map.filter,
+                                  cells: [], suppressed: suppressed), cells: cells)
+        }
+        try store.replaceHeatMaps(heatMaps.maps)
         func path(_ name: String) -> String { (outputFolder as NSString).appendingPathComponent(name) }
         let geofences = Dictionary(try store.geofences().map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         try TripTables.odMatrix(ODMatrix(groups: try reduced.odGroups()), geofences: geofences).write(to: path("od_matrix.csv"))
@@ -153,15 +177,17 @@ public struct PublishRun: Sendable {
                                              to: outputFolder)
             files += [path("train_comfort.csv"), path("route_comfort.csv")]
         }
-        return files
+        return (files, heatMaps)
     }
 
     /// "all" first, then the modes in `Mode` order, as `HeatMapRun` writes them.
     static func inRunOrder(_ maps: [PipelineStore.HeatMapRows]) -> [PipelineStore.HeatMapRows] {
-        maps.sorted { (rank($0.map), $0.map) < (rank($1.map), $1.map) }
+        maps.sorted { runsBefore($0.map, $1.map) }
     }
 
-    static func inRunOrder(names: [String]) -> [String] { names.sorted { (rank($0), $0) < (rank($1), $1) } }
+    static func inRunOrder(names: [String]) -> [String] { names.sorted(by: runsBefore) }
+
+    static func runsBefore(_ a: String, _ b: String) -> Bool { (rank(a), a) < (rank(b), b) }
 
     private static func rank(_ name: String) -> Int {
         name == "all" ? -1 : Mode(rawValue: name).flatMap { Mode.allCases.firstIndex(of: $0) } ?? Mode.allCases.count

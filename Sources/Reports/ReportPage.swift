@@ -27,9 +27,13 @@ public struct ReportPage {
         self.calendar = calendar
     }
 
-    public func write() throws {
-        let sections = [try overview(), try inputs(), try fileOutcomes(), try devices(), try modalSplit(), try trips(), try originDestination(),
-                        try dwellPlaces(), try heatMaps(), try comfort(), try recordingRides(), try classifier()]
+    /// Writes the page. `published` returns once the heat maps and the OD grid are in the
+    /// store and the folder: `pipeline publish` computes them while the other sections are read.
+    public func write(published: () throws -> Void = {}) throws {
+        let before = [try overview(), try inputs(), try fileOutcomes(), try devices(), try modalSplit(), try trips()]
+        let others = [try dwellPlaces(), try comfort(), try recordingRides(), try classifier()]
+        try published()
+        let sections = before + [try originDestination(), others[0], try heatMaps()] + others.dropFirst()
         let page = Self.head + "<body><main>\n" + sections.joined(separator: "\n") + "\n<footer>Made by \(Self.generator) from "
             + "the store beside this file (pipeline.sqlite). Times are UTC"
             + (calendar.utcOffsetSeconds == 0 ? "" : String(format: "%+.1f h", calendar.utcOffsetSeconds / 3600)) + ".</footer></main></body></html>\n"

@@ -17,6 +17,16 @@ import Testing
         #expect(seen.values == [42])
     }
 
+    @Test func everyWaiterGoesOnOnceTheGateOpens() throws {
+        let gate = Gate()
+        let written = ConcurrentSlots<Int>(count: 1)
+        let seen = ConcurrentSlots<Int>(count: 3)
+        // More jobs than this machine's cores, the opener last: each job has a thread of its own.
+        try runConcurrently((0..<3).map { index in { try gate.wait(); seen.store(written.values[0], at: index) } }
+                            + [{ try gate.opening { Thread.sleep(forTimeInterval: 0.05); written.store(7, at: 0) } }])
+        #expect(seen.values == [7, 7, 7])
+    }
+
     @Test func theWaiterStopsWhenTheStepThrew() {
         let gate = Gate()
         #expect(throws: StepFailed.self) {
