@@ -11,8 +11,8 @@ on both cores of this machine), longest first, each on the first free worker, pl
 measured overhead per task, in the job's two stages: the parts' `pipeline run`s, then their
 renumbering, beside which the merged store's one task runs (the stage lasts as long as the
 longer of the two: at many workers, the merged store). The rest of the pair's run
-(spark-submit's launch, session start, plan, reductions, finish) is the fixed cost: it
-does not shrink with workers."""
+(spark-submit's launch, session start, plan, the executors' start until the first part
+task runs, reductions, finish) is the fixed cost: it does not shrink with workers."""
 import filecmp
 import heapq
 import json
@@ -55,7 +55,7 @@ for n in sys.argv[1:]:
     single_s, single_mb = wall(os.path.join(sim, "single.time"))
     mb = size(sim)
     print(f"\n### {n} simulated device-days, {mb:.0f} MB of input; this machine: 2 cores\n")
-    print("| run | wall | driver peak RSS | driver phases (s): session / plan / parts / merged store / renumber / reductions / finish "
+    print("| run | wall | driver peak RSS | driver phases (s): session / plan / executors' start / parts / merged store / renumber / reductions / finish "
           "| launch | identical files |")
     print("|---|---|---|---|---|---|")
     print(f"| `pipeline run` | {single_s:.1f} s | {single_mb:.0f} MB (the process) | | | |")
@@ -69,7 +69,7 @@ for n in sys.argv[1:]:
         outer, tree_mb = wall(folder + ".time")
         runs[name] = (s, outer, tree_mb)
         p = s["phases_s"]
-        phases = " / ".join(f"{p.get(k, 0):.1f}" for k in ("session_start", "plan", "parts", "merged_store", "renumber", "reductions", "finish"))
+        phases = " / ".join(f"{p.get(k, 0):.1f}" for k in ("session_start", "plan", "executors_start", "parts", "merged_store", "renumber", "reductions", "finish"))
         rss = f"{s['driver_peak_rss_mb']:.0f} MB Python" + (f", {tree_mb:.0f} MB JVM" if name == "pair" else "")
         same, total = identical(sim, folder)
         print(f"| Spark {label}, {len(s['parts'])} parts | {outer:.1f} s | {rss} | {phases} | {outer - sum(p.values()):.1f} s | {same} of {total} |")
@@ -89,7 +89,7 @@ for n in sys.argv[1:]:
           + ", ".join(f"{k} {v:.1f}" for k, v in pair["phases_s"].items() if k not in ("parts", "renumber")) + ")"
           + (f"; the last task: " + ", ".join(f"{k} {v:.1f} s" for k, v in pair["finish_steps_s"].items() if not isinstance(v, dict))
              + " (publish: " + ", ".join(f"{k} {v:.1f} s" for k, v in pair["finish_steps_s"].get("publish_stages", {}).items() if v >= 0.05)
-             + "; report and GeoPackage at once)" if "finish_steps_s" in pair else "")
+             + "; the report and the GeoPackage beside the others)" if "finish_steps_s" in pair else "")
           + f"; the merged store's task (beside the renumbering, counted in the model below): {store_s:.1f} s"
           + "\n")
     print("| workers (2 cores each) | parts, simulated | renumbering or merged store, simulated | whole job | against `pipeline run` |")
