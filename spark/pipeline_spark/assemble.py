@@ -12,6 +12,7 @@ import shutil
 import sqlite3
 import subprocess
 import tempfile
+import threading
 import time
 
 from . import layout, renumber
@@ -131,8 +132,31 @@ def move_parquet(source, out):
     shutil.rmtree(old, ignore_errors=True)
 
 
+def discard_read(part_dirs):
+    """The parts' files that the stages before the last have read (layout.READ_BEFORE_FINISH)
+    removed, so that the driver's removal of the work folder at the end is short: at 1,600
+    device-days they are 1.5 of its 2.3 GB, which took 0.6 s to remove. A retried last task
+    does not need them."""
+    for d in part_dirs:
+        for name in layout.READ_BEFORE_FINISH:
+            path = os.path.join(d, name)
+            if os.path.isdir(path):
+                shutil.rmtree(path, ignore_errors=True)
+            elif os.path.exists(path):
+                os.remove(path)
+
+
 def finish(task):
     """Runs the last stage; returns {"status", "log", "files", "heat_map", "steps_s"}."""
+    discarding = threading.Thread(target=discard_read, args=(task["part_dirs"],))  # beside the work below
+    discarding.start()
+    try:
+        return finish_steps(task)
+    finally:
+        discarding.join()
+
+
+def finish_steps(task):
     run_dir, out, binary = task["run_dir"], task["out"], task["binary"]
     part_dirs = task["part_dirs"]
     steps, last = {}, time.time()

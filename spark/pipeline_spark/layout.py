@@ -3,7 +3,8 @@ folder (on the shared file system the inputs are on, so every executor reaches i
 sub-folder per part. The driver never reads these files; executors write and read them.
 
     OUT/.spark-work/<run>/part-N/        one part's run: export/ (exact CSV of its store),
-                                         part-tables/ (its per-device files), ddl.json, run.json, log.txt
+                                         part-tables/ (its per-device files), verbatim.sqlite (its
+                                         windows, for the merged store), ddl.json, run.json, log.txt
     OUT/.spark-work/<run>/part-N/global/ the part's rows with data-set ids, as chunks to concatenate
     OUT/.spark-work/<run>/tables/T/part=N/  intermediate Parquet the merge reads (check-ins, geofences,
                                          heat-map cells per device: never published)
@@ -17,6 +18,9 @@ import os
 import shutil
 
 WORK = ".spark-work"
+# What the merged store, the tiles and the renumbering read from a part folder: the last task
+# reads none of it (only global/ and log.txt), so it removes them while it works.
+READ_BEFORE_FINISH = ("export", "part-tables", "verbatim.sqlite")
 
 
 def work_root(out):
