@@ -1,6 +1,6 @@
-"""The bundle on a node (bundle.py) and the removal of an earlier run's per-device CSVs
-(assemble.py), on small files with known answers. The whole job is tested in
-test_equivalence.py."""
+"""The bundle on a node (bundle.py), the removal of an earlier run's per-device CSVs and of
+what the last task no longer needs (assemble.py), on small files with known answers. The
+whole job is tested in test_equivalence.py."""
 import multiprocessing
 import os
 import shutil
@@ -12,7 +12,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from pipeline_spark import assemble, bundle  # noqa: E402
+from pipeline_spark import assemble, bundle, layout  # noqa: E402
 
 
 def unpack_in_process(args):
@@ -85,6 +85,30 @@ class StaleTables(unittest.TestCase):
     def test_without_csv_no_earlier_table_is_left_and_other_files_stay(self):
         self.assertEqual(assemble.remove_stale_tables(self.out, self.NAMES + ["events.csv"]), self.NAMES)
         self.assertEqual(sorted(os.listdir(self.out)), ["heatmap.csv"])
+
+
+class ReadParts(unittest.TestCase):
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix="read-parts-test-")
+        self.parts = [layout.part_folder(self.work, i) for i in range(2)]
+        for d in self.parts:
+            for folder in ("export", "part-tables", "global"):
+                os.makedirs(os.path.join(d, folder))
+                with open(os.path.join(d, folder, "rows.csv"), "w") as f:
+                    f.write("id\n1\n")
+            for name in ("verbatim.sqlite", "log.txt", "run.json"):
+                with open(os.path.join(d, name), "w") as f:
+                    f.write("x")
+
+    def tearDown(self):
+        shutil.rmtree(self.work)
+
+    def test_the_last_task_removes_what_was_read_and_keeps_what_it_reads(self):
+        assemble.discard_read(self.parts)
+        for d in self.parts:
+            self.assertEqual(sorted(os.listdir(d)), ["global", "log.txt", "run.json"])
+        assemble.discard_read(self.parts)  # a retried last task finds them gone
+        self.assertEqual(sorted(os.listdir(self.parts[0])), ["global", "log.txt", "run.json"])
 
 
 if __name__ == "__main__":
