@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The store's contents as the HTML report summarises them: each query returns typed rows,
 /// so the report never reads SQL results as text.
@@ -235,8 +236,32 @@ extension PipelineStore {
         public var decidedBy: String, mode: String, count: Int
     }
 
+    /// Counted in one pass over the windows, in byte order of (decided_by, mode) as `GROUP BY
+    /// 1, 2 ORDER BY 1, 2` gives them: SQLite sorts every window to group them, 0.56 s for
+    /// the 1 M windows of 1,600 device-days, and there are a handful of pairs.
     public func windowDecisions() throws -> [DecisionCount] {
-        try decisionCounts("SELECT decided_by, mode, COUNT(*) FROM mode_windows GROUP BY 1, 2 ORDER BY 1, 2")
+        try database.read { db in
+            var pairs: [(decidedBy: [UInt8], mode: [UInt8], count: Int)] = []
+            var last = 0
+            func text(_ row: OpaquePointer, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
+                let start = sqlite3_column_text(row, column)  // before _bytes, as SQLite's documentation asks
+                return UnsafeBufferPointer(start: start, count: start == nil ? 0 : Int(sqlite3_column_bytes(row, column)))
+            }
+            try db.makeStatement(sql: "SELECT decided_by, mode FROM mode_windows").forEachCRow { row in
+                let (decidedBy, mode) = (text(row, 0), text(row, 1))
+                if last < pairs.count, pairs[last].decidedBy.elementsEqual(decidedBy), pairs[last].mode.elementsEqual(mode) {
+                    pairs[last].count += 1
+                } else if let found = pairs.firstIndex(where: { $0.decidedBy.elementsEqual(decidedBy) && $0.mode.elementsEqual(mode) }) {
+                    (last, pairs[found].count) = (found, pairs[found].count + 1)
+                } else {
+                    (last, pairs) = (pairs.count, pairs + [(Array(decidedBy), Array(mode), 1)])
+                }
+            }
+            return pairs.sorted { a, b in
+                a.decidedBy != b.decidedBy ? a.decidedBy.lexicographicallyPrecedes(b.decidedBy) : a.mode.lexicographicallyPrecedes(b.mode)
+            }
+                .map { DecisionCount(decidedBy: String(decoding: $0.decidedBy, as: UTF8.self), mode: String(decoding: $0.mode, as: UTF8.self), count: $0.count) }
+        }
     }
 
     /// Triplegs by what decided their mode ("none") and mode ("unknown").
