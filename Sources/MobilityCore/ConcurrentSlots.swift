@@ -14,6 +14,14 @@ public final class ConcurrentSlots<Value>: @unchecked Sendable {
 
     /// Every slot's value; each must have been stored.
     public var values: [Value] { lock.withLock { slots.map { $0! } } }
+
+    /// The value at `index`, no longer held here.
+    public func take(at index: Int) -> Value? {
+        lock.withLock {
+            defer { slots[index] = nil }
+            return slots[index]
+        }
+    }
 }
 
 /// Runs `jobs` at once, one thread each (the first on the caller's), and rethrows the first
@@ -25,8 +33,12 @@ public func runConcurrently(_ jobs: [@Sendable () throws -> Void]) throws {
     let ended = DispatchGroup()
     for (index, job) in jobs.enumerated().dropFirst() {
         ended.enter()
+        // The thread lets go of the job before it says it ended: a job's captures (a store,
+        // whose last release checkpoints its WAL) must not outlive this call.
+        let held = ConcurrentSlots<@Sendable () throws -> Void>(count: 1)
+        held.store(job, at: 0)
         let thread = Thread {
-            outcomes.store(Result { try job() }, at: index)
+            outcomes.store(Result { try held.take(at: 0)?() }, at: index)
             ended.leave()
         }
         thread.stackSize = 8 << 20  // as the main thread's

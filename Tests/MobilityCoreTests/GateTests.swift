@@ -27,6 +27,20 @@ import Testing
         #expect(seen.values == [7, 7, 7])
     }
 
+    final class Captured: Sendable {}
+
+    @Test func noJobsCaptureOutlivesTheCall() throws {
+        // A store captured by a job is closed (its WAL checkpointed) when the last reference
+        // goes: the caller must be able to count on that once runConcurrently returns.
+        weak var seen: Captured?
+        do {
+            let captured = Captured()
+            seen = captured
+            try runConcurrently([{}, { _ = captured }, { _ = captured }])
+        }
+        #expect(seen == nil)
+    }
+
     @Test func theWaiterStopsWhenTheStepThrew() {
         let gate = Gate()
         #expect(throws: StepFailed.self) {

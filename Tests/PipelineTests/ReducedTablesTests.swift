@@ -55,6 +55,9 @@ import Testing
         #expect([0, 2].contains(run.status), "\(run.stderr)")
         let publish = try cli.pipeline(["publish", "--store", "run/pipeline.sqlite", "--out", "run", "--reduced", "reduced"], in: folder.path)
         try #require(publish.status == 0, "\(publish.stderr)")
+        // The Spark job copies the store as one file: publish's writes are in it, not left in a WAL.
+        let wal = (try? FileManager.default.attributesOfItem(atPath: folder.file("run/pipeline.sqlite-wal"))[.size] as? Int) ?? 0
+        #expect(wal == 0, "publish left \(wal) bytes in pipeline.sqlite-wal")
 
         let od = try readCSV(folder.file("run/od_matrix.csv"))
         #expect(od.count == 2)

@@ -190,8 +190,12 @@ def finish_steps(task):
         if publish.returncode != 0:
             return {"status": publish.returncode, "log": publish.stderr, "files": files, "heat_map": None, "steps_s": steps}
         steps["publish_stages"] = {k: round(v, 3) for k, v in json.loads(publish.stdout).get("stage_seconds", {}).items()}
-        with sqlite3.connect(store) as db:
+        db = sqlite3.connect(store)
+        try:
             found = db.execute("SELECT cells, suppressed_cells, min_devices FROM heatmaps WHERE map = 'all'").fetchone()
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the store is copied as one file: its WAL's pages go into it first
+        finally:
+            db.close()
         heat_map = dict(zip(("cells", "suppressed", "min_devices"), found)) if found else None
         shutil.copyfile(store, os.path.join(out, "pipeline.sqlite.partial"))
         os.replace(os.path.join(out, "pipeline.sqlite.partial"), os.path.join(out, "pipeline.sqlite"))
