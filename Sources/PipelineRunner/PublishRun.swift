@@ -132,7 +132,8 @@ public struct PublishRun: Sendable {
 
         mutating func append(_ map: PipelineStore.HeatMapRows, cells published: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]) {
             var filled = map
-            filled.cells = published.map { HeatMapRun.row(HeatGrid(cellMeters: map.cellMeters), $0.cell, $0.counts) }
+            let grid = HeatGrid(cellMeters: map.cellMeters)
+            filled.cells = published.map { HeatMapRun.row(grid, $0.cell, $0.counts) }
             maps.append(filled)
             cells[map.map] = published
         }

@@ -31,9 +31,9 @@ public struct ReportPage {
     /// store and the folder: `pipeline publish` computes them while the other sections are read.
     public func write(published: () throws -> Void = {}) throws {
         let before = [try overview(), try inputs(), try fileOutcomes(), try devices(), try modalSplit(), try trips()]
-        let others = [try dwellPlaces(), try comfort(), try recordingRides(), try classifier()]
+        let (dwells, after) = (try dwellPlaces(), [try comfort(), try recordingRides(), try classifier()])
         try published()
-        let sections = before + [try originDestination(), others[0], try heatMaps()] + others.dropFirst()
+        let sections = before + [try originDestination(), dwells, try heatMaps()] + after
         let page = Self.head + "<body><main>\n" + sections.joined(separator: "\n") + "\n<footer>Made by \(Self.generator) from "
             + "the store beside this file (pipeline.sqlite). Times are UTC"
             + (calendar.utcOffsetSeconds == 0 ? "" : String(format: "%+.1f h", calendar.utcOffsetSeconds / 3600)) + ".</footer></main></body></html>\n"
