@@ -22,9 +22,9 @@ export PYSPARK_PYTHON="$root/.venv-spark/bin/python"      # executors: the venv'
 export PYSPARK_DRIVER_PYTHON="$root/.venv-spark/bin/python"
 status=0
 # The JVMs here only schedule tasks and shuffle a few megabytes (the binary does the work):
-# the C1 compiler alone starts them faster. Measured on a standalone pair: the first task
-# starts 3.4 s after the context, not 6.2 s; the driver's context takes 0.4 s less. As
-# default options, so that a cluster's spark.*.extraJavaOptions still apply.
+# the C1 compiler alone starts them faster: on the standalone pair the first task ran 3.8-4.0 s
+# after the context instead of 7.3-7.9 s (scripts/bench_spark_startup.sh). As default
+# options, so that a cluster's spark.*.extraJavaOptions still apply.
 jit=-XX:TieredStopAtLevel=1
 driver="$jit"
 for archive in "$root"/.venv-spark/driver-classes-*.jsa; do  # the driver's classes, archived by spark_setup.sh

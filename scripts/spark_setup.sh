@@ -21,7 +21,8 @@ fi
 # spark-submit's JVM loads some 5,000 classes of Spark's jars on every run. Archived once
 # (JDK Application Class-Data Sharing, JEP 350: -XX:ArchiveClassesAtExit after a small job
 # with a shuffle), scripts/spark_run.sh starts it from the archive: the context is up about
-# 0.6 s sooner. Named after the JDK and the pins; a JVM that cannot use it ignores it.
+# 0.7 s sooner (scripts/bench_spark_startup.sh). Named after the JDK and the pins; a JVM
+# that cannot use it ignores it.
 key=$({ java -version 2>&1; cat spark/requirements.txt; } | sha256sum | cut -c1-12)
 archive="$venv/driver-classes-$key.jsa"
 if [ ! -f "$archive" ]; then
