@@ -16,7 +16,7 @@ import Store
 /// (multipolygons; a circle as a 64-gon), `heatmap_all` and `heatmap_<mode>` (cells as
 /// polygons, k already applied), `od_grid` (cell centre to cell centre, k applied) and
 /// `rides` (a table without geometry).
-public struct GeoPackageOutput {
+public struct GeoPackageOutput: Sendable {
     public static let fileName = "pipeline.gpkg"
     /// Where the file goes, and the published tables (`locations.csv`, `heatmap.csv`,
     /// `od_grid.csv`) are read.
@@ -33,28 +33,30 @@ public struct GeoPackageOutput {
     @discardableResult
     public func write(store: PipelineStore, published: () throws -> Void = {}) throws -> [String: Int] {
         let writer = try GeoPackageWriter(path: (folder as NSString).appendingPathComponent(Self.fileName))
-        var counts: [String: Int] = [:]
+        // The legs' lines (6.3 M points at 1,600 device-days) are read and encoded on two
+        // threads while the point layers are written: a third of the file's work, off its path.
+        let points = ConcurrentSlots<(counts: [String: Int], staypoints: CSVTable)>(count: 1)
+        let lines = ConcurrentSlots<[Int64: GeoPackageWriter.Encoded]>(count: 2)
+        try runConcurrently([
+            { [self] in points.store(try writePointLayers(writer), at: 0) },
+            { lines.store(try Self.encodedLines(store, part: 0, of: 2), at: 0) },
+            { lines.store(try Self.encodedLines(store, part: 1, of: 2), at: 1) },
+        ])
+        var (counts, staypoints) = points.values[0]
         func add(_ name: String, _ about: String, _ schema: OutputSchema, _ type: GeoPackageWriter.GeometryType?,
                  table: CSVTable, geometry: ([String?]) -> GeoPackageWriter.Geometry?) throws {
-            let rows = table.rows.map { (geometry: geometry($0), values: Self.values($0, schema)) }
-            try writer.addLayer(name, description: about, geometry: type, columns: schema.columns.map { .init(name: $0.name, type: $0.type) }, rows: rows)
-            counts[name] = rows.count
+            counts[name] = try addLayer(writer, name, about, schema, type, table: table, geometry: geometry)
         }
-        let staypoints = try read(.staypoints)
+
+        do {
+            let (even, odd) = (lines.take(at: 0) ?? [:], lines.take(at: 1) ?? [:])
+            let legID = OutputSchema.triplegs.index("tripleg_id")
+            try add("triplegs", OutputSchema.triplegs.about, .triplegs, .lineString, table: try read(.triplegs)) { row in
+                row[legID].flatMap { Int64($0) }.flatMap { even[$0] ?? odd[$0] }.map { .encoded($0) }
+            }
+        }
+
         let point = pointReader(.staypoints)
-        try add("staypoints", OutputSchema.staypoints.about, .staypoints, .point, table: staypoints, geometry: point)
-        let locations = try read(.locations)
-        try add("locations", OutputSchema.locations.about, .locations, .point, table: locations, geometry: pointReader(.locations))
-        let dwells = try read(.dwells)
-        try add("dwells", OutputSchema.dwells.about, .dwells, .point, table: dwells, geometry: pointReader(.dwells))
-
-        let lines = try store.triplegGeometries()
-        let triplegs = try read(.triplegs)
-        let legID = OutputSchema.triplegs.index("tripleg_id")
-        try add("triplegs", OutputSchema.triplegs.about, .triplegs, .lineString, table: triplegs) { row in
-            row[legID].flatMap { Int64($0) }.flatMap { lines[$0] }.flatMap(Self.lineString)
-        }
-
         let stays = Dictionary(staypoints.rows.compactMap { row in row[OutputSchema.staypoints.index("staypoint_id")].flatMap { id in point(row).map { (id, $0) } } }, uniquingKeysWith: { a, _ in a })
         let trips = try read(.trips)
         let (origin, destination) = (OutputSchema.trips.index("origin_staypoint_id"), OutputSchema.trips.index("destination_staypoint_id"))
@@ -120,6 +122,36 @@ public struct GeoPackageOutput {
         return counts
     }
 
+    /// The staypoints, locations and dwells layers; returns their counts and the staypoints
+    /// (the trips layer draws lines between them).
+    func writePointLayers(_ writer: GeoPackageWriter) throws -> (counts: [String: Int], staypoints: CSVTable) {
+        var counts: [String: Int] = [:]
+        let staypoints = try read(.staypoints)
+        for (name, schema, table) in [("staypoints", OutputSchema.staypoints, staypoints), ("locations", .locations, try read(.locations)),
+                                      ("dwells", .dwells, try read(.dwells))] {
+            counts[name] = try addLayer(writer, name, schema.about, schema, .point, table: table, geometry: pointReader(schema))
+        }
+        return (counts, staypoints)
+    }
+
+    /// A layer of a CSV table's rows, typed by its schema, each with the geometry `geometry`
+    /// draws from it; returns the number of rows. The rows are made one at a time.
+    func addLayer(_ writer: GeoPackageWriter, _ name: String, _ about: String, _ schema: OutputSchema, _ type: GeoPackageWriter.GeometryType?,
+                  table: CSVTable, geometry: ([String?]) -> GeoPackageWriter.Geometry?) throws -> Int {
+        try withoutActuallyEscaping(geometry) { geometry in
+            let rows = table.rows.lazy.map { (geometry: geometry($0), values: Self.values($0, schema)) }
+            return try writer.addLayer(name, description: about, geometry: type, columns: schema.columns.map { .init(name: $0.name, type: $0.type) },
+                                       rows: rows)
+        }
+    }
+
+    /// The legs' lines whose id is `part` modulo `parts`, encoded (`lineString(geoJSON:)`).
+    static func encodedLines(_ store: PipelineStore, part: Int, of parts: Int) throws -> [Int64: GeoPackageWriter.Encoded] {
+        var lines: [Int64: GeoPackageWriter.Encoded] = [:]
+        try store.forEachTriplegGeometry(part: part, of: parts) { id, geoJSON in lines[id] = lineString(geoJSON: geoJSON) }
+        return lines
+    }
+
     func path(_ file: String) -> String { (folder as NSString).appendingPathComponent(file) }
 
     func read(_ schema: OutputSchema) throws -> CSVTable {
@@ -139,37 +171,49 @@ public struct GeoPackageOutput {
         zip(row, schema.columns).map { field, column in
             guard let field else { return .null }
             switch column.type {
-            case .integer: return Int64(field).map(\.databaseValue) ?? field.databaseValue
-            case .real: return Double(field).map(\.databaseValue) ?? field.databaseValue
+            case .integer: return Int64(field)?.databaseValue ?? field.databaseValue
+            case .real: return Double(field)?.databaseValue ?? field.databaseValue
             case .boolean: return (field == "true" ? 1 : 0).databaseValue
             case .text, .datetime: return field.databaseValue
             }
         }
     }
 
-    /// The coordinates of a GeoJSON LineString as the store keeps it (`{"type":"LineString",
-    /// "coordinates":[[lon,lat],…]}`), scanned rather than decoded: legs hold thousands of points.
-    static func lineString(_ geojson: String) -> GeoPackageWriter.Geometry? {
-        guard let start = geojson.utf8.firstRange(of: "\"coordinates\"".utf8) else { return nil }
-        var numbers: [Double] = []
-        var text = geojson
-        let parsed: Bool = text.withUTF8 { bytes in
+    /// A GeoJSON LineString as the store keeps it (`{"type":"LineString","coordinates":[[lon,
+    /// lat],…]}`), encoded as it is read: legs hold thousands of points. Nil (no geometry) for
+    /// fewer than two points or text that is not numbers.
+    static func lineString(geoJSON bytes: UnsafeBufferPointer<UInt8>) -> GeoPackageWriter.Encoded? {
+        // About 20 bytes of text a point: room for all of them, a little over.
+        var line = GeoPackageWriter.LineStringEncoder(points: bytes.count / 16)
+        guard let points = coordinates(ofGeoJSON: bytes, { line.add(longitude: $0, latitude: $1) }), points >= 2 else { return nil }
+        return line.encoded()
+    }
+
+    /// Calls `body` with each longitude and latitude of a GeoJSON LineString's text, scanned
+    /// rather than decoded; returns how many points, nil when the text is not pairs of numbers.
+    static func coordinates(ofGeoJSON bytes: UnsafeBufferPointer<UInt8>, _ body: (Double, Double) -> Void) -> Int? {
+        guard let start = bytes.firstRange(of: Self.coordinatesKey) else { return nil }
+        var (longitude, points): (Double?, Int) = (nil, 0)
+        var index = start.upperBound
+        while index < bytes.count {
+            guard Self.isNumberByte(bytes[index]) else { index += 1; continue }
+            var end = index + 1
+            while end < bytes.count, Self.isNumberByte(bytes[end]) { end += 1 }
             // Ingest's NumberParser, not strtod: 6.3 M coordinates at 1,600 device-days took
             // strtod 0.6 s (its slow multi-precision path); the parser rounds as strtod does.
-            var index = geojson.utf8.distance(from: geojson.utf8.startIndex, to: start.upperBound)
-            while index < bytes.count {
-                guard Self.isNumberByte(bytes[index]) else { index += 1; continue }
-                var end = index + 1
-                while end < bytes.count, Self.isNumberByte(bytes[end]) { end += 1 }
-                guard let number = NumberParser.double(UnsafeBufferPointer(rebasing: bytes[index..<end])) else { return false }
-                numbers.append(number)
-                index = end
+            guard let number = NumberParser.double(UnsafeBufferPointer(rebasing: bytes[index..<end])) else { return nil }
+            if let x = longitude {
+                body(x, number)
+                (longitude, points) = (nil, points + 1)
+            } else {
+                longitude = number
             }
-            return true
+            index = end
         }
-        guard parsed, numbers.count >= 4, numbers.count % 2 == 0 else { return nil }
-        return .lineString(stride(from: 0, to: numbers.count, by: 2).map { (numbers[$0], numbers[$0 + 1]) })
+        return longitude == nil ? points : nil
     }
+
+    private static let coordinatesKey = Array("\"coordinates\"".utf8)
 
     private static func isNumberByte(_ byte: UInt8) -> Bool {
         byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e")

@@ -181,7 +181,9 @@ public struct TrackintelExport {
 
     /// The store's GeoJSON line as WKT (`LINESTRING (lon lat, …)`).
     static func lineStringWKT(_ geojson: String) -> String? {
-        guard case let .lineString(points)? = GeoPackageOutput.lineString(geojson) else { return nil }
-        return "LINESTRING (" + points.map { "\($0.longitude) \($0.latitude)" }.joined(separator: ", ") + ")"
+        var text = geojson, points: [String] = []
+        let count = text.withUTF8 { GeoPackageOutput.coordinates(ofGeoJSON: $0) { points.append("\($0) \($1)") } }
+        guard let count, count >= 2 else { return nil }
+        return "LINESTRING (" + points.joined(separator: ", ") + ")"
     }
 }

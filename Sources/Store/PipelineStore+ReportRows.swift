@@ -243,12 +243,8 @@ extension PipelineStore {
         try database.read { db in
             var pairs: [(decidedBy: [UInt8], mode: [UInt8], count: Int)] = []
             var last = 0
-            func text(_ row: OpaquePointer, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
-                let start = sqlite3_column_text(row, column)  // before _bytes, as SQLite's documentation asks
-                return UnsafeBufferPointer(start: start, count: start == nil ? 0 : Int(sqlite3_column_bytes(row, column)))
-            }
             try db.makeStatement(sql: "SELECT decided_by, mode FROM mode_windows").forEachCRow { row in
-                let (decidedBy, mode) = (text(row, 0), text(row, 1))
+                let (decidedBy, mode) = (Statement.text(row, 0), Statement.text(row, 1))
                 if last < pairs.count, pairs[last].decidedBy.elementsEqual(decidedBy), pairs[last].mode.elementsEqual(mode) {
                     pairs[last].count += 1
                 } else if let found = pairs.firstIndex(where: { $0.decidedBy.elementsEqual(decidedBy) && $0.mode.elementsEqual(mode) }) {
@@ -261,6 +257,20 @@ extension PipelineStore {
                 a.decidedBy != b.decidedBy ? a.decidedBy.lexicographicallyPrecedes(b.decidedBy) : a.mode.lexicographicallyPrecedes(b.mode)
             }
                 .map { DecisionCount(decidedBy: String(decoding: $0.decidedBy, as: UTF8.self), mode: String(decoding: $0.mode, as: UTF8.self), count: $0.count) }
+        }
+    }
+
+    /// Each stored leg's line as the GeoJSON text the store keeps, with its tripleg id (the ids
+    /// of `triplegs.csv`), in id order; only the ids that are `part` modulo `parts`, for readers
+    /// on several threads. The bytes are valid during the call: the GeoPackage encodes the
+    /// 6.3 M points of 1,600 device-days from them without a `String` of each.
+    public func forEachTriplegGeometry(part: Int = 0, of parts: Int = 1,
+                                       _ body: (_ id: Int64, _ geoJSON: UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        precondition(parts > 0 && (0..<parts).contains(part), "part \(part) of \(parts)")
+        try database.read { db in
+            let statement = try db.makeStatement(sql: "SELECT id, geometry_geojson FROM triplegs WHERE id % ? = ? ORDER BY id")
+            statement.arguments = [parts, part]
+            try statement.forEachCRow { row in try body(sqlite3_column_int64(row, 0), Statement.text(row, 1)) }
         }
     }
 

@@ -111,17 +111,6 @@ extension PipelineStore {
     }
 }
 
-extension PipelineStore {
-    /// Each stored leg's line as GeoJSON, by tripleg id (the ids of `triplegs.csv`).
-    public func triplegGeometries() throws -> [Int64: String] {
-        try database.read { db in
-            var lines: [Int64: String] = [:]
-            let cursor = try Row.fetchCursor(db, sql: "SELECT id, geometry_geojson FROM triplegs")
-            while let row = try cursor.next() { lines[row[0]] = row[1] }
-            return lines
-        }
-    }
-}
 
 extension PipelineStore {
     /// An ingested file's identity, for the fixes `forEachPositionFix` gives by file id.

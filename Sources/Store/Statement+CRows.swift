@@ -17,4 +17,10 @@ extension Statement {
             try body(handle)
         }
     }
+
+    /// A text column's UTF-8 bytes as SQLite holds them, valid until the row steps on.
+    static func text(_ row: OpaquePointer, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        let start = sqlite3_column_text(row, column)  // before _bytes, as SQLite's documentation asks
+        return UnsafeBufferPointer(start: start, count: start == nil ? 0 : Int(sqlite3_column_bytes(row, column)))
+    }
 }

@@ -141,6 +141,36 @@ import Testing
             // OGR prints a DateTime as 2024/05/06 07:02:50+00 (milliseconds when not zero).
             let shown = first[legs.columns.firstIndex(of: "started_at")!]!.prefix(19).replacingOccurrences(of: "-", with: "/").replacingOccurrences(of: "T", with: " ")
             #expect(feature.stdout.contains("started_at (DateTime) = " + shown), "\(feature.stdout)")
+            try expectLegLinesAsTheGeoJSON(gpkg: gpkg, folder: folder, legs: legs)
+        }
+    }
+
+    /// Legs' lines read back through OGR (the first, the last, one between) have the points of
+    /// `triplegs.geojson`, and OGR finds the extent the GeoPackageBinary header and the R-tree
+    /// give them: the encoding checked by an independent reader.
+    func expectLegLinesAsTheGeoJSON(gpkg: String, folder: String, legs: CSVTable) throws {
+        let geojson = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/triplegs.geojson"))) as! [String: Any]
+        var lines: [Int: [[Double]]] = [:]
+        for feature in geojson["features"] as! [[String: Any]] {
+            let id = (feature["properties"] as! [String: Any])["tripleg_id"] as! Int
+            lines[id] = (feature["geometry"] as! [String: Any])["coordinates"] as? [[Double]]
+        }
+        for fid in Set([1, legs.rows.count / 2, legs.rows.count]) {
+            let id = Int(legs.rows[fid - 1][0]!)!
+            let expected = try #require(lines[id], "tripleg \(id) is in triplegs.geojson")
+            let shown = try Self.run("/usr/bin/ogrinfo", ["-ro", "-q", gpkg, "-dialect", "SQLite", "-sql",
+                                                          "SELECT tripleg_id, ST_AsText(geom) AS wkt, ST_MinX(geom) AS x0, ST_MaxX(geom) AS x1, "
+                                                          + "ST_MinY(geom) AS y0, ST_MaxY(geom) AS y1 FROM triplegs WHERE fid = \(fid)"]).stdout
+            func field(_ name: String) -> String? {
+                shown.split(separator: "\n").first { $0.contains(" \(name) (") }.flatMap { $0.split(separator: " = ", maxSplits: 1).last.map(String.init) }
+            }
+            #expect(field("tripleg_id") == String(id), "\(shown)")
+            let wkt = try #require(field("wkt"), "\(shown.prefix(500))")
+            let numbers = wkt.drop { $0 != "(" }.dropFirst().dropLast().split { $0 == " " || $0 == "," }.compactMap { Double($0) }
+            #expect(numbers == expected.flatMap { $0 }, "tripleg \(id): \(wkt.prefix(200))")
+            let box = ["x0", "x1", "y0", "y1"].map { field($0).flatMap(Double.init) }
+            let (longitudes, latitudes) = (expected.map { $0[0] }, expected.map { $0[1] })
+            #expect(box == [longitudes.min(), longitudes.max(), latitudes.min(), latitudes.max()], "tripleg \(id): \(box)")
         }
     }
 
