@@ -27,7 +27,7 @@ public struct HeatMapFiles {
             for c in map.cells {
                 csv.append([map.map, c.id, Self.degrees(c.center.latitude), Self.degrees(c.center.longitude), Self.degrees(c.bounds.south),
                             Self.degrees(c.bounds.west), Self.degrees(c.bounds.north), Self.degrees(c.bounds.east),
-                            String(c.fixes), String(c.devices), String(c.persons), String(format: "%.0f", c.dwellSeconds)])
+                            String(c.fixes), String(c.devices), String(c.persons), FixedPoint.printf(c.dwellSeconds, digits: 0)])
             }
         }
         try csv.write(to: path("heatmap.csv"))
@@ -91,5 +91,5 @@ public struct HeatMapFiles {
         return "{\"type\":\"FeatureCollection\",\"name\":\"\(name)\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
     }
 
-    static func degrees(_ value: Double) -> String { String(format: "%.6f", value) }
+    static func degrees(_ value: Double) -> String { FixedPoint.printf(value, digits: 6) }
 }

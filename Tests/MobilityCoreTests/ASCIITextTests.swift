@@ -1,3 +1,4 @@
+import Foundation
 import MobilityCore
 import Testing
 
@@ -14,6 +15,29 @@ import Testing
                 var bytes: [UInt8] = []
                 FixedPoint.append(value, digits: digits, to: &bytes)
                 #expect(String(decoding: bytes, as: UTF8.self) == FixedPoint.text(value, digits: digits), "\(value), \(digits) digits")
+            }
+        }
+    }
+
+    /// C's printf, through Foundation, is the independent source: every value the fast path
+    /// writes must come out as `%.<digits>f` does, ties (2.5 → "2"), near-ties and the sign of a
+    /// negative that rounds to zero included.
+    @Test func printfTextIsStringFormat() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.0000005, 0.0000015, -1e-9, 1e-9, 48.8600895, 2.3558145, -122.4194155,
+                                1714953600.0005, 999_999.99999995, 1e15, 1e15 - 1, 9.5e15, 1e300, .nan, .infinity, -.infinity,
+                                .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.1 + 0.2]
+        for _ in 0..<20_000 { values.append(Double.random(in: -180...180, using: &generator)) }
+        for _ in 0..<20_000 { values.append(Double.random(in: -1e9...1e9, using: &generator)) }
+        // Halves in the last written digit, as decimal text gives them: the near-ties.
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 0...7, using: &generator)
+            let whole = Double(Int.random(in: -100_000_000...100_000_000, using: &generator))
+            values.append((whole + 0.5) / pow(10, Double(digits)))
+        }
+        for value in values {
+            for digits in 0...7 {
+                #expect(FixedPoint.printf(value, digits: digits) == String(format: "%.\(digits)f", value), "\(value), \(digits) digits")
             }
         }
     }
