@@ -82,7 +82,7 @@ extension PipelineStore {
         try statement.forEachCRow { row in
             let (rowDevice, rowTrace) = (Statement.text(row, 0), Statement.text(row, 1))
             let (start, end) = (sqlite3_column_double(row, 2), sqlite3_column_double(row, 3))
-            if let trace = current, trace.device.elementsEqual(rowDevice), trace.trace.elementsEqual(rowTrace) {
+            if let trace = current, trace.device.sameBytes(as: rowDevice), trace.trace.sameBytes(as: rowTrace) {
                 if start - previousStart > 0 { smallestStep = min(smallestStep, start - previousStart) }
             } else {
                 finish()
@@ -91,9 +91,9 @@ extension PipelineStore {
             previousStart = start
             shortest = min(shortest, end - start)
             let mode = Statement.text(row, 4)
-            if last < counts.count, counts[last].mode.elementsEqual(mode) {
+            if last < counts.count, counts[last].mode.sameBytes(as: mode) {
                 counts[last].count += 1
-            } else if let found = counts.firstIndex(where: { $0.mode.elementsEqual(mode) }) {
+            } else if let found = counts.firstIndex(where: { $0.mode.sameBytes(as: mode) }) {
                 (last, counts[found].count) = (found, counts[found].count + 1)
             } else {
                 (last, counts) = (counts.count, counts + [(Array(mode), 1)])

@@ -245,9 +245,9 @@ extension PipelineStore {
             var last = 0
             try db.makeStatement(sql: "SELECT decided_by, mode FROM mode_windows").forEachCRow { row in
                 let (decidedBy, mode) = (Statement.text(row, 0), Statement.text(row, 1))
-                if last < pairs.count, pairs[last].decidedBy.elementsEqual(decidedBy), pairs[last].mode.elementsEqual(mode) {
+                if last < pairs.count, pairs[last].decidedBy.sameBytes(as: decidedBy), pairs[last].mode.sameBytes(as: mode) {
                     pairs[last].count += 1
-                } else if let found = pairs.firstIndex(where: { $0.decidedBy.elementsEqual(decidedBy) && $0.mode.elementsEqual(mode) }) {
+                } else if let found = pairs.firstIndex(where: { $0.decidedBy.sameBytes(as: decidedBy) && $0.mode.sameBytes(as: mode) }) {
                     (last, pairs[found].count) = (found, pairs[found].count + 1)
                 } else {
                     (last, pairs) = (pairs.count, pairs + [(Array(decidedBy), Array(mode), 1)])

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -22,5 +23,16 @@ extension Statement {
     static func text(_ row: OpaquePointer, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
         let start = sqlite3_column_text(row, column)  // before _bytes, as SQLite's documentation asks
         return UnsafeBufferPointer(start: start, count: start == nil ? 0 : Int(sqlite3_column_bytes(row, column)))
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// The same bytes as a column's `text`: one `memcmp`, where `elementsEqual` stepped an
+    /// iterator per byte and took a fifth of the report's CPU at 1,600 device-days (three
+    /// columns of a million windows).
+    func sameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        guard count > 0 else { return true }
+        return withUnsafeBufferPointer { memcmp($0.baseAddress!, other.baseAddress!, count) == 0 }
     }
 }
