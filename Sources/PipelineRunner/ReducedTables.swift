@@ -23,17 +23,19 @@ public struct ReducedTables {
         public let description: String
     }
 
-    /// One row of a reduced table: its file and line (for errors) and {column: text}.
+    /// One row of a reduced table: its file and line (for errors), its fields and where each
+    /// column is (one index shared by the file's rows, not a dictionary made for each row).
     struct Row {
         var path: String, line: Int
-        var fields: [String: String?]
+        var columns: [String: Int]
+        var values: [String?]
 
         func text(_ column: String) throws -> String {
-            guard let value = fields[column], let value else { throw Malformed(description: "\(path):\(line): no \(column)") }
+            guard let value = optional(column) else { throw Malformed(description: "\(path):\(line): no \(column)") }
             return value
         }
 
-        func optional(_ column: String) -> String? { fields[column] ?? nil }
+        func optional(_ column: String) -> String? { columns[column].flatMap { $0 < values.count ? values[$0] : nil } }
 
         func integer(_ column: String) throws -> Int {
             let text = try text(column)
@@ -67,8 +69,9 @@ public struct ReducedTables {
         for name in names.sorted() where name.hasPrefix("part-") && name.hasSuffix(".csv") {
             let path = (directory as NSString).appendingPathComponent(name)
             let table = try CSVTable.read(path: path)
+            let columns = Dictionary(table.columns.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
             for (index, row) in table.rows.enumerated() {
-                rows.append(Row(path: path, line: index + 2, fields: Dictionary(uniqueKeysWithValues: zip(table.columns, row))))
+                rows.append(Row(path: path, line: index + 2, columns: columns, values: row))
             }
         }
         return rows

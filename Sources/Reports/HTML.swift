@@ -2,8 +2,12 @@ import Foundation
 
 /// Small helpers for writing HTML by hand: escaping and tables.
 enum HTML {
+    /// `&`, `<`, `>` and `"` as entities. Most cells have none of them and are returned as they
+    /// are: four `replacingOccurrences` a cell were 6 % of the report's CPU at 1,600 device-days.
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") })
+        else { return text }
+        return text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
