@@ -178,8 +178,8 @@ public final class GeoPackageWriter: Sendable {
     /// 6 multipolygon).
     static func encode(_ geometry: Geometry) -> Encoded {
         var box = Envelope()
-        // Bytes into an array, one Data at the end: appending to Data value by value cost a
-        // third of writing a 1,600 device-day GeoPackage.
+        // Bytes into an array, not a Data: appending to Data value by value cost a third of
+        // writing a 1,600 device-day GeoPackage.
         var wkb: [UInt8] = []
         func uint32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { wkb.append(contentsOf: $0) } }
         func double(_ value: Double) { withUnsafeBytes(of: value.bitPattern.littleEndian) { wkb.append(contentsOf: $0) } }
