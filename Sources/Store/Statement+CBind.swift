@@ -22,7 +22,8 @@ extension Statement {
             case .null: sqlite3_bind_null(handle, index)
             case let .int64(number): sqlite3_bind_int64(handle, index, number)
             case let .double(number): sqlite3_bind_double(handle, index, number)
-            case let .string(text): sqlite3_bind_text(handle, index, text, -1, Self.transient)
+            case let .string(text):  // its byte count, as GRDB binds it: a NUL inside is kept
+                _ = text.withCString { sqlite3_bind_text(handle, index, $0, Int32(text.utf8.count), Self.transient) }
             case let .blob(data): data.withUnsafeBytes { _ = sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
             }
         }
