@@ -70,13 +70,13 @@ extension PipelineStore {
     static func modeMinutes(_ db: Database) throws -> [String: [String: Double]] {
         var minutes: [String: [String: Double]] = [:]
         var current: (device: [UInt8], trace: [UInt8])?
-        var counts: [(mode: [UInt8], count: Int)] = [], last = 0
+        var counts = ByteKeyCounts()
         var previousStart = 0.0, smallestStep = Double.infinity, shortest = Double.infinity
         func finish() {
             guard let current else { return }
             let hop = smallestStep.isFinite ? smallestStep : shortest
             let name = String(decoding: current.trace, as: UTF8.self)
-            for (mode, count) in counts { minutes[name, default: [:]][String(decoding: mode, as: UTF8.self)] = Double(count) * hop / 60 }
+            for (mode, _, count) in counts.entries { minutes[name, default: [:]][String(decoding: mode, as: UTF8.self)] = Double(count) * hop / 60 }
         }
         let statement = try db.makeStatement(sql: "SELECT device, trace, start_unix_s, end_unix_s, mode FROM mode_windows ORDER BY device, trace, start_unix_s")
         try statement.forEachCRow { row in
@@ -86,23 +86,18 @@ extension PipelineStore {
                 if start - previousStart > 0 { smallestStep = min(smallestStep, start - previousStart) }
             } else {
                 finish()
-                (current, counts, last, smallestStep, shortest) = ((Array(rowDevice), Array(rowTrace)), [], 0, .infinity, .infinity)
+                (current, counts, smallestStep, shortest) = ((Array(rowDevice), Array(rowTrace)), ByteKeyCounts(), .infinity, .infinity)
             }
             previousStart = start
             shortest = min(shortest, end - start)
-            let mode = Statement.text(row, 4)
-            if last < counts.count, counts[last].mode.sameBytes(as: mode) {
-                counts[last].count += 1
-            } else if let found = counts.firstIndex(where: { $0.mode.sameBytes(as: mode) }) {
-                (last, counts[found].count) = (found, counts[found].count + 1)
-            } else {
-                (last, counts) = (counts.count, counts + [(Array(mode), 1)])
-            }
+            counts.add(Statement.text(row, 4))
         }
         finish()
         return minutes
     }
 
+    /// Every input's outcome, in path order. Minutes per mode count each window for its hop
+    /// (`modeMinutes`: whatever window parameters made them).
     public func fileOutcomes() throws -> [FileOutcome] {
         try database.read { db in
             var streams: [Int64: [FileOutcome.Stream]] = [:]

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 
 /// The store's contents as the HTML report summarises them: each query returns typed rows,
 /// so the report never reads SQL results as text.
@@ -241,36 +240,14 @@ extension PipelineStore {
     /// the 1 M windows of 1,600 device-days, and there are a handful of pairs.
     public func windowDecisions() throws -> [DecisionCount] {
         try database.read { db in
-            var pairs: [(decidedBy: [UInt8], mode: [UInt8], count: Int)] = []
-            var last = 0
+            var pairs = ByteKeyCounts()
             try db.makeStatement(sql: "SELECT decided_by, mode FROM mode_windows").forEachCRow { row in
-                let (decidedBy, mode) = (Statement.text(row, 0), Statement.text(row, 1))
-                if last < pairs.count, pairs[last].decidedBy.sameBytes(as: decidedBy), pairs[last].mode.sameBytes(as: mode) {
-                    pairs[last].count += 1
-                } else if let found = pairs.firstIndex(where: { $0.decidedBy.sameBytes(as: decidedBy) && $0.mode.sameBytes(as: mode) }) {
-                    (last, pairs[found].count) = (found, pairs[found].count + 1)
-                } else {
-                    (last, pairs) = (pairs.count, pairs + [(Array(decidedBy), Array(mode), 1)])
-                }
+                pairs.add(Statement.text(row, 0), Statement.text(row, 1))
             }
-            return pairs.sorted { a, b in
-                a.decidedBy != b.decidedBy ? a.decidedBy.lexicographicallyPrecedes(b.decidedBy) : a.mode.lexicographicallyPrecedes(b.mode)
+            return pairs.entries.sorted { a, b in
+                a.first != b.first ? a.first.lexicographicallyPrecedes(b.first) : a.second.lexicographicallyPrecedes(b.second)
             }
-                .map { DecisionCount(decidedBy: String(decoding: $0.decidedBy, as: UTF8.self), mode: String(decoding: $0.mode, as: UTF8.self), count: $0.count) }
-        }
-    }
-
-    /// Each stored leg's line as the GeoJSON text the store keeps, with its tripleg id (the ids
-    /// of `triplegs.csv`), in id order; only the ids that are `part` modulo `parts`, for readers
-    /// on several threads. The bytes are valid during the call: the GeoPackage encodes the
-    /// 6.3 M points of 1,600 device-days from them without a `String` of each.
-    public func forEachTriplegGeometry(part: Int = 0, of parts: Int = 1,
-                                       _ body: (_ id: Int64, _ geoJSON: UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        precondition(parts > 0 && (0..<parts).contains(part), "part \(part) of \(parts)")
-        try database.read { db in
-            let statement = try db.makeStatement(sql: "SELECT id, geometry_geojson FROM triplegs WHERE id % ? = ? ORDER BY id")
-            statement.arguments = [parts, part]
-            try statement.forEachCRow { row in try body(sqlite3_column_int64(row, 0), Statement.text(row, 1)) }
+                .map { DecisionCount(decidedBy: String(decoding: $0.first, as: UTF8.self), mode: String(decoding: $0.second, as: UTF8.self), count: $0.count) }
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import MobilityCore
 
 /// How fixes are grouped into tracks for the trip stages.
@@ -111,6 +112,21 @@ extension PipelineStore {
     }
 }
 
+extension PipelineStore {
+    /// Each stored leg's line as the GeoJSON text the store keeps, with its tripleg id (the ids
+    /// of `triplegs.csv`), in id order; only the ids that are `part` modulo `parts`, for readers
+    /// on several threads. The bytes are valid during the call: the GeoPackage encodes the
+    /// 6.3 M points of 1,600 device-days from them without a `String` of each.
+    public func forEachTriplegGeometry(part: Int = 0, of parts: Int = 1,
+                                       _ body: (_ id: Int64, _ geoJSON: UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        precondition(parts > 0 && (0..<parts).contains(part), "part \(part) of \(parts)")
+        try database.read { db in
+            let statement = try db.makeStatement(sql: "SELECT id, geometry_geojson FROM triplegs WHERE id % ? = ? ORDER BY id")
+            statement.arguments = [parts, part]
+            try statement.forEachCRow { row in try body(sqlite3_column_int64(row, 0), Statement.text(row, 1)) }
+        }
+    }
+}
 
 extension PipelineStore {
     /// An ingested file's identity, for the fixes `forEachPositionFix` gives by file id.
