@@ -90,6 +90,8 @@ for n in sys.argv[1:]:
           + (f"; the last task: " + ", ".join(f"{k} {v:.1f} s" for k, v in pair["finish_steps_s"].items() if not isinstance(v, dict))
              + " (publish: " + ", ".join(f"{k} {v:.1f} s" for k, v in pair["finish_steps_s"].get("publish_stages", {}).items() if v >= 0.05)
              + "; the report and the GeoPackage beside the others)" if "finish_steps_s" in pair else "")
+          + (f"; the plan, on a thread beside the context's start ({pair['plan_steps_s']['waited']:.1f} s after the driver's Python "
+             "started): " + ", ".join(f"{k} {v:.2f} s" for k, v in pair["plan_steps_s"].items() if k != "waited") if "plan_steps_s" in pair else "")
           + f"; the merged store's task (beside the renumbering, counted in the model below): {store_s:.1f} s"
           + "\n")
     print("| workers (2 cores each) | parts, simulated | renumbering or merged store, simulated | whole job | against `pipeline run` |")

@@ -165,14 +165,24 @@ def plan_job(args):
     binary (`--binary`, else the bundle's, unpacked once into a cache: bundle.driver_binary),
     the effective configuration, the input listing and the parts. Only subprocesses: the GIL
     is free for the context's start."""
-    started = time.time()
-    binary = args.binary or bundle.driver_binary(args.bundle)
-    configured = configuration(binary, args.run_args)
-    listing = planning.list_inputs(binary, [os.path.abspath(p) for p in args.inputs])
-    return Planned(configured, per_device_tables(binary), listing, planning.plan(listing, args.partitions), time.time() - started)
+    steps, last = {"waited": time.time() - PROCESS_STARTED}, time.time()
+
+    def step(name, value):
+        nonlocal last
+        steps[name], last = round(time.time() - last, 3), time.time()
+        return value
+
+    binary = step("binary", args.binary or bundle.driver_binary(args.bundle))
+    configured = step("configuration", configuration(binary, args.run_args))
+    per_device_csv = step("schema", per_device_tables(binary))
+    listing = step("listing", planning.list_inputs(binary, [os.path.abspath(p) for p in args.inputs]))
+    parts = step("parts", planning.plan(listing, args.partitions))
+    steps["waited"] = round(steps["waited"], 3)
+    return Planned(configured, per_device_csv, listing, parts, round(sum(v for k, v in steps.items() if k != "waited"), 3), steps)
 
 
-Planned = collections.namedtuple("Planned", "configuration per_device_csv listing parts seconds")  # plan_job's result
+# plan_job's result; steps: its seconds per step, "waited" from the process's start to the plan's
+Planned = collections.namedtuple("Planned", "configuration per_device_csv listing parts seconds steps")
 
 
 def main(argv=None):
@@ -180,11 +190,10 @@ def main(argv=None):
     if args.binary is None and args.bundle is None:
         log("give --bundle (scripts/spark_bundle.sh makes one) or --binary (a pipeline executable at the same path on every node)")
         return 1
-    from pyspark import SparkConf, SparkContext, SparkFiles
-
     phases = Phases()
     with concurrent.futures.ThreadPoolExecutor(1) as helper:
-        planning_job = helper.submit(plan_job, args)  # beside the context's start, which takes seconds
+        planning_job = helper.submit(plan_job, args)  # beside PySpark's import and the context's start, which take seconds
+        from pyspark import SparkConf, SparkContext, SparkFiles
         sc = SparkContext.getOrCreate(SparkConf().setAppName("mobility-pipeline"))
         sc.setLogLevel("ERROR")
         phases.done("session_start")
@@ -333,7 +342,7 @@ def run_job(args, sc, SparkFiles, phases, planned):
                "locations": {"scope": configured["trips"]["locations"]["scope"], "tiles": sum(t["tiles"] for t in tiled),
                              "halo_staypoints": sum(t["halo"] for t in tiled), "tile_degrees": args.location_tile_degrees,
                              "locations_if_per_part": sum(r["counts"]["locations"] for r in results) if dataset_locations else None},
-               "csv": args.csv, "phases_s": phases.seconds, "driver_cpu_s": driver_cpu_seconds(), "merged_store_task_s": round(store_task_s, 3), "finish_steps_s": finished["steps_s"], "plan_own_s": round(planned.seconds, 3), "seconds": time.time() - PROCESS_STARTED, "driver_peak_rss_mb": peak_rss_mb(),
+               "csv": args.csv, "phases_s": phases.seconds, "driver_cpu_s": driver_cpu_seconds(), "merged_store_task_s": round(store_task_s, 3), "finish_steps_s": finished["steps_s"], "plan_own_s": planned.seconds, "plan_steps_s": planned.steps, "seconds": time.time() - PROCESS_STARTED, "driver_peak_rss_mb": peak_rss_mb(),
                "exit_status": status, "output_folder": out}
     write_atomically(os.path.join(out, "spark_summary.json"), json.dumps(summary, indent=1) + "\n")
     shutil.rmtree(layout.work_root(out), ignore_errors=True)
