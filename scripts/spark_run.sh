@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # The pipeline on Apache Spark: scripts/spark_run.sh INPUT… --out DIR [--partitions N]
-# [--master URL] [-- RUN OPTIONS…]. Local mode (local[2]) unless --master is given. Sets
+# [--master URL] [--ui] [-- RUN OPTIONS…]. Local mode (local[2]) unless --master is given;
+# Spark's web UI only with --ui (it starts in the driver before the executors are asked for,
+# 0.15-0.4 s of every run, and the job logs each part and writes spark_summary.json). Sets
 # itself up on first use (scripts/spark_setup.sh: Java, .venv-spark with pinned pyspark),
 # packs the binary with its libraries (scripts/spark_bundle.sh) and ships it with the job.
 # DIR gets the files `pipeline run --out DIR` writes; see spark/README.md.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 master="local[2,4]"  # 2 cores; a failed task is tried up to 4 times, as spark.task.maxFailures on a cluster
+ui=false
 args=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --master) master="$2"; shift 2 ;;
         --master=*) master="${1#--master=}"; shift ;;
+        --ui) ui=true; shift ;;
         *) args+=("$1"); shift ;;
     esac
 done
@@ -30,7 +34,7 @@ driver="$jit"
 for archive in "$root"/.venv-spark/driver-classes-*.jsa; do  # the driver's classes, archived by spark_setup.sh
     [ -f "$archive" ] && driver="$jit -XX:SharedArchiveFile=$archive"
 done
-"$root/.venv-spark/bin/spark-submit" --master "$master" --conf spark.ui.showConsoleProgress=false \
+"$root/.venv-spark/bin/spark-submit" --master "$master" --conf spark.ui.showConsoleProgress=false --conf "spark.ui.enabled=$ui" \
     --conf "spark.driver.defaultJavaOptions=$driver" --conf spark.executor.defaultJavaOptions=$jit \
     --conf spark.driver.maxResultSize=0 --conf spark.task.maxFailures=4 \
     --py-files "$root/.build/spark/pipeline_spark.zip" "$root/spark/pipeline_spark/job.py" --bundle "$bundle" \

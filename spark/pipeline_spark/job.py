@@ -65,7 +65,9 @@ def arguments(argv):
     p.add_argument("--fail-first-attempt", default=None, help=argparse.SUPPRESS)  # tests: a marker file kills one attempt
     p.add_argument("--fail-part", type=int, default=None, help=argparse.SUPPRESS)  # tests: this part fails on every attempt
     p.add_argument("--pause-first-attempt", default=None, help=argparse.SUPPRESS)  # tests: DIR/pause taken by one task, which waits
-    p.epilog = "Options after -- go to every part's `pipeline run` (--config, --model, --rides-from-recordings, …)."
+    p.epilog = ("Options after -- go to every part's `pipeline run` (--config, --model, --rides-from-recordings, …). "
+                "scripts/spark_run.sh also takes --master URL (default local[2,4]: two cores, a failed task tried up to 4 times) "
+                "and --ui (Spark's web UI in the driver; default off).")
     split = argv.index("--") if "--" in argv else len(argv)
     args = p.parse_args(argv[:split])
     args.run_args = argv[split + 1:]
