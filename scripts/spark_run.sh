@@ -16,6 +16,7 @@ while [ $# -gt 0 ]; do
         --master) master="$2"; shift 2 ;;
         --master=*) master="${1#--master=}"; shift ;;
         --ui) ui=true; shift ;;
+        --) args+=("$@"); break ;;  # the parts' `pipeline run` options, passed on as they are
         *) args+=("$1"); shift ;;
     esac
 done
