@@ -3,10 +3,10 @@
 # two 1-core workers on this machine), with a job of one tiny task, for each setting
 # scripts/spark_run.sh could use: Spark's defaults; the C1 compiler only; C1 and the driver's
 # class archive (scripts/spark_setup.sh), each with PySpark imported from Spark's zip; then
-# as spark_run.sh runs it, with the venv's compiled PySpark (spark/site-packages/
-# pyspark_compiled_first.py); and, for comparison only, with an executors' class archive as
-# an administrator could make one per node (this script makes it, in its temporary folder;
-# the job does not use one). Prints per run the seconds until the context is up (the
+# with the venv's compiled PySpark (spark/site-packages/pyspark_compiled_first.py); then as
+# spark_run.sh runs it, without Spark's web UI as well; and, for comparison only, with an
+# executors' class archive as an administrator could make one per node (this script makes
+# it, in its temporary folder; the job does not use one). Prints per run the seconds until the context is up (the
 # driver's Python import included) and from then until the first task runs (the executors'
 # start). spark/README.md quotes it.
 # Usage: scripts/bench_spark_startup.sh [RUNS-PER-SETTING]   (default 2)
@@ -36,10 +36,11 @@ PY
 archive=$(ls .venv-spark/driver-classes-*.jsa 2>/dev/null | head -1 || true)
 export PYSPARK_PYTHON="$root/.venv-spark/bin/python" PYSPARK_DRIVER_PYTHON="$root/.venv-spark/bin/python"
 probe() {
-    local label=$1 driver=$2 executor=$3 zip_first=${4-1}
+    local label=$1 driver=$2 executor=$3 zip_first=${4-1} ui=${5:-true}
     for _ in $(seq "$runs"); do
         printf '%s: ' "$label"
         PYSPARK_ZIP_FIRST=$zip_first .venv-spark/bin/spark-submit --master "$master" --conf spark.ui.showConsoleProgress=false \
+            --conf "spark.ui.enabled=$ui" \
             --conf "spark.driver.defaultJavaOptions=$driver" --conf "spark.executor.defaultJavaOptions=$executor" \
             --conf "spark.executorEnv.PYSPARK_ZIP_FIRST=$zip_first" "$cluster/probe.py" 2>/dev/null
     done
@@ -48,8 +49,10 @@ c1=-XX:TieredStopAtLevel=1
 probe "Spark's defaults, PySpark from Spark's zip" "" ""
 probe "C1 only, PySpark from Spark's zip" "$c1" "$c1"
 [ -z "$archive" ] || probe "C1 and the driver's class archive, PySpark from Spark's zip" "$c1 -XX:SharedArchiveFile=$root/$archive" "$c1"
-[ -z "$archive" ] || probe "as scripts/spark_run.sh: C1, the driver's class archive, the venv's compiled PySpark" \
+[ -z "$archive" ] || probe "C1, the driver's class archive, the venv's compiled PySpark" \
     "$c1 -XX:SharedArchiveFile=$root/$archive" "$c1" ""
+[ -z "$archive" ] || probe "as scripts/spark_run.sh: the same without Spark's web UI" \
+    "$c1 -XX:SharedArchiveFile=$root/$archive" "$c1" "" false
 # Not used by the job: the executors' own class archive, dumped by one executor (one core
 # asked for: two would write the same file) as it exits, after the driver.
 executor_archive="$cluster/executor-classes.jsa"
@@ -63,4 +66,4 @@ for _ in $(seq 20); do  # until the file stops growing
     size=$now
 done
 [ -z "$archive" ] || [ ! -f "$executor_archive" ] || probe "for comparison, the executors' class archive too (not used by the job)" \
-    "$c1 -XX:SharedArchiveFile=$root/$archive" "$c1 -XX:SharedArchiveFile=$executor_archive" ""
+    "$c1 -XX:SharedArchiveFile=$root/$archive" "$c1 -XX:SharedArchiveFile=$executor_archive" "" false
