@@ -9,8 +9,10 @@ import sys
 import tarfile
 import tempfile
 import unittest
+import zipfile
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
 
 from pipeline_spark import assemble, bundle, layout  # noqa: E402
 
@@ -64,6 +66,37 @@ class Bundle(unittest.TestCase):
     def test_the_shipped_copy_is_in_the_runs_folder(self):
         self.assertEqual(self.shipped, os.path.join(self.run_dir, bundle.NAME))
         self.assertTrue(tarfile.is_tarfile(self.shipped))
+
+
+class JobPackage(unittest.TestCase):
+    """The job's package as spark-submit ships it (--py-files .build/spark/pipeline_spark.zip,
+    scripts/spark_bundle.sh): each module beside its byte code, which the executors' Python
+    (the venv's) imports without compiling the module."""
+
+    def test_the_executors_python_imports_every_module_without_compiling_it(self):
+        root = os.path.dirname(os.path.dirname(HERE))
+        subprocess.run([os.path.join(root, "scripts", "spark_bundle.sh")], check=True, capture_output=True)
+        package = os.path.join(root, ".build", "spark", "pipeline_spark.zip")
+        sources = sorted(n[:-3] for n in os.listdir(os.path.join(HERE, "..", "pipeline_spark")) if n.endswith(".py"))
+        with zipfile.ZipFile(package) as z:
+            names = set(z.namelist())
+            for module in sources:
+                with open(os.path.join(HERE, "..", "pipeline_spark", module + ".py"), "rb") as f:
+                    self.assertEqual(z.read(f"pipeline_spark/{module}.py"), f.read(), f"{module}.py is the source's")
+                self.assertIn(f"pipeline_spark/{module}.pyc", names)
+        probe = ("import builtins, importlib, sys\n"
+                 "compiled, compile_ = [], builtins.compile\n"
+                 "def recorded(source, filename, *a, **k):\n"
+                 "    compiled.append(str(filename))\n"
+                 "    return compile_(source, filename, *a, **k)\n"
+                 "builtins.compile = recorded\n"
+                 "sys.path.insert(0, sys.argv[1])\n"
+                 "for m in sys.argv[2:]:\n"
+                 "    importlib.import_module('pipeline_spark.' + m if m != '__init__' else 'pipeline_spark')\n"
+                 "print([f for f in compiled if 'pipeline_spark' in f])\n")
+        venv_python = os.path.join(root, ".venv-spark", "bin", "python")
+        done = subprocess.run([venv_python, "-c", probe, package] + sources, capture_output=True, text=True, check=True)
+        self.assertEqual(done.stdout.strip(), "[]", f"compiled from source: {done.stdout.strip()}")
 
 
 class StaleTables(unittest.TestCase):
