@@ -4,7 +4,8 @@ Per size: the wall time and peak memory of `pipeline run`; of Spark in local mod
 (local[2], 4 parts), on the standalone pair (two 1-core workers, 4 parts) and one task at
 a time (local[1], up to 64 parts); the driver's own seconds and peak RSS (its Python
 process, from spark_summary.json; on the pair also spark-submit's JVM, which there holds no
-executor); the phases; and how many published files are byte-identical to the single run.
+executor), and its CPU seconds in all and outside the part tasks (while they run it waits,
+which costs its JVM CPU for as long as they last); the phases; and how many published files are byte-identical to the single run.
 
 Scaling model: a cluster of W two-core workers runs the local[1] run's tasks (each measured
 on both cores of this machine), longest first, each on the first free worker, plus Spark's
@@ -106,18 +107,22 @@ for n in sys.argv[1:]:
         print(f"| {workers} | {parts_s:.1f} s | {second_s:.1f} s | {model[workers]:.1f} s | {single_s / model[workers]:.2f}x |")
     driver_s = sum(v for k, v in pair["phases_s"].items() if k not in ("parts", "renumber"))
     cpu = pair.get("driver_cpu_s", {})
+    waiting = pair.get("driver_cpu_during_part_tasks_s", {})
     print(f"The driver's own CPU on the pair: Python {cpu.get('python', 0):.1f} s, the binary it ran {cpu.get('binary', 0):.1f} s, "
-          f"spark-submit's JVM {cpu.get('jvm') or 0:.1f} s.")
+          f"spark-submit's JVM {cpu.get('jvm') or 0:.1f} s"
+          + (f"; of it while the part tasks ran (parts and renumbering, {pair['phases_s']['parts'] + pair['phases_s']['renumber']:.0f} s): "
+             f"Python {waiting.get('python') or 0:.2f} s, JVM {waiting.get('jvm') or 0:.2f} s" if waiting else "") + ".")
+    total_cpu = sum(v or 0 for v in cpu.values())
     curve.append((n, mb, single_s, runs.get("local", (None, None))[1], pair_wall, pair["driver_peak_rss_mb"], pair_jvm, driver_s,
-                  sum(v or 0 for v in cpu.values()), fixed, model.get(16), model.get(64)))
+                  total_cpu, total_cpu - sum(v or 0 for v in waiting.values()) if waiting else None, fixed, model.get(16), model.get(64)))
 
 if curve:
     print("\n### The curve\n")
     print("| device-days | input | `pipeline run` | local[2] | standalone pair | driver RSS, Python / JVM | driver wall s (not in part tasks) "
-          "| driver CPU s | fixed cost | 16 workers, simulated | 64 workers, simulated |")
+          "| driver CPU s (outside the part tasks) | fixed cost | 16 workers, simulated | 64 workers, simulated |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for n, mb, single_s, local_s, pair_s, py, jvm, driver_s, driver_cpu, fixed, w16, w64 in curve:
+    for n, mb, single_s, local_s, pair_s, py, jvm, driver_s, driver_cpu, outside_cpu, fixed, w16, w64 in curve:
         def ratio(t):
             return f"{t:.1f} s ({single_s / t:.1f}x)" if t else "n/a"
         print(f"| {n} | {mb:.0f} MB | {single_s:.1f} s | {ratio(local_s)} | {ratio(pair_s)} | {py:.0f} MB / {jvm:.0f} MB | {driver_s:.1f} s "
-              f"| {driver_cpu:.1f} s | {fixed:.1f} s | {ratio(w16)} | {ratio(w64)} |")
+              f"| {driver_cpu:.1f} s" + (f" ({outside_cpu:.1f} s)" if outside_cpu is not None else "") + f" | {fixed:.1f} s | {ratio(w16)} | {ratio(w64)} |")

@@ -9,8 +9,8 @@ cd "$(dirname "$0")/.."
 binary=$(scripts/static_build.sh)
 stage=.build/spark/bundle
 bundle=.build/spark/pipeline-bundle.tar.gz
-# Packing takes seconds: skip it when the bundle is newer than the binary, the model and the job.
-if [ -f "$bundle" ] && [ -f .build/spark/pipeline_spark.zip ] && [ -z "$(find "$binary" models/mode-model.json spark/pipeline_spark \
+# Packing takes seconds: skip it when the bundle is newer than the binary, the model, the job and this script.
+if [ -f "$bundle" ] && [ -f .build/spark/pipeline_spark.zip ] && [ -z "$(find "$binary" models/mode-model.json spark/pipeline_spark scripts/spark_bundle.sh \
         -newer "$bundle" -print -quit)" ]; then
     echo "$PWD/$bundle"
     exit 0

@@ -263,7 +263,7 @@ def run_job(args, sc, SparkFiles, phases, planned):
             return {"index": part["index"], "failed": f"{type(error).__name__}: {error}"[-4000:], "exit_status": 1, "seconds": 0.0,
                     "started": task_started}
 
-    submitted = time.time()
+    submitted, cpu_at_submission = time.time(), driver_cpu_seconds()
     outcomes = sorted(sc.parallelize([p.as_dict() for p in parts], len(parts)).map(run).collect(), key=lambda r: r["index"])
     phases.done("parts")
     # Until the first part task starts, the executors are starting (their JVMs, on a cluster):
@@ -310,6 +310,11 @@ def run_job(args, sc, SparkFiles, phases, planned):
     with_comfort = any(os.path.exists(os.path.join(d, "part-tables", "rides.csv")) for d in part_dirs)  # a single run writes comfort files then
     merged = renumber_and_reduce(sc, tasks, reduced, with_comfort)
     phases.done("renumber")
+    # What the driver spent while the executors ran the parts and their renumbering: waiting,
+    # which costs spark-submit's JVM CPU for as long as it lasts (heartbeats, the scheduler's
+    # offers each second, its compiler); the rest of driver_cpu_s is the driver's own work.
+    cpu_during_part_tasks = {k: round(v - cpu_at_submission[k], 2) if v is not None and cpu_at_submission[k] is not None else None
+                             for k, v in driver_cpu_seconds().items()}
     reduce_s = max(m["finished"] for m in merged) - min(m["started"] for m in merged)  # the reducers' span: the reduce stage
     phases.seconds["renumber"] = round(phases.seconds["renumber"] - reduce_s, 3)
     phases.seconds["reductions"] = round(reduce_s, 3)
@@ -354,7 +359,7 @@ def run_job(args, sc, SparkFiles, phases, planned):
                "locations": {"scope": configured["trips"]["locations"]["scope"], "tiles": sum(t["tiles"] for t in tiled),
                              "halo_staypoints": sum(t["halo"] for t in tiled), "tile_degrees": args.location_tile_degrees,
                              "locations_if_per_part": sum(r["counts"]["locations"] for r in results) if dataset_locations else None},
-               "csv": args.csv, "phases_s": phases.seconds, "driver_cpu_s": driver_cpu_seconds(), "merged_store_task_s": round(store_task_s, 3), "finish_steps_s": finished["steps_s"], "plan_own_s": planned.seconds, "plan_steps_s": planned.steps, "seconds": time.time() - PROCESS_STARTED, "driver_peak_rss_mb": peak_rss_mb(),
+               "csv": args.csv, "phases_s": phases.seconds, "driver_cpu_s": driver_cpu_seconds(), "driver_cpu_during_part_tasks_s": cpu_during_part_tasks, "merged_store_task_s": round(store_task_s, 3), "finish_steps_s": finished["steps_s"], "plan_own_s": planned.seconds, "plan_steps_s": planned.steps, "seconds": time.time() - PROCESS_STARTED, "driver_peak_rss_mb": peak_rss_mb(),
                "exit_status": status, "output_folder": out}
     write_atomically(os.path.join(out, "spark_summary.json"), json.dumps(summary, indent=1) + "\n")
     shutil.rmtree(layout.work_root(out), ignore_errors=True)
