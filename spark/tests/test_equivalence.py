@@ -279,6 +279,16 @@ class SparkEquivalence(CityRuns):
         finally:
             spark.stop()
 
+    def test_the_summary_gives_the_drivers_cpu_while_the_part_tasks_ran_as_part_of_its_whole(self):
+        with open(os.path.join(self.spark, "spark_summary.json")) as f:
+            summary = json.load(f)
+        whole, during = summary["driver_cpu_s"], summary["driver_cpu_during_part_tasks_s"]
+        self.assertEqual(set(during), {"python", "binary", "jvm"})
+        for process in ("python", "jvm"):
+            self.assertGreaterEqual(during[process], 0, process)
+            self.assertLess(during[process], whole[process], f"{process}: the start and the plan come before the part tasks")
+        self.assertEqual(during["binary"], 0, "the driver runs no binary while the executors run the parts")
+
     def test_no_work_folder_and_no_cell_below_k_is_left_in_the_output(self):
         with open(os.path.join(self.spark, "spark_summary.json")) as f:
             summary = json.load(f)
