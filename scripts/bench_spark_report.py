@@ -5,7 +5,8 @@ Per size: the wall time and peak memory of `pipeline run`; of Spark in local mod
 a time (local[1], up to 64 parts); the driver's own seconds and peak RSS (its Python
 process, from spark_summary.json; on the pair also spark-submit's JVM, which there holds no
 executor), and its CPU seconds in all and outside the part tasks (while they run it waits,
-which costs its JVM CPU for as long as they last); the phases; and how many published files are byte-identical to the single run.
+which costs its JVM CPU for as long as they last); the phases; and how many published files
+are byte-identical to the single run.
 
 Scaling model: a cluster of W two-core workers runs the local[1] run's tasks (each measured
 on both cores of this machine), longest first, each on the first free worker, plus Spark's

@@ -4,11 +4,11 @@
 # scripts/spark_run.sh could use: Spark's defaults; the C1 compiler only; C1 and the driver's
 # class archive (scripts/spark_setup.sh), each with PySpark imported from Spark's zip; then
 # with the venv's compiled PySpark (spark/site-packages/pyspark_compiled_first.py); then as
-# spark_run.sh runs it, without Spark's web UI as well; and, for comparison only, with an
-# executors' class archive as an administrator could make one per node (this script makes
-# it, in its temporary folder; the job does not use one). Prints per run the seconds until the context is up (the
-# driver's Python import included) and from then until the first task runs (the executors'
-# start). spark/README.md quotes it.
+# spark_run.sh runs it (without Spark's web UI and the JVMs' hsperfdata as well); and, for
+# comparison only, with an executors' class archive as an administrator could make one per
+# node (this script makes it, in its temporary folder; the job does not use one). Prints per
+# run the seconds until the context is up (the driver's Python import included) and from
+# then until the first task runs (the executors' start). spark/README.md quotes it.
 # Usage: scripts/bench_spark_startup.sh [RUNS-PER-SETTING]   (default 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,8 +51,10 @@ probe "C1 only, PySpark from Spark's zip" "$c1" "$c1"
 [ -z "$archive" ] || probe "C1 and the driver's class archive, PySpark from Spark's zip" "$c1 -XX:SharedArchiveFile=$root/$archive" "$c1"
 [ -z "$archive" ] || probe "C1, the driver's class archive, the venv's compiled PySpark" \
     "$c1 -XX:SharedArchiveFile=$root/$archive" "$c1" ""
-[ -z "$archive" ] || probe "as scripts/spark_run.sh: the same without Spark's web UI" \
-    "$c1 -XX:SharedArchiveFile=$root/$archive" "$c1" "" false
+# spark_run.sh's JVM options (its `jit`), without the web UI
+run_jit="$c1 -XX:-UsePerfData"
+[ -z "$archive" ] || probe "as scripts/spark_run.sh: the same without Spark's web UI and hsperfdata" \
+    "$run_jit -XX:SharedArchiveFile=$root/$archive" "$run_jit" "" false
 # Not used by the job: the executors' own class archive, dumped by one executor (one core
 # asked for: two would write the same file) as it exits, after the driver.
 executor_archive="$cluster/executor-classes.jsa"
@@ -66,4 +68,4 @@ for _ in $(seq 20); do  # until the file stops growing
     size=$now
 done
 [ -z "$archive" ] || [ ! -f "$executor_archive" ] || probe "for comparison, the executors' class archive too (not used by the job)" \
-    "$c1 -XX:SharedArchiveFile=$root/$archive" "$c1 -XX:SharedArchiveFile=$executor_archive" "" false
+    "$run_jit -XX:SharedArchiveFile=$root/$archive" "$run_jit -XX:SharedArchiveFile=$executor_archive" "" false
