@@ -49,10 +49,12 @@ let package = Package(
         .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips", "Transit", "HeatMaps", "Comfort", "CPNG", "CFreeType",
                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "HeatMaps", dependencies: ["MobilityCore", "Trips"]),
-        .target(name: "Comfort", dependencies: ["MobilityCore", "Trips", "CBLAS"]),
+        .target(name: "Comfort", dependencies: ["MobilityCore", "Features", "Trips", "CBLAS"]),
+        // Every decision that combines stages' evidence (above all a leg's mode), one home for it.
+        .target(name: "Fusion", dependencies: ["MobilityCore", "Features", "Transit", "Classify", "Trips", "Comfort"], exclude: ["README.md"]),
         .target(
             name: "PipelineRunner",
-            dependencies: ["MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify", "Trips", "Transit", "HeatMaps", "Comfort",
+            dependencies: ["MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify", "Fusion", "Trips", "Transit", "HeatMaps", "Comfort",
                            .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "Features", dependencies: ["MobilityCore", "CBLAS"]),
@@ -63,16 +65,16 @@ let package = Package(
         .executableTarget(
             name: "pipeline",
             dependencies: [
-                "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Reports", "Simulate", "HeatMaps", "Trips", "Transit", "Comfort",
+                "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Fusion", "Reports", "Simulate", "HeatMaps", "Trips", "Transit", "Comfort",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "pipeline-bench",
-            dependencies: ["MobilityCore", "Ingest", "Store", "Features", "Classify", "PipelineRunner", "TestSupport", "Trips", "Simulate"],
+            dependencies: ["MobilityCore", "Ingest", "Store", "Features", "Classify", "Fusion", "PipelineRunner", "TestSupport", "Trips", "Simulate"],
             path: "Benchmarks/pipeline-bench"
         ),
-        .target(name: "TestSupport", dependencies: ["MobilityCore", "CGZip"]),
+        .target(name: "TestSupport", dependencies: ["MobilityCore", "Features", "CGZip"]),
         .testTarget(name: "MobilityCoreTests", dependencies: ["MobilityCore", "TestSupport"]),
         .testTarget(
             name: "IngestTests",
@@ -81,13 +83,14 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "Ingest", "MobilityCore", "PipelineRunner", "TestSupport"]),
         .testTarget(name: "FeaturesTests", dependencies: ["Features", "MobilityCore", "TestSupport"]),
         .testTarget(name: "ClassifyTests", dependencies: ["Classify", "Features", "MobilityCore", "TestSupport"]),
+        .testTarget(name: "FusionTests", dependencies: ["Fusion", "Classify", "Features", "MobilityCore", "Trips", "Transit", "TestSupport"]),
         .testTarget(name: "TripsTests", dependencies: ["Trips", "MobilityCore"]),
         .testTarget(name: "HeatMapsTests", dependencies: ["HeatMaps", "Trips", "MobilityCore", "Reports", "CPNG", "TestSupport"]),
         .testTarget(name: "ComfortTests", dependencies: ["Comfort", "MobilityCore", "Trips"]),
         .testTarget(name: "SimulateTests", dependencies: ["Simulate", "MobilityCore", "TestSupport"]),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["TestSupport", "Store", "PipelineRunner", "Features", "Classify", "Trips", "Transit", "Ingest", "MobilityCore", "Reports",
+            dependencies: ["TestSupport", "Store", "PipelineRunner", "Features", "Classify", "Fusion", "Trips", "Transit", "Ingest", "MobilityCore", "Reports",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
             exclude: ["Fixtures"]

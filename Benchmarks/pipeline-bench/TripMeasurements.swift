@@ -1,4 +1,5 @@
 import Foundation
+import Fusion
 import MobilityCore
 import PipelineRunner
 import Trips
@@ -81,7 +82,7 @@ enum TripMeasurements {
         let (result, allSeconds) = Measurements.time { analysis.run(tracks: tracks, geofences: fences, modes: [:]) }
         let product = TripAnalysis()
         let (_, modeSeconds) = Measurements.time {
-            product.run(tracks: tracks, geofences: fences) { track, staypoints in TripsRun.timeline(track, stored: [], staypoints: staypoints) }
+            product.run(tracks: tracks, geofences: fences) { track, staypoints in DeviceModes.timeline(track, stored: [], staypoints: staypoints) }
         }
         let rss = Measurements.peakRSSMegabytes()
         return [

@@ -194,12 +194,12 @@ public struct ComfortRun {
     }
 
     /// A recording's acceleration cut at pauses longer than `gapSeconds`, parts of two samples or more.
-    static func parts(_ acceleration: RideMeasurement.Acceleration, gapSeconds: Double) -> [RideMeasurement.Acceleration] {
+    static func parts(_ acceleration: RideAcceleration, gapSeconds: Double) -> [RideAcceleration] {
         let samples = acceleration.samples
         guard !samples.isEmpty else { return [] }
         // A lone sample between pauses is no ride (nothing to measure, not even a rate).
         return Recording.runs(samples.map(\.time.secondsSince1970), splittingAtGapsOver: gapSeconds).filter { $0.count > 1 }.map {
-            RideMeasurement.Acceleration(samples: Array(samples[$0]), gravityIncluded: acceleration.gravityIncluded)
+            RideAcceleration(samples: Array(samples[$0]), gravityIncluded: acceleration.gravityIncluded)
         }
     }
 

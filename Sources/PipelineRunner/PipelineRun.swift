@@ -2,6 +2,7 @@ import Classify
 import Comfort
 import Features
 import Foundation
+import Fusion
 import Ingest
 import MobilityCore
 import Reports

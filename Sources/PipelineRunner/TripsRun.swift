@@ -1,6 +1,7 @@
 import Classify
 import Features
 import Foundation
+import Fusion
 import MobilityCore
 import Reports
 import Store
@@ -109,7 +110,7 @@ public struct TripsRun {
             summary.secondsLoading += Date().timeIntervalSince(clock)
             summary.fixes += tracks.reduce(0) { $0 + $1.points.count }
             devices += analysis.analyseConcurrently(tracks, geofences: geofences, modes: { track, staypoints in
-                Self.timeline(track, stored: stored[track.device] ?? [], staypoints: staypoints, legModel: legModel, legFeatures: legFeatures)
+                DeviceModes.timeline(track, stored: stored[track.device] ?? [], staypoints: staypoints, legModel: legModel, legFeatures: legFeatures)
             }, legs: { track, legs in
                 fusion.apply(track, legs: &legs, imuSpans: (stored[track.device] ?? []).filter { $0.source.hasPrefix("model") })
             }).map { $0.compacted() }
@@ -145,16 +146,5 @@ public struct TripsRun {
             + "\(summary.legsByModeSource["transit"] ?? 0) named by it")
         summary.files = writesFiles ? (TripTables.fileNames + TripGeoJSON.fileNames).map { (reportsFolder as NSString).appendingPathComponent($0) } : []
         return summary
-    }
-
-    /// Classified windows first, GPS where they are silent (`GPSModeSpans`: the leg model when
-    /// given, else the rules). GPS only runs over the fixes outside staypoints (the only fixes
-    /// legs are made of), which saves most of a day's windows.
-    public static func timeline(_ track: DeviceTrack, stored: [ModeSpan], staypoints: [Staypoint], legModel: GPSLegModel? = nil,
-                                legFeatures: LegFeatures = LegFeatures()) -> ModeTimeline {
-        var moving = [Bool](repeating: true, count: track.points.count)
-        for stay in staypoints { for index in stay.firstFix..<stay.endFix { moving[index] = false } }
-        let movement = DeviceTrack(device: track.device, points: track.points.indices.filter { moving[$0] }.map { track.points[$0] })
-        return ModeTimeline(layers: [stored, GPSModeSpans.spans(movement, legModel: legModel, legFeatures: legFeatures)])
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Classify
 import Foundation
+import Fusion
 import MobilityCore
 import PipelineRunner
 import Reports

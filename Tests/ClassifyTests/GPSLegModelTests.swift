@@ -2,55 +2,19 @@ import Classify
 import Features
 import Foundation
 import MobilityCore
+import TestSupport
 import Testing
 
 /// The GPS leg model, its nested evaluation and trackintel's rule beside it, on legs with
 /// known modes: walkers at 1.2-1.6 m/s, cyclists at 4-6 m/s, buses that stop every 400 m and
 /// cruise at 11 m/s, trains at 20-25 m/s with a stop every 2 km.
 @Suite struct GPSLegModelTests {
-    static let start = 1_700_000_000.0
-    static let metresPerDegree = 6_371_008.8 * Double.pi / 180
-
-    /// A 1 Hz leg of `seconds` along a wavy line north-east, at the speed `speed(t)` gives.
+    static let start = KnownLegs.start
     static func fixes(from start: Double, seconds: Double, speed: (Double) -> Double) -> [PositionFix] {
-        var travelled = 0.0, fixes: [PositionFix] = []
-        for t in stride(from: 0.0, through: seconds, by: 1) {
-            if t > 0 { travelled += speed(t - 1) }
-            let north = travelled * 0.8, east = travelled * 0.6 + 30 * sin(travelled / 300)
-            fixes.append(PositionFix(time: Timestamp(secondsSince1970: start + t), latitudeDegrees: 47 + north / metresPerDegree,
-                                     longitudeDegrees: 8 + east / (metresPerDegree * cos(47 * Double.pi / 180))))
-        }
-        return fixes
+        KnownLegs.fixes(from: start, seconds: seconds, speed: speed)
     }
-
-    static func speed(of mode: Mode, variant: Double) -> (Double) -> Double {
-        switch mode {
-        case .walk: return { _ in 1.2 + 0.4 * variant }
-        case .bike: return { _ in 4 + 2 * variant }
-        case .bus: return { t in t.truncatingRemainder(dividingBy: 66) < 36 ? 11 : 0 }  // 396 m, then 30 s at a stop
-        default: return { t in t.truncatingRemainder(dividingBy: 150) < 90 ? 20 + 5 * variant : 0 }  // ~2 km, then a minute stopped
-        }
-    }
-
-    /// Legs of `people`, each with two legs of every mode, as recorded and thinned.
-    static func legs(people: [String]) -> LegTable {
-        var table = LegTable()
-        for (p, person) in people.enumerated() {
-            var recording = Recording(trace: "\(person).gpx", device: person)
-            var clock = start + Double(p) * 100_000
-            for (m, mode) in [Mode.walk, .bike, .bus, .train].enumerated() {
-                for copy in 0..<2 {
-                    let seconds = 600.0 + 60 * Double(copy)
-                    recording.fixes += fixes(from: clock, seconds: seconds, speed: speed(of: mode, variant: Double((p + m + copy) % 3) / 2))
-                    recording.labels.append(LabelInterval(device: person, start: Timestamp(secondsSince1970: clock),
-                                                          end: Timestamp(secondsSince1970: clock + seconds), rawName: mode.rawValue, source: "labels_file"))
-                    clock += seconds + 300
-                }
-            }
-            for every in [nil] + LegTrainer.thinningSeconds.map(Optional.some) { table.append(LabelledLegs.of(recording, everySeconds: every)) }
-        }
-        return table
-    }
+    static func speed(of mode: Mode, variant: Double) -> (Double) -> Double { KnownLegs.speed(of: mode, variant: variant) }
+    static func legs(people: [String]) -> LegTable { KnownLegs.legs(people: people, thinningSeconds: LegTrainer.thinningSeconds) }
 
     /// trackintel's default categories {15/3.6: slow, 100/3.6: motorised, inf: fast}, cut with
     /// pandas' `pd.cut` on intervals closed on the left (trackintel
@@ -124,25 +88,5 @@ import Testing
         #expect(LegCrossValidation.group(of: leg, .day) == "2019-07-27")
         leg.longitudeDegrees = nil
         #expect(LegCrossValidation.group(of: leg, .day) == "2019-07-28")
-    }
-
-    /// The rules' runs of movement become legs; the leg model names each whole run, still
-    /// windows stay still, and windows an IMU model decided are left alone.
-    @Test func gpsOnlyRunsOfWindowsAreDecidedAsWholeLegs() throws {
-        let model = try LegTrainer(kind: .softmaxRegression).train(Self.legs(people: ["ann", "ben", "cat"]))
-        let bus = Self.fixes(from: Self.start, seconds: 660, speed: Self.speed(of: .bus, variant: 0))
-        let windows = stride(from: 0.0, to: 900, by: 30).map { t in
-            WindowInfo(trace: "t.gpx", device: "dan", start: Timestamp(secondsSince1970: Self.start + t), end: Timestamp(secondsSince1970: Self.start + t + 30))
-        }
-        let classes = [Mode.still, .walk, .bike, .car]
-        let modes: [Mode] = windows.indices.map { $0 < 22 ? .car : .still }
-        var prediction = ModePredictor.Prediction(classes: classes, probabilities: [Double](repeating: 0.25, count: windows.count * 4), raw: modes,
-                                                  modes: modes, sources: windows.indices.map { $0 == 0 ? "model" : "rules" })
-        let legs = GPSLegDecision.apply(model, windows: windows, range: 0..<windows.count, fixes: bus, prediction: &prediction)
-        #expect(legs == 1)
-        #expect(prediction.modes[0] == .car && prediction.sources[0] == "model", "an IMU model's window is left alone")
-        #expect(prediction.modes[1..<22].allSatisfy { $0 == .bus } && prediction.sources[1..<22].allSatisfy { $0 == GPSLegDecision.source })
-        #expect(prediction.modes[22...].allSatisfy { $0 == .still } && prediction.sources[22...].allSatisfy { $0 == "rules" })
-        #expect(prediction.raw == modes, "the unsmoothed window modes are kept")
     }
 }

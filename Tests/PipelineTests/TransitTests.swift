@@ -1,5 +1,6 @@
 import Classify
 import Foundation
+import Fusion
 import MobilityCore
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import Classify
 import Features
 import MobilityCore
 import Transit
@@ -52,8 +53,8 @@ public struct LegFusion: Sendable {
     /// (Bohannon 1997's fastest adults), and a runner who holds 3 m/s for minutes is rare.
     public var fastestOnFootMps = 3.0
 
-    public static let fusedSource = "imu+gps_leg_model"
-    public static let transitSource = "transit"
+    public static let fusedSource = Decider.imuAndGPSLegModel.rawValue
+    public static let transitSource = Decider.transit.rawValue
 
     public init(legModel: GPSLegModel?, imuClasses: [Mode], legFeatures: LegFeatures = LegFeatures(), transit: TransitIndex? = nil) {
         self.legModel = legModel

@@ -1,3 +1,4 @@
+import Classify
 import Features
 import MobilityCore
 
@@ -8,9 +9,9 @@ import MobilityCore
 /// Windows the rules call still stay as they are; a leg the model cannot read (too few fixes)
 /// keeps its windows' modes and sources.
 public enum GPSLegDecision {
-    public static let source = "gps_leg_model"
+    public static let source = Decider.gpsLegModel.rawValue
     /// What a leg's mode source is when the GPS speed rules named it (no leg model, or too few fixes for it).
-    public static let rulesSource = "gps_rules"
+    public static let rulesSource = Decider.gpsRules.rawValue
     /// Windows further apart than this start a new leg, seconds. Default 60.
     public static let maxGapSeconds = 60.0
 

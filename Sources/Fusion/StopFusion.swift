@@ -31,13 +31,13 @@ public struct StopFusion: Sendable {
         guard !stretches.isEmpty else { return [] }
         // The recording's acceleration once (linear plus gravity is a pass over every sample),
         // then each stretch as a slice of it.
-        let all = RideMeasurement.acceleration(of: recording, from: -.infinity, to: .infinity)
+        let all = RideAcceleration.of(recording, from: -.infinity, to: .infinity)
         var stops: [ClosedRange<Double>] = []
         for stretch in stretches {
             let lower = all.samples.firstIndex(notBelow: stretch.lowerBound) { $0.time.secondsSince1970 }
             let upper = all.samples.firstIndex(notBelow: stretch.upperBound.nextUp) { $0.time.secondsSince1970 }
-            let acceleration = RideMeasurement.Acceleration(samples: Array(all.samples[lower..<upper]), gravityIncluded: all.gravityIncluded)
-            let (_, pieces, rate) = RideMeasurement.pieces(acceleration)
+            let acceleration = RideAcceleration(samples: Array(all.samples[lower..<upper]), gravityIncluded: all.gravityIncluded)
+            let (_, pieces, rate) = RideAcceleration.pieces(acceleration)
             guard !pieces.isEmpty else { continue }
             stops += StopDetector().stops(in: pieces, rateHz: rate).filter { $0.durationSeconds >= minimumStopSeconds }
                 .map { $0.startSeconds...$0.endSeconds }
