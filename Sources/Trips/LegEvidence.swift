@@ -10,13 +10,17 @@ public struct LegEvidence: Hashable, Sendable {
     public var imuShare = 0.0
     /// The mode those windows gave most of the leg's time to.
     public var imuMode: Mode?
+    /// The share of the windows' time that `imuMode` holds, 0–1: how sure the IMU is.
+    public var imuModeShare = 0.0
     /// The GPS leg model's probability of each of its modes for the leg's fixes.
     public var gpsProbabilities: [Mode: Double]?
     public var transit: TransitMatch?
 
-    public init(imuShare: Double = 0, imuMode: Mode? = nil, gpsProbabilities: [Mode: Double]? = nil, transit: TransitMatch? = nil) {
+    public init(imuShare: Double = 0, imuMode: Mode? = nil, imuModeShare: Double = 0, gpsProbabilities: [Mode: Double]? = nil,
+                transit: TransitMatch? = nil) {
         self.imuShare = imuShare
         self.imuMode = imuMode
+        self.imuModeShare = imuModeShare
         self.gpsProbabilities = gpsProbabilities
         self.transit = transit
     }

@@ -25,6 +25,13 @@ public struct Tripleg: Hashable, Sendable {
     /// Set by `TripBuilder`: index of its trip.
     public var trip: Int?
 
+    public init(device: String, firstFix: Int, lastFix: Int, startSeconds: Double, endSeconds: Double, distanceMeters: Double,
+                mode: Mode?, modeSource: String?, previousStaypoint: Int? = nil, nextStaypoint: Int? = nil) {
+        (self.device, self.firstFix, self.lastFix, self.startSeconds, self.endSeconds) = (device, firstFix, lastFix, startSeconds, endSeconds)
+        (self.distanceMeters, self.mode, self.modeSource) = (distanceMeters, mode, modeSource)
+        (self.previousStaypoint, self.nextStaypoint) = (previousStaypoint, nextStaypoint)
+    }
+
     public var durationSeconds: Double { endSeconds - startSeconds }
     public var fixCount: Int { lastFix - firstFix + 1 }
 }

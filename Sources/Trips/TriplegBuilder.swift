@@ -76,7 +76,7 @@ public struct TriplegBuilder: Sendable {
                            endSeconds: points[last].timeSeconds, distanceMeters: distance, mode: run.span?.mode,
                            modeSource: run.span?.source,
                            previousStaypoint: number == 0 ? movement.previousStaypoint : nil,
-                           nextStaypoint: number == runs.count - 1 ? movement.nextStaypoint : nil, trip: nil)
+                           nextStaypoint: number == runs.count - 1 ? movement.nextStaypoint : nil)
         }
     }
 

@@ -1,0 +1,62 @@
+import Classify
+import Features
+import Fusion
+import MobilityCore
+import TestSupport
+import Testing
+import Trips
+
+/// A leg's mode from its IMU windows and its GPS leg features together (`LegFusion`), on legs
+/// whose truth is known: a car ride whose fixes move like a train's (stops every 2 km at
+/// 20-25 m/s, which a city motorway with lights or queues also gives).
+@Suite struct LegFusionTests {
+    static let model: GPSLegModel = try! LegTrainer(kind: .softmaxRegression)
+        .train(KnownLegs.legs(people: ["ann", "ben", "cat"], thinningSeconds: LegTrainer.thinningSeconds))
+    static let imuClasses: [Mode] = [.still, .walk, .car, .bus, .train]
+
+    /// A 20-minute leg with train-like fixes, and 30 s IMU windows over it with the given modes in turn.
+    static func leg(windows modes: [Mode]) -> (DeviceTrack, Tripleg, [ModeSpan]) {
+        let fixes = KnownLegs.fixes(from: KnownLegs.start, seconds: 1200, speed: KnownLegs.speed(of: .train, variant: 0.5))
+        let track = DeviceTrack(device: "dan", points: fixes.map {
+            TrackPoint(timeSeconds: $0.time!.secondsSince1970, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees)
+        })
+        let end = track.points.count - 1
+        let spans = stride(from: 0.0, to: 1200, by: 30).enumerated().map { index, t in
+            ModeSpan(startSeconds: KnownLegs.start + t, endSeconds: KnownLegs.start + t + 30, mode: modes[index % modes.count], source: Decider.model.rawValue)
+        }
+        let leg = Tripleg(device: "dan", firstFix: 0, lastFix: end, startSeconds: track.points[0].timeSeconds,
+                          endSeconds: track.points[end].timeSeconds, distanceMeters: 20_000, mode: modes[0], modeSource: Decider.model.rawValue)
+        return (track, leg, spans)
+    }
+
+    static func decide(windows modes: [Mode]) -> Tripleg {
+        let (track, leg, spans) = leg(windows: modes)
+        var legs = [leg]
+        LegFusion(legModel: model, imuClasses: imuClasses).apply(track, legs: &legs, imuSpans: spans)
+        return legs[0]
+    }
+
+    @Test func aCarRideTheIMUIsSureOfStaysCarThoughItsFixesMoveLikeATrain() throws {
+        let leg = Self.decide(windows: [.car])
+        let gps = try #require(leg.evidence?.gpsProbabilities)
+        #expect(gps.max { $0.value < $1.value }?.key == .train, "the GPS leg model alone says train: \(gps)")
+        #expect(leg.mode == .car && leg.modeSource == Decider.model.rawValue)
+        #expect(leg.evidence?.imuMode == .car && leg.evidence?.imuModeShare == 1 && leg.evidence?.imuShare == 1, "each source's answer is kept")
+    }
+
+    @Test func aClearIMUMajorityStandsAndAnEvenSplitLeavesTheTypeToGPS() {
+        // 3 of 4 windows car: confident (0.75 ≥ 0.6).
+        #expect(Self.decide(windows: [.car, .car, .car, .bus]).mode == .car)
+        // Car and bus in turn: the IMU knows it is a vehicle, not which; the leg's fixes decide.
+        let split = Self.decide(windows: [.car, .bus])
+        #expect(split.mode == .train && split.modeSource == Decider.imuAndGPSLegModel.rawValue)
+        #expect(split.evidence?.imuModeShare == 0.5)
+    }
+
+    @Test func aVehicleTypeTheIMUModelNeverLearntIsLeftToGPS() {
+        let (track, leg, spans) = Self.leg(windows: [.car])
+        var legs = [leg]
+        LegFusion(legModel: Self.model, imuClasses: [.still, .walk, .bus, .train]).apply(track, legs: &legs, imuSpans: spans)
+        #expect(legs[0].mode == .train && legs[0].modeSource == Decider.imuAndGPSLegModel.rawValue)
+    }
+}
