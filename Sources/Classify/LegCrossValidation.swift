@@ -76,7 +76,7 @@ public struct LegCrossValidation: Sendable {
         for (index, leg) in labelled.legs.enumerated() where leg.speedScale == nil {  // replayed copies only train
             outcomes[leg.thinnedToSeconds, default: []].append(
                 WindowOutcome(trace: leg.trace, device: leg.device, truth: leg.mode!, smoothed: predicted[index], raw: predicted[index],
-                              baseline: baseline[index], baselineRaw: baseline[index], source: model == nil ? Decider.trackintel.rawValue : Decider.gpsLegModel.rawValue,
+                              baseline: baseline[index], baselineRaw: baseline[index], source: model == nil ? .trackintel : .gpsLegModel,
                               group: groupBy == .day ? group(of: leg, groupBy) : nil, dataset: datasets[leg.trace]))
         }
         return outcomes

@@ -26,9 +26,9 @@ public struct ModePredictor: Sendable {
         public var modes: [Mode]
         /// Per window, "model", "model (gravity-free)" (a window without gravity), "rules", or
         /// "gps_leg_model" (`GPSLegDecision`).
-        public var sources: [String]
+        public var sources: [Decider]
 
-        public init(classes: [Mode], probabilities: [Double], raw: [Mode], modes: [Mode], sources: [String]) {
+        public init(classes: [Mode], probabilities: [Double], raw: [Mode], modes: [Mode], sources: [Decider]) {
             self.classes = classes
             self.probabilities = probabilities
             self.raw = raw
@@ -44,7 +44,7 @@ public struct ModePredictor: Sendable {
     public func predict(_ table: FeatureTable) -> Prediction {
         let classes = self.classes, k = classes.count, columns = FeatureTable.columns
         var probabilities = RuleClassifier().probabilities(table, classes: classes)
-        var sources = [String](repeating: "rules", count: table.count)
+        var sources = [Decider](repeating: .rules, count: table.count)
         if let model {
             let readable = table.windows.indices.filter { model.reads(table.row($0)) }
             let mapping = model.classes.map { classes.firstIndex(of: $0)! }
@@ -58,7 +58,7 @@ public struct ModePredictor: Sendable {
                 for (position, index) in chosen.enumerated() {
                     for c in 0..<k { probabilities[index * k + c] = 0 }
                     for (c, target) in mapping.enumerated() { probabilities[index * k + target] = p[position * model.classes.count + c] }
-                    sources[index] = gravityFree ? "model (gravity-free)" : "model"
+                    sources[index] = gravityFree ? .modelGravityFree : .model
                 }
             }
         }

@@ -12,8 +12,9 @@ public struct WindowOutcome: Hashable, Sendable {
     public var raw: Mode
     public var baseline: Mode
     public var baselineRaw: Mode
-    /// What decided the window: "model", "model (gravity-free)", or "rules" (a window the model cannot read).
-    public var source: String
+    /// What decided the window: the model (with or without gravity), or the rules (a window the
+    /// model cannot read); for a leg, the GPS leg model or trackintel's rule.
+    public var source: Decider
     /// The cross-validation group the window was held out with, when it is not its device
     /// (`GroupedCrossValidation.GroupBy.day`): the intervals resample these groups instead.
     public var group: String? = nil

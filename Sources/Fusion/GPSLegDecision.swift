@@ -9,9 +9,9 @@ import MobilityCore
 /// Windows the rules call still stay as they are; a leg the model cannot read (too few fixes)
 /// keeps its windows' modes and sources.
 public enum GPSLegDecision {
-    public static let source = Decider.gpsLegModel.rawValue
+    public static let source = Decider.gpsLegModel
     /// What a leg's mode source is when the GPS speed rules named it (no leg model, or too few fixes for it).
-    public static let rulesSource = Decider.gpsRules.rawValue
+    public static let rulesSource = Decider.gpsRules
     /// Windows further apart than this start a new leg, seconds. Default 60.
     public static let maxGapSeconds = 60.0
 
@@ -19,7 +19,7 @@ public enum GPSLegDecision {
     /// time order, as `FeatureRun` writes them), each with its trace's fixes.
     @discardableResult
     public static func apply(_ model: GPSLegModel, windows: [WindowInfo], fixesByTrace: [String: [PositionFix]],
-                             prediction: inout ModePredictor.Prediction, deciding sources: Set<String> = ["rules"],
+                             prediction: inout ModePredictor.Prediction, deciding sources: Set<Decider> = [.rules],
                              segmentation: [Mode]? = nil, features: LegFeatures = LegFeatures()) -> Int {
         var decided = 0, start = 0
         while start < windows.count {
@@ -35,7 +35,7 @@ public enum GPSLegDecision {
     }
 
     /// Rewrites `prediction.modes` and `.sources` of the windows in `range` that a GPS classifier
-    /// decided (their source in `sources`: "rules", and "model" for a model trained on GPS
+    /// decided (their source in `sources`: the rules, and the model for a model trained on GPS
     /// alone) and whose runs the leg model reads; returns the number of legs it decided.
     /// `segmentation` gives each window's mode from the speed rules (default: `prediction`'s own
     /// modes, when the rules made it): runs are cut where it is still, where it changes between
@@ -43,7 +43,7 @@ public enum GPSLegDecision {
     /// recording's, in time order, and `fixes` are that recording's.
     @discardableResult
     public static func apply(_ model: GPSLegModel, windows: [WindowInfo], range: Range<Int>, fixes: [PositionFix],
-                             prediction: inout ModePredictor.Prediction, deciding sources: Set<String> = ["rules"],
+                             prediction: inout ModePredictor.Prediction, deciding sources: Set<Decider> = [.rules],
                              segmentation: [Mode]? = nil, features: LegFeatures = LegFeatures()) -> Int {
         let timed = fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
         let times = timed.map { $0.time!.secondsSince1970 }

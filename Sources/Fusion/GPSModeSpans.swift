@@ -19,7 +19,7 @@ public enum GPSModeSpans {
                                                      features: legFeatures) }
         return table.windows.indices.map { index in
             ModeSpan(startSeconds: table.windows[index].start.secondsSince1970, endSeconds: table.windows[index].end.secondsSince1970,
-                     mode: prediction.modes[index], source: prediction.sources[index] == "rules" ? GPSLegDecision.rulesSource : prediction.sources[index])
+                     mode: prediction.modes[index], source: prediction.sources[index] == .rules ? GPSLegDecision.rulesSource : prediction.sources[index])
         }
     }
 }

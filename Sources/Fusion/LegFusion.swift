@@ -61,8 +61,8 @@ public struct LegFusion: Sendable {
     /// (Bohannon 1997's fastest adults), and a runner who holds 3 m/s for minutes is rare.
     public var fastestOnFootMps = 3.0
 
-    public static let fusedSource = Decider.imuAndGPSLegModel.rawValue
-    public static let transitSource = Decider.transit.rawValue
+    public static let fusedSource = Decider.imuAndGPSLegModel
+    public static let transitSource = Decider.transit
 
     public init(legModel: GPSLegModel?, imuClasses: [Mode], legFeatures: LegFeatures = LegFeatures(), transit: TransitIndex? = nil) {
         self.legModel = legModel
@@ -118,7 +118,7 @@ public struct LegFusion: Sendable {
             cuts.append(index)
         }
         guard !cuts.isEmpty else { return [leg] }
-        func piece(_ first: Int, _ last: Int, mode: Mode?, source: String?) -> Tripleg {
+        func piece(_ first: Int, _ last: Int, mode: Mode?, source: Decider?) -> Tripleg {
             var part = leg
             (part.firstFix, part.lastFix, part.mode, part.modeSource) = (first, last, mode, source)
             (part.startSeconds, part.endSeconds) = (points[first].timeSeconds, points[last].timeSeconds)
@@ -170,7 +170,7 @@ public struct LegFusion: Sendable {
         if evidence.imuShare >= minimumIMUShare, let imuMode = evidence.imuMode, Self.motorised.contains(imuMode), imuClasses.contains(imuMode),
            evidence.imuModeShare >= confidentIMUShare {
             mode = imuMode
-            source = spans.first { $0.mode == imuMode && $0.endSeconds > leg.startSeconds && $0.startSeconds < leg.endSeconds }?.source ?? Decider.model.rawValue
+            source = spans.first { $0.mode == imuMode && $0.endSeconds > leg.startSeconds && $0.startSeconds < leg.endSeconds }?.source ?? .model
         } else if evidence.imuShare >= minimumIMUShare, let imuMode = evidence.imuMode, imuMode != .still, let p = evidence.gpsProbabilities {
             var family: Set<Mode> = imuMode == .walk ? [.walk] : imuMode == .bike ? [.bike] : [.car, .bus, .train]
             if !imuClasses.contains(.bike) { family.insert(.bike) }

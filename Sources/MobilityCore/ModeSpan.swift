@@ -3,10 +3,10 @@ public struct ModeSpan: Hashable, Sendable {
     public var startSeconds: Double
     public var endSeconds: Double
     public var mode: Mode
-    /// Who decided it ("model", "model (gravity-free)", "rules"), carried through to the legs.
-    public var source: String
+    /// Who decided it, carried through to the legs.
+    public var source: Decider
 
-    public init(startSeconds: Double, endSeconds: Double, mode: Mode, source: String) {
+    public init(startSeconds: Double, endSeconds: Double, mode: Mode, source: Decider) {
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
         self.mode = mode

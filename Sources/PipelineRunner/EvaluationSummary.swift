@@ -72,7 +72,7 @@ public struct EvaluationSummary: Encodable {
         baseline = report(\.baseline)
         baselineUnsmoothed = report(\.baselineRaw)
         people = Set(outcomes.map(\.device)).count
-        decidedBy = Dictionary(grouping: outcomes, by: \.source).mapValues(\.count)
+        decidedBy = Dictionary(grouping: outcomes, by: \.source.rawValue).mapValues(\.count)
         if !outcomes.isEmpty && decidedBy.keys.allSatisfy({ $0 == "rules" }) {
             self.evaluated += "; the model reads none of these windows (no IMU data it was trained on), so every one was decided by the GPS speed rules"
         }

@@ -273,7 +273,7 @@ public struct PipelineRun {
     static func legSources(_ counts: [String: Int], model: ModeModel?) -> String {
         var said = "trips: leg modes decided by " + (counts.isEmpty ? "nothing (no legs)"
             : counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-        if let rules = counts[GPSLegDecision.rulesSource], rules > 0 {
+        if let rules = counts[GPSLegDecision.rulesSource.rawValue], rules > 0 {
             said += model == nil ? "; gps_rules: GPS speed rules (still, walk, bike, car), no model"
                 : model!.gpsLegs == nil ? "; gps_rules: GPS speed rules (still, walk, bike, car) for legs without IMU, as the model has no GPS leg model"
                 : "; gps_rules: legs too short for the GPS leg model"

@@ -41,7 +41,7 @@ extension TripResultRows {
             triplegs += device.triplegs.enumerated().map { index, leg in
                 Tripleg(id: ids.tripleg(d, index), device: leg.device, tripID: leg.trip.map { ids.trip(d, $0) },
                         startSeconds: leg.startSeconds, endSeconds: leg.endSeconds, durationSeconds: leg.durationSeconds,
-                        distanceMeters: leg.distanceMeters, mode: leg.mode?.rawValue, modeSource: leg.modeSource, fixes: leg.fixCount,
+                        distanceMeters: leg.distanceMeters, mode: leg.mode?.rawValue, modeSource: leg.modeSource?.rawValue, fixes: leg.fixCount,
                         previousStaypointID: leg.previousStaypoint.map { ids.staypoint(d, $0) },
                         nextStaypointID: leg.nextStaypoint.map { ids.staypoint(d, $0) },
                         geometryGeoJSON: device.track.lineStringGeoJSON(leg.firstFix...leg.lastFix))

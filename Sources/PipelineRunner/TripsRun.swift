@@ -112,7 +112,7 @@ public struct TripsRun {
             devices += analysis.analyseConcurrently(tracks, geofences: geofences, modes: { track, staypoints in
                 DeviceModes.timeline(track, stored: stored[track.device] ?? [], staypoints: staypoints, legModel: legModel, legFeatures: legFeatures)
             }, legs: { track, legs in
-                fusion.apply(track, legs: &legs, imuSpans: (stored[track.device] ?? []).filter { $0.source.hasPrefix("model") })
+                fusion.apply(track, legs: &legs, imuSpans: (stored[track.device] ?? []).filter { $0.source.isIMUModel })
             }).map { $0.compacted() }
         }
         progress.update(done: names.count, total: names.count, item: "")
@@ -133,7 +133,7 @@ public struct TripsRun {
         summary.locations = result.locations.count
         summary.triplegs = result.devices.reduce(0) { $0 + $1.triplegs.count }
         summary.trips = result.devices.reduce(0) { $0 + $1.trips.count }
-        for leg in result.devices.flatMap(\.triplegs) { summary.legsByModeSource[leg.modeSource ?? "none", default: 0] += 1 }
+        for leg in result.devices.flatMap(\.triplegs) { summary.legsByModeSource[leg.modeSource?.rawValue ?? "none", default: 0] += 1 }
         if transit != nil {
             summary.legsNearTransit = result.devices.flatMap(\.triplegs).filter { leg in
                 guard let match = leg.evidence?.transit else { return false }

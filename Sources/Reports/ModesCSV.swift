@@ -14,7 +14,7 @@ public enum ModesCSV {
             writer.append([window.trace, window.device, ISO8601.formatMillis(window.start), "\(window.start.secondsSince1970)",
                            ISO8601.formatMillis(window.end), "\(window.end.secondsSince1970)",
                            prediction.modes[index].rawValue, prediction.raw[index].rawValue,
-                           String(format: "%.4f", prediction.probabilities[index * k + chosen]), prediction.sources[index],
+                           String(format: "%.4f", prediction.probabilities[index * k + chosen]), prediction.sources[index].rawValue,
                            window.mode?.rawValue])
         }
         try writer.write(to: path)
@@ -28,7 +28,7 @@ public enum ModesCSV {
             return PipelineStore.ModeWindowRow(device: window.device, trace: window.trace, startSeconds: window.start.secondsSince1970,
                                                endSeconds: window.end.secondsSince1970, mode: prediction.modes[index],
                                                rawMode: prediction.raw[index], probability: prediction.probabilities[index * k + chosen],
-                                               decidedBy: prediction.sources[index])
+                                               decidedBy: prediction.sources[index].rawValue)
         }
     }
 

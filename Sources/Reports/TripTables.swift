@@ -93,7 +93,7 @@ public struct TripTables {
                 csv.append([String(ids.tripleg(deviceIndex, index)), Self.id(leg.trip.map { ids.trip(deviceIndex, $0) }), leg.device]
                            + Self.time(leg.startSeconds) + Self.time(leg.endSeconds)
                            + [Self.number(leg.durationSeconds, 1), Self.number(leg.distanceMeters, 1), Self.number(speed, 2),
-                              leg.mode?.rawValue ?? unknownModeName, leg.modeSource, String(leg.fixCount),
+                              leg.mode?.rawValue ?? unknownModeName, leg.modeSource?.rawValue, String(leg.fixCount),
                               Self.id(leg.previousStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                               Self.id(leg.nextStaypoint.map { ids.staypoint(deviceIndex, $0) })] + Self.evidence(leg.evidence))
             }

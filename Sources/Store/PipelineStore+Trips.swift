@@ -62,7 +62,7 @@ extension PipelineStore {
             var spans: [String: [ModeSpan]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT device, start_unix_s, end_unix_s, mode, decided_by FROM mode_windows") {
                 guard let mode = Mode(rawValue: row[3]) else { continue }
-                spans[row[0] as String, default: []].append(ModeSpan(startSeconds: row[1], endSeconds: row[2], mode: mode, source: row[4]))
+                spans[row[0] as String, default: []].append(ModeSpan(startSeconds: row[1], endSeconds: row[2], mode: mode, source: Decider(rawValue: row[4]) ?? .rules))
             }
             return spans
         }

@@ -12,9 +12,8 @@ public struct Tripleg: Hashable, Sendable {
     public var distanceMeters: Double
     /// Nil when no classifier covered any of its fixes.
     public var mode: Mode?
-    /// Who decided the mode ("model", "model (gravity-free)", "gps_rules", "gps_leg_model",
-    /// "imu+gps_leg_model", "transit"), nil with the mode.
-    public var modeSource: String?
+    /// Who decided the mode; nil with the mode.
+    public var modeSource: Decider?
     /// What the mode was decided from, when the trip stage weighed the leg as a whole
     /// (`LegFusion`); nil when it did not.
     public var evidence: LegEvidence? = nil
@@ -26,7 +25,7 @@ public struct Tripleg: Hashable, Sendable {
     public var trip: Int?
 
     public init(device: String, firstFix: Int, lastFix: Int, startSeconds: Double, endSeconds: Double, distanceMeters: Double,
-                mode: Mode?, modeSource: String?, previousStaypoint: Int? = nil, nextStaypoint: Int? = nil) {
+                mode: Mode?, modeSource: Decider?, previousStaypoint: Int? = nil, nextStaypoint: Int? = nil) {
         (self.device, self.firstFix, self.lastFix, self.startSeconds, self.endSeconds) = (device, firstFix, lastFix, startSeconds, endSeconds)
         (self.distanceMeters, self.mode, self.modeSource) = (distanceMeters, mode, modeSource)
         (self.previousStaypoint, self.nextStaypoint) = (previousStaypoint, nextStaypoint)

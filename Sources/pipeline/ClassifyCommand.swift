@@ -83,7 +83,7 @@ struct ClassifyCommand: ParsableCommand {
                     : "the GPS leg model was trained without transit geofences: --geofences is not used")
             }
             gpsLegs = GPSLegDecision.apply(legModel, windows: output.table.windows, fixesByTrace: output.fixes, prediction: &prediction,
-                                           deciding: saved!.usesInertial ? ["rules"] : ["rules", "model"], segmentation: rules, features: features)
+                                           deciding: saved!.usesInertial ? [.rules] : [.rules, .model], segmentation: rules, features: features)
         }
         let stopWindows = StopFusion.apply(stops, windows: output.table.windows, prediction: &prediction)
         try ModesCSV.write(output.table.windows, prediction: prediction, to: out)
@@ -112,12 +112,12 @@ struct ClassifyCommand: ParsableCommand {
     }
 
     /// Which classifier decided how many windows, and why the rules decided any under a model.
-    static func decidedBy(_ sources: [String], gpsLegs: Int, model: ModeModel?) -> String {
+    static func decidedBy(_ sources: [Decider], gpsLegs: Int, model: ModeModel?) -> String {
         guard !sources.isEmpty else { return "decided by: nothing, there are no windows (each file's reason follows)" }
         var counts: [String: Int] = [:]
-        for source in sources { counts[source, default: 0] += 1 }
+        for source in sources { counts[source.rawValue, default: 0] += 1 }
         var said = "decided by: " + counts.sorted { $0.key < $1.key }.map { source, count in
-            source == GPSLegDecision.source ? "\(source) \(count) windows in \(gpsLegs) legs" : "\(source) \(count) windows"
+            source == GPSLegDecision.source.rawValue ? "\(source) \(count) windows in \(gpsLegs) legs" : "\(source) \(count) windows"
         }.joined(separator: ", ")
         if let model, let rules = counts["rules"], rules > 0 {
             said += model.gpsLegs == nil

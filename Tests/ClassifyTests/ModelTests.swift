@@ -44,7 +44,7 @@ enum SyntheticWindows {
         let prediction = ModePredictor(model: model).predict(test)
         let matrix = ConfusionMatrix(truth: test.windows.map { $0.mode! }, predicted: prediction.modes)
         #expect(matrix.macroF1 > 0.95, "macro-F1 \(matrix.macroF1)")
-        #expect(prediction.sources.allSatisfy { $0 == "model" })
+        #expect(prediction.sources.allSatisfy { $0 == .model })
     }
 
     @Test func aGravityFreeRecordingIsReadByTheGravityFreeClassifier() throws {
@@ -53,12 +53,12 @@ enum SyntheticWindows {
         let test = SyntheticWindows.table(devices: ["c"], gravityFree: true)
         #expect(test.count > 0 && test.windows.indices.allSatisfy { test.values[$0 * FeatureTable.columns + FeatureSchema.gravityPresenceColumn].isNaN })
         let prediction = ModePredictor(model: model).predict(test)
-        #expect(prediction.sources.allSatisfy { $0 == "model (gravity-free)" })
+        #expect(prediction.sources.allSatisfy { $0 == .modelGravityFree })
         let matrix = ConfusionMatrix(truth: test.windows.map { $0.mode! }, predicted: prediction.modes)
         #expect(matrix.macroF1 > 0.9, "macro-F1 \(matrix.macroF1)")
         var older = model
         older.gravityFree = nil  // a model file written before the gravity-free classifier
-        #expect(ModePredictor(model: older).predict(test).sources.allSatisfy { $0 == "rules" })
+        #expect(ModePredictor(model: older).predict(test).sources.allSatisfy { $0 == .rules })
         var without = ModeTrainer()
         without.gravityFreeModel = false
         #expect(try without.train(SyntheticWindows.table(devices: ["a"], secondsPerMode: 20), window: .init(),
@@ -280,13 +280,13 @@ enum SyntheticWindows {
         for person in ["p1", "p2"] {
             for (truth, mode) in [(Mode.walk, Mode.walk), (.car, .car)] {
                 outcomes.append(WindowOutcome(trace: person + "g", device: person, truth: truth, smoothed: mode, raw: mode,
-                                              baseline: .car, baselineRaw: .car, source: "model", dataset: "good"))
+                                              baseline: .car, baselineRaw: .car, source: .model, dataset: "good"))
             }
         }
         for person in ["q1", "q2"] {
             for truth in [Mode.walk, .car] {
                 outcomes.append(WindowOutcome(trace: person + "b", device: person, truth: truth, smoothed: .car, raw: .car,
-                                              baseline: .car, baselineRaw: .car, source: "model", dataset: "bad"))
+                                              baseline: .car, baselineRaw: .car, source: .model, dataset: "bad"))
             }
         }
         let scores = DatasetScore.of(outcomes, \.smoothed, baseline: \.baseline)
@@ -309,9 +309,9 @@ enum SyntheticWindows {
         var outcomes: [WindowOutcome] = []
         for i in 0..<10 {
             outcomes.append(WindowOutcome(trace: "r\(i)", device: "right", truth: .walk, smoothed: .walk, raw: .walk,
-                                          baseline: .walk, baselineRaw: .walk, source: "model"))
+                                          baseline: .walk, baselineRaw: .walk, source: .model))
             outcomes.append(WindowOutcome(trace: "w\(i)", device: "wrong", truth: .walk, smoothed: .car, raw: .car,
-                                          baseline: .car, baselineRaw: .car, source: "model"))
+                                          baseline: .car, baselineRaw: .car, source: .model))
         }
         let intervals = GroupBootstrap(replicates: 2000).intervals(outcomes, \.smoothed)
         #expect(intervals.accuracy == GroupBootstrap.Interval(lower: 0, upper: 1))

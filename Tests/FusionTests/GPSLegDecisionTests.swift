@@ -17,12 +17,12 @@ import Testing
         let classes = [Mode.still, .walk, .bike, .car]
         let modes: [Mode] = windows.indices.map { $0 < 22 ? .car : .still }
         var prediction = ModePredictor.Prediction(classes: classes, probabilities: [Double](repeating: 0.25, count: windows.count * 4), raw: modes,
-                                                  modes: modes, sources: windows.indices.map { $0 == 0 ? "model" : "rules" })
+                                                  modes: modes, sources: windows.indices.map { $0 == 0 ? .model : .rules })
         let legs = GPSLegDecision.apply(model, windows: windows, range: 0..<windows.count, fixes: bus, prediction: &prediction)
         #expect(legs == 1)
-        #expect(prediction.modes[0] == .car && prediction.sources[0] == "model", "an IMU model's window is left alone")
+        #expect(prediction.modes[0] == .car && prediction.sources[0] == .model, "an IMU model's window is left alone")
         #expect(prediction.modes[1..<22].allSatisfy { $0 == .bus } && prediction.sources[1..<22].allSatisfy { $0 == GPSLegDecision.source })
-        #expect(prediction.modes[22...].allSatisfy { $0 == .still } && prediction.sources[22...].allSatisfy { $0 == "rules" })
+        #expect(prediction.modes[22...].allSatisfy { $0 == .still } && prediction.sources[22...].allSatisfy { $0 == .rules })
         #expect(prediction.raw == modes, "the unsmoothed window modes are kept")
     }
 }

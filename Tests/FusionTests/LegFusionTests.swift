@@ -22,10 +22,10 @@ import Trips
         })
         let end = track.points.count - 1
         let spans = stride(from: 0.0, to: 1200, by: 30).enumerated().map { index, t in
-            ModeSpan(startSeconds: KnownLegs.start + t, endSeconds: KnownLegs.start + t + 30, mode: modes[index % modes.count], source: Decider.model.rawValue)
+            ModeSpan(startSeconds: KnownLegs.start + t, endSeconds: KnownLegs.start + t + 30, mode: modes[index % modes.count], source: Decider.model)
         }
         let leg = Tripleg(device: "dan", firstFix: 0, lastFix: end, startSeconds: track.points[0].timeSeconds,
-                          endSeconds: track.points[end].timeSeconds, distanceMeters: 20_000, mode: modes[0], modeSource: Decider.model.rawValue)
+                          endSeconds: track.points[end].timeSeconds, distanceMeters: 20_000, mode: modes[0], modeSource: Decider.model)
         return (track, leg, spans)
     }
 
@@ -40,7 +40,7 @@ import Trips
         let leg = Self.decide(windows: [.car])
         let gps = try #require(leg.evidence?.gpsProbabilities)
         #expect(gps.max { $0.value < $1.value }?.key == .train, "the GPS leg model alone says train: \(gps)")
-        #expect(leg.mode == .car && leg.modeSource == Decider.model.rawValue)
+        #expect(leg.mode == .car && leg.modeSource == Decider.model)
         #expect(leg.evidence?.imuMode == .car && leg.evidence?.imuModeShare == 1 && leg.evidence?.imuShare == 1, "each source's answer is kept")
     }
 
@@ -49,7 +49,7 @@ import Trips
         #expect(Self.decide(windows: [.car, .car, .car, .bus]).mode == .car)
         // Car and bus in turn: the IMU knows it is a vehicle, not which; the leg's fixes decide.
         let split = Self.decide(windows: [.car, .bus])
-        #expect(split.mode == .train && split.modeSource == Decider.imuAndGPSLegModel.rawValue)
+        #expect(split.mode == .train && split.modeSource == Decider.imuAndGPSLegModel)
         #expect(split.evidence?.imuModeShare == 0.5)
     }
 
@@ -57,6 +57,6 @@ import Trips
         let (track, leg, spans) = Self.leg(windows: [.car])
         var legs = [leg]
         LegFusion(legModel: Self.model, imuClasses: [.still, .walk, .bus, .train]).apply(track, legs: &legs, imuSpans: spans)
-        #expect(legs[0].mode == .train && legs[0].modeSource == Decider.imuAndGPSLegModel.rawValue)
+        #expect(legs[0].mode == .train && legs[0].modeSource == Decider.imuAndGPSLegModel)
     }
 }

@@ -46,7 +46,7 @@ struct TrackScript {
             time += intervalSeconds
             elapsed += intervalSeconds
         }
-        spans.append(ModeSpan(startSeconds: startTime, endSeconds: time, mode: mode, source: "truth"))
+        spans.append(ModeSpan(startSeconds: startTime, endSeconds: time, mode: mode, source: .model))
         position = target
     }
 

@@ -59,8 +59,8 @@ import Testing
         let result = analyse(script, includeLast: false)
         #expect(result.triplegs.count == 1 && result.triplegs[0].mode == nil && result.trips[0].mainMode == nil)
         let partial = TripAnalysis().analyse(script.track(), geofences: [],
-                                             modes: ModeTimeline(layers: [[ModeSpan(startSeconds: 1_700_002_000, endSeconds: 1_700_002_100, mode: .car, source: "model")]]))
-        #expect(partial.triplegs.map(\.mode) == [.car] && partial.triplegs[0].modeSource == "model")
+                                             modes: ModeTimeline(layers: [[ModeSpan(startSeconds: 1_700_002_000, endSeconds: 1_700_002_100, mode: .car, source: .model)]]))
+        #expect(partial.triplegs.map(\.mode) == [.car] && partial.triplegs[0].modeSource == .model)
     }
 
     @Test func aTraceWithNoStayIsOneTripWithoutOriginOrDestination() throws {
