@@ -32,7 +32,9 @@ import Trips
 ///    `gps_leg_model`.
 /// 4. Otherwise the leg keeps the mode and source its windows gave it.
 ///
-/// Before all this, with a feed, a metro ride hidden in a leg on foot is cut out of it: where
+/// Before all this, flights and jumps are cut out of their legs (`FlightsAndJumps`, decider
+/// `plausibility`: a flight is `airplane`, a jump no mode reaches a leg with no mode), and
+/// nothing after changes them. Then, with a feed, a metro ride hidden in a leg on foot is cut out of it: where
 /// two consecutive fixes of a leg that is not motorised lie `undergroundGapSeconds` or more
 /// apart, both within `nearStationMeters` of a rail stop, and the straight line between them is
 /// faster than `fastestOnFootMps` (no one walks or runs that through a tunnel for minutes),
@@ -47,6 +49,8 @@ public struct LegFusion: Sendable {
     public var imuClasses: [Mode]
     public var legFeatures = LegFeatures()
     public var transit: TransitIndex?
+    /// Flights and jumps, cut out of their legs before anything else decides them.
+    public var plausibility = FlightsAndJumps()
 
     public var minimumIMUShare = 0.5
     /// An IMU vehicle type holding at least this share of the leg's IMU time stands against the
@@ -75,9 +79,10 @@ public struct LegFusion: Sendable {
     /// order), its fixes and the feed; sets each leg's `evidence`, and its mode and source when
     /// the evidence changes them.
     public func apply(_ track: DeviceTrack, legs: inout [Tripleg], imuSpans: [ModeSpan]) {
+        legs = legs.flatMap { plausibility.cut($0, track: track) }
         if transit != nil { legs = legs.flatMap { cutUnderground($0, track: track) } }
         let spans = imuSpans.sorted { $0.startSeconds < $1.startSeconds }
-        for index in legs.indices { decide(&legs[index], track: track, spans: spans) }
+        for index in legs.indices where legs[index].modeSource != .plausibility { decide(&legs[index], track: track, spans: spans) }
         guard let transit else { return }
         var start = 0
         while start < legs.count {
@@ -111,30 +116,13 @@ public struct LegFusion: Sendable {
     /// `leg` cut around every underground ride in it (see the type's notes); `[leg]` when it
     /// has none or is motorised already.
     func cutUnderground(_ leg: Tripleg, track: DeviceTrack) -> [Tripleg] {
-        guard let transit, !(leg.mode.map(Self.motorised.contains) ?? false), leg.lastFix > leg.firstFix else { return [leg] }
+        guard let transit, leg.modeSource != .plausibility, !(leg.mode.map(Self.motorised.contains) ?? false), leg.lastFix > leg.firstFix else { return [leg] }
         let points = track.points
         var cuts: [Int] = []
         for index in leg.firstFix..<leg.lastFix where ridesUnderground(points[index], points[index + 1], transit: transit) {
             cuts.append(index)
         }
-        guard !cuts.isEmpty else { return [leg] }
-        func piece(_ first: Int, _ last: Int, mode: Mode?, source: Decider?) -> Tripleg {
-            var part = leg
-            (part.firstFix, part.lastFix, part.mode, part.modeSource) = (first, last, mode, source)
-            (part.startSeconds, part.endSeconds) = (points[first].timeSeconds, points[last].timeSeconds)
-            part.distanceMeters = (first..<last).reduce(0) { $0 + TrackPoint.distanceMeters(points[$1], points[$1 + 1]) }
-            part.previousStaypoint = first == leg.firstFix ? leg.previousStaypoint : nil
-            part.nextStaypoint = last == leg.lastFix ? leg.nextStaypoint : nil
-            return part
-        }
-        var parts: [Tripleg] = [], start = leg.firstFix
-        for cut in cuts {
-            if cut > start { parts.append(piece(start, cut, mode: leg.mode, source: leg.modeSource)) }
-            parts.append(piece(cut, cut + 1, mode: .train, source: Self.transitSource))
-            start = cut + 1
-        }
-        if leg.lastFix > start { parts.append(piece(start, leg.lastFix, mode: leg.mode, source: leg.modeSource)) }
-        return parts
+        return leg.cut(at: cuts.map { ($0, $0 + 1, .train, Self.transitSource) }, points: points)
     }
     static let rideModes: Set<Mode> = [.car, .bus, .train, .still]
 

@@ -108,9 +108,8 @@ public struct FixCleaner {
         return nil
     }
 
-    /// Fastest sustained ground speed a fix may carry on at, m/s: 350 m/s (1,260 km/h), an
-    /// airliner's cruise with a strong jet-stream tailwind.
-    static let sustainedSpeedCapMetersPerSecond = 350.0
+    /// Fastest sustained speed a fix may carry on at, m/s: `TravelSpeeds.fastestAnyModeMetersPerSecond`.
+    static let sustainedSpeedCapMetersPerSecond = TravelSpeeds.fastestAnyModeMetersPerSecond
 
     /// True when `middle` lies on the way from `first` to `last` (the straight distance is at
     /// least 80 % of the path through it) and the whole is no faster than the sustained cap: a

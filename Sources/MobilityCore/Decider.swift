@@ -16,6 +16,9 @@ public enum Decider: String, Hashable, Sendable, CaseIterable, Codable {
     case imuAndGPSLegModel = "imu+gps_leg_model"
     /// A transit feed's stops and corridors.
     case transit
+    /// The speeds no ground mode reaches (`TravelSpeeds`): a flight is `airplane`, and a jump no
+    /// mode reaches is a leg without a mode.
+    case plausibility
     /// trackintel's speed rule (15 and 100 km/h), the baseline beside the leg model in `evaluate`.
     case trackintel
 

@@ -215,7 +215,7 @@ public struct PipelineRun {
         trips.parameters = configuration.trips
         (trips.calendar, trips.writesModalKeys) = (calendar, partial)
         let tripSummary = try trips.run(progress: progress)
-        if let warning = tripSummary.transitWarning { summary.warnings.append(warning) }
+        summary.warnings += [tripSummary.transitWarning, tripSummary.jumpWarning].compactMap { $0 }
         progress.log(Self.legSources(tripSummary.legsByModeSource, model: model))
         lap("trips")
 

@@ -56,6 +56,8 @@ public struct TripsRun {
         /// With a transit feed: the legs that start or end within 2 km of one of its stops
         /// (the others got no evidence from it); nil without a feed.
         public var legsNearTransit: Int?
+        /// Jumps no mode reaches, split off as legs without a mode (`FlightsAndJumps`).
+        public var jumps = 0
         public var secondsLoading = 0.0
         public var secondsTrips = 0.0
         public var secondsWriting = 0.0
@@ -68,8 +70,16 @@ public struct TripsRun {
             return "transit: none of the \(triplegs) triplegs starts or ends within 2 km of a stop of the feed, so it decided nothing; is it the feed of this region?"
         }
 
+        /// Said when jumps were split off: they are data errors, not travel, and have no mode.
+        public var jumpWarning: String? {
+            guard jumps > 0 else { return nil }
+            return "trips: \(jumps) jumps between consecutive fixes faster than any passenger travels "
+                + "(over \(Int(TravelSpeeds.fastestAnyModeMetersPerSecond)) m/s across 1 km or more) were split off as legs without a mode "
+                + "(triplegs.csv: mode_source plausibility, travel_mode unknown): a receiver's relocation or a clock error, not travel"
+        }
+
         enum CodingKeys: String, CodingKey {
-            case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips
+            case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips, jumps
             case legsByModeSource = "legs_by_mode_source", legsNearTransit = "legs_near_transit", secondsLoading = "seconds_loading"
             case secondsTrips = "seconds_trips", secondsWriting = "seconds_writing", files
         }
@@ -134,6 +144,8 @@ public struct TripsRun {
         summary.triplegs = result.devices.reduce(0) { $0 + $1.triplegs.count }
         summary.trips = result.devices.reduce(0) { $0 + $1.trips.count }
         for leg in result.devices.flatMap(\.triplegs) { summary.legsByModeSource[leg.modeSource?.rawValue ?? "none", default: 0] += 1 }
+        summary.jumps = result.devices.flatMap(\.triplegs).filter { $0.modeSource == .plausibility && $0.mode == nil }.count
+        if let warning = summary.jumpWarning { progress.log("warning: " + warning) }
         if transit != nil {
             summary.legsNearTransit = result.devices.flatMap(\.triplegs).filter { leg in
                 guard let match = leg.evidence?.transit else { return false }

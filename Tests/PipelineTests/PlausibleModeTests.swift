@@ -1,0 +1,47 @@
+import Foundation
+import MobilityCore
+import TestSupport
+import Testing
+
+/// `pipeline run` on tracks whose speeds no ground mode reaches: a flight is an `airplane` leg,
+/// a jump a leg without a mode, both decided by `plausibility`, never a train or a car.
+@Suite struct PlausibleModeTests {
+    let cli = CommandLineTests()
+    static let metresPerDegree = 111_195.0
+
+    /// Still, then `(seconds, m/s, seconds between fixes)` stretches east along the equator, then still.
+    static func gpx(_ stretches: [(Double, Double, Double)], start: Double = 1_714_982_400) -> String {
+        var points: [GPXBuilder.Point] = [], time = start, east = 0.0
+        func fix() { points.append(GPXBuilder.Point(0, east / metresPerDegree, time: Timestamp(secondsSince1970: time))) }
+        for _ in 0..<60 { fix(); time += 30 }
+        for (seconds, speed, every) in stretches {
+            for _ in 0..<Int(seconds / every) { time += every; east += speed * every; fix() }
+        }
+        for _ in 0..<60 { time += 30; fix() }
+        var builder = GPXBuilder()
+        builder.tracks = [[points]]
+        return builder.text
+    }
+
+    @Test func aFlightIsAnAirplaneLegAndAJumpALegWithoutAMode() throws {
+        let folder = try TemporaryFolder()
+        // A drive to the airport, two hours in the air with a fix a minute, a drive from it.
+        try folder.write("traces/flyer/day.gpx", Self.gpx([(1200, 20, 5), (7200, 200, 60), (1200, 20, 5)]))
+        // A drive, then 35 km in 62 s (a receiver's relocation), then the drive goes on.
+        try folder.write("traces/jumper/day.gpx", Self.gpx([(600, 15, 5), (62, 35_000.0 / 62, 62), (600, 15, 5)]))
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json"], in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let legs = try TripsCommandTests.csv(folder.file("out/triplegs.csv"))
+        let flyer = legs.filter { $0["device"] == "flyer" }, jumper = legs.filter { $0["device"] == "jumper" }
+        let flight = try #require(flyer.first { $0["travel_mode"] == "airplane" }, "\(flyer.map { $0["travel_mode"] ?? "" })")
+        #expect(flight["mode_source"] == "plausibility" && abs((Double(flight["distance_m"] ?? "") ?? 0) - 1_440_000) < 2_000)
+        #expect(!flyer.contains { $0["travel_mode"] == "train" }, "a flight is never a train")
+        let jump = try #require(jumper.first { $0["mode_source"] == "plausibility" }, "\(jumper.map { $0["travel_mode"] ?? "" })")
+        #expect(jump["travel_mode"] == "unknown" && jump["fixes"] == "2")
+        #expect(jumper.filter { $0["travel_mode"] == "car" }.allSatisfy { (Double($0["distance_m"] ?? "") ?? 0) < 20_000 },
+                "no car leg holds the jump")
+        #expect(outcome.stderr.contains("plausibility"), "the log names the legs speeds decided")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        #expect((summary["warnings"] as? [String] ?? []).contains { $0.contains("1 jumps between consecutive fixes") }, "\(summary["warnings"] ?? "")")
+    }
+}
