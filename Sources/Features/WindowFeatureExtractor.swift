@@ -69,17 +69,34 @@ public struct WindowFeatureExtractor: Sendable {
 
     /// Windows over the fixes alone, laid out per run of fixes (a pause longer than the GPS
     /// context starts a new run), so that a track's windows follow its fixes, not its span.
+    ///
+    /// Each segment of the track (fixes no more than `widestContextSeconds` apart) adapts to its
+    /// own fix interval: a device's track merges its files, and a logger writing a fix a minute
+    /// beside a phone's 1 Hz files must get the context and slack of its own interval, not the
+    /// device's median (which left its windows without a fix, and its legs without a mode).
     private func extractGPS(_ recording: Recording, fixes: [PositionFix]) -> FeatureTable {
         let times = fixes.map { $0.time!.secondsSince1970 }
-        let splitSeconds = gpsContextSeconds(times)
-        let starts = Recording.runs(times, splittingAtGapsOver: splitSeconds).flatMap { run in
-            gpsWindowStarts(first: fixes[run.lowerBound].time!, last: fixes[run.upperBound - 1].time!)
+        var table = FeatureTable()
+        for segment in Recording.runs(times, splittingAtGapsOver: Self.widestContextSeconds) {
+            let segmentFixes = Array(fixes[segment]), segmentTimes = Array(times[segment])
+            let context = gpsContextSeconds(segmentTimes)
+            let starts = Recording.runs(segmentTimes, splittingAtGapsOver: context).flatMap { run in
+                gpsWindowStarts(first: segmentFixes[run.lowerBound].time!, last: segmentFixes[run.upperBound - 1].time!)
+            }
+            let part = dropWindowsWithoutFixes(features(recording, starts: starts, signals: nil, fixes: segmentFixes, contextSeconds: context),
+                                               fixes: segmentFixes)
+            if table.count == 0 { table = part } else { table.append(part) }
         }
-        return dropWindowsWithoutFixes(features(recording, starts: starts, signals: nil, fixes: fixes), fixes: fixes)
+        return table
     }
 
+    /// The widest span of fixes a window's GPS features ever use, seconds: 2.5 × the sparsest
+    /// interval (300 s). Fixes farther apart share no window, so the segments between such gaps
+    /// are windowed apart, each with its own interval.
+    static let widestContextSeconds = 2.5 * sparsestIntervalSeconds
+
     private func features(_ recording: Recording, starts windows: [Timestamp], signals: ResampledSignals?,
-                          fixes: [PositionFix]) -> FeatureTable {
+                          fixes: [PositionFix], contextSeconds: Double? = nil) -> FeatureTable {
         guard !windows.isEmpty else { return FeatureTable() }
         var table = FeatureTable()
         table.values = [Double](repeating: .nan, count: windows.count * FeatureTable.columns)
@@ -100,7 +117,7 @@ public struct WindowFeatureExtractor: Sendable {
                 }
             }
         }
-        computeGPS(fixes, windows: table.windows, into: &table.values)
+        computeGPS(fixes, windows: table.windows, contextSeconds: contextSeconds, into: &table.values)
         return dropEmptyWindows(table)
     }
 
@@ -185,12 +202,14 @@ public struct WindowFeatureExtractor: Sendable {
         }
     }
 
-    private func computeGPS(_ fixes: [PositionFix], windows: [WindowInfo], into values: inout [Double]) {
+    /// The GPS features of each window from the fixes within `contextSeconds` around its middle
+    /// (default: `gpsContextSeconds` of all `fixes`).
+    private func computeGPS(_ fixes: [PositionFix], windows: [WindowInfo], contextSeconds: Double?, into values: inout [Double]) {
         guard fixes.count >= 2 else { return }
         let times = fixes.map { $0.time!.secondsSince1970 }
         let gps = GPSFeatures()
         let column = FeatureSchema.Channel.allCases.count * FeatureSchema.perChannelCount
-        let half = gpsContextSeconds(times) / 2
+        let half = (contextSeconds ?? gpsContextSeconds(times)) / 2
         for (index, window) in windows.enumerated() {
             let middle = (window.start.secondsSince1970 + window.end.secondsSince1970) / 2
             let lower = times.insertionIndex(of: middle - half)

@@ -45,3 +45,24 @@ import Testing
         #expect((summary["warnings"] as? [String] ?? []).contains { $0.contains("1 jumps between consecutive fixes") }, "\(summary["warnings"] ?? "")")
     }
 }
+
+/// A device's sparse logger beside its dense phone files: the sparse file's legs get modes from
+/// its own fix interval, not from the device's (1 Hz) median.
+@Suite struct SparseBesideDenseTests {
+    let cli = CommandLineTests()
+
+    @Test func aSparseFileBesideDenseOnesGetsModes() throws {
+        let folder = try TemporaryFolder()
+        // Day 1: a phone at 1 Hz, drives 20 min at 15 m/s. Day 2: a logger, one fix a minute, drives 60 min at 15 m/s.
+        try folder.write("traces/ann/phone-day1.gpx", PlausibleModeTests.gpx([(1200, 15, 1)], start: 1_714_982_400))
+        try folder.write("traces/ann/logger-day2.gpx", PlausibleModeTests.gpx([(3600, 15, 60)], start: 1_715_068_800))
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json"], in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let legs = try TripsCommandTests.csv(folder.file("out/triplegs.csv"))
+        let day2 = legs.filter { ($0["started_at"] ?? "").hasPrefix("2024-05-07") }
+        #expect(!day2.isEmpty, "the logger's day makes legs")
+        let moving = day2.filter { (Double($0["distance_m"] ?? "") ?? 0) > 1_000 }
+        #expect(!moving.isEmpty && moving.allSatisfy { $0["travel_mode"] != "unknown" && !($0["mode_source"] ?? "").isEmpty },
+                "\(day2.map { ($0["travel_mode"] ?? "", $0["mode_source"] ?? "", $0["distance_m"] ?? "") })")
+    }
+}
