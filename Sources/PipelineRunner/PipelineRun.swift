@@ -215,7 +215,7 @@ public struct PipelineRun {
         trips.parameters = configuration.trips
         (trips.calendar, trips.writesModalKeys) = (calendar, partial)
         let tripSummary = try trips.run(progress: progress)
-        summary.warnings += [tripSummary.transitWarning, tripSummary.jumpWarning].compactMap { $0 }
+        summary.warnings += [tripSummary.transitWarning, tripSummary.jumpWarning, tripSummary.undecidedWarning].compactMap { $0 }
         progress.log(Self.legSources(tripSummary.legsByModeSource, model: model))
         lap("trips")
 

@@ -58,6 +58,10 @@ public struct TripsRun {
         public var legsNearTransit: Int?
         /// Jumps no mode reaches, split off as legs without a mode (`FlightsAndJumps`).
         public var jumps = 0
+        /// Legs nothing decided (no IMU window, no GPS speed covered them), their metres and seconds.
+        public var undecidedLegs = 0
+        public var undecidedMeters = 0.0
+        public var undecidedSeconds = 0.0
         public var secondsLoading = 0.0
         public var secondsTrips = 0.0
         public var secondsWriting = 0.0
@@ -78,8 +82,18 @@ public struct TripsRun {
                 + "(triplegs.csv: mode_source plausibility, travel_mode unknown): a receiver's relocation or a clock error, not travel"
         }
 
+        /// Said when legs have no mode and nothing decided them: they count as unknown in the modal split.
+        public var undecidedWarning: String? {
+            guard undecidedLegs > 0 else { return nil }
+            return "trips: \(undecidedLegs) legs (\(String(format: "%.1f", undecidedMeters / 1000)) km, \(String(format: "%.0f", undecidedSeconds / 60)) min) "
+                + "have no mode (triplegs.csv: travel_mode unknown, mode_source none): no IMU window covers them and their fixes are too few "
+                + "or too far apart (over 2 minutes) to give a GPS speed; they count as unknown in the modal split. IMU data of the device, or "
+                + "denser fixes, would name them"
+        }
+
         enum CodingKeys: String, CodingKey {
             case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips, jumps
+            case undecidedLegs = "undecided_legs", undecidedMeters = "undecided_m", undecidedSeconds = "undecided_s"
             case legsByModeSource = "legs_by_mode_source", legsNearTransit = "legs_near_transit", secondsLoading = "seconds_loading"
             case secondsTrips = "seconds_trips", secondsWriting = "seconds_writing", files
         }
@@ -146,6 +160,12 @@ public struct TripsRun {
         for leg in result.devices.flatMap(\.triplegs) { summary.legsByModeSource[leg.modeSource?.rawValue ?? "none", default: 0] += 1 }
         summary.jumps = result.devices.flatMap(\.triplegs).filter { $0.modeSource == .plausibility && $0.mode == nil }.count
         if let warning = summary.jumpWarning { progress.log("warning: " + warning) }
+        for leg in result.devices.flatMap(\.triplegs) where leg.mode == nil && leg.modeSource == nil {
+            summary.undecidedLegs += 1
+            summary.undecidedMeters += leg.distanceMeters
+            summary.undecidedSeconds += leg.durationSeconds
+        }
+        if let warning = summary.undecidedWarning { progress.log("warning: " + warning) }
         if transit != nil {
             summary.legsNearTransit = result.devices.flatMap(\.triplegs).filter { leg in
                 guard let match = leg.evidence?.transit else { return false }

@@ -345,7 +345,9 @@ public struct ReportPage {
             html += "<h3>Triplegs</h3>" + HTML.table(["mode decided by", "mode", "legs"], legs, numeric: [2])
                 + "<p class=\"note\">model: IMU windows; gps_rules: GPS speed rules; gps_leg_model: the GPS leg model on a GPS-only leg; "
                 + "imu+gps_leg_model: IMU windows chose on foot or vehicle, the GPS leg model which mode; transit: the ride runs along "
-                + "a rail or bus route of the --transit feed and stops at its stops. \(perDeviceTable("triplegs.csv")) keeps each leg's evidence.</p>"
+                + "a rail or bus route of the --transit feed and stops at its stops; plausibility: speeds no ground mode reaches (a flight is "
+                + "airplane, a jump between two fixes unknown); none: no IMU window and no GPS speed covered the leg (too few fixes, or "
+                + "too far apart), so its mode is unknown. \(perDeviceTable("triplegs.csv")) keeps each leg's evidence.</p>"
             html += try transitUse()
         }
         html += try labelAgreement()

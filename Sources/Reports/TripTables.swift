@@ -93,13 +93,17 @@ public struct TripTables {
                 csv.append([String(ids.tripleg(deviceIndex, index)), Self.id(leg.trip.map { ids.trip(deviceIndex, $0) }), leg.device]
                            + Self.time(leg.startSeconds) + Self.time(leg.endSeconds)
                            + [Self.number(leg.durationSeconds, 1), Self.number(leg.distanceMeters, 1), Self.number(speed, 2),
-                              leg.mode?.rawValue ?? unknownModeName, leg.modeSource?.rawValue, String(leg.fixCount),
+                              leg.mode?.rawValue ?? unknownModeName, leg.modeSource?.rawValue ?? Self.noDecider, String(leg.fixCount),
                               Self.id(leg.previousStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                               Self.id(leg.nextStaypoint.map { ids.staypoint(deviceIndex, $0) })] + Self.evidence(leg.evidence))
             }
         }
         return csv
     }
+
+    /// `mode_source` of a leg nothing decided (`travel_mode` unknown): no IMU window and no GPS
+    /// speed covered it.
+    public static let noDecider = "none"
 
     /// A leg's evidence (`LegEvidence`), in `triplegs.csv`: the share of its time under IMU
     /// windows and their mode; the GPS leg model's probability of each mode it knows; and the

@@ -66,3 +66,23 @@ import Testing
                 "\(day2.map { ($0["travel_mode"] ?? "", $0["mode_source"] ?? "", $0["distance_m"] ?? "") })")
     }
 }
+
+/// A leg nothing can decide says so: `mode_source` none, and a warning with its length.
+@Suite struct UndecidedLegTests {
+    let cli = CommandLineTests()
+
+    @Test func aLegWithoutWindowsHasDeciderNoneAndAWarning() throws {
+        let folder = try TemporaryFolder()
+        // Still at a fix every 30 s, then five fixes 280 s apart moving 2 km each, then still.
+        try folder.write("traces/bo/day.gpx", PlausibleModeTests.gpx([(1400, 7, 280)]))
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json"], in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let legs = try TripsCommandTests.csv(folder.file("out/triplegs.csv"))
+        let undecided = legs.filter { $0["travel_mode"] == "unknown" }
+        #expect(!undecided.isEmpty && undecided.allSatisfy { $0["mode_source"] == "none" }, "\(legs.map { ($0["travel_mode"] ?? "", $0["mode_source"] ?? "") })")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        #expect((summary["warnings"] as? [String] ?? []).contains { $0.contains("have no mode (triplegs.csv: travel_mode unknown, mode_source none)") },
+                "\(summary["warnings"] ?? "")")
+        #expect(outcome.stderr.contains("have no mode"))
+    }
+}
