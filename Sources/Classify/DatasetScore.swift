@@ -2,13 +2,13 @@ import MobilityCore
 
 /// The scores of one data set of an evaluation over several: a pooled score hides a data set
 /// that fails, and a reviewer asks how the classifier does on each population (phone, rate,
-/// country) apart. Intervals resample that data set's devices (or days) only: a device is
-/// counted, not a person, as everywhere `evaluate` resamples (one person may carry two).
+/// country) apart. Intervals resample that data set's persons (or days) only: a device where
+/// no person is named.
 public struct DatasetScore: Codable, Hashable, Sendable {
     /// The data set: the path given to `evaluate` that holds its recordings.
     public var dataset: String
     public var windows: Int
-    /// Devices scored (the groups the intervals resample; a person with two phones counts twice).
+    /// Persons scored (the groups the intervals resample; a device where no person is named).
     public var devices: Int
     public var accuracy: Double
     public var macroF1: Double
@@ -29,7 +29,7 @@ public struct DatasetScore: Codable, Hashable, Sendable {
             let matrix = ConfusionMatrix(part, predicted)
             var f1: [String: Double] = [:]
             for label in matrix.labels where matrix.scores(for: label).support > 0 { f1[label.rawValue] = matrix.scores(for: label).f1 }
-            return DatasetScore(dataset: name, windows: part.count, devices: Set(part.map(\.device)).count, accuracy: matrix.accuracy,
+            return DatasetScore(dataset: name, windows: part.count, devices: Set(part.map { $0.person ?? $0.device }).count, accuracy: matrix.accuracy,
                                 macroF1: matrix.macroF1, macroF1Interval: bootstrap.intervals(part, predicted).macroF1, f1: f1,
                                 baselineMacroF1: ConfusionMatrix(part, baseline).macroF1)
         }

@@ -1,7 +1,7 @@
 import MobilityCore
 
-/// Confidence intervals over people: the devices (one person each) are resampled with
-/// replacement, each replicate's windows pooled into one confusion matrix, and the interval is
+/// Confidence intervals over people: the persons (a device where none is named) are resampled
+/// with replacement, each replicate's windows pooled into one confusion matrix, and the interval is
 /// the central `level` share of the replicates' scores (the percentile bootstrap; Efron &
 /// Tibshirani 1993, ch. 13). Resampling people rather than windows is what makes the interval
 /// say how the score would move with other people: windows of one person are not independent
@@ -44,7 +44,7 @@ public struct GroupBootstrap: Sendable {
     public func intervals(_ outcomes: [WindowOutcome], _ predicted: KeyPath<WindowOutcome, Mode>) -> Intervals {
         var perGroup: [String: [ModePair: Int]] = [:]
         for outcome in outcomes {
-            perGroup[outcome.group ?? outcome.device, default: [:]][ModePair(truth: outcome.truth, predicted: outcome[keyPath: predicted]), default: 0] += 1
+            perGroup[outcome.group ?? outcome.person ?? outcome.device, default: [:]][ModePair(truth: outcome.truth, predicted: outcome[keyPath: predicted]), default: 0] += 1
         }
         let groups = perGroup.keys.sorted()
         guard groups.count >= 2, replicates > 0 else { return Intervals() }

@@ -1,8 +1,8 @@
 import Features
 import MobilityCore
 
-/// k-fold cross-validation in which every window of a group (a device, i.e. a person, a
-/// trace, or a day) falls in the same fold, so a model is never scored on the person or recording it
+/// k-fold cross-validation in which every window of a group (a person, a device, a trace, or
+/// a day) falls in the same fold, so a model is never scored on the person or recording it
 /// was trained on: splitting windows at random would let overlapping neighbours of a test
 /// window sit in the training set and report scores that mean nothing.
 ///
@@ -20,12 +20,17 @@ public struct GroupedCrossValidation: Sendable {
     /// `datasets`): trained on all the other data sets, scored on the one left out, which is
     /// the closest a researcher gets to other people, phones and countries at once. Its
     /// options are chosen on inner folds by device (person), never by data set.
+    ///
+    /// `person` holds out every window of a person (`persons`: a manifest's or a name
+    /// pattern's person, or a table's per-row person), so one person's two phones never land
+    /// in different folds; a trace whose person is not named is its device's. `device` holds
+    /// out a device, which is a person only when nobody carried two.
     public enum GroupBy: String, Sendable, CaseIterable {
-        case device, trace, day, dataset
+        case person, device, trace, day, dataset
 
         /// How the inner folds of a nested cross-validation group: as the outer ones, except
         /// that data sets are too few and too unlike to choose options on, so people do.
-        public var inner: GroupBy { self == .dataset ? .device : self }
+        public var inner: GroupBy { self == .dataset ? .person : self }
     }
 
     public var groupBy: GroupBy
@@ -34,16 +39,22 @@ public struct GroupedCrossValidation: Sendable {
     public var seed: UInt64
     /// The data set of each trace, for `.dataset` (a trace missing here is its own data set).
     public var datasets: [String: String] = [:]
+    /// The person of each trace whose person is named, for `.person` and for the intervals,
+    /// which resample persons (a trace missing here is its device's).
+    public var persons: [String: String] = [:]
 
-    public init(groupBy: GroupBy = .device, folds: Int = 5, seed: UInt64 = 42, datasets: [String: String] = [:]) {
+    public init(groupBy: GroupBy = .person, folds: Int = 5, seed: UInt64 = 42, datasets: [String: String] = [:],
+                persons: [String: String] = [:]) {
         self.groupBy = groupBy
         self.folds = folds
         self.seed = seed
         self.datasets = datasets
+        self.persons = persons
     }
 
     public func group(of window: WindowInfo) -> String {
         switch groupBy {
+        case .person: return persons[window.trace] ?? window.device
         case .device: return window.device
         case .trace: return window.trace
         case .day: return Self.day(of: window.start, longitudeDegrees: nil)
@@ -86,7 +97,7 @@ public struct GroupedCrossValidation: Sendable {
         /// Every test window once, scored by the model trained without its group.
         public var outcomes: [WindowOutcome] = []
         public var folds: [Fold] = []
-        public var groupBy: GroupBy = .device
+        public var groupBy: GroupBy = .person
         /// True when each fold's options were chosen on its inner folds (`OptionSearch`).
         public var nested = false
 
@@ -119,14 +130,18 @@ public struct GroupedCrossValidation: Sendable {
         for fold in groups.indices {
             let training = labelled.subset(assignment.indices.filter { assignment[$0] != fold })
             let test = testable.filter { groups[fold].contains(group(of: $0)) }
-            let choice = search?.choose(training, groupBy: groupBy.inner, seed: seed, window: window, supplement: supplement)
+            let choice = search?.choose(training, groupBy: groupBy.inner, seed: seed, window: window, supplement: supplement, persons: persons)
                 ?? OptionSearch.Choice(trainer: trainer, innerMacroF1: nil)
             var fit = training
             fit.append(supplement)
             let model = try choice.trainer.train(fit, window: window, provenance: .crossValidation)
             var outcomes = WindowOutcome.of(test, prediction: ModePredictor(model: model).predict(test),
                                             rules: ModePredictor(model: nil).predict(test))
-            if groupBy == .day { for index in outcomes.indices { outcomes[index].group = group(of: test.windows[index]) } }
+            // The intervals resample days of one person's data, else persons.
+            for index in outcomes.indices {
+                if groupBy == .day { outcomes[index].group = group(of: test.windows[index]) }
+                outcomes[index].person = persons[outcomes[index].trace]
+            }
             for index in outcomes.indices { outcomes[index].dataset = datasets[outcomes[index].trace] }
             evaluation.outcomes += outcomes
             let unseen = Set(outcomes.map(\.truth)).subtracting(model.classes).sorted()

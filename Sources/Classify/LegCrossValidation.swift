@@ -13,18 +13,21 @@ public struct LegCrossValidation: Sendable {
     public var innerFolds = 3
     public var kinds: [ModeTrainer.Kind] = [.mlp, .softmaxRegression]
     public var seed: UInt64 = 42
-    /// What a fold holds out, outer and inner. Default device (a person).
-    public var groupBy = GroupedCrossValidation.GroupBy.device
+    /// What a fold holds out, outer and inner. Default person.
+    public var groupBy = GroupedCrossValidation.GroupBy.person
     /// The data set of each trace, for `.dataset` (`GroupedCrossValidation.datasets`).
     public var datasets: [String: String] = [:]
+    /// The person of each trace whose person is named (`GroupedCrossValidation.persons`).
+    public var persons: [String: String] = [:]
 
-    public init(folds: Int = 5, innerFolds: Int = 3, seed: UInt64 = 42, groupBy: GroupedCrossValidation.GroupBy = .device,
-                datasets: [String: String] = [:]) {
+    public init(folds: Int = 5, innerFolds: Int = 3, seed: UInt64 = 42, groupBy: GroupedCrossValidation.GroupBy = .person,
+                datasets: [String: String] = [:], persons: [String: String] = [:]) {
         self.folds = folds
         self.innerFolds = innerFolds
         self.seed = seed
         self.groupBy = groupBy
         self.datasets = datasets
+        self.persons = persons
     }
 
     public struct Evaluation: Sendable {
@@ -32,7 +35,7 @@ public struct LegCrossValidation: Sendable {
         /// `smoothed` are the leg model's mode, `baseline` and `baselineRaw` trackintel's.
         public var outcomes: [Double?: [WindowOutcome]] = [:]
         public var folds: [Fold] = []
-        public var groupBy = GroupedCrossValidation.GroupBy.device
+        public var groupBy = GroupedCrossValidation.GroupBy.person
 
         public struct Fold: Sendable {
             public var testGroups: [String]
@@ -47,7 +50,7 @@ public struct LegCrossValidation: Sendable {
     /// `table` holds the legs of every person as recorded and thinned (`thinnedToSeconds`).
     public func evaluate(_ table: LegTable) throws -> Evaluation {
         let labelled = LegTrainer.labelled(table)
-        let (assignment, groups) = Self.assign(labelled, folds: folds, seed: seed, groupBy: groupBy, datasets: datasets)
+        let (assignment, groups) = Self.assign(labelled, folds: folds, seed: seed, groupBy: groupBy, datasets: datasets, persons: persons)
         var evaluation = Evaluation()
         evaluation.groupBy = groupBy
         guard groups.count >= 2 else { return evaluation }
@@ -56,7 +59,9 @@ public struct LegCrossValidation: Sendable {
             let test = labelled.subset(assignment.indices.filter { assignment[$0] == fold })
             let (kind, inner) = try choose(training)
             let model = try LegTrainer(kind: kind).train(training)
-            for (seconds, outcomes) in Self.outcomes(of: model, test, groupBy: groupBy, datasets: datasets) { evaluation.outcomes[seconds, default: []] += outcomes }
+            for (seconds, outcomes) in Self.outcomes(of: model, test, groupBy: groupBy, datasets: datasets, persons: persons) {
+                evaluation.outcomes[seconds, default: []] += outcomes
+            }
             evaluation.folds.append(.init(testGroups: groups[fold], legs: test.legs.filter { $0.thinnedToSeconds == nil && $0.speedScale == nil }.count,
                                           kind: kind, innerMacroF1: inner,
                                           unseenModes: Set(test.legs.map { $0.mode! }).subtracting(model.classes).sorted()))
@@ -66,10 +71,10 @@ public struct LegCrossValidation: Sendable {
 
     /// Per thinning interval (nil: as recorded), the outcome of every labelled leg of `table`:
     /// `smoothed` and `raw` are `model`'s mode (trackintel's when there is no model),
-    /// `baseline` and `baselineRaw` trackintel's. Grouped by day, each outcome carries its day
-    /// (`WindowOutcome.group`), which the intervals resample.
-    public static func outcomes(of model: GPSLegModel?, _ table: LegTable,
-                                groupBy: GroupedCrossValidation.GroupBy = .device, datasets: [String: String] = [:]) -> [Double?: [WindowOutcome]] {
+    /// `baseline` and `baselineRaw` trackintel's. Each outcome carries what the intervals
+    /// resample: its day when grouped by day (`WindowOutcome.group`), else its person.
+    public static func outcomes(of model: GPSLegModel?, _ table: LegTable, groupBy: GroupedCrossValidation.GroupBy = .person,
+                                datasets: [String: String] = [:], persons: [String: String] = [:]) -> [Double?: [WindowOutcome]] {
         let labelled = LegTrainer.labelled(table)
         let baseline = TrackintelBaseline.predict(labelled), predicted = model?.predict(labelled) ?? baseline
         var outcomes: [Double?: [WindowOutcome]] = [:]
@@ -77,7 +82,7 @@ public struct LegCrossValidation: Sendable {
             outcomes[leg.thinnedToSeconds, default: []].append(
                 WindowOutcome(trace: leg.trace, device: leg.device, truth: leg.mode!, smoothed: predicted[index], raw: predicted[index],
                               baseline: baseline[index], baselineRaw: baseline[index], source: model == nil ? .trackintel : .gpsLegModel,
-                              group: groupBy == .day ? group(of: leg, groupBy) : nil, dataset: datasets[leg.trace]))
+                              group: groupBy == .day ? group(of: leg, groupBy) : nil, person: persons[leg.trace], dataset: datasets[leg.trace]))
         }
         return outcomes
     }
@@ -85,7 +90,7 @@ public struct LegCrossValidation: Sendable {
     /// The classifier with the best pooled macro-F1 over inner folds of `training`'s people
     /// (all rates together); the first of `kinds` when there are too few people to split.
     public func choose(_ training: LegTable) throws -> (ModeTrainer.Kind, Double?) {
-        let (assignment, groups) = Self.assign(training, folds: innerFolds, seed: seed &+ 1, groupBy: groupBy.inner)
+        let (assignment, groups) = Self.assign(training, folds: innerFolds, seed: seed &+ 1, groupBy: groupBy.inner, persons: persons)
         guard groups.count >= 2, kinds.count > 1 else { return (kinds[0], nil) }
         var best: (ModeTrainer.Kind, Double)?
         for kind in kinds {
@@ -104,13 +109,16 @@ public struct LegCrossValidation: Sendable {
     /// Each leg's fold, groups dealt to folds as `GroupedCrossValidation` deals them (every
     /// leg of a person, or of a day, at every rate, in one fold).
     static func assign(_ table: LegTable, folds: Int, seed: UInt64, groupBy: GroupedCrossValidation.GroupBy,
-                       datasets: [String: String] = [:]) -> (folds: [Int], groups: [[String]]) {
-        GroupedCrossValidation(groupBy: groupBy, folds: folds, seed: seed).assign(groups: table.legs.map { group(of: $0, groupBy, datasets: datasets) })
+                       datasets: [String: String] = [:], persons: [String: String] = [:]) -> (folds: [Int], groups: [[String]]) {
+        GroupedCrossValidation(groupBy: groupBy, folds: folds, seed: seed)
+            .assign(groups: table.legs.map { group(of: $0, groupBy, datasets: datasets, persons: persons) })
     }
 
-    /// The group a leg is held out with: its device, its trace, its local date or its data set.
-    public static func group(of leg: LegInfo, _ groupBy: GroupedCrossValidation.GroupBy, datasets: [String: String] = [:]) -> String {
+    /// The group a leg is held out with: its person, its device, its trace, its local date or its data set.
+    public static func group(of leg: LegInfo, _ groupBy: GroupedCrossValidation.GroupBy, datasets: [String: String] = [:],
+                             persons: [String: String] = [:]) -> String {
         switch groupBy {
+        case .person: return persons[leg.trace] ?? leg.device
         case .device: return leg.device
         case .trace: return leg.trace
         case .day: return GroupedCrossValidation.day(of: leg.start, longitudeDegrees: leg.longitudeDegrees)

@@ -49,9 +49,9 @@ public struct OptionSearch: Sendable {
     /// The candidate with the best macro-F1 over grouped inner folds of `training`; ties go to
     /// the earlier candidate. `supplement`'s windows join every inner training set and are never scored.
     public func choose(_ training: FeatureTable, groupBy: GroupedCrossValidation.GroupBy, seed: UInt64,
-                       window: WindowParameters, supplement: FeatureTable = FeatureTable()) -> Choice {
+                       window: WindowParameters, supplement: FeatureTable = FeatureTable(), persons: [String: String] = [:]) -> Choice {
         let candidates = self.candidates
-        let inner = GroupedCrossValidation(groupBy: groupBy, folds: innerFolds, seed: seed)
+        let inner = GroupedCrossValidation(groupBy: groupBy, folds: innerFolds, seed: seed, persons: persons)
         let (assignment, groups) = inner.assign(training.windows)
         guard candidates.count > 1, groups.count >= 2 else { return Choice(trainer: candidates[0], innerMacroF1: nil) }
         let penalties = switchPenalties.isEmpty ? [nil] : switchPenalties.map(Optional.some)

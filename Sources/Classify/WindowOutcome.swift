@@ -18,6 +18,9 @@ public struct WindowOutcome: Hashable, Sendable {
     /// The cross-validation group the window was held out with, when it is not its device
     /// (`GroupedCrossValidation.GroupBy.day`): the intervals resample these groups instead.
     public var group: String? = nil
+    /// The named person who carried the device (nil: none named, the device stands for one):
+    /// the intervals resample persons, so one person's two phones are one draw.
+    public var person: String? = nil
     /// The data set the window came from (the path given to `evaluate` that holds its trace),
     /// when the evaluation had several: `DatasetScore` scores each apart.
     public var dataset: String? = nil

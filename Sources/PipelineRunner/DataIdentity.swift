@@ -26,6 +26,27 @@ public struct DataIdentity: Sendable {
         self.inputs = inputs
     }
 
+    /// The named person of each file under `paths` (a manifest's `person`, a name pattern's
+    /// `(?<person>…)`), by trace; a file whose person is its device is left out, so an empty
+    /// result means nobody is named and a device stands for a person.
+    public static func persons(paths: [String], listing: InputListing) throws -> [String: String] {
+        var listing = listing
+        listing.paths = paths
+        var persons: [String: String] = [:]
+        for entry in try listing.run() where entry.personSource != "device" { persons[entry.path] = entry.person }
+        return persons
+    }
+
+    /// How an evaluation's groups were made, said beside its scores: by person when any is
+    /// named, else by device, which is a person only if nobody carried two.
+    /// `groupBy` nil: no folds (a saved model scored), only the intervals.
+    public static func grouping(_ groupBy: GroupedCrossValidation.GroupBy?, persons: [String: String]) -> String {
+        persons.isEmpty
+            ? "no person is named (a manifest.csv person column or --name-pattern's (?<person>…) group names them): each device counts as a person"
+                + (groupBy == .person ? ", and the folds group by device" : "")
+            : "\(Set(persons.values).count) persons named"
+    }
+
     /// The folder given to the run that holds `path` (its own folder for a file given by itself).
     static func root(of path: String, among given: [String]) -> String {
         let roots = given.map(InputPath.standardise)

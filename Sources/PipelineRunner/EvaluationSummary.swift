@@ -71,7 +71,7 @@ public struct EvaluationSummary: Encodable {
         unsmoothed = report(\.raw)
         baseline = report(\.baseline)
         baselineUnsmoothed = report(\.baselineRaw)
-        people = Set(outcomes.map(\.device)).count
+        people = Set(outcomes.map { $0.person ?? $0.device }).count
         decidedBy = Dictionary(grouping: outcomes, by: \.source.rawValue).mapValues(\.count)
         if !outcomes.isEmpty && decidedBy.keys.allSatisfy({ $0 == "rules" }) {
             self.evaluated += "; the model reads none of these windows (no IMU data it was trained on), so every one was decided by the GPS speed rules"
@@ -112,7 +112,7 @@ public struct EvaluationSummary: Encodable {
         if let scoredData { sections.append(scoredData.text) }
         if let overlap { sections.append(overlap.text) }
         sections += [
-                        "intervals: 95 % bootstrap over people (\(people) devices resampled, "
+                        "intervals: 95 % bootstrap over people (\(people) persons resampled, a device where none is named; "
                             + (people < 2 ? "none with one person)" : "1000 replicates)"),
                         "windows decided by: \(decided)",
                         "", "\(modelHeading), smoothed", EvaluationReport(self).text]

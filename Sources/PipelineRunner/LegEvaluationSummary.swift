@@ -53,7 +53,7 @@ public struct LegEvaluationSummary: Encodable {
                 bootstrap: GroupBootstrap = GroupBootstrap()) {
         self.evaluated = evaluated
         self.note = note
-        people = Set(outcomes.values.joined().map(\.device)).count
+        people = Set(outcomes.values.joined().map { $0.person ?? $0.device }).count
         let days = Set(outcomes.values.joined().compactMap(\.group))
         self.days = days.isEmpty ? nil : days.count
         rates = outcomes.keys.sorted { ($0 ?? 0) < ($1 ?? 0) }.map { seconds in
@@ -93,7 +93,7 @@ public struct LegEvaluationSummary: Encodable {
         sections.append("legs are labelled intervals of movement (still left out); trackintel: predict_transport_mode simple-coarse "
                         + "(average speed < 15 km/h slow → walk, < 100 km/h motorised → car, else fast → train)")
         for rate in rates {
-            sections += ["", "GPS legs, \(rate.fixes): \(rate.nLegs) legs of \(people) devices"
+            sections += ["", "GPS legs, \(rate.fixes): \(rate.nLegs) legs of \(people) persons"
                          + (days.map { " on \($0) days (intervals over days: one person's data says nothing of other people)" } ?? "")]
             let coarse = rate.coarse
             sections.append("slow vs motorised macro-F1: " + (coarse.modelMacroF1.map {

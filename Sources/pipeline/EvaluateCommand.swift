@@ -32,9 +32,9 @@ struct EvaluateCommand: ParsableCommand {
     var model: String?
 
     @Option(name: .customLong("group-by"), help: ArgumentHelp(
-        "Cross-validation groups: device, trace, day or dataset.",
-        discussion: "day holds out every window and leg of a date (local solar time from a leg's position, else UTC), of any device: for one person's data, whose devices are never independent. dataset holds out each path given in turn (leave-one-data-set-out: trained on the others, scored on it; options chosen on inner folds by device); it needs two paths or more. With two paths or more, every evaluation also scores each data set apart. Default: device."))
-    var groupBy: GroupedCrossValidation.GroupBy = .device
+        "Cross-validation groups: person, device, trace, day or dataset.",
+        discussion: "person holds out every recording of a person (a manifest's person column, --name-pattern's (?<person>…) group), so one person's two phones are never split between training and test; where no person is named, each device counts as one, and the output says so. day holds out every window and leg of a date (local solar time from a leg's position, else UTC), of any device: for one person's data, whose devices are never independent. dataset holds out each path given in turn (leave-one-data-set-out: trained on the others, scored on it; options chosen on inner folds by device); it needs two paths or more. With two paths or more, every evaluation also scores each data set apart. Intervals resample persons (days, grouped by day). Default: person."))
+    var groupBy: GroupedCrossValidation.GroupBy = .person
 
     @Option(help: "Cross-validation folds, at most the number of groups (as many as groups: leave-one-group-out).")
     var folds = 5
@@ -95,10 +95,12 @@ struct EvaluateCommand: ParsableCommand {
         run.legFeatures = try legContext.legFeatures(progress: progress)
         run.reducedWithout = testWithoutStreams.map { Set($0.split(separator: ",").compactMap { IMUSensor(rawValue: String($0)) }) }
         var output = try run.run(paths, progress: progress)
+        let persons = try DataIdentity.persons(paths: paths, listing: try input.listing)
+        let grouping = DataIdentity.grouping(model == nil ? groupBy : nil, persons: persons)
         let datasets = paths.count < 2 ? [:]
             : DataIdentity.datasets(of: Set(output.table.windows.map(\.trace) + output.legs.legs.map(\.trace)), paths: paths)
         if legsOnly {
-            guard let legs = try legScores(output.legs, saved: saved, datasets: datasets) else {
+            guard let legs = try legScores(output.legs, saved: saved, datasets: datasets, persons: persons) else {
                 progress.log("error: no labelled GPS legs to evaluate on (labelled intervals of movement with 3 or more fixes; see label files, manifest.csv)")
                 throw ExitCode(1)
             }
@@ -120,19 +122,21 @@ struct EvaluateCommand: ParsableCommand {
             predictor.smoother = training.smoothing.smoother  // smoothing is an option of the run, not frozen in the model
             var outcomes = WindowOutcome.of(labelled, prediction: predictor.predict(labelled),
                                             rules: ModePredictor(model: nil).predict(labelled))
-            for index in outcomes.indices { outcomes[index].dataset = datasets[outcomes[index].trace] }
+            for index in outcomes.indices { (outcomes[index].dataset, outcomes[index].person) = (datasets[outcomes[index].trace], persons[outcomes[index].trace]) }
             savedOutcomes = outcomes
-            summary = EvaluationSummary(evaluated: "model \(path)" + (saved.usesInertial ? "" : " (a GPS model)") + form, outcomes: outcomes,
+            summary = EvaluationSummary(evaluated: "model \(path)" + (saved.usesInertial ? "" : " (a GPS model)") + form + "; intervals over persons: " + grouping,
+                                        outcomes: outcomes,
                                         unknownModes: output.report.unknownModes, quarantined: output.report.quarantined.count,
                                         seconds: Date().timeIntervalSince(started))
         } else {
-            let validation = GroupedCrossValidation(groupBy: groupBy, folds: folds, seed: training.seed, datasets: datasets)
+            let validation = GroupedCrossValidation(groupBy: groupBy, folds: folds, seed: training.seed, datasets: datasets, persons: persons)
             let extra = try supplement.table(loader: try input.loader, window: parameters, progress: progress)  // --supplement-modes, not --modes, picks its windows
             do {
                 let evaluation = try validation.evaluate(output.table, trainer: training.trainer, window: parameters, search: search.search(around: training.trainer),
                                                           testTable: testTable, supplement: extra)
                 var scored = EvaluationSummary(evaluation, form: form, unknownModes: output.report.unknownModes,
                                                quarantined: output.report.quarantined.count, seconds: Date().timeIntervalSince(started))
+                scored.evaluated += "; " + grouping
                 if let supplement = supplement.supplement { scored.evaluated += "; every training set also had the \(supplement.description) (never scored)" }
                 summary = scored
             } catch let error as ModeTrainer.TrainingError {
@@ -140,7 +144,7 @@ struct EvaluateCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        summary.gpsLegs = try legScores(output.legs, saved: saved, datasets: datasets)
+        summary.gpsLegs = try legScores(output.legs, saved: saved, datasets: datasets, persons: persons)
         let scoredLegs = LegTrainer.labelled(output.legs)
         var used = DataIdentity.windowsPerTrace(labelled)
         for leg in scoredLegs.legs where used[leg.trace] == nil { used[leg.trace] = 0 }
@@ -152,27 +156,29 @@ struct EvaluateCommand: ParsableCommand {
 
     /// The leg model scored on the labelled legs (the saved model's, or nested cross-validation
     /// of training one), trackintel's rule beside it; nil when the inputs have no labelled leg.
-    func legScores(_ legs: LegTable, saved: ModeModel?, datasets: [String: String]) throws -> LegEvaluationSummary? {
+    func legScores(_ legs: LegTable, saved: ModeModel?, datasets: [String: String], persons: [String: String]) throws -> LegEvaluationSummary? {
         let labelled = LegTrainer.labelled(legs)
         guard labelled.count > 0 else { return nil }
         if let saved, let path = model {
             guard let legModel = saved.gpsLegs else {
-                return LegEvaluationSummary(evaluated: "trackintel's rule only", outcomes: LegCrossValidation.outcomes(of: nil, labelled), hasModel: false,
+                return LegEvaluationSummary(evaluated: "trackintel's rule only", outcomes: LegCrossValidation.outcomes(of: nil, labelled, persons: persons), hasModel: false,
                                             note: "\(path) has no GPS leg model: its GPS-only windows are decided by the GPS speed rules (still, walk, bike, car)")
             }
             let given = !labelled.values.isEmpty && !labelled.row(0)[labelled.row(0).startIndex + LegFeatures.transitColumns[0]].isNaN
             let note = legModel.usesTransitGeofences == given ? nil : legModel.usesTransitGeofences
                 ? "the leg model was trained with transit geofences and none are given (--geofences): its legs lack the distances of their ends from transit"
                 : "the leg model was trained without transit geofences: --geofences is not used"
-            return LegEvaluationSummary(evaluated: "GPS leg model of \(path)", outcomes: LegCrossValidation.outcomes(of: legModel, labelled, groupBy: groupBy, datasets: datasets),
+            return LegEvaluationSummary(evaluated: "GPS leg model of \(path)", outcomes: LegCrossValidation.outcomes(of: legModel, labelled, groupBy: groupBy, datasets: datasets, persons: persons),
                                         hasModel: true,
                                         note: note)
         }
-        let modes = Set(labelled.legs.compactMap(\.mode)), groups = Set(labelled.legs.map { LegCrossValidation.group(of: $0, groupBy, datasets: datasets) })
+        let modes = Set(labelled.legs.compactMap(\.mode))
+        let groups = Set(labelled.legs.map { LegCrossValidation.group(of: $0, groupBy, datasets: datasets, persons: persons) })
         guard modes.count >= 2, groups.count >= 2 else {
-            return LegEvaluationSummary(evaluated: "trackintel's rule only", outcomes: LegCrossValidation.outcomes(of: nil, labelled, groupBy: groupBy, datasets: datasets),
+            return LegEvaluationSummary(evaluated: "trackintel's rule only", outcomes: LegCrossValidation.outcomes(of: nil, labelled, groupBy: groupBy, datasets: datasets, persons: persons),
                                         hasModel: false, note: "no leg model cross-validated: the labelled legs are of \(modes.count) modes and \(groups.count) groups (\(groupBy.rawValue)), and it needs two of each")
         }
-        return LegEvaluationSummary(try LegCrossValidation(folds: folds, seed: training.seed, groupBy: groupBy, datasets: datasets).evaluate(labelled))
+        return LegEvaluationSummary(try LegCrossValidation(folds: folds, seed: training.seed, groupBy: groupBy, datasets: datasets, persons: persons)
+            .evaluate(labelled))
     }
 }

@@ -38,9 +38,9 @@ struct TrainCommand: ParsableCommand {
     var legData: [String] = []
 
     @Option(name: .customLong("group-by"), help: ArgumentHelp(
-        "Groups of the inner folds that choose the GPS leg model's classifier: device, trace or day.",
-        discussion: "day, for one person's data (MobilityNet): every leg of a date, of any device, in one fold. Default: device."))
-    var groupBy: GroupedCrossValidation.GroupBy = .device
+        "Groups of the inner folds that choose the GPS leg model's classifier: person, device, trace or day.",
+        discussion: "person: every leg of a named person (manifest, --name-pattern), or of a device where none is named, in one fold. day, for one person's data (MobilityNet): every leg of a date, of any device, in one fold. Default: person."))
+    var groupBy: GroupedCrossValidation.GroupBy = .person
 
     @OptionGroup var input: InputOptions
     @OptionGroup var window: WindowOptions
@@ -50,7 +50,7 @@ struct TrainCommand: ParsableCommand {
 
     func validate() throws {
         if groupBy == .dataset {
-            throw ValidationError("--group-by dataset is evaluate's (leave one data set out); train chooses the leg model's classifier on inner folds by device, trace or day")
+            throw ValidationError("--group-by dataset is evaluate's (leave one data set out); train chooses the leg model's classifier on inner folds by person, device, trace or day")
         }
         if !force, FileManager.default.fileExists(atPath: model) {
             throw ValidationError("\(model) exists; give --force to replace it, or another --model file")
@@ -88,7 +88,8 @@ struct TrainCommand: ParsableCommand {
         provenance.persons = Set(identity.inputs.values.map(\.person)).sorted()
         do {
             var trained = try training.trainer.train(output.table, window: window.parameters, provenance: provenance)
-            trained.gpsLegs = try Self.legModel(output.legs, groupBy: groupBy, progress: progress)
+            let persons = try DataIdentity.persons(paths: paths + legData, listing: try input.listing)
+            trained.gpsLegs = try Self.legModel(output.legs, groupBy: groupBy, persons: persons, progress: progress)
             try trained.save(path: model)
             progress.log("trained on \(labelled.count) windows of \(output.report.recordings) recordings ("
                          + perClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -104,7 +105,8 @@ struct TrainCommand: ParsableCommand {
 
     /// The GPS leg model of the labelled legs, its classifier chosen on inner folds over people;
     /// nil, said in the log, when the legs are of fewer than two modes of movement.
-    static func legModel(_ legs: LegTable, groupBy: GroupedCrossValidation.GroupBy, progress: PipelineRunner.Progress) throws -> GPSLegModel? {
+    static func legModel(_ legs: LegTable, groupBy: GroupedCrossValidation.GroupBy, persons: [String: String],
+                         progress: PipelineRunner.Progress) throws -> GPSLegModel? {
         let labelled = LegTrainer.labelled(legs)
         let modes = Set(labelled.legs.compactMap { $0.mode })
         guard modes.count >= 2 else {
@@ -113,7 +115,7 @@ struct TrainCommand: ParsableCommand {
                          + "and it needs two; GPS-only legs will be decided by the speed rules")
             return nil
         }
-        let (kind, inner) = try LegCrossValidation(groupBy: groupBy).choose(labelled)
+        let (kind, inner) = try LegCrossValidation(groupBy: groupBy, persons: persons).choose(labelled)
         let model = try LegTrainer(kind: kind).train(labelled)
         let chosen = kind.rawValue + (inner.map { String(format: ", inner-fold macro-F1 %.3f", $0) } ?? "")
         let perClass = model.legsPerClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")

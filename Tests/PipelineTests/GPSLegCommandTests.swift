@@ -90,3 +90,30 @@ import Testing
         #expect(report.contains("The model has no GPS leg model") && report.contains("mode decided by"))
     }
 }
+
+/// `evaluate` groups by person when a manifest names them: one person's two phones share a fold.
+@Suite struct EvaluateByPersonTests {
+    let cli = CommandLineTests()
+
+    @Test func evaluateGroupsByNamedPersonsAndSaysSo() throws {
+        let folder = try TemporaryFolder()
+        let simulate = try cli.pipeline(["simulate", "--out", "traces", "--devices", "5", "--days", "1", "--seed", "5", "--imu-rate", "0",
+                                         "--gps-still-interval", "60"], in: folder.path)
+        #expect(simulate.status == 0, "\(simulate.stderr)")
+        try folder.write("traces/manifest.csv", "path,device,person\nphone-01/*,phone-01,ann\nphone-02/*,phone-02,ann\n")
+        let evaluated = try cli.pipeline(["evaluate", "traces", "--legs-only", "--folds", "4", "--inner-folds", "0", "--model-kind", "softmax_regression",
+                                          "--json"], in: folder.path)
+        #expect(evaluated.status == 0, "\(evaluated.stderr)")
+        let scores = try #require(try JSONSerialization.jsonObject(with: Data(evaluated.stdout.utf8)) as? [String: Any])
+        #expect((scores["evaluated"] as? String)?.contains("cross-validation by person") == true, "\(scores["evaluated"] ?? "")")
+        let groups = ((scores["folds"] as? [[String: Any]]) ?? []).map { ($0["test_groups"] as? [String]) ?? [] }
+        #expect(groups.flatMap { $0 }.sorted() == ["ann", "phone-03", "phone-04", "phone-05"], "\(groups)")
+        #expect(scores["people"] as? Int == 4, "ann's two phones are one person")
+
+        // Without the manifest: each device is a person of its own, and the output says so.
+        try FileManager.default.removeItem(atPath: folder.file("traces/manifest.csv"))
+        let windows = try cli.pipeline(["evaluate", "traces", "--folds", "2", "--inner-folds", "0", "--model-kind", "softmax_regression"],
+                                       in: folder.path)
+        #expect(windows.stdout.contains("no person is named") && windows.stdout.contains("the folds group by device"), "\(windows.stdout.prefix(600))")
+    }
+}
