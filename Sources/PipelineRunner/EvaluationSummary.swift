@@ -24,6 +24,18 @@ public struct EvaluationSummary: Encodable {
     public var people: Int
     /// Windows per decider: "model", "model (gravity-free)", "rules".
     public var decidedBy: [String: Int]
+    /// The smoothed scores of each decider on the windows it decided, beside the rules' on the
+    /// same windows: the model's score is never the rules' in disguise (a GPS-only window the
+    /// model cannot read is the rules', and counted there).
+    public var perDecider: [String: DeciderScore]
+
+    public struct DeciderScore: Encodable {
+        public var windows: Int
+        public var accuracy: Double
+        public var macroF1: Double
+        public var macroF1Interval: GroupBootstrap.Interval?
+        public var baselineMacroF1: Double
+    }
     public var recordings: [RecordingScore]
     /// Share of recordings whose most common predicted mode is their most common true mode.
     public var recordingMajorityAccuracy: Double
@@ -73,6 +85,11 @@ public struct EvaluationSummary: Encodable {
         baselineUnsmoothed = report(\.baselineRaw)
         people = Set(outcomes.map { $0.person ?? $0.device }).count
         decidedBy = Dictionary(grouping: outcomes, by: \.source.rawValue).mapValues(\.count)
+        perDecider = Dictionary(grouping: outcomes, by: \.source.rawValue).mapValues { part in
+            let matrix = ConfusionMatrix(part, \.smoothed)
+            return DeciderScore(windows: part.count, accuracy: matrix.accuracy, macroF1: matrix.macroF1,
+                                macroF1Interval: bootstrap.intervals(part, \.smoothed).macroF1, baselineMacroF1: ConfusionMatrix(part, \.baseline).macroF1)
+        }
         if !outcomes.isEmpty && decidedBy.keys.allSatisfy({ $0 == "rules" }) {
             self.evaluated += "; the model reads none of these windows (no IMU data it was trained on), so every one was decided by the GPS speed rules"
         }
@@ -114,9 +131,16 @@ public struct EvaluationSummary: Encodable {
         sections += [
                         "intervals: 95 % bootstrap over people (\(people) persons resampled, a device where none is named; "
                             + (people < 2 ? "none with one person)" : "1000 replicates)"),
-                        "windows decided by: \(decided)",
+                        "windows decided by: \(decided)"]
+        if perDecider.count > 1 {
+            sections += perDecider.sorted { $0.key < $1.key }.map { decider, score in
+                String(format: "  decided by %@: %d windows, accuracy %.3f, macro-F1 %.3f%@ (rules on the same windows %.3f)", decider, score.windows,
+                       score.accuracy, score.macroF1, EvaluationReport.bracket(score.macroF1Interval), score.baselineMacroF1)
+            }
+        }
+        sections += [
                         "", "\(modelHeading), smoothed", EvaluationReport(self).text]
-        if let perDataset { sections += ["", "per data set (model smoothed; intervals over that data set's devices):"] + perDataset.map(\.line) }
+        if let perDataset { sections += ["", "per data set (model smoothed; intervals over that data set's persons):"] + perDataset.map(\.line) }
         sections += [
                         "", "\(modelHeading), unsmoothed", unsmoothed.text, "", "rules baseline, smoothed", baseline.text,
                         "", "rules baseline, unsmoothed", baselineUnsmoothed.text, "",
