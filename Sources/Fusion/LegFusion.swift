@@ -53,10 +53,8 @@ public struct LegFusion: Sendable {
     public var plausibility = FlightsAndJumps()
 
     public var minimumIMUShare = 0.5
-    /// An IMU vehicle type holding at least this share of the leg's IMU time stands against the
-    /// GPS leg model, 0–1. Default 0.6: a clear majority (more than half again of the rest),
-    /// set from what it means, not fitted.
-    public var confidentIMUShare = 0.6
+    /// How the IMU windows and the GPS leg model make the mode (`LegModeRule`).
+    public var rule = LegModeRule()
     public var railShare = 0.5
     public var busShare = 0.6
     public var nearStationMeters = 300.0
@@ -83,6 +81,9 @@ public struct LegFusion: Sendable {
         if transit != nil { legs = legs.flatMap { cutUnderground($0, track: track) } }
         let spans = imuSpans.sorted { $0.startSeconds < $1.startSeconds }
         for index in legs.indices where legs[index].modeSource != .plausibility { decide(&legs[index], track: track, spans: spans) }
+        for index in legs.indices where legs[index].mode == nil && legs[index].modeSource == nil {
+            legs[index].modeNote = "no IMU window and no GPS speed covered the leg: its fixes are too few or too far apart"
+        }
         guard let transit else { return }
         var start = 0
         while start < legs.count {
@@ -122,7 +123,7 @@ public struct LegFusion: Sendable {
         for index in leg.firstFix..<leg.lastFix where ridesUnderground(points[index], points[index + 1], transit: transit) {
             cuts.append(index)
         }
-        return leg.cut(at: cuts.map { ($0, $0 + 1, .train, Self.transitSource) }, points: points)
+        return leg.cut(at: cuts.map { ($0, $0 + 1, .train, Self.transitSource, nil) }, points: points)
     }
     static let rideModes: Set<Mode> = [.car, .bus, .train, .still]
 
@@ -153,26 +154,26 @@ public struct LegFusion: Sendable {
             }
         }
         leg.evidence = evidence
-        guard var mode = leg.mode, mode != .still else { return }
-        var source = leg.modeSource
-        if evidence.imuShare >= minimumIMUShare, let imuMode = evidence.imuMode, Self.motorised.contains(imuMode), imuClasses.contains(imuMode),
-           evidence.imuModeShare >= confidentIMUShare {
-            mode = imuMode
-            source = spans.first { $0.mode == imuMode && $0.endSeconds > leg.startSeconds && $0.startSeconds < leg.endSeconds }?.source ?? .model
-        } else if evidence.imuShare >= minimumIMUShare, let imuMode = evidence.imuMode, imuMode != .still, let p = evidence.gpsProbabilities {
-            var family: Set<Mode> = imuMode == .walk ? [.walk] : imuMode == .bike ? [.bike] : [.car, .bus, .train]
-            if !imuClasses.contains(.bike) { family.insert(.bike) }
-            if let best = p.filter({ family.contains($0.key) }).max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key {
-                mode = best
-                source = Self.fusedSource
+        guard let mode = leg.mode, mode != .still else { return }
+        if evidence.imuShare >= minimumIMUShare, let imuMode = evidence.imuMode, mode != .airplane {
+            let source = spans.first { $0.mode == imuMode && $0.endSeconds > leg.startSeconds && $0.startSeconds < leg.endSeconds }?.source ?? .model
+            let motion = LegModeRule.Motion(mode: imuMode, share: evidence.imuModeShare, knownModes: Set(imuClasses), source: source)
+            if let decision = rule.decide(motion: motion, gps: evidence.gpsProbabilities) {
+                (leg.mode, leg.modeSource, leg.modeNote) = (decision.mode, decision.source, decision.note)
             }
-        } else if source == GPSLegDecision.source || source == GPSLegDecision.rulesSource, let p = evidence.gpsProbabilities,
-                  let best = p.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key {
-            mode = best
-            source = GPSLegDecision.source
+        } else if leg.modeSource == GPSLegDecision.source || leg.modeSource == GPSLegDecision.rulesSource, let p = evidence.gpsProbabilities,
+                  let best = p.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) {
+            // GPS alone: its most probable mode; a vehicle type it is not sure of is `vehicle`.
+            let types = p.filter { LegModeRule.vehicleTypes.contains($0.key) }.values.reduce(0, +)
+            let motion = LegModeRule.Motion(mode: LegModeRule.vehicleTypes.contains(best.key) ? .vehicle : best.key, share: 1, knownModes: [],
+                                            source: GPSLegDecision.source, name: "the GPS leg model's modes")
+            if LegModeRule.vehicleTypes.contains(best.key), types > 0, best.value / types <= rule.confidentTypeShare,
+               let decision = rule.decide(motion: motion, gps: p) {
+                (leg.mode, leg.modeSource, leg.modeNote) = (decision.mode, GPSLegDecision.source, decision.note)
+            } else {
+                (leg.mode, leg.modeSource) = (best.key, GPSLegDecision.source)
+            }
         }
-        leg.mode = mode
-        leg.modeSource = source
     }
 
     /// Train, bus or nil, as the feed says (rule 2 above).

@@ -1,7 +1,9 @@
 /// A transport mode. The product's core modes are `still, walk, bike, car`; labelled data sets
-/// bring more (TMD has `train` and `bus`, GeoLife `boat` and `airplane`).
+/// bring more (TMD has `train` and `bus`, GeoLife `boat` and `airplane`). `vehicle` is the
+/// coarse truth when the evidence says a motorised vehicle and not which: a phone's activity
+/// recognition (`IN_VEHICLE`), or a leg whose type no source is sure of.
 public enum Mode: String, Hashable, Sendable, CaseIterable, Comparable, Codable {
-    case still, walk, bike, car, bus, train, boat, airplane
+    case still, walk, bike, car, bus, train, vehicle, boat, airplane
 
     public static func < (lhs: Mode, rhs: Mode) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -24,7 +26,8 @@ public enum Mode: String, Hashable, Sendable, CaseIterable, Comparable, Codable 
 /// are not obvious: running and jogging count as `walk` (on foot); taxi and motorcycle as `car`
 /// (road vehicle); e-bikes and e-scooters as `bike` (ridden, on a bike lane's speeds and
 /// stops; too few recordings to learn them apart); subway, metro, light rail, commuter rail and
-/// tram as `train` (rail); sitting, standing, stopped (waiting) and the posture
+/// tram as `train` (rail); "in vehicle" (Android's and iOS's activity recognition) as `vehicle`,
+/// never `car`: it is said of buses and trains too; sitting, standing, stopped (waiting) and the posture
 /// transitions of GeoTecINIT as `still`; GeoTecINIT's TURNING (turning round while walking) as
 /// `walk`. Any other name is reported as unknown, never guessed.
 public enum ModeNames {
@@ -34,9 +37,10 @@ public enum ModeNames {
             (.still, ["still", "stationary", "seated", "sitting", "standing", "standingup", "sittingdown", "idle", "stop", "stopped", "stay", "waiting"]),
             (.walk, ["walk", "walking", "onfoot", "foot", "run", "running", "jog", "jogging", "turning"]),
             (.bike, ["bike", "bicycle", "cycling", "cycle", "biking", "bicycling", "ebike", "escooter", "kickscooter"]),
-            (.car, ["car", "taxi", "drive", "driving", "automobile", "motorcycle", "motorbike", "invehicle"]),
+            (.car, ["car", "taxi", "drive", "driving", "automobile", "motorcycle", "motorbike"]),
             (.bus, ["bus", "coach", "trolleybus"]),
             (.train, ["train", "rail", "railway", "subway", "metro", "tram", "underground", "lightrail", "commuterrail", "streetcar"]),
+            (.vehicle, ["vehicle", "invehicle", "motorised", "motorized"]),
             (.boat, ["boat", "ferry", "ship"]),
             (.airplane, ["airplane", "plane", "aeroplane", "flight"]),
         ]

@@ -103,7 +103,8 @@ public struct OutputSchema: Sendable {
 
     public static let triplegs = OutputSchema("triplegs.csv", "Each leg between staypoints, with its mode and the evidence for it.",
         "tripleg_id integer, trip_id integer, device text, \(interval), duration_s real, distance_m real, speed_mps real, travel_mode text, "
-        + "mode_source text, fixes integer, previous_staypoint_id integer, next_staypoint_id integer, imu_share real, imu_mode text",
+        + "mode_source text, mode_note text, fixes integer, previous_staypoint_id integer, next_staypoint_id integer, imu_share real, imu_mode text, "
+        + "imu_mode_share real",
         columns(gpsLegModes.map { "gps_p_\($0.rawValue)" }, .real)
         + OutputSchema("", "", "rail_corridor_share real, bus_corridor_share real, rail_stops_passed integer, bus_stops_passed integer, "
             + "rail_stops_stopped_at integer, bus_stops_stopped_at integer, stop_places integer, start_rail_stop_m real, end_rail_stop_m real, "

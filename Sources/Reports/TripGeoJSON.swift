@@ -22,7 +22,7 @@ public struct TripGeoJSON {
     /// One colour per mode, readable on a light map.
     public static let modeColours: [String: String] = [
         "still": "#757575", "walk": "#2e7d32", "bike": "#1565c0", "car": "#c62828", "bus": "#ef6c00",
-        "train": "#6a1b9a", "boat": "#00838f", "airplane": "#4e342e", unknownModeName: "#000000",
+        "train": "#6a1b9a", "vehicle": "#546e7a", "boat": "#00838f", "airplane": "#4e342e", unknownModeName: "#000000",
     ]
 
     public func write(to folder: String) throws {

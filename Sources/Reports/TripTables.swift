@@ -93,7 +93,7 @@ public struct TripTables {
                 csv.append([String(ids.tripleg(deviceIndex, index)), Self.id(leg.trip.map { ids.trip(deviceIndex, $0) }), leg.device]
                            + Self.time(leg.startSeconds) + Self.time(leg.endSeconds)
                            + [Self.number(leg.durationSeconds, 1), Self.number(leg.distanceMeters, 1), Self.number(speed, 2),
-                              leg.mode?.rawValue ?? unknownModeName, leg.modeSource?.rawValue ?? Self.noDecider, String(leg.fixCount),
+                              leg.mode?.rawValue ?? unknownModeName, leg.modeSource?.rawValue ?? Self.noDecider, leg.modeNote ?? "", String(leg.fixCount),
                               Self.id(leg.previousStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                               Self.id(leg.nextStaypoint.map { ids.staypoint(deviceIndex, $0) })] + Self.evidence(leg.evidence))
             }
@@ -116,7 +116,7 @@ public struct TripTables {
 
     static func evidence(_ evidence: LegEvidence?) -> [String] {
         guard let evidence else { return [String](repeating: "", count: evidenceColumns) }
-        var fields = [number(evidence.imuShare, 3), evidence.imuMode?.rawValue ?? ""]
+        var fields = [number(evidence.imuShare, 3), evidence.imuMode?.rawValue ?? "", number(evidence.imuModeShare, 3)]
         fields += gpsModes.map { mode in evidence.gpsProbabilities.map { number($0[mode] ?? 0, 3) } ?? "" }
         if let t = evidence.transit {
             fields += [number(t.corridorShare[.rail] ?? 0, 3), number(t.corridorShare[.bus] ?? 0, 3), String(t.passed[.rail] ?? 0),

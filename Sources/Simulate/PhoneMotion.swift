@@ -68,7 +68,7 @@ public struct PhoneMotion {
         let rail = (0..<3).map { self.rail[$0].next(&generator) }
         let road = (0..<3).map { self.road[$0].next(&generator) }
         switch mode {
-        case .still, .boat, .airplane:
+        case .still, .boat, .airplane, .vehicle:
             break
         case .walk:
             let phase = 2 * Double.pi * stepHz * t

@@ -14,6 +14,9 @@ public struct Tripleg: Hashable, Sendable {
     public var mode: Mode?
     /// Who decided the mode; nil with the mode.
     public var modeSource: Decider?
+    /// Why the mode is what it is, when that is not plain from its source: a coarse `vehicle`,
+    /// a source that overruled another, a flight or a jump, a leg nothing decided.
+    public var modeNote: String? = nil
     /// What the mode was decided from, when the trip stage weighed the leg as a whole
     /// (`LegFusion`); nil when it did not.
     public var evidence: LegEvidence? = nil

@@ -40,9 +40,10 @@ import Trips
         return folder.file("out/pipeline.sqlite")
     }
 
+    /// The rows of a CSV file (RFC 4180, as the pipeline writes it), each by column name.
     static func csv(_ path: String) throws -> [[String: String]] {
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(lines[0], $0)) }
+        let table = try CSVTable.read(path: path)
+        return table.rows.map { row in Dictionary(uniqueKeysWithValues: zip(table.columns, row.map { $0 ?? "" })) }
     }
 
     @Test func aCommuteGivesStaysDwellsATripAndEveryTable() throws {
