@@ -44,3 +44,12 @@ extension ConfusionMatrix where Label == Mode {
         for outcome in outcomes { add(truth: outcome.truth, predicted: outcome[keyPath: predicted]) }
     }
 }
+
+extension WindowOutcome {
+    /// A leg's or window's outcome where one answer is scored beside a baseline's.
+    public init(trace: String, device: String, truth: Mode, predicted: Mode, baseline: Mode, source: Decider, person: String? = nil,
+                dataset: String? = nil) {
+        self.init(trace: trace, device: device, truth: truth, smoothed: predicted, raw: predicted, baseline: baseline, baselineRaw: baseline,
+                  source: source, person: person, dataset: dataset)
+    }
+}

@@ -23,6 +23,10 @@ public struct LegInfo: Hashable, Sendable {
     /// augmentation (`LabelledLegs.of(_:everySeconds:speedScale:)`); nil for the leg as recorded.
     /// Such copies train and are never scored.
     public var speedScale: Double?
+    /// The activity the phone recognised for most of the leg (`Recording.activity`) and its
+    /// share: a motion source beside the GPS, when the recording carries one.
+    public var activity: Mode?
+    public var activityShare = 0.0
 
     public init(trace: String, device: String, start: Timestamp, end: Timestamp, labelName: String? = nil, mode: Mode? = nil,
                 fixes: Int, fixIntervalSeconds: Double) {
@@ -121,6 +125,9 @@ public enum LabelledLegs {
                          labelName: label.rawName, mode: mode, features: features) {
                 table.legs[table.count - 1].thinnedToSeconds = everySeconds
                 table.legs[table.count - 1].speedScale = speedScale
+                if speedScale == nil, let (activity, share) = recording.activity(from: label.start, to: label.end) {
+                    (table.legs[table.count - 1].activity, table.legs[table.count - 1].activityShare) = (activity, share)
+                }
             }
         }
         return table

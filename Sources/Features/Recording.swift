@@ -9,6 +9,9 @@ public struct Recording: Sendable {
     public var streams: [IMUSensor: [IMUSample]]
     public var fixes: [PositionFix]
     public var labels: [LabelInterval]
+    /// The activities the phone itself recognised, in time order (`IngestResult.activities`):
+    /// a motion source's evidence, never truth.
+    public var activities: [LabelInterval] = []
     /// Per stream, the rate its sensor measured at and its repeat factor, when the reader
     /// already measured them (`StreamTiming` at ingest); else the feature stage measures them.
     public var streamRates: [IMUSensor: StreamRate] = [:]
@@ -27,6 +30,23 @@ public struct Recording: Sendable {
         let samples = (streams[.accelerometer] ?? []).isEmpty ? streams[.linearAcceleration] ?? [] : streams[.accelerometer]!
         guard let first = samples.first, let last = samples.last else { return nil }
         return first.time.secondsSince1970...last.time.secondsSince1970
+    }
+
+    /// The activity the phone recognised for most of `start...end` (each run lasting until the
+    /// next begins, at most `maxRunSeconds` past its last row), and its share of the covered
+    /// time; nil when no run with a known mode covers any of it.
+    public func activity(from start: Timestamp, to end: Timestamp, maxRunSeconds: Double = 120) -> (mode: Mode, share: Double)? {
+        var seconds: [Mode: Double] = [:]
+        for (index, run) in activities.enumerated() {
+            guard let mode = run.mode else { continue }
+            let next = index + 1 < activities.count ? activities[index + 1].start.secondsSince1970 : .infinity
+            let runEnd = min(next, max(run.end.secondsSince1970, run.start.secondsSince1970) + maxRunSeconds)
+            let overlap = min(runEnd, end.secondsSince1970) - max(run.start.secondsSince1970, start.secondsSince1970)
+            if overlap > 0 { seconds[mode, default: 0] += overlap }
+        }
+        let total = seconds.values.reduce(0, +)
+        guard total > 0, let best = seconds.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) else { return nil }
+        return (best.key, best.value / total)
     }
 
     /// The label whose interval holds `time`; of several, the shortest (the most specific).

@@ -59,6 +59,11 @@ final class IMUTally: IMUTallyVisitor {
         result.labels.append(LabelInterval(device: labelDevice, start: start, end: end, rawName: name, source: "sample_column"))
     }
 
+    func activityRun(_ name: String, start: Timestamp, end: Timestamp, line: Int) {
+        guard plausibleSeconds.contains(start.secondsSince1970), plausibleSeconds.contains(end.secondsSince1970), start <= end else { return }
+        result.activities.append(LabelInterval(device: labelDevice, start: start, end: end, rawName: name, source: "activity_recognition"))
+    }
+
     func fix(_ fix: PositionFix, line: Int) throws {
         result.recordsRead += 1
         try cleaner.clean(fix, at: FixPosition(track: 0, segment: 0, line: line)) { kept, position in

@@ -12,4 +12,13 @@ public protocol IMUVisitor: AnyObject {
     func fix(_ fix: PositionFix, line: Int) throws
     /// A row that was dropped; `sensor` names the stream it belonged to, when known.
     func rejectedRow(_ reason: DropReason, line: Int, sensor: IMUSensor?)
+    /// A run of consecutive fixes with the same activity the phone itself recognised (Android's
+    /// activity recognition: `IN_VEHICLE`, `ON_BICYCLE`, `WALKING`, `STILL` …): evidence of a
+    /// motion source, never a truth label.
+    func activityRun(_ name: String, start: Timestamp, end: Timestamp, line: Int)
+}
+
+extension IMUVisitor {
+    /// Readers' visitors that keep no activities ignore them.
+    public func activityRun(_ name: String, start: Timestamp, end: Timestamp, line: Int) {}
 }

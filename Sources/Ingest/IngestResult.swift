@@ -19,6 +19,10 @@ public struct IngestResult: Sendable {
     /// Rows of sensors that are counted but not used, by sensor name.
     public var otherSensors: [String: Int] = [:]
     public var labels: [LabelInterval] = []
+    /// The activities the phone itself recognised (a position table's `activity` column), as
+    /// intervals with source `activity_recognition`: a motion source's evidence, kept apart from
+    /// the labels, which are truth.
+    public var activities: [LabelInterval] = []
     public var geofences: [Geofence] = []
     public var checkIns: [CheckIn] = []
     public var dropped = DropCounts()

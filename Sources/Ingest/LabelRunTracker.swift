@@ -2,6 +2,8 @@ import MobilityCore
 
 /// Turns a per-row label column into runs, allocating a string only when the label changes.
 struct LabelRunTracker {
+    /// What the runs are: truth labels (`labelRun`) or the phone's own activities (`activityRun`).
+    var isActivity = false
     private var current: [UInt8] = []
     private var name = ""
     private var start: Timestamp?
@@ -22,7 +24,9 @@ struct LabelRunTracker {
     }
 
     mutating func finish(visitor: IMUVisitor) {
-        if let start, !name.isEmpty { visitor.labelRun(name, start: start, end: end, line: line) }
+        if let start, !name.isEmpty {
+            if isActivity { visitor.activityRun(name, start: start, end: end, line: line) } else { visitor.labelRun(name, start: start, end: end, line: line) }
+        }
         start = nil
     }
 }

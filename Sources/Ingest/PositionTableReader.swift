@@ -42,6 +42,9 @@ public struct PositionTableReader {
         var time: Int, position: Position
         var timeUnit: TimeUnit?
         var altitude: Int?, accuracy: Int?, speed: Int?, bearing: Int?
+        /// The activity the phone recognised (Google's activity recognition, its top guess:
+        /// `activity` or `activity_1`), read as a motion source (`IMUVisitor.activityRun`).
+        var activity: Int?
         /// The column naming each row's person or device, with its name as the header has it.
         var identity: (column: Int, name: String, isPerson: Bool)?
 
@@ -70,6 +73,7 @@ public struct PositionTableReader {
             accuracy = index("horizontalaccuracy", "accuracy", "accuracy_m", "horizontal_accuracy", "hacc")
             speed = index("speed", "speed_mps", "velocity", "speed_m_s")
             bearing = index("bearing", "course", "direction", "heading")
+            activity = index("activity", "activity_1", "activity_type", "detected_activity")
             if let person = index("user_id", "userid", "user", "person", "person_id", "participant", "participant_id") {
                 identity = (person, header[person], true)
             } else if let device = index("device", "device_id", "deviceid") {
@@ -104,6 +108,9 @@ public struct PositionTableReader {
         var columns: Columns?
         var unit: TimeUnit?
         var firstIdentity: String?
+        var activities = LabelRunTracker()
+        activities.isActivity = true
+        defer { activities.finish(visitor: visitor) }
         try LineReader(path: path).forEachLine { line, number in
             guard !line.isEmpty else { return true }
             if number == 1 {
@@ -150,6 +157,9 @@ public struct PositionTableReader {
                 speedMetersPerSecond: optional(columns.speed).flatMap { $0 < 0 ? nil : $0 },
                 courseDegrees: optional(columns.bearing).flatMap { $0 < 0 ? nil : $0 })
             try visitor.fix(fix, line: number)
+            if let column = columns.activity, column < fields.count {
+                activities.observe(fields.bytes(column, in: line), time: Timestamp(secondsSince1970: seconds), line: number, visitor: visitor)
+            }
             return true
         }
     }

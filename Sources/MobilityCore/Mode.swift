@@ -36,7 +36,7 @@ public enum ModeNames {
         let names: [(Mode, [String])] = [
             (.still, ["still", "stationary", "seated", "sitting", "standing", "standingup", "sittingdown", "idle", "stop", "stopped", "stay", "waiting"]),
             (.walk, ["walk", "walking", "onfoot", "foot", "run", "running", "jog", "jogging", "turning"]),
-            (.bike, ["bike", "bicycle", "cycling", "cycle", "biking", "bicycling", "ebike", "escooter", "kickscooter"]),
+            (.bike, ["bike", "bicycle", "cycling", "cycle", "biking", "bicycling", "onbicycle", "ebike", "escooter", "kickscooter"]),
             (.car, ["car", "taxi", "drive", "driving", "automobile", "motorcycle", "motorbike"]),
             (.bus, ["bus", "coach", "trolleybus"]),
             (.train, ["train", "rail", "railway", "subway", "metro", "tram", "underground", "lightrail", "commuterrail", "streetcar"]),

@@ -15,6 +15,8 @@ public struct LegEvaluationSummary: Encodable {
     /// The days the legs fall on, when the evaluation held out days (one person's data); the
     /// intervals are then over days, not people.
     public var days: Int?
+    /// Every source of a leg's mode on the same legs, when they carry a motion source (`LegSourceSummary`).
+    public var bySource: LegSourceSummary?
     public var rates: [RateScores]
     public var folds: [FoldSummary]?
     public var groupBy: String?
@@ -114,6 +116,7 @@ public struct LegEvaluationSummary: Encodable {
                                 + (fold.unseenModes.isEmpty ? "" : "  (modes not in its training folds: \(fold.unseenModes.joined(separator: ", ")))"))
             }
         }
+        if let bySource { sections += ["", bySource.text] }
         return sections.joined(separator: "\n")
     }
 }

@@ -92,6 +92,7 @@ public struct RecordingLoader: Sendable {
             report.unknownModes.formUnion(labels.filter { $0.mode == nil }.map(\.rawName))
             report.recordings += 1
             var recording = Recording(trace: input.path, device: result.device, streams: sink.streams, fixes: sink.fixes, labels: labels)
+            recording.activities = result.activities.sorted { $0.start < $1.start }
             for stream in result.imuStreams {  // measured while reading: the feature stage need not pass over them again
                 if let real = stream.realRateHz { recording.streamRates[stream.sensor] = StreamRate(realRateHz: real, repeatFactor: stream.repeatFactor) }
             }

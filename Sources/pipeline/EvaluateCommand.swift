@@ -2,6 +2,7 @@ import ArgumentParser
 import Classify
 import Features
 import Foundation
+import Fusion
 import MobilityCore
 import PipelineRunner
 
@@ -168,9 +169,11 @@ struct EvaluateCommand: ParsableCommand {
             let note = legModel.usesTransitGeofences == given ? nil : legModel.usesTransitGeofences
                 ? "the leg model was trained with transit geofences and none are given (--geofences): its legs lack the distances of their ends from transit"
                 : "the leg model was trained without transit geofences: --geofences is not used"
-            return LegEvaluationSummary(evaluated: "GPS leg model of \(path)", outcomes: LegCrossValidation.outcomes(of: legModel, labelled, groupBy: groupBy, datasets: datasets, persons: persons),
-                                        hasModel: true,
-                                        note: note)
+            var summary = LegEvaluationSummary(evaluated: "GPS leg model of \(path)",
+                                               outcomes: LegCrossValidation.outcomes(of: legModel, labelled, groupBy: groupBy, datasets: datasets, persons: persons),
+                                               hasModel: true, note: note)
+            summary.bySource = LegSourceSummary(LegSourceScores.outcomes(labelled, model: legModel, persons: persons, datasets: datasets))
+            return summary
         }
         let modes = Set(labelled.legs.compactMap(\.mode))
         let groups = Set(labelled.legs.map { LegCrossValidation.group(of: $0, groupBy, datasets: datasets, persons: persons) })

@@ -97,4 +97,18 @@ import Testing
         #expect(PositionTableReader.point(wkt: "LINESTRING (4.9 52.37, 5 52)") == nil)
         #expect(PositionTableReader.point(wkt: "POINT EMPTY") == nil)
     }
+
+    /// A phone's own activity recognition beside its fixes (the Helsinki TrafficSense export's
+    /// `activity_1`): runs of one activity, kept apart from the labels, which are truth.
+    @Test func anActivityColumnIsAMotionSourceNotALabel() throws {
+        let folder = try TemporaryFolder()
+        let text = "time,lat,lng,accuracy,activity_1,activity_1_conf\n"
+            + "1714550400,60.17,24.94,10,STILL,80\n1714550430,60.17,24.94,10,IN_VEHICLE,60\n1714550460,60.171,24.95,10,IN_VEHICLE,70\n"
+            + "1714550490,60.172,24.96,10,WALKING,90\n"
+        let (result, fixes) = try read(folder, "phone.csv", text)
+        #expect(fixes.count == 4 && result.labels.isEmpty, "activities are never truth labels")
+        #expect(result.activities.map(\.rawName) == ["STILL", "IN_VEHICLE", "WALKING"])
+        #expect(result.activities.map(\.mode) == [.still, .vehicle, .walk] && result.activities.allSatisfy { $0.source == "activity_recognition" })
+        #expect(result.activities[1].start.secondsSince1970 == Self.start + 30 && result.activities[1].end.secondsSince1970 == Self.start + 60)
+    }
 }
