@@ -31,6 +31,8 @@ import Trips
 ///    the tripleg's own fixes, so its mode and the probabilities kept with it agree. Source
 ///    `gps_leg_model`.
 /// 4. Otherwise the leg keeps the mode and source its windows gave it.
+/// 5. Where the IMU windows say the device moved and no fix was recorded, legs by time join
+///    them (`TimeLegs`): mode and decider from the windows, no distance, no geometry.
 ///
 /// Before all this, flights and jumps are cut out of their legs (`FlightsAndJumps`, decider
 /// `plausibility`: a flight is `airplane`, a jump no mode reaches a leg with no mode), and
@@ -51,6 +53,8 @@ public struct LegFusion: Sendable {
     public var transit: TransitIndex?
     /// Flights and jumps, cut out of their legs before anything else decides them.
     public var plausibility = FlightsAndJumps()
+    /// Legs by time where IMU windows say a device moved and no fix says where.
+    public var timeLegs = TimeLegs()
 
     public var minimumIMUShare = 0.5
     /// How the IMU windows and the GPS leg model make the mode (`LegModeRule`).
@@ -84,7 +88,16 @@ public struct LegFusion: Sendable {
         for index in legs.indices where legs[index].mode == nil && legs[index].modeSource == nil {
             legs[index].modeNote = "no IMU window and no GPS speed covered the leg: its fixes are too few or too far apart"
         }
-        guard let transit else { return }
+        if let transit { matchTransit(track, legs: &legs, transit: transit) }
+        let byTime = timeLegs.legs(track, spans: spans)
+        if !byTime.isEmpty {
+            legs += byTime
+            legs.sort { ($0.startSeconds, $0.byTime ? 1 : 0, $0.firstFix) < ($1.startSeconds, $1.byTime ? 1 : 0, $1.firstFix) }
+        }
+    }
+
+    /// Rule 2 over `legs` (fix legs only, in time order).
+    func matchTransit(_ track: DeviceTrack, legs: inout [Tripleg], transit: TransitIndex) {
         var start = 0
         while start < legs.count {
             var end = start + 1

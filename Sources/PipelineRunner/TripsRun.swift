@@ -108,9 +108,14 @@ public struct TripsRun {
 
         let store = try openStore ?? PipelineStore(path: storePath)
         let runID = try store.beginRun(command: "trips")
-        let names = try store.trackNames(groupedBy: grouping)
         let geofences = try store.geofences()
         let stored = try store.modeSpans()
+        // Devices with classified IMU windows and no fix too: their legs are by time (`TimeLegs`).
+        var names = try store.trackNames(groupedBy: grouping)
+        if grouping == .device {
+            let imuOnly = Set(stored.filter { $0.value.contains { $0.source.isIMUModel } }.keys).subtracting(names)
+            names = (names + imuOnly).sorted()
+        }
         summary.devices = names.count
         summary.geofences = geofences.count
         progress.log("trips: \(names.count) devices, \(geofences.count) geofences, classified windows for \(stored.count) devices")

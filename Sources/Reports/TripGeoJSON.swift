@@ -78,7 +78,8 @@ public struct TripGeoJSON {
                     "duration_s": (leg.durationSeconds * 10).rounded() / 10, "distance_m": (leg.distanceMeters * 10).rounded() / 10,
                 ]
                 if let trip = leg.trip { properties["trip_id"] = ids.trip(deviceIndex, trip) }
-                features.append(try Self.feature(geometry: device.track.lineStringGeoJSON(leg.firstFix...leg.lastFix), properties: properties))
+                // A leg by time has no position: a feature with a null geometry (RFC 7946 §3.2).
+                features.append(try Self.feature(geometry: leg.byTime ? "null" : device.track.lineStringGeoJSON(leg.firstFix...leg.lastFix), properties: properties))
             }
         }
         return Self.collection(features)

@@ -63,6 +63,9 @@ extension DeviceTrack {
         return text + "]}"
     }
 
+    /// A leg by time's geometry: a LineString of no point (readers take it as none).
+    public static let emptyLineStringGeoJSON = #"{"type":"LineString","coordinates":[]}"#
+
     static func coordinate(_ degrees: Double) -> String {
         FixedPoint.text(degrees, digits: 6)
     }

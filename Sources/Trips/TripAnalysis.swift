@@ -37,14 +37,14 @@ public struct DeviceTrips: Sendable {
         var points: [TrackPoint] = []
         var renumbered: [Int: Int] = [:]
         var next = 0
-        for leg in triplegs.sorted(by: { $0.firstFix < $1.firstFix }) where max(leg.firstFix, next) <= leg.lastFix {
+        for leg in triplegs.filter({ !$0.byTime }).sorted(by: { $0.firstFix < $1.firstFix }) where max(leg.firstFix, next) <= leg.lastFix {
             for old in max(leg.firstFix, next)...leg.lastFix {
                 renumbered[old] = points.count
                 points.append(track.points[old])
             }
             next = leg.lastFix + 1
         }
-        for index in copy.triplegs.indices {
+        for index in copy.triplegs.indices where !triplegs[index].byTime {
             copy.triplegs[index].firstFix = renumbered[triplegs[index].firstFix]!
             copy.triplegs[index].lastFix = renumbered[triplegs[index].lastFix]!
         }

@@ -26,6 +26,9 @@ public struct Tripleg: Hashable, Sendable {
     public var nextStaypoint: Int?
     /// Set by `TripBuilder`: index of its trip.
     public var trip: Int?
+    /// A leg made from IMU windows alone, where no fix was recorded (`TimeLegs`): its times and
+    /// mode are known, its fix indices mean nothing, and it has no distance and no geometry.
+    public var byTime = false
 
     public init(device: String, firstFix: Int, lastFix: Int, startSeconds: Double, endSeconds: Double, distanceMeters: Double,
                 mode: Mode?, modeSource: Decider?, previousStaypoint: Int? = nil, nextStaypoint: Int? = nil) {
@@ -35,7 +38,7 @@ public struct Tripleg: Hashable, Sendable {
     }
 
     public var durationSeconds: Double { endSeconds - startSeconds }
-    public var fixCount: Int { lastFix - firstFix + 1 }
+    public var fixCount: Int { byTime ? 0 : lastFix - firstFix + 1 }
 }
 
 /// Trip-level parameters: tripleg splitting and the trip definition.

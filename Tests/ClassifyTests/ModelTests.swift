@@ -270,7 +270,7 @@ enum SyntheticWindows {
         #expect(evaluation.folds.allSatisfy { $0.options.contains("inner macro-F1") }, "inner folds by person within the other data set")
         #expect(evaluation.outcomes.count == table.count)
         #expect(evaluation.outcomes.allSatisfy { $0.dataset == datasets[$0.trace] })
-        #expect(GroupedCrossValidation.GroupBy.dataset.inner == .device && GroupedCrossValidation.GroupBy.day.inner == .day)
+        #expect(GroupedCrossValidation.GroupBy.dataset.inner == .person && GroupedCrossValidation.GroupBy.day.inner == .day)
     }
 
     @Test func eachDataSetIsScoredApart() {

@@ -132,7 +132,7 @@ import Testing
         try #expect(runner.pipeline(["train", "lab", "--name-pattern", pattern, "--model", "m.json"], in: folder.path).status == 0)
         let text = try runner.pipeline(["evaluate", "lab", "city", "--name-pattern", pattern, "--model", "m.json"], in: folder.path)
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.stdout.contains("per data set (model smoothed; intervals over that data set's devices):"))
+        #expect(text.stdout.contains("per data set (model smoothed; intervals over that data set's persons):"))
         #expect(text.stdout.contains("  city: 102 windows, 2 devices, accuracy ") && text.stdout.contains("  lab: 102 windows, 2 devices, accuracy "))
         let one = try runner.pipeline(["evaluate", "lab", "--name-pattern", pattern, "--group-by", "dataset"], in: folder.path)
         #expect(one.status == 64 && one.stderr.contains("give two data sets or more"))

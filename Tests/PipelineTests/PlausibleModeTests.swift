@@ -86,3 +86,31 @@ import Testing
         #expect(outcome.stderr.contains("have no mode"))
     }
 }
+
+/// A recording without fixes makes legs by time that count in the modal split.
+@Suite struct TimeLegTests {
+    let cli = CommandLineTests()
+
+    @Test func anIMUOnlyRecordingMakesALegByTimeInTheModalSplit() throws {
+        let folder = try TemporaryFolder()
+        // The bundled phone's 20-minute IMU recording of a walk (07:01:38–07:20:19 in its labels), without its GPX.
+        try FileManager.default.createDirectory(atPath: folder.file("traces/phone-01"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: SharedData.projectRoot + "/traces/phone-01/phone-2024-05-06-0700.csv.gz",
+                                         toPath: folder.file("traces/phone-01/phone-2024-05-06-0700.csv.gz"))
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", SharedData.projectRoot + "/models/mode-model.json"],
+                                       in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let legs = try TripsCommandTests.csv(folder.file("out/triplegs.csv"))
+        #expect(legs.count == 1, "\(legs)")
+        let leg = try #require(legs.first)
+        #expect(leg["travel_mode"] == "walk" && leg["mode_source"] == "model" && leg["distance_m"] == "0.0" && leg["fixes"] == "0")
+        #expect((leg["mode_note"] ?? "").hasPrefix("by time"))
+        let duration = Double(leg["duration_s"] ?? "") ?? 0
+        #expect(abs(duration - 1121) < 60, "the labelled walk lasts 1,121 s: \(duration)")
+        let split = try TripsCommandTests.csv(folder.file("out/modal_split.csv"))
+        #expect(split.contains { $0["dimension"] == "all" && $0["travel_mode"] == "walk" && $0["duration_share"] == "1.0000" })
+        let geojson = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/triplegs.geojson")))) as? [String: Any])
+        let features = try #require(geojson["features"] as? [[String: Any]])
+        #expect(features.count == 1 && features[0]["geometry"] is NSNull, "a leg by time has no geometry")
+    }
+}

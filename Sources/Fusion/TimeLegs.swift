@@ -1,0 +1,55 @@
+import MobilityCore
+import Trips
+
+/// Legs by time where a device was recorded by its motion sensors and no fix says where it
+/// went: a metro ride with the phone's GPS off, an IMU-only recording. Each run of classified
+/// IMU windows of one moving mode (not still: a stay) with no fix within `maxGapSeconds` of
+/// any of its windows becomes a leg of its own (`Tripleg.byTime`): its mode and decider are its
+/// windows', it has no distance and no geometry, and it counts in the modal split by time and
+/// in the person's day, never silently left out.
+///
+/// - Complexity: O(windows · log fixes).
+public struct TimeLegs: Sendable {
+    /// A window this far from every fix, or farther, has no position, seconds. Default 60.
+    public var maxGapSeconds = 60.0
+    /// Windows further apart than this end a run, seconds. Default 60.
+    public var maxWindowGapSeconds = 60.0
+    /// Shortest run that is a leg, seconds (`TripParameters.minimumLegSeconds`). Default 60.
+    public var minimumLegSeconds = 60.0
+
+    public init() {}
+
+    public static let note = "by time: the IMU windows say how the device moved, and no fix says where: no distance, no geometry"
+
+    /// The legs by time of `track`'s device from its IMU windows `spans` (any order).
+    public func legs(_ track: DeviceTrack, spans: [ModeSpan]) -> [Tripleg] {
+        let times = track.points.map(\.timeSeconds)
+        let unplaced = spans.sorted { $0.startSeconds < $1.startSeconds }.filter { span in
+            let index = times.insertionIndex(of: span.startSeconds - maxGapSeconds)
+            return index >= times.count || times[index] > span.endSeconds + maxGapSeconds
+        }
+        var legs: [Tripleg] = []
+        var run: [ModeSpan] = []
+        func close() {
+            defer { run = [] }
+            guard let first = run.first, first.mode != .still else { return }
+            let end = run.map(\.endSeconds).max()!
+            guard end - first.startSeconds >= minimumLegSeconds else { return }
+            var leg = Tripleg(device: track.device, firstFix: 0, lastFix: 0, startSeconds: first.startSeconds, endSeconds: end,
+                              distanceMeters: 0, mode: first.mode, modeSource: first.source)
+            leg.byTime = true
+            leg.modeNote = Self.note
+            legs.append(leg)
+        }
+        for span in unplaced {
+            if let last = run.last, span.mode != last.mode || span.startSeconds - last.endSeconds > maxWindowGapSeconds { close() }
+            run.append(span)
+        }
+        close()
+        // Windows overlap by half: a run ends where the next begins.
+        for index in legs.indices.dropLast() where legs[index].endSeconds > legs[index + 1].startSeconds {
+            legs[index].endSeconds = legs[index + 1].startSeconds
+        }
+        return legs
+    }
+}
