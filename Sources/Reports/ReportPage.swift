@@ -30,7 +30,7 @@ public struct ReportPage {
     /// Writes the page. `published` returns once the heat maps and the OD grid are in the
     /// store and the folder: `pipeline publish` computes them while the other sections are read.
     public func write(published: () throws -> Void = {}) throws {
-        let before = [try overview(), try inputs(), try fileOutcomes(), try devices(), try modalSplit(), try trips()]
+        let before = [try overview(), try inputs(), try fileOutcomes(), try devices(), try modalSplit(), try trust(), try trips()]
         let (dwells, after) = (try dwellPlaces(), [try comfort(), try recordingRides(), try classifier()])
         try published()
         let sections = before + [try originDestination(), dwells, try heatMaps()] + after

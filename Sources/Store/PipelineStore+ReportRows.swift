@@ -251,6 +251,16 @@ extension PipelineStore {
         }
     }
 
+    /// Seconds and count of triplegs by mode ("unknown" when none) and by what decided it ("none").
+    public func legSecondsByDecision() throws -> [(mode: String, decidedBy: String, seconds: Double, legs: Int)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT COALESCE(mode, 'unknown'), COALESCE(mode_source, 'none'), SUM(duration_s), COUNT(*) FROM triplegs
+                WHERE COALESCE(mode, '') <> 'still' GROUP BY 1, 2 ORDER BY 1, 2
+                """).map { (mode: $0[0], decidedBy: $0[1], seconds: $0[2], legs: $0[3]) }
+        }
+    }
+
     /// Triplegs by what decided their mode ("none") and mode ("unknown").
     public func legDecisions() throws -> [DecisionCount] {
         try decisionCounts("SELECT COALESCE(mode_source, 'none'), COALESCE(mode, 'unknown'), COUNT(*) FROM triplegs GROUP BY 1, 2 ORDER BY 1, 2")

@@ -1,0 +1,43 @@
+import MobilityCore
+import Trips
+
+extension ReportPage {
+    /// How far to trust the modal split: per mode, its travel time and the share of it each
+    /// source decided; the time no source could name (unknown) and the time only known to be in
+    /// a vehicle; and where the scores of the deciders are.
+    func trust() throws -> String {
+        let rows = try store.legSecondsByDecision()
+        guard !rows.isEmpty else { return "" }
+        let deciders = Self.trustDeciders.filter { decider in rows.contains { $0.decidedBy == decider.key } }
+            + Array(Set(rows.map(\.decidedBy)).subtracting(Self.trustDeciders.map(\.key))).sorted().map { ($0, $0) }
+        let modes = Array(Set(rows.map(\.mode))).sorted { (Mode(rawValue: $0) ?? .airplane, $0) < (Mode(rawValue: $1) ?? .airplane, $1) }
+        let total = rows.reduce(0) { $0 + $1.seconds }
+        let table = HTML.table(["mode", "minutes", "share of travel time"] + deciders.map(\.1), modes.map { mode in
+            let part = rows.filter { $0.mode == mode }
+            let seconds = part.reduce(0) { $0 + $1.seconds }
+            return [mode, HTML.number(seconds / 60), HTML.number(100 * seconds / max(total, 1), 1) + "%"] + deciders.map { decider in
+                let decided = part.filter { $0.decidedBy == decider.key }.reduce(0) { $0 + $1.seconds }
+                return decided > 0 ? HTML.number(100 * decided / max(seconds, 1), 0) + "%" : "–"
+            }
+        }, numeric: Set(1..<(3 + deciders.count)))
+        func share(_ mode: String) -> (Double, Int) {
+            let part = rows.filter { $0.mode == mode }
+            return (100 * part.reduce(0) { $0 + $1.seconds } / max(total, 1), part.reduce(0) { $0 + $1.legs })
+        }
+        let (unknown, unknownLegs) = share(unknownModeName), (vehicle, vehicleLegs) = share(Mode.vehicle.rawValue)
+        return "<section><h2>How far to trust the modal split</h2><p class=\"note\">Travel time of the legs (still left out) by mode, and "
+            + "the share of each mode's time that each source decided. Unknown: \(HTML.number(unknown, 1))% of travel time (\(unknownLegs) legs) "
+            + "has no mode; vehicle: \(HTML.number(vehicle, 1))% (\(vehicleLegs) legs) is known to be in a vehicle and not which. Why each "
+            + "leg is what it is: \(perDeviceTable("triplegs.csv")) (mode_source, mode_note, and each source's answer beside the final "
+            + "one). How well the deciders score on people, phones and cities they never saw: the model's evaluation below, and "
+            + "docs/leg-modes.md.</p>" + table + "</section>"
+    }
+
+    /// The deciders in the order the table shows them, with their column names.
+    static let trustDeciders: [(key: String, String)] = [
+        (Decider.model.rawValue, "IMU model"), (Decider.modelGravityFree.rawValue, "IMU model (gravity-free)"),
+        (Decider.imuAndGPSLegModel.rawValue, "IMU + GPS leg model"), (Decider.gpsLegModel.rawValue, "GPS leg model"),
+        (Decider.gpsRules.rawValue, "GPS speed rules"), (Decider.transit.rawValue, "transit feed"),
+        (Decider.plausibility.rawValue, "speeds (flight, jump)"), ("none", "nothing"),
+    ]
+}
