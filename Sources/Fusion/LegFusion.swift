@@ -17,7 +17,7 @@ import Trips
 ///    of walk, or of car, bus and train: what a whole leg's speeds, stops and turns tell well).
 ///    An IMU model that never learnt bike cannot say bike, so bike is then open to the GPS leg
 ///    model in either family. Source `imu+gps_leg_model`.
-/// 2. **Transit.** With a feed (`--transit`), a motorised leg (car, bus or train by now) is
+/// 2. **Transit.** With a feed (`--transit`), a motorised leg (car, bus, train or vehicle by now) is
 ///    matched as part of its ride: the run of adjacent legs (no staypoint between) that are
 ///    motorised or still, since a bus's stops cut its ride into legs that alone show no stop.
 ///    The ride's legs become train when it runs along rail (`railShare` of its fixes within 30 m of a rail corridor)
@@ -26,6 +26,9 @@ import Trips
 ///    between them (a metro ride: no fixes underground). It becomes bus when `busShare` of it
 ///    runs along bus routes, it stops at two or more bus stops and at least half of its stops
 ///    are at bus stops (a car stops at lights, a bus at its stops). Source `transit`.
+///    A vehicle type the IMU windows named with confidence (rule 1) stands against the feed,
+///    with a note: the feed says where a ride ran, not what the phone felt, and no real feed
+///    has been scored on people.
 /// 3. A moving leg that only GPS covers (named by the GPS leg model on its run of windows, or by
 ///    the speed rules where that run was too short for it) is named again by the leg model on
 ///    the tripleg's own fixes, so its mode and the probabilities kept with it agree. Source
@@ -110,10 +113,15 @@ public struct LegFusion: Sendable {
                 let mode = transitMode(match)
                 for index in ride where legs[index].mode.map(Self.motorised.contains) ?? false {
                     legs[index].evidence?.transit = match
-                    if let mode, mode != legs[index].mode {
-                        legs[index].mode = mode
-                        legs[index].modeSource = Self.transitSource
+                    guard let mode, mode != legs[index].mode else { continue }
+                    // A feed says where a ride ran, not what the phone felt: a vehicle type the IMU
+                    // named with confidence stands against it (no real feed has been scored on people).
+                    if legs[index].modeSource?.isIMUModel == true, let imuMode = legs[index].mode, imuMode != .vehicle {
+                        legs[index].modeNote = "the IMU windows' \(imuMode.rawValue) stands against the transit feed's \(mode.rawValue)"
+                        continue
                     }
+                    legs[index].mode = mode
+                    legs[index].modeSource = Self.transitSource
                 }
             } else {
                 for index in ride where legs[index].lastFix > legs[index].firstFix {
@@ -125,7 +133,7 @@ public struct LegFusion: Sendable {
         }
     }
 
-    static let motorised: Set<Mode> = [.car, .bus, .train]
+    static let motorised: Set<Mode> = [.car, .bus, .train, .vehicle]
 
     /// `leg` cut around every underground ride in it (see the type's notes); `[leg]` when it
     /// has none or is motorised already.
@@ -138,7 +146,7 @@ public struct LegFusion: Sendable {
         }
         return leg.cut(at: cuts.map { ($0, $0 + 1, .train, Self.transitSource, nil) }, points: points)
     }
-    static let rideModes: Set<Mode> = [.car, .bus, .train, .still]
+    static let rideModes: Set<Mode> = [.car, .bus, .train, .vehicle, .still]
 
     /// Whether the device rode between consecutive fixes `a` and `b` underground: `undergroundGapSeconds`
     /// or more apart, both within `nearStationMeters` of a rail stop of the feed, and farther
