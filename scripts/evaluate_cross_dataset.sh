@@ -15,7 +15,9 @@
 #    (a Limerick bus ride, two hikes, a stroll; other people, receivers and countries), each
 #    labelled whole with its mode in a manifest: scored as legs beside trackintel's rule, and
 #    run through the pipeline for the moving minutes per mode of the legs it cuts.
-# 4. The Helsinki legs (Aalto TrafficSense: 8 phones, one day, 82 of its 103 hand-logged legs
+# 4. The shipped model on WISDM's 21 people (walk and still only, read through a per-file
+#    mapping with its label map), grouped by person, beside the rules on the same windows.
+# 5. The Helsinki legs (Aalto TrafficSense: 8 phones, one day, 82 of its 103 hand-logged legs
 #    with 3 fixes or more; held out: they score, they never choose): the GPS leg model, the
 #    phones' own activity labels (a motion source: on foot, bike or vehicle, never a type),
 #    the two fused by the rule `run` uses, always-train and trackintel's rule, side by side.
@@ -33,6 +35,7 @@ geotec_inputs "$work/geotec" "$shared"
 qrowd_inputs "$work/qrowd" "$shared"
 metro_inputs "$work/metro" "$shared"
 helsinki_inputs "$work/helsinki" "$shared"
+wisdm_inputs "$work/wisdm" "$shared"
 tmd=$work/tmd
 ln -s "$(realpath "$shared/imu/tmd/raw")" "$tmd"
 pattern='sensorfile_(?<device>[^_]+)_(?<mode>[^_]+)_\d+\.csv'
@@ -68,6 +71,9 @@ for leg in csv.DictReader(open(sys.argv[1])):
 for track, modes in sorted(minutes.items()):
     print(f"{track}: " + ", ".join(f"{mode} {m:.0f}" for mode, m in sorted(modes.items())) + " min")
 PY
+echo "== the shipped model on WISDM (21 people it never saw, still and walk), grouped by person =="
+"$pipeline" evaluate "$work/wisdm" --model "$model" 2>/dev/null | summary
+"$pipeline" evaluate "$work/wisdm" --model "$model" 2>/dev/null | sed -n '/^rules baseline, smoothed/,/^$/p' | head -3
 echo "== Helsinki legs (held out, grouped by phone): the GPS leg model, the phones' activity labels, both fused, and the baselines =="
 "$pipeline" evaluate "$work/helsinki" --model "$model" --legs-only 2>/dev/null | sed -n '/^GPS legs, as recorded/,/^trackintel/p' | head -12
 "$pipeline" evaluate "$work/helsinki" --model "$model" --legs-only 2>/dev/null | sed -n '/^GPS legs by source/,$p'

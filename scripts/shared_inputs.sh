@@ -8,6 +8,14 @@
 #                             read by rate from a fixed start), one device for the whole set:
 #                             its bus and train "users" are not people (its README).
 #   metro_inputs DIR SHARED   the two Paris metro rides (Sensor Logger), one phone, all train.
+#   wisdm_inputs DIR SHARED   WISDM 2019's phone accelerometer files (21 people, trouser pocket,
+#                             20 Hz; the gyroscope files are recorded apart, on their own clock,
+#                             and left out), read through a mapping: headerless, `;` ending each
+#                             row, read at its stated 20 Hz from a fixed start (its ns times are
+#                             the phone's clock, restarting with each activity), and the
+#                             activity letters mapped: A walking, B jogging and C stairs to walk
+#                             (on foot), D sitting and E standing to still; the other 13 (typing,
+#                             eating, ball games …) are no transport mode and are left out, counted.
 #   helsinki_inputs DIR SHARED  the Aalto TrafficSense day in Helsinki: its table of 8 phones'
 #                             fixes split into one file per phone (as the reader's message
 #                             asks), times in local time (+03:00, EEST), each phone's own
@@ -38,6 +46,17 @@ metro_inputs() {
     mkdir -p "$dir"
     for ride in "$shared"/imu/metro/L4*; do ln -sfn "$(realpath "$ride")" "$dir/"; done
     printf 'path,device,person,mode\nL4_*,pixel-4-xl,metro-rider,train\n' > "$dir/manifest.csv"
+}
+
+wisdm_inputs() {
+    local dir=$1 shared=$2 file subject
+    mkdir -p "$dir"
+    printf 'path,device,person,columns\n' > "$dir/manifest.csv"
+    for file in "$shared"/imu/wisdm/phone/accel/data_*_accel_phone.txt; do
+        ln -sf "$(realpath "$file")" "$dir/"
+        subject=$(basename "$file" | sed 's/^data_\([0-9]*\)_.*/\1/')
+        echo "$(basename "$file"),wisdm-$subject-phone,wisdm-$subject,\"header=0; rate=20; start=2019-01-01T00:00:00Z; acc=4,5,6; label=2; labels=A:walk,B:walk,C:walk,D:still,E:still\"" >> "$dir/manifest.csv"
+    done
 }
 
 helsinki_inputs() {

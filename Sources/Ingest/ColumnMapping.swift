@@ -33,6 +33,8 @@ public struct ColumnMapping: Hashable, Sendable {
     public var fixedRateHz: Double?
     public var streams: [Stream] = []
     public var labelColumn: Int?
+    /// What the label column's codes mean (`labels=`): code → a mode name; codes not here stay as written.
+    public var labelNames: [String: String] = [:]
     /// The column names the header held (empty without a header).
     public var header: [String] = []
     /// The offset of ISO 8601 times written without one, seconds (`utc_offset=`; 0 is UTC).

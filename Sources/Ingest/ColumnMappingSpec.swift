@@ -19,6 +19,9 @@ import MobilityCore
 ///     gyro=gx,gy,gz:deg/s  gyroscope columns, unit rad/s (default) or deg/s
 ///     linear=…  gravity=…  the other kept streams, in m/s2 or g
 ///     label=activity       per-sample label column
+///     labels=A:walk,D:still   what the label column's codes mean, as mode names (`ModeNames`): a data
+///                          set that writes letters (WISDM's A walking, D sitting …); a code left
+///                          out stays as written, and is reported as unknown, never guessed
 ///     files=*.txt          the files this mapping is for: a glob of the name, or with a `/` of the path
 ///                          below the folder given (`logger/*.txt`); without it, the mapping is for
 ///                          files no reader recognises (`ColumnMappings`)
@@ -89,7 +92,7 @@ public struct ColumnMappingSpec: Hashable, Sendable {
     }
 
     static let keys: Set<String> = ["delimiter", "header", "time", "dt", "rate", "start", "acc", "gyro", "linear", "gravity", "label",
-                                    "files", "utc_offset"]
+                                    "labels", "files", "utc_offset"]
 
     /// The files this mapping is for (`files=`), or nil for files no reader recognises.
     public var files: String? { entries["files"] }
@@ -242,6 +245,16 @@ public struct ColumnMappingSpec: Hashable, Sendable {
             mapping.streams.append(.init(sensor: sensor, columns: columns, toSI: scale))
         }
         if let label = entries["label"] { mapping.labelColumn = try column(label) }
+        if let names = entries["labels"] {
+            guard entries["label"] != nil else { throw SpecError("labels=\(names) names what a label column's codes mean: give label= too") }
+            for pair in names.split(separator: ",") {
+                let parts = pair.split(separator: ":", maxSplits: 1).map { String($0).trimmingWhitespace() }
+                guard parts.count == 2, !parts[0].isEmpty, Mode(labelName: parts[1]) != nil else {
+                    throw SpecError("labels=: '\(pair)' is not code:mode with a known mode name (such as A:walk)")
+                }
+                mapping.labelNames[parts[0]] = parts[1]
+            }
+        }
         return mapping
     }
 }

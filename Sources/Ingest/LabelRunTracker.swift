@@ -4,6 +4,8 @@ import MobilityCore
 struct LabelRunTracker {
     /// What the runs are: truth labels (`labelRun`) or the phone's own activities (`activityRun`).
     var isActivity = false
+    /// Codes renamed before the run is reported (`ColumnMapping.labelNames`).
+    var names: [String: String] = [:]
     private var current: [UInt8] = []
     private var name = ""
     private var start: Timestamp?
@@ -18,6 +20,7 @@ struct LabelRunTracker {
         finish(visitor: visitor)
         current = Array(bytes)
         name = CSVFields.unquote(String(decoding: bytes, as: UTF8.self))
+        name = names[name] ?? name
         start = time
         end = time
         self.line = line

@@ -19,12 +19,15 @@ public struct TableIMUReader {
     public func read(visitor: IMUVisitor) throws -> Int {
         var fields = CSVFields(delimiter: mapping.delimiter)
         var labels = LabelRunTracker()
+        labels.names = mapping.labelNames
         var timeUnit = mapping.timeUnit
         var rows = 0
         var elapsedSeconds = 0.0  // the sum of the intervals so far, with dt=
         let needed = mapping.minimumFields
-        try LineReader(path: path).forEachLine { line, number in
-            guard number > mapping.headerLines, !line.isEmpty else { return true }
+        try LineReader(path: path).forEachLine { whole, number in
+            guard number > mapping.headerLines, !whole.isEmpty else { return true }
+            // A `;` ending every row is a record terminator (WISDM writes `…,x,y,z;`), not part of the last field.
+            let line = whole.last == UInt8(ascii: ";") && mapping.delimiter != UInt8(ascii: ";") ? UnsafeBufferPointer(rebasing: whole.dropLast()) : whole
             fields.split(line)
             guard fields.count >= needed else {
                 visitor.rejectedRow(.malformedRow, line: number, sensor: mapping.streams.first?.sensor)

@@ -222,4 +222,20 @@ import ZIPFoundation
         #expect(collector.samples[.accelerometer]?.map(\.y) == [-1.25, -1.25, -1.25])
         #expect(collector.rejected.isEmpty)
     }
+
+    /// WISDM 2019 as it comes: no header, a `;` ending every row, activity letters. A mapping's
+    /// `labels=` says what the letters mean; a letter it leaves out stays as written (unknown).
+    @Test func aHeaderlessTableWithRowTerminatorsAndLabelCodes() throws {
+        let folder = try TemporaryFolder()
+        let text = rows(4) { i in "1609,\(i < 2 ? "A" : "F"),4183088857\(i),-1.6,-12.0,0.13;" }
+        let spec = try ColumnMappingSpec(text: "header=0; rate=20; start=2019-01-01T00:00:00Z; acc=4,5,6; label=2; labels=A:walk,D:still")
+        let mapping = try spec.mapping(headerLine: "", path: "wisdm.txt")
+        #expect(mapping.labelNames == ["A": "walk", "D": "still"])
+        let collector = IMUCollector()
+        try TableIMUReader(path: try folder.write("wisdm.txt", text), mapping: mapping).read(visitor: collector)
+        #expect(collector.rejected.isEmpty && collector.samples[.accelerometer]?.map(\.z) == [0.13, 0.13, 0.13, 0.13])
+        #expect(collector.labels.map(\.0) == ["walk", "F"])
+        #expect(throws: ColumnMappingSpec.SpecError.self) { _ = try ColumnMappingSpec(text: "acc=1,2,3; rate=20; start=2019-01-01T00:00:00Z; label=2; labels=A:wlak").mapping(headerLine: "", path: "x") }
+        #expect(throws: ColumnMappingSpec.SpecError.self) { _ = try ColumnMappingSpec(text: "acc=1,2,3; rate=20; start=2019-01-01T00:00:00Z; labels=A:walk").mapping(headerLine: "", path: "x") }
+    }
 }
