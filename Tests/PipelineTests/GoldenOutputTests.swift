@@ -106,6 +106,7 @@ struct Normaliser {
     }
 
     static let isoTime = try! NSRegularExpression(pattern: #"(\d{4}-\d{2}-\d{2})[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?"#)
+    static let fingerprint = try! NSRegularExpression(pattern: #"complete_run,[0-9a-f]{64}"#)
     static let signature = try! NSRegularExpression(pattern: #"(?<![0-9])([0-9]+):<now>:[0-9]+:[0-9]+"#)
     static let unixSeconds = try! NSRegularExpression(pattern: #"(?<![0-9.])1[0-9]{9}(\.[0-9]+)?(?![0-9])"#)
 
@@ -153,8 +154,10 @@ struct Normaliser {
             guard let whole = Range(match.range, in: text), let value = Double(text[whole]), abs(value - now) < 172_800 else { continue }
             text.replaceSubrange(whole, with: "<now>")
         }
-        // A file signature written out (size:mtime:inode:device, as `export` writes input_files).
-        return Self.signature.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1:<now>:<inode>:<device>")
+        // A file signature written out (size:mtime:inode:device, as `export` writes input_files),
+        // and the run fingerprint over the inputs' places (`export`'s derived_state.csv).
+        text = Self.signature.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1:<now>:<inode>:<device>")
+        return Self.fingerprint.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "complete_run,<masked>")
     }
 
     /// Every file under `path` (recursively), each as `name/relative path`; SQLite files as rows.
