@@ -15,13 +15,7 @@ import Testing
             return
         }
         let folder = try TemporaryFolder()
-        let layout = Process()
-        layout.executableURL = URL(fileURLWithPath: "/bin/bash")
-        layout.arguments = ["-c", "source scripts/shared_inputs.sh && helsinki_inputs \"$1\" \"$2\"", "bash", folder.file("helsinki"), SharedData.folder]
-        layout.currentDirectoryURL = URL(fileURLWithPath: SharedData.projectRoot)
-        try layout.run()
-        layout.waitUntilExit()
-        #expect(layout.terminationStatus == 0)
+        #expect(try SharedInputs.layout("helsinki_inputs", into: folder.file("helsinki")))
         let outcome = try cli.pipeline(["evaluate", "helsinki", "--model", SharedData.projectRoot + "/models/mode-model.json", "--legs-only", "--json"],
                                        in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")

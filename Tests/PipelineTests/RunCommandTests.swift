@@ -38,17 +38,7 @@ import Testing
     }
 
     static func geoPackageRows(_ path: String) throws -> Data {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let database = try DatabaseQueue(path: path, configuration: configuration)
-        return try database.read { db in
-            var text = ""
-            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
-                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\"")
-                text += table + "\n" + rows.map { row in row.filter { $0.0 != "last_change" }.map { "\($0.1)" }.joined(separator: "|") }.joined(separator: "\n")
-            }
-            return Data(text.utf8)
-        }
+        Data(try Normaliser.rows(path).utf8)
     }
 
     @Test func aRunWritesEveryOutputThenChangesNothingThenReadsOnlyANewFile() throws {

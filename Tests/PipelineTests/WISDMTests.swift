@@ -14,13 +14,7 @@ import Testing
             return
         }
         let folder = try TemporaryFolder()
-        let layout = Process()
-        layout.executableURL = URL(fileURLWithPath: "/bin/bash")
-        layout.arguments = ["-c", "source scripts/shared_inputs.sh && wisdm_inputs \"$1\" \"$2\"", "bash", folder.file("wisdm"), SharedData.folder]
-        layout.currentDirectoryURL = URL(fileURLWithPath: SharedData.projectRoot)
-        try layout.run()
-        layout.waitUntilExit()
-        #expect(layout.terminationStatus == 0)
+        #expect(try SharedInputs.layout("wisdm_inputs", into: folder.file("wisdm")))
         let outcome = try cli.pipeline(["evaluate", "wisdm", "--model", SharedData.projectRoot + "/models/mode-model.json", "--json"], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
