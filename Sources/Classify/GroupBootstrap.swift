@@ -63,6 +63,32 @@ public struct GroupBootstrap: Sendable {
         return Intervals(accuracy: interval(accuracies), macroF1: interval(macros), f1: f1s.compactMapValues(interval))
     }
 
+    /// The share of `seconds` that is right (time-weighted agreement, as a leg scoreboard
+    /// weighs a 40-minute ride above a 2-minute one), with its interval over the groups
+    /// (persons); nil interval with fewer than two groups.
+    public func agreement(_ items: [(group: String, seconds: Double, right: Bool)]) -> (share: Double, interval: Interval?) {
+        var perGroup: [String: (right: Double, all: Double)] = [:]
+        for item in items {
+            perGroup[item.group, default: (0, 0)].all += item.seconds
+            if item.right { perGroup[item.group, default: (0, 0)].right += item.seconds }
+        }
+        let total = perGroup.values.reduce(0) { $0 + $1.all }, right = perGroup.values.reduce(0) { $0 + $1.right }
+        let share = total > 0 ? right / total : 0
+        let groups = perGroup.keys.sorted()
+        guard groups.count >= 2, replicates > 0 else { return (share, nil) }
+        var generator = SeededGenerator(seed: seed)
+        var shares: [Double] = []
+        for _ in 0..<replicates {
+            var (sumRight, sumAll) = (0.0, 0.0)
+            for _ in groups.indices {
+                let part = perGroup[groups[Int(generator.next() % UInt64(groups.count))]]!
+                (sumRight, sumAll) = (sumRight + part.right, sumAll + part.all)
+            }
+            shares.append(sumAll > 0 ? sumRight / sumAll : 0)
+        }
+        return (share, interval(shares))
+    }
+
     private func interval(_ values: [Double]) -> Interval? {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return nil }

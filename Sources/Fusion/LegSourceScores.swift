@@ -17,9 +17,15 @@ public enum LegSourceScores {
     /// empty when none does. `baseline` is trackintel's rule throughout.
     public static func outcomes(_ table: LegTable, model: GPSLegModel, rule: LegModeRule = LegModeRule(),
                                 persons: [String: String] = [:], datasets: [String: String] = [:]) -> [String: [WindowOutcome]] {
+        scored(table, model: model, rule: rule, persons: persons, datasets: datasets).outcomes
+    }
+
+    /// The outcomes of `outcomes`, and each scored leg's labelled seconds, in the outcomes' order.
+    public static func scored(_ table: LegTable, model: GPSLegModel, rule: LegModeRule = LegModeRule(),
+                              persons: [String: String] = [:], datasets: [String: String] = [:]) -> (outcomes: [String: [WindowOutcome]], seconds: [Double]) {
         let rows = table.legs.indices.filter { table.legs[$0].mode != nil && table.legs[$0].thinnedToSeconds == nil
             && table.legs[$0].speedScale == nil && table.legs[$0].activity != nil }
-        guard !rows.isEmpty else { return [:] }
+        guard !rows.isEmpty else { return ([:], []) }
         var legs = LegTable()
         for row in rows { legs.append(table.legs[row], features: Array(table.row(row))) }
         let predicted = model.predict(legs), probabilities = model.probabilities(legs), trackintel = TrackintelBaseline.predict(legs)
@@ -38,6 +44,6 @@ public enum LegSourceScores {
                                                                    dataset: datasets[leg.trace]))
             }
         }
-        return outcomes
+        return (outcomes, legs.legs.map { $0.start.seconds(until: $0.end) })
     }
 }

@@ -21,9 +21,13 @@ public struct LegSourceSummary: Encodable, Sendable {
         public var coarseMacroF1: Double
         /// Share of the vehicle legs answered `vehicle` (right at the coarse level, wrong for the type).
         public var vehicleShare: Double
+        /// Share of the legs' labelled time whose mode is right (`vehicle` wrong), with its interval.
+        public var timeAgreement: Double
+        public var timeAgreementInterval: GroupBootstrap.Interval?
     }
 
-    public init?(_ outcomes: [String: [WindowOutcome]], bootstrap: GroupBootstrap = GroupBootstrap()) {
+    /// `seconds`: each leg's labelled time, in the outcomes' order (`LegSourceScores.scored`).
+    public init?(_ outcomes: [String: [WindowOutcome]], seconds: [Double], bootstrap: GroupBootstrap = GroupBootstrap()) {
         guard let any = outcomes.values.first, !any.isEmpty else { return nil }
         legs = any.count
         vehicleLegs = any.filter { LegModeRule.vehicleTypes.contains($0.truth) }.count
@@ -35,22 +39,25 @@ public struct LegSourceSummary: Encodable, Sendable {
                 (leg.truth, leg.smoothed) = (TrackintelBaseline.coarse(leg.truth), TrackintelBaseline.coarse(leg.smoothed))
                 return leg
             }
+            let agreement = bootstrap.agreement(zip(all, seconds).map { ($0.person ?? $0.device, $1, $0.smoothed == $0.truth) })
             return SourceScore(source: source, accuracy: ConfusionMatrix(all, \.smoothed).accuracy,
                                vehicleTypeMacroF1: ConfusionMatrix(vehicles, \.smoothed).macroF1,
                                vehicleTypeMacroF1Interval: vehicles.isEmpty ? nil : bootstrap.intervals(vehicles, \.smoothed).macroF1,
                                coarseMacroF1: ConfusionMatrix(coarse, \.smoothed).macroF1,
-                               vehicleShare: vehicles.isEmpty ? 0 : Double(vehicles.filter { $0.smoothed == .vehicle }.count) / Double(vehicles.count))
+                               vehicleShare: vehicles.isEmpty ? 0 : Double(vehicles.filter { $0.smoothed == .vehicle }.count) / Double(vehicles.count),
+                               timeAgreement: agreement.share, timeAgreementInterval: agreement.interval)
         }
     }
 
     var text: String {
         var lines = ["GPS legs by source, as recorded: \(legs) legs with the phone's activity labels, \(vehicleLegs) of them by car, bus or train "
-                     + "(vehicle type: macro-F1 over car, bus, train, 'vehicle' wrong for the type; coarse: slow vs motorised, 'vehicle' right)"]
+                     + "(vehicle type: macro-F1 over car, bus, train, 'vehicle' wrong for the type; coarse: slow vs motorised, 'vehicle' right; "
+                     + "time agreement: share of the legs' labelled time with the right mode, intervals over persons)"]
         for score in sources {
-            lines.append(String(format: "  %@ vehicle type %.3f%@  coarse %.3f  accuracy %.3f  answered vehicle %.0f%%",
+            lines.append(String(format: "  %@ vehicle type %.3f%@  coarse %.3f  accuracy %.3f  time agreement %.3f%@  answered vehicle %.0f%%",
                                 score.source.padding(toLength: 16, withPad: " ", startingAt: 0),
                                 score.vehicleTypeMacroF1, EvaluationReport.bracket(score.vehicleTypeMacroF1Interval), score.coarseMacroF1,
-                                score.accuracy, 100 * score.vehicleShare))
+                                score.accuracy, score.timeAgreement, EvaluationReport.bracket(score.timeAgreementInterval), 100 * score.vehicleShare))
         }
         return lines.joined(separator: "\n")
     }

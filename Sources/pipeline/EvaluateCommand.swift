@@ -172,7 +172,8 @@ struct EvaluateCommand: ParsableCommand {
             var summary = LegEvaluationSummary(evaluated: "GPS leg model of \(path)",
                                                outcomes: LegCrossValidation.outcomes(of: legModel, labelled, groupBy: groupBy, datasets: datasets, persons: persons),
                                                hasModel: true, note: note)
-            summary.bySource = LegSourceSummary(LegSourceScores.outcomes(labelled, model: legModel, persons: persons, datasets: datasets))
+            let bySource = LegSourceScores.scored(labelled, model: legModel, persons: persons, datasets: datasets)
+            summary.bySource = LegSourceSummary(bySource.outcomes, seconds: bySource.seconds)
             return summary
         }
         let modes = Set(labelled.legs.compactMap(\.mode))

@@ -50,4 +50,14 @@ import Testing
         let byDevice = GroupBootstrap(replicates: 400).intervals(outcomes.map { var o = $0; o.person = nil; return o }, \.smoothed).accuracy!
         #expect(byDevice.lower < 0.5, "\(byDevice)")
     }
+
+    @Test func timeAgreementWeighsLegsByTheirSecondsAndResamplesPersons() throws {
+        let items: [(group: String, seconds: Double, right: Bool)] = [("ann", 100, true), ("ann", 300, false), ("ben", 600, true)]
+        let (share, interval) = GroupBootstrap(replicates: 400).agreement(items)
+        #expect(abs(share - 0.7) < 1e-12, "700 of 1,000 s right")
+        let bounds = try #require(interval)
+        // Draws: {ann, ann} 0.25, {ann, ben} 0.7, {ben, ben} 1.0.
+        #expect(abs(bounds.lower - 0.25) < 1e-9 && abs(bounds.upper - 1) < 1e-9, "\(bounds)")
+        #expect(GroupBootstrap().agreement([("ann", 10, true)]).interval == nil, "one person gives no spread")
+    }
 }
