@@ -58,6 +58,8 @@ public struct TripsRun {
         public var legsNearTransit: Int?
         /// Jumps no mode reaches, split off as legs without a mode (`FlightsAndJumps`).
         public var jumps = 0
+        /// How often the leg decision changed a source's own answer (`FusionTally`).
+        public var fusion = FusionTally()
         /// Legs nothing decided (no IMU window, no GPS speed covered them), their metres and seconds.
         public var undecidedLegs = 0
         public var undecidedMeters = 0.0
@@ -92,7 +94,7 @@ public struct TripsRun {
         }
 
         enum CodingKeys: String, CodingKey {
-            case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips, jumps
+            case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips, jumps, fusion
             case undecidedLegs = "undecided_legs", undecidedMeters = "undecided_m", undecidedSeconds = "undecided_s"
             case legsByModeSource = "legs_by_mode_source", legsNearTransit = "legs_near_transit", secondsLoading = "seconds_loading"
             case secondsTrips = "seconds_trips", secondsWriting = "seconds_writing", files
@@ -171,6 +173,8 @@ public struct TripsRun {
             summary.undecidedSeconds += leg.durationSeconds
         }
         if let warning = summary.undecidedWarning { progress.log("warning: " + warning) }
+        summary.fusion = FusionTally(result.devices.flatMap(\.triplegs))
+        if let line = summary.fusion.line { progress.log(line) }
         if transit != nil {
             summary.legsNearTransit = result.devices.flatMap(\.triplegs).filter { leg in
                 guard let match = leg.evidence?.transit else { return false }

@@ -59,4 +59,13 @@ import Trips
         LegFusion(legModel: Self.model, imuClasses: [.still, .walk, .bus, .train]).apply(track, legs: &legs, imuSpans: spans)
         #expect(legs[0].mode == .train && legs[0].modeSource == Decider.imuAndGPSLegModel)
     }
+
+    @Test func theTallySaysWhichSourceTheDecisionOverruled() throws {
+        let kept = Self.decide(windows: [.car]), typed = Self.decide(windows: [.car, .bus])
+        let tally = FusionTally([kept, typed])
+        // The IMU's car stood against the leg model's train; the split IMU's car was replaced by the leg model's train.
+        #expect(tally.imuLegs == 2 && tally.imuChanged == 1 && tally.gpsLegs == 2 && tally.gpsChanged == 1)
+        #expect(abs(tally.gpsChangedSeconds - kept.durationSeconds) < 1e-9)
+        #expect(tally.line?.contains("on 1 of the 2 legs they cover") == true && FusionTally([]).line == nil)
+    }
 }
