@@ -35,9 +35,15 @@ public struct Recording: Sendable {
     /// The activity the phone recognised for most of `start...end` (each run lasting until the
     /// next begins, at most `maxRunSeconds` past its last row), and its share of the covered
     /// time; nil when no run with a known mode covers any of it.
+    ///
+    /// - Complexity: O(log runs + runs inside the interval); `activities` are in start order.
     public func activity(from start: Timestamp, to end: Timestamp, maxRunSeconds: Double = 120) -> (mode: Mode, share: Double)? {
         var seconds: [Mode: Double] = [:]
-        for (index, run) in activities.enumerated() {
+        // The run that may reach into the interval starts before it: begin one run earlier.
+        let first = max(0, activities.firstIndex(notBelow: start.secondsSince1970) { $0.start.secondsSince1970 } - 1)
+        for index in first..<activities.count {
+            let run = activities[index]
+            if run.start > end { break }
             guard let mode = run.mode else { continue }
             let next = index + 1 < activities.count ? activities[index + 1].start.secondsSince1970 : .infinity
             let runEnd = min(next, max(run.end.secondsSince1970, run.start.secondsSince1970) + maxRunSeconds)
