@@ -6,17 +6,17 @@ import Trips
 
 /// A tripleg's mode from all its evidence at once, where the windows only ever saw ±30 s:
 ///
-/// 1. **IMU and GPS together.** When IMU windows cover at least `minimumIMUShare` of the leg
-///    and the GPS leg model can read its fixes, the IMU decides whether the phone was on foot
-///    or in a vehicle (the majority of its windows' time: what an accelerometer tells well on
-///    any phone). When the IMU names a vehicle type it learnt, with `confidentIMUShare` of its
-///    windows' time or more, that type stands: the GPS leg model is trained on one person in
-///    one region (MobilityNet), and on other people's car rides it said train with p 0.84–0.98
-///    where 228 of 240 IMU windows said car (issue 50), so it never overrules a confident IMU.
-///    Otherwise the GPS leg model decides which mode of that family (its most probable
-///    of walk, or of car, bus and train: what a whole leg's speeds, stops and turns tell well).
-///    An IMU model that never learnt bike cannot say bike, so bike is then open to the GPS leg
-///    model in either family. Source `imu+gps_leg_model`.
+/// 1. **IMU and GPS together** (`LegModeRule`). When IMU windows cover at least
+///    `minimumIMUShare` of the leg, the IMU decides whether the phone was on foot or in a
+///    vehicle (the majority of its windows' time: what an accelerometer tells well on any
+///    phone). A vehicle type the IMU model learnt, held by 60 % of its windows' time or more,
+///    stands: the GPS leg model is trained on one person in one region (MobilityNet), and on
+///    other people's car rides it said train with p 0.84–0.98 where 228 of 240 IMU windows said
+///    car (issue 50), so it never overrules a confident IMU. Otherwise the GPS leg model names
+///    the mode within that family when its best is more likely than the family's other types
+///    together, and the leg is `vehicle` when it is not. An IMU model that never learnt bike
+///    cannot say bike, so bike is then open to the GPS leg model in either family. Source
+///    `imu+gps_leg_model`.
 /// 2. **Transit.** With a feed (`--transit`), a motorised leg (car, bus, train or vehicle by now) is
 ///    matched as part of its ride: the run of adjacent legs (no staypoint between) that are
 ///    motorised or still, since a bus's stops cut its ride into legs that alone show no stop.
@@ -31,8 +31,8 @@ import Trips
 ///    has been scored on people.
 /// 3. A moving leg that only GPS covers (named by the GPS leg model on its run of windows, or by
 ///    the speed rules where that run was too short for it) is named again by the leg model on
-///    the tripleg's own fixes, so its mode and the probabilities kept with it agree. Source
-///    `gps_leg_model`.
+///    the tripleg's own fixes, so its mode and the probabilities kept with it agree (`vehicle`
+///    when its best type is that weak). Source `gps_leg_model`.
 /// 4. Otherwise the leg keeps the mode and source its windows gave it.
 /// 5. Where the IMU windows say the device moved and no fix was recorded, legs by time join
 ///    them (`TimeLegs`): mode and decider from the windows, no distance, no geometry.
