@@ -89,6 +89,14 @@ public struct GroupBootstrap: Sendable {
         return (share, interval(shares))
     }
 
+    /// Time-weighted agreement of `predicted` over outcomes that carry their seconds (legs),
+    /// each in the group the other intervals resample; nil when none carries seconds.
+    public func agreement(_ outcomes: [WindowOutcome], _ predicted: KeyPath<WindowOutcome, Mode>) -> (share: Double, interval: Interval?)? {
+        let timed = outcomes.filter { $0.seconds != nil }
+        guard !timed.isEmpty else { return nil }
+        return agreement(timed.map { ($0.group ?? $0.person ?? $0.device, $0.seconds!, $0[keyPath: predicted] == $0.truth) })
+    }
+
     private func interval(_ values: [Double]) -> Interval? {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return nil }

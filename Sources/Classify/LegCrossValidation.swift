@@ -79,10 +79,11 @@ public struct LegCrossValidation: Sendable {
         let baseline = TrackintelBaseline.predict(labelled), predicted = model?.predict(labelled) ?? baseline
         var outcomes: [Double?: [WindowOutcome]] = [:]
         for (index, leg) in labelled.legs.enumerated() where leg.speedScale == nil {  // replayed copies only train
-            outcomes[leg.thinnedToSeconds, default: []].append(
-                WindowOutcome(trace: leg.trace, device: leg.device, truth: leg.mode!, smoothed: predicted[index], raw: predicted[index],
-                              baseline: baseline[index], baselineRaw: baseline[index], source: model == nil ? .trackintel : .gpsLegModel,
-                              group: groupBy == .day ? group(of: leg, groupBy) : nil, person: persons[leg.trace], dataset: datasets[leg.trace]))
+            var outcome = WindowOutcome(trace: leg.trace, device: leg.device, truth: leg.mode!, smoothed: predicted[index], raw: predicted[index],
+                                        baseline: baseline[index], baselineRaw: baseline[index], source: model == nil ? .trackintel : .gpsLegModel,
+                                        group: groupBy == .day ? group(of: leg, groupBy) : nil, person: persons[leg.trace], dataset: datasets[leg.trace])
+            outcome.seconds = leg.start.seconds(until: leg.end)
+            outcomes[leg.thinnedToSeconds, default: []].append(outcome)
         }
         return outcomes
     }

@@ -21,6 +21,8 @@ public struct WindowOutcome: Hashable, Sendable {
     /// The named person who carried the device (nil: none named, the device stands for one):
     /// the intervals resample persons, so one person's two phones are one draw.
     public var person: String? = nil
+    /// A leg's labelled seconds, for time-weighted agreement (nil for a window).
+    public var seconds: Double? = nil
     /// The data set the window came from (the path given to `evaluate` that holds its trace),
     /// when the evaluation had several: `DatasetScore` scores each apart.
     public var dataset: String? = nil

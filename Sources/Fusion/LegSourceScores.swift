@@ -17,15 +17,9 @@ public enum LegSourceScores {
     /// empty when none does. `baseline` is trackintel's rule throughout.
     public static func outcomes(_ table: LegTable, model: GPSLegModel, rule: LegModeRule = LegModeRule(),
                                 persons: [String: String] = [:], datasets: [String: String] = [:]) -> [String: [WindowOutcome]] {
-        scored(table, model: model, rule: rule, persons: persons, datasets: datasets).outcomes
-    }
-
-    /// The outcomes of `outcomes`, and each scored leg's labelled seconds, in the outcomes' order.
-    public static func scored(_ table: LegTable, model: GPSLegModel, rule: LegModeRule = LegModeRule(),
-                              persons: [String: String] = [:], datasets: [String: String] = [:]) -> (outcomes: [String: [WindowOutcome]], seconds: [Double]) {
         let rows = table.legs.indices.filter { table.legs[$0].mode != nil && table.legs[$0].thinnedToSeconds == nil
             && table.legs[$0].speedScale == nil && table.legs[$0].activity != nil }
-        guard !rows.isEmpty else { return ([:], []) }
+        guard !rows.isEmpty else { return [:] }
         var legs = LegTable()
         for row in rows { legs.append(table.legs[row], features: Array(table.row(row))) }
         let predicted = model.predict(legs), probabilities = model.probabilities(legs), trackintel = TrackintelBaseline.predict(legs)
@@ -39,11 +33,12 @@ public enum LegSourceScores {
             let answers = ["gps_leg_model": predicted[index], "activity_labels": leg.activity!, "fusion": fused, "always_train": Mode.train,
                            "trackintel": trackintel[index]]
             for (source, answer) in answers {
-                outcomes[source, default: []].append(WindowOutcome(trace: leg.trace, device: leg.device, truth: leg.mode!, predicted: answer,
-                                                                   baseline: trackintel[index], source: .gpsLegModel, person: persons[leg.trace],
-                                                                   dataset: datasets[leg.trace]))
+                var outcome = WindowOutcome(trace: leg.trace, device: leg.device, truth: leg.mode!, predicted: answer, baseline: trackintel[index],
+                                            source: .gpsLegModel, person: persons[leg.trace], dataset: datasets[leg.trace])
+                outcome.seconds = leg.start.seconds(until: leg.end)
+                outcomes[source, default: []].append(outcome)
             }
         }
-        return (outcomes, legs.legs.map { $0.start.seconds(until: $0.end) })
+        return outcomes
     }
 }

@@ -33,6 +33,12 @@ public struct LegEvaluationSummary: Encodable {
         public var coarse: Coarse
         /// Each data set's legs apart (the leg model against trackintel), when they came from two or more.
         public var perDataset: [DatasetScore]?
+        /// Share of the legs' labelled time with the right mode (a long ride weighs more than a
+        /// short walk), with intervals over the same groups; nil for the leg model without one.
+        public var modelTimeAgreement: Double?
+        public var modelTimeAgreementInterval: GroupBootstrap.Interval?
+        public var trackintelTimeAgreement: Double?
+        public var trackintelTimeAgreementInterval: GroupBootstrap.Interval?
     }
 
     public struct Coarse: Encodable {
@@ -72,11 +78,14 @@ public struct LegEvaluationSummary: Encodable {
             }
             let coarseModel = hasModel ? report(coarse, \.smoothed) : nil, coarseBaseline = report(coarse, \.baseline)
             let datasets = DatasetScore.of(legs, hasModel ? \.smoothed : \.baseline, baseline: \.baseline, bootstrap: bootstrap)
+            let modelTime = hasModel ? bootstrap.agreement(legs, \.smoothed) : nil, trackintelTime = bootstrap.agreement(legs, \.baseline)
             return RateScores(fixes: seconds.map { String(format: "one fix every %g s", $0) } ?? "as recorded", thinnedToSeconds: seconds,
                               nLegs: legs.count, model: hasModel ? report(legs, \.smoothed) : nil, trackintel: report(legs, \.baseline),
                               coarse: Coarse(modelMacroF1: coarseModel?.macroF1, modelMacroF1Interval: coarseModel?.macroF1Interval,
                                              trackintelMacroF1: coarseBaseline.macroF1, trackintelMacroF1Interval: coarseBaseline.macroF1Interval),
-                              perDataset: datasets.isEmpty ? nil : datasets)
+                              perDataset: datasets.isEmpty ? nil : datasets, modelTimeAgreement: modelTime?.share,
+                              modelTimeAgreementInterval: modelTime?.interval, trackintelTimeAgreement: trackintelTime?.share,
+                              trackintelTimeAgreementInterval: trackintelTime?.interval)
         }
     }
 
@@ -101,6 +110,11 @@ public struct LegEvaluationSummary: Encodable {
             sections.append("slow vs motorised macro-F1: " + (coarse.modelMacroF1.map {
                 String(format: "leg model %.3f%@, ", $0, EvaluationReport.bracket(coarse.modelMacroF1Interval))
             } ?? "") + String(format: "trackintel %.3f%@", coarse.trackintelMacroF1, EvaluationReport.bracket(coarse.trackintelMacroF1Interval)))
+            if let trackintel = rate.trackintelTimeAgreement {
+                sections.append("time agreement (share of the legs' labelled time with the right mode): " + (rate.modelTimeAgreement.map {
+                    String(format: "leg model %.3f%@, ", $0, EvaluationReport.bracket(rate.modelTimeAgreementInterval))
+                } ?? "") + String(format: "trackintel %.3f%@", trackintel, EvaluationReport.bracket(rate.trackintelTimeAgreementInterval)))
+            }
             if let model = rate.model { sections += ["", "leg model", model.text(unit: "legs")] }
             if let perDataset = rate.perDataset {
                 sections += ["", "per data set (\(rate.model == nil ? "trackintel" : "leg model"); intervals over that data set's \(days == nil ? "devices" : "days")):"]

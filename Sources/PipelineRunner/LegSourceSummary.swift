@@ -26,8 +26,7 @@ public struct LegSourceSummary: Encodable, Sendable {
         public var timeAgreementInterval: GroupBootstrap.Interval?
     }
 
-    /// `seconds`: each leg's labelled time, in the outcomes' order (`LegSourceScores.scored`).
-    public init?(_ outcomes: [String: [WindowOutcome]], seconds: [Double], bootstrap: GroupBootstrap = GroupBootstrap()) {
+    public init?(_ outcomes: [String: [WindowOutcome]], bootstrap: GroupBootstrap = GroupBootstrap()) {
         guard let any = outcomes.values.first, !any.isEmpty else { return nil }
         legs = any.count
         vehicleLegs = any.filter { LegModeRule.vehicleTypes.contains($0.truth) }.count
@@ -39,7 +38,7 @@ public struct LegSourceSummary: Encodable, Sendable {
                 (leg.truth, leg.smoothed) = (TrackintelBaseline.coarse(leg.truth), TrackintelBaseline.coarse(leg.smoothed))
                 return leg
             }
-            let agreement = bootstrap.agreement(zip(all, seconds).map { ($0.person ?? $0.device, $1, $0.smoothed == $0.truth) })
+            let agreement = bootstrap.agreement(all, \.smoothed) ?? (0, nil)
             return SourceScore(source: source, accuracy: ConfusionMatrix(all, \.smoothed).accuracy,
                                vehicleTypeMacroF1: ConfusionMatrix(vehicles, \.smoothed).macroF1,
                                vehicleTypeMacroF1Interval: vehicles.isEmpty ? nil : bootstrap.intervals(vehicles, \.smoothed).macroF1,

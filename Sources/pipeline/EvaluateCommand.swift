@@ -172,8 +172,7 @@ struct EvaluateCommand: ParsableCommand {
             var summary = LegEvaluationSummary(evaluated: "GPS leg model of \(path)",
                                                outcomes: LegCrossValidation.outcomes(of: legModel, labelled, groupBy: groupBy, datasets: datasets, persons: persons),
                                                hasModel: true, note: note)
-            let bySource = LegSourceScores.scored(labelled, model: legModel, persons: persons, datasets: datasets)
-            summary.bySource = LegSourceSummary(bySource.outcomes, seconds: bySource.seconds)
+            summary.bySource = LegSourceSummary(LegSourceScores.outcomes(labelled, model: legModel, persons: persons, datasets: datasets))
             return summary
         }
         let modes = Set(labelled.legs.compactMap(\.mode))
