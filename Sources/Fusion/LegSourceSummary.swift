@@ -1,5 +1,4 @@
 import Classify
-import Fusion
 import MobilityCore
 
 /// The leg sources of `LegSourceScores` side by side on the same legs: what `evaluate` prints
@@ -48,7 +47,7 @@ public struct LegSourceSummary: Encodable, Sendable {
         }
     }
 
-    var text: String {
+    public var text: String {
         var lines = ["GPS legs by source, as recorded: \(legs) legs with the phone's activity labels, \(vehicleLegs) of them by car, bus or train "
                      + "(vehicle type: macro-F1 over car, bus, train, 'vehicle' wrong for the type; coarse: slow vs motorised, 'vehicle' right; "
                      + "time agreement: share of the legs' labelled time with the right mode, intervals over persons)"]
