@@ -18,11 +18,11 @@ public struct FusionTally: Sendable, Encodable, Equatable {
     public init(_ legs: [Tripleg]) {
         for leg in legs {
             guard let evidence = leg.evidence, let mode = leg.mode else { continue }
-            if evidence.imuShare >= 0.5, let imu = evidence.imuMode, imu != .still {
+            if let imu = evidence.imuAnswer {
                 imuLegs += 1
                 if imu != mode { (imuChanged, imuChangedSeconds) = (imuChanged + 1, imuChangedSeconds + leg.durationSeconds) }
             }
-            if let gps = evidence.gpsProbabilities?.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key {
+            if let gps = evidence.gpsLegModelAnswer {
                 gpsLegs += 1
                 if gps != mode { (gpsChanged, gpsChangedSeconds) = (gpsChanged + 1, gpsChangedSeconds + leg.durationSeconds) }
             }

@@ -44,7 +44,8 @@ extension TripResultRows {
                         distanceMeters: leg.distanceMeters, mode: leg.mode?.rawValue, modeSource: leg.modeSource?.rawValue, fixes: leg.fixCount,
                         previousStaypointID: leg.previousStaypoint.map { ids.staypoint(d, $0) },
                         nextStaypointID: leg.nextStaypoint.map { ids.staypoint(d, $0) },
-                        geometryGeoJSON: leg.byTime ? DeviceTrack.emptyLineStringGeoJSON : device.track.lineStringGeoJSON(leg.firstFix...leg.lastFix))
+                        geometryGeoJSON: leg.byTime ? DeviceTrack.emptyLineStringGeoJSON : device.track.lineStringGeoJSON(leg.firstFix...leg.lastFix),
+                        imuAnswer: leg.evidence?.imuAnswer?.rawValue, gpsLegModelAnswer: leg.evidence?.gpsLegModelAnswer?.rawValue)
             }
         }
     }

@@ -1,4 +1,5 @@
 import MobilityCore
+import Store
 import Trips
 
 extension ReportPage {
@@ -12,14 +13,16 @@ extension ReportPage {
             + Array(Set(rows.map(\.decidedBy)).subtracting(Self.trustDeciders.map(\.key))).sorted().map { ($0, $0) }
         let modes = Array(Set(rows.map(\.mode))).sorted { (Mode(rawValue: $0) ?? .airplane, $0) < (Mode(rawValue: $1) ?? .airplane, $1) }
         let total = rows.reduce(0) { $0 + $1.seconds }
-        let table = HTML.table(["mode", "minutes", "share of travel time"] + deciders.map(\.1), modes.map { mode in
+        let changes = Dictionary(uniqueKeysWithValues: try store.legSourceChanges().map { ($0.mode, $0) })
+        let table = HTML.table(["mode", "minutes", "share of travel time"] + deciders.map(\.1)
+                               + ["IMU windows said otherwise", "GPS leg model said otherwise"], modes.map { mode in
             let part = rows.filter { $0.mode == mode }
             let seconds = part.reduce(0) { $0 + $1.seconds }
             return [mode, HTML.number(seconds / 60), HTML.number(100 * seconds / max(total, 1), 1) + "%"] + deciders.map { decider in
                 let decided = part.filter { $0.decidedBy == decider.key }.reduce(0) { $0 + $1.seconds }
                 return decided > 0 ? HTML.number(100 * decided / max(seconds, 1), 0) + "%" : "–"
-            }
-        }, numeric: Set(1..<(3 + deciders.count)))
+            } + [changes[mode]?.imu, changes[mode]?.gpsLegModel].map(Self.changed)
+        }, numeric: Set(1..<(5 + deciders.count)))
         func share(_ mode: String) -> (Double, Int) {
             let part = rows.filter { $0.mode == mode }
             return (100 * part.reduce(0) { $0 + $1.seconds } / max(total, 1), part.reduce(0) { $0 + $1.legs })
@@ -27,10 +30,19 @@ extension ReportPage {
         let (unknown, unknownLegs) = share(unknownModeName), (vehicle, vehicleLegs) = share(Mode.vehicle.rawValue)
         return "<section><h2>How far to trust the modal split</h2><p class=\"note\">Travel time of the legs (still left out) by mode, and "
             + "the share of each mode's time that each source decided. Unknown: \(HTML.number(unknown, 1))% of travel time (\(unknownLegs) legs) "
-            + "has no mode; vehicle: \(HTML.number(vehicle, 1))% (\(vehicleLegs) legs) is known to be in a vehicle and not which. Why each "
+            + "has no mode; vehicle: \(HTML.number(vehicle, 1))% (\(vehicleLegs) legs) is known to be in a vehicle and not which. The last "
+            + "two columns say how often the leg decision changed what a source said on its own: of the legs of the mode where the IMU "
+            + "windows covered half the leg or more (or the GPS leg model read the fixes), how many the source named otherwise, and their "
+            + "minutes. Why each "
             + "leg is what it is: \(perDeviceTable("triplegs.csv")) (mode_source, mode_note, and each source's answer beside the final "
             + "one). How well the deciders score on people, phones and cities they never saw: the model's evaluation below, and "
             + "docs/leg-modes.md.</p>" + table + "</section>"
+    }
+
+    /// "changed of legs (minutes)", or a dash where the source spoke for no leg of the mode.
+    static func changed(_ source: LegSourceChanges.Source?) -> String {
+        guard let source, source.legs > 0 else { return "–" }
+        return "\(source.changed) of \(source.legs)" + (source.changed > 0 ? " (\(HTML.number(source.changedSeconds / 60)) min)" : "")
     }
 
     /// The deciders in the order the table shows them, with their column names.

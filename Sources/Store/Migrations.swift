@@ -23,6 +23,11 @@ enum Migrations {
         migrator.registerMigration("v12_triplegs_device") { db in
             try db.execute(sql: "CREATE INDEX triplegs_device ON triplegs(device, started_unix_s)")
         }
+        // Each leg keeps what the IMU windows and the GPS leg model said on their own, so the
+        // report can say how often the leg decision changed a source's answer, per mode.
+        migrator.registerMigration("v13_tripleg_source_answers") { db in
+            try db.execute(sql: "ALTER TABLE triplegs ADD COLUMN imu_answer TEXT; ALTER TABLE triplegs ADD COLUMN gps_leg_model_answer TEXT")
+        }
         return migrator
     }
 

@@ -261,6 +261,23 @@ extension PipelineStore {
         }
     }
 
+    /// Per final mode (still left out): the legs where a source spoke on its own (`imu_answer`,
+    /// `gps_leg_model_answer`), how many of them ended with another mode, and those legs' seconds.
+    public func legSourceChanges() throws -> [LegSourceChanges] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT mode,
+                  COUNT(imu_answer), COALESCE(SUM(imu_answer <> mode), 0), COALESCE(SUM(CASE WHEN imu_answer <> mode THEN duration_s END), 0),
+                  COUNT(gps_leg_model_answer), COALESCE(SUM(gps_leg_model_answer <> mode), 0),
+                  COALESCE(SUM(CASE WHEN gps_leg_model_answer <> mode THEN duration_s END), 0)
+                FROM triplegs WHERE mode IS NOT NULL AND mode <> 'still' GROUP BY mode ORDER BY mode
+                """).map { row in
+                LegSourceChanges(mode: row[0], imu: .init(legs: row[1], changed: row[2], changedSeconds: row[3]),
+                                 gpsLegModel: .init(legs: row[4], changed: row[5], changedSeconds: row[6]))
+            }
+        }
+    }
+
     /// Triplegs by what decided their mode ("none") and mode ("unknown").
     public func legDecisions() throws -> [DecisionCount] {
         try decisionCounts("SELECT COALESCE(mode_source, 'none'), COALESCE(mode, 'unknown'), COUNT(*) FROM triplegs GROUP BY 1, 2 ORDER BY 1, 2")
@@ -285,4 +302,16 @@ extension PipelineStore {
                 """).map { (legMode: $0[0], labelledMode: $0[1], seconds: $0[2]) }
         }
     }
+}
+
+/// For one final mode, how often the leg decision changed what each source said on its own.
+public struct LegSourceChanges: Sendable, Equatable {
+    public struct Source: Sendable, Equatable {
+        /// Legs of the mode where the source gave an answer.
+        public var legs: Int
+        /// Of those, the legs whose final mode is not the source's answer, and their seconds.
+        public var changed: Int, changedSeconds: Double
+    }
+    public var mode: String
+    public var imu: Source, gpsLegModel: Source
 }

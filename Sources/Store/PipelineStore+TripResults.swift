@@ -31,10 +31,11 @@ extension PipelineStore {
                  $0.originGeofenceID, $0.destinationGeofenceID]
             }
             try insert(into: "triplegs", ["id", "device", "trip_id", "started_unix_s", "finished_unix_s", "duration_s", "distance_m", "mode",
-                                          "mode_source", "fixes", "previous_staypoint_id", "next_staypoint_id", "geometry_geojson"],
+                                          "mode_source", "fixes", "previous_staypoint_id", "next_staypoint_id", "geometry_geojson",
+                                          "imu_answer", "gps_leg_model_answer"],
                        rows.triplegs, db: db) {
                 [$0.id, $0.device, $0.tripID, $0.startSeconds, $0.endSeconds, $0.durationSeconds, $0.distanceMeters, $0.mode,
-                 $0.modeSource, $0.fixes, $0.previousStaypointID, $0.nextStaypointID, $0.geometryGeoJSON]
+                 $0.modeSource, $0.fixes, $0.previousStaypointID, $0.nextStaypointID, $0.geometryGeoJSON, $0.imuAnswer, $0.gpsLegModelAnswer]
             }
         }
     }

@@ -62,12 +62,16 @@ public struct TripResultRows: Sendable {
         public var previousStaypointID: Int?, nextStaypointID: Int?
         /// The leg's fixes as a GeoJSON LineString geometry.
         public var geometryGeoJSON: String
+        /// What the IMU windows and the GPS leg model said on their own (`LegEvidence.imuAnswer`,
+        /// `gpsLegModelAnswer`), nil where the source did not speak for the leg.
+        public var imuAnswer: String?, gpsLegModelAnswer: String?
         public init(id: Int, device: String, tripID: Int?, startSeconds: Double, endSeconds: Double, durationSeconds: Double,
                     distanceMeters: Double, mode: String?, modeSource: String?, fixes: Int, previousStaypointID: Int?,
-                    nextStaypointID: Int?, geometryGeoJSON: String) {
+                    nextStaypointID: Int?, geometryGeoJSON: String, imuAnswer: String? = nil, gpsLegModelAnswer: String? = nil) {
             (self.id, self.device, self.tripID, self.startSeconds, self.endSeconds) = (id, device, tripID, startSeconds, endSeconds)
             (self.durationSeconds, self.distanceMeters, self.mode, self.modeSource, self.fixes) = (durationSeconds, distanceMeters, mode, modeSource, fixes)
             (self.previousStaypointID, self.nextStaypointID, self.geometryGeoJSON) = (previousStaypointID, nextStaypointID, geometryGeoJSON)
+            (self.imuAnswer, self.gpsLegModelAnswer) = (imuAnswer, gpsLegModelAnswer)
         }
     }
 

@@ -24,4 +24,18 @@ public struct LegEvidence: Hashable, Sendable {
         self.gpsProbabilities = gpsProbabilities
         self.transit = transit
     }
+
+    /// What the IMU windows say on their own, where they speak for the leg: their mode when they
+    /// cover half its time or more and it is a moving one (a `still` leg between staypoints is the
+    /// windows missing the ride, not an answer to compare). Nil otherwise.
+    public var imuAnswer: Mode? {
+        guard imuShare >= 0.5, let imuMode, imuMode != .still else { return nil }
+        return imuMode
+    }
+
+    /// What the GPS leg model says on its own: its most likely mode (ties to the earlier mode
+    /// name), nil where it did not read the leg.
+    public var gpsLegModelAnswer: Mode? {
+        gpsProbabilities?.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key
+    }
 }

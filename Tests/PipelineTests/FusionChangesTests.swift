@@ -1,0 +1,54 @@
+import Foundation
+import MobilityCore
+import TestSupport
+import Testing
+
+/// The report's "how far to trust" table says, per mode, how often the leg decision changed
+/// what the IMU windows and the GPS leg model said on their own; its counts must be those of
+/// `triplegs.csv`'s own evidence columns and of the trip stage's log line.
+@Suite struct FusionChangesTests {
+    let cli = CommandLineTests()
+
+    /// Per final mode, (legs the source spoke for, legs it named otherwise), from triplegs.csv:
+    /// the IMU where its windows cover half the leg or more and say a moving mode; the GPS leg
+    /// model's most likely mode wherever it gave probabilities.
+    static func changes(_ legs: [[String: String]]) -> [String: (imu: (Int, Int), gps: (Int, Int))] {
+        var result: [String: (imu: (Int, Int), gps: (Int, Int))] = [:]
+        for leg in legs {
+            guard let mode = leg["travel_mode"], mode != "unknown", mode != "still" else { continue }
+            var entry = result[mode] ?? ((0, 0), (0, 0))
+            if let share = Double(leg["imu_share"] ?? ""), share >= 0.5, let imu = leg["imu_mode"], !imu.isEmpty, imu != "still" {
+                entry.imu = (entry.imu.0 + 1, entry.imu.1 + (imu == mode ? 0 : 1))
+            }
+            let probabilities = ["walk", "bike", "car", "bus", "train"].compactMap { name in Double(leg["gps_p_\(name)"] ?? "").map { (name, $0) } }
+            if let best = probabilities.max(by: { ($0.1, $1.0) < ($1.1, $0.0) }) {
+                entry.gps = (entry.gps.0 + 1, entry.gps.1 + (best.0 == mode ? 0 : 1))
+            }
+            result[mode] = entry
+        }
+        return result
+    }
+
+    @Test func theReportCountsWhereTheDecisionChangedASourcesAnswer() throws {
+        let folder = try TemporaryFolder()
+        let outcome = try cli.pipeline(["run", SharedData.projectRoot + "/traces", "--out", "out"], in: folder.path)
+        #expect(outcome.status == 2, "the bundled traces hold one cut-off GPX, quarantined: \(outcome.stderr)")
+        let expected = Self.changes(try TripsCommandTests.csv(folder.file("out/triplegs.csv")))
+        // The bundled day has legs where the IMU's vehicle type stood against the GPS leg model's.
+        #expect(expected.values.contains { $0.gps.1 > 0 }, "\(expected)")
+        let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        let start = try #require(report.range(of: "How far to trust the modal split"))
+        let end = try #require(report.range(of: "</table>", range: start.upperBound..<report.endIndex))
+        let table = String(report[start.lowerBound..<end.upperBound])
+        for (mode, counts) in expected {
+            let row = try #require(table.components(separatedBy: "<tr>").first { $0.contains("<td>\(mode)</td>") }, "no row for \(mode)")
+            for (label, (legs, changed)) in [("IMU", counts.imu), ("GPS", counts.gps)] where legs > 0 {
+                #expect(row.contains(">\(changed) of \(legs)"), "\(mode), \(label): \(changed) of \(legs) expected in \(row)")
+            }
+        }
+        let imuTotal = expected.values.reduce((0, 0)) { ($0.0 + $1.imu.0, $0.1 + $1.imu.1) }
+        let gpsTotal = expected.values.reduce((0, 0)) { ($0.0 + $1.gps.0, $0.1 + $1.gps.1) }
+        #expect(outcome.stderr.contains("differs from the IMU windows' on \(imuTotal.1) of the \(imuTotal.0) legs"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("from the GPS leg model's on \(gpsTotal.1) of the \(gpsTotal.0) legs"), "\(outcome.stderr)")
+    }
+}
