@@ -19,20 +19,28 @@ public struct LegCrossValidation: Sendable {
     public var datasets: [String: String] = [:]
     /// The person of each trace whose person is named (`GroupedCrossValidation.persons`).
     public var persons: [String: String] = [:]
+    /// How a leg only GPS covers gets its mode from the leg model's probabilities, as `run`
+    /// decides it (`LegModeRule.decideGPSAlone`); nil scores the most probable mode.
+    public var decide: LegDecision?
+
+    /// A leg's mode from the leg model's probability of each of its modes.
+    public typealias LegDecision = @Sendable ([Mode: Double]) -> Mode
 
     public init(folds: Int = 5, innerFolds: Int = 3, seed: UInt64 = 42, groupBy: GroupedCrossValidation.GroupBy = .person,
-                datasets: [String: String] = [:], persons: [String: String] = [:]) {
+                datasets: [String: String] = [:], persons: [String: String] = [:], decide: LegDecision? = nil) {
         self.folds = folds
         self.innerFolds = innerFolds
         self.seed = seed
         self.groupBy = groupBy
         self.datasets = datasets
         self.persons = persons
+        self.decide = decide
     }
 
     public struct Evaluation: Sendable {
-        /// Per thinning interval (nil: as recorded), every held-out leg once: `raw` and
-        /// `smoothed` are the leg model's mode, `baseline` and `baselineRaw` trackintel's.
+        /// Per thinning interval (nil: as recorded), every held-out leg once: `raw` is the leg
+        /// model's most probable mode, `smoothed` the mode `decide` makes of it (`outcomes`),
+        /// `baseline` and `baselineRaw` trackintel's.
         public var outcomes: [Double?: [WindowOutcome]] = [:]
         public var folds: [Fold] = []
         public var groupBy = GroupedCrossValidation.GroupBy.person
@@ -59,7 +67,7 @@ public struct LegCrossValidation: Sendable {
             let test = labelled.subset(assignment.indices.filter { assignment[$0] == fold })
             let (kind, inner) = try choose(training)
             let model = try LegTrainer(kind: kind).train(training)
-            for (seconds, outcomes) in Self.outcomes(of: model, test, groupBy: groupBy, datasets: datasets, persons: persons) {
+            for (seconds, outcomes) in Self.outcomes(of: model, test, groupBy: groupBy, datasets: datasets, persons: persons, decide: decide) {
                 evaluation.outcomes[seconds, default: []] += outcomes
             }
             evaluation.folds.append(.init(testGroups: groups[fold], legs: test.legs.filter { $0.thinnedToSeconds == nil && $0.speedScale == nil }.count,
@@ -70,16 +78,26 @@ public struct LegCrossValidation: Sendable {
     }
 
     /// Per thinning interval (nil: as recorded), the outcome of every labelled leg of `table`:
-    /// `smoothed` and `raw` are `model`'s mode (trackintel's when there is no model),
-    /// `baseline` and `baselineRaw` trackintel's. Each outcome carries what the intervals
-    /// resample: its day when grouped by day (`WindowOutcome.group`), else its person.
+    /// `raw` is `model`'s most probable mode, `smoothed` the mode `decide` makes of its
+    /// probabilities (the mode `run` gives a leg only GPS covers; `raw` without `decide`), both
+    /// trackintel's when there is no model; `baseline` and `baselineRaw` trackintel's. Each
+    /// outcome carries what the intervals resample: its day when grouped by day
+    /// (`WindowOutcome.group`), else its person.
     public static func outcomes(of model: GPSLegModel?, _ table: LegTable, groupBy: GroupedCrossValidation.GroupBy = .person,
-                                datasets: [String: String] = [:], persons: [String: String] = [:]) -> [Double?: [WindowOutcome]] {
+                                datasets: [String: String] = [:], persons: [String: String] = [:],
+                                decide: LegDecision? = nil) -> [Double?: [WindowOutcome]] {
         let labelled = LegTrainer.labelled(table)
         let baseline = TrackintelBaseline.predict(labelled), predicted = model?.predict(labelled) ?? baseline
+        var decided = predicted
+        if let model, let decide {
+            let p = model.probabilities(labelled), k = model.classes.count
+            decided = (0..<labelled.count).map { row in
+                decide(Dictionary(uniqueKeysWithValues: model.classes.enumerated().map { ($1, p[row * k + $0]) }))
+            }
+        }
         var outcomes: [Double?: [WindowOutcome]] = [:]
         for (index, leg) in labelled.legs.enumerated() where leg.speedScale == nil {  // replayed copies only train
-            var outcome = WindowOutcome(trace: leg.trace, device: leg.device, truth: leg.mode!, smoothed: predicted[index], raw: predicted[index],
+            var outcome = WindowOutcome(trace: leg.trace, device: leg.device, truth: leg.mode!, smoothed: decided[index], raw: predicted[index],
                                         baseline: baseline[index], baselineRaw: baseline[index], source: model == nil ? .trackintel : .gpsLegModel,
                                         group: groupBy == .day ? group(of: leg, groupBy) : nil, person: persons[leg.trace], dataset: datasets[leg.trace])
             outcome.seconds = leg.start.seconds(until: leg.end)

@@ -183,17 +183,8 @@ public struct LegFusion: Sendable {
                 (leg.mode, leg.modeSource, leg.modeNote) = (decision.mode, decision.source, decision.note)
             }
         } else if leg.modeSource == GPSLegDecision.source || leg.modeSource == GPSLegDecision.rulesSource, let p = evidence.gpsProbabilities,
-                  let best = p.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) {
-            // GPS alone: its most probable mode; a vehicle type it is not sure of is `vehicle`.
-            let types = p.filter { LegModeRule.vehicleTypes.contains($0.key) }.values.reduce(0, +)
-            let motion = LegModeRule.Motion(mode: LegModeRule.vehicleTypes.contains(best.key) ? .vehicle : best.key, share: 1, knownModes: [],
-                                            source: GPSLegDecision.source, name: "the GPS leg model's modes")
-            if LegModeRule.vehicleTypes.contains(best.key), types > 0, best.value / types <= rule.confidentTypeShare,
-               let decision = rule.decide(motion: motion, gps: p) {
-                (leg.mode, leg.modeSource, leg.modeNote) = (decision.mode, GPSLegDecision.source, decision.note)
-            } else {
-                (leg.mode, leg.modeSource) = (best.key, GPSLegDecision.source)
-            }
+                  let decision = rule.decideGPSAlone(p) {
+            (leg.mode, leg.modeSource, leg.modeNote) = (decision.mode, decision.source, decision.note)
         }
     }
 

@@ -84,4 +84,18 @@ public struct LegModeRule: Sendable {
         }
         return Decision(mode: best.key, source: .imuAndGPSLegModel, note: nil)
     }
+
+    /// A leg only GPS covers: the GPS leg model's most likely mode, or `vehicle` when that is a
+    /// vehicle type no more likely than the other vehicle types together (the same
+    /// `confidentTypeShare` as rule 3). Nil without probabilities.
+    public func decideGPSAlone(_ gps: [Mode: Double]) -> Decision? {
+        guard let best = gps.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) else { return nil }
+        let types = gps.filter { Self.vehicleTypes.contains($0.key) }.values.reduce(0, +)
+        if Self.vehicleTypes.contains(best.key), types > 0, best.value / types <= confidentTypeShare {
+            return Decision(mode: .vehicle, source: .gpsLegModel, note: String(
+                format: "vehicle: the GPS leg model's modes say a vehicle, and the GPS leg model's best type (%@, %.0f%% of the vehicle types' probability) is not more likely than the others together",
+                best.key.rawValue, 100 * best.value / types))
+        }
+        return Decision(mode: best.key, source: .gpsLegModel, note: nil)
+    }
 }

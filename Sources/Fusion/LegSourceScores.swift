@@ -3,7 +3,8 @@ import Features
 import MobilityCore
 
 /// Every source of a leg's mode scored on the same labelled legs, so a combination is seen
-/// never to score below its parts: the GPS leg model alone, the phone's own activity labels
+/// never to score below its parts: the GPS leg model alone (as `run` decides a leg only GPS
+/// covers: `LegModeRule.decideGPSAlone`), the phone's own activity labels
 /// alone (a motion source: it knows on foot, bike and vehicle, never a type), the two fused by
 /// `LegModeRule` (as `run` fuses IMU windows), and two baselines, always `train` and
 /// trackintel's speed rule. Only legs the motion source covers are scored, so every source
@@ -30,7 +31,8 @@ public enum LegSourceScores {
             let motion = LegModeRule.Motion(mode: leg.activity!, share: leg.activityShare, knownModes: activityModes, source: .model,
                                             name: "the phone's activity labels")
             let fused = rule.decide(motion: motion, gps: gps)?.mode ?? predicted[index]
-            let answers = ["gps_leg_model": predicted[index], "activity_labels": leg.activity!, "fusion": fused, "always_train": Mode.train,
+            let alone = rule.decideGPSAlone(gps)?.mode ?? predicted[index]
+            let answers = ["gps_leg_model": alone, "activity_labels": leg.activity!, "fusion": fused, "always_train": Mode.train,
                            "trackintel": trackintel[index]]
             for (source, answer) in answers {
                 var outcome = WindowOutcome(trace: leg.trace, device: leg.device, truth: leg.mode!, predicted: answer, baseline: trackintel[index],

@@ -116,7 +116,10 @@ public struct LegEvaluationSummary: Encodable {
                     String(format: "leg model %.3f%@, ", $0, EvaluationReport.bracket(rate.modelTimeAgreementInterval))
                 } ?? "") + String(format: "trackintel %.3f%@", trackintel, EvaluationReport.bracket(rate.trackintelTimeAgreementInterval)))
             }
-            if let model = rate.model { sections += ["", "leg model", model.text(unit: "legs")] }
+            if let model = rate.model {
+                sections += ["", "leg model (the mode run gives a leg only GPS covers: vehicle where its best type is no more likely than the other types together)",
+                             model.text(unit: "legs")]
+            }
             if let perDataset = rate.perDataset {
                 sections += ["", "per data set (\(rate.model == nil ? "trackintel" : "leg model"); intervals over that data set's \(days == nil ? "devices" : "days")):"]
                     + perDataset.map { $0.line(unit: "legs", baseline: "trackintel") }

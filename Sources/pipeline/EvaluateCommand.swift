@@ -170,7 +170,8 @@ struct EvaluateCommand: ParsableCommand {
                 ? "the leg model was trained with transit geofences and none are given (--geofences): its legs lack the distances of their ends from transit"
                 : "the leg model was trained without transit geofences: --geofences is not used"
             var summary = LegEvaluationSummary(evaluated: "GPS leg model of \(path)",
-                                               outcomes: LegCrossValidation.outcomes(of: legModel, labelled, groupBy: groupBy, datasets: datasets, persons: persons),
+                                               outcomes: LegCrossValidation.outcomes(of: legModel, labelled, groupBy: groupBy, datasets: datasets, persons: persons,
+                                                                                     decide: Self.gpsAloneDecision),
                                                hasModel: true, note: note)
             summary.bySource = LegSourceSummary(LegSourceScores.outcomes(labelled, model: legModel, persons: persons, datasets: datasets))
             return summary
@@ -181,7 +182,11 @@ struct EvaluateCommand: ParsableCommand {
             return LegEvaluationSummary(evaluated: "trackintel's rule only", outcomes: LegCrossValidation.outcomes(of: nil, labelled, groupBy: groupBy, datasets: datasets, persons: persons),
                                         hasModel: false, note: "no leg model cross-validated: the labelled legs are of \(modes.count) modes and \(groups.count) groups (\(groupBy.rawValue)), and it needs two of each")
         }
-        return LegEvaluationSummary(try LegCrossValidation(folds: folds, seed: training.seed, groupBy: groupBy, datasets: datasets, persons: persons)
-            .evaluate(labelled))
+        return LegEvaluationSummary(try LegCrossValidation(folds: folds, seed: training.seed, groupBy: groupBy, datasets: datasets, persons: persons,
+                                                           decide: Self.gpsAloneDecision).evaluate(labelled))
     }
+
+    /// The mode `run` gives a leg only GPS covers (`LegModeRule.decideGPSAlone`), so what is
+    /// scored is what runs. (A leg model has two classes or more, so there is always a decision.)
+    static let gpsAloneDecision: LegCrossValidation.LegDecision = { LegModeRule().decideGPSAlone($0)?.mode ?? .vehicle }
 }

@@ -39,4 +39,12 @@ import Testing
         #expect(rule.decide(motion: activity, gps: [.bike: 0.9, .bus: 0.04, .train: 0.06])?.mode == .train)
         #expect(rule.decide(motion: LegModeRule.Motion(mode: .still, share: 1, knownModes: Self.activityModes, source: .model), gps: [.car: 1]) == nil)
     }
+
+    @Test func aGPSOnlyLegWhoseTypeIsWeakIsVehicle() throws {
+        let weak = try #require(rule.decideGPSAlone([.car: 0.3, .bus: 0.25, .train: 0.4, .walk: 0.05]))
+        #expect(weak.mode == .vehicle && weak.source == .gpsLegModel && weak.note?.contains("train, 42%") == true, "\(weak)")
+        #expect(rule.decideGPSAlone([.car: 0.1, .train: 0.8, .walk: 0.1])?.mode == .train)
+        #expect(rule.decideGPSAlone([.walk: 0.6, .car: 0.2, .bus: 0.2])?.mode == .walk, "on foot needs no type")
+        #expect(rule.decideGPSAlone([:]) == nil)
+    }
 }

@@ -45,4 +45,20 @@ import Testing
         recording.activities = []
         #expect(LegSourceScores.outcomes(LabelledLegs.of(recording), model: Self.model).isEmpty)
     }
+
+    /// `evaluate` scores the mode `run` gives a leg only GPS covers, and keeps the leg model's
+    /// most probable mode beside it (`raw`).
+    @Test func evaluateScoresTheGPSOnlyDecisionRunMakes() throws {
+        let legs = LegTrainer.labelled(KnownLegs.legs(people: ["dan", "eve"], thinningSeconds: []))
+        let rule = LegModeRule()
+        let decided = try #require(LegCrossValidation.outcomes(of: Self.model, legs, decide: { rule.decideGPSAlone($0)!.mode })[nil])
+        let plain = try #require(LegCrossValidation.outcomes(of: Self.model, legs)[nil])
+        let p = Self.model.probabilities(legs), k = Self.model.classes.count, argmax = Self.model.predict(legs)
+        #expect(decided.count == legs.count && plain.count == legs.count)
+        for index in decided.indices {
+            let gps = Dictionary(uniqueKeysWithValues: Self.model.classes.enumerated().map { ($1, p[index * k + $0]) })
+            #expect(decided[index].smoothed == rule.decideGPSAlone(gps)?.mode && decided[index].raw == argmax[index])
+            #expect(plain[index].smoothed == argmax[index])
+        }
+    }
 }
