@@ -14,17 +14,34 @@ public struct ForgetRun {
     public var persons: [String]
     /// The model to classify with, when the stored configuration names none that exists.
     public var model: String?
+    /// Record names the store holds nothing of as forgotten (so later runs skip them) instead
+    /// of failing. Default false: an unknown name is an error and nothing changes.
+    public var allowUnknown = false
 
     public init(outputFolder: String, devices: [String], persons: [String]) {
         (self.outputFolder, self.devices, self.persons) = (outputFolder, devices, persons)
     }
 
     public struct Summary: Encodable, Sendable {
+        /// The rows removed, per table, and the devices and persons they were of.
         public var forgotten: PipelineStore.Forgotten
+        /// The names given: held by the store, forgotten before, or unknown (recorded only with `--allow-unknown`).
+        public var names: PipelineStore.ForgetNames
         public var rebuilt: PipelineRun.Summary
         public var warnings: [String] = []
         public var exitStatus = 0
-        enum CodingKeys: String, CodingKey { case forgotten, rebuilt, warnings, exitStatus = "exit_status" }
+        enum CodingKeys: String, CodingKey { case forgotten, names, rebuilt, warnings, exitStatus = "exit_status" }
+    }
+
+    /// Names the store holds nothing of, without `--allow-unknown`: nothing was removed or recorded.
+    public struct UnknownNames: Error, CustomStringConvertible {
+        public var names: [PipelineStore.ForgetNames.Name]
+        public var storePath: String
+        public var description: String {
+            "nothing was forgotten: \(storePath) holds no \(names.map(\.described).joined(separator: "; no ")). "
+                + "Give names as `pipeline inputs` lists them for the run's input folders (device …, person …); "
+                + "--allow-unknown records names the store holds nothing of, so later runs skip their recordings"
+        }
     }
 
     public struct NoStore: Error, CustomStringConvertible {
@@ -38,14 +55,19 @@ public struct ForgetRun {
         let lock = try RunLock(storePath: storePath)
         defer { withExtendedLifetime(lock) {} }
         let store = try PipelineStore(path: storePath)
+        let names = try store.forgetNames(devices: devices, persons: persons)
+        if !names.unknown.isEmpty && !allowUnknown { throw UnknownNames(names: names.unknown, storePath: storePath) }
         let forgotten = try store.forget(devices: devices, persons: persons)
         progress.log("forget: removed \(forgotten.inputFiles) input files (\(forgotten.fixes) fixes, \(forgotten.windows) windows), "
-                     + "\(forgotten.checkins) check-ins and \(forgotten.labels) labels of devices \(forgotten.devices.joined(separator: ", "))")
+                     + "\(forgotten.checkins) check-ins, \(forgotten.labels) labels and \(forgotten.deviceCells) heat-map device cells of "
+                     + (forgotten.devices.isEmpty ? "no device" : "devices " + forgotten.devices.joined(separator: ", ")))
         var warnings: [String] = []
-        let known = Set(try store.deviceIdentities().map(\.device))
-        if forgotten.inputFiles + forgotten.checkins + forgotten.labels == 0 {
-            warnings.append("nothing of \((devices.map { "device " + $0 } + persons.map { "person " + $0 }).joined(separator: ", ")) was in the store "
-                            + "(devices there: \(known.sorted().prefix(10).joined(separator: ", "))); they are listed as forgotten all the same")
+        if !names.alreadyForgotten.isEmpty {
+            warnings.append("already forgotten, nothing of them was left to remove: " + names.alreadyForgotten.map(\.described).joined(separator: ", "))
+        }
+        if !names.unknown.isEmpty {
+            warnings.append("the store holds nothing of " + names.unknown.map(\.described).joined(separator: "; ")
+                            + "; recorded as forgotten (--allow-unknown), so later runs skip their recordings")
         }
         var pipeline = PipelineRun(inputs: [], outputFolder: outputFolder)
         pipeline.openStore = store
@@ -54,7 +76,7 @@ public struct ForgetRun {
         pipeline.configuration.classification.model = DefaultModel.resolve(pipeline.configuration.classification.model)
         var rebuilt = try pipeline.run(progress: progress)
         rebuilt.warnings.removeAll { $0.hasPrefix("no input file was found") }  // none was given: the store is rebuilt from
-        return Summary(forgotten: forgotten, rebuilt: rebuilt, warnings: warnings + rebuilt.warnings, exitStatus: 0)
+        return Summary(forgotten: forgotten, names: names, rebuilt: rebuilt, warnings: warnings + rebuilt.warnings, exitStatus: 0)
     }
 
     /// The configuration of the last complete run, or the defaults before one.

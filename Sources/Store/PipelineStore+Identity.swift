@@ -106,6 +106,84 @@ extension PipelineStore {
         }
     }
 
+    /// The names given to `forget`, sorted: those the store holds rows of, those forgotten
+    /// before (nothing of them is left), and those it knows nothing of, each with the stored
+    /// names it may have meant.
+    public struct ForgetNames: Sendable, Encodable, Equatable {
+        public struct Name: Sendable, Encodable, Equatable {
+            /// "device" or "person".
+            public var kind: String
+            public var name: String
+            /// Stored names that differ only in case, start with it (or it with them), or are
+            /// one or two letters away; at most `suggestionLimit`, the rest counted.
+            public var nearMatches: [String] = []
+            public var moreNearMatches = 0
+            enum CodingKeys: String, CodingKey { case kind, name, nearMatches = "near_matches", moreNearMatches = "more_near_matches" }
+
+            /// "person Zijie (did you mean zijie?)".
+            public var described: String {
+                "\(kind) \(name)" + (nearMatches.isEmpty ? "" : " (did you mean \(nearMatches.joined(separator: ", "))"
+                    + (moreNearMatches > 0 ? " or \(moreNearMatches) more" : "") + "?)")
+            }
+        }
+        public var known: [Name] = []
+        public var alreadyForgotten: [Name] = []
+        public var unknown: [Name] = []
+        enum CodingKeys: String, CodingKey { case known, alreadyForgotten = "already_forgotten", unknown }
+    }
+
+    /// Suggestions shown per unknown name.
+    public static let suggestionLimit = 5
+
+    /// Sorts `devices` and `persons` as `ForgetNames` says; reads only.
+    public func forgetNames(devices: [String], persons: [String]) throws -> ForgetNames {
+        try database.read { db in
+            let storedDevices = try String.fetchAll(db, sql: """
+                SELECT device FROM input_files WHERE device IS NOT NULL UNION SELECT device FROM checkins UNION SELECT device FROM labels
+                """)
+            let storedPersons = try String.fetchAll(db, sql: "SELECT DISTINCT COALESCE(person, device) FROM input_files WHERE device IS NOT NULL")
+            let forgotten = Set(try Row.fetchAll(db, sql: "SELECT kind, name FROM forgotten").map { "\(($0[0] as String)) \(($0[1] as String))" })
+            var names = ForgetNames()
+            for (kind, given, stored) in [("device", devices, storedDevices), ("person", persons, storedPersons)] {
+                let storedSet = Set(stored)
+                for name in Set(given).sorted() {
+                    var entry = ForgetNames.Name(kind: kind, name: name)
+                    if storedSet.contains(name) {
+                        names.known.append(entry)
+                    } else if forgotten.contains("\(kind) \(name)") {
+                        names.alreadyForgotten.append(entry)
+                    } else {
+                        let near = stored.compactMap { stored in Self.nearness(name, stored).map { ($0, stored) } }.sorted { $0 < $1 }.map(\.1)
+                        entry.nearMatches = Array(near.prefix(Self.suggestionLimit))
+                        entry.moreNearMatches = max(0, near.count - Self.suggestionLimit)
+                        names.unknown.append(entry)
+                    }
+                }
+            }
+            return names
+        }
+    }
+
+    /// How near a stored name is to `given`, nil when it is not one a user may have meant:
+    /// 0 the same but for case, 1 one starting with the other (case aside), 2 or 3 one or two
+    /// edits away (names of 4 letters or more). Suggestions are shown nearest first.
+    static func nearness(_ given: String, _ stored: String) -> Int? {
+        let a = given.lowercased(), b = stored.lowercased()
+        if a == b { return 0 }
+        if (!a.isEmpty && b.hasPrefix(a)) || (!b.isEmpty && a.hasPrefix(b)) { return 1 }
+        guard min(a.count, b.count) >= 4, abs(a.count - b.count) <= 2 else { return nil }
+        let x = Array(a), y = Array(b)
+        var previous = Array(0...y.count)
+        for i in 1...x.count {
+            var current = [i] + [Int](repeating: 0, count: y.count)
+            for j in 1...y.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[y.count] <= 2 ? 1 + previous[y.count] : nil
+    }
+
     /// Removes every row of the given devices and persons (a person's devices with them) in one
     /// transaction, and lists them as forgotten so later runs never read their inputs again.
     /// Derived tables (staypoints, trips, heat maps, rides) are rebuilt by the next stages.

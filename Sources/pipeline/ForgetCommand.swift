@@ -13,6 +13,10 @@ struct ForgetCommand: ParsableCommand {
             of the last complete run. The names are kept in the store's `forgotten` table: later runs skip their \
             recordings (said per file) and drop their rows from shared check-in and label tables. Their input files \
             are not touched: delete them yourself if they must go.
+
+            A name the store holds nothing of is an error (exit 1) and nothing is removed or recorded, with the \
+            stored names it may have meant; a name forgotten before is said and is no error. Exit 0 means every \
+            name given is gone from the store and every output.
             """
     )
 
@@ -28,6 +32,10 @@ struct ForgetCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The mode model to rebuild with.", discussion: "Default: the one the last complete run used."))
     var model: String?
 
+    @Flag(help: ArgumentHelp("Record names the store holds nothing of as forgotten, so later runs skip their recordings.",
+                             discussion: "Default: off; such a name is an error and nothing changes."))
+    var allowUnknown = false
+
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
 
@@ -38,6 +46,7 @@ struct ForgetCommand: ParsableCommand {
     func run() throws {
         var forget = ForgetRun(outputFolder: out, devices: devices, persons: persons)
         forget.model = model
+        forget.allowUnknown = allowUnknown
         let progress = Progress()
         let summary = try runStage(json: json, progress: progress) { try forget.run(progress: progress) }
         if json {

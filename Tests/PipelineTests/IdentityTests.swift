@@ -217,6 +217,40 @@ import Testing
         #expect(try mentionsBob().isEmpty, "and the shared check-in table does not bring him back")
     }
 
+    /// A withdrawal script trusts the exit code: a name the store holds nothing of is exit 1 and
+    /// changes nothing, with the names it may have meant; `--allow-unknown` records it for later.
+    @Test func forgetOfANameTheStoreDoesNotHoldFailsAndChangesNothing() throws {
+        let folder = try TemporaryFolder()
+        try walk(folder, "in/alice/day.gpx")
+        try walk(folder, "in/p2/day.gpx", latitude: 48.0005)
+        try folder.write("in/manifest.csv", "path,device,person\np2/*.gpx,p2,zijie\n")
+        #expect(try cli.pipeline(["run", "in", "--out", "out"], in: folder.path).status == 0)
+        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        func state() throws -> [[String: String?]] {
+            try store.rows("SELECT (SELECT COUNT(*) FROM input_files) AS files, (SELECT COUNT(*) FROM forgotten) AS forgotten, "
+                           + "(SELECT COUNT(*) FROM triplegs) AS legs")
+        }
+        let before = try state(), outputsBefore = try outputs(folder.file("out"))
+
+        let typo = try cli.pipeline(["forget", "--out", "out", "--person", "Zijie"], in: folder.path)
+        #expect(typo.status == 1 && typo.stderr.contains("no person Zijie (did you mean zijie?)"), "\(typo.stderr)")
+        let unknown = try cli.pipeline(["forget", "--out", "out", "--person", "nobody-typo", "--device", "alice", "--json"], in: folder.path)
+        #expect(unknown.status == 1 && unknown.stderr.contains("person nobody-typo"))
+        let failure = try json(unknown)
+        #expect(failure["exit_status"] as? Int == 1 && (failure["error"] as? String ?? "").contains("nothing was forgotten"))
+        #expect(try state() == before && (try outputs(folder.file("out"))) == outputsBefore, "alice too is still there: nothing changed")
+
+        let real = try json(try cli.pipeline(["forget", "--out", "out", "--person", "zijie", "--json"], in: folder.path))
+        #expect(real["exit_status"] as? Int == 0 && (real["forgotten"] as? [String: Any])?["input_files"] as? Int == 1)
+        #expect(((real["names"] as? [String: Any])?["known"] as? [[String: Any]])?.first?["name"] as? String == "zijie")
+        let again = try cli.pipeline(["forget", "--out", "out", "--person", "zijie"], in: folder.path)
+        #expect(again.status == 0 && again.stderr.contains("already forgotten"), "a repeated withdrawal is no error: \(again.stderr)")
+
+        let blocked = try cli.pipeline(["forget", "--out", "out", "--device", "phone-to-come", "--allow-unknown"], in: folder.path)
+        #expect(blocked.status == 0 && blocked.stderr.contains("recorded as forgotten (--allow-unknown)"), "\(blocked.stderr)")
+        #expect(try store.rows("SELECT name FROM forgotten WHERE kind = 'device' AND name = 'phone-to-come'").count == 1)
+    }
+
     @Test func heatMapKCountsPersonsNotDevices() throws {
         let folder = try TemporaryFolder()
         // Three phones on the same street: two carried by one person.
