@@ -74,6 +74,8 @@ public struct PipelineRun {
         public var cells = 0, suppressedCells = 0
         /// The origin–destination grid's published and suppressed pairs (`od_grid.csv`); nil in a partial run.
         public var odGrid: ODGridOutput.Summary?
+        /// The geofence OD table's published pairs and those under k persons, suppressed (`od_matrix.csv`).
+        public var odMatrix: ODMatrixCounts?
         /// Check-ins turned into rides, and those whose comfort was measured.
         public var rides = 0, measuredRides = 0
         public var upToDate = false
@@ -100,7 +102,7 @@ public struct PipelineRun {
             case thisRun = "this_run", store, missingInputs = "missing_inputs", carriedOverQuarantines = "carried_over_quarantines"
             case files, ingested, unchanged, quarantined, skipped, skippedFiles = "skipped_files", fixes, imuSamples = "imu_samples", checkins
             case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells, legsByModeSource = "legs_by_mode_source"
-            case suppressedCells = "suppressed_cells", odGrid = "od_grid", rides, measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
+            case suppressedCells = "suppressed_cells", odGrid = "od_grid", odMatrix = "od_matrix", rides, measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
             case exitStatus = "exit_status", outputFolder = "output_folder", warnings, fileOutcomes = "file_outcomes", partial
         }
     }
@@ -213,8 +215,10 @@ public struct PipelineRun {
         trips.imuClasses = model.map { $0.usesInertial ? $0.classes : [] } ?? []
         (trips.transit, trips.transitDescription) = try transitFeed.map { try TransitRun.index(feed: $0, progress: progress) } ?? (nil, nil)
         trips.parameters = configuration.trips
+        trips.minimumPersons = configuration.heatmap.minimumDevices
         (trips.calendar, trips.writesModalKeys) = (calendar, partial)
         let tripSummary = try trips.run(progress: progress)
+        summary.odMatrix = tripSummary.odMatrix
         summary.warnings += [tripSummary.transitWarning, tripSummary.jumpWarning, tripSummary.undecidedWarning].compactMap { $0 }
         progress.log(Self.legSources(tripSummary.legsByModeSource, model: model))
         lap("trips")

@@ -169,7 +169,10 @@ public struct PublishRun: Sendable {
         try store.replaceHeatMaps(heatMaps.maps)
         func path(_ name: String) -> String { (outputFolder as NSString).appendingPathComponent(name) }
         let geofences = Dictionary(try store.geofences().map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-        try TripTables.odMatrix(ODMatrix(groups: try reduced.odGroups()), geofences: geofences).write(to: path("od_matrix.csv"))
+        let odMatrix = ODMatrix(groups: try reduced.odGroups(), minimumPersons: heatMapParameters.minimumDevices)
+        try TripTables.odMatrix(odMatrix, geofences: geofences).write(to: path("od_matrix.csv"))
+        try store.setDerivedState(PipelineStore.minimumPersonsKey, String(heatMapParameters.minimumDevices))
+        try store.setDerivedState(PipelineStore.odMatrixKey, ODMatrixCounts(odMatrix).line)
         try TripTables.modalSplit(ModalSplit(totals: try reduced.modalTotals())).write(to: path("modal_split.csv"))
         var files = [path("od_matrix.csv"), path("modal_split.csv")]
         if FileManager.default.fileExists(atPath: (reduced.folder as NSString).appendingPathComponent("train_comfort_groups")) {

@@ -2,6 +2,7 @@ import Classify
 import Features
 import Foundation
 import Fusion
+import HeatMaps
 import MobilityCore
 import Reports
 import Store
@@ -35,6 +36,8 @@ public struct TripsRun {
     /// What the feed is ("PATH: N stops …", `TransitRun.index`): kept in the store with what it
     /// gave the legs (`PipelineStore.transitUse`), so the report says which feed decided them, or that none did.
     public var transitDescription: String?
+    /// Distinct persons a published aggregate row needs (k; the heat maps' k). Default 3.
+    public var minimumPersons = HeatMapParameters().minimumDevices
 
     public init(storePath: String, reportsFolder: String) {
         self.storePath = storePath
@@ -64,6 +67,8 @@ public struct TripsRun {
         public var undecidedLegs = 0
         public var undecidedMeters = 0.0
         public var undecidedSeconds = 0.0
+        /// `od_matrix.csv`: pairs published, and the pairs and trips made by fewer than k persons, suppressed.
+        public var odMatrix = ODMatrixCounts()
         public var secondsLoading = 0.0
         public var secondsTrips = 0.0
         public var secondsWriting = 0.0
@@ -94,7 +99,7 @@ public struct TripsRun {
         }
 
         enum CodingKeys: String, CodingKey {
-            case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips, jumps, fusion
+            case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips, jumps, fusion, odMatrix = "od_matrix"
             case undecidedLegs = "undecided_legs", undecidedMeters = "undecided_m", undecidedSeconds = "undecided_s"
             case legsByModeSource = "legs_by_mode_source", legsNearTransit = "legs_near_transit", secondsLoading = "seconds_loading"
             case secondsTrips = "seconds_trips", secondsWriting = "seconds_writing", files
@@ -151,7 +156,12 @@ public struct TripsRun {
         summary.secondsTrips = lap() - summary.secondsLoading
 
         try store.replaceTripResults(result, geofences: geofences)
-        let tables = TripTables(result: result, geofences: geofences, calendar: calendar)
+        let tables = TripTables(result: result, geofences: geofences, calendar: calendar, persons: try store.devicePersons(),
+                                minimumPersons: minimumPersons)
+        summary.odMatrix = ODMatrixCounts(tables.odMatrix)
+        progress.log(summary.odMatrix.line)
+        try store.setDerivedState(PipelineStore.minimumPersonsKey, String(minimumPersons))
+        try store.setDerivedState(PipelineStore.odMatrixKey, summary.odMatrix.line)
         if writesFiles {
             try tables.write(to: reportsFolder)
             try TripGeoJSON(result: result, geofences: geofences).write(to: reportsFolder)
@@ -187,5 +197,24 @@ public struct TripsRun {
             + "\(summary.legsByModeSource["transit"] ?? 0) named by it")
         summary.files = writesFiles ? (TripTables.fileNames + TripGeoJSON.fileNames).map { (reportsFolder as NSString).appendingPathComponent($0) } : []
         return summary
+    }
+}
+
+/// What `od_matrix.csv` published and suppressed under k persons per pair.
+public struct ODMatrixCounts: Sendable, Encodable, Equatable {
+    public var pairs = 0, suppressedPairs = 0, suppressedTrips = 0, minimumPersons = 0
+
+    public init() {}
+
+    public init(_ matrix: ODMatrix) {
+        (pairs, suppressedPairs, suppressedTrips, minimumPersons) = (matrix.rows.count, matrix.suppressedPairs, matrix.suppressedTrips, matrix.minimumPersons)
+    }
+
+    public var line: String {
+        "OD matrix: \(pairs) geofence pairs published, \(suppressedPairs) made by fewer than k = \(minimumPersons) persons suppressed (\(suppressedTrips) trips)"
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case pairs, suppressedPairs = "suppressed_pairs", suppressedTrips = "suppressed_trips", minimumPersons = "k"
     }
 }

@@ -115,9 +115,9 @@ public struct OutputSchema: Sendable {
         + "origin_staypoint_id integer, destination_staypoint_id integer, origin_location_id integer, destination_location_id integer, "
         + "origin_geofence_id text, origin_geofence_name text, destination_geofence_id text, destination_geofence_name text")
 
-    public static let odMatrix = OutputSchema("od_matrix.csv", "Trips between geofences (\"(no geofence)\" where an end lies in none), with each mode's share.",
+    public static let odMatrix = OutputSchema("od_matrix.csv", "Trips between geofences (\"(no geofence)\" where an end lies in none), with each mode's share; a pair made by fewer than k persons is suppressed.",
         "origin_geofence_id text, origin_name text, destination_geofence_id text, destination_name text, trips integer, devices integer, "
-        + "median_duration_s real, median_distance_m real", columns(modeNames.map { "share_\($0)" }, .real))
+        + "persons integer, median_duration_s real, median_distance_m real", columns(modeNames.map { "share_\($0)" }, .real))
 
     public static let odGrid = OutputSchema("od_grid.csv", "Trips between cells of the global grid (heatmap.od_cell_meters, 1 km by default), from origin to destination staypoint; a pair made by fewer than k persons is suppressed.",
         "origin_cell_id text, origin_center_lat_deg real, origin_center_lon_deg real, destination_cell_id text, destination_center_lat_deg real, "

@@ -1,6 +1,7 @@
 import Classify
 import Comfort
 import Foundation
+import HeatMaps
 import MobilityCore
 import Store
 import Trips
@@ -200,23 +201,33 @@ public struct ReportPage {
             + "</section>"
     }
 
+    /// The k every published aggregate row meets: the last trip stage's or publish's.
+    func minimumPersons() throws -> Int { try store.minimumPersons() ?? HeatMapParameters().minimumDevices }
+
     func originDestination() throws -> String {
-        let rows = try store.busiestGeofencePairs(limit: 20).map { pair in
-            [pair.origin, pair.destination, String(pair.trips), String(pair.devices), HTML.duration(pair.meanDurationSeconds),
+        let k = try minimumPersons()
+        let (pairs, suppressed) = try store.busiestGeofencePairs(limit: 20, minimumPersons: k)
+        let rows = pairs.map { pair in
+            [pair.origin, pair.destination, String(pair.trips), String(pair.persons), HTML.duration(pair.meanDurationSeconds),
              HTML.number(pair.meanDistanceMeters / 1000, 1)]
         }
+        let matrix = try store.derivedState(PipelineStore.odMatrixKey).map { HTML.escape($0) + "." } ?? ""
         let grid = try store.derivedState(PipelineStore.odGridKey).map { "<p class=\"note\">\(HTML.escape($0)); the pairs are in od_grid.csv and the GeoPackage's od_grid layer.</p>" } ?? ""
-        return "<section><h2>Origin–destination</h2><p class=\"note\">The 20 busiest pairs of geofences (all pairs with medians in od_matrix.csv).</p>"
-            + HTML.table(["origin", "destination", "trips", "devices", "mean duration", "mean km"], rows, numeric: [2, 3, 4, 5]) + grid + "</section>"
+        return "<section><h2>Origin–destination</h2><p class=\"note\">The 20 busiest pairs of geofences made by at least k = \(k) distinct persons "
+            + "(\(suppressed) pairs made by fewer are not shown; the published pairs, with medians, are in od_matrix.csv). \(matrix)</p>"
+            + HTML.table(["origin", "destination", "trips", "persons", "mean duration", "mean km"], rows, numeric: [2, 3, 4, 5]) + grid + "</section>"
     }
 
     func dwellPlaces() throws -> String {
-        let rows = try store.topDwellPlaces(limit: 15).map { place in
-            [place.geofence, place.name, place.kind, String(place.dwells), String(place.devices), HTML.duration(place.totalSeconds),
+        let k = try minimumPersons()
+        let (places, suppressed) = try store.topDwellPlaces(limit: 15, minimumPersons: k)
+        let rows = places.map { place in
+            [place.geofence, place.name, place.kind, String(place.dwells), String(place.persons), HTML.duration(place.totalSeconds),
              HTML.duration(place.meanSeconds)]
         }
-        return "<section><h2>Top dwell places</h2><p class=\"note\">Geofences by total time spent in them (\(perDeviceTable("dwells.csv")), dwells.geojson).</p>"
-            + HTML.table(["geofence", "name", "kind", "dwells", "devices", "total time", "mean dwell"], rows, numeric: [3, 4, 5, 6]) + "</section>"
+        return "<section><h2>Top dwell places</h2><p class=\"note\">Geofences by total time spent in them, among those at least k = \(k) "
+            + "distinct persons dwelt in (\(suppressed) geofences fewer dwelt in are not shown; every dwell is in \(perDeviceTable("dwells.csv")), dwells.geojson).</p>"
+            + HTML.table(["geofence", "name", "kind", "dwells", "persons", "total time", "mean dwell"], rows, numeric: [3, 4, 5, 6]) + "</section>"
     }
 
     func heatMaps() throws -> String {

@@ -11,9 +11,15 @@ public struct TripTables {
     public var geofences: [String: Geofence]
     private let ids: TripIdentifiers
     public var calendar: CalendarKeys
+    /// Each device's person (the device itself where none is named), and the k of distinct
+    /// persons a published aggregate row needs.
+    public var persons: [String: String] = [:]
+    public var minimumPersons: Int
 
-    public init(result: TripAnalysis.Result, geofences: [Geofence], calendar: CalendarKeys = CalendarKeys()) {
+    public init(result: TripAnalysis.Result, geofences: [Geofence], calendar: CalendarKeys = CalendarKeys(), persons: [String: String] = [:],
+                minimumPersons: Int) {
         self.result = result
+        (self.persons, self.minimumPersons) = (persons, minimumPersons)
         self.geofences = Dictionary(geofences.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         ids = TripIdentifiers(result.devices)
         self.calendar = calendar
@@ -29,7 +35,7 @@ public struct TripTables {
         try locations().write(to: path("locations.csv"))
         try triplegs().write(to: path("triplegs.csv"))
         try trips().write(to: path("trips.csv"))
-        try odMatrix().write(to: path("od_matrix.csv"))
+        try odMatrixCSV().write(to: path("od_matrix.csv"))
         try modalSplit().write(to: path("modal_split.csv"))
         try deviceStatistics().write(to: path("device_stats.csv"))
     }
@@ -148,7 +154,10 @@ public struct TripTables {
         return csv
     }
 
-    func odMatrix() -> CSVWriter { Self.odMatrix(ODMatrix(result.devices), geofences: geofences) }
+    /// The OD table of the trips, with k persons per pair.
+    public var odMatrix: ODMatrix { ODMatrix(result.devices, persons: persons, minimumPersons: minimumPersons) }
+
+    func odMatrixCSV() -> CSVWriter { Self.odMatrix(odMatrix, geofences: geofences) }
 
     /// A distributed run's part (`modal_keys.csv`, never published): the modal split's keys of
     /// each trip and leg (`ModalTotal.keys`), so that the Spark job groups by them and no
@@ -178,7 +187,7 @@ public struct TripTables {
         for row in matrix.rows {
             csv.append([row.origin, row.origin.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", row.destination,
                         row.destination.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", String(row.trips), String(row.devices),
-                        Self.number(row.medianDurationSeconds, 1), Self.number(row.medianDistanceMeters, 1)]
+                        String(row.persons), Self.number(row.medianDurationSeconds, 1), Self.number(row.medianDistanceMeters, 1)]
                        + modes.map { Self.number(row.modeShares[$0] ?? 0, 4) })
         }
         return csv

@@ -121,44 +121,64 @@ extension PipelineStore {
         }
     }
 
+    /// Each device's person as `deviceIdentities` decides it (the device itself where none is
+    /// named), as a table to join: `person_of(device, person)`.
+    static let personOf = """
+        person_of AS (SELECT device, MIN(COALESCE(person, device)) AS person FROM input_files
+                      WHERE device IS NOT NULL AND status = 'ingested' GROUP BY device)
+        """
+
     /// A pair of geofences trips ran between, with means (the medians are in `od_matrix.csv`).
     public struct GeofencePair: Sendable {
-        public var origin: String, destination: String, trips: Int, devices: Int
+        public var origin: String, destination: String, trips: Int, devices: Int, persons: Int
         public var meanDurationSeconds: Double, meanDistanceMeters: Double
     }
 
-    /// The busiest pairs, most trips first.
-    public func busiestGeofencePairs(limit: Int) throws -> [GeofencePair] {
+    /// The busiest pairs made by at least `minimumPersons` distinct persons, most trips first;
+    /// and how many pairs fewer persons made (never shown).
+    public func busiestGeofencePairs(limit: Int, minimumPersons: Int) throws -> (pairs: [GeofencePair], suppressed: Int) {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT origin_geofence_id AS o, destination_geofence_id AS d, COUNT(*) AS n, COUNT(DISTINCT device),
-                  AVG(duration_s), AVG(distance_m)
-                FROM trips WHERE origin_geofence_id IS NOT NULL AND destination_geofence_id IS NOT NULL
-                GROUP BY 1, 2 ORDER BY n DESC, o, d LIMIT ?
-                """, arguments: [limit]).map { row in
-                GeofencePair(origin: row[0], destination: row[1], trips: row[2], devices: row[3], meanDurationSeconds: row[4],
-                             meanDistanceMeters: row[5])
+            let grouped = """
+                WITH \(Self.personOf), pairs AS (
+                  SELECT origin_geofence_id AS o, destination_geofence_id AS d, COUNT(*) AS n, COUNT(DISTINCT t.device) AS devices,
+                    COUNT(DISTINCT COALESCE(p.person, t.device)) AS persons, AVG(duration_s) AS duration, AVG(distance_m) AS distance
+                  FROM trips t LEFT JOIN person_of p ON p.device = t.device
+                  WHERE origin_geofence_id IS NOT NULL AND destination_geofence_id IS NOT NULL GROUP BY 1, 2)
+                """
+            let pairs = try Row.fetchAll(db, sql: grouped + " SELECT * FROM pairs WHERE persons >= ? ORDER BY n DESC, o, d LIMIT ?",
+                                         arguments: [minimumPersons, limit]).map { row in
+                GeofencePair(origin: row["o"], destination: row["d"], trips: row["n"], devices: row["devices"], persons: row["persons"],
+                             meanDurationSeconds: row["duration"], meanDistanceMeters: row["distance"])
             }
+            let suppressed = try Int.fetchOne(db, sql: grouped + " SELECT COUNT(*) FROM pairs WHERE persons < ?", arguments: [minimumPersons]) ?? 0
+            return (pairs, suppressed)
         }
     }
 
     /// A geofence's dwells.
     public struct DwellPlace: Sendable {
-        public var geofence: String, name: String, kind: String, dwells: Int, devices: Int
+        public var geofence: String, name: String, kind: String, dwells: Int, devices: Int, persons: Int
         public var totalSeconds: Double, meanSeconds: Double
     }
 
-    /// The places with the most time dwelt in them.
-    public func topDwellPlaces(limit: Int) throws -> [DwellPlace] {
+    /// The places with the most time dwelt in them among those at least `minimumPersons`
+    /// distinct persons dwelt in; and how many places fewer persons dwelt in (never shown).
+    public func topDwellPlaces(limit: Int, minimumPersons: Int) throws -> (places: [DwellPlace], suppressed: Int) {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT geofence_id AS id, geofence_name, geofence_kind, COUNT(*), COUNT(DISTINCT device),
-                  SUM(duration_s) AS total, AVG(duration_s)
-                FROM dwells GROUP BY 1 ORDER BY total DESC, id LIMIT ?
-                """, arguments: [limit]).map { row in
-                DwellPlace(geofence: row[0], name: row[1], kind: row[2], dwells: row[3], devices: row[4], totalSeconds: row[5],
-                           meanSeconds: row[6])
+            let grouped = """
+                WITH \(Self.personOf), places AS (
+                  SELECT geofence_id AS id, MIN(geofence_name) AS name, MIN(geofence_kind) AS kind, COUNT(*) AS n,
+                    COUNT(DISTINCT w.device) AS devices, COUNT(DISTINCT COALESCE(p.person, w.device)) AS persons,
+                    SUM(duration_s) AS total, AVG(duration_s) AS mean
+                  FROM dwells w LEFT JOIN person_of p ON p.device = w.device GROUP BY 1)
+                """
+            let places = try Row.fetchAll(db, sql: grouped + " SELECT * FROM places WHERE persons >= ? ORDER BY total DESC, id LIMIT ?",
+                                          arguments: [minimumPersons, limit]).map { row in
+                DwellPlace(geofence: row["id"], name: row["name"], kind: row["kind"], dwells: row["n"], devices: row["devices"],
+                           persons: row["persons"], totalSeconds: row["total"], meanSeconds: row["mean"])
             }
+            let suppressed = try Int.fetchOne(db, sql: grouped + " SELECT COUNT(*) FROM places WHERE persons < ?", arguments: [minimumPersons]) ?? 0
+            return (places, suppressed)
         }
     }
 

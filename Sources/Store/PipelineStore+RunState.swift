@@ -130,6 +130,13 @@ extension PipelineStore {
 
     /// What the last OD grid published and suppressed, one line for the report (`ODGridOutput`).
     public static let odGridKey = "od_grid"
+    /// What the last geofence OD table published and suppressed, one line for the report.
+    public static let odMatrixKey = "od_matrix"
+    /// The k (distinct persons) the last trip stage or publish held every aggregate row to.
+    public static let minimumPersonsKey = "minimum_persons"
+
+    /// The k of the last trip stage or publish; nil before either.
+    public func minimumPersons() throws -> Int? { try derivedState(Self.minimumPersonsKey).flatMap { Int($0) } }
 
     public func setTransitUse(_ line: String) throws { try setDerivedState("transit_feed", line) }
 

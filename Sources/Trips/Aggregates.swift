@@ -27,24 +27,29 @@ public struct ODGroup: Sendable, Equatable {
     public var destination: String?
     public var trips: Int
     public var devices: Int
+    /// Distinct persons who made the pair's trips (a device without a named person is one).
+    public var persons: Int
     public var durationsSeconds: [Double]
     public var distancesMeters: [Double]
     /// Trips per main mode name ("unknown" for none).
     public var mainModes: [String: Int]
 
-    public init(origin: String?, destination: String?, trips: Int, devices: Int, durationsSeconds: [Double], distancesMeters: [Double],
-                mainModes: [String: Int]) {
-        (self.origin, self.destination, self.trips, self.devices) = (origin, destination, trips, devices)
+    public init(origin: String?, destination: String?, trips: Int, devices: Int, persons: Int, durationsSeconds: [Double],
+                distancesMeters: [Double], mainModes: [String: Int]) {
+        (self.origin, self.destination, self.trips, self.devices, self.persons) = (origin, destination, trips, devices, persons)
         (self.durationsSeconds, self.distancesMeters, self.mainModes) = (durationsSeconds, distancesMeters, mainModes)
     }
 
-    public static func groups(_ devices: [DeviceTrips]) -> [ODGroup] {
+    /// The groups of `devices`' trips; `persons` names each device's person (the device itself
+    /// where it names none).
+    public static func groups(_ devices: [DeviceTrips], persons: [String: String] = [:]) -> [ODGroup] {
         var groups: [[String?]: [(device: String, trip: Trip)]] = [:]
         for device in devices {
             for trip in device.trips { groups[[trip.originGeofence, trip.destinationGeofence], default: []].append((device.device, trip)) }
         }
         return groups.map { key, members in
             ODGroup(origin: key[0], destination: key[1], trips: members.count, devices: Set(members.map(\.device)).count,
+                    persons: Set(members.map { persons[$0.device] ?? $0.device }).count,
                     durationsSeconds: members.map(\.trip.durationSeconds), distancesMeters: members.map(\.trip.distanceMeters),
                     mainModes: Dictionary(members.map { (modeName($0.trip.mainMode), 1) }, uniquingKeysWith: +))
         }
@@ -52,13 +57,15 @@ public struct ODGroup: Sendable, Equatable {
 }
 
 /// Origin–destination table over geofence zones: one row per (origin, destination) pair of
-/// geofence ids (nil where a trip's end lies in no geofence).
+/// geofence ids (nil where a trip's end lies in no geofence) that at least k distinct persons
+/// made; pairs fewer made are suppressed whole and counted, never published.
 public struct ODMatrix: Sendable {
     public struct Row: Sendable, Equatable {
         public var origin: String?
         public var destination: String?
         public var trips: Int
         public var devices: Int
+        public var persons: Int
         public var medianDurationSeconds: Double
         public var medianDistanceMeters: Double
         /// Share of the row's trips by main mode, keyed by mode name.
@@ -66,14 +73,24 @@ public struct ODMatrix: Sendable {
     }
 
     public var rows: [Row]
+    /// The k every row met: distinct persons per pair.
+    public var minimumPersons: Int
+    /// Pairs, and their trips, made by fewer than `minimumPersons` persons.
+    public var suppressedPairs = 0, suppressedTrips = 0
 
-    public init(_ devices: [DeviceTrips]) { self.init(groups: ODGroup.groups(devices)) }
+    public init(_ devices: [DeviceTrips], persons: [String: String] = [:], minimumPersons: Int) {
+        self.init(groups: ODGroup.groups(devices, persons: persons), minimumPersons: minimumPersons)
+    }
 
-    /// Medians (type 7) of each pair's durations and distances, the share of each main mode
-    /// (trips of the mode / trips), pairs by trips, then origin and destination.
-    public init(groups: [ODGroup]) {
-        rows = groups.map { group in
-            Row(origin: group.origin, destination: group.destination, trips: group.trips, devices: group.devices,
+    /// Medians (type 7) of each published pair's durations and distances, the share of each
+    /// main mode (trips of the mode / trips), pairs by trips, then origin and destination.
+    public init(groups: [ODGroup], minimumPersons: Int) {
+        self.minimumPersons = minimumPersons
+        let published = groups.filter { $0.persons >= minimumPersons }
+        suppressedPairs = groups.count - published.count
+        suppressedTrips = groups.filter { $0.persons < minimumPersons }.reduce(0) { $0 + $1.trips }
+        rows = published.map { group in
+            Row(origin: group.origin, destination: group.destination, trips: group.trips, devices: group.devices, persons: group.persons,
                 medianDurationSeconds: Quantile.median(group.durationsSeconds)!, medianDistanceMeters: Quantile.median(group.distancesMeters)!,
                 modeShares: group.mainModes.mapValues { Double($0) / Double(group.trips) })
         }.sorted { ($0.trips, $1.origin ?? "", $1.destination ?? "") > ($1.trips, $0.origin ?? "", $0.destination ?? "") }

@@ -50,7 +50,7 @@ struct HeatMapCommand: ParsableCommand {
             try JSONSummary.print(summary)
         } else {
             progress.log("\(summary.devices) devices, \(summary.fixes) fixes: \(summary.cells) cells of \(Int(summary.cellMeters)) m published, "
-                         + "\(summary.suppressedCells) suppressed (fewer than \(summary.minimumDevices) devices); maps "
+                         + "\(summary.suppressedCells) suppressed (fewer than k = \(summary.minimumDevices) persons); maps "
                          + summary.cellsByMap.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                          + String(format: "; %.2f s", summary.seconds))
         }

@@ -6,7 +6,7 @@ struct HeatMapOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Grid cell side, metres.", valueName: "m"))
     var cellSize = HeatMapParameters().cellMeters
 
-    @Option(name: .customLong("k"), help: "Publish only cells seen by at least k distinct devices (k-anonymity).")
+    @Option(name: .customLong("k"), help: ArgumentHelp("Publish only cells at least k distinct persons were in (k-anonymity; a device without a named person counts as one).", valueName: "persons"))
     var minimumDevices = HeatMapParameters().minimumDevices
 
     @Option(help: "Only fixes travelling by these modes, comma-separated (still, walk, bike, car, bus, train …). Default: all.")

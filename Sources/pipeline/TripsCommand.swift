@@ -1,6 +1,7 @@
 import ArgumentParser
 import Classify
 import Foundation
+import HeatMaps
 import PipelineRunner
 import Trips
 
@@ -36,6 +37,9 @@ struct TripsCommand: ParsableCommand {
                                valueName: "feed"))
     var transit: String?
 
+    @Option(name: .customLong("k"), help: ArgumentHelp("Publish only OD pairs (od_matrix.csv) made by at least k distinct persons.", valueName: "persons"))
+    var minimumPersons = HeatMapParameters().minimumDevices
+
     @OptionGroup var trips: TripOptions
 
     func validate() throws {
@@ -50,6 +54,7 @@ struct TripsCommand: ParsableCommand {
         run.parameters = trips.parameters
         run.calendar = CalendarKeys(utcOffsetSeconds: trips.utcOffsetHours * 3600)
         run.grouping = trips.trackBy
+        run.minimumPersons = minimumPersons
         let progress = Progress()
         if let model {
             let loaded = try ModeModel.load(path: model)

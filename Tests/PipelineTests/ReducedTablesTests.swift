@@ -20,9 +20,10 @@ import Testing
     @Test func publishAppliesTheFormulasToTheReductions() throws {
         let folder = try TemporaryFolder()
         try write(folder, "od_groups", """
-            origin_geofence_id,destination_geofence_id,trips,devices,durations_s,distances_m,main_modes
-            home,work,3,2,600.0 900.0 1200.0,1000.0 2500.0 3000.0,car walk car
-            ,work,2,2,6.0E2 1.2E3,1.5E3 2.5E3,bus bus
+            origin_geofence_id,destination_geofence_id,trips,devices,persons,durations_s,distances_m,main_modes
+            home,work,3,4,3,600.0 900.0 1200.0,1000.0 2500.0 3000.0,car walk car
+            ,work,2,2,2,6.0E2 1.2E3,1.5E3 2.5E3,bus bus
+            ,home,4,3,3,6.0E2 1.2E3 9.0E2 9.0E2,1.5E3 2.5E3 2.5E3 2.5E3,bus bus bus bus
 
             """)
         try write(folder, "modal_totals", """
@@ -60,11 +61,13 @@ import Testing
         #expect(wal == 0, "publish left \(wal) bytes in pipeline.sqlite-wal")
 
         let od = try readCSV(folder.file("run/od_matrix.csv"))
-        #expect(od.count == 2)
-        #expect(od.first?["origin_name"] == "home" && od.first?["trips"] == "3" && od.first?["devices"] == "2")
-        #expect(od.first?["median_duration_s"] == "900.0" && od.first?["median_distance_m"] == "2500.0")
-        #expect(od.first?["share_car"] == "0.6667" && od.first?["share_walk"] == "0.3333" && od.first?["share_bus"] == "0.0000")
-        #expect(od.last?["origin_name"] == "(no geofence)" && od.last?["median_duration_s"] == "900.0" && od.last?["share_bus"] == "1.0000")
+        #expect(od.count == 2, "the pair of 2 persons is suppressed at k = 3: \(od)")
+        #expect(od.last?["origin_name"] == "home" && od.last?["trips"] == "3" && od.last?["devices"] == "4" && od.last?["persons"] == "3")
+        #expect(od.last?["median_duration_s"] == "900.0" && od.last?["median_distance_m"] == "2500.0")
+        #expect(od.last?["share_car"] == "0.6667" && od.last?["share_walk"] == "0.3333" && od.last?["share_bus"] == "0.0000")
+        #expect(od.first?["origin_name"] == "(no geofence)" && od.first?["destination_name"] == "home" && od.first?["median_duration_s"] == "900.0"
+                && od.first?["share_bus"] == "1.0000")
+        #expect(!od.contains { $0["destination_name"] == "work" && $0["origin_name"] == "(no geofence)" })
 
         let split = try readCSV(folder.file("run/modal_split.csv"))
         #expect(split.map { "\($0["dimension"]!) \($0["travel_mode"]!) \($0["trip_share"]!) \($0["distance_share"]!)" }

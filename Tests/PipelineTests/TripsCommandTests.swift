@@ -28,10 +28,10 @@ import Trips
         return points
     }
 
-    func makeStore(_ folder: TemporaryFolder) throws -> String {
+    func makeStore(_ folder: TemporaryFolder, commuters: [String] = ["ana"]) throws -> String {
         var gpx = GPXBuilder()
         gpx.tracks = [[Self.commute()]]
-        try folder.write("traces/ana/commute.gpx", gpx.text)
+        for commuter in commuters { try folder.write("traces/\(commuter)/commute.gpx", gpx.text) }
         let workLongitude = 2 + 6640 / (Self.metresPerDegree * cos(48 * Double.pi / 180))
         try folder.write("traces/zones.csv", "id,name,kind,lat,lon,radius_m\nhome,Home,home,48,2,100\nwork,Office,work,48,\(workLongitude),100\n")
         var options = IngestOptions(paths: [folder.file("traces")], storePath: folder.file("out/pipeline.sqlite"))
@@ -46,10 +46,34 @@ import Trips
         return table.rows.map { row in Dictionary(uniqueKeysWithValues: zip(table.columns, row.map { $0 ?? "" })) }
     }
 
+    /// k counts persons on the geofence OD table: three persons' commutes make a published
+    /// pair; two persons' (one of them with two phones) are suppressed, counted, and absent
+    /// from the report's busiest pairs.
+    @Test func aPairFewerThanKPersonsMadeIsNeverPublished() throws {
+        let three = try TemporaryFolder()
+        let summary = try TripsRun(storePath: try makeStore(three, commuters: ["ana", "ben", "cat"]), reportsFolder: three.file("out"))
+            .run(progress: Progress(quiet: true))
+        let od = try Self.csv(three.file("out/od_matrix.csv"))
+        #expect(od.count == 1 && od[0]["persons"] == "3" && od[0]["devices"] == "3" && od[0]["trips"] == "3", "\(od)")
+        #expect(summary.odMatrix.pairs == 1 && summary.odMatrix.suppressedPairs == 0 && summary.odMatrix.minimumPersons == 3)
+
+        let two = try TemporaryFolder()
+        try two.write("traces/manifest.csv", "path,device,person\nana/*,ana-phone,ana\nana2/*,ana-tablet,ana\nben/*,ben-phone,ben\n")
+        let store = try makeStore(two, commuters: ["ana", "ana2", "ben"])
+        let suppressed = try TripsRun(storePath: store, reportsFolder: two.file("out")).run(progress: Progress(quiet: true))
+        #expect(try Self.csv(two.file("out/od_matrix.csv")).isEmpty, "three devices, two persons: under k = 3")
+        #expect(suppressed.odMatrix.suppressedPairs == 1 && suppressed.odMatrix.suppressedTrips == 3 && suppressed.odMatrix.minimumPersons == 3)
+        let pairs = try PipelineStore(path: store).busiestGeofencePairs(limit: 20, minimumPersons: 3)
+        #expect(pairs.pairs.isEmpty && pairs.suppressed == 1)
+        #expect(try PipelineStore(path: store).busiestGeofencePairs(limit: 20, minimumPersons: 2).pairs.first?.persons == 2)
+    }
+
     @Test func aCommuteGivesStaysDwellsATripAndEveryTable() throws {
         let folder = try TemporaryFolder()
         let store = try makeStore(folder)
-        let summary = try TripsRun(storePath: store, reportsFolder: folder.file("out")).run(progress: Progress(quiet: true))
+        var run = TripsRun(storePath: store, reportsFolder: folder.file("out"))
+        run.minimumPersons = 1  // one commuter: her OD pair is published only at k = 1 (aPairFewerThanKPersonsMadeIsNeverPublished)
+        let summary = try run.run(progress: Progress(quiet: true))
         #expect(summary.devices == 1 && summary.staypoints == 2 && summary.dwells == 2 && summary.trips == 1 && summary.locations == 2)
         #expect(summary.legsByModeSource.keys.sorted() == ["gps_rules"])
 

@@ -8,7 +8,8 @@ means) and formatting rule with the single run's Swift code (PipelineRunner/Redu
 The tables, per group:
   heat_cells            per map and cell: fixes summed, devices and persons counted over all
                         parts, dwell summed; heatmaps: each map's cell size, k and filter
-  od_groups             per OD pair: trips, devices, the durations, distances, main modes
+  od_groups             per OD pair: trips, devices, persons (unioned by name over parts),
+                        the durations, distances, main modes
   modal_totals          per modal-split key (the binary's, modal_keys.csv) and mode: trips,
                         distance and duration summed
   train_comfort_groups  per train, and per route (route_comfort_groups): rides, devices,
@@ -34,7 +35,7 @@ RATINGS = ["cleanliness", "odours_temperature", "crowding", "service"]
 COLUMNS = {
     "heat_cells": ["heat_map", "cell_id", "fixes", "devices", "persons", "dwell_s"],
     "heatmaps": ["heat_map", "cell_m", "min_devices", "filter"],
-    "od_groups": ["origin_geofence_id", "destination_geofence_id", "trips", "devices", "durations_s", "distances_m", "main_modes"],
+    "od_groups": ["origin_geofence_id", "destination_geofence_id", "trips", "devices", "persons", "durations_s", "distances_m", "main_modes"],
     "modal_totals": ["dimension", "dimension_value", "travel_mode", "trips", "distance_m", "duration_s"],
 }
 COMFORT_COLUMNS = (["rides", "measured_rides", "devices", "nmvs", "a_vs_mps2"]
@@ -68,7 +69,8 @@ def partials(task):
     index, parquet_dir, tables_dir = task["index"], task["parquet_dir"], task["tables_dir"]
     yield from heat_partials(index, tables_dir)
     yield from od_partials(index, read(parquet_dir, "trips", index,
-                                       ["device", "origin_geofence_id", "destination_geofence_id", "duration_s", "distance_m", "main_mode"]))
+                                       ["device", "origin_geofence_id", "destination_geofence_id", "duration_s", "distance_m", "main_mode"]),
+                           persons_of(task["part_dir"]))
     yield from modal_partials(index, modal_keys(task),
                               read(parquet_dir, "trips", index, ["trip_id", "main_mode"]),
                               read(parquet_dir, "triplegs", index, ["tripleg_id", "travel_mode", "distance_m", "duration_s"]))
@@ -94,19 +96,39 @@ def heat_partials(index, tables_dir):
         yield ("heat_cells", name, cell), (index, (fixes, len(devices), sorted(persons), [d for _, d in dwells], k_of.get(name)))
 
 
-def od_partials(index, trips):
+def persons_of(part_dir):
+    """{device: person} of the part's devices from its exported `input_files` (one row per
+    input file, never per fix), by the rule of the store's `deviceIdentities`: the least person
+    of the device's ingested files, the device itself where none is named."""
+    import csv
+    path = os.path.join(part_dir, "export", "input_files.csv")
+    persons = {}
+    if not os.path.exists(path):
+        return persons
+    with open(path, newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            device = row.get("device")
+            if not device or row.get("status") != "ingested":
+                continue
+            person = row.get("person") or device
+            persons[device] = min(persons.get(device, person), person)
+    return persons
+
+
+def od_partials(index, trips, persons):
     groups = {}
     for device, origin, destination, duration, distance, mode in rows(trips):
-        group = groups.setdefault((origin, destination), [0, set(), [], [], []])
+        group = groups.setdefault((origin, destination), [0, set(), [], [], [], set()])
         group[0] += 1
         group[1].add(device)
+        group[5].add(persons.get(device, device))
         if duration is not None:
             group[2].append(duration)
         if distance is not None:
             group[3].append(distance)
         group[4].append(mode if mode is not None else "unknown")
-    for (origin, destination), (trips_, devices, durations, distances, modes) in groups.items():
-        yield ("od_groups", origin, destination), (index, (trips_, len(devices), durations, distances, modes))
+    for (origin, destination), (trips_, devices, durations, distances, modes, persons_) in groups.items():
+        yield ("od_groups", origin, destination), (index, (trips_, len(devices), durations, distances, modes, sorted(persons_)))
 
 
 def modal_keys(task):
@@ -220,6 +242,7 @@ def reduce_bucket(reducer, items, folder, with_comfort):
             out[table].append([key[1], cell_m, k, filter_])
         elif table == "od_groups":
             out[table].append([key[1], key[2], sum(m[0] for m in merged), sum(m[1] for m in merged),
+                               len(set(p for m in merged for p in m[5])),
                                numbers(x for m in merged for x in m[2]), numbers(x for m in merged for x in m[3]),
                                " ".join(x for m in merged for x in m[4])])
         elif table == "modal_totals":
