@@ -122,7 +122,7 @@ public struct ReportPage {
                                             group.dropped].map(String.init)
         }
         let quarantined = try store.quarantinedFiles().map { entry in
-            [entry.path, entry.stage, entry.line.map { "\($0)" + (entry.column.map { ":\($0)" } ?? "") } ?? "", entry.code, entry.reason]
+            [entry.shownPath, entry.stage, entry.line.map { "\($0)" + (entry.column.map { ":\($0)" } ?? "") } ?? "", entry.code, entry.reason]
         }
         let dropped = try store.droppedRecordTotals().map { [$0.reason, String($0.records)] }
         return "<section><h2>Inputs</h2>"
@@ -336,7 +336,8 @@ public struct ReportPage {
         if let modelPath, let model = try? ModeModel.load(path: modelPath) {
             let provenance = model.provenance
             let kind = HTML.escape(model.kind.rawValue), classes = model.classes.map(\.rawValue).joined(separator: ", ")
-            html += "<p>Model <code>\(HTML.escape(modelPath))</code> (\(kind), classes \(classes)"
+            // Its file name only: the page names no path of the machine that made it.
+            html += "<p>Model <code>\(HTML.escape((modelPath as NSString).lastPathComponent))</code> (\(kind), classes \(classes)"
                 + String(format: ", %.0f s windows", model.window.lengthSeconds)
                 + ") trained by <code>\(HTML.escape(provenance.command))</code> on \(provenance.recordings) recordings of "
                 + "\(provenance.devices.count) devices.</p>"

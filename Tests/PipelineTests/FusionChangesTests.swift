@@ -37,6 +37,8 @@ import Testing
         // The bundled day has legs where the IMU's vehicle type stood against the GPS leg model's.
         #expect(expected.values.contains { $0.gps.1 > 0 }, "\(expected)")
         let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        // The inputs and the shipped model were given by absolute paths; the page names neither.
+        #expect(!report.contains(SharedData.projectRoot), "the report names a path of this machine")
         let start = try #require(report.range(of: "How far to trust the modal split"))
         let end = try #require(report.range(of: "</table>", range: start.upperBound..<report.endIndex))
         let table = String(report[start.lowerBound..<end.upperBound])

@@ -153,6 +153,8 @@ import Testing
         #expect(before["modes.csv"] != nil && before["quarantine.csv"] != nil)
         let quarantine = String(decoding: before["quarantine.csv"]!, as: UTF8.self)
         #expect(quarantine.contains("\nbad.gpx,") && !quarantine.contains(folder.path), "paths below the folder given: \(quarantine)")
+        let machinePath = Data(folder.path.utf8)
+        #expect(before.filter { $0.value.range(of: machinePath) != nil }.keys.sorted() == [], "no output names a path of this machine")
 
         try FileManager.default.moveItem(atPath: folder.file("in"), toPath: folder.file("moved"))
         let moved = try cli.pipeline(["run", "moved", "--out", "out", "--json"], in: folder.path)
