@@ -56,11 +56,12 @@ class HeatCells(unittest.TestCase):
 
 class TripsAndLegs(unittest.TestCase):
     def test_od_groups_concatenate_and_sort_lists_and_keep_null_keys(self):
-        items = [(("od_groups", None, "g2"), (1, (1, 1, [30.0], [400.0], ["walk"]))),
-                 (("od_groups", None, "g2"), (0, (2, 2, [60.0, 10.0], [900.0, 100.0], ["car", "unknown"])))]
+        # Part 1's device and one of part 0's were carried by one person: 3 devices, 2 persons.
+        items = [(("od_groups", None, "g2"), (1, (1, 1, [30.0], [400.0], ["walk"], ["ann"]))),
+                 (("od_groups", None, "g2"), (0, (2, 2, [60.0, 10.0], [900.0, 100.0], ["car", "unknown"], ["ann", "bo"])))]
         row, = reduced(items)[0]["od_groups"]
         self.assertEqual(row["origin_geofence_id"], "")
-        self.assertEqual((row["trips"], row["devices"]), ("3", "3"))
+        self.assertEqual((row["trips"], row["devices"], row["persons"]), ("3", "3", "2"))
         self.assertEqual(row["durations_s"], "10.0 30.0 60.0")
         self.assertEqual(row["distances_m"], "100.0 400.0 900.0")
         self.assertEqual(sorted(row["main_modes"].split()), ["car", "unknown", "walk"])
