@@ -20,7 +20,7 @@ public struct ODGridOutput {
         (self.folder, self.parameters, self.tablesFolder) = (folder, parameters, tablesFolder ?? folder)
     }
 
-    public struct Summary: Sendable, Encodable {
+    public struct Summary: Sendable, Codable {
         public var pairs = 0, suppressedPairs = 0, suppressedTrips = 0, unplacedTrips = 0
         public var cellMeters = 0.0, minimumPersons = 0
         enum CodingKeys: String, CodingKey {

@@ -49,6 +49,12 @@ public struct PipelineRun {
 
     public static let storeName = PipelineOutputs.storeName
     /// Files every complete run leaves in the output folder.
+    /// The stages a run times (`Summary.stageSeconds`), in order.
+    public static let stages = ["ingest", "classify", "trips", "heatmap", "comfort", "report", "geopackage"]
+    /// Where the store keeps what the last complete run's OD tables published, so a run that
+    /// finds nothing changed says the same (`Summary.odGrid`, `odMatrix`).
+    static let publishedODKey = "published_od_tables"
+
     public static let outputNames = ["quarantine.csv", "modes.csv"] + TripTables.fileNames + [ODGridOutput.fileName] + TripGeoJSON.fileNames
         + ["heatmap.csv", "heatmap.geojson", "heatmap.png"] + ComfortTables.fileNames + ["report.html", GeoPackageOutput.fileName]
 
@@ -73,13 +79,16 @@ public struct PipelineRun {
         public var legsByModeSource: [String: Int] = [:]
         public var cells = 0, suppressedCells = 0
         /// The origin–destination grid's published and suppressed pairs (`od_grid.csv`); nil in a partial run.
-        public var odGrid: ODGridOutput.Summary?
+        @NullEncodable public var odGrid: ODGridOutput.Summary?
         /// The geofence OD table's published pairs and those under k persons, suppressed (`od_matrix.csv`).
-        public var odMatrix: ODMatrixCounts?
+        @NullEncodable public var odMatrix: ODMatrixCounts?
+        /// The modal split's published rows and those left out under k persons (`modal_split.csv`).
+        @NullEncodable public var modalSplit: ModalSplitCounts?
         /// Check-ins turned into rides, and those whose comfort was measured.
         public var rides = 0, measuredRides = 0
         public var upToDate = false
-        public var stageSeconds: [String: Double] = [:]
+        /// Seconds per stage, every stage named on every run (0 for one that did not run).
+        public var stageSeconds: [String: Double] = Dictionary(uniqueKeysWithValues: PipelineRun.stages.map { ($0, 0) })
         public var exitStatus = 0
         public var outputFolder = ""
         /// A partial run: the store only, nothing published.
@@ -102,7 +111,7 @@ public struct PipelineRun {
             case thisRun = "this_run", store, missingInputs = "missing_inputs", carriedOverQuarantines = "carried_over_quarantines"
             case files, ingested, unchanged, quarantined, skipped, skippedFiles = "skipped_files", fixes, imuSamples = "imu_samples", checkins
             case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells, legsByModeSource = "legs_by_mode_source"
-            case suppressedCells = "suppressed_cells", odGrid = "od_grid", odMatrix = "od_matrix", rides, measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
+            case suppressedCells = "suppressed_cells", odGrid = "od_grid", odMatrix = "od_matrix", modalSplit = "modal_split", rides, measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
             case exitStatus = "exit_status", outputFolder = "output_folder", warnings, fileOutcomes = "file_outcomes", partial
         }
     }
@@ -195,6 +204,10 @@ public struct PipelineRun {
             summary.upToDate = true
             try fillCounts(&summary, store, counts: totals)
             try sayOutcomes(&summary, store)
+            if !partial, let text = try store.derivedState(Self.publishedODKey),
+               let published = try? JSONDecoder().decode(PublishedOD.self, from: Data(text.utf8)) {
+                (summary.odGrid, summary.odMatrix, summary.modalSplit) = (published.odGrid, published.odMatrix, published.modalSplit)
+            }
             progress.log("nothing changed since the last run: outputs in \(outputFolder) are up to date")
             return summary
         }
@@ -218,7 +231,7 @@ public struct PipelineRun {
         trips.minimumPersons = configuration.heatmap.minimumDevices
         (trips.calendar, trips.writesModalKeys) = (calendar, partial)
         let tripSummary = try trips.run(progress: progress)
-        summary.odMatrix = tripSummary.odMatrix
+        (summary.odMatrix, summary.modalSplit) = (tripSummary.odMatrix, tripSummary.modalSplit)
         summary.warnings += [tripSummary.transitWarning, tripSummary.jumpWarning, tripSummary.undecidedWarning].compactMap { $0 }
         progress.log(Self.legSources(tripSummary.legsByModeSource, model: model))
         lap("trips")
@@ -258,6 +271,8 @@ public struct PipelineRun {
             let odGrid = try ODGridOutput(folder: outputFolder, parameters: configuration.heatmap).write(store: store)
             summary.odGrid = odGrid
             progress.log(ODGridOutput.text(odGrid))
+            let published = PublishedOD(odGrid: odGrid, odMatrix: summary.odMatrix, modalSplit: summary.modalSplit)
+            try store.setDerivedState(Self.publishedODKey, String(decoding: try JSONEncoder().encode(published), as: UTF8.self))
             try QuarantineReport.write(quarantined, to: (outputFolder as NSString).appendingPathComponent("quarantine.csv"))
             try ReportPage(store: store, folder: outputFolder,
                            modelPath: configuration.classification.rulesOnly ? nil : configuration.classification.model, calendar: calendar).write()
@@ -488,4 +503,11 @@ public struct PipelineRun {
         summary.rides = counts["rides"] ?? 0
         summary.measuredRides = try store.measuredRideCount()
     }
+}
+
+/// What a complete run's OD tables published, kept for the runs that find nothing changed.
+struct PublishedOD: Codable {
+    var odGrid: ODGridOutput.Summary?
+    var odMatrix: ODMatrixCounts?
+    var modalSplit: ModalSplitCounts?
 }

@@ -173,7 +173,9 @@ public struct PublishRun: Sendable {
         try TripTables.odMatrix(odMatrix, geofences: geofences).write(to: path("od_matrix.csv"))
         try store.setDerivedState(PipelineStore.minimumPersonsKey, String(heatMapParameters.minimumDevices))
         try store.setDerivedState(PipelineStore.odMatrixKey, ODMatrixCounts(odMatrix).line)
-        try TripTables.modalSplit(ModalSplit(totals: try reduced.modalTotals())).write(to: path("modal_split.csv"))
+        let modalSplit = ModalSplit(totals: try reduced.modalTotals(), minimumPersons: heatMapParameters.minimumDevices)
+        try TripTables.modalSplit(modalSplit).write(to: path("modal_split.csv"))
+        try store.setDerivedState(PipelineStore.modalSplitKey, ModalSplitCounts(modalSplit).line)
         var files = [path("od_matrix.csv"), path("modal_split.csv")]
         if FileManager.default.fileExists(atPath: (reduced.folder as NSString).appendingPathComponent("train_comfort_groups")) {
             try ComfortTables.writeSummaries(trains: try reduced.comfortGroups("train_comfort_groups").map(ComfortSummary.init(group:)),

@@ -90,7 +90,7 @@ public struct ReducedTables {
         try rows("modal_totals").map { row in
             ModalTotal(dimension: try row.text("dimension"), key: try row.text("dimension_value"), mode: try row.text("travel_mode"),
                        trips: try row.integer("trips"), distanceMeters: try row.number("distance_m"),
-                       durationSeconds: try row.number("duration_s"))
+                       durationSeconds: try row.number("duration_s"), persons: try row.integer("persons"))
         }
     }
 

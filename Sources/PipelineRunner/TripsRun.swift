@@ -69,6 +69,8 @@ public struct TripsRun {
         public var undecidedSeconds = 0.0
         /// `od_matrix.csv`: pairs published, and the pairs and trips made by fewer than k persons, suppressed.
         public var odMatrix = ODMatrixCounts()
+        /// `modal_split.csv`: rows published, and those left out (under k persons, and to protect them).
+        public var modalSplit = ModalSplitCounts()
         public var secondsLoading = 0.0
         public var secondsTrips = 0.0
         public var secondsWriting = 0.0
@@ -99,7 +101,7 @@ public struct TripsRun {
         }
 
         enum CodingKeys: String, CodingKey {
-            case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips, jumps, fusion, odMatrix = "od_matrix"
+            case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips, jumps, fusion, odMatrix = "od_matrix", modalSplit = "modal_split"
             case undecidedLegs = "undecided_legs", undecidedMeters = "undecided_m", undecidedSeconds = "undecided_s"
             case legsByModeSource = "legs_by_mode_source", legsNearTransit = "legs_near_transit", secondsLoading = "seconds_loading"
             case secondsTrips = "seconds_trips", secondsWriting = "seconds_writing", files
@@ -162,6 +164,9 @@ public struct TripsRun {
         progress.log(summary.odMatrix.line)
         try store.setDerivedState(PipelineStore.minimumPersonsKey, String(minimumPersons))
         try store.setDerivedState(PipelineStore.odMatrixKey, summary.odMatrix.line)
+        summary.modalSplit = ModalSplitCounts(tables.modalSplit)
+        progress.log(summary.modalSplit.line)
+        try store.setDerivedState(PipelineStore.modalSplitKey, summary.modalSplit.line)
         if writesFiles {
             try tables.write(to: reportsFolder)
             try TripGeoJSON(result: result, geofences: geofences).write(to: reportsFolder)
@@ -201,7 +206,7 @@ public struct TripsRun {
 }
 
 /// What `od_matrix.csv` published and suppressed under k persons per pair.
-public struct ODMatrixCounts: Sendable, Encodable, Equatable {
+public struct ODMatrixCounts: Sendable, Codable, Equatable {
     public var pairs = 0, suppressedPairs = 0, suppressedTrips = 0, minimumPersons = 0
 
     public init() {}
@@ -216,5 +221,25 @@ public struct ODMatrixCounts: Sendable, Encodable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case pairs, suppressedPairs = "suppressed_pairs", suppressedTrips = "suppressed_trips", minimumPersons = "k"
+    }
+}
+
+/// What `modal_split.csv` published and left out under k persons per row.
+public struct ModalSplitCounts: Sendable, Codable, Equatable {
+    public var rows = 0, suppressedRows = 0, complementaryRows = 0, minimumPersons = 0
+
+    public init() {}
+
+    public init(_ split: ModalSplit) {
+        (rows, suppressedRows, complementaryRows, minimumPersons) = (split.rows.count, split.suppressedPrimary, split.suppressedComplementary, split.minimumPersons)
+    }
+
+    public var line: String {
+        "modal split: \(rows) rows published, \(suppressedRows) made by fewer than k = \(minimumPersons) persons left out, "
+            + "and \(complementaryRows) more so that those cannot be worked out by subtraction"
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case rows, suppressedRows = "suppressed_rows", complementaryRows = "complementary_rows", minimumPersons = "k"
     }
 }

@@ -124,8 +124,8 @@ public struct OutputSchema: Sendable {
         + "destination_center_lon_deg real, trips integer, devices integer, persons integer, median_duration_s real, median_distance_m real",
         columns(modeNames.map { "share_\($0)" }, .real))
 
-    public static let modalSplit = OutputSchema("modal_split.csv", "Each mode's share of trips, distance and time, overall and by hour, weekday and device.",
-        "dimension text, dimension_value text, travel_mode text, trips integer, trip_share real, distance_m real, distance_share real, "
+    public static let modalSplit = OutputSchema("modal_split.csv", "Each mode's share of trips, distance and time, overall and by local hour and weekday; a row fewer than k persons made, and any row that would give it away by subtraction, is left out (shares are of the whole group).",
+        "dimension text, dimension_value text, travel_mode text, trips integer, persons integer, trip_share real, distance_m real, distance_share real, "
         + "duration_s real, duration_share real")
 
     public static let deviceStats = OutputSchema("device_stats.csv", "Per device: what it recorded and how it travelled.",

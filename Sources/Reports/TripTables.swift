@@ -36,7 +36,7 @@ public struct TripTables {
         try triplegs().write(to: path("triplegs.csv"))
         try trips().write(to: path("trips.csv"))
         try odMatrixCSV().write(to: path("od_matrix.csv"))
-        try modalSplit().write(to: path("modal_split.csv"))
+        try modalSplitCSV().write(to: path("modal_split.csv"))
         try deviceStatistics().write(to: path("device_stats.csv"))
     }
 
@@ -169,7 +169,7 @@ public struct TripTables {
         for (deviceIndex, device) in result.devices.enumerated() {
             for (kind, starts, id) in [("trip", device.trips.map(\.startSeconds), ids.trip), ("tripleg", device.triplegs.map(\.startSeconds), ids.tripleg)] {
                 for (index, start) in starts.enumerated() {
-                    for key in ModalTotal.keys(device: device.device, startSeconds: start, calendar: calendar) {
+                    for key in ModalTotal.keys(startSeconds: start, calendar: calendar) {
                         csv.append([kind, String(id(deviceIndex, index)), key[0], key[1]])
                     }
                 }
@@ -178,7 +178,10 @@ public struct TripTables {
         return csv
     }
 
-    func modalSplit() -> CSVWriter { Self.modalSplit(ModalSplit(result.devices, calendar: calendar)) }
+    /// The modal split of the trips, with k persons per row and complementary suppression.
+    public var modalSplit: ModalSplit { ModalSplit(result.devices, persons: persons, calendar: calendar, minimumPersons: minimumPersons) }
+
+    func modalSplitCSV() -> CSVWriter { Self.modalSplit(modalSplit) }
 
     /// `od_matrix.csv` of a matrix (from one run's trips, or from a distributed run's groups).
     public static func odMatrix(_ matrix: ODMatrix, geofences: [String: Geofence]) -> CSVWriter {
@@ -197,7 +200,7 @@ public struct TripTables {
     public static func modalSplit(_ split: ModalSplit) -> CSVWriter {
         var csv = CSVWriter(columns: OutputSchema.modalSplit.names)
         for row in split.rows {
-            csv.append([row.dimension, row.key, row.mode, String(row.trips), Self.number(row.tripShare, 4), Self.number(row.distanceMeters, 1),
+            csv.append([row.dimension, row.key, row.mode, String(row.trips), String(row.persons), Self.number(row.tripShare, 4), Self.number(row.distanceMeters, 1),
                         Self.number(row.distanceShare, 4), Self.number(row.durationSeconds, 1), Self.number(row.durationShare, 4)])
         }
         return csv

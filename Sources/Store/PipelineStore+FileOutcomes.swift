@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MobilityCore
 import GRDBSQLite
 
 /// What each stage made of one input: the answer to "what happened to my file?" that the run's
@@ -23,13 +24,13 @@ public struct FileOutcome: Encodable, Hashable, Sendable {
     }
 
     public var path: String
-    public var format: String?
-    public var device: String?
+    @NullEncodable public var format: String?
+    @NullEncodable public var device: String?
     /// The person who carried the device, and where each name came from (`manifest`,
     /// `name_pattern`, `folder`, `file_name`; a person's `device` means none was given).
-    public var person: String?
-    public var deviceSource: String?
-    public var personSource: String?
+    @NullEncodable public var person: String?
+    @NullEncodable public var deviceSource: String?
+    @NullEncodable public var personSource: String?
     /// The path outputs show (below the folder given to the run).
     public var shownPath: String
     /// `ingested` or `quarantined`.
@@ -38,14 +39,14 @@ public struct FileOutcome: Encodable, Hashable, Sendable {
     public var imuSamples: Int
     public var streams: [Stream]
     /// Windows classified, and minutes per mode (smoothed); nil for files without IMU data.
-    public var windows: Int?
+    @NullEncodable public var windows: Int?
     public var modeMinutes: [String: Double]
     /// Check-in rides this file's IMU data was measured in.
     public var measuredRides: Int
     /// Triplegs and staypoints of the file's device within its time span (nil without fixes):
     /// what the trip stage made of its fixes.
-    public var triplegs: Int?
-    public var staypoints: Int?
+    @NullEncodable public var triplegs: Int?
+    @NullEncodable public var staypoints: Int?
     /// What the user should know: why a stage made nothing of the file, and what to do.
     public var notes: [String]
     /// True when the file gave nothing: quarantined, IMU data without a window, a track file

@@ -132,6 +132,8 @@ extension PipelineStore {
     public static let odGridKey = "od_grid"
     /// What the last geofence OD table published and suppressed, one line for the report.
     public static let odMatrixKey = "od_matrix"
+    /// What the last modal split published and left out, one line for the report.
+    public static let modalSplitKey = "modal_split"
     /// The k (distinct persons) the last trip stage or publish held every aggregate row to.
     public static let minimumPersonsKey = "minimum_persons"
 

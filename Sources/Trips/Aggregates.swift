@@ -97,15 +97,19 @@ public struct ODMatrix: Sendable {
     }
 }
 
-/// Modal split by trips (main mode), distance and time (legs), overall and by hour of day,
-/// weekday and device. A trip counts in the hour and weekday it starts; a leg likewise.
+/// Modal split by trips (main mode), distance and time (legs), overall and by local hour of
+/// day and weekday. A trip counts in the hour and weekday it starts; a leg likewise. A row
+/// fewer than k distinct persons made is left out, and so are the rows that would give it away
+/// by subtraction from the others and the margins (`CellSuppression`); shares are of the whole
+/// group, left-out rows included. Per-device splits are in `device_stats.csv`.
 public struct ModalSplit: Sendable {
     public struct Row: Sendable, Equatable {
-        /// "all", "hour", "weekday" or "device".
+        /// "all", "hour" or "weekday".
         public var dimension: String
         public var key: String
         public var mode: String
         public var trips: Int
+        public var persons: Int
         public var tripShare: Double
         public var distanceMeters: Double
         public var distanceShare: Double
@@ -114,14 +118,20 @@ public struct ModalSplit: Sendable {
     }
 
     public var rows: [Row]
+    /// The k every published row met: distinct persons per row.
+    public var minimumPersons: Int
+    /// Rows under k persons (`primary`), and rows left out so that those cannot be recovered
+    /// by subtraction (`complementary`).
+    public var suppressedPrimary = 0, suppressedComplementary = 0
 
-    public init(_ devices: [DeviceTrips], calendar: CalendarKeys = CalendarKeys()) {
-        self.init(totals: ModalTotal.totals(devices, calendar: calendar))
+    public init(_ devices: [DeviceTrips], persons: [String: String] = [:], calendar: CalendarKeys = CalendarKeys(), minimumPersons: Int) {
+        self.init(totals: ModalTotal.totals(devices, persons: persons, calendar: calendar), minimumPersons: minimumPersons)
     }
 
     /// Shares within each (dimension, key) of trips, distance and duration; the group's
     /// whole is its modes' totals added in `Mode` order. Rows by dimension, key, mode.
-    public init(totals: [ModalTotal]) {
+    public init(totals: [ModalTotal], minimumPersons: Int) {
+        self.minimumPersons = minimumPersons
         struct Whole { var trips = 0, distance = 0.0, duration = 0.0 }
         var wholes: [[String]: Whole] = [:]
         for total in totals.sorted(by: { modeRank($0.mode) < modeRank($1.mode) }) {
@@ -131,63 +141,110 @@ public struct ModalSplit: Sendable {
             wholes[group, default: Whole()].duration += total.durationSeconds
         }
         func share(_ part: Double, _ whole: Double) -> Double { whole > 0 ? part / whole : 0 }
-        let dimensionOrder = ["all": 0, "hour": 1, "weekday": 2, "device": 3]
+        let dimensionOrder = ["all": 0, "hour": 1, "weekday": 2]
         let weekdayOrder = Dictionary(uniqueKeysWithValues: CalendarKeys.weekdayNames.enumerated().map { ($1, $0) })
-        rows = totals.map { total in
+        let hidden = Self.suppressed(totals, minimumPersons: minimumPersons)
+        suppressedPrimary = totals.filter { $0.persons < minimumPersons }.count
+        suppressedComplementary = hidden.count - suppressedPrimary
+        rows = totals.enumerated().filter { !hidden.contains($0.offset) }.map { _, total in
             let whole = wholes[[total.dimension, total.key]]!
-            return Row(dimension: total.dimension, key: total.key, mode: total.mode, trips: total.trips,
+            return Row(dimension: total.dimension, key: total.key, mode: total.mode, trips: total.trips, persons: total.persons,
                        tripShare: share(Double(total.trips), Double(whole.trips)), distanceMeters: total.distanceMeters,
                        distanceShare: share(total.distanceMeters, whole.distance), durationSeconds: total.durationSeconds,
                        durationShare: share(total.durationSeconds, whole.duration))
         }.sorted { a, b in
-            (dimensionOrder[a.dimension] ?? 4, weekdayOrder[a.key] ?? 0, a.key, modeRank(a.mode))
-                < (dimensionOrder[b.dimension] ?? 4, weekdayOrder[b.key] ?? 0, b.key, modeRank(b.mode))
+            (dimensionOrder[a.dimension] ?? 3, weekdayOrder[a.key] ?? 0, a.key, modeRank(a.mode))
+                < (dimensionOrder[b.dimension] ?? 3, weekdayOrder[b.key] ?? 0, b.key, modeRank(b.mode))
         }
+    }
+
+    /// The indices of `totals` to leave out. The table's relations: each group's rows add up to
+    /// its whole (never printed, but any published share gives it away), and for each of hour
+    /// and weekday, a mode's rows add up to its row in "all", and the groups' wholes to the
+    /// whole of "all". A group's whole is sensitive when every row of it is (its persons, not
+    /// counted here, are then taken as fewer than k).
+    static func suppressed(_ totals: [ModalTotal], minimumPersons k: Int) -> Set<Int> {
+        var cells = totals.map { CellSuppression.Cell(publishable: true, sensitive: $0.persons < k, size: $0.durationSeconds + Double($0.trips)) }
+        var members: [[String]: [Int]] = [:]
+        for (index, total) in totals.enumerated() { members[[total.dimension, total.key], default: []].append(index) }
+        var whole: [[String]: Int] = [:], revealedBy: [Int: [Int]] = [:]
+        for (group, indices) in members.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            whole[group] = cells.count
+            revealedBy[cells.count] = indices
+            cells.append(CellSuppression.Cell(publishable: false, sensitive: indices.allSatisfy { cells[$0].sensitive },
+                                              size: indices.reduce(0) { $0 + cells[$1].size }))
+        }
+        var relations: [[(cell: Int, sign: Double)]] = members.map { group, indices in indices.map { ($0, 1.0) } + [(whole[group]!, -1.0)] }
+        let overall = Dictionary(totals.enumerated().filter { $0.element.dimension == "all" }.map { ($0.element.mode, $0.offset) },
+                                 uniquingKeysWith: { first, _ in first })
+        for dimension in Set(totals.map(\.dimension)).subtracting(["all"]) {
+            let inDimension = totals.indices.filter { totals[$0].dimension == dimension }
+            for (mode, all) in overall {
+                relations.append(inDimension.filter { totals[$0].mode == mode }.map { ($0, 1.0) } + [(all, -1.0)])
+            }
+            if let allWhole = whole[["all", "all"]] {
+                relations.append(Set(inDimension.map { [totals[$0].dimension, totals[$0].key] }).map { (whole[$0]!, 1.0) } + [(allWhole, -1.0)])
+            }
+        }
+        return CellSuppression(cells: cells, relations: relations, revealedBy: revealedBy).suppressed()
     }
 }
 
 /// The modal split's reduction: trips, leg distance and leg duration per (dimension, key,
 /// mode), the legs added in device order, then each device's time order (the order of their
-/// data-set ids, which a distributed run's Spark job reproduces).
+/// data-set ids, which a distributed run's Spark job reproduces), and the distinct persons
+/// who made them.
 public struct ModalTotal: Sendable, Equatable {
-    /// "all", "hour", "weekday" or "device".
+    /// "all", "hour" or "weekday".
     public var dimension: String
     public var key: String
     public var mode: String
     public var trips: Int
     public var distanceMeters: Double
     public var durationSeconds: Double
+    /// Distinct persons with a trip or a leg in the row.
+    public var persons: Int
 
-    public init(dimension: String, key: String, mode: String, trips: Int, distanceMeters: Double, durationSeconds: Double) {
-        (self.dimension, self.key, self.mode, self.trips, self.distanceMeters, self.durationSeconds) =
-            (dimension, key, mode, trips, distanceMeters, durationSeconds)
+    public init(dimension: String, key: String, mode: String, trips: Int, distanceMeters: Double, durationSeconds: Double, persons: Int) {
+        (self.dimension, self.key, self.mode, self.trips, self.distanceMeters, self.durationSeconds, self.persons) =
+            (dimension, key, mode, trips, distanceMeters, durationSeconds, persons)
     }
 
-    /// The (dimension, key) pairs a trip or leg of `device` starting at `seconds` counts in:
-    /// all, its local hour (00–23), its local weekday and its device.
-    public static func keys(device: String, startSeconds seconds: Double, calendar: CalendarKeys) -> [[String]] {
+    /// The (dimension, key) pairs a trip or leg starting at `seconds` counts in: all, its local
+    /// hour (00–23) and its local weekday.
+    public static func keys(startSeconds seconds: Double, calendar: CalendarKeys) -> [[String]] {
         [["all", "all"], ["hour", String(format: "%02d", calendar.hour(seconds))],
-         ["weekday", CalendarKeys.weekdayNames[calendar.weekday(seconds)]], ["device", device]]
+         ["weekday", CalendarKeys.weekdayNames[calendar.weekday(seconds)]]]
     }
 
-    public static func totals(_ devices: [DeviceTrips], calendar: CalendarKeys = CalendarKeys()) -> [ModalTotal] {
-        var totals: [[String]: ModalTotal] = [:]
-        func add(_ key: [String], _ mode: String, trips: Int = 0, distance: Double = 0, duration: Double = 0) {
-            var total = totals[key + [mode]] ?? ModalTotal(dimension: key[0], key: key[1], mode: mode, trips: 0, distanceMeters: 0, durationSeconds: 0)
+    /// `persons` names each device's person (the device itself where it names none).
+    public static func totals(_ devices: [DeviceTrips], persons: [String: String] = [:], calendar: CalendarKeys = CalendarKeys()) -> [ModalTotal] {
+        var totals: [[String]: ModalTotal] = [:], people: [[String]: Set<String>] = [:]
+        func add(_ key: [String], _ mode: String, person: String, trips: Int = 0, distance: Double = 0, duration: Double = 0) {
+            var total = totals[key + [mode]]
+                ?? ModalTotal(dimension: key[0], key: key[1], mode: mode, trips: 0, distanceMeters: 0, durationSeconds: 0, persons: 0)
             total.trips += trips
             total.distanceMeters += distance
             total.durationSeconds += duration
             totals[key + [mode]] = total
+            people[key + [mode], default: []].insert(person)
         }
         for device in devices {
+            let person = persons[device.device] ?? device.device
             for trip in device.trips {
-                for key in keys(device: device.device, startSeconds: trip.startSeconds, calendar: calendar) { add(key, modeName(trip.mainMode), trips: 1) }
+                for key in keys(startSeconds: trip.startSeconds, calendar: calendar) { add(key, modeName(trip.mainMode), person: person, trips: 1) }
             }
             for leg in device.triplegs {
-                for key in keys(device: device.device, startSeconds: leg.startSeconds, calendar: calendar) { add(key, modeName(leg.mode), distance: leg.distanceMeters, duration: leg.durationSeconds) }
+                for key in keys(startSeconds: leg.startSeconds, calendar: calendar) {
+                    add(key, modeName(leg.mode), person: person, distance: leg.distanceMeters, duration: leg.durationSeconds)
+                }
             }
         }
-        return Array(totals.values)
+        return totals.map { key, total in
+            var total = total
+            total.persons = people[key]!.count
+            return total
+        }
     }
 }
 

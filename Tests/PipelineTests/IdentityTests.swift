@@ -253,6 +253,35 @@ import Testing
         #expect(try store.rows("SELECT name FROM forgotten WHERE kind = 'device' AND name = 'phone-to-come'").count == 1)
     }
 
+    /// Every key path of a JSON value (list items under "[]").
+    static func keyPaths(_ value: Any, _ prefix: String = "") -> Set<String> {
+        if let object = value as? [String: Any] {
+            return object.reduce(into: Set<String>()) { paths, entry in
+                paths.insert(prefix + entry.key)
+                paths.formUnion(keyPaths(entry.value, prefix + entry.key + "."))
+            }
+        }
+        if let list = value as? [Any] { return list.reduce(into: Set<String>()) { $0.formUnion(keyPaths($1, prefix + "[].")) } }
+        return []
+    }
+
+    /// A nightly script reads `run --json` the same way every night: a run that finds nothing
+    /// changed has every key the first run had (the OD tables' counts as last published, every
+    /// stage's seconds), and every file outcome has every key, null where it does not apply.
+    @Test func runJSONHasTheSameKeysOnEveryRun() throws {
+        let folder = try TemporaryFolder()
+        try walk(folder, "in/alice/day.gpx")
+        try folder.write("in/alice/notes.gpx", "<gpx version=\"1.1\"></gpx>")
+        let first = try json(try cli.pipeline(["run", "in", "--out", "out", "--json"], in: folder.path))
+        let again = try json(try cli.pipeline(["run", "in", "--out", "out", "--json"], in: folder.path))
+        #expect(again["up_to_date"] as? Bool == true)
+        #expect(Self.keyPaths(first) == Self.keyPaths(again), "only first: \(Self.keyPaths(first).subtracting(Self.keyPaths(again)).sorted())")
+        #expect((again["od_grid"] as? [String: Any])?["k"] as? Int == 3 && (again["od_matrix"] as? [String: Any])?["k"] as? Int == 3)
+        #expect(Set((again["stage_seconds"] as? [String: Any] ?? [:]).keys) == Set(PipelineRun.stages))
+        let outcomes = try #require(first["file_outcomes"] as? [[String: Any]])
+        #expect(outcomes.count == 2 && Set(outcomes.map { Set($0.keys) }).count == 1, "\(outcomes.map { $0.keys.sorted() })")
+    }
+
     @Test func heatMapKCountsPersonsNotDevices() throws {
         let folder = try TemporaryFolder()
         // Three phones on the same street: two carried by one person.

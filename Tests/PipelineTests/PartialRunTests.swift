@@ -22,13 +22,13 @@ import Testing
             #expect(own.contains(name), "the part's own rows for the merge: \(name) missing from \(own)")
         }
         #expect(!own.contains { $0.hasPrefix("heatmap") || $0 == "report.html" || $0 == "quarantine.csv" }, "no heat map, report or quarantine: \(own)")
-        // The modal split's keys of every trip and leg, for the merge to group by: four each
-        // (all, hour, weekday, device), and the device key is the row's device.
+        // The modal split's keys of every trip and leg, for the merge to group by: three each
+        // (all, local hour, local weekday; per-device splits are device_stats.csv's).
         let keys = try CSVTable.read(path: folder.file("part/part-tables/modal_keys.csv"))
         let trips = try CSVTable.read(path: folder.file("part/part-tables/trips.csv")), legs = try CSVTable.read(path: folder.file("part/part-tables/triplegs.csv"))
         #expect(keys.columns == ["kind", "id", "dimension", "dimension_value"])
-        #expect(keys.rows.count == 4 * (trips.rows.count + legs.rows.count))
-        #expect(Set(keys.rows.map { $0[2]! }) == ["all", "hour", "weekday", "device"])
+        #expect(keys.rows.count == 3 * (trips.rows.count + legs.rows.count))
+        #expect(Set(keys.rows.map { $0[2]! }) == ["all", "hour", "weekday"])
         #expect(keys.rows.filter { $0[2] == "hour" }.allSatisfy { $0[3]!.count == 2 && Int($0[3]!)! < 24 })
         #expect(first.stderr.contains("partial run: nothing published"))
 

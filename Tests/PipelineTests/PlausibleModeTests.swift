@@ -97,8 +97,10 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder.file("traces/phone-01"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: SharedData.projectRoot + "/traces/phone-01/phone-2024-05-06-0700.csv.gz",
                                          toPath: folder.file("traces/phone-01/phone-2024-05-06-0700.csv.gz"))
-        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", SharedData.projectRoot + "/models/mode-model.json"],
-                                       in: folder.path)
+        // One person: the modal split publishes her row only at k = 1, which this test asks for to see the leg counted.
+        try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
+        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--config", "k1.yaml",
+                                        "--model", SharedData.projectRoot + "/models/mode-model.json"], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let legs = try TripsCommandTests.csv(folder.file("out/triplegs.csv"))
         #expect(legs.count == 1, "\(legs)")
@@ -112,5 +114,40 @@ import Testing
         let geojson = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/triplegs.geojson")))) as? [String: Any])
         let features = try #require(geojson["features"] as? [[String: Any]])
         #expect(features.count == 1 && features[0]["geometry"] is NSNull, "a leg by time has no geometry")
+    }
+}
+
+/// The modal split holds k persons per row, and a row left out cannot be worked out from the
+/// published rows of its group (shares add up to one) or of its mode (the hours' rows add up to
+/// "all"): three persons cycle, one drives.
+@Suite struct ModalSplitPrivacyTests {
+    let cli = CommandLineTests()
+
+    @Test func aRowUnderKCannotBeWorkedOutBySubtraction() throws {
+        let folder = try TemporaryFolder()
+        for person in ["ana", "ben", "cat"] { try folder.write("traces/\(person)/day.gpx", PlausibleModeTests.gpx([(1200, 5, 5)])) }
+        try folder.write("traces/dee/day.gpx", PlausibleModeTests.gpx([(1200, 15, 5)]))
+        try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
+        #expect(try cli.pipeline(["run", "traces", "--out", "open", "--config", "k1.yaml"], in: folder.path).status == 0)
+        #expect(try cli.pipeline(["run", "traces", "--out", "out"], in: folder.path).status == 0)
+        func rows(_ path: String) throws -> [String: [String: String]] {
+            Dictionary(uniqueKeysWithValues: try TripsCommandTests.csv(folder.file(path)).map { ("\($0["dimension"]!) \($0["dimension_value"]!) \($0["travel_mode"]!)", $0) })
+        }
+        let all = try rows("open/modal_split.csv"), published = try rows("out/modal_split.csv")
+        // Whatever the modes are called (the GPS leg model reads a 5 m/s ride as a bus), "all" has one row of three persons and one of one.
+        let overall = all.filter { $0.key.hasPrefix("all all ") }.mapValues { $0["persons"]! }
+        #expect(overall.values.sorted() == ["1", "3"], "\(all.mapValues { $0["persons"]! })")
+        let lone = try #require(overall.first { $0.value == "1" }?.key.split(separator: " ").last.map(String.init))
+        #expect(published.values.allSatisfy { Int($0["persons"]!)! >= 3 } && !published.keys.contains { $0.hasSuffix(" " + lone) })
+        // No group and no mode has exactly one row left out: one row missing is its group's (or its "all" row's) remainder.
+        let hidden = Set(all.keys).subtracting(published.keys)
+        for group in Set(all.keys.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }) {
+            #expect(hidden.filter { $0.hasPrefix(group + " ") }.count != 1, "\(group): one row left out, given away by the others")
+        }
+        for dimension in ["hour", "weekday"] {
+            for mode in Set(all.keys.map { String($0.split(separator: " ")[2]) }) where published["all all \(mode)"] != nil {
+                #expect(hidden.filter { $0.hasPrefix(dimension + " ") && $0.hasSuffix(" " + mode) }.count != 1, "\(dimension), \(mode)")
+            }
+        }
     }
 }

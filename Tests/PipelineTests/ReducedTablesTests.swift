@@ -27,10 +27,10 @@ import Testing
 
             """)
         try write(folder, "modal_totals", """
-            dimension,dimension_value,travel_mode,trips,distance_m,duration_s
-            all,all,car,2,3500.0,1500.0
-            all,all,walk,1,1000.0,500.0
-            hour,08,car,2,3500.0,1500.0
+            dimension,dimension_value,travel_mode,trips,distance_m,duration_s,persons
+            all,all,car,2,3500.0,1500.0,4
+            all,all,walk,1,1000.0,500.0,3
+            hour,08,car,2,3500.0,1500.0,4
 
             """)
         try write(folder, "heatmaps", "heat_map,cell_m,min_devices,filter\nall,100.0,3,\"\"\n")

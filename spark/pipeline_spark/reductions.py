@@ -11,7 +11,7 @@ The tables, per group:
   od_groups             per OD pair: trips, devices, persons (unioned by name over parts),
                         the durations, distances, main modes
   modal_totals          per modal-split key (the binary's, modal_keys.csv) and mode: trips,
-                        distance and duration summed
+                        distance and duration summed, persons (unioned by name over parts)
   train_comfort_groups  per train, and per route (route_comfort_groups): rides, devices,
                         N_MV and a_v values, classes, ratings' sums and counts, noise, delays
 
@@ -36,7 +36,7 @@ COLUMNS = {
     "heat_cells": ["heat_map", "cell_id", "fixes", "devices", "persons", "dwell_s"],
     "heatmaps": ["heat_map", "cell_m", "min_devices", "filter"],
     "od_groups": ["origin_geofence_id", "destination_geofence_id", "trips", "devices", "persons", "durations_s", "distances_m", "main_modes"],
-    "modal_totals": ["dimension", "dimension_value", "travel_mode", "trips", "distance_m", "duration_s"],
+    "modal_totals": ["dimension", "dimension_value", "travel_mode", "trips", "distance_m", "duration_s", "persons"],
 }
 COMFORT_COLUMNS = (["rides", "measured_rides", "devices", "nmvs", "a_vs_mps2"]
                    + [f"class_{c.replace(' ', '_')}" for c in NMV_CLASSES]
@@ -67,13 +67,15 @@ def partials(task):
     """(key, (part, partial)) for every group the part's rows fall in. The key's first field
     names the reduced table."""
     index, parquet_dir, tables_dir = task["index"], task["parquet_dir"], task["tables_dir"]
+    persons = persons_of(task["part_dir"])
     yield from heat_partials(index, tables_dir)
     yield from od_partials(index, read(parquet_dir, "trips", index,
                                        ["device", "origin_geofence_id", "destination_geofence_id", "duration_s", "distance_m", "main_mode"]),
-                           persons_of(task["part_dir"]))
+                           persons)
     yield from modal_partials(index, modal_keys(task),
-                              read(parquet_dir, "trips", index, ["trip_id", "main_mode"]),
-                              read(parquet_dir, "triplegs", index, ["tripleg_id", "travel_mode", "distance_m", "duration_s"]))
+                              read(parquet_dir, "trips", index, ["trip_id", "main_mode", "device"]),
+                              read(parquet_dir, "triplegs", index, ["tripleg_id", "travel_mode", "distance_m", "duration_s", "device"]),
+                              persons)
     yield from comfort_partials(index, parquet_dir, tables_dir)
 
 
@@ -148,16 +150,21 @@ def modal_keys(task):
     return keys
 
 
-def modal_partials(index, keys, trips, triplegs):
+def modal_partials(index, keys, trips, triplegs, persons=None):
+    persons = persons or {}
     groups = {}
-    for trip_id, mode in rows(trips):
+    for trip_id, mode, device in rows(trips):
         for dimension, key in keys[("trip", trip_id)]:
-            groups.setdefault((dimension, key, mode if mode is not None else "unknown"), [0, []])[0] += 1
-    for tripleg_id, mode, distance, duration in rows(triplegs):
+            group = groups.setdefault((dimension, key, mode if mode is not None else "unknown"), [0, [], set()])
+            group[0] += 1
+            group[2].add(persons.get(device, device))
+    for tripleg_id, mode, distance, duration, device in rows(triplegs):
         for dimension, key in keys[("tripleg", tripleg_id)]:
-            groups.setdefault((dimension, key, mode if mode is not None else "unknown"), [0, []])[1].append((tripleg_id, distance, duration))
-    for (dimension, key, mode), (trips_, legs) in groups.items():
-        yield ("modal_totals", dimension, key, mode), (index, (trips_, legs))
+            group = groups.setdefault((dimension, key, mode if mode is not None else "unknown"), [0, [], set()])
+            group[1].append((tripleg_id, distance, duration))
+            group[2].add(persons.get(device, device))
+    for (dimension, key, mode), (trips_, legs, persons_) in groups.items():
+        yield ("modal_totals", dimension, key, mode), (index, (trips_, legs, sorted(persons_)))
 
 
 def comfort_partials(index, parquet_dir, tables_dir):
@@ -248,7 +255,7 @@ def reduce_bucket(reducer, items, folder, with_comfort):
         elif table == "modal_totals":
             legs = sorted((leg for m in merged for leg in m[1]), key=lambda leg: leg[0])  # data-set id order
             out[table].append([key[1], key[2], key[3], sum(m[0] for m in merged), ordered_sum(leg[1] for leg in legs),
-                               ordered_sum(leg[2] for leg in legs)])
+                               ordered_sum(leg[2] for leg in legs), len(set(p for m in merged for p in m[2]))])
         elif table in out:
             out[table].append(list(key[1:]) + comfort_row(merged))
     for table, found in out.items():

@@ -67,20 +67,22 @@ class TripsAndLegs(unittest.TestCase):
         self.assertEqual(sorted(row["main_modes"].split()), ["car", "unknown", "walk"])
 
     def test_modal_totals_add_legs_in_id_order_and_keep_keys_without_trips(self):
-        items = [(("modal_totals", "hour", "08", "bike"), (1, (0, [(7, 1.0, 2.0)]))),
-                 (("modal_totals", "hour", "08", "bike"), (0, (2, [(3, 1e16, 10.0), (5, 1.0, 20.0)])))]
+        items = [(("modal_totals", "hour", "08", "bike"), (1, (0, [(7, 1.0, 2.0)], ["ann"]))),
+                 (("modal_totals", "hour", "08", "bike"), (0, (2, [(3, 1e16, 10.0), (5, 1.0, 20.0)], ["ann", "bo"])))]
         row, = reduced(items)[0]["modal_totals"]
         self.assertEqual((row["trips"], float(row["distance_m"]), float(row["duration_s"])), ("2", (1e16 + 1.0) + 1.0, 32.0))
+        self.assertEqual(row["persons"], "2", "persons are unioned by name over parts")
 
     def test_modal_partials_group_by_the_binarys_keys(self):
         keys = {("trip", 11): [("all", "all"), ("hour", "23")], ("tripleg", 21): [("all", "all"), ("hour", "23")],
                 ("tripleg", 22): [("all", "all"), ("hour", "00")]}
-        found = dict(reductions.modal_partials(0, keys, {"trip_id": [11], "main_mode": [None]},
+        found = dict(reductions.modal_partials(0, keys, {"trip_id": [11], "main_mode": [None], "device": ["p1"]},
                                                {"tripleg_id": [21, 22], "travel_mode": ["walk", "walk"], "distance_m": [1.0, 2.0],
-                                                "duration_s": [10.0, 20.0]}))
-        self.assertEqual(found[("modal_totals", "all", "all", "unknown")], (0, (1, [])))
-        self.assertEqual(found[("modal_totals", "all", "all", "walk")], (0, (0, [(21, 1.0, 10.0), (22, 2.0, 20.0)])))
-        self.assertEqual(found[("modal_totals", "hour", "00", "walk")], (0, (0, [(22, 2.0, 20.0)])))
+                                                "duration_s": [10.0, 20.0], "device": ["p1", "p2"]},
+                                               {"p1": "ann", "p2": "ann"}))
+        self.assertEqual(found[("modal_totals", "all", "all", "unknown")], (0, (1, [], ["ann"])))
+        self.assertEqual(found[("modal_totals", "all", "all", "walk")], (0, (0, [(21, 1.0, 10.0), (22, 2.0, 20.0)], ["ann"])))
+        self.assertEqual(found[("modal_totals", "hour", "00", "walk")], (0, (0, [(22, 2.0, 20.0)], ["ann"])))
 
 
 class Comfort(unittest.TestCase):

@@ -1,0 +1,138 @@
+/// Statistical disclosure control for an additive table published with its margins: which
+/// cells to leave out so that no cell fewer than k persons made can be read, neither directly
+/// nor by subtraction from the published cells, totals and margins.
+///
+/// The table is given as cells and the linear relations between them (each relation says a
+/// set of cells, with signs, sums to zero: the cells of a group minus the group's total; the
+/// groups' cells of one mode minus that mode's cell in the overall group). Primary suppression
+/// leaves out the sensitive cells; then an audit finds every left-out cell whose exact value
+/// still follows from the published ones (a cell is determined when its unit vector lies in the
+/// row space of the relations restricted to the unknown cells: in reduced row echelon form, a
+/// pivot column whose row has no free column), and for each such cell a complementary cell is
+/// left out: the smallest published cell sharing a relation with it. The audit repeats until
+/// nothing left out is determined. It is exact for subtraction (any combination of sums and
+/// differences of published numbers); bounds from non-negativity are not hidden (a left-out
+/// cell is known to lie between 0 and its margin), as in the modular methods statistics
+/// offices use (Hundepool et al., *Statistical Disclosure Control*, Wiley 2012, §5.2–5.3).
+///
+/// Written here rather than taken from a library: no maintained Swift package does cell
+/// suppression, and the tables are small (tens of relations, hundreds of cells), so the exact
+/// audit costs milliseconds.
+public struct CellSuppression: Sendable {
+    /// One cell: whether it may be published at all (a group's total that is never printed is
+    /// not: it is known only when a published cell of its group gives it away), whether its
+    /// value must stay hidden when left out, and its size (complementary cells are taken
+    /// smallest first, so the least information is lost).
+    public struct Cell: Sendable, Equatable {
+        public var publishable: Bool
+        public var sensitive: Bool
+        public var size: Double
+
+        public init(publishable: Bool, sensitive: Bool, size: Double) {
+            (self.publishable, self.sensitive, self.size) = (publishable, sensitive, size)
+        }
+    }
+
+    public var cells: [Cell]
+    /// Each relation: (cell index, +1 or −1) terms that sum to zero.
+    public var relations: [[(cell: Int, sign: Double)]]
+    /// Cells that are known exactly when any cell of a set is published (a group's total, from a
+    /// published cell's share): cell → the cells that give it away.
+    public var revealedBy: [Int: [Int]]
+
+    public init(cells: [Cell], relations: [[(cell: Int, sign: Double)]], revealedBy: [Int: [Int]] = [:]) {
+        (self.cells, self.relations, self.revealedBy) = (cells, relations, revealedBy)
+    }
+
+    /// The publishable cells to leave out: every sensitive one, and the complementary ones the
+    /// audit adds. Never-publishable cells are not in the set (they are never printed).
+    public func suppressed() -> Set<Int> {
+        var hidden = Set(cells.indices.filter { cells[$0].publishable && cells[$0].sensitive })
+        while true {
+            let unknown = unknownCells(hidden)
+            let exposed = determined(unknown).filter { cells[$0].sensitive }
+            guard let cell = exposed.min() else { return hidden }
+            guard let complement = complement(for: cell, hidden: hidden) else { return hidden.union(cells.indices.filter { cells[$0].publishable }) }
+            hidden.formUnion(complement)
+        }
+    }
+
+    /// Cells whose values are not published: the hidden ones, and the never-publishable ones no
+    /// published cell gives away.
+    func unknownCells(_ hidden: Set<Int>) -> [Int] {
+        cells.indices.filter { index in
+            if cells[index].publishable { return hidden.contains(index) }
+            return !(revealedBy[index] ?? []).contains { cells[$0].publishable && !hidden.contains($0) }
+        }
+    }
+
+    /// The unknown cells whose values follow from the relations and the known cells.
+    func determined(_ unknown: [Int]) -> [Int] {
+        guard !unknown.isEmpty else { return [] }
+        let column = Dictionary(uniqueKeysWithValues: unknown.enumerated().map { ($1, $0) })
+        var rows: [[Double]] = relations.compactMap { relation in
+            var row = [Double](repeating: 0, count: unknown.count), any = false
+            for term in relation { if let c = column[term.cell] { row[c] += term.sign; any = true } }
+            return any ? row : nil
+        }
+        // Reduced row echelon form with partial pivoting; entries stay small integers or simple fractions.
+        var pivots: [Int] = [], rank = 0
+        for c in 0..<unknown.count where rank < rows.count {
+            guard let p = (rank..<rows.count).max(by: { abs(rows[$0][c]) < abs(rows[$1][c]) }), abs(rows[p][c]) > 1e-9 else { continue }
+            rows.swapAt(rank, p)
+            let scale = rows[rank][c]
+            for j in 0..<unknown.count { rows[rank][j] /= scale }
+            for r in rows.indices where r != rank && abs(rows[r][c]) > 1e-12 {
+                let factor = rows[r][c]
+                for j in 0..<unknown.count { rows[r][j] -= factor * rows[rank][j] }
+            }
+            pivots.append(c)
+            rank += 1
+        }
+        let pivotSet = Set(pivots)
+        return pivots.enumerated().compactMap { row, c in
+            (0..<unknown.count).allSatisfy { $0 == c || pivotSet.contains($0) || abs(rows[row][$0]) < 1e-9 } ? unknown[c] : nil
+        }
+    }
+
+    /// The cells to leave out beside `cell` so that it is no longer determined. For a publishable
+    /// cell: the cheapest "rectangle", two published cells each sharing a different relation
+    /// with it and a fourth sharing a relation with both (so the four lie on a cycle of
+    /// relations and none can be worked out), tried cheapest first until the audit clears it;
+    /// failing that, the smallest published cell sharing a relation with it. For a
+    /// never-publishable cell (a group's total): every published cell of the group whose total
+    /// is the smallest other one in a relation with it.
+    func complement(for cell: Int, hidden: Set<Int>) -> Set<Int>? {
+        let unknown = Set(unknownCells(hidden))
+        let containing = relations.indices.filter { relations[$0].contains { $0.cell == cell } }
+        func open(_ index: Int) -> Bool { cells[index].publishable && !hidden.contains(index) }
+        func cost(_ set: Set<Int>) -> Double { set.reduce(0) { $0 + cells[$1].size } }
+        if cells[cell].publishable {
+            var options: [Set<Int>] = []
+            for (i, first) in containing.enumerated() {
+                for second in containing[(i + 1)...] {
+                    let aSide = relations[first].map(\.cell).filter { $0 != cell && cells[$0].publishable }
+                    let bSide = relations[second].map(\.cell).filter { $0 != cell && cells[$0].publishable }
+                    for a in aSide {
+                        let nearA = Set(relations.indices.filter { $0 != first && relations[$0].contains { $0.cell == a } }.flatMap { relations[$0].map(\.cell) })
+                        for b in bSide where a != b {
+                            let nearB = Set(relations.indices.filter { $0 != second && relations[$0].contains { $0.cell == b } }.flatMap { relations[$0].map(\.cell) })
+                            for d in nearA.intersection(nearB) where d != cell && d != a && d != b && cells[d].publishable {
+                                let added = Set([a, b, d].filter(open))
+                                if !added.isEmpty { options.append(added) }
+                            }
+                        }
+                    }
+                }
+            }
+            let ranked = Set(options).map { ($0, cost($0), $0.sorted()) }
+                .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.2.lexicographicallyPrecedes($1.2) }
+            for (option, _, _) in ranked where !determined(unknownCells(hidden.union(option))).contains(cell) { return option }
+        }
+        let shared = containing.flatMap { relations[$0].map(\.cell) }
+        if let smallest = Set(shared).subtracting([cell]).filter(open).min(by: { (cells[$0].size, $0) < (cells[$1].size, $1) }) { return [smallest] }
+        let totals = Set(shared).subtracting([cell]).filter { !cells[$0].publishable && !unknown.contains($0) }
+        guard let total = totals.min(by: { (cells[$0].size, $0) < (cells[$1].size, $1) }) else { return nil }
+        return Set((revealedBy[total] ?? []).filter(open))
+    }
+}
