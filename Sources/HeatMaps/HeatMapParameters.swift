@@ -5,8 +5,8 @@ import Trips
 public struct HeatMapParameters: Hashable, Sendable, Codable {
     /// Cell side, metres.
     public var cellMeters = 100.0
-    /// k: a cell is published only when at least this many distinct devices were in it
-    /// (k-anonymity of places; 3 hides single homes and pairs).
+    /// k: a cell (and an OD pair, a modal-split row) is published only when at least this many
+    /// distinct persons made it (k-anonymity of places; 3 hides single homes and pairs).
     public var minimumDevices = 3
     /// Only fixes travelling by these modes (mode names); nil keeps all.
     public var modes: [String]?
@@ -22,6 +22,17 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
     public var odCellMeters = 1000.0
 
     public init() {}
+
+    /// The flag that lets k fall below 2, named in the error that asks for it.
+    public static let identifyingKFlag = "--allow-identifying-k"
+
+    /// Why `k` may not be used without `allowed`: below 2 a published number can be one
+    /// person's alone. Nil when it may.
+    public static func kProblem(_ k: Int, allowed: Bool) -> String? {
+        guard k < 2, !allowed else { return nil }
+        return "k = \(k) publishes heat-map cells, OD pairs and modal-split rows that one person alone made, which can identify "
+            + "them (where they live, when they travel); k counts persons and its default is 3. Give \(identifyingKFlag) to publish so"
+    }
 
     enum CodingKeys: String, CodingKey { case cellMeters, minimumDevices, modes, from, to, weekdays, hours, odCellMeters }
 

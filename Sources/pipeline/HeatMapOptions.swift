@@ -9,6 +9,9 @@ struct HeatMapOptions: ParsableArguments {
     @Option(name: .customLong("k"), help: ArgumentHelp("Publish only cells at least k distinct persons were in (k-anonymity; a device without a named person counts as one).", valueName: "persons"))
     var minimumDevices = HeatMapParameters().minimumDevices
 
+    @Flag(name: .customLong("allow-identifying-k"), help: "Allow k below 2, which publishes what one person alone made (default: off; an error).")
+    var allowIdentifyingK = false
+
     @Option(help: "Only fixes travelling by these modes, comma-separated (still, walk, bike, car, bus, train …). Default: all.")
     var modes: String?
 
@@ -26,6 +29,7 @@ struct HeatMapOptions: ParsableArguments {
 
     func apply(to parameters: inout HeatMapParameters) throws {
         parameters.cellMeters = cellSize
+        if let problem = HeatMapParameters.kProblem(minimumDevices, allowed: allowIdentifyingK) { throw ValidationError(problem) }
         parameters.minimumDevices = minimumDevices
         parameters.modes = modes.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? parameters.modes
         parameters.from = from ?? parameters.from

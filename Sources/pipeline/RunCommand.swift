@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeatMaps
 import PipelineRunner
 
 struct RunCommand: ParsableCommand {
@@ -66,6 +67,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("utc-offset-hours"), help: "The offset of local time from UTC, hours, for days, weekdays and hours of trips and dwells (overrides calendar.utc_offset_hours; default 0).")
     var utcOffsetHours: Double?
 
+    @Flag(name: .customLong("allow-identifying-k"), help: "Allow heatmap.minimum_devices (k) below 2 in --config, which publishes what one person alone made (default: off; an error).")
+    var allowIdentifyingK = false
+
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
 
@@ -91,6 +95,7 @@ struct RunCommand: ParsableCommand {
             guard abs(utcOffsetHours) <= 14 else { throw ValidationError("--utc-offset-hours must lie within ±14 (got \(utcOffsetHours))") }
             configuration.calendar.utcOffsetHours = utcOffsetHours
         }
+        if let problem = HeatMapParameters.kProblem(configuration.heatmap.minimumDevices, allowed: allowIdentifyingK) { throw ValidationError(problem) }
         configuration.cleaning = cleaning.applied(to: configuration.cleaning)
         if let problem = configuration.cleaning.problem { throw ValidationError(problem) }
         configuration.classification.model = DefaultModel.resolve(configuration.classification.model)

@@ -40,6 +40,9 @@ struct TripsCommand: ParsableCommand {
     @Option(name: .customLong("k"), help: ArgumentHelp("Publish only OD pairs (od_matrix.csv) made by at least k distinct persons.", valueName: "persons"))
     var minimumPersons = HeatMapParameters().minimumDevices
 
+    @Flag(name: .customLong("allow-identifying-k"), help: "Allow --k below 2, which publishes OD pairs one person alone made (default: off; an error).")
+    var allowIdentifyingK = false
+
     @OptionGroup var trips: TripOptions
 
     func validate() throws {
@@ -54,6 +57,7 @@ struct TripsCommand: ParsableCommand {
         run.parameters = trips.parameters
         run.calendar = CalendarKeys(utcOffsetSeconds: trips.utcOffsetHours * 3600)
         run.grouping = trips.trackBy
+        if let problem = HeatMapParameters.kProblem(minimumPersons, allowed: allowIdentifyingK) { throw ValidationError(problem) }
         run.minimumPersons = minimumPersons
         let progress = Progress()
         if let model {

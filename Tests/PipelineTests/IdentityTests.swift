@@ -298,6 +298,18 @@ import Testing
         #expect(byPerson.count == 1, "two persons never meet k = 3: \(byPerson.prefix(3))")
         let listed = try cli.pipeline(["inputs", "in"], in: folder.path)
         #expect(listed.stdout.contains("device p2 (manifest), person ann (manifest)"))
+
+        // k below 2 publishes one person's numbers: only when asked for by name.
+        try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
+        let refused = try cli.pipeline(["run", "in", "--out", "k1", "--config", "k1.yaml"], in: folder.path)
+        #expect(refused.status == 64 && refused.stderr.contains("--allow-identifying-k"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("k1")), "nothing is written")
+        let heatmap = try cli.pipeline(["heatmap", "--store", "persons/pipeline.sqlite", "--k", "1"], in: folder.path)
+        #expect(heatmap.status == 64 && heatmap.stderr.contains("one person alone"), "\(heatmap.stderr)")
+        let allowed = try cli.pipeline(["run", "in", "--out", "k1", "--config", "k1.yaml", "--allow-identifying-k"], in: folder.path)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        let cells = try String(contentsOfFile: folder.file("k1/heatmap.csv"), encoding: .utf8)
+        #expect(cells.split(separator: "\n").count > 1, "k = 1, asked for: cells of one person are published")
     }
 
     @Test func aSchedulerGetsTrueExitCodesAndNoOpRunsWriteNothing() throws {

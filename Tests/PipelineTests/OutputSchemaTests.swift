@@ -20,7 +20,7 @@ import Testing
         _ = try! cli.pipeline(["simulate", "--out", "city", "--devices", "6", "--days", "1", "--seed", "11", "--imu-rate", "0"], in: folder.path)
         // k = 1 here, so the OD grid and every heat map publish rows for the layers to hold.
         _ = try! folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
-        _ = try! cli.pipeline(["run", "city", "--out", "city-out", "--config", "k1.yaml"], in: folder.path)
+        _ = try! cli.pipeline(["run", "city", "--out", "city-out", "--config", "k1.yaml", "--allow-identifying-k"], in: folder.path)
         return (bundled, folder.file("city-out"))
     }()
 
@@ -184,7 +184,7 @@ import Testing
             try folder.write("in/\(name)/walk.gpx", gpx.text)
         }
         try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
-        let run = try cli.pipeline(["run", "in", "--out", "out", "--config", "k1.yaml"], in: folder.path)
+        let run = try cli.pipeline(["run", "in", "--out", "out", "--config", "k1.yaml", "--allow-identifying-k"], in: folder.path)
         #expect([0, 2].contains(run.status), "\(run.stderr)")
         let pngs = try FileManager.default.contentsOfDirectory(atPath: folder.file("out")).filter { $0.hasSuffix(".png") }.sorted()
         #expect(pngs.contains("heatmap.png") && pngs.contains("heatmap-region-2.png") && !pngs.contains("heatmap-region-3.png"), "\(pngs)")
@@ -198,7 +198,7 @@ import Testing
         }
         // Back to one city: the second region's images go.
         try FileManager.default.removeItem(atPath: folder.file("in/paris"))
-        _ = try cli.pipeline(["run", "in", "--out", "out", "--config", "k1.yaml", "--prune-missing"], in: folder.path)
+        _ = try cli.pipeline(["run", "in", "--out", "out", "--config", "k1.yaml", "--allow-identifying-k", "--prune-missing"], in: folder.path)
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.file("out")).filter { $0.contains("-region-") }
         #expect(left.isEmpty, "\(left)")
     }

@@ -177,7 +177,7 @@ import Testing
         try simulate(folder, devices: 4, imu: false)
         try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n  cell_meters: 250\nclassification:\n  rules_only: true\n")
         let (_, k3) = try run(folder, out: "k3")
-        let (_, k1) = try run(folder, out: "k1", ["--config", "k1.yaml"])
+        let (_, k1) = try run(folder, out: "k1", ["--config", "k1.yaml", "--allow-identifying-k"])
         #expect((k1["cells"] as? Int ?? 0) > (k3["cells"] as? Int ?? 0) && k1["suppressed_cells"] as? Int == 0)
         #expect(try readCSV(folder.file("k1/heatmap.csv")).first?["cell_id"]?.hasPrefix("250m:") == true)
         let noModel = try cli.pipeline(["run", "traces", "--out", "gps-only", "--model", "missing.json"], in: folder.path)
