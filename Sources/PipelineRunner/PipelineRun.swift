@@ -272,7 +272,9 @@ public struct PipelineRun {
             summary.odGrid = odGrid
             progress.log(ODGridOutput.text(odGrid))
             let published = PublishedOD(odGrid: odGrid, odMatrix: summary.odMatrix, modalSplit: summary.modalSplit)
-            try store.setDerivedState(Self.publishedODKey, String(decoding: try JSONEncoder().encode(published), as: UTF8.self))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]  // the same bytes on every run (the golden record compares the store)
+            try store.setDerivedState(Self.publishedODKey, String(decoding: try encoder.encode(published), as: UTF8.self))
             try QuarantineReport.write(quarantined, to: (outputFolder as NSString).appendingPathComponent("quarantine.csv"))
             try ReportPage(store: store, folder: outputFolder,
                            modelPath: configuration.classification.rulesOnly ? nil : configuration.classification.model, calendar: calendar).write()
