@@ -11,8 +11,11 @@ extension ReportPage {
         guard !rows.isEmpty else { return "" }
         let deciders = Self.trustDeciders.filter { decider in rows.contains { $0.decidedBy == decider.key } }
             + Array(Set(rows.map(\.decidedBy)).subtracting(Self.trustDeciders.map(\.key))).sorted().map { ($0, $0) }
-        let modes = Array(Set(rows.map(\.mode))).sorted { (Mode(rawValue: $0) ?? .airplane, $0) < (Mode(rawValue: $1) ?? .airplane, $1) }
+        // Only the modes modal_split.csv publishes in "all"; the others are one left-out row.
+        let published = Set(try publishedSplit().modes)
+        let modes = Array(Set(rows.map(\.mode)).intersection(published)).sorted { (Mode(rawValue: $0) ?? .airplane, $0) < (Mode(rawValue: $1) ?? .airplane, $1) }
         let total = rows.reduce(0) { $0 + $1.seconds }
+        let leftOut = rows.filter { !published.contains($0.mode) }.reduce(0) { $0 + $1.seconds }
         let changes = Dictionary(uniqueKeysWithValues: try store.legSourceChanges().map { ($0.mode, $0) })
         let table = HTML.table(["mode", "minutes", "share of travel time"] + deciders.map(\.1)
                                + ["IMU windows said otherwise", "GPS leg model said otherwise"], modes.map { mode in
@@ -22,15 +25,17 @@ extension ReportPage {
                 let decided = part.filter { $0.decidedBy == decider.key }.reduce(0) { $0 + $1.seconds }
                 return decided > 0 ? HTML.number(100 * decided / max(seconds, 1), 0) + "%" : "–"
             } + [changes[mode]?.imu, changes[mode]?.gpsLegModel].map(Self.changed)
-        }, numeric: Set(1..<(5 + deciders.count)))
-        func share(_ mode: String) -> (Double, Int) {
+        } + (leftOut > 0 ? [[Self.leftOutName, HTML.number(leftOut / 60), HTML.number(100 * leftOut / max(total, 1), 1) + "%"]
+                             + Array(repeating: "", count: deciders.count + 2)] : []), numeric: Set(1..<(5 + deciders.count)))
+        func share(_ mode: String, _ meaning: String) -> String {
+            guard published.contains(mode) || !rows.contains(where: { $0.mode == mode }) else { return "\(mode): within the left-out time" }
             let part = rows.filter { $0.mode == mode }
-            return (100 * part.reduce(0) { $0 + $1.seconds } / max(total, 1), part.reduce(0) { $0 + $1.legs })
+            return "\(mode): \(HTML.number(100 * part.reduce(0) { $0 + $1.seconds } / max(total, 1), 1))% of travel time "
+                + "(\(part.reduce(0) { $0 + $1.legs }) legs) \(meaning)"
         }
-        let (unknown, unknownLegs) = share(unknownModeName), (vehicle, vehicleLegs) = share(Mode.vehicle.rawValue)
         return "<section><h2>How far to trust the modal split</h2><p class=\"note\">Travel time of the legs (still left out) by mode, and "
-            + "the share of each mode's time that each source decided. Unknown: \(HTML.number(unknown, 1))% of travel time (\(unknownLegs) legs) "
-            + "has no mode; vehicle: \(HTML.number(vehicle, 1))% (\(vehicleLegs) legs) is known to be in a vehicle and not which. The last "
+            + "the share of each mode's time that each source decided; a mode modal_split.csv leaves out (fewer than k persons) is part of "
+            + "one left-out row. \(share(unknownModeName, "has no mode")); \(share(Mode.vehicle.rawValue, "is known to be in a vehicle and not which")). The last "
             + "two columns say how often the leg decision changed what a source said on its own: of the legs of the mode where the IMU "
             + "windows covered half the leg or more (or the GPS leg model read the fixes), how many the source named otherwise, and their "
             + "minutes. Why each "

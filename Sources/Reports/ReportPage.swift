@@ -166,35 +166,36 @@ public struct ReportPage {
 
     /// Minutes per mode by hour of day and by weekday, from the triplegs' start times.
     func modalSplit() throws -> String {
-        let legs = try store.legSpans()
-        let modes = Array(Set(legs.map(\.mode))).sorted { (Mode(rawValue: $0) ?? .airplane, $0) < (Mode(rawValue: $1) ?? .airplane, $1) }
-        guard !legs.isEmpty else { return "<section><h2>Modal split</h2><p class=\"none\">No triplegs.</p></section>" }
-        var byHour = Array(repeating: Array(repeating: 0.0, count: modes.count), count: 24)
-        var byWeekday = Array(repeating: Array(repeating: 0.0, count: modes.count), count: 7)
-        var distance = Array(repeating: 0.0, count: modes.count)
-        for leg in legs {
-            guard let m = modes.firstIndex(of: leg.mode) else { continue }
-            let minutes = leg.durationSeconds / 60
-            byHour[calendar.hour(leg.startSeconds)][m] += minutes
-            byWeekday[calendar.weekday(leg.startSeconds)][m] += minutes
-            distance[m] += leg.distanceMeters / 1000
+        let split = try publishedSplit()
+        guard !split.totals.isEmpty else { return "<section><h2>Modal split</h2><p class=\"none\">No triplegs.</p></section>" }
+        let modes = split.modes, shown = split.modes + [Self.leftOutName]
+        func values(_ dimension: String, _ keys: [String], _ value: (ModalTotal) -> Double) -> [[Double]] {
+            keys.map { key in split.group(dimension, key, modes: modes, value).map { $0.perMode + [$0.leftOut] } ?? Array(repeating: 0, count: shown.count) }
         }
-        return "<section><h2>Modal split</h2><p class=\"note\">Share of travel time per mode, by the hour and weekday legs start in "
-            + "(modal_split.csv has trips, distance and time by hour, weekday and device).</p>"
-            + SVGChart.stackedShares(categories: (0..<24).map { String(format: "%02d", $0) }, modes: modes, values: byHour,
+        let hours = (0..<24).map { String(format: "%02d", $0) }
+        let minutes = { (total: ModalTotal) in total.durationSeconds / 60 }
+        let distance = split.group("all", "all", modes: modes) { $0.distanceMeters / 1000 }.map { $0.perMode + [$0.leftOut] } ?? []
+        return "<section><h2>Modal split</h2><p class=\"note\">Share of travel time per mode, by the local hour and weekday legs start in, "
+            + "as modal_split.csv publishes it: a mode of fewer than k = \(split.minimumPersons) persons in an hour or weekday, and whatever "
+            + "would give it away, is shown only as \"\(Self.leftOutName)\" (docs/privacy.md); an hour or weekday that publishes nothing is empty.</p>"
+            + SVGChart.stackedShares(categories: hours, modes: shown, values: values("hour", hours, minutes),
                                      title: "Travel time by mode and hour of day", unit: "min")
-            + SVGChart.stackedShares(categories: CalendarKeys.weekdayNames, modes: modes, values: byWeekday,
+            + SVGChart.stackedShares(categories: CalendarKeys.weekdayNames, modes: shown, values: values("weekday", CalendarKeys.weekdayNames, minutes),
                                      title: "Travel time by mode and weekday", unit: "min")
-            + SVGChart.bars(zip(modes, distance).map { (label: $0.0, value: $0.1, color: SVGChart.modeColors[$0.0] ?? "#888") },
+            + SVGChart.bars(zip(shown, distance).map { (label: $0.0, value: $0.1, color: SVGChart.modeColors[$0.0] ?? "#888") },
                             title: "Distance by mode", unit: "km")
             + "</section>"
     }
 
     func trips() throws -> String {
-        let rows = try store.tripsByMode().map { row in
+        let published = Set(try publishedSplit().modes)
+        let all = try store.tripsByMode()
+        var rows = all.filter { published.contains($0.mode) }.map { row in
             [row.mode, String(row.trips), HTML.number(row.distanceMeters / 1000, 1), HTML.duration(row.meanDurationSeconds),
              String(row.devices), String(row.betweenGeofences)]
         }
+        let leftOut = all.filter { !published.contains($0.mode) }.reduce(0) { $0 + $1.trips }
+        if leftOut > 0 { rows.append([Self.leftOutName, String(leftOut), "", "", "", ""]) }
         return "<section><h2>Trips</h2><p class=\"note\">Trips run between activities (stays of 15 min or more, or in a geofence "
             + "other than a station); the main mode covers the longest distance (\(perDeviceTable("trips.csv")), \(perDeviceTable("triplegs.csv")), triplegs.geojson).</p>"
             + HTML.table(["main mode", "trips", "distance km", "mean duration", "devices", "between geofences"], rows, numeric: [1, 2, 3, 4, 5])

@@ -103,6 +103,28 @@ extension PipelineStore {
         }
     }
 
+    /// A trip or leg as the modal split counts it: its person (as `deviceIdentities` decides),
+    /// start, mode ("unknown" when none), distance and duration (0 for a trip).
+    public struct ModalEntry: Sendable {
+        public var person: String, startSeconds: Double, mode: String, distanceMeters: Double, durationSeconds: Double
+    }
+
+    /// Every trip (by main mode) and every leg, in id order (device order, then time: the order
+    /// a run adds them in), for the report's modal split (`ModalTotal.totals(trips:legs:)`).
+    public func modalEntries() throws -> (trips: [ModalEntry], legs: [ModalEntry]) {
+        try database.read { db in
+            let trips = try Row.fetchAll(db, sql: """
+                WITH \(Self.personOf) SELECT COALESCE(p.person, t.device), t.started_unix_s, COALESCE(t.main_mode, 'unknown')
+                FROM trips t LEFT JOIN person_of p ON p.device = t.device ORDER BY t.id
+                """).map { ModalEntry(person: $0[0], startSeconds: $0[1], mode: $0[2], distanceMeters: 0, durationSeconds: 0) }
+            let legs = try Row.fetchAll(db, sql: """
+                WITH \(Self.personOf) SELECT COALESCE(p.person, t.device), t.started_unix_s, COALESCE(t.mode, 'unknown'), t.distance_m, t.duration_s
+                FROM triplegs t LEFT JOIN person_of p ON p.device = t.device ORDER BY t.id
+                """).map { ModalEntry(person: $0[0], startSeconds: $0[1], mode: $0[2], distanceMeters: $0[3], durationSeconds: $0[4]) }
+            return (trips, legs)
+        }
+    }
+
     /// Trips by main mode ("unknown" when none), most trips first.
     public struct TripsByMode: Sendable {
         public var mode: String, trips: Int, distanceMeters: Double, meanDurationSeconds: Double, devices: Int, betweenGeofences: Int

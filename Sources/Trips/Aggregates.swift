@@ -217,8 +217,32 @@ public struct ModalTotal: Sendable, Equatable {
          ["weekday", CalendarKeys.weekdayNames[calendar.weekday(seconds)]]]
     }
 
+    /// One trip or leg as the modal split counts it: who made it, when it started, its mode
+    /// name, and (for a leg) its distance and duration.
+    public struct Entry: Sendable {
+        public var person: String, startSeconds: Double, mode: String, distanceMeters: Double, durationSeconds: Double
+        public init(person: String, startSeconds: Double, mode: String, distanceMeters: Double = 0, durationSeconds: Double = 0) {
+            (self.person, self.startSeconds, self.mode, self.distanceMeters, self.durationSeconds) = (person, startSeconds, mode, distanceMeters, durationSeconds)
+        }
+    }
+
     /// `persons` names each device's person (the device itself where it names none).
     public static func totals(_ devices: [DeviceTrips], persons: [String: String] = [:], calendar: CalendarKeys = CalendarKeys()) -> [ModalTotal] {
+        let trips = devices.flatMap { device in
+            device.trips.map { Entry(person: persons[device.device] ?? device.device, startSeconds: $0.startSeconds, mode: modeName($0.mainMode)) }
+        }
+        let legs = devices.flatMap { device in
+            device.triplegs.map {
+                Entry(person: persons[device.device] ?? device.device, startSeconds: $0.startSeconds, mode: modeName($0.mode),
+                      distanceMeters: $0.distanceMeters, durationSeconds: $0.durationSeconds)
+            }
+        }
+        return totals(trips: trips, legs: legs, calendar: calendar)
+    }
+
+    /// The totals of `trips` (counted) and `legs` (distance and duration added in the order
+    /// given: device order, then each device's time order, as the store's ids run).
+    public static func totals(trips: [Entry], legs: [Entry], calendar: CalendarKeys = CalendarKeys()) -> [ModalTotal] {
         var totals: [[String]: ModalTotal] = [:], people: [[String]: Set<String>] = [:]
         func add(_ key: [String], _ mode: String, person: String, trips: Int = 0, distance: Double = 0, duration: Double = 0) {
             var total = totals[key + [mode]]
@@ -229,15 +253,12 @@ public struct ModalTotal: Sendable, Equatable {
             totals[key + [mode]] = total
             people[key + [mode], default: []].insert(person)
         }
-        for device in devices {
-            let person = persons[device.device] ?? device.device
-            for trip in device.trips {
-                for key in keys(startSeconds: trip.startSeconds, calendar: calendar) { add(key, modeName(trip.mainMode), person: person, trips: 1) }
-            }
-            for leg in device.triplegs {
-                for key in keys(startSeconds: leg.startSeconds, calendar: calendar) {
-                    add(key, modeName(leg.mode), person: person, distance: leg.distanceMeters, duration: leg.durationSeconds)
-                }
+        for trip in trips {
+            for key in keys(startSeconds: trip.startSeconds, calendar: calendar) { add(key, trip.mode, person: trip.person, trips: 1) }
+        }
+        for leg in legs {
+            for key in keys(startSeconds: leg.startSeconds, calendar: calendar) {
+                add(key, leg.mode, person: leg.person, distance: leg.distanceMeters, duration: leg.durationSeconds)
             }
         }
         return totals.map { key, total in

@@ -139,6 +139,19 @@ import Testing
         #expect(overall.values.sorted() == ["1", "3"], "\(all.mapValues { $0["persons"]! })")
         let lone = try #require(overall.first { $0.value == "1" }?.key.split(separator: " ").last.map(String.init))
         #expect(published.values.allSatisfy { Int($0["persons"]!)! >= 3 } && !published.keys.contains { $0.hasSuffix(" " + lone) })
+        // The report shows the same split: the lone mode is in no table and no chart, only in the left-out remainder.
+        let page = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        let start = try #require(page.range(of: "<h2>Modal split")), end = try #require(page.range(of: "<h2>Origin"))
+        let report = String(page[start.lowerBound..<end.lowerBound])  // modal split, how far to trust it, trips by mode
+        for needle in ["<td>\(lone)</td>", "\(lone): "] {
+            if let found = report.range(of: needle) {
+                let from = report.index(found.lowerBound, offsetBy: -300, limitedBy: report.startIndex) ?? report.startIndex
+                Issue.record("the report shows \(needle): \(report[from..<found.upperBound])")
+            }
+        }
+        #expect(report.contains("left out (under k)"))
+        let open = try String(contentsOfFile: folder.file("open/report.html"), encoding: .utf8)
+        #expect(open.contains("<td>\(lone)</td>"), "at k = 1 the report shows it")
         // No group and no mode has exactly one row left out: one row missing is its group's (or its "all" row's) remainder.
         let hidden = Set(all.keys).subtracting(published.keys)
         for group in Set(all.keys.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }) {

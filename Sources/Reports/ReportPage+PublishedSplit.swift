@@ -1,0 +1,49 @@
+import MobilityCore
+import Store
+import Trips
+
+/// The modal split the report shows is the one `modal_split.csv` publishes: the same rows, k
+/// persons each, the same rows left out (`ModalSplit`'s complementary suppression), worked out
+/// from the store with the page's calendar. What a group left out is drawn as one remainder,
+/// only where the group publishes a row (its whole is then given away by any share anyway).
+extension ReportPage {
+    /// The name the page gives the rows left out.
+    static let leftOutName = "left out (under k)"
+
+    struct PublishedSplit {
+        /// Every row, published or not, by dimension, key and mode.
+        var totals: [[String]: ModalTotal]
+        /// The rows `modal_split.csv` publishes, by dimension, key and mode.
+        var published: [[String]: ModalSplit.Row]
+        var minimumPersons: Int
+
+        /// The modes published in "all", in `Mode` order.
+        var modes: [String] {
+            published.values.filter { $0.dimension == "all" }.map(\.mode)
+                .sorted { (Mode(rawValue: $0) ?? .airplane, $0) < (Mode(rawValue: $1) ?? .airplane, $1) }
+        }
+
+        /// A group's published values of `value` per mode in `modes`, and the rest of the group
+        /// as one remainder (nil when the group publishes nothing).
+        func group(_ dimension: String, _ key: String, modes: [String], _ value: (ModalTotal) -> Double) -> (perMode: [Double], leftOut: Double)? {
+            let rows = totals.filter { $0.key[0] == dimension && $0.key[1] == key }
+            guard rows.keys.contains(where: { published[$0] != nil }) else { return nil }
+            let perMode = modes.map { mode in published[[dimension, key, mode]] != nil ? rows[[dimension, key, mode]].map(value) ?? 0 : 0 }
+            let whole = rows.values.reduce(0) { $0 + value($1) }
+            return (perMode, max(0, whole - perMode.reduce(0, +)))
+        }
+    }
+
+    func publishedSplit() throws -> PublishedSplit {
+        let entries = try store.modalEntries()
+        func entry(_ e: PipelineStore.ModalEntry) -> ModalTotal.Entry {
+            ModalTotal.Entry(person: e.person, startSeconds: e.startSeconds, mode: e.mode, distanceMeters: e.distanceMeters, durationSeconds: e.durationSeconds)
+        }
+        let totals = ModalTotal.totals(trips: entries.trips.map(entry), legs: entries.legs.map(entry), calendar: calendar)
+        let k = try minimumPersons()
+        let split = ModalSplit(totals: totals, minimumPersons: k)
+        return PublishedSplit(totals: Dictionary(totals.map { ([$0.dimension, $0.key, $0.mode], $0) }, uniquingKeysWith: { first, _ in first }),
+                              published: Dictionary(split.rows.map { ([$0.dimension, $0.key, $0.mode], $0) }, uniquingKeysWith: { first, _ in first }),
+                              minimumPersons: k)
+    }
+}
