@@ -1,4 +1,5 @@
 import MobilityCore
+import Trips
 
 /// One ride and what was measured of it: a passenger's check-in placed in time by the device's
 /// fixes, or a recording (or its part between gaps) taken as a ride of its own.
@@ -71,6 +72,8 @@ public struct Ride: Sendable {
 public struct ComfortGroup: Sendable, Equatable {
     public var key: String
     public var rides = 0, measuredRides = 0, devices = 0
+    /// Distinct persons who made the group's rides (a device without a named person is one).
+    public var persons = 0
     public var nmvs: [Double] = [], totalValues: [Double] = []
     public var classCounts: [NMVClass: Int] = [:]
     public var ratingSums: [String: Int] = [:], ratingCounts: [String: Int] = [:]
@@ -79,14 +82,16 @@ public struct ComfortGroup: Sendable, Equatable {
 
     public init(key: String) { self.key = key }
 
-    public static func groups(_ rides: [Ride], by key: (CheckIn) -> String) -> [ComfortGroup] {
-        Dictionary(grouping: rides.filter { $0.checkIn != nil }) { key($0.checkIn!) }.map { ComfortGroup(key: $0.key, rides: $0.value) }
+    /// `persons` names each device's person (the device itself where it names none).
+    public static func groups(_ rides: [Ride], persons: [String: String] = [:], by key: (CheckIn) -> String) -> [ComfortGroup] {
+        Dictionary(grouping: rides.filter { $0.checkIn != nil }) { key($0.checkIn!) }.map { ComfortGroup(key: $0.key, rides: $0.value, persons: persons) }
     }
 
-    init(key: String, rides: [Ride]) {
+    init(key: String, rides: [Ride], persons: [String: String]) {
         self.key = key
         self.rides = rides.count
         devices = Set(rides.map(\.device)).count
+        self.persons = Set(rides.map { persons[$0.device] ?? $0.device }).count
         let measured = rides.compactMap(\.metrics)
         measuredRides = measured.count
         nmvs = measured.compactMap(\.nmv)
@@ -112,6 +117,8 @@ public struct ComfortSummary: Sendable {
     public var rides = 0
     public var measuredRides = 0
     public var devices = 0
+    /// Distinct persons who rode (k counts them).
+    public var persons = 0
     public var nmvMedian: Double?, nmvP95: Double?
     public var totalValueMedian: Double?, totalValueP95: Double?
     /// Share of measured rides with an N_MV in each EN 12299 class (a ride shorter than 5 min
@@ -126,8 +133,27 @@ public struct ComfortSummary: Sendable {
     public static let ratingNames = ["cleanliness", "odours_temperature", "crowding", "service"]
 
     /// Check-in rides grouped by `key` (a ride from a recording alone has no train or route).
-    public static func group(_ rides: [Ride], by key: (CheckIn) -> String) -> [ComfortSummary] {
-        ComfortGroup.groups(rides, by: key).map(ComfortSummary.init(group:)).sorted { $0.key < $1.key }
+    public static func group(_ rides: [Ride], persons: [String: String] = [:], by key: (CheckIn) -> String) -> [ComfortSummary] {
+        ComfortGroup.groups(rides, persons: persons, by: key).map(ComfortSummary.init(group:)).sorted { $0.key < $1.key }
+    }
+
+    /// The summaries that may be published: per train and per route, those at least
+    /// `minimumPersons` persons rode, less those that would give one of them away by subtraction
+    /// (a ride is on one train and one route, so the trains' rides, ratings and noise add up to
+    /// the routes'; `CellSuppression` audits that relation). Returns the kept ones and how many
+    /// were left out under k and beside them.
+    public static func published(trains: [ComfortSummary], routes: [ComfortSummary], minimumPersons k: Int)
+        -> (trains: [ComfortSummary], routes: [ComfortSummary], underK: Int, complementary: Int) {
+        let all = trains + routes
+        var cells = all.map { CellSuppression.Cell(publishable: true, sensitive: $0.persons < k, size: Double($0.rides)) }
+        let whole = cells.count
+        cells.append(CellSuppression.Cell(publishable: false, sensitive: false, size: 0))  // every ride: never printed
+        let relations: [[(cell: Int, sign: Double)]] = [trains.indices.map { ($0, 1.0) } + [(whole, -1.0)],
+                                                        routes.indices.map { (trains.count + $0, 1.0) } + [(whole, -1.0)]]
+        let hidden = CellSuppression(cells: cells, relations: relations).suppressed()
+        let underK = all.filter { $0.persons < k }.count
+        return (trains.indices.filter { !hidden.contains($0) }.map { trains[$0] },
+                routes.indices.filter { !hidden.contains(trains.count + $0) }.map { routes[$0] }, underK, hidden.count - underK)
     }
 
     /// The formulas over one group's reduction: type 7 quantiles (MobilityCore/Quantile), class
@@ -136,6 +162,7 @@ public struct ComfortSummary: Sendable {
         key = group.key
         rides = group.rides
         devices = group.devices
+        persons = group.persons
         measuredRides = group.measuredRides
         (nmvMedian, nmvP95) = (Self.quantile(group.nmvs, 0.5), Self.quantile(group.nmvs, 0.95))
         (totalValueMedian, totalValueP95) = (Self.quantile(group.totalValues, 0.5), Self.quantile(group.totalValues, 0.95))

@@ -1,6 +1,7 @@
 import Comfort
 import Features
 import Foundation
+import HeatMaps
 import Ingest
 import MobilityCore
 import Reports
@@ -31,6 +32,8 @@ public struct ComfortRun {
     public var recordings = RecordingRides.none
     /// A pause longer than this splits a recording into separate rides, seconds.
     public var rideGapSeconds = 60.0
+    /// Distinct persons a train's or route's comfort summary needs (k; the heat maps' k). Default 3.
+    public var minimumPersons = HeatMapParameters().minimumDevices
 
     public enum RecordingRides: Sendable, Equatable {
         case none
@@ -62,10 +65,12 @@ public struct ComfortRun {
         public var notMeasured: [String] = []
         /// What the stage was asked for and could not do (no recording to measure as a ride).
         public var warnings: [String] = []
+        /// What `train_comfort.csv` and `route_comfort.csv` published and left out under k persons.
+        public var published = ComfortTables.Published()
 
         enum CodingKeys: String, CodingKey {
             case checkins, rides, recordingRides = "recording_rides", byStatus = "by_status", stops, events, trains, routes
-            case unknownStations = "unknown_stations", seconds, files, notMeasured = "not_measured", warnings
+            case unknownStations = "unknown_stations", seconds, files, notMeasured = "not_measured", warnings, published
         }
     }
 
@@ -163,7 +168,10 @@ public struct ComfortRun {
         }
         progress.update(done: checkIns.count, total: checkIns.count, item: "")
         try store.replaceRides(rows)
-        if writesFiles { try ComfortTables(rides: rides).write(to: reportsFolder) }
+        if writesFiles {
+            summary.published = try ComfortTables(rides: rides, persons: try store.devicePersons(), minimumPersons: minimumPersons).write(to: reportsFolder)
+            if summary.published.trains + summary.published.routes + summary.published.underK > 0 { progress.log(summary.published.line) }
+        }
         summary.rides = rides.count
         summary.trains = Set(rides.compactMap(\.checkIn?.train)).count
         summary.routes = Set(rides.compactMap { $0.checkIn.map { [$0.fromStation, $0.toStation] } }).count

@@ -248,6 +248,7 @@ public struct PipelineRun {
         lap("heatmap")
 
         var comfort = ComfortRun(storePath: storePath, reportsFolder: filesFolder)
+        comfort.minimumPersons = configuration.heatmap.minimumDevices
         comfort.openStore = store
         comfort.ownedDevices = ownedDevices
         comfort.maxRideSeconds = configuration.comfort.maxRideSeconds

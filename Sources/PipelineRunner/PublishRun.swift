@@ -180,7 +180,7 @@ public struct PublishRun: Sendable {
         if FileManager.default.fileExists(atPath: (reduced.folder as NSString).appendingPathComponent("train_comfort_groups")) {
             try ComfortTables.writeSummaries(trains: try reduced.comfortGroups("train_comfort_groups").map(ComfortSummary.init(group:)),
                                              routes: try reduced.comfortGroups("route_comfort_groups").map(ComfortSummary.init(group:)),
-                                             to: outputFolder)
+                                             to: outputFolder, minimumPersons: heatMapParameters.minimumDevices)
             files += [path("train_comfort.csv"), path("route_comfort.csv")]
         }
         return (files, heatMaps)

@@ -101,8 +101,8 @@ public struct ReducedTables {
             let key = table == "train_comfort_groups" ? try row.text("train")
                 : ComfortTables.routeKey(try row.text("from_station"), try row.text("to_station"))
             var group = ComfortGroup(key: key)
-            (group.rides, group.measuredRides, group.devices) =
-                (try row.integer("rides"), try row.integer("measured_rides"), try row.integer("devices"))
+            (group.rides, group.measuredRides, group.devices, group.persons) =
+                (try row.integer("rides"), try row.integer("measured_rides"), try row.integer("devices"), try row.integer("persons"))
             (group.nmvs, group.totalValues) = (try row.numbers("nmvs"), try row.numbers("a_vs_mps2"))
             for rideClass in NMVClass.allCases {
                 group.classCounts[rideClass] = try row.integer("class_" + rideClass.rawValue.replacingOccurrences(of: " ", with: "_"))

@@ -6,18 +6,39 @@ import MobilityCore
 /// `route_comfort.csv` (per from → to), with units in the column names.
 public struct ComfortTables {
     public var rides: [Ride]
+    /// Each device's person, and the k of distinct persons a train's or route's summary needs.
+    public var persons: [String: String]
+    public var minimumPersons: Int
 
-    public init(rides: [Ride]) { self.rides = rides }
+    public init(rides: [Ride], persons: [String: String] = [:], minimumPersons: Int) {
+        (self.rides, self.persons, self.minimumPersons) = (rides, persons, minimumPersons)
+    }
+
+    /// What the summaries published and left out: trains and routes under k persons, and those
+    /// left out beside them so that none can be worked out by subtraction.
+    public struct Published: Sendable, Codable, Equatable {
+        public var trains = 0, routes = 0, underK = 0, complementary = 0, minimumPersons = 0
+        public init() {}
+        public var line: String {
+            "comfort summaries: \(trains) trains and \(routes) routes published; \(underK) ridden by fewer than k = \(minimumPersons) persons "
+                + "left out, and \(complementary) more so that those cannot be worked out by subtraction"
+        }
+        enum CodingKeys: String, CodingKey {
+            case trains, routes, underK = "under_k", complementary, minimumPersons = "k"
+        }
+    }
 
     public static let fileNames = ["rides.csv", "stops.csv", "events.csv", "train_comfort.csv", "route_comfort.csv"]
 
-    public func write(to folder: String) throws {
+    @discardableResult
+    public func write(to folder: String) throws -> Published {
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
         try ridesCSV().write(to: path("rides.csv"))
         try stopsCSV().write(to: path("stops.csv"))
         try eventsCSV().write(to: path("events.csv"))
-        try Self.writeSummaries(trains: ComfortSummary.group(rides) { $0.train },
-                                routes: ComfortSummary.group(rides) { Self.routeKey($0.fromStation, $0.toStation) }, to: folder)
+        return try Self.writeSummaries(trains: ComfortSummary.group(rides, persons: persons) { $0.train },
+                                       routes: ComfortSummary.group(rides, persons: persons) { Self.routeKey($0.fromStation, $0.toStation) },
+                                       to: folder, minimumPersons: minimumPersons)
     }
 
     /// A route's group key: from TAB to (sorted as one string, as Swift's String orders).
@@ -25,12 +46,19 @@ public struct ComfortTables {
 
     /// `train_comfort.csv` and `route_comfort.csv` of summaries (from one run's rides, or from
     /// a distributed run's groups), in key order.
-    public static func writeSummaries(trains: [ComfortSummary], routes: [ComfortSummary], to folder: String) throws {
+    /// Only what `ComfortSummary.published` keeps is written.
+    @discardableResult
+    public static func writeSummaries(trains: [ComfortSummary], routes: [ComfortSummary], to folder: String, minimumPersons: Int) throws -> Published {
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
-        try summaryCSV(trains.sorted { $0.key < $1.key }, schema: .trainComfort) { [$0.key] }.write(to: path("train_comfort.csv"))
-        try summaryCSV(routes.sorted { $0.key < $1.key }, schema: .routeComfort) {
+        let kept = ComfortSummary.published(trains: trains.sorted { $0.key < $1.key }, routes: routes.sorted { $0.key < $1.key }, minimumPersons: minimumPersons)
+        try summaryCSV(kept.trains, schema: .trainComfort) { [$0.key] }.write(to: path("train_comfort.csv"))
+        try summaryCSV(kept.routes, schema: .routeComfort) {
             $0.key.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         }.write(to: path("route_comfort.csv"))
+        var published = Published()
+        (published.trains, published.routes, published.underK, published.complementary, published.minimumPersons)
+            = (kept.trains.count, kept.routes.count, kept.underK, kept.complementary, minimumPersons)
+        return published
     }
 
     static func number(_ value: Double?, _ digits: Int = 3) -> String? { value.map { FixedPoint.text($0, digits: digits) } }
@@ -109,7 +137,7 @@ public struct ComfortTables {
         let classes = NMVClass.allCases
         var csv = CSVWriter(columns: schema.names)
         for group in groups {
-            var fields: [String?] = key(group) + [String(group.rides), String(group.measuredRides), String(group.devices),
+            var fields: [String?] = key(group) + [String(group.rides), String(group.measuredRides), String(group.devices), String(group.persons),
                                                   Self.number(group.nmvMedian, 2), Self.number(group.nmvP95, 2),
                                                   Self.number(group.totalValueMedian), Self.number(group.totalValueP95)]
             fields += classes.map { Self.number(group.nmvClassShares[$0], 3) }

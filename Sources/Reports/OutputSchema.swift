@@ -163,7 +163,7 @@ public struct OutputSchema: Sendable {
         "device text, trace text, \(interval), kind text, axis text, direction text, peak_acceleration_mps2 real, peak_jerk_mps3 real, ride_id integer")
 
     static func comfortSummary(_ file: String, _ about: String, keys: String) -> OutputSchema {
-        OutputSchema(file, about, keys + ", rides integer, measured_rides integer, devices integer, nmv_median real, nmv_p95 real, "
+        OutputSchema(file, about, keys + ", rides integer, measured_rides integer, devices integer, persons integer, nmv_median real, nmv_p95 real, "
             + "a_v_median_mps2 real, a_v_p95_mps2 real",
             columns(NMVClass.allCases.map { "share_" + $0.rawValue.replacingOccurrences(of: " ", with: "_") }, .real)
             + ComfortSummary.ratingNames.flatMap { [Column(name: $0 + "_mean", type: .real), Column(name: $0 + "_n", type: .integer)] }

@@ -270,7 +270,18 @@ public struct ReportPage {
         }
         func format(_ value: Double?, _ digits: Int) -> String { value.map { HTML.number($0, digits) } ?? "–" }
         let ratings: [(PipelineStore.CheckInRide) -> Int?] = [\.cleanliness, \.odoursTemperature, \.crowding, \.service]
-        let byTrain = Dictionary(grouping: rides, by: \.train).sorted { $0.key < $1.key }
+        // Only the trains train_comfort.csv publishes: k persons each, and none that would give one away (ComfortSummary.published).
+        let persons = try store.devicePersons(), k = try minimumPersons()
+        func summaries(_ key: (PipelineStore.CheckInRide) -> String) -> [ComfortSummary] {
+            Dictionary(grouping: rides, by: key).map { key, group in
+                var reduced = ComfortGroup(key: key)
+                (reduced.rides, reduced.persons) = (group.count, Set(group.map { persons[$0.device] ?? $0.device }).count)
+                return ComfortSummary(group: reduced)
+            }.sorted { $0.key < $1.key }
+        }
+        let shown = Set(ComfortSummary.published(trains: summaries(\.train), routes: summaries { "\($0.fromStation)\t\($0.toStation)" },
+                                                 minimumPersons: k).trains.map(\.key))
+        let byTrain = Dictionary(grouping: rides.filter { shown.contains($0.train) }, by: \.train).sorted { $0.key < $1.key }
         let table = byTrain.map { train, group -> [String] in
             let means = ratings.map { rating -> String in
                 let given = group.compactMap(rating).map(Double.init)
@@ -293,21 +304,11 @@ public struct ReportPage {
             return (train, median, Self.nmvColors[NMVClass(median)]!)
         }
         if !bars.isEmpty { html += SVGChart.bars(bars, title: "Median N_MV per train", unit: "") }
-        // One chart per train: each measured ride's N_MV.
-        for (train, group) in byTrain {
-            let measured = group.compactMap { ride in ride.nmv.map { (ride, $0) } }
-            guard !measured.isEmpty else { continue }
-            html += SVGChart.bars(measured.map { ride, nmv in
-                (label: "\(ride.device) \(time(ride.startedSeconds).suffix(11))", value: nmv, color: Self.nmvColors[NMVClass(nmv)]!)
-            }, title: "\(train): N_MV of each measured ride", unit: "")
-        }
-        if let ride = rides.filter({ !($0.continuousComfortJSON ?? "").isEmpty }).max(by: { $0.seconds < $1.seconds }),
-           let series = try? JSONDecoder().decode([Double].self, from: Data((ride.continuousComfortJSON ?? "").utf8)), series.count > 1 {
-            html += SVGChart.line(series, stepSeconds: 5, title: "Continuous comfort, \(ride.train) \(ride.fromStation) → "
-                                  + "\(ride.toStation) (\(ride.device))", unit: "m/s²")
-            html += "<p class=\"note\">EN 12299 continuous comfort: the 5 s rms of the weighted accelerations (Wd across and along, "
-                + "Wb vertical), the largest of the three axes, for the longest measured ride.</p>"
-        }
+        let hidden = Set(rides.map(\.train)).subtracting(shown).count
+        // Each ride's own values (its device, its time, its continuous comfort) are one person's: they are in rides.csv, not here.
+        html += "<p class=\"note\">Trains at least k = \(k) distinct persons rode, as train_comfort.csv publishes them; \(hidden) "
+            + "trains fewer rode, or that would give one away, are not shown (docs/privacy.md). Each ride's values, including its "
+            + "EN 12299 continuous comfort, are one person's and are in \(perDeviceTable("rides.csv")) only.</p>"
         return html + "</section>"
     }
 

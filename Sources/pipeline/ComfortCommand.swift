@@ -1,6 +1,7 @@
 import ArgumentParser
 import Comfort
 import Foundation
+import HeatMaps
 import PipelineRunner
 
 struct ComfortCommand: ParsableCommand {
@@ -50,11 +51,18 @@ struct ComfortCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func validate() throws {
+        if let problem = HeatMapParameters.kProblem(minimumPersons, allowed: allowIdentifyingK) { throw ValidationError(problem) }
         guard maxRideMinutes > 0, rideGapSeconds > 0 else { throw ValidationError("--max-ride-minutes and --ride-gap-seconds must be positive") }
         guard accelerationThreshold >= 0.3, jerkThreshold >= 0.3 else {
             throw ValidationError("--acceleration-threshold and --jerk-threshold must be at least 0.3 (events are excursions above 0.3)")
         }
     }
+
+    @Option(name: .customLong("k"), help: ArgumentHelp("Publish a train's or route's summary (train_comfort.csv, route_comfort.csv) only when at least k distinct persons rode it.", valueName: "persons"))
+    var minimumPersons = HeatMapParameters().minimumDevices
+
+    @Flag(name: .customLong("allow-identifying-k"), help: "Allow --k below 2, which publishes the comfort of a train one person alone rode (default: off; an error).")
+    var allowIdentifyingK = false
 
     func run() throws {
         let folder = out ?? (store as NSString).deletingLastPathComponent
@@ -73,6 +81,7 @@ struct ComfortCommand: ParsableCommand {
         var run = ComfortRun(storePath: store, reportsFolder: folder)
         run.maxRideSeconds = maxRideMinutes * 60
         run.rideGapSeconds = rideGapSeconds
+        run.minimumPersons = minimumPersons
         run.metrics.accelerationThresholdMetersPerSecond2 = accelerationThreshold
         run.metrics.jerkThresholdMetersPerSecond3 = jerkThreshold
         run.recordings = paths.isEmpty ? (ridesFromRecordings ? .all : .none) : .under(paths)

@@ -46,6 +46,7 @@ struct TripsCommand: ParsableCommand {
     @OptionGroup var trips: TripOptions
 
     func validate() throws {
+        if let problem = HeatMapParameters.kProblem(minimumPersons, allowed: allowIdentifyingK) { throw ValidationError(problem) }
         if let transit, !FileManager.default.fileExists(atPath: transit) {
             throw ValidationError("--transit \(transit): no such file or folder (expected a GTFS feed: a .zip, or a folder with stops.txt, routes.txt, trips.txt, stop_times.txt)")
         }
@@ -57,7 +58,6 @@ struct TripsCommand: ParsableCommand {
         run.parameters = trips.parameters
         run.calendar = CalendarKeys(utcOffsetSeconds: trips.utcOffsetHours * 3600)
         run.grouping = trips.trackBy
-        if let problem = HeatMapParameters.kProblem(minimumPersons, allowed: allowIdentifyingK) { throw ValidationError(problem) }
         run.minimumPersons = minimumPersons
         let progress = Progress()
         if let model {

@@ -43,12 +43,12 @@ import Testing
         let classes = "class_very_comfortable,class_comfortable,class_medium,class_uncomfortable,class_very_uncomfortable"
         let ratings = "cleanliness_sum,cleanliness_n,odours_temperature_sum,odours_temperature_n,crowding_sum,crowding_n,service_sum,service_n"
         try write(folder, "train_comfort_groups", """
-            train,rides,measured_rides,devices,nmvs,a_vs_mps2,\(classes),\(ratings),noise_db_sum,noise_n,departure_delays_s,arrival_delays_s
-            TER 1,5,4,3,1.0 2.0 3.0 4.0,0.1 0.2 0.3 0.4,1,1,2,0,0,7,2,0,0,3,1,8,2,130.0,2,-60.0 0.0 60.0 120.0,""
+            train,rides,measured_rides,devices,persons,nmvs,a_vs_mps2,\(classes),\(ratings),noise_db_sum,noise_n,departure_delays_s,arrival_delays_s
+            TER 1,5,4,3,3,1.0 2.0 3.0 4.0,0.1 0.2 0.3 0.4,1,1,2,0,0,7,2,0,0,3,1,8,2,130.0,2,-60.0 0.0 60.0 120.0,""
 
             """)
         try write(folder, "route_comfort_groups", """
-            from_station,to_station,rides,measured_rides,devices,nmvs,a_vs_mps2,\(classes),\(ratings),noise_db_sum,noise_n,departure_delays_s,arrival_delays_s
+            from_station,to_station,rides,measured_rides,devices,persons,nmvs,a_vs_mps2,\(classes),\(ratings),noise_db_sum,noise_n,departure_delays_s,arrival_delays_s
 
             """)
         try RunCommandTests().simulate(folder, devices: 2, imu: false)

@@ -13,7 +13,7 @@ The tables, per group:
   modal_totals          per modal-split key (the binary's, modal_keys.csv) and mode: trips,
                         distance and duration summed, persons (unioned by name over parts)
   train_comfort_groups  per train, and per route (route_comfort_groups): rides, devices,
-                        N_MV and a_v values, classes, ratings' sums and counts, noise, delays
+                        persons (unioned by name over parts), N_MV and a_v values, classes, ratings' sums and counts, noise, delays
 
 Merging is exact, not approximate: parts hold disjoint, contiguous ranges of devices in the
 single run's order (plan.py), so devices add up across parts; persons (a person may have
@@ -38,7 +38,7 @@ COLUMNS = {
     "od_groups": ["origin_geofence_id", "destination_geofence_id", "trips", "devices", "persons", "durations_s", "distances_m", "main_modes"],
     "modal_totals": ["dimension", "dimension_value", "travel_mode", "trips", "distance_m", "duration_s", "persons"],
 }
-COMFORT_COLUMNS = (["rides", "measured_rides", "devices", "nmvs", "a_vs_mps2"]
+COMFORT_COLUMNS = (["rides", "measured_rides", "devices", "persons", "nmvs", "a_vs_mps2"]
                    + [f"class_{c.replace(' ', '_')}" for c in NMV_CLASSES]
                    + [f"{r}_{s}" for r in RATINGS for s in ("sum", "n")]
                    + ["noise_db_sum", "noise_n", "departure_delays_s", "arrival_delays_s"])
@@ -76,7 +76,7 @@ def partials(task):
                               read(parquet_dir, "trips", index, ["trip_id", "main_mode", "device"]),
                               read(parquet_dir, "triplegs", index, ["tripleg_id", "travel_mode", "distance_m", "duration_s", "device"]),
                               persons)
-    yield from comfort_partials(index, parquet_dir, tables_dir)
+    yield from comfort_partials(index, parquet_dir, tables_dir, persons)
 
 
 def heat_partials(index, tables_dir):
@@ -167,7 +167,8 @@ def modal_partials(index, keys, trips, triplegs, persons=None):
         yield ("modal_totals", dimension, key, mode), (index, (trips_, legs, sorted(persons_)))
 
 
-def comfort_partials(index, parquet_dir, tables_dir):
+def comfort_partials(index, parquet_dir, tables_dir, persons=None):
+    persons = persons or {}
     rides = read(parquet_dir, "rides", index, ["ride_id", "source", "checkin_id", "device", "comfort_band", "nmv", "nmv_class", "a_v",
                                                "departure_delay_s", "arrival_delay_s"])
     checkins = read(tables_dir, "checkins", index, ["id", "train", "from_station", "to_station", *RATINGS, "noise_db"])
@@ -181,11 +182,12 @@ def comfort_partials(index, parquet_dir, tables_dir):
         _, train, origin, destination, *ratings, noise = by_id[checkin_id]
         measured = band is not None
         for table, key in (("train_comfort_groups", (train,)), ("route_comfort_groups", (origin, destination))):
-            g = groups.setdefault((table, *key), {"rides": 0, "measured": 0, "devices": set(), "nmvs": [], "a_vs": [],
+            g = groups.setdefault((table, *key), {"rides": 0, "measured": 0, "devices": set(), "persons": set(), "nmvs": [], "a_vs": [],
                                                   "classes": [0] * len(NMV_CLASSES), "ratings": [[0, 0] for _ in RATINGS],
                                                   "noise": [], "departures": [], "arrivals": []})
             g["rides"] += 1
             g["devices"].add(device)
+            g["persons"].add(persons.get(device, device))
             if measured:
                 g["measured"] += 1
                 if nmv is not None:
@@ -205,6 +207,7 @@ def comfort_partials(index, parquet_dir, tables_dir):
                 g["arrivals"].append(arrival)
     for key, g in groups.items():
         g["devices"] = len(g["devices"])
+        g["persons"] = sorted(g["persons"])
         yield key, (index, g)
 
 
@@ -280,6 +283,7 @@ def comfort_row(merged):
     for _, value in noise:
         noise_sum += value if value is not None else 0.0
     row = [sum(g["rides"] for g in merged), sum(g["measured"] for g in merged), sum(g["devices"] for g in merged),
+           len(set(p for g in merged for p in g.get("persons", []))),
            numbers(x for g in merged for x in g["nmvs"]), numbers(x for g in merged for x in g["a_vs"])]
     row += [sum(g["classes"][i] for g in merged) for i in range(len(NMV_CLASSES))]
     for i in range(len(RATINGS)):

@@ -86,8 +86,8 @@ class TripsAndLegs(unittest.TestCase):
 
 
 class Comfort(unittest.TestCase):
-    def group(self, rides, measured, nmvs, noise):
-        return {"rides": rides, "measured": measured, "devices": 1, "nmvs": nmvs, "a_vs": [], "classes": [measured, 0, 0, 0, 0],
+    def group(self, rides, measured, nmvs, noise, persons=("ann",)):
+        return {"rides": rides, "measured": measured, "devices": 1, "persons": list(persons), "nmvs": nmvs, "a_vs": [], "classes": [measured, 0, 0, 0, 0],
                 "ratings": [[4, 1], [0, 0], [0, 0], [0, 0]], "noise": noise, "departures": [], "arrivals": [60.0]}
 
     def test_comfort_groups_merge_counts_lists_and_noise_in_ride_order(self):
@@ -96,6 +96,7 @@ class Comfort(unittest.TestCase):
         tables, _ = reduced(items, with_comfort=True)
         row, = tables["train_comfort_groups"]
         self.assertEqual((row["train"], row["rides"], row["measured_rides"], row["devices"]), ("IC 5", "3", "2", "2"))
+        self.assertEqual(row["persons"], "1", "two devices of one person")
         self.assertEqual(row["nmvs"], "1.5 2.5")
         self.assertEqual((row["cleanliness_sum"], row["cleanliness_n"], row["class_very_comfortable"]), ("8", "2", "2"))
         self.assertEqual((float(row["noise_db_sum"]), row["noise_n"]), (1e16 + 1.0, "2"))
