@@ -143,10 +143,17 @@ public struct ModalSplit: Sendable {
         func share(_ part: Double, _ whole: Double) -> Double { whole > 0 ? part / whole : 0 }
         let dimensionOrder = ["all": 0, "hour": 1, "weekday": 2]
         let weekdayOrder = Dictionary(uniqueKeysWithValues: CalendarKeys.weekdayNames.enumerated().map { ($1, $0) })
-        let hidden = Self.suppressed(totals, minimumPersons: minimumPersons)
+        // One order for the audit whatever order the totals came in (a dictionary's, or a
+        // distributed run's reducers'): its tie-breaks go by position, so a run and Spark leave
+        // out the same rows, every time.
+        let ordered = totals.sorted {
+            (dimensionOrder[$0.dimension] ?? 3, weekdayOrder[$0.key] ?? 0, $0.key, modeRank($0.mode), $0.mode)
+                < (dimensionOrder[$1.dimension] ?? 3, weekdayOrder[$1.key] ?? 0, $1.key, modeRank($1.mode), $1.mode)
+        }
+        let hidden = Self.suppressed(ordered, minimumPersons: minimumPersons)
         suppressedPrimary = totals.filter { $0.persons < minimumPersons }.count
         suppressedComplementary = hidden.count - suppressedPrimary
-        rows = totals.enumerated().filter { !hidden.contains($0.offset) }.map { _, total in
+        rows = ordered.enumerated().filter { !hidden.contains($0.offset) }.map { _, total in
             let whole = wholes[[total.dimension, total.key]]!
             return Row(dimension: total.dimension, key: total.key, mode: total.mode, trips: total.trips, persons: total.persons,
                        tripShare: share(Double(total.trips), Double(whole.trips)), distanceMeters: total.distanceMeters,
@@ -174,16 +181,19 @@ public struct ModalSplit: Sendable {
             cells.append(CellSuppression.Cell(publishable: false, sensitive: indices.allSatisfy { cells[$0].sensitive },
                                               size: indices.reduce(0) { $0 + cells[$1].size }))
         }
-        var relations: [[(cell: Int, sign: Double)]] = members.map { group, indices in indices.map { ($0, 1.0) } + [(whole[group]!, -1.0)] }
+        var relations: [[(cell: Int, sign: Double)]] = members.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }).map { group, indices in
+            indices.map { ($0, 1.0) } + [(whole[group]!, -1.0)]
+        }
         let overall = Dictionary(totals.enumerated().filter { $0.element.dimension == "all" }.map { ($0.element.mode, $0.offset) },
                                  uniquingKeysWith: { first, _ in first })
-        for dimension in Set(totals.map(\.dimension)).subtracting(["all"]) {
+        for dimension in Set(totals.map(\.dimension)).subtracting(["all"]).sorted() {
             let inDimension = totals.indices.filter { totals[$0].dimension == dimension }
-            for (mode, all) in overall {
+            for (mode, all) in overall.sorted(by: { $0.key < $1.key }) {
                 relations.append(inDimension.filter { totals[$0].mode == mode }.map { ($0, 1.0) } + [(all, -1.0)])
             }
             if let allWhole = whole[["all", "all"]] {
-                relations.append(Set(inDimension.map { [totals[$0].dimension, totals[$0].key] }).map { (whole[$0]!, 1.0) } + [(allWhole, -1.0)])
+                relations.append(Set(inDimension.map { [totals[$0].dimension, totals[$0].key] }).sorted { $0.lexicographicallyPrecedes($1) }
+                    .map { (whole[$0]!, 1.0) } + [(allWhole, -1.0)])
             }
         }
         return CellSuppression(cells: cells, relations: relations, revealedBy: revealedBy).suppressed()

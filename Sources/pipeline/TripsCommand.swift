@@ -37,10 +37,10 @@ struct TripsCommand: ParsableCommand {
                                valueName: "feed"))
     var transit: String?
 
-    @Option(name: .customLong("k"), help: ArgumentHelp("Publish only OD pairs (od_matrix.csv) made by at least k distinct persons.", valueName: "persons"))
+    @Option(name: .customLong("k"), help: ArgumentHelp("Publish only OD pairs (od_matrix.csv) and modal-split rows (modal_split.csv) made by at least k distinct persons.", valueName: "persons"))
     var minimumPersons = HeatMapParameters().minimumDevices
 
-    @Flag(name: .customLong("allow-identifying-k"), help: "Allow --k below 2, which publishes OD pairs one person alone made (default: off; an error).")
+    @Flag(name: .customLong("allow-identifying-k"), help: "Allow --k below 2, which publishes OD pairs and modal-split rows one person alone made (default: off; an error).")
     var allowIdentifyingK = false
 
     @OptionGroup var trips: TripOptions

@@ -100,5 +100,10 @@ import Testing
         let published = Set(split.rows.map { "\($0.dimension) \($0.key) \($0.mode)" })
         #expect(!(published.contains("all all walk") && published.contains("all all car")), "\(published.sorted())")
         #expect(!(published.contains("hour 07 walk") && published.contains("hour 07 car")), "\(published.sorted())")
+        // The same rows whatever order the totals come in (a dictionary's, a distributed run's reducers').
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<10 {
+            #expect(ModalSplit(totals: totals.shuffled(using: &generator), minimumPersons: 3).rows == split.rows)
+        }
     }
 }
