@@ -6,13 +6,13 @@ extension ReportPage {
     /// How far to trust the modal split: per mode, its travel time and the share of it each
     /// source decided; the time no source could name (unknown) and the time only known to be in
     /// a vehicle; and where the scores of the deciders are.
-    func trust() throws -> String {
+    func trust(_ split: PublishedSplit) throws -> String {
         let rows = try store.legSecondsByDecision()
         guard !rows.isEmpty else { return "" }
         let deciders = Self.trustDeciders.filter { decider in rows.contains { $0.decidedBy == decider.key } }
             + Array(Set(rows.map(\.decidedBy)).subtracting(Self.trustDeciders.map(\.key))).sorted().map { ($0, $0) }
         // Only the modes modal_split.csv publishes in "all"; the others are one left-out row.
-        let published = Set(try publishedSplit().modes)
+        let published = Set(split.modes)
         let modes = Array(Set(rows.map(\.mode)).intersection(published)).sorted { (Mode(rawValue: $0) ?? .airplane, $0) < (Mode(rawValue: $1) ?? .airplane, $1) }
         let total = rows.reduce(0) { $0 + $1.seconds }
         let leftOut = rows.filter { !published.contains($0.mode) }.reduce(0) { $0 + $1.seconds }

@@ -31,7 +31,8 @@ public struct ReportPage {
     /// Writes the page. `published` returns once the heat maps and the OD grid are in the
     /// store and the folder: `pipeline publish` computes them while the other sections are read.
     public func write(published: () throws -> Void = {}) throws {
-        let before = [try overview(), try inputs(), try fileOutcomes(), try devices(), try modalSplit(), try trust(), try trips()]
+        let split = try publishedSplit()  // read once: the modal split, the trust table and the trips by mode show the same rows
+        let before = [try overview(), try inputs(), try fileOutcomes(), try devices(), modalSplit(split), try trust(split), try trips(split)]
         let (dwells, after) = (try dwellPlaces(), [try comfort(), try recordingRides(), try classifier()])
         try published()
         let sections = before + [try originDestination(), dwells, try heatMaps()] + after
@@ -165,8 +166,7 @@ public struct ReportPage {
     }
 
     /// Minutes per mode by hour of day and by weekday, from the triplegs' start times.
-    func modalSplit() throws -> String {
-        let split = try publishedSplit()
+    func modalSplit(_ split: PublishedSplit) -> String {
         guard !split.totals.isEmpty else { return "<section><h2>Modal split</h2><p class=\"none\">No triplegs.</p></section>" }
         let modes = split.modes, shown = split.modes + [Self.leftOutName]
         func values(_ dimension: String, _ keys: [String], _ value: (ModalTotal) -> Double) -> [[Double]] {
@@ -187,8 +187,8 @@ public struct ReportPage {
             + "</section>"
     }
 
-    func trips() throws -> String {
-        let published = Set(try publishedSplit().modes)
+    func trips(_ split: PublishedSplit) throws -> String {
+        let published = Set(split.modes)
         let all = try store.tripsByMode()
         var rows = all.filter { published.contains($0.mode) }.map { row in
             [row.mode, String(row.trips), HTML.number(row.distanceMeters / 1000, 1), HTML.duration(row.meanDurationSeconds),

@@ -90,19 +90,6 @@ extension PipelineStore {
         }
     }
 
-    /// Each tripleg's mode ("unknown" when none), start, duration and distance.
-    public struct LegSpan: Sendable {
-        public var mode: String, startSeconds: Double, durationSeconds: Double, distanceMeters: Double
-    }
-
-    public func legSpans() throws -> [LegSpan] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT COALESCE(mode, 'unknown'), started_unix_s, duration_s, distance_m FROM triplegs").map { row in
-                LegSpan(mode: row[0], startSeconds: row[1], durationSeconds: row[2], distanceMeters: row[3])
-            }
-        }
-    }
-
     /// A trip or leg as the modal split counts it: its person (as `deviceIdentities` decides),
     /// start, mode ("unknown" when none), distance and duration (0 for a trip).
     public struct ModalEntry: Sendable {

@@ -8,9 +8,11 @@
 /// leaves out the sensitive cells; then an audit finds every left-out cell whose exact value
 /// still follows from the published ones (a cell is determined when its unit vector lies in the
 /// row space of the relations restricted to the unknown cells: in reduced row echelon form, a
-/// pivot column whose row has no free column), and for each such cell a complementary cell is
-/// left out: the smallest published cell sharing a relation with it. The audit repeats until
-/// nothing left out is determined. It is exact for subtraction (any combination of sums and
+/// pivot column whose row has no free column), and for each such cell complementary cells are
+/// left out (`complement(for:hidden:)`: the cheapest "rectangle" that puts it on a cycle of
+/// relations, else the smallest published cell sharing a relation with it). The audit repeats
+/// until nothing sensitive left out is determined. Rows are taken in the order given, so the
+/// caller gives them in one canonical order. It is exact for subtraction (any combination of sums and
 /// differences of published numbers); bounds from non-negativity are not hidden (a left-out
 /// cell is known to lie between 0 and its margin), as in the modular methods statistics
 /// offices use (Hundepool et al., *Statistical Disclosure Control*, Wiley 2012, §5.2–5.3).
@@ -104,7 +106,13 @@ public struct CellSuppression: Sendable {
     /// is the smallest other one in a relation with it.
     func complement(for cell: Int, hidden: Set<Int>) -> Set<Int>? {
         let unknown = Set(unknownCells(hidden))
-        let containing = relations.indices.filter { relations[$0].contains { $0.cell == cell } }
+        var relationsOf: [Int: [Int]] = [:]
+        for (index, relation) in relations.enumerated() { for term in relation { relationsOf[term.cell, default: []].append(index) } }
+        let containing = relationsOf[cell] ?? []
+        /// The cells sharing a relation other than `except` with `member`.
+        func near(_ member: Int, except: Int) -> Set<Int> {
+            Set((relationsOf[member] ?? []).filter { $0 != except }.flatMap { relations[$0].map(\.cell) })
+        }
         func open(_ index: Int) -> Bool { cells[index].publishable && !hidden.contains(index) }
         func cost(_ set: Set<Int>) -> Double { set.reduce(0) { $0 + cells[$1].size } }
         if cells[cell].publishable {
@@ -113,11 +121,11 @@ public struct CellSuppression: Sendable {
                 for second in containing[(i + 1)...] {
                     let aSide = relations[first].map(\.cell).filter { $0 != cell && cells[$0].publishable }
                     let bSide = relations[second].map(\.cell).filter { $0 != cell && cells[$0].publishable }
+                    let nearB = Dictionary(bSide.map { ($0, near($0, except: second)) }, uniquingKeysWith: { first, _ in first })
                     for a in aSide {
-                        let nearA = Set(relations.indices.filter { $0 != first && relations[$0].contains { $0.cell == a } }.flatMap { relations[$0].map(\.cell) })
+                        let nearA = near(a, except: first)
                         for b in bSide where a != b {
-                            let nearB = Set(relations.indices.filter { $0 != second && relations[$0].contains { $0.cell == b } }.flatMap { relations[$0].map(\.cell) })
-                            for d in nearA.intersection(nearB) where d != cell && d != a && d != b && cells[d].publishable {
+                            for d in nearA.intersection(nearB[b]!) where d != cell && d != a && d != b && cells[d].publishable {
                                 let added = Set([a, b, d].filter(open))
                                 if !added.isEmpty { options.append(added) }
                             }
