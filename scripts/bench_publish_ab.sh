@@ -17,10 +17,16 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/tables" "$work/old" "$work/new"
 cp "$folder/pipeline.sqlite" "$work/store.sqlite"
+# The per-device tables are in restricted/ since 0.7 (at the top before); each side gets
+# locations.csv where its version reads it.
 for name in staypoints dwells locations triplegs trips rides; do
-    [ ! -f "$folder/$name.csv" ] || cp "$folder/$name.csv" "$work/tables/"
+    for place in "$folder/restricted" "$folder"; do
+        if [ -f "$place/$name.csv" ]; then cp "$place/$name.csv" "$work/tables/"; break; fi
+    done
 done
-for side in old new; do [ ! -f "$folder/locations.csv" ] || cp "$folder/locations.csv" "$work/$side/"; done
+if [ -f "$work/tables/locations.csv" ]; then
+    for side in old new; do mkdir -p "$work/$side/restricted"; cp "$work/tables/locations.csv" "$work/$side/"; cp "$work/tables/locations.csv" "$work/$side/restricted/"; done
+fi
 for i in $(seq "$runs"); do
     for side in old new; do
         binary=$old; [ "$side" = new ] && binary=$new

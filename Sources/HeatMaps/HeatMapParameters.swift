@@ -20,6 +20,9 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
     /// Cell side of the origin–destination grid (`ODGrid`, `od_grid.csv`), metres; its pairs
     /// take the same k.
     public var odCellMeters = 1000.0
+    /// How many times a pair under k is tried again on cells twice the size (`ODGrid`): 3
+    /// publishes at 1, 2, 4 or 8 km; 0 suppresses at `odCellMeters` alone.
+    public var odCoarserLevels = ODGrid.defaultCoarserLevels
 
     public init() {}
 
@@ -34,7 +37,7 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
             + "them (where they live, when they travel); k counts persons and its default is 3. Give \(identifyingKFlag) to publish so"
     }
 
-    enum CodingKeys: String, CodingKey { case cellMeters, minimumDevices, modes, from, to, weekdays, hours, odCellMeters }
+    enum CodingKeys: String, CodingKey { case cellMeters, minimumDevices, modes, from, to, weekdays, hours, odCellMeters, odCoarserLevels }
 
     /// `od_cell_meters` came in 0.5.0: a configuration a 0.4.0 run stored has none (`forget`
     /// reads it back).
@@ -48,6 +51,7 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
         weekdays = try container.decodeIfPresent([Int].self, forKey: .weekdays)
         hours = try container.decodeIfPresent([Int].self, forKey: .hours)
         odCellMeters = try container.decodeIfPresent(Double.self, forKey: .odCellMeters) ?? odCellMeters
+        odCoarserLevels = try container.decodeIfPresent(Int.self, forKey: .odCoarserLevels) ?? odCoarserLevels
     }
 
     /// Unset filters are written as null (not left out), so a printed configuration shows them.
@@ -61,6 +65,7 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
         try container.encode(weekdays, forKey: .weekdays)
         try container.encode(hours, forKey: .hours)
         try container.encode(odCellMeters, forKey: .odCellMeters)
+        try container.encode(odCoarserLevels, forKey: .odCoarserLevels)
     }
 
     public struct Invalid: Error, CustomStringConvertible {
@@ -91,6 +96,9 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
         }
         guard cellMeters > 0 else { throw Invalid(description: "the cell size must be positive, got \(cellMeters)") }
         guard odCellMeters > 0 else { throw Invalid(description: "heatmap.od_cell_meters must be positive, got \(odCellMeters)") }
+        guard (0...8).contains(odCoarserLevels) else {
+            throw Invalid(description: "heatmap.od_coarser_levels must be 0 to 8 (doublings of od_cell_meters), got \(odCoarserLevels)")
+        }
         guard minimumDevices >= 1 else { throw Invalid(description: "k (minimum devices) must be 1 or more") }
         return filter
     }

@@ -21,6 +21,9 @@ public struct ComfortRun {
     /// it to every stage); else the stage opens `storePath` itself.
     public var openStore: PipelineStore?
     public var reportsFolder: String
+    /// Where `rides.csv`, `stops.csv` and `events.csv` go (default `reportsFolder/restricted`,
+    /// `OutputLayout`; a distributed run's part keeps them flat in its work folder).
+    public var restrictedFolder: String?
     /// Write the comfort tables into `reportsFolder` (false: the store only).
     public var writesFiles = true
     /// Check-ins of devices outside this range belong to another part of a distributed run
@@ -168,14 +171,19 @@ public struct ComfortRun {
         }
         progress.update(done: checkIns.count, total: checkIns.count, item: "")
         try store.replaceRides(rows)
+        let restricted = restrictedFolder ?? OutputLayout.restricted(in: reportsFolder)
         if writesFiles {
-            summary.published = try ComfortTables(rides: rides, persons: try store.devicePersons(), minimumPersons: minimumPersons).write(to: reportsFolder)
+            if restrictedFolder == nil { try OutputLayout.prepareRestricted(in: reportsFolder) }
+            summary.published = try ComfortTables(rides: rides, persons: try store.devicePersons(), minimumPersons: minimumPersons)
+                .write(to: reportsFolder, restricted: restricted)
             if summary.published.trains + summary.published.routes + summary.published.underK > 0 { progress.log(summary.published.line) }
         }
         summary.rides = rides.count
         summary.trains = Set(rides.compactMap(\.checkIn?.train)).count
         summary.routes = Set(rides.compactMap { $0.checkIn.map { [$0.fromStation, $0.toStation] } }).count
-        summary.files = writesFiles ? ComfortTables.fileNames.map { (reportsFolder as NSString).appendingPathComponent($0) } : []
+        summary.files = writesFiles ? ComfortTables.fileNames.map { file in
+            ((OutputLayout.restrictedFiles.contains(file) ? restricted : reportsFolder) as NSString).appendingPathComponent(file)
+        } : []
         summary.seconds = Date().timeIntervalSince(started)
         return (summary, rides)
     }

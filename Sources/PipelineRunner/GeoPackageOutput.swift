@@ -6,44 +6,47 @@ import MobilityCore
 import Reports
 import Store
 
-/// `pipeline.gpkg`: every spatial output in one OGC GeoPackage for QGIS and GDAL, with the
-/// ids and columns of the CSVs. Built from the published CSV files of the output folder and
-/// the store's leg lines and geofences, so a single run and `pipeline publish` after a
-/// Spark merge write the same layers.
+/// `pipeline.gpkg`: the spatial outputs as OGC GeoPackages for QGIS and GDAL, with the ids and
+/// columns of the CSVs, in two files as `OutputLayout` places them. Built from the CSV files
+/// of the output folder and the store's leg lines and geofences, so a single run and `pipeline
+/// publish` after a Spark merge write the same layers.
 ///
-/// Layers: `staypoints`, `locations`, `dwells` (points), `triplegs` (lines, with their mode),
-/// `trips` (straight lines from the origin staypoint to the destination one), `geofences`
-/// (multipolygons; a circle as a 64-gon), `heatmap_all` and `heatmap_<mode>` (cells as
-/// polygons, k already applied), `od_grid` (cell centre to cell centre, k applied) and
-/// `rides` (a table without geometry).
+/// `pipeline.gpkg` publishes: `heatmap_all` and `heatmap_<mode>` (cells as polygons, k
+/// already applied) and `od_grid` (cell centre to cell centre, k applied).
+/// `restricted/pipeline.gpkg` identifies people: `staypoints`, `locations`, `dwells` (points),
+/// `triplegs` (lines, with their mode), `trips` (straight lines from the origin staypoint to
+/// the destination one), `geofences` (multipolygons; a circle as a 64-gon; a user's geofences
+/// may be homes) and `rides` (a table without geometry).
 public struct GeoPackageOutput: Sendable {
     public static let fileName = "pipeline.gpkg"
-    /// Where the file goes, and the published tables (`locations.csv`, `heatmap.csv`,
-    /// `od_grid.csv`) are read.
+    /// Where the published file goes, and the published tables (`heatmap.csv`, `od_grid.csv`)
+    /// are read; the restricted file and tables are in its `restricted/`.
     public var folder: String
     /// Where the per-device tables' CSVs are (`OutputSchema.perDeviceTables`). Default:
-    /// `folder`; a distributed run that publishes them as Parquet only keeps them apart.
+    /// `folder/restricted`; a distributed run that publishes them as Parquet only keeps them apart.
     public var tablesFolder: String
 
-    public init(folder: String, tablesFolder: String? = nil) { (self.folder, self.tablesFolder) = (folder, tablesFolder ?? folder) }
+    public init(folder: String, tablesFolder: String? = nil) {
+        (self.folder, self.tablesFolder) = (folder, tablesFolder ?? OutputLayout.restricted(in: folder))
+    }
 
-    /// Writes the file; returns the features of each layer. `published` is called before the
-    /// layers drawn from the published files (heat maps, OD grid) are read: `pipeline publish`
-    /// writes the per-device layers while it computes those files, and waits there.
+    /// Writes the two files; returns the features of each layer. `published` is called before
+    /// the layers drawn from the published files (heat maps, OD grid) are read: `pipeline
+    /// publish` writes the per-device layers while it computes those files, and waits there.
     @discardableResult
     public func write(store: PipelineStore, published: () throws -> Void = {}) throws -> [String: Int] {
-        let writer = try GeoPackageWriter(path: (folder as NSString).appendingPathComponent(Self.fileName))
+        let restricted = try GeoPackageWriter(path: (try OutputLayout.prepareRestricted(in: folder) as NSString).appendingPathComponent(Self.fileName))
         // The legs' lines (6.3 M points at 1,600 device-days) are read and encoded on two
         // threads while the point layers are written: a third of the file's work, off its path.
         let points = ConcurrentSlots<(counts: [String: Int], staypoints: CSVTable)>(count: 1)
         let lines = ConcurrentSlots<[Int64: GeoPackageWriter.Encoded]>(count: 2)
         try runConcurrently([
-            { [self] in points.store(try writePointLayers(writer), at: 0) },
+            { [self] in points.store(try writePointLayers(restricted), at: 0) },
             { lines.store(try Self.encodedLines(store, part: 0, of: 2), at: 0) },
             { lines.store(try Self.encodedLines(store, part: 1, of: 2), at: 1) },
         ])
         var (counts, staypoints) = points.values[0]
-        func add(_ name: String, _ about: String, _ schema: OutputSchema, _ type: GeoPackageWriter.GeometryType?,
+        func add(_ writer: GeoPackageWriter, _ name: String, _ about: String, _ schema: OutputSchema, _ type: GeoPackageWriter.GeometryType?,
                  table: CSVTable, geometry: ([String?]) -> GeoPackageWriter.Geometry?) throws {
             counts[name] = try addLayer(writer, name, about, schema, type, table: table, geometry: geometry)
         }
@@ -51,7 +54,7 @@ public struct GeoPackageOutput: Sendable {
         do {
             let (even, odd) = (lines.take(at: 0) ?? [:], lines.take(at: 1) ?? [:])
             let legID = OutputSchema.triplegs.index("tripleg_id")
-            try add("triplegs", OutputSchema.triplegs.about, .triplegs, .lineString, table: try read(.triplegs)) { row in
+            try add(restricted, "triplegs", OutputSchema.triplegs.about, .triplegs, .lineString, table: try read(.triplegs)) { row in
                 row[legID].flatMap { Int64($0) }.flatMap { even[$0] ?? odd[$0] }.map { .encoded($0) }
             }
         }
@@ -60,27 +63,32 @@ public struct GeoPackageOutput: Sendable {
         let stays = Dictionary(staypoints.rows.compactMap { row in row[OutputSchema.staypoints.index("staypoint_id")].flatMap { id in point(row).map { (id, $0) } } }, uniquingKeysWith: { a, _ in a })
         let trips = try read(.trips)
         let (origin, destination) = (OutputSchema.trips.index("origin_staypoint_id"), OutputSchema.trips.index("destination_staypoint_id"))
-        try add("trips", OutputSchema.trips.about + " Drawn as a straight line from origin to destination staypoint.", .trips, .lineString,
+        try add(restricted, "trips", OutputSchema.trips.about + " Drawn as a straight line from origin to destination staypoint.", .trips, .lineString,
                 table: trips) { row in
             guard case let .point(x0, y0)? = row[origin].flatMap({ stays[$0] }),
                   case let .point(x1, y1)? = row[destination].flatMap({ stays[$0] }) else { return nil }
             return Self.segment((x0, y0), (x1, y1))
         }
 
+        // Geofences only in the restricted file: a user's geofences may be homes.
         let fences = try store.geofences()
         let fenceColumns: [GeoPackageWriter.Column] = [.init(name: "geofence_id", type: .text), .init(name: "geofence_name", type: .text),
                                                       .init(name: "geofence_kind", type: .text), .init(name: "shape", type: .text),
                                                       .init(name: "radius_m", type: .real)]
-        try writer.addLayer("geofences", description: "The named areas dwells and OD are counted in (a circle drawn as a 64-gon).",
-                            geometry: .multiPolygon, columns: fenceColumns, rows: fences.map { fence in
+        try restricted.addLayer("geofences", description: "The named areas dwells and OD are counted in (a circle drawn as a 64-gon).",
+                                geometry: .multiPolygon, columns: fenceColumns, rows: fences.map { fence in
             var radius: DatabaseValue = .null
             if case let .circle(_, _, r) = fence.shape { radius = r.databaseValue }
             return (Self.multiPolygon(fence.shape), [fence.id.databaseValue, fence.name.databaseValue, fence.kind.databaseValue,
                                                     fence.shape.kindName.databaseValue, radius])
         })
         counts["geofences"] = fences.count
+        let rides = try read(.rides)
+        try add(restricted, "rides", OutputSchema.rides.about, .rides, nil, table: rides) { _ in nil }
+        try restricted.finish()
 
         try published()
+        let writer = try GeoPackageWriter(path: (folder as NSString).appendingPathComponent(Self.fileName))
         let heatPath = path(OutputSchema.heatMap.file)
         if FileManager.default.fileExists(atPath: heatPath) {
             let cells = try read(.heatMap)
@@ -97,7 +105,7 @@ public struct GeoPackageOutput: Sendable {
             order = PublishRun.inRunOrder(names: order + (try store.storedHeatMapNames()).filter { byMap[$0] == nil })
             for name in order {
                 let layer = "heatmap_" + name
-                try add(layer, "Heat-map cells of \(name == "all" ? "all modes" : name) seen by k persons or more.", .heatMap, .polygon,
+                try add(writer, layer, "Heat-map cells of \(name == "all" ? "all modes" : name) seen by k persons or more.", .heatMap, .polygon,
                         table: CSVTable(columns: cells.columns, rows: byMap[name] ?? [])) { row in
                     let e = edges.map { row[$0].flatMap(Double.init) ?? .nan }
                     let (south, west, north, east) = (e[0], e[1], e[2], e[3])
@@ -110,14 +118,12 @@ public struct GeoPackageOutput: Sendable {
             let pairs = try read(.odGrid)
             let ends = ["origin_center_lon_deg", "origin_center_lat_deg", "destination_center_lon_deg", "destination_center_lat_deg"]
                 .map(OutputSchema.odGrid.index)
-            try add("od_grid", OutputSchema.odGrid.about + " Drawn from cell centre to cell centre.", .odGrid, .lineString, table: pairs) { row in
+            try add(writer, "od_grid", OutputSchema.odGrid.about + " Drawn from cell centre to cell centre.", .odGrid, .lineString, table: pairs) { row in
                 let c = ends.map { row[$0].flatMap(Double.init) ?? .nan }
                 return Self.segment((c[0], c[1]), (c[2], c[3]))
             }
         }
 
-        let rides = try read(.rides)
-        try add("rides", OutputSchema.rides.about, .rides, nil, table: rides) { _ in nil }
         try writer.finish()
         return counts
     }
@@ -155,7 +161,8 @@ public struct GeoPackageOutput: Sendable {
     func path(_ file: String) -> String { (folder as NSString).appendingPathComponent(file) }
 
     func read(_ schema: OutputSchema) throws -> CSVTable {
-        try schema.read(in: schema.isPerDeviceTable ? tablesFolder : folder)
+        try schema.read(in: schema.isPerDeviceTable ? tablesFolder
+                        : OutputLayout.restrictedFiles.contains(schema.file) ? OutputLayout.restricted(in: folder) : folder)
     }
 
     func pointReader(_ schema: OutputSchema) -> ([String?]) -> GeoPackageWriter.Geometry? {

@@ -85,7 +85,8 @@ public struct IngestRun {
         try store.setDerivedState("ingest_cleaning", cleaning)
         try store.finishRun(id: runID, counts: counts)
         if let folder = options.reportsFolder {
-            try QuarantineReport.write(try store.quarantinedFiles(), to: (folder as NSString).appendingPathComponent("quarantine.csv"))
+            try OutputLayout.prepareRestricted(in: folder)
+            try QuarantineReport.write(try store.quarantinedFiles(), to: OutputLayout.path("quarantine.csv", in: folder))
         }
         for spec in options.columns.scoped + [options.columns.unscoped].compactMap({ $0 }) where !summary.mappingsUsed.contains(spec.text) {
             summary.warnings.append("--columns '\(spec.text)' was applied to no file: "

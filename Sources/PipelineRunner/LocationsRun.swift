@@ -55,8 +55,8 @@ public struct LocationsRun {
                                     latitudeDegrees: location.latitudeDegrees, longitudeDegrees: location.longitudeDegrees,
                                     staypoints: location.staypoints, devices: location.devices, totalStaySeconds: location.totalStaySeconds)
         }, locationIDs: locationIDs)
-        try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
-        let file = (outputFolder as NSString).appendingPathComponent("locations.csv")
+        try OutputLayout.prepareRestricted(in: outputFolder)
+        let file = OutputLayout.path("locations.csv", in: outputFolder)
         try TripTables.locations(locations).write(to: file)
         if rows.isEmpty { progress.log("locations: the store holds no staypoint, so locations.csv lists no location") }
         var summary = Summary()

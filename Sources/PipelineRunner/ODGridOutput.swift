@@ -5,27 +5,31 @@ import Reports
 import Store
 
 /// `od_grid.csv`: the origin–destination table on the global grid (`ODGrid`), for data with
-/// no geofences or beside them. Built from the published `trips.csv` and `staypoints.csv`
+/// no geofences or beside them. Built from the restricted `trips.csv` and `staypoints.csv`
 /// and the store's persons, so a single run and `pipeline publish` after a Spark merge count
 /// the same pairs with the same code.
 public struct ODGridOutput {
     public static let fileName = OutputSchema.odGrid.file
     /// Where `od_grid.csv` goes.
     public var folder: String
-    /// Where `trips.csv` and `staypoints.csv` are. Default: `folder`.
+    /// Where `trips.csv` and `staypoints.csv` are. Default: `folder/restricted` (`OutputLayout`).
     public var tablesFolder: String
     public var parameters: HeatMapParameters
 
     public init(folder: String, parameters: HeatMapParameters, tablesFolder: String? = nil) {
-        (self.folder, self.parameters, self.tablesFolder) = (folder, parameters, tablesFolder ?? folder)
+        (self.folder, self.parameters, self.tablesFolder) = (folder, parameters, tablesFolder ?? OutputLayout.restricted(in: folder))
     }
 
     public struct Summary: Sendable, Codable {
         public var pairs = 0, suppressedPairs = 0, suppressedTrips = 0, unplacedTrips = 0
         public var cellMeters = 0.0, minimumPersons = 0
+        /// Trips in published pairs; pairs published on cells coarser than `cellMeters`; the
+        /// coarsest cell tried (`ODGrid`).
+        public var publishedTrips = 0, coarserPairs = 0, coarsestCellMeters = 0.0
         enum CodingKeys: String, CodingKey {
             case pairs, suppressedPairs = "suppressed_pairs", suppressedTrips = "suppressed_trips", unplacedTrips = "unplaced_trips"
-            case cellMeters = "cell_m", minimumPersons = "k"
+            case cellMeters = "cell_m", minimumPersons = "k", publishedTrips = "published_trips", coarserPairs = "coarser_pairs"
+            case coarsestCellMeters = "coarsest_cell_m"
         }
     }
 
@@ -47,25 +51,30 @@ public struct ODGridOutput {
                                durationSeconds: row[trip("duration_s")].flatMap(Double.init) ?? 0,
                                distanceMeters: row[trip("distance_m")].flatMap(Double.init) ?? 0, mainMode: row[trip("main_mode")] ?? "unknown")
         }
-        let od = ODGrid(input, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumDevices)
+        let od = ODGrid(input, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumDevices, coarserLevels: parameters.odCoarserLevels)
         var csv = CSVWriter(columns: OutputSchema.odGrid.names)
         func degrees(_ value: Double) -> String { String(format: "%.6f", value) }
         for row in od.rows {
-            let (o, d) = (od.grid.centre(row.origin), od.grid.centre(row.destination))
-            csv.append([od.grid.id(row.origin), degrees(o.latitude), degrees(o.longitude), od.grid.id(row.destination), degrees(d.latitude),
+            let (o, d) = (row.grid.centre(row.origin), row.grid.centre(row.destination))
+            csv.append([String(Int(row.grid.cellMeters)), row.grid.id(row.origin), degrees(o.latitude), degrees(o.longitude), row.grid.id(row.destination), degrees(d.latitude),
                         degrees(d.longitude), String(row.trips), String(row.devices), String(row.persons),
                         String(format: "%.1f", row.medianDurationSeconds), String(format: "%.1f", row.medianDistanceMeters)]
                        + OutputSchema.modeNames.map { String(format: "%.4f", row.modeShares[$0] ?? 0) })
         }
         try csv.write(to: (folder as NSString).appendingPathComponent(Self.fileName))
-        let summary = Summary(pairs: od.rows.count, suppressedPairs: od.suppressedPairs, suppressedTrips: od.suppressedTrips,
+        var summary = Summary(pairs: od.rows.count, suppressedPairs: od.suppressedPairs, suppressedTrips: od.suppressedTrips,
                        unplacedTrips: od.unplacedTrips, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumDevices)
+        summary.coarsestCellMeters = parameters.odCellMeters * Double(1 << parameters.odCoarserLevels)
+        summary.publishedTrips = od.rows.reduce(0) { $0 + $1.trips }
+        for row in od.rows where row.grid.cellMeters > parameters.odCellMeters { summary.coarserPairs += 1 }
         try store.setDerivedState(PipelineStore.odGridKey, Self.text(summary))  // for the report
         return summary
     }
 
     public static func text(_ s: Summary) -> String {
-        "OD grid: \(s.pairs) pairs of \(Int(s.cellMeters)) m cells published, \(s.suppressedPairs) made by fewer than k = \(s.minimumPersons) persons "
-            + "suppressed (\(s.suppressedTrips) trips)" + (s.unplacedTrips > 0 ? ", \(s.unplacedTrips) trips without both staypoints not placed" : "")
+        "OD grid: \(s.pairs) pairs published with \(s.publishedTrips) trips (\(s.pairs - s.coarserPairs) of \(Int(s.cellMeters)) m cells, "
+            + "\(s.coarserPairs) of cells up to \(Int(s.coarsestCellMeters)) m where a pair of smaller ones had fewer than k = \(s.minimumPersons) persons); "
+            + "\(s.suppressedPairs) pairs of \(Int(s.coarsestCellMeters)) m cells made by fewer suppressed (\(s.suppressedTrips) trips)"
+            + (s.unplacedTrips > 0 ? ", \(s.unplacedTrips) trips without both staypoints not placed" : "")
     }
 }

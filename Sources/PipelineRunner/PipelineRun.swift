@@ -66,6 +66,9 @@ public struct PipelineRun {
     /// summaries cover the part only and are not the data set's; no heat map is written.
     public static let partTablesName = "part-tables"
     var filesFolder: String { partial ? (outputFolder as NSString).appendingPathComponent(Self.partTablesName) : outputFolder }
+    /// Where the files that identify people go (`OutputLayout`): `restricted/`, or a part's
+    /// work folder.
+    var restrictedFolder: String { partial ? filesFolder : OutputLayout.restricted(in: outputFolder) }
 
     public struct Summary: Sendable, Encodable {
         public var files = 0, ingested = 0, unchanged = 0, quarantined = 0, skipped = 0
@@ -165,6 +168,14 @@ public struct PipelineRun {
         if partial, let file = Self.outputNames.first(where: { FileManager.default.fileExists(atPath: (outputFolder as NSString).appendingPathComponent($0)) }) {
             throw PublishedOutputsPresent(folder: outputFolder, file: file)
         }
+        if !partial, PipelineOutputs.holdsStore(outputFolder) {
+            // An earlier version wrote the per-person tables beside the published ones.
+            let removed = try OutputLayout.removeTopLevelCopies(in: outputFolder)
+            if !removed.isEmpty {
+                progress.log("removed \(removed.joined(separator: ", ")) from \(outputFolder): files that identify people are written to "
+                             + "\(OutputLayout.restricted(in: outputFolder)) now, apart from what publishes")
+            }
+        }
         var clock = Date()
         func lap(_ stage: String) { summary.stageSeconds[stage] = Date().timeIntervalSince(clock); clock = Date() }
 
@@ -223,6 +234,7 @@ public struct PipelineRun {
 
         if partial { try FileManager.default.createDirectory(atPath: filesFolder, withIntermediateDirectories: true) }
         var trips = TripsRun(storePath: storePath, reportsFolder: filesFolder)
+        trips.restrictedFolder = restrictedFolder
         trips.openStore = store
         trips.legModel = model?.gpsLegs
         trips.imuClasses = model.map { $0.usesInertial ? $0.classes : [] } ?? []
@@ -248,6 +260,7 @@ public struct PipelineRun {
         lap("heatmap")
 
         var comfort = ComfortRun(storePath: storePath, reportsFolder: filesFolder)
+        comfort.restrictedFolder = restrictedFolder
         comfort.minimumPersons = configuration.heatmap.minimumDevices
         comfort.openStore = store
         comfort.ownedDevices = ownedDevices
@@ -276,7 +289,7 @@ public struct PipelineRun {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]  // the same bytes on every run (the golden record compares the store)
             try store.setDerivedState(Self.publishedODKey, String(decoding: try encoder.encode(published), as: UTF8.self))
-            try QuarantineReport.write(quarantined, to: (outputFolder as NSString).appendingPathComponent("quarantine.csv"))
+            try QuarantineReport.write(quarantined, to: OutputLayout.path("quarantine.csv", in: outputFolder))
             try ReportPage(store: store, folder: outputFolder,
                            modelPath: configuration.classification.rulesOnly ? nil : configuration.classification.model, calendar: calendar).write()
             lap("report")
@@ -392,8 +405,9 @@ public struct PipelineRun {
         }
         progress.update(done: pending.count, total: pending.count, item: "")
         if partial { try FileManager.default.createDirectory(atPath: filesFolder, withIntermediateDirectories: true) }
+        if !partial { try OutputLayout.prepareRestricted(in: outputFolder) }
         try ModesCSV.write(storeRows: try store.modeWindows(), shownPaths: try store.shownPaths(),
-                           to: (filesFolder as NSString).appendingPathComponent("modes.csv"))
+                           to: (restrictedFolder as NSString).appendingPathComponent("modes.csv"))
         return (pending.count, windows, model)
     }
 
@@ -458,7 +472,8 @@ public struct PipelineRun {
     }
 
     private func outputsExist() -> Bool {
-        Self.outputNames.allSatisfy { FileManager.default.fileExists(atPath: (outputFolder as NSString).appendingPathComponent($0)) }
+        Self.outputNames.allSatisfy { FileManager.default.fileExists(atPath: OutputLayout.path($0, in: outputFolder)) }
+            && FileManager.default.fileExists(atPath: OutputLayout.path(GeoPackageOutput.fileName, in: restrictedFolder))
     }
 
     /// An entry's identity across runs: its content (or path, when it could not be hashed),

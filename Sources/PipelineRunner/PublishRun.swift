@@ -8,8 +8,9 @@ import Trips
 
 /// `pipeline publish`: the files of a complete run that come from the store, written from a
 /// store that a distributed run's merge filled (spark/): the heat maps (`heatmap.csv`,
-/// `heatmap.geojson`, the PNGs), `quarantine.csv`, `report.html`, and `od_grid.csv` and
-/// `pipeline.gpkg` (from the CSV files the merge wrote beside it).
+/// `heatmap.geojson`, the PNGs), `restricted/quarantine.csv`, `report.html` (and the
+/// operator's `restricted/report.html`), and `od_grid.csv` and `pipeline.gpkg` (from the CSV
+/// files the merge wrote in `restricted/`, `OutputLayout`).
 ///
 /// The merge inserts each published cell's id and counts (k already applied over every
 /// part's devices); the cell's centre and edges follow from its id (`HeatGrid`), so they are
@@ -25,7 +26,7 @@ public struct PublishRun: Sendable {
     /// heat maps (k applied here), `od_matrix.csv`, `modal_split.csv` and the comfort summaries.
     public var reducedFolder: String?
     /// Where the per-device tables' CSVs are, for `od_grid.csv` and the GeoPackage. Default:
-    /// the output folder; a distributed run without `--csv` keeps them in its work folder, and
+    /// the output folder's `restricted/`; a distributed run without `--csv` keeps them in its work folder, and
     /// the report then points at their Parquet datasets instead (`parquet/trips`).
     public var tablesFolder: String?
 
@@ -59,13 +60,14 @@ public struct PublishRun: Sendable {
         let published = ConcurrentSlots<(summary: Summary, notes: [String])>(count: 1)
         let seconds = ConcurrentSlots<Double>(count: 2)  // the report, the GeoPackage
         let gate = Gate()
-        let (folder, tables) = (outputFolder, tablesFolder ?? outputFolder)
+        let (folder, tables) = (outputFolder, tablesFolder ?? OutputLayout.restricted(in: outputFolder))
+        try OutputLayout.prepareRestricted(in: outputFolder)
         try runConcurrently([
             { [self] in published.store(try gate.opening { try files(store: store, tables: tables) }, at: 0) },
             { [self] in
                 let started = Date()
                 var report = ReportPage(store: store, folder: folder, modelPath: modelPath, calendar: calendar)
-                report.perDeviceTablesAsParquet = (tables as NSString).standardizingPath != (folder as NSString).standardizingPath
+                report.perDeviceTablesAsParquet = (tables as NSString).standardizingPath != (OutputLayout.restricted(in: folder) as NSString).standardizingPath
                 try report.write(published: gate.wait)
                 seconds.store(Date().timeIntervalSince(started), at: 0)
             },
@@ -79,7 +81,9 @@ public struct PublishRun: Sendable {
         notes.forEach(progress.log)
         (summary.stageSeconds["report"], summary.stageSeconds["geopackage"]) = (seconds.values[0], seconds.values[1])
         summary.files += [(outputFolder as NSString).appendingPathComponent("report.html"),
-                          (outputFolder as NSString).appendingPathComponent(GeoPackageOutput.fileName)]
+                          (outputFolder as NSString).appendingPathComponent(GeoPackageOutput.fileName),
+                          OutputLayout.path("report.html", in: OutputLayout.restricted(in: outputFolder)),
+                          OutputLayout.path(GeoPackageOutput.fileName, in: OutputLayout.restricted(in: outputFolder))]
         return summary
     }
 
@@ -115,7 +119,7 @@ public struct PublishRun: Sendable {
         step("od_grid")
         let quarantined = try store.quarantinedFiles()
         summary.quarantined = Set(quarantined.map(\.path)).count
-        let quarantine = (outputFolder as NSString).appendingPathComponent("quarantine.csv")
+        let quarantine = OutputLayout.path("quarantine.csv", in: outputFolder)
         try QuarantineReport.write(quarantined, to: quarantine)
         summary.files.append(quarantine)
         step("quarantine")

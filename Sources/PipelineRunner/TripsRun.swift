@@ -18,6 +18,10 @@ public struct TripsRun {
     /// it to every stage); else the stage opens `storePath` itself.
     public var openStore: PipelineStore?
     public var reportsFolder: String
+    /// Where the tables with a row per device, staypoint, dwell, location, leg or trip go
+    /// (default `reportsFolder/restricted`, `OutputLayout`; a distributed run's part keeps them
+    /// flat in its work folder).
+    public var restrictedFolder: String?
     /// Write the trip tables and GeoJSON into `reportsFolder` (false: the store only, as a
     /// partial run of `pipeline run --partial` keeps them).
     public var writesFiles = true
@@ -167,9 +171,11 @@ public struct TripsRun {
         summary.modalSplit = ModalSplitCounts(tables.modalSplit)
         progress.log(summary.modalSplit.line)
         try store.setDerivedState(PipelineStore.modalSplitKey, summary.modalSplit.line)
+        let restricted = restrictedFolder ?? OutputLayout.restricted(in: reportsFolder)
         if writesFiles {
-            try tables.write(to: reportsFolder)
-            try TripGeoJSON(result: result, geofences: geofences).write(to: reportsFolder)
+            if restrictedFolder == nil { try OutputLayout.prepareRestricted(in: reportsFolder) }
+            try tables.write(to: reportsFolder, restricted: restricted)
+            try TripGeoJSON(result: result, geofences: geofences).write(to: restricted)
         }
         if writesModalKeys { try tables.modalKeys().write(to: (reportsFolder as NSString).appendingPathComponent(TripTables.modalKeysName)) }
         try store.finishRun(id: runID, counts: RunCounts())
@@ -200,7 +206,9 @@ public struct TripsRun {
         try store.setTransitUse(transit == nil ? "" : (transitDescription ?? "a transit feed")
             + "; \(summary.legsNearTransit ?? 0) of \(summary.triplegs) triplegs start or end within 2 km of its stops, "
             + "\(summary.legsByModeSource["transit"] ?? 0) named by it")
-        summary.files = writesFiles ? (TripTables.fileNames + TripGeoJSON.fileNames).map { (reportsFolder as NSString).appendingPathComponent($0) } : []
+        summary.files = writesFiles ? (TripTables.fileNames + TripGeoJSON.fileNames).map { file in
+            ((OutputLayout.restrictedFiles.contains(file) ? restricted : reportsFolder) as NSString).appendingPathComponent(file)
+        } : []
         return summary
     }
 }

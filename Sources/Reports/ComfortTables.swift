@@ -31,8 +31,8 @@ public struct ComfortTables {
     public static let fileNames = ["rides.csv", "stops.csv", "events.csv", "train_comfort.csv", "route_comfort.csv"]
 
     @discardableResult
-    public func write(to folder: String) throws -> Published {
-        func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
+    public func write(to folder: String, restricted: String) throws -> Published {
+        func path(_ name: String) -> String { (restricted as NSString).appendingPathComponent(name) }
         try ridesCSV().write(to: path("rides.csv"))
         try stopsCSV().write(to: path("stops.csv"))
         try eventsCSV().write(to: path("events.csv"))

@@ -119,8 +119,8 @@ public struct OutputSchema: Sendable {
         "origin_geofence_id text, origin_name text, destination_geofence_id text, destination_name text, trips integer, devices integer, "
         + "persons integer, median_duration_s real, median_distance_m real", columns(modeNames.map { "share_\($0)" }, .real))
 
-    public static let odGrid = OutputSchema("od_grid.csv", "Trips between cells of the global grid (heatmap.od_cell_meters, 1 km by default), from origin to destination staypoint; a pair made by fewer than k persons is suppressed.",
-        "origin_cell_id text, origin_center_lat_deg real, origin_center_lon_deg real, destination_cell_id text, destination_center_lat_deg real, "
+    public static let odGrid = OutputSchema("od_grid.csv", "Trips between cells of the global grid (heatmap.od_cell_meters, 1 km by default), from origin to destination staypoint; a pair made by fewer than k persons is tried again on cells twice the size, up to heatmap.od_coarser_levels times (8 km by default), each trip in one row at most (`cell_m` says which size), and suppressed where none reaches k.",
+        "cell_m integer, origin_cell_id text, origin_center_lat_deg real, origin_center_lon_deg real, destination_cell_id text, destination_center_lat_deg real, "
         + "destination_center_lon_deg real, trips integer, devices integer, persons integer, median_duration_s real, median_distance_m real",
         columns(modeNames.map { "share_\($0)" }, .real))
 

@@ -28,24 +28,47 @@ public struct ReportPage {
         self.calendar = calendar
     }
 
-    /// Writes the page. `published` returns once the heat maps and the OD grid are in the
+    /// Which page this is: the one that publishes (`report.html`: aggregates under k persons,
+    /// counts) or the operator's (`restricted/report.html`: every input file, device and ride by
+    /// name as well), `OutputLayout`.
+    public var isRestricted = false
+
+    /// Writes both pages. `published` returns once the heat maps and the OD grid are in the
     /// store and the folder: `pipeline publish` computes them while the other sections are read.
     public func write(published: () throws -> Void = {}) throws {
+        var restricted = self
+        restricted.isRestricted = true
         let split = try publishedSplit()  // read once: the modal split, the trust table and the trips by mode show the same rows
-        let before = [try overview(), try inputs(), try fileOutcomes(), try devices(), modalSplit(split), try trust(split), try trips(split)]
-        let (dwells, after) = (try dwellPlaces(), [try comfort(), try recordingRides(), try classifier()])
+        let (overview, restrictedOverview) = (try overview(), try restricted.overview())
+        let shared = [modalSplit(split), try trust(split)]
+        let (publicTrips, restrictedTrips) = (try trips(split), try restricted.trips(split))
+        let (publicDwells, restrictedDwells) = (try dwellPlaces(), try restricted.dwellPlaces())
+        let (publicComfort, restrictedComfort) = (try comfort(), try restricted.comfort())
+        let operatorOnly = [try restricted.inputs(), try restricted.fileOutcomes(), try restricted.devices()]
+        let (publicModes, restrictedModes) = (try classifier(), try restricted.classifier())
+        let recordingRides = try restricted.recordingRides()
+        let inputCounts = try inputCounts()
         try published()
-        let sections = before + [try originDestination(), dwells, try heatMaps()] + after
+        let (od, heat) = (try originDestination(), try heatMaps())
+        try write([overview, inputCounts] + shared + [publicTrips, od, publicDwells, heat, publicComfort, publicModes],
+                  to: (folder as NSString).appendingPathComponent("report.html"))
+        try restricted.write([restrictedOverview] + operatorOnly + shared + [restrictedTrips, od, restrictedDwells, heat, restrictedComfort, recordingRides, restrictedModes],
+                  to: OutputLayout.path("report.html", in: OutputLayout.restricted(in: folder)))
+    }
+
+    private func write(_ sections: [String], to path: String) throws {
         let page = Self.head + "<body><main>\n" + sections.joined(separator: "\n") + "\n<footer>Made by \(Self.generator) from "
-            + "the store beside this file (pipeline.sqlite). Times are UTC"
+            + "the store " + (isRestricted ? "in the folder above" : "beside this file") + " (pipeline.sqlite). Times are UTC"
             + (calendar.utcOffsetSeconds == 0 ? "" : String(format: "%+.1f h", calendar.utcOffsetSeconds / 3600)) + ".</footer></main></body></html>\n"
-        let path = (folder as NSString).appendingPathComponent("report.html")
         try Data(page.utf8).writeThroughPartial(to: URL(fileURLWithPath: path))
     }
 
-    /// Where the reader finds a per-device table: its CSV, or its Parquet dataset.
+    /// Where the reader finds a file that identifies people, from this page: its CSV, or its
+    /// Parquet dataset, in `restricted/`.
     func perDeviceTable(_ file: String) -> String {
-        perDeviceTablesAsParquet ? "parquet/" + file.replacingOccurrences(of: ".csv", with: "") : file
+        let name = perDeviceTablesAsParquet && OutputSchema.named(file)?.isPerDeviceTable == true
+            ? "parquet/" + file.replacingOccurrences(of: ".csv", with: "") : file
+        return isRestricted ? name : OutputLayout.restrictedFolderName + "/" + name
     }
 
     static let head = """
@@ -85,7 +108,10 @@ public struct ReportPage {
             ("trips", Double(counts.trips)),
             ("check-ins", Double(counts.checkIns)),
         ]
-        return "<h1>Mobility pipeline report</h1><p class=\"note\">Data from \(time(counts.firstSeconds ?? 0)) to "
+        let title = isRestricted ? "<h1>Mobility pipeline report: operator's page (restricted)</h1><p class=\"warning\">This page names "
+            + "input files, devices and rides: it identifies people. Keep it with the data; report.html in the folder above is the page to publish.</p>"
+            : "<h1>Mobility pipeline report</h1>"
+        return title + "<p class=\"note\">Data from \(time(counts.firstSeconds ?? 0)) to "
             + "\(time(counts.lastSeconds ?? 0)) UTC.</p><div class=\"cards\">"
             + cards.map { "<div class=\"card\"><b>\(Self.compact($0.1))</b><span>\($0.0)</span></div>" }.joined() + "</div>"
     }
@@ -117,6 +143,28 @@ public struct ReportPage {
             + HTML.table(["file", "device", "IMU streams", "windows", "modes", "rides", "notes"], Array(rows), numeric: [3, 5]) + "</section>"
     }
 
+    /// The published page's inputs: counts per format and per quarantine reason, no file or
+    /// device named (those are on the operator's page).
+    func inputCounts() throws -> String {
+        let byFormat = try store.inputGroups().map { group in
+            [group.format, group.status] + [group.files, group.fixes, group.imuSamples, group.labels, group.geofences, group.checkIns,
+                                            group.dropped].map(String.init)
+        }
+        var reasons: [[String]: Int] = [:]
+        for entry in try store.quarantinedFiles() { reasons[[entry.stage, entry.code], default: 0] += 1 }
+        let quarantined = reasons.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { $0.key + [String($0.value)] }
+        let dropped = try store.droppedRecordTotals().map { [$0.reason, String($0.records)] }
+        let noted = try store.fileOutcomes().filter { !$0.notes.isEmpty }.count
+        return "<section><h2>Inputs</h2>" + Self.identityNote(try store.deviceIdentities())
+            + HTML.table(["format", "status", "files", "fixes", "IMU samples", "labels", "geofences", "check-ins", "dropped records"], byFormat,
+                         numeric: Set(2...8))
+            + "<h3>Quarantined files</h3><p class=\"note\">Inputs set aside, by stage and reason; each file, line and reason is in "
+            + "\(perDeviceTable("quarantine.csv")). Recordings with a note on what a stage made of them: \(noted) (each in "
+            + "\(perDeviceTable("report.html")), which names every file and device, and in <code>pipeline run --json</code>).</p>"
+            + HTML.table(["stage", "code", "files"], quarantined, numeric: [2])
+            + "<h3>Records dropped while cleaning</h3>" + HTML.table(["reason", "records"], dropped, numeric: [1]) + "</section>"
+    }
+
     func inputs() throws -> String {
         let byFormat = try store.inputGroups().map { group in
             [group.format, group.status] + [group.files, group.fixes, group.imuSamples, group.labels, group.geofences, group.checkIns,
@@ -130,7 +178,7 @@ public struct ReportPage {
             + HTML.table(["format", "status", "files", "fixes", "IMU samples", "labels", "geofences", "check-ins", "dropped records"], byFormat,
                          numeric: Set(2...8))
             + "<h3>Quarantined files</h3><p class=\"note\">Not read (stage ingest), or set aside by a later stage; fix them and run "
-            + "again (listed in quarantine.csv).</p>"
+            + "again (listed in \(perDeviceTable("quarantine.csv"))).</p>"
             + HTML.table(["file", "stage", "line:column", "code", "reason"], quarantined)
             + "<h3>Records dropped while cleaning</h3>" + HTML.table(["reason", "records"], dropped, numeric: [1]) + "</section>"
     }
@@ -197,7 +245,7 @@ public struct ReportPage {
         let leftOut = all.filter { !published.contains($0.mode) }.reduce(0) { $0 + $1.trips }
         if leftOut > 0 { rows.append([Self.leftOutName, String(leftOut), "", "", "", ""]) }
         return "<section><h2>Trips</h2><p class=\"note\">Trips run between activities (stays of 15 min or more, or in a geofence "
-            + "other than a station); the main mode covers the longest distance (\(perDeviceTable("trips.csv")), \(perDeviceTable("triplegs.csv")), triplegs.geojson).</p>"
+            + "other than a station); the main mode covers the longest distance (\(perDeviceTable("trips.csv")), \(perDeviceTable("triplegs.csv")), \(perDeviceTable("triplegs.geojson"))).</p>"
             + HTML.table(["main mode", "trips", "distance km", "mean duration", "devices", "between geofences"], rows, numeric: [1, 2, 3, 4, 5])
             + "</section>"
     }
@@ -227,7 +275,7 @@ public struct ReportPage {
              HTML.duration(place.meanSeconds)]
         }
         return "<section><h2>Top dwell places</h2><p class=\"note\">Geofences by total time spent in them, among those at least k = \(k) "
-            + "distinct persons dwelt in (\(suppressed) geofences fewer dwelt in are not shown; every dwell is in \(perDeviceTable("dwells.csv")), dwells.geojson).</p>"
+            + "distinct persons dwelt in (\(suppressed) geofences fewer dwelt in are not shown; every dwell is in \(perDeviceTable("dwells.csv")), \(perDeviceTable("dwells.geojson"))).</p>"
             + HTML.table(["geofence", "name", "kind", "dwells", "persons", "total time", "mean dwell"], rows, numeric: [3, 4, 5, 6]) + "</section>"
     }
 
@@ -351,6 +399,11 @@ public struct ReportPage {
                 + "(still, walk, bike, car only; no bus or train). Train one on labelled GPS tracks with <code>pipeline train</code>.</p>"
         } else {
             html += "<p>GPS-speed rules (no model).</p>"
+        }
+        guard isRestricted else {
+            // Counts of windows and legs per mode and decider are not held to k: one person's rare mode would show.
+            return html + (try transitUse()) + "<p class=\"note\">How many windows and legs each source decided, per mode, is on the "
+                + "operator's page (\(perDeviceTable("report.html"))): those counts are not held to k.</p></section>"
         }
         let decided = try store.windowDecisions().map { [$0.decidedBy, $0.mode, String($0.count)] }
         html += "<h3>Classified windows</h3>" + HTML.table(["decided by", "mode", "windows"], decided, numeric: [2])

@@ -28,16 +28,19 @@ public struct TripTables {
     public static let fileNames = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "od_matrix.csv",
                                    "modal_split.csv", "device_stats.csv"]
 
-    public func write(to folder: String) throws {
+    /// Writes the aggregates to `folder` and the tables with a row per device, staypoint,
+    /// dwell, location, leg or trip to `restricted` (`OutputLayout`).
+    public func write(to folder: String, restricted: String) throws {
         let path = { (name: String) in (folder as NSString).appendingPathComponent(name) }
-        try staypoints().write(to: path("staypoints.csv"))
-        try dwells().write(to: path("dwells.csv"))
-        try locations().write(to: path("locations.csv"))
-        try triplegs().write(to: path("triplegs.csv"))
-        try trips().write(to: path("trips.csv"))
+        let restrictedPath = { (name: String) in (restricted as NSString).appendingPathComponent(name) }
+        try staypoints().write(to: restrictedPath("staypoints.csv"))
+        try dwells().write(to: restrictedPath("dwells.csv"))
+        try locations().write(to: restrictedPath("locations.csv"))
+        try triplegs().write(to: restrictedPath("triplegs.csv"))
+        try trips().write(to: restrictedPath("trips.csv"))
         try odMatrixCSV().write(to: path("od_matrix.csv"))
         try modalSplitCSV().write(to: path("modal_split.csv"))
-        try deviceStatistics().write(to: path("device_stats.csv"))
+        try deviceStatistics().write(to: restrictedPath("device_stats.csv"))
     }
 
 

@@ -17,7 +17,7 @@ struct ExportCommand: ParsableCommand {
             index_col="id") and its siblings; user_id is the device, and our other columns are kept.
 
             Re-running replaces the files. An export holds everything the store holds, raw fixes included: a working \
-            copy, not a folder to publish.
+            copy that identifies people, not a folder to publish; by default it goes into the store folder's restricted/.
             """
     )
 
@@ -28,8 +28,15 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "The SQLite store to export.")
     var store = "reports/pipeline.sqlite"
 
-    @Option(help: "Folder for the files (created when missing): <table>.csv and schema.json, or trackintel's five tables.")
-    var out: String
+    @Option(help: "Folder for the files (created when missing): <table>.csv and schema.json, or trackintel's five tables. Default: restricted/export or restricted/trackintel beside the store.")
+    var out: String?
+
+    /// The folder written: `--out`, else `restricted/<format>` in the store's folder, where
+    /// what identifies people is kept (`OutputLayout`).
+    var folder: String {
+        out ?? (((store as NSString).deletingLastPathComponent as NSString).appendingPathComponent("restricted") as NSString)
+            .appendingPathComponent(format == .csv ? "export" : "trackintel")
+    }
 
     @Option(help: "csv: every table exactly, with schema.json; trackintel: trackintel's five tables.")
     var format: Format = .csv
@@ -49,7 +56,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         try requireStore(store, after: "`pipeline run` or `pipeline ingest`")
         if format == .trackintel { return try runTrackintel() }
-        var export = TableExport(storePath: store, folder: out)
+        var export = TableExport(storePath: store, folder: folder)
         export.tables = tables
         let progress = Progress()
         let summary = try runStage(json: json, progress: progress) { try export.run(progress: progress) }
@@ -57,20 +64,20 @@ struct ExportCommand: ParsableCommand {
             try JSONSummary.print(summary)
         } else {
             let rows = summary.tables.values.reduce(0, +)
-            progress.log("exported \(summary.tables.count) tables, \(rows) rows, to \(out)" + String(format: " in %.2f s", summary.seconds))
+            progress.log("exported \(summary.tables.count) tables, \(rows) rows, to \(folder)" + String(format: " in %.2f s", summary.seconds))
         }
     }
 
     func runTrackintel() throws {
         let progress = Progress()
         let summary = try runStage(json: json, progress: progress) {
-            try TrackintelExport(storePath: store, folder: out).run(progress: progress)
+            try TrackintelExport(storePath: store, folder: folder).run(progress: progress)
         }
         if json {
             try JSONSummary.print(summary)
         } else {
             let counts = TrackintelExport.fileNames.map { "\(summary.rows[$0] ?? 0) \($0.replacingOccurrences(of: ".csv", with: ""))" }
-            progress.log("exported " + counts.joined(separator: ", ") + " for trackintel to \(out)" + String(format: " in %.2f s", summary.seconds))
+            progress.log("exported " + counts.joined(separator: ", ") + " for trackintel to \(folder)" + String(format: " in %.2f s", summary.seconds))
         }
     }
 }

@@ -30,7 +30,7 @@ struct PublishCommand: ParsableCommand {
     @Option(help: "A folder of a distributed run's reductions (heat-map cells, OD groups, modal-split totals, comfort groups; spark/README.md): publish applies k and the formulas and writes the heat maps, od_matrix.csv, modal_split.csv and the comfort summaries from them. Default: the heat maps already in the store.")
     var reduced: String?
 
-    @Option(help: "The folder of the per-device tables' CSVs (staypoints.csv, trips.csv, triplegs.csv, …) that od_grid.csv and pipeline.gpkg are drawn from, when they are not published beside them (the report then points at their Parquet datasets, parquet/trips …). Default: --out.")
+    @Option(help: "The folder of the per-device tables' CSVs (staypoints.csv, trips.csv, triplegs.csv, …) that od_grid.csv and pipeline.gpkg are drawn from, when they are not in --out's restricted/ (the report then points at their Parquet datasets, restricted/parquet/trips …). Default: OUT/restricted.")
     var tables: String?
 
     @Flag(help: "Print one JSON summary object on standard output.")

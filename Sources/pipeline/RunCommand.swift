@@ -8,9 +8,11 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run every stage: ingest, classify, trips, heat maps, train comfort and the HTML report, incrementally.",
         discussion: """
-            Keeps one store, OUT/pipeline.sqlite, and writes every output beside it: quarantine.csv, modes.csv, \
-            staypoints/dwells/locations/triplegs/trips/od_matrix/modal_split/device_stats.csv, staypoints/triplegs/\
-            dwells.geojson, heatmap.csv, heatmap.geojson, heatmap.png and heatmap-<mode>.png, rides.csv, stops.csv, events.csv, train_comfort.csv, route_comfort.csv, and report.html. \
+            Keeps one store, OUT/pipeline.sqlite. Beside it, what may be published (each row of k persons or more): \
+            report.html, pipeline.gpkg, od_matrix.csv, od_grid.csv, modal_split.csv, train_comfort.csv, route_comfort.csv, \
+            heatmap.csv, heatmap.geojson, heatmap.png and heatmap-<mode>.png. In OUT/restricted, what identifies people: \
+            quarantine.csv, modes.csv, staypoints/dwells/locations/triplegs/trips/device_stats.csv, staypoints/triplegs/\
+            dwells.geojson, rides.csv, stops.csv, events.csv, the operator's report.html and pipeline.gpkg. \
             Only new or changed inputs are read and classified; the later stages are rebuilt from the store. When \
             nothing changed since the last complete run, nothing is rewritten. A run killed at any point is completed \
             by the next one. A second run on the same store at the same time stops with exit code 75. \

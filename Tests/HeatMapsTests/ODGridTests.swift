@@ -43,7 +43,33 @@ import Testing
         let near = (latitude: Self.home.latitude + 0.0027, longitude: Self.home.longitude)
         let trips = [Self.trip("a", "ann", Self.home, Self.work, minutes: 20, mode: "bike"),
                      Self.trip("b", "ben", near, Self.work, minutes: 20, mode: "bike")]
-        #expect(ODGrid(trips, cellMeters: 100, minimumPersons: 2).rows.isEmpty)
+        #expect(ODGrid(trips, cellMeters: 100, minimumPersons: 2, coarserLevels: 0).rows.isEmpty)
         #expect(ODGrid(trips, cellMeters: 5000, minimumPersons: 2).rows.map(\.persons) == [2])
+        // Tried again on 200, 400 … 6,400 m cells, the pair is published at the first size that holds both origins.
+        let recoded = ODGrid(trips, cellMeters: 100, minimumPersons: 2, coarserLevels: 6)
+        #expect(recoded.rows.count == 1 && recoded.rows[0].grid.cellMeters > 100 && recoded.rows[0].persons == 2 && recoded.suppressedTrips == 0)
+    }
+
+    @Test func eachTripIsPublishedAtTheFinestSizeItsPairReachesKAndInOneRowAtMost() throws {
+        // Two places in different 1 km cells of one 2 km cell, 5 km from home.
+        let (fine, coarse) = (HeatGrid(cellMeters: 1000), HeatGrid(cellMeters: 2000))
+        let pointA = (latitude: 48.800, longitude: 2.300)
+        let pointB = try #require((1...40).lazy.map { (latitude: 48.800 + Double($0) * 0.001, longitude: 2.300) }.first { b in
+            fine.cell(latitudeDegrees: b.latitude, longitudeDegrees: b.longitude) != fine.cell(latitudeDegrees: pointA.latitude, longitudeDegrees: pointA.longitude)
+                && coarse.cell(latitudeDegrees: b.latitude, longitudeDegrees: b.longitude) == coarse.cell(latitudeDegrees: pointA.latitude, longitudeDegrees: pointA.longitude)
+        })
+        let farAway = (latitude: 10.0, longitude: 10.0)
+        let trips = ["ann", "ben", "cat"].map { Self.trip($0, $0, Self.home, Self.work, minutes: 20, mode: "bike") }  // k at 1 km
+            + ["dan", "eve"].map { Self.trip($0, $0, pointA, Self.work, minutes: 25, mode: "bus") }  // two persons at 1 km …
+            + [Self.trip("fay", "fay", pointB, Self.work, minutes: 30, mode: "car")]  // … three with fay's at 2 km
+            + [Self.trip("gus", "gus", farAway, Self.work, minutes: 600, mode: "car")]  // alone at every size
+        let od = ODGrid(trips, cellMeters: 1000, minimumPersons: 3)
+        #expect(od.rows.map(\.grid.cellMeters) == [1000, 2000] && od.rows.map(\.persons) == [3, 3])
+        #expect(od.rows.last?.modeShares["bus"] == 2.0 / 3, "dan, eve and fay only, not the three already published")
+        #expect(od.suppressedTrips == 1 && od.suppressedPairs == 1)
+        #expect(od.rows.reduce(0) { $0 + $1.trips } + od.suppressedTrips + od.unplacedTrips == trips.count, "every trip counted once")
+        // With no coarser size, what 1 km leaves out is suppressed.
+        let strict = ODGrid(trips, cellMeters: 1000, minimumPersons: 3, coarserLevels: 0)
+        #expect(strict.rows.map(\.persons) == [3] && strict.suppressedTrips == 4 && strict.suppressedPairs == 3)
     }
 }

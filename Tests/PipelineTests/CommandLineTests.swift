@@ -68,7 +68,7 @@ import Testing
         #expect(object["fixes"] as? Int == 60 && object["imu_samples"] as? Int == 100)
         #expect(object["dropped"] is [String: Int])
         #expect(first.stderr.contains("bad.gpx:2:"), "the quarantined file is named with its line")
-        #expect(FileManager.default.fileExists(atPath: folder.file("out/quarantine.csv")))
+        #expect(FileManager.default.fileExists(atPath: folder.file("out/restricted/quarantine.csv")))
 
         let second = try pipeline(["ingest", "traces", "--store", "out/p.sqlite"], in: folder.path)
         #expect(second.status == 0)

@@ -33,7 +33,7 @@ import Testing
         let folder = try TemporaryFolder()
         let outcome = try cli.pipeline(["run", SharedData.projectRoot + "/traces", "--out", "out"], in: folder.path)
         #expect(outcome.status == 2, "the bundled traces hold one cut-off GPX, quarantined: \(outcome.stderr)")
-        let expected = Self.changes(try TripsCommandTests.csv(folder.file("out/triplegs.csv")))
+        let expected = Self.changes(try TripsCommandTests.csv(folder.file("out/restricted/triplegs.csv")))
         // The bundled day has legs where the IMU's vehicle type stood against the GPS leg model's.
         #expect(expected.values.contains { $0.gps.1 > 0 }, "\(expected)")
         let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)

@@ -87,7 +87,8 @@ import Testing
         let summary = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
         #expect(((summary["legs_by_mode_source"] as? [String: Int])?["gps_rules"] ?? 0) > 0, "\(summary["legs_by_mode_source"] ?? "")")
         let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
-        #expect(report.contains("The model has no GPS leg model") && report.contains("mode decided by"))
+        let operatorPage = try String(contentsOfFile: folder.file("out/restricted/report.html"), encoding: .utf8)
+        #expect(report.contains("The model has no GPS leg model") && operatorPage.contains("mode decided by"))
     }
 }
 

@@ -22,10 +22,16 @@ import Testing
     }
 
     /// Every output file but the store and its lock, by name, with its bytes.
+    /// Every output file below `folder` but the store, by its path below it (`restricted/modes.csv`).
     func outputs(_ folder: String) throws -> [String: Data] {
         var files: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !name.hasPrefix("pipeline.sqlite") && !name.hasPrefix(".") {
-            files[name] = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(name))
+        for name in try FileManager.default.subpathsOfDirectory(atPath: folder).sorted()
+        where !name.hasPrefix("pipeline.sqlite") && !(name as NSString).lastPathComponent.hasPrefix(".") {
+            let path = (folder as NSString).appendingPathComponent(name)
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+                files[name] = FileManager.default.contents(atPath: path)
+            }
         }
         return files
     }
@@ -150,8 +156,8 @@ import Testing
         let first = try cli.pipeline(["run", "in", "--out", "out", "--json"], in: folder.path)
         #expect(first.status == 2, "a new quarantine is exit 2: \(first.stderr)")
         let before = try outputs(folder.file("out"))
-        #expect(before["modes.csv"] != nil && before["quarantine.csv"] != nil)
-        let quarantine = String(decoding: before["quarantine.csv"]!, as: UTF8.self)
+        #expect(before["restricted/modes.csv"] != nil && before["restricted/quarantine.csv"] != nil)
+        let quarantine = String(decoding: try #require(before["restricted/quarantine.csv"]), as: UTF8.self)
         #expect(quarantine.contains("\nbad.gpx,") && !quarantine.contains(folder.path), "paths below the folder given: \(quarantine)")
         let machinePath = Data(folder.path.utf8)
         #expect(before.filter { $0.value.range(of: machinePath) != nil }.keys.sorted() == [], "no output names a path of this machine")
@@ -170,7 +176,7 @@ import Testing
         let fresh = try cli.pipeline(["run", "moved", "--out", "fresh"], in: folder.path)
         #expect(fresh.status == 2)
         let again = try outputs(folder.file("fresh"))
-        for name in ["modes.csv", "staypoints.csv", "trips.csv", "heatmap.csv", "quarantine.csv"] where name != "quarantine.csv" {
+        for name in ["restricted/modes.csv", "restricted/staypoints.csv", "restricted/trips.csv", "heatmap.csv"] {
             #expect(again[name] == before[name], "\(name) does not depend on where the folder is")
         }
     }
@@ -201,7 +207,7 @@ import Testing
         try folder.write("in/checkins.csv", "device,train,from_station,to_station,checkin_time\nbob,TER 1,a,b,2023-11-14T22:20:00Z\nalice,TER 2,a,b,2023-11-14T22:20:00Z\n")
         #expect(try cli.pipeline(["run", "in", "--out", "out"], in: folder.path).status == 0)
         func mentionsBob() throws -> [String] {
-            try FileManager.default.contentsOfDirectory(atPath: folder.file("out")).filter { $0.hasSuffix(".csv") || $0.hasSuffix(".geojson") || $0 == "report.html" }
+            try FileManager.default.subpathsOfDirectory(atPath: folder.file("out")).filter { $0.hasSuffix(".csv") || $0.hasSuffix(".geojson") || $0.hasSuffix("report.html") }
                 .filter { try String(contentsOfFile: folder.file("out/" + $0), encoding: .utf8).contains("bob") }
         }
         let before = try mentionsBob()

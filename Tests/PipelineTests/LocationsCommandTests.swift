@@ -18,8 +18,8 @@ import Testing
         let (perDevice, _) = try runs.run(folder, out: "device")
         let (acrossDevices, _) = try runs.run(folder, out: "dataset", ["--config", "dataset.yaml"])
         #expect(perDevice.status == 2 && acrossDevices.status == 2, "one input is quarantined on purpose")
-        let before = try String(contentsOfFile: folder.file("device/locations.csv"), encoding: .utf8)
-        let expected = try String(contentsOfFile: folder.file("dataset/locations.csv"), encoding: .utf8)
+        let before = try String(contentsOfFile: folder.file("device/restricted/locations.csv"), encoding: .utf8)
+        let expected = try String(contentsOfFile: folder.file("dataset/restricted/locations.csv"), encoding: .utf8)
         #expect(before != expected, "the two scopes must differ for this test to mean anything")
 
         let pass = try runs.cli.pipeline(["locations", "--store", "device/pipeline.sqlite", "--out", "relocated", "--config", "dataset.yaml",
@@ -27,7 +27,7 @@ import Testing
         #expect(pass.status == 0, "\(pass.stderr)")
         let summary = try JSONSerialization.jsonObject(with: Data(pass.stdout.utf8)) as? [String: Any] ?? [:]
         #expect(summary["scope"] as? String == "dataset" && (summary["unclustered"] as? Int ?? 0) > 0, "\(summary)")
-        #expect(try String(contentsOfFile: folder.file("relocated/locations.csv"), encoding: .utf8) == expected)
+        #expect(try String(contentsOfFile: folder.file("relocated/restricted/locations.csv"), encoding: .utf8) == expected)
 
         // The store's staypoints and trips now carry the single run's location ids.
         for store in ["device", "dataset"] {
@@ -63,7 +63,7 @@ import Testing
         let joined = try runs.cli.pipeline(["locations", "--store", "device/pipeline.sqlite", "--out", "tiled", "--links", "links",
                                             "--config", "dataset.yaml"], in: folder.path)
         #expect(joined.status == 0, "\(joined.stderr)")
-        #expect(try String(contentsOfFile: folder.file("tiled/locations.csv"), encoding: .utf8) == expected)
+        #expect(try String(contentsOfFile: folder.file("tiled/restricted/locations.csv"), encoding: .utf8) == expected)
     }
 
     @Test func aBadTilePointNamesItsFileAndLine() throws {

@@ -71,7 +71,7 @@ import Testing
         }
         let run = try cli.pipeline(["run", "in", "--out", "out", "--model", SharedData.projectRoot + "/models/mode-model.json"], in: folder.path)
         #expect(run.status == 0, "\(run.stderr)")
-        let rows = try String(contentsOfFile: folder.file("out/triplegs.csv"), encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let rows = try String(contentsOfFile: folder.file("out/restricted/triplegs.csv"), encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         let header = rows[0].map(String.init)
         let device = header.firstIndex(of: "device")!, duration = header.firstIndex(of: "duration_s")!, mode = header.firstIndex(of: "travel_mode")!
         var seconds: [String: [String: Double]] = [:]

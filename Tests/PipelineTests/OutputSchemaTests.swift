@@ -39,14 +39,14 @@ import Testing
     @Test func everyFileHasTheSchemasColumnsWhateverTheData() throws {
         for folder in [Self.runs.bundled, Self.runs.city] {
             for schema in OutputSchema.runFiles {
-                let path = (folder as NSString).appendingPathComponent(schema.file)
+                let path = OutputLayout.path(schema.file, in: folder)
                 let table = try CSVTable.read(path: path)
                 #expect(table.columns == schema.names, "\(path)")
             }
         }
         // The two data sets had different modes: the per-mode columns are there in both.
         let modes = { (folder: String) in
-            let legs = try CSVTable.read(path: folder + "/triplegs.csv")
+            let legs = try CSVTable.read(path: OutputLayout.path("triplegs.csv", in: folder))
             return Set(legs.rows.compactMap { $0[legs.columns.firstIndex(of: "travel_mode")!] })
         }
         #expect(try modes(Self.runs.bundled) != modes(Self.runs.city))
@@ -55,7 +55,7 @@ import Testing
     @Test func everyTimeColumnHasMillisecondsAndItsUnixTwin() throws {
         let iso = try Regex(#"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#)
         for schema in OutputSchema.runFiles {
-            let table = try CSVTable.read(path: Self.runs.bundled + "/" + schema.file)
+            let table = try CSVTable.read(path: OutputLayout.path(schema.file, in: Self.runs.bundled))
             for (index, column) in schema.columns.enumerated() where column.type == .datetime {
                 let twin = String(column.name.dropLast(3)) + "_unix_s"
                 #expect(schema.names.contains(twin), "\(schema.file).\(column.name) has no \(twin)")
@@ -98,18 +98,24 @@ import Testing
             return
         }
         for folder in [Self.runs.bundled, Self.runs.city] {
-            let gpkg = folder + "/pipeline.gpkg"
-            let info = try Self.run("/usr/bin/ogrinfo", ["-ro", "-so", "-al", gpkg])
-            #expect(info.status == 0 && !info.stderr.contains("ERROR"), "\(info.stderr)")
-            var counts: [String: Int] = [:], name = ""
-            for line in info.stdout.split(separator: "\n") {
-                if line.hasPrefix("Layer name: ") { name = String(line.dropFirst(12)) }
-                if line.hasPrefix("Feature Count: ") { counts[name] = Int(line.dropFirst(15)) }
+            // Two files (OutputLayout): the published layers, and those that identify people.
+            let (published, gpkg) = (folder + "/pipeline.gpkg", folder + "/restricted/pipeline.gpkg")
+            var counts: [String: Int] = [:], fileOf: [String: String] = [:]
+            for file in [published, gpkg] {
+                let info = try Self.run("/usr/bin/ogrinfo", ["-ro", "-so", "-al", file])
+                #expect(info.status == 0 && !info.stderr.contains("ERROR"), "\(info.stderr)")
+                var name = ""
+                for line in info.stdout.split(separator: "\n") {
+                    if line.hasPrefix("Layer name: ") { name = String(line.dropFirst(12)); fileOf[name] = file }
+                    if line.hasPrefix("Feature Count: ") { counts[name] = Int(line.dropFirst(15)) }
+                }
             }
+            #expect(fileOf.filter { $0.value == published }.keys.allSatisfy { $0.hasPrefix("heatmap_") || $0 == "od_grid" },
+                    "the published file has only the heat maps and the OD grid: \(fileOf)")
             var expected: [String: Int] = [:]
             for (layer, file) in [("staypoints", "staypoints.csv"), ("locations", "locations.csv"), ("dwells", "dwells.csv"),
                                   ("triplegs", "triplegs.csv"), ("trips", "trips.csv"), ("rides", "rides.csv"), ("od_grid", "od_grid.csv")] {
-                expected[layer] = try CSVTable.read(path: folder + "/" + file).rows.count
+                expected[layer] = try CSVTable.read(path: OutputLayout.path(file, in: folder)).rows.count
             }
             let heat = try CSVTable.read(path: folder + "/heatmap.csv")
             for row in heat.rows { expected["heatmap_" + row[0]!, default: 0] += 1 }
@@ -124,16 +130,16 @@ import Testing
 
             for layer in counts.keys where layer != "rides" {
                 let sql = "SELECT COUNT(*) AS bad FROM \"\(layer)\" WHERE geom IS NOT NULL AND NOT ST_IsValid(geom)"
-                let valid = try Self.run("/usr/bin/ogrinfo", ["-ro", "-q", gpkg, "-dialect", "SQLite", "-sql", sql])
+                let valid = try Self.run("/usr/bin/ogrinfo", ["-ro", "-q", fileOf[layer] ?? gpkg, "-dialect", "SQLite", "-sql", sql])
                 #expect(valid.status == 0 && valid.stdout.contains("bad (Integer) = 0"), "\(layer): \(valid.stdout) \(valid.stderr)")
             }
             let validator = "/usr/lib/python3/dist-packages/osgeo_utils/samples/validate_gpkg.py"
-            if FileManager.default.fileExists(atPath: validator) {
-                let checked = try Self.run("/usr/bin/python3", [validator, "-k", gpkg])
-                #expect(checked.status == 0 && checked.stdout.isEmpty && checked.stderr.isEmpty, "\(checked.stdout)\(checked.stderr)")
+            for file in [published, gpkg] where FileManager.default.fileExists(atPath: validator) {
+                let checked = try Self.run("/usr/bin/python3", [validator, "-k", file])
+                #expect(checked.status == 0 && checked.stdout.isEmpty && checked.stderr.isEmpty, "\(file): \(checked.stdout)\(checked.stderr)")
             }
             // Same ids and columns as the CSV: a leg's id, mode and start, read back through OGR.
-            let legs = try CSVTable.read(path: folder + "/triplegs.csv")
+            let legs = try CSVTable.read(path: OutputLayout.path("triplegs.csv", in: folder))
             let first = legs.rows[0]
             let feature = try Self.run("/usr/bin/ogrinfo", ["-ro", "-q", gpkg, "-sql", "SELECT tripleg_id, travel_mode, started_at FROM triplegs WHERE fid = 1"])
             #expect(feature.stdout.contains("tripleg_id (Integer64) = \(first[0]!)") && feature.stdout.contains("travel_mode (String) = \(first[legs.columns.firstIndex(of: "travel_mode")!]!)"),
@@ -149,7 +155,7 @@ import Testing
     /// `triplegs.geojson`, and OGR finds the extent the GeoPackageBinary header and the R-tree
     /// give them: the encoding checked by an independent reader.
     func expectLegLinesAsTheGeoJSON(gpkg: String, folder: String, legs: CSVTable) throws {
-        let geojson = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/triplegs.geojson"))) as! [String: Any]
+        let geojson = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: OutputLayout.path("triplegs.geojson", in: folder)))) as! [String: Any]
         var lines: [Int: [[Double]]] = [:]
         for feature in geojson["features"] as! [[String: Any]] {
             let id = (feature["properties"] as! [String: Any])["tripleg_id"] as! Int

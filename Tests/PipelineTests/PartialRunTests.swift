@@ -43,7 +43,7 @@ import Testing
         // The same folder run in full: every stage runs again, publishes, and keeps no device cells.
         let (full, complete) = try runs.run(folder, out: "part")
         #expect(full.status == 0 && complete["up_to_date"] as? Bool == false && complete["partial"] as? Bool == false)
-        for name in ["report.html", "heatmap.csv", "trips.csv", "quarantine.csv", "modes.csv"] {
+        for name in ["report.html", "heatmap.csv", "restricted/trips.csv", "restricted/quarantine.csv", "restricted/modes.csv"] {
             #expect(FileManager.default.fileExists(atPath: folder.file("part/\(name)")), "missing \(name)")
         }
         #expect(try PipelineStore(path: folder.file("part/pipeline.sqlite")).heatMapDeviceCells().isEmpty)

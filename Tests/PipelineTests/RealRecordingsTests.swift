@@ -130,7 +130,7 @@ import Testing
         #expect(skipped.contains { ($0["path"] as? String)?.hasSuffix("numbers.csv") == true && ($0["reason"] as? String)?.contains("--columns") == true })
         let lastLines = outcome.stderr.split(separator: "\n").suffix(6).joined(separator: "\n")
         #expect(lastLines.contains("2 files with IMU data were read, and none gave a window"), "the warning comes last: \(lastLines)")
-        let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        let report = try String(contentsOfFile: folder.file("out/restricted/report.html"), encoding: .utf8)
         #expect(report.contains("What each recording gave") && report.contains("no acceleration stream"))
     }
 
@@ -233,7 +233,7 @@ import Testing
         #expect(outcome.status == 0 && json(outcome)["windows"] as? Int == 23, "\(outcome.stderr)")
         let notes = ((json(outcome)["file_outcomes"] as? [[String: Any]])?.first?["notes"] as? [String]) ?? []
         #expect(notes.contains { $0.contains("gravity-free acceleration only") }, "\(notes)")
-        let modes = try String(contentsOfFile: folder.file("out/modes.csv"), encoding: .utf8)
+        let modes = try String(contentsOfFile: folder.file("out/restricted/modes.csv"), encoding: .utf8)
         let deciders = Set(modes.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[9] })
         #expect(deciders == ["model (gravity-free)"], "no gravity: the gravity-free classifier reads these windows, got \(deciders)")
     }

@@ -59,9 +59,9 @@ import Testing
         let notMeasured = (json(outcome)["not_measured"] as? [String]) ?? []
         #expect(notMeasured.count == 1 && notMeasured[0].contains("rate too low"), "\(notMeasured)")
         for name in ["rides.csv", "stops.csv", "events.csv"] {
-            #expect(FileManager.default.fileExists(atPath: folder.file("out/\(name)")), "\(name)")
+            #expect(FileManager.default.fileExists(atPath: folder.file("out/restricted/\(name)")), "\(name)")
         }
-        let stopsHeader = try String(contentsOfFile: folder.file("out/stops.csv"), encoding: .utf8).split(separator: "\n").first
+        let stopsHeader = try String(contentsOfFile: folder.file("out/restricted/stops.csv"), encoding: .utf8).split(separator: "\n").first
         #expect(stopsHeader?.hasPrefix("device,trace,started_at,started_unix_s,finished_at,finished_unix_s,duration_s") == true)
     }
 
@@ -73,8 +73,10 @@ import Testing
         #expect(plain.status == 0 && json(plain)["rides"] as? Int == 0, "\(plain.stderr)")
         let asked = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model, "--rides-from-recordings", "--force"], in: folder.path)
         #expect(asked.status == 0 && json(asked)["rides"] as? Int == 1 && json(asked)["measured_rides"] as? Int == 1, "\(asked.stderr)")
-        let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        // Each ride is one person's: on the operator's page only.
+        let report = try String(contentsOfFile: folder.file("out/restricted/report.html"), encoding: .utf8)
         #expect(report.contains("Rides from recordings"))
+        #expect(try !String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8).contains("Rides from recordings"))
         // Asked for rides where no recording holds acceleration: said, not silently nothing.
         try folder.write("gps/walk.gpx", GPXBuilder().text)
         let empty = try cli.pipeline(["comfort", "gps", "--store", "gps-out/pipeline.sqlite", "--json"], in: folder.path)

@@ -103,7 +103,7 @@ import Testing
         let run = try cli.pipeline(["run", "traces", "--out", "run"], in: folder.path)
         #expect([0, 2].contains(run.status), "\(run.stderr)")
         let grid = try String(contentsOfFile: folder.file("run/od_grid.csv"), encoding: .utf8)
-        let layers = try Self.layers(folder.file("run/pipeline.gpkg"))
+        let layers = try Self.layers(folder.file("run/restricted/pipeline.gpkg"))
         #expect((layers["trips"]?.count ?? 0) > 0 && (layers["staypoints"]?.count ?? 0) > 0)
 
         let printed = try cli.pipeline(["schema", "--json"], in: folder.path)
@@ -111,18 +111,18 @@ import Testing
         let perDevice = files.filter { $0["per_device"] as? Bool == true }.compactMap { $0["file"] as? String }
         #expect(perDevice == ["modes.csv", "staypoints.csv", "dwells.csv", "triplegs.csv", "trips.csv", "rides.csv", "stops.csv", "events.csv"])
         try FileManager.default.createDirectory(atPath: folder.file("tables"), withIntermediateDirectories: true)
-        for name in perDevice where FileManager.default.fileExists(atPath: folder.file("run/" + name)) {
-            try FileManager.default.moveItem(atPath: folder.file("run/" + name), toPath: folder.file("tables/" + name))
+        for name in perDevice where FileManager.default.fileExists(atPath: folder.file("run/restricted/" + name)) {
+            try FileManager.default.moveItem(atPath: folder.file("run/restricted/" + name), toPath: folder.file("tables/" + name))
         }
-        for name in ["od_grid.csv", "pipeline.gpkg"] { try FileManager.default.removeItem(atPath: folder.file("run/" + name)) }
+        for name in ["od_grid.csv", "pipeline.gpkg", "restricted/pipeline.gpkg"] { try FileManager.default.removeItem(atPath: folder.file("run/" + name)) }
 
         let publish = try cli.pipeline(["publish", "--store", "run/pipeline.sqlite", "--out", "run", "--tables", "tables"], in: folder.path)
         try #require(publish.status == 0, "\(publish.stderr)")
         #expect(try String(contentsOfFile: folder.file("run/od_grid.csv"), encoding: .utf8) == grid)
-        #expect(try Self.layers(folder.file("run/pipeline.gpkg")) == layers)
-        #expect(!FileManager.default.fileExists(atPath: folder.file("run/trips.csv")), "publish writes no per-device table")
+        #expect(try Self.layers(folder.file("run/restricted/pipeline.gpkg")) == layers)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("run/restricted/trips.csv")), "publish writes no per-device table")
         let report = try String(contentsOfFile: folder.file("run/report.html"), encoding: .utf8)
-        #expect(report.contains("(parquet/trips, parquet/triplegs, triplegs.geojson)") && !report.contains("trips.csv"),
+        #expect(report.contains("(restricted/parquet/trips, restricted/parquet/triplegs, restricted/triplegs.geojson)") && !report.contains("trips.csv"),
                 "the report points at the Parquet datasets, not at CSVs that are not there")
     }
 

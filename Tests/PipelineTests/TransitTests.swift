@@ -252,19 +252,19 @@ import ZIPFoundation
         let model = try Self.rulesForGPS(in: folder)
         let plain = try cli.pipeline(["run", "in", "--out", "plain", "--model", model], in: folder.path)
         #expect(plain.status == 0, "\(plain.stderr)")
-        let bareStays = try Self.legs(folder.file("plain/staypoints.csv"))
+        let bareStays = try Self.legs(folder.file("plain/restricted/staypoints.csv"))
         #expect(bareStays.count == 3 && bareStays.contains { Double($0["duration_s"]!)! >= 600 && Double($0["duration_s"]!)! < 700 },
                 "without a feed the ride is a stay at the first station: \(bareStays.map { $0["duration_s"]! })")
-        #expect(try !Self.legs(folder.file("plain/triplegs.csv")).contains { $0["travel_mode"] == "train" })
+        #expect(try !Self.legs(folder.file("plain/restricted/triplegs.csv")).contains { $0["travel_mode"] == "train" })
 
         let run = try cli.pipeline(["run", "in", "--out", "out", "--model", model, "--transit", "feed"], in: folder.path)
         #expect(run.status == 0, "\(run.stderr)")
-        let stays = try Self.legs(folder.file("out/staypoints.csv"))
+        let stays = try Self.legs(folder.file("out/restricted/staypoints.csv"))
         #expect(stays.count == 2 && stays.allSatisfy { Double($0["duration_s"]!)! >= 1190 }, "home and work only: \(stays.map { $0["duration_s"]! })")
-        let legs = try Self.legs(folder.file("out/triplegs.csv"))
+        let legs = try Self.legs(folder.file("out/restricted/triplegs.csv"))
         #expect(legs.map { $0["travel_mode"]! } == ["walk", "train", "walk"], "\(legs.map { "\($0["travel_mode"]!) \($0["duration_s"]!) s" })")
         #expect(legs[1]["duration_s"] == "600.0" && legs[1]["mode_source"] == "transit" && legs[1]["longest_gap_s"] == "600.0")
-        let trips = try Self.legs(folder.file("out/trips.csv"))
+        let trips = try Self.legs(folder.file("out/restricted/trips.csv"))
         let legSeconds = legs.map { Double($0["duration_s"]!)! }.reduce(0, +)
         #expect(trips.count == 1 && abs(Double(trips[0]["duration_s"]!)! - legSeconds) < 1, "one trip from home to work, its legs end to end: \(trips)")
     }
@@ -279,7 +279,7 @@ import ZIPFoundation
         let shipped = try Self.rulesForGPS(in: folder)
         let plain = try cli.pipeline(["run", "in", "--out", "plain", "--model", shipped], in: folder.path)
         #expect(plain.status == 0, "\(plain.stderr)")
-        let bare = try Self.legs(folder.file("plain/triplegs.csv"))
+        let bare = try Self.legs(folder.file("plain/restricted/triplegs.csv"))
         #expect(bare.allSatisfy { $0["bus_corridor_share"] == "" && $0["end_rail_stop_m"] == "" }, "no feed: transit columns empty")
         #expect(!bare.contains { $0["device"] == "rider" && $0["travel_mode"] == "train" }, "without a feed the metro ride is hidden in a walk")
         print("without a feed: " + bare.map { "\($0["travel_mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", "))
@@ -294,7 +294,7 @@ import ZIPFoundation
 
         let run = try cli.pipeline(["run", "in", "--out", "out", "--model", shipped, "--transit", "feed"], in: folder.path)
         #expect(run.status == 0 && run.stderr.contains("transit: feed: 21 stops (7 rail, 14 bus), 2 corridors"), "\(run.stderr)")
-        let everyLeg = try Self.legs(folder.file("out/triplegs.csv"))
+        let everyLeg = try Self.legs(folder.file("out/restricted/triplegs.csv"))
         let named = everyLeg.filter { $0["mode_source"] == "transit" }.count
         let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
         #expect(named > 0 && report.contains("Transit feed feed: 21 stops (7 rail, 14 bus), 2 corridors")

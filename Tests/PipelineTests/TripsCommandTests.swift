@@ -77,7 +77,7 @@ import Trips
         #expect(summary.devices == 1 && summary.staypoints == 2 && summary.dwells == 2 && summary.trips == 1 && summary.locations == 2)
         #expect(summary.legsByModeSource.keys.sorted() == ["gps_rules"])
 
-        let trips = try Self.csv(folder.file("out/trips.csv"))
+        let trips = try Self.csv(folder.file("out/restricted/trips.csv"))
         #expect(trips.count == 1)
         #expect(trips[0]["origin_geofence_name"] == "Home" && trips[0]["destination_geofence_name"] == "Office" && trips[0]["main_mode"] == "car")
         #expect(trips[0]["leg_modes"] == "walk>car>walk")
@@ -85,17 +85,17 @@ import Trips
         #expect(od.count == 1 && od[0]["origin_name"] == "Home" && od[0]["destination_name"] == "Office" && od[0]["share_car"] == "1.0000")
         let split = try Self.csv(folder.file("out/modal_split.csv")).filter { $0["dimension"] == "all" }
         #expect(split.map { $0["travel_mode"]! } == ["walk", "car"] && split.first { $0["travel_mode"] == "car" }?["trips"] == "1")
-        let stats = try Self.csv(folder.file("out/device_stats.csv"))
+        let stats = try Self.csv(folder.file("out/restricted/device_stats.csv"))
         #expect(stats.count == 1 && stats[0]["device"] == "ana" && stats[0]["trips"] == "1" && stats[0]["days_observed"] == "1")
-        #expect(try Self.csv(folder.file("out/dwells.csv")).map { $0["geofence_name"]! } == ["Home", "Office"])
+        #expect(try Self.csv(folder.file("out/restricted/dwells.csv")).map { $0["geofence_name"]! } == ["Home", "Office"])
 
-        let legs = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/triplegs.geojson")))) as? [String: Any]
+        let legs = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/restricted/triplegs.geojson")))) as? [String: Any]
         let features = try #require(legs?["features"] as? [[String: Any]])
         #expect(features.count == 3)
         let properties = features.map { $0["properties"] as! [String: Any] }
         #expect(properties.map { $0["travel_mode"] as! String } == ["walk", "car", "walk"] && properties[1]["stroke"] as? String == "#c62828")
         for name in ["staypoints.geojson", "dwells.geojson"] {
-            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/\(name)")))) as? [String: Any]
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/restricted/\(name)")))) as? [String: Any]
             #expect((object?["features"] as? [Any])?.count == 2, "\(name)")
         }
 
@@ -114,10 +114,10 @@ import Trips
         let run = TripsRun(storePath: store, reportsFolder: folder.file("out"))
         _ = try run.run(progress: Progress(quiet: true))
         let first = try PipelineStore(path: store).tableCounts()
-        let firstTrips = try String(contentsOfFile: folder.file("out/trips.csv"), encoding: .utf8)
+        let firstTrips = try String(contentsOfFile: folder.file("out/restricted/trips.csv"), encoding: .utf8)
         _ = try run.run(progress: Progress(quiet: true))
         #expect(try PipelineStore(path: store).tableCounts().filter { $0.key != "runs" } == first.filter { $0.key != "runs" })
-        #expect(try String(contentsOfFile: folder.file("out/trips.csv"), encoding: .utf8) == firstTrips)
+        #expect(try String(contentsOfFile: folder.file("out/restricted/trips.csv"), encoding: .utf8) == firstTrips)
     }
 
     @Test func classifiedWindowsInTheStoreDecideTheLegsTheyCover() throws {
@@ -133,7 +133,7 @@ import Trips
         #expect(try PipelineStore(path: store).tableCounts()["mode_windows"] == rows.count)
         let summary = try TripsRun(storePath: store, reportsFolder: folder.file("out")).run(progress: Progress(quiet: true))
         #expect(summary.legsByModeSource["model"] == 1)
-        let trips = try Self.csv(folder.file("out/trips.csv"))
+        let trips = try Self.csv(folder.file("out/restricted/trips.csv"))
         #expect(trips[0]["main_mode"] == "bus")
     }
 }

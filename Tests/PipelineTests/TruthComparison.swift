@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 
 /// Reads a pipeline or truth CSV (no quoted commas) into rows keyed by column.
 func readCSV(_ path: String) throws -> [[String: String]] {
@@ -57,7 +58,7 @@ struct TruthComparison: CustomStringConvertible {
 
     init(truth: String, output: String) throws {
         func t(_ name: String) throws -> [[String: String]] { try readCSV((truth as NSString).appendingPathComponent(name)) }
-        func o(_ name: String) throws -> [[String: String]] { try readCSV((output as NSString).appendingPathComponent(name)) }
+        func o(_ name: String) throws -> [[String: String]] { try readCSV(OutputLayout.path(name, in: output)) }
         // A stay is found when a staypoint overlaps it and lies within 100 m of the place.
         let stays = try t("stays.csv"), staypoints = try o("staypoints.csv")
         let near = { (a: [String: String], b: [String: String]) -> Bool in

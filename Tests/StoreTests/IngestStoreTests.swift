@@ -47,7 +47,7 @@ import Testing
         let folder = try TemporaryFolder()
         try makeTraces(folder)
         _ = try run(folder)
-        let csv = try String(contentsOfFile: folder.file("out/quarantine.csv"), encoding: .utf8)
+        let csv = try String(contentsOfFile: folder.file("out/restricted/quarantine.csv"), encoding: .utf8)
         let lines = csv.split(separator: "\n")
         #expect(lines.first == "path,format,line_number,column_number,code,reason,content_sha256,run_started_at,run_started_unix_s,stage")
         #expect(lines.count == 2)

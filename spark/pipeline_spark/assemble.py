@@ -1,9 +1,9 @@
 """The last task of a distributed run, on one executor: the per-device files joined from
 the parts' renumbered chunks (byte concatenation, in part order; the per-device tables'
-CSVs into DIR only with --csv, else into the work folder), then `pipeline publish
+CSVs into DIR/restricted only with --csv, else into the work folder), then `pipeline publish
 --reduced` on the merged store (k and the formulas over Spark's reductions: heat maps, OD,
-modal split, comfort summaries; then quarantine.csv, od_grid.csv, report.html,
-pipeline.gpkg), and the Parquet datasets moved into place. The
+modal split, comfort summaries; then restricted/quarantine.csv, od_grid.csv, report.html,
+pipeline.gpkg), and the Parquet datasets moved into DIR/restricted/parquet. The
 driver only starts it: nothing here passes through the driver."""
 import concurrent.futures
 import hashlib
@@ -46,14 +46,24 @@ def concatenate(out_path, pieces):
     os.replace(out_path + ".partial", out_path)
 
 
+def restricted(out):
+    """OUT/restricted: the files that identify people (Reports/OutputLayout.swift), made with its
+    README by `pipeline publish`; made here too, as the joined tables may come first."""
+    folder = os.path.join(out, "restricted")
+    os.makedirs(folder, exist_ok=True)
+    return folder
+
+
 def assemble_files(part_dirs, out, tables, per_device, dataset_locations, wanted=lambda name: True):
     """The files joined from the parts whose name is `wanted`: the per-device tables' CSVs
-    (`per_device`, names) in the folder `tables`, the rest in `out`; returns their paths."""
+    (`per_device`, names) in the folder `tables`, the rest (each identifies people too:
+    locations, device_stats, the GeoJSON files) in OUT/restricted; returns their paths."""
     written = []
     globals_ = [os.path.join(d, "global") for d in part_dirs]
+    rest = restricted(out)
 
     def target(name):
-        return os.path.join(tables if name in per_device else out, name)
+        return os.path.join(tables if name in per_device else rest, name)
 
     def present(name):
         return [g for g in globals_ if os.path.exists(os.path.join(g, name))]
@@ -76,7 +86,7 @@ def assemble_files(part_dirs, out, tables, per_device, dataset_locations, wanted
             continue
         # The parts' features, joined by ",\n" (a part without features adds nothing), between
         # the first part's prefix and suffix; bytes copied as they are, no text decoded.
-        with open(os.path.join(out, name) + ".partial", "wb") as f:
+        with open(target(name) + ".partial", "wb") as f:
             append_file(f, os.path.join(having[0], name + ".prefix"))
             first = True
             for g in having:
@@ -88,17 +98,18 @@ def assemble_files(part_dirs, out, tables, per_device, dataset_locations, wanted
                 append_file(f, features)
                 first = False
             append_file(f, os.path.join(having[0], name + ".suffix"))
-        os.replace(os.path.join(out, name) + ".partial", os.path.join(out, name))
-        written.append(os.path.join(out, name))
+        os.replace(target(name) + ".partial", target(name))
+        written.append(target(name))
     return written
 
 
 def remove_stale_tables(out, per_device):
-    """Without --csv: the per-device tables' CSVs an earlier run left in `out` removed, so no
-    file there is older than the run. Returns the names removed."""
-    removed = [name for name in per_device if os.path.exists(os.path.join(out, name))]
+    """Without --csv: the per-device tables' CSVs an earlier run left in OUT/restricted removed,
+    so no file there is older than the run. Returns the names removed."""
+    folder = restricted(out)
+    removed = [name for name in per_device if os.path.exists(os.path.join(folder, name))]
     for name in removed:
-        os.remove(os.path.join(out, name))
+        os.remove(os.path.join(folder, name))
     return removed
 
 
@@ -143,9 +154,9 @@ def set_aside(store, failed_parts):
 
 
 def move_parquet(source, out):
-    """OUT/parquet replaced by this run's datasets (already done when a retried task finds
-    them moved)."""
-    target = os.path.join(out, "parquet")
+    """OUT/restricted/parquet replaced by this run's datasets (already done when a retried task
+    finds them moved): a row per device's window, staypoint, leg … identifies people."""
+    target = os.path.join(restricted(out), "parquet")
     if not os.path.exists(source) and os.path.exists(target):
         return
     old = target + ".old"
@@ -191,13 +202,14 @@ def finish_steps(task):
         last = time.time()
     # With --csv the per-device tables' CSVs are published with the rest; without, they are
     # joined in the work folder only, for `pipeline publish --tables` (OD grid, GeoPackage).
-    tables = out if task["csv"] else os.path.join(run_dir, "assembled")
+    tables = restricted(out) if task["csv"] else os.path.join(run_dir, "assembled")
     os.makedirs(tables, exist_ok=True)
     files = assemble_files(part_dirs, out, tables, task["per_device_csv"], task["dataset_locations"], wanted=PUBLISH_READS.__contains__)
     if task["dataset_locations"]:
-        shutil.copyfile(os.path.join(run_dir, "merged", "locations.csv"), os.path.join(out, "locations.csv.partial"))
-        os.replace(os.path.join(out, "locations.csv.partial"), os.path.join(out, "locations.csv"))
-        files.append(os.path.join(out, "locations.csv"))
+        located = os.path.join(restricted(out), "locations.csv")
+        shutil.copyfile(os.path.join(run_dir, "merged", "restricted", "locations.csv"), located + ".partial")
+        os.replace(located + ".partial", located)
+        files.append(located)
     os.makedirs(os.path.join(out, "logs"), exist_ok=True)
     for i, d in enumerate(part_dirs):
         shutil.copyfile(os.path.join(d, "log.txt"), os.path.join(out, "logs", f"part-{task['indices'][i]}.log"))
@@ -228,7 +240,7 @@ def publish_and_move(task, steps, step, tables, files):
         set_aside(store, task.get("failed_parts", []))
         step("store_copy")
         publish = subprocess.run([binary, "publish", "--store", store, "--out", out, "--tables", tables, "--json"] + task["publish_args"],
-                                 capture_output=True, text=True)  # --tables DIR == --out: the report names the CSVs
+                                 capture_output=True, text=True)  # --tables DIR/restricted: the report names the CSVs
         step("publish")
         if publish.returncode != 0:
             return {"status": publish.returncode, "log": publish.stderr, "files": files, "heat_map": None, "steps_s": steps}

@@ -22,9 +22,9 @@
    counted over all parts) and writes the reduced tables as CSV into the work folder.
    Nothing of them reaches the driver.
 7. Finish (one executor task, assemble.py): the per-device files concatenated, `pipeline
-   publish --reduced` on the merged store (k and every formula, in Swift), DIR/parquet/
-   replaced; the per-device tables' CSVs joined into DIR with --csv, into the work folder
-   (for publish) without. The task returns the overall heat map's counts for the log.
+   publish --reduced` on the merged store (k and every formula, in Swift), DIR/restricted/parquet/
+   replaced; the per-device tables' CSVs joined into DIR/restricted with --csv, into the work
+   folder (for publish) without. The task returns the overall heat map's counts for the log.
 
 Outputs replace DIR's files atomically (each written beside and renamed), logs of every
 part go to DIR/logs/, and the exit status is the single run's: 0, 2 when inputs were
@@ -50,8 +50,8 @@ def arguments(argv):
     p = argparse.ArgumentParser(prog="spark_run", description="Run the mobility pipeline on Apache Spark (see spark/README.md).")
     p.add_argument("inputs", nargs="+", help="trace files or folders, readable at the same path on every executor")
     p.add_argument("--out", required=True, help="output folder, on a file system every executor sees: the files `pipeline run --out` "
-                   "writes (the per-device tables' CSVs only with --csv) and the per-device tables as Parquet in DIR/parquet "
-                   "(replaced on re-run)")
+                   "writes (the per-device tables' CSVs in DIR/restricted only with --csv) and the per-device tables as Parquet in "
+                   "DIR/restricted/parquet (replaced on re-run); restricted/ identifies people")
     p.add_argument("--csv", action="store_true", help="also write the per-device tables as CSV (modes.csv, staypoints.csv, dwells.csv, "
                    "triplegs.csv, trips.csv, rides.csv, stops.csv, events.csv), as `pipeline run` does (default: Parquet only)")
     p.add_argument("--partitions", type=int, default=2, help="parts of the devices, one Spark task each (default 2)")
@@ -276,7 +276,7 @@ def run_job(args, sc, SparkFiles, phases, planned):
         p = parts[r["index"]]
         write_atomically(os.path.join(out, "logs", f"part-{p.index}.log"), r["failed"] + "\n")
         log(f"part {p.index} FAILED on all {attempts} attempts, its devices are missing from every output: {', '.join(p.devices)} "
-            f"({len(p.own_files)} files, listed in quarantine.csv and spark_summary.json); error in {out}/logs/part-{p.index}.log")
+            f"({len(p.own_files)} files, listed in restricted/quarantine.csv and spark_summary.json); error in {out}/logs/part-{p.index}.log")
     if not results:
         log("every part failed; nothing to publish")
         return 1
@@ -343,7 +343,7 @@ def run_job(args, sc, SparkFiles, phases, planned):
         log(f"heat maps: {overall['cells']} cells published over all parts, {overall['suppressed']} suppressed "
             f"(k = {overall['min_devices']}); k applied per part would have published {per_part}")
     if not args.csv:
-        log(f"per-device tables in {out}/parquet (Parquet, partitioned by part); --csv writes "
+        log(f"per-device tables in {out}/restricted/parquet (Parquet, partitioned by part); --csv writes "
             + ", ".join(planned.per_device_csv) + " as well")
     status = 2 if failed or any(r["exit_status"] == 2 for r in results) else 0
     summary = {"failed_parts": [{"index": r["index"], "devices": parts[r["index"]].devices, "files": parts[r["index"]].own_files,
@@ -363,7 +363,7 @@ def run_job(args, sc, SparkFiles, phases, planned):
                "exit_status": status, "output_folder": out}
     write_atomically(os.path.join(out, "spark_summary.json"), json.dumps(summary, indent=1) + "\n")
     shutil.rmtree(layout.work_root(out), ignore_errors=True)
-    log(f"done in {summary['seconds']:.1f} s: {out}/report.html" + ("; some inputs were quarantined (quarantine.csv)" if status == 2 else "")
+    log(f"done in {summary['seconds']:.1f} s: {out}/report.html" + ("; some inputs were quarantined (restricted/quarantine.csv)" if status == 2 else "")
         + (f"; {len(failed)} parts failed (spark_summary.json: failed_parts)" if failed else ""))
     # No sc.stop(): spark-submit's shutdown hook stops the context when this process exits.
     # PySpark's stop() also waits out its accumulator server's poll, 0.7 s more of every run.

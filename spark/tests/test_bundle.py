@@ -105,9 +105,9 @@ class StaleTables(unittest.TestCase):
     def setUp(self):
         self.work = tempfile.mkdtemp(prefix="stale-test-")
         self.out = os.path.join(self.work, "out")
-        os.makedirs(self.out)
+        os.makedirs(os.path.join(self.out, "restricted"))
         for name in self.NAMES:
-            with open(os.path.join(self.out, name), "w") as f:
+            with open(os.path.join(self.out, "restricted", name), "w") as f:
                 f.write("an earlier run's\n")
         with open(os.path.join(self.out, "heatmap.csv"), "w") as f:
             f.write("published\n")
@@ -117,7 +117,8 @@ class StaleTables(unittest.TestCase):
 
     def test_without_csv_no_earlier_table_is_left_and_other_files_stay(self):
         self.assertEqual(assemble.remove_stale_tables(self.out, self.NAMES + ["events.csv"]), self.NAMES)
-        self.assertEqual(sorted(os.listdir(self.out)), ["heatmap.csv"])
+        self.assertEqual(sorted(os.listdir(self.out)), ["heatmap.csv", "restricted"])
+        self.assertEqual(os.listdir(os.path.join(self.out, "restricted")), [])
 
 
 class ReadParts(unittest.TestCase):

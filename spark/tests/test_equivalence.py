@@ -23,7 +23,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BINARY = os.environ.get("PIPELINE_BINARY", os.path.join(ROOT, ".build", "release", "pipeline"))
 SAME_BYTES = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "od_matrix.csv", "od_grid.csv", "modal_split.csv",
               "device_stats.csv", "modes.csv", "rides.csv", "stops.csv", "events.csv", "train_comfort.csv", "route_comfort.csv", "heatmap.csv", "staypoints.geojson",
-              "triplegs.geojson", "dwells.geojson", "heatmap.geojson", "report.html"]
+              "triplegs.geojson", "dwells.geojson", "heatmap.geojson", "report.html", "restricted/report.html"]
+
+
+# What identifies people is in DIR/restricted (Reports/OutputLayout.swift), on Spark as on one machine.
+RESTRICTED = {"modes.csv", "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "device_stats.csv", "rides.csv",
+              "stops.csv", "events.csv", "quarantine.csv", "staypoints.geojson", "triplegs.geojson", "dwells.geojson"}
+
+
+def at(folder, name):
+    """Where a run's output `name` is in its output folder."""
+    return os.path.join(folder, "restricted", name) if name in RESTRICTED else os.path.join(folder, name)
 
 
 PER_DEVICE_CSV = ["modes.csv", "staypoints.csv", "dwells.csv", "triplegs.csv", "trips.csv", "rides.csv", "stops.csv", "events.csv"]
@@ -38,11 +48,16 @@ class CityRuns(unittest.TestCase):
         shutil.rmtree(cls.work, ignore_errors=True)
 
     def read(self, folder, name):
-        with open(os.path.join(folder, name), encoding="utf-8", newline="") as f:
+        with open(at(folder, name), encoding="utf-8", newline="") as f:
             return f.read()
 
     def geopackage_layers(self, folder):
-        """Every layer's rows of folder/pipeline.gpkg, by layer name."""
+        """Every layer's rows of folder/pipeline.gpkg (folder/restricted/pipeline.gpkg too), by layer name."""
+        if not folder.endswith("restricted"):
+            return dict(self.geopackage_layers(os.path.join(folder, "restricted")), **self.geopackage_layers_of(folder))
+        return self.geopackage_layers_of(folder)
+
+    def geopackage_layers_of(self, folder):
         db = sqlite3.connect(os.path.join(folder, "pipeline.gpkg"))
         names = [r[0] for r in db.execute("SELECT table_name FROM gpkg_contents ORDER BY table_name")]
         rows = {n: db.execute(f'SELECT * FROM "{n}" ORDER BY fid').fetchall() for n in names}
@@ -145,7 +160,7 @@ class SparkEquivalence(CityRuns):
             parts = json.load(f)["parts"]
         self.assertEqual(len(parts), 3)
         self.assertGreater(len({p["devices"] for p in parts}), 1, parts)
-        with open(os.path.join(self.spark, "rides.csv"), newline="") as f:
+        with open(at(self.spark, "rides.csv"), newline="") as f:
             riders = {row["device"] for row in csv.DictReader(f) if row["source"] == "checkin"}
         self.assertTrue(riders, "the simulated city has train riders with check-ins")
         owners = {d: [p["index"] for p in parts if (p["first"] is None or d.encode() >= p["first"].encode())
@@ -191,7 +206,7 @@ class SparkEquivalence(CityRuns):
 
     def test_bad_input_is_quarantined_the_same_way(self):
         def rows(folder):
-            with open(os.path.join(folder, "quarantine.csv"), newline="") as f:
+            with open(at(folder, "quarantine.csv"), newline="") as f:
                 return [{k: v for k, v in row.items() if not k.startswith("run_started")} for row in csv.DictReader(f)]
         single = rows(self.single)
         self.assertEqual(len(single), 1)
@@ -229,7 +244,7 @@ class SparkEquivalence(CityRuns):
 
     def parquet(self, name):
         import pyarrow.parquet as pq
-        return pq.read_table(os.path.join(self.spark, "parquet", name))
+        return pq.read_table(os.path.join(self.spark, "restricted", "parquet", name))
 
     def test_parquet_tables_hold_the_single_runs_rows_and_ids(self):
         with sqlite3.connect(os.path.join(self.single, "pipeline.sqlite")) as db:
@@ -249,7 +264,7 @@ class SparkEquivalence(CityRuns):
 
     def test_ids_in_parquet_are_the_csv_ids(self):
         staypoints = self.parquet("staypoints")
-        with open(os.path.join(self.spark, "staypoints.csv"), newline="") as f:
+        with open(at(self.spark, "staypoints.csv"), newline="") as f:
             csv_ids = {(int(r["staypoint_id"]), r["device"]) for r in csv.DictReader(f)}
         self.assertEqual(set(zip(staypoints["staypoint_id"].to_pylist(), staypoints["device"].to_pylist())), csv_ids)
 
@@ -259,12 +274,12 @@ class SparkEquivalence(CityRuns):
             legs = dict(db.execute("SELECT id, geometry_geojson FROM triplegs"))
         for name, kind in (("staypoints", "Point"), ("dwells", "Point"), ("fixes", "Point"), ("triplegs", "LineString"), ("trips", "LineString")):
             with self.subTest(table=name):
-                frame = geopandas.read_parquet(os.path.join(self.spark, "parquet", name))
+                frame = geopandas.read_parquet(os.path.join(self.spark, "restricted", "parquet", name))
                 self.assertEqual(frame.crs.to_string(), "OGC:CRS84")
                 self.assertEqual(set(frame.geometry.dropna().geom_type), {kind})
                 if kind == "Point":
                     self.assertTrue(((frame.geometry.x == frame["lon"]) & (frame.geometry.y == frame["lat"])).all())
-        frame = geopandas.read_parquet(os.path.join(self.spark, "parquet", "triplegs"))
+        frame = geopandas.read_parquet(os.path.join(self.spark, "restricted", "parquet", "triplegs"))
         for leg_id, geometry in zip(frame["tripleg_id"], frame.geometry):
             self.assertEqual([list(c) for c in geometry.coords], [c[:2] for c in json.loads(legs[leg_id])["coordinates"]])
 
@@ -275,7 +290,7 @@ class SparkEquivalence(CityRuns):
             with open(os.path.join(self.spark, "spark_summary.json")) as f:
                 summary = json.load(f)
             for name in ("fixes", "staypoints", "triplegs", "rides", "windows"):
-                frame = spark.read.parquet(os.path.join(self.spark, "parquet", name))
+                frame = spark.read.parquet(os.path.join(self.spark, "restricted", "parquet", name))
                 counts = {r["part"]: r["count"] for r in frame.groupBy("part").count().collect()}
                 want = {p["index"]: p["parquet_rows"][name] for p in summary["parts"] if p["parquet_rows"][name]}
                 self.assertEqual(counts, want, name)
@@ -297,8 +312,8 @@ class SparkEquivalence(CityRuns):
             summary = json.load(f)
         self.assertGreater(summary["driver_peak_rss_mb"], 0)
         self.assertFalse(os.path.exists(os.path.join(self.spark, ".spark-work")))
-        self.assertFalse(os.path.exists(os.path.join(self.spark, "parquet", "heatmap_device_cells")), "cells below k must not be published")
-        self.assertEqual(sorted(os.listdir(os.path.join(self.spark, "parquet"))),
+        self.assertFalse(os.path.exists(os.path.join(self.spark, "restricted", "parquet", "heatmap_device_cells")), "cells below k must not be published")
+        self.assertEqual(sorted(os.listdir(os.path.join(self.spark, "restricted", "parquet"))),
                          ["dwells", "events", "fixes", "rides", "staypoints", "stops", "triplegs", "trips", "windows"])
 
 
@@ -335,9 +350,9 @@ class SparkDatasetLocations(CityRuns):
         """(staypoint_id, location_id or None) of the single run's staypoints.csv and of the
         Spark run's Parquet dataset."""
         import pyarrow.parquet as pq
-        with open(os.path.join(self.single, "staypoints.csv"), newline="") as f:
+        with open(at(self.single, "staypoints.csv"), newline="") as f:
             single = sorted((int(r["staypoint_id"]), int(r["location_id"]) if r["location_id"] else None) for r in csv.DictReader(f))
-        table = pq.read_table(os.path.join(self.spark, "parquet", "staypoints"))
+        table = pq.read_table(os.path.join(self.spark, "restricted", "parquet", "staypoints"))
         return single, sorted(zip(table["staypoint_id"].to_pylist(), table["location_id"].to_pylist()))
 
     def test_locations_and_their_ids_are_the_single_runs(self):
@@ -357,14 +372,14 @@ class SparkDatasetLocations(CityRuns):
 
     def test_without_csv_the_per_device_tables_are_parquet_only(self):
         self.assertEqual(self.job.returncode, 0, self.job.stderr[-3000:])
-        self.assertEqual([n for n in PER_DEVICE_CSV if os.path.exists(os.path.join(self.spark, n))], [])
+        self.assertEqual([n for n in PER_DEVICE_CSV if os.path.exists(at(self.spark, n))], [])
         self.assertIn("--csv writes modes.csv, staypoints.csv", self.job.stdout + self.job.stderr)
         single, spark = self.geopackage_layers(self.single), self.geopackage_layers(self.spark)
         self.assertIn("trips", single)
         self.assertEqual(single, spark)
 
     def test_locations_span_devices_and_some_staypoints_have_none(self):
-        with open(os.path.join(self.spark, "locations.csv"), newline="") as f:
+        with open(at(self.spark, "locations.csv"), newline="") as f:
             rows = list(csv.DictReader(f))
         self.assertTrue(any(int(r["devices"]) > 1 for r in rows), rows)
         self.assertTrue(all(r["device"] == "" for r in rows))
@@ -373,7 +388,7 @@ class SparkDatasetLocations(CityRuns):
     def test_negative_control_per_part_locations_differ(self):
         with open(os.path.join(self.spark, "spark_summary.json")) as f:
             summary = json.load(f)["locations"]
-        with open(os.path.join(self.spark, "locations.csv"), newline="") as f:
+        with open(at(self.spark, "locations.csv"), newline="") as f:
             found = len(list(csv.DictReader(f)))
         self.assertEqual(summary["scope"], "dataset")
         self.assertNotEqual(summary["locations_if_per_part"], found, summary)
@@ -409,7 +424,7 @@ class SparkRerunAndFailedPart(CityRuns):
         self.assertIn("FAILED on all 2 attempts", said)
         self.assertIn(failed[0]["devices"][0], said)
         self.assertIn("injected failure", self.read(self.spark, os.path.join("logs", "part-1.log")))
-        with open(os.path.join(self.spark, "quarantine.csv"), newline="") as f:
+        with open(at(self.spark, "quarantine.csv"), newline="") as f:
             set_aside = [r for r in csv.DictReader(f) if r["stage"] == "spark"]
         self.assertEqual(sorted(r["path"] for r in set_aside), sorted(failed[0]["files"]))
         self.assertTrue(all(r["code"] == "part_failed" and "missing from every output" in r["reason"] for r in set_aside), set_aside)
@@ -418,7 +433,7 @@ class SparkRerunAndFailedPart(CityRuns):
     def test_the_other_parts_are_published_once(self):
         lost = set(self.summary["failed_parts"][0]["devices"])
         import pyarrow.parquet as pq
-        table = pq.read_table(os.path.join(self.spark, "parquet", "staypoints")).to_pylist()
+        table = pq.read_table(os.path.join(self.spark, "restricted", "parquet", "staypoints")).to_pylist()
         rows = sorted(table, key=lambda r: r["staypoint_id"])
         kept = [r for r in self.first_staypoints if r["device"] not in lost]
         self.assertTrue(kept and len(kept) < len(self.first_staypoints))
@@ -426,7 +441,7 @@ class SparkRerunAndFailedPart(CityRuns):
         for got, want in zip(rows, kept):  # the CSV's text has 3 decimals, Parquet the store's double
             self.assertAlmostEqual(got["started_unix_s"], float(want["started_unix_s"]), places=3)
         self.assertEqual([r["staypoint_id"] for r in rows], list(range(1, len(rows) + 1)), "ids stay 1…n; the first run's rows are gone")
-        self.assertEqual([n for n in PER_DEVICE_CSV if os.path.exists(os.path.join(self.spark, n))], [], "no CSV of the first run is left")
+        self.assertEqual([n for n in PER_DEVICE_CSV if os.path.exists(at(self.spark, n))], [], "no CSV of the first run is left")
 
 
 if __name__ == "__main__":

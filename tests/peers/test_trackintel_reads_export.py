@@ -42,7 +42,7 @@ class TrackintelReadsExport(unittest.TestCase):
         shutil.rmtree(cls.work, ignore_errors=True)
 
     def ours(self, name):
-        return pd.read_csv(os.path.join(self.out, name))
+        return pd.read_csv(os.path.join(self.out, "restricted", name))
 
     def test_each_table_is_trackintels_model(self):
         self.assertIsInstance(self.pfs, ti.Positionfixes)

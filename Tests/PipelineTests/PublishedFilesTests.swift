@@ -1,0 +1,82 @@
+import Foundation
+import Ingest
+import MobilityCore
+import Reports
+import TestSupport
+import Testing
+
+/// What leaves the store (`OutputLayout`): the top of the output folder publishes no row of
+/// fewer than k persons and names no device, person or input; everything that does is in
+/// `restricted/`, through the real binary.
+@Suite struct PublishedFilesTests {
+    let cli = CommandLineTests()
+
+    /// The files at the top of `folder` (not the store, not `restricted/`).
+    static func published(_ folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+            !$0.hasPrefix(".") && !$0.hasPrefix(PipelineOutputs.storeName) && $0 != OutputLayout.restrictedFolderName
+        }.sorted()
+    }
+
+    @Test func theBundledTracesPublishNoRowOfFewerThanKPersonsAndNameNobody() throws {
+        let folder = try TemporaryFolder()
+        let traces = SharedData.projectRoot + "/traces"
+        let run = try cli.pipeline(["run", traces, "--out", "out"], in: folder.path)
+        #expect(run.status == 2, "the cut-off upload is quarantined: \(run.stderr)")
+        let out = folder.file("out")
+
+        let top = try Self.published(out)
+        let expected = top.filter { OutputLayout.publishedTables.contains($0) || $0 == "report.html" || $0 == "pipeline.gpkg" || $0.hasPrefix("heatmap") }
+        #expect(top == expected, "only aggregates, the report and the GeoPackage publish: \(Set(top).subtracting(expected).sorted())")
+        #expect(Set(OutputLayout.publishedTables).isSubset(of: Set(top)))
+        for file in OutputLayout.restrictedFiles.sorted() {
+            #expect(FileManager.default.fileExists(atPath: OutputLayout.path(file, in: out)), "\(file) is in restricted/")
+        }
+        let readme = try String(contentsOfFile: folder.file("out/restricted/README.txt"), encoding: .utf8)
+        #expect(readme.contains("identify people"))
+
+        // Every published table counts persons, and every row has k = 3 of them.
+        for file in top where file.hasSuffix(".csv") {
+            let table = try CSVTable.read(path: (out as NSString).appendingPathComponent(file))
+            let persons = try #require(table.columns.firstIndex(of: "persons"), "\(file) says how many persons each row has")
+            let few = table.rows.filter { (Int($0[persons] ?? "") ?? 0) < 3 }
+            #expect(few.isEmpty, "\(file): rows of fewer than 3 persons: \(few)")
+        }
+
+        // No published byte names a device, a person or an input file.
+        let devices = try CSVTable.read(path: folder.file("out/restricted/device_stats.csv"))
+        let names = Set(devices.rows.compactMap { $0[devices.columns.firstIndex(of: "device")!] })
+        let inputs = Set((FileManager.default.enumerator(atPath: traces)?.allObjects as? [String] ?? [])
+            .filter { !$0.hasPrefix(".") }.map { ($0 as NSString).lastPathComponent }.filter { $0.contains(".") })
+        #expect(names.count == 8 && inputs.count > 8)
+        for file in top {
+            let bytes = try #require(FileManager.default.contents(atPath: (out as NSString).appendingPathComponent(file)))
+            for name in names.union(inputs) where bytes.range(of: Data(name.utf8)) != nil {
+                Issue.record("\(file) names \(name)")
+            }
+        }
+        // The operator's page names them: it is in restricted/.
+        let operatorPage = try String(contentsOfFile: folder.file("out/restricted/report.html"), encoding: .utf8)
+        #expect(names.allSatisfy { operatorPage.contains($0) } && operatorPage.contains("identifies people"))
+    }
+
+    /// A simulated city of 20 devices over two days at k = 3 persons: the OD grid still
+    /// publishes most of its trips (pairs under k tried again on coarser cells).
+    @Test func aCityOfTwentyDevicesStillPublishesAtLeastHalfOfItsTripsOnTheODGrid() throws {
+        let folder = try TemporaryFolder()
+        let simulate = try cli.pipeline(["simulate", "--out", "city", "--devices", "20", "--days", "2", "--seed", "7", "--imu-rate", "0"], in: folder.path)
+        try #require(simulate.status == 0, "\(simulate.stderr)")
+        let run = try cli.pipeline(["run", "city", "--out", "out", "--json"], in: folder.path)
+        try #require([0, 2].contains(run.status), "\(run.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let trips = try #require(summary["trips"] as? Int)
+        let grid = try CSVTable.read(path: folder.file("out/od_grid.csv"))
+        let (count, persons) = (grid.columns.firstIndex(of: "trips")!, grid.columns.firstIndex(of: "persons")!)
+        let published = grid.rows.reduce(0) { $0 + (Int($1[count] ?? "") ?? 0) }
+        #expect(grid.rows.allSatisfy { (Int($0[persons] ?? "") ?? 0) >= 3 })
+        #expect(trips > 100 && Double(published) >= 0.5 * Double(trips), "\(published) of \(trips) trips published")
+        let said = try #require(summary["od_grid"] as? [String: Any])
+        #expect(said["published_trips"] as? Int == published)
+        print("od_grid.csv publishes \(published) of \(trips) trips of a 20-device city at k = 3")
+    }
+}
