@@ -11,9 +11,10 @@ public struct RecordingIdentity: Hashable, Sendable {
     /// The whole-file mode label from a manifest or `--name-pattern`, if any.
     public var mode: String?
     /// Where the device name came from: `manifest`, `name_pattern`, `table_column`, `folder`,
-    /// `export_metadata` or `file_name`.
+    /// `folder_and_export` (`<folder>/<phone>`), `export_metadata` or `file_name`.
     public var deviceSource: String
-    /// Where the person came from: `manifest`, `name_pattern`, `table_column`, or `device` (none given).
+    /// Where the person came from: `manifest`, `name_pattern`, `table_column`, `folder` (a folder
+    /// holding two phones' exports: one person, several devices), or `device` (none given).
     public var personSource: String
 }
 
@@ -44,9 +45,17 @@ public struct RecordingIdentity: Hashable, Sendable {
 /// is not one phone).
 ///
 /// Check-in and label CSVs name their devices per row and use this only as a fallback.
+///
+/// A folder that names the device but holds exports of two or more phones (Sensor Logger's
+/// `device id`, phyphox's `meta/device.csv` model: `PhoneSurvey`) holds more than one device:
+/// each export is then the device `<folder>/<phone>` and every file there, its GPX tracks too,
+/// belongs to the person `<folder>` (`personSource` "folder"), so k counts the folder once and
+/// no trip joins two phones' recordings. Two phones of one model in one folder stay one device.
 public struct DeviceResolver: Sendable {
     public var manifest = Manifest()
     public var namePattern: NSRegularExpression?
+    /// Exports in folders that hold two or more phones, each with its phone (`PhoneSurvey`).
+    public var phones = PhoneSurvey()
 
     public init(namePattern: String? = nil) throws {
         if let namePattern {
@@ -69,7 +78,7 @@ public struct DeviceResolver: Sendable {
         let fromPattern = patternGroups(path)
         let entry = manifest.isEmpty ? nil : manifest.entry(for: path)
         let mode = entry?.mode ?? fromPattern["mode"]
-        let device: String, deviceSource: String
+        var device: String, deviceSource: String
         // Read (two lines of a table) only when neither the manifest nor the pattern names both.
         let needsTable = entry == nil && fromPattern["device"] == nil || entry?.person == nil && fromPattern["person"] == nil
         let table = needsTable && ["csv", "tsv", "txt"].contains(FormatDetector.familyExtension(path)) ? PositionTableReader.identity(path: path) : nil
@@ -82,12 +91,20 @@ public struct DeviceResolver: Sendable {
         } else {
             (device, deviceSource) = DeviceResolver.pathDevice(path: path, root: root)
         }
+        let sharedFolder = deviceSource == "folder" ? phones.sharedFolder(of: path) : nil
+        if let sharedFolder, let phone = phones.phone(of: path) {
+            (device, deviceSource) = ((sharedFolder as NSString).lastPathComponent + "/" + phone, "folder_and_export")
+        }
         if let person = entry?.person { return RecordingIdentity(device: device, person: person, mode: mode, deviceSource: deviceSource, personSource: "manifest") }
         if let person = fromPattern["person"] {
             return RecordingIdentity(device: device, person: person, mode: mode, deviceSource: deviceSource, personSource: "name_pattern")
         }
         if let table, table.isPerson {
             return RecordingIdentity(device: device, person: table.name, mode: mode, deviceSource: deviceSource, personSource: "table_column")
+        }
+        if let sharedFolder {
+            return RecordingIdentity(device: device, person: (sharedFolder as NSString).lastPathComponent, mode: mode,
+                                     deviceSource: deviceSource, personSource: "folder")
         }
         return RecordingIdentity(device: device, person: device, mode: mode, deviceSource: deviceSource, personSource: "device")
     }
@@ -140,5 +157,41 @@ public enum KnownExtensions {
             name = String(name[..<dot])
         }
         return name
+    }
+}
+
+/// Which folders hold exports of more than one phone (`DeviceResolver`), surveyed once over a
+/// run's inputs before any is read: an export's phone is Sensor Logger's `device name` and
+/// `device id` (`Metadata.csv`), else phyphox's brand and model (`meta/device.csv`).
+public struct PhoneSurvey: Sendable {
+    /// Folder → its exports' phones, for folders with two or more.
+    private var folders: [String: [String: String]] = [:]
+
+    public init() {}
+
+    /// Surveys the exports (folders and zips) among `inputs`.
+    public init(_ inputs: [DiscoveredInput]) {
+        var byFolder: [String: [String: String]] = [:]
+        for input in inputs where input.problem == nil {
+            let path = input.path
+            guard path.lowercased().hasSuffix(".zip") || FileKind(path: path).isFolder, let phone = Self.phone(ofExport: path) else { continue }
+            byFolder[(path as NSString).deletingLastPathComponent, default: [:]][path] = phone
+        }
+        folders = byFolder.filter { Set($0.value.values).count >= 2 }
+    }
+
+    /// The folder holding `path` when it holds two or more phones' exports.
+    public func sharedFolder(of path: String) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folders[folder] == nil ? nil : folder
+    }
+
+    /// The phone of an export in such a folder.
+    public func phone(of path: String) -> String? { folders[(path as NSString).deletingLastPathComponent]?[path] }
+
+    /// `<device name>-<first 8 characters of the id>` (Sensor Logger) or `<brand> <model>` (phyphox).
+    static func phone(ofExport path: String) -> String? {
+        if let phone = SensorLogger.phone(export: path) { return "\(phone.name)-\(phone.id.prefix(8))" }
+        return Phyphox.phoneModel(export: path)
     }
 }

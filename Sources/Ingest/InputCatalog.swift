@@ -17,6 +17,12 @@ public struct InputCatalog {
         self.mappings = mappings
     }
 
+    /// Looks at every input's export metadata first, so a folder holding two phones' exports
+    /// gives two devices (`PhoneSurvey`). Call before the first `examine`.
+    public mutating func survey(_ inputs: [DiscoveredInput]) {
+        resolver.phones = PhoneSurvey(inputs)
+    }
+
     public enum Verdict: Sendable {
         case read(InputFormat)
         /// Not read: why, and whether that is worth a line in the log (a README beside the

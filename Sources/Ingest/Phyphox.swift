@@ -63,7 +63,21 @@ public enum Phyphox {
 
     /// The phone, from `meta/device.csv` (`"property","value"` rows: deviceBrand, deviceModel).
     static func phoneModel(deviceFile path: String) -> String? {
-        guard let lines = try? LineReader.head(path: path, limit: 200), let header = lines.first else { return nil }
+        guard let lines = try? LineReader.head(path: path, limit: 200) else { return nil }
+        return phoneModel(lines: lines)
+    }
+
+    /// The phone of an export (a folder, or a zip holding `meta/device.csv`), or nil.
+    static func phoneModel(export path: String) -> String? {
+        if path.lowercased().hasSuffix(".zip") {
+            guard let data = ZipExtraction.smallEntry(path, endingWith: "meta/device.csv") else { return nil }
+            return phoneModel(lines: String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init))
+        }
+        return phoneModel(deviceFile: (path as NSString).appendingPathComponent("meta/device.csv"))
+    }
+
+    static func phoneModel(lines: [String]) -> String? {
+        guard let header = lines.first else { return nil }
         let delimiter = IMUDialect.guessDelimiter(header)
         var properties: [String: String] = [:]
         for line in lines.dropFirst() {

@@ -30,6 +30,7 @@ public struct IngestRun {
         let inputs = try InputDiscovery.discover(options.paths, excluding: options.outputFolders)
         summary.inputsFound = inputs.filter { $0.problem == nil }.count
         var catalog = try InputCatalog(namePattern: options.namePattern, mappings: options.columns)
+        catalog.survey(inputs)
         // Fixes are stored cleaned: other cleaning parameters than the store's files were read
         // with make every file read again (and give a quarantined file another chance).
         let cleaning = String(decoding: try JSONEncoder.sorted.encode(options.cleaning), as: UTF8.self)

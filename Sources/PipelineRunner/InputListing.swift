@@ -68,7 +68,9 @@ public struct InputListing {
     public func run() throws -> [Entry] {
         var catalog = try InputCatalog(namePattern: namePattern, mappings: columns)
         try InputPath.requireExisting(paths)
-        return try InputDiscovery.discover(paths, excluding: excludedFolders).map { input in
+        let inputs = try InputDiscovery.discover(paths, excluding: excludedFolders)
+        catalog.survey(inputs)
+        return inputs.map { input in
             let (verdict, identity) = catalog.examine(input)
             var format: InputFormat?, note: String?
             switch verdict {

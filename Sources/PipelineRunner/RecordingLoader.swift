@@ -31,6 +31,7 @@ public struct RecordingLoader: Sendable {
         var report = Report()
         let inputs = try InputDiscovery.discover(paths)
         var catalog = try InputCatalog(namePattern: namePattern, mappings: mappings)
+        catalog.survey(inputs)
         var detected: [(DiscoveredInput, InputFormat)] = []
         for input in inputs {
             switch catalog.examine(input).verdict {

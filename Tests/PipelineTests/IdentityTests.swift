@@ -1,5 +1,6 @@
 import Foundation
 import Ingest
+import MobilityCore
 import PipelineRunner
 import Store
 import TestSupport
@@ -89,12 +90,40 @@ import Testing
         #expect(devices["walk-1"]?.device == "Pixel 7-fc85662c" && devices["walk-1"]?.deviceSource == "export_metadata")
         #expect(devices["walk-2"]?.device == "Pixel 7-fc85662c" && devices["walk-3.zip"]?.device == "Pixel 7-fc85662c")
         #expect(devices["ride"]?.device == "Pixel 7-0a1b2c3d", "another phone of the same model is another device")
-        // In a participant's folder, the folder names the device, as it names the GPX tracks beside it.
-        #expect(try InputListing(paths: [folder.path]).run().allSatisfy { $0.device == "in" && $0.deviceSource == "folder" })
+        // In a participant's folder that holds two phones' exports, each phone is a device of the folder's person.
+        let shared = try InputListing(paths: [folder.path]).run()
+        #expect(Set(shared.map(\.device)) == ["in/Pixel 7-fc85662c", "in/Pixel 7-0a1b2c3d"] && shared.allSatisfy { $0.person == "in" && $0.personSource == "folder" },
+                "\(shared.map { ($0.device, $0.person) })")
+        // One phone's exports and the GPX track beside them: the folder names the device, as before.
+        try FileManager.default.removeItem(atPath: folder.file("in/ride"))
+        try folder.write("in/day.gpx", GPXBuilder().text)
+        #expect(try InputListing(paths: [folder.path]).run().allSatisfy { $0.device == "in" && $0.deviceSource == "folder" && $0.personSource == "device" })
 
         guard SharedData.isAvailable else { return print(SharedData.skipMessage) }
         let metro = try InputListing(paths: [SharedData.path("imu/metro")]).run().filter { $0.format == "sensor_logger" }
         #expect(metro.count == 2 && Set(metro.map(\.device)) == ["Pixel 4 XL-fc85662c"], "two real rides of one phone: \(metro.map(\.device))")
+    }
+
+    /// Two people's phones in one folder (a phyphox export from an Android phone and one from
+    /// an iPhone, recorded at the same time) are two devices of the folder's person: no trip
+    /// joins their recordings, k counts the folder once, and the closing summary says how.
+    @Test func twoPhonesExportsInOneFolderAreTwoDevicesOfOnePerson() throws {
+        let folder = try TemporaryFolder()
+        try PhyphoxExportTests.write(folder, at: "traces/anna/android-walk")
+        try PhyphoxExportTests.write(folder, at: "traces/anna/iphone-walk", iPhone: true)
+        let run = try cli.pipeline(["run", "traces", "--out", "out", "--json"], in: folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let summary = try json(run)
+        let store = try #require(summary["store"] as? [String: Any])
+        #expect(store["devices"] as? Int == 2 && store["persons"] as? Int == 1, "\(store)")
+        let identities = try PipelineStore(path: folder.file("out/pipeline.sqlite")).deviceIdentities()
+        #expect(Set(identities.map(\.device)) == ["anna/google Pixel 6", "anna/Apple iPhone13,2"] && identities.allSatisfy { $0.person == "anna" },
+                "\(identities.map { ($0.device, $0.person) })")
+        let legs = try CSVTable.read(path: folder.file("out/restricted/triplegs.csv"))
+        let device = try #require(legs.columns.firstIndex(of: "device"))
+        #expect(!legs.rows.isEmpty && legs.rows.allSatisfy { ["anna/google Pixel 6", "anna/Apple iPhone13,2"].contains($0[device] ?? "") })
+        let again = try cli.pipeline(["run", "traces", "--out", "out"], in: folder.path)
+        #expect(again.stderr.contains("2 devices of 1 persons (device names from folder_and_export 2"), "\(again.stderr)")
     }
 
     @Test func discoveryKnowsEveryFileARunWrites() {
