@@ -169,16 +169,24 @@ public struct PhoneSurvey: Sendable {
 
     public init() {}
 
-    /// Surveys the exports (folders and zips) among `inputs`.
+    /// Surveys the folders holding exports (folders and zips) among `inputs`: every export in
+    /// them, given or not, so a part of a distributed run that was given one phone's exports
+    /// names them as the whole run does.
     public init(_ inputs: [DiscoveredInput]) {
         var byFolder: [String: [String: String]] = [:]
-        for input in inputs where input.problem == nil {
-            let path = input.path
-            guard path.lowercased().hasSuffix(".zip") || FileKind(path: path).isFolder, let phone = Self.phone(ofExport: path) else { continue }
-            byFolder[(path as NSString).deletingLastPathComponent, default: [:]][path] = phone
+        let holding = Set(inputs.filter { $0.problem == nil && Self.mayBeExport($0.path) }.map { ($0.path as NSString).deletingLastPathComponent })
+        for folder in holding.sorted() {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = (folder as NSString).appendingPathComponent(name)
+                guard Self.mayBeExport(path), let phone = Self.phone(ofExport: path) else { continue }
+                byFolder[folder, default: [:]][path] = phone
+            }
         }
         folders = byFolder.filter { Set($0.value.values).count >= 2 }
     }
+
+    static func mayBeExport(_ path: String) -> Bool { path.lowercased().hasSuffix(".zip") || FileKind(path: path).isFolder }
 
     /// The folder holding `path` when it holds two or more phones' exports.
     public func sharedFolder(of path: String) -> String? {

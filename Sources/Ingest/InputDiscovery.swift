@@ -149,7 +149,11 @@ public enum InputDiscovery {
         }
         let names = entries.map(\.name)
         if folder != root || !names.isEmpty, SensorLogger.isExport(fileNames: names) || Phyphox.isExport(folder: folder, fileNames: names) {
-            found.append(DiscoveredInput(path: folder, root: root))
+            // An export given by itself is named as a file given by itself is: by its folder, as
+            // if that folder's parent had been given (a distributed run's part is given its
+            // devices' exports one by one and must name them as the whole run does).
+            let parent = ((folder as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+            found.append(DiscoveredInput(path: folder, root: folder == root ? parent : root))
             return
         }
         for entry in entries {

@@ -122,6 +122,9 @@ import Testing
         let legs = try CSVTable.read(path: folder.file("out/restricted/triplegs.csv"))
         let device = try #require(legs.columns.firstIndex(of: "device"))
         #expect(!legs.rows.isEmpty && legs.rows.allSatisfy { ["anna/google Pixel 6", "anna/Apple iPhone13,2"].contains($0[device] ?? "") })
+        // One export given by itself (as a part of a distributed run is given its devices' files) has the same name.
+        let alone = try InputListing(paths: [folder.file("traces/anna/iphone-walk")]).run()
+        #expect(alone.map(\.device) == ["anna/Apple iPhone13,2"] && alone.map(\.person) == ["anna"], "\(alone.map { ($0.device, $0.deviceSource) })")
         let again = try cli.pipeline(["run", "traces", "--out", "out"], in: folder.path)
         #expect(again.stderr.contains("2 devices of 1 persons (device names from folder_and_export 2"), "\(again.stderr)")
     }
