@@ -52,6 +52,18 @@ public struct ODGridOutput {
                                distanceMeters: row[trip("distance_m")].flatMap(Double.init) ?? 0, mainMode: row[trip("main_mode")] ?? "unknown")
         }
         let od = ODGrid(input, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumDevices, coarserLevels: parameters.odCoarserLevels)
+        try Self.csv(od).write(to: (folder as NSString).appendingPathComponent(Self.fileName))
+        var summary = Summary(pairs: od.rows.count, suppressedPairs: od.suppressedPairs, suppressedTrips: od.suppressedTrips,
+                       unplacedTrips: od.unplacedTrips, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumDevices)
+        summary.coarsestCellMeters = parameters.odCellMeters * Double(1 << parameters.odCoarserLevels)
+        summary.publishedTrips = od.rows.reduce(0) { $0 + $1.trips }
+        for row in od.rows where row.grid.cellMeters > parameters.odCellMeters { summary.coarserPairs += 1 }
+        try store.setDerivedState(PipelineStore.odGridKey, Self.text(summary))  // for the report
+        return summary
+    }
+
+    /// `od_grid.csv`'s rows of a grid OD.
+    static func csv(_ od: ODGrid) -> CSVWriter {
         var csv = CSVWriter(columns: OutputSchema.odGrid.names)
         func degrees(_ value: Double) -> String { String(format: "%.6f", value) }
         for row in od.rows {
@@ -61,14 +73,7 @@ public struct ODGridOutput {
                         String(format: "%.1f", row.medianDurationSeconds), String(format: "%.1f", row.medianDistanceMeters)]
                        + OutputSchema.modeNames.map { String(format: "%.4f", row.modeShares[$0] ?? 0) })
         }
-        try csv.write(to: (folder as NSString).appendingPathComponent(Self.fileName))
-        var summary = Summary(pairs: od.rows.count, suppressedPairs: od.suppressedPairs, suppressedTrips: od.suppressedTrips,
-                       unplacedTrips: od.unplacedTrips, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumDevices)
-        summary.coarsestCellMeters = parameters.odCellMeters * Double(1 << parameters.odCoarserLevels)
-        summary.publishedTrips = od.rows.reduce(0) { $0 + $1.trips }
-        for row in od.rows where row.grid.cellMeters > parameters.odCellMeters { summary.coarserPairs += 1 }
-        try store.setDerivedState(PipelineStore.odGridKey, Self.text(summary))  // for the report
-        return summary
+        return csv
     }
 
     public static func text(_ s: Summary) -> String {

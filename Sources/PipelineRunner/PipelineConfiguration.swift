@@ -53,14 +53,54 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         public init() {}
     }
 
+    /// Releases on calendar windows (`ReleaseWindows`, docs/privacy.md): the trip tables of each
+    /// closed window, published once into `releases/<window>/`.
+    public struct Release: Hashable, Sendable, Codable {
+        /// `day`, `week` (ISO) or `month`; null publishes no windowed release.
+        public var window: ReleaseWindows.Period?
+        /// A window closes when the data holds a trip ending this long after its end, hours.
+        public var graceHours = 24.0
+        public init() {}
+
+        enum CodingKeys: String, CodingKey { case window, graceHours }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            window = try container.decodeIfPresent(ReleaseWindows.Period.self, forKey: .window)
+            graceHours = try container.decodeIfPresent(Double.self, forKey: .graceHours) ?? graceHours
+        }
+
+        /// The window written as null when unset, so the printed configuration shows the key.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(window, forKey: .window)
+            try container.encode(graceHours, forKey: .graceHours)
+        }
+    }
+
     public var cleaning = CleaningParameters()
     public var classification = Classification()
     public var trips = TripStageParameters()
     public var heatmap = HeatMapParameters()
     public var comfort = Comfort()
     public var calendar = Calendar()
+    public var release = Release()
 
     public init() {}
+
+    enum CodingKeys: String, CodingKey { case cleaning, classification, trips, heatmap, comfort, calendar, release }
+
+    /// `release` came in 0.6: a configuration an earlier run stored has none (`forget` reads it back).
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        cleaning = try container.decode(CleaningParameters.self, forKey: .cleaning)
+        classification = try container.decode(Classification.self, forKey: .classification)
+        trips = try container.decode(TripStageParameters.self, forKey: .trips)
+        heatmap = try container.decode(HeatMapParameters.self, forKey: .heatmap)
+        comfort = try container.decode(Comfort.self, forKey: .comfort)
+        calendar = try container.decode(Calendar.self, forKey: .calendar)
+        release = try container.decodeIfPresent(Release.self, forKey: .release) ?? Release()
+    }
 
     public struct Invalid: Error, CustomStringConvertible {
         public var description: String
@@ -88,6 +128,7 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
             throw Invalid(description: "\(path): a value has the wrong type (\(Self.describe(error)))")
         }
         if let problem = configuration.cleaning.problem { throw Invalid(description: "\(path): cleaning.\(problem)") }
+        guard configuration.release.graceHours >= 0 else { throw Invalid(description: "\(path): release.grace_hours must be ≥ 0") }
         let classification = configuration.classification
         guard classification.switchPenaltyNats >= 0, classification.minimumSegmentSeconds >= 0, classification.minimumStopSeconds >= 0 else {
             throw Invalid(description: "\(path): classification.switch_penalty_nats, minimum_segment_seconds and minimum_stop_seconds must be ≥ 0")

@@ -109,13 +109,15 @@ public struct PipelineRun {
         public var missingInputs: [String] = []
         /// Quarantined or set-aside inputs from earlier runs, still so (they do not make exit 2).
         public var carriedOverQuarantines: [String] = []
+        /// The windows released (`ReleaseRun`; `period` null when none is configured).
+        public var releases = ReleaseRun.Summary()
 
         enum CodingKeys: String, CodingKey {
             case thisRun = "this_run", store, missingInputs = "missing_inputs", carriedOverQuarantines = "carried_over_quarantines"
             case files, ingested, unchanged, quarantined, skipped, skippedFiles = "skipped_files", fixes, imuSamples = "imu_samples", checkins
             case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells, legsByModeSource = "legs_by_mode_source"
             case suppressedCells = "suppressed_cells", odGrid = "od_grid", odMatrix = "od_matrix", modalSplit = "modal_split", rides, measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
-            case exitStatus = "exit_status", outputFolder = "output_folder", warnings, fileOutcomes = "file_outcomes", partial
+            case exitStatus = "exit_status", outputFolder = "output_folder", warnings, fileOutcomes = "file_outcomes", partial, releases
         }
     }
 
@@ -213,6 +215,7 @@ public struct PipelineRun {
         let fingerprint = try self.fingerprint(store)
         if !force, try store.derivedState("complete_run") == fingerprint, partial || outputsExist() {
             summary.upToDate = true
+            summary.releases.period = configuration.release.window?.rawValue
             try fillCounts(&summary, store, counts: totals)
             try sayOutcomes(&summary, store)
             if !partial, let text = try store.derivedState(Self.publishedODKey),
@@ -289,6 +292,8 @@ public struct PipelineRun {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]  // the same bytes on every run (the golden record compares the store)
             try store.setDerivedState(Self.publishedODKey, String(decoding: try encoder.encode(published), as: UTF8.self))
+            summary.releases = try ReleaseRun(store: store, outputFolder: outputFolder, release: configuration.release,
+                                              heatMap: configuration.heatmap, calendar: calendar).run(progress: progress)
             try QuarantineReport.write(quarantined, to: OutputLayout.path("quarantine.csv", in: outputFolder))
             try ReportPage(store: store, folder: outputFolder,
                            modelPath: configuration.classification.rulesOnly ? nil : configuration.classification.model, calendar: calendar).write()

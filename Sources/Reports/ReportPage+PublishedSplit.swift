@@ -29,7 +29,9 @@ extension ReportPage {
             let rows = totals.filter { $0.key[0] == dimension && $0.key[1] == key }
             guard rows.keys.contains(where: { published[$0] != nil }) else { return nil }
             let perMode = modes.map { mode in published[[dimension, key, mode]] != nil ? rows[[dimension, key, mode]].map(value) ?? 0 : 0 }
-            let whole = rows.values.reduce(0) { $0 + value($1) }
+            // Summed in key order: a dictionary's order changes from process to process, and the
+            // last digit of a sum with it (the charts print it: the golden record saw both).
+            let whole = rows.sorted { $0.key.lexicographicallyPrecedes($1.key) }.reduce(0) { $0 + value($1.value) }
             return (perMode, max(0, whole - perMode.reduce(0, +)))
         }
     }

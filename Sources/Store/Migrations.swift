@@ -28,6 +28,26 @@ enum Migrations {
         migrator.registerMigration("v13_tripleg_source_answers") { db in
             try db.execute(sql: "ALTER TABLE triplegs ADD COLUMN imu_answer TEXT; ALTER TABLE triplegs ADD COLUMN gps_leg_model_answer TEXT")
         }
+        // Releases on calendar windows (`ReleaseWindows`): each window published once, and the
+        // trips each release held, so none is released twice.
+        migrator.registerMigration("v14_releases") { db in
+            try db.execute(sql: """
+                CREATE TABLE release_windows (
+                  window_id TEXT PRIMARY KEY,
+                  period TEXT NOT NULL,
+                  started_unix_s REAL NOT NULL,
+                  finished_unix_s REAL NOT NULL,
+                  trips INTEGER NOT NULL,
+                  released_unix_s REAL NOT NULL
+                );
+                CREATE TABLE released_trips (
+                  device TEXT NOT NULL,
+                  started_unix_s REAL NOT NULL,
+                  window_id TEXT NOT NULL REFERENCES release_windows(window_id),
+                  PRIMARY KEY (device, started_unix_s)
+                );
+                """)
+        }
         return migrator
     }
 

@@ -237,6 +237,9 @@ extension PipelineStore {
         forgotten.labels += db.changesCount
         try db.execute(sql: "DELETE FROM heatmap_device_cells WHERE device IN \(devices) OR COALESCE(person, device) IN \(persons)")
         forgotten.deviceCells += db.changesCount
+        // Which of their trips a window released: the release itself is final (re-releasing it
+        // without them would give them away by difference), the record of their trips is not kept.
+        try db.execute(sql: "DELETE FROM released_trips WHERE device IN \(devices)")
     }
 
     /// Whether a recording of `device` carried by `person` was forgotten.

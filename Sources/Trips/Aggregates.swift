@@ -43,15 +43,35 @@ public struct ODGroup: Sendable, Equatable {
     /// The groups of `devices`' trips; `persons` names each device's person (the device itself
     /// where it names none).
     public static func groups(_ devices: [DeviceTrips], persons: [String: String] = [:]) -> [ODGroup] {
-        var groups: [[String?]: [(device: String, trip: Trip)]] = [:]
-        for device in devices {
-            for trip in device.trips { groups[[trip.originGeofence, trip.destinationGeofence], default: []].append((device.device, trip)) }
+        groups(devices.flatMap { device in
+            device.trips.map { trip in
+                Member(device: device.device, person: persons[device.device] ?? device.device, origin: trip.originGeofence,
+                       destination: trip.destinationGeofence, durationSeconds: trip.durationSeconds, distanceMeters: trip.distanceMeters,
+                       mainMode: modeName(trip.mainMode))
+            }
+        })
+    }
+
+    /// A trip as a group counts it.
+    public struct Member: Sendable {
+        public var device: String, person: String, origin: String?, destination: String?
+        public var durationSeconds: Double, distanceMeters: Double, mainMode: String
+        public init(device: String, person: String, origin: String?, destination: String?, durationSeconds: Double, distanceMeters: Double,
+                    mainMode: String) {
+            (self.device, self.person, self.origin, self.destination) = (device, person, origin, destination)
+            (self.durationSeconds, self.distanceMeters, self.mainMode) = (durationSeconds, distanceMeters, mainMode)
         }
+    }
+
+    /// The groups of `members` by origin and destination.
+    public static func groups(_ members: [Member]) -> [ODGroup] {
+        var groups: [[String?]: [Member]] = [:]
+        for member in members { groups[[member.origin, member.destination], default: []].append(member) }
         return groups.map { key, members in
             ODGroup(origin: key[0], destination: key[1], trips: members.count, devices: Set(members.map(\.device)).count,
-                    persons: Set(members.map { persons[$0.device] ?? $0.device }).count,
-                    durationsSeconds: members.map(\.trip.durationSeconds), distancesMeters: members.map(\.trip.distanceMeters),
-                    mainModes: Dictionary(members.map { (modeName($0.trip.mainMode), 1) }, uniquingKeysWith: +))
+                    persons: Set(members.map(\.person)).count,
+                    durationsSeconds: members.map(\.durationSeconds), distancesMeters: members.map(\.distanceMeters),
+                    mainModes: Dictionary(members.map { ($0.mainMode, 1) }, uniquingKeysWith: +))
         }
     }
 }

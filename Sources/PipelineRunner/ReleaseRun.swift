@@ -1,0 +1,127 @@
+import Foundation
+import HeatMaps
+import MobilityCore
+import Reports
+import Store
+import Trips
+
+/// `releases/<window>/`: the trip tables (`od_matrix.csv`, `od_grid.csv`, `modal_split.csv`)
+/// of each calendar window that closed since the last run, each written once and never again
+/// (`ReleaseWindows`: the defence against differencing nightly tables; docs/privacy.md). The
+/// store keeps which windows and trips were released. Wiring only: which trips a window holds
+/// is `ReleaseWindows`'s, the tables are the single run's code on those trips.
+public struct ReleaseRun {
+    public var store: PipelineStore
+    public var outputFolder: String
+    public var release: PipelineConfiguration.Release
+    public var heatMap: HeatMapParameters
+    public var calendar: CalendarKeys
+
+    public static let folderName = "releases"
+
+    public init(store: PipelineStore, outputFolder: String, release: PipelineConfiguration.Release, heatMap: HeatMapParameters, calendar: CalendarKeys) {
+        (self.store, self.outputFolder, self.release, self.heatMap, self.calendar) = (store, outputFolder, release, heatMap, calendar)
+    }
+
+    public struct Summary: Sendable, Codable, Equatable {
+        /// The window kind (`day`, `week`, `month`), or null when no release is configured.
+        public var period: String?
+        /// Windows released by this run, and the trips they held.
+        public var released: [String] = []
+        public var trips = 0
+        /// Windows released by earlier runs (never written again).
+        public var releasedBefore = 0
+        /// Trips not released yet: in windows still open.
+        public var pendingTrips = 0
+        enum CodingKeys: String, CodingKey {
+            case period, released, trips, releasedBefore = "released_before", pendingTrips = "pending_trips"
+        }
+
+        /// Every key on every run: `period` is null, not left out, when none is configured.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(period, forKey: .period)
+            try container.encode(released, forKey: .released)
+            try container.encode(trips, forKey: .trips)
+            try container.encode(releasedBefore, forKey: .releasedBefore)
+            try container.encode(pendingTrips, forKey: .pendingTrips)
+        }
+    }
+
+    public func run(progress: Progress) throws -> Summary {
+        guard let period = release.window else { return Summary() }
+        var summary = Summary(period: period.rawValue)
+        let trips = try store.releaseTrips()
+        let before = try store.releases()
+        summary.releasedBefore = before.windows.count
+        let releasedTrips = Set(before.trips.map { ReleaseWindows.ReleasedTrip(device: $0.device, startSeconds: $0.startSeconds) })
+        let keys = trips.map { ReleaseWindows.ReleasedTrip(device: $0.device, startSeconds: $0.startSeconds) }
+        let due = ReleaseWindows.due(trips: keys, releasedTrips: releasedTrips, releasedWindows: before.windows,
+                                     latestSeconds: trips.map(\.endSeconds).max() ?? 0, graceSeconds: release.graceHours * 3600,
+                                     period: period, calendar: calendar)
+        let geofences = Dictionary(try store.geofences().map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        let folder = (outputFolder as NSString).appendingPathComponent(Self.folderName)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (window, indices) in due {
+            let members = indices.map { trips[$0] }
+            let target = (folder as NSString).appendingPathComponent(window.id)
+            if FileManager.default.fileExists(atPath: target) {
+                // A release is final: a folder of this window (from a store since rebuilt) is never replaced.
+                progress.log("release \(window.id): \(target) exists and is final; not written again")
+            } else {
+                try write(window, members, to: target, geofences: geofences)
+            }
+            try store.recordRelease(window: window.id, period: period.rawValue, startSeconds: window.startSeconds, endSeconds: window.endSeconds,
+                                    trips: members.map { ($0.device, $0.startSeconds) }, releasedSeconds: Date().timeIntervalSince1970)
+            summary.released.append(window.id)
+            summary.trips += members.count
+        }
+        let releasedNow = Set(due.flatMap(\.trips))
+        summary.pendingTrips = keys.indices.filter { !releasedTrips.contains(keys[$0]) && !releasedNow.contains($0) }.count
+        progress.log(Self.text(summary))
+        return summary
+    }
+
+    public static func text(_ s: Summary) -> String {
+        guard let period = s.period else { return "releases: none configured (release.window)" }
+        return "releases (\(period)): \(s.released.isEmpty ? "no window closed" : s.released.joined(separator: ", ") + " released with \(s.trips) trips"); "
+            + "\(s.releasedBefore) released before and final; \(s.pendingTrips) trips wait for their window to close"
+    }
+
+    /// One window's tables, written beside and moved into place, so a killed run leaves no
+    /// half release (it is written again by the next run, as the store has not recorded it).
+    func write(_ window: ReleaseWindows.Window, _ members: [PipelineStore.ReleaseTrip], to target: String, geofences: [String: Geofence]) throws {
+        let partial = target + ".partial"
+        try? FileManager.default.removeItem(atPath: partial)
+        try FileManager.default.createDirectory(atPath: partial, withIntermediateDirectories: true)
+        func path(_ name: String) -> String { (partial as NSString).appendingPathComponent(name) }
+        let k = heatMap.minimumDevices
+        let od = ODMatrix(groups: ODGroup.groups(members.map {
+            ODGroup.Member(device: $0.device, person: $0.person, origin: $0.originGeofence, destination: $0.destinationGeofence,
+                           durationSeconds: $0.durationSeconds, distanceMeters: $0.distanceMeters, mainMode: $0.mainMode)
+        }), minimumPersons: k)
+        try TripTables.odMatrix(od, geofences: geofences).write(to: path(OutputSchema.odMatrix.file))
+        let grid = ODGrid(members.map {
+            ODGrid.Trip(device: $0.device, person: $0.person, origin: $0.origin, destination: $0.destination, durationSeconds: $0.durationSeconds,
+                        distanceMeters: $0.distanceMeters, mainMode: $0.mainMode)
+        }, cellMeters: heatMap.odCellMeters, minimumPersons: k, coarserLevels: heatMap.odCoarserLevels)
+        try ODGridOutput.csv(grid).write(to: path(OutputSchema.odGrid.file))
+        let totals = ModalTotal.totals(trips: members.map { ModalTotal.Entry(person: $0.person, startSeconds: $0.startSeconds, mode: $0.mainMode) },
+                                       legs: members.flatMap(\.legs).map {
+                                           ModalTotal.Entry(person: $0.person, startSeconds: $0.startSeconds, mode: $0.mode,
+                                                            distanceMeters: $0.distanceMeters, durationSeconds: $0.durationSeconds)
+                                       }, calendar: calendar)
+        let split = ModalSplit(totals: totals, minimumPersons: k)
+        try TripTables.modalSplit(split).write(to: path(OutputSchema.modalSplit.file))
+        let readme = """
+            Release \(window.id): the trips that started from \(ISO8601.format(Timestamp(secondsSince1970: window.startSeconds))) \
+            to before \(ISO8601.format(Timestamp(secondsSince1970: window.endSeconds))) (local calendar, UTC\(String(format: "%+.1f", calendar.utcOffsetSeconds / 3600)) h), \
+            and trips of earlier windows that arrived after those were released: \(members.count) trips of \(Set(members.map(\.person)).count) persons.
+            Every row counts k = \(k) distinct persons or more (docs/privacy.md). This release is final: the pipeline never writes \
+            it again, and no trip in it is in any other release.
+
+            """
+        try Data(readme.utf8).write(to: URL(fileURLWithPath: path("README.txt")))
+        try FileManager.default.moveItem(atPath: partial, toPath: target)
+    }
+}
