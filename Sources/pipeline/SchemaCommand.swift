@@ -11,10 +11,24 @@ struct SchemaCommand: ParsableCommand {
             """
     )
 
-    @Flag(help: "Print a JSON array instead, one object per file: file, about, per_device (a per-device table, which a distributed run writes as Parquet and as CSV only with --csv) and columns (name, type, unit).")
+    @Flag(help: "Print a JSON array instead, one object per file: file, path (below the output folder: restricted/ for the files that identify people), about, per_device (a per-device table, which a distributed run writes as Parquet and as CSV only with --csv) and columns (name, type, unit).")
     var json = false
 
+    @Flag(help: "Print one JSON object of pandas dtypes per file ({\"triplegs.csv\": {\"device\": \"string\", …}}) for pd.read_csv(path, dtype=…): text as string (a device 010 stays \"010\"), integer as Int64, real as float64, boolean as boolean; times are text, for pd.to_datetime.")
+    var pandasDtypes = false
+
+    func validate() throws {
+        if json && pandasDtypes { throw ValidationError("--json and --pandas-dtypes print two different things: give one") }
+    }
+
     func run() throws {
+        if pandasDtypes {
+            var dtypes: [String: [String: String]] = [:]
+            for schema in OutputSchema.runFiles + [OutputSchema.features] {
+                dtypes[schema.file] = Dictionary(uniqueKeysWithValues: schema.columns.map { ($0.name, Self.pandasType($0.type)) })
+            }
+            return try JSONSummary.print(dtypes)
+        }
         guard json else {
             print(OutputSchema.markdown(), terminator: "")
             return
@@ -22,13 +36,24 @@ struct SchemaCommand: ParsableCommand {
         try JSONSummary.print((OutputSchema.runFiles + [OutputSchema.features]).map(FileSchema.init))
     }
 
+    /// The pandas dtype a column is read with: nullable where a field may be empty.
+    static func pandasType(_ type: OutputSchema.ColumnType) -> String {
+        switch type {
+        case .text, .datetime: "string"
+        case .integer: "Int64"
+        case .real: "float64"
+        case .boolean: "boolean"
+        }
+    }
+
     struct FileSchema: Encodable {
-        var file: String, about: String, perDevice: Bool, columns: [Column]
+        var file: String, path: String, about: String, perDevice: Bool, columns: [Column]
         struct Column: Encodable { var name: String, type: String, unit: String }
-        enum CodingKeys: String, CodingKey { case file, about, perDevice = "per_device", columns }
+        enum CodingKeys: String, CodingKey { case file, path, about, perDevice = "per_device", columns }
 
         init(_ schema: OutputSchema) {
             (file, about) = (schema.file, schema.about)
+            path = OutputLayout.restrictedFiles.contains(schema.file) ? OutputLayout.restrictedFolderName + "/" + schema.file : schema.file
             perDevice = schema.isPerDeviceTable
             columns = schema.columns.map { Column(name: $0.name, type: $0.type.rawValue, unit: $0.unit) }
         }

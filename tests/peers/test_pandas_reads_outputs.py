@@ -5,7 +5,9 @@ pandas attribute (`df.map` is `DataFrame.map`, not a column).
 
 Run by scripts/peer_test.sh (part of scripts/test.sh)."""
 import glob
+import json
 import os
+import sqlite3
 import re
 import shutil
 import subprocess
@@ -63,6 +65,52 @@ class PandasReadsOutputs(unittest.TestCase):
             columns = pd.read_csv(path, nrows=0).columns
             with self.subTest(file=os.path.basename(path)):
                 self.assertEqual([c for c in columns if c in taken], [])
+
+
+
+class IdentifiersStayText(unittest.TestCase):
+    """GeoLife names its users 000 … 181: read with `pipeline schema --pandas-dtypes`, a device
+    010 stays "010" and joins the store's, where pandas' default would make it the integer 10."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.work = tempfile.mkdtemp(prefix="pandas-dtypes-")
+        traces = os.path.join(cls.work, "traces")
+        done = subprocess.run([BINARY, "simulate", "--out", traces, "--devices", "11", "--days", "1", "--seed", "5", "--imu-rate", "0"],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        for index in range(1, 12):
+            os.rename(os.path.join(traces, f"phone-{index:02d}"), os.path.join(traces, f"{index - 1:03d}"))
+        for name in ("checkins.csv", "labels.csv"):  # they name the simulator's phones
+            os.remove(os.path.join(traces, name))
+        cls.out = os.path.join(cls.work, "reports")
+        run = subprocess.run([BINARY, "run", traces, "--out", cls.out], capture_output=True, text=True)
+        assert run.returncode in (0, 2), run.stderr
+        printed = subprocess.run([BINARY, "schema", "--pandas-dtypes"], capture_output=True, text=True, check=True)
+        cls.dtypes = json.loads(printed.stdout)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    def test_devices_000_to_010_stay_text_and_join_the_store(self):
+        path = os.path.join(self.out, "restricted", "triplegs.csv")
+        self.assertEqual(pd.read_csv(path)["device"].dtype.kind, "i", "the default reads 010 as 10: the problem")
+        legs = pd.read_csv(path, dtype=self.dtypes["triplegs.csv"])
+        devices = set(legs["device"])
+        self.assertIn("010", devices)
+        self.assertTrue(devices <= {f"{i:03d}" for i in range(11)}, devices)
+        with sqlite3.connect(os.path.join(self.out, "pipeline.sqlite")) as db:
+            stored = pd.read_sql("SELECT id AS tripleg_id, device FROM triplegs", db)
+        joined = legs.merge(stored, on=["tripleg_id", "device"])
+        self.assertEqual(len(joined), len(legs), "every leg joins the store's row by id and device")
+
+    def test_every_file_reads_with_its_dtypes(self):
+        for path in sorted(glob.glob(os.path.join(self.out, "*.csv")) + glob.glob(os.path.join(self.out, "restricted", "*.csv"))):
+            name = os.path.basename(path)
+            with self.subTest(file=name):
+                frame = pd.read_csv(path, dtype=self.dtypes[name])
+                self.assertEqual(set(frame.columns), set(self.dtypes[name]))
 
 
 if __name__ == "__main__":
