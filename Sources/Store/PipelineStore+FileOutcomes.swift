@@ -9,9 +9,10 @@ public struct FileOutcome: Encodable, Hashable, Sendable {
     public struct Stream: Encodable, Hashable, Sendable {
         public var sensor: String
         public var samples: Int
-        public var effectiveRateHz: Double?
-        public var realRateHz: Double?
-        public var repeatFactor: Int?
+        // null, not left out, when unknown: `--json` has the same keys in every entry.
+        @NullEncodable public var effectiveRateHz: Double?
+        @NullEncodable public var realRateHz: Double?
+        @NullEncodable public var repeatFactor: Int?
         public var gaps: Int
         public var longestGapS: Double
         public var gapS: Double
