@@ -27,6 +27,8 @@ public struct Manifest: Sendable {
     public private(set) var entries: [String: Entry] = [:]
     /// Glob rows, as absolute patterns, in file order.
     public private(set) var globs: [(pattern: String, entry: Entry)] = []
+    /// Where each row (by its absolute path or pattern) was written: the manifest and line.
+    public private(set) var rows: [(path: String, manifest: String, line: Int)] = []
 
     public init() {}
 
@@ -57,8 +59,10 @@ public struct Manifest: Sendable {
             }
             if file.contains(where: { "*?[".contains($0) }) {
                 loadedGlobs.append((InputPath.standardiseFolder(of: absolute), entry))
+                rows.append((InputPath.standardiseFolder(of: absolute), path, row.line))
             } else {
                 loaded[InputPath.standardise(absolute)] = entry
+                rows.append((InputPath.standardise(absolute), path, row.line))
             }
         }
         entries.merge(loaded) { _, new in new }
@@ -66,6 +70,15 @@ public struct Manifest: Sendable {
     }
 
     public var isEmpty: Bool { entries.isEmpty && globs.isEmpty }
+
+    /// The rows that name no path of `inputs` (a file moved, renamed or misspelt): each with
+    /// its manifest and line, so a run can say so instead of naming those files otherwise.
+    public func unmatchedRows(_ inputs: [String]) -> [(path: String, manifest: String, line: Int)] {
+        let paths = Set(inputs.map(InputPath.standardise))
+        return rows.filter { row in
+            row.path.contains(where: { "*?[".contains($0) }) ? !paths.contains { fnmatch(row.path, $0, FNM_PATHNAME) == 0 } : !paths.contains(row.path)
+        }
+    }
 
     public func entry(for path: String) -> Entry? {
         let path = InputPath.standardise(path)

@@ -95,6 +95,10 @@ public struct IngestRun {
                    ?? "every table was a known format, not a trace, or did not fit it (too few fields, or text where it reads numbers)")
                 + "; nothing was read with it")
         }
+        for row in catalog.resolver.manifest.unmatchedRows(inputs.map(\.path)) {
+            summary.warnings.append("\(row.manifest) line \(row.line): \(row.path) matches no input file (moved, renamed or misspelt? the path is "
+                + "relative to the manifest's folder); its device and person were given to nothing")
+        }
         summary.files = counts.seen
         summary.ingested = counts.ingested
         summary.unchanged = counts.unchanged

@@ -129,6 +129,21 @@ import Testing
         #expect(again.stderr.contains("2 devices of 1 persons (device names from folder_and_export 2"), "\(again.stderr)")
     }
 
+    /// A manifest row that names no input (a file moved or misspelt) is said, with its line,
+    /// rather than leaving its device and person silently unused.
+    @Test func aManifestRowMatchingNoInputIsSaid() throws {
+        let folder = try TemporaryFolder()
+        try walk(folder, "in/a/day.gpx")
+        try folder.write("in/manifest.csv", "path,device,person\na/day.gpx,dev-a,ann\na/dya.gpx,dev-b,bob\nb/*.gpx,dev-c,cat\n")
+        let run = try cli.pipeline(["run", "in", "--out", "out", "--json"], in: folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let warnings = (try json(run)["warnings"] as? [String]) ?? []
+        let said = warnings.filter { $0.contains("matches no input file") }
+        #expect(said.count == 2 && said.contains { $0.contains("manifest.csv line 3") && $0.contains("a/dya.gpx") }
+                && said.contains { $0.contains("manifest.csv line 4") && $0.contains("b/*.gpx") }, "\(warnings)")
+        #expect(try PipelineStore(path: folder.file("out/pipeline.sqlite")).deviceIdentities().map(\.device) == ["dev-a"])
+    }
+
     @Test func discoveryKnowsEveryFileARunWrites() {
         for name in PipelineRun.outputNames + ["heatmap-walk.png", PipelineRun.storeName + "-wal", PipelineRun.partTablesName] {
             #expect(PipelineOutputs.isOutputName(name), "\(name) would be read back from a store's folder among the inputs")
