@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 scripts/spark_setup.sh
-swift build -c release --product pipeline >&2
+# The one release build that scripts/run.sh, install.sh and the Spark bundle use.
+export PIPELINE_BINARY="${PIPELINE_BINARY:-$(scripts/static_build.sh)}"
 cluster=$(mktemp -d -t spark-cluster-XXXXXX)
 trap '"$root"/scripts/spark_cluster.sh stop "$cluster"; rm -rf "$cluster"' EXIT
 scripts/spark_cluster.sh start "$cluster" >&2

@@ -131,7 +131,7 @@ public struct TripsRun {
         }
         summary.devices = names.count
         summary.geofences = geofences.count
-        progress.log("trips: \(names.count) devices, \(geofences.count) geofences, classified windows for \(stored.count) devices")
+        progress.log("trips: \(names.count) devices with fixes, \(geofences.count) geofences, classified windows for \(stored.count) devices")
 
         // A batch of devices at a time (as many as cores): their full tracks are dropped once
         // analysed, so memory follows the largest devices, not the data set.

@@ -100,7 +100,8 @@ public struct ReportPage {
         let cards: [(String, Double)] = [
             ("inputs", Double(counts.inputs)),
             ("quarantined", Double(Set(try store.quarantinedFiles().map(\.path)).count)),
-            ("devices", Double(counts.devices)),
+            ("devices with data", Double(counts.devices)),
+            ("persons", Double(Set(try store.deviceIdentities().map(\.person)).count)),
             ("GPS fixes", Double(counts.fixes)),
             ("IMU samples", Double(counts.imuSamples)),
             ("staypoints", Double(counts.staypoints)),
