@@ -1,4 +1,5 @@
 import Foundation
+import MobilityCore
 
 /// Releases on fixed calendar windows: the defence against differencing nightly tables.
 ///
@@ -52,13 +53,13 @@ public enum ReleaseWindows {
         case .week:
             let monday = day - calendar.weekday(seconds)
             let thursday = monday + 3  // ISO 8601: a week belongs to the year of its Thursday
-            let (year, _, _) = civil(thursday)
-            let week = (thursday - daysFromCivil(year, 1, 1)) / 7 + 1
+            let year = ISO8601.civil(fromDays: thursday).year
+            let week = (thursday - ISO8601.days(year: year, month: 1, day: 1)) / 7 + 1
             return Window(id: String(format: "%04d-W%02d", year, week), startSeconds: instant(monday), endSeconds: instant(monday + 7))
         case .month:
-            let (year, month, _) = civil(day)
-            let next = month == 12 ? daysFromCivil(year + 1, 1, 1) : daysFromCivil(year, month + 1, 1)
-            return Window(id: String(format: "%04d-%02d", year, month), startSeconds: instant(daysFromCivil(year, month, 1)), endSeconds: instant(next))
+            let (year, month, _) = ISO8601.civil(fromDays: day)
+            let next = month == 12 ? ISO8601.days(year: year + 1, month: 1, day: 1) : ISO8601.days(year: year, month: month + 1, day: 1)
+            return Window(id: String(format: "%04d-%02d", year, month), startSeconds: instant(ISO8601.days(year: year, month: month, day: 1)), endSeconds: instant(next))
         }
     }
 
@@ -89,31 +90,7 @@ public enum ReleaseWindows {
     }
 
     static func dateText(_ day: Int) -> String {
-        let (y, m, d) = civil(day)
+        let (y, m, d) = ISO8601.civil(fromDays: day)
         return String(format: "%04d-%02d-%02d", y, m, d)
-    }
-
-    /// Year, month, day of a day number (days since 1970-01-01), proleptic Gregorian
-    /// (H. Hinnant's `civil_from_days`).
-    static func civil(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
-
-    /// Days since 1970-01-01 of a date (`days_from_civil`).
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 }
