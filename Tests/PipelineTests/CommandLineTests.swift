@@ -112,6 +112,11 @@ import Testing
         let bad = try pipeline(["inspect", "--json", "traces/bad.gpx"], in: folder.path)
         #expect(bad.status == 2 && bad.stdout.contains("bad.gpx:2:"))
         #expect(!FileManager.default.fileExists(atPath: folder.file("reports")))
+        // A folder: what is not a trace is said, with the reason, not passed over.
+        try folder.write("traces/bob/metadata.json", "{\"app\": \"x\"}\n")
+        let listed = try pipeline(["inspect", "--json", "traces/bob"], in: folder.path)
+        #expect(listed.stdout.contains("phone.csv.gz") && listed.stderr.contains("not inspected") && listed.stderr.contains("metadata.json: JSON that is not GeoJSON"),
+                "\(listed.stderr)")
     }
 
     @Test func usageErrorsExitWith64AndSayWhy() throws {
