@@ -365,7 +365,7 @@ class SparkDatasetLocations(CityRuns):
         report = self.read(self.single, "report.html")
         for name in PER_DEVICE_CSV:
             report = report.replace(name, "parquet/" + name[:-len(".csv")])
-        self.assertIn("parquet/trips, parquet/triplegs", report)
+        self.assertIn("restricted/parquet/trips, restricted/parquet/triplegs", report)
         self.assertEqual(report, self.read(self.spark, "report.html"))
         single, spark = self.staypoint_locations()
         self.assertEqual(single, spark)
@@ -408,7 +408,7 @@ class SparkRerunAndFailedPart(CityRuns):
         cls.spark = os.path.join(cls.work, "spark")
         run = [os.path.join(ROOT, "scripts", "spark_run.sh"), traces, "--out", cls.spark, "--partitions", "3", "--master", "local[2,2]"]
         cls.first = subprocess.run(run + ["--csv"], capture_output=True, text=True)
-        with open(os.path.join(cls.spark, "staypoints.csv"), newline="") as f:
+        with open(at(cls.spark, "staypoints.csv"), newline="") as f:
             cls.first_staypoints = list(csv.DictReader(f))
         cls.second = subprocess.run(run + ["--fail-part", "1"], capture_output=True, text=True)
         with open(os.path.join(cls.spark, "spark_summary.json")) as f:
