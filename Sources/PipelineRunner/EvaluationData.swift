@@ -11,6 +11,14 @@ public struct ScoredData: Encodable, Sendable {
     public var windows: Int
     public var legs: Int
     public var inputs: [ModeModel.Provenance.TrainingInput]
+    /// Recordings read that gave no labelled window or leg, each with why (never silently
+    /// fewer files than were given).
+    public var unscored: [Unscored] = []
+
+    public struct Unscored: Encodable, Sendable, Equatable {
+        public var trace: String, reason: String
+        public init(trace: String, reason: String) { (self.trace, self.reason) = (trace, reason) }
+    }
 
     public init(_ identity: DataIdentity, windows: Int, legs: Int) {
         let inputs = identity.inputs.values.sorted { $0.path < $1.path }
@@ -24,6 +32,20 @@ public struct ScoredData: Encodable, Sendable {
 
     var text: String {
         "scored data: \(files) files, \(devices) devices, \(persons) persons, \(windows) labelled windows, \(legs) labelled legs"
+            + (unscored.isEmpty ? "" : "\n\(unscored.count) more recordings read gave nothing to score:"
+                + unscored.map { "\n  \($0.trace): \($0.reason)" }.joined())
+    }
+
+    /// The recordings of `read` (traces, in reading order) that are not in `scored`, with why:
+    /// `notes` (why a recording gave no window) or what its windows lacked.
+    public static func unscored(read: [String], scored: Set<String>, windowsPerTrace: [String: Int], notes: [String: [String]]) -> [Unscored] {
+        var seen = Set<String>()
+        return read.filter { !scored.contains($0) && seen.insert($0).inserted }.map { trace in
+            let why = notes[trace].map { $0.joined(separator: "; ") }
+                ?? ((windowsPerTrace[trace] ?? 0) > 0 ? "no label covers its \(windowsPerTrace[trace]!) windows (see the label files, manifest.csv's mode)"
+                    : "it gave no window and no labelled GPS leg")
+            return Unscored(trace: trace, reason: why)
+        }
     }
 }
 

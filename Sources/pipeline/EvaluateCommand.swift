@@ -95,6 +95,9 @@ struct EvaluateCommand: ParsableCommand {
         if saved == nil { run.legSpeedScales = LegTrainer.speedScales }  // training folds only; never scored
         run.legFeatures = try legContext.legFeatures(progress: progress)
         run.reducedWithout = testWithoutStreams.map { Set($0.split(separator: ",").compactMap { IMUSensor(rawValue: String($0)) }) }
+        final class Traces: @unchecked Sendable { var read: [String] = [] }  // filled on the loading thread, read after
+        let traces = Traces()
+        run.onRecording = { recording, _ in traces.read.append(recording.trace) }
         var output = try run.run(paths, progress: progress)
         let persons = try DataIdentity.persons(paths: paths, listing: try input.listing)
         let grouping = DataIdentity.grouping(model == nil ? groupBy : nil, persons: persons)
@@ -151,6 +154,9 @@ struct EvaluateCommand: ParsableCommand {
         for leg in scoredLegs.legs where used[leg.trace] == nil { used[leg.trace] = 0 }
         let identity = try DataIdentity(paths: paths, listing: try input.listing, windows: used)
         summary.scoredData = ScoredData(identity, windows: labelled.count, legs: scoredLegs.count)
+        summary.scoredData?.unscored = ScoredData.unscored(read: traces.read, scored: Set(used.keys),
+                                                           windowsPerTrace: DataIdentity.windowsPerTrace(output.table), notes: output.notes)
+        for file in summary.scoredData?.unscored ?? [] { progress.log("evaluate: not scored \(file.trace): \(file.reason)") }
         if let saved { summary.overlap = DataOverlap(model: saved, scored: identity, outcomes: savedOutcomes) }
         print(json ? try summary.json() : summary.text)
     }

@@ -71,6 +71,16 @@ import Testing
         #expect(modes[0] == "trace,device,started_at,started_unix_s,finished_at,finished_unix_s,travel_mode,raw_mode,raw_probability,decided_by,label_mode")
         let walkRows = modes.filter { $0.contains("ann_Walking") }
         #expect(walkRows.count == 17 && walkRows.allSatisfy { $0.contains(",walk,walk,") })
+
+        // A recording too short for one window is not scored, and evaluate says so and why.
+        try folder.write("traces/dan_Walking_9.csv", "time,ax,ay,az,gx,gy,gz\n" + (0..<100).map { "\(1_700_000_000 + Double($0) * 0.02),0.1,0.2,9.8,0,0,0" }.joined(separator: "\n") + "\n")
+        let shortOne = try runner.pipeline(["evaluate", "traces", "--name-pattern", pattern, "--model", "m.json", "--json"], in: folder.path)
+        #expect(shortOne.status == 0, "\(shortOne.stderr)")
+        let scored = try #require((try JSONSerialization.jsonObject(with: Data(shortOne.stdout.utf8)) as? [String: Any])?["scored_data"] as? [String: Any])
+        let unscored = (scored["unscored"] as? [[String: Any]]) ?? []
+        #expect(unscored.count == 1 && (unscored.first?["trace"] as? String ?? "").hasSuffix("dan_Walking_9.csv") && !(unscored.first?["reason"] as? String ?? "").isEmpty,
+                "\(unscored)")
+        #expect(shortOne.stderr.contains("evaluate: not scored") && scored["files"] as? Int == 9)
     }
 
     /// Recordings that only train: a supplement's bike (here a fourth person's car recording,
