@@ -62,7 +62,7 @@ public struct TripsRun {
         public var legsByModeSource: [String: Int] = [:]
         /// With a transit feed: the legs that start or end within 2 km of one of its stops
         /// (the others got no evidence from it); nil without a feed.
-        public var legsNearTransit: Int?
+        @NullEncodable public var legsNearTransit: Int?
         /// Jumps no mode reaches, split off as legs without a mode (`FlightsAndJumps`).
         public var jumps = 0
         /// How often the leg decision changed a source's own answer (`FusionTally`).

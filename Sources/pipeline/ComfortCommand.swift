@@ -76,7 +76,7 @@ struct ComfortCommand: ParsableCommand {
             if !json { progress.log(IngestCommand.text(ingested)) }
             for warning in ingested.warnings { progress.log("warning: " + warning) }
         } else {
-            try requireStore(store, after: "`pipeline ingest`")
+            try requireStore(store, after: "`pipeline ingest`", json: json)
         }
         var run = ComfortRun(storePath: store, reportsFolder: folder)
         run.maxRideSeconds = maxRideMinutes * 60

@@ -54,7 +54,7 @@ struct ExportCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        try requireStore(store, after: "`pipeline run` or `pipeline ingest`")
+        try requireStore(store, after: "`pipeline run` or `pipeline ingest`", json: json)
         if format == .trackintel { return try runTrackintel() }
         var export = TableExport(storePath: store, folder: folder)
         export.tables = tables

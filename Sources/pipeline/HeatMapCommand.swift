@@ -35,7 +35,7 @@ struct HeatMapCommand: ParsableCommand {
     @OptionGroup var heatMap: HeatMapOptions
 
     func run() throws {
-        try requireStore(store, after: "`pipeline ingest` and `pipeline trips`")
+        try requireStore(store, after: "`pipeline ingest` and `pipeline trips`", json: json)
         var run = HeatMapRun(storePath: store, reportsFolder: out ?? (store as NSString).deletingLastPathComponent)
         try heatMap.apply(to: &run.parameters)
         run.calendar = CalendarKeys(utcOffsetSeconds: utcOffsetHours * 3600)

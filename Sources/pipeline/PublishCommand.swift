@@ -37,7 +37,7 @@ struct PublishCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        try requireStore(store, after: "the merge of a distributed run (scripts/spark_run.sh)")
+        try requireStore(store, after: "the merge of a distributed run (scripts/spark_run.sh)", json: json)
         var configuration = try ConfigCommand.configuration(config)
         if let model { configuration.classification.model = model }
         var publish = PublishRun(storePath: store, outputFolder: out)

@@ -53,7 +53,7 @@ struct TripsCommand: ParsableCommand {
     }
 
     func run() throws {
-        try requireStore(store, after: "`pipeline ingest`")
+        try requireStore(store, after: "`pipeline ingest`", json: json)
         var run = TripsRun(storePath: store, reportsFolder: out ?? (store as NSString).deletingLastPathComponent)
         run.parameters = trips.parameters
         run.calendar = CalendarKeys(utcOffsetSeconds: trips.utcOffsetHours * 3600)

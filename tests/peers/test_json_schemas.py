@@ -1,7 +1,7 @@
-"""`--json` an operator can script against: every `pipeline run --json` and `pipeline forget
---json` validates against its JSON Schema in docs/json-schemas (every key required, no other
-allowed) on a first run, an up-to-date run and a failed run, checked by the `jsonschema`
-package (Draft 2020-12), not by our own code.
+"""`--json` an operator can script against: `pipeline run`, `forget`, `trips`, `heatmap`,
+`comfort` and `export` validate against their JSON Schemas in docs/json-schemas (every key
+required, no other allowed) on a first run, an up-to-date run and a failed run, checked by the
+`jsonschema` package (Draft 2020-12), not by our own code.
 
 Run by scripts/peer_test.sh (part of scripts/test.sh)."""
 import json
@@ -17,6 +17,7 @@ from referencing import Registry, Resource
 BINARY = os.environ["PIPELINE_BINARY"]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMAS = os.path.join(ROOT, "docs", "json-schemas")
+COMMANDS = ["run", "forget", "trips", "heatmap", "comfort", "export"]
 
 
 def load(name):
@@ -28,11 +29,10 @@ class JSONSchemas(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.work = tempfile.mkdtemp(prefix="json-schemas-")
-        cls.run_schema, cls.forget_schema = load("run.schema.json"), load("forget.schema.json")
-        registry = Registry().with_resources([(s["$id"], Resource.from_contents(s)) for s in (cls.run_schema, cls.forget_schema)])
-        cls.validators = {name: jsonschema.Draft202012Validator(schema, registry=registry)
-                          for name, schema in (("run", cls.run_schema), ("forget", cls.forget_schema))}
-        for schema in (cls.run_schema, cls.forget_schema):
+        schemas = {name: load(f"{name}.schema.json") for name in COMMANDS}
+        registry = Registry().with_resources([(s["$id"], Resource.from_contents(s)) for s in schemas.values()])
+        cls.validators = {name: jsonschema.Draft202012Validator(schema, registry=registry) for name, schema in schemas.items()}
+        for schema in schemas.values():
             jsonschema.Draft202012Validator.check_schema(schema)
 
     @classmethod
@@ -70,6 +70,24 @@ class JSONSchemas(unittest.TestCase):
         status, refused = self.pipeline("forget", "--out", "forget-out", "--person", "Phone-06")
         self.assertEqual(status, 1)
         self.valid("forget", refused)
+
+    def test_stage_commands_done_again_and_failed(self):
+        """trips, heatmap, comfort and export on a store, twice (the second changes nothing), and
+        each on a store that is not there: the failure object, exit 1."""
+        status, _ = self.pipeline("ingest", os.path.join(ROOT, "traces"), "--store", "stages/pipeline.sqlite")
+        self.assertEqual(status, 2)
+        for command, extra in (("trips", ["--out", "stages"]), ("heatmap", ["--out", "stages"]), ("comfort", ["--out", "stages"]),
+                               ("export", []), ("export", ["--format", "trackintel"])):
+            for attempt in (1, 2):
+                with self.subTest(command=command, extra=extra, attempt=attempt):
+                    status, summary = self.pipeline(command, "--store", "stages/pipeline.sqlite", *extra)
+                    self.assertEqual(status, 0, summary)
+                    self.valid(command, summary)
+            with self.subTest(command=command, failed=True):
+                status, failed = self.pipeline(command, "--store", "nowhere/pipeline.sqlite", *extra)
+                self.assertEqual(status, 1)
+                self.valid(command, failed)
+                self.assertIn("no store at", failed["error"])
 
     def test_a_key_too_many_or_too_few_fails(self):
         """The schemas are strict: the check itself can fail."""
