@@ -6,8 +6,9 @@ import MobilityCore
 public struct IngestSummary: Encodable {
     public struct QuarantinedFile: Encodable {
         public var path: String
-        public var line: Int?
-        public var column: Int?
+        // null, not left out, when the file has no line (every entry has every key).
+        @NullEncodable public var line: Int?
+        @NullEncodable public var column: Int?
         public var code: String
         public var reason: String
     }

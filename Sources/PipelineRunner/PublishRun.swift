@@ -36,7 +36,8 @@ public struct PublishRun: Sendable {
 
     public struct Summary: Sendable, Encodable {
         public var heatMaps = 0, cells = 0, quarantined = 0
-        public var odGrid: ODGridOutput.Summary?
+        /// null when the per-device tables were not there to draw it from.
+        @NullEncodable public var odGrid: ODGridOutput.Summary?
         public var files: [String] = []
         /// Wall seconds of each stage (reductions, heat_maps, od_grid, quarantine, report,
         /// geopackage; the report and the GeoPackage run beside the others and wait for the heat

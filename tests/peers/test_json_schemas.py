@@ -1,5 +1,5 @@
-"""`--json` an operator can script against: `pipeline run`, `forget`, `trips`, `heatmap`,
-`comfort` and `export` validate against their JSON Schemas in docs/json-schemas (every key
+"""`--json` an operator can script against: `pipeline run`, `forget`, `ingest`, `trips`,
+`heatmap`, `comfort`, `export` and `publish` validate against their JSON Schemas in docs/json-schemas (every key
 required, no other allowed) on a first run, an up-to-date run and a failed run, checked by the
 `jsonschema` package (Draft 2020-12), not by our own code.
 
@@ -17,7 +17,7 @@ from referencing import Registry, Resource
 BINARY = os.environ["PIPELINE_BINARY"]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMAS = os.path.join(ROOT, "docs", "json-schemas")
-COMMANDS = ["run", "forget", "trips", "heatmap", "comfort", "export"]
+COMMANDS = ["run", "forget", "ingest", "trips", "heatmap", "comfort", "export", "publish"]
 
 
 def load(name):
@@ -74,8 +74,15 @@ class JSONSchemas(unittest.TestCase):
     def test_stage_commands_done_again_and_failed(self):
         """trips, heatmap, comfort and export on a store, twice (the second changes nothing), and
         each on a store that is not there: the failure object, exit 1."""
-        status, _ = self.pipeline("ingest", os.path.join(ROOT, "traces"), "--store", "stages/pipeline.sqlite")
+        status, first = self.pipeline("ingest", os.path.join(ROOT, "traces"), "--store", "stages/pipeline.sqlite")
         self.assertEqual(status, 2)
+        self.valid("ingest", first)
+        status, again = self.pipeline("ingest", os.path.join(ROOT, "traces"), "--store", "stages/pipeline.sqlite")
+        self.assertEqual((status, again["ingested"]), (0, 0))
+        self.valid("ingest", again)
+        status, failed = self.pipeline("ingest", os.path.join(self.work, "no-such-folder"), "--store", "failed/pipeline.sqlite")
+        self.assertEqual(status, 1)
+        self.valid("ingest", failed)
         for command, extra in (("trips", ["--out", "stages"]), ("heatmap", ["--out", "stages"]), ("comfort", ["--out", "stages"]),
                                ("export", []), ("export", ["--format", "trackintel"])):
             for attempt in (1, 2):
@@ -88,6 +95,16 @@ class JSONSchemas(unittest.TestCase):
                 self.assertEqual(status, 1)
                 self.valid(command, failed)
                 self.assertIn("no store at", failed["error"])
+
+    def test_publish_done_and_failed(self):
+        status, _ = self.pipeline("run", os.path.join(ROOT, "traces"), "--out", "published")
+        self.assertEqual(status, 2)
+        status, summary = self.pipeline("publish", "--store", "published/pipeline.sqlite", "--out", "published")
+        self.assertEqual(status, 0, summary)
+        self.valid("publish", summary)
+        status, failed = self.pipeline("publish", "--store", "nowhere/pipeline.sqlite", "--out", "published")
+        self.assertEqual(status, 1)
+        self.valid("publish", failed)
 
     def test_a_key_too_many_or_too_few_fails(self):
         """The schemas are strict: the check itself can fail."""
