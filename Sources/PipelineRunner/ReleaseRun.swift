@@ -23,9 +23,9 @@ public struct ReleaseRun {
         (self.store, self.outputFolder, self.release, self.heatMap, self.calendar) = (store, outputFolder, release, heatMap, calendar)
     }
 
-    public struct Summary: Sendable, Codable, Equatable {
+    public struct Summary: Sendable, Encodable, Equatable {
         /// The window kind (`day`, `week`, `month`), or null when no release is configured.
-        public var period: String?
+        @NullEncodable public var period: String?
         /// Windows released by this run, and the trips they held.
         public var released: [String] = []
         public var trips = 0
@@ -35,16 +35,6 @@ public struct ReleaseRun {
         public var pendingTrips = 0
         enum CodingKeys: String, CodingKey {
             case period, released, trips, releasedBefore = "released_before", pendingTrips = "pending_trips"
-        }
-
-        /// Every key on every run: `period` is null, not left out, when none is configured.
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(period, forKey: .period)
-            try container.encode(released, forKey: .released)
-            try container.encode(trips, forKey: .trips)
-            try container.encode(releasedBefore, forKey: .releasedBefore)
-            try container.encode(pendingTrips, forKey: .pendingTrips)
         }
     }
 
