@@ -193,8 +193,8 @@ public struct IngestRun {
         // A mapping belongs to its file: a re-run without one for it reads it as it was read.
         let (verdict, identity) = catalog.examine(input, stored: previous?.columnMapping)
         switch (catalog.mapping(for: input, stored: previous?.columnMapping), verdict) {
-        case (.given(let spec)?, _): summary.mappingsUsed.insert(spec.text)
-        case (.fallback(let spec)?, .read(let format)) where format.userMapping != nil: summary.mappingsUsed.insert(spec.text)
+        case (.given(let spec)?, _): summary.used(mapping: spec.text)
+        case (.fallback(let spec)?, .read(let format)) where format.userMapping != nil: summary.used(mapping: spec.text)
         default: break
         }
         guard case .read(let detected) = verdict else {

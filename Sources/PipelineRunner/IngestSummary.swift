@@ -67,7 +67,14 @@ public struct IngestSummary: Encodable {
     /// Files read with the user's `--columns` mapping in this run.
     public var filesReadWithColumns = 0
     /// The run's `--columns` mappings (`ColumnMappingSpec.text`) applied to some file.
-    var mappingsUsed: Set<String> = []
+    var mappingsUsed: [String] = []  // sorted, each once: a Set's order changes from process to process
+
+    mutating func used(mapping text: String) {
+        guard !mappingsUsed.contains(text) else { return }
+        mappingsUsed.append(text)
+        mappingsUsed.sort()
+    }
+
     public var store: String
     public var seconds = 0.0
     /// Row counts of the store's tables after the run.
