@@ -62,7 +62,7 @@ cp "$shared/gpx/georust_gpx/garmin-activity.gpx" "$work/gpx/in/walk-casual-strol
     "hike-gpsmap-64s.gpx,hike-gpsmap-64s,hike-gpsmap-64s,walk" "walk-casual-stroll.gpx,walk-casual-stroll,walk-casual-stroll,walk"; } > "$work/gpx/in/manifest.csv"
 "$pipeline" evaluate "$work/gpx/in" --model "$model" --legs-only 2>/dev/null | sed -n '/^GPS legs, as recorded/,/^GPS legs, one fix every 10 s/p' | grep -v "^GPS legs, one fix"
 "$pipeline" run "$work/gpx/in" --out "$work/gpx/out" --model "$model" >/dev/null 2>&1 || true
-python3 - "$work/gpx/out/triplegs.csv" <<'PY'
+python3 - "$work/gpx/out/restricted/triplegs.csv" <<'PY'
 import collections, csv, sys
 minutes = collections.defaultdict(collections.Counter)
 for leg in csv.DictReader(open(sys.argv[1])):
