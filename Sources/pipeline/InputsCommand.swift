@@ -32,7 +32,7 @@ struct InputsCommand: ParsableCommand {
         var listing = try input.listing
         listing.paths = paths
         listing.excludedFolders = [out]
-        let entries = try listing.run()
+        let entries = try runStage(json: json, progress: Progress()) { try listing.run() }  // a failure is a JSON object too
         if json {
             try JSONSummary.print(entries)
             return

@@ -1,5 +1,5 @@
 """`--json` an operator can script against: `pipeline run`, `forget`, `ingest`, `trips`,
-`heatmap`, `comfort`, `export` and `publish` validate against their JSON Schemas in docs/json-schemas (every key
+`heatmap`, `comfort`, `export`, `publish` and `inputs` validate against their JSON Schemas in docs/json-schemas (every key
 required, no other allowed) on a first run, an up-to-date run and a failed run, checked by the
 `jsonschema` package (Draft 2020-12), not by our own code.
 
@@ -17,7 +17,7 @@ from referencing import Registry, Resource
 BINARY = os.environ["PIPELINE_BINARY"]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMAS = os.path.join(ROOT, "docs", "json-schemas")
-COMMANDS = ["run", "forget", "ingest", "trips", "heatmap", "comfort", "export", "publish"]
+COMMANDS = ["run", "forget", "ingest", "trips", "heatmap", "comfort", "export", "publish", "inputs"]
 
 
 def load(name):
@@ -105,6 +105,15 @@ class JSONSchemas(unittest.TestCase):
         status, failed = self.pipeline("publish", "--store", "nowhere/pipeline.sqlite", "--out", "published")
         self.assertEqual(status, 1)
         self.valid("publish", failed)
+
+    def test_inputs_listed_and_failed(self):
+        status, listed = self.pipeline("inputs", os.path.join(ROOT, "traces"))
+        self.assertEqual(status, 0)
+        self.valid("inputs", listed)
+        self.assertGreater(len(listed), 10)
+        status, failed = self.pipeline("inputs", os.path.join(self.work, "no-such-folder"))
+        self.assertEqual(status, 1)
+        self.valid("inputs", failed)
 
     def test_a_key_too_many_or_too_few_fails(self):
         """The schemas are strict: the check itself can fail."""
