@@ -106,7 +106,8 @@ public struct ReleaseRun {
         let readme = """
             Release \(window.id): the trips that started from \(ISO8601.format(Timestamp(secondsSince1970: window.startSeconds))) \
             to before \(ISO8601.format(Timestamp(secondsSince1970: window.endSeconds))) (local calendar, UTC\(String(format: "%+.1f", calendar.utcOffsetSeconds / 3600)) h), \
-            and trips of earlier windows that arrived after those were released: \(members.count) trips of \(Set(members.map(\.person)).count) persons.
+            and trips of earlier windows that arrived after those were released. It says no total: a window's trips and \
+            persons, one person's alone in a quiet window, are held to k like every published number (the store keeps them).
             Every row counts k = \(k) distinct persons or more (docs/privacy.md). This release is final: the pipeline never writes \
             it again, and no trip in it is in any other release.
 
