@@ -11,10 +11,12 @@ public struct RecordingIdentity: Hashable, Sendable {
     /// The whole-file mode label from a manifest or `--name-pattern`, if any.
     public var mode: String?
     /// Where the device name came from: `manifest`, `name_pattern`, `table_column`, `folder`,
-    /// `folder_and_export` (`<folder>/<phone>`), `export_metadata` or `file_name`.
+    /// `folder_and_export` (`<folder>/<phone>`), `folder_and_track` (`<folder>/<track>`),
+    /// `export_metadata` or `file_name`.
     public var deviceSource: String
     /// Where the person came from: `manifest`, `name_pattern`, `table_column`, `folder` (a folder
-    /// holding two phones' exports: one person, several devices), or `device` (none given).
+    /// holding two phones' exports or two tracks at once far apart: one person, several
+    /// devices), or `device` (none given).
     public var personSource: String
 }
 
@@ -51,11 +53,17 @@ public struct RecordingIdentity: Hashable, Sendable {
 /// each export is then the device `<folder>/<phone>` and every file there, its GPX tracks too,
 /// belongs to the person `<folder>` (`personSource` "folder"), so k counts the folder once and
 /// no trip joins two phones' recordings. Two phones of one model in one folder stay one device.
+/// Likewise a GPS track that overlaps another track of the folder in time while far from it
+/// (`TrackSurvey`) is the device `<folder>/<track name>` (`folder_and_track`; the tracks
+/// recorded with it close by, such as a re-upload cut short, are the same device) of the person
+/// `<folder>`.
 public struct DeviceResolver: Sendable {
     public var manifest = Manifest()
     public var namePattern: NSRegularExpression?
     /// Exports in folders that hold two or more phones, each with its phone (`PhoneSurvey`).
     public var phones = PhoneSurvey()
+    /// Tracks in one folder that overlap in time far apart (`TrackSurvey`).
+    public var tracks = TrackSurvey()
 
     public init(namePattern: String? = nil) throws {
         if let namePattern {
@@ -91,9 +99,13 @@ public struct DeviceResolver: Sendable {
         } else {
             (device, deviceSource) = DeviceResolver.pathDevice(path: path, root: root)
         }
-        let sharedFolder = deviceSource == "folder" ? phones.sharedFolder(of: path) : nil
+        var sharedFolder = deviceSource == "folder" ? phones.sharedFolder(of: path) : nil
         if let sharedFolder, let phone = phones.phone(of: path) {
             (device, deviceSource) = ((sharedFolder as NSString).lastPathComponent + "/" + phone, "folder_and_export")
+        } else if deviceSource == "folder", let track = tracks.devices[path] {
+            // A track that overlaps another far apart: a phone of its own, of the folder's person.
+            sharedFolder = device
+            (device, deviceSource) = (device + "/" + track, "folder_and_track")
         }
         if let person = entry?.person { return RecordingIdentity(device: device, person: person, mode: mode, deviceSource: deviceSource, personSource: "manifest") }
         if let person = fromPattern["person"] {

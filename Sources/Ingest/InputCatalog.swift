@@ -17,10 +17,12 @@ public struct InputCatalog {
         self.mappings = mappings
     }
 
-    /// Looks at every input's export metadata first, so a folder holding two phones' exports
-    /// gives two devices (`PhoneSurvey`). Call before the first `examine`.
+    /// Looks at every input's export metadata and every track's time first, so a folder holding
+    /// two phones' exports (`PhoneSurvey`), or two tracks recorded at once far apart
+    /// (`TrackSurvey`), gives two devices. Call before the first `examine`.
     public mutating func survey(_ inputs: [DiscoveredInput]) {
         resolver.phones = PhoneSurvey(inputs)
+        resolver.tracks = TrackSurvey(inputs)
     }
 
     public enum Verdict: Sendable {

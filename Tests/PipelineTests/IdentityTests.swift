@@ -129,6 +129,50 @@ import Testing
         #expect(again.stderr.contains("2 devices of 1 persons (device names from folder_and_export 2"), "\(again.stderr)")
     }
 
+    /// A folder of GPS tracks named as one device, where two tracks were recorded at the same
+    /// time 55 km apart: those two are two devices of the folder's person, and no tripleg joins
+    /// them; a re-upload of one track cut short (same time, same place) is the same device as
+    /// that track, and a track of another day stays the folder's device. A compressed track
+    /// (read whole for its times) counts too.
+    @Test func tracksRecordedAtOnceFarApartAreTwoDevicesOfOnePerson() throws {
+        let folder = try TemporaryFolder()
+        try walk(folder, "traces/corpus/anna.gpx", count: 1800)
+        try walk(folder, "traces/corpus/anna-cut-short.gpx", count: 600)
+        try walk(folder, "traces/corpus/next-day.gpx", day: 1, latitude: 48.5)
+        try walk(folder, "traces/corpus/ben.gpx", latitude: 48.5, count: 1200)
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        gzip.arguments = ["gzip", folder.file("traces/corpus/ben.gpx")]
+        try gzip.run()
+        gzip.waitUntilExit()
+        #expect(gzip.terminationStatus == 0)
+
+        let listed = Dictionary(uniqueKeysWithValues: try InputListing(paths: [folder.file("traces")]).run()
+            .map { (($0.path as NSString).lastPathComponent, $0) })
+        #expect(listed["anna.gpx"]?.device == "corpus/anna" && listed["anna.gpx"]?.deviceSource == "folder_and_track")
+        #expect(listed["ben.gpx.gz"]?.device == "corpus/ben" && listed["ben.gpx.gz"]?.deviceSource == "folder_and_track")
+        #expect(listed["anna-cut-short.gpx"]?.device == "corpus/anna" && listed["next-day.gpx"]?.device == "corpus",
+                "\(listed.mapValues { $0.device })")
+        #expect(listed.values.allSatisfy { $0.person == "corpus" }, "k counts the folder once: \(listed.mapValues { $0.person })")
+        // One track given by itself (a part of a distributed run) is named as in the whole run.
+        #expect(try InputListing(paths: [folder.file("traces/corpus/anna.gpx")]).run().map(\.device) == ["corpus/anna"])
+
+        let run = try cli.pipeline(["run", "traces", "--out", "out", "--json"], in: folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let store = try #require(try json(run)["store"] as? [String: Any])
+        #expect(store["devices"] as? Int == 3 && store["persons"] as? Int == 1, "\(store)")
+        let legs = try CSVTable.read(path: folder.file("out/restricted/triplegs.csv"))
+        let device = try #require(legs.columns.firstIndex(of: "device"))
+        let start = try #require(legs.columns.firstIndex(of: "started_at"))
+        let legDevices = Set(legs.rows.compactMap { $0[device] })
+        #expect(legDevices.isSuperset(of: ["corpus/anna", "corpus/ben"]), "\(legs.rows)")
+        // Anna's day-one legs never reach Ben's latitude: each leg is one device's.
+        let firstDay = legs.rows.filter { ($0[start] ?? "").hasPrefix("2023-11-14") && $0[device] == "corpus" }
+        #expect(firstDay.isEmpty, "the folder's device has only the next day's track: \(firstDay)")
+        let text = try cli.pipeline(["run", "traces", "--out", "out"], in: folder.path)
+        #expect(text.stderr.contains("3 devices of 1 persons (device names from folder 1, folder_and_track 2"), "\(text.stderr)")
+    }
+
     /// A manifest row that names no input (a file moved or misspelt) is said, with its line,
     /// rather than leaving its device and person silently unused.
     @Test func aManifestRowMatchingNoInputIsSaid() throws {
