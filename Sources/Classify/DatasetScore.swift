@@ -12,7 +12,7 @@ public struct DatasetScore: Codable, Hashable, Sendable {
     public var devices: Int
     public var accuracy: Double
     public var macroF1: Double
-    public var macroF1Interval: GroupBootstrap.Interval?
+    @NullEncodable public var macroF1Interval: GroupBootstrap.Interval?
     /// F1 per mode that occurs as truth in this data set.
     public var f1: [String: Double]
     /// The rules baseline's macro-F1 on the same windows.

@@ -12,7 +12,7 @@ public struct EvaluationReport: Codable, Sendable {
         public var f1: Double
         public var support: Int
         /// The F1's bootstrap interval over people (`GroupBootstrap`), when there are two or more.
-        public var f1Interval: GroupBootstrap.Interval?
+        @NullEncodable public var f1Interval: GroupBootstrap.Interval?
     }
 
     public struct Confusion: Codable, Sendable {
@@ -23,8 +23,8 @@ public struct EvaluationReport: Codable, Sendable {
 
     public var accuracy: Double
     public var macroF1: Double
-    public var accuracyInterval: GroupBootstrap.Interval?
-    public var macroF1Interval: GroupBootstrap.Interval?
+    @NullEncodable public var accuracyInterval: GroupBootstrap.Interval?
+    @NullEncodable public var macroF1Interval: GroupBootstrap.Interval?
     public var perClass: [String: ClassScores]
     /// Classes predicted for some window but true for none, with how many windows.
     public var predictedOnly: [String: Int]

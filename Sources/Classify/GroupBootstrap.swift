@@ -27,8 +27,8 @@ public struct GroupBootstrap: Sendable {
     }
 
     public struct Intervals: Sendable {
-        public var accuracy: Interval?
-        public var macroF1: Interval?
+        @NullEncodable public var accuracy: Interval?
+        @NullEncodable public var macroF1: Interval?
         /// Per class: over the replicates in which the class occurs as truth.
         public var f1: [Mode: Interval] = [:]
 

@@ -16,13 +16,13 @@ public struct LegSourceSummary: Encodable, Sendable {
         public var source: String
         public var accuracy: Double
         public var vehicleTypeMacroF1: Double
-        public var vehicleTypeMacroF1Interval: GroupBootstrap.Interval?
+        @NullEncodable public var vehicleTypeMacroF1Interval: GroupBootstrap.Interval?
         public var coarseMacroF1: Double
         /// Share of the vehicle legs answered `vehicle` (right at the coarse level, wrong for the type).
         public var vehicleShare: Double
         /// Share of the legs' labelled time whose mode is right (`vehicle` wrong), with its interval.
         public var timeAgreement: Double
-        public var timeAgreementInterval: GroupBootstrap.Interval?
+        @NullEncodable public var timeAgreementInterval: GroupBootstrap.Interval?
     }
 
     public init?(_ outcomes: [String: [WindowOutcome]], bootstrap: GroupBootstrap = GroupBootstrap()) {

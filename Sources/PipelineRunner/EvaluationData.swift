@@ -61,8 +61,8 @@ public struct DataOverlap: Encodable, Sendable {
     public var trainedPersons: [String]
     /// Windows of data the model never saw (neither the file nor its person), and their scores.
     public var unseenWindows: Int
-    public var unseenAccuracy: Double?
-    public var unseenMacroF1: Double?
+    @NullEncodable public var unseenAccuracy: Double?
+    @NullEncodable public var unseenMacroF1: Double?
 
     /// `outcomes` of the scored windows, with each trace's identity (`scored`).
     public init(model: ModeModel, scored: DataIdentity, outcomes: [WindowOutcome]) {

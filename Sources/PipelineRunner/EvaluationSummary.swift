@@ -11,8 +11,8 @@ public struct EvaluationSummary: Encodable {
     public var evaluated: String
     public var accuracy: Double
     public var macroF1: Double
-    public var accuracyInterval: GroupBootstrap.Interval?
-    public var macroF1Interval: GroupBootstrap.Interval?
+    @NullEncodable public var accuracyInterval: GroupBootstrap.Interval?
+    @NullEncodable public var macroF1Interval: GroupBootstrap.Interval?
     public var perClass: [String: EvaluationReport.ClassScores]
     public var predictedOnly: [String: Int]
     public var confusion: EvaluationReport.Confusion
@@ -33,7 +33,7 @@ public struct EvaluationSummary: Encodable {
         public var windows: Int
         public var accuracy: Double
         public var macroF1: Double
-        public var macroF1Interval: GroupBootstrap.Interval?
+        @NullEncodable public var macroF1Interval: GroupBootstrap.Interval?
         public var baselineMacroF1: Double
     }
     public var recordings: [RecordingScore]
@@ -42,17 +42,17 @@ public struct EvaluationSummary: Encodable {
     public var baselineRecordingMajorityAccuracy: Double
     /// Each data set's scores apart, when the windows came from two or more (each path given
     /// is a data set): the smoothed model against the smoothed rules.
-    public var perDataset: [DatasetScore]?
-    public var groupBy: String?
-    public var nested: Bool?
-    public var folds: [FoldSummary]?
+    @NullEncodable public var perDataset: [DatasetScore]?
+    @NullEncodable public var groupBy: String?
+    @NullEncodable public var nested: Bool?
+    @NullEncodable public var folds: [FoldSummary]?
     /// The GPS leg model's scores and trackintel's on the labelled legs, when the inputs have any.
-    public var gpsLegs: LegEvaluationSummary?
+    @NullEncodable public var gpsLegs: LegEvaluationSummary?
     public var unknownModes: [String]
     /// The files, devices, persons, windows and legs scored.
-    public var scoredData: ScoredData?
+    @NullEncodable public var scoredData: ScoredData?
     /// With a saved model: what of the scored data trained it, and the score on the rest.
-    public var overlap: DataOverlap?
+    @NullEncodable public var overlap: DataOverlap?
     public var quarantined: Int
     public var seconds: Double
 

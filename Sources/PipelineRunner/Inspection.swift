@@ -8,15 +8,15 @@ public struct Inspection: Encodable {
     public struct Stream: Encodable {
         public var sensor: String
         public var samples: Int
-        public var rateHz: Double?
-        public var first: String?
-        public var last: String?
+        @NullEncodable public var rateHz: Double?
+        @NullEncodable public var first: String?
+        @NullEncodable public var last: String?
         public var duplicateTimes: Int
         /// Rate from the median interval, and the rate the sensor measured at (seen through
         /// repeated values), Hz; gaps longer than 4 median intervals; clock jumps backwards.
-        public var effectiveRateHz: Double?
-        public var realRateHz: Double?
-        public var repeatFactor: Int?
+        @NullEncodable public var effectiveRateHz: Double?
+        @NullEncodable public var realRateHz: Double?
+        @NullEncodable public var repeatFactor: Int?
         public var repeatedSamples: Int
         public var gaps: Int
         public var longestGapS: Double
@@ -29,23 +29,23 @@ public struct Inspection: Encodable {
     public struct Problem: Encodable {
         public var reason: String
         public var count: Int
-        public var firstLine: Int?
+        @NullEncodable public var firstLine: Int?
     }
 
     public var path: String
-    public var format: String?
-    public var dialect: String?
-    public var device: String?
+    @NullEncodable public var format: String?
+    @NullEncodable public var dialect: String?
+    @NullEncodable public var device: String?
     /// The phone as the export names it (phyphox `meta/device.csv`).
-    public var phone: String?
-    public var columns: [String]?
-    public var first: String?
-    public var last: String?
-    public var durationS: Double?
+    @NullEncodable public var phone: String?
+    @NullEncodable public var columns: [String]?
+    @NullEncodable public var first: String?
+    @NullEncodable public var last: String?
+    @NullEncodable public var durationS: Double?
     public var recordsRead = 0
     public var fixes = 0
     public var waypoints = 0
-    public var gpx: [String: Int]?
+    @NullEncodable public var gpx: [String: Int]?
     public var streams: [Stream] = []
     public var otherSensors: [String: Int] = [:]
     public var labels: [String: Int] = [:]
@@ -54,7 +54,7 @@ public struct Inspection: Encodable {
     public var checkins = 0
     public var dropped: [Problem] = []
     /// Why the file would be quarantined, with `path:line:column`; nil when it reads.
-    public var error: String?
+    @NullEncodable public var error: String?
 
     /// Reads `path` with the same detection and readers as `ingest`, into a discarding sink.
     /// Identity is found as `ingest` of the file by itself finds it: from a `manifest.csv`

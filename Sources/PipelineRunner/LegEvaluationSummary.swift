@@ -11,49 +11,49 @@ public struct LegEvaluationSummary: Encodable {
     /// What was scored and how.
     public var evaluated: String
     /// Why the leg model was not scored, when it was not (trackintel's rule still is).
-    public var note: String?
+    @NullEncodable public var note: String?
     public var people: Int
     /// The days the legs fall on, when the evaluation held out days (one person's data); the
     /// intervals are then over days, not people.
-    public var days: Int?
+    @NullEncodable public var days: Int?
     /// Every source of a leg's mode on the same legs, when they carry a motion source (`LegSourceSummary`).
-    public var bySource: LegSourceSummary?
+    @NullEncodable public var bySource: LegSourceSummary?
     public var rates: [RateScores]
-    public var folds: [FoldSummary]?
-    public var groupBy: String?
+    @NullEncodable public var folds: [FoldSummary]?
+    @NullEncodable public var groupBy: String?
 
     public struct RateScores: Encodable {
         /// "as recorded", or "one fix every 60 s".
         public var fixes: String
-        public var thinnedToSeconds: Double?
+        @NullEncodable public var thinnedToSeconds: Double?
         public var nLegs: Int
         /// The leg model's scores; nil when there is no leg model.
-        public var model: EvaluationReport?
+        @NullEncodable public var model: EvaluationReport?
         public var trackintel: EvaluationReport
         /// Slow (walk, bike) against motorised (car, bus, train, …): the question trackintel's rule answers.
         public var coarse: Coarse
         /// Each data set's legs apart (the leg model against trackintel), when they came from two or more.
-        public var perDataset: [DatasetScore]?
+        @NullEncodable public var perDataset: [DatasetScore]?
         /// Share of the legs' labelled time with the right mode (a long ride weighs more than a
         /// short walk), with intervals over the same groups; nil for the leg model without one.
-        public var modelTimeAgreement: Double?
-        public var modelTimeAgreementInterval: GroupBootstrap.Interval?
-        public var trackintelTimeAgreement: Double?
-        public var trackintelTimeAgreementInterval: GroupBootstrap.Interval?
+        @NullEncodable public var modelTimeAgreement: Double?
+        @NullEncodable public var modelTimeAgreementInterval: GroupBootstrap.Interval?
+        @NullEncodable public var trackintelTimeAgreement: Double?
+        @NullEncodable public var trackintelTimeAgreementInterval: GroupBootstrap.Interval?
     }
 
     public struct Coarse: Encodable {
-        public var modelMacroF1: Double?
-        public var modelMacroF1Interval: GroupBootstrap.Interval?
+        @NullEncodable public var modelMacroF1: Double?
+        @NullEncodable public var modelMacroF1Interval: GroupBootstrap.Interval?
         public var trackintelMacroF1: Double
-        public var trackintelMacroF1Interval: GroupBootstrap.Interval?
+        @NullEncodable public var trackintelMacroF1Interval: GroupBootstrap.Interval?
     }
 
     public struct FoldSummary: Encodable {
         public var testGroups: [String]
         public var legs: Int
         public var kind: String
-        public var innerMacroF1: Double?
+        @NullEncodable public var innerMacroF1: Double?
         public var unseenModes: [String]
     }
 

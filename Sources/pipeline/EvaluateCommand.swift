@@ -83,11 +83,14 @@ struct EvaluateCommand: ParsableCommand {
 
     func run() throws {
         let progress = Progress()
+        try runStage(json: json, progress: progress) { try evaluate(progress: progress) }  // a failure is a JSON object too
+    }
+
+    private func evaluate(progress: PipelineRunner.Progress) throws {
         let started = Date()
         let saved: ModeModel?
         do { saved = try model.map(ModeModel.load) } catch let error as ModeModel.LoadError {
-            progress.log("error: \(error)")
-            throw ExitCode(1)
+            try fail("\(error)", status: 1, json: json, progress: progress)
         }
         let parameters = saved?.window ?? window.parameters
         var run = FeatureRun(loader: try input.loader, window: parameters)
@@ -105,8 +108,8 @@ struct EvaluateCommand: ParsableCommand {
             : DataIdentity.datasets(of: Set(output.table.windows.map(\.trace) + output.legs.legs.map(\.trace)), paths: paths)
         if legsOnly {
             guard let legs = try legScores(output.legs, saved: saved, datasets: datasets, persons: persons) else {
-                progress.log("error: no labelled GPS legs to evaluate on (labelled intervals of movement with 3 or more fixes; see label files, manifest.csv)")
-                throw ExitCode(1)
+                try fail("no labelled GPS legs to evaluate on (labelled intervals of movement with 3 or more fixes; see label files, manifest.csv)",
+                         status: 1, json: json, progress: progress)
             }
             print(json ? try JSONText.string(legs, keys: .snakeCase, layout: .pretty) : legs.text)
             return
@@ -116,8 +119,7 @@ struct EvaluateCommand: ParsableCommand {
         let labelled = ModeTrainer.labelled(testTable ?? output.table)
         let form = testWithoutStreams.map { " (test windows without \($0))" } ?? ""
         guard labelled.count > 0 else {
-            progress.log("error: no labelled windows to evaluate on (see --name-pattern, label files, manifest.csv)")
-            throw ExitCode(1)
+            try fail("no labelled windows to evaluate on (see --name-pattern, label files, manifest.csv)", status: 1, json: json, progress: progress)
         }
         var summary: EvaluationSummary
         var savedOutcomes: [WindowOutcome] = []
@@ -144,8 +146,7 @@ struct EvaluateCommand: ParsableCommand {
                 if let supplement = supplement.supplement { scored.evaluated += "; every training set also had the \(supplement.description) (never scored)" }
                 summary = scored
             } catch let error as ModeTrainer.TrainingError {
-                progress.log("error: \(error)")
-                throw ExitCode(1)
+                try fail("\(error)", status: 1, json: json, progress: progress)
             }
         }
         summary.gpsLegs = try legScores(output.legs, saved: saved, datasets: datasets, persons: persons)

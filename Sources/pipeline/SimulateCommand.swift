@@ -76,8 +76,9 @@ struct SimulateCommand: ParsableCommand {
         }
         let truthFolder = truth ?? (out as NSString).appendingPathComponent(".truth")
         let started = Date()
-        let summary = try SimulationWriter(simulation: simulation, outputFolder: out, truthFolder: truthFolder)
-            .write { progress.detail($0) }
+        let summary = try runStage(json: json, progress: progress) {
+            try SimulationWriter(simulation: simulation, outputFolder: out, truthFolder: truthFolder).write { progress.detail($0) }
+        }
         if json {
             try JSONSummary.print(summary)
         } else {

@@ -8,6 +8,8 @@ import PipelineRunner
 func runStage<T>(json: Bool, progress: Progress, _ body: () throws -> T) throws -> T {
     do { return try body() } catch let error as ValidationError {
         throw error
+    } catch let error as ExitCode {
+        throw error  // the body said what failed already
     } catch let error as RunLock.Held {
         try fail(error.description, status: 75, json: json, progress: progress)
     } catch {
@@ -15,7 +17,9 @@ func runStage<T>(json: Bool, progress: Progress, _ body: () throws -> T) throws 
     }
 }
 
-private func fail(_ message: String, status: Int32, json: Bool, progress: Progress) throws -> Never {
+/// Ends a command that cannot go on: the error on standard error and, with `json`, the failure
+/// object (`StageFailure`) on standard output.
+func fail(_ message: String, status: Int32, json: Bool, progress: Progress) throws -> Never {
     progress.log("error: \(message)")
     if json { try JSONSummary.print(StageFailure(exitStatus: Int(status), error: message)) }
     throw ExitCode(status)

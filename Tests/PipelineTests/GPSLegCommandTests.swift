@@ -81,7 +81,7 @@ import Testing
         let gps = try #require(scores["gps_legs"] as? [String: Any])
         #expect((gps["note"] as? String)?.contains("has no GPS leg model") == true)
         let rate = try #require((gps["rates"] as? [[String: Any]])?.first)
-        #expect(rate["model"] == nil && rate["trackintel"] != nil)
+        #expect(rate["model"] is NSNull && rate["trackintel"] is [String: Any])
         let run = try cli.pipeline(["run", "traces", "--out", "out", "--model", shipped, "--json"], in: folder.path)
         #expect(run.status == 0 && run.stderr.contains("as the model has no GPS leg model"), "\(run.stderr)")
         let summary = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
