@@ -5,7 +5,8 @@ import Foundation
 final class TextFile {
     struct WriteError: Error, CustomStringConvertible {
         var path: String
-        var description: String { "cannot write \(path)" }
+        var reason: String?
+        var description: String { "cannot write \(path)" + (reason.map { " (\($0))" } ?? "") }
     }
 
     private let path: String
@@ -15,7 +16,10 @@ final class TextFile {
 
     init(path: String) throws {
         self.path = path
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let folder = (path as NSString).deletingLastPathComponent
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw WriteError(path: path, reason: "cannot create the folder \(folder): a file is in the way, or no permission")
+        }
         if path.hasSuffix(".gz") {
             guard let file = gzopen(path, "wb6") else { throw WriteError(path: path) }
             gz = file

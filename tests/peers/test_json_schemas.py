@@ -1,7 +1,8 @@
-"""`--json` an operator can script against: `pipeline run`, `forget`, `ingest`, `trips`,
-`heatmap`, `comfort`, `export`, `publish` and `inputs` validate against their JSON Schemas in docs/json-schemas (every key
-required, no other allowed) on a first run, an up-to-date run and a failed run, checked by the
-`jsonschema` package (Draft 2020-12), not by our own code.
+"""`--json` an operator can script against: every command's `--json` (`run`, `forget`, `ingest`,
+`trips`, `heatmap`, `comfort`, `export`, `publish`, `inputs`, `inspect`, `locations`, `evaluate`,
+`schema`, `simulate`) validates against its JSON Schema in docs/json-schemas (every key required,
+no other allowed) on a first run, an up-to-date run and a failed run, checked by the `jsonschema`
+package (Draft 2020-12), not by our own code.
 
 Run by scripts/peer_test.sh (part of scripts/test.sh)."""
 import json
@@ -17,7 +18,9 @@ from referencing import Registry, Resource
 BINARY = os.environ["PIPELINE_BINARY"]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMAS = os.path.join(ROOT, "docs", "json-schemas")
-COMMANDS = ["run", "forget", "ingest", "trips", "heatmap", "comfort", "export", "publish", "inputs"]
+COMMANDS = ["run", "forget", "ingest", "trips", "heatmap", "comfort", "export", "publish", "inputs",
+            "inspect", "locations", "evaluate", "schema", "simulate"]
+MODEL = os.path.join(ROOT, "models", "mode-model.json")
 
 
 def load(name):
@@ -114,6 +117,55 @@ class JSONSchemas(unittest.TestCase):
         status, failed = self.pipeline("inputs", os.path.join(self.work, "no-such-folder"))
         self.assertEqual(status, 1)
         self.valid("inputs", failed)
+
+    def test_inspect_a_file_a_folder_and_a_missing_path(self):
+        status, one = self.pipeline("inspect", os.path.join(ROOT, "traces", "phone-02", "2024-05-06.gpx"))
+        self.assertEqual(status, 0)
+        self.valid("inspect", one)
+        status, folder = self.pipeline("inspect", os.path.join(ROOT, "traces"))
+        self.assertEqual(status, 2)  # the cut-off upload would be quarantined
+        self.valid("inspect", folder)
+        self.assertEqual(len({tuple(sorted(entry)) for entry in one + folder}), 1, "the same keys for every file")
+        status, missing = self.pipeline("inspect", os.path.join(self.work, "no-such-file.gpx"))
+        self.assertEqual(status, 2)
+        self.valid("inspect", missing)
+        self.assertIsNotNone(missing[0]["error"])
+
+    def test_locations_on_a_store_and_without_one(self):
+        status, _ = self.pipeline("run", os.path.join(ROOT, "traces"), "--out", "locations-out")
+        self.assertEqual(status, 2)
+        status, summary = self.pipeline("locations", "--store", "locations-out/pipeline.sqlite", "--out", "locations-out")
+        self.assertEqual(status, 0, summary)
+        self.valid("locations", summary)
+        status, failed = self.pipeline("locations", "--store", "nowhere/pipeline.sqlite", "--out", "nowhere")
+        self.assertEqual(status, 1)
+        self.valid("locations", failed)
+
+    def test_evaluate_a_model_cross_validation_legs_and_a_failure(self):
+        traces = os.path.join(ROOT, "traces")
+        runs = {"model": ("--model", MODEL), "cross_validation": ("--inner-folds", "0", "--folds", "2"),
+                "legs": ("--legs-only",), "legs_model": ("--legs-only", "--model", MODEL)}
+        for name, extra in runs.items():
+            with self.subTest(name):
+                status, summary = self.pipeline("evaluate", traces, *extra)
+                self.assertEqual(status, 0, summary)
+                self.valid("evaluate", summary)
+        status, failed = self.pipeline("evaluate", traces, "--model", os.path.join(self.work, "no-such-model.json"))
+        self.assertEqual(status, 1)
+        self.valid("evaluate", failed)
+
+    def test_schema_and_simulate(self):
+        status, schema = self.pipeline("schema")
+        self.assertEqual(status, 0)
+        self.valid("schema", schema)
+        status, simulated = self.pipeline("simulate", "--out", "simulated", "--devices", "1", "--days", "1", "--imu-rate", "0")
+        self.assertEqual(status, 0, simulated)
+        self.valid("simulate", simulated)
+        open(os.path.join(self.work, "a-file"), "w").close()
+        status, failed = self.pipeline("simulate", "--out", "a-file/simulated", "--devices", "1", "--days", "1")
+        self.assertEqual(status, 1)
+        self.valid("simulate", failed)
+        self.assertIn("cannot create the folder", failed["error"])
 
     def test_a_key_too_many_or_too_few_fails(self):
         """The schemas are strict: the check itself can fail."""
