@@ -55,8 +55,7 @@ public struct HeatMapRun {
         let filter = try parameters.filter(calendar: calendar)
         let grid = HeatGrid(cellMeters: parameters.cellMeters)
         let store = try openStore ?? PipelineStore(path: storePath)
-        var overall = HeatMap(grid: grid, filter: filter)
-        var byMode: [Mode: HeatMap] = [:]
+        var layers = HeatMapLayers(grid: grid, filter: filter)
         var summary = Summary()
         // Tracks of one person one after another, so each cell counts its persons exactly.
         let persons = grouping == .device ? try store.devicePersons() : [:]
@@ -66,31 +65,21 @@ public struct HeatMapRun {
             progress.update(done: index, total: names.count, item: name)
             let track = try store.track(named: name, groupedBy: grouping)
             let intervals = try store.storedIntervals(device: name)
-            let modes = FixModes(track: track, staypoints: intervals.stays, legs: intervals.legs)
             let person = persons[name] ?? name
-            overall.add(track, modes: modes, person: person)
-            if keepDeviceCells { deviceCells += Self.deviceCells("all", name, person, track, modes, HeatMap(grid: grid, filter: filter)) }
-            for mode in Set(intervals.legs.compactMap(\.mode) + (intervals.stays.isEmpty ? [] : [.still])).sorted()
-            where filter.modes?.contains(mode) ?? true {
-                var map = byMode[mode] ?? HeatMap(grid: grid, filter: filter.only(mode))
-                map.add(track, modes: modes, person: person)
-                byMode[mode] = map
-                if keepDeviceCells {
-                    deviceCells += Self.deviceCells(mode.rawValue, name, person, track, modes, HeatMap(grid: grid, filter: filter.only(mode)))
+            let added = layers.add(track, intervals: intervals, person: person)
+            if keepDeviceCells {
+                deviceCells += Self.deviceCells("all", name, person, track, added.modes, HeatMap(grid: grid, filter: filter))
+                for mode in added.maps {
+                    deviceCells += Self.deviceCells(mode.rawValue, name, person, track, added.modes, HeatMap(grid: grid, filter: filter.only(mode)))
                 }
             }
             summary.fixes += track.points.count
         }
         progress.update(done: names.count, total: names.count, item: "")
-        var rows: [PipelineStore.HeatMapRows] = []
-        var published: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]] = [:]
-        for (name, map) in [("all", overall)] + byMode.sorted(by: { $0.key < $1.key }).map({ ($0.key.rawValue, $0.value) }) {
-            let (cells, suppressed) = map.published(minimumDevices: parameters.minimumDevices)
-            published[name] = cells
-            rows.append(.init(map: name, cellMeters: grid.cellMeters, minimumDevices: parameters.minimumDevices,
-                              filter: parameters.filterDescription, cells: cells.map { Self.row(grid, $0.cell, $0.counts) }, suppressed: suppressed))
-            summary.cellsByMap[name] = cells.count
-            if name == "all" { (summary.cells, summary.suppressedCells) = (cells.count, suppressed) }
+        let (rows, published) = layers.published(minimumPersons: parameters.minimumDevices, filterDescription: parameters.filterDescription)
+        for row in rows {
+            summary.cellsByMap[row.map] = row.cells.count
+            if row.map == "all" { (summary.cells, summary.suppressedCells) = (row.cells.count, row.suppressed) }
         }
         try store.replaceHeatMaps(rows, deviceCells: deviceCells)
         summary.files = writesFiles ? try HeatMapFiles(maps: rows, grid: grid).write(to: reportsFolder, cells: published) : []
@@ -116,3 +105,52 @@ public struct HeatMapRun {
               persons: counts.persons, dwellSeconds: counts.dwellSeconds)
     }
 }
+
+/// The overall heat map and one per mode, filled one track at a time (the tracks of one person
+/// one after another) and published under k persons: the single run's maps (`HeatMapRun`) and
+/// a release window's (`ReleaseRun`) are the same code on different fixes.
+struct HeatMapLayers {
+    let grid: HeatGrid
+    let filter: HeatMapFilter
+    private var overall: HeatMap
+    private var byMode: [Mode: HeatMap] = [:]
+
+    init(grid: HeatGrid, filter: HeatMapFilter) {
+        (self.grid, self.filter) = (grid, filter)
+        overall = HeatMap(grid: grid, filter: filter)
+    }
+
+    /// Adds `track` with the modes of its staypoints and legs; returns those modes and the
+    /// per-mode maps it was added to.
+    @discardableResult
+    mutating func add(_ track: DeviceTrack, intervals: (stays: [(start: Double, end: Double)], legs: [(start: Double, end: Double, mode: Mode?)]),
+                      person: String) -> (modes: FixModes, maps: [Mode]) {
+        let modes = FixModes(track: track, staypoints: intervals.stays, legs: intervals.legs)
+        overall.add(track, modes: modes, person: person)
+        var maps: [Mode] = []
+        for mode in Set(intervals.legs.compactMap(\.mode) + (intervals.stays.isEmpty ? [] : [.still])).sorted()
+        where filter.modes?.contains(mode) ?? true {
+            var map = byMode[mode] ?? HeatMap(grid: grid, filter: filter.only(mode))
+            map.add(track, modes: modes, person: person)
+            byMode[mode] = map
+            maps.append(mode)
+        }
+        return (modes, maps)
+    }
+
+    /// Every map's rows ("all" first, then the modes in order) with the cells k persons or
+    /// more were in, and those cells by map, for the files.
+    func published(minimumPersons k: Int, filterDescription: String)
+        -> (rows: [PipelineStore.HeatMapRows], cells: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]]) {
+        var rows: [PipelineStore.HeatMapRows] = []
+        var published: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]] = [:]
+        for (name, map) in [("all", overall)] + byMode.sorted(by: { $0.key < $1.key }).map({ ($0.key.rawValue, $0.value) }) {
+            let (cells, suppressed) = map.published(minimumDevices: k)
+            published[name] = cells
+            rows.append(.init(map: name, cellMeters: grid.cellMeters, minimumDevices: k, filter: filterDescription,
+                              cells: cells.map { HeatMapRun.row(grid, $0.cell, $0.counts) }, suppressed: suppressed))
+        }
+        return (rows, published)
+    }
+}
+

@@ -6,7 +6,8 @@ import Store
 import Trips
 
 /// `releases/<window>/`: the trip tables (`od_matrix.csv`, `od_grid.csv`, `modal_split.csv`)
-/// of each calendar window that closed since the last run, each written once and never again
+/// and the heat maps of the fixes of those trips (`heatmap.csv`, `.geojson`, `.png`) of each
+/// calendar window that closed since the last run, each written once and never again
 /// (`ReleaseWindows`: the defence against differencing nightly tables; docs/privacy.md). The
 /// store keeps which windows and trips were released. Wiring only: which trips a window holds
 /// is `ReleaseWindows`'s, the tables are the single run's code on those trips.
@@ -103,16 +104,40 @@ public struct ReleaseRun {
                                        }, calendar: calendar)
         let split = ModalSplit(totals: totals, minimumPersons: k)
         try TripTables.modalSplit(split).write(to: path(OutputSchema.modalSplit.file))
+        try writeHeatMaps(members, window: window.id, to: partial)
         let readme = """
             Release \(window.id): the trips that started from \(ISO8601.format(Timestamp(secondsSince1970: window.startSeconds))) \
             to before \(ISO8601.format(Timestamp(secondsSince1970: window.endSeconds))) (local calendar, UTC\(String(format: "%+.1f", calendar.utcOffsetSeconds / 3600)) h), \
             and trips of earlier windows that arrived after those were released. It says no total: a window's trips and \
             persons, one person's alone in a quiet window, are held to k like every published number (the store keeps them).
+            The heat maps count the fixes of these trips only (a fix of no trip, at home say, is in no release), so no fix is in two releases.
             Every row counts k = \(k) distinct persons or more (docs/privacy.md). This release is final: the pipeline never writes \
             it again, and no trip in it is in any other release.
 
             """
         try Data(readme.utf8).write(to: URL(fileURLWithPath: path("README.txt")))
         try FileManager.default.moveItem(atPath: partial, toPath: target)
+    }
+
+    /// The heat maps of the fixes that lie within the window's trips, by the single run's code
+    /// (`HeatMapLayers`) and k: each trip, and so each of its fixes, is in one release at most.
+    func writeHeatMaps(_ members: [PipelineStore.ReleaseTrip], window: String, to folder: String) throws {
+        let grid = HeatGrid(cellMeters: heatMap.cellMeters)
+        var layers = HeatMapLayers(grid: grid, filter: try heatMap.filter(calendar: calendar))
+        let byDevice = Dictionary(grouping: members, by: \.device)
+        for device in byDevice.keys.sorted(by: { (byDevice[$0]![0].person, $0) < (byDevice[$1]![0].person, $1) }) {
+            let spans = byDevice[device]!.map { ($0.startSeconds, $0.endSeconds) }.sorted { $0 < $1 }
+            let track = try store.track(named: device)
+            let points = track.points.filter { point in
+                // The last trip starting at or before the fix holds it when it has not ended yet.
+                var low = 0, high = spans.count
+                while low < high { let mid = (low + high) / 2; if spans[mid].0 <= point.timeSeconds { low = mid + 1 } else { high = mid } }
+                return low > 0 && point.timeSeconds <= spans[low - 1].1
+            }
+            guard !points.isEmpty else { continue }
+            layers.add(DeviceTrack(device: device, points: points), intervals: try store.storedIntervals(device: device), person: byDevice[device]![0].person)
+        }
+        let (rows, cells) = layers.published(minimumPersons: heatMap.minimumDevices, filterDescription: heatMap.filterDescription + " of the trips of " + window)
+        _ = try HeatMapFiles(maps: rows, grid: grid).write(to: folder, cells: cells)
     }
 }
