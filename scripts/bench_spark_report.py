@@ -3,7 +3,7 @@
 Per size: the wall time and peak memory of `pipeline run`; of Spark in local mode
 (local[2], 4 parts), on the standalone pair (two 1-core workers, 4 parts) and one task at
 a time (local[1], up to 64 parts); the driver's own seconds and peak RSS (its Python
-process, from spark_summary.json; on the pair also spark-submit's JVM, which there holds no
+process, from restricted/spark_summary.json; on the pair also spark-submit's JVM, which there holds no
 executor), and its CPU seconds in all and outside the part tasks (while they run it waits,
 which costs its JVM CPU for as long as they last); the phases; and how many published files
 are byte-identical to the single run.
@@ -64,10 +64,10 @@ for n in sys.argv[1:]:
     runs = {}
     for name, label in (("local", "local[2]"), ("pair", "standalone pair"), ("serial", "local[1], one task at a time")):
         folder = os.path.join(sim, f"spark-{name}")
-        if not os.path.exists(os.path.join(folder, "spark_summary.json")):
+        if not os.path.exists(os.path.join(folder, "restricted", "spark_summary.json")):
             print(f"| Spark {label} | failed: see {folder}.log | | | | |")
             continue
-        s = json.load(open(os.path.join(folder, "spark_summary.json")))
+        s = json.load(open(os.path.join(folder, "restricted", "spark_summary.json")))
         outer, tree_mb = wall(folder + ".time")
         runs[name] = (s, outer, tree_mb)
         p = s["phases_s"]

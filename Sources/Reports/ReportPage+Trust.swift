@@ -15,7 +15,8 @@ extension ReportPage {
         let published = Set(split.modes)
         let modes = Array(Set(rows.map(\.mode)).intersection(published)).sorted { (Mode(rawValue: $0) ?? .airplane, $0) < (Mode(rawValue: $1) ?? .airplane, $1) }
         let total = rows.reduce(0) { $0 + $1.seconds }
-        let leftOut = rows.filter { !published.contains($0.mode) }.reduce(0) { $0 + $1.seconds }
+        // The left-out remainder is a total; of fewer than k persons in all, it is theirs alone.
+        let leftOut = try withholdsTotals() ? 0 : rows.filter { !published.contains($0.mode) }.reduce(0) { $0 + $1.seconds }
         let changes = Dictionary(uniqueKeysWithValues: try store.legSourceChanges().map { ($0.mode, $0) })
         let table = HTML.table(["mode", "minutes", "share of travel time"] + deciders.map(\.1)
                                + ["IMU windows said otherwise", "GPS leg model said otherwise"], modes.map { mode in

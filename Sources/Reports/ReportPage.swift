@@ -95,7 +95,23 @@ public struct ReportPage {
 
     private func time(_ seconds: Double) -> String { seconds > 0 ? String(ISO8601.format(Timestamp(secondsSince1970: seconds)).prefix(16)).replacingOccurrences(of: "T", with: " ") : "–" }
 
+    /// True on the published page when the run holds fewer than k persons: every total (inputs,
+    /// fixes, trips, the data's time span) is then one or two persons' own, and is not shown.
+    func withholdsTotals() throws -> Bool {
+        guard !isRestricted else { return false }
+        return Set(try store.deviceIdentities().map(\.person)).count < (try minimumPersons())
+    }
+
+    /// What the published page says instead of a total it withholds.
+    func withheldNote() throws -> String {
+        "<p class=\"note\">This run holds data of fewer than k = \(try minimumPersons()) persons, so its totals (inputs, devices, fixes, "
+            + "staypoints, trips, the time span, files and records by format and reason, what the modal split and the trips leave out) "
+            + "would be theirs alone: they are not shown here. "
+            + "The operator's page, \(perDeviceTable("report.html")), has them.</p>"
+    }
+
     func overview() throws -> String {
+        if try withholdsTotals() { return "<h1>Mobility pipeline report</h1>" + (try withheldNote()) }
         let counts = try store.overview()
         let cards: [(String, Double)] = [
             ("inputs", Double(counts.inputs)),
@@ -147,6 +163,7 @@ public struct ReportPage {
     /// The published page's inputs: counts per format and per quarantine reason, no file or
     /// device named (those are on the operator's page).
     func inputCounts() throws -> String {
+        if try withholdsTotals() { return "<section><h2>Inputs</h2><p class=\"note\">Not shown: fewer than k persons (above).</p></section>" }
         let byFormat = try store.inputGroups().map { group in
             [group.format, group.status] + [group.files, group.fixes, group.imuSamples, group.labels, group.geofences, group.checkIns,
                                             group.dropped].map(String.init)
@@ -244,7 +261,7 @@ public struct ReportPage {
              String(row.devices), String(row.betweenGeofences)]
         }
         let leftOut = all.filter { !published.contains($0.mode) }.reduce(0) { $0 + $1.trips }
-        if leftOut > 0 { rows.append([Self.leftOutName, String(leftOut), "", "", "", ""]) }
+        if leftOut > 0, !(try withholdsTotals()) { rows.append([Self.leftOutName, String(leftOut), "", "", "", ""]) }
         return "<section><h2>Trips</h2><p class=\"note\">Trips run between activities (stays of 15 min or more, or in a geofence "
             + "other than a station); the main mode covers the longest distance (\(perDeviceTable("trips.csv")), \(perDeviceTable("triplegs.csv")), \(perDeviceTable("triplegs.geojson"))).</p>"
             + HTML.table(["main mode", "trips", "distance km", "mean duration", "devices", "between geofences"], rows, numeric: [1, 2, 3, 4, 5])

@@ -79,4 +79,24 @@ import Testing
         #expect(said["published_trips"] as? Int == published)
         print("od_grid.csv publishes \(published) of \(trips) trips of a 20-device city at k = 3")
     }
+
+    /// Two persons' walks, k = 3: every total of the run is theirs alone, so the published page
+    /// withholds the overview's and the inputs' counts and the time span, and says why; the
+    /// operator's page keeps them.
+    @Test func aRunOfFewerThanKPersonsPublishesNoTotal() throws {
+        let folder = try TemporaryFolder()
+        for (person, latitude) in [("ann", 48.0), ("ben", 48.2)] {
+            var gpx = GPXBuilder()
+            gpx.tracks = [[GPXBuilder.walk(count: 900, latitude: latitude)]]
+            try folder.write("traces/\(person)/day.gpx", gpx.text)
+        }
+        let run = try cli.pipeline(["run", "traces", "--out", "out"], in: folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let published = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        let restricted = try String(contentsOfFile: folder.file("out/restricted/report.html"), encoding: .utf8)
+        #expect(published.contains("fewer than k = 3 persons") && !published.contains("GPS fixes") && !published.contains("Data from"))
+        #expect(!published.contains("<th>format</th>"), "no files by format")
+        #expect(restricted.contains("GPS fixes") && restricted.contains("Data from"))
+    }
 }
+

@@ -210,9 +210,9 @@ def finish_steps(task):
         shutil.copyfile(os.path.join(run_dir, "merged", "restricted", "locations.csv"), located + ".partial")
         os.replace(located + ".partial", located)
         files.append(located)
-    os.makedirs(os.path.join(out, "logs"), exist_ok=True)
-    for i, d in enumerate(part_dirs):
-        shutil.copyfile(os.path.join(d, "log.txt"), os.path.join(out, "logs", f"part-{task['indices'][i]}.log"))
+    os.makedirs(os.path.join(restricted(out), "logs"), exist_ok=True)
+    for i, d in enumerate(part_dirs):  # a part's log names its input files
+        shutil.copyfile(os.path.join(d, "log.txt"), os.path.join(restricted(out), "logs", f"part-{task['indices'][i]}.log"))
     step("files")
     with concurrent.futures.ThreadPoolExecutor(1) as beside:
         rest = beside.submit(timed, assemble_files, part_dirs, out, tables, task["per_device_csv"], task["dataset_locations"],

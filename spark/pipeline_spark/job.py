@@ -27,7 +27,7 @@
    folder (for publish) without. The task returns the overall heat map's counts for the log.
 
 Outputs replace DIR's files atomically (each written beside and renamed), logs of every
-part go to DIR/logs/, and the exit status is the single run's: 0, 2 when inputs were
+part go to DIR/restricted/logs/, and the exit status is the single run's: 0, 2 when inputs were
 quarantined, 1 on failure."""
 import argparse
 import collections
@@ -230,7 +230,12 @@ def run_job(args, sc, SparkFiles, phases, planned):
         + "; ".join(f"part {p.index}: {len(p.devices)} devices, {p.bytes / 1e6:.1f} MB" for p in parts))
     phases.done("plan")
     out = os.path.abspath(args.out)
-    os.makedirs(os.path.join(out, "logs"), exist_ok=True)
+    # The logs and the summary name input files: restricted/, beside the other per-file tables.
+    # An older version wrote them at the top, where they would be published with the rest.
+    shutil.rmtree(os.path.join(out, "logs"), ignore_errors=True)
+    if os.path.exists(os.path.join(out, "spark_summary.json")):
+        os.remove(os.path.join(out, "spark_summary.json"))
+    os.makedirs(os.path.join(out, "restricted", "logs"), exist_ok=True)
     shutil.rmtree(layout.work_root(out), ignore_errors=True)  # a killed run's leftovers
     run_dir = layout.run_folder(out, f"{int(time.time())}-{os.getpid()}")
     os.makedirs(run_dir)
@@ -274,15 +279,15 @@ def run_job(args, sc, SparkFiles, phases, planned):
     results = [r for r in outcomes if not r.get("failed")]
     for r in failed:
         p = parts[r["index"]]
-        write_atomically(os.path.join(out, "logs", f"part-{p.index}.log"), r["failed"] + "\n")
+        write_atomically(os.path.join(out, "restricted", "logs", f"part-{p.index}.log"), r["failed"] + "\n")
         log(f"part {p.index} FAILED on all {attempts} attempts, its devices are missing from every output: {', '.join(p.devices)} "
-            f"({len(p.own_files)} files, listed in restricted/quarantine.csv and spark_summary.json); error in {out}/logs/part-{p.index}.log")
+            f"({len(p.own_files)} files, listed in restricted/quarantine.csv and restricted/spark_summary.json); error in {out}/restricted/logs/part-{p.index}.log")
     if not results:
         log("every part failed; nothing to publish")
         return 1
     for r in results:
         log(f"part {r['index']}: {len(parts[r['index']].devices)} devices, {parts[r['index']].bytes / 1e6:.1f} MB in {r['seconds']:.1f} s, "
-            f"exit {r['exit_status']}, log in {out}/logs/part-{r['index']}.log")
+            f"exit {r['exit_status']}, log in {out}/restricted/logs/part-{r['index']}.log")
     part_dirs = [layout.part_folder(run_dir, r["index"]) for r in results]
     numbering = offsets_of(results)
     config_args = run_options(run_args, "--config")
@@ -361,10 +366,10 @@ def run_job(args, sc, SparkFiles, phases, planned):
                              "locations_if_per_part": sum(r["counts"]["locations"] for r in results) if dataset_locations else None},
                "csv": args.csv, "phases_s": phases.seconds, "driver_cpu_s": driver_cpu_seconds(), "driver_cpu_during_part_tasks_s": cpu_during_part_tasks, "merged_store_task_s": round(store_task_s, 3), "finish_steps_s": finished["steps_s"], "plan_own_s": planned.seconds, "plan_steps_s": planned.steps, "seconds": time.time() - PROCESS_STARTED, "driver_peak_rss_mb": peak_rss_mb(),
                "exit_status": status, "output_folder": out}
-    write_atomically(os.path.join(out, "spark_summary.json"), json.dumps(summary, indent=1) + "\n")
+    write_atomically(os.path.join(out, "restricted", "spark_summary.json"), json.dumps(summary, indent=1) + "\n")
     shutil.rmtree(layout.work_root(out), ignore_errors=True)
     log(f"done in {summary['seconds']:.1f} s: {out}/report.html" + ("; some inputs were quarantined (restricted/quarantine.csv)" if status == 2 else "")
-        + (f"; {len(failed)} parts failed (spark_summary.json: failed_parts)" if failed else ""))
+        + (f"; {len(failed)} parts failed (restricted/spark_summary.json: failed_parts)" if failed else ""))
     # No sc.stop(): spark-submit's shutdown hook stops the context when this process exits.
     # PySpark's stop() also waits out its accumulator server's poll, 0.7 s more of every run.
     return status

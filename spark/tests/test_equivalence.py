@@ -140,12 +140,20 @@ class SparkEquivalence(CityRuns):
         part, worker = self.killed
         with self.assertRaises(ProcessLookupError):
             os.kill(worker, 0)
-        with open(os.path.join(self.spark, "spark_summary.json")) as f:
+        with open(os.path.join(self.spark, "restricted", "spark_summary.json")) as f:
             summary = json.load(f)
         self.assertEqual(summary["failed_parts"], [])
         self.assertIn(part, [p["index"] for p in summary["parts"]])
         for name in ("staypoints.csv", "trips.csv", "heatmap.csv", "report.html"):
             self.assertEqual(self.read(self.single, name), self.read(self.spark, name), name)
+
+    def test_the_top_of_the_folder_holds_what_the_single_run_publishes(self):
+        """The logs and spark_summary.json name input files: they are in restricted/, and the
+        top of the folder, which is published, holds the single run's files and no other."""
+        def top(folder):
+            return sorted(n for n in os.listdir(folder) if not n.startswith(".") and not n.startswith("pipeline.sqlite"))
+        self.assertEqual(top(self.spark), top(self.single))
+        self.assertTrue(os.path.exists(os.path.join(self.spark, "restricted", "logs", "part-0.log")))
 
     def test_exit_status_is_the_single_runs(self):
         self.assertEqual(self.job.returncode, 2, self.job.stderr[-3000:])
@@ -156,7 +164,7 @@ class SparkEquivalence(CityRuns):
             self.assertEqual(self.read(self.single, name), self.read(self.spark, name), name)
 
     def test_parts_are_uneven_and_one_has_no_check_in(self):
-        with open(os.path.join(self.spark, "spark_summary.json")) as f:
+        with open(os.path.join(self.spark, "restricted", "spark_summary.json")) as f:
             parts = json.load(f)["parts"]
         self.assertEqual(len(parts), 3)
         self.assertGreater(len({p["devices"] for p in parts}), 1, parts)
@@ -200,7 +208,7 @@ class SparkEquivalence(CityRuns):
         self.assertTrue(devices and min(devices) >= k, (k, min(devices or [0])))
 
     def test_negative_control_k_per_part_differs(self):
-        with open(os.path.join(self.spark, "spark_summary.json")) as f:
+        with open(os.path.join(self.spark, "restricted", "spark_summary.json")) as f:
             summary = json.load(f)
         self.assertNotEqual(summary["heat_map"]["cells_if_k_per_part"], summary["heat_map"]["cells"], summary["heat_map"])
 
@@ -287,7 +295,7 @@ class SparkEquivalence(CityRuns):
         from pyspark.sql import SparkSession
         spark = SparkSession.builder.master("local[1]").appName("parquet-check").getOrCreate()
         try:
-            with open(os.path.join(self.spark, "spark_summary.json")) as f:
+            with open(os.path.join(self.spark, "restricted", "spark_summary.json")) as f:
                 summary = json.load(f)
             for name in ("fixes", "staypoints", "triplegs", "rides", "windows"):
                 frame = spark.read.parquet(os.path.join(self.spark, "restricted", "parquet", name))
@@ -298,7 +306,7 @@ class SparkEquivalence(CityRuns):
             spark.stop()
 
     def test_the_summary_gives_the_drivers_cpu_while_the_part_tasks_ran_as_part_of_its_whole(self):
-        with open(os.path.join(self.spark, "spark_summary.json")) as f:
+        with open(os.path.join(self.spark, "restricted", "spark_summary.json")) as f:
             summary = json.load(f)
         whole, during = summary["driver_cpu_s"], summary["driver_cpu_during_part_tasks_s"]
         self.assertEqual(set(during), {"python", "binary", "jvm"})
@@ -308,7 +316,7 @@ class SparkEquivalence(CityRuns):
         self.assertEqual(during["binary"], 0, "the driver runs no binary while the executors run the parts")
 
     def test_no_work_folder_and_no_cell_below_k_is_left_in_the_output(self):
-        with open(os.path.join(self.spark, "spark_summary.json")) as f:
+        with open(os.path.join(self.spark, "restricted", "spark_summary.json")) as f:
             summary = json.load(f)
         self.assertGreater(summary["driver_peak_rss_mb"], 0)
         self.assertFalse(os.path.exists(os.path.join(self.spark, ".spark-work")))
@@ -341,7 +349,7 @@ class SparkDatasetLocations(CityRuns):
 
     def test_staypoints_were_clustered_in_several_tiles_with_halos(self):
         self.assertEqual(self.job.returncode, 0, self.job.stderr[-3000:])
-        with open(os.path.join(self.spark, "spark_summary.json")) as f:
+        with open(os.path.join(self.spark, "restricted", "spark_summary.json")) as f:
             summary = json.load(f)["locations"]
         self.assertGreater(summary["tiles"], 3, summary)
         self.assertGreater(summary["halo_staypoints"], 0, summary)
@@ -386,7 +394,7 @@ class SparkDatasetLocations(CityRuns):
         self.assertTrue(any(location is None for _, location in self.staypoint_locations()[1]))
 
     def test_negative_control_per_part_locations_differ(self):
-        with open(os.path.join(self.spark, "spark_summary.json")) as f:
+        with open(os.path.join(self.spark, "restricted", "spark_summary.json")) as f:
             summary = json.load(f)["locations"]
         with open(at(self.spark, "locations.csv"), newline="") as f:
             found = len(list(csv.DictReader(f)))
@@ -411,7 +419,7 @@ class SparkRerunAndFailedPart(CityRuns):
         with open(at(cls.spark, "staypoints.csv"), newline="") as f:
             cls.first_staypoints = list(csv.DictReader(f))
         cls.second = subprocess.run(run + ["--fail-part", "1"], capture_output=True, text=True)
-        with open(os.path.join(cls.spark, "spark_summary.json")) as f:
+        with open(os.path.join(cls.spark, "restricted", "spark_summary.json")) as f:
             cls.summary = json.load(f)
 
     def test_the_failed_part_is_reported_with_its_devices_and_files(self):
@@ -423,7 +431,7 @@ class SparkRerunAndFailedPart(CityRuns):
         said = self.second.stdout + self.second.stderr  # spark-submit passes the Python driver's stderr to its stdout
         self.assertIn("FAILED on all 2 attempts", said)
         self.assertIn(failed[0]["devices"][0], said)
-        self.assertIn("injected failure", self.read(self.spark, os.path.join("logs", "part-1.log")))
+        self.assertIn("injected failure", self.read(self.spark, os.path.join("restricted", "logs", "part-1.log")))
         with open(at(self.spark, "quarantine.csv"), newline="") as f:
             set_aside = [r for r in csv.DictReader(f) if r["stage"] == "spark"]
         self.assertEqual(sorted(r["path"] for r in set_aside), sorted(failed[0]["files"]))
