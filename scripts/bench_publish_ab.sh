@@ -46,13 +46,14 @@ for side, binary in (("old", sys.argv[3]), ("new", sys.argv[4])):
           + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(medians.items())))
 PY
 same=yes
-for file in "$work/old"/*; do
-    name=$(basename "$file")
-    if [ "$name" = pipeline.gpkg ]; then
+# Every file, restricted/ included (a folder is not compared, its files are).
+while IFS= read -r name; do
+    file="$work/old/$name"
+    if [ "$(basename "$name")" = pipeline.gpkg ]; then
         dump() { sqlite3 "$1" .dump | grep -v gpkg_contents; sqlite3 "$1" "SELECT table_name, data_type, identifier, description, min_x, min_y, max_x, max_y, srs_id FROM gpkg_contents"; }
         [ "$(dump "$file" | sha256sum)" = "$(dump "$work/new/$name" | sha256sum)" ] || { echo "differs: $name"; same=no; }
     else
         cmp -s "$file" "$work/new/$name" || { echo "differs: $name"; same=no; }
     fi
-done
+done < <(cd "$work/old" && find . -type f | sed 's|^\./||' | sort)
 echo "the same files: $same"
