@@ -5,7 +5,8 @@ import TestSupport
 import Testing
 
 /// The golden record: the SHA-256 of every output of fixed scenarios (the bundled traces, a
-/// simulated city, `classify`, `evaluate`, both exports), compared with
+/// simulated city, `classify`, `evaluate`, both exports, two `--partial` parts with their
+/// exports and a `publish`, `schema --json`, `config --print`), compared with
 /// `Fixtures/golden-outputs.tsv`. Code that only moves (a decision changing module) must leave
 /// every hash as it was; a change of output on purpose re-records the file in its own commit,
 /// with the reason (`scripts/golden.sh record`), so the diff of the record names every file it
@@ -29,6 +30,8 @@ import Testing
         var normaliser = Normaliser(roots: [folder.path, SharedData.projectRoot])
         try bundled(folder, into: &hashes, normaliser: &normaliser)
         try city(folder, into: &hashes, normaliser: &normaliser)
+        try distributed(folder, into: &hashes, normaliser: &normaliser)
+        try descriptions(folder, into: &hashes, normaliser: &normaliser)
         let text = hashes.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }.joined(separator: "\n") + "\n"
         if let keep = ProcessInfo.processInfo.environment["GOLDEN_KEEP"] { try normaliser.keep(in: keep) }
         if ProcessInfo.processInfo.environment["GOLDEN_RECORD"] == "1" {
@@ -87,6 +90,39 @@ import Testing
         let evaluate = try cli.pipeline(["evaluate", "traces", "--model", model, "--json"], in: root)
         #expect(evaluate.status == 0, "\(evaluate.stderr)")
         hashes["city/evaluate.json"] = normaliser.hash(json: evaluate.stdout, name: "city/evaluate.json")
+    }
+
+    /// The city's traces as a distributed run's executors see them: two `--partial` parts split
+    /// by device name, each exported, and `publish` of one part's store with its tables (the
+    /// locations where a distributed run's assembly puts them).
+    func distributed(_ folder: TemporaryFolder, into hashes: inout [String: String], normaliser: inout Normaliser) throws {
+        let root = folder.file("city")
+        for (part, range) in [("part-a", ["--devices-before", "phone-04"]), ("part-b", ["--devices-from", "phone-04"])] {
+            let run = try cli.pipeline(["run", "traces", "--out", part, "--partial", "--json", "--model", model] + range, in: root)
+            #expect(run.status == 2, "each part reads the cut-off upload of the files every part reads: \(run.stderr)")
+            hashes["distributed/\(part).json"] = normaliser.hash(json: run.stdout, name: "distributed/\(part).json")
+            try normaliser.hashFolder(root + "/" + part, as: "distributed/\(part)", into: &hashes)
+            let export = try cli.pipeline(["export", "--store", "\(part)/pipeline.sqlite", "--out", "export-\(part)"], in: root)
+            #expect(export.status == 0, "\(export.stderr)")
+            try normaliser.hashFolder(root + "/export-\(part)", as: "distributed/export-\(part)", into: &hashes)
+        }
+        try FileManager.default.createDirectory(atPath: root + "/published/restricted", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: root + "/part-a/part-tables/locations.csv", toPath: root + "/published/restricted/locations.csv")
+        let publish = try cli.pipeline(["publish", "--store", "part-a/pipeline.sqlite", "--out", "published", "--tables", "part-a/part-tables",
+                                        "--model", model, "--json"], in: root)
+        #expect(publish.status == 0, "\(publish.stderr)")
+        hashes["distributed/publish.json"] = normaliser.hash(json: publish.stdout, name: "distributed/publish.json")
+        try normaliser.hashFolder(root + "/published", as: "distributed/published", into: &hashes)
+    }
+
+    /// What the binary says of its outputs and settings: `schema --json` and `config --print`.
+    func descriptions(_ folder: TemporaryFolder, into hashes: inout [String: String], normaliser: inout Normaliser) throws {
+        let schema = try cli.pipeline(["schema", "--json"], in: folder.path)
+        #expect(schema.status == 0, "\(schema.stderr)")
+        hashes["describe/schema.json"] = normaliser.hash(json: schema.stdout, name: "describe/schema.json")
+        let config = try cli.pipeline(["config", "--print"], in: folder.path)
+        #expect(config.status == 0, "\(config.stderr)")
+        hashes["describe/config.yaml"] = normaliser.hash(text: config.stdout, name: "describe/config.yaml")
     }
 }
 
