@@ -48,8 +48,8 @@ let package = Package(
         ),
         .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips", "Transit", "HeatMaps", "Comfort", "CPNG", "CFreeType",
                                           .product(name: "GRDB", package: "GRDB.swift")]),
-        .target(name: "HeatMaps", dependencies: ["MobilityCore", "Trips"]),
-        .target(name: "Comfort", dependencies: ["MobilityCore", "Features", "Trips", "CBLAS"]),
+        .target(name: "HeatMaps", dependencies: ["MobilityCore"]),
+        .target(name: "Comfort", dependencies: ["MobilityCore", "Features", "CBLAS"]),
         // Every decision that combines stages' evidence (above all a leg's mode), one home for it.
         .target(name: "Fusion", dependencies: ["MobilityCore", "Features", "Transit", "Classify", "Trips", "Comfort"], exclude: ["README.md"]),
         .target(
@@ -58,7 +58,7 @@ let package = Package(
                            .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "Features", dependencies: ["MobilityCore", "CBLAS"]),
-        .target(name: "Classify", dependencies: ["MobilityCore", "Features", "Trips", "Transit", "CBLAS"]),
+        .target(name: "Classify", dependencies: ["MobilityCore", "Features", "CBLAS"]),
         .target(name: "Trips", dependencies: ["MobilityCore", "Transit"]),
         .target(name: "Transit", dependencies: ["MobilityCore", "Ingest"]),
         .target(name: "Simulate", dependencies: ["MobilityCore", "CGZip", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),

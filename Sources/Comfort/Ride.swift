@@ -1,5 +1,4 @@
 import MobilityCore
-import Trips
 
 /// One ride and what was measured of it: a passenger's check-in placed in time by the device's
 /// fixes, or a recording (or its part between gaps) taken as a ride of its own.

@@ -1,5 +1,4 @@
 import MobilityCore
-import Trips
 
 /// Where a check-in's ride lies in time, from the device's fixes and the station geofences.
 ///

@@ -1,5 +1,4 @@
 import MobilityCore
-import Trips
 
 /// Counts per grid cell: fixes, distinct devices, distinct persons, and seconds spent at rest
 /// (in a staypoint). Privacy's k counts persons: one person's two phones are one person.

@@ -1,5 +1,4 @@
 import MobilityCore
-import Trips
 
 /// Which fixes count: by mode (nil keeps all, including fixes no stage gave a mode), by
 /// date range (inclusive, local days), weekday (0 = Monday) and hour of day (0–23), all at

@@ -1,5 +1,4 @@
 import MobilityCore
-import Trips
 
 /// The heat-map stage's settings, with their defaults.
 public struct HeatMapParameters: Hashable, Sendable, Codable {

@@ -1,5 +1,4 @@
 import MobilityCore
-import Trips
 
 /// Origin–destination on the heat maps' global grid (`HeatGrid`), for data without geofences:
 /// a trip counts from the cell of its origin staypoint to the cell of its destination one, at

@@ -1,3 +1,4 @@
+import MobilityCore
 /// A recurring place: staypoints clustered together (DBSCAN).
 public struct Location: Hashable, Sendable {
     /// The device whose staypoints it holds, or nil when clustered across devices.

@@ -1,3 +1,4 @@
+import MobilityCore
 /// When a device was observed: its fix count, first and last fix, and the quarter-hours that
 /// hold a fix (every time zone's offset is a multiple of 15 min, so days observed at any
 /// offset follow exactly), kept after the fixes themselves are dropped.

@@ -1,3 +1,4 @@
+import MobilityCore
 /// A place where a device stayed: at least `StaypointParameters.timeSeconds` within
 /// `distanceMeters` of the stay's first fix.
 public struct Staypoint: Hashable, Sendable {

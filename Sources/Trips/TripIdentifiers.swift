@@ -1,3 +1,4 @@
+import MobilityCore
 /// Run-wide 1-based ids for the per-device results, in device order then time order: the
 /// store and every CSV and GeoJSON file use the same numbers, so files join on them.
 public struct TripIdentifiers: Sendable {

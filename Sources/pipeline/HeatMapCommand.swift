@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import HeatMaps
+import MobilityCore
 import PipelineRunner
-import Trips
 
 struct HeatMapCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

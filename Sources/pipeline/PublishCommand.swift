@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import MobilityCore
 import PipelineRunner
-import Trips
 
 struct PublishCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,8 +2,8 @@ import ArgumentParser
 import Classify
 import Foundation
 import HeatMaps
+import MobilityCore
 import PipelineRunner
-import Trips
 
 struct TripsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,5 @@
 import MobilityCore
 import Testing
-import Trips
 
 @Suite struct GeofenceContainmentTests {
     func point(_ lon: Double, _ lat: Double) -> GeoPoint { GeoPoint(longitudeDegrees: lon, latitudeDegrees: lat) }

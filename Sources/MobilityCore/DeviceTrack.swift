@@ -1,5 +1,4 @@
 import Foundation
-import MobilityCore
 
 /// All timed fixes of one device, sorted by time with exact duplicates removed (as
 /// trackintel's `exclude_duplicate_pfs`), whatever order they were given in.
@@ -18,13 +17,13 @@ public struct DeviceTrack: Sendable {
     }
 
     /// Points already sorted and free of duplicates (a subset of another track's).
-    init(device: String, sortedUniquePoints: [TrackPoint]) {
+    package init(device: String, sortedUniquePoints: [TrackPoint]) {
         self.device = device
         points = sortedUniquePoints
     }
 
     /// Seconds between fix `index` and the fix before it (0 for the first).
-    func secondsBefore(_ index: Int) -> Double {
+    package func secondsBefore(_ index: Int) -> Double {
         index == 0 ? 0 : points[index].timeSeconds - points[index - 1].timeSeconds
     }
 }

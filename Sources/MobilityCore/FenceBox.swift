@@ -1,13 +1,12 @@
 import Foundation
-import MobilityCore
 
 /// A latitude/longitude box around a geofence, widened by a margin: a cheap test that rules
 /// out most fixes before the exact one.
-struct FenceBox: Sendable {
+package struct FenceBox: Sendable {
     var minimumLatitude: Double, maximumLatitude: Double
     var minimumLongitude: Double, maximumLongitude: Double
 
-    init(_ fence: Geofence, marginMeters: Double) {
+    package init(_ fence: Geofence, marginMeters: Double) {
         let metresPerDegree = Geodesy.earthRadiusMeters * .pi / 180
         var vertices: [GeoPoint]
         var reach = marginMeters
@@ -32,7 +31,7 @@ struct FenceBox: Sendable {
     }
 
     @inline(__always)
-    func mayContain(_ point: TrackPoint) -> Bool {
+    package func mayContain(_ point: TrackPoint) -> Bool {
         point.latitudeDegrees >= minimumLatitude && point.latitudeDegrees <= maximumLatitude
             && point.longitudeDegrees >= minimumLongitude && point.longitudeDegrees <= maximumLongitude
     }

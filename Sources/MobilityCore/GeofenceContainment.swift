@@ -1,5 +1,4 @@
 import Foundation
-import MobilityCore
 
 /// Whether a position lies inside a geofence: great-circle distance for circles, even-odd ray
 /// casting for polygons (holes excluded) and multipolygons.
