@@ -46,7 +46,7 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
-        .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips", "Transit", "HeatMaps", "Comfort", "CPNG", "CFreeType",
+        .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips", "HeatMaps", "Comfort", "CPNG", "CFreeType",
                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "HeatMaps", dependencies: ["MobilityCore"]),
         .target(name: "Comfort", dependencies: ["MobilityCore", "Features", "CBLAS"]),
@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "pipeline",
             dependencies: [
-                "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Fusion", "Reports", "Simulate", "HeatMaps", "Trips", "Transit", "Comfort",
+                "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Fusion", "Reports", "Simulate", "HeatMaps", "Trips", "Comfort",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -4,7 +4,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # GDAL (ogrinfo, and validate_gpkg.py from python3-gdal) checks the GeoPackage (OutputSchemaTests).
 scripts/bootstrap.sh gdal-bin python3-gdal
-swift build --build-tests
+# Who may import whom (docs/architecture.md): the page's tables against every import and
+# Package.swift; SwiftPM checks that every import of a package module is declared.
+python3 scripts/dev/check_architecture.py
+swift build --build-tests --explicit-target-dependency-import-check error
 swift test --skip-build --disable-xctest "$@"
 # The installed binary on a machine without the toolchain (a static release build, which the
 # Spark bundle below reuses).
