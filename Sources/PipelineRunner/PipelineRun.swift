@@ -428,22 +428,13 @@ public struct PipelineRun {
         var loader = loader
         loader.mappings = try ColumnMappings(stored: file.columnMapping)  // as the file was ingested
         var run = FeatureRun(loader: loader, window: window)
-        var stops: [String: [ClosedRange<Double>]] = [:], parts: [ModePredictor.Prediction] = []
-        if setting.smoothing {
-            var fusion = StopFusion()
-            fusion.minimumStopSeconds = setting.minimumStopSeconds
-            run.onRecording = { [predictor, fusion] recording, part in
-                guard part.count > 0 else { return }
-                parts.append(predictor.predict(part))
-                stops[recording.trace, default: []] += fusion.stops(recording, windows: part.windows, modes: parts.last!.modes)
-            }
-        }
+        let classifier = RecordingClassifier(predictor: predictor, findsVehicleStops: setting.smoothing, minimumStopSeconds: setting.minimumStopSeconds)
+        run.onRecording = { recording, part in classifier.observe(recording, part: part) }
         let output = try run.run([file.path], progress: Progress(quiet: true))
         // The file was read at ingest; failing now (gone, changed, unreadable) sets it aside.
         if let problem = output.report.quarantined.first { throw problem }
-        // One recording per file as a rule: its prediction was made for the stop search.
-        var prediction = parts.count == 1 && parts[0].modes.count == output.table.count ? parts[0] : predictor.predict(output.table)
-        StopFusion.apply(stops, windows: output.table.windows, prediction: &prediction)
+        var prediction = classifier.predict(output.table)
+        classifier.applyStops(windows: output.table.windows, to: &prediction)
         return FileModes(rows: ModesCSV.storeRows(output.table.windows, prediction: prediction),
                          note: output.notes[file.path].map { $0.joined(separator: "; ") })
     }

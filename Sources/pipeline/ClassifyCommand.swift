@@ -59,17 +59,12 @@ struct ClassifyCommand: ParsableCommand {
         predictor.smoother = smoothing.smoother
         var run = FeatureRun(loader: try input.loader, window: saved?.window ?? .init())
         run.keepsFixes = saved?.gpsLegs != nil
-        var stops: [String: [ClosedRange<Double>]] = [:]
-        if !noSmoothing && !noVehicleStops {
-            var fusion = StopFusion()
-            fusion.minimumStopSeconds = predictor.smoother.minimumStopSeconds
-            run.onRecording = { [predictor, fusion] recording, part in
-                guard part.count > 0 else { return }
-                stops[recording.trace, default: []] += fusion.stops(recording, windows: part.windows, modes: predictor.predict(part).modes)
-            }
-        }
+        // The one way windows are decided, `pipeline run`'s too (RecordingClassifier).
+        let classifier = RecordingClassifier(predictor: predictor, findsVehicleStops: !noSmoothing && !noVehicleStops,
+                                             minimumStopSeconds: predictor.smoother.minimumStopSeconds)
+        run.onRecording = { recording, part in classifier.observe(recording, part: part) }
         let output = try run.run(paths, progress: progress)
-        var prediction = predictor.predict(output.table)
+        var prediction = classifier.predict(output.table)
         var gpsLegs = 0
         if let legModel = saved?.gpsLegs {
             // The speed rules cut the legs (a GPS window model trained at 1 Hz misreads a sparse
@@ -85,7 +80,7 @@ struct ClassifyCommand: ParsableCommand {
             gpsLegs = GPSLegDecision.apply(legModel, windows: output.table.windows, fixesByTrace: output.fixes, prediction: &prediction,
                                            deciding: saved!.usesInertial ? [.rules] : [.rules, .model], segmentation: rules, features: features)
         }
-        let stopWindows = StopFusion.apply(stops, windows: output.table.windows, prediction: &prediction)
+        let stopWindows = classifier.applyStops(windows: output.table.windows, to: &prediction)
         try ModesCSV.write(output.table.windows, prediction: prediction, to: out)
         if let store {
             try runStage(json: false, progress: progress) {
@@ -101,7 +96,7 @@ struct ClassifyCommand: ParsableCommand {
                      + seconds.sorted { $0.key < $1.key }.map { String(format: "%@ %.1f min", $0.key.rawValue, $0.value / 60) }.joined(separator: ", ")
                      + "; wrote \(out)")
         progress.log(Self.decidedBy(prediction.sources, gpsLegs: gpsLegs, model: saved))
-        let stopCount = stops.values.reduce(0) { $0 + $1.count }
+        let stopCount = classifier.stopCount
         if stopCount > 0 {
             progress.log("vehicle stops: \(stopCount) stops of \(String(format: "%g", predictor.smoother.minimumStopSeconds)) s or more found in the acceleration of riding stretches; \(stopWindows) windows in them made still")
         }

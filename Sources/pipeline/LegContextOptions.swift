@@ -1,5 +1,6 @@
 import ArgumentParser
 import Features
+import Fusion
 import Ingest
 import MobilityCore
 import PipelineRunner

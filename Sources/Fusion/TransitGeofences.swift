@@ -1,6 +1,5 @@
 import Features
 import MobilityCore
-import Trips
 
 /// The geofences that give GPS legs their transit context (`LegFeatures`): stations, stops and
 /// rail corridors, by kind.
