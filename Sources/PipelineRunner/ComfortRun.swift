@@ -90,7 +90,7 @@ public struct ComfortRun {
         }
         var summary = Summary(checkins: checkIns.count)
         summary.unknownStations = Array(Set(checkIns.flatMap { [$0.checkIn.fromStation, $0.checkIn.toStation] }.filter { station($0) == nil })).sorted()
-        let measurement = RideMeasurement(loader: RecordingLoader(), parameters: metrics)
+        let measurement = RideMeasurement(loader: RecordingLoader()), analyser = RideAnalyser(parameters: metrics)
         var rides: [Ride] = []
         var rows: [PipelineStore.RideRow] = []
         func setAside(_ errors: [InputError], for what: String) throws {
@@ -121,7 +121,7 @@ public struct ComfortRun {
                 } else {
                     let (acceleration, unreadable) = measurement.acceleration(files: files, from: window.startSeconds, to: window.endSeconds)
                     try setAside(unreadable, for: "check-in \(device) \(checkIn.train) (line \(checkIn.line))")
-                    let analysis = measurement.analyse(acceleration, speeds: Self.speeds(points, from: window.startSeconds, to: window.endSeconds))
+                    let analysis = analyser.analyse(acceleration, speeds: Self.speeds(points, from: window.startSeconds, to: window.endSeconds))
                     Self.apply(analysis, to: &ride)
                     if analysis.status == .noIMU && !hasFixes { (ride.status, ride.note) = (.noData, "no IMU sample and no fix of the device inside the ride") }
                 }
@@ -145,7 +145,7 @@ public struct ComfortRun {
                         continue
                     }
                     var ride = Ride(device: recording.device, trace: recording.file.shownPath ?? recording.file.path, window: RideWindow(startSeconds: first, endSeconds: last), status: .noIMU)
-                    Self.apply(measurement.analyse(part, speeds: Self.speeds(points, from: first, to: last)), to: &ride)
+                    Self.apply(analyser.analyse(part, speeds: Self.speeds(points, from: first, to: last)), to: &ride)
                     summary.recordingRides += 1
                     record(ride, checkinID: nil, name: "recording \(recording.file.path) \(Self.clock(first))–\(Self.clock(last))")
                 }

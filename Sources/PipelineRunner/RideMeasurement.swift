@@ -5,15 +5,13 @@ import Ingest
 import MobilityCore
 import Store
 
-/// Turns a device's IMU recordings into what one ride window holds: the accelerometer with
+/// Reads what one ride window holds from a device's IMU recordings: the accelerometer with
 /// gravity (or linear acceleration plus the gravity stream; or, without either, the gravity-free
-/// acceleration with an estimated vertical) inside the window, cut into gap-free pieces, each
-/// resampled to a uniform 50 Hz (100 Hz when the phone records at 90 Hz or more), then
-/// `VehicleFrame`, `StopDetector` and `RideMetrics` (`RideAcceleration`).
+/// acceleration with an estimated vertical) inside the window (`RideAcceleration`), for
+/// Comfort's `RideAnalyser`, which cuts it into gap-free pieces, each resampled to a uniform
+/// 50 Hz (100 Hz when the phone records at 90 Hz or more), and measures it.
 struct RideMeasurement {
     var loader: RecordingLoader
-    var parameters = RideMetrics.Parameters()
-    var stopDetector = StopDetector()
 
     /// The acceleration inside [start, end] of the IMU `files` (each read with the column mapping
     /// it was ingested with). A file that cannot be read now (gone, changed into something
@@ -39,21 +37,5 @@ struct RideMeasurement {
         var acceleration = withGravity.isEmpty ? RideAcceleration(samples: gravityFree, gravityIncluded: false) : RideAcceleration(samples: withGravity)
         acceleration.samples.sort { $0.time < $1.time }
         return (acceleration, unreadable)
-    }
-
-    /// The ride's metrics, stops and frame from its acceleration; `speeds`: GPS speeds in the ride.
-    func analyse(_ acceleration: RideAcceleration, speeds: [(seconds: Double, metersPerSecond: Double)] = []) -> RideAnalysis {
-        var (analysis, pieces, rate) = RideAcceleration.pieces(acceleration)
-        guard !pieces.isEmpty else { return analysis }
-        guard var frame = VehicleFrame(pieces: pieces, rateHz: rate, gravityIncluded: acceleration.gravityIncluded) else {
-            analysis.note = "not measured: the acceleration holds no gravity (its mean is under 1 m/s²) though the stream says it does"
-            return analysis
-        }
-        analysis.stops = stopDetector.stops(in: pieces, rateHz: rate, speeds: speeds)
-        frame.orientForward(stops: analysis.stops.map { ($0.startSeconds, $0.endSeconds) }, rateHz: rate)
-        analysis.metrics = RideMetrics(frame: frame, rateHz: rate, parameters: parameters)
-        analysis.verticalSource = frame.verticalSource
-        analysis.status = .measured
-        return analysis
     }
 }
