@@ -52,7 +52,7 @@ public struct ODGridOutput {
                                distanceMeters: row[trip("distance_m")].flatMap(Double.init) ?? 0, mainMode: row[trip("main_mode")] ?? "unknown")
         }
         let od = ODGrid(input, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumDevices, coarserLevels: parameters.odCoarserLevels)
-        try Self.csv(od).write(to: (folder as NSString).appendingPathComponent(Self.fileName))
+        try TripTables.odGrid(od).write(to: (folder as NSString).appendingPathComponent(Self.fileName))
         var summary = Summary(pairs: od.rows.count, suppressedPairs: od.suppressedPairs, suppressedTrips: od.suppressedTrips,
                        unplacedTrips: od.unplacedTrips, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumDevices)
         summary.coarsestCellMeters = parameters.odCellMeters * Double(1 << parameters.odCoarserLevels)
@@ -60,20 +60,6 @@ public struct ODGridOutput {
         for row in od.rows where row.grid.cellMeters > parameters.odCellMeters { summary.coarserPairs += 1 }
         try store.setDerivedState(PipelineStore.odGridKey, Self.text(summary))  // for the report
         return summary
-    }
-
-    /// `od_grid.csv`'s rows of a grid OD.
-    static func csv(_ od: ODGrid) -> CSVWriter {
-        var csv = CSVWriter(columns: OutputSchema.odGrid.names)
-        func degrees(_ value: Double) -> String { String(format: "%.6f", value) }
-        for row in od.rows {
-            let (o, d) = (row.grid.centre(row.origin), row.grid.centre(row.destination))
-            csv.append([String(Int(row.grid.cellMeters)), row.grid.id(row.origin), degrees(o.latitude), degrees(o.longitude), row.grid.id(row.destination), degrees(d.latitude),
-                        degrees(d.longitude), String(row.trips), String(row.devices), String(row.persons),
-                        String(format: "%.1f", row.medianDurationSeconds), String(format: "%.1f", row.medianDistanceMeters)]
-                       + OutputSchema.modeNames.map { String(format: "%.4f", row.modeShares[$0] ?? 0) })
-        }
-        return csv
     }
 
     public static func text(_ s: Summary) -> String {

@@ -96,7 +96,7 @@ public struct ReleaseRun {
             ODGrid.Trip(device: $0.device, person: $0.person, origin: $0.origin, destination: $0.destination, durationSeconds: $0.durationSeconds,
                         distanceMeters: $0.distanceMeters, mainMode: $0.mainMode)
         }, cellMeters: heatMap.odCellMeters, minimumPersons: k, coarserLevels: heatMap.odCoarserLevels)
-        try ODGridOutput.csv(grid).write(to: path(OutputSchema.odGrid.file))
+        try TripTables.odGrid(grid).write(to: path(OutputSchema.odGrid.file))
         let totals = ModalTotal.totals(trips: members.map { ModalTotal.Entry(person: $0.person, startSeconds: $0.startSeconds, mode: $0.mainMode) },
                                        legs: members.flatMap(\.legs).map {
                                            ModalTotal.Entry(person: $0.person, startSeconds: $0.startSeconds, mode: $0.mode,

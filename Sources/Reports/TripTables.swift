@@ -1,4 +1,5 @@
 import Foundation
+import HeatMaps
 import MobilityCore
 import Trips
 
@@ -185,6 +186,20 @@ public struct TripTables {
     public var modalSplit: ModalSplit { ModalSplit(result.devices, persons: persons, calendar: calendar, minimumPersons: minimumPersons) }
 
     func modalSplitCSV() -> CSVWriter { Self.modalSplit(modalSplit) }
+
+    /// `od_grid.csv`'s rows of a grid OD.
+    public static func odGrid(_ od: ODGrid) -> CSVWriter {
+        var csv = CSVWriter(columns: OutputSchema.odGrid.names)
+        func degrees(_ value: Double) -> String { String(format: "%.6f", value) }
+        for row in od.rows {
+            let (o, d) = (row.grid.centre(row.origin), row.grid.centre(row.destination))
+            csv.append([String(Int(row.grid.cellMeters)), row.grid.id(row.origin), degrees(o.latitude), degrees(o.longitude), row.grid.id(row.destination), degrees(d.latitude),
+                        degrees(d.longitude), String(row.trips), String(row.devices), String(row.persons),
+                        String(format: "%.1f", row.medianDurationSeconds), String(format: "%.1f", row.medianDistanceMeters)]
+                       + OutputSchema.modeNames.map { String(format: "%.4f", row.modeShares[$0] ?? 0) })
+        }
+        return csv
+    }
 
     /// `od_matrix.csv` of a matrix (from one run's trips, or from a distributed run's groups).
     public static func odMatrix(_ matrix: ODMatrix, geofences: [String: Geofence]) -> CSVWriter {
