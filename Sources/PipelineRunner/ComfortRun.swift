@@ -121,8 +121,8 @@ public struct ComfortRun {
                 } else {
                     let (acceleration, unreadable) = measurement.acceleration(files: files, from: window.startSeconds, to: window.endSeconds)
                     try setAside(unreadable, for: "check-in \(device) \(checkIn.train) (line \(checkIn.line))")
-                    let analysis = analyser.analyse(acceleration, speeds: Self.speeds(points, from: window.startSeconds, to: window.endSeconds))
-                    Self.apply(analysis, to: &ride)
+                    let analysis = analyser.analyse(acceleration, speeds: RideAnalyser.speeds(points, from: window.startSeconds, to: window.endSeconds))
+                    ride.apply(analysis)
                     if analysis.status == .noIMU && !hasFixes { (ride.status, ride.note) = (.noData, "no IMU sample and no fix of the device inside the ride") }
                 }
                 record(ride, checkinID: id, name: "check-in \(device) \(checkIn.train) \(checkIn.fromStation)→\(checkIn.toStation) (line \(checkIn.line))")
@@ -137,7 +137,7 @@ public struct ComfortRun {
                 let (acceleration, unreadable) = measurement.acceleration(files: [recording.file], from: recording.firstSeconds, to: recording.lastSeconds)
                 try setAside(unreadable, for: "its ride")
                 let points = try track(recording.device).points
-                for part in Self.parts(acceleration, gapSeconds: rideGapSeconds) {
+                for part in acceleration.parts(splittingAtGapsOver: rideGapSeconds) {
                     let (first, last) = (part.samples.first!.time.secondsSince1970, part.samples.last!.time.secondsSince1970)
                     // Time a check-in's ride already measured is not measured twice.
                     guard !(covered[recording.device] ?? []).contains(where: { $0.window.startSeconds < last && $0.window.endSeconds > first }) else {
@@ -145,7 +145,7 @@ public struct ComfortRun {
                         continue
                     }
                     var ride = Ride(device: recording.device, trace: recording.file.shownPath ?? recording.file.path, window: RideWindow(startSeconds: first, endSeconds: last), status: .noIMU)
-                    Self.apply(analyser.analyse(part, speeds: Self.speeds(points, from: first, to: last)), to: &ride)
+                    ride.apply(analyser.analyse(part, speeds: RideAnalyser.speeds(points, from: first, to: last)))
                     summary.recordingRides += 1
                     record(ride, checkinID: nil, name: "recording \(recording.file.path) \(Self.clock(first))–\(Self.clock(last))")
                 }
@@ -196,37 +196,6 @@ public struct ComfortRun {
         }
         let target = absolute(path)
         return roots.map(absolute).contains { target == $0 || target.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
-    }
-
-    /// The analysis on the ride; a check-in's ride window is cut to its IMU data, so a ride
-    /// without fixes (its window the check-in plus `maxRideSeconds`) never lasts longer than the data.
-    static func apply(_ analysis: RideAnalysis, to ride: inout Ride) {
-        if let first = analysis.firstSeconds, let last = analysis.lastSeconds, analysis.status == .measured {
-            ride.window.startSeconds = max(ride.window.startSeconds, first)
-            ride.window.endSeconds = min(ride.window.endSeconds, last)
-        }
-        (ride.status, ride.metrics, ride.rateHz, ride.coveredSeconds) = (analysis.status, analysis.metrics, analysis.rateHz, analysis.coveredSeconds)
-        (ride.stops, ride.verticalSource, ride.note) = (analysis.stops, analysis.verticalSource, analysis.note)
-    }
-
-    /// A recording's acceleration cut at pauses longer than `gapSeconds`, parts of two samples or more.
-    static func parts(_ acceleration: RideAcceleration, gapSeconds: Double) -> [RideAcceleration] {
-        let samples = acceleration.samples
-        guard !samples.isEmpty else { return [] }
-        // A lone sample between pauses is no ride (nothing to measure, not even a rate).
-        return Recording.runs(samples.map(\.time.secondsSince1970), splittingAtGapsOver: gapSeconds).filter { $0.count > 1 }.map {
-            RideAcceleration(samples: Array(samples[$0]), gravityIncluded: acceleration.gravityIncluded)
-        }
-    }
-
-    /// GPS speeds between consecutive fixes within [start, end] (time of the later fix, m/s).
-    static func speeds(_ points: [TrackPoint], from start: Double, to end: Double) -> [(seconds: Double, metersPerSecond: Double)] {
-        let inside = points.filter { $0.timeSeconds >= start && $0.timeSeconds <= end }
-        guard inside.count > 1 else { return [] }
-        return (1..<inside.count).compactMap { i in
-            let dt = inside[i].timeSeconds - inside[i - 1].timeSeconds
-            return dt > 0 && dt <= 30 ? (inside[i].timeSeconds, TrackPoint.distanceMeters(inside[i - 1], inside[i]) / dt) : nil
-        }
     }
 
     static func clock(_ seconds: Double) -> String { ISO8601.format(Timestamp(secondsSince1970: seconds.rounded())) }
