@@ -32,9 +32,7 @@ public struct TableExport {
 
     /// A table the export cannot write exactly (a column type it does not map, a value of
     /// another type than its column declares), or a table name that is not in the store.
-    public struct Problem: Error, CustomStringConvertible {
-        public let description: String
-    }
+    public typealias Problem = TableDumpProblem
 
     public func run(progress: Progress) throws -> Summary {
         let started = Date()
@@ -57,7 +55,7 @@ public struct TableExport {
         for (index, table) in chosen.enumerated() {
             progress.update(done: index, total: chosen.count, item: table.name)
             let types = try table.columns.map { try ExportColumnType(declared: $0.declaredType, table: table.name, column: $0.name) }
-            let rows = try write(table, types: types, store: store)
+            let rows = try store.dump(table, types: types, toCSV: folder + "/" + table.name + ".csv")
             summary.tables[table.name] = rows
             described.append(ExportSchema.Table(table, types: types, rows: rows))
         }
@@ -66,43 +64,5 @@ public struct TableExport {
         try JSONText.data(schema, keys: .asDeclared, layout: .pretty).writeThroughPartial(to: URL(fileURLWithPath: folder + "/schema.json"))
         summary.seconds = Date().timeIntervalSince(started)
         return summary
-    }
-
-    /// Streams one table to `<table>.csv` through a temporary file; returns its row count.
-    private func write(_ table: StoredTable, types: [ExportColumnType], store: PipelineStore) throws -> Int {
-        let path = folder + "/" + table.name + ".csv"
-        let partial = path + ".partial"
-        guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial) else {
-            throw Problem(description: "cannot write \(partial)")
-        }
-        var text: [UInt8] = []
-        var rows = 0
-        do {
-            defer { try? handle.close() }
-            ExportCSV.appendHeader(table.columns.map(\.name), to: &text)
-            try store.forEachRow(of: table) { values in
-                rows += 1
-                for (index, value) in values.enumerated() {
-                    if index > 0 { text.append(UInt8(ascii: ",")) }
-                    guard ExportCSV.append(value, as: types[index], to: &text) else {
-                        throw Problem(description: "\(table.name).\(table.columns[index].name), row \(rows) in key order: "
-                                      + "\(value) is not a \(table.columns[index].declaredType) value; the export writes each column as its declared type")
-                    }
-                }
-                text.append(UInt8(ascii: "\n"))
-                if text.count >= 1 << 20 {
-                    try handle.write(contentsOf: text)
-                    text.removeAll(keepingCapacity: true)
-                }
-            }
-            try handle.write(contentsOf: text)
-        } catch {
-            try? FileManager.default.removeItem(atPath: partial)
-            throw error
-        }
-        guard rename(partial, path) == 0 else {  // replaces the previous export's file in one step
-            throw Problem(description: "cannot move \(partial) to \(path): \(String(cString: strerror(errno)))")
-        }
-        return rows
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import MobilityCore
-@testable import PipelineRunner
+import PipelineRunner
 import Store
 import TestSupport
 import Testing

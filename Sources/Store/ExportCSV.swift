@@ -1,9 +1,8 @@
 import MobilityCore
-import Store
 
 /// The CSV of `pipeline export`: RFC 4180 with `\n` line ends, each value written exactly.
-enum ExportCSV {
-    static func appendHeader(_ names: [String], to text: inout [UInt8]) {
+package enum ExportCSV {
+    package static func appendHeader(_ names: [String], to text: inout [UInt8]) {
         for (index, name) in names.enumerated() {
             if index > 0 { text.append(UInt8(ascii: ",")) }
             appendText(name, to: &text)
@@ -12,7 +11,7 @@ enum ExportCSV {
     }
 
     /// Appends `value` as a field of a column of `type`; false when the value is of another type.
-    static func append(_ value: StoredValue, as type: ExportColumnType, to text: inout [UInt8]) -> Bool {
+    package static func append(_ value: StoredValue, as type: ExportColumnType, to text: inout [UInt8]) -> Bool {
         switch (value, type) {
         case (.null, _): return true
         case (.integer(let integer), .long): text.append(contentsOf: String(integer).utf8)
@@ -29,7 +28,7 @@ enum ExportCSV {
     /// The shortest decimal text that reads back to the same double (Swift's `description`,
     /// which Java's `Double.parseDouble`, Python's `float` and C's `strtod` all read back
     /// exactly), and `Inf`, `-Inf`, `NaN` as Spark's CSV reader expects them by default.
-    static func appendDouble(_ value: Double, to text: inout [UInt8]) {
+    package static func appendDouble(_ value: Double, to text: inout [UInt8]) {
         if value.isNaN { text.append(contentsOf: "NaN".utf8) } else if value.isInfinite {
             text.append(contentsOf: (value > 0 ? "Inf" : "-Inf").utf8)
         } else {
@@ -38,7 +37,7 @@ enum ExportCSV {
     }
 
     /// Text as stored, quoted as RFC 4180 asks, and `""` when empty (an empty field is NULL).
-    static func appendText(_ string: String, to text: inout [UInt8]) {
+    package static func appendText(_ string: String, to text: inout [UInt8]) {
         CSVWriter.appendQuoted(string, quotingEmpty: true, to: &text)
     }
 }

@@ -1,21 +1,21 @@
-import Store
+import Foundation
 
 /// The type a column is exported as, named as Apache Spark names it.
-enum ExportColumnType: String, Encodable {
+package enum ExportColumnType: String, Encodable {
     case long, double, string
 
     /// From the type a store column declares, by SQLite's affinity rules ("Datatypes In
     /// SQLite", section 3.1: `INT` anywhere → integer; `CHAR`, `CLOB`, `TEXT` → text; `REAL`,
     /// `FLOA`, `DOUB` → real). BLOB and NUMERIC columns are refused: the store has none, and
     /// CSV could not carry them exactly.
-    init(declared: String, table: String, column: String) throws {
+    package init(declared: String, table: String, column: String) throws {
         let type = declared.uppercased()
         if type.contains("INT") { self = .long } else if ["CHAR", "CLOB", "TEXT"].contains(where: type.contains) {
             self = .string
         } else if ["REAL", "FLOA", "DOUB"].contains(where: type.contains) {
             self = .double
         } else {
-            throw TableExport.Problem(description: "\(table).\(column) is declared \(declared.isEmpty ? "without a type" : declared); "
+            throw TableDumpProblem(description: "\(table).\(column) is declared \(declared.isEmpty ? "without a type" : declared); "
                                       + "the export writes INTEGER, REAL and TEXT columns only")
         }
     }
@@ -23,11 +23,15 @@ enum ExportColumnType: String, Encodable {
 
 /// `schema.json`: how the CSVs are written and, per table, its file, row count, primary key
 /// and columns, with a Spark `StructType` (`StructType.fromJson(table["spark_schema"])`).
-struct ExportSchema: Encodable {
+package struct ExportSchema: Encodable {
     var format = "csv"
     var pipelineVersion: String
     var csv = Conventions()
     var tables: [Table]
+
+    package init(pipelineVersion: String, tables: [Table]) {
+        (self.pipelineVersion, self.tables) = (pipelineVersion, tables)
+    }
 
     enum CodingKeys: String, CodingKey {
         case format, csv, tables
@@ -57,7 +61,7 @@ struct ExportSchema: Encodable {
         }
     }
 
-    struct Table: Encodable {
+    package struct Table: Encodable {
         var name: String
         var file: String
         var rows: Int
@@ -70,7 +74,7 @@ struct ExportSchema: Encodable {
             case primaryKey = "primary_key", sparkSchema = "spark_schema"
         }
 
-        init(_ table: StoredTable, types: [ExportColumnType], rows: Int) {
+        package init(_ table: StoredTable, types: [ExportColumnType], rows: Int) {
             name = table.name
             file = table.name + ".csv"
             self.rows = rows
