@@ -99,15 +99,19 @@ class JSONSchemas(unittest.TestCase):
                 self.valid(command, failed)
                 self.assertIn("no store at", failed["error"])
 
-    def test_publish_done_and_failed(self):
-        status, _ = self.pipeline("run", os.path.join(ROOT, "traces"), "--out", "published")
+    def on_a_run_and_without_a_store(self, command, out):
+        """`command` on the store of a run of the bundled traces, then on a store that is not there."""
+        status, _ = self.pipeline("run", os.path.join(ROOT, "traces"), "--out", out)
         self.assertEqual(status, 2)
-        status, summary = self.pipeline("publish", "--store", "published/pipeline.sqlite", "--out", "published")
+        status, summary = self.pipeline(command, "--store", f"{out}/pipeline.sqlite", "--out", out)
         self.assertEqual(status, 0, summary)
-        self.valid("publish", summary)
-        status, failed = self.pipeline("publish", "--store", "nowhere/pipeline.sqlite", "--out", "published")
+        self.valid(command, summary)
+        status, failed = self.pipeline(command, "--store", "nowhere/pipeline.sqlite", "--out", "nowhere")
         self.assertEqual(status, 1)
-        self.valid("publish", failed)
+        self.valid(command, failed)
+
+    def test_publish_done_and_failed(self):
+        self.on_a_run_and_without_a_store("publish", "published")
 
     def test_inputs_listed_and_failed(self):
         status, listed = self.pipeline("inputs", os.path.join(ROOT, "traces"))
@@ -132,14 +136,7 @@ class JSONSchemas(unittest.TestCase):
         self.assertIsNotNone(missing[0]["error"])
 
     def test_locations_on_a_store_and_without_one(self):
-        status, _ = self.pipeline("run", os.path.join(ROOT, "traces"), "--out", "locations-out")
-        self.assertEqual(status, 2)
-        status, summary = self.pipeline("locations", "--store", "locations-out/pipeline.sqlite", "--out", "locations-out")
-        self.assertEqual(status, 0, summary)
-        self.valid("locations", summary)
-        status, failed = self.pipeline("locations", "--store", "nowhere/pipeline.sqlite", "--out", "nowhere")
-        self.assertEqual(status, 1)
-        self.valid("locations", failed)
+        self.on_a_run_and_without_a_store("locations", "locations-out")
 
     def test_evaluate_a_model_cross_validation_legs_and_a_failure(self):
         traces = os.path.join(ROOT, "traces")
