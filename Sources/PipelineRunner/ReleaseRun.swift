@@ -127,8 +127,8 @@ public struct ReleaseRun {
         let byDevice = Dictionary(grouping: members, by: \.device)
         for device in byDevice.keys.sorted(by: { (byDevice[$0]![0].person, $0) < (byDevice[$1]![0].person, $1) }) {
             let spans = byDevice[device]!.map { ($0.startSeconds, $0.endSeconds) }.sorted { $0 < $1 }
-            let track = try store.track(named: device)
-            let points = track.points.filter { point in
+            // The device's fixes of the window's trips only: a window costs its own fixes, not the history's.
+            let points = try store.trackPoints(named: device, in: spans[0].0...spans.map(\.1).max()!).filter { point in
                 // The last trip starting at or before the fix holds it when it has not ended yet.
                 var low = 0, high = spans.count
                 while low < high { let mid = (low + high) / 2; if spans[mid].0 <= point.timeSeconds { low = mid + 1 } else { high = mid } }
