@@ -154,11 +154,11 @@ struct EvaluateCommand: ParsableCommand {
         var used = DataIdentity.windowsPerTrace(labelled)
         for leg in scoredLegs.legs where used[leg.trace] == nil { used[leg.trace] = 0 }
         let identity = try DataIdentity(paths: paths, listing: try input.listing, windows: used)
-        summary.scoredData = ScoredData(identity, windows: labelled.count, legs: scoredLegs.count)
+        summary.scoredData = ScoredData(identity.inputs, windows: labelled.count, legs: scoredLegs.count)
         summary.scoredData?.unscored = ScoredData.unscored(read: traces.read, scored: Set(used.keys),
                                                            windowsPerTrace: DataIdentity.windowsPerTrace(output.table), notes: output.notes)
         for file in summary.scoredData?.unscored ?? [] { progress.log("evaluate: not scored \(file.trace): \(file.reason)") }
-        if let saved { summary.overlap = DataOverlap(model: saved, scored: identity, outcomes: savedOutcomes) }
+        if let saved { summary.overlap = DataOverlap(model: saved, scored: identity.inputs, outcomes: savedOutcomes) }
         print(json ? try summary.json() : summary.text)
     }
 

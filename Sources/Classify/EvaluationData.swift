@@ -1,4 +1,3 @@
-import Classify
 import Foundation
 import MobilityCore
 
@@ -20,8 +19,9 @@ public struct ScoredData: Encodable, Sendable {
         public init(trace: String, reason: String) { (self.trace, self.reason) = (trace, reason) }
     }
 
-    public init(_ identity: DataIdentity, windows: Int, legs: Int) {
-        let inputs = identity.inputs.values.sorted { $0.path < $1.path }
+    /// `inputs`: each scored trace's identity, by trace (`DataIdentity.inputs`).
+    public init(_ inputs: [String: ModeModel.Provenance.TrainingInput], windows: Int, legs: Int) {
+        let inputs = inputs.values.sorted { $0.path < $1.path }
         self.inputs = inputs
         files = inputs.count
         devices = Set(inputs.map(\.device)).count
@@ -30,7 +30,7 @@ public struct ScoredData: Encodable, Sendable {
         self.legs = legs
     }
 
-    var text: String {
+    public var text: String {
         "scored data: \(files) files, \(devices) devices, \(persons) persons, \(windows) labelled windows, \(legs) labelled legs"
             + (unscored.isEmpty ? "" : "\n\(unscored.count) more recordings read gave nothing to score:"
                 + unscored.map { "\n  \($0.trace): \($0.reason)" }.joined())
@@ -64,15 +64,15 @@ public struct DataOverlap: Encodable, Sendable {
     @NullEncodable public var unseenAccuracy: Double?
     @NullEncodable public var unseenMacroF1: Double?
 
-    /// `outcomes` of the scored windows, with each trace's identity (`scored`).
-    public init(model: ModeModel, scored: DataIdentity, outcomes: [WindowOutcome]) {
+    /// `outcomes` of the scored windows, with each trace's identity (`scored`, by trace).
+    public init(model: ModeModel, scored: [String: ModeModel.Provenance.TrainingInput], outcomes: [WindowOutcome]) {
         let provenance = model.provenance
         let byContent = provenance.trainingInputs != nil
         recordedByContent = byContent
         let trainedContent = Set((provenance.trainingInputs ?? []).map(\.sha256))
         let trainedPeople = Set(provenance.persons ?? provenance.devices)
         let person = { (input: ModeModel.Provenance.TrainingInput) in byContent ? input.person : input.device }
-        let seen = scored.inputs.filter { trainedContent.contains($0.value.sha256) || trainedPeople.contains(person($0.value)) }
+        let seen = scored.filter { trainedContent.contains($0.value.sha256) || trainedPeople.contains(person($0.value)) }
         trainedFiles = seen.values.filter { trainedContent.contains($0.sha256) }.map(\.path).sorted()
         trainedPersons = Set(seen.values.map(person).filter(trainedPeople.contains)).sorted()
         let unseen = outcomes.filter { seen[$0.trace] == nil }
@@ -83,7 +83,7 @@ public struct DataOverlap: Encodable, Sendable {
         }
     }
 
-    var text: String {
+    public var text: String {
         let by = recordedByContent ? "matched by content and person" : "matched by device name only: the model records no training files"
         guard !trainedFiles.isEmpty || !trainedPersons.isEmpty else { return "none of the scored data trained the model (\(by))" }
         let files = trainedFiles.isEmpty ? "" : "\(trainedFiles.count) files of "
