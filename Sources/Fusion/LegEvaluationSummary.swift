@@ -1,6 +1,5 @@
 import Classify
 import Foundation
-import Fusion
 import MobilityCore
 
 /// The GPS leg part of `evaluate`: per fix rate (as recorded, and thinned to one fix every
