@@ -46,7 +46,7 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
-        .target(name: "Reports", dependencies: ["MobilityCore", "Store", "Features", "Classify", "Trips", "HeatMaps", "Comfort", "CPNG", "CFreeType",
+        .target(name: "Reports", dependencies: ["MobilityCore", "Ingest", "Store", "Features", "Classify", "Trips", "HeatMaps", "Comfort", "CPNG", "CFreeType",
                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "HeatMaps", dependencies: ["MobilityCore"]),
         .target(name: "Comfort", dependencies: ["MobilityCore", "Features", "CBLAS"]),

@@ -114,3 +114,13 @@ public struct FixModes: Sendable {
         return low..<upper
     }
 }
+
+extension HeatMap {
+    /// The order maps are written and shown in: "all" first, then the modes in `Mode`'s order,
+    /// then any other name; ties by name.
+    public static func runsBefore(_ a: String, _ b: String) -> Bool { (rank(a), a) < (rank(b), b) }
+
+    private static func rank(_ name: String) -> Int {
+        name == "all" ? -1 : Mode(rawValue: name).flatMap { Mode.allCases.firstIndex(of: $0) } ?? Mode.allCases.count
+    }
+}

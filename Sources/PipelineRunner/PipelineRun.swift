@@ -298,7 +298,7 @@ public struct PipelineRun {
             try ReportPage(store: store, folder: outputFolder,
                            modelPath: configuration.classification.rulesOnly ? nil : configuration.classification.model, calendar: calendar).write()
             lap("report")
-            try GeoPackageOutput(folder: outputFolder).write(store: store)
+            try GeoPackageOutput(folder: outputFolder).write(store: store, geofences: try store.geofences())
             lap("geopackage")
         }
         try store.setDerivedState("complete_run_configuration", String(decoding: try JSONText.data(configuration, keys: .asDeclared, layout: .compact), as: UTF8.self))

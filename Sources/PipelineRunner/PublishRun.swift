@@ -74,7 +74,7 @@ public struct PublishRun: Sendable {
             },
             {
                 let started = Date()
-                try GeoPackageOutput(folder: folder, tablesFolder: tables).write(store: store, published: gate.wait)
+                try GeoPackageOutput(folder: folder, tablesFolder: tables).write(store: store, geofences: try store.geofences(), published: gate.wait)
                 seconds.store(Date().timeIntervalSince(started), at: 1)
             },
         ])
@@ -166,7 +166,7 @@ public struct PublishRun: Sendable {
     /// files written and the heat maps.
     func publishReductions(_ reduced: ReducedTables, store: PipelineStore) throws -> (files: [String], heatMaps: PublishedHeatMaps) {
         var heatMaps = PublishedHeatMaps()
-        for map in try reduced.heatMaps().sorted(by: { Self.runsBefore($0.map, $1.map) }) {
+        for map in try reduced.heatMaps().sorted(by: { HeatMap.runsBefore($0.map, $1.map) }) {
             let (cells, suppressed) = HeatMap(grid: HeatGrid(cellMeters: map.cellMeters), cells: map.cells).published(minimumDevices: map.minimumDevices)
             heatMaps.append(.init(map: map.map, cellMeters: map.cellMeters, minimumDevices: map.minimumDevices, filter: map.filter,
                                   cells: [], suppressed: suppressed), cells: cells)
@@ -193,16 +193,9 @@ public struct PublishRun: Sendable {
 
     /// "all" first, then the modes in `Mode` order, as `HeatMapRun` writes them.
     static func inRunOrder(_ maps: [PipelineStore.HeatMapRows]) -> [PipelineStore.HeatMapRows] {
-        maps.sorted { runsBefore($0.map, $1.map) }
+        maps.sorted { HeatMap.runsBefore($0.map, $1.map) }
     }
 
-    static func inRunOrder(names: [String]) -> [String] { names.sorted(by: runsBefore) }
-
-    static func runsBefore(_ a: String, _ b: String) -> Bool { (rank(a), a) < (rank(b), b) }
-
-    private static func rank(_ name: String) -> Int {
-        name == "all" ? -1 : Mode(rawValue: name).flatMap { Mode.allCases.firstIndex(of: $0) } ?? Mode.allCases.count
-    }
 
     static func cell(_ map: String, _ id: String, _ grid: HeatGrid) throws -> HeatGrid.Cell {
         let parts = id.split(separator: ":")

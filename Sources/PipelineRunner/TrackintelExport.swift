@@ -1,6 +1,7 @@
 import Foundation
 import Ingest
 import MobilityCore
+import Reports
 import Store
 
 /// `pipeline export --format trackintel`: the store's positionfixes, staypoints, triplegs,

@@ -3,7 +3,6 @@ import GRDB
 import HeatMaps
 import Ingest
 import MobilityCore
-import Reports
 import Store
 
 /// `pipeline.gpkg`: the spatial outputs as OGC GeoPackages for QGIS and GDAL, with the ids and
@@ -34,7 +33,8 @@ public struct GeoPackageOutput: Sendable {
     /// the layers drawn from the published files (heat maps, OD grid) are read: `pipeline
     /// publish` writes the per-device layers while it computes those files, and waits there.
     @discardableResult
-    public func write(store: PipelineStore, published: () throws -> Void = {}) throws -> [String: Int] {
+    /// `geofences`: the store's, as the trip stage reads them (a user's may be homes: restricted file only).
+    public func write(store: PipelineStore, geofences: [Geofence], published: () throws -> Void = {}) throws -> [String: Int] {
         let restricted = try GeoPackageWriter(path: (try OutputLayout.prepareRestricted(in: folder) as NSString).appendingPathComponent(Self.fileName))
         // The legs' lines (6.3 M points at 1,600 device-days) are read and encoded on two
         // threads while the point layers are written: a third of the file's work, off its path.
@@ -71,7 +71,7 @@ public struct GeoPackageOutput: Sendable {
         }
 
         // Geofences only in the restricted file: a user's geofences may be homes.
-        let fences = try store.geofences()
+        let fences = geofences
         let fenceColumns: [GeoPackageWriter.Column] = [.init(name: "geofence_id", type: .text), .init(name: "geofence_name", type: .text),
                                                       .init(name: "geofence_kind", type: .text), .init(name: "shape", type: .text),
                                                       .init(name: "radius_m", type: .real)]
@@ -102,7 +102,7 @@ public struct GeoPackageOutput: Sendable {
                 byMap[name, default: []].append(row)
             }
             // A map whose every cell was suppressed is an empty layer, as it is an empty PNG.
-            order = PublishRun.inRunOrder(names: order + (try store.storedHeatMapNames()).filter { byMap[$0] == nil })
+            order = (order + (try store.storedHeatMapNames()).filter { byMap[$0] == nil }).sorted(by: HeatMap.runsBefore)
             for name in order {
                 let layer = "heatmap_" + name
                 try add(writer, layer, "Heat-map cells of \(name == "all" ? "all modes" : name) seen by k persons or more.", .heatMap, .polygon,
@@ -198,7 +198,7 @@ public struct GeoPackageOutput: Sendable {
 
     /// Calls `body` with each longitude and latitude of a GeoJSON LineString's text, scanned
     /// rather than decoded; returns how many points, nil when the text is not pairs of numbers.
-    static func coordinates(ofGeoJSON bytes: UnsafeBufferPointer<UInt8>, _ body: (Double, Double) -> Void) -> Int? {
+    package static func coordinates(ofGeoJSON bytes: UnsafeBufferPointer<UInt8>, _ body: (Double, Double) -> Void) -> Int? {
         guard let start = bytes.firstRange(of: Self.coordinatesKey) else { return nil }
         var (longitude, points): (Double?, Int) = (nil, 0)
         var index = start.upperBound
