@@ -110,20 +110,13 @@ public struct ComfortRun {
             let points = try track(device).points
             for (id, checkIn) in group.sorted(by: { $0.checkIn.checkinTime < $1.checkIn.checkinTime }) {
                 progress.update(done: rides.count, total: checkIns.count, item: "\(device) \(checkIn.train)")
-                let window = RideWindow(checkinSeconds: checkIn.checkinTime.secondsSince1970, points: points,
-                                        origin: station(checkIn.fromStation), destination: station(checkIn.toStation), maxRideSeconds: maxRideSeconds)
-                let files = try store.imuFiles(device: device, from: window.startSeconds, to: window.endSeconds)
-                let hasFixes = points.contains { $0.timeSeconds >= window.startSeconds && $0.timeSeconds <= window.endSeconds }
-                var ride = Ride(checkIn: checkIn, window: window, status: hasFixes ? .noIMU : .noData)
-                ride.trace = files.map { $0.shownPath ?? $0.path }.joined(separator: ";")
-                if files.isEmpty {
-                    ride.note = hasFixes ? "no IMU file of the device covers the ride" : "no IMU sample and no fix of the device inside the ride"
-                } else {
+                let ride = try Ride.checkIn(checkIn, points: points, origin: station(checkIn.fromStation), destination: station(checkIn.toStation),
+                                            maxRideSeconds: maxRideSeconds, analyser: analyser) { window in
+                    let files = try store.imuFiles(device: device, from: window.startSeconds, to: window.endSeconds)
+                    guard !files.isEmpty else { return nil }
                     let (acceleration, unreadable) = measurement.acceleration(files: files, from: window.startSeconds, to: window.endSeconds)
                     try setAside(unreadable, for: "check-in \(device) \(checkIn.train) (line \(checkIn.line))")
-                    let analysis = analyser.analyse(acceleration, speeds: RideAnalyser.speeds(points, from: window.startSeconds, to: window.endSeconds))
-                    ride.apply(analysis)
-                    if analysis.status == .noIMU && !hasFixes { (ride.status, ride.note) = (.noData, "no IMU sample and no fix of the device inside the ride") }
+                    return (files.map { $0.shownPath ?? $0.path }.joined(separator: ";"), acceleration)
                 }
                 record(ride, checkinID: id, name: "check-in \(device) \(checkIn.train) \(checkIn.fromStation)→\(checkIn.toStation) (line \(checkIn.line))")
             }
