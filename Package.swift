@@ -5,13 +5,13 @@ let package = Package(
     name: "MobilityPipeline",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "pipeline", targets: ["pipeline"]),
+        .executable(name: "pipeline", targets: ["pipeline"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2")
     ],
     targets: [
         // C libraries come in through one door each (see STYLE.md, "C libraries").
@@ -28,7 +28,7 @@ let package = Package(
             name: "Ingest",
             dependencies: [
                 "MobilityCore", "CExpat", "CGZip", "CCrypto",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation")
             ],
             exclude: ["README.md"],
             // The readers are the hot path; their buffers are owned by one parse at a time, so
@@ -42,7 +42,7 @@ let package = Package(
             dependencies: [
                 "MobilityCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift")
             ],
             exclude: ["README.md"]
         ),
@@ -66,7 +66,7 @@ let package = Package(
             name: "pipeline",
             dependencies: [
                 "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Fusion", "Reports", "Simulate", "HeatMaps", "Trips", "Comfort",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .executableTarget(
@@ -94,7 +94,7 @@ let package = Package(
                            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
             exclude: ["Fixtures"]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -37,7 +37,7 @@ enum ModeMeasurements {
         try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
         let plan: [(Mode, Double, Double)] = [  // mode, hours, GPS speed m/s
             (.still, 7.5, 0), (.walk, 0.25, 1.4), (.car, 0.5, 12), (.walk, 0.1, 1.4), (.still, 8, 0),
-            (.walk, 0.15, 1.4), (.car, 0.6, 11), (.walk, 0.2, 1.4), (.still, 6.7, 0),
+            (.walk, 0.15, 1.4), (.car, 0.6, 11), (.walk, 0.2, 1.4), (.still, 6.7, 0)
         ]
         guard let csv = fopen((device as NSString).appendingPathComponent("imu.csv"), "w"),
               let gpx = fopen((device as NSString).appendingPathComponent("track.gpx"), "w") else {

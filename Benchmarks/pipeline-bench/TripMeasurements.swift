@@ -22,7 +22,7 @@ enum TripMeasurements {
             let plan: [(SIMD2<Double>, Double, SIMD2<Double>, Double)] = [
                 (home, 7.5 * 3600 + random.nextUnit() * 3600, work, 10),
                 (work, 17 * 3600 + random.nextUnit() * 1800, shop, 1.4),
-                (shop, -1, home, 10),  // leaves 25 min after arriving
+                (shop, -1, home, 10)  // leaves 25 min after arriving
             ]
             var second = 0.0, position = home
             var lines = ""
@@ -93,7 +93,7 @@ enum TripMeasurements {
             Measurement(name: "\(name): + dwells, locations, 2 cores (\(result.devices.reduce(0) { $0 + $1.dwells.count }) dwells)",
                         seconds: allSeconds, units: [("fixes", fixes)], peakRSSMegabytes: rss),
             Measurement(name: "\(name): as `pipeline trips` runs it (+ GPS-rule modes, last stay), 2 cores", seconds: modeSeconds,
-                        units: [("fixes", fixes)], peakRSSMegabytes: rss),
+                        units: [("fixes", fixes)], peakRSSMegabytes: rss)
         ]
     }
 

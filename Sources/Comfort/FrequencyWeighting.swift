@@ -47,7 +47,7 @@ public struct FrequencyWeighting: Hashable, Sendable {
         let w1 = 2 * Double.pi * highPassHz, w3 = 2 * Double.pi * transition.f3, w4 = 2 * Double.pi * transition.f4
         var sections = [
             AnalogSection(numerator: [0, 0, 1], denominator: [w1 * w1, w1 * 2.squareRoot(), 1], naturalHz: highPassHz),
-            AnalogSection(numerator: [1, 1 / w3, 0], denominator: [1, 1 / (transition.q4 * w4), 1 / (w4 * w4)], naturalHz: transition.f4),
+            AnalogSection(numerator: [1, 1 / w3, 0], denominator: [1, 1 / (transition.q4 * w4), 1 / (w4 * w4)], naturalHz: transition.f4)
         ]
         if let step {
             let w5 = 2 * Double.pi * step.f5, w6 = 2 * Double.pi * step.f6

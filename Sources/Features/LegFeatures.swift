@@ -23,7 +23,7 @@ public struct LegFeatures: Sendable {
     public static let names = [
         "leg_speed_mps", "leg_speed_p50_mps", "leg_speed_p85_mps", "leg_speed_p95_mps", "leg_accel_p85_mps2",
         "leg_slow_share", "leg_stops_per_km", "leg_turn_deg_per_km", "leg_straightness", "leg_distance_km", "leg_duration_min",
-        "leg_transit_end_near_m", "leg_transit_end_far_m",
+        "leg_transit_end_near_m", "leg_transit_end_far_m"
     ]
     public static var count: Int { names.count }
     /// The columns that need transit geofences.
@@ -83,7 +83,7 @@ public struct LegFeatures: Sendable {
             chordMeters / 1000,
             duration / 60,
             ends[0],
-            ends[1],
+            ends[1]
         ]
     }
 

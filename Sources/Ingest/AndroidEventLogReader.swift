@@ -43,7 +43,7 @@ public struct AndroidEventLogReader {
         "android.sensor.accelerometer": .accelerometer,
         "android.sensor.gyroscope": .gyroscope,
         "android.sensor.gravity": .gravity,
-        "android.sensor.linear_acceleration": .linearAcceleration,
+        "android.sensor.linear_acceleration": .linearAcceleration
     ]
 
     @discardableResult

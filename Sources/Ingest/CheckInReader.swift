@@ -11,7 +11,7 @@ public enum CheckInReader {
     public static let required = ["device", "train", "from_station", "to_station", "checkin_time"]
     static let ratings: [(String, any WritableKeyPath<CheckIn, Int?> & Sendable)] = [
         ("cleanliness", \.cleanliness), ("odours_temperature", \.odoursTemperature),
-        ("crowding", \.crowding), ("service", \.service),
+        ("crowding", \.crowding), ("service", \.service)
     ]
 
     public static func isHeader(_ header: [String]) -> Bool {

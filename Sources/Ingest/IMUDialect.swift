@@ -23,7 +23,7 @@ public enum IMUDialect {
                           ["az", "acc_z", "accel_z", "z_acc", "accz", "acceleration_z"]]),
         (.gyroscope, [["gx", "gyro_x", "x_gyro", "gyrx", "gyr_x", "gyroscope_x"],
                       ["gy", "gyro_y", "y_gyro", "gyry", "gyr_y", "gyroscope_y"],
-                      ["gz", "gyro_z", "z_gyro", "gyrz", "gyr_z", "gyroscope_z"]]),
+                      ["gz", "gyro_z", "z_gyro", "gyrz", "gyr_z", "gyroscope_z"]])
     ]
 
     /// The mapping for a file with this header line, or nil when no dialect matches.
@@ -53,7 +53,7 @@ public enum IMUDialect {
               let z = lower.firstIndex(of: "z"), let y = lower.firstIndex(of: "y"), let x = lower.firstIndex(of: "x") else { return nil }
         let sensors: [String: IMUSensor] = [
             "accelerometer": .linearAcceleration, "totalacceleration": .accelerometer,
-            "gyroscope": .gyroscope, "gravity": .gravity,
+            "gyroscope": .gyroscope, "gravity": .gravity
         ]
         let stem = SensorLogger.stem(fileName)
         guard let sensor = sensors[stem] else { return nil }
@@ -74,7 +74,7 @@ public enum IMUDialect {
         let lower = header.map { $0.lowercased().trimmingCharacters(in: .whitespaces) }
         let kinds: [(String, IMUSensor)] = [
             ("linear acceleration", .linearAcceleration), ("acceleration", .accelerometer),
-            ("gyroscope", .gyroscope), ("gravity", .gravity),
+            ("gyroscope", .gyroscope), ("gravity", .gravity)
         ]
         var taken = Set<Int>()
         for (prefix, sensor) in kinds {  // Android: the sensor in every column name

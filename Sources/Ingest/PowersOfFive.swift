@@ -656,6 +656,6 @@ enum PowersOfFive {
         0x91d28b7416cdd27e, 0x4cdc331d57fa5441, // 5^305
         0xb6472e511c81471d, 0xe0133fe4adf8e952, // 5^306
         0xe3d8f9e563a198e5, 0x58180fddd97723a6, // 5^307
-        0x8e679c2f5e44ff8f, 0x570f09eaa7ea7648, // 5^308
+        0x8e679c2f5e44ff8f, 0x570f09eaa7ea7648 // 5^308
     ]
 }

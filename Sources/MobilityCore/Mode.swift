@@ -42,7 +42,7 @@ public enum ModeNames {
             (.train, ["train", "rail", "railway", "subway", "metro", "tram", "underground", "lightrail", "commuterrail", "streetcar"]),
             (.vehicle, ["vehicle", "invehicle", "motorised", "motorized"]),
             (.boat, ["boat", "ferry", "ship"]),
-            (.airplane, ["airplane", "plane", "aeroplane", "flight"]),
+            (.airplane, ["airplane", "plane", "aeroplane", "flight"])
         ]
         for (mode, keys) in names { for key in keys { table[key] = mode } }
         return table

@@ -219,7 +219,7 @@ public struct ComfortRun {
             "jerks_longitudinal_per_h": m?.longitudinalJerksPerHour, "jerks_lateral_per_h": m?.lateralJerksPerHour,
             "continuous_comfort_5s": m.map { ComfortTables.series($0.continuousComfort) },
             "cc_x_5s": m.map { ComfortTables.series($0.ccX) }, "cc_y_5s": m.map { ComfortTables.series($0.ccY) },
-            "cc_z_5s": m.map { ComfortTables.series($0.ccZ) },
+            "cc_z_5s": m.map { ComfortTables.series($0.ccZ) }
         ])
         row.stops = ride.stops.map { ($0.startSeconds, $0.endSeconds) }
         row.events = (m?.events ?? []).map { event in

@@ -76,7 +76,7 @@ public struct PublishRun: Sendable {
                 let started = Date()
                 try GeoPackageOutput(folder: folder, tablesFolder: tables).write(store: store, geofences: try store.geofences(), published: gate.wait)
                 seconds.store(Date().timeIntervalSince(started), at: 1)
-            },
+            }
         ])
         var (summary, notes) = published.values[0]
         notes.forEach(progress.log)

@@ -3,7 +3,7 @@
 /// colour-blind readers).
 public enum ColorRamp {
     static let stops: [(Double, Double, Double)] = [
-        (68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37),
+        (68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37)
     ]
 
     /// The colour at `fraction` in [0, 1].

@@ -43,7 +43,7 @@ public struct GeoPackageOutput: Sendable {
         try runConcurrently([
             { [self] in points.store(try writePointLayers(restricted), at: 0) },
             { lines.store(try Self.encodedLines(store, part: 0, of: 2), at: 0) },
-            { lines.store(try Self.encodedLines(store, part: 1, of: 2), at: 1) },
+            { lines.store(try Self.encodedLines(store, part: 1, of: 2), at: 1) }
         ])
         var (counts, staypoints) = points.values[0]
         func add(_ writer: GeoPackageWriter, _ name: String, _ about: String, _ schema: OutputSchema, _ type: GeoPackageWriter.GeometryType?,

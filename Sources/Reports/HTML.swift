@@ -33,7 +33,7 @@ enum SVGChart {
     /// Fixed colours per mode, shared with the GeoJSON legs.
     static let modeColors: [String: String] = [
         "still": "#9e9e9e", "walk": "#2e7d32", "bike": "#f9a825", "car": "#c62828", "bus": "#6a1b9a",
-        "train": "#1565c0", "vehicle": "#546e7a", "boat": "#00838f", "airplane": "#4e342e", "unknown": "#cfd8dc",
+        "train": "#1565c0", "vehicle": "#546e7a", "boat": "#00838f", "airplane": "#4e342e", "unknown": "#cfd8dc"
     ]
 
     /// One bar per category (label), each split into mode shares of its total; the legend lists the modes.

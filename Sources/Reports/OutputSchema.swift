@@ -36,7 +36,7 @@ public struct OutputSchema: Sendable {
                 ("_unix_s", "s since 1970-01-01 UTC"), ("_mps175", "m/s^1.75"), ("_mps3", "m/s³"), ("_mps2", "m/s²"), ("_mps", "m/s"),
                 ("_radps", "rad/s"), ("_deg_per_s", "degrees/s"), ("_per_h", "1/h"), ("_deg", "degrees"), ("_hz", "Hz"), ("_db", "dB"),
                 ("_db_mean", "dB"), ("_s", "s"), ("_m", "m"), ("_h", "h"),
-                ("_share", "0–1"), ("_probability", "0–1"), ("_fraction", "0–1"),
+                ("_share", "0–1"), ("_probability", "0–1"), ("_fraction", "0–1")
             ]
             if name.hasPrefix("share_") || name.hasPrefix("gps_p_") { return "0–1" }
             if name == "lat" || name == "lon" { return "degrees (WGS 84)" }

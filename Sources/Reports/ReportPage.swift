@@ -123,7 +123,7 @@ public struct ReportPage {
             ("staypoints", Double(counts.staypoints)),
             ("dwells", Double(counts.dwells)),
             ("trips", Double(counts.trips)),
-            ("check-ins", Double(counts.checkIns)),
+            ("check-ins", Double(counts.checkIns))
         ]
         let title = isRestricted ? "<h1>Mobility pipeline report: operator's page (restricted)</h1><p class=\"warning\">This page names "
             + "input files, devices and rides: it identifies people. Keep it with the data; report.html in the folder above is the page to publish.</p>"

@@ -22,7 +22,7 @@ public struct TripGeoJSON {
     /// One colour per mode, readable on a light map.
     public static let modeColours: [String: String] = [
         "still": "#757575", "walk": "#2e7d32", "bike": "#1565c0", "car": "#c62828", "bus": "#ef6c00",
-        "train": "#6a1b9a", "vehicle": "#546e7a", "boat": "#00838f", "airplane": "#4e342e", unknownModeName: "#000000",
+        "train": "#6a1b9a", "vehicle": "#546e7a", "boat": "#00838f", "airplane": "#4e342e", unknownModeName: "#000000"
     ]
 
     public func write(to folder: String) throws {
@@ -57,7 +57,7 @@ public struct TripGeoJSON {
                 var properties: [String: Any] = [
                     "staypoint_id": ids.staypoint(deviceIndex, index), "device": stay.device, "started_at": Self.iso(stay.startSeconds),
                     "finished_at": Self.iso(stay.endSeconds), "duration_s": (stay.durationSeconds * 10).rounded() / 10,
-                    "fixes": stay.fixCount, "is_activity": stay.isActivity,
+                    "fixes": stay.fixCount, "is_activity": stay.isActivity
                 ]
                 if let location = stay.location { properties["location_id"] = TripIdentifiers.location(location) }
                 features.append(try Self.feature(geometry: Self.point(stay.latitudeDegrees, stay.longitudeDegrees), properties: properties))
@@ -75,7 +75,7 @@ public struct TripGeoJSON {
                     "tripleg_id": ids.tripleg(deviceIndex, index), "device": leg.device, "travel_mode": mode,
                     "stroke": Self.modeColours[mode] ?? "#000000", "stroke-width": 3,
                     "started_at": Self.iso(leg.startSeconds), "finished_at": Self.iso(leg.endSeconds),
-                    "duration_s": (leg.durationSeconds * 10).rounded() / 10, "distance_m": (leg.distanceMeters * 10).rounded() / 10,
+                    "duration_s": (leg.durationSeconds * 10).rounded() / 10, "distance_m": (leg.distanceMeters * 10).rounded() / 10
                 ]
                 if let trip = leg.trip { properties["trip_id"] = ids.trip(deviceIndex, trip) }
                 // A leg by time has no position: a feature with a null geometry (RFC 7946 §3.2).
@@ -95,7 +95,7 @@ public struct TripGeoJSON {
                     "dwell_id": ids.dwell(deviceIndex, index), "device": dwell.device, "geofence_id": dwell.geofenceID,
                     "geofence_name": fence?.name ?? dwell.geofenceID, "geofence_kind": fence?.kind ?? "zone",
                     "started_at": Self.iso(dwell.entrySeconds), "finished_at": Self.iso(dwell.exitSeconds),
-                    "duration_s": (dwell.durationSeconds * 10).rounded() / 10, "fixes": dwell.fixesUsed, "closed_by": dwell.closure.rawValue,
+                    "duration_s": (dwell.durationSeconds * 10).rounded() / 10, "fixes": dwell.fixesUsed, "closed_by": dwell.closure.rawValue
                 ]
                 features.append(try Self.feature(geometry: Self.point(centre.latitudeDegrees, centre.longitudeDegrees), properties: properties))
             }

@@ -48,15 +48,15 @@ public struct City: Sendable {
         works = [
             Place(id: "work-tower", name: "Tower offices", kind: .work, position: .init(east: 600, north: 900), radiusMeters: 80),
             Place(id: "work-campus", name: "University campus", kind: .work, position: .init(east: -1400, north: 500), radiusMeters: 120),
-            Place(id: "work-hospital", name: "Hospital", kind: .work, position: .init(east: 900, north: -1300), radiusMeters: 100),
+            Place(id: "work-hospital", name: "Hospital", kind: .work, position: .init(east: 900, north: -1300), radiusMeters: 100)
         ]
         shops = [
             Place(id: "shop-market", name: "Covered market", kind: .shop, position: .init(east: 150, north: 250), radiusMeters: 40),
-            Place(id: "shop-mall", name: "Mall", kind: .shop, position: .init(east: -300, north: -900), radiusMeters: 70),
+            Place(id: "shop-mall", name: "Mall", kind: .shop, position: .init(east: -300, north: -900), radiusMeters: 70)
         ]
         stations = [
             Place(id: "station-central", name: "Central station", kind: .station, position: .init(east: 300, north: -200), radiusMeters: 100),
-            Place(id: "station-south", name: "Southville", kind: .station, position: .init(east: -9000, north: -12000), radiusMeters: 100),
+            Place(id: "station-south", name: "Southville", kind: .station, position: .init(east: -9000, north: -12000), radiusMeters: 100)
         ]
     }
 

@@ -48,7 +48,7 @@ enum IngestRows {
                 result.waypoints, result.imuSamples, result.labels.count, result.geofences.count,
                 result.checkIns.count, result.dropped.total, result.firstSeconds, result.lastSeconds,
                 gpx?.tracks, gpx?.segments, gpx?.trackPoints, gpx?.routes, gpx?.routePoints, gpx?.waypoints, result.columnMapping,
-                result.person, result.deviceSource, result.personSource, fileID,
+                result.person, result.deviceSource, result.personSource, fileID
             ])
     }
 
@@ -72,7 +72,7 @@ enum IngestRows {
                 fileID, checkIn.line, checkIn.device, checkIn.train, checkIn.fromStation, checkIn.toStation,
                 checkIn.checkinTime.secondsSince1970, checkIn.scheduledDeparture?.secondsSince1970,
                 checkIn.scheduledArrival?.secondsSince1970, checkIn.cleanliness, checkIn.odoursTemperature,
-                checkIn.crowding, checkIn.service, checkIn.noiseDecibels, checkIn.comment,
+                checkIn.crowding, checkIn.service, checkIn.noiseDecibels, checkIn.comment
             ])
     }
 }

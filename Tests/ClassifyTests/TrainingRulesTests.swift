@@ -30,7 +30,7 @@ import Testing
         let rows: [(String, [Double])] = [
             ("a", [1, nan, nan]), ("a", [1, nan, nan]),
             ("b", [1, 2, nan]), ("b", [1, 2, nan]), ("b", [1, 2, nan]), ("b", [1, nan, nan]),
-            ("c", [nan, nan, 5]), ("c", [nan, nan, 5]),
+            ("c", [nan, nan, 5]), ("c", [nan, nan, 5])
         ]
         let usable = FeatureAvailability.usableColumns(values: rows.flatMap(\.1), devices: rows.map(\.0), kinds: [true, true, false])
         #expect(usable == [true, false, true])

@@ -69,7 +69,7 @@ import Trips
             try ride("ben", "IC 1", scheduled: 5000, arrived: 5180, amplitude: 0.4, ratings: [5, 3, 1, 4]),
             try ride("ana", "IC 1", scheduled: 9000, arrived: 9000, amplitude: 0.6, ratings: [3, nil, 3, 4]),
             try ride("cem", "RE 7", scheduled: 7000, arrived: nil, amplitude: nil, ratings: [2, 2, 5, 1]),
-            try ride("cem", "RE 7", scheduled: 8000, arrived: 8300, amplitude: 1.0, ratings: [nil, nil, nil, nil]),
+            try ride("cem", "RE 7", scheduled: 8000, arrived: 8300, amplitude: 1.0, ratings: [nil, nil, nil, nil])
         ]
         let trains = ComfortSummary.group(rides) { $0.train }
         #expect(trains.map(\.key) == ["IC 1", "RE 7"])

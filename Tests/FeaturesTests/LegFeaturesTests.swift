@@ -90,7 +90,7 @@ import Testing
             LabelInterval(device: nil, start: Timestamp(secondsSince1970: Self.start + 600), end: Timestamp(secondsSince1970: Self.start + 1200),
                           rawName: "still", source: "labels_file"),
             LabelInterval(device: nil, start: Timestamp(secondsSince1970: Self.start + 600), end: Timestamp(secondsSince1970: Self.start + 1200),
-                          rawName: "hovercraft", source: "labels_file"),
+                          rawName: "hovercraft", source: "labels_file")
         ]
         let recording = Recording(trace: "t.gpx", device: "ann", fixes: fixes, labels: labels)
         let legs = LabelledLegs.of(recording)

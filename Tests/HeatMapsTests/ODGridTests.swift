@@ -24,7 +24,7 @@ import Testing
             Self.trip("c", "cat", Self.home, Self.work, minutes: 40, mode: "car"),
             Self.trip("b", "ben", Self.home, Self.shop, minutes: 10, mode: "walk"),
             Self.trip("c", "cat", Self.home, Self.shop, minutes: 12, mode: "walk"),
-            Self.trip("c", "cat", Self.home, nil, minutes: 5, mode: "walk"),
+            Self.trip("c", "cat", Self.home, nil, minutes: 5, mode: "walk")
         ]
         let od = ODGrid(trips, cellMeters: 1000, minimumPersons: 3)
         #expect(od.rows.count == 1 && od.suppressedPairs == 1 && od.suppressedTrips == 2 && od.unplacedTrips == 1)

@@ -42,7 +42,7 @@ import Testing
             "<gpx version=\"1.1\">\n<wpt lat=\"1\" lon=\"2\"/>\n</gpx>\n<gpx/>\n",  // junk after the root, line 4
             "<gpx version=\"1.1\">\n<wpt lat=1 lon=\"2\"/>\n</gpx>\n",             // unquoted attribute, line 2
             "<gpx version=\"1.1\">\n<wpt lat=\"1\" lon=\"2\"><name>&nbsp;</name></wpt>\n</gpx>\n",  // undefined entity
-            "<gpx version=\"1.1\">\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\">",     // truncated
+            "<gpx version=\"1.1\">\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\">"     // truncated
         ]
         let lines = [3, 4, 2, 2, 3]
         for (text, line) in zip(cases, lines) {

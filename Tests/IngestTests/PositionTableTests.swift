@@ -24,7 +24,7 @@ import Testing
         ("ms.csv", "timestamp_ms;latitude;longitude;horizontalAccuracy;altitude\n1714550400000;52.37;4.9;5;1\n1714550401000;52.3701;4.9001;;2\n"),
         ("iso.tsv", "datetime\tlat\tlng\taccuracy_m\tele\n2024-05-01T10:00:00+02:00\t52.37\t4.9\t5\t1\n2024-05-01 08:00:01Z\t52.3701\t4.9001\tnan\t2\n"),
         ("trackintel.csv", "id,user_id,tracked_at,accuracy,longitude,latitude,elevation\n0,7,2024-05-01 08:00:00.000+00:00,5.0,4.9,52.37,1\n1,7,2024-05-01 08:00:01.000+00:00,,4.9001,52.3701,2\n"),
-        ("wkt.csv", "user_id,tracked_at,geom,accuracy,elevation\n7,2024-05-01T08:00:00Z,POINT (4.9 52.37),5,1\n7,2024-05-01T08:00:01Z,\"SRID=4326;POINT Z (4.9001 52.3701 2)\",,2\n"),
+        ("wkt.csv", "user_id,tracked_at,geom,accuracy,elevation\n7,2024-05-01T08:00:00Z,POINT (4.9 52.37),5,1\n7,2024-05-01T08:00:01Z,\"SRID=4326;POINT Z (4.9001 52.3701 2)\",,2\n")
     ])
     func everyFamilyGivesTheSameFixes(name: String, text: String) throws {
         let folder = try TemporaryFolder()

@@ -12,7 +12,7 @@ import Testing
         let seen = ConcurrentSlots<Int>(count: 1)
         try runConcurrently([
             { try gate.opening { Thread.sleep(forTimeInterval: 0.05); written.store(42, at: 0) } },
-            { try gate.wait(); seen.store(written.values[0], at: 0) },
+            { try gate.wait(); seen.store(written.values[0], at: 0) }
         ])
         #expect(seen.values == [42])
     }
@@ -46,7 +46,7 @@ import Testing
         #expect(throws: StepFailed.self) {
             try runConcurrently([
                 { try gate.opening { throw StepFailed() } },
-                { try gate.wait() },
+                { try gate.wait() }
             ])
         }
     }

@@ -6,7 +6,7 @@ import Testing
         let expected: [String: Mode] = [
             "Walking": .walk, "Still": .still, "Car": .car, "Train": .train, "Bus": .bus,
             "SEATED": .still, "STANDING_UP": .still, "SITTING_DOWN": .still, "TURNING": .walk, "WALKING": .walk,
-            "taxi": .car, "subway": .train, "run": .walk, "bike": .bike, "airplane": .airplane, "boat": .boat,
+            "taxi": .car, "subway": .train, "run": .walk, "bike": .bike, "airplane": .airplane, "boat": .boat
         ]
         for (name, mode) in expected { #expect(Mode(labelName: name) == mode, "\(name)") }
     }

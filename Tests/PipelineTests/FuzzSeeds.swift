@@ -29,7 +29,7 @@ enum FuzzSeeds {
             ("geofences.geojson", Array(#"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"home","name":"Home","kind":"home","radius_m":80},"geometry":{"type":"Point","coordinates":[2.0,48.0]}},{"type":"Feature","properties":{"id":"park","name":"Park","kind":"zone"},"geometry":{"type":"Polygon","coordinates":[[[2.0,48.004],[2.001,48.004],[2.001,48.006],[2.0,48.006],[2.0,48.004]]]}}]}"#.utf8)),
             ("stations.csv", Array("id,name,kind,lat,lon,radius_m\nst-a,Alpha,station,48.0,2.0,100\nst-b,Beta,station,48.005,2.0,100\n".utf8)),
             ("checkins.csv", Array("device,train,from_station,to_station,checkin_time,cleanliness,noise_db,comment\nfuzz,TER 1,st-a,st-b,2023-11-14T22:13:30Z,4,61.5,=HYPERLINK(\"x\")\n".utf8)),
-            ("labels.csv", Array("device,start,end,mode\nfuzz,2023-11-14T22:13:20Z,2023-11-14T22:20:00Z,walk\n".utf8)),
+            ("labels.csv", Array("device,start,end,mode\nfuzz,2023-11-14T22:13:20Z,2023-11-14T22:20:00Z,walk\n".utf8))
         ]
     }
 
@@ -39,7 +39,7 @@ enum FuzzSeeds {
         "9999-12-31T23:59:59Z", "1901-12-13T20:45:52Z", "1970-01-01T00:00:00Z", "2108-02-07T06:28:16Z", "253402300799000",
         "1e308", "-1e308", "1e20", "nan", "inf", "-0", "0", "99999999999999999999", ",", ";", "\n", "\r\n", "\"", "'",
         "<", ">", "</trkpt>", "<trkpt lat=\"91\" lon=\"2\"><time>2060-01-01T00:00:00Z</time></trkpt>", "&bogus;",
-        "=HYPERLINK(\"http://x\")", "@SUM(A1)", "\u{0}", "é", String(repeating: "9", count: 300),
+        "=HYPERLINK(\"http://x\")", "@SUM(A1)", "\u{0}", "é", String(repeating: "9", count: 300)
     ].map { Array($0.utf8) }
 
     /// One to four mutations: truncation, a token inserted, a range deleted or repeated, a

@@ -77,7 +77,7 @@ import Testing
         Component(mode: .train, axis: 0, band: 5...20, documented: 8...15, frequency: \.railHz, broad: true),
         Component(mode: .train, axis: 1, band: 5...20, documented: 8...15, frequency: \.railHz, broad: true),
         Component(mode: .train, axis: 2, band: 5...20, documented: 8...15, frequency: \.railHz, broad: true),
-        Component(mode: .train, axis: 1, band: 0.3...1.5, documented: 0.6...1.1, frequency: \.swayHz, broad: false),
+        Component(mode: .train, axis: 1, band: 0.3...1.5, documented: 0.6...1.1, frequency: \.swayHz, broad: false)
     ]
 
     @Test(arguments: [UInt64(1), 2, 3]) func eachResonancePeaksWhereDocumented(seed: UInt64) {

@@ -23,7 +23,7 @@ import Testing
             // One window: its length is the hop.
             window("b", "b.csv", 100, 8, .car),
             // Same device, a second trace with a 2 s hop.
-            window("a", "a2.csv", 0, 4, .bike), window("a", "a2.csv", 2, 4, .bike), window("a", "a2.csv", 6, 4, .bike),
+            window("a", "a2.csv", 0, 4, .bike), window("a", "a2.csv", 2, 4, .bike), window("a", "a2.csv", 6, 4, .bike)
         ])
         let minutes = try store.database.read { try PipelineStore.modeMinutes($0) }
         let expected: [String: [String: Double]] = ["a.csv": ["walk": 15.0 / 60, "bus": 10.0 / 60], "b.csv": ["car": 8.0 / 60],
