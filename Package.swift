@@ -46,16 +46,23 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
-        .target(name: "Reports", dependencies: ["MobilityCore", "Ingest", "Store", "Features", "Classify", "Trips", "HeatMaps", "Comfort", "CPNG", "CFreeType",
-                                          .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "Reports",
+            dependencies: [
+                "MobilityCore", "Ingest", "Store", "Features", "Classify", "Trips", "HeatMaps", "Comfort", "CPNG", "CFreeType",
+                .product(name: "GRDB", package: "GRDB.swift")
+            ]),
         .target(name: "HeatMaps", dependencies: ["MobilityCore"]),
         .target(name: "Comfort", dependencies: ["MobilityCore", "Features", "CBLAS"]),
         // Every decision that combines stages' evidence (above all a leg's mode), one home for it.
-        .target(name: "Fusion", dependencies: ["MobilityCore", "Features", "Transit", "Classify", "Trips", "Comfort"], exclude: ["README.md"]),
+        .target(
+            name: "Fusion", dependencies: ["MobilityCore", "Features", "Transit", "Classify", "Trips", "Comfort"], exclude: ["README.md"]),
         .target(
             name: "PipelineRunner",
-            dependencies: ["MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify", "Fusion", "Trips", "Transit", "HeatMaps", "Comfort",
-                           .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify", "Fusion", "Trips", "Transit", "HeatMaps", "Comfort",
+                .product(name: "Yams", package: "Yams")
+            ]
         ),
         .target(name: "Features", dependencies: ["MobilityCore", "CBLAS"]),
         .target(name: "Classify", dependencies: ["MobilityCore", "Features", "CBLAS"]),
@@ -65,13 +72,16 @@ let package = Package(
         .executableTarget(
             name: "pipeline",
             dependencies: [
-                "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Fusion", "Reports", "Simulate", "HeatMaps", "Trips", "Comfort",
+                "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Fusion", "Reports", "Simulate", "HeatMaps",
+                "Trips", "Comfort",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .executableTarget(
             name: "pipeline-bench",
-            dependencies: ["MobilityCore", "Ingest", "Store", "Features", "Classify", "Fusion", "PipelineRunner", "TestSupport", "Trips", "Simulate"],
+            dependencies: [
+                "MobilityCore", "Ingest", "Store", "Features", "Classify", "Fusion", "PipelineRunner", "TestSupport", "Trips", "Simulate"
+            ],
             path: "Benchmarks/pipeline-bench"
         ),
         .target(name: "TestSupport", dependencies: ["MobilityCore", "Features", "CGZip"]),
@@ -83,16 +93,20 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "Ingest", "MobilityCore", "PipelineRunner", "TestSupport"]),
         .testTarget(name: "FeaturesTests", dependencies: ["Features", "MobilityCore", "TestSupport"]),
         .testTarget(name: "ClassifyTests", dependencies: ["Classify", "Features", "MobilityCore", "TestSupport"]),
-        .testTarget(name: "FusionTests", dependencies: ["Fusion", "Classify", "Features", "MobilityCore", "Trips", "Transit", "TestSupport"]),
+        .testTarget(
+            name: "FusionTests", dependencies: ["Fusion", "Classify", "Features", "MobilityCore", "Trips", "Transit", "TestSupport"]),
         .testTarget(name: "TripsTests", dependencies: ["Trips", "MobilityCore"]),
         .testTarget(name: "HeatMapsTests", dependencies: ["HeatMaps", "Trips", "MobilityCore", "Reports", "CPNG", "TestSupport"]),
         .testTarget(name: "ComfortTests", dependencies: ["Comfort", "MobilityCore", "Trips"]),
         .testTarget(name: "SimulateTests", dependencies: ["Simulate", "MobilityCore", "TestSupport"]),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["TestSupport", "Store", "PipelineRunner", "Features", "Classify", "Fusion", "Trips", "Transit", "Ingest", "MobilityCore", "Reports",
-                           .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            dependencies: [
+                "TestSupport", "Store", "PipelineRunner", "Features", "Classify", "Fusion", "Trips", "Transit", "Ingest", "MobilityCore",
+                "Reports",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")
+            ],
             exclude: ["Fixtures"]
         )
     ],

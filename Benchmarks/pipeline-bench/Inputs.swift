@@ -9,14 +9,18 @@ enum Inputs {
         guard let file = fopen(path, "w") else { throw BenchError("cannot write \(path)") }
         defer { fclose(file) }
         fputs(#"<?xml version="1.0" encoding="UTF-8"?>"# + "\n", file)
-        fputs(#"<gpx version="1.1" creator="pipeline-bench" xmlns="http://www.topografix.com/GPX/1/1" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1">"# + "\n<trk><name>bench</name><trkseg>\n", file)
+        fputs(
+            #"<gpx version="1.1" creator="pipeline-bench" xmlns="http://www.topografix.com/GPX/1/1" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1">"#
+                + "\n<trk><name>bench</name><trkseg>\n", file)
         let start = 1_700_000_000.0
         for i in 0..<points {
             let angle = Double(i) / 600 * 2 * .pi
             let lat = 48.85 + 0.01 * sin(angle), lon = 2.35 + 0.015 * cos(angle)
             let time = ISO8601.format(Timestamp(secondsSince1970: start + Double(i)))
-            let line = String(format: #"<trkpt lat="%.7f" lon="%.7f"><ele>%.1f</ele><time>%@</time><extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>%d</gpxtpx:hr><gpxtpx:cad>%d</gpxtpx:cad></gpxtpx:TrackPointExtension></extensions></trkpt>"#,
-                              lat, lon, 35 + 5 * sin(angle * 3), time, 120 + i % 40, 80 + i % 15)
+            let line = String(
+                format:
+                    #"<trkpt lat="%.7f" lon="%.7f"><ele>%.1f</ele><time>%@</time><extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>%d</gpxtpx:hr><gpxtpx:cad>%d</gpxtpx:cad></gpxtpx:TrackPointExtension></extensions></trkpt>"#,
+                lat, lon, 35 + 5 * sin(angle * 3), time, 120 + i % 40, 80 + i % 15)
             fputs(line + "\n", file)
         }
         fputs("</trkseg></trk>\n</gpx>\n", file)
@@ -31,8 +35,10 @@ enum Inputs {
         for i in 0..<rows {
             let t = Double(i) / 50
             let step = sin(2 * .pi * 2 * t)
-            fputs(String(format: "%.3f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f\n", start + t, 0.3 * step, 0.1 * step, 9.81 + 1.5 * step,
-                         0.05 * step, 0.02 * step, 0.01 * step), file)
+            fputs(
+                String(
+                    format: "%.3f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f\n", start + t, 0.3 * step, 0.1 * step, 9.81 + 1.5 * step,
+                    0.05 * step, 0.02 * step, 0.01 * step), file)
         }
     }
 }

@@ -74,16 +74,18 @@ enum Measurements {
         let (_, seconds) = try time {
             _ = try store.storeIngested(path: "/bench.gpx", contentSHA256: "bench", sizeBytes: 0, runID: run) { sink in
                 for i in 0..<count {
-                    let fix = PositionFix(time: Timestamp(secondsSince1970: 1_700_000_000 + Double(i)),
-                                          latitudeDegrees: 48.85 + Double(i % 1000) * 1e-5, longitudeDegrees: 2.35,
-                                          elevationMeters: 35, accuracyMeters: 5)
+                    let fix = PositionFix(
+                        time: Timestamp(secondsSince1970: 1_700_000_000 + Double(i)),
+                        latitudeDegrees: 48.85 + Double(i % 1000) * 1e-5, longitudeDegrees: 2.35,
+                        elevationMeters: 35, accuracyMeters: 5)
                     try sink.write(fix: fix, at: FixPosition(track: 0, segment: 0, line: i + 2))
                 }
                 return IngestResult(format: .gpx, device: "bench")
             }
         }
-        return Measurement(name: "sqlite fix inserts", seconds: seconds, units: [("rows", Double(count))],
-                           peakRSSMegabytes: peakRSSMegabytes())
+        return Measurement(
+            name: "sqlite fix inserts", seconds: seconds, units: [("rows", Double(count))],
+            peakRSSMegabytes: peakRSSMegabytes())
     }
 
     /// Full ingest of `paths` into a fresh store: parse, clean, write.
@@ -103,7 +105,8 @@ enum Measurements {
             }
             return fixes
         }
-        return Measurement(name: name, seconds: seconds, units: [("MB", fileMegabytes(paths)), ("fixes", Double(fixes))],
-                           peakRSSMegabytes: peakRSSMegabytes())
+        return Measurement(
+            name: name, seconds: seconds, units: [("MB", fileMegabytes(paths)), ("fixes", Double(fixes))],
+            peakRSSMegabytes: peakRSSMegabytes())
     }
 }

@@ -24,9 +24,10 @@ enum ModeMeasurements {
         var (table, seconds) = Measurements.time { extractor.extract(recording) }
         for _ in 0..<2 { seconds = min(seconds, Measurements.time { extractor.extract(recording) }.1) }
         let channels = Double(FeatureSchema.Channel.allCases.count)
-        return Measurement(name: name, seconds: seconds,
-                           units: [("windows", Double(table.count)), ("window-channels", Double(table.count) * channels)],
-                           peakRSSMegabytes: Measurements.peakRSSMegabytes())
+        return Measurement(
+            name: name, seconds: seconds,
+            units: [("windows", Double(table.count)), ("window-channels", Double(table.count) * channels)],
+            peakRSSMegabytes: Measurements.peakRSSMegabytes())
     }
 
     /// Writes a device-day into `folder/phone/`: a 50 Hz 6-axis IMU CSV of 24 h (4.32 M rows:
@@ -35,17 +36,20 @@ enum ModeMeasurements {
     static func writeDeviceDay(folder: String) throws {
         let device = (folder as NSString).appendingPathComponent("phone")
         try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
-        let plan: [(Mode, Double, Double)] = [  // mode, hours, GPS speed m/s
+        let plan: [(Mode, Double, Double)] = [ // mode, hours, GPS speed m/s
             (.still, 7.5, 0), (.walk, 0.25, 1.4), (.car, 0.5, 12), (.walk, 0.1, 1.4), (.still, 8, 0),
             (.walk, 0.15, 1.4), (.car, 0.6, 11), (.walk, 0.2, 1.4), (.still, 6.7, 0)
         ]
         guard let csv = fopen((device as NSString).appendingPathComponent("imu.csv"), "w"),
-              let gpx = fopen((device as NSString).appendingPathComponent("track.gpx"), "w") else {
+            let gpx = fopen((device as NSString).appendingPathComponent("track.gpx"), "w")
+        else {
             throw BenchError("cannot write into \(device)")
         }
         defer { fclose(csv); fclose(gpx) }
         fputs("time,ax,ay,az,gx,gy,gz\n", csv)
-        fputs(#"<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1" creator="pipeline-bench" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"# + "\n", gpx)
+        fputs(
+            #"<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1" creator="pipeline-bench" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+                + "\n", gpx)
         var start = 1_700_000_000.0, north = 0.0
         var motion = PhoneMotion(rateHz: 50, seed: 1)
         for (mode, hours, speed) in plan {
@@ -72,10 +76,13 @@ enum ModeMeasurements {
             return (output.table.count, ModePredictor(model: model).predict(output.table).modes)
         }
         let minutes = Dictionary(grouping: modes, by: { $0 }).mapValues { Double($0.count) * model.window.hopSeconds / 60 }
-        let name = "device-day csv+gpx to smoothed modes (" + minutes.sorted { $0.key < $1.key }
+        let name =
+            "device-day csv+gpx to smoothed modes ("
+            + minutes.sorted { $0.key < $1.key }
             .map { String(format: "%@ %.0f min", $0.key.rawValue, $0.value) }.joined(separator: ", ") + ")"
-        return Measurement(name: name, seconds: seconds, units: [("windows", Double(windows))],
-                           peakRSSMegabytes: Measurements.peakRSSMegabytes())
+        return Measurement(
+            name: name, seconds: seconds, units: [("windows", Double(windows))],
+            peakRSSMegabytes: Measurements.peakRSSMegabytes())
     }
 
     /// Reading real event logs and computing their features.
@@ -84,8 +91,9 @@ enum ModeMeasurements {
             try FeatureRun(loader: RecordingLoader(), window: WindowParameters()).run(paths, progress: Progress(quiet: true))
         }
         let channels = Double(FeatureSchema.Channel.allCases.count)
-        return Measurement(name: name, seconds: seconds,
-                           units: [("windows", Double(output.table.count)), ("window-channels", Double(output.table.count) * channels)],
-                           peakRSSMegabytes: Measurements.peakRSSMegabytes())
+        return Measurement(
+            name: name, seconds: seconds,
+            units: [("windows", Double(output.table.count)), ("window-channels", Double(output.table.count) * channels)],
+            peakRSSMegabytes: Measurements.peakRSSMegabytes())
     }
 }

@@ -22,7 +22,7 @@ enum TripMeasurements {
             let plan: [(SIMD2<Double>, Double, SIMD2<Double>, Double)] = [
                 (home, 7.5 * 3600 + random.nextUnit() * 3600, work, 10),
                 (work, 17 * 3600 + random.nextUnit() * 1800, shop, 1.4),
-                (shop, -1, home, 10)  // leaves 25 min after arriving
+                (shop, -1, home, 10) // leaves 25 min after arriving
             ]
             var second = 0.0, position = home
             var lines = ""
@@ -51,8 +51,10 @@ enum TripMeasurements {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         for line in text.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: ",")
-            points[String(fields[0]), default: []].append(TrackPoint(timeSeconds: Double(fields[1])!, latitudeDegrees: Double(fields[2])!,
-                                                                      longitudeDegrees: Double(fields[3])!))
+            points[String(fields[0]), default: []].append(
+                TrackPoint(
+                    timeSeconds: Double(fields[1])!, latitudeDegrees: Double(fields[2])!,
+                    longitudeDegrees: Double(fields[3])!))
         }
         return points.keys.sorted().map { DeviceTrack(device: $0, points: points[$0]!) }
     }
@@ -77,23 +79,34 @@ enum TripMeasurements {
         let (trips, chainSeconds) = Measurements.time {
             tracks.reduce(0) { $0 + analysis.analyse($1, geofences: [], modes: .empty).trips.count }
         }
-        let fences = [Geofence(id: "centre", name: "Centre", kind: "zone", shape: .circle(latitudeDegrees: 48.85, longitudeDegrees: 2.35, radiusMeters: 2000)),
-                      Geofence(id: "north", name: "North", kind: "zone", shape: .circle(latitudeDegrees: 48.9, longitudeDegrees: 2.35, radiusMeters: 3000))]
+        let fences = [
+            Geofence(
+                id: "centre", name: "Centre", kind: "zone",
+                shape: .circle(latitudeDegrees: 48.85, longitudeDegrees: 2.35, radiusMeters: 2000)),
+            Geofence(
+                id: "north", name: "North", kind: "zone", shape: .circle(latitudeDegrees: 48.9, longitudeDegrees: 2.35, radiusMeters: 3000))
+        ]
         let (result, allSeconds) = Measurements.time { analysis.run(tracks: tracks, geofences: fences, modes: [:]) }
         let product = TripAnalysis()
         let (_, modeSeconds) = Measurements.time {
-            product.run(tracks: tracks, geofences: fences) { track, staypoints in DeviceModes.timeline(track, stored: [], staypoints: staypoints) }
+            product.run(tracks: tracks, geofences: fences) { track, staypoints in
+                DeviceModes.timeline(track, stored: [], staypoints: staypoints)
+            }
         }
         let rss = Measurements.peakRSSMegabytes()
         return [
-            Measurement(name: "\(name): staypoints, 1 core (best of 3; \(staypoints) staypoints)", seconds: best, units: [("fixes", fixes)],
-                        peakRSSMegabytes: rss),
-            Measurement(name: "\(name): staypoints+triplegs+trips, 1 core (\(trips) trips)", seconds: chainSeconds,
-                        units: [("fixes", fixes)], peakRSSMegabytes: rss),
-            Measurement(name: "\(name): + dwells, locations, 2 cores (\(result.devices.reduce(0) { $0 + $1.dwells.count }) dwells)",
-                        seconds: allSeconds, units: [("fixes", fixes)], peakRSSMegabytes: rss),
-            Measurement(name: "\(name): as `pipeline trips` runs it (+ GPS-rule modes, last stay), 2 cores", seconds: modeSeconds,
-                        units: [("fixes", fixes)], peakRSSMegabytes: rss)
+            Measurement(
+                name: "\(name): staypoints, 1 core (best of 3; \(staypoints) staypoints)", seconds: best, units: [("fixes", fixes)],
+                peakRSSMegabytes: rss),
+            Measurement(
+                name: "\(name): staypoints+triplegs+trips, 1 core (\(trips) trips)", seconds: chainSeconds,
+                units: [("fixes", fixes)], peakRSSMegabytes: rss),
+            Measurement(
+                name: "\(name): + dwells, locations, 2 cores (\(result.devices.reduce(0) { $0 + $1.dwells.count }) dwells)",
+                seconds: allSeconds, units: [("fixes", fixes)], peakRSSMegabytes: rss),
+            Measurement(
+                name: "\(name): as `pipeline trips` runs it (+ GPS-rule modes, last stay), 2 cores", seconds: modeSeconds,
+                units: [("fixes", fixes)], peakRSSMegabytes: rss)
         ]
     }
 

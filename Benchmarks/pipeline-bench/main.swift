@@ -31,13 +31,15 @@ do {
     case "sqlite":
         print(try Measurements.sqliteWrites(count: Int(arguments[1])!, storePath: arguments[2]).line)
     default:
-        FileHandle.standardError.write(Data("""
-            usage: pipeline-bench generate-gpx FILE POINTS | generate-imu FILE ROWS
-                   | parse NAME FILE… | ingest NAME STORE FILE… | sqlite ROWS STORE
-                   | features NAME | features-files NAME PATH… | generate-device-day FOLDER | device-day FOLDER MODEL
-                   | generate-days FILE DEVICES | trips NAME FILE
+        FileHandle.standardError.write(
+            Data(
+                """
+                usage: pipeline-bench generate-gpx FILE POINTS | generate-imu FILE ROWS
+                       | parse NAME FILE… | ingest NAME STORE FILE… | sqlite ROWS STORE
+                       | features NAME | features-files NAME PATH… | generate-device-day FOLDER | device-day FOLDER MODEL
+                       | generate-days FILE DEVICES | trips NAME FILE
 
-            """.utf8))
+                """.utf8))
         exit(64)
     }
 } catch {

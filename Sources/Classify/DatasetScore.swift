@@ -20,8 +20,10 @@ public struct DatasetScore: Codable, Hashable, Sendable {
 
     /// One score per data set of `outcomes` (`WindowOutcome.dataset`), in name order; empty
     /// when they come from one data set or none is named.
-    public static func of(_ outcomes: [WindowOutcome], _ predicted: KeyPath<WindowOutcome, Mode>,
-                          baseline: KeyPath<WindowOutcome, Mode>, bootstrap: GroupBootstrap = GroupBootstrap()) -> [DatasetScore] {
+    public static func of(
+        _ outcomes: [WindowOutcome], _ predicted: KeyPath<WindowOutcome, Mode>,
+        baseline: KeyPath<WindowOutcome, Mode>, bootstrap: GroupBootstrap = GroupBootstrap()
+    ) -> [DatasetScore] {
         let named = Dictionary(grouping: outcomes.filter { $0.dataset != nil }, by: { $0.dataset! })
         guard named.count >= 2 else { return [] }
         return named.keys.sorted().map { name in
@@ -29,9 +31,10 @@ public struct DatasetScore: Codable, Hashable, Sendable {
             let matrix = ConfusionMatrix(part, predicted)
             var f1: [String: Double] = [:]
             for label in matrix.labels where matrix.scores(for: label).support > 0 { f1[label.rawValue] = matrix.scores(for: label).f1 }
-            return DatasetScore(dataset: name, windows: part.count, devices: Set(part.map { $0.person ?? $0.device }).count, accuracy: matrix.accuracy,
-                                macroF1: matrix.macroF1, macroF1Interval: bootstrap.intervals(part, predicted).macroF1, f1: f1,
-                                baselineMacroF1: ConfusionMatrix(part, baseline).macroF1)
+            return DatasetScore(
+                dataset: name, windows: part.count, devices: Set(part.map { $0.person ?? $0.device }).count, accuracy: matrix.accuracy,
+                macroF1: matrix.macroF1, macroF1Interval: bootstrap.intervals(part, predicted).macroF1, f1: f1,
+                baselineMacroF1: ConfusionMatrix(part, baseline).macroF1)
         }
     }
 
@@ -41,8 +44,9 @@ public struct DatasetScore: Codable, Hashable, Sendable {
 
     /// The same, counting `unit` ("legs") and naming the baseline ("trackintel").
     public func line(unit: String, baseline: String) -> String {
-        String(format: "  %@: %d %@, %d %@, accuracy %.3f, macro-F1 %.3f%@ (%@ %.3f); F1 ", dataset, windows, unit, devices,
-               devices == 1 ? "device" : "devices", accuracy, macroF1, EvaluationReport.bracket(macroF1Interval), baseline, baselineMacroF1)
+        String(
+            format: "  %@: %d %@, %d %@, accuracy %.3f, macro-F1 %.3f%@ (%@ %.3f); F1 ", dataset, windows, unit, devices,
+            devices == 1 ? "device" : "devices", accuracy, macroF1, EvaluationReport.bracket(macroF1Interval), baseline, baselineMacroF1)
             + f1.sorted { $0.key < $1.key }.map { String(format: "%@ %.2f", $0.key, $0.value) }.joined(separator: ", ")
     }
 }

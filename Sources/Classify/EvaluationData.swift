@@ -32,17 +32,23 @@ public struct ScoredData: Encodable, Sendable {
 
     public var text: String {
         "scored data: \(files) files, \(devices) devices, \(persons) persons, \(windows) labelled windows, \(legs) labelled legs"
-            + (unscored.isEmpty ? "" : "\n\(unscored.count) more recordings read gave nothing to score:"
-                + unscored.map { "\n  \($0.trace): \($0.reason)" }.joined())
+            + (unscored.isEmpty
+                ? ""
+                : "\n\(unscored.count) more recordings read gave nothing to score:"
+                    + unscored.map { "\n  \($0.trace): \($0.reason)" }.joined())
     }
 
     /// The recordings of `read` (traces, in reading order) that are not in `scored`, with why:
     /// `notes` (why a recording gave no window) or what its windows lacked.
-    public static func unscored(read: [String], scored: Set<String>, windowsPerTrace: [String: Int], notes: [String: [String]]) -> [Unscored] {
+    public static func unscored(read: [String], scored: Set<String>, windowsPerTrace: [String: Int], notes: [String: [String]])
+        -> [Unscored]
+    {
         var seen = Set<String>()
         return read.filter { !scored.contains($0) && seen.insert($0).inserted }.map { trace in
-            let why = notes[trace].map { $0.joined(separator: "; ") }
-                ?? ((windowsPerTrace[trace] ?? 0) > 0 ? "no label covers its \(windowsPerTrace[trace]!) windows (see the label files, manifest.csv's mode)"
+            let why =
+                notes[trace].map { $0.joined(separator: "; ") }
+                ?? ((windowsPerTrace[trace] ?? 0) > 0
+                    ? "no label covers its \(windowsPerTrace[trace]!) windows (see the label files, manifest.csv's mode)"
                     : "it gave no window and no labelled GPS leg")
             return Unscored(trace: trace, reason: why)
         }
@@ -87,10 +93,15 @@ public struct DataOverlap: Encodable, Sendable {
         let by = recordedByContent ? "matched by content and person" : "matched by device name only: the model records no training files"
         guard !trainedFiles.isEmpty || !trainedPersons.isEmpty else { return "none of the scored data trained the model (\(by))" }
         let files = trainedFiles.isEmpty ? "" : "\(trainedFiles.count) files of "
-        var lines = ["WARNING: the model was trained on some of the scored data (\(by)): "
-                     + "\(files)persons \(trainedPersons.joined(separator: ", ")); these scores include them"]
+        var lines = [
+            "WARNING: the model was trained on some of the scored data (\(by)): "
+                + "\(files)persons \(trainedPersons.joined(separator: ", ")); these scores include them"
+        ]
         if let unseenMacroF1, let unseenAccuracy {
-            lines.append(String(format: "on the data the model never saw (%d windows): accuracy %.3f, macro-F1 %.3f", unseenWindows, unseenAccuracy, unseenMacroF1))
+            lines.append(
+                String(
+                    format: "on the data the model never saw (%d windows): accuracy %.3f, macro-F1 %.3f", unseenWindows, unseenAccuracy,
+                    unseenMacroF1))
         } else {
             lines.append("no scored window is of data the model never saw: these scores say nothing about unseen people")
         }

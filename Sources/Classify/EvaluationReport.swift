@@ -40,16 +40,18 @@ public struct EvaluationReport: Codable, Sendable {
         for label in matrix.labels {
             let scores = matrix.scores(for: label)
             if scores.support > 0 {
-                perClass[label.rawValue] = ClassScores(precision: scores.precision, recall: scores.recall, f1: scores.f1,
-                                                       support: scores.support, f1Interval: intervals.f1[label])
+                perClass[label.rawValue] = ClassScores(
+                    precision: scores.precision, recall: scores.recall, f1: scores.f1,
+                    support: scores.support, f1Interval: intervals.f1[label])
             } else {
                 predictedOnly[label.rawValue] = matrix.labels.reduce(0) { $0 + matrix.count(truth: $1, predicted: label) }
             }
         }
         self.perClass = perClass
         self.predictedOnly = predictedOnly
-        confusion = Confusion(labels: matrix.labels.map(\.rawValue),
-                              matrix: matrix.labels.map { truth in matrix.labels.map { matrix.count(truth: truth, predicted: $0) } })
+        confusion = Confusion(
+            labels: matrix.labels.map(\.rawValue),
+            matrix: matrix.labels.map { truth in matrix.labels.map { matrix.count(truth: truth, predicted: $0) } })
         nWindows = matrix.total
     }
 
@@ -58,14 +60,18 @@ public struct EvaluationReport: Codable, Sendable {
 
     /// The same, counting `unit` ("windows", "legs").
     public func text(unit: String) -> String {
-        var lines = [String(format: "accuracy %.3f%@   macro-F1 %.3f%@   %@ %d", accuracy, Self.bracket(accuracyInterval),
-                            macroF1, Self.bracket(macroF1Interval), unit, nWindows), ""]
+        var lines = [
+            String(
+                format: "accuracy %.3f%@   macro-F1 %.3f%@   %@ %d", accuracy, Self.bracket(accuracyInterval),
+                macroF1, Self.bracket(macroF1Interval), unit, nWindows), ""
+        ]
         lines.append(pad("mode", 8) + pad("precision", 11) + pad("recall", 8) + pad("f1", 7) + pad("f1 95% interval", 17) + "support")
         for label in confusion.labels {
             guard let s = perClass[label] else { continue }
-            lines.append(pad(label, 8) + pad(String(format: "%.3f", s.precision), 11) + pad(String(format: "%.3f", s.recall), 8)
-                         + pad(String(format: "%.3f", s.f1), 7) + pad(Self.bracket(s.f1Interval).trimmingCharacters(in: .whitespaces), 17)
-                         + String(s.support))
+            lines.append(
+                pad(label, 8) + pad(String(format: "%.3f", s.precision), 11) + pad(String(format: "%.3f", s.recall), 8)
+                    + pad(String(format: "%.3f", s.f1), 7) + pad(Self.bracket(s.f1Interval).trimmingCharacters(in: .whitespaces), 17)
+                    + String(s.support))
         }
         for (label, count) in predictedOnly.sorted(by: { $0.key < $1.key }) {
             lines.append("\(label): predicted for \(count) \(unit), true for none (no recall or F1; not in macro-F1)")

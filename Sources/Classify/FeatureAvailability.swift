@@ -16,8 +16,10 @@ public enum FeatureAvailability {
     /// Per column, true when it passes the rule. `values` is row-major, `devices.count` rows ×
     /// `kinds.count` columns; `kinds[c]` says which kind of sensor column c comes from
     /// (`FeatureSchema.isInertial`).
-    public static func usableColumns(values: [Double], devices: [String], kinds: [Bool],
-                                     minimumShare: Double = defaultMinimumShare) -> [Bool] {
+    public static func usableColumns(
+        values: [Double], devices: [String], kinds: [Bool],
+        minimumShare: Double = defaultMinimumShare
+    ) -> [Bool] {
         let columns = kinds.count
         var windows: [String: Int] = [:], present: [String: [Int]] = [:]
         for (row, device) in devices.enumerated() {
@@ -31,9 +33,10 @@ public enum FeatureAvailability {
         }
         return (0..<columns).map { column in
             let voters = windows.keys.filter { records[$0]!.contains(kinds[column]) }
-            return !voters.isEmpty && voters.allSatisfy {
-                Double(present[$0]![column]) >= minimumShare * Double(windows[$0]!)
-            }
+            return !voters.isEmpty
+                && voters.allSatisfy {
+                    Double(present[$0]![column]) >= minimumShare * Double(windows[$0]!)
+                }
         }
     }
 }

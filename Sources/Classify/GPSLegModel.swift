@@ -48,7 +48,8 @@ public struct GPSLegModel: Codable, Sendable {
     /// Why this leg model cannot be fed the leg features this build computes, or nil.
     public var schemaProblem: String? {
         guard features == LegFeatures.names else {
-            return "its GPS leg model was trained on other leg features (\(features.count) columns; this build computes \(LegFeatures.count)); retrain it with this version's `pipeline train`"
+            return
+                "its GPS leg model was trained on other leg features (\(features.count) columns; this build computes \(LegFeatures.count)); retrain it with this version's `pipeline train`"
         }
         let width = network?.features ?? regression?.features, outputs = network?.classes ?? regression?.classes
         guard width == features.count, outputs == classes.count, standardizer.means.count == features.count else {
@@ -100,8 +101,9 @@ public struct LegTrainer: Sendable {
         let labelled = Self.labelled(table)
         let classes = Array(Set(labelled.legs.compactMap(\.mode))).sorted()
         guard classes.count >= 2 else {
-            throw ModeTrainer.TrainingError(description: "a GPS leg model needs labelled legs of at least two modes of movement; found "
-                                            + (classes.isEmpty ? "none" : classes.map(\.rawValue).joined(separator: ", ")))
+            throw ModeTrainer.TrainingError(
+                description: "a GPS leg model needs labelled legs of at least two modes of movement; found "
+                    + (classes.isEmpty ? "none" : classes.map(\.rawValue).joined(separator: ", ")))
         }
         let columns = LegTable.columns
         var standardizer = Standardizer(fitting: labelled.values, rows: labelled.count, columns: columns)
@@ -115,17 +117,22 @@ public struct LegTrainer: Sendable {
         let stepsPerEpoch = (labelled.count + max(1, network.batch) - 1) / max(1, network.batch)
         network.epochs = min(network.epochs, max(20, 20_000 / max(1, stepsPerEpoch)))
         var perClass: [String: Int] = [:]
-        for leg in labelled.legs where leg.thinnedToSeconds == nil && leg.speedScale == nil { perClass[leg.mode!.rawValue, default: 0] += 1 }
-        var model = GPSLegModel(kind: kind, classes: classes, standardizer: standardizer, legsPerClass: perClass,
-                                devices: Array(Set(labelled.legs.map(\.device))).sorted(),
-                                thinnedToSeconds: Array(Set(labelled.legs.compactMap(\.thinnedToSeconds))).sorted())
+        for leg in labelled.legs where leg.thinnedToSeconds == nil && leg.speedScale == nil {
+            perClass[leg.mode!.rawValue, default: 0] += 1
+        }
+        var model = GPSLegModel(
+            kind: kind, classes: classes, standardizer: standardizer, legsPerClass: perClass,
+            devices: Array(Set(labelled.legs.map(\.device))).sorted(),
+            thinnedToSeconds: Array(Set(labelled.legs.compactMap(\.thinnedToSeconds))).sorted())
         let scales = Set(labelled.legs.compactMap(\.speedScale)).sorted()
         model.speedScales = scales.isEmpty ? nil : scales
         switch kind {
         case .softmaxRegression:
-            model.regression = SoftmaxRegression(x: x, y: y, sampleWeights: weights, features: columns, classes: classes.count, training: regression)
+            model.regression = SoftmaxRegression(
+                x: x, y: y, sampleWeights: weights, features: columns, classes: classes.count, training: regression)
         case .mlp:
-            model.network = MultilayerPerceptron(x: x, y: y, sampleWeights: weights, features: columns, classes: classes.count, training: network)
+            model.network = MultilayerPerceptron(
+                x: x, y: y, sampleWeights: weights, features: columns, classes: classes.count, training: network)
         }
         return model
     }

@@ -44,7 +44,8 @@ public struct GroupBootstrap: Sendable {
     public func intervals(_ outcomes: [WindowOutcome], _ predicted: KeyPath<WindowOutcome, Mode>) -> Intervals {
         var perGroup: [String: [ModePair: Int]] = [:]
         for outcome in outcomes {
-            perGroup[outcome.group ?? outcome.person ?? outcome.device, default: [:]][ModePair(truth: outcome.truth, predicted: outcome[keyPath: predicted]), default: 0] += 1
+            perGroup[outcome.group ?? outcome.person ?? outcome.device, default: [:]][
+                ModePair(truth: outcome.truth, predicted: outcome[keyPath: predicted]), default: 0] += 1
         }
         let groups = perGroup.keys.sorted()
         guard groups.count >= 2, replicates > 0 else { return Intervals() }
@@ -58,7 +59,9 @@ public struct GroupBootstrap: Sendable {
             }
             accuracies.append(matrix.accuracy)
             macros.append(matrix.macroF1)
-            for label in matrix.labels where matrix.scores(for: label).support > 0 { f1s[label, default: []].append(matrix.scores(for: label).f1) }
+            for label in matrix.labels where matrix.scores(for: label).support > 0 {
+                f1s[label, default: []].append(matrix.scores(for: label).f1)
+            }
         }
         return Intervals(accuracy: interval(accuracies), macroF1: interval(macros), f1: f1s.compactMapValues(interval))
     }

@@ -43,8 +43,10 @@ public struct GroupedCrossValidation: Sendable {
     /// which resample persons (a trace missing here is its device's).
     public var persons: [String: String] = [:]
 
-    public init(groupBy: GroupBy = .person, folds: Int = 5, seed: UInt64 = 42, datasets: [String: String] = [:],
-                persons: [String: String] = [:]) {
+    public init(
+        groupBy: GroupBy = .person, folds: Int = 5, seed: UInt64 = 42, datasets: [String: String] = [:],
+        persons: [String: String] = [:]
+    ) {
         self.groupBy = groupBy
         self.folds = folds
         self.seed = seed
@@ -119,8 +121,10 @@ public struct GroupedCrossValidation: Sendable {
     /// With `testTable`, the test windows come from it (the same recordings in another form,
     /// e.g. without their gravity streams), the training windows from `table`. `supplement`'s
     /// windows join every training set, outer and inner, and are never scored.
-    public func evaluate(_ table: FeatureTable, trainer: ModeTrainer, window: WindowParameters,
-                         search: OptionSearch? = nil, testTable: FeatureTable? = nil, supplement: FeatureTable = FeatureTable()) throws -> Evaluation {
+    public func evaluate(
+        _ table: FeatureTable, trainer: ModeTrainer, window: WindowParameters,
+        search: OptionSearch? = nil, testTable: FeatureTable? = nil, supplement: FeatureTable = FeatureTable()
+    ) throws -> Evaluation {
         let labelled = ModeTrainer.labelled(table)
         let (assignment, groups) = assign(labelled.windows)
         let testable = testTable.map(ModeTrainer.labelled) ?? labelled
@@ -130,13 +134,15 @@ public struct GroupedCrossValidation: Sendable {
         for fold in groups.indices {
             let training = labelled.subset(assignment.indices.filter { assignment[$0] != fold })
             let test = testable.filter { groups[fold].contains(group(of: $0)) }
-            let choice = search?.choose(training, groupBy: groupBy.inner, seed: seed, window: window, supplement: supplement, persons: persons)
+            let choice =
+                search?.choose(training, groupBy: groupBy.inner, seed: seed, window: window, supplement: supplement, persons: persons)
                 ?? OptionSearch.Choice(trainer: trainer, innerMacroF1: nil)
             var fit = training
             fit.append(supplement)
             let model = try choice.trainer.train(fit, window: window, provenance: .crossValidation)
-            var outcomes = WindowOutcome.of(test, prediction: ModePredictor(model: model).predict(test),
-                                            rules: ModePredictor(model: nil).predict(test))
+            var outcomes = WindowOutcome.of(
+                test, prediction: ModePredictor(model: model).predict(test),
+                rules: ModePredictor(model: nil).predict(test))
             // The intervals resample days of one person's data, else persons.
             for index in outcomes.indices {
                 if groupBy == .day { outcomes[index].group = group(of: test.windows[index]) }
@@ -145,9 +151,11 @@ public struct GroupedCrossValidation: Sendable {
             for index in outcomes.indices { outcomes[index].dataset = datasets[outcomes[index].trace] }
             evaluation.outcomes += outcomes
             let unseen = Set(outcomes.map(\.truth)).subtracting(model.classes).sorted()
-            evaluation.folds.append(.init(testGroups: groups[fold], windows: test.count,
-                                          macroF1: ConfusionMatrix(outcomes, \.smoothed).macroF1, unseenModes: unseen,
-                                          options: search == nil ? "as given" : choice.description))
+            evaluation.folds.append(
+                .init(
+                    testGroups: groups[fold], windows: test.count,
+                    macroF1: ConfusionMatrix(outcomes, \.smoothed).macroF1, unseenModes: unseen,
+                    options: search == nil ? "as given" : choice.description))
         }
         return evaluation
     }

@@ -26,8 +26,10 @@ public struct LegCrossValidation: Sendable {
     /// A leg's mode from the leg model's probability of each of its modes.
     public typealias LegDecision = @Sendable ([Mode: Double]) -> Mode
 
-    public init(folds: Int = 5, innerFolds: Int = 3, seed: UInt64 = 42, groupBy: GroupedCrossValidation.GroupBy = .person,
-                datasets: [String: String] = [:], persons: [String: String] = [:], decide: LegDecision? = nil) {
+    public init(
+        folds: Int = 5, innerFolds: Int = 3, seed: UInt64 = 42, groupBy: GroupedCrossValidation.GroupBy = .person,
+        datasets: [String: String] = [:], persons: [String: String] = [:], decide: LegDecision? = nil
+    ) {
         self.folds = folds
         self.innerFolds = innerFolds
         self.seed = seed
@@ -67,12 +69,16 @@ public struct LegCrossValidation: Sendable {
             let test = labelled.subset(assignment.indices.filter { assignment[$0] == fold })
             let (kind, inner) = try choose(training)
             let model = try LegTrainer(kind: kind).train(training)
-            for (seconds, outcomes) in Self.outcomes(of: model, test, groupBy: groupBy, datasets: datasets, persons: persons, decide: decide) {
+            for (seconds, outcomes) in Self.outcomes(
+                of: model, test, groupBy: groupBy, datasets: datasets, persons: persons, decide: decide)
+            {
                 evaluation.outcomes[seconds, default: []] += outcomes
             }
-            evaluation.folds.append(.init(testGroups: groups[fold], legs: test.legs.filter { $0.thinnedToSeconds == nil && $0.speedScale == nil }.count,
-                                          kind: kind, innerMacroF1: inner,
-                                          unseenModes: Set(test.legs.map { $0.mode! }).subtracting(model.classes).sorted()))
+            evaluation.folds.append(
+                .init(
+                    testGroups: groups[fold], legs: test.legs.filter { $0.thinnedToSeconds == nil && $0.speedScale == nil }.count,
+                    kind: kind, innerMacroF1: inner,
+                    unseenModes: Set(test.legs.map { $0.mode! }).subtracting(model.classes).sorted()))
         }
         return evaluation
     }
@@ -83,9 +89,11 @@ public struct LegCrossValidation: Sendable {
     /// trackintel's when there is no model; `baseline` and `baselineRaw` trackintel's. Each
     /// outcome carries what the intervals resample: its day when grouped by day
     /// (`WindowOutcome.group`), else its person.
-    public static func outcomes(of model: GPSLegModel?, _ table: LegTable, groupBy: GroupedCrossValidation.GroupBy = .person,
-                                datasets: [String: String] = [:], persons: [String: String] = [:],
-                                decide: LegDecision? = nil) -> [Double?: [WindowOutcome]] {
+    public static func outcomes(
+        of model: GPSLegModel?, _ table: LegTable, groupBy: GroupedCrossValidation.GroupBy = .person,
+        datasets: [String: String] = [:], persons: [String: String] = [:],
+        decide: LegDecision? = nil
+    ) -> [Double?: [WindowOutcome]] {
         let labelled = LegTrainer.labelled(table)
         let baseline = TrackintelBaseline.predict(labelled), predicted = model?.predict(labelled) ?? baseline
         var decided = predicted
@@ -96,10 +104,11 @@ public struct LegCrossValidation: Sendable {
             }
         }
         var outcomes: [Double?: [WindowOutcome]] = [:]
-        for (index, leg) in labelled.legs.enumerated() where leg.speedScale == nil {  // replayed copies only train
-            var outcome = WindowOutcome(trace: leg.trace, device: leg.device, truth: leg.mode!, smoothed: decided[index], raw: predicted[index],
-                                        baseline: baseline[index], baselineRaw: baseline[index], source: model == nil ? .trackintel : .gpsLegModel,
-                                        group: groupBy == .day ? group(of: leg, groupBy) : nil, person: persons[leg.trace], dataset: datasets[leg.trace])
+        for (index, leg) in labelled.legs.enumerated() where leg.speedScale == nil { // replayed copies only train
+            var outcome = WindowOutcome(
+                trace: leg.trace, device: leg.device, truth: leg.mode!, smoothed: decided[index], raw: predicted[index],
+                baseline: baseline[index], baselineRaw: baseline[index], source: model == nil ? .trackintel : .gpsLegModel,
+                group: groupBy == .day ? group(of: leg, groupBy) : nil, person: persons[leg.trace], dataset: datasets[leg.trace])
             outcome.seconds = leg.start.seconds(until: leg.end)
             outcomes[leg.thinnedToSeconds, default: []].append(outcome)
         }
@@ -118,7 +127,9 @@ public struct LegCrossValidation: Sendable {
                 let fit = training.subset(assignment.indices.filter { assignment[$0] != fold })
                 let test = training.subset(assignment.indices.filter { assignment[$0] == fold && training.legs[$0].speedScale == nil })
                 guard let model = try? LegTrainer(kind: kind).train(fit) else { continue }
-                for (truth, predicted) in zip(test.legs.map { $0.mode! }, model.predict(test)) { matrix.add(truth: truth, predicted: predicted) }
+                for (truth, predicted) in zip(test.legs.map { $0.mode! }, model.predict(test)) {
+                    matrix.add(truth: truth, predicted: predicted)
+                }
             }
             if best == nil || matrix.macroF1 > best!.1 { best = (kind, matrix.macroF1) }
         }
@@ -127,15 +138,19 @@ public struct LegCrossValidation: Sendable {
 
     /// Each leg's fold, groups dealt to folds as `GroupedCrossValidation` deals them (every
     /// leg of a person, or of a day, at every rate, in one fold).
-    static func assign(_ table: LegTable, folds: Int, seed: UInt64, groupBy: GroupedCrossValidation.GroupBy,
-                       datasets: [String: String] = [:], persons: [String: String] = [:]) -> (folds: [Int], groups: [[String]]) {
+    static func assign(
+        _ table: LegTable, folds: Int, seed: UInt64, groupBy: GroupedCrossValidation.GroupBy,
+        datasets: [String: String] = [:], persons: [String: String] = [:]
+    ) -> (folds: [Int], groups: [[String]]) {
         GroupedCrossValidation(groupBy: groupBy, folds: folds, seed: seed)
             .assign(groups: table.legs.map { group(of: $0, groupBy, datasets: datasets, persons: persons) })
     }
 
     /// The group a leg is held out with: its person, its device, its trace, its local date or its data set.
-    public static func group(of leg: LegInfo, _ groupBy: GroupedCrossValidation.GroupBy, datasets: [String: String] = [:],
-                             persons: [String: String] = [:]) -> String {
+    public static func group(
+        of leg: LegInfo, _ groupBy: GroupedCrossValidation.GroupBy, datasets: [String: String] = [:],
+        persons: [String: String] = [:]
+    ) -> String {
         switch groupBy {
         case .person: return persons[leg.trace] ?? leg.device
         case .device: return leg.device

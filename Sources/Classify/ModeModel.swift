@@ -82,9 +82,11 @@ public struct ModeModel: Codable, Sendable {
             }
         }
 
-        public init(command: String, inputs: [String], recordings: Int, devices: [String], windowsPerClass: [String: Int],
-                    training: SoftmaxRegression.Training?, networkTraining: MultilayerPerceptron.Training? = nil,
-                    toolVersion: String, evaluation: String? = nil) {
+        public init(
+            command: String, inputs: [String], recordings: Int, devices: [String], windowsPerClass: [String: Int],
+            training: SoftmaxRegression.Training?, networkTraining: MultilayerPerceptron.Training? = nil,
+            toolVersion: String, evaluation: String? = nil
+        ) {
             createdAt = ISO8601.format(Timestamp(secondsSince1970: Date().timeIntervalSince1970.rounded()))
             self.toolVersion = toolVersion
             self.command = command
@@ -105,7 +107,9 @@ public struct ModeModel: Codable, Sendable {
     }
 
     public static func load(path: String) throws -> ModeModel {
-        guard let data = FileManager.default.contents(atPath: path) else { throw LoadError(path: path, reason: "cannot read the model file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw LoadError(path: path, reason: "cannot read the model file")
+        }
         struct Header: Decodable { var format: String?; var formatVersion: Int? }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -113,8 +117,10 @@ public struct ModeModel: Codable, Sendable {
             throw LoadError(path: path, reason: "not a mode model (expected JSON with \"format\": \"\(ModeModel.format)\")")
         }
         guard let version = header.formatVersion, readableVersions.contains(version) else {
-            throw LoadError(path: path, reason: "model format version \(header.formatVersion ?? 0); this build reads versions "
-                            + "\(readableVersions.lowerBound)–\(readableVersions.upperBound)")
+            throw LoadError(
+                path: path,
+                reason: "model format version \(header.formatVersion ?? 0); this build reads versions "
+                    + "\(readableVersions.lowerBound)–\(readableVersions.upperBound)")
         }
         let model: ModeModel
         do { model = try decoder.decode(ModeModel.self, from: data) } catch {
@@ -145,12 +151,16 @@ public struct ModeModel: Codable, Sendable {
     private func fits(_ classifier: Classifier) -> Bool {
         switch kind {
         case .softmaxRegression:
-            return classifier.regression.map { $0.features == features.count && $0.classes == classes.count
-                && $0.weights.count == (features.count + 1) * classes.count } ?? false
+            return classifier.regression.map {
+                $0.features == features.count && $0.classes == classes.count
+                    && $0.weights.count == (features.count + 1) * classes.count
+            } ?? false
         case .mlp:
-            return classifier.network.map { $0.features == features.count && $0.classes == classes.count
-                && $0.weights1.count == features.count * $0.hidden && $0.bias1.count == $0.hidden
-                && $0.weights2.count == $0.hidden * classes.count && $0.bias2.count == classes.count } ?? false
+            return classifier.network.map {
+                $0.features == features.count && $0.classes == classes.count
+                    && $0.weights1.count == features.count * $0.hidden && $0.bias1.count == $0.hidden
+                    && $0.weights2.count == $0.hidden * classes.count && $0.bias2.count == classes.count
+            } ?? false
         }
     }
 
@@ -170,7 +180,8 @@ public struct ModeModel: Codable, Sendable {
     /// Class probabilities, rows × classes, for standardised features (rows × features).
     /// With `gravityFree`, by the gravity-free classifier.
     public func probabilities(_ standardized: [Double], rows: Int, gravityFree: Bool = false) -> [Double] {
-        let (regression, network) = gravityFree ? (self.gravityFree!.regression, self.gravityFree!.network) : (self.regression, self.network)
+        let (regression, network) =
+            gravityFree ? (self.gravityFree!.regression, self.gravityFree!.network) : (self.regression, self.network)
         switch kind {
         case .softmaxRegression: return regression!.probabilities(standardized, rows: rows)
         case .mlp: return network!.probabilities(standardized, rows: rows)

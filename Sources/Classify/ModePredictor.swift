@@ -73,7 +73,9 @@ public struct ModePredictor: Sendable {
     /// The modes of `prediction`'s windows smoothed by `smoother`, from its probabilities, so
     /// smoothing options can be compared without predicting again.
     public func resmooth(_ prediction: Prediction, windows: [WindowInfo], with smoother: ModeSmoother) -> [Mode] {
-        smoother.smooth(windows: windows, probabilities: prediction.probabilities, classes: prediction.classes.count,
-                        stillClass: prediction.classes.firstIndex(of: .still)).map { prediction.classes[$0] }
+        smoother.smooth(
+            windows: windows, probabilities: prediction.probabilities, classes: prediction.classes.count,
+            stillClass: prediction.classes.firstIndex(of: .still)
+        ).map { prediction.classes[$0] }
     }
 }

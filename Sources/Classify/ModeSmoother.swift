@@ -28,7 +28,9 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
     /// Shortest stop kept still through smoothing, seconds. Default 15 s.
     public var minimumStopSeconds = 15.0
 
-    public init(switchPenalty: Double = 6, minimumSegmentSeconds: Double = 30, maxChainGapSeconds: Double = 60, minimumStopSeconds: Double = 15) {
+    public init(
+        switchPenalty: Double = 6, minimumSegmentSeconds: Double = 30, maxChainGapSeconds: Double = 60, minimumStopSeconds: Double = 15
+    ) {
         self.switchPenalty = switchPenalty
         self.minimumSegmentSeconds = minimumSegmentSeconds
         self.maxChainGapSeconds = maxChainGapSeconds
@@ -53,7 +55,9 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
         for chain in chains(windows) {
             let path = viterbi(chain, probabilities: probabilities, classes: classes)
             var merged = mergeShortSegments(chain, path: path, windows: windows, probabilities: probabilities, classes: classes)
-            if let stillClass { keepStops(chain, path: &merged, windows: windows, probabilities: probabilities, classes: classes, still: stillClass) }
+            if let stillClass {
+                keepStops(chain, path: &merged, windows: windows, probabilities: probabilities, classes: classes, still: stillClass)
+            }
             for (position, index) in chain.enumerated() { result[index] = merged[position] }
         }
         return result
@@ -77,7 +81,8 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
         var chains: [[Int]] = []
         for index in order {
             if let last = chains.last?.last, windows[last].trace == windows[index].trace,
-               windows[last].start.seconds(until: windows[index].start) <= maxChainGapSeconds {
+                windows[last].start.seconds(until: windows[index].start) <= maxChainGapSeconds
+            {
                 chains[chains.count - 1].append(index)
             } else {
                 chains.append([index])
@@ -118,8 +123,10 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
             let duration = { (range: Range<Int>) in
                 windows[chain[range.lowerBound]].start.seconds(until: windows[chain[range.upperBound - 1]].end)
             }
-            guard let shortest = segments.indices.filter({ duration(segments[$0]) < minimumSegmentSeconds })
-                .min(by: { duration(segments[$0]) < duration(segments[$1]) }) else { return path }
+            guard
+                let shortest = segments.indices.filter({ duration(segments[$0]) < minimumSegmentSeconds })
+                    .min(by: { duration(segments[$0]) < duration(segments[$1]) })
+            else { return path }
             let neighbours = [shortest - 1, shortest + 1].filter(segments.indices.contains).map { path[segments[$0].lowerBound] }
             let evidence = { (c: Int) in segments[shortest].reduce(0.0) { $0 + log(max(probabilities[chain[$1] * k + c], 1e-12)) } }
             let target = neighbours.max { evidence($0) < evidence($1) }!

@@ -19,8 +19,10 @@ public struct ModeTrainer: Sendable {
     /// n samples spread with n (Gaussian noise spans about 3.3 σ in 12 samples, 5.6 σ in 250),
     /// so a range measures the phone's sample rate as much as its motion, and TMD logs at
     /// 2–12 Hz while the phones it classifies log at 50–100 Hz. `features.csv` still has them.
-    public var ignoredFeatures = ["acc_mag_mean_mps2", "acc_mag_rms_mps2", "acc_vert_mean_mps2", "acc_vert_rms_mps2",
-                                  "acc_mag_range_mps2", "acc_vert_range_mps2", "acc_horiz_range_mps2", "acc_dyn_range_mps2", "gyro_mag_range_radps"]
+    public var ignoredFeatures = [
+        "acc_mag_mean_mps2", "acc_mag_rms_mps2", "acc_vert_mean_mps2", "acc_vert_rms_mps2",
+        "acc_mag_range_mps2", "acc_vert_range_mps2", "acc_horiz_range_mps2", "acc_dyn_range_mps2", "gyro_mag_range_radps"
+    ]
 
     /// Also train a second classifier of the same kind on every window in the form a recording
     /// of gravity-free acceleration alone gives (Sensor Logger's `Accelerometer.csv`, Android's
@@ -80,8 +82,11 @@ public struct ModeTrainer: Sendable {
         let labelled = Self.labelled(table)
         let classes = Array(Set(labelled.windows.compactMap(\.mode))).sorted()
         guard classes.count >= 2 else {
-            throw TrainingError(description: "training needs windows of at least two known modes; found "
-                                + (classes.isEmpty ? "none (are the inputs labelled? see --name-pattern, labels files, manifest.csv)" : classes.map(\.rawValue).joined()))
+            throw TrainingError(
+                description: "training needs windows of at least two known modes; found "
+                    + (classes.isEmpty
+                        ? "none (are the inputs labelled? see --name-pattern, labels files, manifest.csv)"
+                        : classes.map(\.rawValue).joined()))
         }
         let columns = FeatureTable.columns
         var standardizer = Standardizer(fitting: labelled.values, rows: labelled.count, columns: columns)
@@ -92,11 +97,15 @@ public struct ModeTrainer: Sendable {
         let y = labelled.windows.map { classes.firstIndex(of: $0.mode!)! }
         let weights = sampleWeights(labelled.windows)
         let (regression, network) = fit(standardizer.transform(labelled.values), y: y, weights: weights, classes: classes.count)
-        let usesInertial = labelled.windows.indices.contains { !labelled.values[$0 * columns + FeatureSchema.accelerationPresenceColumn].isNaN }
-        var model = ModeModel(kind: kind, classes: classes, window: window, standardizer: standardizer, regression: regression, network: network,
-                              smoothing: smoothing, usesInertial: usesInertial, provenance: provenance)
+        let usesInertial = labelled.windows.indices.contains {
+            !labelled.values[$0 * columns + FeatureSchema.accelerationPresenceColumn].isNaN
+        }
+        var model = ModeModel(
+            kind: kind, classes: classes, window: window, standardizer: standardizer, regression: regression, network: network,
+            smoothing: smoothing, usesInertial: usesInertial, provenance: provenance)
         if gravityFreeModel && usesInertial {
-            let (regression, network) = fit(standardizer.transform(Self.gravityFreeForm(labelled.values)), y: y, weights: weights, classes: classes.count)
+            let (regression, network) = fit(
+                standardizer.transform(Self.gravityFreeForm(labelled.values)), y: y, weights: weights, classes: classes.count)
             model.gravityFree = ModeModel.Classifier(regression: regression, network: network)
         }
         return model

@@ -82,13 +82,15 @@ public struct MultilayerPerceptron: Codable, Hashable, Sendable {
     private func forward(_ x: [Double], rows: Int) -> (activations: [Double], probabilities: [Double]) {
         var activations = [Double](repeating: 0, count: rows * hidden)
         for row in 0..<rows { for unit in 0..<hidden { activations[row * hidden + unit] = bias1[unit] } }
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(hidden), Int32(features),
-                    1, x, Int32(features), weights1, Int32(hidden), 1, &activations, Int32(hidden))
+        cblas_dgemm(
+            CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(hidden), Int32(features),
+            1, x, Int32(features), weights1, Int32(hidden), 1, &activations, Int32(hidden))
         for index in activations.indices where activations[index] < 0 { activations[index] = 0 }
         var scores = [Double](repeating: 0, count: rows * classes)
         for row in 0..<rows { for c in 0..<classes { scores[row * classes + c] = bias2[c] } }
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(classes), Int32(hidden),
-                    1, activations, Int32(hidden), weights2, Int32(classes), 1, &scores, Int32(classes))
+        cblas_dgemm(
+            CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(classes), Int32(hidden),
+            1, activations, Int32(hidden), weights2, Int32(classes), 1, &scores, Int32(classes))
         Softmax.normalizeRows(&scores, rows: rows, classes: classes)
         return (activations, scores)
     }
@@ -109,17 +111,20 @@ public struct MultilayerPerceptron: Codable, Hashable, Sendable {
             for c in 0..<classes { delta[position * classes + c] *= weight }
         }
         var gradient2 = weights2.map { l2 * $0 }
-        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, Int32(hidden), Int32(classes), Int32(n),
-                    1, activations, Int32(hidden), delta, Int32(classes), 1, &gradient2, Int32(classes))
+        cblas_dgemm(
+            CblasRowMajor, CblasTrans, CblasNoTrans, Int32(hidden), Int32(classes), Int32(n),
+            1, activations, Int32(hidden), delta, Int32(classes), 1, &gradient2, Int32(classes))
         var gradientBias2 = [Double](repeating: 0, count: classes)
         for position in 0..<n { for c in 0..<classes { gradientBias2[c] += delta[position * classes + c] } }
         var hiddenDelta = [Double](repeating: 0, count: n * hidden)
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(hidden), Int32(classes),
-                    1, delta, Int32(classes), weights2, Int32(classes), 0, &hiddenDelta, Int32(hidden))
+        cblas_dgemm(
+            CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(hidden), Int32(classes),
+            1, delta, Int32(classes), weights2, Int32(classes), 0, &hiddenDelta, Int32(hidden))
         for index in hiddenDelta.indices where activations[index] <= 0 { hiddenDelta[index] = 0 }
         var gradient1 = weights1.map { l2 * $0 }
-        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, Int32(features), Int32(hidden), Int32(n),
-                    1, batch, Int32(features), hiddenDelta, Int32(hidden), 1, &gradient1, Int32(hidden))
+        cblas_dgemm(
+            CblasRowMajor, CblasTrans, CblasNoTrans, Int32(features), Int32(hidden), Int32(n),
+            1, batch, Int32(features), hiddenDelta, Int32(hidden), 1, &gradient1, Int32(hidden))
         var gradientBias1 = [Double](repeating: 0, count: hidden)
         for position in 0..<n { for unit in 0..<hidden { gradientBias1[unit] += hiddenDelta[position * hidden + unit] } }
         return [gradient1, gradientBias1, gradient2, gradientBias2]
@@ -144,7 +149,8 @@ struct Adam {
         for index in parameters.indices {
             first[slot][index] = 0.9 * first[slot][index] + 0.1 * gradient[index]
             second[slot][index] = 0.999 * second[slot][index] + 0.001 * gradient[index] * gradient[index]
-            parameters[index] -= learningRate * (first[slot][index] / correction1) / ((second[slot][index] / correction2).squareRoot() + 1e-8)
+            parameters[index] -=
+                learningRate * (first[slot][index] / correction1) / ((second[slot][index] / correction2).squareRoot() + 1e-8)
         }
     }
 }

@@ -48,8 +48,10 @@ public struct OptionSearch: Sendable {
 
     /// The candidate with the best macro-F1 over grouped inner folds of `training`; ties go to
     /// the earlier candidate. `supplement`'s windows join every inner training set and are never scored.
-    public func choose(_ training: FeatureTable, groupBy: GroupedCrossValidation.GroupBy, seed: UInt64,
-                       window: WindowParameters, supplement: FeatureTable = FeatureTable(), persons: [String: String] = [:]) -> Choice {
+    public func choose(
+        _ training: FeatureTable, groupBy: GroupedCrossValidation.GroupBy, seed: UInt64,
+        window: WindowParameters, supplement: FeatureTable = FeatureTable(), persons: [String: String] = [:]
+    ) -> Choice {
         let candidates = self.candidates
         let inner = GroupedCrossValidation(groupBy: groupBy, folds: innerFolds, seed: seed, persons: persons)
         let (assignment, groups) = inner.assign(training.windows)
@@ -64,7 +66,7 @@ public struct OptionSearch: Sendable {
             fit.append(supplement)
             for (t, candidate) in trainers.enumerated() {
                 var trainer = candidate
-                trainer.gravityFreeModel = false  // inner folds score windows with gravity only: the second classifier would go unused
+                trainer.gravityFreeModel = false // inner folds score windows with gravity only: the second classifier would go unused
                 guard let model = try? trainer.train(fit, window: window, provenance: .crossValidation) else { continue }
                 let predictor = ModePredictor(model: model)
                 let prediction = predictor.predict(test)
@@ -78,7 +80,10 @@ public struct OptionSearch: Sendable {
                 }
             }
         }
-        guard let best = matrices.indices.filter({ matrices[$0].total > 0 }).max(by: { (matrices[$0].macroF1, -$0) < (matrices[$1].macroF1, -$1) })
+        guard
+            let best = matrices.indices.filter({ matrices[$0].total > 0 }).max(by: {
+                (matrices[$0].macroF1, -$0) < (matrices[$1].macroF1, -$1)
+            })
         else { return Choice(trainer: candidates[0], innerMacroF1: nil) }
         return Choice(trainer: candidates[best], innerMacroF1: matrices[best].macroF1)
     }
@@ -86,6 +91,7 @@ public struct OptionSearch: Sendable {
 
 extension ModeModel.Provenance {
     /// The provenance of a model trained inside a cross-validation, never saved.
-    static let crossValidation = ModeModel.Provenance(command: "cross-validation", inputs: [], recordings: 0, devices: [],
-                                                      windowsPerClass: [:], training: nil, toolVersion: "")
+    static let crossValidation = ModeModel.Provenance(
+        command: "cross-validation", inputs: [], recordings: 0, devices: [],
+        windowsPerClass: [:], training: nil, toolVersion: "")
 }

@@ -20,9 +20,10 @@ public struct RecordingScore: Codable, Hashable, Sendable {
     public static func of(_ outcomes: [WindowOutcome], _ predicted: KeyPath<WindowOutcome, Mode>) -> [RecordingScore] {
         Dictionary(grouping: outcomes, by: \.trace).map { trace, windows in
             let right = windows.filter { $0.truth == $0[keyPath: predicted] }.count
-            return RecordingScore(trace: trace, device: windows[0].device, windows: windows.count,
-                                  trueMode: majority(windows.map(\.truth)), predictedMode: majority(windows.map { $0[keyPath: predicted] }),
-                                  accuracy: Double(right) / Double(windows.count))
+            return RecordingScore(
+                trace: trace, device: windows[0].device, windows: windows.count,
+                trueMode: majority(windows.map(\.truth)), predictedMode: majority(windows.map { $0[keyPath: predicted] }),
+                accuracy: Double(right) / Double(windows.count))
         }.sorted { $0.trace < $1.trace }
     }
 

@@ -51,7 +51,8 @@ public struct RuleClassifier: Sendable {
         let dynamic = row[row.startIndex + dynamicSpreadColumn]
         guard !dynamic.isNaN else { return .nan }
         if dynamic < Self.stillDynamicStdMps2 { return Self.stillAccelerationStdMps2 / 2 }
-        return dynamic >= Self.walkDynamicStdMps2 ? Self.walkAccelerationStdMps2 : (Self.stillAccelerationStdMps2 + Self.walkAccelerationStdMps2) / 2
+        return dynamic >= Self.walkDynamicStdMps2
+            ? Self.walkAccelerationStdMps2 : (Self.stillAccelerationStdMps2 + Self.walkAccelerationStdMps2) / 2
     }
 
     /// The mode of one window's features, or nil when it has neither IMU nor GPS features.

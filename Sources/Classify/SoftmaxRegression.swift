@@ -47,8 +47,9 @@ public struct SoftmaxRegression: Codable, Hashable, Sendable {
                 residual[row * classes + y[row]] -= 1
                 for c in 0..<classes { residual[row * classes + c] *= weight }
             }
-            cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, Int32(d), Int32(classes), Int32(rows),
-                        1, design, Int32(d), residual, Int32(classes), 0, &gradient, Int32(classes))
+            cblas_dgemm(
+                CblasRowMajor, CblasTrans, CblasNoTrans, Int32(d), Int32(classes), Int32(rows),
+                1, design, Int32(d), residual, Int32(classes), 0, &gradient, Int32(classes))
             for index in 0..<(features * classes) { gradient[index] += training.l2 * w[index] }
             optimizer.step(&w, gradient, slot: 0)
         }
@@ -57,8 +58,9 @@ public struct SoftmaxRegression: Codable, Hashable, Sendable {
 
     /// Class probabilities, rows × classes, for standardised `x` (rows × features).
     public func probabilities(_ x: [Double], rows: Int) -> [Double] {
-        Self.probabilities(design: Self.withIntercept(x, rows: rows, features: features), rows: rows,
-                           d: features + 1, classes: classes, weights: weights)
+        Self.probabilities(
+            design: Self.withIntercept(x, rows: rows, features: features), rows: rows,
+            d: features + 1, classes: classes, weights: weights)
     }
 
     static func withIntercept(_ x: [Double], rows: Int, features: Int) -> [Double] {
@@ -72,8 +74,9 @@ public struct SoftmaxRegression: Codable, Hashable, Sendable {
     static func probabilities(design: [Double], rows: Int, d: Int, classes: Int, weights: [Double]) -> [Double] {
         var scores = [Double](repeating: 0, count: rows * classes)
         guard rows > 0 else { return scores }
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(classes), Int32(d),
-                    1, design, Int32(d), weights, Int32(classes), 0, &scores, Int32(classes))
+        cblas_dgemm(
+            CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(classes), Int32(d),
+            1, design, Int32(d), weights, Int32(classes), 0, &scores, Int32(classes))
         Softmax.normalizeRows(&scores, rows: rows, classes: classes)
         return scores
     }

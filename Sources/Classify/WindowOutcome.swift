@@ -32,9 +32,10 @@ public struct WindowOutcome: Hashable, Sendable {
     public static func of(_ table: FeatureTable, prediction: ModePredictor.Prediction, rules: ModePredictor.Prediction) -> [WindowOutcome] {
         table.windows.indices.map { index in
             let window = table.windows[index]
-            return WindowOutcome(trace: window.trace, device: window.device, truth: window.mode!,
-                                 smoothed: prediction.modes[index], raw: prediction.raw[index], baseline: rules.modes[index],
-                                 baselineRaw: rules.raw[index], source: prediction.sources[index])
+            return WindowOutcome(
+                trace: window.trace, device: window.device, truth: window.mode!,
+                smoothed: prediction.modes[index], raw: prediction.raw[index], baseline: rules.modes[index],
+                baselineRaw: rules.raw[index], source: prediction.sources[index])
         }
     }
 }
@@ -49,9 +50,12 @@ extension ConfusionMatrix where Label == Mode {
 
 extension WindowOutcome {
     /// A leg's or window's outcome where one answer is scored beside a baseline's.
-    public init(trace: String, device: String, truth: Mode, predicted: Mode, baseline: Mode, source: Decider, person: String? = nil,
-                dataset: String? = nil) {
-        self.init(trace: trace, device: device, truth: truth, smoothed: predicted, raw: predicted, baseline: baseline, baselineRaw: baseline,
-                  source: source, person: person, dataset: dataset)
+    public init(
+        trace: String, device: String, truth: Mode, predicted: Mode, baseline: Mode, source: Decider, person: String? = nil,
+        dataset: String? = nil
+    ) {
+        self.init(
+            trace: trace, device: device, truth: truth, smoothed: predicted, raw: predicted, baseline: baseline, baselineRaw: baseline,
+            source: source, person: person, dataset: dataset)
     }
 }

@@ -34,12 +34,15 @@ public struct FrequencyWeighting: Hashable, Sendable {
     public static func == (a: FrequencyWeighting, b: FrequencyWeighting) -> Bool { a.name == b.name }
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
-    public static let wk = FrequencyWeighting(name: "Wk", highPassHz: 0.4, lowPassHz: 100, transition: (12.5, 12.5, 0.63),
-                                              step: (2.37, 0.91, 3.35, 0.91), gain: 1)
-    public static let wd = FrequencyWeighting(name: "Wd", highPassHz: 0.4, lowPassHz: 100, transition: (2.0, 2.0, 0.63),
-                                              step: nil, gain: 1)
-    public static let wb = FrequencyWeighting(name: "Wb", highPassHz: 0.4, lowPassHz: 100, transition: (16, 16, 0.55),
-                                              step: (2.5, 0.9, 4.0, 0.95), gain: 1.024)
+    public static let wk = FrequencyWeighting(
+        name: "Wk", highPassHz: 0.4, lowPassHz: 100, transition: (12.5, 12.5, 0.63),
+        step: (2.37, 0.91, 3.35, 0.91), gain: 1)
+    public static let wd = FrequencyWeighting(
+        name: "Wd", highPassHz: 0.4, lowPassHz: 100, transition: (2.0, 2.0, 0.63),
+        step: nil, gain: 1)
+    public static let wb = FrequencyWeighting(
+        name: "Wb", highPassHz: 0.4, lowPassHz: 100, transition: (16, 16, 0.55),
+        step: (2.5, 0.9, 4.0, 0.95), gain: 1.024)
 
     /// The analog sections (numerator and denominator in powers of s: [s⁰, s¹, s²]), without
     /// the band-limiting low-pass (see the type's note).
@@ -51,7 +54,8 @@ public struct FrequencyWeighting: Hashable, Sendable {
         ]
         if let step {
             let w5 = 2 * Double.pi * step.f5, w6 = 2 * Double.pi * step.f6
-            sections.append(AnalogSection(numerator: [w5 * w5, w5 / step.q5, 1], denominator: [w6 * w6, w6 / step.q6, 1], naturalHz: step.f6))
+            sections.append(
+                AnalogSection(numerator: [w5 * w5, w5 / step.q5, 1], denominator: [w6 * w6, w6 / step.q6, 1], naturalHz: step.f6))
         }
         return sections
     }

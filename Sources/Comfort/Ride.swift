@@ -83,7 +83,9 @@ public struct ComfortGroup: Sendable, Equatable {
 
     /// `persons` names each device's person (the device itself where it names none).
     public static func groups(_ rides: [Ride], persons: [String: String] = [:], by key: (CheckIn) -> String) -> [ComfortGroup] {
-        Dictionary(grouping: rides.filter { $0.checkIn != nil }) { key($0.checkIn!) }.map { ComfortGroup(key: $0.key, rides: $0.value, persons: persons) }
+        Dictionary(grouping: rides.filter { $0.checkIn != nil }) { key($0.checkIn!) }.map {
+            ComfortGroup(key: $0.key, rides: $0.value, persons: persons)
+        }
     }
 
     init(key: String, rides: [Ride], persons: [String: String]) {
@@ -97,7 +99,9 @@ public struct ComfortGroup: Sendable, Equatable {
         totalValues = measured.map(\.totalValue)
         for metrics in measured { if let rideClass = metrics.nmvClass { classCounts[rideClass, default: 0] += 1 } }
         for checkIn in rides.compactMap(\.checkIn) {
-            for (name, value) in zip(ComfortSummary.ratingNames, [checkIn.cleanliness, checkIn.odoursTemperature, checkIn.crowding, checkIn.service]) {
+            for (name, value) in zip(
+                ComfortSummary.ratingNames, [checkIn.cleanliness, checkIn.odoursTemperature, checkIn.crowding, checkIn.service])
+            {
                 guard let value else { continue }
                 ratingSums[name, default: 0] += value
                 ratingCounts[name, default: 0] += 1
@@ -142,17 +146,22 @@ public struct ComfortSummary: Sendable {
     /// the routes'; `CellSuppression` audits that relation). Returns the kept ones and how many
     /// were left out under k and beside them.
     public static func published(trains: [ComfortSummary], routes: [ComfortSummary], minimumPersons k: Int)
-        -> (trains: [ComfortSummary], routes: [ComfortSummary], underK: Int, complementary: Int) {
+        -> (trains: [ComfortSummary], routes: [ComfortSummary], underK: Int, complementary: Int)
+    {
         let all = trains + routes
         var cells = all.map { CellSuppression.Cell(publishable: true, sensitive: $0.persons < k, size: Double($0.rides)) }
         let whole = cells.count
-        cells.append(CellSuppression.Cell(publishable: false, sensitive: false, size: 0))  // every ride: never printed
-        let relations: [[(cell: Int, sign: Double)]] = [trains.indices.map { ($0, 1.0) } + [(whole, -1.0)],
-                                                        routes.indices.map { (trains.count + $0, 1.0) } + [(whole, -1.0)]]
+        cells.append(CellSuppression.Cell(publishable: false, sensitive: false, size: 0)) // every ride: never printed
+        let relations: [[(cell: Int, sign: Double)]] = [
+            trains.indices.map { ($0, 1.0) } + [(whole, -1.0)],
+            routes.indices.map { (trains.count + $0, 1.0) } + [(whole, -1.0)]
+        ]
         let hidden = CellSuppression(cells: cells, relations: relations).suppressed()
         let underK = all.filter { $0.persons < k }.count
-        return (trains.indices.filter { !hidden.contains($0) }.map { trains[$0] },
-                routes.indices.filter { !hidden.contains(trains.count + $0) }.map { routes[$0] }, underK, hidden.count - underK)
+        return (
+            trains.indices.filter { !hidden.contains($0) }.map { trains[$0] },
+            routes.indices.filter { !hidden.contains(trains.count + $0) }.map { routes[$0] }, underK, hidden.count - underK
+        )
     }
 
     /// The formulas over one group's reduction: type 7 quantiles (MobilityCore/Quantile), class
@@ -171,11 +180,17 @@ public struct ComfortSummary: Sendable {
             }
         }
         for name in Self.ratingNames {
-            if let count = group.ratingCounts[name], count > 0 { ratings[name] = (Double(group.ratingSums[name] ?? 0) / Double(count), count) }
+            if let count = group.ratingCounts[name], count > 0 {
+                ratings[name] = (Double(group.ratingSums[name] ?? 0) / Double(count), count)
+            }
         }
         noiseMeanDecibels = group.noiseCount == 0 ? nil : group.noiseSumDecibels / Double(group.noiseCount)
-        (departureDelayMedianSeconds, departureDelayP90Seconds) = (Self.quantile(group.departureDelays, 0.5), Self.quantile(group.departureDelays, 0.9))
-        (arrivalDelayMedianSeconds, arrivalDelayP90Seconds) = (Self.quantile(group.arrivalDelays, 0.5), Self.quantile(group.arrivalDelays, 0.9))
+        (departureDelayMedianSeconds, departureDelayP90Seconds) = (
+            Self.quantile(group.departureDelays, 0.5), Self.quantile(group.departureDelays, 0.9)
+        )
+        (arrivalDelayMedianSeconds, arrivalDelayP90Seconds) = (
+            Self.quantile(group.arrivalDelays, 0.5), Self.quantile(group.arrivalDelays, 0.9)
+        )
     }
 
     /// Linear interpolation between ranks (numpy's default); nil for no values.

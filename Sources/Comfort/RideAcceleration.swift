@@ -53,16 +53,21 @@ public struct RideAcceleration: Sendable {
         let gap = max(StreamTiming.gapFactor * median, 0.1)
         let runs = Recording.runs(samples.map(\.time.secondsSince1970), splittingAtGapsOver: gap)
             .filter { samples[$0.upperBound - 1].time.secondsSince1970 - samples[$0.lowerBound].time.secondsSince1970 >= 1 }
-        let covered = runs.reduce(0.0) { $0 + samples[$1.upperBound - 1].time.secondsSince1970 - samples[$1.lowerBound].time.secondsSince1970 }
+        let covered = runs.reduce(0.0) {
+            $0 + samples[$1.upperBound - 1].time.secondsSince1970 - samples[$1.lowerBound].time.secondsSince1970
+        }
         // Native rate: the real rate (median interval, repeats seen through), and no more than the
         // samples per covered second (a bursty logger delivers its mean rate's information).
-        let perCovered = covered > 0 ? Double(runs.reduce(0) { $0 + $1.count } - runs.count) / covered / Double(timing.repeatFactor ?? 1) : 0
+        let perCovered =
+            covered > 0 ? Double(runs.reduce(0) { $0 + $1.count } - runs.count) / covered / Double(timing.repeatFactor ?? 1) : 0
         let native = min(real, perCovered)
-        var analysis = RideAnalysis(status: .unusableIMU, rateHz: native, coveredSeconds: covered,
-                                    firstSeconds: samples.first!.time.secondsSince1970, lastSeconds: samples.last!.time.secondsSince1970)
+        var analysis = RideAnalysis(
+            status: .unusableIMU, rateHz: native, coveredSeconds: covered,
+            firstSeconds: samples.first!.time.secondsSince1970, lastSeconds: samples.last!.time.secondsSince1970)
         guard native >= minimumRateHz else {
-            analysis.note = String(format: "not measured: rate too low (%.1f Hz measured from the raw stream, %.0f Hz needed for weighting up to 20 Hz)",
-                                   native, minimumRateHz)
+            analysis.note = String(
+                format: "not measured: rate too low (%.1f Hz measured from the raw stream, %.0f Hz needed for weighting up to 20 Hz)",
+                native, minimumRateHz)
             return (analysis, [], 0)
         }
         guard covered >= minimumSeconds else {
@@ -78,7 +83,7 @@ public struct RideAcceleration: Sendable {
     static func piece(_ samples: [IMUSample], rateHz: Double, maxGapSeconds: Double) -> AccelerationPiece {
         let grid = UniformGrid(covering: samples, rateHz: rateHz)
         var axes = grid.resample(AntiAliasing.lowPassed(samples, gridRateHz: rateHz), maxGapSeconds: maxGapSeconds)
-        for axis in axes.indices {  // the grid's last point may lie past the last sample
+        for axis in axes.indices { // the grid's last point may lie past the last sample
             var last = axes[axis].first { !$0.isNaN } ?? 0
             for index in axes[axis].indices { if axes[axis][index].isNaN { axes[axis][index] = last } else { last = axes[axis][index] } }
         }
@@ -101,7 +106,8 @@ public struct RideAcceleration: Sendable {
     public static func accelerationWithGravity(_ recording: Recording) -> [IMUSample] {
         if let total = recording.streams[.accelerometer], !total.isEmpty { return total }
         guard recording.accelerationBasis == .linearAcceleration, let linear = recording.streams[.linearAcceleration],
-              let gravity = recording.streams[.gravity], !gravity.isEmpty else { return [] }
+            let gravity = recording.streams[.gravity], !gravity.isEmpty
+        else { return [] }
         return linearPlusGravity(linear, gravity)
     }
 
@@ -118,8 +124,10 @@ public struct RideAcceleration: Sendable {
             let (t0, t1) = (before.time.secondsSince1970, after.time.secondsSince1970)
             guard t - t0 <= 1, t1 - t <= 1 else { continue }
             let w = t1 > t0 ? (t - t0) / (t1 - t0) : 0
-            result.append(IMUSample(time: sample.time, x: sample.x + before.x + w * (after.x - before.x),
-                                    y: sample.y + before.y + w * (after.y - before.y), z: sample.z + before.z + w * (after.z - before.z)))
+            result.append(
+                IMUSample(
+                    time: sample.time, x: sample.x + before.x + w * (after.x - before.x),
+                    y: sample.y + before.y + w * (after.y - before.y), z: sample.z + before.z + w * (after.z - before.z)))
         }
         return result
     }

@@ -47,8 +47,9 @@ struct ExcursionFinder {
             let range = candidate.first...candidate.last
             let sign = candidate.positive ? 1.0 : -1.0
             guard let peak = range.max(by: { sign * signal[$0] < sign * signal[$1] }), abs(signal[peak]) >= threshold,
-                  let first = range.first(where: { sign * signal[$0] >= threshold }),
-                  let last = range.last(where: { sign * signal[$0] >= threshold }) else { return nil }
+                let first = range.first(where: { sign * signal[$0] >= threshold }),
+                let last = range.last(where: { sign * signal[$0] >= threshold })
+            else { return nil }
             return (first, last, peak)
         }
     }
@@ -74,27 +75,34 @@ extension RideEvent {
     static let jerkFinder = ExcursionFinder(base: 0.3, minimumGapSeconds: 1)
 
     /// The events of one piece of a ride in the vehicle frame.
-    static func find(in piece: VehicleFrame.Piece, rateHz: Double, signsKnown: (longitudinal: Bool, lateral: Bool),
-                     parameters: Parameters) -> [RideEvent] {
+    static func find(
+        in piece: VehicleFrame.Piece, rateHz: Double, signsKnown: (longitudinal: Bool, lateral: Bool),
+        parameters: Parameters
+    ) -> [RideEvent] {
         var events: [RideEvent] = []
-        for (axis, signal, known) in [(Axis.longitudinal, piece.longitudinal, signsKnown.longitudinal), (.lateral, piece.lateral, signsKnown.lateral)] {
+        for (axis, signal, known) in [
+            (Axis.longitudinal, piece.longitudinal, signsKnown.longitudinal), (.lateral, piece.lateral, signsKnown.lateral)
+        ] {
             guard signal.count > 1 else { continue }
             let acceleration = ZeroPhaseFilter.lowPass(signal, rateHz: rateHz, cutoffHz: 1)
             let jerk = [0] + (1..<acceleration.count).map { (acceleration[$0] - acceleration[$0 - 1]) * rateHz }
             func event(_ kind: Kind, _ span: (first: Int, last: Int, peak: Int), positive: Bool) -> RideEvent {
                 let range = span.first...span.last
-                let names: (String, String) = switch (kind, axis) {
-                case (.acceleration, .longitudinal): ("traction", "braking")
-                case (.jerk, .longitudinal): ("forward", "backward")
-                case (_, .lateral): ("left", "right")
-                }
-                return RideEvent(kind: kind, axis: axis, direction: known ? (positive ? names.0 : names.1) : axis.rawValue,
-                                 startSeconds: piece.startSeconds + Double(span.first) / rateHz,
-                                 endSeconds: piece.startSeconds + Double(span.last) / rateHz,
-                                 peakAccelerationMetersPerSecond2: range.map { abs(acceleration[$0]) }.max() ?? 0,
-                                 peakJerkMetersPerSecond3: range.map { abs(jerk[$0]) }.max() ?? 0)
+                let names: (String, String) =
+                    switch (kind, axis) {
+                    case (.acceleration, .longitudinal): ("traction", "braking")
+                    case (.jerk, .longitudinal): ("forward", "backward")
+                    case (_, .lateral): ("left", "right")
+                    }
+                return RideEvent(
+                    kind: kind, axis: axis, direction: known ? (positive ? names.0 : names.1) : axis.rawValue,
+                    startSeconds: piece.startSeconds + Double(span.first) / rateHz,
+                    endSeconds: piece.startSeconds + Double(span.last) / rateHz,
+                    peakAccelerationMetersPerSecond2: range.map { abs(acceleration[$0]) }.max() ?? 0,
+                    peakJerkMetersPerSecond3: range.map { abs(jerk[$0]) }.max() ?? 0)
             }
-            for span in accelerationFinder.events(acceleration, rateHz: rateHz, threshold: parameters.accelerationThresholdMetersPerSecond2) {
+            for span in accelerationFinder.events(acceleration, rateHz: rateHz, threshold: parameters.accelerationThresholdMetersPerSecond2)
+            {
                 events.append(event(.acceleration, span, positive: acceleration[span.peak] > 0))
             }
             for span in jerkFinder.events(jerk, rateHz: rateHz, threshold: parameters.jerkThresholdMetersPerSecond3) {

@@ -79,8 +79,10 @@ public struct RideMetrics: Sendable, Hashable {
         totalValue = (longitudinal.rms * longitudinal.rms + lateral.rms * lateral.rms + vertical.rms * vertical.rms).squareRoot()
         comfortBand = totalValue.isFinite ? ComfortBand(totalValue) : nil
         let step = Int((5 * rateHz).rounded())
-        let (cx, cy, cz) = (x.flatMap { Self.blockRMS($0, length: step) }, y.flatMap { Self.blockRMS($0, length: step) },
-                            zb.flatMap { Self.blockRMS($0, length: step) })
+        let (cx, cy, cz) = (
+            x.flatMap { Self.blockRMS($0, length: step) }, y.flatMap { Self.blockRMS($0, length: step) },
+            zb.flatMap { Self.blockRMS($0, length: step) }
+        )
         (ccX, ccY, ccZ) = (cx, cy, cz)
         let blocks = stride(from: 0, to: cz.count - 59, by: 60).map { start in
             Self.nmv(x: Array(cx[start..<start + 60]), y: Array(cy[start..<start + 60]), z: Array(cz[start..<start + 60]))

@@ -30,12 +30,15 @@ public struct RideWindow: Hashable, Sendable {
     }
 
     /// `points` sorted by time (the device's track); nil when the device has no fix near the ride.
-    public init(checkinSeconds: Double, points: [TrackPoint], origin: Geofence?, destination: Geofence?,
-                maxRideSeconds: Double = Parameters.maxRideSeconds) {
+    public init(
+        checkinSeconds: Double, points: [TrackPoint], origin: Geofence?, destination: Geofence?,
+        maxRideSeconds: Double = Parameters.maxRideSeconds
+    ) {
         let from = checkinSeconds - Parameters.boardingLookbackSeconds, until = checkinSeconds + maxRideSeconds
         let nearby = points.filter { $0.timeSeconds >= from && $0.timeSeconds <= until }
         func inside(_ fence: Geofence?, _ point: TrackPoint) -> Bool {
-            fence.map { GeofenceContainment.contains($0, latitudeDegrees: point.latitudeDegrees, longitudeDegrees: point.longitudeDegrees) } ?? false
+            fence.map { GeofenceContainment.contains($0, latitudeDegrees: point.latitudeDegrees, longitudeDegrees: point.longitudeDegrees) }
+                ?? false
         }
         // Departure: the end of the first run of fixes inside the origin station that lasts past
         // the check-in or ends within 30 min after it.
@@ -46,7 +49,9 @@ public struct RideWindow: Hashable, Sendable {
                 guard inside(origin, nearby[index]) else { index += 1; continue }
                 var last = index
                 while last + 1 < nearby.count, inside(origin, nearby[last + 1]) { last += 1 }
-                if nearby[last].timeSeconds >= checkinSeconds - 60 || last + 1 == nearby.count { departure = nearby[last].timeSeconds; break }
+                if nearby[last].timeSeconds >= checkinSeconds - 60 || last + 1 == nearby.count {
+                    departure = nearby[last].timeSeconds; break
+                }
                 index = last + 1
             }
         }

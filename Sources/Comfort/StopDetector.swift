@@ -44,7 +44,9 @@ public struct StopDetector: Sendable {
     public init() {}
 
     /// `pieces`: the ride's gap-free pieces at `rateHz`; `speeds`: GPS speeds (Unix seconds, m/s).
-    public func stops(in pieces: [AccelerationPiece], rateHz: Double, speeds: [(seconds: Double, metersPerSecond: Double)] = []) -> [RideStop] {
+    public func stops(in pieces: [AccelerationPiece], rateHz: Double, speeds: [(seconds: Double, metersPerSecond: Double)] = [])
+        -> [RideStop]
+    {
         var energies: [(piece: Int, second: Double, rms: Double)] = []
         for (index, piece) in pieces.enumerated() {
             for (offset, rms) in secondRMS(piece, rateHz: rateHz).enumerated() {
@@ -65,7 +67,8 @@ public struct StopDetector: Sendable {
         var runs: [(first: Int, last: Int)] = []
         for index in still.indices where still[index] {
             if let last = runs.last, energies[last.last].piece == energies[index].piece,
-               energies[index].second - energies[last.last].second <= bridgeSeconds + 1 {
+                energies[index].second - energies[last.last].second <= bridgeSeconds + 1
+            {
                 runs[runs.count - 1].last = index
             } else {
                 runs.append((index, index))
@@ -86,7 +89,8 @@ public struct StopDetector: Sendable {
         let perSecond = Int(rateHz.rounded())
         guard piece.count >= perSecond else { return [] }
         let band = [piece.x, piece.y, piece.z].map {
-            ZeroPhaseFilter.lowPass(ZeroPhaseFilter.highPass($0, rateHz: rateHz, cutoffHz: bandHz.low), rateHz: rateHz, cutoffHz: bandHz.high)
+            ZeroPhaseFilter.lowPass(
+                ZeroPhaseFilter.highPass($0, rateHz: rateHz, cutoffHz: bandHz.low), rateHz: rateHz, cutoffHz: bandHz.high)
         }
         return stride(from: 0, to: piece.count - perSecond + 1, by: perSecond).map { start in
             var sum = 0.0

@@ -87,7 +87,7 @@ public struct VehicleFrame: Sendable {
             }
             mean = (mean.0 / Double(n), mean.1 / Double(n), mean.2 / Double(n))
             g = (mean.0 * mean.0 + mean.1 * mean.1 + mean.2 * mean.2).squareRoot()
-            guard g > 1 else { return nil }  // no gravity: not an accelerometer with gravity
+            guard g > 1 else { return nil } // no gravity: not an accelerometer with gravity
             up = (mean.0 / g, mean.1 / g, mean.2 / g)
         } else {
             let slow = Self.slowChannels(input.map { [$0.x, $0.y, $0.z] }, rateHz: rateHz)
@@ -112,9 +112,10 @@ public struct VehicleFrame: Sendable {
         let side = (up.1 * forward.2 - up.2 * forward.1, up.2 * forward.0 - up.0 * forward.2, up.0 * forward.1 - up.1 * forward.0)
         pieces = input.indices.map { p in
             let h = horizontalPieces[p], count = input[p].count
-            return Piece(startSeconds: input[p].startSeconds, vertical: verticals[p],
-                         longitudinal: (0..<count).map { h[0][$0] * forward.0 + h[1][$0] * forward.1 + h[2][$0] * forward.2 },
-                         lateral: (0..<count).map { h[0][$0] * side.0 + h[1][$0] * side.1 + h[2][$0] * side.2 })
+            return Piece(
+                startSeconds: input[p].startSeconds, vertical: verticals[p],
+                longitudinal: (0..<count).map { h[0][$0] * forward.0 + h[1][$0] * forward.1 + h[2][$0] * forward.2 },
+                lateral: (0..<count).map { h[0][$0] * side.0 + h[1][$0] * side.1 + h[2][$0] * side.2 })
         }
         verticalSource = gravityIncluded ? .gravity : .estimated
         (self.up, self.forward) = (up, forward)
@@ -145,7 +146,7 @@ public struct VehicleFrame: Sendable {
         forward = (-forward.0, -forward.1, -forward.2)
         for p in pieces.indices {
             pieces[p].longitudinal = pieces[p].longitudinal.map { -$0 }
-            pieces[p].lateral = pieces[p].lateral.map { -$0 }  // up × (−forward)
+            pieces[p].lateral = pieces[p].lateral.map { -$0 } // up × (−forward)
         }
     }
 

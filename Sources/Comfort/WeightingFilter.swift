@@ -79,7 +79,7 @@ extension Biquad {
             return (phi0, phi1, 4 * phi0 * phi1)
         }
         let capitalB0 = section.magnitudeSquared(atHz: 0) * capitalA0
-        var normal = [0.0, 0.0, 0.0, 0.0], right = [0.0, 0.0]  // 2×2 normal equations for B1, B2
+        var normal = [0.0, 0.0, 0.0, 0.0], right = [0.0, 0.0] // 2×2 normal equations for B1, B2
         let low = log(0.1), high = log(0.45 * rateHz)
         for step in 0...200 {
             let frequency = exp(low + (high - low) * Double(step) / 200)

@@ -45,13 +45,15 @@ struct ChannelStatistics {
                 if !spread { m2 = 0 }
                 let std = m2.squareRoot()
                 let out = row * outputStride + column
-                let stats = [mean, std,
-                             Quantile.sorted(sorted, 0.10) - mean, Quantile.sorted(sorted, 0.25) - mean,
-                             Quantile.sorted(sorted, 0.50) - mean, Quantile.sorted(sorted, 0.75) - mean,
-                             Quantile.sorted(sorted, 0.90) - mean,
-                             sorted[n - 1] - sorted[0], (mean * mean + m2).squareRoot(),
-                             spread ? m3 / (m2 * std) : 0, spread ? m4 / (m2 * m2) - 3 : 0,
-                             spread ? Double(crossings) * rateHz / Double(n) : 0]
+                let stats = [
+                    mean, std,
+                    Quantile.sorted(sorted, 0.10) - mean, Quantile.sorted(sorted, 0.25) - mean,
+                    Quantile.sorted(sorted, 0.50) - mean, Quantile.sorted(sorted, 0.75) - mean,
+                    Quantile.sorted(sorted, 0.90) - mean,
+                    sorted[n - 1] - sorted[0], (mean * mean + m2).squareRoot(),
+                    spread ? m3 / (m2 * std) : 0, spread ? m4 / (m2 * m2) - 3 : 0,
+                    spread ? Double(crossings) * rateHz / Double(n) : 0
+                ]
                 for (offset, value) in stats.enumerated() { output[out + offset] = value }
             }
         }

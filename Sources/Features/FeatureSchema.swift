@@ -35,8 +35,10 @@ public enum FeatureSchema {
     /// (lower bound inclusive). Chosen around gait (1–3 Hz), its harmonics, and vehicle vibration.
     public static let bandsHz: [(Double, Double)] = [(0, 1), (1, 2), (2, 3), (3, 5), (5, 8), (8, 12), (12, 25)]
 
-    static let momentNames = ["mean", "std", "p10_from_mean", "p25_from_mean", "p50_from_mean", "p75_from_mean",
-                              "p90_from_mean", "range", "rms"]
+    static let momentNames = [
+        "mean", "std", "p10_from_mean", "p25_from_mean", "p50_from_mean", "p75_from_mean",
+        "p90_from_mean", "range", "rms"
+    ]
 
     /// Per channel: statistics (with the channel's unit), shape, rates and spectral features.
     public static func channelNames(_ channel: Channel) -> [String] {
@@ -44,13 +46,17 @@ public enum FeatureSchema {
         var names = momentNames.map { "\(prefix)_\($0)_\(channel.unit)" }
         names += ["\(prefix)_skewness", "\(prefix)_kurtosis", "\(prefix)_mean_crossing_rate_hz"]
         names += bandsHz.map { "\(prefix)_band_\(label($0.0))_\(label($0.1))hz_fraction" }
-        names += ["\(prefix)_dominant_frequency_hz", "\(prefix)_spectral_entropy",
-                  "\(prefix)_autocorr_peak", "\(prefix)_autocorr_peak_lag_s"]
+        names += [
+            "\(prefix)_dominant_frequency_hz", "\(prefix)_spectral_entropy",
+            "\(prefix)_autocorr_peak", "\(prefix)_autocorr_peak_lag_s"
+        ]
         return names
     }
 
-    public static let gpsNames = ["gps_speed_mean_mps", "gps_speed_p85_mps", "gps_speed_max_mps",
-                                  "gps_accel_abs_mean_mps2", "gps_heading_change_deg_per_s", "gps_accuracy_mean_m"]
+    public static let gpsNames = [
+        "gps_speed_mean_mps", "gps_speed_p85_mps", "gps_speed_max_mps",
+        "gps_accel_abs_mean_mps2", "gps_heading_change_deg_per_s", "gps_accuracy_mean_m"
+    ]
 
     public static let perChannelCount = momentNames.count + 3 + bandsHz.count + 4
 

@@ -67,9 +67,10 @@ public struct LegFeatures: Sendable {
         var stops = 0
         for i in speeds.indices where speeds[i] < slowSpeedMps && (i == 0 || speeds[i - 1] >= slowSpeedMps) { stops += 1 }
         let displacement = Geodesy.distanceMeters(kept.first!, kept.last!)
-        let ends = transitDistanceMeters.map { distance in
-            [fixes.first!, fixes.last!].map { distance($0.latitudeDegrees, $0.longitudeDegrees) }.sorted()
-        } ?? [.nan, .nan]
+        let ends =
+            transitDistanceMeters.map { distance in
+                [fixes.first!, fixes.last!].map { distance($0.latitudeDegrees, $0.longitudeDegrees) }.sorted()
+            } ?? [.nan, .nan]
         return [
             pathMeters(fixes) / duration,
             Quantile.weighted(speeds, weights: durations, 0.50),
@@ -95,7 +96,11 @@ public struct LegFeatures: Sendable {
         for fix in fixes.dropFirst() where kept.last!.time!.seconds(until: fix.time!) >= chordSeconds { kept.append(fix) }
         let last = fixes.last!
         if kept.last! != last {
-            if kept.count > 1, kept.last!.time!.seconds(until: last.time!) < chordSeconds / 2 { kept[kept.count - 1] = last } else { kept.append(last) }
+            if kept.count > 1, kept.last!.time!.seconds(until: last.time!) < chordSeconds / 2 {
+                kept[kept.count - 1] = last
+            } else {
+                kept.append(last)
+            }
         }
         return kept
     }

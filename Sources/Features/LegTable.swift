@@ -28,8 +28,10 @@ public struct LegInfo: Hashable, Sendable {
     public var activity: Mode?
     public var activityShare = 0.0
 
-    public init(trace: String, device: String, start: Timestamp, end: Timestamp, labelName: String? = nil, mode: Mode? = nil,
-                fixes: Int, fixIntervalSeconds: Double) {
+    public init(
+        trace: String, device: String, start: Timestamp, end: Timestamp, labelName: String? = nil, mode: Mode? = nil,
+        fixes: Int, fixIntervalSeconds: Double
+    ) {
         self.trace = trace
         self.device = device
         self.start = start
@@ -84,12 +86,16 @@ public struct LegTable: Sendable {
     /// Adds the leg made of `fixes` (in time order, all with times) when they make one.
     /// Returns false when they are too few or too short (`LegFeatures.compute` is nil).
     @discardableResult
-    public mutating func add(_ fixes: ArraySlice<PositionFix>, trace: String, device: String, labelName: String? = nil,
-                             mode: Mode? = nil, features: LegFeatures = LegFeatures()) -> Bool {
+    public mutating func add(
+        _ fixes: ArraySlice<PositionFix>, trace: String, device: String, labelName: String? = nil,
+        mode: Mode? = nil, features: LegFeatures = LegFeatures()
+    ) -> Bool {
         guard let values = features.compute(fixes) else { return false }
         let intervals = zip(fixes, fixes.dropFirst()).map { $0.time!.seconds(until: $1.time!) }
-        append(LegInfo(trace: trace, device: device, start: fixes.first!.time!, end: fixes.last!.time!, labelName: labelName,
-                       mode: mode, fixes: fixes.count, fixIntervalSeconds: Quantile.of(intervals, 0.5) ?? 0), features: values)
+        append(
+            LegInfo(
+                trace: trace, device: device, start: fixes.first!.time!, end: fixes.last!.time!, labelName: labelName,
+                mode: mode, fixes: fixes.count, fixIntervalSeconds: Quantile.of(intervals, 0.5) ?? 0), features: values)
         legs[count - 1].longitudeDegrees = fixes.first!.longitudeDegrees
         return true
     }
@@ -104,8 +110,10 @@ public enum LabelledLegs {
     /// `speedScale`, the recording is first replayed that many times faster (every time after
     /// its first fix divided by it, label bounds too): the same path at another pace, as
     /// another person would walk or ride it.
-    public static func of(_ recording: Recording, everySeconds: Double? = nil, speedScale: Double? = nil,
-                          features: LegFeatures = LegFeatures()) -> LegTable {
+    public static func of(
+        _ recording: Recording, everySeconds: Double? = nil, speedScale: Double? = nil,
+        features: LegFeatures = LegFeatures()
+    ) -> LegTable {
         var table = LegTable()
         guard !recording.labels.isEmpty else { return table }
         var fixes = recording.fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
@@ -119,10 +127,13 @@ public enum LabelledLegs {
         let times = fixes.map { $0.time!.secondsSince1970 }
         for label in recording.labels {
             guard let mode = label.mode, mode != .still else { continue }
-            let lower = times.insertionIndex(of: replayed(label.start.secondsSince1970)), upper = times.insertionIndex(of: replayed(label.end.secondsSince1970).nextUp)
+            let lower = times.insertionIndex(of: replayed(label.start.secondsSince1970)),
+                upper = times.insertionIndex(of: replayed(label.end.secondsSince1970).nextUp)
             guard upper - lower >= 3 else { continue }
-            if table.add(fixes[lower..<upper], trace: recording.trace, device: label.device ?? recording.device,
-                         labelName: label.rawName, mode: mode, features: features) {
+            if table.add(
+                fixes[lower..<upper], trace: recording.trace, device: label.device ?? recording.device,
+                labelName: label.rawName, mode: mode, features: features)
+            {
                 table.legs[table.count - 1].thinnedToSeconds = everySeconds
                 table.legs[table.count - 1].speedScale = speedScale
                 if speedScale == nil, let (activity, share) = recording.activity(from: label.start, to: label.end) {

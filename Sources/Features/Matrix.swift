@@ -34,9 +34,10 @@ public struct Matrix: Hashable, Sendable {
         values.withUnsafeBufferPointer { a in
             other.values.withUnsafeBufferPointer { b in
                 result.values.withUnsafeMutableBufferPointer { c in
-                    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(other.columns), Int32(columns),
-                                1, a.baseAddress, Int32(columns), b.baseAddress, Int32(other.columns), 0, c.baseAddress,
-                                Int32(other.columns))
+                    cblas_dgemm(
+                        CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(other.columns), Int32(columns),
+                        1, a.baseAddress, Int32(columns), b.baseAddress, Int32(other.columns), 0, c.baseAddress,
+                        Int32(other.columns))
                 }
             }
         }

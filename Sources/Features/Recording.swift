@@ -16,8 +16,10 @@ public struct Recording: Sendable {
     /// already measured them (`StreamTiming` at ingest); else the feature stage measures them.
     public var streamRates: [IMUSensor: StreamRate] = [:]
 
-    public init(trace: String, device: String, streams: [IMUSensor: [IMUSample]] = [:],
-                fixes: [PositionFix] = [], labels: [LabelInterval] = []) {
+    public init(
+        trace: String, device: String, streams: [IMUSensor: [IMUSample]] = [:],
+        fixes: [PositionFix] = [], labels: [LabelInterval] = []
+    ) {
         self.trace = trace
         self.device = device
         self.streams = streams

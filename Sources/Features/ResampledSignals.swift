@@ -34,8 +34,10 @@ struct ResampledSignals {
             grid = UniformGrid(covering: linear, rateHz: rate)
             (accelerationRateHz, accelerationRepeatFactor) = Self.timing(linear, known: recording.streamRates[.linearAcceleration])
             if let gravity = streams[.gravity], !gravity.isEmpty {
-                let parts = (grid.resample(AntiAliasing.lowPassed(linear, gridRateHz: rate), maxGapSeconds: gap),
-                             grid.resample(gravity, maxGapSeconds: gap))
+                let parts = (
+                    grid.resample(AntiAliasing.lowPassed(linear, gridRateHz: rate), maxGapSeconds: gap),
+                    grid.resample(gravity, maxGapSeconds: gap)
+                )
                 acceleration = (0..<3).map { axis in zip(parts.0[axis], parts.1[axis]).map(+) }
                 hasGravityReference = true
             } else {
@@ -46,7 +48,9 @@ struct ResampledSignals {
             return nil
         }
         let grid = self.grid
-        gyro = streams[.gyroscope].flatMap { $0.isEmpty ? nil : grid.resample(AntiAliasing.lowPassed($0, gridRateHz: rate), maxGapSeconds: gap) }
+        gyro = streams[.gyroscope].flatMap {
+            $0.isEmpty ? nil : grid.resample(AntiAliasing.lowPassed($0, gridRateHz: rate), maxGapSeconds: gap)
+        }
         gravity = streams[.gravity].flatMap { $0.isEmpty ? nil : grid.resample($0, maxGapSeconds: gap) }
         gyroRateHz = streams[.gyroscope].map { Self.timing($0, known: recording.streamRates[.gyroscope]).rateHz } ?? 0
     }
@@ -62,7 +66,9 @@ struct ResampledSignals {
             let timing = StreamTiming.of(samples)
             return (timing.usableRateHz ?? 0, timing.repeatFactor)
         }
-        guard samples.count > 1, let first = samples.first, let last = samples.last, last.time > first.time else { return (0, known.repeatFactor) }
+        guard samples.count > 1, let first = samples.first, let last = samples.last, last.time > first.time else {
+            return (0, known.repeatFactor)
+        }
         let mean = Double(samples.count - 1) / first.time.seconds(until: last.time)
         return (min(known.realRateHz, mean / Double(known.repeatFactor ?? 1)), known.repeatFactor)
     }
@@ -81,7 +87,8 @@ struct ResampledSignals {
         if hasGravityReference {
             // Gravity: the gravity stream's mean over the window, else the acceleration's (a low-pass estimate).
             let gravityVector = mean(gravity, range) ?? mean(acceleration, range)!
-            let norm = (gravityVector.0 * gravityVector.0 + gravityVector.1 * gravityVector.1 + gravityVector.2 * gravityVector.2).squareRoot()
+            let norm = (gravityVector.0 * gravityVector.0 + gravityVector.1 * gravityVector.1 + gravityVector.2 * gravityVector.2)
+                .squareRoot()
             let g = norm > 0 ? (gravityVector.0 / norm, gravityVector.1 / norm, gravityVector.2 / norm) : gravityVector
             for (offset, i) in range.enumerated() {
                 let x = ax[i], y = ay[i], z = az[i]

@@ -66,8 +66,9 @@ struct SpectralFeatures {
     func compute(centered: [Double], rows: Int, into output: inout [Double], outputStride: Int, column: Int) {
         let n = samplesPerWindow, width = 2 * bins
         var transform = [Double](repeating: 0, count: rows * width)
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(width), Int32(n),
-                    1, centered, Int32(n), basis, Int32(width), 0, &transform, Int32(width))
+        cblas_dgemm(
+            CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(width), Int32(n),
+            1, centered, Int32(n), basis, Int32(width), 0, &transform, Int32(width))
         var power = [Double](repeating: 0, count: rows * bins)
         for row in 0..<rows {
             for k in 0..<bins {
@@ -77,8 +78,9 @@ struct SpectralFeatures {
         }
         let lagColumns = 1 + lags.count
         var autocorrelation = [Double](repeating: 0, count: rows * lagColumns)
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(lagColumns), Int32(bins),
-                    1, power, Int32(bins), lagTable, Int32(lagColumns), 0, &autocorrelation, Int32(lagColumns))
+        cblas_dgemm(
+            CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(lagColumns), Int32(bins),
+            1, power, Int32(bins), lagTable, Int32(lagColumns), 0, &autocorrelation, Int32(lagColumns))
         for row in 0..<rows {
             let spectrum = power[(row * bins + 1)..<(row * bins + bins)]
             let total = spectrum.reduce(0, +)

@@ -27,8 +27,9 @@ public struct UniformGrid: Hashable, Sendable {
             return
         }
         let points = (first.time.seconds(until: last.time) * rateHz + 1e-4).rounded(.down) + 1
-        precondition(points.isFinite && points <= Double(Self.maxCount),
-                     "a grid of \(points) points: cut the samples at their gaps before gridding them")
+        precondition(
+            points.isFinite && points <= Double(Self.maxCount),
+            "a grid of \(points) points: cut the samples at their gaps before gridding them")
         self.init(start: first.time, rateHz: rateHz, count: Int(points))
     }
 

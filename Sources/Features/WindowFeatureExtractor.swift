@@ -61,7 +61,7 @@ public struct WindowFeatureExtractor: Sendable {
             seen.record(signals, minimumRateHz: parameters.minimumSpectralRateHz)
             let usable = signals.accelerationRateHz >= WindowParameters.minimumIMURateHz
             let part = features(recording, starts: windowStarts(grid: signals.grid), signals: usable ? signals : nil, fixes: fixes)
-            if table.count == 0 { table = part } else { table.append(part) }  // one piece (the usual case): no copy
+            if table.count == 0 { table = part } else { table.append(part) } // one piece (the usual case): no copy
         }
         guard table.count > 0 else { return (table, [whyNoWindows(recording, pieces: pieces, seen: seen)]) }
         return (table, notes(seen, pieces: pieces.count))
@@ -83,8 +83,9 @@ public struct WindowFeatureExtractor: Sendable {
             let starts = Recording.runs(segmentTimes, splittingAtGapsOver: context).flatMap { run in
                 gpsWindowStarts(first: segmentFixes[run.lowerBound].time!, last: segmentFixes[run.upperBound - 1].time!)
             }
-            let part = dropWindowsWithoutFixes(features(recording, starts: starts, signals: nil, fixes: segmentFixes, contextSeconds: context),
-                                               fixes: segmentFixes)
+            let part = dropWindowsWithoutFixes(
+                features(recording, starts: starts, signals: nil, fixes: segmentFixes, contextSeconds: context),
+                fixes: segmentFixes)
             if table.count == 0 { table = part } else { table.append(part) }
         }
         return table
@@ -95,16 +96,19 @@ public struct WindowFeatureExtractor: Sendable {
     /// are windowed apart, each with its own interval.
     static let widestContextSeconds = 2.5 * sparsestIntervalSeconds
 
-    private func features(_ recording: Recording, starts windows: [Timestamp], signals: ResampledSignals?,
-                          fixes: [PositionFix], contextSeconds: Double? = nil) -> FeatureTable {
+    private func features(
+        _ recording: Recording, starts windows: [Timestamp], signals: ResampledSignals?,
+        fixes: [PositionFix], contextSeconds: Double? = nil
+    ) -> FeatureTable {
         guard !windows.isEmpty else { return FeatureTable() }
         var table = FeatureTable()
         table.values = [Double](repeating: .nan, count: windows.count * FeatureTable.columns)
         table.windows = windows.map { start in
             let end = start.adding(seconds: parameters.lengthSeconds)
             let label = recording.label(at: start.adding(seconds: parameters.lengthSeconds / 2))
-            return WindowInfo(trace: recording.trace, device: recording.device, start: start, end: end,
-                              labelName: label?.rawName, mode: label?.mode)
+            return WindowInfo(
+                trace: recording.trace, device: recording.device, start: start, end: end,
+                labelName: label?.rawName, mode: label?.mode)
         }
         if let signals {
             // Batches are independent and write disjoint rows, so they run on every core.
@@ -146,7 +150,9 @@ public struct WindowFeatureExtractor: Sendable {
     /// interval (at most `sparsestIntervalSeconds`), so that every window sees two or three
     /// fixes. A logger writing one fix a minute thus gets windows with speeds, not none.
     func gpsContextSeconds(_ times: [Double]) -> Double {
-        max(parameters.gpsContextSeconds, parameters.lengthSeconds, 2.5 * min(Self.typicalIntervalSeconds(times), Self.sparsestIntervalSeconds))
+        max(
+            parameters.gpsContextSeconds, parameters.lengthSeconds,
+            2.5 * min(Self.typicalIntervalSeconds(times), Self.sparsestIntervalSeconds))
     }
 
     /// The median time between consecutive fixes, seconds; 0 for fewer than two.
@@ -183,10 +189,13 @@ public struct WindowFeatureExtractor: Sendable {
         for (index, channel) in channels.enumerated() {
             let column = index * perChannel
             statistics.compute(block: &blocks[index], rows: rows, into: &output, outputStride: stride, column: column)
-            spectral.compute(centered: blocks[index], rows: rows, into: &output, outputStride: stride,
-                             column: column + ChannelStatistics.count)
-            for row in 0..<rows where !valid[row] || (channel == .gyroMagnitude && !gyroValid[row])
-                || (channel.needsGravity && !signals.hasGravityReference) {
+            spectral.compute(
+                centered: blocks[index], rows: rows, into: &output, outputStride: stride,
+                column: column + ChannelStatistics.count)
+            for row in 0..<rows
+            where !valid[row] || (channel == .gyroMagnitude && !gyroValid[row])
+                || (channel.needsGravity && !signals.hasGravityReference)
+            {
                 for offset in 0..<perChannel { output[row * stride + column + offset] = .nan }
             }
             let nativeRate = channel == .gyroMagnitude ? signals.gyroRateHz : signals.accelerationRateHz
@@ -221,10 +230,11 @@ public struct WindowFeatureExtractor: Sendable {
     /// Windows with neither IMU nor GPS features (inside a recording pause) are left out.
     private func dropEmptyWindows(_ table: FeatureTable) -> FeatureTable {
         let gpsColumn = FeatureSchema.Channel.allCases.count * FeatureSchema.perChannelCount
-        let dynamicColumn = FeatureSchema.index(of: "acc_dyn_mean_mps2")!  // present with or without gravity
-        return table.subset(table.windows.indices.filter { index in
-            let row = index * FeatureTable.columns
-            return !table.values[row + dynamicColumn].isNaN || !table.values[row + gpsColumn].isNaN
-        })
+        let dynamicColumn = FeatureSchema.index(of: "acc_dyn_mean_mps2")! // present with or without gravity
+        return table.subset(
+            table.windows.indices.filter { index in
+                let row = index * FeatureTable.columns
+                return !table.values[row + dynamicColumn].isNaN || !table.values[row + gpsColumn].isNaN
+            })
     }
 }

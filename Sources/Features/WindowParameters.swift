@@ -31,8 +31,10 @@ public struct WindowParameters: Codable, Hashable, Sendable {
     /// "not classified: rate too low".
     public static let minimumIMURateHz = 1.0
 
-    public init(lengthSeconds: Double = 5, overlap: Double = 0.5, rateHz: Double = 50,
-                maxGapSeconds: Double = 2, gpsContextSeconds: Double = 30, minimumSpectralRateHz: Double = 20) {
+    public init(
+        lengthSeconds: Double = 5, overlap: Double = 0.5, rateHz: Double = 50,
+        maxGapSeconds: Double = 2, gpsContextSeconds: Double = 30, minimumSpectralRateHz: Double = 20
+    ) {
         self.lengthSeconds = lengthSeconds
         self.overlap = overlap
         self.rateHz = rateHz
@@ -51,7 +53,9 @@ public struct WindowParameters: Codable, Hashable, Sendable {
         if !(lengthSeconds > 0) { return "window length must be positive (got \(lengthSeconds) s)" }
         if !(overlap >= 0 && overlap < 1) { return "window overlap must be in [0, 1) (got \(overlap))" }
         if !(rateHz > 0) { return "resampling rate must be positive (got \(rateHz) Hz)" }
-        if samplesPerWindow < 8 { return "a window needs at least 8 samples (\(lengthSeconds) s at \(rateHz) Hz gives \(samplesPerWindow))" }
+        if samplesPerWindow < 8 {
+            return "a window needs at least 8 samples (\(lengthSeconds) s at \(rateHz) Hz gives \(samplesPerWindow))"
+        }
         if !(maxGapSeconds > 0) { return "maximum gap must be positive (got \(maxGapSeconds) s)" }
         if !(minimumSpectralRateHz >= 0) { return "minimum spectral rate must be non-negative (got \(minimumSpectralRateHz) Hz)" }
         if !(gpsContextSeconds >= 0) { return "GPS context must be non-negative (got \(gpsContextSeconds) s)" }

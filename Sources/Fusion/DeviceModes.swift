@@ -8,8 +8,10 @@ public enum DeviceModes {
     /// Classified windows first, GPS where they are silent (`GPSModeSpans`: the leg model when
     /// given, else the rules). GPS only runs over the fixes outside staypoints (the only fixes
     /// legs are made of), which saves most of a day's windows.
-    public static func timeline(_ track: DeviceTrack, stored: [ModeSpan], staypoints: [Staypoint], legModel: GPSLegModel? = nil,
-                                legFeatures: LegFeatures = LegFeatures()) -> ModeTimeline {
+    public static func timeline(
+        _ track: DeviceTrack, stored: [ModeSpan], staypoints: [Staypoint], legModel: GPSLegModel? = nil,
+        legFeatures: LegFeatures = LegFeatures()
+    ) -> ModeTimeline {
         var moving = [Bool](repeating: true, count: track.points.count)
         for stay in staypoints { for index in stay.firstFix..<stay.endFix { moving[index] = false } }
         let movement = DeviceTrack(device: track.device, points: track.points.indices.filter { moving[$0] }.map { track.points[$0] })

@@ -65,8 +65,10 @@ public struct EvaluationSummary: Encodable {
     }
 
     /// Scores of `outcomes`; the intervals resample their devices.
-    public init(evaluated: String, outcomes: [WindowOutcome], unknownModes: Set<String>,
-                quarantined: Int, seconds: Double, bootstrap: GroupBootstrap = GroupBootstrap()) {
+    public init(
+        evaluated: String, outcomes: [WindowOutcome], unknownModes: Set<String>,
+        quarantined: Int, seconds: Double, bootstrap: GroupBootstrap = GroupBootstrap()
+    ) {
         let report = { (path: KeyPath<WindowOutcome, Mode>) in
             EvaluationReport(ConfusionMatrix(outcomes, path), intervals: bootstrap.intervals(outcomes, path))
         }
@@ -87,16 +89,19 @@ public struct EvaluationSummary: Encodable {
         decidedBy = Dictionary(grouping: outcomes, by: \.source.rawValue).mapValues(\.count)
         perDecider = Dictionary(grouping: outcomes, by: \.source.rawValue).mapValues { part in
             let matrix = ConfusionMatrix(part, \.smoothed)
-            return DeciderScore(windows: part.count, accuracy: matrix.accuracy, macroF1: matrix.macroF1,
-                                macroF1Interval: bootstrap.intervals(part, \.smoothed).macroF1, baselineMacroF1: ConfusionMatrix(part, \.baseline).macroF1)
+            return DeciderScore(
+                windows: part.count, accuracy: matrix.accuracy, macroF1: matrix.macroF1,
+                macroF1Interval: bootstrap.intervals(part, \.smoothed).macroF1, baselineMacroF1: ConfusionMatrix(part, \.baseline).macroF1)
         }
         if !outcomes.isEmpty && decidedBy.keys.allSatisfy({ $0 == "rules" }) {
-            self.evaluated += "; the model reads none of these windows (no IMU data it was trained on), so every one was decided by the GPS speed rules"
+            self.evaluated +=
+                "; the model reads none of these windows (no IMU data it was trained on), so every one was decided by the GPS speed rules"
         }
         let datasets = DatasetScore.of(outcomes, \.smoothed, baseline: \.baseline, bootstrap: bootstrap)
         perDataset = datasets.isEmpty ? nil : datasets
         recordings = RecordingScore.of(outcomes, \.smoothed)
-        let share = { (scores: [RecordingScore]) in scores.isEmpty ? 0 : Double(scores.filter(\.majorityRight).count) / Double(scores.count) }
+        let share = { (scores: [RecordingScore]) in scores.isEmpty ? 0 : Double(scores.filter(\.majorityRight).count) / Double(scores.count)
+        }
         recordingMajorityAccuracy = share(recordings)
         baselineRecordingMajorityAccuracy = share(RecordingScore.of(outcomes, \.baseline))
         self.unknownModes = unknownModes.sorted()
@@ -104,14 +109,22 @@ public struct EvaluationSummary: Encodable {
         self.seconds = seconds
     }
 
-    public init(_ evaluation: GroupedCrossValidation.Evaluation, form: String = "", unknownModes: Set<String>, quarantined: Int, seconds: Double) {
-        let kind = evaluation.nested ? "nested grouped \(evaluation.folds.count)-fold cross-validation" : "grouped \(evaluation.folds.count)-fold cross-validation"
-        self.init(evaluated: "\(kind) by \(evaluation.groupBy.rawValue)\(form)", outcomes: evaluation.outcomes, unknownModes: unknownModes,
-                  quarantined: quarantined, seconds: seconds)
+    public init(
+        _ evaluation: GroupedCrossValidation.Evaluation, form: String = "", unknownModes: Set<String>, quarantined: Int, seconds: Double
+    ) {
+        let kind =
+            evaluation.nested
+            ? "nested grouped \(evaluation.folds.count)-fold cross-validation" : "grouped \(evaluation.folds.count)-fold cross-validation"
+        self.init(
+            evaluated: "\(kind) by \(evaluation.groupBy.rawValue)\(form)", outcomes: evaluation.outcomes, unknownModes: unknownModes,
+            quarantined: quarantined, seconds: seconds)
         groupBy = evaluation.groupBy.rawValue
         nested = evaluation.nested
-        folds = evaluation.folds.map { FoldSummary(testGroups: $0.testGroups, windows: $0.windows, macroF1: $0.macroF1,
-                                                   unseenModes: $0.unseenModes.map(\.rawValue), options: $0.options) }
+        folds = evaluation.folds.map {
+            FoldSummary(
+                testGroups: $0.testGroups, windows: $0.windows, macroF1: $0.macroF1,
+                unseenModes: $0.unseenModes.map(\.rawValue), options: $0.options)
+        }
     }
 
     public func json() throws -> String {
@@ -129,38 +142,54 @@ public struct EvaluationSummary: Encodable {
         if let scoredData { sections.append(scoredData.text) }
         if let overlap { sections.append(overlap.text) }
         sections += [
-                        "intervals: 95 % bootstrap over people (\(people) persons resampled, a device where none is named; "
-                            + (people < 2 ? "none with one person)" : "1000 replicates)"),
-                        "windows decided by: \(decided)"]
+            "intervals: 95 % bootstrap over people (\(people) persons resampled, a device where none is named; "
+                + (people < 2 ? "none with one person)" : "1000 replicates)"),
+            "windows decided by: \(decided)"
+        ]
         if perDecider.count > 1 {
             sections += perDecider.sorted { $0.key < $1.key }.map { decider, score in
-                String(format: "  decided by %@: %d windows, accuracy %.3f, macro-F1 %.3f%@ (rules on the same windows %.3f)", decider, score.windows,
-                       score.accuracy, score.macroF1, EvaluationReport.bracket(score.macroF1Interval), score.baselineMacroF1)
+                String(
+                    format: "  decided by %@: %d windows, accuracy %.3f, macro-F1 %.3f%@ (rules on the same windows %.3f)", decider,
+                    score.windows,
+                    score.accuracy, score.macroF1, EvaluationReport.bracket(score.macroF1Interval), score.baselineMacroF1)
             }
         }
         sections += [
-                        "", "\(modelHeading), smoothed", EvaluationReport(self).text]
-        if let perDataset { sections += ["", "per data set (model smoothed; intervals over that data set's persons):"] + perDataset.map(\.line) }
+            "", "\(modelHeading), smoothed", EvaluationReport(self).text
+        ]
+        if let perDataset {
+            sections += ["", "per data set (model smoothed; intervals over that data set's persons):"] + perDataset.map(\.line)
+        }
         sections += [
-                        "", "\(modelHeading), unsmoothed", unsmoothed.text, "", "rules baseline, smoothed", baseline.text,
-                        "", "rules baseline, unsmoothed", baselineUnsmoothed.text, "",
-                        String(format: "recordings whose most common mode is right: model %.3f, rules %.3f (of %d)",
-                               recordingMajorityAccuracy, baselineRecordingMajorityAccuracy, recordings.count)]
+            "", "\(modelHeading), unsmoothed", unsmoothed.text, "", "rules baseline, smoothed", baseline.text,
+            "", "rules baseline, unsmoothed", baselineUnsmoothed.text, "",
+            String(
+                format: "recordings whose most common mode is right: model %.3f, rules %.3f (of %d)",
+                recordingMajorityAccuracy, baselineRecordingMajorityAccuracy, recordings.count)
+        ]
         for score in recordings where !score.majorityRight {
-            sections.append(String(format: "  wrong: %@ (%@): true %@, predicted %@, %.0f %% of %d windows right", score.trace, score.device,
-                                   score.trueMode.rawValue, score.predictedMode.rawValue, score.accuracy * 100, score.windows))
+            sections.append(
+                String(
+                    format: "  wrong: %@ (%@): true %@, predicted %@, %.0f %% of %d windows right", score.trace, score.device,
+                    score.trueMode.rawValue, score.predictedMode.rawValue, score.accuracy * 100, score.windows))
         }
         if let folds {
             sections += ["", "folds (grouped by \(groupBy ?? "")):"]
             for fold in folds {
-                sections.append(String(format: "  macro-F1 %.3f  %6d windows  test: %@", fold.macroF1, fold.windows, fold.testGroups.joined(separator: ", "))
-                                + (fold.unseenModes.isEmpty ? "" : "  (modes not in its training folds: \(fold.unseenModes.joined(separator: ", ")))")
-                                + "\n    options: \(fold.options)")
+                sections.append(
+                    String(
+                        format: "  macro-F1 %.3f  %6d windows  test: %@", fold.macroF1, fold.windows,
+                        fold.testGroups.joined(separator: ", "))
+                        + (fold.unseenModes.isEmpty
+                            ? "" : "  (modes not in its training folds: \(fold.unseenModes.joined(separator: ", ")))")
+                        + "\n    options: \(fold.options)")
             }
         }
         if let gpsLegs { sections += ["", gpsLegs.text] }
-        if let overlap, !overlap.trainedFiles.isEmpty || !overlap.trainedPersons.isEmpty { sections += ["", overlap.text] }  // again, last, where it is seen
-        if !unknownModes.isEmpty { sections.append("label names not in the mode table (left out): " + unknownModes.joined(separator: ", ")) }
+        if let overlap, !overlap.trainedFiles.isEmpty || !overlap.trainedPersons.isEmpty { sections += ["", overlap.text] } // again, last, where it is seen
+        if !unknownModes.isEmpty {
+            sections.append("label names not in the mode table (left out): " + unknownModes.joined(separator: ", "))
+        }
         return sections.joined(separator: "\n")
     }
 }

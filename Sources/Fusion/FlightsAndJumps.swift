@@ -28,9 +28,14 @@ public struct FlightsAndJumps: Sendable {
         func closeFlight(at last: Int) {
             if let run = flight, run.meters >= shortestFlightMeters {
                 let seconds = points[last].timeSeconds - points[run.first].timeSeconds
-                stretches.append((run.first, last, .airplane, .plausibility, String(
-                    format: "flight: %.0f km at %.0f m/s, above any ground service (%.0f m/s)", run.meters / 1000, run.meters / max(seconds, 1),
-                    fastestGroundMetersPerSecond)))
+                stretches.append(
+                    (
+                        run.first, last, .airplane, .plausibility,
+                        String(
+                            format: "flight: %.0f km at %.0f m/s, above any ground service (%.0f m/s)", run.meters / 1000,
+                            run.meters / max(seconds, 1),
+                            fastestGroundMetersPerSecond)
+                    ))
             }
             flight = nil
         }
@@ -40,9 +45,14 @@ public struct FlightsAndJumps: Sendable {
             let speed = seconds > 0 ? meters / seconds : .infinity
             if speed > fastestAnyModeMetersPerSecond, meters >= shortestJumpMeters {
                 closeFlight(at: index)
-                stretches.append((index, index + 1, nil, .plausibility, String(
-                    format: "jump: %.1f km in %.0f s, faster than any passenger travels (%.0f m/s): a receiver's relocation or a clock error, not travel",
-                    meters / 1000, seconds, fastestAnyModeMetersPerSecond)))
+                stretches.append(
+                    (
+                        index, index + 1, nil, .plausibility,
+                        String(
+                            format:
+                                "jump: %.1f km in %.0f s, faster than any passenger travels (%.0f m/s): a receiver's relocation or a clock error, not travel",
+                            meters / 1000, seconds, fastestAnyModeMetersPerSecond)
+                    ))
             } else if speed > fastestGroundMetersPerSecond {
                 flight = (flight?.first ?? index, (flight?.meters ?? 0) + meters)
             } else {

@@ -34,7 +34,8 @@ public struct FusionTally: Sendable, Encodable, Equatable {
         guard imuLegs + gpsLegs > 0 else { return nil }
         return "trips: the final mode differs from the IMU windows' on \(imuChanged) of the \(imuLegs) legs they cover "
             + String(format: "(%.0f min)", imuChangedSeconds / 60)
-            + " and from the GPS leg model's on \(gpsChanged) of the \(gpsLegs) legs it read " + String(format: "(%.0f min)", gpsChangedSeconds / 60)
+            + " and from the GPS leg model's on \(gpsChanged) of the \(gpsLegs) legs it read "
+            + String(format: "(%.0f min)", gpsChangedSeconds / 60)
             + "; triplegs.csv has each source's answer and mode_note why"
     }
 

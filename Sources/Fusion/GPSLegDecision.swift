@@ -18,16 +18,19 @@ public enum GPSLegDecision {
     /// `apply` to every recording's run of windows (windows of one trace are consecutive, in
     /// time order, as `FeatureRun` writes them), each with its trace's fixes.
     @discardableResult
-    public static func apply(_ model: GPSLegModel, windows: [WindowInfo], fixesByTrace: [String: [PositionFix]],
-                             prediction: inout ModePredictor.Prediction, deciding sources: Set<Decider> = [.rules],
-                             segmentation: [Mode]? = nil, features: LegFeatures = LegFeatures()) -> Int {
+    public static func apply(
+        _ model: GPSLegModel, windows: [WindowInfo], fixesByTrace: [String: [PositionFix]],
+        prediction: inout ModePredictor.Prediction, deciding sources: Set<Decider> = [.rules],
+        segmentation: [Mode]? = nil, features: LegFeatures = LegFeatures()
+    ) -> Int {
         var decided = 0, start = 0
         while start < windows.count {
             var end = start + 1
             while end < windows.count, windows[end].trace == windows[start].trace { end += 1 }
             if let fixes = fixesByTrace[windows[start].trace] {
-                decided += apply(model, windows: windows, range: start..<end, fixes: fixes, prediction: &prediction, deciding: sources,
-                                 segmentation: segmentation, features: features)
+                decided += apply(
+                    model, windows: windows, range: start..<end, fixes: fixes, prediction: &prediction, deciding: sources,
+                    segmentation: segmentation, features: features)
             }
             start = end
         }
@@ -42,9 +45,11 @@ public enum GPSLegDecision {
     /// walk and riding, and at gaps. `windows` are `prediction`'s; those in `range` are one
     /// recording's, in time order, and `fixes` are that recording's.
     @discardableResult
-    public static func apply(_ model: GPSLegModel, windows: [WindowInfo], range: Range<Int>, fixes: [PositionFix],
-                             prediction: inout ModePredictor.Prediction, deciding sources: Set<Decider> = [.rules],
-                             segmentation: [Mode]? = nil, features: LegFeatures = LegFeatures()) -> Int {
+    public static func apply(
+        _ model: GPSLegModel, windows: [WindowInfo], range: Range<Int>, fixes: [PositionFix],
+        prediction: inout ModePredictor.Prediction, deciding sources: Set<Decider> = [.rules],
+        segmentation: [Mode]? = nil, features: LegFeatures = LegFeatures()
+    ) -> Int {
         let timed = fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
         let times = timed.map { $0.time!.secondsSince1970 }
         let rules = segmentation ?? prediction.modes
@@ -54,11 +59,14 @@ public enum GPSLegDecision {
             guard movable(index) else { index += 1; continue }
             var end = index + 1
             while end < range.upperBound, movable(end), (rules[end] == .walk) == (rules[index] == .walk),
-                  windows[end - 1].end.seconds(until: windows[end].start) <= maxGapSeconds { end += 1 }
+                windows[end - 1].end.seconds(until: windows[end].start) <= maxGapSeconds
+            { end += 1 }
             let lower = times.insertionIndex(of: windows[index].start.secondsSince1970)
             let upper = times.insertionIndex(of: windows[end - 1].end.secondsSince1970.nextUp)
             var leg = LegTable()
-            if upper - lower >= 3, leg.add(timed[lower..<upper], trace: windows[index].trace, device: windows[index].device, features: features) {
+            if upper - lower >= 3,
+                leg.add(timed[lower..<upper], trace: windows[index].trace, device: windows[index].device, features: features)
+            {
                 let mode = model.predict(leg)[0]
                 for window in index..<end {
                     prediction.modes[window] = mode

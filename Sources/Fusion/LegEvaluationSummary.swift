@@ -57,8 +57,10 @@ public struct LegEvaluationSummary: Encodable {
     }
 
     /// Scores of `outcomes` per thinning interval; `hasModel` false scores trackintel only.
-    public init(evaluated: String, outcomes: [Double?: [WindowOutcome]], hasModel: Bool, note: String? = nil,
-                bootstrap: GroupBootstrap = GroupBootstrap()) {
+    public init(
+        evaluated: String, outcomes: [Double?: [WindowOutcome]], hasModel: Bool, note: String? = nil,
+        bootstrap: GroupBootstrap = GroupBootstrap()
+    ) {
         self.evaluated = evaluated
         self.note = note
         people = Set(outcomes.values.joined().map { $0.person ?? $0.device }).count
@@ -79,48 +81,72 @@ public struct LegEvaluationSummary: Encodable {
             let coarseModel = hasModel ? report(coarse, \.smoothed) : nil, coarseBaseline = report(coarse, \.baseline)
             let datasets = DatasetScore.of(legs, hasModel ? \.smoothed : \.baseline, baseline: \.baseline, bootstrap: bootstrap)
             let modelTime = hasModel ? bootstrap.agreement(legs, \.smoothed) : nil, trackintelTime = bootstrap.agreement(legs, \.baseline)
-            return RateScores(fixes: seconds.map { String(format: "one fix every %g s", $0) } ?? "as recorded", thinnedToSeconds: seconds,
-                              nLegs: legs.count, model: hasModel ? report(legs, \.smoothed) : nil, trackintel: report(legs, \.baseline),
-                              coarse: Coarse(modelMacroF1: coarseModel?.macroF1, modelMacroF1Interval: coarseModel?.macroF1Interval,
-                                             trackintelMacroF1: coarseBaseline.macroF1, trackintelMacroF1Interval: coarseBaseline.macroF1Interval),
-                              perDataset: datasets.isEmpty ? nil : datasets, modelTimeAgreement: modelTime?.share,
-                              modelTimeAgreementInterval: modelTime?.interval, trackintelTimeAgreement: trackintelTime?.share,
-                              trackintelTimeAgreementInterval: trackintelTime?.interval)
+            return RateScores(
+                fixes: seconds.map { String(format: "one fix every %g s", $0) } ?? "as recorded", thinnedToSeconds: seconds,
+                nLegs: legs.count, model: hasModel ? report(legs, \.smoothed) : nil, trackintel: report(legs, \.baseline),
+                coarse: Coarse(
+                    modelMacroF1: coarseModel?.macroF1, modelMacroF1Interval: coarseModel?.macroF1Interval,
+                    trackintelMacroF1: coarseBaseline.macroF1, trackintelMacroF1Interval: coarseBaseline.macroF1Interval),
+                perDataset: datasets.isEmpty ? nil : datasets, modelTimeAgreement: modelTime?.share,
+                modelTimeAgreementInterval: modelTime?.interval, trackintelTimeAgreement: trackintelTime?.share,
+                trackintelTimeAgreementInterval: trackintelTime?.interval)
         }
     }
 
     public init(_ evaluation: LegCrossValidation.Evaluation) {
-        self.init(evaluated: "GPS leg model, nested grouped \(evaluation.folds.count)-fold cross-validation by \(evaluation.groupBy.rawValue) "
-                             + "(classifier chosen on inner folds; trained on legs as recorded and thinned)",
-                  outcomes: evaluation.outcomes, hasModel: true)
+        self.init(
+            evaluated: "GPS leg model, nested grouped \(evaluation.folds.count)-fold cross-validation by \(evaluation.groupBy.rawValue) "
+                + "(classifier chosen on inner folds; trained on legs as recorded and thinned)",
+            outcomes: evaluation.outcomes, hasModel: true)
         groupBy = evaluation.groupBy.rawValue
-        folds = evaluation.folds.map { FoldSummary(testGroups: $0.testGroups, legs: $0.legs, kind: $0.kind.rawValue, innerMacroF1: $0.innerMacroF1,
-                                                   unseenModes: $0.unseenModes.map(\.rawValue)) }
+        folds = evaluation.folds.map {
+            FoldSummary(
+                testGroups: $0.testGroups, legs: $0.legs, kind: $0.kind.rawValue, innerMacroF1: $0.innerMacroF1,
+                unseenModes: $0.unseenModes.map(\.rawValue))
+        }
     }
 
     public var text: String {
         var sections = ["GPS legs: \(evaluated)"]
         if let note { sections.append(note) }
-        sections.append("legs are labelled intervals of movement (still left out); trackintel: predict_transport_mode simple-coarse "
-                        + "(average speed < 15 km/h slow → walk, < 100 km/h motorised → car, else fast → train)")
+        sections.append(
+            "legs are labelled intervals of movement (still left out); trackintel: predict_transport_mode simple-coarse "
+                + "(average speed < 15 km/h slow → walk, < 100 km/h motorised → car, else fast → train)")
         for rate in rates {
-            sections += ["", "GPS legs, \(rate.fixes): \(rate.nLegs) legs of \(people) persons"
-                         + (days.map { " on \($0) days (intervals over days: one person's data says nothing of other people)" } ?? "")]
+            sections += [
+                "",
+                "GPS legs, \(rate.fixes): \(rate.nLegs) legs of \(people) persons"
+                    + (days.map { " on \($0) days (intervals over days: one person's data says nothing of other people)" } ?? "")
+            ]
             let coarse = rate.coarse
-            sections.append("slow vs motorised macro-F1: " + (coarse.modelMacroF1.map {
-                String(format: "leg model %.3f%@, ", $0, EvaluationReport.bracket(coarse.modelMacroF1Interval))
-            } ?? "") + String(format: "trackintel %.3f%@", coarse.trackintelMacroF1, EvaluationReport.bracket(coarse.trackintelMacroF1Interval)))
+            sections.append(
+                "slow vs motorised macro-F1: "
+                    + (coarse.modelMacroF1.map {
+                        String(format: "leg model %.3f%@, ", $0, EvaluationReport.bracket(coarse.modelMacroF1Interval))
+                    } ?? "")
+                    + String(
+                        format: "trackintel %.3f%@", coarse.trackintelMacroF1, EvaluationReport.bracket(coarse.trackintelMacroF1Interval)))
             if let trackintel = rate.trackintelTimeAgreement {
-                sections.append("time agreement (share of the legs' labelled time with the right mode): " + (rate.modelTimeAgreement.map {
-                    String(format: "leg model %.3f%@, ", $0, EvaluationReport.bracket(rate.modelTimeAgreementInterval))
-                } ?? "") + String(format: "trackintel %.3f%@", trackintel, EvaluationReport.bracket(rate.trackintelTimeAgreementInterval)))
+                sections.append(
+                    "time agreement (share of the legs' labelled time with the right mode): "
+                        + (rate.modelTimeAgreement.map {
+                            String(format: "leg model %.3f%@, ", $0, EvaluationReport.bracket(rate.modelTimeAgreementInterval))
+                        } ?? "")
+                        + String(format: "trackintel %.3f%@", trackintel, EvaluationReport.bracket(rate.trackintelTimeAgreementInterval)))
             }
             if let model = rate.model {
-                sections += ["", "leg model (the mode run gives a leg only GPS covers: vehicle where its best type is no more likely than the other types together)",
-                             model.text(unit: "legs")]
+                sections += [
+                    "",
+                    "leg model (the mode run gives a leg only GPS covers: vehicle where its best type is no more likely than the other types together)",
+                    model.text(unit: "legs")
+                ]
             }
             if let perDataset = rate.perDataset {
-                sections += ["", "per data set (\(rate.model == nil ? "trackintel" : "leg model"); intervals over that data set's \(days == nil ? "devices" : "days")):"]
+                sections +=
+                    [
+                        "",
+                        "per data set (\(rate.model == nil ? "trackintel" : "leg model"); intervals over that data set's \(days == nil ? "devices" : "days")):"
+                    ]
                     + perDataset.map { $0.line(unit: "legs", baseline: "trackintel") }
             }
             sections += ["", "trackintel's speed rule", rate.trackintel.text(unit: "legs")]
@@ -128,9 +154,12 @@ public struct LegEvaluationSummary: Encodable {
         if let folds {
             sections += ["", "GPS leg folds (grouped by \(groupBy ?? "device")):"]
             for fold in folds {
-                sections.append(String(format: "  %5d legs  %@", fold.legs, fold.kind) + (fold.innerMacroF1.map { String(format: " (inner macro-F1 %.3f)", $0) } ?? "")
-                                + "  test: " + fold.testGroups.joined(separator: ", ")
-                                + (fold.unseenModes.isEmpty ? "" : "  (modes not in its training folds: \(fold.unseenModes.joined(separator: ", ")))"))
+                sections.append(
+                    String(format: "  %5d legs  %@", fold.legs, fold.kind)
+                        + (fold.innerMacroF1.map { String(format: " (inner macro-F1 %.3f)", $0) } ?? "")
+                        + "  test: " + fold.testGroups.joined(separator: ", ")
+                        + (fold.unseenModes.isEmpty
+                            ? "" : "  (modes not in its training folds: \(fold.unseenModes.joined(separator: ", ")))"))
             }
         }
         if let bySource { sections += ["", bySource.text] }

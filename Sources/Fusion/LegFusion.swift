@@ -105,7 +105,8 @@ public struct LegFusion: Sendable {
         while start < legs.count {
             var end = start + 1
             while end < legs.count, legs[end].firstFix == legs[end - 1].lastFix, Self.rideModes.contains(legs[end].mode ?? .walk),
-                  Self.rideModes.contains(legs[start].mode ?? .walk) { end += 1 }
+                Self.rideModes.contains(legs[start].mode ?? .walk)
+            { end += 1 }
             let ride = start..<end
             if ride.contains(where: { legs[$0].mode.map(Self.motorised.contains) ?? false }) {
                 let points = track.points[legs[ride.lowerBound].firstFix...legs[ride.upperBound - 1].lastFix]
@@ -126,7 +127,8 @@ public struct LegFusion: Sendable {
             } else {
                 for index in ride where legs[index].lastFix > legs[index].firstFix {
                     let points = track.points[legs[index].firstFix...legs[index].lastFix]
-                    legs[index].evidence?.transit = TransitMatch(points.map { ($0.timeSeconds, $0.latitudeDegrees, $0.longitudeDegrees) }, index: transit)
+                    legs[index].evidence?.transit = TransitMatch(
+                        points.map { ($0.timeSeconds, $0.latitudeDegrees, $0.longitudeDegrees) }, index: transit)
                 }
             }
             start = end
@@ -138,7 +140,8 @@ public struct LegFusion: Sendable {
     /// `leg` cut around every underground ride in it (see the type's notes); `[leg]` when it
     /// has none or is motorised already.
     func cutUnderground(_ leg: Tripleg, track: DeviceTrack) -> [Tripleg] {
-        guard let transit, leg.modeSource != .plausibility, !(leg.mode.map(Self.motorised.contains) ?? false), leg.lastFix > leg.firstFix else { return [leg] }
+        guard let transit, leg.modeSource != .plausibility, !(leg.mode.map(Self.motorised.contains) ?? false), leg.lastFix > leg.firstFix
+        else { return [leg] }
         let points = track.points
         var cuts: [Int] = []
         for index in leg.firstFix..<leg.lastFix where ridesUnderground(points[index], points[index + 1], transit: transit) {
@@ -177,13 +180,16 @@ public struct LegFusion: Sendable {
         leg.evidence = evidence
         guard let mode = leg.mode, mode != .still else { return }
         if evidence.imuShare >= minimumIMUShare, let imuMode = evidence.imuMode, mode != .airplane {
-            let source = spans.first { $0.mode == imuMode && $0.endSeconds > leg.startSeconds && $0.startSeconds < leg.endSeconds }?.source ?? .model
+            let source =
+                spans.first { $0.mode == imuMode && $0.endSeconds > leg.startSeconds && $0.startSeconds < leg.endSeconds }?.source ?? .model
             let motion = LegModeRule.Motion(mode: imuMode, share: evidence.imuModeShare, knownModes: Set(imuClasses), source: source)
             if let decision = rule.decide(motion: motion, gps: evidence.gpsProbabilities) {
                 (leg.mode, leg.modeSource, leg.modeNote) = (decision.mode, decision.source, decision.note)
             }
-        } else if leg.modeSource == GPSLegDecision.source || leg.modeSource == GPSLegDecision.rulesSource, let p = evidence.gpsProbabilities,
-                  let decision = rule.decideGPSAlone(p) {
+        } else if leg.modeSource == GPSLegDecision.source || leg.modeSource == GPSLegDecision.rulesSource,
+            let p = evidence.gpsProbabilities,
+            let decision = rule.decideGPSAlone(p)
+        {
             (leg.mode, leg.modeSource, leg.modeNote) = (decision.mode, decision.source, decision.note)
         }
     }
@@ -191,7 +197,8 @@ public struct LegFusion: Sendable {
     /// Train, bus or nil, as the feed says (rule 2 above).
     public func transitMode(_ match: TransitMatch) -> Mode? {
         let start = match.startMeters[.rail] ?? .infinity, end = match.endMeters[.rail] ?? .infinity
-        let alongRail = (match.corridorShare[.rail] ?? 0) >= railShare
+        let alongRail =
+            (match.corridorShare[.rail] ?? 0) >= railShare
             && (min(start, end) <= nearStationMeters || (match.stoppedAt[.rail] ?? 0) >= 1)
         let underground = max(start, end) <= nearStationMeters && match.longestGapSeconds >= undergroundGapSeconds
         if alongRail || underground { return .train }

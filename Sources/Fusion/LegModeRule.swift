@@ -57,17 +57,24 @@ public struct LegModeRule: Sendable {
         let mode = motion.mode
         guard mode != .still else { return nil }
         if Self.vehicleTypes.contains(mode), motion.knownModes.contains(mode), motion.share >= confidentMotionShare {
-            let overruled = gps.flatMap { p in p.max { ($0.value, $1.key) < ($1.value, $0.key) } }.flatMap { $0.key != mode && Self.vehicleTypes.contains($0.key) ? $0 : nil }
-            return Decision(mode: mode, source: motion.source, note: overruled.map {
-                String(format: "%@ say %@ (%.0f%% of their time), which stands against the GPS leg model's %@ (p %.2f)",
-                       motion.name, mode.rawValue, 100 * motion.share, $0.key.rawValue, $0.value)
-            })
+            let overruled = gps.flatMap { p in p.max { ($0.value, $1.key) < ($1.value, $0.key) } }.flatMap {
+                $0.key != mode && Self.vehicleTypes.contains($0.key) ? $0 : nil
+            }
+            return Decision(
+                mode: mode, source: motion.source,
+                note: overruled.map {
+                    String(
+                        format: "%@ say %@ (%.0f%% of their time), which stands against the GPS leg model's %@ (p %.2f)",
+                        motion.name, mode.rawValue, 100 * motion.share, $0.key.rawValue, $0.value)
+                })
         }
         guard let gps else {
             guard Self.vehicleTypes.contains(mode), motion.knownModes.contains(mode) else { return nil }
-            return Decision(mode: .vehicle, source: motion.source, note: String(
-                format: "vehicle: %@ say %@ for %.0f%% of their time, under the %.0f%% a type needs, and no GPS leg model read the leg",
-                motion.name, mode.rawValue, 100 * motion.share, 100 * confidentMotionShare))
+            return Decision(
+                mode: .vehicle, source: motion.source,
+                note: String(
+                    format: "vehicle: %@ say %@ for %.0f%% of their time, under the %.0f%% a type needs, and no GPS leg model read the leg",
+                    motion.name, mode.rawValue, 100 * motion.share, 100 * confidentMotionShare))
         }
         var family: Set<Mode> = mode == .walk ? [.walk] : mode == .bike ? [.bike] : Self.vehicleTypes
         if !motion.knownModes.contains(.bike) { family.insert(.bike) }
@@ -77,9 +84,12 @@ public struct LegModeRule: Sendable {
             let types = inFamily.filter { Self.vehicleTypes.contains($0.key) }.values.reduce(0, +)
             let share = types > 0 ? best.value / types : 0
             if share <= confidentTypeShare {
-                return Decision(mode: .vehicle, source: .imuAndGPSLegModel, note: String(
-                    format: "vehicle: %@ say a vehicle, and the GPS leg model's best type (%@, %.0f%% of the vehicle types' probability) is not more likely than the others together",
-                    motion.name, best.key.rawValue, 100 * share))
+                return Decision(
+                    mode: .vehicle, source: .imuAndGPSLegModel,
+                    note: String(
+                        format:
+                            "vehicle: %@ say a vehicle, and the GPS leg model's best type (%@, %.0f%% of the vehicle types' probability) is not more likely than the others together",
+                        motion.name, best.key.rawValue, 100 * share))
             }
         }
         return Decision(mode: best.key, source: .imuAndGPSLegModel, note: nil)
@@ -92,9 +102,12 @@ public struct LegModeRule: Sendable {
         guard let best = gps.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) else { return nil }
         let types = gps.filter { Self.vehicleTypes.contains($0.key) }.values.reduce(0, +)
         if Self.vehicleTypes.contains(best.key), types > 0, best.value / types <= confidentTypeShare {
-            return Decision(mode: .vehicle, source: .gpsLegModel, note: String(
-                format: "vehicle: the GPS leg model's modes say a vehicle, and the GPS leg model's best type (%@, %.0f%% of the vehicle types' probability) is not more likely than the others together",
-                best.key.rawValue, 100 * best.value / types))
+            return Decision(
+                mode: .vehicle, source: .gpsLegModel,
+                note: String(
+                    format:
+                        "vehicle: the GPS leg model's modes say a vehicle, and the GPS leg model's best type (%@, %.0f%% of the vehicle types' probability) is not more likely than the others together",
+                    best.key.rawValue, 100 * best.value / types))
         }
         return Decision(mode: best.key, source: .gpsLegModel, note: nil)
     }

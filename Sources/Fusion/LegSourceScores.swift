@@ -16,10 +16,14 @@ public enum LegSourceScores {
 
     /// Per source, the outcome of each labelled leg as recorded that carries an activity (`LegInfo.activity`);
     /// empty when none does. `baseline` is trackintel's rule throughout.
-    public static func outcomes(_ table: LegTable, model: GPSLegModel, rule: LegModeRule = LegModeRule(),
-                                persons: [String: String] = [:], datasets: [String: String] = [:]) -> [String: [WindowOutcome]] {
-        let rows = table.legs.indices.filter { table.legs[$0].mode != nil && table.legs[$0].thinnedToSeconds == nil
-            && table.legs[$0].speedScale == nil && table.legs[$0].activity != nil }
+    public static func outcomes(
+        _ table: LegTable, model: GPSLegModel, rule: LegModeRule = LegModeRule(),
+        persons: [String: String] = [:], datasets: [String: String] = [:]
+    ) -> [String: [WindowOutcome]] {
+        let rows = table.legs.indices.filter {
+            table.legs[$0].mode != nil && table.legs[$0].thinnedToSeconds == nil
+                && table.legs[$0].speedScale == nil && table.legs[$0].activity != nil
+        }
         guard !rows.isEmpty else { return [:] }
         var legs = LegTable()
         for row in rows { legs.append(table.legs[row], features: Array(table.row(row))) }
@@ -28,15 +32,19 @@ public enum LegSourceScores {
         var outcomes: [String: [WindowOutcome]] = [:]
         for (index, leg) in legs.legs.enumerated() {
             let gps = Dictionary(uniqueKeysWithValues: model.classes.enumerated().map { ($1, probabilities[index * k + $0]) })
-            let motion = LegModeRule.Motion(mode: leg.activity!, share: leg.activityShare, knownModes: activityModes, source: .model,
-                                            name: "the phone's activity labels")
+            let motion = LegModeRule.Motion(
+                mode: leg.activity!, share: leg.activityShare, knownModes: activityModes, source: .model,
+                name: "the phone's activity labels")
             let fused = rule.decide(motion: motion, gps: gps)?.mode ?? predicted[index]
             let alone = rule.decideGPSAlone(gps)?.mode ?? predicted[index]
-            let answers = ["gps_leg_model": alone, "activity_labels": leg.activity!, "fusion": fused, "always_train": Mode.train,
-                           "trackintel": trackintel[index]]
+            let answers = [
+                "gps_leg_model": alone, "activity_labels": leg.activity!, "fusion": fused, "always_train": Mode.train,
+                "trackintel": trackintel[index]
+            ]
             for (source, answer) in answers {
-                var outcome = WindowOutcome(trace: leg.trace, device: leg.device, truth: leg.mode!, predicted: answer, baseline: trackintel[index],
-                                            source: .gpsLegModel, person: persons[leg.trace], dataset: datasets[leg.trace])
+                var outcome = WindowOutcome(
+                    trace: leg.trace, device: leg.device, truth: leg.mode!, predicted: answer, baseline: trackintel[index],
+                    source: .gpsLegModel, person: persons[leg.trace], dataset: datasets[leg.trace])
                 outcome.seconds = leg.start.seconds(until: leg.end)
                 outcomes[source, default: []].append(outcome)
             }

@@ -38,24 +38,29 @@ public struct LegSourceSummary: Encodable, Sendable {
                 return leg
             }
             let agreement = bootstrap.agreement(all, \.smoothed) ?? (0, nil)
-            return SourceScore(source: source, accuracy: ConfusionMatrix(all, \.smoothed).accuracy,
-                               vehicleTypeMacroF1: ConfusionMatrix(vehicles, \.smoothed).macroF1,
-                               vehicleTypeMacroF1Interval: vehicles.isEmpty ? nil : bootstrap.intervals(vehicles, \.smoothed).macroF1,
-                               coarseMacroF1: ConfusionMatrix(coarse, \.smoothed).macroF1,
-                               vehicleShare: vehicles.isEmpty ? 0 : Double(vehicles.filter { $0.smoothed == .vehicle }.count) / Double(vehicles.count),
-                               timeAgreement: agreement.share, timeAgreementInterval: agreement.interval)
+            return SourceScore(
+                source: source, accuracy: ConfusionMatrix(all, \.smoothed).accuracy,
+                vehicleTypeMacroF1: ConfusionMatrix(vehicles, \.smoothed).macroF1,
+                vehicleTypeMacroF1Interval: vehicles.isEmpty ? nil : bootstrap.intervals(vehicles, \.smoothed).macroF1,
+                coarseMacroF1: ConfusionMatrix(coarse, \.smoothed).macroF1,
+                vehicleShare: vehicles.isEmpty ? 0 : Double(vehicles.filter { $0.smoothed == .vehicle }.count) / Double(vehicles.count),
+                timeAgreement: agreement.share, timeAgreementInterval: agreement.interval)
         }
     }
 
     public var text: String {
-        var lines = ["GPS legs by source, as recorded: \(legs) legs with the phone's activity labels, \(vehicleLegs) of them by car, bus or train "
-                     + "(vehicle type: macro-F1 over car, bus, train, 'vehicle' wrong for the type; coarse: slow vs motorised, 'vehicle' right; "
-                     + "time agreement: share of the legs' labelled time with the right mode, intervals over persons)"]
+        var lines = [
+            "GPS legs by source, as recorded: \(legs) legs with the phone's activity labels, \(vehicleLegs) of them by car, bus or train "
+                + "(vehicle type: macro-F1 over car, bus, train, 'vehicle' wrong for the type; coarse: slow vs motorised, 'vehicle' right; "
+                + "time agreement: share of the legs' labelled time with the right mode, intervals over persons)"
+        ]
         for score in sources {
-            lines.append(String(format: "  %@ vehicle type %.3f%@  coarse %.3f  accuracy %.3f  time agreement %.3f%@  answered vehicle %.0f%%",
-                                score.source.padding(toLength: 16, withPad: " ", startingAt: 0),
-                                score.vehicleTypeMacroF1, EvaluationReport.bracket(score.vehicleTypeMacroF1Interval), score.coarseMacroF1,
-                                score.accuracy, score.timeAgreement, EvaluationReport.bracket(score.timeAgreementInterval), 100 * score.vehicleShare))
+            lines.append(
+                String(
+                    format: "  %@ vehicle type %.3f%@  coarse %.3f  accuracy %.3f  time agreement %.3f%@  answered vehicle %.0f%%",
+                    score.source.padding(toLength: 16, withPad: " ", startingAt: 0),
+                    score.vehicleTypeMacroF1, EvaluationReport.bracket(score.vehicleTypeMacroF1Interval), score.coarseMacroF1,
+                    score.accuracy, score.timeAgreement, EvaluationReport.bracket(score.timeAgreementInterval), 100 * score.vehicleShare))
         }
         return lines.joined(separator: "\n")
     }

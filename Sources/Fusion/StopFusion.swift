@@ -56,7 +56,9 @@ public struct StopFusion: Sendable {
         }
         for index in windows.indices {
             let fits = Self.vehicleModes.contains(modes[index]) || modes[index] == .still
-            if let first = start, !fits || windows[index - 1].end.seconds(until: windows[index].start) > maxGapSeconds { close(max(first, index - 1)) }
+            if let first = start, !fits || windows[index - 1].end.seconds(until: windows[index].start) > maxGapSeconds {
+                close(max(first, index - 1))
+            }
             guard fits else { continue }
             if start == nil { start = index }
             riding = riding || Self.vehicleModes.contains(modes[index])
@@ -68,7 +70,9 @@ public struct StopFusion: Sendable {
     /// Makes still the windows whose middle lies in one of their trace's `stopsByTrace`; returns
     /// how many changed.
     @discardableResult
-    public static func apply(_ stopsByTrace: [String: [ClosedRange<Double>]], windows: [WindowInfo], prediction: inout ModePredictor.Prediction) -> Int {
+    public static func apply(
+        _ stopsByTrace: [String: [ClosedRange<Double>]], windows: [WindowInfo], prediction: inout ModePredictor.Prediction
+    ) -> Int {
         var changed = 0
         for index in windows.indices {
             guard let stops = stopsByTrace[windows[index].trace], prediction.modes[index] != .still else { continue }

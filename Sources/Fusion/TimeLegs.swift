@@ -35,8 +35,9 @@ public struct TimeLegs: Sendable {
             guard let first = run.first, first.mode != .still else { return }
             let end = run.map(\.endSeconds).max()!
             guard end - first.startSeconds >= minimumLegSeconds else { return }
-            var leg = Tripleg(device: track.device, firstFix: 0, lastFix: 0, startSeconds: first.startSeconds, endSeconds: end,
-                              distanceMeters: 0, mode: first.mode, modeSource: first.source)
+            var leg = Tripleg(
+                device: track.device, firstFix: 0, lastFix: 0, startSeconds: first.startSeconds, endSeconds: end,
+                distanceMeters: 0, mode: first.mode, modeSource: first.source)
             leg.byTime = true
             leg.modeNote = Self.note
             legs.append(leg)

@@ -39,8 +39,10 @@ public struct HeatGrid: Hashable, Sendable, Codable {
     /// South, west, north, east edges in degrees.
     public func bounds(_ cell: Cell) -> (south: Double, west: Double, north: Double, east: Double) {
         let width = degreesPerColumn(row: Double(cell.row))
-        return (Double(cell.row) * degreesPerRow, Double(cell.column) * width,
-                Double(cell.row + 1) * degreesPerRow, Double(cell.column + 1) * width)
+        return (
+            Double(cell.row) * degreesPerRow, Double(cell.column) * width,
+            Double(cell.row + 1) * degreesPerRow, Double(cell.column + 1) * width
+        )
     }
 
     public func centre(_ cell: Cell) -> (latitude: Double, longitude: Double) {

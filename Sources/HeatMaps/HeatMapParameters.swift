@@ -76,12 +76,14 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
         var filter = HeatMapFilter()
         filter.calendar = calendar
         if let modes {
-            filter.modes = Set(try modes.map { name in
-                guard let mode = Mode(rawValue: name) else {
-                    throw Invalid(description: "unknown mode \(name) (expected one of \(Mode.allCases.map(\.rawValue).joined(separator: ", ")))")
-                }
-                return mode
-            })
+            filter.modes = Set(
+                try modes.map { name in
+                    guard let mode = Mode(rawValue: name) else {
+                        throw Invalid(
+                            description: "unknown mode \(name) (expected one of \(Mode.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                    return mode
+                })
         }
         filter.firstDay = try from.map { try Self.day($0) }
         filter.lastDay = try to.map { try Self.day($0) }

@@ -22,8 +22,10 @@ public struct ODGrid: Sendable {
         /// The trip's main mode's name ("unknown" when none).
         public var mainMode: String
 
-        public init(device: String, person: String, origin: (latitude: Double, longitude: Double)?,
-                    destination: (latitude: Double, longitude: Double)?, durationSeconds: Double, distanceMeters: Double, mainMode: String) {
+        public init(
+            device: String, person: String, origin: (latitude: Double, longitude: Double)?,
+            destination: (latitude: Double, longitude: Double)?, durationSeconds: Double, distanceMeters: Double, mainMode: String
+        ) {
             (self.device, self.person, self.origin, self.destination) = (device, person, origin, destination)
             (self.durationSeconds, self.distanceMeters, self.mainMode) = (durationSeconds, distanceMeters, mainMode)
         }
@@ -64,8 +66,9 @@ public struct ODGrid: Sendable {
             var groups: [Key: [Trip]] = [:]
             for trip in pending {
                 let (o, d) = (trip.origin!, trip.destination!)
-                let key = Key(origin: grid.cell(latitudeDegrees: o.latitude, longitudeDegrees: o.longitude),
-                              destination: grid.cell(latitudeDegrees: d.latitude, longitudeDegrees: d.longitude))
+                let key = Key(
+                    origin: grid.cell(latitudeDegrees: o.latitude, longitudeDegrees: o.longitude),
+                    destination: grid.cell(latitudeDegrees: d.latitude, longitudeDegrees: d.longitude))
                 groups[key, default: []].append(trip)
             }
             var published: [Row] = []
@@ -76,10 +79,12 @@ public struct ODGrid: Sendable {
                 guard persons >= minimumPersons else { pending += members; continue }
                 var shares: [String: Double] = [:]
                 for member in members { shares[member.mainMode, default: 0] += 1 / Double(members.count) }
-                published.append(Row(grid: grid, origin: key.origin, destination: key.destination, trips: members.count,
-                                     devices: Set(members.map(\.device)).count, persons: persons,
-                                     medianDurationSeconds: Quantile.median(members.map(\.durationSeconds))!,
-                                     medianDistanceMeters: Quantile.median(members.map(\.distanceMeters))!, modeShares: shares))
+                published.append(
+                    Row(
+                        grid: grid, origin: key.origin, destination: key.destination, trips: members.count,
+                        devices: Set(members.map(\.device)).count, persons: persons,
+                        medianDurationSeconds: Quantile.median(members.map(\.durationSeconds))!,
+                        medianDistanceMeters: Quantile.median(members.map(\.distanceMeters))!, modeShares: shares))
             }
             published.sort { ($0.trips, $1.origin, $1.destination) > ($1.trips, $0.origin, $0.destination) }
             rows += published

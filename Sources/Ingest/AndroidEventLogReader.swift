@@ -69,7 +69,8 @@ public struct AndroidEventLogReader {
                 return true
             }
             guard let x = fields.double(2, in: line), let y = fields.double(3, in: line), let z = fields.double(4, in: line),
-                  x.isFinite, y.isFinite, z.isFinite, millis.isFinite else {
+                x.isFinite, y.isFinite, z.isFinite, millis.isFinite
+            else {
                 visitor.rejectedRow(.notANumber, line: number, sensor: sensor)
                 return true
             }

@@ -65,15 +65,20 @@ public final class ByteSource {
         var code: Int32 = 0
         _ = gzerror(file, &code)
         guard code == Z_BUF_ERROR else { return }
-        throw InputError(.unreadable, "the gzip data ends early, after \(inflatedBytes) bytes unpacked: a truncated upload or copy? "
-                         + "(`gzip -t` checks a file)", path: path)
+        throw InputError(
+            .unreadable,
+            "the gzip data ends early, after \(inflatedBytes) bytes unpacked: a truncated upload or copy? "
+                + "(`gzip -t` checks a file)", path: path)
     }
 
     private func checkInflation() throws {
         let overRatio = inflatedBytes > Self.ratioCapAppliesAboveBytes && inflatedBytes > Self.maxInflationRatio * max(compressedBytes, 1)
         guard overRatio || inflatedBytes > Self.maxInflatedBytes else { return }
-        let why = overRatio ? "more than \(Self.maxInflationRatio)× its \(compressedBytes) bytes" : "past \(Self.maxInflatedBytes >> 30) GiB"
-        throw InputError(.tooLarge, "the gzip data expands \(why) (\(inflatedBytes >> 20) MiB so far): refused as a likely "
-                         + "decompression bomb; sensor CSV and GPX compress 3–20×", path: path)
+        let why =
+            overRatio ? "more than \(Self.maxInflationRatio)× its \(compressedBytes) bytes" : "past \(Self.maxInflatedBytes >> 30) GiB"
+        throw InputError(
+            .tooLarge,
+            "the gzip data expands \(why) (\(inflatedBytes >> 20) MiB so far): refused as a likely "
+                + "decompression bomb; sensor CSV and GPX compress 3–20×", path: path)
     }
 }

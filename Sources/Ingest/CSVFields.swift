@@ -33,7 +33,9 @@ public struct CSVFields {
                 index += hits.trailingZeroBitCount >> 3
             }
             let byte = line[index]
-            if byte == 0x22 { quoted.toggle() } else if byte == delimiter, !quoted {
+            if byte == 0x22 {
+                quoted.toggle()
+            } else if byte == delimiter, !quoted {
                 ranges.append(start..<index)
                 start = index + 1
             }

@@ -22,7 +22,8 @@ public enum CheckInReader {
         var checkIns: [CheckIn] = []
         try NamedColumnsCSV.forEachRow(path: path) { row in
             guard let device = row.value("device"), let train = row.value("train"), let from = row.value("from_station"),
-                  let to = row.value("to_station"), let timeText = row.value("checkin_time") else {
+                let to = row.value("to_station"), let timeText = row.value("checkin_time")
+            else {
                 return dropped.record(.malformedRow, line: row.line)
             }
             guard let time = TimeText.parse(timeText) else { return dropped.record(.invalidTime, line: row.line) }

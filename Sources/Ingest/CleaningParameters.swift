@@ -50,7 +50,9 @@ public struct CleaningParameters: Hashable, Sendable, Codable {
         if !(metersPerHDOP > 0) { return "meters_per_hdop must be greater than 0 (got \(metersPerHDOP))" }
         if !(maxSpeedMetersPerSecond > 0) { return "max_speed_meters_per_second must be greater than 0 (got \(maxSpeedMetersPerSecond))" }
         if !(maxSecondsAfterClock >= 0) { return "max_seconds_after_clock must be 0 or more (got \(maxSecondsAfterClock))" }
-        if ISO8601.parse(earliestTime) == nil { return "earliest_time must be an ISO 8601 date or date-time such as 1990-01-01 (got '\(earliestTime)')" }
+        if ISO8601.parse(earliestTime) == nil {
+            return "earliest_time must be an ISO 8601 date or date-time such as 1990-01-01 (got '\(earliestTime)')"
+        }
         if plausibleSeconds() == nil { return "earliest_time \(earliestTime) is later than the run's clock plus max_seconds_after_clock" }
         return nil
     }

@@ -45,7 +45,8 @@ public struct ColumnMappingSpec: Hashable, Sendable {
     public init(text: String) throws {
         var entries: [String: String] = [:]
         for raw in text.split(whereSeparator: { $0 == ";" || $0 == "\n" }) {
-            let entry = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
+            let entry =
+                raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
                 .trimmingWhitespace() ?? ""
             guard !entry.isEmpty else { continue }
             guard let equals = entry.firstIndex(of: "=") else {
@@ -62,13 +63,17 @@ public struct ColumnMappingSpec: Hashable, Sendable {
         }
         let clocks = ["time", "dt", "rate"].filter { entries[$0] != nil }
         let streams = ["acc", "gyro", "linear", "gravity", "label"].filter { entries[$0] != nil }
-        if clocks.isEmpty, streams.isEmpty, entries["start"] != nil || entries["utc_offset"] != nil, entries["delimiter"] == nil, entries["header"] == nil {
-            self.entries = entries  // start= alone: the start of a recognised file's relative times
+        if clocks.isEmpty, streams.isEmpty, entries["start"] != nil || entries["utc_offset"] != nil, entries["delimiter"] == nil,
+            entries["header"] == nil
+        {
+            self.entries = entries // start= alone: the start of a recognised file's relative times
             return
         }
         guard clocks.count == 1 else {
-            throw SpecError(clocks.isEmpty ? "give time=COLUMN[:UNIT], dt=COLUMN:UNIT or rate=HZ"
-                                           : "give only one of time=, dt=, rate= (got \(clocks.joined(separator: ", ")))")
+            throw SpecError(
+                clocks.isEmpty
+                    ? "give time=COLUMN[:UNIT], dt=COLUMN:UNIT or rate=HZ"
+                    : "give only one of time=, dt=, rate= (got \(clocks.joined(separator: ", ")))")
         }
         if let relative = ["dt", "rate"].first(where: { entries[$0] != nil }), entries["start"] == nil {
             throw SpecError("\(relative)= gives times relative to the first row: add start=YYYY-MM-DDTHH:MM:SSZ, the time of the first row")
@@ -91,8 +96,10 @@ public struct ColumnMappingSpec: Hashable, Sendable {
         init(_ message: String) { description = "invalid column mapping: " + message }
     }
 
-    static let keys: Set<String> = ["delimiter", "header", "time", "dt", "rate", "start", "acc", "gyro", "linear", "gravity", "label",
-                                    "labels", "files", "utc_offset"]
+    static let keys: Set<String> = [
+        "delimiter", "header", "time", "dt", "rate", "start", "acc", "gyro", "linear", "gravity", "label",
+        "labels", "files", "utc_offset"
+    ]
 
     /// The files this mapping is for (`files=`), or nil for files no reader recognises.
     public var files: String? { entries["files"] }
@@ -187,10 +194,13 @@ public struct ColumnMappingSpec: Hashable, Sendable {
     static func timeInName(_ name: String, offset: String) -> Double? {
         let pattern = #"(\d{4})-(\d{2})-(\d{2})[ _T-](\d{2})[-:_.]?(\d{2})[-:_.]?(\d{2})"#
         guard let regex = try? NSRegularExpression(pattern: pattern),
-              let match = regex.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) else { return nil }
+            let match = regex.firstMatch(in: name, range: NSRange(name.startIndex..., in: name))
+        else { return nil }
         let parts = (1...6).compactMap { Range(match.range(at: $0), in: name).map { String(name[$0]) } }
         let zone: String
-        if offset.isEmpty { zone = "Z" } else {
+        if offset.isEmpty {
+            zone = "Z"
+        } else {
             guard offset.range(of: #"^[+-]\d{2}:\d{2}$"#, options: .regularExpression) != nil else { return nil }
             zone = offset
         }
@@ -204,7 +214,9 @@ public struct ColumnMappingSpec: Hashable, Sendable {
         mapping.delimiter = delimiter
         mapping.headerLines = Int(entries["header"] ?? "1") ?? 1
         mapping.header = mapping.headerLines > 0 ? CSVFields.split(headerLine, delimiter: delimiter) : []
-        let fail = { (message: String) in InputError(.badHeader, message + "; the header has [\(mapping.header.joined(separator: ", "))]", path: path, line: 1) }
+        let fail = { (message: String) in
+            InputError(.badHeader, message + "; the header has [\(mapping.header.joined(separator: ", "))]", path: path, line: 1)
+        }
         func column(_ name: String) throws -> Int {
             if let index = mapping.header.firstIndex(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) { return index }
             if let number = Int(name), number >= 1 { return number - 1 }
@@ -214,7 +226,9 @@ public struct ColumnMappingSpec: Hashable, Sendable {
             let parts = time.split(separator: ":", maxSplits: 1).map(String.init)
             mapping.timeColumn = try column(parts[0])
             if parts.count > 1 {
-                guard let unit = TimeUnit(rawValue: parts[1].lowercased()) else { throw fail("unknown time unit '\(parts[1])' (s, ms, us, ns, iso8601)") }
+                guard let unit = TimeUnit(rawValue: parts[1].lowercased()) else {
+                    throw fail("unknown time unit '\(parts[1])' (s, ms, us, ns, iso8601)")
+                }
                 mapping.timeUnit = unit
             }
         }
@@ -231,22 +245,27 @@ public struct ColumnMappingSpec: Hashable, Sendable {
         mapping.timeOffsetSeconds = start ?? 0
         mapping.defaultUTCOffsetSeconds = utcOffsetSeconds
         mapping.spec = storedText(startSeconds: start)
-        for (key, sensor) in [("acc", IMUSensor.accelerometer), ("gyro", .gyroscope), ("linear", .linearAcceleration), ("gravity", .gravity)] {
+        for (key, sensor) in [
+            ("acc", IMUSensor.accelerometer), ("gyro", .gyroscope), ("linear", .linearAcceleration), ("gravity", .gravity)
+        ] {
             guard let value = entries[key] else { continue }
             let parts = value.split(separator: ":", maxSplits: 1).map(String.init)
             let columns = try parts[0].split(separator: ",").map { try column(String($0).trimmingWhitespace()) }
             guard columns.count == 3 else { throw fail("\(key)= needs three columns x,y,z") }
             let unit = parts.count > 1 ? parts[1].lowercased() : ""
-            let scale: Double = switch unit {
-            case "g": standardGravity
-            case "deg/s", "dps": Double.pi / 180
-            default: 1
-            }
+            let scale: Double =
+                switch unit {
+                case "g": standardGravity
+                case "deg/s", "dps": Double.pi / 180
+                default: 1
+                }
             mapping.streams.append(.init(sensor: sensor, columns: columns, toSI: scale))
         }
         if let label = entries["label"] { mapping.labelColumn = try column(label) }
         if let names = entries["labels"] {
-            guard entries["label"] != nil else { throw SpecError("labels=\(names) names what a label column's codes mean: give label= too") }
+            guard entries["label"] != nil else {
+                throw SpecError("labels=\(names) names what a label column's codes mean: give label= too")
+            }
             for pair in names.split(separator: ",") {
                 let parts = pair.split(separator: ":", maxSplits: 1).map { String($0).trimmingWhitespace() }
                 guard parts.count == 2, !parts[0].isEmpty, Mode(labelName: parts[1]) != nil else {

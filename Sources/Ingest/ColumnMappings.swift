@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Which column mapping, if any, applies to each input: a mapping belongs to the files it
@@ -32,7 +32,8 @@ public struct ColumnMappings: Sendable {
         scoped = specs.filter { $0.files != nil }
         let general = specs.filter { $0.files == nil }
         guard general.count <= 1 else {
-            throw ColumnMappingSpec.SpecError("\(general.count) mappings without files=: give every mapping but one a files=GLOB naming the files it is for")
+            throw ColumnMappingSpec.SpecError(
+                "\(general.count) mappings without files=: give every mapping but one a files=GLOB naming the files it is for")
         }
         unscoped = general.first
     }

@@ -71,7 +71,8 @@ public struct DeviceResolver: Sendable {
                 throw ResolverError(description: "--name-pattern is not a valid regular expression: \(namePattern)")
             }
             guard ["(?<device>", "(?<mode>", "(?<person>"].contains(where: namePattern.contains) else {
-                throw ResolverError(description: "--name-pattern needs a named group (?<device>…), (?<person>…) or (?<mode>…): \(namePattern)")
+                throw ResolverError(
+                    description: "--name-pattern needs a named group (?<device>…), (?<person>…) or (?<mode>…): \(namePattern)")
             }
         }
     }
@@ -89,7 +90,9 @@ public struct DeviceResolver: Sendable {
         var device: String, deviceSource: String
         // Read (two lines of a table) only when neither the manifest nor the pattern names both.
         let needsTable = entry == nil && fromPattern["device"] == nil || entry?.person == nil && fromPattern["person"] == nil
-        let table = needsTable && ["csv", "tsv", "txt"].contains(FormatDetector.familyExtension(path)) ? PositionTableReader.identity(path: path) : nil
+        let table =
+            needsTable && ["csv", "tsv", "txt"].contains(FormatDetector.familyExtension(path))
+            ? PositionTableReader.identity(path: path) : nil
         if let entry {
             (device, deviceSource) = (entry.device, "manifest")
         } else if let named = fromPattern["device"] {
@@ -107,16 +110,20 @@ public struct DeviceResolver: Sendable {
             sharedFolder = device
             (device, deviceSource) = (device + "/" + track, "folder_and_track")
         }
-        if let person = entry?.person { return RecordingIdentity(device: device, person: person, mode: mode, deviceSource: deviceSource, personSource: "manifest") }
+        if let person = entry?.person {
+            return RecordingIdentity(device: device, person: person, mode: mode, deviceSource: deviceSource, personSource: "manifest")
+        }
         if let person = fromPattern["person"] {
             return RecordingIdentity(device: device, person: person, mode: mode, deviceSource: deviceSource, personSource: "name_pattern")
         }
         if let table, table.isPerson {
-            return RecordingIdentity(device: device, person: table.name, mode: mode, deviceSource: deviceSource, personSource: "table_column")
+            return RecordingIdentity(
+                device: device, person: table.name, mode: mode, deviceSource: deviceSource, personSource: "table_column")
         }
         if let sharedFolder {
-            return RecordingIdentity(device: device, person: (sharedFolder as NSString).lastPathComponent, mode: mode,
-                                     deviceSource: deviceSource, personSource: "folder")
+            return RecordingIdentity(
+                device: device, person: (sharedFolder as NSString).lastPathComponent, mode: mode,
+                deviceSource: deviceSource, personSource: "folder")
         }
         return RecordingIdentity(device: device, person: device, mode: mode, deviceSource: deviceSource, personSource: "device")
     }
@@ -165,7 +172,8 @@ public enum KnownExtensions {
     public static func strip(_ name: String) -> String {
         var name = name
         while let dot = name.lastIndex(of: "."), dot != name.startIndex,
-              all.contains(name[name.index(after: dot)...].lowercased()) {
+            all.contains(name[name.index(after: dot)...].lowercased())
+        {
             name = String(name[..<dot])
         }
         return name
@@ -186,7 +194,8 @@ public struct PhoneSurvey: Sendable {
     /// names them as the whole run does.
     public init(_ inputs: [DiscoveredInput]) {
         var byFolder: [String: [String: String]] = [:]
-        let holding = Set(inputs.filter { $0.problem == nil && Self.mayBeExport($0.path) }.map { ($0.path as NSString).deletingLastPathComponent })
+        let holding = Set(
+            inputs.filter { $0.problem == nil && Self.mayBeExport($0.path) }.map { ($0.path as NSString).deletingLastPathComponent })
         for folder in holding.sorted() {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
             for name in names.sorted() where !name.hasPrefix(".") {

@@ -18,7 +18,7 @@ public struct ExperimentClock: Hashable, Sendable {
 
     /// Unix seconds of experiment time `seconds`.
     public func absolute(_ seconds: Double) -> Double {
-        var low = 0, high = experimentSeconds.count  // the first start after `seconds`
+        var low = 0, high = experimentSeconds.count // the first start after `seconds`
         while low < high {
             let mid = (low + high) / 2
             if experimentSeconds[mid] <= seconds { low = mid + 1 } else { high = mid }

@@ -55,7 +55,7 @@ public struct FixCleaner {
         if let candidate = held {
             held = nil
             if !isSpeeding(from: candidate.fix, to: fix) || carriesOn(from: previous, through: candidate.fix, to: fix) {
-                try keep(candidate.fix, candidate.position, emit)  // the jump was real, or the journey is fast
+                try keep(candidate.fix, candidate.position, emit) // the jump was real, or the journey is fast
             } else {
                 dropped.record(.speedJump, line: candidate.position.line)
             }
@@ -86,7 +86,8 @@ public struct FixCleaner {
 
     private func coordinateProblem(of fix: PositionFix) -> DropReason? {
         guard fix.latitudeDegrees.isFinite, fix.longitudeDegrees.isFinite,
-              fix.time.map({ $0.secondsSince1970.isFinite }) ?? true else { return .notANumber }
+            fix.time.map({ $0.secondsSince1970.isFinite }) ?? true
+        else { return .notANumber }
         guard abs(fix.latitudeDegrees) <= 90, abs(fix.longitudeDegrees) <= 180 else { return .invalidCoordinate }
         return nil
     }
@@ -129,7 +130,7 @@ public struct FixCleaner {
         let quick = Geodesy.equirectangularMeters(
             latitude1: earlier.latitudeDegrees, longitude1: earlier.longitudeDegrees,
             latitude2: later.latitudeDegrees, longitude2: later.longitudeDegrees)
-        if quick < 0.9 * limitMeters { return false }  // far below the limit: haversine cannot disagree
+        if quick < 0.9 * limitMeters { return false } // far below the limit: haversine cannot disagree
         return Geodesy.distanceMeters(earlier, later) > limitMeters
     }
 }

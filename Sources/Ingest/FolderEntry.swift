@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One name in a folder, read with `readdir` so that a name which is not UTF-8 is seen (and
@@ -51,7 +51,8 @@ public enum FileKind: Equatable {
         guard stat(path, &status) == 0 else {
             let error = FolderError(errno: errno)
             var link = stat()
-            self = lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
+            self =
+                lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
                 ? .other("a symbolic link to nothing (\(error))") : .missing(error.description)
             return
         }

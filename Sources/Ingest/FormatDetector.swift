@@ -50,12 +50,14 @@ public struct FormatDetector {
         case .positionTable: return .positionTable(startSeconds: start, spec: stored)
         case .phyphox(let zipped, _, _): return .phyphox(zipped: zipped, startSeconds: start, spec: stored)
         case .labelsCSV, .geofenceCSV, .geofenceGeoJSON, .checkIns, .geoLifeLabels, .manifest:
-            return format  // tables of absolute times or places a glob also matched: read as they are
+            return format // tables of absolute times or places a glob also matched: read as they are
         case _ where !spec.isStartOnly && start == nil:
-            return format  // a table's columns matched a file that is no table (a GPX, an export): read as it is
+            return format // a table's columns matched a file that is no table (a GPX, an export): read as it is
         default:
-            throw InputError(.badHeader, "the column mapping \(spec.text) names this \(format.kind.rawValue) input, whose times are absolute: "
-                             + "start= and utc_offset= apply to tables and phyphox exports with relative times; remove it for this file", path: path)
+            throw InputError(
+                .badHeader,
+                "the column mapping \(spec.text) names this \(format.kind.rawValue) input, whose times are absolute: "
+                    + "start= and utc_offset= apply to tables and phyphox exports with relative times; remove it for this file", path: path)
         }
     }
 
@@ -75,9 +77,10 @@ public struct FormatDetector {
         let name = (path as NSString).lastPathComponent.lowercased()
         switch FormatDetector.familyExtension(path) {
         case "gpx", "xml": return .gpx
-        case "zip": return Phyphox.isExport(zipEntries: ZipExtraction.entryPaths(path)) ? .phyphox(zipped: true) : .sensorLogger(zipped: true)
+        case "zip":
+            return Phyphox.isExport(zipEntries: ZipExtraction.entryPaths(path)) ? .phyphox(zipped: true) : .sensorLogger(zipped: true)
         case "geojson": return .geofenceGeoJSON
-        case "json": return try Self.looksLikeGeoJSON(path: path) ? .geofenceGeoJSON : nil  // metadata.json beside recordings
+        case "json": return try Self.looksLikeGeoJSON(path: path) ? .geofenceGeoJSON : nil // metadata.json beside recordings
         case "plt": return .plt
         case "txt", "csv", "tsv":
             if name == "manifest.csv" { return .manifest }
@@ -97,7 +100,8 @@ public struct FormatDetector {
     /// Why `path`, of a data extension, is not a trace (nil when the reason is its extension).
     public static func whyNotATrace(path: String) -> String? {
         switch familyExtension(path) {
-        case "json": return "JSON that is not GeoJSON (no \"type\": \"FeatureCollection\" or \"Feature\"), so not a geofence file nor a trace"
+        case "json":
+            return "JSON that is not GeoJSON (no \"type\": \"FeatureCollection\" or \"Feature\"), so not a geofence file nor a trace"
         case "csv", "txt", "tsv":
             guard let first = try? LineReader.head(path: path, limit: 1).first else { return nil }
             return IMUDialect.notATraceMessage(firstLine: first)
@@ -126,7 +130,8 @@ public struct FormatDetector {
         if PositionTableReader.matches(header: header) { return .positionTable(startSeconds: nil, spec: nil) }
         if LabelReaders.isGenericHeader(header) { return .labelsCSV }
         if let format = try unrecognised() { return format }
-        guard IMUDialect.mentionsTimeOrAxes(header) else { return nil }  // a metadata table, not a trace
-        throw InputError(.badHeader, IMUDialect.noMatchMessage(header: header, fileName: (path as NSString).lastPathComponent), path: path, line: 1)
+        guard IMUDialect.mentionsTimeOrAxes(header) else { return nil } // a metadata table, not a trace
+        throw InputError(
+            .badHeader, IMUDialect.noMatchMessage(header: header, fileName: (path as NSString).lastPathComponent), path: path, line: 1)
     }
 }

@@ -11,8 +11,10 @@ enum GPXElement: UInt8 {
     case other
 
     init(qualifiedName: UnsafePointer<CChar>) {
-        self.init(qualifiedName: UnsafeBufferPointer(start: UnsafeRawPointer(qualifiedName).assumingMemoryBound(to: UInt8.self),
-                                                     count: strlen(qualifiedName)))
+        self.init(
+            qualifiedName: UnsafeBufferPointer(
+                start: UnsafeRawPointer(qualifiedName).assumingMemoryBound(to: UInt8.self),
+                count: strlen(qualifiedName)))
     }
 
     init(qualifiedName: UnsafeBufferPointer<UInt8>) {
@@ -30,18 +32,53 @@ enum GPXElement: UInt8 {
         switch name.count {
         case 2: self = equals("hr") ? .heartRate : .other
         case 3:
-            if equals("ele") { self = .ele } else if equals("trk") { self = .trk } else if equals("wpt") { self = .wpt }
-            else if equals("gpx") { self = .gpx } else if equals("rte") { self = .rte } else if equals("cad") { self = .cadence }
-            else { self = .other }
+            if equals("ele") {
+                self = .ele
+            } else if equals("trk") {
+                self = .trk
+            } else if equals("wpt") {
+                self = .wpt
+            } else if equals("gpx") {
+                self = .gpx
+            } else if equals("rte") {
+                self = .rte
+            } else if equals("cad") {
+                self = .cadence
+            } else {
+                self = .other
+            }
         case 4:
-            if equals("time") { self = .time } else if equals("name") { self = .name } else if equals("hdop") { self = .hdop }
-            else if equals("pdop") { self = .pdop } else { self = .other }
+            if equals("time") {
+                self = .time
+            } else if equals("name") {
+                self = .name
+            } else if equals("hdop") {
+                self = .hdop
+            } else if equals("pdop") {
+                self = .pdop
+            } else {
+                self = .other
+            }
         case 5:
-            if equals("trkpt") { self = .trkpt } else if equals("rtept") { self = .rtept } else if equals("speed") { self = .speed }
-            else { self = .other }
+            if equals("trkpt") {
+                self = .trkpt
+            } else if equals("rtept") {
+                self = .rtept
+            } else if equals("speed") {
+                self = .speed
+            } else {
+                self = .other
+            }
         case 6:
-            if equals("trkseg") { self = .trkseg } else if equals("author") { self = .author } else if equals("course") { self = .course }
-            else { self = .other }
+            if equals("trkseg") {
+                self = .trkseg
+            } else if equals("author") {
+                self = .author
+            } else if equals("course") {
+                self = .course
+            } else {
+                self = .other
+            }
         case 7: self = equals("cadence") ? .cadence : .other
         case 8: self = equals("metadata") ? .metadata : .other
         case 9: self = equals("heartrate") ? .heartRate : .other

@@ -105,7 +105,7 @@ final class GPXParseState {
             }
         }
         let parent = stack.last
-        if element == .author { return parent == .gpx }  // GPX 1.0
+        if element == .author { return parent == .gpx } // GPX 1.0
         return element == .name && parent == .author && stack.secondLast == .metadata
     }
 
@@ -116,7 +116,7 @@ final class GPXParseState {
         switch element {
         case .trkpt:
             summary.trackPoints += 1
-            if segment < 0 { segment = 0 }  // a <trkpt> outside any <trkseg>: tolerated
+            if segment < 0 { segment = 0 } // a <trkpt> outside any <trkseg>: tolerated
             if track < 0 { track = 0 }
         case .rtept: summary.routePoints += 1
         default: summary.waypoints += 1

@@ -50,7 +50,7 @@ public struct GPXReader {
         let state = GPXParseState(path: path, visitor: visitor)
         let control = ExpatControl(parser: parser)
         state.parser = control
-        defer { withExtendedLifetime(control) {} }  // `state.parser` does not retain it
+        defer { withExtendedLifetime(control) {} } // `state.parser` does not retain it
         XML_SetUserData(parser, Unmanaged.passUnretained(state).toOpaque())
         XML_SetElementHandler(parser, gpxStartElement, gpxEndElement)
         XML_SetCharacterDataHandler(parser, gpxCharacterData)

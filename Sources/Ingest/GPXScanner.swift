@@ -97,8 +97,10 @@ final class GPXScanner: GPXParserControl {
         }
         if filled == capacity {
             guard capacity < Self.maxTokenBytes else {
-                throw InputError(.malformedXML, "one XML token is longer than \(Self.maxTokenBytes >> 20) MiB; expected a GPX document "
-                                 + "(is this a binary file, or a file of zeros?)", path: source.path, line: lineTracker.line)
+                throw InputError(
+                    .malformedXML,
+                    "one XML token is longer than \(Self.maxTokenBytes >> 20) MiB; expected a GPX document "
+                        + "(is this a binary file, or a file of zeros?)", path: source.path, line: lineTracker.line)
             }
             let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
             bigger.update(from: buffer, count: filled)
@@ -150,7 +152,7 @@ final class GPXScanner: GPXParserControl {
         guard start + 1 < filled else { return nil }
         switch buffer[start + 1] {
         case 0x2F: return try endTag(at: start)
-        case 0x21, 0x3F:  // "<!" or "<?": rare
+        case 0x21, 0x3F: // "<!" or "<?": rare
             guard let end = try declarationEnd(from: start) else { return nil }
             try declaration(from: start, to: end)
             return end
@@ -163,7 +165,7 @@ final class GPXScanner: GPXParserControl {
         if starts(with: "<!--", at: start) { return find("-->", from: start + 4).map { $0 + 2 } }
         if starts(with: "<![CDATA[", at: start) { return find("]]>", from: start + 9).map { $0 + 2 } }
         if starts(with: "<?", at: start) { return find("?>", from: start + 2).map { $0 + 1 } }
-        var index = start + 2  // <!DOCTYPE …>: the next '>' outside quotes
+        var index = start + 2 // <!DOCTYPE …>: the next '>' outside quotes
         while index < filled {
             let byte = buffer[index]
             if byte == 0x3E { return index }
@@ -198,7 +200,9 @@ final class GPXScanner: GPXParserControl {
         while index < filled {
             let byte = buffer[index]
             if isSpace(byte) || byte == 0x2F || byte == 0x3E { break }
-            if byte == 0x3C || byte == 0x22 || byte == 0x27 || byte == 0x3D { throw malformed("not well-formed (invalid token)", at: index) }
+            if byte == 0x3C || byte == 0x22 || byte == 0x27 || byte == 0x3D {
+                throw malformed("not well-formed (invalid token)", at: index)
+            }
             index += 1
         }
         guard index < filled else { return nil }
@@ -236,7 +240,8 @@ final class GPXScanner: GPXParserControl {
             }
             let nameStart = index
             while index < filled, buffer[index] != 0x3D, !isSpace(buffer[index]), buffer[index] != 0x3E,
-                  buffer[index] != 0x3C, buffer[index] != 0x2F { index += 1 }
+                buffer[index] != 0x3C, buffer[index] != 0x2F
+            { index += 1 }
             let nameEnd = index
             while index < filled, isSpace(buffer[index]) { index += 1 }
             guard index < filled else { return nil }
@@ -371,8 +376,9 @@ final class GPXScanner: GPXParserControl {
 
     private func malformed(_ reason: String, at index: Int? = nil) -> InputError {
         let (line, column) = location(at: index ?? tokenStart)
-        return InputError(.malformedXML, "not well-formed XML: \(reason); expected a GPX document", path: state.path,
-                          line: line, column: column)
+        return InputError(
+            .malformedXML, "not well-formed XML: \(reason); expected a GPX document", path: state.path,
+            line: line, column: column)
     }
 
     private func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D }

@@ -17,14 +17,16 @@ public enum GeofenceReader {
         var fences: [Geofence] = []
         try NamedColumnsCSV.forEachRow(path: path) { row in
             guard let lat = row.value("lat").flatMap(NumberParser.double), let lon = row.value("lon").flatMap(NumberParser.double),
-                  let radius = row.value("radius_m").flatMap(NumberParser.double) else {
+                let radius = row.value("radius_m").flatMap(NumberParser.double)
+            else {
                 return dropped.record(.malformedRow, line: row.line)
             }
             guard abs(lat) <= 90, abs(lon) <= 180, radius > 0 else { return dropped.record(.invalidCoordinate, line: row.line) }
             let id = row.value("id") ?? "line\(row.line)"
-            fences.append(Geofence(
-                id: id, name: row.value("name") ?? id, kind: row.value("kind") ?? "zone",
-                shape: .circle(latitudeDegrees: lat, longitudeDegrees: lon, radiusMeters: radius)))
+            fences.append(
+                Geofence(
+                    id: id, name: row.value("name") ?? id, kind: row.value("kind") ?? "zone",
+                    shape: .circle(latitudeDegrees: lat, longitudeDegrees: lon, radiusMeters: radius)))
         }
         return fences
     }
@@ -48,7 +50,9 @@ public enum GeofenceReader {
         }
         var fences: [Geofence] = []
         for (index, feature) in features.enumerated() {
-            if let fence = geofence(feature, index: index) { fences.append(fence) } else {
+            if let fence = geofence(feature, index: index) {
+                fences.append(fence)
+            } else {
                 dropped.record(.malformedRow, line: index + 1)
             }
         }
@@ -66,8 +70,10 @@ public enum GeofenceReader {
         switch type {
         case "Point":
             guard let point = position(geometry["coordinates"]),
-                  let radius = (properties["radius_m"] as? NSNumber)?.doubleValue ?? text(properties["radius_m"]).flatMap(NumberParser.double),
-                  radius > 0 else { return nil }
+                let radius = (properties["radius_m"] as? NSNumber)?.doubleValue
+                    ?? text(properties["radius_m"]).flatMap(NumberParser.double),
+                radius > 0
+            else { return nil }
             shape = .circle(latitudeDegrees: point.latitudeDegrees, longitudeDegrees: point.longitudeDegrees, radiusMeters: radius)
         case "Polygon":
             guard let rings = polygon(geometry["coordinates"]) else { return nil }
@@ -91,7 +97,8 @@ public enum GeofenceReader {
 
     private static func position(_ value: Any?) -> GeoPoint? {
         guard let pair = value as? [Any], pair.count >= 2, let lon = (pair[0] as? NSNumber)?.doubleValue,
-              let lat = (pair[1] as? NSNumber)?.doubleValue, abs(lat) <= 90, abs(lon) <= 180 else { return nil }
+            let lat = (pair[1] as? NSNumber)?.doubleValue, abs(lat) <= 90, abs(lon) <= 180
+        else { return nil }
         return GeoPoint(longitudeDegrees: lon, latitudeDegrees: lat)
     }
 

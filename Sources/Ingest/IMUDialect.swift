@@ -14,16 +14,28 @@ import MobilityCore
 ///   the usual names (`ax`, `acc_x`, `x_acc` …; `gx`, `gyro_x`, `x_gyro` …), an optional
 ///   `label` column.
 public enum IMUDialect {
-    static let timeNames = ["time", "timestamp", "t", "ts", "unix_time", "datetime", "date_time", "time_s", "time_ms",
-                            "time_us", "time_ns", "timestamp_s", "timestamp_ms", "timestamp_ns", "epoch", "epoch_ms"]
+    static let timeNames = [
+        "time", "timestamp", "t", "ts", "unix_time", "datetime", "date_time", "time_s", "time_ms",
+        "time_us", "time_ns", "timestamp_s", "timestamp_ms", "timestamp_ns", "epoch", "epoch_ms"
+    ]
     static let labelNames = ["label", "mode", "activity", "class"]
     static let axisNames: [(IMUSensor, [[String]])] = [
-        (.accelerometer, [["ax", "acc_x", "accel_x", "x_acc", "accx", "acceleration_x"],
-                          ["ay", "acc_y", "accel_y", "y_acc", "accy", "acceleration_y"],
-                          ["az", "acc_z", "accel_z", "z_acc", "accz", "acceleration_z"]]),
-        (.gyroscope, [["gx", "gyro_x", "x_gyro", "gyrx", "gyr_x", "gyroscope_x"],
-                      ["gy", "gyro_y", "y_gyro", "gyry", "gyr_y", "gyroscope_y"],
-                      ["gz", "gyro_z", "z_gyro", "gyrz", "gyr_z", "gyroscope_z"]])
+        (
+            .accelerometer,
+            [
+                ["ax", "acc_x", "accel_x", "x_acc", "accx", "acceleration_x"],
+                ["ay", "acc_y", "accel_y", "y_acc", "accy", "acceleration_y"],
+                ["az", "acc_z", "accel_z", "z_acc", "accz", "acceleration_z"]
+            ]
+        ),
+        (
+            .gyroscope,
+            [
+                ["gx", "gyro_x", "x_gyro", "gyrx", "gyr_x", "gyroscope_x"],
+                ["gy", "gyro_y", "y_gyro", "gyry", "gyr_y", "gyroscope_y"],
+                ["gz", "gyro_z", "z_gyro", "gyrz", "gyr_z", "gyroscope_z"]
+            ]
+        )
     ]
 
     /// The mapping for a file with this header line, or nil when no dialect matches.
@@ -41,16 +53,19 @@ public enum IMUDialect {
 
     /// The most frequent of comma, semicolon and tab in the header (comma on a tie).
     public static func guessDelimiter(_ headerLine: String) -> UInt8 {
-        let counts = [(UInt8(0x2C), headerLine.filter { $0 == "," }.count),
-                      (UInt8(0x3B), headerLine.filter { $0 == ";" }.count),
-                      (UInt8(0x09), headerLine.filter { $0 == "\t" }.count)]
+        let counts = [
+            (UInt8(0x2C), headerLine.filter { $0 == "," }.count),
+            (UInt8(0x3B), headerLine.filter { $0 == ";" }.count),
+            (UInt8(0x09), headerLine.filter { $0 == "\t" }.count)
+        ]
         return counts.max { $0.1 < $1.1 }.flatMap { $0.1 > 0 ? $0.0 : nil } ?? 0x2C
     }
 
     static func sensorLogger(_ header: [String], fileName: String) -> ColumnMapping? {
         let lower = header.map { $0.lowercased() }
         guard lower.starts(with: ["time", "seconds_elapsed"]),
-              let z = lower.firstIndex(of: "z"), let y = lower.firstIndex(of: "y"), let x = lower.firstIndex(of: "x") else { return nil }
+            let z = lower.firstIndex(of: "z"), let y = lower.firstIndex(of: "y"), let x = lower.firstIndex(of: "x")
+        else { return nil }
         let sensors: [String: IMUSensor] = [
             "accelerometer": .linearAcceleration, "totalacceleration": .accelerometer,
             "gyroscope": .gyroscope, "gravity": .gravity
@@ -77,7 +92,7 @@ public enum IMUDialect {
             ("gyroscope", .gyroscope), ("gravity", .gravity)
         ]
         var taken = Set<Int>()
-        for (prefix, sensor) in kinds {  // Android: the sensor in every column name
+        for (prefix, sensor) in kinds { // Android: the sensor in every column name
             let columns = ["x", "y", "z"].compactMap { axis in
                 lower.indices.first { !taken.contains($0) && lower[$0].hasPrefix("\(prefix) \(axis)") }
             }
@@ -85,7 +100,7 @@ public enum IMUDialect {
             taken.formUnion(columns)
             mapping.streams.append(.init(sensor: sensor, columns: columns, toSI: phyphoxScale(lower[columns[0]], sensor: sensor)))
         }
-        if mapping.streams.isEmpty, case .stream(let sensor)? = PhyphoxSensor(fileName: fileName) {  // iPhone: bare X, Y, Z
+        if mapping.streams.isEmpty, case .stream(let sensor)? = PhyphoxSensor(fileName: fileName) { // iPhone: bare X, Y, Z
             let columns = ["x", "y", "z"].compactMap { axis in lower.firstIndex { stripUnit($0) == axis } }
             if columns.count == 3 {
                 mapping.streams.append(.init(sensor: sensor, columns: columns, toSI: phyphoxScale(lower[columns[0]], sensor: sensor)))
@@ -103,8 +118,11 @@ public enum IMUDialect {
 
     static func generic(_ header: [String], fileName: String = "") -> ColumnMapping? {
         let lower = header.map { $0.lowercased().trimmingCharacters(in: .whitespaces) }
-        guard let time = lower.firstIndex(where: { timeNames.contains(stripUnit($0)) || timeNames.contains($0) })
-            ?? lower.firstIndex(where: { let name = compact($0); return name.hasSuffix("time") || name.contains("timestamp") })
+        guard
+            let time = lower.firstIndex(where: { timeNames.contains(stripUnit($0)) || timeNames.contains($0) })
+                ?? lower.firstIndex(where: {
+                    let name = compact($0); return name.hasSuffix("time") || name.contains("timestamp")
+                })
         else { return nil }
         var mapping = ColumnMapping(dialect: "generic")
         mapping.timeColumn = time
@@ -119,7 +137,8 @@ public enum IMUDialect {
             mapping.streams.append(.init(sensor: sensor, columns: columns, toSI: scale))
         }
         mapping.labelColumn = lower.firstIndex { labelNames.contains($0) }
-        if mapping.streams.contains(where: { $0.sensor == .accelerometer }), header.contains(where: { $0.lowercased().hasPrefix("x_acc") }) {
+        if mapping.streams.contains(where: { $0.sensor == .accelerometer }), header.contains(where: { $0.lowercased().hasPrefix("x_acc") })
+        {
             mapping.dialect = "labelled_research"
         }
         return mapping.streams.isEmpty ? nil : mapping
@@ -129,7 +148,8 @@ public enum IMUDialect {
     /// (`accelerometerAccelerationX(G)`, `gyroRotationX(rad/s)`, `acc x`), or a bare `x,y,z`
     /// when the file name says which sensor it holds (`Gyroscope.csv`).
     static func keywordAxes(_ lower: [String], sensor: IMUSensor, fileName: String) -> [Int] {
-        let keywords: [String] = sensor == .accelerometer ? ["accelerometer", "acceleration", "accel", "acc"] : ["gyroscope", "gyro", "rotationrate"]
+        let keywords: [String] =
+            sensor == .accelerometer ? ["accelerometer", "acceleration", "accel", "acc"] : ["gyroscope", "gyro", "rotationrate"]
         let excluded = ["linear", "user", "gravity", "uncalibrated", "magnet"]
         let axes = ["x", "y", "z"].compactMap { axis in
             lower.firstIndex { column in
@@ -174,7 +194,8 @@ public enum IMUDialect {
         let time = lower.firstIndex { $0.contains("time") || $0.contains("stamp") || $0 == "t" || $0 == "ts" }
         var axes = ["x", "y", "z"].compactMap { axis in lower.firstIndex(of: axis).map { header[$0] } }
         if axes.count != 3 { axes = (1...3).map { String((time ?? 0) + 1 + $0) } }
-        var example = "files=\(fileName); " + (time.map { "time=\(header[$0])" } ?? "rate=HZ; start=TIME") + "; acc=" + axes.joined(separator: ",")
+        var example =
+            "files=\(fileName); " + (time.map { "time=\(header[$0])" } ?? "rate=HZ; start=TIME") + "; acc=" + axes.joined(separator: ",")
         if let label = lower.firstIndex(where: { labelNames.contains($0) }) { example += "; label=\(header[label])" }
         return "no IMU dialect matches the columns [\(header.joined(separator: ", "))]; expected a time column "
             + "(time, timestamp, time_ms …) and accelerometer columns (ax,ay,az or acc_x… or x_acc…), a "

@@ -60,7 +60,9 @@ final class IMUTally: IMUTallyVisitor {
     }
 
     func activityRun(_ name: String, start: Timestamp, end: Timestamp, line: Int) {
-        guard plausibleSeconds.contains(start.secondsSince1970), plausibleSeconds.contains(end.secondsSince1970), start <= end else { return }
+        guard plausibleSeconds.contains(start.secondsSince1970), plausibleSeconds.contains(end.secondsSince1970), start <= end else {
+            return
+        }
         result.activities.append(LabelInterval(device: labelDevice, start: start, end: end, rawName: name, source: "activity_recognition"))
     }
 

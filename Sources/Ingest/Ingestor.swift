@@ -81,8 +81,10 @@ public struct Ingestor: Sendable {
     }
 
     /// A phone app's multi-file export through `read`, which returns the phone it names.
-    private func readExport(_ result: IngestResult, sink: IngestSink, dialect: String,
-                            read: (IMUTally) throws -> String?) throws -> IngestResult {
+    private func readExport(
+        _ result: IngestResult, sink: IngestSink, dialect: String,
+        read: (IMUTally) throws -> String?
+    ) throws -> IngestResult {
         let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
         let phone = try read(tally)
         var final = tally.finish()
@@ -98,14 +100,18 @@ public struct Ingestor: Sendable {
     private func requireData(_ result: IngestResult, path: String) throws {
         guard result.format != .manifest else { return }
         if result.format == .gpx, result.recordsRead == 0 { return }
-        let usable = result.fixesKept + result.waypointsKept + result.imuSamples + result.labels.count + result.geofences.count
+        let usable =
+            result.fixesKept + result.waypointsKept + result.imuSamples + result.labels.count + result.geofences.count
             + result.checkIns.count + result.otherSensors.values.reduce(0, +)
         guard usable == 0 else { return }
         let firstDrop = result.dropped.firstLine.values.min()
         let ranked = result.dropped.counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-        guard let dominant = ranked.first?.key else { throw InputError(.noData, "the file holds no data rows", path: path, line: firstDrop) }
+        guard let dominant = ranked.first?.key else {
+            throw InputError(.noData, "the file holds no data rows", path: path, line: firstDrop)
+        }
         let reasons = ranked.map { "\($0.value) \($0.key.rawValue)" }
-        let message = "no usable record: all \(result.dropped.total) dropped (\(reasons.joined(separator: ", "))); "
+        let message =
+            "no usable record: all \(result.dropped.total) dropped (\(reasons.joined(separator: ", "))); "
             + Self.remedy(dominant, cleaning: cleaning)
         throw InputError(.noData, message, path: path, line: result.dropped.firstLine[dominant] ?? firstDrop)
     }

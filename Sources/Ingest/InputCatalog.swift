@@ -35,7 +35,8 @@ public struct InputCatalog {
     }
 
     /// The reason given for a file whose extension is not a trace format's.
-    public static let notATraceExtension = "not a trace format (its extension is not one of "
+    public static let notATraceExtension =
+        "not a trace format (its extension is not one of "
         + FormatDetector.dataExtensions.sorted().joined(separator: ", ") + ")"
 
     /// What becomes of an entry discovery could not offer as a file to read, without opening it.
@@ -70,7 +71,7 @@ public struct InputCatalog {
                     }
                     verdict = .read(format)
                 } else if let reason = FormatDetector.whyNotATrace(path: input.path) {
-                    verdict = .skip(reason: reason, worthSaying: true)  // a data extension that is not a trace, and what to do if it is one
+                    verdict = .skip(reason: reason, worthSaying: true) // a data extension that is not a trace, and what to do if it is one
                 } else {
                     verdict = .skip(reason: Self.notATraceExtension, worthSaying: false)
                 }

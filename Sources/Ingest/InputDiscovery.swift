@@ -66,7 +66,8 @@ public enum PipelineOutputs {
     static let outputNames: Set<String> = [
         "quarantine.csv", "modes.csv", "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv",
         "od_matrix.csv", "od_grid.csv", "modal_split.csv", "device_stats.csv", "rides.csv", "stops.csv", "events.csv", "train_comfort.csv",
-        "route_comfort.csv", "staypoints.geojson", "triplegs.geojson", "dwells.geojson", "spark_summary.json", "parquet", "logs", "restricted", "releases"
+        "route_comfort.csv", "staypoints.geojson", "triplegs.geojson", "dwells.geojson", "spark_summary.json", "parquet", "logs",
+        "restricted", "releases"
     ]
 }
 
@@ -117,8 +118,10 @@ public enum InputDiscovery {
         input.problem == nil && (input.path as NSString).lastPathComponent.lowercased() == "manifest.csv"
     }
 
-    private static func walk(_ folder: String, root: String, excluded: Set<String>, visited: inout Set<[UInt64]>,
-                             into found: inout [DiscoveredInput]) {
+    private static func walk(
+        _ folder: String, root: String, excluded: Set<String>, visited: inout Set<[UInt64]>,
+        into found: inout [DiscoveredInput]
+    ) {
         var entries: [FolderEntry]
         switch FolderEntry.list(folder) {
         case .success(let list): entries = list.filter { !$0.name.hasPrefix(".") }.sorted { $0.name < $1.name }
@@ -128,22 +131,31 @@ public enum InputDiscovery {
         let isExport = PipelineOutputs.holdsExport(folder)
         let isOutput = excluded.contains(folder) || PipelineOutputs.holdsStore(folder) || isExport
         if isOutput, folder != root {
-            return found.append(DiscoveredInput(path: folder, root: root, problem: .pipelineOutput(
-                excluded.contains(folder) ? "the run's own output folder"
-                    : isExport ? "a `pipeline export` folder (it holds \(PipelineOutputs.exportMarker))"
-                    : "a pipeline output folder (it holds \(PipelineOutputs.storeName))")))
+            return found.append(
+                DiscoveredInput(
+                    path: folder, root: root,
+                    problem: .pipelineOutput(
+                        excluded.contains(folder)
+                            ? "the run's own output folder"
+                            : isExport
+                                ? "a `pipeline export` folder (it holds \(PipelineOutputs.exportMarker))"
+                                : "a pipeline output folder (it holds \(PipelineOutputs.storeName))")))
         }
-        if isExport {  // an export folder given itself: every table in it is the pipeline's
+        if isExport { // an export folder given itself: every table in it is the pipeline's
             for entry in entries {
-                found.append(DiscoveredInput(path: (folder as NSString).appendingPathComponent(entry.name), root: root,
-                                             problem: .pipelineOutput("a table of the `pipeline export` in this folder")))
+                found.append(
+                    DiscoveredInput(
+                        path: (folder as NSString).appendingPathComponent(entry.name), root: root,
+                        problem: .pipelineOutput("a table of the `pipeline export` in this folder")))
             }
             return
         }
-        if isOutput {  // a store kept among the inputs: its own files are listed, not read
+        if isOutput { // a store kept among the inputs: its own files are listed, not read
             for entry in entries where PipelineOutputs.isOutputName(entry.name) {
-                found.append(DiscoveredInput(path: (folder as NSString).appendingPathComponent(entry.name), root: root,
-                                             problem: .pipelineOutput("an output of the pipeline store in this folder")))
+                found.append(
+                    DiscoveredInput(
+                        path: (folder as NSString).appendingPathComponent(entry.name), root: root,
+                        problem: .pipelineOutput("an output of the pipeline store in this folder")))
             }
             entries.removeAll { PipelineOutputs.isOutputName($0.name) }
         }
@@ -159,8 +171,11 @@ public enum InputDiscovery {
         for entry in entries {
             let path = (folder as NSString).appendingPathComponent(entry.name)
             guard entry.isValidUTF8 else {
-                found.append(DiscoveredInput(path: path, root: root, problem: .unreadable(
-                    "the name is not valid UTF-8 (its bytes are shown escaped); rename it to have it read")))
+                found.append(
+                    DiscoveredInput(
+                        path: path, root: root,
+                        problem: .unreadable(
+                            "the name is not valid UTF-8 (its bytes are shown escaped); rename it to have it read")))
                 continue
             }
             switch FileKind(path: path) {
@@ -170,7 +185,9 @@ public enum InputDiscovery {
                 if visited.insert([device, inode]).inserted {
                     walk(path, root: root, excluded: excluded, visited: &visited, into: &found)
                 } else {
-                    found.append(DiscoveredInput(path: path, root: root, problem: .notRegular("a folder already walked (a symbolic link back into the inputs)")))
+                    found.append(
+                        DiscoveredInput(
+                            path: path, root: root, problem: .notRegular("a folder already walked (a symbolic link back into the inputs)")))
                 }
             case .other(let kind):
                 found.append(DiscoveredInput(path: path, root: root, problem: .notRegular(kind)))

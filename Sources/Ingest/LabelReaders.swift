@@ -45,7 +45,8 @@ public enum LabelReaders {
                 return dropped.record(.invalidTime, line: row.line)
             }
             guard end >= start else { return dropped.record(.timeBackwards, line: row.line) }
-            labels.append(LabelInterval(device: row.value("device") ?? device, start: start, end: end, rawName: mode, source: "labels_file"))
+            labels.append(
+                LabelInterval(device: row.value("device") ?? device, start: start, end: end, rawName: mode, source: "labels_file"))
         }
         return labels
     }

@@ -28,7 +28,11 @@ struct LabelRunTracker {
 
     mutating func finish(visitor: IMUVisitor) {
         if let start, !name.isEmpty {
-            if isActivity { visitor.activityRun(name, start: start, end: end, line: line) } else { visitor.labelRun(name, start: start, end: end, line: line) }
+            if isActivity {
+                visitor.activityRun(name, start: start, end: end, line: line)
+            } else {
+                visitor.labelRun(name, start: start, end: end, line: line)
+            }
         }
         start = nil
     }

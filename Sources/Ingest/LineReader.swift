@@ -30,7 +30,7 @@ public struct LineReader {
         var lineNumber = 0
         var atEnd = false
         while !atEnd {
-            if filled == capacity {  // one line longer than the buffer: grow it
+            if filled == capacity { // one line longer than the buffer: grow it
                 guard capacity < maxLineBytes else { throw tooLong(line: lineNumber + 1) }
                 let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity * 2, alignment: 16)
                 bigger.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<filled]))
@@ -66,9 +66,10 @@ public struct LineReader {
     }
 
     private func tooLong(line: Int) -> InputError {
-        InputError(line == 1 ? .badHeader : .malformedRecord,
-                   "line \(line) is longer than \(maxLineBytes / 1024) KiB; expected text lines (is this a binary file, or one without line ends?)",
-                   path: source.path, line: line)
+        InputError(
+            line == 1 ? .badHeader : .malformedRecord,
+            "line \(line) is longer than \(maxLineBytes / 1024) KiB; expected text lines (is this a binary file, or one without line ends?)",
+            path: source.path, line: line)
     }
 
     /// Longest header line read by `head`, bytes (64 KiB: two thousand 30-character column names).

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import MobilityCore
 
@@ -36,12 +36,17 @@ public struct Manifest: Sendable {
         let folder = (path as NSString).deletingLastPathComponent
         var loaded: [String: Entry] = [:]
         var loadedGlobs: [(pattern: String, entry: Entry)] = []
-        try NamedColumnsCSV.forEachRow(path: path, header: { names in
-            let lower = Set(names.map { $0.lowercased() })
-            guard lower.contains("path"), lower.contains("device") else {
-                throw InputError(.badHeader, "a manifest needs the columns path,device[,person][,mode]; saw [\(names.joined(separator: ", "))]", path: path, line: 1)
+        try NamedColumnsCSV.forEachRow(
+            path: path,
+            header: { names in
+                let lower = Set(names.map { $0.lowercased() })
+                guard lower.contains("path"), lower.contains("device") else {
+                    throw InputError(
+                        .badHeader, "a manifest needs the columns path,device[,person][,mode]; saw [\(names.joined(separator: ", "))]",
+                        path: path, line: 1)
+                }
             }
-        }) { row in
+        ) { row in
             guard let file = row.value("path"), let device = row.value("device") else {
                 return dropped.record(.malformedRow, line: row.line)
             }
@@ -50,11 +55,15 @@ public struct Manifest: Sendable {
             let parts = [row.value("columns"), row.value("start").map { "start=" + $0 }, row.value("utc_offset").map { "utc_offset=" + $0 }]
                 .compactMap { $0 }.filter { !$0.isEmpty }
             if !parts.isEmpty {
-                do { entry.mapping = try ColumnMappingSpec(text: parts.joined(separator: ";")) } catch let error as ColumnMappingSpec.SpecError {
+                do { entry.mapping = try ColumnMappingSpec(text: parts.joined(separator: ";")) } catch let error
+                    as ColumnMappingSpec.SpecError
+                {
                     throw InputError(.badHeader, "the row for \(file): \(error.description)", path: path, line: row.line)
                 }
                 if entry.mapping?.files != nil {
-                    throw InputError(.badHeader, "the row for \(file): files= has no place in a manifest (its path column names the files)", path: path, line: row.line)
+                    throw InputError(
+                        .badHeader, "the row for \(file): files= has no place in a manifest (its path column names the files)", path: path,
+                        line: row.line)
                 }
             }
             if file.contains(where: { "*?[".contains($0) }) {
@@ -66,7 +75,7 @@ public struct Manifest: Sendable {
             }
         }
         entries.merge(loaded) { _, new in new }
-        globs = loadedGlobs + globs  // a manifest read later (deeper) is more specific
+        globs = loadedGlobs + globs // a manifest read later (deeper) is more specific
     }
 
     public var isEmpty: Bool { entries.isEmpty && globs.isEmpty }
@@ -76,7 +85,8 @@ public struct Manifest: Sendable {
     public func unmatchedRows(_ inputs: [String]) -> [(path: String, manifest: String, line: Int)] {
         let paths = Set(inputs.map(InputPath.standardise))
         return rows.filter { row in
-            row.path.contains(where: { "*?[".contains($0) }) ? !paths.contains { fnmatch(row.path, $0, FNM_PATHNAME) == 0 } : !paths.contains(row.path)
+            row.path.contains(where: { "*?[".contains($0) })
+                ? !paths.contains { fnmatch(row.path, $0, FNM_PATHNAME) == 0 } : !paths.contains(row.path)
         }
     }
 

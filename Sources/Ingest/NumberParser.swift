@@ -114,7 +114,7 @@ public enum NumberParser {
         let allDigits = (word & 0xF0F0_F0F0_F0F0_F0F0) | (((word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4)
         guard allDigits == 0x3333_3333_3333_3333 else { return nil }
         var value = word &- 0x3030_3030_3030_3030
-        value = value &* 10 &+ (value >> 8)  // pairs of digits
+        value = value &* 10 &+ (value >> 8) // pairs of digits
         let low = (value & 0x0000_00FF_0000_00FF) &* (100 &+ (1_000_000 << 32))
         let high = ((value >> 16) & 0x0000_00FF_0000_00FF) &* (1 &+ (10_000 << 32))
         return ((low &+ high) >> 32) & 0xFFFF_FFFF

@@ -54,7 +54,8 @@ public struct PLTReader {
                 return true
             }
             guard let latitude = fields.double(0, in: line), let longitude = fields.double(1, in: line),
-                  let days = fields.double(4, in: line) else {
+                let days = fields.double(4, in: line)
+            else {
                 visitor.rejectedPoint(.malformedRow, line: number)
                 return true
             }

@@ -14,7 +14,8 @@ public enum Phyphox {
         guard !tables.isEmpty else { return false }
         if names.contains("meta"), FileKind(path: (folder as NSString).appendingPathComponent("meta")).isFolder { return true }
         guard let sensor = tables.sorted().first(where: { PhyphoxSensor(fileName: $0) != nil || SensorLogger.stem($0) == "location" }),
-              let first = try? LineReader.head(path: (folder as NSString).appendingPathComponent(sensor), limit: 1).first else { return false }
+            let first = try? LineReader.head(path: (folder as NSString).appendingPathComponent(sensor), limit: 1).first
+        else { return false }
         return isTimeColumn(CSVFields.split(first, delimiter: IMUDialect.guessDelimiter(first)).first ?? "")
     }
 
@@ -29,34 +30,43 @@ public enum Phyphox {
     }
 
     /// What a user can do about an export whose start is unknown.
-    static let startHint = "export the experiment again with its meta data, or give the time the recording started: a start column "
+    static let startHint =
+        "export the experiment again with its meta data, or give the time the recording started: a start column "
         + "in manifest.csv (path,device,start) or --columns 'files=NAME; start=2024-05-01T08:00:00Z' (NAME the folder or zip)"
 
     /// The clock of `meta/time.csv`: header `"event","experiment time","system time","system
     /// time text"` (separator comma, semicolon or tab, as exported), a `START` row per start.
     static func clock(timeFile path: String) throws -> ExperimentClock {
         guard FileKind(path: path) == .regular else {
-            throw InputError(.noData, "meta/time.csv is missing (a partial export?), so the recording's times, seconds since the "
-                             + "experiment began, cannot be made absolute; " + startHint, path: path)
+            throw InputError(
+                .noData,
+                "meta/time.csv is missing (a partial export?), so the recording's times, seconds since the "
+                    + "experiment began, cannot be made absolute; " + startHint, path: path)
         }
         let lines = try LineReader.head(path: path, limit: 10_000)
         guard let header = lines.first else { throw InputError(.noData, "meta/time.csv is empty", path: path, line: 1) }
         let delimiter = IMUDialect.guessDelimiter(header)
         let names = CSVFields.split(header, delimiter: delimiter).map { $0.lowercased() }
         guard let event = names.firstIndex(of: "event"), let experiment = names.firstIndex(where: { $0.hasPrefix("experiment time") }),
-              let system = names.firstIndex(where: { $0.hasPrefix("system time") && !$0.contains("text") }) else {
-            throw InputError(.badHeader, "meta/time.csv: expected the columns event, experiment time and system time; found [\(names.joined(separator: ", "))]",
-                             path: path, line: 1)
+            let system = names.firstIndex(where: { $0.hasPrefix("system time") && !$0.contains("text") })
+        else {
+            throw InputError(
+                .badHeader,
+                "meta/time.csv: expected the columns event, experiment time and system time; found [\(names.joined(separator: ", "))]",
+                path: path, line: 1)
         }
         let starts = lines.dropFirst().compactMap { line -> (experiment: Double, system: Double)? in
             let fields = CSVFields.split(line, delimiter: delimiter)
             guard fields.count > max(event, experiment, system), fields[event].uppercased() == "START",
-                  let e = NumberParser.double(fields[experiment]), let s = NumberParser.double(fields[system]) else { return nil }
+                let e = NumberParser.double(fields[experiment]), let s = NumberParser.double(fields[system])
+            else { return nil }
             return (e, s)
         }
         guard let clock = ExperimentClock(starts: starts) else {
-            throw InputError(.noData, "meta/time.csv has no START row with a system time, so the recording's absolute time is unknown; "
-                             + startHint, path: path, line: 2)
+            throw InputError(
+                .noData,
+                "meta/time.csv has no START row with a system time, so the recording's absolute time is unknown; "
+                    + startHint, path: path, line: 2)
         }
         return clock
     }

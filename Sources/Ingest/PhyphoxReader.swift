@@ -24,8 +24,10 @@ public struct PhyphoxReader {
     @discardableResult
     public func read(visitor: IMUTallyVisitor) throws -> String? {
         guard zipped else { return try readFolder(path, visitor: visitor) }
-        return try ZipExtraction.withExport(path, what: "phyphox export (meta/time.csv beside sensor CSV files)",
-                                            isExport: { Phyphox.isExport(folder: $0, fileNames: $1) }) { folder in
+        return try ZipExtraction.withExport(
+            path, what: "phyphox export (meta/time.csv beside sensor CSV files)",
+            isExport: { Phyphox.isExport(folder: $0, fileNames: $1) }
+        ) { folder in
             try readFolder(folder, visitor: visitor, displayPath: path)
         }
     }
@@ -36,7 +38,9 @@ public struct PhyphoxReader {
         if let startSeconds, let given = ExperimentClock(starts: [(0, startSeconds)]) {
             clock = given
         } else {
-            do { clock = try Phyphox.clock(timeFile: (folder as NSString).appendingPathComponent("meta/time.csv")) } catch var error as InputError {
+            do { clock = try Phyphox.clock(timeFile: (folder as NSString).appendingPathComponent("meta/time.csv")) } catch var error
+                as InputError
+            {
                 error.path = shown + "/meta/time.csv"
                 throw error
             }
@@ -58,10 +62,15 @@ public struct PhyphoxReader {
                     mapping.clock = clock
                     visitor.addRows(try TableIMUReader(path: file, mapping: mapping).read(visitor: visitor))
                 } else if let sensor {
-                    let kind = if case .stream(let stream) = sensor { stream.rawValue.replacingOccurrences(of: "_", with: " ") } else { "magnetometer" }
-                    throw InputError(.badHeader, "named like a motion sensor (\(kind)), but its columns [\(fields.joined(separator: ", "))] "
-                                     + "are neither phyphox family: expected \"Time (s)\" with \"X (m/s^2)\",\"Y (m/s^2)\",\"Z (m/s^2)\" (iPhone) "
-                                     + "or \"Acceleration x (m/s^2)\"… / \"Gyroscope x (rad/s)\"… (Android)", path: file, line: 1)
+                    let kind =
+                        if case .stream(let stream) = sensor { stream.rawValue.replacingOccurrences(of: "_", with: " ") } else {
+                            "magnetometer"
+                        }
+                    throw InputError(
+                        .badHeader,
+                        "named like a motion sensor (\(kind)), but its columns [\(fields.joined(separator: ", "))] "
+                            + "are neither phyphox family: expected \"Time (s)\" with \"X (m/s^2)\",\"Y (m/s^2)\",\"Z (m/s^2)\" (iPhone) "
+                            + "or \"Acceleration x (m/s^2)\"… / \"Gyroscope x (rad/s)\"… (Android)", path: file, line: 1)
                 } else {
                     visitor.addOtherSensor(SensorLogger.stem(name), rows: try LineReader.dataRows(path: file))
                 }

@@ -26,6 +26,7 @@ public enum PhyphoxSensor: Hashable, Sendable {
     /// axes in µT).
     static func isMagnetometerHeader(_ header: [String]) -> Bool {
         let lower = header.map { $0.lowercased() }
-        return lower.contains { $0.hasPrefix("time (") } && lower.contains { $0.hasPrefix("magnetic field x") || ($0.hasPrefix("x (") && $0.contains("t)")) }
+        return lower.contains { $0.hasPrefix("time (") }
+            && lower.contains { $0.hasPrefix("magnetic field x") || ($0.hasPrefix("x (") && $0.contains("t)")) }
     }
 }

@@ -48,8 +48,10 @@ public struct PositionTableReader {
         /// The column naming each row's person or device, with its name as the header has it.
         var identity: (column: Int, name: String, isPerson: Bool)?
 
-        static let timeNames = ["time", "timestamp", "ts", "tracked_at", "trackedat", "datetime", "date_time", "unix_time", "epoch",
-                                "time_s", "time_ms", "time_us", "time_ns", "timestamp_s", "timestamp_ms", "timestamp_ns", "utc_time", "gps_time"]
+        static let timeNames = [
+            "time", "timestamp", "ts", "tracked_at", "trackedat", "datetime", "date_time", "unix_time", "epoch",
+            "time_s", "time_ms", "time_us", "time_ns", "timestamp_s", "timestamp_ms", "timestamp_ns", "utc_time", "gps_time"
+        ]
 
         init?(header: [String]) {
             // phyphox names carry their unit: "Latitude (°)", "Horizontal Accuracy (m)", "Time (s)".
@@ -97,7 +99,9 @@ public struct PositionTableReader {
     public static func identity(path: String) -> (name: String, isPerson: Bool)? {
         guard let lines = try? LineReader.head(path: path, limit: 2), lines.count == 2 else { return nil }
         let delimiter = IMUDialect.guessDelimiter(lines[0])
-        guard let columns = Columns(header: CSVFields.split(lines[0], delimiter: delimiter)), let identity = columns.identity else { return nil }
+        guard let columns = Columns(header: CSVFields.split(lines[0], delimiter: delimiter)), let identity = columns.identity else {
+            return nil
+        }
         let values = CSVFields.split(lines[1], delimiter: delimiter)
         guard identity.column < values.count, !values[identity.column].isEmpty else { return nil }
         return (values[identity.column], identity.isPerson)
@@ -119,8 +123,10 @@ public struct PositionTableReader {
                 fields = CSVFields(delimiter: delimiter)
                 columns = Columns(header: CSVFields.split(header, delimiter: delimiter))
                 guard columns != nil else {
-                    throw InputError(.badHeader, "expected a time column and latitude and longitude (or a WKT geom) columns; found ["
-                                     + CSVFields.split(header, delimiter: delimiter).joined(separator: ", ") + "]", path: path, line: 1)
+                    throw InputError(
+                        .badHeader,
+                        "expected a time column and latitude and longitude (or a WKT geom) columns; found ["
+                            + CSVFields.split(header, delimiter: delimiter).joined(separator: ", ") + "]", path: path, line: 1)
                 }
                 unit = columns?.timeUnit
                 return true
@@ -133,16 +139,21 @@ public struct PositionTableReader {
             }
             if let identity = columns.identity {
                 let value = fields.string(identity.column, in: line)
-                if firstIdentity == nil { firstIdentity = value } else if value != firstIdentity {
-                    throw InputError(.badHeader, "this table holds the rows of more than one \(identity.isPerson ? "person" : "device") "
-                                     + "(\(identity.name) \(firstIdentity!) in the first row, \(value) here); an input is one device's "
-                                     + "recording: split it into one file per \(identity.name) (in pandas: for key, rows in "
-                                     + "df.groupby('\(identity.name)'): rows.to_csv(f'\(identity.name)-{key}.csv', index=False)) and run on the folder",
-                                     path: path, line: number)
+                if firstIdentity == nil {
+                    firstIdentity = value
+                } else if value != firstIdentity {
+                    throw InputError(
+                        .badHeader,
+                        "this table holds the rows of more than one \(identity.isPerson ? "person" : "device") "
+                            + "(\(identity.name) \(firstIdentity!) in the first row, \(value) here); an input is one device's "
+                            + "recording: split it into one file per \(identity.name) (in pandas: for key, rows in "
+                            + "df.groupby('\(identity.name)'): rows.to_csv(f'\(identity.name)-{key}.csv', index=False)) and run on the folder",
+                        path: path, line: number)
                 }
             }
             guard let (latitude, longitude) = position(columns.position, line: line, fields: fields),
-                  let seconds = time(fields.bytes(columns.time, in: line), unit: &unit) else {
+                let seconds = time(fields.bytes(columns.time, in: line), unit: &unit)
+            else {
                 visitor.rejectedRow(.malformedRow, line: number, sensor: nil)
                 return true
             }
@@ -158,7 +169,8 @@ public struct PositionTableReader {
                 courseDegrees: optional(columns.bearing).flatMap { $0 < 0 ? nil : $0 })
             try visitor.fix(fix, line: number)
             if let column = columns.activity, column < fields.count {
-                activities.observe(fields.bytes(column, in: line), time: Timestamp(secondsSince1970: seconds), line: number, visitor: visitor)
+                activities.observe(
+                    fields.bytes(column, in: line), time: Timestamp(secondsSince1970: seconds), line: number, visitor: visitor)
             }
             return true
         }
@@ -175,7 +187,7 @@ public struct PositionTableReader {
         var text = CSVFields.unquote(String(decoding: bytes, as: UTF8.self))
         guard let time = text.withUTF8({ ISO8601.parse($0, defaultOffsetSeconds: defaultUTCOffsetSeconds) }) else { return nil }
         unit = .iso8601
-        return time.secondsSince1970  // a date-time says when it was: no start applies
+        return time.secondsSince1970 // a date-time says when it was: no start applies
     }
 
     private func position(_ position: Columns.Position, line: UnsafeBufferPointer<UInt8>, fields: CSVFields) -> (Double, Double)? {
@@ -193,8 +205,11 @@ public struct PositionTableReader {
     static func point(wkt text: String) -> (Double, Double)? {
         var body = Substring(text.trimmingWhitespace())
         if body.uppercased().hasPrefix("SRID="), let semicolon = body.firstIndex(of: ";") { body = body[body.index(after: semicolon)...] }
-        guard body.uppercased().hasPrefix("POINT"), let open = body.firstIndex(of: "("), let close = body.lastIndex(of: ")"), open < close else { return nil }
-        let numbers = body[body.index(after: open)..<close].split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { NumberParser.double(String($0)) }
+        guard body.uppercased().hasPrefix("POINT"), let open = body.firstIndex(of: "("), let close = body.lastIndex(of: ")"), open < close
+        else { return nil }
+        let numbers = body[body.index(after: open)..<close].split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap {
+            NumberParser.double(String($0))
+        }
         guard numbers.count >= 2 else { return nil }
         return (numbers[1], numbers[0])
     }

@@ -18,7 +18,9 @@ public enum SensorLogger {
             text = ZipExtraction.smallEntry(path, endingWith: "Metadata.csv").map { String(decoding: $0, as: UTF8.self) }
         } else {
             let metadata = (path as NSString).appendingPathComponent("Metadata.csv")
-            text = FileManager.default.fileExists(atPath: metadata) ? (try? LineReader.head(path: metadata, limit: 2))?.joined(separator: "\n") : nil
+            text =
+                FileManager.default.fileExists(atPath: metadata)
+                ? (try? LineReader.head(path: metadata, limit: 2))?.joined(separator: "\n") : nil
         }
         let lines = (text ?? "").split(whereSeparator: \.isNewline).prefix(2).map { String($0) }
         guard lines.count == 2 else { return nil }

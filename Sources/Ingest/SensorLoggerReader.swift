@@ -23,8 +23,10 @@ public struct SensorLoggerReader {
     @discardableResult
     public func read(visitor: IMUTallyVisitor) throws -> String? {
         guard zipped else { return try readFolder(path, visitor: visitor) }
-        return try ZipExtraction.withExport(path, what: "Sensor Logger export (Metadata.csv with Accelerometer.csv …)",
-                                            isExport: { SensorLogger.isExport(fileNames: $1) }) { folder in
+        return try ZipExtraction.withExport(
+            path, what: "Sensor Logger export (Metadata.csv with Accelerometer.csv …)",
+            isExport: { SensorLogger.isExport(fileNames: $1) }
+        ) { folder in
             try readFolder(folder, visitor: visitor, displayPath: path)
         }
     }
@@ -43,9 +45,12 @@ public struct SensorLoggerReader {
                 let header = try LineReader.head(path: file, limit: 1).first ?? ""
                 if Phyphox.isTimeColumn(CSVFields.split(header, delimiter: IMUDialect.guessDelimiter(header)).first ?? "") {
                     // A phyphox export whose meta/ was lost (a zip is told apart by its meta/ entries only).
-                    throw InputError(.noData, "a phyphox export (its sensor files start with \"Time (s)\"), not a Sensor Logger one, and it has "
-                                     + "no meta/time.csv, so its times, seconds since the experiment began, cannot be made absolute; " + Phyphox.startHint,
-                                     path: file, line: 1)
+                    throw InputError(
+                        .noData,
+                        "a phyphox export (its sensor files start with \"Time (s)\"), not a Sensor Logger one, and it has "
+                            + "no meta/time.csv, so its times, seconds since the experiment began, cannot be made absolute; "
+                            + Phyphox.startHint,
+                        path: file, line: 1)
                 }
                 if let mapping = IMUDialect.sensorLogger(CSVFields.split(header), fileName: name) {
                     visitor.addRows(try TableIMUReader(path: file, mapping: mapping).read(visitor: visitor))
@@ -65,7 +70,8 @@ public struct SensorLoggerReader {
         guard let metadata, let lines = try? LineReader.head(path: metadata, limit: 2), lines.count == 2 else { return nil }
         let header = CSVFields.split(lines[0]), values = CSVFields.split(lines[1])
         guard let column = header.firstIndex(where: { $0.lowercased() == "device name" }), column < values.count,
-              !values[column].isEmpty else { return nil }
+            !values[column].isEmpty
+        else { return nil }
         return values[column]
     }
 }

@@ -22,12 +22,14 @@ public struct TableIMUReader {
         labels.names = mapping.labelNames
         var timeUnit = mapping.timeUnit
         var rows = 0
-        var elapsedSeconds = 0.0  // the sum of the intervals so far, with dt=
+        var elapsedSeconds = 0.0 // the sum of the intervals so far, with dt=
         let needed = mapping.minimumFields
         try LineReader(path: path).forEachLine { whole, number in
             guard number > mapping.headerLines, !whole.isEmpty else { return true }
             // A `;` ending every row is a record terminator (WISDM writes `…,x,y,z;`), not part of the last field.
-            let line = whole.last == UInt8(ascii: ";") && mapping.delimiter != UInt8(ascii: ";") ? UnsafeBufferPointer(rebasing: whole.dropLast()) : whole
+            let line =
+                whole.last == UInt8(ascii: ";") && mapping.delimiter != UInt8(ascii: ";")
+                ? UnsafeBufferPointer(rebasing: whole.dropLast()) : whole
             fields.split(line)
             guard fields.count >= needed else {
                 visitor.rejectedRow(.malformedRow, line: number, sensor: mapping.streams.first?.sensor)
@@ -53,8 +55,9 @@ public struct TableIMUReader {
             rows += 1
             for stream in mapping.streams {
                 guard let x = fields.double(stream.columns[0], in: line),
-                      let y = fields.double(stream.columns[1], in: line),
-                      let z = fields.double(stream.columns[2], in: line) else {
+                    let y = fields.double(stream.columns[1], in: line),
+                    let z = fields.double(stream.columns[2], in: line)
+                else {
                     visitor.rejectedRow(.notANumber, line: number, sensor: stream.sensor)
                     continue
                 }
@@ -76,7 +79,9 @@ public struct TableIMUReader {
 
     private func parseTime(_ bytes: UnsafeBufferPointer<UInt8>, unit: inout TimeUnit?) -> Timestamp? {
         let zone = Int(mapping.defaultUTCOffsetSeconds)
-        if unit == .iso8601 { return ISO8601.parse(bytes, defaultOffsetSeconds: zone).map { $0.adding(seconds: mapping.timeOffsetSeconds) } }
+        if unit == .iso8601 {
+            return ISO8601.parse(bytes, defaultOffsetSeconds: zone).map { $0.adding(seconds: mapping.timeOffsetSeconds) }
+        }
         guard let value = NumberParser.double(bytes), value.isFinite else {
             guard unit == nil, let time = ISO8601.parse(bytes, defaultOffsetSeconds: zone) else { return nil }
             unit = .iso8601

@@ -35,7 +35,8 @@ public struct TrackSurvey: Sendable {
     /// Surveys the folders holding tracks among `inputs`: every track in them, given or not, so
     /// a part of a distributed run names them as the whole run does.
     public init(_ inputs: [DiscoveredInput]) {
-        let folders = Set(inputs.filter { $0.problem == nil && Self.isTrack($0.path) }.map { ($0.path as NSString).deletingLastPathComponent })
+        let folders = Set(
+            inputs.filter { $0.problem == nil && Self.isTrack($0.path) }.map { ($0.path as NSString).deletingLastPathComponent })
         for folder in folders.sorted() {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
             let tracks = names.filter { !$0.hasPrefix(".") }.map { (folder as NSString).appendingPathComponent($0) }
@@ -75,7 +76,7 @@ public struct TrackSurvey: Sendable {
         var farApart: [(Int, Int)] = []
         for i in extents.indices {
             for j in (i + 1)..<extents.count {
-                guard extents[j].start <= extents[i].end else { break }  // sorted by start: none later overlaps
+                guard extents[j].start <= extents[i].end else { break } // sorted by start: none later overlaps
                 switch separation(thinned(i), thinned(j)) {
                 case .farApart: farApart.append((i, j))
                 case .together: group[root(j)] = root(i)
@@ -89,7 +90,9 @@ public struct TrackSurvey: Sendable {
         var devices: [String: String] = [:]
         for indices in members.values {
             // Named by its longest track (then its path): the same name whichever track came first.
-            let longest = indices.max { (extents[$0].end - extents[$0].start, extents[$1].path) < (extents[$1].end - extents[$1].start, extents[$0].path) }!
+            let longest = indices.max {
+                (extents[$0].end - extents[$0].start, extents[$1].path) < (extents[$1].end - extents[$1].start, extents[$0].path)
+            }!
             let name = KnownExtensions.strip((extents[longest].path as NSString).lastPathComponent)
             for i in indices { devices[extents[i].path] = name }
         }
@@ -107,8 +110,10 @@ public struct TrackSurvey: Sendable {
         for fix in a {
             while k + 1 < b.count, abs(b[k + 1].seconds - fix.seconds) <= abs(b[k].seconds - fix.seconds) { k += 1 }
             guard abs(b[k].seconds - fix.seconds) <= pairingSeconds else { continue }
-            distances.append(Geodesy.haversineMeters(latitude1: fix.latitude, longitude1: fix.longitude,
-                                                     latitude2: b[k].latitude, longitude2: b[k].longitude))
+            distances.append(
+                Geodesy.haversineMeters(
+                    latitude1: fix.latitude, longitude1: fix.longitude,
+                    latitude2: b[k].latitude, longitude2: b[k].longitude))
         }
         guard distances.count >= minimumPairs else { return .unknown }
         distances.sort()
@@ -126,7 +131,8 @@ public struct TrackSurvey: Sendable {
         if !path.lowercased().hasSuffix(".gz"), let ends = endBytes(of: path) {
             let isPLT = FormatDetector.familyExtension(path) == "plt"
             if let start = isPLT ? pltTime(ends.head, first: true) : gpxTime(ends.head, first: true),
-               let end = isPLT ? pltTime(ends.tail, first: false) : gpxTime(ends.tail, first: false) {
+                let end = isPLT ? pltTime(ends.tail, first: false) : gpxTime(ends.tail, first: false)
+            {
                 return (min(start, end), max(start, end))
             }
         }
@@ -176,7 +182,9 @@ public struct TrackSurvey: Sendable {
             row = lines.last(where: { $0.split(separator: 0x2C).count >= 7 })
         }
         guard let row else { return nil }
-        let fields = row.split(separator: 0x2C, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+        let fields = row.split(separator: 0x2C, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         guard fields.count >= 7 else { return nil }
         return ISO8601.parse(fields[5] + "T" + fields[6] + "Z")?.secondsSince1970
     }

@@ -76,8 +76,10 @@ public enum ZipExtraction {
     /// Unpacks an app's export zip and calls `body` with the folder that holds the export: the
     /// zip's root, or the one folder that wraps it (`isExport(folder, names)` decides). `what`
     /// names the export in the error when neither holds it.
-    static func withExport<T>(_ zip: String, what: String, isExport: (String, [String]) -> Bool,
-                              _ body: (String) throws -> T) throws -> T {
+    static func withExport<T>(
+        _ zip: String, what: String, isExport: (String, [String]) -> Bool,
+        _ body: (String) throws -> T
+    ) throws -> T {
         try withUnpacked(zip) { root in
             let names = try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".") && $0 != "__MACOSX" }
             if isExport(root, names) { return try body(root) }
@@ -94,7 +96,7 @@ public enum ZipExtraction {
         let attributes = try? FileManager.default.attributesOfItem(atPath: zip)
         let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: a name, not a security boundary
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 // FNV-1a: a name, not a security boundary
         for byte in "\(zip)|\(size)|\(modified)".utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return String(hash, radix: 16)
     }
@@ -105,8 +107,9 @@ public enum ZipExtraction {
     /// is at most `limit` bytes unpacked: a small file read without unpacking the rest.
     static func smallEntry(_ zip: String, endingWith suffix: String, limit: UInt64 = 64 << 10) -> Data? {
         guard let archive = try? Archive(url: URL(fileURLWithPath: zip), accessMode: .read, pathEncoding: nil),
-              let entry = archive.first(where: { $0.path.lowercased().hasSuffix(suffix.lowercased()) && $0.type == .file }),
-              entry.uncompressedSize <= limit else { return nil }
+            let entry = archive.first(where: { $0.path.lowercased().hasSuffix(suffix.lowercased()) && $0.type == .file }),
+            entry.uncompressedSize <= limit
+        else { return nil }
         var data = Data()
         guard (try? archive.extract(entry, consumer: { data.append($0) })) != nil else { return nil }
         return data
@@ -127,8 +130,10 @@ public enum ZipExtraction {
         }
         let packed = ((try? FileManager.default.attributesOfItem(atPath: zip))?[.size] as? NSNumber)?.uint64Value ?? 0
         if stated > maxUnpackedBytes || stated > ratioCapAppliesAboveBytes && stated > maxInflationRatio * max(packed, 1) {
-            throw InputError(.tooLarge, "the zip's entries add up to \(stated >> 20) MiB from \(packed) bytes (more than \(maxInflationRatio)× "
-                             + "or \(maxUnpackedBytes >> 30) GiB): refused as a likely decompression bomb", path: zip)
+            throw InputError(
+                .tooLarge,
+                "the zip's entries add up to \(stated >> 20) MiB from \(packed) bytes (more than \(maxInflationRatio)× "
+                    + "or \(maxUnpackedBytes >> 30) GiB): refused as a likely decompression bomb", path: zip)
         }
         do {
             try FileManager.default.unzipItem(at: url, to: URL(fileURLWithPath: folder))

@@ -5,8 +5,11 @@
 public enum ASCIIDigits {
     /// A non-negative integer in decimal.
     public static func append(_ value: Int, to bytes: inout [UInt8]) {
-        var buffer: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var buffer:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0, rest = value
         withUnsafeMutableBytes(of: &buffer) { digits in
             repeat {
@@ -60,8 +63,10 @@ extension ISO8601 {
         let (year, month, day) = civil(fromDays: days)
         guard (0...9999).contains(year) else { return bytes.append(contentsOf: formatMillis(time).utf8) }
         ASCIIDigits.append(year, width: 4, to: &bytes)
-        for (separator, value) in [(UInt8(ascii: "-"), month), (UInt8(ascii: "-"), day), (UInt8(ascii: "T"), secondOfDay / 3600),
-                                   (UInt8(ascii: ":"), secondOfDay / 60 % 60), (UInt8(ascii: ":"), secondOfDay % 60)] {
+        for (separator, value) in [
+            (UInt8(ascii: "-"), month), (UInt8(ascii: "-"), day), (UInt8(ascii: "T"), secondOfDay / 3600),
+            (UInt8(ascii: ":"), secondOfDay / 60 % 60), (UInt8(ascii: ":"), secondOfDay % 60)
+        ] {
             bytes.append(separator)
             ASCIIDigits.append(value, width: 2, to: &bytes)
         }

@@ -33,7 +33,11 @@ public struct CSVTable: Sendable {
             let byte = bytes[index]
             if inQuotes {
                 if byte == UInt8(ascii: "\"") {
-                    if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\"") { field.append(byte); index += 1 } else { inQuotes = false }
+                    if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\"") {
+                        field.append(byte); index += 1
+                    } else {
+                        inQuotes = false
+                    }
                 } else {
                     if byte == 0x0A { line += 1 }
                     field.append(byte)

@@ -51,7 +51,7 @@ public struct CSVWriter {
     @discardableResult
     public func write(to path: String, unlessUnchanged: Bool) throws -> Bool {
         if unlessUnchanged, let existing = FileManager.default.contents(atPath: path), existing.elementsEqual(text) {
-            try? FileManager.default.removeItem(atPath: path + ".partial")  // a killed run's half-written copy
+            try? FileManager.default.removeItem(atPath: path + ".partial") // a killed run's half-written copy
             return false
         }
         let folder = (path as NSString).deletingLastPathComponent
@@ -114,8 +114,11 @@ public struct CSVWriter {
     private static func isNumber(_ field: String) -> Bool {
         guard let value = Double(field), value.isFinite else { return false }
         return field.utf8.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || [UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
-                                                                        UInt8(ascii: "e"), UInt8(ascii: "E")].contains(byte)
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || [
+                    UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+                    UInt8(ascii: "e"), UInt8(ascii: "E")
+                ].contains(byte)
         }
     }
 }

@@ -54,7 +54,9 @@ public struct CellSuppression: Sendable {
             let unknown = unknownCells(hidden)
             let exposed = determined(unknown).filter { cells[$0].sensitive }
             guard let cell = exposed.min() else { return hidden }
-            guard let complement = complement(for: cell, hidden: hidden) else { return hidden.union(cells.indices.filter { cells[$0].publishable }) }
+            guard let complement = complement(for: cell, hidden: hidden) else {
+                return hidden.union(cells.indices.filter { cells[$0].publishable })
+            }
             hidden.formUnion(complement)
         }
     }
@@ -138,7 +140,9 @@ public struct CellSuppression: Sendable {
             for (option, _, _) in ranked where !determined(unknownCells(hidden.union(option))).contains(cell) { return option }
         }
         let shared = containing.flatMap { relations[$0].map(\.cell) }
-        if let smallest = Set(shared).subtracting([cell]).filter(open).min(by: { (cells[$0].size, $0) < (cells[$1].size, $1) }) { return [smallest] }
+        if let smallest = Set(shared).subtracting([cell]).filter(open).min(by: { (cells[$0].size, $0) < (cells[$1].size, $1) }) {
+            return [smallest]
+        }
         let totals = Set(shared).subtracting([cell]).filter { !cells[$0].publishable && !unknown.contains($0) }
         guard let total = totals.min(by: { (cells[$0].size, $0) < (cells[$1].size, $1) }) else { return nil }
         return Set((revealedBy[total] ?? []).filter(open))

@@ -18,8 +18,10 @@ public struct CheckIn: Hashable, Sendable {
     /// 1-based line in the source CSV.
     public var line: Int
 
-    public init(device: String, train: String, fromStation: String, toStation: String,
-                checkinTime: Timestamp, line: Int) {
+    public init(
+        device: String, train: String, fromStation: String, toStation: String,
+        checkinTime: Timestamp, line: Int
+    ) {
         self.device = device
         self.train = train
         self.fromStation = fromStation

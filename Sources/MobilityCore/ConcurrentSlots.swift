@@ -41,7 +41,7 @@ public func runConcurrently(_ jobs: [@Sendable () throws -> Void]) throws {
             outcomes.store(Result { try held.take(at: 0)?() }, at: index)
             ended.leave()
         }
-        thread.stackSize = 8 << 20  // as the main thread's
+        thread.stackSize = 8 << 20 // as the main thread's
         thread.start()
     }
     if let first = jobs.first { outcomes.store(Result { try first() }, at: 0) }

@@ -9,7 +9,8 @@ extension Data {
         let partial = url.path + ".partial"
         try write(to: URL(fileURLWithPath: partial))
         guard rename(partial, url.path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSLocalizedDescriptionKey: "cannot move \(partial) into place"])
+            throw CocoaError(
+                .fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSLocalizedDescriptionKey: "cannot move \(partial) into place"])
         }
     }
 }

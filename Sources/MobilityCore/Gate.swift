@@ -17,14 +17,14 @@ public final class Gate: @unchecked Sendable {
     public func opening<Value>(_ body: () throws -> Value) throws -> Value {
         defer { opened.signal() }
         let value = try body()
-        succeeded = true  // written before the signal, read after the wait: ordered by the semaphore
+        succeeded = true // written before the signal, read after the wait: ordered by the semaphore
         return value
     }
 
     /// Blocks until the gate opens; throws when its body failed.
     public func wait() throws {
         opened.wait()
-        opened.signal()  // open for the next waiter too
+        opened.signal() // open for the next waiter too
         guard succeeded else { throw Failed() }
     }
 }

@@ -9,15 +9,18 @@ import Foundation
 /// - Complexity: O(v) in the number of polygon vertices; O(1) for circles.
 public enum GeofenceContainment {
     /// `bufferMeters` widens the fence by that distance (for exit hysteresis by fix accuracy).
-    public static func contains(_ fence: Geofence, latitudeDegrees: Double, longitudeDegrees: Double,
-                                bufferMeters: Double = 0) -> Bool {
+    public static func contains(
+        _ fence: Geofence, latitudeDegrees: Double, longitudeDegrees: Double,
+        bufferMeters: Double = 0
+    ) -> Bool {
         if bufferMeters > 0 {
             return distanceOutsideMeters(fence, latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees) <= bufferMeters
         }
         switch fence.shape {
         case .circle(let lat, let lon, let radius):
-            return Geodesy.haversineMeters(latitude1: lat, longitude1: lon, latitude2: latitudeDegrees,
-                                           longitude2: longitudeDegrees) <= radius + bufferMeters
+            return Geodesy.haversineMeters(
+                latitude1: lat, longitude1: lon, latitude2: latitudeDegrees,
+                longitude2: longitudeDegrees) <= radius + bufferMeters
         case .polygon(let rings):
             return polygonContains(rings, GeoPoint(longitudeDegrees: longitudeDegrees, latitudeDegrees: latitudeDegrees))
         case .multiPolygon(let polygons):
@@ -32,8 +35,9 @@ public enum GeofenceContainment {
     public static func distanceOutsideMeters(_ fence: Geofence, latitudeDegrees: Double, longitudeDegrees: Double) -> Double {
         switch fence.shape {
         case .circle(let lat, let lon, let radius):
-            let distance = Geodesy.haversineMeters(latitude1: lat, longitude1: lon, latitude2: latitudeDegrees,
-                                                   longitude2: longitudeDegrees)
+            let distance = Geodesy.haversineMeters(
+                latitude1: lat, longitude1: lon, latitude2: latitudeDegrees,
+                longitude2: longitudeDegrees)
             return max(0, distance - radius)
         case .polygon(let rings):
             return polygonDistanceOutside([rings], latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees)
@@ -49,8 +53,9 @@ public enum GeofenceContainment {
         let metresPerDegreeLatitude = Geodesy.earthRadiusMeters * radians
         let metresPerDegreeLongitude = metresPerDegreeLatitude * cos(latitudeDegrees * radians)
         func local(_ vertex: GeoPoint) -> SIMD2<Double> {
-            SIMD2((vertex.longitudeDegrees - longitudeDegrees) * metresPerDegreeLongitude,
-                  (vertex.latitudeDegrees - latitudeDegrees) * metresPerDegreeLatitude)
+            SIMD2(
+                (vertex.longitudeDegrees - longitudeDegrees) * metresPerDegreeLongitude,
+                (vertex.latitudeDegrees - latitudeDegrees) * metresPerDegreeLatitude)
         }
         var nearest = Double.infinity
         for ring in polygons.joined() {
@@ -86,7 +91,8 @@ public enum GeofenceContainment {
         for vertex in ring {
             let crosses = (vertex.latitudeDegrees > point.latitudeDegrees) != (previous.latitudeDegrees > point.latitudeDegrees)
             if crosses {
-                let longitudeAtLatitude = vertex.longitudeDegrees + (point.latitudeDegrees - vertex.latitudeDegrees)
+                let longitudeAtLatitude =
+                    vertex.longitudeDegrees + (point.latitudeDegrees - vertex.latitudeDegrees)
                     * (previous.longitudeDegrees - vertex.longitudeDegrees) / (previous.latitudeDegrees - vertex.latitudeDegrees)
                 if point.longitudeDegrees < longitudeAtLatitude { inside.toggle() }
             }

@@ -117,11 +117,13 @@ struct ByteScanner {
 
     mutating func dateTime() -> Timestamp? {
         guard let year = digits(4), separator(0x2D, 0x2F), let month = digits(2), separator(0x2D, 0x2F),
-              let day = digits(2), (1...12).contains(month), (1...31).contains(day) else { return nil }
+            let day = digits(2), (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
         var seconds = Double(ISO8601.days(year: year, month: month, day: day) * 86_400)
         if index == bytes.count { return Timestamp(secondsSince1970: seconds - Double(defaultOffsetSeconds)) }
         guard separator(0x54, 0x20), let hour = digits(2), separator(0x3A, 0x3A), let minute = digits(2),
-              hour <= 24, minute <= 59 else { return nil }
+            hour <= 24, minute <= 59
+        else { return nil }
         seconds += Double(hour * 3600 + minute * 60)
         if peek(0x3A) {
             index += 1
@@ -129,7 +131,7 @@ struct ByteScanner {
             seconds += Double(second)
             if peek(0x2E) || peek(0x2C) { seconds += fraction() }
         }
-        if peek(0x20) { index += 1 }  // "2019-03-08 16:30:07.480 +0100", as some loggers write
+        if peek(0x20) { index += 1 } // "2019-03-08 16:30:07.480 +0100", as some loggers write
         guard let offset = zoneOffsetSeconds(), index == bytes.count else { return nil }
         return Timestamp(secondsSince1970: seconds - Double(offset))
     }

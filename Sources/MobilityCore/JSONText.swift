@@ -11,8 +11,10 @@ public enum JSONText {
     public static func encoder(keys: Keys, layout: Layout) -> JSONEncoder {
         let encoder = JSONEncoder()
         if keys == .snakeCase { encoder.keyEncodingStrategy = .convertToSnakeCase }
-        encoder.outputFormatting = layout == .pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                                                     : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            layout == .pretty
+            ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            : [.sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return encoder
     }

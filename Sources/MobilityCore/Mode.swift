@@ -34,7 +34,13 @@ public enum ModeNames {
     public static let table: [String: Mode] = {
         var table: [String: Mode] = [:]
         let names: [(Mode, [String])] = [
-            (.still, ["still", "stationary", "seated", "sitting", "standing", "standingup", "sittingdown", "idle", "stop", "stopped", "stay", "waiting"]),
+            (
+                .still,
+                [
+                    "still", "stationary", "seated", "sitting", "standing", "standingup", "sittingdown", "idle", "stop", "stopped", "stay",
+                    "waiting"
+                ]
+            ),
             (.walk, ["walk", "walking", "onfoot", "foot", "run", "running", "jog", "jogging", "turning"]),
             (.bike, ["bike", "bicycle", "cycling", "cycle", "biking", "bicycling", "onbicycle", "ebike", "escooter", "kickscooter"]),
             (.car, ["car", "taxi", "drive", "driving", "automobile", "motorcycle", "motorbike"]),

@@ -19,8 +19,9 @@ public struct PositionFix: Hashable, Sendable {
 
     /// The fix of a track point (its accuracy when it has one).
     public init(_ point: TrackPoint) {
-        self.init(time: Timestamp(secondsSince1970: point.timeSeconds), latitudeDegrees: point.latitudeDegrees,
-                  longitudeDegrees: point.longitudeDegrees, accuracyMeters: point.accuracyMeters.isNaN ? nil : point.accuracyMeters)
+        self.init(
+            time: Timestamp(secondsSince1970: point.timeSeconds), latitudeDegrees: point.latitudeDegrees,
+            longitudeDegrees: point.longitudeDegrees, accuracyMeters: point.accuracyMeters.isNaN ? nil : point.accuracyMeters)
     }
 
     public init(
@@ -104,8 +105,10 @@ public struct PositionFix: Hashable, Sendable {
     }
 
     private var comparable: [Double?] {
-        [latitudeDegrees, longitudeDegrees, time?.secondsSince1970, elevationMeters, accuracyMeters, hdop, pdop,
-         speedMetersPerSecond, courseDegrees, heartRateBpm, cadenceRpm]
+        [
+            latitudeDegrees, longitudeDegrees, time?.secondsSince1970, elevationMeters, accuracyMeters, hdop, pdop,
+            speedMetersPerSecond, courseDegrees, heartRateBpm, cadenceRpm
+        ]
     }
 }
 

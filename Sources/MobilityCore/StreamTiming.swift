@@ -85,7 +85,9 @@ public struct StreamTiming: Sendable {
 
     private mutating func flushRuns() {
         guard pendingRunCount > 0 else { return }
-        if pendingRunLength < shortRuns.count { shortRuns[pendingRunLength] += pendingRunCount } else {
+        if pendingRunLength < shortRuns.count {
+            shortRuns[pendingRunLength] += pendingRunCount
+        } else {
             longRuns[pendingRunLength, default: 0] += pendingRunCount
         }
         pendingRunCount = 0
@@ -122,8 +124,10 @@ public struct StreamTiming: Sendable {
         let intervals = allIntervals
         let limit = Int((Self.gapFactor * median * 10_000).rounded())
         let keys = intervals.keys.filter { $0 > limit }
-        return (keys.reduce(0) { $0 + intervals[$1]! }, Double(keys.max() ?? 0) / 10_000,
-                Double(keys.reduce(0) { $0 + $1 * intervals[$1]! }) / 10_000)
+        return (
+            keys.reduce(0) { $0 + intervals[$1]! }, Double(keys.max() ?? 0) / 10_000,
+            Double(keys.reduce(0) { $0 + $1 * intervals[$1]! }) / 10_000
+        )
     }
 
     /// Samples that repeat the previous sample's value exactly.
@@ -139,7 +143,8 @@ public struct StreamTiming: Sendable {
         let total = runs.values.reduce(0, +)
         // At least 10 runs: a constant signal is one run, not a sensor logged k times per value.
         guard total >= Self.minimumRuns, let (length, count) = runs.max(by: { $0.value < $1.value }), length >= 2,
-              Double(count) >= Self.repeatShare * Double(total) else { return nil }
+            Double(count) >= Self.repeatShare * Double(total)
+        else { return nil }
         return length
     }
 

@@ -35,7 +35,8 @@ public struct TrackPoint: Hashable, Sendable {
     }
 
     public static func distanceMeters(_ a: TrackPoint, _ b: TrackPoint) -> Double {
-        Geodesy.haversineMeters(latitude1: a.latitudeDegrees, longitude1: a.longitudeDegrees,
-                                latitude2: b.latitudeDegrees, longitude2: b.longitudeDegrees)
+        Geodesy.haversineMeters(
+            latitude1: a.latitudeDegrees, longitude1: a.longitudeDegrees,
+            latitude2: b.latitudeDegrees, longitude2: b.longitudeDegrees)
     }
 }

@@ -78,18 +78,20 @@ public struct ComfortRun {
     }
 
     public func run(progress: Progress) throws -> (Summary, [Ride]) {
-        let lock = try RunLock(storePath: storePath)  // one writer per store at a time
+        let lock = try RunLock(storePath: storePath) // one writer per store at a time
         defer { withExtendedLifetime(lock) {} }
         let started = Date()
         let store = try openStore ?? PipelineStore(path: storePath)
         let checkIns = try store.checkIns().filter { ownedDevices.contains($0.checkIn.device) }
-        try store.clearStageFailures(stage: "comfort")  // rebuilt whole: what fails now is recorded again below
+        try store.clearStageFailures(stage: "comfort") // rebuilt whole: what fails now is recorded again below
         let fences = try store.geofences()
         func station(_ name: String) -> Geofence? {
             fences.first { $0.id == name } ?? fences.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
         }
         var summary = Summary(checkins: checkIns.count)
-        summary.unknownStations = Array(Set(checkIns.flatMap { [$0.checkIn.fromStation, $0.checkIn.toStation] }.filter { station($0) == nil })).sorted()
+        summary.unknownStations = Array(
+            Set(checkIns.flatMap { [$0.checkIn.fromStation, $0.checkIn.toStation] }.filter { station($0) == nil })
+        ).sorted()
         let measurement = RideMeasurement(loader: RecordingLoader()), analyser = RideAnalyser(parameters: metrics)
         var rides: [Ride] = []
         var rows: [PipelineStore.RideRow] = []
@@ -110,15 +112,20 @@ public struct ComfortRun {
             let points = try track(device).points
             for (id, checkIn) in group.sorted(by: { $0.checkIn.checkinTime < $1.checkIn.checkinTime }) {
                 progress.update(done: rides.count, total: checkIns.count, item: "\(device) \(checkIn.train)")
-                let ride = try Ride.checkIn(checkIn, points: points, origin: station(checkIn.fromStation), destination: station(checkIn.toStation),
-                                            maxRideSeconds: maxRideSeconds, analyser: analyser) { window in
+                let ride = try Ride.checkIn(
+                    checkIn, points: points, origin: station(checkIn.fromStation), destination: station(checkIn.toStation),
+                    maxRideSeconds: maxRideSeconds, analyser: analyser
+                ) { window in
                     let files = try store.imuFiles(device: device, from: window.startSeconds, to: window.endSeconds)
                     guard !files.isEmpty else { return nil }
-                    let (acceleration, unreadable) = measurement.acceleration(files: files, from: window.startSeconds, to: window.endSeconds)
+                    let (acceleration, unreadable) = measurement.acceleration(
+                        files: files, from: window.startSeconds, to: window.endSeconds)
                     try setAside(unreadable, for: "check-in \(device) \(checkIn.train) (line \(checkIn.line))")
                     return (files.map { $0.shownPath ?? $0.path }.joined(separator: ";"), acceleration)
                 }
-                record(ride, checkinID: id, name: "check-in \(device) \(checkIn.train) \(checkIn.fromStation)→\(checkIn.toStation) (line \(checkIn.line))")
+                record(
+                    ride, checkinID: id,
+                    name: "check-in \(device) \(checkIn.train) \(checkIn.fromStation)→\(checkIn.toStation) (line \(checkIn.line))")
             }
         }
         if recordings != .none {
@@ -127,17 +134,24 @@ public struct ComfortRun {
             if case .under(let given) = recordings { found = found.filter { Self.isUnder($0.file.path, given) } }
             for (index, recording) in found.enumerated() {
                 progress.update(done: index, total: found.count, item: recording.file.path)
-                let (acceleration, unreadable) = measurement.acceleration(files: [recording.file], from: recording.firstSeconds, to: recording.lastSeconds)
+                let (acceleration, unreadable) = measurement.acceleration(
+                    files: [recording.file], from: recording.firstSeconds, to: recording.lastSeconds)
                 try setAside(unreadable, for: "its ride")
                 let points = try track(recording.device).points
                 for part in acceleration.parts(splittingAtGapsOver: rideGapSeconds) {
                     let (first, last) = (part.samples.first!.time.secondsSince1970, part.samples.last!.time.secondsSince1970)
                     // Time a check-in's ride already measured is not measured twice.
-                    guard !(covered[recording.device] ?? []).contains(where: { $0.window.startSeconds < last && $0.window.endSeconds > first }) else {
-                        progress.log("comfort: \(recording.file.path) \(Self.clock(first))–\(Self.clock(last)): covered by a check-in's ride")
+                    guard
+                        !(covered[recording.device] ?? []).contains(where: { $0.window.startSeconds < last && $0.window.endSeconds > first }
+                        )
+                    else {
+                        progress.log(
+                            "comfort: \(recording.file.path) \(Self.clock(first))–\(Self.clock(last)): covered by a check-in's ride")
                         continue
                     }
-                    var ride = Ride(device: recording.device, trace: recording.file.shownPath ?? recording.file.path, window: RideWindow(startSeconds: first, endSeconds: last), status: .noIMU)
+                    var ride = Ride(
+                        device: recording.device, trace: recording.file.shownPath ?? recording.file.path,
+                        window: RideWindow(startSeconds: first, endSeconds: last), status: .noIMU)
                     ride.apply(analyser.analyse(part, speeds: RideAnalyser.speeds(points, from: first, to: last)))
                     summary.recordingRides += 1
                     record(ride, checkinID: nil, name: "recording \(recording.file.path) \(Self.clock(first))–\(Self.clock(last))")
@@ -145,8 +159,9 @@ public struct ComfortRun {
             }
             if found.isEmpty {
                 let where_ = if case .under(let given) = recordings { "under " + given.joined(separator: ", ") } else { "in the store" }
-                summary.warnings.append("no IMU recording \(where_) to measure as a ride: no acceleration stream was ingested there "
-                                        + "(see quarantine.csv and skipped files; a table no dialect matches needs --columns)")
+                summary.warnings.append(
+                    "no IMU recording \(where_) to measure as a ride: no acceleration stream was ingested there "
+                        + "(see quarantine.csv and skipped files; a table no dialect matches needs --columns)")
                 progress.log("comfort: " + summary.warnings.last!)
             }
         }
@@ -174,9 +189,11 @@ public struct ComfortRun {
         summary.rides = rides.count
         summary.trains = Set(rides.compactMap(\.checkIn?.train)).count
         summary.routes = Set(rides.compactMap { $0.checkIn.map { [$0.fromStation, $0.toStation] } }).count
-        summary.files = writesFiles ? ComfortTables.fileNames.map { file in
-            ((OutputLayout.restrictedFiles.contains(file) ? restricted : reportsFolder) as NSString).appendingPathComponent(file)
-        } : []
+        summary.files =
+            writesFiles
+            ? ComfortTables.fileNames.map { file in
+                ((OutputLayout.restrictedFiles.contains(file) ? restricted : reportsFolder) as NSString).appendingPathComponent(file)
+            } : []
         summary.seconds = Date().timeIntervalSince(started)
         return (summary, rides)
     }
@@ -195,7 +212,8 @@ public struct ComfortRun {
 
     /// Two lines for logs and terminals.
     public static func text(_ s: Summary) -> String {
-        var text = "\(s.rides) rides (\(s.checkins) check-ins, \(s.recordingRides) from recordings): "
+        var text =
+            "\(s.rides) rides (\(s.checkins) check-ins, \(s.recordingRides) from recordings): "
             + s.byStatus.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             + "; \(s.stops) stops, \(s.events) events; \(s.trains) trains, \(s.routes) routes"
         if !s.unknownStations.isEmpty { text += "\nstations with no geofence: " + s.unknownStations.joined(separator: ", ") }
@@ -204,28 +222,33 @@ public struct ComfortRun {
 
     static func row(_ ride: Ride, checkinID: Int64?) -> PipelineStore.RideRow {
         let c = ride.checkIn, w = ride.window, m = ride.metrics
-        var row = PipelineStore.RideRow(checkinID: checkinID, values: [
-            "source": ride.source.rawValue, "device": ride.device, "trace": ride.trace, "train": c?.train, "from_station": c?.fromStation,
-            "to_station": c?.toStation, "status": ride.status.rawValue, "note": ride.note,
-            "started_unix_s": w.startSeconds, "finished_unix_s": w.endSeconds, "covered_s": ride.coveredSeconds,
-            "departure_unix_s": w.departureSeconds, "arrival_unix_s": w.arrivalSeconds, "departure_delay_s": ride.departureDelaySeconds,
-            "arrival_delay_s": ride.arrivalDelaySeconds, "imu_rate_hz": ride.rateHz, "vertical": ride.verticalSource?.rawValue,
-            "rms_x": m?.longitudinal.rms, "rms_y": m?.lateral.rms, "rms_z": m?.vertical.rms, "a_v": m?.totalValue,
-            "mtvv_x": m?.longitudinal.mtvv, "mtvv_y": m?.lateral.mtvv, "mtvv_z": m?.vertical.mtvv,
-            "vdv_x": m?.longitudinal.vdv, "vdv_y": m?.lateral.vdv, "vdv_z": m?.vertical.vdv,
-            "crest_x": m?.longitudinal.crestFactor, "crest_y": m?.lateral.crestFactor, "crest_z": m?.vertical.crestFactor,
-            "comfort_band": m.map { $0.comfortBand?.rawValue ?? "not measured" }, "nmv": m?.nmv, "nmv_class": m?.nmvClass?.rawValue,
-            "nmv_partial": m?.nmvPartial, "nmv_minutes": m?.nmvMinutes,
-            "jerks_longitudinal_per_h": m?.longitudinalJerksPerHour, "jerks_lateral_per_h": m?.lateralJerksPerHour,
-            "continuous_comfort_5s": m.map { ComfortTables.series($0.continuousComfort) },
-            "cc_x_5s": m.map { ComfortTables.series($0.ccX) }, "cc_y_5s": m.map { ComfortTables.series($0.ccY) },
-            "cc_z_5s": m.map { ComfortTables.series($0.ccZ) }
-        ])
+        var row = PipelineStore.RideRow(
+            checkinID: checkinID,
+            values: [
+                "source": ride.source.rawValue, "device": ride.device, "trace": ride.trace, "train": c?.train,
+                "from_station": c?.fromStation,
+                "to_station": c?.toStation, "status": ride.status.rawValue, "note": ride.note,
+                "started_unix_s": w.startSeconds, "finished_unix_s": w.endSeconds, "covered_s": ride.coveredSeconds,
+                "departure_unix_s": w.departureSeconds, "arrival_unix_s": w.arrivalSeconds, "departure_delay_s": ride.departureDelaySeconds,
+                "arrival_delay_s": ride.arrivalDelaySeconds, "imu_rate_hz": ride.rateHz, "vertical": ride.verticalSource?.rawValue,
+                "rms_x": m?.longitudinal.rms, "rms_y": m?.lateral.rms, "rms_z": m?.vertical.rms, "a_v": m?.totalValue,
+                "mtvv_x": m?.longitudinal.mtvv, "mtvv_y": m?.lateral.mtvv, "mtvv_z": m?.vertical.mtvv,
+                "vdv_x": m?.longitudinal.vdv, "vdv_y": m?.lateral.vdv, "vdv_z": m?.vertical.vdv,
+                "crest_x": m?.longitudinal.crestFactor, "crest_y": m?.lateral.crestFactor, "crest_z": m?.vertical.crestFactor,
+                "comfort_band": m.map { $0.comfortBand?.rawValue ?? "not measured" }, "nmv": m?.nmv, "nmv_class": m?.nmvClass?.rawValue,
+                "nmv_partial": m?.nmvPartial, "nmv_minutes": m?.nmvMinutes,
+                "jerks_longitudinal_per_h": m?.longitudinalJerksPerHour, "jerks_lateral_per_h": m?.lateralJerksPerHour,
+                "continuous_comfort_5s": m.map { ComfortTables.series($0.continuousComfort) },
+                "cc_x_5s": m.map { ComfortTables.series($0.ccX) }, "cc_y_5s": m.map { ComfortTables.series($0.ccY) },
+                "cc_z_5s": m.map { ComfortTables.series($0.ccZ) }
+            ])
         row.stops = ride.stops.map { ($0.startSeconds, $0.endSeconds) }
         row.events = (m?.events ?? []).map { event in
-            ["kind": event.kind.rawValue, "axis": event.axis.rawValue, "direction": event.direction, "start_unix_s": event.startSeconds,
-             "end_unix_s": event.endSeconds, "peak_acceleration_mps2": event.peakAccelerationMetersPerSecond2,
-             "peak_jerk_mps3": event.peakJerkMetersPerSecond3]
+            [
+                "kind": event.kind.rawValue, "axis": event.axis.rawValue, "direction": event.direction, "start_unix_s": event.startSeconds,
+                "end_unix_s": event.endSeconds, "peak_acceleration_mps2": event.peakAccelerationMetersPerSecond2,
+                "peak_jerk_mps3": event.peakJerkMetersPerSecond3
+            ]
         }
         return row
     }

@@ -20,8 +20,9 @@ public struct DataIdentity: Sendable {
         for entry in try listing.run() {
             guard let count = windows[entry.path] else { continue }
             let shown = DiscoveredInput(path: entry.path, root: Self.root(of: entry.path, among: paths)).relativePath
-            inputs[entry.path] = .init(path: shown, sha256: try ContentHash.sha256(path: entry.path), device: entry.device,
-                                       person: entry.person, windows: count)
+            inputs[entry.path] = .init(
+                path: shown, sha256: try ContentHash.sha256(path: entry.path), device: entry.device,
+                person: entry.person, windows: count)
         }
         self.inputs = inputs
     }

@@ -76,6 +76,8 @@ public struct FeatureRun {
         let report = try loader.load(paths, progress: progress) { read in
             for recording in variants?(read) ?? [read] { extract(recording) }
         }
-        return Output(table: table, report: report, seconds: Date().timeIntervalSince(started), notes: notes, reducedTable: reduced, legs: legs, fixes: fixes)
+        return Output(
+            table: table, report: report, seconds: Date().timeIntervalSince(started), notes: notes, reducedTable: reduced, legs: legs,
+            fixes: fixes)
     }
 }

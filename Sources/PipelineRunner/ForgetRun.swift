@@ -58,16 +58,19 @@ public struct ForgetRun {
         let names = try store.forgetNames(devices: devices, persons: persons)
         if !names.unknown.isEmpty && !allowUnknown { throw UnknownNames(names: names.unknown, storePath: storePath) }
         let forgotten = try store.forget(devices: devices, persons: persons)
-        progress.log("forget: removed \(forgotten.inputFiles) input files (\(forgotten.fixes) fixes, \(forgotten.windows) windows), "
-                     + "\(forgotten.checkins) check-ins, \(forgotten.labels) labels and \(forgotten.deviceCells) heat-map device cells of "
-                     + (forgotten.devices.isEmpty ? "no device" : "devices " + forgotten.devices.joined(separator: ", ")))
+        progress.log(
+            "forget: removed \(forgotten.inputFiles) input files (\(forgotten.fixes) fixes, \(forgotten.windows) windows), "
+                + "\(forgotten.checkins) check-ins, \(forgotten.labels) labels and \(forgotten.deviceCells) heat-map device cells of "
+                + (forgotten.devices.isEmpty ? "no device" : "devices " + forgotten.devices.joined(separator: ", ")))
         var warnings: [String] = []
         if !names.alreadyForgotten.isEmpty {
-            warnings.append("already forgotten, nothing of them was left to remove: " + names.alreadyForgotten.map(\.described).joined(separator: ", "))
+            warnings.append(
+                "already forgotten, nothing of them was left to remove: " + names.alreadyForgotten.map(\.described).joined(separator: ", "))
         }
         if !names.unknown.isEmpty {
-            warnings.append("the store holds nothing of " + names.unknown.map(\.described).joined(separator: "; ")
-                            + "; recorded as forgotten (--allow-unknown), so later runs skip their recordings")
+            warnings.append(
+                "the store holds nothing of " + names.unknown.map(\.described).joined(separator: "; ")
+                    + "; recorded as forgotten (--allow-unknown), so later runs skip their recordings")
         }
         var pipeline = PipelineRun(inputs: [], outputFolder: outputFolder)
         pipeline.openStore = store
@@ -75,7 +78,7 @@ public struct ForgetRun {
         if let model { pipeline.configuration.classification.model = model }
         pipeline.configuration.classification.model = DefaultModel.resolve(pipeline.configuration.classification.model)
         var rebuilt = try pipeline.run(progress: progress)
-        rebuilt.warnings.removeAll { $0.hasPrefix("no input file was found") }  // none was given: the store is rebuilt from
+        rebuilt.warnings.removeAll { $0.hasPrefix("no input file was found") } // none was given: the store is rebuilt from
         return Summary(forgotten: forgotten, names: names, rebuilt: rebuilt, warnings: warnings + rebuilt.warnings, exitStatus: 0)
     }
 

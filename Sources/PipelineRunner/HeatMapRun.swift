@@ -49,7 +49,7 @@ public struct HeatMapRun {
     }
 
     public func run(progress: Progress) throws -> Summary {
-        let lock = try RunLock(storePath: storePath)  // one writer per store at a time
+        let lock = try RunLock(storePath: storePath) // one writer per store at a time
         defer { withExtendedLifetime(lock) {} }
         let started = Date()
         let filter = try parameters.filter(calendar: calendar)
@@ -70,7 +70,8 @@ public struct HeatMapRun {
             if keepDeviceCells {
                 deviceCells += Self.deviceCells("all", name, person, track, added.modes, HeatMap(grid: grid, filter: filter))
                 for mode in added.maps {
-                    deviceCells += Self.deviceCells(mode.rawValue, name, person, track, added.modes, HeatMap(grid: grid, filter: filter.only(mode)))
+                    deviceCells += Self.deviceCells(
+                        mode.rawValue, name, person, track, added.modes, HeatMap(grid: grid, filter: filter.only(mode)))
                 }
             }
             summary.fixes += track.points.count
@@ -91,18 +92,23 @@ public struct HeatMapRun {
     }
 
     /// One device's cells in `empty` (a map with the run's grid and filter), unfiltered.
-    static func deviceCells(_ map: String, _ device: String, _ person: String, _ track: DeviceTrack, _ modes: FixModes,
-                            _ empty: HeatMap) -> [PipelineStore.HeatMapDeviceCell] {
+    static func deviceCells(
+        _ map: String, _ device: String, _ person: String, _ track: DeviceTrack, _ modes: FixModes,
+        _ empty: HeatMap
+    ) -> [PipelineStore.HeatMapDeviceCell] {
         var mine = empty
         mine.add(track, modes: modes, person: person)
         return mine.cells.sorted { $0.key < $1.key }.map {
-            .init(map: map, cellID: mine.grid.id($0.key), device: device, person: person, fixes: $0.value.fixes, dwellSeconds: $0.value.dwellSeconds)
+            .init(
+                map: map, cellID: mine.grid.id($0.key), device: device, person: person, fixes: $0.value.fixes,
+                dwellSeconds: $0.value.dwellSeconds)
         }
     }
 
     static func row(_ grid: HeatGrid, _ cell: HeatGrid.Cell, _ counts: HeatMap.Counts) -> PipelineStore.HeatMapRows.Cell {
-        .init(id: grid.id(cell), center: grid.centre(cell), bounds: grid.bounds(cell), fixes: counts.fixes, devices: counts.devices,
-              persons: counts.persons, dwellSeconds: counts.dwellSeconds)
+        .init(
+            id: grid.id(cell), center: grid.centre(cell), bounds: grid.bounds(cell), fixes: counts.fixes, devices: counts.devices,
+            persons: counts.persons, dwellSeconds: counts.dwellSeconds)
     }
 }
 
@@ -123,8 +129,10 @@ struct HeatMapLayers {
     /// Adds `track` with the modes of its staypoints and legs; returns those modes and the
     /// per-mode maps it was added to.
     @discardableResult
-    mutating func add(_ track: DeviceTrack, intervals: (stays: [(start: Double, end: Double)], legs: [(start: Double, end: Double, mode: Mode?)]),
-                      person: String) -> (modes: FixModes, maps: [Mode]) {
+    mutating func add(
+        _ track: DeviceTrack, intervals: (stays: [(start: Double, end: Double)], legs: [(start: Double, end: Double, mode: Mode?)]),
+        person: String
+    ) -> (modes: FixModes, maps: [Mode]) {
         let modes = FixModes(track: track, staypoints: intervals.stays, legs: intervals.legs)
         overall.add(track, modes: modes, person: person)
         var maps: [Mode] = []
@@ -141,16 +149,18 @@ struct HeatMapLayers {
     /// Every map's rows ("all" first, then the modes in order) with the cells k persons or
     /// more were in, and those cells by map, for the files.
     func published(minimumPersons k: Int, filterDescription: String)
-        -> (rows: [PipelineStore.HeatMapRows], cells: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]]) {
+        -> (rows: [PipelineStore.HeatMapRows], cells: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]])
+    {
         var rows: [PipelineStore.HeatMapRows] = []
         var published: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]] = [:]
         for (name, map) in [("all", overall)] + byMode.sorted(by: { $0.key < $1.key }).map({ ($0.key.rawValue, $0.value) }) {
             let (cells, suppressed) = map.published(minimumDevices: k)
             published[name] = cells
-            rows.append(.init(map: name, cellMeters: grid.cellMeters, minimumDevices: k, filter: filterDescription,
-                              cells: cells.map { HeatMapRun.row(grid, $0.cell, $0.counts) }, suppressed: suppressed))
+            rows.append(
+                .init(
+                    map: name, cellMeters: grid.cellMeters, minimumDevices: k, filter: filterDescription,
+                    cells: cells.map { HeatMapRun.row(grid, $0.cell, $0.counts) }, suppressed: suppressed))
         }
         return (rows, published)
     }
 }
-

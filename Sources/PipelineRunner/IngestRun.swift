@@ -21,8 +21,8 @@ public struct IngestRun {
     }
 
     public func run() throws -> IngestSummary {
-        try InputPath.requireExisting(options.paths)  // before the lock or store is created
-        let lock = try RunLock(storePath: options.storePath)  // one writer per store at a time
+        try InputPath.requireExisting(options.paths) // before the lock or store is created
+        let lock = try RunLock(storePath: options.storePath) // one writer per store at a time
         defer { withExtendedLifetime(lock) {} }
         let started = Date()
         let store = try openStore ?? PipelineStore(path: options.storePath)
@@ -38,7 +38,8 @@ public struct IngestRun {
         let rereadAll = options.force || (storedCleaning != nil && storedCleaning != cleaning)
         if rereadAll, !options.force {
             progress.log("the cleaning parameters differ from those the store's inputs were read with: every input is read again")
-            summary.warnings.append("the cleaning parameters changed since the inputs were read (\(storedCleaning!) → \(cleaning)): every input was read again")
+            summary.warnings.append(
+                "the cleaning parameters changed since the inputs were read (\(storedCleaning!) → \(cleaning)): every input was read again")
         }
         let runID = try store.beginRun(command: "ingest " + options.paths.joined(separator: " "))
         var counts = RunCounts()
@@ -63,7 +64,8 @@ public struct IngestRun {
                 while index < inputs.count, batch.count < width, streamed == nil {
                     progress.update(done: index, total: inputs.count, item: inputs[index].path)
                     counts.seen += 1
-                    let step = try prepare(inputs[index], store: store, runID: runID, catalog: &catalog, rereadAll: rereadAll, summary: &summary)
+                    let step = try prepare(
+                        inputs[index], store: store, runID: runID, catalog: &catalog, rereadAll: rereadAll, summary: &summary)
                     index += 1
                     switch step {
                     case .done(let outcome): count(outcome)
@@ -78,7 +80,7 @@ public struct IngestRun {
                 if let streamed { count(try storeOne(streamed, readAhead: nil, store: store, runID: runID, summary: &summary)) }
             }
         } catch {
-            try? store.finishRun(id: runID, counts: counts, failed: true)  // the run log says it failed
+            try? store.finishRun(id: runID, counts: counts, failed: true) // the run log says it failed
             throw error
         }
         progress.update(done: inputs.count, total: inputs.count, item: "")
@@ -90,14 +92,18 @@ public struct IngestRun {
             try QuarantineReport.write(try store.quarantinedFiles(), to: OutputLayout.path("quarantine.csv", in: folder))
         }
         for spec in options.columns.scoped + [options.columns.unscoped].compactMap({ $0 }) where !summary.mappingsUsed.contains(spec.text) {
-            summary.warnings.append("--columns '\(spec.text)' was applied to no file: "
-                + (spec.files.map { "no input is named like \($0) (a glob of the name, or with a / of the path below the folder given)" }
-                   ?? "every table was a known format, not a trace, or did not fit it (too few fields, or text where it reads numbers)")
-                + "; nothing was read with it")
+            summary.warnings.append(
+                "--columns '\(spec.text)' was applied to no file: "
+                    + (spec.files.map {
+                        "no input is named like \($0) (a glob of the name, or with a / of the path below the folder given)"
+                    }
+                        ?? "every table was a known format, not a trace, or did not fit it (too few fields, or text where it reads numbers)")
+                    + "; nothing was read with it")
         }
         for row in catalog.resolver.manifest.unmatchedRows(inputs.map(\.path)) {
-            summary.warnings.append("\(row.manifest) line \(row.line): \(row.path) matches no input file (moved, renamed or misspelt? the path is "
-                + "relative to the manifest's folder); its device and person were given to nothing")
+            summary.warnings.append(
+                "\(row.manifest) line \(row.line): \(row.path) matches no input file (moved, renamed or misspelt? the path is "
+                    + "relative to the manifest's folder); its device and person were given to nothing")
         }
         summary.files = counts.seen
         summary.ingested = counts.ingested
@@ -108,7 +114,8 @@ public struct IngestRun {
         summary.seconds = Date().timeIntervalSince(started)
         summary.exitStatus = counts.quarantined > 0 ? 2 : 0
         if summary.inputsFound == 0 {
-            summary.warnings.append("no input file was found in \(options.paths.joined(separator: ", ")) (an empty or unmounted folder?): nothing was read")
+            summary.warnings.append(
+                "no input file was found in \(options.paths.joined(separator: ", ")) (an empty or unmounted folder?): nothing was read")
         }
         return summary
     }
@@ -129,13 +136,13 @@ public struct IngestRun {
             progress.log("pruned \(missing.count) inputs no longer found, with every row made from them")
         } else {
             summary.missingInputs = missing
-            summary.warnings.append("\(missing.count) input\(missing.count == 1 ? "" : "s") read before \(missing.count == 1 ? "is" : "are") no longer found "
-                + "(first: \(missing[0])); their data is kept and still in every output: --prune-missing removes it")
+            summary.warnings.append(
+                "\(missing.count) input\(missing.count == 1 ? "" : "s") read before \(missing.count == 1 ? "is" : "are") no longer found "
+                    + "(first: \(missing[0])); their data is kept and still in every output: --prune-missing removes it")
         }
     }
 
     enum Outcome { case ingested, unchanged, quarantined, skipped }
-
 
     /// A file to read: hashed, detected, new or changed since the store last saw it.
     struct Pending: Sendable {
@@ -162,11 +169,14 @@ public struct IngestRun {
     }
 
     private func prepare(
-        _ input: DiscoveredInput, store: PipelineStore, runID: Int64, catalog: inout InputCatalog, rereadAll: Bool, summary: inout IngestSummary
+        _ input: DiscoveredInput, store: PipelineStore, runID: Int64, catalog: inout InputCatalog, rereadAll: Bool,
+        summary: inout IngestSummary
     ) throws -> Step {
-        if let problem = input.problem {  // never opened
-            return .done(try settle(InputCatalog.verdict(problem, path: input.path), input: input, hash: "", size: 0,
-                                    store: store, runID: runID, summary: &summary))
+        if let problem = input.problem { // never opened
+            return .done(
+                try settle(
+                    InputCatalog.verdict(problem, path: input.path), input: input, hash: "", size: 0,
+                    store: store, runID: runID, summary: &summary))
         }
         let previous = try store.storedState(path: input.path)
         // An input whose size, modification time and inode are what they were when it was last
@@ -186,8 +196,10 @@ public struct IngestRun {
             size = InputFileSize.bytes(input.path)
         } catch let error as InputError {
             // Stored with an empty hash, so the next run tries again and finds it readable or not.
-            return .done(try quarantine(error, input: input.path, hash: "", size: InputFileSize.bytes(input.path), format: nil,
-                                        store: store, runID: runID, summary: &summary, relativePath: input.relativePath))
+            return .done(
+                try quarantine(
+                    error, input: input.path, hash: "", size: InputFileSize.bytes(input.path), format: nil,
+                    store: store, runID: runID, summary: &summary, relativePath: input.relativePath))
         }
         if trusted { summary.unhashed += 1 }
         // A mapping belongs to its file: a re-run without one for it reads it as it was read.
@@ -199,32 +211,40 @@ public struct IngestRun {
         }
         guard case .read(let detected) = verdict else {
             if case .quarantine = verdict, !rereadAll, let previous, previous.status == "quarantined", previous.contentSHA256 == hash {
-                return .done(.unchanged)  // quarantined before for this content: not stored again (no new run time in quarantine.csv)
+                return .done(.unchanged) // quarantined before for this content: not stored again (no new run time in quarantine.csv)
             }
-            return .done(try settle(verdict, input: input, hash: hash, size: size, signature: signature, store: store, runID: runID,
-                                    summary: &summary))
+            return .done(
+                try settle(
+                    verdict, input: input, hash: hash, size: size, signature: signature, store: store, runID: runID,
+                    summary: &summary))
         }
         do {
             let mapping = detected.userMapping
             if mapping != nil { summary.filesReadWithColumns += 1 }
             let recording = detected.kind.isDeviceRecording
             if recording, try store.isForgotten(device: identity.device, person: identity.person) {
-                let reason = "device \(identity.device) (person \(identity.person)) was forgotten (pipeline forget); its inputs are not read"
+                let reason =
+                    "device \(identity.device) (person \(identity.person)) was forgotten (pipeline forget); its inputs are not read"
                 progress.log("skipped \(input.path): \(reason)")
                 summary.skippedFiles.append(.init(path: input.path, reason: reason))
                 return .done(.skipped)
             }
-            let sameIdentity = { (stored: String?, person: String?) in !recording || (stored == identity.device && person == identity.person) }
+            let sameIdentity = { (stored: String?, person: String?) in
+                !recording || (stored == identity.device && person == identity.person)
+            }
             if !rereadAll, let previous, previous.contentSHA256 == hash, previous.columnMapping == mapping,
-               previous.status != "ingested" || sameIdentity(previous.device, previous.person) {
+                previous.status != "ingested" || sameIdentity(previous.device, previous.person)
+            {
                 if previous.fileSignature != signature { try store.updateFileSignature(path: input.path, signature: signature) }
                 if previous.relativePath != input.relativePath { try store.setRelativePath(input.relativePath, path: input.path) }
                 progress.detail("unchanged \(input.path)" + (trusted ? " (size, modification time and inode)" : ""))
                 return .done(.unchanged)
             }
-            if !options.force, previous == nil, let earlier = try store.storedInputs(sha256: hash).first(where: {
-                $0.path != input.path && ($0.status == "quarantined" || sameIdentity($0.device, $0.person))
-            }) {
+            if !options.force, previous == nil,
+                let earlier = try store.storedInputs(sha256: hash).first(where: {
+                    $0.path != input.path && ($0.status == "quarantined" || sameIdentity($0.device, $0.person))
+                })
+            {
                 if FileKind(path: earlier.path).isMissing {
                     // Moved or renamed (or its folder re-mounted): the same input, not a new one.
                     try store.moveInput(from: earlier.path, to: input.path, relativePath: input.relativePath, signature: signature)
@@ -238,17 +258,23 @@ public struct IngestRun {
                 summary.duplicates += 1
                 return .done(.skipped)
             }
-            return .ready(Pending(input: input, format: detected, hash: hash, size: size, signature: signature,
-                                  ingestor: Ingestor(cleaning: options.cleaning, devices: catalog.resolver)))
+            return .ready(
+                Pending(
+                    input: input, format: detected, hash: hash, size: size, signature: signature,
+                    ingestor: Ingestor(cleaning: options.cleaning, devices: catalog.resolver)))
         } catch let error as InputError {
-            return .done(try quarantine(error, input: input.path, hash: hash, size: size, format: detected, store: store, runID: runID, summary: &summary,
-                                        signature: signature, relativePath: input.relativePath))
+            return .done(
+                try quarantine(
+                    error, input: input.path, hash: hash, size: size, format: detected, store: store, runID: runID, summary: &summary,
+                    signature: signature, relativePath: input.relativePath))
         }
     }
 
     /// Skips or quarantines an input the catalog will not have read.
-    private func settle(_ verdict: InputCatalog.Verdict, input: DiscoveredInput, hash: String, size: Int64, signature: String? = nil,
-                        store: PipelineStore, runID: Int64, summary: inout IngestSummary) throws -> Outcome {
+    private func settle(
+        _ verdict: InputCatalog.Verdict, input: DiscoveredInput, hash: String, size: Int64, signature: String? = nil,
+        store: PipelineStore, runID: Int64, summary: inout IngestSummary
+    ) throws -> Outcome {
         switch verdict {
         case .read: preconditionFailure("an input to read is not settled")
         case .skip(let reason, let worthSaying):
@@ -256,19 +282,24 @@ public struct IngestRun {
             if worthSaying { progress.log("skipped \(input.path): \(reason)") } else { progress.detail("skipped \(input.path): \(reason)") }
             return .skipped
         case .quarantine(let error, let format):
-            return try quarantine(error, input: input.path, hash: hash, size: size, format: format, store: store, runID: runID, summary: &summary,
-                                  signature: signature, relativePath: input.relativePath)
+            return try quarantine(
+                error, input: input.path, hash: hash, size: size, format: format, store: store, runID: runID, summary: &summary,
+                signature: signature, relativePath: input.relativePath)
         }
     }
 
     /// Reads `pending` into the store in its own transaction (or stores what was read ahead),
     /// or quarantines it.
-    private func storeOne(_ pending: Pending, readAhead: ReadAhead?, store: PipelineStore, runID: Int64,
-                          summary: inout IngestSummary) throws -> Outcome {
+    private func storeOne(
+        _ pending: Pending, readAhead: ReadAhead?, store: PipelineStore, runID: Int64,
+        summary: inout IngestSummary
+    ) throws -> Outcome {
         do {
-            let result = try store.storeIngested(path: pending.input.path, contentSHA256: pending.hash, sizeBytes: pending.size,
-                                                 runID: runID, fileSignature: pending.signature,
-                                                 relativePath: pending.input.relativePath) { sink in
+            let result = try store.storeIngested(
+                path: pending.input.path, contentSHA256: pending.hash, sizeBytes: pending.size,
+                runID: runID, fileSignature: pending.signature,
+                relativePath: pending.input.relativePath
+            ) { sink in
                 guard let readAhead else { return try pending.ingestor.ingest(pending.input, format: pending.format, into: sink) }
                 let (result, records) = try readAhead.get()
                 try records.replay(into: sink)
@@ -278,24 +309,30 @@ public struct IngestRun {
             progress.detail("ingested \(pending.input.path): \(IngestRun.describe(result))")
             return .ingested
         } catch let error as InputError {
-            return try quarantine(error, input: pending.input.path, hash: pending.hash, size: pending.size, format: pending.format, store: store, runID: runID,
-                                  summary: &summary, signature: pending.signature, relativePath: pending.input.relativePath)
+            return try quarantine(
+                error, input: pending.input.path, hash: pending.hash, size: pending.size, format: pending.format, store: store,
+                runID: runID,
+                summary: &summary, signature: pending.signature, relativePath: pending.input.relativePath)
         }
     }
 
     /// `signature` is stored only with a hash: an input quarantined unhashed is tried again.
     /// Stores `input` as quarantined for `error`. An error in a file inside an export (a folder
     /// or zip) is the export's: stored under the input's path, the inner file named in the reason.
-    private func quarantine(_ error: InputError, input: String, hash: String, size: Int64, format: InputFormat?, store: PipelineStore,
-                            runID: Int64, summary: inout IngestSummary, signature: String? = nil, relativePath: String? = nil) throws -> Outcome {
+    private func quarantine(
+        _ error: InputError, input: String, hash: String, size: Int64, format: InputFormat?, store: PipelineStore,
+        runID: Int64, summary: inout IngestSummary, signature: String? = nil, relativePath: String? = nil
+    ) throws -> Outcome {
         var problem = QuarantineProblem(error)
         if error.path != input, error.path.hasPrefix(input + "/") {
             problem.reason = String(error.path.dropFirst(input.count + 1)) + (error.line.map { ":\($0)" } ?? "") + ": " + problem.reason
         }
-        try store.storeQuarantined(path: input, contentSHA256: hash, sizeBytes: size, runID: runID,
-                                   format: format?.kind.rawValue, problem: problem, fileSignature: hash.isEmpty ? nil : signature,
-                                   relativePath: relativePath)
-        summary.quarantine.append(.init(path: error.path, line: error.line, column: error.column, code: error.code.rawValue, reason: error.message))
+        try store.storeQuarantined(
+            path: input, contentSHA256: hash, sizeBytes: size, runID: runID,
+            format: format?.kind.rawValue, problem: problem, fileSignature: hash.isEmpty ? nil : signature,
+            relativePath: relativePath)
+        summary.quarantine.append(
+            .init(path: error.path, line: error.line, column: error.column, code: error.code.rawValue, reason: error.message))
         progress.log("quarantined \(error)")
         return .quarantined
     }

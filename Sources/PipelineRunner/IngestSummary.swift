@@ -67,7 +67,7 @@ public struct IngestSummary: Encodable {
     /// Files read with the user's `--columns` mapping in this run.
     public var filesReadWithColumns = 0
     /// The run's `--columns` mappings (`ColumnMappingSpec.text`) applied to some file.
-    var mappingsUsed: [String] = []  // sorted, each once: a Set's order changes from process to process
+    var mappingsUsed: [String] = [] // sorted, each once: a Set's order changes from process to process
 
     mutating func used(mapping text: String) {
         guard !mappingsUsed.contains(text) else { return }

@@ -45,7 +45,8 @@ extension PipelineStore {
         path: String, contentSHA256: String, sizeBytes: Int64, runID: Int64, fileSignature: String? = nil, relativePath: String? = nil,
         read: (IngestSink) throws -> IngestResult
     ) throws -> IngestResult {
-        try storeIngested(path: path, contentSHA256: contentSHA256, sizeBytes: sizeBytes, runID: runID, fileSignature: fileSignature,
-                          relativePath: relativePath, read: read, rows: IngestedFileRows.init)
+        try storeIngested(
+            path: path, contentSHA256: contentSHA256, sizeBytes: sizeBytes, runID: runID, fileSignature: fileSignature,
+            relativePath: relativePath, read: read, rows: IngestedFileRows.init)
     }
 }

@@ -78,9 +78,10 @@ public struct InputListing {
             case .skip(let reason, _): note = "skipped: " + reason
             case .quarantine(let error, _): note = "quarantined: \(error.code.rawValue): \(error.message)"
             }
-            return Entry(path: input.path, format: format?.kind.rawValue, bytes: InputFileSize.bytes(input.path), device: identity.device,
-                         deviceSource: identity.deviceSource, person: identity.person, personSource: identity.personSource,
-                         mode: identity.mode, perDevice: format?.kind.isDeviceRecording ?? true, note: note)
+            return Entry(
+                path: input.path, format: format?.kind.rawValue, bytes: InputFileSize.bytes(input.path), device: identity.device,
+                deviceSource: identity.deviceSource, person: identity.person, personSource: identity.personSource,
+                mode: identity.mode, perDevice: format?.kind.isDeviceRecording ?? true, note: note)
         }
     }
 }

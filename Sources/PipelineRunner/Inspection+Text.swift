@@ -13,8 +13,10 @@ extension Inspection {
         if let columns, !columns.isEmpty { add("columns", columns.joined(separator: ", ")) }
         if let first, let last { add("time span", "\(first) – \(last)" + (durationS.map { String(format: " (%.1f s)", $0) } ?? "")) }
         if let gpx {
-            add("gpx", ["tracks", "segments", "track_points", "routes", "route_points", "waypoints", "points_without_time"]
-                .map { "\($0) \(gpx[$0] ?? 0)" }.joined(separator: ", "))
+            add(
+                "gpx",
+                ["tracks", "segments", "track_points", "routes", "route_points", "waypoints", "points_without_time"]
+                    .map { "\($0) \(gpx[$0] ?? 0)" }.joined(separator: ", "))
         }
         if fixes > 0 || waypoints > 0 { add("kept", "\(fixes) fixes, \(waypoints) waypoints") }
         for (index, stream) in streams.enumerated() {
@@ -29,9 +31,13 @@ extension Inspection {
         if geofences > 0 { add("geofences", "\(geofences)") }
         if checkins > 0 { add("check-ins", "\(checkins)") }
         add("records read", "\(recordsRead)")
-        add("dropped", dropped.isEmpty ? "none" : dropped.map {
-            "\($0.reason) \($0.count)" + ($0.firstLine.map { " (first at line \($0))" } ?? "")
-        }.joined(separator: ", "))
+        add(
+            "dropped",
+            dropped.isEmpty
+                ? "none"
+                : dropped.map {
+                    "\($0.reason) \($0.count)" + ($0.firstLine.map { " (first at line \($0))" } ?? "")
+                }.joined(separator: ", "))
         if let error { add("problem", error) }
         return lines.joined(separator: "\n")
     }

@@ -59,8 +59,10 @@ public struct Inspection: Encodable {
     /// Reads `path` with the same detection and readers as `ingest`, into a discarding sink.
     /// Identity is found as `ingest` of the file by itself finds it: from a `manifest.csv`
     /// beside it, else from its folder's name.
-    public static func inspect(path: String, cleaning: CleaningParameters, devices: DeviceResolver,
-                               columns: ColumnMappings) -> Inspection {
+    public static func inspect(
+        path: String, cleaning: CleaningParameters, devices: DeviceResolver,
+        columns: ColumnMappings
+    ) -> Inspection {
         var inspection = Inspection(path: path)
         var devices = devices
         do {
@@ -100,15 +102,18 @@ public struct Inspection: Encodable {
         fixes = result.fixesKept
         waypoints = result.waypointsKept
         if let summary = result.gpx {
-            gpx = ["tracks": summary.tracks, "segments": summary.segments, "track_points": summary.trackPoints,
-                   "routes": summary.routes, "route_points": summary.routePoints, "waypoints": summary.waypoints,
-                   "points_without_time": summary.pointsWithoutTime]
+            gpx = [
+                "tracks": summary.tracks, "segments": summary.segments, "track_points": summary.trackPoints,
+                "routes": summary.routes, "route_points": summary.routePoints, "waypoints": summary.waypoints,
+                "points_without_time": summary.pointsWithoutTime
+            ]
         }
         streams = result.imuStreams.map {
-            Stream(sensor: $0.sensor.rawValue, samples: $0.samples, rateHz: $0.rateHz, first: $0.first.map(ISO8601.format),
-                   last: $0.last.map(ISO8601.format), duplicateTimes: $0.duplicateTimes, effectiveRateHz: $0.effectiveRateHz,
-                   realRateHz: $0.realRateHz, repeatFactor: $0.repeatFactor, repeatedSamples: $0.repeatedSamples, gaps: $0.gaps,
-                   longestGapS: $0.longestGapSeconds, gapS: $0.gapSeconds, clockJumps: $0.clockJumps, timing: $0.timingText)
+            Stream(
+                sensor: $0.sensor.rawValue, samples: $0.samples, rateHz: $0.rateHz, first: $0.first.map(ISO8601.format),
+                last: $0.last.map(ISO8601.format), duplicateTimes: $0.duplicateTimes, effectiveRateHz: $0.effectiveRateHz,
+                realRateHz: $0.realRateHz, repeatFactor: $0.repeatFactor, repeatedSamples: $0.repeatedSamples, gaps: $0.gaps,
+                longestGapS: $0.longestGapSeconds, gapS: $0.gapSeconds, clockJumps: $0.clockJumps, timing: $0.timingText)
         }
         otherSensors = result.otherSensors
         for label in result.labels {

@@ -42,19 +42,25 @@ public struct LocationsRun {
         let store = try PipelineStore(path: storePath)
         let rows = try store.storedStaypoints()
         var staypoints = rows.map {
-            Staypoint(device: $0.device, startSeconds: $0.startSeconds, endSeconds: $0.endSeconds, latitudeDegrees: $0.latitudeDegrees,
-                      longitudeDegrees: $0.longitudeDegrees)
+            Staypoint(
+                device: $0.device, startSeconds: $0.startSeconds, endSeconds: $0.endSeconds, latitudeDegrees: $0.latitudeDegrees,
+                longitudeDegrees: $0.longitudeDegrees)
         }
         let clusterer = LocationClusterer(parameters: parameters)
-        let locations = try linksFolder.map { try clusterer.cluster(&staypoints, tileLinks: LocationTilesRun.links(in: $0, ids: rows.map(\.id))) }
+        let locations =
+            try linksFolder.map { try clusterer.cluster(&staypoints, tileLinks: LocationTilesRun.links(in: $0, ids: rows.map(\.id))) }
             ?? clusterer.cluster(&staypoints)
         var locationIDs: [Int: Int] = [:]
-        for (row, stay) in zip(rows, staypoints) { if let location = stay.location { locationIDs[row.id] = TripIdentifiers.location(location) } }
-        try store.replaceLocations(locations.enumerated().map { index, location in
-            TripResultRows.Location(id: TripIdentifiers.location(index), device: location.device, number: location.number,
-                                    latitudeDegrees: location.latitudeDegrees, longitudeDegrees: location.longitudeDegrees,
-                                    staypoints: location.staypoints, devices: location.devices, totalStaySeconds: location.totalStaySeconds)
-        }, locationIDs: locationIDs)
+        for (row, stay) in zip(rows, staypoints) {
+            if let location = stay.location { locationIDs[row.id] = TripIdentifiers.location(location) }
+        }
+        try store.replaceLocations(
+            locations.enumerated().map { index, location in
+                TripResultRows.Location(
+                    id: TripIdentifiers.location(index), device: location.device, number: location.number,
+                    latitudeDegrees: location.latitudeDegrees, longitudeDegrees: location.longitudeDegrees,
+                    staypoints: location.staypoints, devices: location.devices, totalStaySeconds: location.totalStaySeconds)
+            }, locationIDs: locationIDs)
         try OutputLayout.prepareRestricted(in: outputFolder)
         let file = OutputLayout.path("locations.csv", in: outputFolder)
         try TripTables.locations(locations).write(to: file)

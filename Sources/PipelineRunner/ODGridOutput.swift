@@ -38,27 +38,33 @@ public struct ODGridOutput {
         let (stays, stay) = (try OutputSchema.staypoints.read(in: tablesFolder), OutputSchema.staypoints.index)
         var places: [String: (latitude: Double, longitude: Double)] = [:]
         for row in stays.rows {
-            guard let id = row[stay("staypoint_id")], let lat = row[stay("lat")].flatMap(Double.init), let lon = row[stay("lon")].flatMap(Double.init) else { continue }
+            guard let id = row[stay("staypoint_id")], let lat = row[stay("lat")].flatMap(Double.init),
+                let lon = row[stay("lon")].flatMap(Double.init)
+            else { continue }
             places[id] = (lat, lon)
         }
         let persons = try store.devicePersons()
         let (trips, trip) = (try OutputSchema.trips.read(in: tablesFolder), OutputSchema.trips.index)
         let input = trips.rows.map { row in
             let device = row[trip("device")] ?? ""
-            return ODGrid.Trip(device: device, person: persons[device] ?? device,
-                               origin: row[trip("origin_staypoint_id")].flatMap { places[$0] },
-                               destination: row[trip("destination_staypoint_id")].flatMap { places[$0] },
-                               durationSeconds: row[trip("duration_s")].flatMap(Double.init) ?? 0,
-                               distanceMeters: row[trip("distance_m")].flatMap(Double.init) ?? 0, mainMode: row[trip("main_mode")] ?? "unknown")
+            return ODGrid.Trip(
+                device: device, person: persons[device] ?? device,
+                origin: row[trip("origin_staypoint_id")].flatMap { places[$0] },
+                destination: row[trip("destination_staypoint_id")].flatMap { places[$0] },
+                durationSeconds: row[trip("duration_s")].flatMap(Double.init) ?? 0,
+                distanceMeters: row[trip("distance_m")].flatMap(Double.init) ?? 0, mainMode: row[trip("main_mode")] ?? "unknown")
         }
-        let od = ODGrid(input, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumDevices, coarserLevels: parameters.odCoarserLevels)
+        let od = ODGrid(
+            input, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumDevices, coarserLevels: parameters.odCoarserLevels
+        )
         try TripTables.odGrid(od).write(to: (folder as NSString).appendingPathComponent(Self.fileName))
-        var summary = Summary(pairs: od.rows.count, suppressedPairs: od.suppressedPairs, suppressedTrips: od.suppressedTrips,
-                       unplacedTrips: od.unplacedTrips, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumDevices)
+        var summary = Summary(
+            pairs: od.rows.count, suppressedPairs: od.suppressedPairs, suppressedTrips: od.suppressedTrips,
+            unplacedTrips: od.unplacedTrips, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumDevices)
         summary.coarsestCellMeters = parameters.odCellMeters * Double(1 << parameters.odCoarserLevels)
         summary.publishedTrips = od.rows.reduce(0) { $0 + $1.trips }
         for row in od.rows where row.grid.cellMeters > parameters.odCellMeters { summary.coarserPairs += 1 }
-        try store.setDerivedState(PipelineStore.odGridKey, Self.text(summary))  // for the report
+        try store.setDerivedState(PipelineStore.odGridKey, Self.text(summary)) // for the report
         return summary
     }
 

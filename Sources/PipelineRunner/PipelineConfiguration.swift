@@ -30,7 +30,8 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
 
         /// The smoother these settings describe.
         public var smoother: ModeSmoother {
-            ModeSmoother(switchPenalty: switchPenaltyNats, minimumSegmentSeconds: minimumSegmentSeconds, minimumStopSeconds: minimumStopSeconds)
+            ModeSmoother(
+                switchPenalty: switchPenaltyNats, minimumSegmentSeconds: minimumSegmentSeconds, minimumStopSeconds: minimumStopSeconds)
         }
     }
 
@@ -130,8 +131,10 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         if let problem = configuration.cleaning.problem { throw Invalid(description: "\(path): cleaning.\(problem)") }
         guard configuration.release.graceHours >= 0 else { throw Invalid(description: "\(path): release.grace_hours must be ≥ 0") }
         let classification = configuration.classification
-        guard classification.switchPenaltyNats >= 0, classification.minimumSegmentSeconds >= 0, classification.minimumStopSeconds >= 0 else {
-            throw Invalid(description: "\(path): classification.switch_penalty_nats, minimum_segment_seconds and minimum_stop_seconds must be ≥ 0")
+        guard classification.switchPenaltyNats >= 0, classification.minimumSegmentSeconds >= 0, classification.minimumStopSeconds >= 0
+        else {
+            throw Invalid(
+                description: "\(path): classification.switch_penalty_nats, minimum_segment_seconds and minimum_stop_seconds must be ≥ 0")
         }
         return configuration
     }
@@ -193,7 +196,8 @@ indirect enum ConfigValue: Codable, Equatable {
     mutating func merge(_ other: ConfigValue, path: String) throws {
         guard case .object(var mine) = self else { self = other; return }
         guard case .object(let theirs) = other else {
-            throw PipelineConfiguration.Invalid(description: "\(path.isEmpty ? "the file" : String(path.dropFirst())) should be a mapping of keys")
+            throw PipelineConfiguration.Invalid(
+                description: "\(path.isEmpty ? "the file" : String(path.dropFirst())) should be a mapping of keys")
         }
         for (key, value) in theirs {
             guard let index = mine.firstIndex(where: { $0.0 == key }) else {
@@ -207,7 +211,8 @@ indirect enum ConfigValue: Codable, Equatable {
 
     init(from decoder: Decoder) throws {
         if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
-            self = .object(try keyed.allKeys.map(\.stringValue).sorted().map { ($0, try keyed.decode(ConfigValue.self, forKey: AnyKey($0))) })
+            self = .object(
+                try keyed.allKeys.map(\.stringValue).sorted().map { ($0, try keyed.decode(ConfigValue.self, forKey: AnyKey($0))) })
             return
         }
         if var list = try? decoder.unkeyedContainer() {
@@ -217,10 +222,15 @@ indirect enum ConfigValue: Codable, Equatable {
             return
         }
         let single = try decoder.singleValueContainer()
-        if single.decodeNil() { self = .null }
-        else if let value = try? single.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? single.decode(Double.self) { self = .number(value) }
-        else { self = .string(try single.decode(String.self)) }
+        if single.decodeNil() {
+            self = .null
+        } else if let value = try? single.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? single.decode(Double.self) {
+            self = .number(value)
+        } else {
+            self = .string(try single.decode(String.self))
+        }
     }
 
     func encode(to encoder: Encoder) throws {

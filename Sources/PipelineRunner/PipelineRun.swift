@@ -55,7 +55,8 @@ public struct PipelineRun {
     /// finds nothing changed says the same (`Summary.odGrid`, `odMatrix`).
     static let publishedODKey = "published_od_tables"
 
-    public static let outputNames = ["quarantine.csv", "modes.csv"] + TripTables.fileNames + [ODGridOutput.fileName] + TripGeoJSON.fileNames
+    public static let outputNames =
+        ["quarantine.csv", "modes.csv"] + TripTables.fileNames + [ODGridOutput.fileName] + TripGeoJSON.fileNames
         + ["heatmap.csv", "heatmap.geojson", "heatmap.png"] + ComfortTables.fileNames + ["report.html", GeoPackageOutput.fileName]
 
     public var storePath: String { ingest.storePath }
@@ -114,9 +115,12 @@ public struct PipelineRun {
 
         enum CodingKeys: String, CodingKey {
             case thisRun = "this_run", store, missingInputs = "missing_inputs", carriedOverQuarantines = "carried_over_quarantines"
-            case files, ingested, unchanged, quarantined, skipped, skippedFiles = "skipped_files", fixes, imuSamples = "imu_samples", checkins
-            case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells, legsByModeSource = "legs_by_mode_source"
-            case suppressedCells = "suppressed_cells", odGrid = "od_grid", odMatrix = "od_matrix", modalSplit = "modal_split", rides, measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
+            case files, ingested, unchanged, quarantined, skipped, skippedFiles = "skipped_files", fixes, imuSamples = "imu_samples",
+                checkins
+            case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells, legsByModeSource =
+                "legs_by_mode_source"
+            case suppressedCells = "suppressed_cells", odGrid = "od_grid", odMatrix = "od_matrix", modalSplit = "modal_split", rides,
+                measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
             case exitStatus = "exit_status", outputFolder = "output_folder", warnings, fileOutcomes = "file_outcomes", partial, releases
         }
     }
@@ -150,7 +154,7 @@ public struct PipelineRun {
     public var temporaryFolder: String { (outputFolder as NSString).appendingPathComponent(".pipeline-tmp") }
 
     public func run(progress: Progress) throws -> Summary {
-        try InputPath.requireExisting(inputs)  // a mistyped or unmounted path: exit 1, and no store is created
+        try InputPath.requireExisting(inputs) // a mistyped or unmounted path: exit 1, and no store is created
         let lock = try RunLock(storePath: storePath)
         defer { withExtendedLifetime(lock) {} }
         return try ZipExtraction.using(folder: temporaryFolder) { try runStages(progress: progress) }
@@ -167,15 +171,20 @@ public struct PipelineRun {
 
     private func runStages(progress: Progress) throws -> Summary {
         var summary = Summary(outputFolder: outputFolder, partial: partial)
-        if partial, let file = Self.outputNames.first(where: { FileManager.default.fileExists(atPath: (outputFolder as NSString).appendingPathComponent($0)) }) {
+        if partial,
+            let file = Self.outputNames.first(where: {
+                FileManager.default.fileExists(atPath: (outputFolder as NSString).appendingPathComponent($0))
+            })
+        {
             throw PublishedOutputsPresent(folder: outputFolder, file: file)
         }
         if !partial, PipelineOutputs.holdsStore(outputFolder) {
             // An earlier version wrote the per-person tables beside the published ones.
             let removed = try OutputLayout.removeTopLevelCopies(in: outputFolder)
             if !removed.isEmpty {
-                progress.log("removed \(removed.joined(separator: ", ")) from \(outputFolder): files that identify people are written to "
-                             + "\(OutputLayout.restricted(in: outputFolder)) now, apart from what publishes")
+                progress.log(
+                    "removed \(removed.joined(separator: ", ")) from \(outputFolder): files that identify people are written to "
+                        + "\(OutputLayout.restricted(in: outputFolder)) now, apart from what publishes")
             }
         }
         var clock = Date()
@@ -184,20 +193,23 @@ public struct PipelineRun {
         var options = ingest
         options.cleaning = configuration.cleaning
         options.force = force
-        if partial { options.reportsFolder = nil }  // no quarantine.csv: the store keeps the quarantine
+        if partial { options.reportsFolder = nil } // no quarantine.csv: the store keeps the quarantine
         let store = try openStore ?? PipelineStore(path: storePath)
         let quarantinedBefore = Set(try store.quarantinedFiles().map(Self.quarantineKey))
         progress.log("ingest: \(inputs.joined(separator: " "))")
         var ingest = IngestRun(options: options, progress: progress)
         ingest.openStore = store
         let ingested = try ingest.run()
-        (summary.files, summary.ingested, summary.unchanged, summary.skipped) = (ingested.files, ingested.ingested, ingested.unchanged, ingested.skipped)
+        (summary.files, summary.ingested, summary.unchanged, summary.skipped) = (
+            ingested.files, ingested.ingested, ingested.unchanged, ingested.skipped
+        )
         summary.skippedFiles = ingested.skippedFiles
         summary.warnings = ingested.warnings
         summary.missingInputs = ingested.missingInputs
-        summary.thisRun = ThisRun(inputsFound: ingested.inputsFound, read: ingested.ingested, unchanged: ingested.unchanged,
-                                  moved: ingested.moved.count, duplicates: ingested.duplicates, skipped: ingested.skipped,
-                                  pruned: ingested.prunedInputs.count)
+        summary.thisRun = ThisRun(
+            inputsFound: ingested.inputsFound, read: ingested.ingested, unchanged: ingested.unchanged,
+            moved: ingested.moved.count, duplicates: ingested.duplicates, skipped: ingested.skipped,
+            pruned: ingested.prunedInputs.count)
         lap("ingest")
 
         let totals = try store.tableCounts()
@@ -207,10 +219,12 @@ public struct PipelineRun {
         try settleQuarantines(&summary, store: store, before: quarantinedBefore)
         try fillStoreTotals(&summary, store, counts: totals)
         if summary.store.devices > 0, summary.store.devicesWithPerson < summary.store.devices,
-           summary.store.deviceSources.keys.allSatisfy({ ["folder", "file_name"].contains($0) }) {
-            summary.warnings.append("device names came from folder or file names only (\(summary.store.devices) devices), and "
-                + "\(summary.store.devices - summary.store.devicesWithPerson) have no person named: each counts as a person towards the heat map's k; "
-                + "name persons in manifest.csv (path,device,person) or with --name-pattern '(?<person>…)'")
+            summary.store.deviceSources.keys.allSatisfy({ ["folder", "file_name"].contains($0) })
+        {
+            summary.warnings.append(
+                "device names came from folder or file names only (\(summary.store.devices) devices), and "
+                    + "\(summary.store.devices - summary.store.devicesWithPerson) have no person named: each counts as a person towards the heat map's k; "
+                    + "name persons in manifest.csv (path,device,person) or with --name-pattern '(?<person>…)'")
         }
         let fingerprint = try self.fingerprint(store)
         if !force, try store.derivedState("complete_run") == fingerprint, partial || outputsExist() {
@@ -219,7 +233,8 @@ public struct PipelineRun {
             try fillCounts(&summary, store, counts: totals)
             try sayOutcomes(&summary, store)
             if !partial, let text = try store.derivedState(Self.publishedODKey),
-               let published = try? JSONDecoder().decode(PublishedOD.self, from: Data(text.utf8)) {
+                let published = try? JSONDecoder().decode(PublishedOD.self, from: Data(text.utf8))
+            {
                 (summary.odGrid, summary.odMatrix, summary.modalSplit) = (published.odGrid, published.odMatrix, published.modalSplit)
             }
             progress.log("nothing changed since the last run: outputs in \(outputFolder) are up to date")
@@ -228,10 +243,11 @@ public struct PipelineRun {
 
         let model: ModeModel?
         var modelWarning: String?
-        (summary.thisRun.classifiedFiles, summary.thisRun.windows, model) = try classify(store, progress: progress, modelWarning: &modelWarning)
+        (summary.thisRun.classifiedFiles, summary.thisRun.windows, model) = try classify(
+            store, progress: progress, modelWarning: &modelWarning)
         if let modelWarning { summary.warnings.append(modelWarning) }
         summary.classifiedFiles = summary.thisRun.classifiedFiles
-        summary.windows = try store.rowCount("mode_windows")  // the store's, as in a run that changed nothing
+        summary.windows = try store.rowCount("mode_windows") // the store's, as in a run that changed nothing
         summary.store.windows = summary.windows
         lap("classify")
 
@@ -258,8 +274,11 @@ public struct PipelineRun {
         (heatMap.keepDeviceCells, heatMap.writesFiles) = (partial, !partial)
         let heatSummary = try heatMap.run(progress: progress)
         (summary.cells, summary.suppressedCells) = (heatSummary.cells, heatSummary.suppressedCells)
-        progress.log(partial ? "heat maps: every device's cells kept in the store for merging (\(heatSummary.cells + heatSummary.suppressedCells) cells in this part), none published"
-                     : "heat maps: \(heatSummary.cells) cells published, \(heatSummary.suppressedCells) suppressed (k = \(heatSummary.minimumDevices))")
+        progress.log(
+            partial
+                ? "heat maps: every device's cells kept in the store for merging (\(heatSummary.cells + heatSummary.suppressedCells) cells in this part), none published"
+                : "heat maps: \(heatSummary.cells) cells published, \(heatSummary.suppressedCells) suppressed (k = \(heatSummary.minimumDevices))"
+        )
         lap("heatmap")
 
         var comfort = ComfortRun(storePath: storePath, reportsFolder: filesFolder)
@@ -280,7 +299,7 @@ public struct PipelineRun {
         lap("comfort")
         try sayOutcomes(&summary, store)
 
-        let quarantined = try settleQuarantines(&summary, store: store, before: quarantinedBefore)  // with what classify and comfort set aside
+        let quarantined = try settleQuarantines(&summary, store: store, before: quarantinedBefore) // with what classify and comfort set aside
         if partial {
             progress.log("partial run: nothing published; \(storePath) and \(filesFolder) hold this part's results for merging")
             lap("report")
@@ -290,18 +309,24 @@ public struct PipelineRun {
             progress.log(ODGridOutput.text(odGrid))
             let published = PublishedOD(odGrid: odGrid, odMatrix: summary.odMatrix, modalSplit: summary.modalSplit)
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]  // the same bytes on every run (the golden record compares the store)
+            encoder.outputFormatting = [.sortedKeys] // the same bytes on every run (the golden record compares the store)
             try store.setDerivedState(Self.publishedODKey, String(decoding: try encoder.encode(published), as: UTF8.self))
-            summary.releases = try ReleaseRun(store: store, outputFolder: outputFolder, release: configuration.release,
-                                              heatMap: configuration.heatmap, calendar: calendar).run(progress: progress)
+            summary.releases = try ReleaseRun(
+                store: store, outputFolder: outputFolder, release: configuration.release,
+                heatMap: configuration.heatmap, calendar: calendar
+            ).run(progress: progress)
             try QuarantineReport.write(quarantined, to: OutputLayout.path("quarantine.csv", in: outputFolder))
-            try ReportPage(store: store, folder: outputFolder,
-                           modelPath: configuration.classification.rulesOnly ? nil : configuration.classification.model, calendar: calendar).write()
+            try ReportPage(
+                store: store, folder: outputFolder,
+                modelPath: configuration.classification.rulesOnly ? nil : configuration.classification.model, calendar: calendar
+            ).write()
             lap("report")
             try GeoPackageOutput(folder: outputFolder).write(store: store, geofences: try store.geofences())
             lap("geopackage")
         }
-        try store.setDerivedState("complete_run_configuration", String(decoding: try JSONText.data(configuration, keys: .asDeclared, layout: .compact), as: UTF8.self))
+        try store.setDerivedState(
+            "complete_run_configuration",
+            String(decoding: try JSONText.data(configuration, keys: .asDeclared, layout: .compact), as: UTF8.self))
         try store.setDerivedState("complete_run", fingerprint)
         (summary.staypoints, summary.dwells, summary.triplegs, summary.trips) =
             (tripSummary.staypoints, tripSummary.dwells, tripSummary.triplegs, tripSummary.trips)
@@ -311,12 +336,18 @@ public struct PipelineRun {
 
     /// What decided the legs' modes, and why the speed rules did under a model.
     static func legSources(_ counts: [String: Int], model: ModeModel?) -> String {
-        var said = "trips: leg modes decided by " + (counts.isEmpty ? "nothing (no legs)"
-            : counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        var said =
+            "trips: leg modes decided by "
+            + (counts.isEmpty
+                ? "nothing (no legs)"
+                : counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         if let rules = counts[GPSLegDecision.rulesSource.rawValue], rules > 0 {
-            said += model == nil ? "; gps_rules: GPS speed rules (still, walk, bike, car), no model"
-                : model!.gpsLegs == nil ? "; gps_rules: GPS speed rules (still, walk, bike, car) for legs without IMU, as the model has no GPS leg model"
-                : "; gps_rules: legs too short for the GPS leg model"
+            said +=
+                model == nil
+                ? "; gps_rules: GPS speed rules (still, walk, bike, car), no model"
+                : model!.gpsLegs == nil
+                    ? "; gps_rules: GPS speed rules (still, walk, bike, car) for legs without IMU, as the model has no GPS leg model"
+                    : "; gps_rules: legs too short for the GPS leg model"
         }
         return said
     }
@@ -329,7 +360,9 @@ public struct PipelineRun {
         for outcome in empty.prefix(20) {
             summary.warnings.append("\(outcome.path): " + (outcome.notes.first ?? "no windows"))
         }
-        if empty.count > 20 { summary.warnings.append("… and \(empty.count - 20) more files with no windows (see file_outcomes in --json, or the report)") }
+        if empty.count > 20 {
+            summary.warnings.append("… and \(empty.count - 20) more files with no windows (see file_outcomes in --json, or the report)")
+        }
         let worthSaying = summary.skippedFiles.filter { $0.reason != IngestSummary.notATraceExtension }
         for skipped in worthSaying.prefix(20) { summary.warnings.append("skipped \(skipped.path): \(skipped.reason)") }
         if summary.fileOutcomes.isEmpty, summary.files > 0 {
@@ -337,7 +370,8 @@ public struct PipelineRun {
         }
         let imuFiles = summary.fileOutcomes.filter { $0.windows != nil }
         if !imuFiles.isEmpty, imuFiles.allSatisfy({ $0.windows == 0 }) {
-            summary.warnings.append("\(imuFiles.count) files with IMU data were read, and none gave a window: no modes, no comfort from them")
+            summary.warnings.append(
+                "\(imuFiles.count) files with IMU data were read, and none gave a window: no modes, no comfort from them")
         }
     }
 
@@ -345,7 +379,9 @@ public struct PipelineRun {
 
     /// Classifies the files whose windows are missing or stale, as many at a time as there are
     /// cores (memory for that many recordings), then rewrites modes.csv from the store.
-    private func classify(_ store: PipelineStore, progress: Progress, modelWarning: inout String?) throws -> (files: Int, windows: Int, model: ModeModel?) {
+    private func classify(_ store: PipelineStore, progress: Progress, modelWarning: inout String?) throws -> (
+        files: Int, windows: Int, model: ModeModel?
+    ) {
         let setting = configuration.classification
         var model: ModeModel?
         var modelKey = "rules"
@@ -365,9 +401,12 @@ public struct PipelineRun {
                 throw ModelMissing(path: setting.model, imuFiles: imuFiles)
             }
         }
-        modelKey += " " + ToolVersion.string  // a new version re-classifies: what it computes may differ
-        modelKey += setting.smoothing ? String(format: "+smoothing %g/%g/%g+vehicle stops", setting.switchPenaltyNats, setting.minimumSegmentSeconds,
-                                               setting.minimumStopSeconds) : ""
+        modelKey += " " + ToolVersion.string // a new version re-classifies: what it computes may differ
+        modelKey +=
+            setting.smoothing
+            ? String(
+                format: "+smoothing %g/%g/%g+vehicle stops", setting.switchPenaltyNats, setting.minimumSegmentSeconds,
+                setting.minimumStopSeconds) : ""
         // With --force every IMU file is classified again (no stored mark matches "").
         let pending = try store.filesToClassify(model: force ? "" : modelKey)
         progress.log("classify: \(pending.count) files with IMU data to classify (\(model == nil ? "rules" : setting.model))")
@@ -385,8 +424,9 @@ public struct PipelineRun {
             progress.update(done: chunkStart, total: pending.count, item: chunk[0].path)
             let outcomes = ConcurrentSlots<Result<FileModes, Error>>(count: chunk.count)
             DispatchQueue.concurrentPerform(iterations: chunk.count) { [loader, predictor, window] index in
-                outcomes.store(Result { try Self.classifyOne(chunk[index], loader: loader, predictor: predictor, window: window, setting: setting) },
-                               at: index)
+                outcomes.store(
+                    Result { try Self.classifyOne(chunk[index], loader: loader, predictor: predictor, window: window, setting: setting) },
+                    at: index)
             }
             for (file, outcome) in zip(chunk, outcomes.values) {
                 var modes: FileModes
@@ -401,7 +441,7 @@ public struct PipelineRun {
                     progress.log("classify: set aside \(file.path): \(reason)")
                     continue
                 }
-                for i in modes.rows.indices { modes.rows[i].device = file.device; modes.rows[i].trace = file.path }  // the store's identity wins
+                for i in modes.rows.indices { modes.rows[i].device = file.device; modes.rows[i].trace = file.path } // the store's identity wins
                 try store.replaceModeWindows(modes.rows, classifying: file, model: modelKey, note: modes.note)
                 windows += modes.rows.count
                 let said = "classify: \(file.path): \(modes.rows.count) windows" + (modes.note.map { "; " + $0 } ?? "")
@@ -411,8 +451,9 @@ public struct PipelineRun {
         progress.update(done: pending.count, total: pending.count, item: "")
         if partial { try FileManager.default.createDirectory(atPath: filesFolder, withIntermediateDirectories: true) }
         if !partial { try OutputLayout.prepareRestricted(in: outputFolder) }
-        try ModesCSV.write(storeRows: try store.modeWindows(), shownPaths: try store.shownPaths(),
-                           to: (restrictedFolder as NSString).appendingPathComponent("modes.csv"))
+        try ModesCSV.write(
+            storeRows: try store.modeWindows(), shownPaths: try store.shownPaths(),
+            to: (restrictedFolder as NSString).appendingPathComponent("modes.csv"))
         return (pending.count, windows, model)
     }
 
@@ -423,20 +464,24 @@ public struct PipelineRun {
     }
 
     /// Reads one file and classifies its windows; throws when the file cannot be read now.
-    private static func classifyOne(_ file: PipelineStore.ClassifiableFile, loader: RecordingLoader, predictor: ModePredictor,
-                                    window: WindowParameters, setting: PipelineConfiguration.Classification) throws -> FileModes {
+    private static func classifyOne(
+        _ file: PipelineStore.ClassifiableFile, loader: RecordingLoader, predictor: ModePredictor,
+        window: WindowParameters, setting: PipelineConfiguration.Classification
+    ) throws -> FileModes {
         var loader = loader
-        loader.mappings = try ColumnMappings(stored: file.columnMapping)  // as the file was ingested
+        loader.mappings = try ColumnMappings(stored: file.columnMapping) // as the file was ingested
         var run = FeatureRun(loader: loader, window: window)
-        let classifier = RecordingClassifier(predictor: predictor, findsVehicleStops: setting.smoothing, minimumStopSeconds: setting.minimumStopSeconds)
+        let classifier = RecordingClassifier(
+            predictor: predictor, findsVehicleStops: setting.smoothing, minimumStopSeconds: setting.minimumStopSeconds)
         run.onRecording = { recording, part in classifier.observe(recording, part: part) }
         let output = try run.run([file.path], progress: Progress(quiet: true))
         // The file was read at ingest; failing now (gone, changed, unreadable) sets it aside.
         if let problem = output.report.quarantined.first { throw problem }
         var prediction = classifier.predict(output.table)
         classifier.applyStops(windows: output.table.windows, to: &prediction)
-        return FileModes(rows: ModesCSV.storeRows(output.table.windows, prediction: prediction),
-                         note: output.notes[file.path].map { $0.joined(separator: "; ") })
+        return FileModes(
+            rows: ModesCSV.storeRows(output.table.windows, prediction: prediction),
+            note: output.notes[file.path].map { $0.joined(separator: "; ") })
     }
 
     public struct ModelMissing: Error, CustomStringConvertible {
@@ -448,7 +493,8 @@ public struct PipelineRun {
         }
 
         /// What a run says when the default model is found nowhere and the rules classify instead.
-        static let fallback = "no mode model found (\(DefaultModel.relativePath) here, models/ above the executable, or "
+        static let fallback =
+            "no mode model found (\(DefaultModel.relativePath) here, models/ above the executable, or "
             + "\(DefaultModel.installedPath) under its install prefix): IMU windows were classified by the rules (still, walk, "
             + "bike, car, from speed and steps); give --model FILE, or install with scripts/install.sh"
     }
@@ -462,8 +508,8 @@ public struct PipelineRun {
             hash.update(data: Data(try ContentHash.sha256(path: configuration.classification.model).utf8))
         }
         hash.update(data: Data(ReportPage.generator.utf8))
-        if partial { hash.update(data: Data("partial \(ownedDevices)".utf8)) }  // a complete run after a partial one runs every stage; a part owns its devices
-        if let transitFeed { hash.update(data: Data("transit \(try TransitRun.contentHash(feed: transitFeed))".utf8)) }  // another feed redoes the trips
+        if partial { hash.update(data: Data("partial \(ownedDevices)".utf8)) } // a complete run after a partial one runs every stage; a part owns its devices
+        if let transitFeed { hash.update(data: Data("transit \(try TransitRun.contentHash(feed: transitFeed))".utf8)) } // another feed redoes the trips
         return hash.hexDigest()
     }
 
@@ -483,7 +529,7 @@ public struct PipelineRun {
     @discardableResult
     private func settleQuarantines(_ summary: inout Summary, store: PipelineStore, before: Set<String>) throws -> [QuarantineEntry] {
         let entries = try store.quarantinedFiles()
-        summary.quarantined = Set(entries.map(\.path)).count  // files, whatever the stages
+        summary.quarantined = Set(entries.map(\.path)).count // files, whatever the stages
         let new = Set(entries.filter { !before.contains(Self.quarantineKey($0)) }.map(\.path))
         summary.thisRun.quarantined = new.count
         summary.carriedOverQuarantines = Set(entries.map(\.path)).subtracting(new).sorted()
@@ -496,10 +542,11 @@ public struct PipelineRun {
     /// is set again after classification).
     private func fillStoreTotals(_ summary: inout Summary, _ store: PipelineStore, counts: [String: Int]) throws {
         let identities = try store.deviceIdentities()
-        summary.store = StoreTotals(inputs: counts["input_files"] ?? 0, quarantined: summary.quarantined, fixes: counts["fixes"] ?? 0,
-                                    imuSamples: summary.imuSamples, checkins: counts["checkins"] ?? 0,
-                                    windows: counts["mode_windows"] ?? 0, devices: identities.count,
-                                    persons: Set(identities.map(\.person)).count)
+        summary.store = StoreTotals(
+            inputs: counts["input_files"] ?? 0, quarantined: summary.quarantined, fixes: counts["fixes"] ?? 0,
+            imuSamples: summary.imuSamples, checkins: counts["checkins"] ?? 0,
+            windows: counts["mode_windows"] ?? 0, devices: identities.count,
+            persons: Set(identities.map(\.person)).count)
         for identity in identities { summary.store.deviceSources[identity.deviceSource, default: 0] += 1 }
         summary.store.devicesWithPerson = identities.filter { $0.personSource != "device" }.count
     }

@@ -10,12 +10,17 @@ extension PipelineStore {
         var byID: [String: Geofence] = [:]
         for row in try geofenceRows() {
             if let lat = row.centerLatitudeDegrees, let lon = row.centerLongitudeDegrees, let radius = row.radiusMeters {
-                byID[row.id] = Geofence(id: row.id, name: row.name, kind: row.kind,
-                                        shape: .circle(latitudeDegrees: lat, longitudeDegrees: lon, radiusMeters: radius))
+                byID[row.id] = Geofence(
+                    id: row.id, name: row.name, kind: row.kind,
+                    shape: .circle(latitudeDegrees: lat, longitudeDegrees: lon, radiusMeters: radius))
             } else if let text = row.geometryGeoJSON,
-                      let geometry = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                      let fence = GeofenceReader.geofence(["id": row.id, "geometry": geometry,
-                                                           "properties": ["name": row.name, "kind": row.kind]], index: 0) {
+                let geometry = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                let fence = GeofenceReader.geofence(
+                    [
+                        "id": row.id, "geometry": geometry,
+                        "properties": ["name": row.name, "kind": row.kind]
+                    ], index: 0)
+            {
                 byID[row.id] = fence
             }
         }

@@ -43,7 +43,9 @@ public struct PublishRun: Sendable {
         /// geopackage; the report and the GeoPackage run beside the others and wait for the heat
         /// maps and the OD grid), as `pipeline run`'s summary has them.
         public var stageSeconds: [String: Double] = [:]
-        enum CodingKeys: String, CodingKey { case heatMaps = "heat_maps", cells, quarantined, odGrid = "od_grid", files, stageSeconds = "stage_seconds" }
+        enum CodingKeys: String, CodingKey {
+            case heatMaps = "heat_maps", cells, quarantined, odGrid = "od_grid", files, stageSeconds = "stage_seconds"
+        }
     }
 
     public struct BadCellID: Error, CustomStringConvertible {
@@ -59,7 +61,7 @@ public struct PublishRun: Sendable {
         // Three jobs at once: the files; the report's sections and the GeoPackage's
         // per-device layers, whose heat-map and OD parts wait for those files (`gate`).
         let published = ConcurrentSlots<(summary: Summary, notes: [String])>(count: 1)
-        let seconds = ConcurrentSlots<Double>(count: 2)  // the report, the GeoPackage
+        let seconds = ConcurrentSlots<Double>(count: 2) // the report, the GeoPackage
         let gate = Gate()
         let (folder, tables) = (outputFolder, tablesFolder ?? OutputLayout.restricted(in: outputFolder))
         try OutputLayout.prepareRestricted(in: outputFolder)
@@ -68,23 +70,27 @@ public struct PublishRun: Sendable {
             { [self] in
                 let started = Date()
                 var report = ReportPage(store: store, folder: folder, modelPath: modelPath, calendar: calendar)
-                report.perDeviceTablesAsParquet = (tables as NSString).standardizingPath != (OutputLayout.restricted(in: folder) as NSString).standardizingPath
+                report.perDeviceTablesAsParquet =
+                    (tables as NSString).standardizingPath != (OutputLayout.restricted(in: folder) as NSString).standardizingPath
                 try report.write(published: gate.wait)
                 seconds.store(Date().timeIntervalSince(started), at: 0)
             },
             {
                 let started = Date()
-                try GeoPackageOutput(folder: folder, tablesFolder: tables).write(store: store, geofences: try store.geofences(), published: gate.wait)
+                try GeoPackageOutput(folder: folder, tablesFolder: tables).write(
+                    store: store, geofences: try store.geofences(), published: gate.wait)
                 seconds.store(Date().timeIntervalSince(started), at: 1)
             }
         ])
         var (summary, notes) = published.values[0]
         notes.forEach(progress.log)
         (summary.stageSeconds["report"], summary.stageSeconds["geopackage"]) = (seconds.values[0], seconds.values[1])
-        summary.files += [(outputFolder as NSString).appendingPathComponent("report.html"),
-                          (outputFolder as NSString).appendingPathComponent(GeoPackageOutput.fileName),
-                          OutputLayout.path("report.html", in: OutputLayout.restricted(in: outputFolder)),
-                          OutputLayout.path(GeoPackageOutput.fileName, in: OutputLayout.restricted(in: outputFolder))]
+        summary.files += [
+            (outputFolder as NSString).appendingPathComponent("report.html"),
+            (outputFolder as NSString).appendingPathComponent(GeoPackageOutput.fileName),
+            OutputLayout.path("report.html", in: OutputLayout.restricted(in: outputFolder)),
+            OutputLayout.path(GeoPackageOutput.fileName, in: OutputLayout.restricted(in: outputFolder))
+        ]
         return summary
     }
 
@@ -151,8 +157,12 @@ public struct PublishRun: Sendable {
         for map in inRunOrder(try store.storedHeatMaps()) {
             let grid = HeatGrid(cellMeters: map.cellMeters)
             let cells = try map.cells.map {
-                (cell: try cell(map.map, $0.id, grid), counts: HeatMap.Counts(fixes: $0.fixes, devices: $0.devices, persons: $0.persons,
-                                                                         dwellSeconds: $0.dwellSeconds))
+                (
+                    cell: try cell(map.map, $0.id, grid),
+                    counts: HeatMap.Counts(
+                        fixes: $0.fixes, devices: $0.devices, persons: $0.persons,
+                        dwellSeconds: $0.dwellSeconds)
+                )
             }
             heatMaps.append(map, cells: cells.sorted { $0.cell < $1.cell })
         }
@@ -167,9 +177,12 @@ public struct PublishRun: Sendable {
     func publishReductions(_ reduced: ReducedTables, store: PipelineStore) throws -> (files: [String], heatMaps: PublishedHeatMaps) {
         var heatMaps = PublishedHeatMaps()
         for map in try reduced.heatMaps().sorted(by: { HeatMap.runsBefore($0.map, $1.map) }) {
-            let (cells, suppressed) = HeatMap(grid: HeatGrid(cellMeters: map.cellMeters), cells: map.cells).published(minimumDevices: map.minimumDevices)
-            heatMaps.append(.init(map: map.map, cellMeters: map.cellMeters, minimumDevices: map.minimumDevices, filter: map.filter,
-                                  cells: [], suppressed: suppressed), cells: cells)
+            let (cells, suppressed) = HeatMap(grid: HeatGrid(cellMeters: map.cellMeters), cells: map.cells).published(
+                minimumDevices: map.minimumDevices)
+            heatMaps.append(
+                .init(
+                    map: map.map, cellMeters: map.cellMeters, minimumDevices: map.minimumDevices, filter: map.filter,
+                    cells: [], suppressed: suppressed), cells: cells)
         }
         try store.replaceHeatMaps(heatMaps.maps)
         func path(_ name: String) -> String { (outputFolder as NSString).appendingPathComponent(name) }
@@ -183,9 +196,10 @@ public struct PublishRun: Sendable {
         try store.setDerivedState(PipelineStore.modalSplitKey, ModalSplitCounts(modalSplit).line)
         var files = [path("od_matrix.csv"), path("modal_split.csv")]
         if FileManager.default.fileExists(atPath: (reduced.folder as NSString).appendingPathComponent("train_comfort_groups")) {
-            try ComfortTables.writeSummaries(trains: try reduced.comfortGroups("train_comfort_groups").map(ComfortSummary.init(group:)),
-                                             routes: try reduced.comfortGroups("route_comfort_groups").map(ComfortSummary.init(group:)),
-                                             to: outputFolder, minimumPersons: heatMapParameters.minimumDevices)
+            try ComfortTables.writeSummaries(
+                trains: try reduced.comfortGroups("train_comfort_groups").map(ComfortSummary.init(group:)),
+                routes: try reduced.comfortGroups("route_comfort_groups").map(ComfortSummary.init(group:)),
+                to: outputFolder, minimumPersons: heatMapParameters.minimumDevices)
             files += [path("train_comfort.csv"), path("route_comfort.csv")]
         }
         return (files, heatMaps)
@@ -195,7 +209,6 @@ public struct PublishRun: Sendable {
     static func inRunOrder(_ maps: [PipelineStore.HeatMapRows]) -> [PipelineStore.HeatMapRows] {
         maps.sorted { HeatMap.runsBefore($0.map, $1.map) }
     }
-
 
     static func cell(_ map: String, _ id: String, _ grid: HeatGrid) throws -> HeatGrid.Cell {
         let parts = id.split(separator: ":")

@@ -47,7 +47,8 @@ public struct RecordingLoader: Sendable {
         let isLabelFile: (InputFormat.Kind) -> Bool = { $0 == .geoLifeLabels || $0 == .labelsCSV }
         for (input, format) in detected where isLabelFile(format.kind) {
             do {
-                sharedLabels += try Ingestor(cleaning: cleaning, devices: devices).ingest(input, format: format, into: DiscardingSink()).labels
+                sharedLabels += try Ingestor(cleaning: cleaning, devices: devices).ingest(input, format: format, into: DiscardingSink())
+                    .labels
             } catch let error as InputError {
                 quarantine(error, report: &report, progress: progress)
             }
@@ -65,7 +66,8 @@ public struct RecordingLoader: Sendable {
         var covered: [String: [ClosedRange<Double>]] = [:]
         for (index, (input, format)) in imuFiles.enumerated() {
             progress.update(done: gpsFiles.count + index, total: total, item: input.path)
-            guard var recording = read(input, format, devices: devices, sharedLabels: sharedLabels, report: &report, progress: progress) else { continue }
+            guard var recording = read(input, format, devices: devices, sharedLabels: sharedLabels, report: &report, progress: progress)
+            else { continue }
             if let span = recording.imuSpan {
                 covered[recording.device, default: []].append(span)
                 if recording.fixes.isEmpty {
@@ -84,8 +86,10 @@ public struct RecordingLoader: Sendable {
         return report
     }
 
-    private func read(_ input: DiscoveredInput, _ format: InputFormat, devices: DeviceResolver, sharedLabels: [LabelInterval],
-                      report: inout Report, progress: Progress) -> Recording? {
+    private func read(
+        _ input: DiscoveredInput, _ format: InputFormat, devices: DeviceResolver, sharedLabels: [LabelInterval],
+        report: inout Report, progress: Progress
+    ) -> Recording? {
         let sink = RecordingSink()
         do {
             let result = try Ingestor(cleaning: cleaning, devices: devices).ingest(input, format: format, into: sink)
@@ -94,8 +98,10 @@ public struct RecordingLoader: Sendable {
             report.recordings += 1
             var recording = Recording(trace: input.path, device: result.device, streams: sink.streams, fixes: sink.fixes, labels: labels)
             recording.activities = result.activities.sorted { $0.start < $1.start }
-            for stream in result.imuStreams {  // measured while reading: the feature stage need not pass over them again
-                if let real = stream.realRateHz { recording.streamRates[stream.sensor] = StreamRate(realRateHz: real, repeatFactor: stream.repeatFactor) }
+            for stream in result.imuStreams { // measured while reading: the feature stage need not pass over them again
+                if let real = stream.realRateHz {
+                    recording.streamRates[stream.sensor] = StreamRate(realRateHz: real, repeatFactor: stream.repeatFactor)
+                }
             }
             return recording
         } catch let error as InputError {

@@ -25,8 +25,10 @@ final class RecordingSink: IngestSink {
     }
 
     var streams: [IMUSensor: [IMUSample]] {
-        let all: [(IMUSensor, [IMUSample])] = [(.accelerometer, accelerometer), (.gyroscope, gyroscope),
-                                               (.gravity, gravity), (.linearAcceleration, linearAcceleration)]
+        let all: [(IMUSensor, [IMUSample])] = [
+            (.accelerometer, accelerometer), (.gyroscope, gyroscope),
+            (.gravity, gravity), (.linearAcceleration, linearAcceleration)
+        ]
         return Dictionary(uniqueKeysWithValues: all.filter { !$0.1.isEmpty })
     }
 }

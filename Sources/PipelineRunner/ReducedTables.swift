@@ -63,7 +63,8 @@ public struct ReducedTables {
     func rows(_ table: String) throws -> [Row] {
         let directory = (folder as NSString).appendingPathComponent(table)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            throw Malformed(description: "\(directory): the reduced table \(table) is missing (written by spark/pipeline_spark/reductions.py)")
+            throw Malformed(
+                description: "\(directory): the reduced table \(table) is missing (written by spark/pipeline_spark/reductions.py)")
         }
         var rows: [Row] = []
         for name in names.sorted() where name.hasPrefix("part-") && name.hasSuffix(".csv") {
@@ -79,18 +80,21 @@ public struct ReducedTables {
 
     public func odGroups() throws -> [ODGroup] {
         try rows("od_groups").map { row in
-            ODGroup(origin: row.optional("origin_geofence_id"), destination: row.optional("destination_geofence_id"),
-                    trips: try row.integer("trips"), devices: try row.integer("devices"), persons: try row.integer("persons"),
-                    durationsSeconds: try row.numbers("durations_s"), distancesMeters: try row.numbers("distances_m"),
-                    mainModes: Dictionary((row.optional("main_modes") ?? "").split(separator: " ").map { (String($0), 1) }, uniquingKeysWith: +))
+            ODGroup(
+                origin: row.optional("origin_geofence_id"), destination: row.optional("destination_geofence_id"),
+                trips: try row.integer("trips"), devices: try row.integer("devices"), persons: try row.integer("persons"),
+                durationsSeconds: try row.numbers("durations_s"), distancesMeters: try row.numbers("distances_m"),
+                mainModes: Dictionary((row.optional("main_modes") ?? "").split(separator: " ").map { (String($0), 1) }, uniquingKeysWith: +)
+            )
         }
     }
 
     public func modalTotals() throws -> [ModalTotal] {
         try rows("modal_totals").map { row in
-            ModalTotal(dimension: try row.text("dimension"), key: try row.text("dimension_value"), mode: try row.text("travel_mode"),
-                       trips: try row.integer("trips"), distanceMeters: try row.number("distance_m"),
-                       durationSeconds: try row.number("duration_s"), persons: try row.integer("persons"))
+            ModalTotal(
+                dimension: try row.text("dimension"), key: try row.text("dimension_value"), mode: try row.text("travel_mode"),
+                trips: try row.integer("trips"), distanceMeters: try row.number("distance_m"),
+                durationSeconds: try row.number("duration_s"), persons: try row.integer("persons"))
         }
     }
 
@@ -98,7 +102,9 @@ public struct ReducedTables {
     /// key from TAB to).
     public func comfortGroups(_ table: String) throws -> [ComfortGroup] {
         try rows(table).map { row in
-            let key = table == "train_comfort_groups" ? try row.text("train")
+            let key =
+                table == "train_comfort_groups"
+                ? try row.text("train")
                 : ComfortTables.routeKey(try row.text("from_station"), try row.text("to_station"))
             var group = ComfortGroup(key: key)
             (group.rides, group.measuredRides, group.devices, group.persons) =
@@ -127,8 +133,9 @@ public struct ReducedTables {
         var maps: [String: HeatMapCounts] = [:]
         for row in try rows("heatmaps") {
             let name = try row.text("heat_map")
-            maps[name] = HeatMapCounts(map: name, cellMeters: try row.number("cell_m"), minimumDevices: try row.integer("min_devices"),
-                                       filter: row.optional("filter") ?? "", cells: [:])
+            maps[name] = HeatMapCounts(
+                map: name, cellMeters: try row.number("cell_m"), minimumDevices: try row.integer("min_devices"),
+                filter: row.optional("filter") ?? "", cells: [:])
         }
         for row in try rows("heat_cells") {
             let name = try row.text("heat_map")
@@ -137,8 +144,9 @@ public struct ReducedTables {
             }
             let cell = try PublishRun.cell(name, try row.text("cell_id"), HeatGrid(cellMeters: cellMeters))
             // In place: a copy of the map taken out and put back copied its cells on every row.
-            maps[name]?.cells[cell] = HeatMap.Counts(fixes: try row.integer("fixes"), devices: try row.integer("devices"),
-                                                     persons: try row.integer("persons"), dwellSeconds: try row.number("dwell_s"))
+            maps[name]?.cells[cell] = HeatMap.Counts(
+                fixes: try row.integer("fixes"), devices: try row.integer("devices"),
+                persons: try row.integer("persons"), dwellSeconds: try row.number("dwell_s"))
         }
         return Array(maps.values)
     }

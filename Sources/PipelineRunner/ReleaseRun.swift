@@ -20,7 +20,10 @@ public struct ReleaseRun {
 
     public static let folderName = "releases"
 
-    public init(store: PipelineStore, outputFolder: String, release: PipelineConfiguration.Release, heatMap: HeatMapParameters, calendar: CalendarKeys) {
+    public init(
+        store: PipelineStore, outputFolder: String, release: PipelineConfiguration.Release, heatMap: HeatMapParameters,
+        calendar: CalendarKeys
+    ) {
         (self.store, self.outputFolder, self.release, self.heatMap, self.calendar) = (store, outputFolder, release, heatMap, calendar)
     }
 
@@ -47,9 +50,10 @@ public struct ReleaseRun {
         summary.releasedBefore = before.windows.count
         let releasedTrips = Set(before.trips.map { ReleaseWindows.ReleasedTrip(device: $0.device, startSeconds: $0.startSeconds) })
         let keys = trips.map { ReleaseWindows.ReleasedTrip(device: $0.device, startSeconds: $0.startSeconds) }
-        let due = ReleaseWindows.due(trips: keys, releasedTrips: releasedTrips, releasedWindows: before.windows,
-                                     latestSeconds: trips.map(\.endSeconds).max() ?? 0, graceSeconds: release.graceHours * 3600,
-                                     period: period, calendar: calendar)
+        let due = ReleaseWindows.due(
+            trips: keys, releasedTrips: releasedTrips, releasedWindows: before.windows,
+            latestSeconds: trips.map(\.endSeconds).max() ?? 0, graceSeconds: release.graceHours * 3600,
+            period: period, calendar: calendar)
         let geofences = Dictionary(try store.geofences().map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         let folder = (outputFolder as NSString).appendingPathComponent(Self.folderName)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -62,8 +66,9 @@ public struct ReleaseRun {
             } else {
                 try write(window, members, to: target, geofences: geofences)
             }
-            try store.recordRelease(window: window.id, period: period.rawValue, startSeconds: window.startSeconds, endSeconds: window.endSeconds,
-                                    trips: members.map { ($0.device, $0.startSeconds) }, releasedSeconds: Date().timeIntervalSince1970)
+            try store.recordRelease(
+                window: window.id, period: period.rawValue, startSeconds: window.startSeconds, endSeconds: window.endSeconds,
+                trips: members.map { ($0.device, $0.startSeconds) }, releasedSeconds: Date().timeIntervalSince1970)
             summary.released.append(window.id)
             summary.trips += members.count
         }
@@ -75,33 +80,44 @@ public struct ReleaseRun {
 
     public static func text(_ s: Summary) -> String {
         guard let period = s.period else { return "releases: none configured (release.window)" }
-        return "releases (\(period)): \(s.released.isEmpty ? "no window closed" : s.released.joined(separator: ", ") + " released with \(s.trips) trips"); "
+        return
+            "releases (\(period)): \(s.released.isEmpty ? "no window closed" : s.released.joined(separator: ", ") + " released with \(s.trips) trips"); "
             + "\(s.releasedBefore) released before and final; \(s.pendingTrips) trips wait for their window to close"
     }
 
     /// One window's tables, written beside and moved into place, so a killed run leaves no
     /// half release (it is written again by the next run, as the store has not recorded it).
-    func write(_ window: ReleaseWindows.Window, _ members: [PipelineStore.ReleaseTrip], to target: String, geofences: [String: Geofence]) throws {
+    func write(_ window: ReleaseWindows.Window, _ members: [PipelineStore.ReleaseTrip], to target: String, geofences: [String: Geofence])
+        throws
+    {
         let partial = target + ".partial"
         try? FileManager.default.removeItem(atPath: partial)
         try FileManager.default.createDirectory(atPath: partial, withIntermediateDirectories: true)
         func path(_ name: String) -> String { (partial as NSString).appendingPathComponent(name) }
         let k = heatMap.minimumDevices
-        let od = ODMatrix(groups: ODGroup.groups(members.map {
-            ODGroup.Member(device: $0.device, person: $0.person, origin: $0.originGeofence, destination: $0.destinationGeofence,
-                           durationSeconds: $0.durationSeconds, distanceMeters: $0.distanceMeters, mainMode: $0.mainMode)
-        }), minimumPersons: k)
+        let od = ODMatrix(
+            groups: ODGroup.groups(
+                members.map {
+                    ODGroup.Member(
+                        device: $0.device, person: $0.person, origin: $0.originGeofence, destination: $0.destinationGeofence,
+                        durationSeconds: $0.durationSeconds, distanceMeters: $0.distanceMeters, mainMode: $0.mainMode)
+                }), minimumPersons: k)
         try TripTables.odMatrix(od, geofences: geofences).write(to: path(OutputSchema.odMatrix.file))
-        let grid = ODGrid(members.map {
-            ODGrid.Trip(device: $0.device, person: $0.person, origin: $0.origin, destination: $0.destination, durationSeconds: $0.durationSeconds,
-                        distanceMeters: $0.distanceMeters, mainMode: $0.mainMode)
-        }, cellMeters: heatMap.odCellMeters, minimumPersons: k, coarserLevels: heatMap.odCoarserLevels)
+        let grid = ODGrid(
+            members.map {
+                ODGrid.Trip(
+                    device: $0.device, person: $0.person, origin: $0.origin, destination: $0.destination,
+                    durationSeconds: $0.durationSeconds,
+                    distanceMeters: $0.distanceMeters, mainMode: $0.mainMode)
+            }, cellMeters: heatMap.odCellMeters, minimumPersons: k, coarserLevels: heatMap.odCoarserLevels)
         try TripTables.odGrid(grid).write(to: path(OutputSchema.odGrid.file))
-        let totals = ModalTotal.totals(trips: members.map { ModalTotal.Entry(person: $0.person, startSeconds: $0.startSeconds, mode: $0.mainMode) },
-                                       legs: members.flatMap(\.legs).map {
-                                           ModalTotal.Entry(person: $0.person, startSeconds: $0.startSeconds, mode: $0.mode,
-                                                            distanceMeters: $0.distanceMeters, durationSeconds: $0.durationSeconds)
-                                       }, calendar: calendar)
+        let totals = ModalTotal.totals(
+            trips: members.map { ModalTotal.Entry(person: $0.person, startSeconds: $0.startSeconds, mode: $0.mainMode) },
+            legs: members.flatMap(\.legs).map {
+                ModalTotal.Entry(
+                    person: $0.person, startSeconds: $0.startSeconds, mode: $0.mode,
+                    distanceMeters: $0.distanceMeters, durationSeconds: $0.durationSeconds)
+            }, calendar: calendar)
         let split = ModalSplit(totals: totals, minimumPersons: k)
         try TripTables.modalSplit(split).write(to: path(OutputSchema.modalSplit.file))
         try writeHeatMaps(members, window: window.id, to: partial)
@@ -135,9 +151,12 @@ public struct ReleaseRun {
                 return low > 0 && point.timeSeconds <= spans[low - 1].1
             }
             guard !points.isEmpty else { continue }
-            layers.add(DeviceTrack(device: device, points: points), intervals: try store.storedIntervals(device: device), person: byDevice[device]![0].person)
+            layers.add(
+                DeviceTrack(device: device, points: points), intervals: try store.storedIntervals(device: device),
+                person: byDevice[device]![0].person)
         }
-        let (rows, cells) = layers.published(minimumPersons: heatMap.minimumDevices, filterDescription: heatMap.filterDescription + " of the trips of " + window)
+        let (rows, cells) = layers.published(
+            minimumPersons: heatMap.minimumDevices, filterDescription: heatMap.filterDescription + " of the trips of " + window)
         _ = try HeatMapFiles(maps: rows, grid: grid).write(to: folder, cells: cells)
     }
 }

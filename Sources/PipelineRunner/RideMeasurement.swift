@@ -34,7 +34,8 @@ struct RideMeasurement {
                 unreadable.append(InputError(.unreadable, "\(error)", path: file.path))
             }
         }
-        var acceleration = withGravity.isEmpty ? RideAcceleration(samples: gravityFree, gravityIncluded: false) : RideAcceleration(samples: withGravity)
+        var acceleration =
+            withGravity.isEmpty ? RideAcceleration(samples: gravityFree, gravityIncluded: false) : RideAcceleration(samples: withGravity)
         acceleration.samples.sort { $0.time < $1.time }
         return (acceleration, unreadable)
     }

@@ -2,7 +2,7 @@ import Foundation
 import Ingest
 import MobilityCore
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An exclusive advisory lock (flock) on `<store>.lock`, held by every command that writes a
@@ -38,7 +38,7 @@ public final class RunLock {
     public let path: String
 
     public init(storePath: String) throws {
-        path = InputPath.standardise(storePath) + ".lock"  // one lock however the store's path is spelled
+        path = InputPath.standardise(storePath) + ".lock" // one lock however the store's path is spelled
         Self.registry.lock()
         defer { Self.registry.unlock() }
         if let current = Self.held[path] {
@@ -80,4 +80,3 @@ public final class RunLock {
         }
     }
 }
-

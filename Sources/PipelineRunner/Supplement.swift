@@ -26,16 +26,20 @@ public struct Supplement: Sendable {
     }
 
     /// The supplement's labelled windows of `modes`, with devices renamed.
-    public func table(loader: RecordingLoader, window: WindowParameters, progress: Progress) throws -> (table: FeatureTable, recordings: Int) {
+    public func table(loader: RecordingLoader, window: WindowParameters, progress: Progress) throws -> (
+        table: FeatureTable, recordings: Int
+    ) {
         var run = FeatureRun(loader: loader, window: window)
         if let rates = thinnedRatesHz {
             let copies = thinnedCopies
             run.variants = { recording in
                 // Seeded by the device and file name, not the whole path, so the same files give the same draws in any folder.
-                var generator = SeededGenerator(seed: Self.stableHash(recording.device + "/" + (recording.trace as NSString).lastPathComponent))
-                return [recording] + (0..<copies).map { _ in
-                    recording.thinned(toRateHz: generator.uniform(rates), seed: generator.next())
-                }
+                var generator = SeededGenerator(
+                    seed: Self.stableHash(recording.device + "/" + (recording.trace as NSString).lastPathComponent))
+                return [recording]
+                    + (0..<copies).map { _ in
+                        recording.thinned(toRateHz: generator.uniform(rates), seed: generator.next())
+                    }
             }
         }
         let output = try run.run(paths, progress: progress)
@@ -46,8 +50,10 @@ public struct Supplement: Sendable {
 
     /// What trained a model, for its provenance: paths, modes and augmentation.
     public var description: String {
-        "supplement " + paths.joined(separator: ", ") + ": " + (modes.map { $0.sorted().map(\.rawValue).joined(separator: ", ") + " windows" } ?? "every labelled window")
-            + (thinnedRatesHz.map { String(format: ", as read and %d× thinned to %g–%g Hz", thinnedCopies, $0.lowerBound, $0.upperBound) } ?? "")
+        "supplement " + paths.joined(separator: ", ") + ": "
+            + (modes.map { $0.sorted().map(\.rawValue).joined(separator: ", ") + " windows" } ?? "every labelled window")
+            + (thinnedRatesHz.map { String(format: ", as read and %d× thinned to %g–%g Hz", thinnedCopies, $0.lowerBound, $0.upperBound) }
+                ?? "")
     }
 
     /// FNV-1a of the UTF-8 bytes: the same trace gets the same seed in every process (Swift's

@@ -36,14 +36,15 @@ public struct TableExport {
 
     public func run(progress: Progress) throws -> Summary {
         let started = Date()
-        let lock = try RunLock(storePath: storePath)  // no run writes while the tables are read
+        let lock = try RunLock(storePath: storePath) // no run writes while the tables are read
         defer { withExtendedLifetime(lock) {} }
         let store = try PipelineStore(path: storePath)
         let all = try store.storedTables()
         let unknown = tables.filter { name in !all.contains { $0.name == name } }
         guard unknown.isEmpty else {
-            throw Problem(description: "no table \(unknown.joined(separator: ", ")) in \(storePath); its tables are "
-                          + all.map(\.name).joined(separator: ", "))
+            throw Problem(
+                description: "no table \(unknown.joined(separator: ", ")) in \(storePath); its tables are "
+                    + all.map(\.name).joined(separator: ", "))
         }
         let chosen = tables.isEmpty ? all : all.filter { tables.contains($0.name) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -10,42 +10,48 @@ extension TripResultRows {
         let fences = Dictionary(geofences.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         let ids = TripIdentifiers(result.devices)
         locations = result.locations.enumerated().map { index, location in
-            Location(id: TripIdentifiers.location(index), device: location.device, number: location.number,
-                     latitudeDegrees: location.latitudeDegrees, longitudeDegrees: location.longitudeDegrees,
-                     staypoints: location.staypoints, devices: location.devices, totalStaySeconds: location.totalStaySeconds)
+            Location(
+                id: TripIdentifiers.location(index), device: location.device, number: location.number,
+                latitudeDegrees: location.latitudeDegrees, longitudeDegrees: location.longitudeDegrees,
+                staypoints: location.staypoints, devices: location.devices, totalStaySeconds: location.totalStaySeconds)
         }
         for (d, device) in result.devices.enumerated() {
             staypoints += device.staypoints.enumerated().map { index, stay in
-                Staypoint(id: ids.staypoint(d, index), device: stay.device, startSeconds: stay.startSeconds, endSeconds: stay.endSeconds,
-                          durationSeconds: stay.durationSeconds, latitudeDegrees: stay.latitudeDegrees,
-                          longitudeDegrees: stay.longitudeDegrees, fixes: stay.fixCount, isOpen: stay.isOpen, isActivity: stay.isActivity,
-                          locationID: stay.location.map(TripIdentifiers.location), geofenceID: stay.geofence)
+                Staypoint(
+                    id: ids.staypoint(d, index), device: stay.device, startSeconds: stay.startSeconds, endSeconds: stay.endSeconds,
+                    durationSeconds: stay.durationSeconds, latitudeDegrees: stay.latitudeDegrees,
+                    longitudeDegrees: stay.longitudeDegrees, fixes: stay.fixCount, isOpen: stay.isOpen, isActivity: stay.isActivity,
+                    locationID: stay.location.map(TripIdentifiers.location), geofenceID: stay.geofence)
             }
             dwells += device.dwells.enumerated().map { index, dwell in
                 let fence = fences[dwell.geofenceID]
-                return Dwell(id: ids.dwell(d, index), device: dwell.device, geofenceID: dwell.geofenceID,
-                             geofenceName: fence?.name ?? dwell.geofenceID, geofenceKind: fence?.kind ?? "zone",
-                             entrySeconds: dwell.entrySeconds, exitSeconds: dwell.exitSeconds, durationSeconds: dwell.durationSeconds,
-                             fixes: dwell.fixesUsed, closedBy: dwell.closure.rawValue, longestGapSeconds: dwell.longestGapSeconds,
-                             latitudeDegrees: dwell.center.latitudeDegrees, longitudeDegrees: dwell.center.longitudeDegrees)
+                return Dwell(
+                    id: ids.dwell(d, index), device: dwell.device, geofenceID: dwell.geofenceID,
+                    geofenceName: fence?.name ?? dwell.geofenceID, geofenceKind: fence?.kind ?? "zone",
+                    entrySeconds: dwell.entrySeconds, exitSeconds: dwell.exitSeconds, durationSeconds: dwell.durationSeconds,
+                    fixes: dwell.fixesUsed, closedBy: dwell.closure.rawValue, longestGapSeconds: dwell.longestGapSeconds,
+                    latitudeDegrees: dwell.center.latitudeDegrees, longitudeDegrees: dwell.center.longitudeDegrees)
             }
             let location = { (staypoint: Int?) in staypoint.flatMap { device.staypoints[$0].location }.map(TripIdentifiers.location) }
             trips += device.trips.enumerated().map { index, trip in
-                Trip(id: ids.trip(d, index), device: trip.device, startSeconds: trip.startSeconds, endSeconds: trip.endSeconds,
-                     durationSeconds: trip.durationSeconds, distanceMeters: trip.distanceMeters, mainMode: trip.mainMode?.rawValue,
-                     legs: trip.legs.count, originStaypointID: trip.originStaypoint.map { ids.staypoint(d, $0) },
-                     destinationStaypointID: trip.destinationStaypoint.map { ids.staypoint(d, $0) },
-                     originLocationID: location(trip.originStaypoint), destinationLocationID: location(trip.destinationStaypoint),
-                     originGeofenceID: trip.originGeofence, destinationGeofenceID: trip.destinationGeofence)
+                Trip(
+                    id: ids.trip(d, index), device: trip.device, startSeconds: trip.startSeconds, endSeconds: trip.endSeconds,
+                    durationSeconds: trip.durationSeconds, distanceMeters: trip.distanceMeters, mainMode: trip.mainMode?.rawValue,
+                    legs: trip.legs.count, originStaypointID: trip.originStaypoint.map { ids.staypoint(d, $0) },
+                    destinationStaypointID: trip.destinationStaypoint.map { ids.staypoint(d, $0) },
+                    originLocationID: location(trip.originStaypoint), destinationLocationID: location(trip.destinationStaypoint),
+                    originGeofenceID: trip.originGeofence, destinationGeofenceID: trip.destinationGeofence)
             }
             triplegs += device.triplegs.enumerated().map { index, leg in
-                Tripleg(id: ids.tripleg(d, index), device: leg.device, tripID: leg.trip.map { ids.trip(d, $0) },
-                        startSeconds: leg.startSeconds, endSeconds: leg.endSeconds, durationSeconds: leg.durationSeconds,
-                        distanceMeters: leg.distanceMeters, mode: leg.mode?.rawValue, modeSource: leg.modeSource?.rawValue, fixes: leg.fixCount,
-                        previousStaypointID: leg.previousStaypoint.map { ids.staypoint(d, $0) },
-                        nextStaypointID: leg.nextStaypoint.map { ids.staypoint(d, $0) },
-                        geometryGeoJSON: leg.byTime ? DeviceTrack.emptyLineStringGeoJSON : device.track.lineStringGeoJSON(leg.firstFix...leg.lastFix),
-                        imuAnswer: leg.evidence?.imuAnswer?.rawValue, gpsLegModelAnswer: leg.evidence?.gpsLegModelAnswer?.rawValue)
+                Tripleg(
+                    id: ids.tripleg(d, index), device: leg.device, tripID: leg.trip.map { ids.trip(d, $0) },
+                    startSeconds: leg.startSeconds, endSeconds: leg.endSeconds, durationSeconds: leg.durationSeconds,
+                    distanceMeters: leg.distanceMeters, mode: leg.mode?.rawValue, modeSource: leg.modeSource?.rawValue, fixes: leg.fixCount,
+                    previousStaypointID: leg.previousStaypoint.map { ids.staypoint(d, $0) },
+                    nextStaypointID: leg.nextStaypoint.map { ids.staypoint(d, $0) },
+                    geometryGeoJSON: leg.byTime
+                        ? DeviceTrack.emptyLineStringGeoJSON : device.track.lineStringGeoJSON(leg.firstFix...leg.lastFix),
+                    imuAnswer: leg.evidence?.imuAnswer?.rawValue, gpsLegModelAnswer: leg.evidence?.gpsLegModelAnswer?.rawValue)
             }
         }
     }

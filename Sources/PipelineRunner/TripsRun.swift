@@ -84,7 +84,8 @@ public struct TripsRun {
         /// another region gives no evidence, and every transit column says 2,000 m.
         public var transitWarning: String? {
             guard let near = legsNearTransit, near == 0, triplegs > 0 else { return nil }
-            return "transit: none of the \(triplegs) triplegs starts or ends within 2 km of a stop of the feed, so it decided nothing; is it the feed of this region?"
+            return
+                "transit: none of the \(triplegs) triplegs starts or ends within 2 km of a stop of the feed, so it decided nothing; is it the feed of this region?"
         }
 
         /// Said when jumps were split off: they are data errors, not travel, and have no mode.
@@ -98,14 +99,16 @@ public struct TripsRun {
         /// Said when legs have no mode and nothing decided them: they count as unknown in the modal split.
         public var undecidedWarning: String? {
             guard undecidedLegs > 0 else { return nil }
-            return "trips: \(undecidedLegs) legs (\(String(format: "%.1f", undecidedMeters / 1000)) km, \(String(format: "%.0f", undecidedSeconds / 60)) min) "
+            return
+                "trips: \(undecidedLegs) legs (\(String(format: "%.1f", undecidedMeters / 1000)) km, \(String(format: "%.0f", undecidedSeconds / 60)) min) "
                 + "have no mode (triplegs.csv: travel_mode unknown, mode_source none): no IMU window covers them and their fixes are too few "
                 + "or too far apart (over 2 minutes) to give a GPS speed; they count as unknown in the modal split. IMU data of the device, or "
                 + "denser fixes, would name them"
         }
 
         enum CodingKeys: String, CodingKey {
-            case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips, jumps, fusion, odMatrix = "od_matrix", modalSplit = "modal_split"
+            case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips, jumps, fusion, odMatrix = "od_matrix",
+                modalSplit = "modal_split"
             case undecidedLegs = "undecided_legs", undecidedMeters = "undecided_m", undecidedSeconds = "undecided_s"
             case legsByModeSource = "legs_by_mode_source", legsNearTransit = "legs_near_transit", secondsLoading = "seconds_loading"
             case secondsTrips = "seconds_trips", secondsWriting = "seconds_writing", files
@@ -113,7 +116,7 @@ public struct TripsRun {
     }
 
     public func run(progress: Progress) throws -> Summary {
-        let lock = try RunLock(storePath: storePath)  // one writer per store at a time
+        let lock = try RunLock(storePath: storePath) // one writer per store at a time
         defer { withExtendedLifetime(lock) {} }
         var summary = Summary()
         var clock = Date()
@@ -131,18 +134,20 @@ public struct TripsRun {
         }
         summary.devices = names.count
         summary.geofences = geofences.count
-        progress.log("trips: \(names.count) devices with fixes, \(geofences.count) geofences, classified windows for \(stored.count) devices")
+        progress.log(
+            "trips: \(names.count) devices with fixes, \(geofences.count) geofences, classified windows for \(stored.count) devices")
 
         // A batch of devices at a time (as many as cores): their full tracks are dropped once
         // analysed, so memory follows the largest devices, not the data set.
         let legModel = self.legModel, legFeatures = TransitGeofences.legFeatures(geofences)
         if let legModel, legModel.usesTransitGeofences, legFeatures.transitDistanceMeters == nil, !names.isEmpty {
-            progress.log("warning: the GPS leg model was trained with transit geofences and the store has none of kinds "
-                         + TransitGeofences.kinds.sorted().joined(separator: ", ") + ": its legs lack the distances of their ends from transit")
+            progress.log(
+                "warning: the GPS leg model was trained with transit geofences and the store has none of kinds "
+                    + TransitGeofences.kinds.sorted().joined(separator: ", ") + ": its legs lack the distances of their ends from transit")
         }
         let fusion = LegFusion(legModel: legModel, imuClasses: imuClasses, legFeatures: legFeatures, transit: transit)
         var analysis = TripAnalysis(parameters: parameters)
-        if transit != nil { analysis.ridesAcrossGap = { fusion.ridesUnderground($0, $1) } }  // a metro ride underground is a ride, not a stay
+        if transit != nil { analysis.ridesAcrossGap = { fusion.ridesUnderground($0, $1) } } // a metro ride underground is a ride, not a stay
         let batchSize = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var devices: [DeviceTrips] = []
         for start in stride(from: 0, to: names.count, by: batchSize) {
@@ -151,19 +156,25 @@ public struct TripsRun {
             let tracks = try names[start..<min(names.count, start + batchSize)].map { try store.track(named: $0, groupedBy: grouping) }
             summary.secondsLoading += Date().timeIntervalSince(clock)
             summary.fixes += tracks.reduce(0) { $0 + $1.points.count }
-            devices += analysis.analyseConcurrently(tracks, geofences: geofences, modes: { track, staypoints in
-                DeviceModes.timeline(track, stored: stored[track.device] ?? [], staypoints: staypoints, legModel: legModel, legFeatures: legFeatures)
-            }, legs: { track, legs in
-                fusion.apply(track, legs: &legs, imuSpans: (stored[track.device] ?? []).filter { $0.source.isIMUModel })
-            }).map { $0.compacted() }
+            devices += analysis.analyseConcurrently(
+                tracks, geofences: geofences,
+                modes: { track, staypoints in
+                    DeviceModes.timeline(
+                        track, stored: stored[track.device] ?? [], staypoints: staypoints, legModel: legModel, legFeatures: legFeatures)
+                },
+                legs: { track, legs in
+                    fusion.apply(track, legs: &legs, imuSpans: (stored[track.device] ?? []).filter { $0.source.isIMUModel })
+                }
+            ).map { $0.compacted() }
         }
         progress.update(done: names.count, total: names.count, item: "")
         let result = analysis.result(devices)
         summary.secondsTrips = lap() - summary.secondsLoading
 
         try store.replaceTripResults(result, geofences: geofences)
-        let tables = TripTables(result: result, geofences: geofences, calendar: calendar, persons: try store.devicePersons(),
-                                minimumPersons: minimumPersons)
+        let tables = TripTables(
+            result: result, geofences: geofences, calendar: calendar, persons: try store.devicePersons(),
+            minimumPersons: minimumPersons)
         summary.odMatrix = ODMatrixCounts(tables.odMatrix)
         progress.log(summary.odMatrix.line)
         try store.setDerivedState(PipelineStore.minimumPersonsKey, String(minimumPersons))
@@ -177,7 +188,9 @@ public struct TripsRun {
             try tables.write(to: reportsFolder, restricted: restricted)
             try TripGeoJSON(result: result, geofences: geofences).write(to: restricted)
         }
-        if writesModalKeys { try tables.modalKeys().write(to: (reportsFolder as NSString).appendingPathComponent(TripTables.modalKeysName)) }
+        if writesModalKeys {
+            try tables.modalKeys().write(to: (reportsFolder as NSString).appendingPathComponent(TripTables.modalKeysName))
+        }
         try store.finishRun(id: runID, counts: RunCounts())
         summary.secondsWriting = lap()
         summary.staypoints = result.devices.reduce(0) { $0 + $1.staypoints.count }
@@ -197,18 +210,24 @@ public struct TripsRun {
         summary.fusion = FusionTally(result.devices.flatMap(\.triplegs))
         if let line = summary.fusion.line { progress.log(line) }
         if transit != nil {
-            summary.legsNearTransit = result.devices.flatMap(\.triplegs).filter { leg in
-                guard let match = leg.evidence?.transit else { return false }
-                return [match.startMeters, match.endMeters].contains { $0.values.contains { $0 < TransitIndex.maxSearchMeters } }
-            }.count
+            summary.legsNearTransit =
+                result.devices.flatMap(\.triplegs).filter { leg in
+                    guard let match = leg.evidence?.transit else { return false }
+                    return [match.startMeters, match.endMeters].contains { $0.values.contains { $0 < TransitIndex.maxSearchMeters } }
+                }.count
             if let warning = summary.transitWarning { progress.log("warning: " + warning) }
         }
-        try store.setTransitUse(transit == nil ? "" : (transitDescription ?? "a transit feed")
-            + "; \(summary.legsNearTransit ?? 0) of \(summary.triplegs) triplegs start or end within 2 km of its stops, "
-            + "\(summary.legsByModeSource["transit"] ?? 0) named by it")
-        summary.files = writesFiles ? (TripTables.fileNames + TripGeoJSON.fileNames).map { file in
-            ((OutputLayout.restrictedFiles.contains(file) ? restricted : reportsFolder) as NSString).appendingPathComponent(file)
-        } : []
+        try store.setTransitUse(
+            transit == nil
+                ? ""
+                : (transitDescription ?? "a transit feed")
+                    + "; \(summary.legsNearTransit ?? 0) of \(summary.triplegs) triplegs start or end within 2 km of its stops, "
+                    + "\(summary.legsByModeSource["transit"] ?? 0) named by it")
+        summary.files =
+            writesFiles
+            ? (TripTables.fileNames + TripGeoJSON.fileNames).map { file in
+                ((OutputLayout.restrictedFiles.contains(file) ? restricted : reportsFolder) as NSString).appendingPathComponent(file)
+            } : []
         return summary
     }
 }
@@ -220,7 +239,9 @@ public struct ODMatrixCounts: Sendable, Codable, Equatable {
     public init() {}
 
     public init(_ matrix: ODMatrix) {
-        (pairs, suppressedPairs, suppressedTrips, minimumPersons) = (matrix.rows.count, matrix.suppressedPairs, matrix.suppressedTrips, matrix.minimumPersons)
+        (pairs, suppressedPairs, suppressedTrips, minimumPersons) = (
+            matrix.rows.count, matrix.suppressedPairs, matrix.suppressedTrips, matrix.minimumPersons
+        )
     }
 
     public var line: String {
@@ -239,7 +260,9 @@ public struct ModalSplitCounts: Sendable, Codable, Equatable {
     public init() {}
 
     public init(_ split: ModalSplit) {
-        (rows, suppressedRows, complementaryRows, minimumPersons) = (split.rows.count, split.suppressedPrimary, split.suppressedComplementary, split.minimumPersons)
+        (rows, suppressedRows, complementaryRows, minimumPersons) = (
+            split.rows.count, split.suppressedPrimary, split.suppressedComplementary, split.minimumPersons
+        )
     }
 
     public var line: String {

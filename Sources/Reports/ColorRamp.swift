@@ -11,8 +11,9 @@ public enum ColorRamp {
         let f = min(1, max(0, fraction.isNaN ? 0 : fraction)) * Double(stops.count - 1)
         let i = min(stops.count - 2, Int(f)), t = f - Double(i)
         let (a, b) = (stops[i], stops[i + 1])
-        return Raster.Color(UInt8((a.0 + (b.0 - a.0) * t).rounded()), UInt8((a.1 + (b.1 - a.1) * t).rounded()),
-                            UInt8((a.2 + (b.2 - a.2) * t).rounded()))
+        return Raster.Color(
+            UInt8((a.0 + (b.0 - a.0) * t).rounded()), UInt8((a.1 + (b.1 - a.1) * t).rounded()),
+            UInt8((a.2 + (b.2 - a.2) * t).rounded()))
     }
 
     /// "#rrggbb", for SVG and GeoJSON styles.

@@ -36,9 +36,10 @@ public struct ComfortTables {
         try ridesCSV().write(to: path("rides.csv"))
         try stopsCSV().write(to: path("stops.csv"))
         try eventsCSV().write(to: path("events.csv"))
-        return try Self.writeSummaries(trains: ComfortSummary.group(rides, persons: persons) { $0.train },
-                                       routes: ComfortSummary.group(rides, persons: persons) { Self.routeKey($0.fromStation, $0.toStation) },
-                                       to: folder, minimumPersons: minimumPersons)
+        return try Self.writeSummaries(
+            trains: ComfortSummary.group(rides, persons: persons) { $0.train },
+            routes: ComfortSummary.group(rides, persons: persons) { Self.routeKey($0.fromStation, $0.toStation) },
+            to: folder, minimumPersons: minimumPersons)
     }
 
     /// A route's group key: from TAB to (sorted as one string, as Swift's String orders).
@@ -48,16 +49,20 @@ public struct ComfortTables {
     /// a distributed run's groups), in key order.
     /// Only what `ComfortSummary.published` keeps is written.
     @discardableResult
-    public static func writeSummaries(trains: [ComfortSummary], routes: [ComfortSummary], to folder: String, minimumPersons: Int) throws -> Published {
+    public static func writeSummaries(trains: [ComfortSummary], routes: [ComfortSummary], to folder: String, minimumPersons: Int) throws
+        -> Published
+    {
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
-        let kept = ComfortSummary.published(trains: trains.sorted { $0.key < $1.key }, routes: routes.sorted { $0.key < $1.key }, minimumPersons: minimumPersons)
+        let kept = ComfortSummary.published(
+            trains: trains.sorted { $0.key < $1.key }, routes: routes.sorted { $0.key < $1.key }, minimumPersons: minimumPersons)
         try summaryCSV(kept.trains, schema: .trainComfort) { [$0.key] }.write(to: path("train_comfort.csv"))
         try summaryCSV(kept.routes, schema: .routeComfort) {
             $0.key.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         }.write(to: path("route_comfort.csv"))
         var published = Published()
-        (published.trains, published.routes, published.underK, published.complementary, published.minimumPersons)
-            = (kept.trains.count, kept.routes.count, kept.underK, kept.complementary, minimumPersons)
+        (published.trains, published.routes, published.underK, published.complementary, published.minimumPersons) = (
+            kept.trains.count, kept.routes.count, kept.underK, kept.complementary, minimumPersons
+        )
         return published
     }
 
@@ -96,25 +101,31 @@ public struct ComfortTables {
             fields += Self.metricFields(m)
             fields += [c?.cleanliness, c?.odoursTemperature, c?.crowding, c?.service].map { $0.map(String.init) }
             fields += [Self.number(c?.noiseDecibels, 1), c?.comment, c.map { String($0.line) }]
-            fields += [ride.source.rawValue, ride.trace, Self.number(ride.coveredSeconds, 1), ride.verticalSource?.rawValue,
-                       m.map { $0.nmvPartial ? "true" : "false" }, Self.number(m?.nmvMinutes, 2), String(ride.stops.count),
-                       m.map { String($0.events.filter { $0.kind == .acceleration }.count) }, m.map { String($0.events.filter { $0.kind == .jerk }.count) },
-                       m.map { Self.series($0.ccX) }, m.map { Self.series($0.ccY) }, m.map { Self.series($0.ccZ) }, ride.note]
+            fields += [
+                ride.source.rawValue, ride.trace, Self.number(ride.coveredSeconds, 1), ride.verticalSource?.rawValue,
+                m.map { $0.nmvPartial ? "true" : "false" }, Self.number(m?.nmvMinutes, 2), String(ride.stops.count),
+                m.map { String($0.events.filter { $0.kind == .acceleration }.count) },
+                m.map { String($0.events.filter { $0.kind == .jerk }.count) },
+                m.map { Self.series($0.ccX) }, m.map { Self.series($0.ccY) }, m.map { Self.series($0.ccZ) }, ride.note
+            ]
             csv.append(fields)
         }
         return csv
     }
 
     /// A 5 s series as a JSON array (pandas: `json.loads`), 4 decimals.
-    public static func series(_ values: [Double]) -> String { "[" + values.map { FixedPoint.text($0, digits: 4) }.joined(separator: ",") + "]" }
+    public static func series(_ values: [Double]) -> String {
+        "[" + values.map { FixedPoint.text($0, digits: 4) }.joined(separator: ",") + "]"
+    }
 
     /// Each stop of each ride: `device,trace,start,end,duration_s` (ISO 8601 UTC), then the ride.
     func stopsCSV() -> CSVWriter {
         var csv = CSVWriter(columns: OutputSchema.stops.names)
         for (index, ride) in rides.enumerated() {
             for stop in ride.stops {
-                csv.append([ride.device, ride.trace] + Self.times(stop.startSeconds) + Self.times(stop.endSeconds)
-                           + [Self.number(stop.durationSeconds, 0), String(index + 1)])
+                csv.append(
+                    [ride.device, ride.trace] + Self.times(stop.startSeconds) + Self.times(stop.endSeconds)
+                        + [Self.number(stop.durationSeconds, 0), String(index + 1)])
             }
         }
         return csv
@@ -125,9 +136,11 @@ public struct ComfortTables {
         var csv = CSVWriter(columns: OutputSchema.events.names)
         for (index, ride) in rides.enumerated() {
             for event in ride.metrics?.events ?? [] {
-                csv.append([ride.device, ride.trace] + Self.times(event.startSeconds) + Self.times(event.endSeconds) + [
-                            event.kind.rawValue, event.axis.rawValue, event.direction, Self.number(event.peakAccelerationMetersPerSecond2, 2),
-                            Self.number(event.peakJerkMetersPerSecond3, 2), String(index + 1)])
+                csv.append(
+                    [ride.device, ride.trace] + Self.times(event.startSeconds) + Self.times(event.endSeconds) + [
+                        event.kind.rawValue, event.axis.rawValue, event.direction, Self.number(event.peakAccelerationMetersPerSecond2, 2),
+                        Self.number(event.peakJerkMetersPerSecond3, 2), String(index + 1)
+                    ])
             }
         }
         return csv
@@ -137,16 +150,21 @@ public struct ComfortTables {
         let classes = NMVClass.allCases
         var csv = CSVWriter(columns: schema.names)
         for group in groups {
-            var fields: [String?] = key(group) + [String(group.rides), String(group.measuredRides), String(group.devices), String(group.persons),
-                                                  Self.number(group.nmvMedian, 2), Self.number(group.nmvP95, 2),
-                                                  Self.number(group.totalValueMedian), Self.number(group.totalValueP95)]
+            var fields: [String?] =
+                key(group) + [
+                    String(group.rides), String(group.measuredRides), String(group.devices), String(group.persons),
+                    Self.number(group.nmvMedian, 2), Self.number(group.nmvP95, 2),
+                    Self.number(group.totalValueMedian), Self.number(group.totalValueP95)
+                ]
             fields += classes.map { Self.number(group.nmvClassShares[$0], 3) }
             fields += ComfortSummary.ratingNames.flatMap { name in
                 [Self.number(group.ratings[name]?.mean, 2), group.ratings[name].map { String($0.count) } ?? "0"]
             }
-            fields += [Self.number(group.noiseMeanDecibels, 1), Self.number(group.departureDelayMedianSeconds, 0),
-                       Self.number(group.departureDelayP90Seconds, 0), Self.number(group.arrivalDelayMedianSeconds, 0),
-                       Self.number(group.arrivalDelayP90Seconds, 0)]
+            fields += [
+                Self.number(group.noiseMeanDecibels, 1), Self.number(group.departureDelayMedianSeconds, 0),
+                Self.number(group.departureDelayP90Seconds, 0), Self.number(group.arrivalDelayMedianSeconds, 0),
+                Self.number(group.arrivalDelayP90Seconds, 0)
+            ]
             csv.append(fields)
         }
         return csv

@@ -9,9 +9,11 @@ public enum FeatureCSV {
     public static func write(_ table: FeatureTable, to path: String) throws {
         var writer = CSVWriter(columns: OutputSchema.features.names)
         for (index, window) in table.windows.enumerated() {
-            let info: [String?] = [window.trace, window.device, ISO8601.formatMillis(window.start), format(window.start.secondsSince1970),
-                                   ISO8601.formatMillis(window.end), format(window.end.secondsSince1970),
-                                   window.labelName, window.mode?.rawValue]
+            let info: [String?] = [
+                window.trace, window.device, ISO8601.formatMillis(window.start), format(window.start.secondsSince1970),
+                ISO8601.formatMillis(window.end), format(window.end.secondsSince1970),
+                window.labelName, window.mode?.rawValue
+            ]
             writer.append(info + table.row(index).map { $0.isNaN ? nil : format($0) })
         }
         try writer.write(to: path)

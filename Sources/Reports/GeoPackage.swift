@@ -54,7 +54,8 @@ public final class GeoPackageWriter: Sendable {
         queue = try DatabaseQueue(path: partial, configuration: configuration)
         try queue.writeWithoutTransaction { db in
             // Clause 1.1.1.1.1 (application id "GPKG") and 1.1.1.1.2 (user_version 10300 for 1.3).
-            try db.execute(sql: "PRAGMA application_id = 1196444487; PRAGMA user_version = 10300; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+            try db.execute(
+                sql: "PRAGMA application_id = 1196444487; PRAGMA user_version = 10300; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
             try db.execute(sql: Self.coreTables)
         }
     }
@@ -86,15 +87,20 @@ public final class GeoPackageWriter: Sendable {
     /// are taken one at a time, so a lazy sequence keeps one row's geometry in memory, not a
     /// layer's. Returns the number of rows written.
     @discardableResult
-    public func addLayer(_ name: String, description: String, geometry: GeometryType?, columns: [Column],
-                         rows: some Sequence<(geometry: Geometry?, values: [DatabaseValue])>) throws -> Int {
+    public func addLayer(
+        _ name: String, description: String, geometry: GeometryType?, columns: [Column],
+        rows: some Sequence<(geometry: Geometry?, values: [DatabaseValue])>
+    ) throws -> Int {
         var written = 0
         try queue.inTransaction { db in
-            let declared = ["fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL"] + (geometry.map { ["geom \($0.rawValue)"] } ?? [])
+            let declared =
+                ["fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL"] + (geometry.map { ["geom \($0.rawValue)"] } ?? [])
                 + columns.map { "\"\($0.name)\" \($0.type.geoPackage)" }
             try db.execute(sql: "CREATE TABLE \"\(name)\" (\(declared.joined(separator: ", ")))")
             let names = (geometry == nil ? [] : ["geom"]) + columns.map { "\"\($0.name)\"" }
-            let insert = try db.makeStatement(sql: "INSERT INTO \"\(name)\" (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))")
+            let insert = try db.makeStatement(
+                sql: "INSERT INTO \"\(name)\" (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+            )
             var extent = Envelope.empty
             var boxes: [(fid: Int64, box: Envelope)] = []
             boxes.reserveCapacity(rows.underestimatedCount)
@@ -109,15 +115,22 @@ public final class GeoPackageWriter: Sendable {
                 }
                 written += 1
             }
-            let bounds: [DatabaseValue] = extent.isEmpty ? [.null, .null, .null, .null]
+            let bounds: [DatabaseValue] =
+                extent.isEmpty
+                ? [.null, .null, .null, .null]
                 : [extent.minX.databaseValue, extent.minY.databaseValue, extent.maxX.databaseValue, extent.maxY.databaseValue]
-            try db.execute(sql: "INSERT INTO gpkg_contents (table_name, data_type, identifier, description, min_x, min_y, max_x, max_y, srs_id) "
-                           + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           arguments: StatementArguments([name.databaseValue, (geometry == nil ? "attributes" : "features").databaseValue,
-                                                          name.databaseValue, description.databaseValue] + bounds
-                                                         + [geometry == nil ? .null : 4326.databaseValue]))
+            try db.execute(
+                sql: "INSERT INTO gpkg_contents (table_name, data_type, identifier, description, min_x, min_y, max_x, max_y, srs_id) "
+                    + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: StatementArguments(
+                    [
+                        name.databaseValue, (geometry == nil ? "attributes" : "features").databaseValue,
+                        name.databaseValue, description.databaseValue
+                    ] + bounds
+                        + [geometry == nil ? .null : 4326.databaseValue]))
             if let geometry {
-                try db.execute(sql: "INSERT INTO gpkg_geometry_columns VALUES (?, 'geom', ?, 4326, 0, 0)", arguments: [name, geometry.rawValue])
+                try db.execute(
+                    sql: "INSERT INTO gpkg_geometry_columns VALUES (?, 'geom', ?, 4326, 0, 0)", arguments: [name, geometry.rawValue])
                 try spatialIndex(db, table: name, boxes: boxes)
             }
             return .commit
@@ -132,24 +145,29 @@ public final class GeoPackageWriter: Sendable {
         let r = "rtree_\(t)_geom"
         try db.execute(sql: "CREATE VIRTUAL TABLE \"\(r)\" USING rtree(id, minx, maxx, miny, maxy)")
         let insert = try db.makeStatement(sql: "INSERT INTO \"\(r)\" VALUES (?, ?, ?, ?, ?)")
-        for (fid, box) in boxes { try insert.execute(values: [fid.databaseValue] + [box.minX, box.maxX, box.minY, box.maxY].map(\.databaseValue)) }
-        try db.execute(sql: "INSERT INTO gpkg_extensions VALUES (?, 'geom', 'gpkg_rtree_index', 'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')",
-                       arguments: [t])
+        for (fid, box) in boxes {
+            try insert.execute(values: [fid.databaseValue] + [box.minX, box.maxX, box.minY, box.maxY].map(\.databaseValue))
+        }
+        try db.execute(
+            sql:
+                "INSERT INTO gpkg_extensions VALUES (?, 'geom', 'gpkg_rtree_index', 'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')",
+            arguments: [t])
         let values = "NEW.fid, ST_MinX(NEW.geom), ST_MaxX(NEW.geom), ST_MinY(NEW.geom), ST_MaxY(NEW.geom)"
-        try db.execute(sql: """
-            CREATE TRIGGER "\(r)_insert" AFTER INSERT ON "\(t)" WHEN (new.geom NOT NULL AND NOT ST_IsEmpty(NEW.geom))
-            BEGIN INSERT OR REPLACE INTO "\(r)" VALUES (\(values)); END;
-            CREATE TRIGGER "\(r)_update1" AFTER UPDATE OF geom ON "\(t)" WHEN OLD.fid = NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom))
-            BEGIN INSERT OR REPLACE INTO "\(r)" VALUES (\(values)); END;
-            CREATE TRIGGER "\(r)_update2" AFTER UPDATE OF geom ON "\(t)" WHEN OLD.fid = NEW.fid AND (NEW.geom ISNULL OR ST_IsEmpty(NEW.geom))
-            BEGIN DELETE FROM "\(r)" WHERE id = OLD.fid; END;
-            CREATE TRIGGER "\(r)_update3" AFTER UPDATE OF geom ON "\(t)" WHEN OLD.fid != NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom))
-            BEGIN DELETE FROM "\(r)" WHERE id = OLD.fid; INSERT OR REPLACE INTO "\(r)" VALUES (\(values)); END;
-            CREATE TRIGGER "\(r)_update4" AFTER UPDATE ON "\(t)" WHEN OLD.fid != NEW.fid AND (NEW.geom ISNULL OR ST_IsEmpty(NEW.geom))
-            BEGIN DELETE FROM "\(r)" WHERE id IN (OLD.fid, NEW.fid); END;
-            CREATE TRIGGER "\(r)_delete" AFTER DELETE ON "\(t)" WHEN old.geom NOT NULL
-            BEGIN DELETE FROM "\(r)" WHERE id = OLD.fid; END;
-            """)
+        try db.execute(
+            sql: """
+                CREATE TRIGGER "\(r)_insert" AFTER INSERT ON "\(t)" WHEN (new.geom NOT NULL AND NOT ST_IsEmpty(NEW.geom))
+                BEGIN INSERT OR REPLACE INTO "\(r)" VALUES (\(values)); END;
+                CREATE TRIGGER "\(r)_update1" AFTER UPDATE OF geom ON "\(t)" WHEN OLD.fid = NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom))
+                BEGIN INSERT OR REPLACE INTO "\(r)" VALUES (\(values)); END;
+                CREATE TRIGGER "\(r)_update2" AFTER UPDATE OF geom ON "\(t)" WHEN OLD.fid = NEW.fid AND (NEW.geom ISNULL OR ST_IsEmpty(NEW.geom))
+                BEGIN DELETE FROM "\(r)" WHERE id = OLD.fid; END;
+                CREATE TRIGGER "\(r)_update3" AFTER UPDATE OF geom ON "\(t)" WHEN OLD.fid != NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom))
+                BEGIN DELETE FROM "\(r)" WHERE id = OLD.fid; INSERT OR REPLACE INTO "\(r)" VALUES (\(values)); END;
+                CREATE TRIGGER "\(r)_update4" AFTER UPDATE ON "\(t)" WHEN OLD.fid != NEW.fid AND (NEW.geom ISNULL OR ST_IsEmpty(NEW.geom))
+                BEGIN DELETE FROM "\(r)" WHERE id IN (OLD.fid, NEW.fid); END;
+                CREATE TRIGGER "\(r)_delete" AFTER DELETE ON "\(t)" WHEN old.geom NOT NULL
+                BEGIN DELETE FROM "\(r)" WHERE id = OLD.fid; END;
+                """)
     }
 
     /// Closes the file and moves it into place.
@@ -220,7 +238,9 @@ public final class GeoPackageWriter: Sendable {
         var bytes: [UInt8] = [0x47, 0x50, 0, box == nil ? 0b0000_0001 : 0b0000_0011]
         withUnsafeBytes(of: Int32(4326).littleEndian) { bytes.append(contentsOf: $0) }
         if let box {
-            for value in [box.minX, box.maxX, box.minY, box.maxY] { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+            for value in [box.minX, box.maxX, box.minY, box.maxY] {
+                withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+            }
         }
         return bytes
     }
@@ -251,9 +271,9 @@ public final class GeoPackageWriter: Sendable {
             withUnsafeBytes(of: UInt32(2).littleEndian) { bytes.append(contentsOf: $0) }
             withUnsafeBytes(of: UInt32(count).littleEndian) { bytes.append(contentsOf: $0) }
             #if _endian(big)
-            coordinates = coordinates.map { Double(bitPattern: $0.bitPattern.littleEndian) }
+                coordinates = coordinates.map { Double(bitPattern: $0.bitPattern.littleEndian) }
             #endif
-            coordinates.withUnsafeBytes { bytes.append(contentsOf: $0) }  // little-endian doubles, as WKB's byte order 1 says
+            coordinates.withUnsafeBytes { bytes.append(contentsOf: $0) } // little-endian doubles, as WKB's byte order 1 says
             return Encoded(bytes: bytes, box: box)
         }
     }

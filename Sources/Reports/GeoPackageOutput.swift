@@ -35,7 +35,8 @@ public struct GeoPackageOutput: Sendable {
     @discardableResult
     /// `geofences`: the store's, as the trip stage reads them (a user's may be homes: restricted file only).
     public func write(store: PipelineStore, geofences: [Geofence], published: () throws -> Void = {}) throws -> [String: Int] {
-        let restricted = try GeoPackageWriter(path: (try OutputLayout.prepareRestricted(in: folder) as NSString).appendingPathComponent(Self.fileName))
+        let restricted = try GeoPackageWriter(
+            path: (try OutputLayout.prepareRestricted(in: folder) as NSString).appendingPathComponent(Self.fileName))
         // The legs' lines (6.3 M points at 1,600 device-days) are read and encoded on two
         // threads while the point layers are written: a third of the file's work, off its path.
         let points = ConcurrentSlots<(counts: [String: Int], staypoints: CSVTable)>(count: 1)
@@ -46,8 +47,10 @@ public struct GeoPackageOutput: Sendable {
             { lines.store(try Self.encodedLines(store, part: 1, of: 2), at: 1) }
         ])
         var (counts, staypoints) = points.values[0]
-        func add(_ writer: GeoPackageWriter, _ name: String, _ about: String, _ schema: OutputSchema, _ type: GeoPackageWriter.GeometryType?,
-                 table: CSVTable, geometry: ([String?]) -> GeoPackageWriter.Geometry?) throws {
+        func add(
+            _ writer: GeoPackageWriter, _ name: String, _ about: String, _ schema: OutputSchema, _ type: GeoPackageWriter.GeometryType?,
+            table: CSVTable, geometry: ([String?]) -> GeoPackageWriter.Geometry?
+        ) throws {
             counts[name] = try addLayer(writer, name, about, schema, type, table: table, geometry: geometry)
         }
 
@@ -60,28 +63,44 @@ public struct GeoPackageOutput: Sendable {
         }
 
         let point = pointReader(.staypoints)
-        let stays = Dictionary(staypoints.rows.compactMap { row in row[OutputSchema.staypoints.index("staypoint_id")].flatMap { id in point(row).map { (id, $0) } } }, uniquingKeysWith: { a, _ in a })
+        let stays = Dictionary(
+            staypoints.rows.compactMap { row in
+                row[OutputSchema.staypoints.index("staypoint_id")].flatMap { id in point(row).map { (id, $0) } }
+            }, uniquingKeysWith: { a, _ in a })
         let trips = try read(.trips)
         let (origin, destination) = (OutputSchema.trips.index("origin_staypoint_id"), OutputSchema.trips.index("destination_staypoint_id"))
-        try add(restricted, "trips", OutputSchema.trips.about + " Drawn as a straight line from origin to destination staypoint.", .trips, .lineString,
-                table: trips) { row in
+        try add(
+            restricted, "trips", OutputSchema.trips.about + " Drawn as a straight line from origin to destination staypoint.", .trips,
+            .lineString,
+            table: trips
+        ) { row in
             guard case let .point(x0, y0)? = row[origin].flatMap({ stays[$0] }),
-                  case let .point(x1, y1)? = row[destination].flatMap({ stays[$0] }) else { return nil }
+                case let .point(x1, y1)? = row[destination].flatMap({ stays[$0] })
+            else { return nil }
             return Self.segment((x0, y0), (x1, y1))
         }
 
         // Geofences only in the restricted file: a user's geofences may be homes.
         let fences = geofences
-        let fenceColumns: [GeoPackageWriter.Column] = [.init(name: "geofence_id", type: .text), .init(name: "geofence_name", type: .text),
-                                                      .init(name: "geofence_kind", type: .text), .init(name: "shape", type: .text),
-                                                      .init(name: "radius_m", type: .real)]
-        try restricted.addLayer("geofences", description: "The named areas dwells and OD are counted in (a circle drawn as a 64-gon).",
-                                geometry: .multiPolygon, columns: fenceColumns, rows: fences.map { fence in
-            var radius: DatabaseValue = .null
-            if case let .circle(_, _, r) = fence.shape { radius = r.databaseValue }
-            return (Self.multiPolygon(fence.shape), [fence.id.databaseValue, fence.name.databaseValue, fence.kind.databaseValue,
-                                                    fence.shape.kindName.databaseValue, radius])
-        })
+        let fenceColumns: [GeoPackageWriter.Column] = [
+            .init(name: "geofence_id", type: .text), .init(name: "geofence_name", type: .text),
+            .init(name: "geofence_kind", type: .text), .init(name: "shape", type: .text),
+            .init(name: "radius_m", type: .real)
+        ]
+        try restricted.addLayer(
+            "geofences", description: "The named areas dwells and OD are counted in (a circle drawn as a 64-gon).",
+            geometry: .multiPolygon, columns: fenceColumns,
+            rows: fences.map { fence in
+                var radius: DatabaseValue = .null
+                if case let .circle(_, _, r) = fence.shape { radius = r.databaseValue }
+                return (
+                    Self.multiPolygon(fence.shape),
+                    [
+                        fence.id.databaseValue, fence.name.databaseValue, fence.kind.databaseValue,
+                        fence.shape.kindName.databaseValue, radius
+                    ]
+                )
+            })
         counts["geofences"] = fences.count
         let rides = try read(.rides)
         try add(restricted, "rides", OutputSchema.rides.about, .rides, nil, table: rides) { _ in nil }
@@ -105,8 +124,10 @@ public struct GeoPackageOutput: Sendable {
             order = (order + (try store.storedHeatMapNames()).filter { byMap[$0] == nil }).sorted(by: HeatMap.runsBefore)
             for name in order {
                 let layer = "heatmap_" + name
-                try add(writer, layer, "Heat-map cells of \(name == "all" ? "all modes" : name) seen by k persons or more.", .heatMap, .polygon,
-                        table: CSVTable(columns: cells.columns, rows: byMap[name] ?? [])) { row in
+                try add(
+                    writer, layer, "Heat-map cells of \(name == "all" ? "all modes" : name) seen by k persons or more.", .heatMap, .polygon,
+                    table: CSVTable(columns: cells.columns, rows: byMap[name] ?? [])
+                ) { row in
                     let e = edges.map { row[$0].flatMap(Double.init) ?? .nan }
                     let (south, west, north, east) = (e[0], e[1], e[2], e[3])
                     return .polygon([[(west, south), (east, south), (east, north), (west, north), (west, south)]])
@@ -118,7 +139,9 @@ public struct GeoPackageOutput: Sendable {
             let pairs = try read(.odGrid)
             let ends = ["origin_center_lon_deg", "origin_center_lat_deg", "destination_center_lon_deg", "destination_center_lat_deg"]
                 .map(OutputSchema.odGrid.index)
-            try add(writer, "od_grid", OutputSchema.odGrid.about + " Drawn from cell centre to cell centre.", .odGrid, .lineString, table: pairs) { row in
+            try add(
+                writer, "od_grid", OutputSchema.odGrid.about + " Drawn from cell centre to cell centre.", .odGrid, .lineString, table: pairs
+            ) { row in
                 let c = ends.map { row[$0].flatMap(Double.init) ?? .nan }
                 return Self.segment((c[0], c[1]), (c[2], c[3]))
             }
@@ -133,8 +156,10 @@ public struct GeoPackageOutput: Sendable {
     func writePointLayers(_ writer: GeoPackageWriter) throws -> (counts: [String: Int], staypoints: CSVTable) {
         var counts: [String: Int] = [:]
         let staypoints = try read(.staypoints)
-        for (name, schema, table) in [("staypoints", OutputSchema.staypoints, staypoints), ("locations", .locations, try read(.locations)),
-                                      ("dwells", .dwells, try read(.dwells))] {
+        for (name, schema, table) in [
+            ("staypoints", OutputSchema.staypoints, staypoints), ("locations", .locations, try read(.locations)),
+            ("dwells", .dwells, try read(.dwells))
+        ] {
             counts[name] = try addLayer(writer, name, schema.about, schema, .point, table: table, geometry: pointReader(schema))
         }
         return (counts, staypoints)
@@ -142,12 +167,15 @@ public struct GeoPackageOutput: Sendable {
 
     /// A layer of a CSV table's rows, typed by its schema, each with the geometry `geometry`
     /// draws from it; returns the number of rows. The rows are made one at a time.
-    func addLayer(_ writer: GeoPackageWriter, _ name: String, _ about: String, _ schema: OutputSchema, _ type: GeoPackageWriter.GeometryType?,
-                  table: CSVTable, geometry: ([String?]) -> GeoPackageWriter.Geometry?) throws -> Int {
+    func addLayer(
+        _ writer: GeoPackageWriter, _ name: String, _ about: String, _ schema: OutputSchema, _ type: GeoPackageWriter.GeometryType?,
+        table: CSVTable, geometry: ([String?]) -> GeoPackageWriter.Geometry?
+    ) throws -> Int {
         try withoutActuallyEscaping(geometry) { geometry in
             let rows = table.rows.lazy.map { (geometry: geometry($0), values: Self.values($0, schema)) }
-            return try writer.addLayer(name, description: about, geometry: type, columns: schema.columns.map { .init(name: $0.name, type: $0.type) },
-                                       rows: rows)
+            return try writer.addLayer(
+                name, description: about, geometry: type, columns: schema.columns.map { .init(name: $0.name, type: $0.type) },
+                rows: rows)
         }
     }
 
@@ -161,8 +189,10 @@ public struct GeoPackageOutput: Sendable {
     func path(_ file: String) -> String { (folder as NSString).appendingPathComponent(file) }
 
     func read(_ schema: OutputSchema) throws -> CSVTable {
-        try schema.read(in: schema.isPerDeviceTable ? tablesFolder
-                        : OutputLayout.restrictedFiles.contains(schema.file) ? OutputLayout.restricted(in: folder) : folder)
+        try schema.read(
+            in: schema.isPerDeviceTable
+                ? tablesFolder
+                : OutputLayout.restrictedFiles.contains(schema.file) ? OutputLayout.restricted(in: folder) : folder)
     }
 
     func pointReader(_ schema: OutputSchema) -> ([String?]) -> GeoPackageWriter.Geometry? {
@@ -234,7 +264,9 @@ public struct GeoPackageOutput: Sendable {
     }
 
     static func multiPolygon(_ shape: Geofence.Shape) -> GeoPackageWriter.Geometry {
-        func ring(_ points: [GeoPoint]) -> [(longitude: Double, latitude: Double)] { points.map { ($0.longitudeDegrees, $0.latitudeDegrees) } }
+        func ring(_ points: [GeoPoint]) -> [(longitude: Double, latitude: Double)] {
+            points.map { ($0.longitudeDegrees, $0.latitudeDegrees) }
+        }
         switch shape {
         case let .circle(lat, lon, radius):
             // 64 vertices on the sphere the heat-map grid uses: a drawing of the circle.

@@ -5,7 +5,10 @@ enum HTML {
     /// `&`, `<`, `>` and `"` as entities. Most cells have none of them and are returned as they
     /// are: four `replacingOccurrences` a cell were 6 % of the report's CPU at 1,600 device-days.
     static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") })
+        guard
+            text.utf8.contains(where: {
+                $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"")
+            })
         else { return text }
         return text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
@@ -14,9 +17,12 @@ enum HTML {
     /// A table; cells are escaped; columns whose header ends in a unit or count are right-aligned.
     static func table(_ header: [String], _ rows: [[String]], numeric: Set<Int> = []) -> String {
         guard !rows.isEmpty else { return "<p class=\"none\">None.</p>" }
-        let head = header.enumerated().map { "<th\($0.offset > 0 && numeric.contains($0.offset) ? " class=\"n\"" : "")>\(escape($0.element))</th>" }.joined()
+        let head = header.enumerated().map {
+            "<th\($0.offset > 0 && numeric.contains($0.offset) ? " class=\"n\"" : "")>\(escape($0.element))</th>"
+        }.joined()
         let body = rows.map { row in
-            "<tr>" + row.enumerated().map { "<td\(numeric.contains($0.offset) ? " class=\"n\"" : "")>\(escape($0.element))</td>" }.joined() + "</tr>"
+            "<tr>" + row.enumerated().map { "<td\(numeric.contains($0.offset) ? " class=\"n\"" : "")>\(escape($0.element))</td>" }.joined()
+                + "</tr>"
         }.joined(separator: "\n")
         return "<table><thead><tr>\(head)</tr></thead><tbody>\n\(body)\n</tbody></table>"
     }
@@ -54,11 +60,13 @@ enum SVGChart {
             for (m, mode) in modes.enumerated() where total > 0 && values[i][m] > 0 {
                 let h = plotHeight * values[i][m] / total
                 y -= h
-                svg += "<rect x=\(q(x + 1)) y=\(q(y)) width=\(q(max(1, barWidth - 2))) height=\(q(h)) fill=\"\(modeColors[mode] ?? "#888")\">"
+                svg +=
+                    "<rect x=\(q(x + 1)) y=\(q(y)) width=\(q(max(1, barWidth - 2))) height=\(q(h)) fill=\"\(modeColors[mode] ?? "#888")\">"
                     + "<title>\(HTML.escape(category)) \(mode): \(HTML.number(100 * values[i][m] / total))% (\(HTML.number(values[i][m], 1)) \(unit))</title></rect>"
             }
             if categories.count <= 12 || i % 3 == 0 {
-                svg += "<text x=\(q(x + barWidth / 2)) y=\(q(top + plotHeight + 16)) text-anchor=\"middle\" class=\"ax\">\(HTML.escape(category))</text>"
+                svg +=
+                    "<text x=\(q(x + barWidth / 2)) y=\(q(top + plotHeight + 16)) text-anchor=\"middle\" class=\"ax\">\(HTML.escape(category))</text>"
             }
         }
         for (m, mode) in modes.enumerated() {
@@ -87,10 +95,12 @@ enum SVGChart {
 
     /// A time series as a line, minutes on the x axis.
     static func line(_ values: [Double], stepSeconds: Double, title: String, unit: String) -> String {
-        let width = 760.0, height = 220.0, left = 52.0, bottom = 34.0, top = 28.0, plotWidth = width - left - 20, plotHeight = height - top - bottom
+        let width = 760.0, height = 220.0, left = 52.0, bottom = 34.0, top = 28.0, plotWidth = width - left - 20,
+            plotHeight = height - top - bottom
         let maximum = max(values.max() ?? 1, 1e-9) * 1.1
         let points = values.enumerated().map { index, value in
-            String(format: "%.1f,%.1f", left + plotWidth * Double(index) / Double(values.count - 1), top + plotHeight * (1 - value / maximum))
+            String(
+                format: "%.1f,%.1f", left + plotWidth * Double(index) / Double(values.count - 1), top + plotHeight * (1 - value / maximum))
         }.joined(separator: " ")
         var svg = open(width: width, height: height, title: title, titleX: 0)
         for tick in [0.0, 0.5, 1.0] {
@@ -100,7 +110,8 @@ enum SVGChart {
         }
         let minutes = Double(values.count - 1) * stepSeconds / 60
         for tick in [0.0, 0.5, 1.0] {
-            svg += "<text x=\(q(left + plotWidth * tick)) y=\(q(height - 12)) text-anchor=\"middle\" class=\"ax\">\(HTML.number(tick * minutes, 1)) min</text>"
+            svg +=
+                "<text x=\(q(left + plotWidth * tick)) y=\(q(height - 12)) text-anchor=\"middle\" class=\"ax\">\(HTML.number(tick * minutes, 1)) min</text>"
         }
         svg += "<text x=\(q(left + 4)) y=\(q(top - 4)) class=\"ax\">\(HTML.escape(unit))</text>"
         return svg + "<polyline fill=\"none\" stroke=\"#1565c0\" stroke-width=\"1.5\" points=\"\(points)\"/></svg>"

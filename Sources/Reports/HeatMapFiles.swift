@@ -25,14 +25,16 @@ public struct HeatMapFiles {
         var csv = CSVWriter(columns: OutputSchema.heatMap.names)
         for map in maps {
             for c in map.cells {
-                csv.append([map.map, c.id, Self.degrees(c.center.latitude), Self.degrees(c.center.longitude), Self.degrees(c.bounds.south),
-                            Self.degrees(c.bounds.west), Self.degrees(c.bounds.north), Self.degrees(c.bounds.east),
-                            String(c.fixes), String(c.devices), String(c.persons), FixedPoint.printf(c.dwellSeconds, digits: 0)])
+                csv.append([
+                    map.map, c.id, Self.degrees(c.center.latitude), Self.degrees(c.center.longitude), Self.degrees(c.bounds.south),
+                    Self.degrees(c.bounds.west), Self.degrees(c.bounds.north), Self.degrees(c.bounds.east),
+                    String(c.fixes), String(c.devices), String(c.persons), FixedPoint.printf(c.dwellSeconds, digits: 0)
+                ])
             }
         }
         try csv.write(to: path("heatmap.csv"))
         var written = [path("heatmap.csv")]
-        for map in maps {  // heatmap.geojson (all modes), heatmap-<mode>.geojson, as the PNGs
+        for map in maps { // heatmap.geojson (all modes), heatmap-<mode>.geojson, as the PNGs
             let file = path(Self.geoJSONName(map.map))
             try Data(geojson(map).utf8).writeThroughPartial(to: URL(fileURLWithPath: file))
             written.append(file)
@@ -43,14 +45,16 @@ public struct HeatMapFiles {
         let region = regions.index()
         for map in maps {
             let title = map.map == "all" ? "Where devices were: all modes" : "Where devices were: \(map.map)"
-            let subtitle = "\(Int(map.cellMeters)) m cells, \(map.filter)\nk = \(map.minimumDevices): \(map.cells.count) cells shown, "
+            let subtitle =
+                "\(Int(map.cellMeters)) m cells, \(map.filter)\nk = \(map.minimumDevices): \(map.cells.count) cells shown, "
                 + "\(map.suppressed) seen by fewer persons suppressed"
             let mine = cells[map.map] ?? []
             for number in 0..<max(1, regions.regions.count) {
                 let shown = regions.regions.count > 1 ? mine.filter { region[$0.cell] == number } : mine
                 if number > 0, shown.isEmpty { continue }
                 // Several regions: a shorter title that says which (the image is as wide as its region).
-                let titled = regions.regions.count > 1
+                let titled =
+                    regions.regions.count > 1
                     ? (map.map == "all" ? "All modes" : map.map) + ": region \(number + 1) of \(regions.regions.count), "
                         + HeatRegions.place(regions.regions[number], grid: grid)
                     : title
@@ -58,13 +62,15 @@ public struct HeatMapFiles {
                 let image = HeatMapImage(grid: grid, cells: shown, title: titled, subtitle: counted).render()
                 let file = path(Self.imageName(map.map, region: number))
                 try image.writePNG(to: file + ".partial")
-                guard rename(file + ".partial", file) == 0 else { throw Raster.WriteError(description: "cannot move \(file).partial into place") }
+                guard rename(file + ".partial", file) == 0 else {
+                    throw Raster.WriteError(description: "cannot move \(file).partial into place")
+                }
                 written.append(file)
             }
         }
         // Region images of an earlier run that this one did not draw would be shown as current.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            where name.hasPrefix("heatmap") && name.contains("-region-") && name.hasSuffix(".png") && !written.contains(path(name)) {
+        where name.hasPrefix("heatmap") && name.contains("-region-") && name.hasSuffix(".png") && !written.contains(path(name)) {
             try FileManager.default.removeItem(atPath: path(name))
         }
         return written
@@ -83,7 +89,8 @@ public struct HeatMapFiles {
             let ring = [(b.west, b.south), (b.east, b.south), (b.east, b.north), (b.west, b.north), (b.west, b.south)]
                 .map { "[\(Self.degrees($0.0)),\(Self.degrees($0.1))]" }.joined(separator: ",")
             let fraction = maxFixes > 1 ? log(Double(c.fixes)) / log(maxFixes) : 1
-            return #"{"type":"Feature","id":"\#(c.id)","properties":{"cell_id":"\#(c.id)","fixes":\#(c.fixes),"devices":\#(c.devices),"persons":\#(c.persons),"#
+            return
+                #"{"type":"Feature","id":"\#(c.id)","properties":{"cell_id":"\#(c.id)","fixes":\#(c.fixes),"devices":\#(c.devices),"persons":\#(c.persons),"#
                 + #""dwell_s":\#(Int(c.dwellSeconds.rounded())),"fill":"\#(ColorRamp.hex(fraction))","fill-opacity":0.7,"stroke-width":0},"#
                 + #""geometry":{"type":"Polygon","coordinates":[[\#(ring)]]}}"#
         }

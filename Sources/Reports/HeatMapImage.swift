@@ -37,7 +37,9 @@ public struct HeatMapImage {
         let xScale = cos((south + north) / 2 * .pi / 180) * HeatGrid.metersPerDegree
         let extent = (x: (east - west) * xScale, y: (north - south) * HeatGrid.metersPerDegree)
         let metersPerPixel = max(extent.x / Double(Self.mapMaximum.width), extent.y / Double(Self.mapMaximum.height), grid.cellMeters / 24)
-        let map = (width: max(460, Int((extent.x / metersPerPixel).rounded(.up))), height: max(300, Int((extent.y / metersPerPixel).rounded(.up))))
+        let map = (
+            width: max(460, Int((extent.x / metersPerPixel).rounded(.up))), height: max(300, Int((extent.y / metersPerPixel).rounded(.up)))
+        )
         // Centre the cells when the map is larger than their extent, and label the whole map.
         let padX = (Double(map.width) * metersPerPixel - extent.x) / 2 / xScale
         let padY = (Double(map.height) * metersPerPixel - extent.y) / 2 / HeatGrid.metersPerDegree
@@ -67,8 +69,10 @@ public struct HeatMapImage {
         return raster
     }
 
-    private func drawTicks(_ raster: inout Raster, _ text: TextRenderer, west: Double, east: Double, south: Double, north: Double,
-                           px: (Double) -> Double, py: (Double) -> Double, map: (width: Int, height: Int)) {
+    private func drawTicks(
+        _ raster: inout Raster, _ text: TextRenderer, west: Double, east: Double, south: Double, north: Double,
+        px: (Double) -> Double, py: (Double) -> Double, map: (width: Int, height: Int)
+    ) {
         let m = Self.margin
         for i in 0...2 {
             let longitude = west + (east - west) * Double(i) / 2, x = Int(px(longitude))

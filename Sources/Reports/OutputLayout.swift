@@ -26,7 +26,9 @@ public enum OutputLayout {
 
     /// The files at the top of a run's output folder that publish (besides `report.html` and
     /// `pipeline.gpkg`, and the heat maps' `heatmap*.csv`, `.geojson` and `.png`).
-    public static let publishedTables: Set<String> = ["od_matrix.csv", "od_grid.csv", "modal_split.csv", "train_comfort.csv", "route_comfort.csv"]
+    public static let publishedTables: Set<String> = [
+        "od_matrix.csv", "od_grid.csv", "modal_split.csv", "train_comfort.csv", "route_comfort.csv"
+    ]
 
     /// `folder/restricted`.
     public static func restricted(in folder: String) -> String {

@@ -64,11 +64,12 @@ public struct OutputSchema: Sendable {
     init(_ file: String, _ about: String, _ spec: String, _ more: [Column] = []) {
         self.file = file
         self.about = about
-        columns = spec.split(separator: ",").map { entry in
-            let parts = entry.split(separator: " ")
-            precondition(parts.count == 2, "OutputSchema: \(file): \"\(entry)\" is not \"name type\"")
-            return Column(name: String(parts[0]), type: ColumnType(rawValue: String(parts[1]))!)
-        } + more
+        columns =
+            spec.split(separator: ",").map { entry in
+                let parts = entry.split(separator: " ")
+                precondition(parts.count == 2, "OutputSchema: \(file): \"\(entry)\" is not \"name type\"")
+                return Column(name: String(parts[0]), type: ColumnType(rawValue: String(parts[1]))!)
+            } + more
     }
 
     func with(_ more: [Column]) -> OutputSchema { var copy = self; copy.columns += more; return copy }
@@ -84,100 +85,141 @@ public struct OutputSchema: Sendable {
 
     // MARK: The files of `pipeline run`
 
-    public static let modes = OutputSchema("modes.csv", "The mode of every IMU window, smoothed and raw (`label_mode`: the label's, from `pipeline classify` on labelled data).",
+    public static let modes = OutputSchema(
+        "modes.csv",
+        "The mode of every IMU window, smoothed and raw (`label_mode`: the label's, from `pipeline classify` on labelled data).",
         "trace text, device text, \(interval), travel_mode text, raw_mode text, raw_probability real, decided_by text, label_mode text")
 
-    public static let staypoints = OutputSchema("staypoints.csv", "Where a device stayed (trackintel's semantics).",
+    public static let staypoints = OutputSchema(
+        "staypoints.csv", "Where a device stayed (trackintel's semantics).",
         "staypoint_id integer, device text, \(interval), duration_s real, lat real, lon real, fixes integer, is_open boolean, "
-        + "is_activity boolean, location_id integer, geofence_id text")
+            + "is_activity boolean, location_id integer, geofence_id text")
 
-    public static let dwells = OutputSchema("dwells.csv", "Each stay inside a named geofence, from entry to exit.",
+    public static let dwells = OutputSchema(
+        "dwells.csv", "Each stay inside a named geofence, from entry to exit.",
         "dwell_id integer, device text, geofence_id text, geofence_name text, geofence_kind text, \(interval), duration_s real, "
-        + "fixes integer, closed_by text, longest_gap_s real, lat real, lon real")
+            + "fixes integer, closed_by text, longest_gap_s real, lat real, lon real")
 
-    public static let locations = OutputSchema("locations.csv", "Places a device (or, with scope dataset, anyone) stayed at repeatedly.",
+    public static let locations = OutputSchema(
+        "locations.csv", "Places a device (or, with scope dataset, anyone) stayed at repeatedly.",
         "location_id integer, device text, number integer, lat real, lon real, staypoints integer, devices integer, total_stay_s real")
 
     /// A leg's evidence columns (`TripTables.evidence`).
     public static let gpsLegModes: [Mode] = [.walk, .bike, .car, .bus, .train]
 
-    public static let triplegs = OutputSchema("triplegs.csv", "Each leg between staypoints, with its mode and the evidence for it.",
+    public static let triplegs = OutputSchema(
+        "triplegs.csv", "Each leg between staypoints, with its mode and the evidence for it.",
         "tripleg_id integer, trip_id integer, device text, \(interval), duration_s real, distance_m real, speed_mps real, travel_mode text, "
-        + "mode_source text, mode_note text, fixes integer, previous_staypoint_id integer, next_staypoint_id integer, imu_share real, imu_mode text, "
-        + "imu_mode_share real",
+            + "mode_source text, mode_note text, fixes integer, previous_staypoint_id integer, next_staypoint_id integer, imu_share real, imu_mode text, "
+            + "imu_mode_share real",
         columns(gpsLegModes.map { "gps_p_\($0.rawValue)" }, .real)
-        + OutputSchema("", "", "rail_corridor_share real, bus_corridor_share real, rail_stops_passed integer, bus_stops_passed integer, "
-            + "rail_stops_stopped_at integer, bus_stops_stopped_at integer, stop_places integer, start_rail_stop_m real, end_rail_stop_m real, "
-            + "start_bus_stop_m real, end_bus_stop_m real, longest_gap_s real").columns)
+            + OutputSchema(
+                "", "",
+                "rail_corridor_share real, bus_corridor_share real, rail_stops_passed integer, bus_stops_passed integer, "
+                    + "rail_stops_stopped_at integer, bus_stops_stopped_at integer, stop_places integer, start_rail_stop_m real, end_rail_stop_m real, "
+                    + "start_bus_stop_m real, end_bus_stop_m real, longest_gap_s real"
+            ).columns)
 
-    public static let trips = OutputSchema("trips.csv", "Each trip between two activities, with its legs' modes.",
+    public static let trips = OutputSchema(
+        "trips.csv", "Each trip between two activities, with its legs' modes.",
         "trip_id integer, device text, \(interval), duration_s real, distance_m real, main_mode text, legs integer, leg_modes text, "
-        + "origin_staypoint_id integer, destination_staypoint_id integer, origin_location_id integer, destination_location_id integer, "
-        + "origin_geofence_id text, origin_geofence_name text, destination_geofence_id text, destination_geofence_name text")
+            + "origin_staypoint_id integer, destination_staypoint_id integer, origin_location_id integer, destination_location_id integer, "
+            + "origin_geofence_id text, origin_geofence_name text, destination_geofence_id text, destination_geofence_name text")
 
-    public static let odMatrix = OutputSchema("od_matrix.csv", "Trips between geofences (\"(no geofence)\" where an end lies in none), with each mode's share; a pair made by fewer than k persons is suppressed.",
+    public static let odMatrix = OutputSchema(
+        "od_matrix.csv",
+        "Trips between geofences (\"(no geofence)\" where an end lies in none), with each mode's share; a pair made by fewer than k persons is suppressed.",
         "origin_geofence_id text, origin_name text, destination_geofence_id text, destination_name text, trips integer, devices integer, "
-        + "persons integer, median_duration_s real, median_distance_m real", columns(modeNames.map { "share_\($0)" }, .real))
+            + "persons integer, median_duration_s real, median_distance_m real", columns(modeNames.map { "share_\($0)" }, .real))
 
-    public static let odGrid = OutputSchema("od_grid.csv", "Trips between cells of the global grid (heatmap.od_cell_meters, 1 km by default), from origin to destination staypoint; a pair made by fewer than k persons is tried again on cells twice the size, up to heatmap.od_coarser_levels times (8 km by default), each trip in one row at most (`cell_m` says which size), and suppressed where none reaches k.",
+    public static let odGrid = OutputSchema(
+        "od_grid.csv",
+        "Trips between cells of the global grid (heatmap.od_cell_meters, 1 km by default), from origin to destination staypoint; a pair made by fewer than k persons is tried again on cells twice the size, up to heatmap.od_coarser_levels times (8 km by default), each trip in one row at most (`cell_m` says which size), and suppressed where none reaches k.",
         "cell_m integer, origin_cell_id text, origin_center_lat_deg real, origin_center_lon_deg real, destination_cell_id text, destination_center_lat_deg real, "
-        + "destination_center_lon_deg real, trips integer, devices integer, persons integer, median_duration_s real, median_distance_m real",
+            + "destination_center_lon_deg real, trips integer, devices integer, persons integer, median_duration_s real, median_distance_m real",
         columns(modeNames.map { "share_\($0)" }, .real))
 
-    public static let modalSplit = OutputSchema("modal_split.csv", "Each mode's share of trips, distance and time, overall and by local hour and weekday; a row fewer than k persons made, and any row that would give it away by subtraction, is left out (shares are of the whole group).",
+    public static let modalSplit = OutputSchema(
+        "modal_split.csv",
+        "Each mode's share of trips, distance and time, overall and by local hour and weekday; a row fewer than k persons made, and any row that would give it away by subtraction, is left out (shares are of the whole group).",
         "dimension text, dimension_value text, travel_mode text, trips integer, persons integer, trip_share real, distance_m real, distance_share real, "
-        + "duration_s real, duration_share real")
+            + "duration_s real, duration_share real")
 
-    public static let deviceStats = OutputSchema("device_stats.csv", "Per device: what it recorded and how it travelled.",
+    public static let deviceStats = OutputSchema(
+        "device_stats.csv", "Per device: what it recorded and how it travelled.",
         "device text, fixes integer, first_fix_at datetime, first_fix_unix_s real, last_fix_at datetime, last_fix_unix_s real, "
-        + "days_observed integer, staypoints integer, dwells integer, trips integer, distance_m real, hours_in_motion real",
+            + "days_observed integer, staypoints integer, dwells integer, trips integer, distance_m real, hours_in_motion real",
         columns(modeNames.map { "time_\($0)_h" } + modeNames.map { "distance_\($0)_m" } + modeNames.map { "weekly_\($0)_h" }, .real))
 
-    public static let heatMap = OutputSchema("heatmap.csv", "Every heat map's published cells (seen by k persons or more): all modes, then each mode.",
+    public static let heatMap = OutputSchema(
+        "heatmap.csv", "Every heat map's published cells (seen by k persons or more): all modes, then each mode.",
         "heat_map text, cell_id text, center_lat_deg real, center_lon_deg real, south_deg real, west_deg real, north_deg real, east_deg real, "
-        + "fixes integer, devices integer, persons integer, dwell_s real")
+            + "fixes integer, devices integer, persons integer, dwell_s real")
 
-    public static let quarantine = OutputSchema("quarantine.csv", "Every input set aside, with where and why, and the stage that did.",
+    public static let quarantine = OutputSchema(
+        "quarantine.csv", "Every input set aside, with where and why, and the stage that did.",
         "path text, format text, line_number integer, column_number integer, code text, reason text, content_sha256 text, "
-        + "run_started_at datetime, run_started_unix_s real, stage text")
+            + "run_started_at datetime, run_started_unix_s real, stage text")
 
-    public static let rides = OutputSchema("rides.csv", "Each train ride (check-in or recording) with its punctuality and comfort (ISO 2631-1, EN 12299).",
+    public static let rides = OutputSchema(
+        "rides.csv", "Each train ride (check-in or recording) with its punctuality and comfort (ISO 2631-1, EN 12299).",
         "ride_id integer, device text, train text, from_station text, to_station text, status text",
         timeColumns("checkin") + timeColumns("started") + timeColumns("finished") + [Column(name: "duration_s", type: .real)]
-        + timeColumns("scheduled_departure") + timeColumns("departure") + [Column(name: "departure_delay_s", type: .real)]
-        + timeColumns("scheduled_arrival") + timeColumns("arrival") + [Column(name: "arrival_delay_s", type: .real), Column(name: "imu_rate_hz", type: .real)]
-        + OutputSchema("", "", "rms_x_mps2 real, rms_y_mps2 real, rms_z_mps2 real, a_v_mps2 real, mtvv_x_mps2 real, mtvv_y_mps2 real, "
-            + "mtvv_z_mps2 real, vdv_x_mps175 real, vdv_y_mps175 real, vdv_z_mps175 real, crest_x real, crest_y real, crest_z real, "
-            + "comfort_band text, nmv real, nmv_class text, jerks_longitudinal_per_h real, jerks_lateral_per_h real").columns
-        + columns(ComfortSummary.ratingNames, .integer)
-        + OutputSchema("", "", "noise_db real, comment text, source_line integer, source text, trace text, covered_s real, vertical text, "
-            + "nmv_partial boolean, nmv_minutes real, stops integer, acceleration_events integer, jerk_events integer, "
-            + "cc_x_5s_mps2 text, cc_y_5s_mps2 text, cc_z_5s_mps2 text, note text").columns)
+            + timeColumns("scheduled_departure") + timeColumns("departure") + [Column(name: "departure_delay_s", type: .real)]
+            + timeColumns("scheduled_arrival") + timeColumns("arrival") + [
+                Column(name: "arrival_delay_s", type: .real), Column(name: "imu_rate_hz", type: .real)
+            ]
+            + OutputSchema(
+                "", "",
+                "rms_x_mps2 real, rms_y_mps2 real, rms_z_mps2 real, a_v_mps2 real, mtvv_x_mps2 real, mtvv_y_mps2 real, "
+                    + "mtvv_z_mps2 real, vdv_x_mps175 real, vdv_y_mps175 real, vdv_z_mps175 real, crest_x real, crest_y real, crest_z real, "
+                    + "comfort_band text, nmv real, nmv_class text, jerks_longitudinal_per_h real, jerks_lateral_per_h real"
+            ).columns
+            + columns(ComfortSummary.ratingNames, .integer)
+            + OutputSchema(
+                "", "",
+                "noise_db real, comment text, source_line integer, source text, trace text, covered_s real, vertical text, "
+                    + "nmv_partial boolean, nmv_minutes real, stops integer, acceleration_events integer, jerk_events integer, "
+                    + "cc_x_5s_mps2 text, cc_y_5s_mps2 text, cc_z_5s_mps2 text, note text"
+            ).columns)
 
-    static func timeColumns(_ stem: String) -> [Column] { [Column(name: stem + "_at", type: .datetime), Column(name: stem + "_unix_s", type: .real)] }
+    static func timeColumns(_ stem: String) -> [Column] {
+        [Column(name: stem + "_at", type: .datetime), Column(name: stem + "_unix_s", type: .real)]
+    }
 
-    public static let stops = OutputSchema("stops.csv", "Each stop of each ride.",
+    public static let stops = OutputSchema(
+        "stops.csv", "Each stop of each ride.",
         "device text, trace text, \(interval), duration_s real, ride_id integer")
 
-    public static let events = OutputSchema("events.csv", "Each braking, pull-away, curve and jerk of each ride.",
-        "device text, trace text, \(interval), kind text, axis text, direction text, peak_acceleration_mps2 real, peak_jerk_mps3 real, ride_id integer")
+    public static let events = OutputSchema(
+        "events.csv", "Each braking, pull-away, curve and jerk of each ride.",
+        "device text, trace text, \(interval), kind text, axis text, direction text, peak_acceleration_mps2 real, peak_jerk_mps3 real, ride_id integer"
+    )
 
     static func comfortSummary(_ file: String, _ about: String, keys: String) -> OutputSchema {
-        OutputSchema(file, about, keys + ", rides integer, measured_rides integer, devices integer, persons integer, nmv_median real, nmv_p95 real, "
-            + "a_v_median_mps2 real, a_v_p95_mps2 real",
+        OutputSchema(
+            file, about,
+            keys + ", rides integer, measured_rides integer, devices integer, persons integer, nmv_median real, nmv_p95 real, "
+                + "a_v_median_mps2 real, a_v_p95_mps2 real",
             columns(NMVClass.allCases.map { "share_" + $0.rawValue.replacingOccurrences(of: " ", with: "_") }, .real)
-            + ComfortSummary.ratingNames.flatMap { [Column(name: $0 + "_mean", type: .real), Column(name: $0 + "_n", type: .integer)] }
-            + OutputSchema("", "", "noise_db_mean real, departure_delay_median_s real, departure_delay_p90_s real, arrival_delay_median_s real, "
-                + "arrival_delay_p90_s real").columns)
+                + ComfortSummary.ratingNames.flatMap { [Column(name: $0 + "_mean", type: .real), Column(name: $0 + "_n", type: .integer)] }
+                + OutputSchema(
+                    "", "",
+                    "noise_db_mean real, departure_delay_median_s real, departure_delay_p90_s real, arrival_delay_median_s real, "
+                        + "arrival_delay_p90_s real"
+                ).columns)
     }
 
     public static let trainComfort = comfortSummary("train_comfort.csv", "Comfort and punctuality per train number.", keys: "train text")
-    public static let routeComfort = comfortSummary("route_comfort.csv", "Comfort and punctuality per route (from → to).",
-                                                    keys: "from_station text, to_station text")
+    public static let routeComfort = comfortSummary(
+        "route_comfort.csv", "Comfort and punctuality per route (from → to).",
+        keys: "from_station text, to_station text")
 
     /// Every CSV file `pipeline run` writes, in the order of the schema page.
-    public static let runFiles: [OutputSchema] = [modes, staypoints, dwells, locations, triplegs, trips, odMatrix, odGrid, modalSplit, deviceStats,
-                                                  heatMap, rides, stops, events, trainComfort, routeComfort, quarantine]
+    public static let runFiles: [OutputSchema] = [
+        modes, staypoints, dwells, locations, triplegs, trips, odMatrix, odGrid, modalSplit, deviceStats,
+        heatMap, rides, stops, events, trainComfort, routeComfort, quarantine
+    ]
 
     /// The CSVs of the per-device tables (a row per window, staypoint, dwell, leg, trip, ride,
     /// stop, event): what a distributed run writes as Parquet, and as CSV only with `--csv`
@@ -189,7 +231,8 @@ public struct OutputSchema: Sendable {
 
     // MARK: Other commands' files
 
-    public static let features = OutputSchema("features.csv", "`pipeline features`: every window's features (units in the names).",
+    public static let features = OutputSchema(
+        "features.csv", "`pipeline features`: every window's features (units in the names).",
         "trace text, device text, \(interval), label text, label_mode text", columns(FeatureSchema.names, .real))
 
     public static func named(_ file: String) -> OutputSchema? { (runFiles + [features]).first { $0.file == file } }
@@ -198,7 +241,9 @@ public struct OutputSchema: Sendable {
 extension OutputSchema {
     public struct MissingOutput: Error, CustomStringConvertible {
         public let path: String
-        public var description: String { "\(path) is missing: the GeoPackage and od_grid.csv are built from the run's CSV files; run `pipeline run` again" }
+        public var description: String {
+            "\(path) is missing: the GeoPackage and od_grid.csv are built from the run's CSV files; run `pipeline run` again"
+        }
     }
 
     /// This file as published in `folder`, refused when missing or when its header is not the
@@ -208,7 +253,8 @@ extension OutputSchema {
         guard FileManager.default.fileExists(atPath: path) else { throw MissingOutput(path: path) }
         let table = try CSVTable.read(path: path)
         guard table.columns == names else {
-            throw CSVTable.Malformed(path: path, line: 1, reason: "its columns are not those of this version's \(file) (README, \"Output schema\")")
+            throw CSVTable.Malformed(
+                path: path, line: 1, reason: "its columns are not those of this version's \(file) (README, \"Output schema\")")
         }
         return table
     }

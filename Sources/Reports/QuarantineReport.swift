@@ -11,9 +11,11 @@ public enum QuarantineReport {
     public static func write(_ entries: [QuarantineEntry], to path: String) throws {
         var csv = CSVWriter(columns: columns)
         for entry in entries {
-            csv.append([entry.shownPath, entry.format, entry.line.map(String.init), entry.column.map(String.init), entry.code,
-                        entry.reason, entry.contentSHA256, ISO8601.formatMillis(entry.runStarted),
-                        String(format: "%.3f", entry.runStarted.secondsSince1970), entry.stage])
+            csv.append([
+                entry.shownPath, entry.format, entry.line.map(String.init), entry.column.map(String.init), entry.code,
+                entry.reason, entry.contentSHA256, ISO8601.formatMillis(entry.runStarted),
+                String(format: "%.3f", entry.runStarted.secondsSince1970), entry.stage
+            ])
         }
         try csv.write(to: path, unlessUnchanged: true)
     }

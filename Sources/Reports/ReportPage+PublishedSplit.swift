@@ -25,7 +25,9 @@ extension ReportPage {
 
         /// A group's published values of `value` per mode in `modes`, and the rest of the group
         /// as one remainder (nil when the group publishes nothing).
-        func group(_ dimension: String, _ key: String, modes: [String], _ value: (ModalTotal) -> Double) -> (perMode: [Double], leftOut: Double)? {
+        func group(_ dimension: String, _ key: String, modes: [String], _ value: (ModalTotal) -> Double) -> (
+            perMode: [Double], leftOut: Double
+        )? {
             let rows = totals.filter { $0.key[0] == dimension && $0.key[1] == key }
             guard rows.keys.contains(where: { published[$0] != nil }) else { return nil }
             let perMode = modes.map { mode in published[[dimension, key, mode]] != nil ? rows[[dimension, key, mode]].map(value) ?? 0 : 0 }
@@ -39,13 +41,16 @@ extension ReportPage {
     func publishedSplit() throws -> PublishedSplit {
         let entries = try store.modalEntries()
         func entry(_ e: PipelineStore.ModalEntry) -> ModalTotal.Entry {
-            ModalTotal.Entry(person: e.person, startSeconds: e.startSeconds, mode: e.mode, distanceMeters: e.distanceMeters, durationSeconds: e.durationSeconds)
+            ModalTotal.Entry(
+                person: e.person, startSeconds: e.startSeconds, mode: e.mode, distanceMeters: e.distanceMeters,
+                durationSeconds: e.durationSeconds)
         }
         let totals = ModalTotal.totals(trips: entries.trips.map(entry), legs: entries.legs.map(entry), calendar: calendar)
         let k = try minimumPersons()
         let split = ModalSplit(totals: totals, minimumPersons: k)
-        return PublishedSplit(totals: Dictionary(totals.map { ([$0.dimension, $0.key, $0.mode], $0) }, uniquingKeysWith: { first, _ in first }),
-                              published: Dictionary(split.rows.map { ([$0.dimension, $0.key, $0.mode], $0) }, uniquingKeysWith: { first, _ in first }),
-                              minimumPersons: k)
+        return PublishedSplit(
+            totals: Dictionary(totals.map { ([$0.dimension, $0.key, $0.mode], $0) }, uniquingKeysWith: { first, _ in first }),
+            published: Dictionary(split.rows.map { ([$0.dimension, $0.key, $0.mode], $0) }, uniquingKeysWith: { first, _ in first }),
+            minimumPersons: k)
     }
 }

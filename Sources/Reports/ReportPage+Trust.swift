@@ -9,25 +9,36 @@ extension ReportPage {
     func trust(_ split: PublishedSplit) throws -> String {
         let rows = try store.legSecondsByDecision()
         guard !rows.isEmpty else { return "" }
-        let deciders = Self.trustDeciders.filter { decider in rows.contains { $0.decidedBy == decider.key } }
+        let deciders =
+            Self.trustDeciders.filter { decider in rows.contains { $0.decidedBy == decider.key } }
             + Array(Set(rows.map(\.decidedBy)).subtracting(Self.trustDeciders.map(\.key))).sorted().map { ($0, $0) }
         // Only the modes modal_split.csv publishes in "all"; the others are one left-out row.
         let published = Set(split.modes)
-        let modes = Array(Set(rows.map(\.mode)).intersection(published)).sorted { (Mode(rawValue: $0) ?? .airplane, $0) < (Mode(rawValue: $1) ?? .airplane, $1) }
+        let modes = Array(Set(rows.map(\.mode)).intersection(published)).sorted {
+            (Mode(rawValue: $0) ?? .airplane, $0) < (Mode(rawValue: $1) ?? .airplane, $1)
+        }
         let total = rows.reduce(0) { $0 + $1.seconds }
         // The left-out remainder is a total; of fewer than k persons in all, it is theirs alone.
         let leftOut = try withholdsTotals() ? 0 : rows.filter { !published.contains($0.mode) }.reduce(0) { $0 + $1.seconds }
         let changes = Dictionary(uniqueKeysWithValues: try store.legSourceChanges().map { ($0.mode, $0) })
-        let table = HTML.table(["mode", "minutes", "share of travel time"] + deciders.map(\.1)
-                               + ["IMU windows said otherwise", "GPS leg model said otherwise"], modes.map { mode in
-            let part = rows.filter { $0.mode == mode }
-            let seconds = part.reduce(0) { $0 + $1.seconds }
-            return [mode, HTML.number(seconds / 60), HTML.number(100 * seconds / max(total, 1), 1) + "%"] + deciders.map { decider in
-                let decided = part.filter { $0.decidedBy == decider.key }.reduce(0) { $0 + $1.seconds }
-                return decided > 0 ? HTML.number(100 * decided / max(seconds, 1), 0) + "%" : "–"
-            } + [changes[mode]?.imu, changes[mode]?.gpsLegModel].map(Self.changed)
-        } + (leftOut > 0 ? [[Self.leftOutName, HTML.number(leftOut / 60), HTML.number(100 * leftOut / max(total, 1), 1) + "%"]
-                             + Array(repeating: "", count: deciders.count + 2)] : []), numeric: Set(1..<(5 + deciders.count)))
+        let table = HTML.table(
+            ["mode", "minutes", "share of travel time"] + deciders.map(\.1)
+                + ["IMU windows said otherwise", "GPS leg model said otherwise"],
+            modes.map { mode in
+                let part = rows.filter { $0.mode == mode }
+                let seconds = part.reduce(0) { $0 + $1.seconds }
+                return [mode, HTML.number(seconds / 60), HTML.number(100 * seconds / max(total, 1), 1) + "%"]
+                    + deciders.map { decider in
+                        let decided = part.filter { $0.decidedBy == decider.key }.reduce(0) { $0 + $1.seconds }
+                        return decided > 0 ? HTML.number(100 * decided / max(seconds, 1), 0) + "%" : "–"
+                    } + [changes[mode]?.imu, changes[mode]?.gpsLegModel].map(Self.changed)
+            }
+                + (leftOut > 0
+                    ? [
+                        [Self.leftOutName, HTML.number(leftOut / 60), HTML.number(100 * leftOut / max(total, 1), 1) + "%"]
+                            + Array(repeating: "", count: deciders.count + 2)
+                    ] : []),
+            numeric: Set(1..<(5 + deciders.count)))
         func share(_ mode: String, _ meaning: String) -> String {
             guard published.contains(mode) || !rows.contains(where: { $0.mode == mode }) else { return "\(mode): within the left-out time" }
             let part = rows.filter { $0.mode == mode }

@@ -38,7 +38,7 @@ public struct ReportPage {
     public func write(published: () throws -> Void = {}) throws {
         var restricted = self
         restricted.isRestricted = true
-        let split = try publishedSplit()  // read once: the modal split, the trust table and the trips by mode show the same rows
+        let split = try publishedSplit() // read once: the modal split, the trust table and the trips by mode show the same rows
         let (overview, restrictedOverview) = (try overview(), try restricted.overview())
         let shared = [modalSplit(split), try trust(split)]
         let (publicTrips, restrictedTrips) = (try trips(split), try restricted.trips(split))
@@ -50,23 +50,30 @@ public struct ReportPage {
         let inputCounts = try inputCounts()
         try published()
         let (od, heat) = (try originDestination(), try heatMaps())
-        try write([overview, inputCounts] + shared + [publicTrips, od, publicDwells, heat, publicComfort, publicModes],
-                  to: (folder as NSString).appendingPathComponent("report.html"))
-        try restricted.write([restrictedOverview] + operatorOnly + shared + [restrictedTrips, od, restrictedDwells, heat, restrictedComfort, recordingRides, restrictedModes],
-                  to: OutputLayout.path("report.html", in: OutputLayout.restricted(in: folder)))
+        try write(
+            [overview, inputCounts] + shared + [publicTrips, od, publicDwells, heat, publicComfort, publicModes],
+            to: (folder as NSString).appendingPathComponent("report.html"))
+        try restricted.write(
+            [restrictedOverview] + operatorOnly + shared + [
+                restrictedTrips, od, restrictedDwells, heat, restrictedComfort, recordingRides, restrictedModes
+            ],
+            to: OutputLayout.path("report.html", in: OutputLayout.restricted(in: folder)))
     }
 
     private func write(_ sections: [String], to path: String) throws {
-        let page = Self.head + "<body><main>\n" + sections.joined(separator: "\n") + "\n<footer>Made by \(Self.generator) from "
+        let page =
+            Self.head + "<body><main>\n" + sections.joined(separator: "\n") + "\n<footer>Made by \(Self.generator) from "
             + "the store " + (isRestricted ? "in the folder above" : "beside this file") + " (pipeline.sqlite). Times are UTC"
-            + (calendar.utcOffsetSeconds == 0 ? "" : String(format: "%+.1f h", calendar.utcOffsetSeconds / 3600)) + ".</footer></main></body></html>\n"
+            + (calendar.utcOffsetSeconds == 0 ? "" : String(format: "%+.1f h", calendar.utcOffsetSeconds / 3600))
+            + ".</footer></main></body></html>\n"
         try Data(page.utf8).writeThroughPartial(to: URL(fileURLWithPath: path))
     }
 
     /// Where the reader finds a file that identifies people, from this page: its CSV, or its
     /// Parquet dataset, in `restricted/`.
     func perDeviceTable(_ file: String) -> String {
-        let name = perDeviceTablesAsParquet && OutputSchema.named(file)?.isPerDeviceTable == true
+        let name =
+            perDeviceTablesAsParquet && OutputSchema.named(file)?.isPerDeviceTable == true
             ? "parquet/" + file.replacingOccurrences(of: ".csv", with: "") : file
         return isRestricted ? name : OutputLayout.restrictedFolderName + "/" + name
     }
@@ -93,7 +100,9 @@ public struct ReportPage {
 
         """
 
-    private func time(_ seconds: Double) -> String { seconds > 0 ? String(ISO8601.format(Timestamp(secondsSince1970: seconds)).prefix(16)).replacingOccurrences(of: "T", with: " ") : "–" }
+    private func time(_ seconds: Double) -> String {
+        seconds > 0 ? String(ISO8601.format(Timestamp(secondsSince1970: seconds)).prefix(16)).replacingOccurrences(of: "T", with: " ") : "–"
+    }
 
     /// True on the published page when the run holds fewer than k persons: every total (inputs,
     /// fixes, trips, the data's time span) is then one or two persons' own, and is not shown.
@@ -125,8 +134,10 @@ public struct ReportPage {
             ("trips", Double(counts.trips)),
             ("check-ins", Double(counts.checkIns))
         ]
-        let title = isRestricted ? "<h1>Mobility pipeline report: operator's page (restricted)</h1><p class=\"warning\">This page names "
-            + "input files, devices and rides: it identifies people. Keep it with the data; report.html in the folder above is the page to publish.</p>"
+        let title =
+            isRestricted
+            ? "<h1>Mobility pipeline report: operator's page (restricted)</h1><p class=\"warning\">This page names "
+                + "input files, devices and rides: it identifies people. Keep it with the data; report.html in the folder above is the page to publish.</p>"
             : "<h1>Mobility pipeline report</h1>"
         return title + "<p class=\"note\">Data from \(time(counts.firstSeconds ?? 0)) to "
             + "\(time(counts.lastSeconds ?? 0)) UTC.</p><div class=\"cards\">"
@@ -149,24 +160,35 @@ public struct ReportPage {
                 if stream.gaps > 0 { text += String(format: ", %d gaps, longest %.1f s", stream.gaps, stream.longestGapS) }
                 return text
             }.joined(separator: "; ")
-            let modes = outcome.modeMinutes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { String(format: "%@ %.1f min", $0.key, $0.value) }
-            return [(outcome.path as NSString).lastPathComponent, outcome.device ?? "", streams, outcome.windows.map { "\($0)" } ?? "",
-                    modes.joined(separator: ", "), outcome.measuredRides > 0 ? "\(outcome.measuredRides)" : "", outcome.notes.joined(separator: "; ")]
+            let modes = outcome.modeMinutes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
+                String(format: "%@ %.1f min", $0.key, $0.value)
+            }
+            return [
+                (outcome.path as NSString).lastPathComponent, outcome.device ?? "", streams, outcome.windows.map { "\($0)" } ?? "",
+                modes.joined(separator: ", "), outcome.measuredRides > 0 ? "\(outcome.measuredRides)" : "",
+                outcome.notes.joined(separator: "; ")
+            ]
         }
         return "<section><h2>What each recording gave</h2><p class=\"note\">Per recording with IMU data or something to say: its "
             + "streams at the rate they were measured (median interval; repeated values seen through), the windows and modes "
             + "classify made, the rides comfort measured, and why a stage made nothing. Every input is in file_outcomes of "
             + "<code>pipeline run --json</code>" + (outcomes.count > limit ? "; \(outcomes.count - limit) more rows there." : ".") + "</p>"
-            + HTML.table(["file", "device", "IMU streams", "windows", "modes", "rides", "notes"], Array(rows), numeric: [3, 5]) + "</section>"
+            + HTML.table(["file", "device", "IMU streams", "windows", "modes", "rides", "notes"], Array(rows), numeric: [3, 5])
+            + "</section>"
     }
 
     /// The published page's inputs: counts per format and per quarantine reason, no file or
     /// device named (those are on the operator's page).
     func inputCounts() throws -> String {
-        if try withholdsTotals() { return "<section><h2>Inputs</h2><p class=\"note\">Not shown: fewer than k persons (above).</p></section>" }
+        if try withholdsTotals() {
+            return "<section><h2>Inputs</h2><p class=\"note\">Not shown: fewer than k persons (above).</p></section>"
+        }
         let byFormat = try store.inputGroups().map { group in
-            [group.format, group.status] + [group.files, group.fixes, group.imuSamples, group.labels, group.geofences, group.checkIns,
-                                            group.dropped].map(String.init)
+            [group.format, group.status]
+                + [
+                    group.files, group.fixes, group.imuSamples, group.labels, group.geofences, group.checkIns,
+                    group.dropped
+                ].map(String.init)
         }
         var reasons: [[String]: Int] = [:]
         for entry in try store.quarantinedFiles() { reasons[[entry.stage, entry.code], default: 0] += 1 }
@@ -174,8 +196,9 @@ public struct ReportPage {
         let dropped = try store.droppedRecordTotals().map { [$0.reason, String($0.records)] }
         let noted = try store.fileOutcomes().filter { !$0.notes.isEmpty }.count
         return "<section><h2>Inputs</h2>" + Self.identityNote(try store.deviceIdentities())
-            + HTML.table(["format", "status", "files", "fixes", "IMU samples", "labels", "geofences", "check-ins", "dropped records"], byFormat,
-                         numeric: Set(2...8))
+            + HTML.table(
+                ["format", "status", "files", "fixes", "IMU samples", "labels", "geofences", "check-ins", "dropped records"], byFormat,
+                numeric: Set(2...8))
             + "<h3>Quarantined files</h3><p class=\"note\">Inputs set aside, by stage and reason; each file, line and reason is in "
             + "\(perDeviceTable("quarantine.csv")). Recordings with a note on what a stage made of them: \(noted) (each in "
             + "\(perDeviceTable("report.html")), which names every file and device, and in <code>pipeline run --json</code>).</p>"
@@ -185,16 +208,23 @@ public struct ReportPage {
 
     func inputs() throws -> String {
         let byFormat = try store.inputGroups().map { group in
-            [group.format, group.status] + [group.files, group.fixes, group.imuSamples, group.labels, group.geofences, group.checkIns,
-                                            group.dropped].map(String.init)
+            [group.format, group.status]
+                + [
+                    group.files, group.fixes, group.imuSamples, group.labels, group.geofences, group.checkIns,
+                    group.dropped
+                ].map(String.init)
         }
         let quarantined = try store.quarantinedFiles().map { entry in
-            [entry.shownPath, entry.stage, entry.line.map { "\($0)" + (entry.column.map { ":\($0)" } ?? "") } ?? "", entry.code, entry.reason]
+            [
+                entry.shownPath, entry.stage, entry.line.map { "\($0)" + (entry.column.map { ":\($0)" } ?? "") } ?? "", entry.code,
+                entry.reason
+            ]
         }
         let dropped = try store.droppedRecordTotals().map { [$0.reason, String($0.records)] }
         return "<section><h2>Inputs</h2>"
-            + HTML.table(["format", "status", "files", "fixes", "IMU samples", "labels", "geofences", "check-ins", "dropped records"], byFormat,
-                         numeric: Set(2...8))
+            + HTML.table(
+                ["format", "status", "files", "fixes", "IMU samples", "labels", "geofences", "check-ins", "dropped records"], byFormat,
+                numeric: Set(2...8))
             + "<h3>Quarantined files</h3><p class=\"note\">Not read (stage ingest), or set aside by a later stage; fix them and run "
             + "again (listed in \(perDeviceTable("quarantine.csv"))).</p>"
             + HTML.table(["file", "stage", "line:column", "code", "reason"], quarantined)
@@ -206,11 +236,14 @@ public struct ReportPage {
         let rows = try store.deviceSpans().map { span -> [String] in
             let first = span.firstSeconds ?? 0, last = span.lastSeconds ?? 0
             let identity = identities[span.device]
-            return [span.device, identity?.deviceSource ?? "", identity.map { $0.personSource == "device" ? "(none named)" : $0.person } ?? "",
-                    String(span.files), String(span.fixes), String(span.imuSamples), time(first), time(last), HTML.duration(last - first)]
+            return [
+                span.device, identity?.deviceSource ?? "", identity.map { $0.personSource == "device" ? "(none named)" : $0.person } ?? "",
+                String(span.files), String(span.fixes), String(span.imuSamples), time(first), time(last), HTML.duration(last - first)
+            ]
         }
         return "<section><h2>Devices and time span</h2>" + Self.identityNote(Array(identities.values))
-            + HTML.table(["device", "name from", "person", "files", "fixes", "IMU samples", "first", "last", "span"], rows, numeric: [3, 4, 5, 8])
+            + HTML.table(
+                ["device", "name from", "person", "files", "fixes", "IMU samples", "first", "last", "span"], rows, numeric: [3, 4, 5, 8])
             + "</section>"
     }
 
@@ -220,11 +253,13 @@ public struct ReportPage {
         guard !identities.isEmpty else { return "" }
         var sources: [String: Int] = [:]
         for identity in identities { sources[identity.deviceSource, default: 0] += 1 }
-        let said = sources.sorted { $0.key < $1.key }.map { "\($0.value) from \($0.key.replacingOccurrences(of: "_", with: " "))" }.joined(separator: ", ")
+        let said = sources.sorted { $0.key < $1.key }.map { "\($0.value) from \($0.key.replacingOccurrences(of: "_", with: " "))" }.joined(
+            separator: ", ")
         let named = identities.filter { $0.personSource != "device" }.count
         var note = "<p class=\"note\">Device names: \(said). Persons named for \(named) of \(identities.count) devices.</p>"
         if named < identities.count, identities.allSatisfy({ ["folder", "file_name"].contains($0.deviceSource) }) {
-            note += "<p class=\"warning\">Devices came from folder or file names only, and a device without a named person counts as a "
+            note +=
+                "<p class=\"warning\">Devices came from folder or file names only, and a device without a named person counts as a "
                 + "person of its own: one person's two phones or exports would count twice towards the heat map's k. Name them in a "
                 + "manifest.csv (path,device,person) or with --name-pattern's (?&lt;person&gt;…) group.</p>"
         }
@@ -236,7 +271,10 @@ public struct ReportPage {
         guard !split.totals.isEmpty else { return "<section><h2>Modal split</h2><p class=\"none\">No triplegs.</p></section>" }
         let modes = split.modes, shown = split.modes + [Self.leftOutName]
         func values(_ dimension: String, _ keys: [String], _ value: (ModalTotal) -> Double) -> [[Double]] {
-            keys.map { key in split.group(dimension, key, modes: modes, value).map { $0.perMode + [$0.leftOut] } ?? Array(repeating: 0, count: shown.count) }
+            keys.map { key in
+                split.group(dimension, key, modes: modes, value).map { $0.perMode + [$0.leftOut] }
+                    ?? Array(repeating: 0, count: shown.count)
+            }
         }
         let hours = (0..<24).map { String(format: "%02d", $0) }
         let minutes = { (total: ModalTotal) in total.durationSeconds / 60 }
@@ -244,12 +282,15 @@ public struct ReportPage {
         return "<section><h2>Modal split</h2><p class=\"note\">Share of travel time per mode, by the local hour and weekday legs start in, "
             + "as modal_split.csv publishes it: a mode of fewer than k = \(split.minimumPersons) persons in an hour or weekday, and whatever "
             + "would give it away, is shown only as \"\(Self.leftOutName)\" (docs/privacy.md); an hour or weekday that publishes nothing is empty.</p>"
-            + SVGChart.stackedShares(categories: hours, modes: shown, values: values("hour", hours, minutes),
-                                     title: "Travel time by mode and hour of day", unit: "min")
-            + SVGChart.stackedShares(categories: CalendarKeys.weekdayNames, modes: shown, values: values("weekday", CalendarKeys.weekdayNames, minutes),
-                                     title: "Travel time by mode and weekday", unit: "min")
-            + SVGChart.bars(zip(shown, distance).map { (label: $0.0, value: $0.1, color: SVGChart.modeColors[$0.0] ?? "#888") },
-                            title: "Distance by mode", unit: "km")
+            + SVGChart.stackedShares(
+                categories: hours, modes: shown, values: values("hour", hours, minutes),
+                title: "Travel time by mode and hour of day", unit: "min")
+            + SVGChart.stackedShares(
+                categories: CalendarKeys.weekdayNames, modes: shown, values: values("weekday", CalendarKeys.weekdayNames, minutes),
+                title: "Travel time by mode and weekday", unit: "min")
+            + SVGChart.bars(
+                zip(shown, distance).map { (label: $0.0, value: $0.1, color: SVGChart.modeColors[$0.0] ?? "#888") },
+                title: "Distance by mode", unit: "km")
             + "</section>"
     }
 
@@ -257,14 +298,17 @@ public struct ReportPage {
         let published = Set(split.modes)
         let all = try store.tripsByMode()
         var rows = all.filter { published.contains($0.mode) }.map { row in
-            [row.mode, String(row.trips), HTML.number(row.distanceMeters / 1000, 1), HTML.duration(row.meanDurationSeconds),
-             String(row.devices), String(row.betweenGeofences)]
+            [
+                row.mode, String(row.trips), HTML.number(row.distanceMeters / 1000, 1), HTML.duration(row.meanDurationSeconds),
+                String(row.devices), String(row.betweenGeofences)
+            ]
         }
         let leftOut = all.filter { !published.contains($0.mode) }.reduce(0) { $0 + $1.trips }
         if leftOut > 0, !(try withholdsTotals()) { rows.append([Self.leftOutName, String(leftOut), "", "", "", ""]) }
         return "<section><h2>Trips</h2><p class=\"note\">Trips run between activities (stays of 15 min or more, or in a geofence "
             + "other than a station); the main mode covers the longest distance (\(perDeviceTable("trips.csv")), \(perDeviceTable("triplegs.csv")), \(perDeviceTable("triplegs.geojson"))).</p>"
-            + HTML.table(["main mode", "trips", "distance km", "mean duration", "devices", "between geofences"], rows, numeric: [1, 2, 3, 4, 5])
+            + HTML.table(
+                ["main mode", "trips", "distance km", "mean duration", "devices", "between geofences"], rows, numeric: [1, 2, 3, 4, 5])
             + "</section>"
     }
 
@@ -275,26 +319,36 @@ public struct ReportPage {
         let k = try minimumPersons()
         let (pairs, suppressed) = try store.busiestGeofencePairs(limit: 20, minimumPersons: k)
         let rows = pairs.map { pair in
-            [pair.origin, pair.destination, String(pair.trips), String(pair.persons), HTML.duration(pair.meanDurationSeconds),
-             HTML.number(pair.meanDistanceMeters / 1000, 1)]
+            [
+                pair.origin, pair.destination, String(pair.trips), String(pair.persons), HTML.duration(pair.meanDurationSeconds),
+                HTML.number(pair.meanDistanceMeters / 1000, 1)
+            ]
         }
         let matrix = try store.derivedState(PipelineStore.odMatrixKey).map { HTML.escape($0) + "." } ?? ""
-        let grid = try store.derivedState(PipelineStore.odGridKey).map { "<p class=\"note\">\(HTML.escape($0)); the pairs are in od_grid.csv and the GeoPackage's od_grid layer.</p>" } ?? ""
-        return "<section><h2>Origin–destination</h2><p class=\"note\">The 20 busiest pairs of geofences made by at least k = \(k) distinct persons "
+        let grid =
+            try store.derivedState(PipelineStore.odGridKey).map {
+                "<p class=\"note\">\(HTML.escape($0)); the pairs are in od_grid.csv and the GeoPackage's od_grid layer.</p>"
+            } ?? ""
+        return
+            "<section><h2>Origin–destination</h2><p class=\"note\">The 20 busiest pairs of geofences made by at least k = \(k) distinct persons "
             + "(\(suppressed) pairs made by fewer are not shown; the published pairs, with medians, are in od_matrix.csv). \(matrix)</p>"
-            + HTML.table(["origin", "destination", "trips", "persons", "mean duration", "mean km"], rows, numeric: [2, 3, 4, 5]) + grid + "</section>"
+            + HTML.table(["origin", "destination", "trips", "persons", "mean duration", "mean km"], rows, numeric: [2, 3, 4, 5]) + grid
+            + "</section>"
     }
 
     func dwellPlaces() throws -> String {
         let k = try minimumPersons()
         let (places, suppressed) = try store.topDwellPlaces(limit: 15, minimumPersons: k)
         let rows = places.map { place in
-            [place.geofence, place.name, place.kind, String(place.dwells), String(place.persons), HTML.duration(place.totalSeconds),
-             HTML.duration(place.meanSeconds)]
+            [
+                place.geofence, place.name, place.kind, String(place.dwells), String(place.persons), HTML.duration(place.totalSeconds),
+                HTML.duration(place.meanSeconds)
+            ]
         }
         return "<section><h2>Top dwell places</h2><p class=\"note\">Geofences by total time spent in them, among those at least k = \(k) "
             + "distinct persons dwelt in (\(suppressed) geofences fewer dwelt in are not shown; every dwell is in \(perDeviceTable("dwells.csv")), \(perDeviceTable("dwells.geojson"))).</p>"
-            + HTML.table(["geofence", "name", "kind", "dwells", "persons", "total time", "mean dwell"], rows, numeric: [3, 4, 5, 6]) + "</section>"
+            + HTML.table(["geofence", "name", "kind", "dwells", "persons", "total time", "mean dwell"], rows, numeric: [3, 4, 5, 6])
+            + "</section>"
     }
 
     func heatMaps() throws -> String {
@@ -302,21 +356,27 @@ public struct ReportPage {
         guard !maps.isEmpty else { return "<section><h2>Heat maps</h2><p class=\"none\">No heat map in the store.</p></section>" }
         var html = "<section><h2>Heat maps</h2>"
         if let all = maps.first {
-            html += "<p class=\"note\">\(Int(all.cellMeters)) m cells; "
+            html +=
+                "<p class=\"note\">\(Int(all.cellMeters)) m cells; "
                 + "a cell is shown only when at least k = \(all.minimumDevices) distinct persons were in it (a device without a named person counts as one). "
                 + "heatmap.csv and heatmap.geojson hold the same cells.</p>"
         }
-        html += HTML.table(["map", "filter", "cells shown", "cells suppressed"], maps.map {
-            [$0.map, $0.filter, String($0.cells), String($0.suppressedCells)]
-        }, numeric: [2, 3])
+        html += HTML.table(
+            ["map", "filter", "cells shown", "cells suppressed"],
+            maps.map {
+                [$0.map, $0.filter, String($0.cells), String($0.suppressedCells)]
+            }, numeric: [2, 3])
         for map in maps where map.cells > 0 {
             let name = map.map
             if name != "all" && !html.contains("class=\"maps\"") { html += "<div class=\"maps\">" }
             // Every region's image (`HeatMapFiles`: one per map and region, the first always), in order.
             var region = 0
-            while let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(HeatMapFiles.imageName(name, region: region))) {
+            while let data = FileManager.default.contents(
+                atPath: (folder as NSString).appendingPathComponent(HeatMapFiles.imageName(name, region: region)))
+            {
                 let caption = region == 0 ? name : "\(name), region \(region + 1)"
-                html += "<figure><img alt=\"heat map \(HTML.escape(caption))\" src=\"data:image/png;base64,\(data.base64EncodedString())\">"
+                html +=
+                    "<figure><img alt=\"heat map \(HTML.escape(caption))\" src=\"data:image/png;base64,\(data.base64EncodedString())\">"
                     + "<figcaption class=\"note\">\(HTML.escape(caption))</figcaption></figure>"
                 region += 1
             }
@@ -324,8 +384,10 @@ public struct ReportPage {
         return html + (html.contains("class=\"maps\"") ? "</div>" : "") + "</section>"
     }
 
-    static let nmvColors: [NMVClass: String] = [.veryComfortable: "#2e7d32", .comfortable: "#7cb342", .medium: "#f9a825",
-                                                .uncomfortable: "#ef6c00", .veryUncomfortable: "#c62828"]
+    static let nmvColors: [NMVClass: String] = [
+        .veryComfortable: "#2e7d32", .comfortable: "#7cb342", .medium: "#f9a825",
+        .uncomfortable: "#ef6c00", .veryUncomfortable: "#c62828"
+    ]
 
     /// Per-train comfort and punctuality, and the continuous comfort of the longest measured ride.
     func comfort() throws -> String {
@@ -345,26 +407,39 @@ public struct ReportPage {
                 return ComfortSummary(group: reduced)
             }.sorted { $0.key < $1.key }
         }
-        let shown = Set(ComfortSummary.published(trains: summaries(\.train), routes: summaries { "\($0.fromStation)\t\($0.toStation)" },
-                                                 minimumPersons: k).trains.map(\.key))
+        let shown = Set(
+            ComfortSummary.published(
+                trains: summaries(\.train), routes: summaries { "\($0.fromStation)\t\($0.toStation)" },
+                minimumPersons: k
+            ).trains.map(\.key))
         let byTrain = Dictionary(grouping: rides.filter { shown.contains($0.train) }, by: \.train).sorted { $0.key < $1.key }
         let table = byTrain.map { train, group -> [String] in
             let means = ratings.map { rating -> String in
                 let given = group.compactMap(rating).map(Double.init)
                 return given.isEmpty ? "–" : HTML.number(given.reduce(0, +) / Double(given.count), 1) + " (\(given.count))"
             }
-            return [train, String(group.count), String(group.filter { $0.status == "measured" }.count),
-                    format(median(group, \.nmv), 2), format(median(group, \.aV), 3)]
-                + means + [format(median(group, \.departureDelaySeconds).map { $0 / 60 }, 1),
-                           format(median(group, \.arrivalDelaySeconds).map { $0 / 60 }, 1)]
+            return [
+                train, String(group.count), String(group.filter { $0.status == "measured" }.count),
+                format(median(group, \.nmv), 2), format(median(group, \.aV), 3)
+            ]
+                + means + [
+                    format(median(group, \.departureDelaySeconds).map { $0 / 60 }, 1),
+                    format(median(group, \.arrivalDelaySeconds).map { $0 / 60 }, 1)
+                ]
         }
-        let status = Dictionary(grouping: rides, by: \.status).map { "\($0.value.count) \($0.key.replacingOccurrences(of: "_", with: " "))" }.sorted()
-        var html = "<section><h2>Train comfort and punctuality</h2><p class=\"note\">\(rides.count) check-ins: \(status.joined(separator: ", ")) "
+        let status = Dictionary(grouping: rides, by: \.status).map {
+            "\($0.value.count) \($0.key.replacingOccurrences(of: "_", with: " "))"
+        }.sorted()
+        var html =
+            "<section><h2>Train comfort and punctuality</h2><p class=\"note\">\(rides.count) check-ins: \(status.joined(separator: ", ")) "
             + "(\(perDeviceTable("rides.csv")) lists each with its reason; \"no imu\": the phone recorded no accelerometer during the ride). N_MV is EN 12299's "
             + "mean comfort (< 1 very comfortable, 1–2 comfortable, 2–4 medium, 4–5 uncomfortable); a_v is ISO 2631-1's vibration total "
             + "value, m/s². Ratings are means (count) on 1–5; delays are medians in minutes, measured at the station geofences.</p>"
-        html += HTML.table(["train", "rides", "measured", "N_MV median", "a_v median", "cleanliness", "odours/temp.", "crowding", "service",
-                            "departure delay", "arrival delay"], table, numeric: Set(1...10))
+        html += HTML.table(
+            [
+                "train", "rides", "measured", "N_MV median", "a_v median", "cleanliness", "odours/temp.", "crowding", "service",
+                "departure delay", "arrival delay"
+            ], table, numeric: Set(1...10))
         let bars = byTrain.compactMap { train, group -> (label: String, value: Double, color: String)? in
             guard let median = median(group, \.nmv) else { return nil }
             return (train, median, Self.nmvColors[NMVClass(median)]!)
@@ -372,7 +447,8 @@ public struct ReportPage {
         if !bars.isEmpty { html += SVGChart.bars(bars, title: "Median N_MV per train", unit: "") }
         let hidden = Set(rides.map(\.train)).subtracting(shown).count
         // Each ride's own values (its device, its time, its continuous comfort) are one person's: they are in rides.csv, not here.
-        html += "<p class=\"note\">Trains at least k = \(k) distinct persons rode, as train_comfort.csv publishes them; \(hidden) "
+        html +=
+            "<p class=\"note\">Trains at least k = \(k) distinct persons rode, as train_comfort.csv publishes them; \(hidden) "
             + "trains fewer rode, or that would give one away, are not shown (docs/privacy.md). Each ride's values, including its "
             + "EN 12299 continuous comfort, are one person's and are in \(perDeviceTable("rides.csv")) only.</p>"
         return html + "</section>"
@@ -386,17 +462,21 @@ public struct ReportPage {
         let table = rides.map { ride -> [String] in
             let nmv = format(ride.nmv, 2) + (ride.nmvPartial ? " (partial, \(format(ride.nmvMinutes, 1)) min)" : "")
             let vertical = ride.vertical ?? ""
-            return [ride.device, time(ride.startedSeconds), format(ride.coveredSeconds, 0), ride.status.replacingOccurrences(of: "_", with: " "),
-                    nmv, format(ride.aV, 3), String(ride.stops), String(ride.brakings), String(ride.jerks),
-                    vertical.isEmpty ? "–" : vertical, ride.note ?? ""]
+            return [
+                ride.device, time(ride.startedSeconds), format(ride.coveredSeconds, 0),
+                ride.status.replacingOccurrences(of: "_", with: " "),
+                nmv, format(ride.aV, 3), String(ride.stops), String(ride.brakings), String(ride.jerks),
+                vertical.isEmpty ? "–" : vertical, ride.note ?? ""
+            ]
         }
         return "<section><h2>Rides from recordings</h2><p class=\"note\">Recordings measured as rides of their own (no check-in): "
             + "each recording, or each part between pauses, from its first to its last sample; covered seconds leave gaps out. N_MV "
             + "(EN 12299) of a ride under 5 min is partial, over the 5 s values it has. Stops are found from the vibration alone "
             + "(\(perDeviceTable("stops.csv"))); brakings are longitudinal decelerations of 1 m/s² or more and jerks changes of 1 m/s³ or more (\(perDeviceTable("events.csv"))). "
             + "\"estimated\" vertical: gravity-free acceleration, the vertical taken as the direction of least slow motion.</p>"
-            + HTML.table(["device", "started", "covered s", "status", "N_MV", "a_v", "stops", "brakings", "jerks", "vertical", "note"],
-                         table, numeric: [2, 4, 5, 6, 7, 8]) + "</section>"
+            + HTML.table(
+                ["device", "started", "covered s", "status", "N_MV", "a_v", "stops", "brakings", "jerks", "vertical", "note"],
+                table, numeric: [2, 4, 5, 6, 7, 8]) + "</section>"
     }
 
     func classifier() throws -> String {
@@ -405,15 +485,17 @@ public struct ReportPage {
             let provenance = model.provenance
             let kind = HTML.escape(model.kind.rawValue), classes = model.classes.map(\.rawValue).joined(separator: ", ")
             // Its file name only: the page names no path of the machine that made it.
-            html += "<p>Model <code>\(HTML.escape((modelPath as NSString).lastPathComponent))</code> (\(kind), classes \(classes)"
+            html +=
+                "<p>Model <code>\(HTML.escape((modelPath as NSString).lastPathComponent))</code> (\(kind), classes \(classes)"
                 + String(format: ", %.0f s windows", model.window.lengthSeconds)
                 + ") trained by <code>\(HTML.escape(provenance.command))</code> on \(provenance.recordings) recordings of "
                 + "\(provenance.devices.count) devices.</p>"
             if let evaluation = provenance.evaluation { html += "<pre class=\"note\">\(HTML.escape(evaluation))</pre>" }
-            html += model.gpsLegs.map { legs in
-                "<p>GPS-only legs are named by its GPS leg model (\(HTML.escape(legs.kind.rawValue)), classes "
-                    + legs.classes.map(\.rawValue).joined(separator: ", ") + ", trained on legs of \(legs.devices.count) devices).</p>"
-            } ?? "<p class=\"note\">The model has no GPS leg model: legs without IMU data get their mode from the GPS-speed rules "
+            html +=
+                model.gpsLegs.map { legs in
+                    "<p>GPS-only legs are named by its GPS leg model (\(HTML.escape(legs.kind.rawValue)), classes "
+                        + legs.classes.map(\.rawValue).joined(separator: ", ") + ", trained on legs of \(legs.devices.count) devices).</p>"
+                } ?? "<p class=\"note\">The model has no GPS leg model: legs without IMU data get their mode from the GPS-speed rules "
                 + "(still, walk, bike, car only; no bus or train). Train one on labelled GPS tracks with <code>pipeline train</code>.</p>"
         } else {
             html += "<p>GPS-speed rules (no model).</p>"
@@ -427,7 +509,8 @@ public struct ReportPage {
         html += "<h3>Classified windows</h3>" + HTML.table(["decided by", "mode", "windows"], decided, numeric: [2])
         let legs = try store.legDecisions().map { [$0.decidedBy, $0.mode, String($0.count)] }
         if !legs.isEmpty {
-            html += "<h3>Triplegs</h3>" + HTML.table(["mode decided by", "mode", "legs"], legs, numeric: [2])
+            html +=
+                "<h3>Triplegs</h3>" + HTML.table(["mode decided by", "mode", "legs"], legs, numeric: [2])
                 + "<p class=\"note\">model: IMU windows; gps_rules: GPS speed rules; gps_leg_model: the GPS leg model on a GPS-only leg; "
                 + "imu+gps_leg_model: IMU windows chose on foot or vehicle, the GPS leg model which mode; transit: the ride runs along "
                 + "a rail or bus route of the --transit feed and stops at its stops; plausibility: speeds no ground mode reaches (a flight is "
@@ -457,10 +540,13 @@ public struct ReportPage {
         let labels = Array(Set(matrix.keys).union(matrix.values.flatMap(\.keys))).sorted()
         let total = matrix.values.flatMap(\.values).reduce(0, +)
         let correct = labels.reduce(0.0) { $0 + (matrix[$1]?[$1] ?? 0) }
-        let table = HTML.table(["labelled \\ leg mode"] + labels, matrix.keys.sorted().map { truth in
-            [truth] + labels.map { HTML.number((matrix[truth]?[$0] ?? 0) / 60) }
-        }, numeric: Set(1...labels.count))
+        let table = HTML.table(
+            ["labelled \\ leg mode"] + labels,
+            matrix.keys.sorted().map { truth in
+                [truth] + labels.map { HTML.number((matrix[truth]?[$0] ?? 0) / 60) }
+            }, numeric: Set(1...labels.count))
         return "<h3>Leg modes against labels</h3><p class=\"note\">Minutes of travel in legs, by labelled mode (rows) and the mode the "
-            + "pipeline gave the leg (columns). \(HTML.number(100 * correct / max(total, 1), 1))% of labelled leg time has the labelled mode.</p>" + table
+            + "pipeline gave the leg (columns). \(HTML.number(100 * correct / max(total, 1), 1))% of labelled leg time has the labelled mode.</p>"
+            + table
     }
 }

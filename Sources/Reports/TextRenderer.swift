@@ -4,8 +4,10 @@ import Foundation
 /// Draws text into a `Raster` with FreeType and the DejaVu Sans font (Debian's
 /// fonts-dejavu-core). Without the font, labels are left out and `isAvailable` is false.
 final class TextRenderer {
-    static let fontPaths = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-                            "/usr/share/fonts/TTF/DejaVuSans.ttf", "/usr/share/fonts/dejavu/DejaVuSans.ttf"]
+    static let fontPaths = [
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/TTF/DejaVuSans.ttf", "/usr/share/fonts/dejavu/DejaVuSans.ttf"
+    ]
 
     private var library: FT_Library?
     private var face: FT_Face?
@@ -46,8 +48,9 @@ final class TextRenderer {
                 for column in 0..<Int(bitmap.width) {
                     let coverage = bitmap.buffer[row * Int(bitmap.pitch) + column]
                     guard coverage > 0 else { continue }
-                    raster.blend(x: penX + Int(glyph.bitmap_left) + column, y: y - Int(glyph.bitmap_top) + row,
-                                 color, alpha: Double(coverage) / 255)
+                    raster.blend(
+                        x: penX + Int(glyph.bitmap_left) + column, y: y - Int(glyph.bitmap_top) + row,
+                        color, alpha: Double(coverage) / 255)
                 }
             }
             penX += Int(glyph.advance.x >> 6)

@@ -33,7 +33,6 @@ public struct TripGeoJSON {
         try Data(dwells().utf8).writeThroughPartial(to: path("dwells.geojson"))
     }
 
-
     static func point(_ latitude: Double, _ longitude: Double) -> String {
         String(format: #"{"type":"Point","coordinates":[%.6f,%.6f]}"#, longitude, latitude)
     }
@@ -79,7 +78,9 @@ public struct TripGeoJSON {
                 ]
                 if let trip = leg.trip { properties["trip_id"] = ids.trip(deviceIndex, trip) }
                 // A leg by time has no position: a feature with a null geometry (RFC 7946 §3.2).
-                features.append(try Self.feature(geometry: leg.byTime ? "null" : device.track.lineStringGeoJSON(leg.firstFix...leg.lastFix), properties: properties))
+                features.append(
+                    try Self.feature(
+                        geometry: leg.byTime ? "null" : device.track.lineStringGeoJSON(leg.firstFix...leg.lastFix), properties: properties))
             }
         }
         return Self.collection(features)
@@ -97,7 +98,8 @@ public struct TripGeoJSON {
                     "started_at": Self.iso(dwell.entrySeconds), "finished_at": Self.iso(dwell.exitSeconds),
                     "duration_s": (dwell.durationSeconds * 10).rounded() / 10, "fixes": dwell.fixesUsed, "closed_by": dwell.closure.rawValue
                 ]
-                features.append(try Self.feature(geometry: Self.point(centre.latitudeDegrees, centre.longitudeDegrees), properties: properties))
+                features.append(
+                    try Self.feature(geometry: Self.point(centre.latitudeDegrees, centre.longitudeDegrees), properties: properties))
             }
         }
         return Self.collection(features)

@@ -17,8 +17,10 @@ public struct TripTables {
     public var persons: [String: String] = [:]
     public var minimumPersons: Int
 
-    public init(result: TripAnalysis.Result, geofences: [Geofence], calendar: CalendarKeys = CalendarKeys(), persons: [String: String] = [:],
-                minimumPersons: Int) {
+    public init(
+        result: TripAnalysis.Result, geofences: [Geofence], calendar: CalendarKeys = CalendarKeys(), persons: [String: String] = [:],
+        minimumPersons: Int
+    ) {
         self.result = result
         (self.persons, self.minimumPersons) = (persons, minimumPersons)
         self.geofences = Dictionary(geofences.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
@@ -26,8 +28,10 @@ public struct TripTables {
         self.calendar = calendar
     }
 
-    public static let fileNames = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "od_matrix.csv",
-                                   "modal_split.csv", "device_stats.csv"]
+    public static let fileNames = [
+        "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "od_matrix.csv",
+        "modal_split.csv", "device_stats.csv"
+    ]
 
     /// Writes the aggregates to `folder` and the tables with a row per device, staypoint,
     /// dwell, location, leg or trip to `restricted` (`OutputLayout`).
@@ -44,7 +48,6 @@ public struct TripTables {
         try deviceStatistics().write(to: restrictedPath("device_stats.csv"))
     }
 
-
     static func time(_ seconds: Double?) -> [String?] {
         guard let seconds else { return [nil, nil] }
         return [ISO8601.formatMillis(Timestamp(secondsSince1970: seconds)), number(seconds, 3)]
@@ -58,10 +61,13 @@ public struct TripTables {
         var csv = CSVWriter(columns: OutputSchema.staypoints.names)
         for (deviceIndex, device) in result.devices.enumerated() {
             for (index, stay) in device.staypoints.enumerated() {
-                csv.append([String(ids.staypoint(deviceIndex, index)), stay.device] + Self.time(stay.startSeconds) + Self.time(stay.endSeconds)
-                           + [Self.number(stay.durationSeconds, 1), Self.degrees(stay.latitudeDegrees), Self.degrees(stay.longitudeDegrees),
-                              String(stay.fixCount), String(stay.isOpen), String(stay.isActivity),
-                              Self.id(stay.location.map(TripIdentifiers.location)), stay.geofence])
+                csv.append(
+                    [String(ids.staypoint(deviceIndex, index)), stay.device] + Self.time(stay.startSeconds) + Self.time(stay.endSeconds)
+                        + [
+                            Self.number(stay.durationSeconds, 1), Self.degrees(stay.latitudeDegrees), Self.degrees(stay.longitudeDegrees),
+                            String(stay.fixCount), String(stay.isOpen), String(stay.isActivity),
+                            Self.id(stay.location.map(TripIdentifiers.location)), stay.geofence
+                        ])
             }
         }
         return csv
@@ -73,10 +79,16 @@ public struct TripTables {
             for (index, dwell) in device.dwells.enumerated() {
                 let fence = geofences[dwell.geofenceID]
                 let centre = dwell.center
-                csv.append([String(ids.dwell(deviceIndex, index)), dwell.device, dwell.geofenceID, fence?.name ?? dwell.geofenceID,
-                            fence?.kind ?? "zone"] + Self.time(dwell.entrySeconds) + Self.time(dwell.exitSeconds)
-                           + [Self.number(dwell.durationSeconds, 1), String(dwell.fixesUsed), dwell.closure.rawValue,
-                              Self.number(dwell.longestGapSeconds, 1), Self.degrees(centre.latitudeDegrees), Self.degrees(centre.longitudeDegrees)])
+                csv.append(
+                    [
+                        String(ids.dwell(deviceIndex, index)), dwell.device, dwell.geofenceID, fence?.name ?? dwell.geofenceID,
+                        fence?.kind ?? "zone"
+                    ] + Self.time(dwell.entrySeconds) + Self.time(dwell.exitSeconds)
+                        + [
+                            Self.number(dwell.durationSeconds, 1), String(dwell.fixesUsed), dwell.closure.rawValue,
+                            Self.number(dwell.longestGapSeconds, 1), Self.degrees(centre.latitudeDegrees),
+                            Self.degrees(centre.longitudeDegrees)
+                        ])
             }
         }
         return csv
@@ -88,9 +100,11 @@ public struct TripTables {
     public static func locations(_ locations: [Location]) -> CSVWriter {
         var csv = CSVWriter(columns: OutputSchema.locations.names)
         for (index, location) in locations.enumerated() {
-            csv.append([String(TripIdentifiers.location(index)), location.device, String(location.number), Self.degrees(location.latitudeDegrees),
-                        Self.degrees(location.longitudeDegrees), String(location.staypoints), String(location.devices),
-                        Self.number(location.totalStaySeconds, 1)])
+            csv.append([
+                String(TripIdentifiers.location(index)), location.device, String(location.number), Self.degrees(location.latitudeDegrees),
+                Self.degrees(location.longitudeDegrees), String(location.staypoints), String(location.devices),
+                Self.number(location.totalStaySeconds, 1)
+            ])
         }
         return csv
     }
@@ -100,12 +114,16 @@ public struct TripTables {
         for (deviceIndex, device) in result.devices.enumerated() {
             for (index, leg) in device.triplegs.enumerated() {
                 let speed = leg.durationSeconds > 0 ? leg.distanceMeters / leg.durationSeconds : 0
-                csv.append([String(ids.tripleg(deviceIndex, index)), Self.id(leg.trip.map { ids.trip(deviceIndex, $0) }), leg.device]
-                           + Self.time(leg.startSeconds) + Self.time(leg.endSeconds)
-                           + [Self.number(leg.durationSeconds, 1), Self.number(leg.distanceMeters, 1), Self.number(speed, 2),
-                              leg.mode?.rawValue ?? unknownModeName, leg.modeSource?.rawValue ?? Self.noDecider, leg.modeNote ?? "", String(leg.fixCount),
-                              Self.id(leg.previousStaypoint.map { ids.staypoint(deviceIndex, $0) }),
-                              Self.id(leg.nextStaypoint.map { ids.staypoint(deviceIndex, $0) })] + Self.evidence(leg.evidence))
+                csv.append(
+                    [String(ids.tripleg(deviceIndex, index)), Self.id(leg.trip.map { ids.trip(deviceIndex, $0) }), leg.device]
+                        + Self.time(leg.startSeconds) + Self.time(leg.endSeconds)
+                        + [
+                            Self.number(leg.durationSeconds, 1), Self.number(leg.distanceMeters, 1), Self.number(speed, 2),
+                            leg.mode?.rawValue ?? unknownModeName, leg.modeSource?.rawValue ?? Self.noDecider, leg.modeNote ?? "",
+                            String(leg.fixCount),
+                            Self.id(leg.previousStaypoint.map { ids.staypoint(deviceIndex, $0) }),
+                            Self.id(leg.nextStaypoint.map { ids.staypoint(deviceIndex, $0) })
+                        ] + Self.evidence(leg.evidence))
             }
         }
         return csv
@@ -129,10 +147,12 @@ public struct TripTables {
         var fields = [number(evidence.imuShare, 3), evidence.imuMode?.rawValue ?? "", number(evidence.imuModeShare, 3)]
         fields += gpsModes.map { mode in evidence.gpsProbabilities.map { number($0[mode] ?? 0, 3) } ?? "" }
         if let t = evidence.transit {
-            fields += [number(t.corridorShare[.rail] ?? 0, 3), number(t.corridorShare[.bus] ?? 0, 3), String(t.passed[.rail] ?? 0),
-                       String(t.passed[.bus] ?? 0), String(t.stoppedAt[.rail] ?? 0), String(t.stoppedAt[.bus] ?? 0), String(t.stops),
-                       number(t.startMeters[.rail] ?? 0, 1), number(t.endMeters[.rail] ?? 0, 1), number(t.startMeters[.bus] ?? 0, 1),
-                       number(t.endMeters[.bus] ?? 0, 1), number(t.longestGapSeconds, 1)]
+            fields += [
+                number(t.corridorShare[.rail] ?? 0, 3), number(t.corridorShare[.bus] ?? 0, 3), String(t.passed[.rail] ?? 0),
+                String(t.passed[.bus] ?? 0), String(t.stoppedAt[.rail] ?? 0), String(t.stoppedAt[.bus] ?? 0), String(t.stops),
+                number(t.startMeters[.rail] ?? 0, 1), number(t.endMeters[.rail] ?? 0, 1), number(t.startMeters[.bus] ?? 0, 1),
+                number(t.endMeters[.bus] ?? 0, 1), number(t.longestGapSeconds, 1)
+            ]
         } else {
             fields += [String](repeating: "", count: evidenceColumns - fields.count)
         }
@@ -144,15 +164,19 @@ public struct TripTables {
         for (deviceIndex, device) in result.devices.enumerated() {
             for (index, trip) in device.trips.enumerated() {
                 let legModes = trip.legs.map { device.triplegs[$0].mode?.rawValue ?? unknownModeName }.joined(separator: ">")
-                csv.append([String(ids.trip(deviceIndex, index)), trip.device] + Self.time(trip.startSeconds) + Self.time(trip.endSeconds)
-                           + [Self.number(trip.durationSeconds, 1), Self.number(trip.distanceMeters, 1), trip.mainMode?.rawValue ?? unknownModeName,
-                              String(trip.legs.count), legModes,
-                              Self.id(trip.originStaypoint.map { ids.staypoint(deviceIndex, $0) }),
-                              Self.id(trip.destinationStaypoint.map { ids.staypoint(deviceIndex, $0) }),
-                              Self.id(trip.originStaypoint.flatMap { device.staypoints[$0].location }.map(TripIdentifiers.location)),
-                              Self.id(trip.destinationStaypoint.flatMap { device.staypoints[$0].location }.map(TripIdentifiers.location)),
-                              trip.originGeofence, trip.originGeofence.map { geofences[$0]?.name ?? $0 },
-                              trip.destinationGeofence, trip.destinationGeofence.map { geofences[$0]?.name ?? $0 }])
+                csv.append(
+                    [String(ids.trip(deviceIndex, index)), trip.device] + Self.time(trip.startSeconds) + Self.time(trip.endSeconds)
+                        + [
+                            Self.number(trip.durationSeconds, 1), Self.number(trip.distanceMeters, 1),
+                            trip.mainMode?.rawValue ?? unknownModeName,
+                            String(trip.legs.count), legModes,
+                            Self.id(trip.originStaypoint.map { ids.staypoint(deviceIndex, $0) }),
+                            Self.id(trip.destinationStaypoint.map { ids.staypoint(deviceIndex, $0) }),
+                            Self.id(trip.originStaypoint.flatMap { device.staypoints[$0].location }.map(TripIdentifiers.location)),
+                            Self.id(trip.destinationStaypoint.flatMap { device.staypoints[$0].location }.map(TripIdentifiers.location)),
+                            trip.originGeofence, trip.originGeofence.map { geofences[$0]?.name ?? $0 },
+                            trip.destinationGeofence, trip.destinationGeofence.map { geofences[$0]?.name ?? $0 }
+                        ])
             }
         }
         return csv
@@ -171,7 +195,9 @@ public struct TripTables {
     public func modalKeys() -> CSVWriter {
         var csv = CSVWriter(columns: ["kind", "id", "dimension", "dimension_value"])
         for (deviceIndex, device) in result.devices.enumerated() {
-            for (kind, starts, id) in [("trip", device.trips.map(\.startSeconds), ids.trip), ("tripleg", device.triplegs.map(\.startSeconds), ids.tripleg)] {
+            for (kind, starts, id) in [
+                ("trip", device.trips.map(\.startSeconds), ids.trip), ("tripleg", device.triplegs.map(\.startSeconds), ids.tripleg)
+            ] {
                 for (index, start) in starts.enumerated() {
                     for key in ModalTotal.keys(startSeconds: start, calendar: calendar) {
                         csv.append([kind, String(id(deviceIndex, index)), key[0], key[1]])
@@ -193,10 +219,14 @@ public struct TripTables {
         func degrees(_ value: Double) -> String { String(format: "%.6f", value) }
         for row in od.rows {
             let (o, d) = (row.grid.centre(row.origin), row.grid.centre(row.destination))
-            csv.append([String(Int(row.grid.cellMeters)), row.grid.id(row.origin), degrees(o.latitude), degrees(o.longitude), row.grid.id(row.destination), degrees(d.latitude),
-                        degrees(d.longitude), String(row.trips), String(row.devices), String(row.persons),
-                        String(format: "%.1f", row.medianDurationSeconds), String(format: "%.1f", row.medianDistanceMeters)]
-                       + OutputSchema.modeNames.map { String(format: "%.4f", row.modeShares[$0] ?? 0) })
+            csv.append(
+                [
+                    String(Int(row.grid.cellMeters)), row.grid.id(row.origin), degrees(o.latitude), degrees(o.longitude),
+                    row.grid.id(row.destination), degrees(d.latitude),
+                    degrees(d.longitude), String(row.trips), String(row.devices), String(row.persons),
+                    String(format: "%.1f", row.medianDurationSeconds), String(format: "%.1f", row.medianDistanceMeters)
+                ]
+                    + OutputSchema.modeNames.map { String(format: "%.4f", row.modeShares[$0] ?? 0) })
         }
         return csv
     }
@@ -206,10 +236,13 @@ public struct TripTables {
         let modes = OutputSchema.modeNames
         var csv = CSVWriter(columns: OutputSchema.odMatrix.names)
         for row in matrix.rows {
-            csv.append([row.origin, row.origin.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", row.destination,
-                        row.destination.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", String(row.trips), String(row.devices),
-                        String(row.persons), Self.number(row.medianDurationSeconds, 1), Self.number(row.medianDistanceMeters, 1)]
-                       + modes.map { Self.number(row.modeShares[$0] ?? 0, 4) })
+            csv.append(
+                [
+                    row.origin, row.origin.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", row.destination,
+                    row.destination.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", String(row.trips), String(row.devices),
+                    String(row.persons), Self.number(row.medianDurationSeconds, 1), Self.number(row.medianDistanceMeters, 1)
+                ]
+                    + modes.map { Self.number(row.modeShares[$0] ?? 0, 4) })
         }
         return csv
     }
@@ -218,8 +251,11 @@ public struct TripTables {
     public static func modalSplit(_ split: ModalSplit) -> CSVWriter {
         var csv = CSVWriter(columns: OutputSchema.modalSplit.names)
         for row in split.rows {
-            csv.append([row.dimension, row.key, row.mode, String(row.trips), String(row.persons), Self.number(row.tripShare, 4), Self.number(row.distanceMeters, 1),
-                        Self.number(row.distanceShare, 4), Self.number(row.durationSeconds, 1), Self.number(row.durationShare, 4)])
+            csv.append([
+                row.dimension, row.key, row.mode, String(row.trips), String(row.persons), Self.number(row.tripShare, 4),
+                Self.number(row.distanceMeters, 1),
+                Self.number(row.distanceShare, 4), Self.number(row.durationSeconds, 1), Self.number(row.durationShare, 4)
+            ])
         }
         return csv
     }
@@ -229,12 +265,15 @@ public struct TripTables {
         var csv = CSVWriter(columns: OutputSchema.deviceStats.names)
         for row in DeviceStatistics(result.devices, calendar: calendar).rows {
             let weeks = max(row.weeksObserved, 1.0 / 7)
-            csv.append([row.device, String(row.fixes)] + Self.time(row.firstSeconds) + Self.time(row.lastSeconds)
-                       + [String(row.daysObserved), String(row.staypoints), String(row.dwells), String(row.trips),
-                          Self.number(row.distanceMeters, 1), Self.number(row.hoursInMotion, 3)]
-                       + modes.map { Self.number((row.secondsPerMode[$0] ?? 0) / 3600, 3) }
-                       + modes.map { Self.number(row.distancePerMode[$0] ?? 0, 1) }
-                       + modes.map { Self.number((row.secondsPerMode[$0] ?? 0) / 3600 / weeks, 3) })
+            csv.append(
+                [row.device, String(row.fixes)] + Self.time(row.firstSeconds) + Self.time(row.lastSeconds)
+                    + [
+                        String(row.daysObserved), String(row.staypoints), String(row.dwells), String(row.trips),
+                        Self.number(row.distanceMeters, 1), Self.number(row.hoursInMotion, 3)
+                    ]
+                    + modes.map { Self.number((row.secondsPerMode[$0] ?? 0) / 3600, 3) }
+                    + modes.map { Self.number(row.distancePerMode[$0] ?? 0, 1) }
+                    + modes.map { Self.number((row.secondsPerMode[$0] ?? 0) / 3600 / weeks, 3) })
         }
         return csv
     }

@@ -55,14 +55,16 @@ public struct City: Sendable {
             Place(id: "shop-mall", name: "Mall", kind: .shop, position: .init(east: -300, north: -900), radiusMeters: 70)
         ]
         stations = [
-            Place(id: "station-central", name: "Central station", kind: .station, position: .init(east: 300, north: -200), radiusMeters: 100),
+            Place(
+                id: "station-central", name: "Central station", kind: .station, position: .init(east: 300, north: -200), radiusMeters: 100),
             Place(id: "station-south", name: "Southville", kind: .station, position: .init(east: -9000, north: -12000), radiusMeters: 100)
         ]
     }
 
     public func coordinates(_ point: LocalPoint) -> (latitude: Double, longitude: Double) {
         let latitude = centerLatitudeDegrees + point.north / Self.metersPerDegreeLatitude
-        let longitude = centerLongitudeDegrees
+        let longitude =
+            centerLongitudeDegrees
             + point.east / (Self.metersPerDegreeLatitude * cos(centerLatitudeDegrees * .pi / 180))
         return (latitude, longitude)
     }

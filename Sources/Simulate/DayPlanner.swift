@@ -84,15 +84,18 @@ struct DayPlanner {
         let checkin = clock - 120 + 60 * unit()
         appendLeg(.train, rail, &modes, &distances)
         let scheduledArrival = scheduledDeparture + Self.scheduledRideSeconds
-        truth.rides.append(.init(
-            device: resident.device, train: trainNumber(departure: scheduledDeparture, northbound: destination.kind != .home),
-            from: board, to: alight, checkinSeconds: checkin, scheduledDepartureSeconds: scheduledDeparture,
-            scheduledArrivalSeconds: scheduledArrival, departureSeconds: scheduledDeparture + departureDelay,
-            arrivalSeconds: clock))
-        clock += (30 + 60 * unit()).rounded()  // off the train and out of the platform
+        truth.rides.append(
+            .init(
+                device: resident.device, train: trainNumber(departure: scheduledDeparture, northbound: destination.kind != .home),
+                from: board, to: alight, checkinSeconds: checkin, scheduledDepartureSeconds: scheduledDeparture,
+                scheduledArrivalSeconds: scheduledArrival, departureSeconds: scheduledDeparture + departureDelay,
+                arrivalSeconds: clock))
+        clock += (30 + 60 * unit()).rounded() // off the train and out of the platform
         appendLeg(.walk, path(from: alight.position, to: destination.position, mode: .walk), &modes, &distances)
-        truth.trips.append(.init(device: resident.device, origin: origin, destination: destination, startSeconds: start,
-                                 endSeconds: clock, legModes: modes, mainMode: mainMode(distances)))
+        truth.trips.append(
+            .init(
+                device: resident.device, origin: origin, destination: destination, startSeconds: start,
+                endSeconds: clock, legModes: modes, mainMode: mainMode(distances)))
         place = destination
         stayStart = clock
     }
@@ -111,8 +114,10 @@ struct DayPlanner {
         } else {
             appendLeg(mode, path(from: place.position, to: destination.position, mode: mode), &modes, &distances)
         }
-        truth.trips.append(.init(device: resident.device, origin: origin, destination: destination, startSeconds: start,
-                                 endSeconds: clock, legModes: modes, mainMode: mainMode(distances)))
+        truth.trips.append(
+            .init(
+                device: resident.device, origin: origin, destination: destination, startSeconds: start,
+                endSeconds: clock, legModes: modes, mainMode: mainMode(distances)))
         place = destination
         stayStart = clock
     }
@@ -124,8 +129,10 @@ struct DayPlanner {
     private mutating func appendLeg(_ mode: Mode, _ positions: [LocalPoint], _ modes: inout [Mode], _ distances: inout [Mode: Double]) {
         let distance = zip(positions, positions.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
         let end = clock + Double(positions.count - 1)
-        truth.legs.append(.init(device: resident.device, mode: mode, startSeconds: clock, endSeconds: end,
-                                distanceMeters: distance, path: positions))
+        truth.legs.append(
+            .init(
+                device: resident.device, mode: mode, startSeconds: clock, endSeconds: end,
+                distanceMeters: distance, path: positions))
         modes.append(mode)
         distances[mode, default: 0] += distance
         clock = end

@@ -66,7 +66,7 @@ struct GPSSampler {
         default: return -2 ... -1
         }
         guard duration > 3 * length else { return -2 ... -1 }
-        let start = generator.uniform(duration / 3 ... duration / 2)
+        let start = generator.uniform(duration / 3...duration / 2)
         return start...(start + length)
     }
 

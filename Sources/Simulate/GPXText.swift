@@ -44,16 +44,21 @@ enum GeofenceText {
         var features: [String] = []
         for place in homes + city.works {
             let (lat, lon) = city.coordinates(place.position)
-            features.append("""
+            features.append(
+                """
                 {"type":"Feature","id":"\(place.id)","properties":{"name":"\(place.name)","kind":"\(place.kind.rawValue)",\
                 "radius_m":\(Int(place.radiusMeters))},"geometry":{"type":"Point","coordinates":[\(FixedPoint.text(lon, digits: 6)),\(FixedPoint.text(lat, digits: 6))]}}
                 """)
         }
         for shop in city.shops {
             let r = shop.radiusMeters, p = shop.position
-            let corners = [(-r, -r), (r, -r), (r, r), (-r, r), (-r, -r)].map { city.coordinates(LocalPoint(east: p.east + $0.0, north: p.north + $0.1)) }
-            let ring = corners.map { "[\(FixedPoint.text($0.longitude, digits: 6)),\(FixedPoint.text($0.latitude, digits: 6))]" }.joined(separator: ",")
-            features.append("""
+            let corners = [(-r, -r), (r, -r), (r, r), (-r, r), (-r, -r)].map {
+                city.coordinates(LocalPoint(east: p.east + $0.0, north: p.north + $0.1))
+            }
+            let ring = corners.map { "[\(FixedPoint.text($0.longitude, digits: 6)),\(FixedPoint.text($0.latitude, digits: 6))]" }.joined(
+                separator: ",")
+            features.append(
+                """
                 {"type":"Feature","id":"\(shop.id)","properties":{"name":"\(shop.name)","kind":"shop"},\
                 "geometry":{"type":"Polygon","coordinates":[[\(ring)]]}}
                 """)
@@ -62,9 +67,11 @@ enum GeofenceText {
     }
 
     static func stationsCSV(city: City) -> String {
-        "id,name,kind,lat,lon,radius_m\n" + city.stations.map { station in
-            let (lat, lon) = city.coordinates(station.position)
-            return "\(station.id),\(station.name),station,\(FixedPoint.text(lat, digits: 6)),\(FixedPoint.text(lon, digits: 6)),\(Int(station.radiusMeters))\n"
-        }.joined()
+        "id,name,kind,lat,lon,radius_m\n"
+            + city.stations.map { station in
+                let (lat, lon) = city.coordinates(station.position)
+                return
+                    "\(station.id),\(station.name),station,\(FixedPoint.text(lat, digits: 6)),\(FixedPoint.text(lon, digits: 6)),\(Int(station.radiusMeters))\n"
+            }.joined()
     }
 }

@@ -42,7 +42,8 @@ struct Movement {
             } else {
                 let brakingDistance = acceleration.isFinite ? speed * speed / (2 * acceleration) : 0
                 let target = mode == .walk || mode == .bike ? cruise * (0.9 + 0.2 * generator.nextUnit()) : cruise
-                let approaching = total - travelled <= brakingDistance + speed
+                let approaching =
+                    total - travelled <= brakingDistance + speed
                     || (mode == .car && nextLight - travelled <= brakingDistance + speed)
                 speed = approaching ? max(2, speed - acceleration) : min(target, speed + acceleration)
             }

@@ -106,7 +106,9 @@ public struct PhoneMotion {
     /// `a`, `w` and `tilt` as a phone in a trouser pocket has them while the thigh swings by
     /// θ = 0.35·sin(`phase`) about the lateral (y) axis at `rateHz` cycles a second: the
     /// acceleration turned by θ, and the swing's rate dθ/dt added about y.
-    private mutating func swingThigh(_ a: inout (Double, Double, Double), _ w: inout (Double, Double, Double), phase: Double, rateHz: Double) {
+    private mutating func swingThigh(
+        _ a: inout (Double, Double, Double), _ w: inout (Double, Double, Double), phase: Double, rateHz: Double
+    ) {
         tilt = Self.thighSwingRadians * sin(phase)
         let (c, s) = (cos(tilt), sin(tilt))
         a = (c * a.0 - s * a.2, a.1, s * a.0 + c * a.2)
@@ -129,8 +131,10 @@ public struct PhoneMotion {
         let u1 = generator.nextUnit(), u2 = 2 * Double.pi * generator.nextUnit(), u3 = 2 * Double.pi * generator.nextUnit()
         let (a, b) = ((1 - u1).squareRoot(), u1.squareRoot())
         let (x, y, z, w) = (a * sin(u2), a * cos(u2), b * sin(u3), b * cos(u3))
-        return [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
-                2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
-                2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]
+        return [
+            1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
+            2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
+            2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)
+        ]
     }
 }

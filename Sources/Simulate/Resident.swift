@@ -18,12 +18,13 @@ public struct Resident: Sendable {
         let commute = commuteModes[index % commuteModes.count]
         let work = city.works[index % city.works.count]
         let anchor = commute == .train ? city.stations[1].position : work.position
-        let distance: ClosedRange<Double> = switch commute {
-        case .walk: 600...1500
-        case .bike: 2000...4500
-        case .car: 5000...9000
-        default: 300...900
-        }
+        let distance: ClosedRange<Double> =
+            switch commute {
+            case .walk: 600...1500
+            case .bike: 2000...4500
+            case .car: 5000...9000
+            default: 300...900
+            }
         let angle = 2 * Double.pi * generator.nextUnit()
         let radius = distance.lowerBound + (distance.upperBound - distance.lowerBound) * generator.nextUnit()
         let position = LocalPoint(east: anchor.east + radius * cos(angle), north: anchor.north + radius * sin(angle))

@@ -10,8 +10,10 @@ enum SensorLoggerZip {
         let archive = try Archive(url: url, accessMode: .create, pathEncoding: nil)
         let date = Date(timeIntervalSince1970: seconds)
         for (name, bytes) in entries {
-            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(bytes.count), modificationDate: date,
-                                 compressionMethod: .deflate) { position, size in
+            try archive.addEntry(
+                with: name, type: .file, uncompressedSize: Int64(bytes.count), modificationDate: date,
+                compressionMethod: .deflate
+            ) { position, size in
                 Data(bytes[Int(position)..<Int(position) + size])
             }
         }

@@ -54,11 +54,12 @@ public struct Simulation: Sendable {
     }
 
     public func plan(_ resident: Resident, index: Int) -> Truth {
-        var planner = DayPlanner(city: city, resident: resident, startSeconds: startSeconds,
-                                 seed: parameters.seed &* 1_000_003 &+ UInt64(index))
+        var planner = DayPlanner(
+            city: city, resident: resident, startSeconds: startSeconds,
+            seed: parameters.seed &* 1_000_003 &+ UInt64(index))
         for day in 0..<parameters.days {
             let dayStart = startSeconds + Double(day) * 86_400
-            let weekday = (Int(dayStart / 86_400) + 3) % 7 < 5  // 1970-01-01 was a Thursday
+            let weekday = (Int(dayStart / 86_400) + 3) % 7 < 5 // 1970-01-01 was a Thursday
             planner.plan(dayStartSeconds: dayStart, weekday: weekday)
         }
         planner.finish(at: startSeconds + Double(parameters.days) * 86_400 - 1)

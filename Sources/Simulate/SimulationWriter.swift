@@ -66,8 +66,9 @@ public struct SimulationWriter: Sendable {
         let parameters = simulation.parameters
         var truth = simulation.plan(resident, index: index)
         var generator = SeededGenerator(seed: parameters.seed &* 7_919 &+ UInt64(index))
-        let sampler = GPSSampler(city: simulation.city, movingIntervalSeconds: parameters.gpsMovingIntervalSeconds,
-                                 stillIntervalSeconds: parameters.gpsStillIntervalSeconds)
+        let sampler = GPSSampler(
+            city: simulation.city, movingIntervalSeconds: parameters.gpsMovingIntervalSeconds,
+            stillIntervalSeconds: parameters.gpsStillIntervalSeconds)
         let fixes = sampler.fixes(stays: truth.stays, legs: truth.legs, generator: &generator)
         var output = DeviceOutput(truth: truth, fixes: fixes.count)
         let folder = (outputFolder as NSString).appendingPathComponent(resident.device)
@@ -79,7 +80,8 @@ public struct SimulationWriter: Sendable {
             try GPXText.write(dayFixes, device: resident.device, city: simulation.city, to: path)
             output.files += 1
             if parameters.faults && index == 0 && day == 0 {
-                try GPXText.writeCutOff(dayFixes, device: resident.device, to: (folder as NSString).appendingPathComponent("\(name)-upload-cut-off.gpx"))
+                try GPXText.writeCutOff(
+                    dayFixes, device: resident.device, to: (folder as NSString).appendingPathComponent("\(name)-upload-cut-off.gpx"))
                 output.files += 1
             }
         }
@@ -89,30 +91,34 @@ public struct SimulationWriter: Sendable {
                 let day = Int((trip.startSeconds - simulation.startSeconds) / 86_400)
                 perDay[day, default: 0] += 1
                 if let limit = parameters.imuTripsPerDay, perDay[day]! > limit { continue }
-                let recording = IMURecording(start: trip.startSeconds - 60, end: trip.endSeconds + 60, legs: truth.legs,
-                                             rateHz: parameters.imuRateHz, seed: parameters.seed &* 104_729 &+ UInt64(index * 10_000 + tripIndex))
+                let recording = IMURecording(
+                    start: trip.startSeconds - 60, end: trip.endSeconds + 60, legs: truth.legs,
+                    rateHz: parameters.imuRateHz, seed: parameters.seed &* 104_729 &+ UInt64(index * 10_000 + tripIndex))
                 output.imuSamples += try recording.write(device: resident.device, sensorLogger: index % 2 == 1, folder: folder)
                 output.files += 1
             }
         }
-        for index in truth.legs.indices { truth.legs[index].path = [] }  // positions are in the files now
+        for index in truth.legs.indices { truth.legs[index].path = [] } // positions are in the files now
         output.truth = truth
         return output
     }
 
     private func writeShared(_ truth: Truth) throws {
         let city = simulation.city
-        try TextFile.write(GeofenceText.geojson(city: city, homes: simulation.residents.map(\.home)),
-                           to: (outputFolder as NSString).appendingPathComponent("geofences.geojson"))
+        try TextFile.write(
+            GeofenceText.geojson(city: city, homes: simulation.residents.map(\.home)),
+            to: (outputFolder as NSString).appendingPathComponent("geofences.geojson"))
         try TextFile.write(GeofenceText.stationsCSV(city: city), to: (outputFolder as NSString).appendingPathComponent("stations.csv"))
         var labels = "device,start,end,mode\n"
-        let periods = truth.legs.map { ($0.device, $0.startSeconds, $0.endSeconds, $0.mode) }
+        let periods =
+            truth.legs.map { ($0.device, $0.startSeconds, $0.endSeconds, $0.mode) }
             + truth.stays.map { ($0.device, $0.startSeconds, $0.endSeconds, Mode.still) }
         for (device, start, end, mode) in periods.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) {
             labels += "\(device),\(iso(start)),\(iso(end)),\(mode.rawValue)\n"
         }
         try TextFile.write(labels, to: (outputFolder as NSString).appendingPathComponent("labels.csv"))
-        var checkins = "device,train,from_station,to_station,checkin_time,scheduled_departure,scheduled_arrival,"
+        var checkins =
+            "device,train,from_station,to_station,checkin_time,scheduled_departure,scheduled_arrival,"
             + "cleanliness,odours_temperature,crowding,service,noise_db,comment\n"
         var generator = SeededGenerator(seed: simulation.parameters.seed &+ 17)
         for (index, ride) in truth.rides.enumerated() {
@@ -120,7 +126,8 @@ public struct SimulationWriter: Sendable {
             let crowding = simulation.parameters.faults && index == 0 ? "7" : ratings[2]
             let noise = FixedPoint.text(generator.uniform(62...76), digits: 1)
             let comment = ride.arrivalSeconds - ride.scheduledArrivalSeconds > 180 ? "late again" : ""
-            checkins += "\(ride.device),\(ride.train),\(ride.from.id),\(ride.to.id),\(iso(ride.checkinSeconds)),"
+            checkins +=
+                "\(ride.device),\(ride.train),\(ride.from.id),\(ride.to.id),\(iso(ride.checkinSeconds)),"
                 + "\(iso(ride.scheduledDepartureSeconds)),\(iso(ride.scheduledArrivalSeconds)),"
                 + "\(ratings[0]),\(ratings[1]),\(crowding),\(ratings[3]),\(noise),\(comment)\n"
         }

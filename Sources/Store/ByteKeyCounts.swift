@@ -5,7 +5,8 @@ struct ByteKeyCounts {
     private(set) var entries: [(first: [UInt8], second: [UInt8], count: Int)] = []
     private var last = 0
 
-    mutating func add(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)) {
+    mutating func add(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0))
+    {
         func matches(_ entry: (first: [UInt8], second: [UInt8], count: Int)) -> Bool {
             entry.first.sameBytes(as: first) && entry.second.sameBytes(as: second)
         }

@@ -29,7 +29,9 @@ package enum ExportCSV {
     /// which Java's `Double.parseDouble`, Python's `float` and C's `strtod` all read back
     /// exactly), and `Inf`, `-Inf`, `NaN` as Spark's CSV reader expects them by default.
     package static func appendDouble(_ value: Double, to text: inout [UInt8]) {
-        if value.isNaN { text.append(contentsOf: "NaN".utf8) } else if value.isInfinite {
+        if value.isNaN {
+            text.append(contentsOf: "NaN".utf8)
+        } else if value.isInfinite {
             text.append(contentsOf: (value > 0 ? "Inf" : "-Inf").utf8)
         } else {
             text.append(contentsOf: value.description.utf8)

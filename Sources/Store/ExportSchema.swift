@@ -10,13 +10,16 @@ package enum ExportColumnType: String, Encodable {
     /// CSV could not carry them exactly.
     package init(declared: String, table: String, column: String) throws {
         let type = declared.uppercased()
-        if type.contains("INT") { self = .long } else if ["CHAR", "CLOB", "TEXT"].contains(where: type.contains) {
+        if type.contains("INT") {
+            self = .long
+        } else if ["CHAR", "CLOB", "TEXT"].contains(where: type.contains) {
             self = .string
         } else if ["REAL", "FLOA", "DOUB"].contains(where: type.contains) {
             self = .double
         } else {
-            throw TableDumpProblem(description: "\(table).\(column) is declared \(declared.isEmpty ? "without a type" : declared); "
-                                      + "the export writes INTEGER, REAL and TEXT columns only")
+            throw TableDumpProblem(
+                description: "\(table).\(column) is declared \(declared.isEmpty ? "without a type" : declared); "
+                    + "the export writes INTEGER, REAL and TEXT columns only")
         }
     }
 }
@@ -52,8 +55,10 @@ package struct ExportSchema: Encodable {
         /// `nullValue` empty, Spark 4.0 reads `""` as NULL too; a NUL character (which never
         /// occurs in the files) and `emptyValue` empty make an empty field NULL and `""` an
         /// empty string (checked with pyspark 4.0.1 on every table of a `run` store).
-        var sparkReadOptions = ["header": "true", "quote": "\"", "escape": "\"", "multiLine": "true", "nullValue": "\u{0}",
-                                "emptyValue": "", "positiveInf": "Inf", "negativeInf": "-Inf", "nanValue": "NaN", "mode": "FAILFAST"]
+        var sparkReadOptions = [
+            "header": "true", "quote": "\"", "escape": "\"", "multiLine": "true", "nullValue": "\u{0}",
+            "emptyValue": "", "positiveInf": "Inf", "negativeInf": "-Inf", "nanValue": "NaN", "mode": "FAILFAST"
+        ]
 
         enum CodingKeys: String, CodingKey {
             case header, delimiter, quote, escape, encoding, null, doubles
@@ -79,7 +84,9 @@ package struct ExportSchema: Encodable {
             file = table.name + ".csv"
             self.rows = rows
             primaryKey = table.primaryKey
-            columns = zip(table.columns, types).map { Column(name: $0.name, type: $1, declaredType: $0.declaredType, nullable: !$0.notNull) }
+            columns = zip(table.columns, types).map {
+                Column(name: $0.name, type: $1, declaredType: $0.declaredType, nullable: !$0.notNull)
+            }
             sparkSchema = SparkStruct(fields: columns.map { SparkField(name: $0.name, type: $0.type.rawValue, nullable: $0.nullable) })
         }
     }

@@ -31,10 +31,11 @@ final class FixWriter: IngestSink {
         fixStatement = try db.makeStatement(sql: insert + " " + row)
         blockStatement = try db.makeStatement(
             sql: insert + " " + Array(repeating: row, count: Self.blockRows).joined(separator: ", "))
-        waypointStatement = try db.makeStatement(sql: """
-            INSERT INTO waypoints (file_id, seq, kind, route, name, line, time_unix_s, lat_deg, lon_deg, elevation_m)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        waypointStatement = try db.makeStatement(
+            sql: """
+                INSERT INTO waypoints (file_id, seq, kind, route, name, line, time_unix_s, lat_deg, lon_deg, elevation_m)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         pending.reserveCapacity(Self.blockRows)
     }
 
@@ -112,7 +113,8 @@ final class FixWriter: IngestSink {
     private func step(_ statement: OpaquePointer) throws {
         let code = sqlite3_step(statement)
         guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(statement))))
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(statement))))
         }
     }
 }

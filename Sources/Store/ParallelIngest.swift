@@ -23,18 +23,20 @@ enum ParallelIngest {
             var attributes = pthread_attr_t()
             pthread_attr_init(&attributes)
             pthread_attr_setstacksize(&attributes, 8 << 20)
-            let started = pthread_create(&thread, &attributes, { context in
-                Unmanaged<ReaderWork>.fromOpaque(context!).takeRetainedValue().body()
-                return nil
-            }, Unmanaged.passRetained(work).toOpaque())
+            let started = pthread_create(
+                &thread, &attributes,
+                { context in
+                    Unmanaged<ReaderWork>.fromOpaque(context!).takeRetainedValue().body()
+                    return nil
+                }, Unmanaged.passRetained(work).toOpaque())
             pthread_attr_destroy(&attributes)
             guard started == 0 else {
                 Unmanaged.passUnretained(work).release()
-                return try read(writer)  // no second thread to be had: read and write in turn
+                return try read(writer) // no second thread to be had: read and write in turn
             }
             var writeError: Error?
             while let block = handoff.next() {
-                guard writeError == nil else { continue }  // drain so the reader can finish
+                guard writeError == nil else { continue } // drain so the reader can finish
                 do {
                     for record in block { try record.write(into: writer) }
                 } catch {

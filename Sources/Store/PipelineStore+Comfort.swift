@@ -6,13 +6,17 @@ extension PipelineStore {
     /// Every stored check-in with its row id, in file and line order.
     public func checkIns() throws -> [(id: Int64, checkIn: CheckIn)] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, line, device, train, from_station, to_station, checkin_unix_s, scheduled_departure_unix_s,
-                  scheduled_arrival_unix_s, cleanliness, odours_temperature, crowding, service, noise_db, comment
-                FROM checkins ORDER BY file_id, line
-                """).map { row in
-                var checkIn = CheckIn(device: row[2], train: row[3], fromStation: row[4], toStation: row[5],
-                                      checkinTime: Timestamp(secondsSince1970: row[6]), line: row[1])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, line, device, train, from_station, to_station, checkin_unix_s, scheduled_departure_unix_s,
+                      scheduled_arrival_unix_s, cleanliness, odours_temperature, crowding, service, noise_db, comment
+                    FROM checkins ORDER BY file_id, line
+                    """
+            ).map { row in
+                var checkIn = CheckIn(
+                    device: row[2], train: row[3], fromStation: row[4], toStation: row[5],
+                    checkinTime: Timestamp(secondsSince1970: row[6]), line: row[1])
                 checkIn.scheduledDeparture = (row[7] as Double?).map(Timestamp.init(secondsSince1970:))
                 checkIn.scheduledArrival = (row[8] as Double?).map(Timestamp.init(secondsSince1970:))
                 (checkIn.cleanliness, checkIn.odoursTemperature, checkIn.crowding, checkIn.service) = (row[9], row[10], row[11], row[12])
@@ -38,11 +42,14 @@ extension PipelineStore {
     /// A device's ingested IMU files whose span overlaps [start, end].
     public func imuFiles(device: String, from start: Double, to end: Double) throws -> [IMUFile] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT path, column_mapping, COALESCE(relative_path, path) FROM input_files
-                WHERE status = 'ingested' AND imu_samples > 0 AND COALESCE(device, path) = ?
-                  AND first_unix_s <= ? AND last_unix_s >= ? ORDER BY first_unix_s
-                """, arguments: [device, end, start]).map { IMUFile(path: $0[0], columnMapping: $0[1], shownPath: $0[2]) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT path, column_mapping, COALESCE(relative_path, path) FROM input_files
+                    WHERE status = 'ingested' AND imu_samples > 0 AND COALESCE(device, path) = ?
+                      AND first_unix_s <= ? AND last_unix_s >= ? ORDER BY first_unix_s
+                    """, arguments: [device, end, start]
+            ).map { IMUFile(path: $0[0], columnMapping: $0[1], shownPath: $0[2]) }
         }
     }
 
@@ -57,12 +64,17 @@ extension PipelineStore {
     /// Every ingested file with IMU samples, by device and time.
     public func imuRecordings() throws -> [IMURecording] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT COALESCE(device, path), path, column_mapping, first_unix_s, last_unix_s, COALESCE(relative_path, path) FROM input_files
-                WHERE status = 'ingested' AND imu_samples > 0 AND first_unix_s IS NOT NULL ORDER BY COALESCE(device, path), first_unix_s, path
-                """).map {
-                    IMURecording(device: $0[0], file: IMUFile(path: $0[1], columnMapping: $0[2], shownPath: $0[5]), firstSeconds: $0[3], lastSeconds: $0[4])
-                }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT COALESCE(device, path), path, column_mapping, first_unix_s, last_unix_s, COALESCE(relative_path, path) FROM input_files
+                    WHERE status = 'ingested' AND imu_samples > 0 AND first_unix_s IS NOT NULL ORDER BY COALESCE(device, path), first_unix_s, path
+                    """
+            ).map {
+                IMURecording(
+                    device: $0[0], file: IMUFile(path: $0[1], columnMapping: $0[2], shownPath: $0[5]), firstSeconds: $0[3],
+                    lastSeconds: $0[4])
+            }
         }
     }
 
@@ -91,7 +103,8 @@ extension PipelineStore {
                 sql: "INSERT INTO rides (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
             let stop = try db.makeStatement(sql: "INSERT INTO ride_stops (ride_id, start_unix_s, end_unix_s) VALUES (?, ?, ?)")
             let eventKeys = ["kind", "axis", "direction", "start_unix_s", "end_unix_s", "peak_acceleration_mps2", "peak_jerk_mps3"]
-            let event = try db.makeStatement(sql: "INSERT INTO ride_events (ride_id, \(eventKeys.joined(separator: ", "))) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            let event = try db.makeStatement(
+                sql: "INSERT INTO ride_events (ride_id, \(eventKeys.joined(separator: ", "))) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
             for (index, ride) in rides.enumerated() {
                 let id = Int64(index + 1)
                 let arguments: [DatabaseValueConvertible?] = [id, ride.checkinID] + keys.map { ride.values[$0] ?? nil }

@@ -55,7 +55,8 @@ public struct FileOutcome: Encodable, Hashable, Sendable {
     public var madeNothing: Bool
 
     enum CodingKeys: String, CodingKey {
-        case path, shownPath = "shown_path", format, device, person, deviceSource = "device_source", personSource = "person_source", status, fixes, imuSamples = "imu_samples", streams, windows, modeMinutes = "mode_minutes"
+        case path, shownPath = "shown_path", format, device, person, deviceSource = "device_source", personSource = "person_source", status,
+            fixes, imuSamples = "imu_samples", streams, windows, modeMinutes = "mode_minutes"
         case measuredRides = "measured_rides", triplegs, staypoints, notes, madeNothing = "made_nothing"
     }
 }
@@ -78,9 +79,12 @@ extension PipelineStore {
             guard let current else { return }
             let hop = smallestStep.isFinite ? smallestStep : shortest
             let name = String(decoding: current.trace, as: UTF8.self)
-            for (mode, _, count) in counts.entries { minutes[name, default: [:]][String(decoding: mode, as: UTF8.self)] = Double(count) * hop / 60 }
+            for (mode, _, count) in counts.entries {
+                minutes[name, default: [:]][String(decoding: mode, as: UTF8.self)] = Double(count) * hop / 60
+            }
         }
-        let statement = try db.makeStatement(sql: "SELECT device, trace, start_unix_s, end_unix_s, mode FROM mode_windows ORDER BY device, trace, start_unix_s")
+        let statement = try db.makeStatement(
+            sql: "SELECT device, trace, start_unix_s, end_unix_s, mode FROM mode_windows ORDER BY device, trace, start_unix_s")
         try statement.forEachCRow { row in
             let (rowDevice, rowTrace) = (Statement.text(row, 0), Statement.text(row, 1))
             let (start, end) = (sqlite3_column_double(row, 2), sqlite3_column_double(row, 3))
@@ -103,23 +107,31 @@ extension PipelineStore {
     public func fileOutcomes() throws -> [FileOutcome] {
         try database.read { db in
             var streams: [Int64: [FileOutcome.Stream]] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT file_id, sensor, samples, effective_rate_hz, real_rate_hz, repeat_factor, gaps, longest_gap_s, gap_s, clock_jumps
-                FROM imu_streams ORDER BY file_id, sensor
-                """) {
-                streams[row[0], default: []].append(.init(sensor: row[1], samples: row[2], effectiveRateHz: row[3], realRateHz: row[4],
-                                                          repeatFactor: row[5], gaps: row[6], longestGapS: row[7], gapS: row[8],
-                                                          clockJumps: row[9]))
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT file_id, sensor, samples, effective_rate_hz, real_rate_hz, repeat_factor, gaps, longest_gap_s, gap_s, clock_jumps
+                    FROM imu_streams ORDER BY file_id, sensor
+                    """)
+            {
+                streams[row[0], default: []].append(
+                    .init(
+                        sensor: row[1], samples: row[2], effectiveRateHz: row[3], realRateHz: row[4],
+                        repeatFactor: row[5], gaps: row[6], longestGapS: row[7], gapS: row[8],
+                        clockJumps: row[9]))
             }
             let minutes = try Self.modeMinutes(db)
             // What the trip stage made of each file's fixes: its device's legs and stays within its span.
             var trips: [Int64: (legs: Int, stays: Int, timed: Bool)] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT f.id, f.first_unix_s IS NOT NULL,
-                       (SELECT COUNT(*) FROM triplegs t WHERE t.device = f.device AND t.started_unix_s <= f.last_unix_s AND t.finished_unix_s >= f.first_unix_s),
-                       (SELECT COUNT(*) FROM staypoints s WHERE s.device = f.device AND s.started_unix_s <= f.last_unix_s AND s.finished_unix_s >= f.first_unix_s)
-                FROM input_files f WHERE f.fixes > 0 AND f.status = 'ingested'
-                """) {
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT f.id, f.first_unix_s IS NOT NULL,
+                           (SELECT COUNT(*) FROM triplegs t WHERE t.device = f.device AND t.started_unix_s <= f.last_unix_s AND t.finished_unix_s >= f.first_unix_s),
+                           (SELECT COUNT(*) FROM staypoints s WHERE s.device = f.device AND s.started_unix_s <= f.last_unix_s AND s.finished_unix_s >= f.first_unix_s)
+                    FROM input_files f WHERE f.fixes > 0 AND f.status = 'ingested'
+                    """)
+            {
                 trips[row[0]] = (row[2], row[3], row[1])
             }
             var others: [Int64: [String]] = [:]
@@ -127,21 +139,31 @@ extension PipelineStore {
                 others[row[0], default: []].append("\(row[1] as String) \(row[2] as Int) rows")
             }
             var failures: [Int64: [String]] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT s.file_id, s.stage, s.reason FROM stage_failures s JOIN input_files f ON f.id = s.file_id AND f.content_sha256 = s.sha256
-                """) {
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT s.file_id, s.stage, s.reason FROM stage_failures s JOIN input_files f ON f.id = s.file_id AND f.content_sha256 = s.sha256
+                    """)
+            {
                 failures[row[0], default: []].append("\(row[1] as String): set aside: \(row[2] as String)")
             }
-            let rides = try Dictionary(Row.fetchAll(db, sql: """
-                SELECT f.id, COUNT(r.id) FROM input_files f JOIN rides r ON r.device = f.device AND r.status = 'measured'
-                WHERE f.imu_samples > 0 AND f.first_unix_s <= r.finished_unix_s AND f.last_unix_s >= r.started_unix_s GROUP BY f.id
-                """).map { ($0[0] as Int64, $0[1] as Int) }, uniquingKeysWith: +)
-            return try Row.fetchAll(db, sql: """
-                SELECT f.id, f.path, f.format, f.device, f.status, f.fixes, f.imu_samples, c.windows, c.note, q.reason, f.waypoints,
-                       f.person, f.device_source, f.person_source, COALESCE(f.relative_path, f.path), COALESCE(f.gpx_track_points, 0)
-                FROM input_files f LEFT JOIN classified_files c ON c.file_id = f.id AND c.sha256 = f.content_sha256
-                LEFT JOIN quarantine q ON q.file_id = f.id ORDER BY f.path
-                """).map { row in
+            let rides = try Dictionary(
+                Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT f.id, COUNT(r.id) FROM input_files f JOIN rides r ON r.device = f.device AND r.status = 'measured'
+                        WHERE f.imu_samples > 0 AND f.first_unix_s <= r.finished_unix_s AND f.last_unix_s >= r.started_unix_s GROUP BY f.id
+                        """
+                ).map { ($0[0] as Int64, $0[1] as Int) }, uniquingKeysWith: +)
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT f.id, f.path, f.format, f.device, f.status, f.fixes, f.imu_samples, c.windows, c.note, q.reason, f.waypoints,
+                           f.person, f.device_source, f.person_source, COALESCE(f.relative_path, f.path), COALESCE(f.gpx_track_points, 0)
+                    FROM input_files f LEFT JOIN classified_files c ON c.file_id = f.id AND c.sha256 = f.content_sha256
+                    LEFT JOIN quarantine q ON q.file_id = f.id ORDER BY f.path
+                    """
+            ).map { row in
                 let id: Int64 = row[0], path: String = row[1], imu: Int = row[6]
                 var notes: [String] = []
                 if let reason: String = row[9] { notes.append("ingest: quarantined: \(reason)") }
@@ -152,29 +174,36 @@ extension PipelineStore {
                     notes.append("ingest: no track point, route point or waypoint at all (metadata only): nothing to analyse")
                 } else if placesOnly {
                     let points: Int = row[15]
-                    notes.append("ingest: no track point kept (\(points == 0 ? "the file has none" : "all \(points) dropped, see dropped")): its "
-                                 + "\(row[10] as Int) waypoints and route points are kept as places (a planned route is not a recording), nothing to classify")
+                    notes.append(
+                        "ingest: no track point kept (\(points == 0 ? "the file has none" : "all \(points) dropped, see dropped")): its "
+                            + "\(row[10] as Int) waypoints and route points are kept as places (a planned route is not a recording), nothing to classify"
+                    )
                 }
                 if imu == 0, row[4] as String == "ingested", let skipped = others[id] {
-                    notes.append("ingest: no accelerometer or gyroscope stream was read; streams counted, not used: "
-                                 + skipped.joined(separator: ", ") + " (see the README's input formats for the sensor files read)")
+                    notes.append(
+                        "ingest: no accelerometer or gyroscope stream was read; streams counted, not used: "
+                            + skipped.joined(separator: ", ") + " (see the README's input formats for the sensor files read)")
                 }
                 let windows: Int? = imu > 0 ? (row[7] as Int?) ?? 0 : nil
                 let made = trips[id]
                 let noTrips = made.map { $0.legs == 0 && $0.stays == 0 } ?? false
                 if noTrips, windows == nil, let made {
-                    notes.append(made.timed
-                        ? "trips: its \(row[5] as Int) fixes gave neither a staypoint nor a tripleg: too few, too short a span, or too far "
-                            + "apart in time (see the trip parameters in `pipeline config --print`: staypoint time, gap); they still count in the heat map"
-                        : "trips: none of its \(row[5] as Int) fixes has a time, and staypoints, triplegs and trips need times; they count in the heat map only")
+                    notes.append(
+                        made.timed
+                            ? "trips: its \(row[5] as Int) fixes gave neither a staypoint nor a tripleg: too few, too short a span, or too far "
+                                + "apart in time (see the trip parameters in `pipeline config --print`: staypoint time, gap); they still count in the heat map"
+                            : "trips: none of its \(row[5] as Int) fixes has a time, and staypoints, triplegs and trips need times; they count in the heat map only"
+                    )
                 }
                 if let note: String = row[8] { notes.append("classify: " + note) }
                 notes += failures[id] ?? []
-                return FileOutcome(path: path, format: row[2], device: row[3], person: row[11], deviceSource: row[12], personSource: row[13],
-                                   shownPath: row[14], status: row[4], fixes: row[5], imuSamples: imu,
-                                   streams: streams[id] ?? [], windows: windows, modeMinutes: minutes[path] ?? [:],
-                                   measuredRides: rides[id] ?? 0, triplegs: made?.legs, staypoints: made?.stays, notes: notes,
-                                   madeNothing: windows == 0 || emptyTrack || placesOnly || (noTrips && windows == nil) || row[4] as String == "quarantined")
+                return FileOutcome(
+                    path: path, format: row[2], device: row[3], person: row[11], deviceSource: row[12], personSource: row[13],
+                    shownPath: row[14], status: row[4], fixes: row[5], imuSamples: imu,
+                    streams: streams[id] ?? [], windows: windows, modeMinutes: minutes[path] ?? [:],
+                    measuredRides: rides[id] ?? 0, triplegs: made?.legs, staypoints: made?.stays, notes: notes,
+                    madeNothing: windows == 0 || emptyTrack || placesOnly || (noTrips && windows == nil)
+                        || row[4] as String == "quarantined")
             }
         }
     }

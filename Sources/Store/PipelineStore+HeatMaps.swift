@@ -15,9 +15,12 @@ extension PipelineStore {
     /// Every device's unfiltered cell counts, by map, cell and device.
     public func heatMapDeviceCells() throws -> [HeatMapDeviceCell] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT map, cell_id, device, COALESCE(person, device), fixes, dwell_s FROM heatmap_device_cells ORDER BY map, cell_id, device
-                """).map {
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT map, cell_id, device, COALESCE(person, device), fixes, dwell_s FROM heatmap_device_cells ORDER BY map, cell_id, device
+                    """
+            ).map {
                 HeatMapDeviceCell(map: $0[0], cellID: $0[1], device: $0[2], person: $0[3], fixes: $0[4], dwellSeconds: $0[5])
             }
         }
@@ -34,36 +37,50 @@ extension PipelineStore {
     ///
     /// With `seconds`, only the fixes in that closed range, read from the files whose span meets
     /// it (`input_files.first_unix_s`, `last_unix_s`): the cost of a window, not of the history.
-    public func trackPoints(named name: String, groupedBy grouping: TrackGrouping = .device, in seconds: ClosedRange<Double>? = nil) throws -> [TrackPoint] {
+    public func trackPoints(named name: String, groupedBy grouping: TrackGrouping = .device, in seconds: ClosedRange<Double>? = nil) throws
+        -> [TrackPoint]
+    {
         let key = grouping == .device ? "COALESCE(i.device, i.path)" : "i.path"
-        let within = seconds == nil ? "" : """
+        let within =
+            seconds == nil
+            ? ""
+            : """
              AND (i.first_unix_s IS NULL OR (i.first_unix_s <= ? AND i.last_unix_s >= ?)) AND f.time_unix_s BETWEEN ? AND ?
             """
         return try database.read { db in
-            let statement = try db.makeStatement(sql: """
-                SELECT f.time_unix_s, f.lat_deg, f.lon_deg, f.accuracy_m
-                FROM input_files i CROSS JOIN fixes f ON f.file_id = i.id
-                WHERE i.status = 'ingested' AND \(key) = ? AND f.time_unix_s IS NOT NULL\(within)
-                ORDER BY i.id, f.seq
-                """)
+            let statement = try db.makeStatement(
+                sql: """
+                    SELECT f.time_unix_s, f.lat_deg, f.lon_deg, f.accuracy_m
+                    FROM input_files i CROSS JOIN fixes f ON f.file_id = i.id
+                    WHERE i.status = 'ingested' AND \(key) = ? AND f.time_unix_s IS NOT NULL\(within)
+                    ORDER BY i.id, f.seq
+                    """)
             statement.arguments = seconds.map { [name, $0.upperBound, $0.lowerBound, $0.lowerBound, $0.upperBound] } ?? [name]
             var points: [TrackPoint] = []
             try statement.forEachCRow { handle in
                 let accuracy = sqlite3_column_type(handle, 3) == SQLITE_NULL ? Double.nan : sqlite3_column_double(handle, 3)
-                points.append(TrackPoint(timeSeconds: sqlite3_column_double(handle, 0), latitudeDegrees: sqlite3_column_double(handle, 1),
-                                         longitudeDegrees: sqlite3_column_double(handle, 2), accuracyMeters: accuracy))
+                points.append(
+                    TrackPoint(
+                        timeSeconds: sqlite3_column_double(handle, 0), latitudeDegrees: sqlite3_column_double(handle, 1),
+                        longitudeDegrees: sqlite3_column_double(handle, 2), accuracyMeters: accuracy))
             }
             return points
         }
     }
 
     /// A device's stored staypoints and triplegs as time intervals (legs with their modes).
-    public func storedIntervals(device: String) throws -> (stays: [(start: Double, end: Double)], legs: [(start: Double, end: Double, mode: Mode?)]) {
+    public func storedIntervals(device: String) throws -> (
+        stays: [(start: Double, end: Double)], legs: [(start: Double, end: Double, mode: Mode?)]
+    ) {
         try database.read { db in
-            let stays = try Row.fetchAll(db, sql: "SELECT started_unix_s, finished_unix_s FROM staypoints WHERE device = ? ORDER BY started_unix_s",
-                                         arguments: [device]).map { (start: $0[0] as Double, end: $0[1] as Double) }
-            let legs = try Row.fetchAll(db, sql: "SELECT started_unix_s, finished_unix_s, mode FROM triplegs WHERE device = ? ORDER BY started_unix_s",
-                                        arguments: [device]).map { row -> (start: Double, end: Double, mode: Mode?) in
+            let stays = try Row.fetchAll(
+                db, sql: "SELECT started_unix_s, finished_unix_s FROM staypoints WHERE device = ? ORDER BY started_unix_s",
+                arguments: [device]
+            ).map { (start: $0[0] as Double, end: $0[1] as Double) }
+            let legs = try Row.fetchAll(
+                db, sql: "SELECT started_unix_s, finished_unix_s, mode FROM triplegs WHERE device = ? ORDER BY started_unix_s",
+                arguments: [device]
+            ).map { row -> (start: Double, end: Double, mode: Mode?) in
                 let mode: String? = row[2]
                 return (row[0], row[1], mode.flatMap(Mode.init(rawValue:)))
             }
@@ -80,10 +97,14 @@ extension PipelineStore {
             /// Distinct devices and distinct persons (k counts persons).
             public var fixes: Int, devices: Int, persons: Int, dwellSeconds: Double
 
-            public init(id: String, center: (latitude: Double, longitude: Double), bounds: (south: Double, west: Double, north: Double, east: Double),
-                        fixes: Int, devices: Int, persons: Int, dwellSeconds: Double) {
-                (self.id, self.center, self.bounds, self.fixes, self.devices, self.persons, self.dwellSeconds)
-                    = (id, center, bounds, fixes, devices, persons, dwellSeconds)
+            public init(
+                id: String, center: (latitude: Double, longitude: Double),
+                bounds: (south: Double, west: Double, north: Double, east: Double),
+                fixes: Int, devices: Int, persons: Int, dwellSeconds: Double
+            ) {
+                (self.id, self.center, self.bounds, self.fixes, self.devices, self.persons, self.dwellSeconds) = (
+                    id, center, bounds, fixes, devices, persons, dwellSeconds
+                )
             }
         }
 
@@ -95,8 +116,9 @@ extension PipelineStore {
         public var suppressed: Int
 
         public init(map: String, cellMeters: Double, minimumDevices: Int, filter: String, cells: [Cell], suppressed: Int) {
-            (self.map, self.cellMeters, self.minimumDevices, self.filter, self.cells, self.suppressed)
-                = (map, cellMeters, minimumDevices, filter, cells, suppressed)
+            (self.map, self.cellMeters, self.minimumDevices, self.filter, self.cells, self.suppressed) = (
+                map, cellMeters, minimumDevices, filter, cells, suppressed
+            )
         }
     }
 
@@ -106,7 +128,9 @@ extension PipelineStore {
         public var fixes: Int, dwellSeconds: Double
 
         public init(map: String, cellID: String, device: String, person: String, fixes: Int, dwellSeconds: Double) {
-            (self.map, self.cellID, self.device, self.person, self.fixes, self.dwellSeconds) = (map, cellID, device, person, fixes, dwellSeconds)
+            (self.map, self.cellID, self.device, self.person, self.fixes, self.dwellSeconds) = (
+                map, cellID, device, person, fixes, dwellSeconds
+            )
         }
     }
 
@@ -116,23 +140,30 @@ extension PipelineStore {
             try db.execute(sql: "DELETE FROM heatmap_cells")
             try db.execute(sql: "DELETE FROM heatmaps")
             try db.execute(sql: "DELETE FROM heatmap_device_cells")
-            let deviceCell = try db.makeStatement(sql: """
-                INSERT INTO heatmap_device_cells (map, cell_id, device, person, fixes, dwell_s) VALUES (?, ?, ?, ?, ?, ?)
-                """)
+            let deviceCell = try db.makeStatement(
+                sql: """
+                    INSERT INTO heatmap_device_cells (map, cell_id, device, person, fixes, dwell_s) VALUES (?, ?, ?, ?, ?, ?)
+                    """)
             for c in deviceCells { try deviceCell.execute(arguments: [c.map, c.cellID, c.device, c.person, c.fixes, c.dwellSeconds]) }
-            let map = try db.makeStatement(sql: """
-                INSERT INTO heatmaps (map, cell_m, min_devices, filter, cells, suppressed_cells) VALUES (?, ?, ?, ?, ?, ?)
-                """)
-            let cell = try db.makeStatement(sql: """
-                INSERT INTO heatmap_cells (map, cell_id, center_lat_deg, center_lon_deg, south_deg, west_deg, north_deg, east_deg,
-                  fixes, devices, persons, dwell_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            let map = try db.makeStatement(
+                sql: """
+                    INSERT INTO heatmaps (map, cell_m, min_devices, filter, cells, suppressed_cells) VALUES (?, ?, ?, ?, ?, ?)
+                    """)
+            let cell = try db.makeStatement(
+                sql: """
+                    INSERT INTO heatmap_cells (map, cell_id, center_lat_deg, center_lon_deg, south_deg, west_deg, north_deg, east_deg,
+                      fixes, devices, persons, dwell_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
             for heatMap in maps {
-                try map.execute(arguments: [heatMap.map, heatMap.cellMeters, heatMap.minimumDevices, heatMap.filter,
-                                            heatMap.cells.count, heatMap.suppressed])
+                try map.execute(arguments: [
+                    heatMap.map, heatMap.cellMeters, heatMap.minimumDevices, heatMap.filter,
+                    heatMap.cells.count, heatMap.suppressed
+                ])
                 for c in heatMap.cells {
-                    try cell.execute(arguments: [heatMap.map, c.id, c.center.latitude, c.center.longitude, c.bounds.south, c.bounds.west,
-                                                 c.bounds.north, c.bounds.east, c.fixes, c.devices, c.persons, c.dwellSeconds])
+                    try cell.execute(arguments: [
+                        heatMap.map, c.id, c.center.latitude, c.center.longitude, c.bounds.south, c.bounds.west,
+                        c.bounds.north, c.bounds.east, c.fixes, c.devices, c.persons, c.dwellSeconds
+                    ])
                 }
             }
         }
@@ -144,15 +175,20 @@ extension PipelineStore {
     /// order; cells in id order), as `replaceHeatMaps` wrote them or a merge inserted them.
     public func storedHeatMaps() throws -> [HeatMapRows] {
         try database.read { db in
-            let maps = try Row.fetchAll(db, sql: "SELECT map, cell_m, min_devices, filter, suppressed_cells FROM heatmaps ORDER BY map = 'all' DESC, map")
+            let maps = try Row.fetchAll(
+                db, sql: "SELECT map, cell_m, min_devices, filter, suppressed_cells FROM heatmaps ORDER BY map = 'all' DESC, map")
             return try maps.map { map in
                 let name: String = map[0]
-                let cells = try Row.fetchAll(db, sql: """
-                    SELECT cell_id, center_lat_deg, center_lon_deg, south_deg, west_deg, north_deg, east_deg, fixes, devices, dwell_s, persons
-                    FROM heatmap_cells WHERE map = ? ORDER BY cell_id
-                    """, arguments: [name]).map { row in
-                    HeatMapRows.Cell(id: row[0], center: (row[1], row[2]), bounds: (row[3], row[4], row[5], row[6]),
-                                     fixes: row[7], devices: row[8], persons: row[10], dwellSeconds: row[9])
+                let cells = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT cell_id, center_lat_deg, center_lon_deg, south_deg, west_deg, north_deg, east_deg, fixes, devices, dwell_s, persons
+                        FROM heatmap_cells WHERE map = ? ORDER BY cell_id
+                        """, arguments: [name]
+                ).map { row in
+                    HeatMapRows.Cell(
+                        id: row[0], center: (row[1], row[2]), bounds: (row[3], row[4], row[5], row[6]),
+                        fixes: row[7], devices: row[8], persons: row[10], dwellSeconds: row[9])
                 }
                 return HeatMapRows(map: name, cellMeters: map[1], minimumDevices: map[2], filter: map[3], cells: cells, suppressed: map[4])
             }

@@ -25,8 +25,10 @@ extension PipelineStore {
     public func storedInputs(sha256: String) throws -> [StoredInput] {
         guard !sha256.isEmpty else { return [] }
         return try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.storedInputColumns) FROM input_files WHERE content_sha256 = ? ORDER BY path",
-                             arguments: [sha256]).map(Self.storedInput)
+            try Row.fetchAll(
+                db, sql: "SELECT \(Self.storedInputColumns) FROM input_files WHERE content_sha256 = ? ORDER BY path",
+                arguments: [sha256]
+            ).map(Self.storedInput)
         }
     }
 
@@ -34,8 +36,10 @@ extension PipelineStore {
     /// `signature`: a file moved within one file system keeps it.
     public func storedInputs(signature: String) throws -> [StoredInput] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.storedInputColumns) FROM input_files WHERE file_signature = ? ORDER BY path",
-                             arguments: [signature]).map(Self.storedInput)
+            try Row.fetchAll(
+                db, sql: "SELECT \(Self.storedInputColumns) FROM input_files WHERE file_signature = ? ORDER BY path",
+                arguments: [signature]
+            ).map(Self.storedInput)
         }
     }
 
@@ -51,8 +55,9 @@ extension PipelineStore {
     public func moveInput(from: String, to: String, relativePath: String, signature: String?) throws {
         try database.write { db in
             try Self.windowsOf(path: from, db: db, set: "UPDATE mode_windows SET trace = ?", [to])
-            try db.execute(sql: "UPDATE input_files SET path = ?, relative_path = ?, file_signature = ? WHERE path = ?",
-                           arguments: [to, relativePath, signature, from])
+            try db.execute(
+                sql: "UPDATE input_files SET path = ?, relative_path = ?, file_signature = ? WHERE path = ?",
+                arguments: [to, relativePath, signature, from])
         }
     }
 
@@ -61,8 +66,9 @@ extension PipelineStore {
     /// the trace alone scans every window of the store (404 moved inputs of 200 device-days
     /// took 6.2 s so).
     private static func windowsOf(path: String, db: Database, set statement: String, _ arguments: [DatabaseValueConvertible?] = []) throws {
-        try db.execute(sql: statement + " WHERE device = (SELECT COALESCE(device, path) FROM input_files WHERE path = ?) AND trace = ?",
-                       arguments: StatementArguments(arguments + [path, path]))
+        try db.execute(
+            sql: statement + " WHERE device = (SELECT COALESCE(device, path) FROM input_files WHERE path = ?) AND trace = ?",
+            arguments: StatementArguments(arguments + [path, path]))
     }
 
     /// Records the path shown in outputs for the input at `path` (below the folder given).
@@ -122,8 +128,11 @@ extension PipelineStore {
 
             /// "person Zijie (did you mean zijie?)".
             public var described: String {
-                "\(kind) \(name)" + (nearMatches.isEmpty ? "" : " (did you mean \(nearMatches.joined(separator: ", "))"
-                    + (moreNearMatches > 0 ? " or \(moreNearMatches) more" : "") + "?)")
+                "\(kind) \(name)"
+                    + (nearMatches.isEmpty
+                        ? ""
+                        : " (did you mean \(nearMatches.joined(separator: ", "))"
+                            + (moreNearMatches > 0 ? " or \(moreNearMatches) more" : "") + "?)")
             }
         }
         public var known: [Name] = []
@@ -138,11 +147,15 @@ extension PipelineStore {
     /// Sorts `devices` and `persons` as `ForgetNames` says; reads only.
     public func forgetNames(devices: [String], persons: [String]) throws -> ForgetNames {
         try database.read { db in
-            let storedDevices = try String.fetchAll(db, sql: """
-                SELECT device FROM input_files WHERE device IS NOT NULL UNION SELECT device FROM checkins UNION SELECT device FROM labels
-                """)
-            let storedPersons = try String.fetchAll(db, sql: "SELECT DISTINCT COALESCE(person, device) FROM input_files WHERE device IS NOT NULL")
-            let forgotten = Set(try Row.fetchAll(db, sql: "SELECT kind, name FROM forgotten").map { "\(($0[0] as String)) \(($0[1] as String))" })
+            let storedDevices = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT device FROM input_files WHERE device IS NOT NULL UNION SELECT device FROM checkins UNION SELECT device FROM labels
+                    """)
+            let storedPersons = try String.fetchAll(
+                db, sql: "SELECT DISTINCT COALESCE(person, device) FROM input_files WHERE device IS NOT NULL")
+            let forgotten = Set(
+                try Row.fetchAll(db, sql: "SELECT kind, name FROM forgotten").map { "\(($0[0] as String)) \(($0[1] as String))" })
             var names = ForgetNames()
             for (kind, given, stored) in [("device", devices, storedDevices), ("person", persons, storedPersons)] {
                 let storedSet = Set(stored)
@@ -153,7 +166,8 @@ extension PipelineStore {
                     } else if forgotten.contains("\(kind) \(name)") {
                         names.alreadyForgotten.append(entry)
                     } else {
-                        let near = stored.compactMap { stored in Self.nearness(name, stored).map { ($0, stored) } }.sorted { $0 < $1 }.map(\.1)
+                        let near = stored.compactMap { stored in Self.nearness(name, stored).map { ($0, stored) } }.sorted { $0 < $1 }.map(
+                            \.1)
                         entry.nearMatches = Array(near.prefix(Self.suggestionLimit))
                         entry.moreNearMatches = max(0, near.count - Self.suggestionLimit)
                         names.unknown.append(entry)
@@ -191,18 +205,25 @@ extension PipelineStore {
         try database.write { db in
             var devices = Set(devices)
             for person in persons {
-                devices.formUnion(try String.fetchAll(db, sql: """
-                    SELECT DISTINCT device FROM input_files WHERE COALESCE(person, device) = ? AND device IS NOT NULL
-                    """,
-                                                      arguments: [person]))
+                devices.formUnion(
+                    try String.fetchAll(
+                        db,
+                        sql: """
+                            SELECT DISTINCT device FROM input_files WHERE COALESCE(person, device) = ? AND device IS NOT NULL
+                            """,
+                        arguments: [person]))
             }
             var forgotten = Forgotten(devices: devices.sorted(), persons: Set(persons).sorted())
             let now = Date().timeIntervalSince1970
             for device in forgotten.devices {
-                try db.execute(sql: "INSERT OR REPLACE INTO forgotten (kind, name, forgotten_unix_s) VALUES ('device', ?, ?)", arguments: [device, now])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO forgotten (kind, name, forgotten_unix_s) VALUES ('device', ?, ?)", arguments: [device, now]
+                )
             }
             for person in forgotten.persons {
-                try db.execute(sql: "INSERT OR REPLACE INTO forgotten (kind, name, forgotten_unix_s) VALUES ('person', ?, ?)", arguments: [person, now])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO forgotten (kind, name, forgotten_unix_s) VALUES ('person', ?, ?)", arguments: [person, now]
+                )
             }
             try Self.purgeForgotten(db, counting: &forgotten)
             return forgotten
@@ -245,9 +266,11 @@ extension PipelineStore {
     /// Whether a recording of `device` carried by `person` was forgotten.
     public func isForgotten(device: String, person: String) throws -> Bool {
         try database.read { db in
-            try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM forgotten WHERE (kind = 'device' AND name = ?) OR (kind = 'person' AND name = ?))
-                """, arguments: [device, person]) ?? false
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM forgotten WHERE (kind = 'device' AND name = ?) OR (kind = 'person' AND name = ?))
+                    """, arguments: [device, person]) ?? false
         }
     }
 }

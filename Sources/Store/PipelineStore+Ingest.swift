@@ -20,10 +20,17 @@ extension PipelineStore {
     /// The stored hash and status of the input at `path`, or nil when it was never seen.
     public func storedState(path: String) throws -> StoredFileState? {
         try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT content_sha256, status, column_mapping, file_signature, device, person, relative_path FROM input_files WHERE path = ?",
-                             arguments: [path])
-                .map { StoredFileState(contentSHA256: $0[0], status: $0[1], columnMapping: $0[2], fileSignature: $0[3], device: $0[4], person: $0[5],
-                                       relativePath: $0[6]) }
+            try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT content_sha256, status, column_mapping, file_signature, device, person, relative_path FROM input_files WHERE path = ?",
+                arguments: [path]
+            )
+            .map {
+                StoredFileState(
+                    contentSHA256: $0[0], status: $0[1], columnMapping: $0[2], fileSignature: $0[3], device: $0[4], person: $0[5],
+                    relativePath: $0[6])
+            }
         }
     }
 
@@ -45,10 +52,11 @@ extension PipelineStore {
     ) throws -> Outcome {
         try database.write { db in
             try db.execute(sql: "DELETE FROM input_files WHERE path = ?", arguments: [path])
-            try db.execute(sql: """
-                INSERT INTO input_files (path, content_sha256, size_bytes, status, run_id, ingested_unix_s, file_signature, relative_path)
-                VALUES (?, ?, ?, 'ingested', ?, ?, ?, ?)
-                """, arguments: [path, contentSHA256, sizeBytes, runID, Date().timeIntervalSince1970, fileSignature, relativePath])
+            try db.execute(
+                sql: """
+                    INSERT INTO input_files (path, content_sha256, size_bytes, status, run_id, ingested_unix_s, file_signature, relative_path)
+                    VALUES (?, ?, ?, 'ingested', ?, ?, ?, ?)
+                    """, arguments: [path, contentSHA256, sizeBytes, runID, Date().timeIntervalSince1970, fileSignature, relativePath])
             let fileID = db.lastInsertedRowID
             let writer = try FixWriter(db: db, fileID: fileID)
             let result = try ParallelIngest.run(read: read, into: writer)
@@ -65,13 +73,16 @@ extension PipelineStore {
     ) throws {
         try database.write { db in
             try db.execute(sql: "DELETE FROM input_files WHERE path = ?", arguments: [path])
-            try db.execute(sql: """
-                INSERT INTO input_files (path, content_sha256, size_bytes, status, format, run_id, ingested_unix_s, file_signature, relative_path)
-                VALUES (?, ?, ?, 'quarantined', ?, ?, ?, ?, ?)
-                """, arguments: [path, contentSHA256, sizeBytes, format, runID, Date().timeIntervalSince1970, fileSignature, relativePath])
-            try db.execute(sql: """
-                INSERT INTO quarantine (file_id, code, reason, line, column, run_id) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [db.lastInsertedRowID, problem.code, problem.reason, problem.line, problem.column, runID])
+            try db.execute(
+                sql: """
+                    INSERT INTO input_files (path, content_sha256, size_bytes, status, format, run_id, ingested_unix_s, file_signature, relative_path)
+                    VALUES (?, ?, ?, 'quarantined', ?, ?, ?, ?, ?)
+                    """,
+                arguments: [path, contentSHA256, sizeBytes, format, runID, Date().timeIntervalSince1970, fileSignature, relativePath])
+            try db.execute(
+                sql: """
+                    INSERT INTO quarantine (file_id, code, reason, line, column, run_id) VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: [db.lastInsertedRowID, problem.code, problem.reason, problem.line, problem.column, runID])
         }
     }
 
@@ -79,19 +90,23 @@ extension PipelineStore {
     /// (stage `ingest`) and ingested files a later stage failed on (see `recordStageFailure`).
     public func quarantinedFiles() throws -> [QuarantineEntry] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT f.path, f.format, f.content_sha256, q.code, q.reason, q.line, q.column, r.started_unix_s, 'ingest' AS stage,
-                       COALESCE(f.relative_path, f.path) AS shown
-                FROM quarantine q JOIN input_files f ON f.id = q.file_id JOIN runs r ON r.id = q.run_id
-                UNION ALL
-                SELECT f.path, f.format, f.content_sha256, s.code, s.reason, NULL, NULL, s.failed_unix_s, s.stage,
-                       COALESCE(f.relative_path, f.path)
-                FROM stage_failures s JOIN input_files f ON f.id = s.file_id AND f.content_sha256 = s.sha256
-                ORDER BY 10, 9, 1
-                """).map { row in
-                QuarantineEntry(path: row["path"], format: row["format"], contentSHA256: row["content_sha256"],
-                                code: row["code"], reason: row["reason"], line: row["line"], column: row["column"],
-                                runStarted: Timestamp(secondsSince1970: row["started_unix_s"]), stage: row["stage"], shownPath: row["shown"])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT f.path, f.format, f.content_sha256, q.code, q.reason, q.line, q.column, r.started_unix_s, 'ingest' AS stage,
+                           COALESCE(f.relative_path, f.path) AS shown
+                    FROM quarantine q JOIN input_files f ON f.id = q.file_id JOIN runs r ON r.id = q.run_id
+                    UNION ALL
+                    SELECT f.path, f.format, f.content_sha256, s.code, s.reason, NULL, NULL, s.failed_unix_s, s.stage,
+                           COALESCE(f.relative_path, f.path)
+                    FROM stage_failures s JOIN input_files f ON f.id = s.file_id AND f.content_sha256 = s.sha256
+                    ORDER BY 10, 9, 1
+                    """
+            ).map { row in
+                QuarantineEntry(
+                    path: row["path"], format: row["format"], contentSHA256: row["content_sha256"],
+                    code: row["code"], reason: row["reason"], line: row["line"], column: row["column"],
+                    runStarted: Timestamp(secondsSince1970: row["started_unix_s"]), stage: row["stage"], shownPath: row["shown"])
             }
         }
     }

@@ -16,7 +16,8 @@ extension PipelineStore {
             func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
             var overview = Overview()
             overview.inputs = try count("SELECT COUNT(*) FROM input_files")
-            overview.devices = try count("""
+            overview.devices = try count(
+                """
                 SELECT COUNT(DISTINCT COALESCE(device, path)) FROM input_files
                 WHERE status = 'ingested' AND (fixes > 0 OR imu_samples > 0)
                 """)
@@ -54,13 +55,17 @@ extension PipelineStore {
 
     public func inputGroups() throws -> [InputGroup] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT COALESCE(format, '?'), status, COUNT(*), SUM(fixes), SUM(imu_samples), SUM(labels), SUM(geofences),
-                  SUM(checkins), SUM(dropped)
-                FROM input_files GROUP BY 1, 2 ORDER BY 1, 2
-                """).map { row in
-                InputGroup(format: row[0], status: row[1], files: row[2], fixes: row[3], imuSamples: row[4], labels: row[5],
-                           geofences: row[6], checkIns: row[7], dropped: row[8])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT COALESCE(format, '?'), status, COUNT(*), SUM(fixes), SUM(imu_samples), SUM(labels), SUM(geofences),
+                      SUM(checkins), SUM(dropped)
+                    FROM input_files GROUP BY 1, 2 ORDER BY 1, 2
+                    """
+            ).map { row in
+                InputGroup(
+                    format: row[0], status: row[1], files: row[2], fixes: row[3], imuSamples: row[4], labels: row[5],
+                    geofences: row[6], checkIns: row[7], dropped: row[8])
             }
         }
     }
@@ -81,10 +86,13 @@ extension PipelineStore {
 
     public func deviceSpans() throws -> [DeviceSpan] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT COALESCE(device, path), COUNT(*), SUM(fixes), SUM(imu_samples), MIN(first_unix_s), MAX(last_unix_s)
-                FROM input_files WHERE status = 'ingested' AND (fixes > 0 OR imu_samples > 0) GROUP BY 1 ORDER BY 1
-                """).map { row in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT COALESCE(device, path), COUNT(*), SUM(fixes), SUM(imu_samples), MIN(first_unix_s), MAX(last_unix_s)
+                    FROM input_files WHERE status = 'ingested' AND (fixes > 0 OR imu_samples > 0) GROUP BY 1 ORDER BY 1
+                    """
+            ).map { row in
                 DeviceSpan(device: row[0], files: row[1], fixes: row[2], imuSamples: row[3], firstSeconds: row[4], lastSeconds: row[5])
             }
         }
@@ -100,14 +108,20 @@ extension PipelineStore {
     /// a run adds them in), for the report's modal split (`ModalTotal.totals(trips:legs:)`).
     public func modalEntries() throws -> (trips: [ModalEntry], legs: [ModalEntry]) {
         try database.read { db in
-            let trips = try Row.fetchAll(db, sql: """
-                WITH \(Self.personOf) SELECT COALESCE(p.person, t.device), t.started_unix_s, COALESCE(t.main_mode, 'unknown')
-                FROM trips t LEFT JOIN person_of p ON p.device = t.device ORDER BY t.id
-                """).map { ModalEntry(person: $0[0], startSeconds: $0[1], mode: $0[2], distanceMeters: 0, durationSeconds: 0) }
-            let legs = try Row.fetchAll(db, sql: """
-                WITH \(Self.personOf) SELECT COALESCE(p.person, t.device), t.started_unix_s, COALESCE(t.mode, 'unknown'), t.distance_m, t.duration_s
-                FROM triplegs t LEFT JOIN person_of p ON p.device = t.device ORDER BY t.id
-                """).map { ModalEntry(person: $0[0], startSeconds: $0[1], mode: $0[2], distanceMeters: $0[3], durationSeconds: $0[4]) }
+            let trips = try Row.fetchAll(
+                db,
+                sql: """
+                    WITH \(Self.personOf) SELECT COALESCE(p.person, t.device), t.started_unix_s, COALESCE(t.main_mode, 'unknown')
+                    FROM trips t LEFT JOIN person_of p ON p.device = t.device ORDER BY t.id
+                    """
+            ).map { ModalEntry(person: $0[0], startSeconds: $0[1], mode: $0[2], distanceMeters: 0, durationSeconds: 0) }
+            let legs = try Row.fetchAll(
+                db,
+                sql: """
+                    WITH \(Self.personOf) SELECT COALESCE(p.person, t.device), t.started_unix_s, COALESCE(t.mode, 'unknown'), t.distance_m, t.duration_s
+                    FROM triplegs t LEFT JOIN person_of p ON p.device = t.device ORDER BY t.id
+                    """
+            ).map { ModalEntry(person: $0[0], startSeconds: $0[1], mode: $0[2], distanceMeters: $0[3], durationSeconds: $0[4]) }
             return (trips, legs)
         }
     }
@@ -119,13 +133,17 @@ extension PipelineStore {
 
     public func tripsByMode() throws -> [TripsByMode] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT COALESCE(main_mode, 'unknown') AS mode, COUNT(*) AS n, SUM(distance_m), AVG(duration_s), COUNT(DISTINCT device),
-                  SUM(origin_geofence_id IS NOT NULL AND destination_geofence_id IS NOT NULL)
-                FROM trips GROUP BY 1 ORDER BY n DESC
-                """).map { row in
-                TripsByMode(mode: row[0], trips: row[1], distanceMeters: row[2], meanDurationSeconds: row[3], devices: row[4],
-                            betweenGeofences: row[5])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT COALESCE(main_mode, 'unknown') AS mode, COUNT(*) AS n, SUM(distance_m), AVG(duration_s), COUNT(DISTINCT device),
+                      SUM(origin_geofence_id IS NOT NULL AND destination_geofence_id IS NOT NULL)
+                    FROM trips GROUP BY 1 ORDER BY n DESC
+                    """
+            ).map { row in
+                TripsByMode(
+                    mode: row[0], trips: row[1], distanceMeters: row[2], meanDurationSeconds: row[3], devices: row[4],
+                    betweenGeofences: row[5])
             }
         }
     }
@@ -154,12 +172,16 @@ extension PipelineStore {
                   FROM trips t LEFT JOIN person_of p ON p.device = t.device
                   WHERE origin_geofence_id IS NOT NULL AND destination_geofence_id IS NOT NULL GROUP BY 1, 2)
                 """
-            let pairs = try Row.fetchAll(db, sql: grouped + " SELECT * FROM pairs WHERE persons >= ? ORDER BY n DESC, o, d LIMIT ?",
-                                         arguments: [minimumPersons, limit]).map { row in
-                GeofencePair(origin: row["o"], destination: row["d"], trips: row["n"], devices: row["devices"], persons: row["persons"],
-                             meanDurationSeconds: row["duration"], meanDistanceMeters: row["distance"])
+            let pairs = try Row.fetchAll(
+                db, sql: grouped + " SELECT * FROM pairs WHERE persons >= ? ORDER BY n DESC, o, d LIMIT ?",
+                arguments: [minimumPersons, limit]
+            ).map { row in
+                GeofencePair(
+                    origin: row["o"], destination: row["d"], trips: row["n"], devices: row["devices"], persons: row["persons"],
+                    meanDurationSeconds: row["duration"], meanDistanceMeters: row["distance"])
             }
-            let suppressed = try Int.fetchOne(db, sql: grouped + " SELECT COUNT(*) FROM pairs WHERE persons < ?", arguments: [minimumPersons]) ?? 0
+            let suppressed =
+                try Int.fetchOne(db, sql: grouped + " SELECT COUNT(*) FROM pairs WHERE persons < ?", arguments: [minimumPersons]) ?? 0
             return (pairs, suppressed)
         }
     }
@@ -181,12 +203,16 @@ extension PipelineStore {
                     SUM(duration_s) AS total, AVG(duration_s) AS mean
                   FROM dwells w LEFT JOIN person_of p ON p.device = w.device GROUP BY 1)
                 """
-            let places = try Row.fetchAll(db, sql: grouped + " SELECT * FROM places WHERE persons >= ? ORDER BY total DESC, id LIMIT ?",
-                                          arguments: [minimumPersons, limit]).map { row in
-                DwellPlace(geofence: row["id"], name: row["name"], kind: row["kind"], dwells: row["n"], devices: row["devices"],
-                           persons: row["persons"], totalSeconds: row["total"], meanSeconds: row["mean"])
+            let places = try Row.fetchAll(
+                db, sql: grouped + " SELECT * FROM places WHERE persons >= ? ORDER BY total DESC, id LIMIT ?",
+                arguments: [minimumPersons, limit]
+            ).map { row in
+                DwellPlace(
+                    geofence: row["id"], name: row["name"], kind: row["kind"], dwells: row["n"], devices: row["devices"],
+                    persons: row["persons"], totalSeconds: row["total"], meanSeconds: row["mean"])
             }
-            let suppressed = try Int.fetchOne(db, sql: grouped + " SELECT COUNT(*) FROM places WHERE persons < ?", arguments: [minimumPersons]) ?? 0
+            let suppressed =
+                try Int.fetchOne(db, sql: grouped + " SELECT COUNT(*) FROM places WHERE persons < ?", arguments: [minimumPersons]) ?? 0
             return (places, suppressed)
         }
     }
@@ -199,10 +225,14 @@ extension PipelineStore {
     /// Every stored heat map, "all" first.
     public func heatMapSummaries() throws -> [HeatMapSummary] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT map, cell_m, min_devices, filter, cells, suppressed_cells FROM heatmaps ORDER BY map = 'all' DESC, map
-                """).map { row in
-                HeatMapSummary(map: row[0], cellMeters: row[1], minimumDevices: row[2], filter: row[3], cells: row[4], suppressedCells: row[5])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT map, cell_m, min_devices, filter, cells, suppressed_cells FROM heatmaps ORDER BY map = 'all' DESC, map
+                    """
+            ).map { row in
+                HeatMapSummary(
+                    map: row[0], cellMeters: row[1], minimumDevices: row[2], filter: row[3], cells: row[4], suppressedCells: row[5])
             }
         }
     }
@@ -221,16 +251,22 @@ extension PipelineStore {
     /// Every check-in's ride, by train.
     public func checkInRides() throws -> [CheckInRide] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT r.train, r.status, r.device, r.nmv, r.a_v, r.departure_delay_s, r.arrival_delay_s, r.continuous_comfort_5s,
-                  r.finished_unix_s - r.started_unix_s, r.started_unix_s, r.from_station, r.to_station,
-                  c.cleanliness, c.odours_temperature, c.crowding, c.service
-                FROM rides r JOIN checkins c ON c.id = r.checkin_id WHERE r.source = 'checkin' ORDER BY r.train, r.id
-                """).map { row in
-                CheckInRide(train: (row[0] as String?) ?? "", status: row[1], device: row[2], nmv: row[3], aV: row[4], departureDelaySeconds: row[5],
-                            arrivalDelaySeconds: row[6], continuousComfortJSON: row[7], seconds: row[8], startedSeconds: row[9],
-                            fromStation: (row[10] as String?) ?? "", toStation: (row[11] as String?) ?? "", cleanliness: row[12], odoursTemperature: row[13],
-                            crowding: row[14], service: row[15])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT r.train, r.status, r.device, r.nmv, r.a_v, r.departure_delay_s, r.arrival_delay_s, r.continuous_comfort_5s,
+                      r.finished_unix_s - r.started_unix_s, r.started_unix_s, r.from_station, r.to_station,
+                      c.cleanliness, c.odours_temperature, c.crowding, c.service
+                    FROM rides r JOIN checkins c ON c.id = r.checkin_id WHERE r.source = 'checkin' ORDER BY r.train, r.id
+                    """
+            ).map { row in
+                CheckInRide(
+                    train: (row[0] as String?) ?? "", status: row[1], device: row[2], nmv: row[3], aV: row[4],
+                    departureDelaySeconds: row[5],
+                    arrivalDelaySeconds: row[6], continuousComfortJSON: row[7], seconds: row[8], startedSeconds: row[9],
+                    fromStation: (row[10] as String?) ?? "", toStation: (row[11] as String?) ?? "", cleanliness: row[12],
+                    odoursTemperature: row[13],
+                    crowding: row[14], service: row[15])
             }
         }
     }
@@ -245,16 +281,20 @@ extension PipelineStore {
 
     public func recordingRides() throws -> [RecordingRide] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT r.device, r.status, r.note, r.started_unix_s, r.covered_s, r.nmv, r.nmv_partial, r.nmv_minutes, r.a_v,
-                  r.vertical, (SELECT COUNT(*) FROM ride_stops s WHERE s.ride_id = r.id),
-                  (SELECT COUNT(*) FROM ride_events e WHERE e.ride_id = r.id AND e.kind = 'acceleration' AND e.direction = 'braking'),
-                  (SELECT COUNT(*) FROM ride_events e WHERE e.ride_id = r.id AND e.kind = 'jerk')
-                FROM rides r WHERE r.source = 'recording' ORDER BY r.device, r.started_unix_s
-                """).map { row in
-                RecordingRide(device: row[0], status: row[1], note: row[2], startedSeconds: row[3], coveredSeconds: row[4], nmv: row[5],
-                              nmvPartial: (row[6] as Int?) == 1, nmvMinutes: row[7], aV: row[8], vertical: row[9],
-                              stops: row[10], brakings: row[11], jerks: row[12])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT r.device, r.status, r.note, r.started_unix_s, r.covered_s, r.nmv, r.nmv_partial, r.nmv_minutes, r.a_v,
+                      r.vertical, (SELECT COUNT(*) FROM ride_stops s WHERE s.ride_id = r.id),
+                      (SELECT COUNT(*) FROM ride_events e WHERE e.ride_id = r.id AND e.kind = 'acceleration' AND e.direction = 'braking'),
+                      (SELECT COUNT(*) FROM ride_events e WHERE e.ride_id = r.id AND e.kind = 'jerk')
+                    FROM rides r WHERE r.source = 'recording' ORDER BY r.device, r.started_unix_s
+                    """
+            ).map { row in
+                RecordingRide(
+                    device: row[0], status: row[1], note: row[2], startedSeconds: row[3], coveredSeconds: row[4], nmv: row[5],
+                    nmvPartial: (row[6] as Int?) == 1, nmvMinutes: row[7], aV: row[8], vertical: row[9],
+                    stops: row[10], brakings: row[11], jerks: row[12])
             }
         }
     }
@@ -276,17 +316,23 @@ extension PipelineStore {
             return pairs.entries.sorted { a, b in
                 a.first != b.first ? a.first.lexicographicallyPrecedes(b.first) : a.second.lexicographicallyPrecedes(b.second)
             }
-                .map { DecisionCount(decidedBy: String(decoding: $0.first, as: UTF8.self), mode: String(decoding: $0.second, as: UTF8.self), count: $0.count) }
+            .map {
+                DecisionCount(
+                    decidedBy: String(decoding: $0.first, as: UTF8.self), mode: String(decoding: $0.second, as: UTF8.self), count: $0.count)
+            }
         }
     }
 
     /// Seconds and count of triplegs by mode ("unknown" when none) and by what decided it ("none").
     public func legSecondsByDecision() throws -> [(mode: String, decidedBy: String, seconds: Double, legs: Int)] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT COALESCE(mode, 'unknown'), COALESCE(mode_source, 'none'), SUM(duration_s), COUNT(*) FROM triplegs
-                WHERE COALESCE(mode, '') <> 'still' GROUP BY 1, 2 ORDER BY 1, 2
-                """).map { (mode: $0[0], decidedBy: $0[1], seconds: $0[2], legs: $0[3]) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT COALESCE(mode, 'unknown'), COALESCE(mode_source, 'none'), SUM(duration_s), COUNT(*) FROM triplegs
+                    WHERE COALESCE(mode, '') <> 'still' GROUP BY 1, 2 ORDER BY 1, 2
+                    """
+            ).map { (mode: $0[0], decidedBy: $0[1], seconds: $0[2], legs: $0[3]) }
         }
     }
 
@@ -294,22 +340,27 @@ extension PipelineStore {
     /// `gps_leg_model_answer`), how many of them ended with another mode, and those legs' seconds.
     public func legSourceChanges() throws -> [LegSourceChanges] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT mode,
-                  COUNT(imu_answer), COALESCE(SUM(imu_answer <> mode), 0), COALESCE(SUM(CASE WHEN imu_answer <> mode THEN duration_s END), 0),
-                  COUNT(gps_leg_model_answer), COALESCE(SUM(gps_leg_model_answer <> mode), 0),
-                  COALESCE(SUM(CASE WHEN gps_leg_model_answer <> mode THEN duration_s END), 0)
-                FROM triplegs WHERE mode IS NOT NULL AND mode <> 'still' GROUP BY mode ORDER BY mode
-                """).map { row in
-                LegSourceChanges(mode: row[0], imu: .init(legs: row[1], changed: row[2], changedSeconds: row[3]),
-                                 gpsLegModel: .init(legs: row[4], changed: row[5], changedSeconds: row[6]))
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT mode,
+                      COUNT(imu_answer), COALESCE(SUM(imu_answer <> mode), 0), COALESCE(SUM(CASE WHEN imu_answer <> mode THEN duration_s END), 0),
+                      COUNT(gps_leg_model_answer), COALESCE(SUM(gps_leg_model_answer <> mode), 0),
+                      COALESCE(SUM(CASE WHEN gps_leg_model_answer <> mode THEN duration_s END), 0)
+                    FROM triplegs WHERE mode IS NOT NULL AND mode <> 'still' GROUP BY mode ORDER BY mode
+                    """
+            ).map { row in
+                LegSourceChanges(
+                    mode: row[0], imu: .init(legs: row[1], changed: row[2], changedSeconds: row[3]),
+                    gpsLegModel: .init(legs: row[4], changed: row[5], changedSeconds: row[6]))
             }
         }
     }
 
     /// Triplegs by what decided their mode ("none") and mode ("unknown").
     public func legDecisions() throws -> [DecisionCount] {
-        try decisionCounts("SELECT COALESCE(mode_source, 'none'), COALESCE(mode, 'unknown'), COUNT(*) FROM triplegs GROUP BY 1, 2 ORDER BY 1, 2")
+        try decisionCounts(
+            "SELECT COALESCE(mode_source, 'none'), COALESCE(mode, 'unknown'), COUNT(*) FROM triplegs GROUP BY 1, 2 ORDER BY 1, 2")
     }
 
     private func decisionCounts(_ sql: String) throws -> [DecisionCount] {
@@ -322,13 +373,16 @@ extension PipelineStore {
     /// that overlaps it.
     public func labelledLegSeconds() throws -> [(legMode: String, labelledMode: String, seconds: Double)] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT COALESCE(t.mode, 'unknown'), l.mode,
-                  SUM(MIN(t.finished_unix_s, l.end_unix_s) - MAX(t.started_unix_s, l.start_unix_s))
-                FROM triplegs t JOIN labels l ON l.device = t.device AND l.mode IS NOT NULL
-                  AND l.start_unix_s < t.finished_unix_s AND l.end_unix_s > t.started_unix_s
-                GROUP BY 1, 2
-                """).map { (legMode: $0[0], labelledMode: $0[1], seconds: $0[2]) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT COALESCE(t.mode, 'unknown'), l.mode,
+                      SUM(MIN(t.finished_unix_s, l.end_unix_s) - MAX(t.started_unix_s, l.start_unix_s))
+                    FROM triplegs t JOIN labels l ON l.device = t.device AND l.mode IS NOT NULL
+                      AND l.start_unix_s < t.finished_unix_s AND l.end_unix_s > t.started_unix_s
+                    GROUP BY 1, 2
+                    """
+            ).map { (legMode: $0[0], labelledMode: $0[1], seconds: $0[2]) }
         }
     }
 }

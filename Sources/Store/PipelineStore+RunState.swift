@@ -17,14 +17,17 @@ extension PipelineStore {
     /// content with `model` (new, changed, or classified with another model).
     public func filesToClassify(model: String) throws -> [ClassifiableFile] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT i.id, i.path, i.content_sha256, COALESCE(i.device, i.path), i.column_mapping FROM input_files i
-                LEFT JOIN classified_files c ON c.file_id = i.id AND c.sha256 = i.content_sha256 AND c.model = ?
-                WHERE i.status = 'ingested' AND i.imu_samples > 0 AND c.file_id IS NULL
-                ORDER BY i.path
-                """, arguments: [model]).map {
-                    ClassifiableFile(id: $0[0], path: $0[1], sha256: $0[2], device: $0[3], columnMapping: $0[4])
-                }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT i.id, i.path, i.content_sha256, COALESCE(i.device, i.path), i.column_mapping FROM input_files i
+                    LEFT JOIN classified_files c ON c.file_id = i.id AND c.sha256 = i.content_sha256 AND c.model = ?
+                    WHERE i.status = 'ingested' AND i.imu_samples > 0 AND c.file_id IS NULL
+                    ORDER BY i.path
+                    """, arguments: [model]
+            ).map {
+                ClassifiableFile(id: $0[0], path: $0[1], sha256: $0[2], device: $0[3], columnMapping: $0[4])
+            }
         }
     }
 
@@ -35,11 +38,13 @@ extension PipelineStore {
     public func recordClassifyFailure(_ file: ClassifiableFile, code: String, reason: String, model: String) throws {
         try database.write { db in
             try db.execute(sql: "DELETE FROM mode_windows WHERE trace = ?", arguments: [file.path])
-            try db.execute(sql: "INSERT OR REPLACE INTO classified_files (file_id, sha256, model, windows) VALUES (?, ?, ?, 0)",
-                           arguments: [file.id, file.sha256, model])
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO stage_failures (file_id, stage, sha256, code, reason, failed_unix_s) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [file.id, "classify", file.sha256, code, reason, Date().timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO classified_files (file_id, sha256, model, windows) VALUES (?, ?, ?, 0)",
+                arguments: [file.id, file.sha256, model])
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO stage_failures (file_id, stage, sha256, code, reason, failed_unix_s) VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: [file.id, "classify", file.sha256, code, reason, Date().timeIntervalSince1970])
         }
     }
 
@@ -47,10 +52,11 @@ extension PipelineStore {
     /// each run, such as `comfort`, which clears its failures first with `clearStageFailures`).
     public func recordStageFailure(path: String, stage: String, code: String, reason: String) throws {
         try database.write { db in
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO stage_failures (file_id, stage, sha256, code, reason, failed_unix_s)
-                SELECT id, ?, content_sha256, ?, ?, ? FROM input_files WHERE path = ?
-                """, arguments: [stage, code, reason, Date().timeIntervalSince1970, path])
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO stage_failures (file_id, stage, sha256, code, reason, failed_unix_s)
+                    SELECT id, ?, content_sha256, ?, ?, ? FROM input_files WHERE path = ?
+                    """, arguments: [stage, code, reason, Date().timeIntervalSince1970, path])
         }
     }
 
@@ -66,21 +72,26 @@ extension PipelineStore {
             try db.execute(sql: "DELETE FROM stage_failures WHERE file_id = ? AND stage = 'classify'", arguments: [file.id])
             try db.execute(sql: "DELETE FROM mode_windows WHERE trace = ?", arguments: [file.path])
             try insertModeWindows(rows, db: db)
-            try db.execute(sql: "INSERT OR REPLACE INTO classified_files (file_id, sha256, model, windows, note) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [file.id, file.sha256, model, rows.count, note])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO classified_files (file_id, sha256, model, windows, note) VALUES (?, ?, ?, ?, ?)",
+                arguments: [file.id, file.sha256, model, rows.count, note])
         }
     }
 
     /// Every stored window, sorted by device, trace and start.
     public func modeWindows() throws -> [ModeWindowRow] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT device, trace, start_unix_s, end_unix_s, mode, raw_mode, probability, decided_by FROM mode_windows
-                ORDER BY device, trace, start_unix_s
-                """).compactMap { row in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT device, trace, start_unix_s, end_unix_s, mode, raw_mode, probability, decided_by FROM mode_windows
+                    ORDER BY device, trace, start_unix_s
+                    """
+            ).compactMap { row in
                 guard let mode = Mode(rawValue: row[4]), let raw = Mode(rawValue: row[5]) else { return nil }
-                return ModeWindowRow(device: row[0], trace: row[1], startSeconds: row[2], endSeconds: row[3], mode: mode, rawMode: raw,
-                                     probability: row[6], decidedBy: row[7])
+                return ModeWindowRow(
+                    device: row[0], trace: row[1], startSeconds: row[2], endSeconds: row[3], mode: mode, rawMode: raw,
+                    probability: row[6], decidedBy: row[7])
             }
         }
     }
@@ -90,10 +101,13 @@ extension PipelineStore {
     /// run were made from. A moved input folder keeps it, so its outputs need no rebuilding.
     public func inputIdentities() throws -> [String] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT COALESCE(relative_path, path) AS shown, content_sha256, status, column_mapping, device, person FROM input_files
-                ORDER BY shown, content_sha256
-                """).map {
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT COALESCE(relative_path, path) AS shown, content_sha256, status, column_mapping, device, person FROM input_files
+                    ORDER BY shown, content_sha256
+                    """
+            ).map {
                 "\($0[0] as String)\t\($0[1] as String)\t\($0[2] as String)" + (($0[3] as String?).map { "\t" + $0 } ?? "")
                     + "\t" + (($0[4] as String?) ?? "") + "\t" + (($0[5] as String?) ?? "")
             }
@@ -112,10 +126,13 @@ extension PipelineStore {
     /// in device order (a device seen under several sources lists its first).
     public func deviceIdentities() throws -> [DeviceIdentity] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT device, MIN(COALESCE(person, device)), MIN(COALESCE(device_source, 'unknown')), MIN(COALESCE(person_source, 'device'))
-                FROM input_files WHERE device IS NOT NULL AND status = 'ingested' GROUP BY device ORDER BY device
-                """).map { DeviceIdentity(device: $0[0], person: $0[1], deviceSource: $0[2], personSource: $0[3]) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT device, MIN(COALESCE(person, device)), MIN(COALESCE(device_source, 'unknown')), MIN(COALESCE(person_source, 'device'))
+                    FROM input_files WHERE device IS NOT NULL AND status = 'ingested' GROUP BY device ORDER BY device
+                    """
+            ).map { DeviceIdentity(device: $0[0], person: $0[1], deviceSource: $0[2], personSource: $0[3]) }
         }
     }
 

@@ -29,8 +29,10 @@ extension PipelineStore {
                 for (index, value) in values.enumerated() {
                     if index > 0 { text.append(UInt8(ascii: ",")) }
                     guard ExportCSV.append(value, as: types[index], to: &text) else {
-                        throw TableDumpProblem(description: "\(table.name).\(table.columns[index].name), row \(rows) in key order: "
-                                      + "\(value) is not a \(table.columns[index].declaredType) value; the export writes each column as its declared type")
+                        throw TableDumpProblem(
+                            description: "\(table.name).\(table.columns[index].name), row \(rows) in key order: "
+                                + "\(value) is not a \(table.columns[index].declaredType) value; the export writes each column as its declared type"
+                        )
                     }
                 }
                 text.append(UInt8(ascii: "\n"))
@@ -44,7 +46,7 @@ extension PipelineStore {
             try? FileManager.default.removeItem(atPath: partial)
             throw error
         }
-        guard rename(partial, path) == 0 else {  // replaces the previous export's file in one step
+        guard rename(partial, path) == 0 else { // replaces the previous export's file in one step
             throw TableDumpProblem(description: "cannot move \(partial) to \(path): \(String(cString: strerror(errno)))")
         }
         return rows

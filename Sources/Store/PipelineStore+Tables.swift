@@ -32,11 +32,14 @@ extension PipelineStore {
     /// tables left out).
     public func storedTables() throws -> [StoredTable] {
         try database.read { db in
-            let names = try String.fetchAll(db, sql: """
-                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name
-                """)
+            let names = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name
+                    """)
             return try names.map { name in
-                let rows = try Row.fetchAll(db, sql: "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?) ORDER BY cid", arguments: [name])
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?) ORDER BY cid", arguments: [name])
                 let columns = rows.map { StoredTable.Column(name: $0[0], declaredType: ($0[1] as String).uppercased(), notNull: $0[2]) }
                 let key = rows.compactMap { row -> (Int, String)? in
                     let position: Int = row[3]

@@ -10,42 +10,80 @@ extension PipelineStore {
             for table in ["triplegs", "trips", "staypoints", "dwells", "locations"] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
-            try insert(into: "locations", ["id", "device", "number", "lat_deg", "lon_deg", "staypoints", "devices", "total_stay_s"],
-                       rows.locations, db: db) { [$0.id, $0.device, $0.number, $0.latitudeDegrees, $0.longitudeDegrees, $0.staypoints,
-                                                  $0.devices, $0.totalStaySeconds] }
-            try insert(into: "staypoints", ["id", "device", "started_unix_s", "finished_unix_s", "duration_s", "lat_deg", "lon_deg", "fixes",
-                                            "is_open", "is_activity", "location_id", "geofence_id"], rows.staypoints, db: db) {
-                [$0.id, $0.device, $0.startSeconds, $0.endSeconds, $0.durationSeconds, $0.latitudeDegrees, $0.longitudeDegrees, $0.fixes,
-                 $0.isOpen, $0.isActivity, $0.locationID, $0.geofenceID]
+            try insert(
+                into: "locations", ["id", "device", "number", "lat_deg", "lon_deg", "staypoints", "devices", "total_stay_s"],
+                rows.locations, db: db
+            ) {
+                [
+                    $0.id, $0.device, $0.number, $0.latitudeDegrees, $0.longitudeDegrees, $0.staypoints,
+                    $0.devices, $0.totalStaySeconds
+                ]
             }
-            try insert(into: "dwells", ["id", "device", "geofence_id", "geofence_name", "geofence_kind", "entry_unix_s", "exit_unix_s",
-                                        "duration_s", "fixes", "closed_by", "longest_gap_s", "lat_deg", "lon_deg"], rows.dwells, db: db) {
-                [$0.id, $0.device, $0.geofenceID, $0.geofenceName, $0.geofenceKind, $0.entrySeconds, $0.exitSeconds, $0.durationSeconds,
-                 $0.fixes, $0.closedBy, $0.longestGapSeconds, $0.latitudeDegrees, $0.longitudeDegrees]
+            try insert(
+                into: "staypoints",
+                [
+                    "id", "device", "started_unix_s", "finished_unix_s", "duration_s", "lat_deg", "lon_deg", "fixes",
+                    "is_open", "is_activity", "location_id", "geofence_id"
+                ], rows.staypoints, db: db
+            ) {
+                [
+                    $0.id, $0.device, $0.startSeconds, $0.endSeconds, $0.durationSeconds, $0.latitudeDegrees, $0.longitudeDegrees, $0.fixes,
+                    $0.isOpen, $0.isActivity, $0.locationID, $0.geofenceID
+                ]
             }
-            try insert(into: "trips", ["id", "device", "started_unix_s", "finished_unix_s", "duration_s", "distance_m", "main_mode", "legs",
-                                       "origin_staypoint_id", "destination_staypoint_id", "origin_location_id", "destination_location_id",
-                                       "origin_geofence_id", "destination_geofence_id"], rows.trips, db: db) {
-                [$0.id, $0.device, $0.startSeconds, $0.endSeconds, $0.durationSeconds, $0.distanceMeters, $0.mainMode, $0.legs,
-                 $0.originStaypointID, $0.destinationStaypointID, $0.originLocationID, $0.destinationLocationID,
-                 $0.originGeofenceID, $0.destinationGeofenceID]
+            try insert(
+                into: "dwells",
+                [
+                    "id", "device", "geofence_id", "geofence_name", "geofence_kind", "entry_unix_s", "exit_unix_s",
+                    "duration_s", "fixes", "closed_by", "longest_gap_s", "lat_deg", "lon_deg"
+                ], rows.dwells, db: db
+            ) {
+                [
+                    $0.id, $0.device, $0.geofenceID, $0.geofenceName, $0.geofenceKind, $0.entrySeconds, $0.exitSeconds, $0.durationSeconds,
+                    $0.fixes, $0.closedBy, $0.longestGapSeconds, $0.latitudeDegrees, $0.longitudeDegrees
+                ]
             }
-            try insert(into: "triplegs", ["id", "device", "trip_id", "started_unix_s", "finished_unix_s", "duration_s", "distance_m", "mode",
-                                          "mode_source", "fixes", "previous_staypoint_id", "next_staypoint_id", "geometry_geojson",
-                                          "imu_answer", "gps_leg_model_answer"],
-                       rows.triplegs, db: db) {
-                [$0.id, $0.device, $0.tripID, $0.startSeconds, $0.endSeconds, $0.durationSeconds, $0.distanceMeters, $0.mode,
-                 $0.modeSource, $0.fixes, $0.previousStaypointID, $0.nextStaypointID, $0.geometryGeoJSON, $0.imuAnswer, $0.gpsLegModelAnswer]
+            try insert(
+                into: "trips",
+                [
+                    "id", "device", "started_unix_s", "finished_unix_s", "duration_s", "distance_m", "main_mode", "legs",
+                    "origin_staypoint_id", "destination_staypoint_id", "origin_location_id", "destination_location_id",
+                    "origin_geofence_id", "destination_geofence_id"
+                ], rows.trips, db: db
+            ) {
+                [
+                    $0.id, $0.device, $0.startSeconds, $0.endSeconds, $0.durationSeconds, $0.distanceMeters, $0.mainMode, $0.legs,
+                    $0.originStaypointID, $0.destinationStaypointID, $0.originLocationID, $0.destinationLocationID,
+                    $0.originGeofenceID, $0.destinationGeofenceID
+                ]
+            }
+            try insert(
+                into: "triplegs",
+                [
+                    "id", "device", "trip_id", "started_unix_s", "finished_unix_s", "duration_s", "distance_m", "mode",
+                    "mode_source", "fixes", "previous_staypoint_id", "next_staypoint_id", "geometry_geojson",
+                    "imu_answer", "gps_leg_model_answer"
+                ],
+                rows.triplegs, db: db
+            ) {
+                [
+                    $0.id, $0.device, $0.tripID, $0.startSeconds, $0.endSeconds, $0.durationSeconds, $0.distanceMeters, $0.mode,
+                    $0.modeSource, $0.fixes, $0.previousStaypointID, $0.nextStaypointID, $0.geometryGeoJSON, $0.imuAnswer,
+                    $0.gpsLegModelAnswer
+                ]
             }
         }
     }
 
     /// Inserts `rows` with one prepared statement.
-    private func insert<Row>(into table: String, _ columns: [String], _ rows: [Row], db: Database,
-                             values: (Row) -> [DatabaseValueConvertible?]) throws {
-        let statement = try db.makeStatement(sql: """
-            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
-            """)
+    private func insert<Row>(
+        into table: String, _ columns: [String], _ rows: [Row], db: Database,
+        values: (Row) -> [DatabaseValueConvertible?]
+    ) throws {
+        let statement = try db.makeStatement(
+            sql: """
+                INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
+                """)
         for row in rows { try statement.execute(arguments: StatementArguments(values(row))) }
     }
 }

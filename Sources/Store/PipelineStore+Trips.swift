@@ -19,12 +19,14 @@ extension PipelineStore {
         let key = grouping == .device ? "COALESCE(i.device, i.path)" : "i.path"
         return try database.read { db in
             var points: [String: [TrackPoint]] = [:]
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT \(key), f.time_unix_s, f.lat_deg, f.lon_deg, f.accuracy_m
-                FROM fixes f JOIN input_files i ON i.id = f.file_id
-                WHERE i.status = 'ingested' AND f.time_unix_s IS NOT NULL
-                ORDER BY f.file_id, f.seq
-                """)
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT \(key), f.time_unix_s, f.lat_deg, f.lon_deg, f.accuracy_m
+                    FROM fixes f JOIN input_files i ON i.id = f.file_id
+                    WHERE i.status = 'ingested' AND f.time_unix_s IS NOT NULL
+                    ORDER BY f.file_id, f.seq
+                    """)
             while let row = try rows.next() {
                 let accuracy: Double? = row[4]
                 points[row[0] as String, default: []].append(
@@ -46,12 +48,16 @@ extension PipelineStore {
     /// earlier one with the same id).
     public func geofenceRows() throws -> [GeofenceRow] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT geofence_id, name, kind, center_lat_deg, center_lon_deg, radius_m, geometry_geojson
-                FROM geofences ORDER BY file_id
-                """).map { row in
-                GeofenceRow(id: row[0], name: row[1], kind: row[2], centerLatitudeDegrees: row[3], centerLongitudeDegrees: row[4],
-                            radiusMeters: row[5], geometryGeoJSON: row[6])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT geofence_id, name, kind, center_lat_deg, center_lon_deg, radius_m, geometry_geojson
+                    FROM geofences ORDER BY file_id
+                    """
+            ).map { row in
+                GeofenceRow(
+                    id: row[0], name: row[1], kind: row[2], centerLatitudeDegrees: row[3], centerLongitudeDegrees: row[4],
+                    radiusMeters: row[5], geometryGeoJSON: row[6])
             }
         }
     }
@@ -62,7 +68,8 @@ extension PipelineStore {
             var spans: [String: [ModeSpan]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT device, start_unix_s, end_unix_s, mode, decided_by FROM mode_windows") {
                 guard let mode = Mode(rawValue: row[3]) else { continue }
-                spans[row[0] as String, default: []].append(ModeSpan(startSeconds: row[1], endSeconds: row[2], mode: mode, source: Decider(rawValue: row[4]) ?? .rules))
+                spans[row[0] as String, default: []].append(
+                    ModeSpan(startSeconds: row[1], endSeconds: row[2], mode: mode, source: Decider(rawValue: row[4]) ?? .rules))
             }
             return spans
         }
@@ -76,8 +83,10 @@ extension PipelineStore {
         public var probability: Double?
         public var decidedBy: String
 
-        public init(device: String, trace: String, startSeconds: Double, endSeconds: Double, mode: Mode, rawMode: Mode,
-                    probability: Double?, decidedBy: String) {
+        public init(
+            device: String, trace: String, startSeconds: Double, endSeconds: Double, mode: Mode, rawMode: Mode,
+            probability: Double?, decidedBy: String
+        ) {
             self.device = device
             self.trace = trace
             self.startSeconds = startSeconds
@@ -101,13 +110,16 @@ extension PipelineStore {
     }
 
     func insertModeWindows(_ rows: [ModeWindowRow], db: Database) throws {
-        let insert = try db.makeStatement(sql: """
-            INSERT OR REPLACE INTO mode_windows (device, trace, start_unix_s, end_unix_s, mode, raw_mode, probability, decided_by)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insert = try db.makeStatement(
+            sql: """
+                INSERT OR REPLACE INTO mode_windows (device, trace, start_unix_s, end_unix_s, mode, raw_mode, probability, decided_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         for row in rows {
-            try insert.execute(arguments: [row.device, row.trace, row.startSeconds, row.endSeconds, row.mode.rawValue,
-                                           row.rawMode.rawValue, row.probability, row.decidedBy])
+            try insert.execute(arguments: [
+                row.device, row.trace, row.startSeconds, row.endSeconds, row.mode.rawValue,
+                row.rawMode.rawValue, row.probability, row.decidedBy
+            ])
         }
     }
 }
@@ -117,8 +129,10 @@ extension PipelineStore {
     /// of `triplegs.csv`), in id order; only the ids that are `part` modulo `parts`, for readers
     /// on several threads. The bytes are valid during the call: the GeoPackage encodes the
     /// 6.3 M points of 1,600 device-days from them without a `String` of each.
-    public func forEachTriplegGeometry(part: Int = 0, of parts: Int = 1,
-                                       _ body: (_ id: Int64, _ geoJSON: UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    public func forEachTriplegGeometry(
+        part: Int = 0, of parts: Int = 1,
+        _ body: (_ id: Int64, _ geoJSON: UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
         precondition(parts > 0 && (0..<parts).contains(part), "part \(part) of \(parts)")
         try database.read { db in
             let statement = try db.makeStatement(sql: "SELECT id, geometry_geojson FROM triplegs WHERE id % ? = ? ORDER BY id")
@@ -138,9 +152,12 @@ extension PipelineStore {
     public func positionFiles() throws -> [Int64: PositionFile] {
         try database.read { db in
             var files: [Int64: PositionFile] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT id, COALESCE(device, path), person, COALESCE(relative_path, path) FROM input_files WHERE status = 'ingested'
-                """) {
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, COALESCE(device, path), person, COALESCE(relative_path, path) FROM input_files WHERE status = 'ingested'
+                    """)
+            {
                 files[row[0]] = PositionFile(device: row[1], person: row[2], trace: row[3])
             }
             return files
@@ -157,15 +174,19 @@ extension PipelineStore {
     /// in name order, each device's in time order. Streams: one fix at a time reaches `body`.
     public func forEachPositionFix(_ body: (PositionFix) throws -> Void) throws {
         try database.read { db in
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT f.file_id, f.time_unix_s, f.lat_deg, f.lon_deg, f.elevation_m, f.accuracy_m
-                FROM fixes f JOIN input_files i ON i.id = f.file_id
-                WHERE i.status = 'ingested' AND f.time_unix_s IS NOT NULL
-                ORDER BY COALESCE(i.device, i.path), f.time_unix_s, f.file_id, f.seq
-                """)
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT f.file_id, f.time_unix_s, f.lat_deg, f.lon_deg, f.elevation_m, f.accuracy_m
+                    FROM fixes f JOIN input_files i ON i.id = f.file_id
+                    WHERE i.status = 'ingested' AND f.time_unix_s IS NOT NULL
+                    ORDER BY COALESCE(i.device, i.path), f.time_unix_s, f.file_id, f.seq
+                    """)
             while let row = try rows.next() {
-                try body(PositionFix(fileID: row[0], timeSeconds: row[1], latitudeDegrees: row[2], longitudeDegrees: row[3],
-                                     elevationMeters: row[4], accuracyMeters: row[5]))
+                try body(
+                    PositionFix(
+                        fileID: row[0], timeSeconds: row[1], latitudeDegrees: row[2], longitudeDegrees: row[3],
+                        elevationMeters: row[4], accuracyMeters: row[5]))
             }
         }
     }

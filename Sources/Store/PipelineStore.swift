@@ -31,7 +31,8 @@ public final class PipelineStore: Sendable {
     /// Row counts of every table, by name (for summaries and tests).
     public func tableCounts() throws -> [String: Int] {
         try database.read { db in
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'")
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'")
             var counts: [String: Int] = [:]
             for table in tables { counts[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
             return counts

@@ -13,7 +13,7 @@ extension Statement {
         sqlite3_reset(handle)
         defer {
             sqlite3_reset(handle)
-            sqlite3_clear_bindings(handle)  // no parameter keeps pointing at `blob`
+            sqlite3_clear_bindings(handle) // no parameter keeps pointing at `blob`
         }
         let first: Int32 = blob == nil ? 1 : 2
         for (offset, value) in values.enumerated() {
@@ -22,17 +22,19 @@ extension Statement {
             case .null: sqlite3_bind_null(handle, index)
             case let .int64(number): sqlite3_bind_int64(handle, index, number)
             case let .double(number): sqlite3_bind_double(handle, index, number)
-            case let .string(text):  // its byte count, as GRDB binds it: a NUL inside is kept
+            case let .string(text): // its byte count, as GRDB binds it: a NUL inside is kept
                 _ = text.withCString { sqlite3_bind_text(handle, index, $0, Int32(text.utf8.count), Self.transient) }
-            case let .blob(data): data.withUnsafeBytes { _ = sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
+            case let .blob(data):
+                data.withUnsafeBytes { _ = sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
             }
         }
-        let code = blob.map { blob in
-            blob.withUnsafeBytes { bytes in
-                sqlite3_bind_blob(handle, 1, bytes.baseAddress, Int32(bytes.count), nil)  // nil is SQLITE_STATIC: no copy
-                return sqlite3_step(handle)
-            }
-        } ?? sqlite3_step(handle)
+        let code =
+            blob.map { blob in
+                blob.withUnsafeBytes { bytes in
+                    sqlite3_bind_blob(handle, 1, bytes.baseAddress, Int32(bytes.count), nil) // nil is SQLITE_STATIC: no copy
+                    return sqlite3_step(handle)
+                }
+            } ?? sqlite3_step(handle)
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
         }

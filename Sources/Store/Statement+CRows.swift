@@ -13,7 +13,8 @@ extension Statement {
             let code = sqlite3_step(handle)
             if code == SQLITE_DONE { return }
             guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
             }
             try body(handle)
         }
@@ -21,7 +22,7 @@ extension Statement {
 
     /// A text column's UTF-8 bytes as SQLite holds them, valid until the row steps on.
     static func text(_ row: OpaquePointer, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
-        let start = sqlite3_column_text(row, column)  // before _bytes, as SQLite's documentation asks
+        let start = sqlite3_column_text(row, column) // before _bytes, as SQLite's documentation asks
         return UnsafeBufferPointer(start: start, count: start == nil ? 0 : Int(sqlite3_column_bytes(row, column)))
     }
 }

@@ -6,8 +6,10 @@ public struct TripResultRows: Sendable {
         public var id: Int, device: String?, number: Int
         public var latitudeDegrees: Double, longitudeDegrees: Double
         public var staypoints: Int, devices: Int, totalStaySeconds: Double
-        public init(id: Int, device: String?, number: Int, latitudeDegrees: Double, longitudeDegrees: Double, staypoints: Int,
-                    devices: Int, totalStaySeconds: Double) {
+        public init(
+            id: Int, device: String?, number: Int, latitudeDegrees: Double, longitudeDegrees: Double, staypoints: Int,
+            devices: Int, totalStaySeconds: Double
+        ) {
             (self.id, self.device, self.number) = (id, device, number)
             (self.latitudeDegrees, self.longitudeDegrees) = (latitudeDegrees, longitudeDegrees)
             (self.staypoints, self.devices, self.totalStaySeconds) = (staypoints, devices, totalStaySeconds)
@@ -18,9 +20,13 @@ public struct TripResultRows: Sendable {
         public var id: Int, device: String, startSeconds: Double, endSeconds: Double, durationSeconds: Double
         public var latitudeDegrees: Double, longitudeDegrees: Double, fixes: Int, isOpen: Bool, isActivity: Bool
         public var locationID: Int?, geofenceID: String?
-        public init(id: Int, device: String, startSeconds: Double, endSeconds: Double, durationSeconds: Double, latitudeDegrees: Double,
-                    longitudeDegrees: Double, fixes: Int, isOpen: Bool, isActivity: Bool, locationID: Int?, geofenceID: String?) {
-            (self.id, self.device, self.startSeconds, self.endSeconds, self.durationSeconds) = (id, device, startSeconds, endSeconds, durationSeconds)
+        public init(
+            id: Int, device: String, startSeconds: Double, endSeconds: Double, durationSeconds: Double, latitudeDegrees: Double,
+            longitudeDegrees: Double, fixes: Int, isOpen: Bool, isActivity: Bool, locationID: Int?, geofenceID: String?
+        ) {
+            (self.id, self.device, self.startSeconds, self.endSeconds, self.durationSeconds) = (
+                id, device, startSeconds, endSeconds, durationSeconds
+            )
             (self.latitudeDegrees, self.longitudeDegrees, self.fixes) = (latitudeDegrees, longitudeDegrees, fixes)
             (self.isOpen, self.isActivity, self.locationID, self.geofenceID) = (isOpen, isActivity, locationID, geofenceID)
         }
@@ -30,10 +36,14 @@ public struct TripResultRows: Sendable {
         public var id: Int, device: String, geofenceID: String, geofenceName: String, geofenceKind: String
         public var entrySeconds: Double, exitSeconds: Double, durationSeconds: Double, fixes: Int, closedBy: String
         public var longestGapSeconds: Double, latitudeDegrees: Double, longitudeDegrees: Double
-        public init(id: Int, device: String, geofenceID: String, geofenceName: String, geofenceKind: String, entrySeconds: Double,
-                    exitSeconds: Double, durationSeconds: Double, fixes: Int, closedBy: String, longestGapSeconds: Double,
-                    latitudeDegrees: Double, longitudeDegrees: Double) {
-            (self.id, self.device, self.geofenceID, self.geofenceName, self.geofenceKind) = (id, device, geofenceID, geofenceName, geofenceKind)
+        public init(
+            id: Int, device: String, geofenceID: String, geofenceName: String, geofenceKind: String, entrySeconds: Double,
+            exitSeconds: Double, durationSeconds: Double, fixes: Int, closedBy: String, longestGapSeconds: Double,
+            latitudeDegrees: Double, longitudeDegrees: Double
+        ) {
+            (self.id, self.device, self.geofenceID, self.geofenceName, self.geofenceKind) = (
+                id, device, geofenceID, geofenceName, geofenceKind
+            )
             (self.entrySeconds, self.exitSeconds, self.durationSeconds, self.fixes) = (entrySeconds, exitSeconds, durationSeconds, fixes)
             (self.closedBy, self.longestGapSeconds) = (closedBy, longestGapSeconds)
             (self.latitudeDegrees, self.longitudeDegrees) = (latitudeDegrees, longitudeDegrees)
@@ -45,9 +55,11 @@ public struct TripResultRows: Sendable {
         public var mainMode: String?, legs: Int
         public var originStaypointID: Int?, destinationStaypointID: Int?, originLocationID: Int?, destinationLocationID: Int?
         public var originGeofenceID: String?, destinationGeofenceID: String?
-        public init(id: Int, device: String, startSeconds: Double, endSeconds: Double, durationSeconds: Double, distanceMeters: Double,
-                    mainMode: String?, legs: Int, originStaypointID: Int?, destinationStaypointID: Int?, originLocationID: Int?,
-                    destinationLocationID: Int?, originGeofenceID: String?, destinationGeofenceID: String?) {
+        public init(
+            id: Int, device: String, startSeconds: Double, endSeconds: Double, durationSeconds: Double, distanceMeters: Double,
+            mainMode: String?, legs: Int, originStaypointID: Int?, destinationStaypointID: Int?, originLocationID: Int?,
+            destinationLocationID: Int?, originGeofenceID: String?, destinationGeofenceID: String?
+        ) {
             (self.id, self.device, self.startSeconds, self.endSeconds) = (id, device, startSeconds, endSeconds)
             (self.durationSeconds, self.distanceMeters, self.mainMode, self.legs) = (durationSeconds, distanceMeters, mainMode, legs)
             (self.originStaypointID, self.destinationStaypointID) = (originStaypointID, destinationStaypointID)
@@ -65,11 +77,15 @@ public struct TripResultRows: Sendable {
         /// What the IMU windows and the GPS leg model said on their own (`LegEvidence.imuAnswer`,
         /// `gpsLegModelAnswer`), nil where the source did not speak for the leg.
         public var imuAnswer: String?, gpsLegModelAnswer: String?
-        public init(id: Int, device: String, tripID: Int?, startSeconds: Double, endSeconds: Double, durationSeconds: Double,
-                    distanceMeters: Double, mode: String?, modeSource: String?, fixes: Int, previousStaypointID: Int?,
-                    nextStaypointID: Int?, geometryGeoJSON: String, imuAnswer: String? = nil, gpsLegModelAnswer: String? = nil) {
+        public init(
+            id: Int, device: String, tripID: Int?, startSeconds: Double, endSeconds: Double, durationSeconds: Double,
+            distanceMeters: Double, mode: String?, modeSource: String?, fixes: Int, previousStaypointID: Int?,
+            nextStaypointID: Int?, geometryGeoJSON: String, imuAnswer: String? = nil, gpsLegModelAnswer: String? = nil
+        ) {
             (self.id, self.device, self.tripID, self.startSeconds, self.endSeconds) = (id, device, tripID, startSeconds, endSeconds)
-            (self.durationSeconds, self.distanceMeters, self.mode, self.modeSource, self.fixes) = (durationSeconds, distanceMeters, mode, modeSource, fixes)
+            (self.durationSeconds, self.distanceMeters, self.mode, self.modeSource, self.fixes) = (
+                durationSeconds, distanceMeters, mode, modeSource, fixes
+            )
             (self.previousStaypointID, self.nextStaypointID, self.geometryGeoJSON) = (previousStaypointID, nextStaypointID, geometryGeoJSON)
             (self.imuAnswer, self.gpsLegModelAnswer) = (imuAnswer, gpsLegModelAnswer)
         }

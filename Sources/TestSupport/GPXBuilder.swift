@@ -12,8 +12,10 @@ public struct GPXBuilder {
         /// Extra child elements written verbatim inside the point.
         public var extra: String
 
-        public init(_ latitude: Double, _ longitude: Double, time: Timestamp? = nil, elevation: Double? = nil,
-                    hdop: Double? = nil, extra: String = "") {
+        public init(
+            _ latitude: Double, _ longitude: Double, time: Timestamp? = nil, elevation: Double? = nil,
+            hdop: Double? = nil, extra: String = ""
+        ) {
             self.latitude = latitude
             self.longitude = longitude
             self.time = time
@@ -60,13 +62,16 @@ public struct GPXBuilder {
     }
 
     /// A straight walk of `count` fixes, one per `intervalSeconds`, `stepMeters` apart going north.
-    public static func walk(count: Int, start: Timestamp = Timestamp(secondsSince1970: 1_700_000_000),
-                            intervalSeconds: Double = 1, stepMeters: Double = 1.4,
-                            latitude: Double = 48.0, longitude: Double = 2.0) -> [Point] {
+    public static func walk(
+        count: Int, start: Timestamp = Timestamp(secondsSince1970: 1_700_000_000),
+        intervalSeconds: Double = 1, stepMeters: Double = 1.4,
+        latitude: Double = 48.0, longitude: Double = 2.0
+    ) -> [Point] {
         let degreesPerMeter = 1 / 111_195.0
         return (0..<count).map {
-            Point(latitude + Double($0) * stepMeters * degreesPerMeter, longitude,
-                  time: start.adding(seconds: Double($0) * intervalSeconds), elevation: 35)
+            Point(
+                latitude + Double($0) * stepMeters * degreesPerMeter, longitude,
+                time: start.adding(seconds: Double($0) * intervalSeconds), elevation: 35)
         }
     }
 }

@@ -15,8 +15,10 @@ public enum KnownLegs {
         for t in stride(from: 0.0, through: seconds, by: 1) {
             if t > 0 { travelled += speed(t - 1) }
             let north = travelled * 0.8, east = travelled * 0.6 + 30 * sin(travelled / 300)
-            fixes.append(PositionFix(time: Timestamp(secondsSince1970: start + t), latitudeDegrees: 47 + north / metresPerDegree,
-                                     longitudeDegrees: 8 + east / (metresPerDegree * cos(47 * Double.pi / 180))))
+            fixes.append(
+                PositionFix(
+                    time: Timestamp(secondsSince1970: start + t), latitudeDegrees: 47 + north / metresPerDegree,
+                    longitudeDegrees: 8 + east / (metresPerDegree * cos(47 * Double.pi / 180))))
         }
         return fixes
     }
@@ -25,8 +27,8 @@ public enum KnownLegs {
         switch mode {
         case .walk: return { _ in 1.2 + 0.4 * variant }
         case .bike: return { _ in 4 + 2 * variant }
-        case .bus: return { t in t.truncatingRemainder(dividingBy: 66) < 36 ? 11 : 0 }  // 396 m, then 30 s at a stop
-        default: return { t in t.truncatingRemainder(dividingBy: 150) < 90 ? 20 + 5 * variant : 0 }  // ~2 km, then a minute stopped
+        case .bus: return { t in t.truncatingRemainder(dividingBy: 66) < 36 ? 11 : 0 } // 396 m, then 30 s at a stop
+        default: return { t in t.truncatingRemainder(dividingBy: 150) < 90 ? 20 + 5 * variant : 0 } // ~2 km, then a minute stopped
         }
     }
 
@@ -40,8 +42,10 @@ public enum KnownLegs {
                 for copy in 0..<2 {
                     let seconds = 600.0 + 60 * Double(copy)
                     recording.fixes += fixes(from: clock, seconds: seconds, speed: speed(of: mode, variant: Double((p + m + copy) % 3) / 2))
-                    recording.labels.append(LabelInterval(device: person, start: Timestamp(secondsSince1970: clock),
-                                                          end: Timestamp(secondsSince1970: clock + seconds), rawName: mode.rawValue, source: "labels_file"))
+                    recording.labels.append(
+                        LabelInterval(
+                            device: person, start: Timestamp(secondsSince1970: clock),
+                            end: Timestamp(secondsSince1970: clock + seconds), rawName: mode.rawValue, source: "labels_file"))
                     clock += seconds + 300
                 }
             }

@@ -30,7 +30,8 @@ public enum SharedData {
             let full = (root as NSString).appendingPathComponent(name)
             var isDirectory: ObjCBool = false
             guard !(name as NSString).lastPathComponent.hasPrefix("."),
-                  FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+                FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue
+            else { continue }
             if let extensions, !extensions.contains((name as NSString).pathExtension.lowercased()) { continue }
             files.append(full)
         }

@@ -23,9 +23,11 @@ public struct SyntheticIMU {
         let norm = (axis.0 * axis.0 + axis.1 * axis.1 + axis.2 * axis.2).squareRoot()
         let (x, y, z) = (axis.0 / norm, axis.1 / norm, axis.2 / norm)
         let angle = degrees * .pi / 180, c = cos(angle), s = sin(angle), t = 1 - c
-        return [t * x * x + c, t * x * y - s * z, t * x * z + s * y,
-                t * x * y + s * z, t * y * y + c, t * y * z - s * x,
-                t * x * z - s * y, t * y * z + s * x, t * z * z + c]
+        return [
+            t * x * x + c, t * x * y - s * z, t * x * z + s * y,
+            t * x * y + s * z, t * y * y + c, t * y * z - s * x,
+            t * x * z - s * y, t * y * z + s * x, t * z * z + c
+        ]
     }
 
     /// `seconds` of samples from `start`: accelerometer (m/s², with gravity) and gyroscope (rad/s).

@@ -60,13 +60,20 @@ public struct GTFSFeed: Sendable {
     public static func load(path: String) throws -> GTFSFeed {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw FeedError(path: path, reason: "no such file or folder (expected a GTFS feed: a .zip or a folder with stops.txt, routes.txt, trips.txt, stop_times.txt)")
+            throw FeedError(
+                path: path,
+                reason:
+                    "no such file or folder (expected a GTFS feed: a .zip or a folder with stops.txt, routes.txt, trips.txt, stop_times.txt)"
+            )
         }
         if isFolder.boolValue { return try load(folder: path) }
         return try ZipExtraction.withUnpackedFolder(path) { root in
             // Feeds are zipped flat, but some wrap the files in one folder.
-            if FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent("stops.txt")) { return try load(folder: root) }
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: root))?.filter { !$0.hasPrefix(".") && $0 != "__MACOSX" } ?? []
+            if FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent("stops.txt")) {
+                return try load(folder: root)
+            }
+            let names =
+                (try? FileManager.default.contentsOfDirectory(atPath: root))?.filter { !$0.hasPrefix(".") && $0 != "__MACOSX" } ?? []
             if names.count == 1 { return try load(folder: (root as NSString).appendingPathComponent(names[0]), shownAs: path) }
             throw FeedError(path: path, reason: "the zip holds no stops.txt; it holds [\(names.sorted().joined(separator: ", "))]")
         }
@@ -103,13 +110,16 @@ public struct GTFSFeed: Sendable {
         var stopIndex: [String: Int] = [:], parents: [Int: String] = [:]
         try Table.read(file("stops.txt"), required: ["stop_id"]) { row in
             guard let latitude = row.double("stop_lat"), let longitude = row.double("stop_lon"),
-                  abs(latitude) <= 90, abs(longitude) <= 180, latitude != 0 || longitude != 0 else { feed.skippedRows += 1; return }
+                abs(latitude) <= 90, abs(longitude) <= 180, latitude != 0 || longitude != 0
+            else { feed.skippedRows += 1; return }
             let id = row.string("stop_id")
             stopIndex[id] = feed.stops.count
             let parent = row.string("parent_station")
             if !parent.isEmpty { parents[feed.stops.count] = parent }
-            feed.stops.append(Stop(id: id, name: row.string("stop_name"), latitudeDegrees: latitude, longitudeDegrees: longitude,
-                                   kinds: [], locationType: row.int("location_type") ?? 0))
+            feed.stops.append(
+                Stop(
+                    id: id, name: row.string("stop_name"), latitudeDegrees: latitude, longitudeDegrees: longitude,
+                    kinds: [], locationType: row.int("location_type") ?? 0))
         }
         // Trips without a shape keep their stop sequence, for corridors between stops.
         var sequences: [String: [(Int, Int)]] = [:]
@@ -124,15 +134,21 @@ public struct GTFSFeed: Sendable {
             }
         }
         // Kinds up to parent stations, then down to their entrances and other children.
-        for (child, parent) in parents { if let station = stopIndex[parent] { feed.stops[station].kinds.formUnion(feed.stops[child].kinds) } }
-        for (child, parent) in parents { if let station = stopIndex[parent] { feed.stops[child].kinds.formUnion(feed.stops[station].kinds) } }
+        for (child, parent) in parents {
+            if let station = stopIndex[parent] { feed.stops[station].kinds.formUnion(feed.stops[child].kinds) }
+        }
+        for (child, parent) in parents {
+            if let station = stopIndex[parent] { feed.stops[child].kinds.formUnion(feed.stops[station].kinds) }
+        }
 
         if hasShapes, !shapeKinds.isEmpty {
             var points: [String: [(Int, Double, Double)]] = [:]
             try Table.read(file("shapes.txt"), required: ["shape_id", "shape_pt_lat", "shape_pt_lon"]) { row in
                 let shape = row.string("shape_id")
                 guard shapeKinds[shape] != nil else { return }
-                guard let latitude = row.double("shape_pt_lat"), let longitude = row.double("shape_pt_lon") else { feed.skippedRows += 1; return }
+                guard let latitude = row.double("shape_pt_lat"), let longitude = row.double("shape_pt_lon") else {
+                    feed.skippedRows += 1; return
+                }
                 let sequence = row.int("shape_pt_sequence") ?? points[shape]?.count ?? 0
                 points[shape, default: []].append((sequence, latitude, longitude))
             }
@@ -150,7 +166,9 @@ public struct GTFSFeed: Sendable {
             patterns[pattern, default: []].formUnion(tripKinds[trip]!)
         }
         for pattern in patterns.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            feed.corridors.append(Corridor(kinds: patterns[pattern]!, points: pattern.map { (feed.stops[$0].latitudeDegrees, feed.stops[$0].longitudeDegrees) }))
+            feed.corridors.append(
+                Corridor(
+                    kinds: patterns[pattern]!, points: pattern.map { (feed.stops[$0].latitudeDegrees, feed.stops[$0].longitudeDegrees) }))
         }
         feed.stopPatterns = patterns.count
         return feed
@@ -200,8 +218,10 @@ public struct GTFSFeed: Sendable {
                     for index in 0..<table.fields.count { table.columns[table.fields.string(index, in: line)] = index }
                     let missing = required.filter { table.columns[$0] == nil }
                     guard missing.isEmpty else {
-                        throw FeedError(path: path, reason: "line 1: the header lacks \(missing.joined(separator: ", ")) (GTFS names them so); it has "
-                                        + table.columns.sorted { $0.value < $1.value }.map(\.key).joined(separator: ","))
+                        throw FeedError(
+                            path: path,
+                            reason: "line 1: the header lacks \(missing.joined(separator: ", ")) (GTFS names them so); it has "
+                                + table.columns.sorted { $0.value < $1.value }.map(\.key).joined(separator: ","))
                     }
                     return true
                 }

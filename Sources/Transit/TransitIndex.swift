@@ -62,8 +62,10 @@ public struct TransitIndex: Sendable {
     public var corridorPieces: Int { pieces.count }
 
     private func cell(_ latitude: Double, _ longitude: Double, widenedBy metres: Double = 0) -> (Int, Int) {
-        (Int(((latitude * metresPerDegreeLatitude + metres) / Self.cellMeters).rounded(.down)),
-         Int(((longitude * metresPerDegreeLongitude + metres) / Self.cellMeters).rounded(.down)))
+        (
+            Int(((latitude * metresPerDegreeLatitude + metres) / Self.cellMeters).rounded(.down)),
+            Int(((longitude * metresPerDegreeLongitude + metres) / Self.cellMeters).rounded(.down))
+        )
     }
 
     private func key(_ cell: (Int, Int)) -> Int64 { Int64(cell.0) << 32 | Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: cell.1))) }
@@ -76,7 +78,9 @@ public struct TransitIndex: Sendable {
     }
 
     /// Calls `body` with every entry filed in the cells within `metres` of the position.
-    private func candidates(_ cells: [Int64: [Int32]], _ latitude: Double, _ longitude: Double, within metres: Double, _ body: (Int32) -> Void) {
+    private func candidates(
+        _ cells: [Int64: [Int32]], _ latitude: Double, _ longitude: Double, within metres: Double, _ body: (Int32) -> Void
+    ) {
         let reach = metres * margin
         let (r0, c0) = cell(latitude, longitude, widenedBy: -reach), (r1, c1) = cell(latitude, longitude, widenedBy: reach)
         for row in r0...r1 { for column in c0...c1 { cells[key((row, column))]?.forEach(body) } }
@@ -112,7 +116,7 @@ public struct TransitIndex: Sendable {
     public func corridorKinds(_ latitude: Double, _ longitude: Double, within metres: Double) -> TransitKinds {
         var kinds = TransitKinds()
         let metres = min(metres, Self.maxCorridorMeters)
-        let cosine = cos(latitude * .pi / 180)  // once per position, not per piece
+        let cosine = cos(latitude * .pi / 180) // once per position, not per piece
         let scale = Geodesy.earthRadiusMeters * .pi / 180
         let reachLatitude = metres / scale, reachLongitude = metres / (scale * max(cosine, 1e-6))
         candidates(pieceCells, latitude, longitude, within: metres) { index in
@@ -120,7 +124,10 @@ public struct TransitIndex: Sendable {
             guard !kinds.isSuperset(of: piece.4) else { return }
             // Both ends beyond reach on one side: the piece cannot pass within `metres`.
             if min(piece.0, piece.2) > latitude + reachLatitude || max(piece.0, piece.2) < latitude - reachLatitude
-                || min(piece.1, piece.3) > longitude + reachLongitude || max(piece.1, piece.3) < longitude - reachLongitude { return }
+                || min(piece.1, piece.3) > longitude + reachLongitude || max(piece.1, piece.3) < longitude - reachLongitude
+            {
+                return
+            }
             if Self.segmentMeters(latitude, longitude, piece, cosine: cosine) <= metres { kinds.formUnion(piece.4) }
         }
         return kinds
@@ -128,8 +135,10 @@ public struct TransitIndex: Sendable {
 
     /// Metres from a position to a piece, on the tangent plane at the position; `cosine` is
     /// the cosine of the position's latitude.
-    static func segmentMeters(_ latitude: Double, _ longitude: Double, _ piece: (Double, Double, Double, Double, TransitKinds),
-                              cosine: Double) -> Double {
+    static func segmentMeters(
+        _ latitude: Double, _ longitude: Double, _ piece: (Double, Double, Double, Double, TransitKinds),
+        cosine: Double
+    ) -> Double {
         let scale = Geodesy.earthRadiusMeters * .pi / 180
         let ax = (piece.1 - longitude) * scale * cosine, ay = (piece.0 - latitude) * scale
         let bx = (piece.3 - longitude) * scale * cosine, by = (piece.2 - latitude) * scale

@@ -86,7 +86,8 @@ public struct TransitMatch: Sendable, Hashable {
         func close() {
             if let a = run.first, let b = run.last, fixes[b].0 - fixes[a].0 >= stopSeconds {
                 let members = run.map { fixes[$0] }
-                places.append((members.map(\.1).reduce(0, +) / Double(members.count), members.map(\.2).reduce(0, +) / Double(members.count)))
+                places.append(
+                    (members.map(\.1).reduce(0, +) / Double(members.count), members.map(\.2).reduce(0, +) / Double(members.count)))
             }
             run = []
         }

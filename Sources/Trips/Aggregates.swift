@@ -34,8 +34,10 @@ public struct ODGroup: Sendable, Equatable {
     /// Trips per main mode name ("unknown" for none).
     public var mainModes: [String: Int]
 
-    public init(origin: String?, destination: String?, trips: Int, devices: Int, persons: Int, durationsSeconds: [Double],
-                distancesMeters: [Double], mainModes: [String: Int]) {
+    public init(
+        origin: String?, destination: String?, trips: Int, devices: Int, persons: Int, durationsSeconds: [Double],
+        distancesMeters: [Double], mainModes: [String: Int]
+    ) {
         (self.origin, self.destination, self.trips, self.devices, self.persons) = (origin, destination, trips, devices, persons)
         (self.durationsSeconds, self.distancesMeters, self.mainModes) = (durationsSeconds, distancesMeters, mainModes)
     }
@@ -43,21 +45,25 @@ public struct ODGroup: Sendable, Equatable {
     /// The groups of `devices`' trips; `persons` names each device's person (the device itself
     /// where it names none).
     public static func groups(_ devices: [DeviceTrips], persons: [String: String] = [:]) -> [ODGroup] {
-        groups(devices.flatMap { device in
-            device.trips.map { trip in
-                Member(device: device.device, person: persons[device.device] ?? device.device, origin: trip.originGeofence,
-                       destination: trip.destinationGeofence, durationSeconds: trip.durationSeconds, distanceMeters: trip.distanceMeters,
-                       mainMode: modeName(trip.mainMode))
-            }
-        })
+        groups(
+            devices.flatMap { device in
+                device.trips.map { trip in
+                    Member(
+                        device: device.device, person: persons[device.device] ?? device.device, origin: trip.originGeofence,
+                        destination: trip.destinationGeofence, durationSeconds: trip.durationSeconds, distanceMeters: trip.distanceMeters,
+                        mainMode: modeName(trip.mainMode))
+                }
+            })
     }
 
     /// A trip as a group counts it.
     public struct Member: Sendable {
         public var device: String, person: String, origin: String?, destination: String?
         public var durationSeconds: Double, distanceMeters: Double, mainMode: String
-        public init(device: String, person: String, origin: String?, destination: String?, durationSeconds: Double, distanceMeters: Double,
-                    mainMode: String) {
+        public init(
+            device: String, person: String, origin: String?, destination: String?, durationSeconds: Double, distanceMeters: Double,
+            mainMode: String
+        ) {
             (self.device, self.person, self.origin, self.destination) = (device, person, origin, destination)
             (self.durationSeconds, self.distanceMeters, self.mainMode) = (durationSeconds, distanceMeters, mainMode)
         }
@@ -68,10 +74,11 @@ public struct ODGroup: Sendable, Equatable {
         var groups: [[String?]: [Member]] = [:]
         for member in members { groups[[member.origin, member.destination], default: []].append(member) }
         return groups.map { key, members in
-            ODGroup(origin: key[0], destination: key[1], trips: members.count, devices: Set(members.map(\.device)).count,
-                    persons: Set(members.map(\.person)).count,
-                    durationsSeconds: members.map(\.durationSeconds), distancesMeters: members.map(\.distanceMeters),
-                    mainModes: Dictionary(members.map { ($0.mainMode, 1) }, uniquingKeysWith: +))
+            ODGroup(
+                origin: key[0], destination: key[1], trips: members.count, devices: Set(members.map(\.device)).count,
+                persons: Set(members.map(\.person)).count,
+                durationsSeconds: members.map(\.durationSeconds), distancesMeters: members.map(\.distanceMeters),
+                mainModes: Dictionary(members.map { ($0.mainMode, 1) }, uniquingKeysWith: +))
         }
     }
 }
@@ -110,8 +117,10 @@ public struct ODMatrix: Sendable {
         suppressedPairs = groups.count - published.count
         suppressedTrips = groups.filter { $0.persons < minimumPersons }.reduce(0) { $0 + $1.trips }
         rows = published.map { group in
-            Row(origin: group.origin, destination: group.destination, trips: group.trips, devices: group.devices, persons: group.persons,
-                medianDurationSeconds: Quantile.median(group.durationsSeconds)!, medianDistanceMeters: Quantile.median(group.distancesMeters)!,
+            Row(
+                origin: group.origin, destination: group.destination, trips: group.trips, devices: group.devices, persons: group.persons,
+                medianDurationSeconds: Quantile.median(group.durationsSeconds)!,
+                medianDistanceMeters: Quantile.median(group.distancesMeters)!,
                 modeShares: group.mainModes.mapValues { Double($0) / Double(group.trips) })
         }.sorted { ($0.trips, $1.origin ?? "", $1.destination ?? "") > ($1.trips, $0.origin ?? "", $0.destination ?? "") }
     }
@@ -175,10 +184,11 @@ public struct ModalSplit: Sendable {
         suppressedComplementary = hidden.count - suppressedPrimary
         rows = ordered.enumerated().filter { !hidden.contains($0.offset) }.map { _, total in
             let whole = wholes[[total.dimension, total.key]]!
-            return Row(dimension: total.dimension, key: total.key, mode: total.mode, trips: total.trips, persons: total.persons,
-                       tripShare: share(Double(total.trips), Double(whole.trips)), distanceMeters: total.distanceMeters,
-                       distanceShare: share(total.distanceMeters, whole.distance), durationSeconds: total.durationSeconds,
-                       durationShare: share(total.durationSeconds, whole.duration))
+            return Row(
+                dimension: total.dimension, key: total.key, mode: total.mode, trips: total.trips, persons: total.persons,
+                tripShare: share(Double(total.trips), Double(whole.trips)), distanceMeters: total.distanceMeters,
+                distanceShare: share(total.distanceMeters, whole.distance), durationSeconds: total.durationSeconds,
+                durationShare: share(total.durationSeconds, whole.duration))
         }.sorted { a, b in
             (dimensionOrder[a.dimension] ?? 3, weekdayOrder[a.key] ?? 0, a.key, modeRank(a.mode))
                 < (dimensionOrder[b.dimension] ?? 3, weekdayOrder[b.key] ?? 0, b.key, modeRank(b.mode))
@@ -191,29 +201,36 @@ public struct ModalSplit: Sendable {
     /// whole of "all". A group's whole is sensitive when every row of it is (its persons, not
     /// counted here, are then taken as fewer than k).
     static func suppressed(_ totals: [ModalTotal], minimumPersons k: Int) -> Set<Int> {
-        var cells = totals.map { CellSuppression.Cell(publishable: true, sensitive: $0.persons < k, size: $0.durationSeconds + Double($0.trips)) }
+        var cells = totals.map {
+            CellSuppression.Cell(publishable: true, sensitive: $0.persons < k, size: $0.durationSeconds + Double($0.trips))
+        }
         var members: [[String]: [Int]] = [:]
         for (index, total) in totals.enumerated() { members[[total.dimension, total.key], default: []].append(index) }
         var whole: [[String]: Int] = [:], revealedBy: [Int: [Int]] = [:]
         for (group, indices) in members.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             whole[group] = cells.count
             revealedBy[cells.count] = indices
-            cells.append(CellSuppression.Cell(publishable: false, sensitive: indices.allSatisfy { cells[$0].sensitive },
-                                              size: indices.reduce(0) { $0 + cells[$1].size }))
+            cells.append(
+                CellSuppression.Cell(
+                    publishable: false, sensitive: indices.allSatisfy { cells[$0].sensitive },
+                    size: indices.reduce(0) { $0 + cells[$1].size }))
         }
-        var relations: [[(cell: Int, sign: Double)]] = members.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }).map { group, indices in
+        var relations: [[(cell: Int, sign: Double)]] = members.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }).map {
+            group, indices in
             indices.map { ($0, 1.0) } + [(whole[group]!, -1.0)]
         }
-        let overall = Dictionary(totals.enumerated().filter { $0.element.dimension == "all" }.map { ($0.element.mode, $0.offset) },
-                                 uniquingKeysWith: { first, _ in first })
+        let overall = Dictionary(
+            totals.enumerated().filter { $0.element.dimension == "all" }.map { ($0.element.mode, $0.offset) },
+            uniquingKeysWith: { first, _ in first })
         for dimension in Set(totals.map(\.dimension)).subtracting(["all"]).sorted() {
             let inDimension = totals.indices.filter { totals[$0].dimension == dimension }
             for (mode, all) in overall.sorted(by: { $0.key < $1.key }) {
                 relations.append(inDimension.filter { totals[$0].mode == mode }.map { ($0, 1.0) } + [(all, -1.0)])
             }
             if let allWhole = whole[["all", "all"]] {
-                relations.append(Set(inDimension.map { [totals[$0].dimension, totals[$0].key] }).sorted { $0.lexicographicallyPrecedes($1) }
-                    .map { (whole[$0]!, 1.0) } + [(allWhole, -1.0)])
+                relations.append(
+                    Set(inDimension.map { [totals[$0].dimension, totals[$0].key] }).sorted { $0.lexicographicallyPrecedes($1) }
+                        .map { (whole[$0]!, 1.0) } + [(allWhole, -1.0)])
             }
         }
         return CellSuppression(cells: cells, relations: relations, revealedBy: revealedBy).suppressed()
@@ -243,8 +260,10 @@ public struct ModalTotal: Sendable, Equatable {
     /// The (dimension, key) pairs a trip or leg starting at `seconds` counts in: all, its local
     /// hour (00–23) and its local weekday.
     public static func keys(startSeconds seconds: Double, calendar: CalendarKeys) -> [[String]] {
-        [["all", "all"], ["hour", String(format: "%02d", calendar.hour(seconds))],
-         ["weekday", CalendarKeys.weekdayNames[calendar.weekday(seconds)]]]
+        [
+            ["all", "all"], ["hour", String(format: "%02d", calendar.hour(seconds))],
+            ["weekday", CalendarKeys.weekdayNames[calendar.weekday(seconds)]]
+        ]
     }
 
     /// One trip or leg as the modal split counts it: who made it, when it started, its mode
@@ -252,19 +271,26 @@ public struct ModalTotal: Sendable, Equatable {
     public struct Entry: Sendable {
         public var person: String, startSeconds: Double, mode: String, distanceMeters: Double, durationSeconds: Double
         public init(person: String, startSeconds: Double, mode: String, distanceMeters: Double = 0, durationSeconds: Double = 0) {
-            (self.person, self.startSeconds, self.mode, self.distanceMeters, self.durationSeconds) = (person, startSeconds, mode, distanceMeters, durationSeconds)
+            (self.person, self.startSeconds, self.mode, self.distanceMeters, self.durationSeconds) = (
+                person, startSeconds, mode, distanceMeters, durationSeconds
+            )
         }
     }
 
     /// `persons` names each device's person (the device itself where it names none).
-    public static func totals(_ devices: [DeviceTrips], persons: [String: String] = [:], calendar: CalendarKeys = CalendarKeys()) -> [ModalTotal] {
+    public static func totals(_ devices: [DeviceTrips], persons: [String: String] = [:], calendar: CalendarKeys = CalendarKeys())
+        -> [ModalTotal]
+    {
         let trips = devices.flatMap { device in
-            device.trips.map { Entry(person: persons[device.device] ?? device.device, startSeconds: $0.startSeconds, mode: modeName($0.mainMode)) }
+            device.trips.map {
+                Entry(person: persons[device.device] ?? device.device, startSeconds: $0.startSeconds, mode: modeName($0.mainMode))
+            }
         }
         let legs = devices.flatMap { device in
             device.triplegs.map {
-                Entry(person: persons[device.device] ?? device.device, startSeconds: $0.startSeconds, mode: modeName($0.mode),
-                      distanceMeters: $0.distanceMeters, durationSeconds: $0.durationSeconds)
+                Entry(
+                    person: persons[device.device] ?? device.device, startSeconds: $0.startSeconds, mode: modeName($0.mode),
+                    distanceMeters: $0.distanceMeters, durationSeconds: $0.durationSeconds)
             }
         }
         return totals(trips: trips, legs: legs, calendar: calendar)
@@ -275,7 +301,8 @@ public struct ModalTotal: Sendable, Equatable {
     public static func totals(trips: [Entry], legs: [Entry], calendar: CalendarKeys = CalendarKeys()) -> [ModalTotal] {
         var totals: [[String]: ModalTotal] = [:], people: [[String]: Set<String>] = [:]
         func add(_ key: [String], _ mode: String, person: String, trips: Int = 0, distance: Double = 0, duration: Double = 0) {
-            var total = totals[key + [mode]]
+            var total =
+                totals[key + [mode]]
                 ?? ModalTotal(dimension: key[0], key: key[1], mode: mode, trips: 0, distanceMeters: 0, durationSeconds: 0, persons: 0)
             total.trips += trips
             total.distanceMeters += distance
@@ -335,11 +362,12 @@ public struct DeviceStatistics: Sendable {
                 if leg.mode != .still { motion += leg.durationSeconds }
             }
             let observed = device.observed
-            return Row(device: device.device, fixes: observed.fixes, firstSeconds: observed.firstSeconds,
-                       lastSeconds: observed.lastSeconds, daysObserved: observed.daysObserved(calendar),
-                       staypoints: device.staypoints.count, dwells: device.dwells.count, trips: device.trips.count,
-                       distanceMeters: device.triplegs.reduce(0) { $0 + $1.distanceMeters }, hoursInMotion: motion / 3600,
-                       secondsPerMode: seconds, distancePerMode: distance)
+            return Row(
+                device: device.device, fixes: observed.fixes, firstSeconds: observed.firstSeconds,
+                lastSeconds: observed.lastSeconds, daysObserved: observed.daysObserved(calendar),
+                staypoints: device.staypoints.count, dwells: device.dwells.count, trips: device.trips.count,
+                distanceMeters: device.triplegs.reduce(0) { $0 + $1.distanceMeters }, hoursInMotion: motion / 3600,
+                secondsPerMode: seconds, distancePerMode: distance)
         }
     }
 }

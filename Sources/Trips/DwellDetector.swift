@@ -76,11 +76,13 @@ public struct DwellDetector: Sendable {
             candidateFixes += 1
             let start = candidateStart!
             if candidateFixes >= parameters.enterFixes
-                || point.timeSeconds - points[start].timeSeconds >= parameters.enterSeconds {
-                open = GeofenceDwell(device: track.device, geofenceID: geofence.id, geofenceKind: geofence.kind, entrySeconds: points[start].timeSeconds,
-                                     exitSeconds: point.timeSeconds, fixesUsed: candidateFixes, firstFix: start,
-                                     lastFix: index, closure: .trackEnd,
-                                     longestGapSeconds: (start..<index).map { track.secondsBefore($0 + 1) }.max() ?? 0)
+                || point.timeSeconds - points[start].timeSeconds >= parameters.enterSeconds
+            {
+                open = GeofenceDwell(
+                    device: track.device, geofenceID: geofence.id, geofenceKind: geofence.kind, entrySeconds: points[start].timeSeconds,
+                    exitSeconds: point.timeSeconds, fixesUsed: candidateFixes, firstFix: start,
+                    lastFix: index, closure: .trackEnd,
+                    longestGapSeconds: (start..<index).map { track.secondsBefore($0 + 1) }.max() ?? 0)
                 candidateStart = nil
             }
         }
@@ -90,9 +92,12 @@ public struct DwellDetector: Sendable {
 
     private func isInside(_ point: TrackPoint, _ fence: Geofence, _ box: FenceBox, buffered: Bool) -> Bool {
         guard box.mayContain(point) else { return false }
-        if !buffered { return GeofenceContainment.contains(fence, latitudeDegrees: point.latitudeDegrees, longitudeDegrees: point.longitudeDegrees) }
+        if !buffered {
+            return GeofenceContainment.contains(fence, latitudeDegrees: point.latitudeDegrees, longitudeDegrees: point.longitudeDegrees)
+        }
         let buffer = point.accuracyMeters.isNaN ? 0 : min(point.accuracyMeters, parameters.maxAccuracyBufferMeters)
-        return GeofenceContainment.distanceOutsideMeters(fence, latitudeDegrees: point.latitudeDegrees,
-                                                         longitudeDegrees: point.longitudeDegrees) <= buffer
+        return GeofenceContainment.distanceOutsideMeters(
+            fence, latitudeDegrees: point.latitudeDegrees,
+            longitudeDegrees: point.longitudeDegrees) <= buffer
     }
 }

@@ -16,8 +16,10 @@ public struct LegEvidence: Hashable, Sendable {
     public var gpsProbabilities: [Mode: Double]?
     public var transit: TransitMatch?
 
-    public init(imuShare: Double = 0, imuMode: Mode? = nil, imuModeShare: Double = 0, gpsProbabilities: [Mode: Double]? = nil,
-                transit: TransitMatch? = nil) {
+    public init(
+        imuShare: Double = 0, imuMode: Mode? = nil, imuModeShare: Double = 0, gpsProbabilities: [Mode: Double]? = nil,
+        transit: TransitMatch? = nil
+    ) {
         self.imuShare = imuShare
         self.imuMode = imuMode
         self.imuModeShare = imuModeShare

@@ -44,9 +44,10 @@ extension LocationClusterer {
     /// The links of the tile's owned staypoints. The halo must hold every staypoint within 2ε
     /// of an owned one; halo staypoints get no link of their own (their tile gives them).
     public func tileLinks(_ points: [TilePoint]) -> [TileLink] {
-        let neighbours = neighbourLists(points.map {
-            TrackPoint(timeSeconds: 0, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees)
-        })
+        let neighbours = neighbourLists(
+            points.map {
+                TrackPoint(timeSeconds: 0, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees)
+            })
         // Exact for owned staypoints and their neighbours, whose ε-neighbourhoods the halo holds.
         let isCore = neighbours.map { $0.count >= parameters.minimumStaypoints }
         var sets = DisjointSets(count: points.count)
@@ -85,7 +86,9 @@ extension LocationClusterer {
         }
         // A cluster's rank: the position of its first core point, where `dbscan` seeds it.
         var firstCore: [Int: Int] = [:]
-        for i in staypoints.indices where isCore[i] { firstCore[sets.root(i), default: .max] = min(firstCore[sets.root(i)] ?? .max, position[i]) }
+        for i in staypoints.indices where isCore[i] {
+            firstCore[sets.root(i), default: .max] = min(firstCore[sets.root(i)] ?? .max, position[i])
+        }
         var labels = [Int?](repeating: nil, count: staypoints.count)
         for i in staypoints.indices where isCore[i] { labels[position[i]] = firstCore[sets.root(i)] }
         for (border, core) in borders where !isCore[border] {

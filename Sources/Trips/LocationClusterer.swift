@@ -36,8 +36,11 @@ public struct LocationClusterer: Sendable {
 
     private func clusterGroup(_ staypoints: inout [Staypoint], indices: [Int], device: String?, offset: Int) -> [Location] {
         let order = Self.order(staypoints, indices)
-        let points = order.map { TrackPoint(timeSeconds: 0, latitudeDegrees: staypoints[$0].latitudeDegrees,
-                                            longitudeDegrees: staypoints[$0].longitudeDegrees) }
+        let points = order.map {
+            TrackPoint(
+                timeSeconds: 0, latitudeDegrees: staypoints[$0].latitudeDegrees,
+                longitudeDegrees: staypoints[$0].longitudeDegrees)
+        }
         return assign(dbscan(points), order: order, to: &staypoints, device: device, offset: offset)
     }
 
@@ -57,13 +60,18 @@ public struct LocationClusterer: Sendable {
             staypoints[order[position]].location = offset + label
         }
         return members.enumerated().map { number, indices in
-            let centre = StaypointDetector.centroid(ArraySlice(indices.map {
-                TrackPoint(timeSeconds: 0, latitudeDegrees: staypoints[$0].latitudeDegrees, longitudeDegrees: staypoints[$0].longitudeDegrees)
-            }))
-            return Location(device: device, number: number + 1, latitudeDegrees: centre.latitudeDegrees,
-                            longitudeDegrees: centre.longitudeDegrees, staypoints: indices.count,
-                            devices: Set(indices.map { staypoints[$0].device }).count,
-                            totalStaySeconds: indices.reduce(0) { $0 + staypoints[$1].durationSeconds })
+            let centre = StaypointDetector.centroid(
+                ArraySlice(
+                    indices.map {
+                        TrackPoint(
+                            timeSeconds: 0, latitudeDegrees: staypoints[$0].latitudeDegrees,
+                            longitudeDegrees: staypoints[$0].longitudeDegrees)
+                    }))
+            return Location(
+                device: device, number: number + 1, latitudeDegrees: centre.latitudeDegrees,
+                longitudeDegrees: centre.longitudeDegrees, staypoints: indices.count,
+                devices: Set(indices.map { staypoints[$0].device }).count,
+                totalStaySeconds: indices.reduce(0) { $0 + staypoints[$1].durationSeconds })
         }
     }
 
@@ -100,7 +108,8 @@ public struct LocationClusterer: Sendable {
             neighbours[index].append(index)
             var other = rank + 1
             while other < byLatitude.count,
-                  points[byLatitude[other]].latitudeDegrees - points[index].latitudeDegrees <= latitudeBand {
+                points[byLatitude[other]].latitudeDegrees - points[index].latitudeDegrees <= latitudeBand
+            {
                 let candidate = byLatitude[other]
                 if vectors.chordSquared(index, candidate) <= chordSquaredThreshold {
                     neighbours[index].append(candidate)

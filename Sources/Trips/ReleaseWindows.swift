@@ -52,26 +52,30 @@ public enum ReleaseWindows {
             return Window(id: dateText(day), startSeconds: instant(day), endSeconds: instant(day + 1))
         case .week:
             let monday = day - calendar.weekday(seconds)
-            let thursday = monday + 3  // ISO 8601: a week belongs to the year of its Thursday
+            let thursday = monday + 3 // ISO 8601: a week belongs to the year of its Thursday
             let year = ISO8601.civil(fromDays: thursday).year
             let week = (thursday - ISO8601.days(year: year, month: 1, day: 1)) / 7 + 1
             return Window(id: String(format: "%04d-W%02d", year, week), startSeconds: instant(monday), endSeconds: instant(monday + 7))
         case .month:
             let (year, month, _) = ISO8601.civil(fromDays: day)
             let next = month == 12 ? ISO8601.days(year: year + 1, month: 1, day: 1) : ISO8601.days(year: year, month: month + 1, day: 1)
-            return Window(id: String(format: "%04d-%02d", year, month), startSeconds: instant(ISO8601.days(year: year, month: month, day: 1)), endSeconds: instant(next))
+            return Window(
+                id: String(format: "%04d-%02d", year, month), startSeconds: instant(ISO8601.days(year: year, month: month, day: 1)),
+                endSeconds: instant(next))
         }
     }
 
     /// What to release now: each window that has closed and is not released yet, with the trips
     /// (indices into `trips`) it holds. `trips` are the store's, each with its device and start;
     /// `released` the windows already published; `latestSeconds` the end of the latest trip.
-    public static func due(trips: [ReleasedTrip], releasedTrips: Set<ReleasedTrip>, releasedWindows: Set<String>, latestSeconds: Double,
-                           graceSeconds: Double, period: Period, calendar: CalendarKeys) -> [(window: Window, trips: [Int])] {
+    public static func due(
+        trips: [ReleasedTrip], releasedTrips: Set<ReleasedTrip>, releasedWindows: Set<String>, latestSeconds: Double,
+        graceSeconds: Double, period: Period, calendar: CalendarKeys
+    ) -> [(window: Window, trips: [Int])] {
         var byWindow: [Window: [Int]] = [:]
         for (index, trip) in trips.enumerated() where !releasedTrips.contains(trip) {
             var window = window(containing: trip.startSeconds, period: period, calendar: calendar)
-            while releasedWindows.contains(window.id) {  // late data: the next window not released
+            while releasedWindows.contains(window.id) { // late data: the next window not released
                 window = Self.window(containing: window.endSeconds, period: period, calendar: calendar)
             }
             byWindow[window, default: []].append(index)

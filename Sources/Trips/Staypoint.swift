@@ -27,12 +27,15 @@ public struct Staypoint: Hashable, Sendable {
     /// A staypoint as a store keeps it, without its track: what the location pass over every
     /// device of a distributed run (`pipeline locations`) clusters. Its fix indices are 0.
     public init(device: String, startSeconds: Double, endSeconds: Double, latitudeDegrees: Double, longitudeDegrees: Double) {
-        self.init(device: device, firstFix: 0, endFix: 0, startSeconds: startSeconds, endSeconds: endSeconds,
-                  latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees, isOpen: false, location: nil)
+        self.init(
+            device: device, firstFix: 0, endFix: 0, startSeconds: startSeconds, endSeconds: endSeconds,
+            latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees, isOpen: false, location: nil)
     }
 
-    init(device: String, firstFix: Int, endFix: Int, startSeconds: Double, endSeconds: Double, latitudeDegrees: Double,
-         longitudeDegrees: Double, isOpen: Bool, location: Int? = nil, geofence: String? = nil, isActivity: Bool = false) {
+    init(
+        device: String, firstFix: Int, endFix: Int, startSeconds: Double, endSeconds: Double, latitudeDegrees: Double,
+        longitudeDegrees: Double, isOpen: Bool, location: Int? = nil, geofence: String? = nil, isActivity: Bool = false
+    ) {
         (self.device, self.firstFix, self.endFix, self.startSeconds, self.endSeconds) = (device, firstFix, endFix, startSeconds, endSeconds)
         (self.latitudeDegrees, self.longitudeDegrees, self.isOpen) = (latitudeDegrees, longitudeDegrees, isOpen)
         (self.location, self.geofence, self.isActivity) = (location, geofence, isActivity)

@@ -35,7 +35,9 @@ public struct StaypointDetector: Sendable {
     /// trackintel's conventions throughout.
     public var ridesAcrossGap: (@Sendable (TrackPoint, TrackPoint) -> Bool)?
 
-    public init(parameters: StaypointParameters = StaypointParameters(), ridesAcrossGap: (@Sendable (TrackPoint, TrackPoint) -> Bool)? = nil) {
+    public init(
+        parameters: StaypointParameters = StaypointParameters(), ridesAcrossGap: (@Sendable (TrackPoint, TrackPoint) -> Bool)? = nil
+    ) {
         self.parameters = parameters
         self.ridesAcrossGap = ridesAcrossGap
     }
@@ -56,7 +58,7 @@ public struct StaypointDetector: Sendable {
             }
             guard anchor.isAtOrBeyond(points[current]) else { continue }
             let ride = ridesAcrossGap?(points[current - 1], points[current]) ?? false
-            let end = ride ? current - 1 : current  // after a ride, the next leg starts where it began
+            let end = ride ? current - 1 : current // after a ride, the next leg starts where it began
             if points[end].timeSeconds - points[start].timeSeconds >= parameters.timeSeconds {
                 stays.append(staypoint(track, from: start, to: end, end: points[end].timeSeconds, isOpen: false))
             }
@@ -72,9 +74,10 @@ public struct StaypointDetector: Sendable {
 
     private func staypoint(_ track: DeviceTrack, from start: Int, to end: Int, end endSeconds: Double, isOpen: Bool) -> Staypoint {
         let centre = Self.centroid(track.points[start..<end])
-        return Staypoint(device: track.device, firstFix: start, endFix: end, startSeconds: track.points[start].timeSeconds,
-                         endSeconds: endSeconds, latitudeDegrees: centre.latitudeDegrees,
-                         longitudeDegrees: centre.longitudeDegrees, isOpen: isOpen, location: nil)
+        return Staypoint(
+            device: track.device, firstFix: start, endFix: end, startSeconds: track.points[start].timeSeconds,
+            endSeconds: endSeconds, latitudeDegrees: centre.latitudeDegrees,
+            longitudeDegrees: centre.longitudeDegrees, isOpen: isOpen, location: nil)
     }
 
     /// Mean latitude and longitude of the fixes, longitudes taken relative to the first so a
@@ -117,7 +120,9 @@ struct DistanceTest {
         let radians = Double.pi / 180
         longitudeScale = cos(latitude * radians)
         let theta = thresholdMeters / Geodesy.earthRadiusMeters / radians
-        let band = abs(latitude) > 80 ? Double.infinity : max(1e-6, 4 * (thresholdMeters / Geodesy.earthRadiusMeters) * (1 + abs(tan(latitude * radians))))
+        let band =
+            abs(latitude) > 80
+            ? Double.infinity : max(1e-6, 4 * (thresholdMeters / Geodesy.earthRadiusMeters) * (1 + abs(tan(latitude * radians))))
         surelyInside = theta * theta * max(0, 1 - band)
         surelyBeyond = band.isInfinite ? 0 : theta * theta * (1 + band)
     }

@@ -80,8 +80,10 @@ public struct TripAnalysis: Sendable {
 
     /// `modes` gives a device's timeline once its staypoints are known (so a classifier can
     /// skip the fixes no leg is made of); it runs on the device's worker thread.
-    public func run(tracks: [DeviceTrack], geofences: [Geofence],
-                    modes: @escaping @Sendable (DeviceTrack, [Staypoint]) -> ModeTimeline) -> Result {
+    public func run(
+        tracks: [DeviceTrack], geofences: [Geofence],
+        modes: @escaping @Sendable (DeviceTrack, [Staypoint]) -> ModeTimeline
+    ) -> Result {
         result(analyseConcurrently(tracks, geofences: geofences, modes: modes))
     }
 
@@ -89,9 +91,11 @@ public struct TripAnalysis: Sendable {
     /// devices in batches and hand the collected results to `result(_:)`).
     /// `legs`, when given, revisits the device's triplegs as wholes (their modes and evidence)
     /// before trips are made of them.
-    public func analyseConcurrently(_ tracks: [DeviceTrack], geofences: [Geofence],
-                                    modes: @escaping @Sendable (DeviceTrack, [Staypoint]) -> ModeTimeline,
-                                    legs: (@Sendable (DeviceTrack, inout [Tripleg]) -> Void)? = nil) -> [DeviceTrips] {
+    public func analyseConcurrently(
+        _ tracks: [DeviceTrack], geofences: [Geofence],
+        modes: @escaping @Sendable (DeviceTrack, [Staypoint]) -> ModeTimeline,
+        legs: (@Sendable (DeviceTrack, inout [Tripleg]) -> Void)? = nil
+    ) -> [DeviceTrips] {
         let slots = ConcurrentSlots<DeviceTrips>(count: tracks.count)
         DispatchQueue.concurrentPerform(iterations: tracks.count) { index in
             slots.store(analyse(tracks[index], geofences: geofences, modes: modes, legs: legs), at: index)
@@ -110,8 +114,10 @@ public struct TripAnalysis: Sendable {
         analyse(track, geofences: geofences) { _, _ in modes }
     }
 
-    public func analyse(_ track: DeviceTrack, geofences: [Geofence], modes: (DeviceTrack, [Staypoint]) -> ModeTimeline,
-                        legs: ((DeviceTrack, inout [Tripleg]) -> Void)? = nil) -> DeviceTrips {
+    public func analyse(
+        _ track: DeviceTrack, geofences: [Geofence], modes: (DeviceTrack, [Staypoint]) -> ModeTimeline,
+        legs: ((DeviceTrack, inout [Tripleg]) -> Void)? = nil
+    ) -> DeviceTrips {
         var staypoints = StaypointDetector(parameters: parameters.staypoints, ridesAcrossGap: ridesAcrossGap).detect(track)
         let dwells = DwellDetector(parameters: parameters.dwells).detect(track, geofences: geofences)
         let builder = TripBuilder(parameters: parameters.trips)

@@ -24,7 +24,8 @@ public struct TripBuilder: Sendable {
         for index in staypoints.indices {
             let dwell = dwellOverlapping(staypoints[index], dwells)
             staypoints[index].geofence = dwell?.geofenceID
-            staypoints[index].isActivity = staypoints[index].durationSeconds >= parameters.activityMinimumSeconds
+            staypoints[index].isActivity =
+                staypoints[index].durationSeconds >= parameters.activityMinimumSeconds
                 || (dwell.map { !parameters.transferKinds.contains($0.geofenceKind) } ?? false)
         }
     }
@@ -48,12 +49,14 @@ public struct TripBuilder: Sendable {
             guard let start = first, !legs.isEmpty else { return }
             let tripNumber = trips.count
             for leg in legs { triplegs[leg].trip = tripNumber }
-            trips.append(Trip(device: triplegs[legs[0]].device, startSeconds: start, endSeconds: last,
-                              distanceMeters: legs.reduce(0) { $0 + triplegs[$1].distanceMeters },
-                              mainMode: Self.mainMode(legs.map { triplegs[$0] }), legs: legs,
-                              originStaypoint: origin, destinationStaypoint: destination,
-                              originGeofence: origin.flatMap { staypoints[$0].geofence },
-                              destinationGeofence: destination.flatMap { staypoints[$0].geofence }))
+            trips.append(
+                Trip(
+                    device: triplegs[legs[0]].device, startSeconds: start, endSeconds: last,
+                    distanceMeters: legs.reduce(0) { $0 + triplegs[$1].distanceMeters },
+                    mainMode: Self.mainMode(legs.map { triplegs[$0] }), legs: legs,
+                    originStaypoint: origin, destinationStaypoint: destination,
+                    originGeofence: origin.flatMap { staypoints[$0].geofence },
+                    destinationGeofence: destination.flatMap { staypoints[$0].geofence }))
         }
 
         for item in elements {

@@ -30,9 +30,13 @@ public struct Tripleg: Hashable, Sendable {
     /// mode are known, its fix indices mean nothing, and it has no distance and no geometry.
     public var byTime = false
 
-    public init(device: String, firstFix: Int, lastFix: Int, startSeconds: Double, endSeconds: Double, distanceMeters: Double,
-                mode: Mode?, modeSource: Decider?, previousStaypoint: Int? = nil, nextStaypoint: Int? = nil) {
-        (self.device, self.firstFix, self.lastFix, self.startSeconds, self.endSeconds) = (device, firstFix, lastFix, startSeconds, endSeconds)
+    public init(
+        device: String, firstFix: Int, lastFix: Int, startSeconds: Double, endSeconds: Double, distanceMeters: Double,
+        mode: Mode?, modeSource: Decider?, previousStaypoint: Int? = nil, nextStaypoint: Int? = nil
+    ) {
+        (self.device, self.firstFix, self.lastFix, self.startSeconds, self.endSeconds) = (
+            device, firstFix, lastFix, startSeconds, endSeconds
+        )
         (self.distanceMeters, self.mode, self.modeSource) = (distanceMeters, mode, modeSource)
         (self.previousStaypoint, self.nextStaypoint) = (previousStaypoint, nextStaypoint)
     }

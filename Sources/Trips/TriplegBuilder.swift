@@ -72,11 +72,12 @@ public struct TriplegBuilder: Sendable {
             let last = number + 1 < runs.count ? runs[number + 1].first : movement.last
             var distance = 0.0
             for index in run.first..<last { distance += TrackPoint.distanceMeters(points[index], points[index + 1]) }
-            return Tripleg(device: track.device, firstFix: run.first, lastFix: last, startSeconds: points[run.first].timeSeconds,
-                           endSeconds: points[last].timeSeconds, distanceMeters: distance, mode: run.span?.mode,
-                           modeSource: run.span?.source,
-                           previousStaypoint: number == 0 ? movement.previousStaypoint : nil,
-                           nextStaypoint: number == runs.count - 1 ? movement.nextStaypoint : nil)
+            return Tripleg(
+                device: track.device, firstFix: run.first, lastFix: last, startSeconds: points[run.first].timeSeconds,
+                endSeconds: points[last].timeSeconds, distanceMeters: distance, mode: run.span?.mode,
+                modeSource: run.span?.source,
+                previousStaypoint: number == 0 ? movement.previousStaypoint : nil,
+                nextStaypoint: number == runs.count - 1 ? movement.nextStaypoint : nil)
         }
     }
 

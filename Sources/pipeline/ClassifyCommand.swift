@@ -22,8 +22,10 @@ struct ClassifyCommand: ParsableCommand {
     @Argument(help: "Trace files or folders.")
     var paths: [String]
 
-    @Option(help: ArgumentHelp("The model file (see `pipeline train`).",
-                               discussion: "When left at the default and not in the working folder, the shipped model beside the executable is used."))
+    @Option(
+        help: ArgumentHelp(
+            "The model file (see `pipeline train`).",
+            discussion: "When left at the default and not in the working folder, the shipped model beside the executable is used."))
     var model = "models/mode-model.json"
 
     @Flag(help: "Use the rules baseline instead of a model.")
@@ -32,8 +34,12 @@ struct ClassifyCommand: ParsableCommand {
     @Flag(help: "Keep the per-window modes as the model gives them, without temporal smoothing.")
     var noSmoothing = false
 
-    @Flag(help: ArgumentHelp("Do not make still the windows of vehicle stops found in the acceleration.",
-                             discussion: "By default, stretches classified as car, bus or train, recorded at 20 Hz or more, are searched for stops of --min-stop-s or more (ride comfort's stop detector), and their windows are made still after smoothing."))
+    @Flag(
+        help: ArgumentHelp(
+            "Do not make still the windows of vehicle stops found in the acceleration.",
+            discussion:
+                "By default, stretches classified as car, bus or train, recorded at 20 Hz or more, are searched for stops of --min-stop-s or more (ride comfort's stop detector), and their windows are made still after smoothing."
+        ))
     var noVehicleStops = false
 
     @Option(help: "The CSV file to write.")
@@ -60,8 +66,9 @@ struct ClassifyCommand: ParsableCommand {
         var run = FeatureRun(loader: try input.loader, window: saved?.window ?? .init())
         run.keepsFixes = saved?.gpsLegs != nil
         // The one way windows are decided, `pipeline run`'s too (RecordingClassifier).
-        let classifier = RecordingClassifier(predictor: predictor, findsVehicleStops: !noSmoothing && !noVehicleStops,
-                                             minimumStopSeconds: predictor.smoother.minimumStopSeconds)
+        let classifier = RecordingClassifier(
+            predictor: predictor, findsVehicleStops: !noSmoothing && !noVehicleStops,
+            minimumStopSeconds: predictor.smoother.minimumStopSeconds)
         run.onRecording = { recording, part in classifier.observe(recording, part: part) }
         let output = try run.run(paths, progress: progress)
         var prediction = classifier.predict(output.table)
@@ -73,18 +80,20 @@ struct ClassifyCommand: ParsableCommand {
             let rules = ModePredictor(model: nil, smooth: !noSmoothing).predict(output.table).modes
             let features = try legContext.legFeatures(progress: progress)
             if legModel.usesTransitGeofences != (features.transitDistanceMeters != nil) {
-                progress.log(legModel.usesTransitGeofences
-                    ? "warning: the GPS leg model was trained with transit geofences and none are given (--geofences): its legs lack the distances of their ends from transit"
-                    : "the GPS leg model was trained without transit geofences: --geofences is not used")
+                progress.log(
+                    legModel.usesTransitGeofences
+                        ? "warning: the GPS leg model was trained with transit geofences and none are given (--geofences): its legs lack the distances of their ends from transit"
+                        : "the GPS leg model was trained without transit geofences: --geofences is not used")
             }
-            gpsLegs = GPSLegDecision.apply(legModel, windows: output.table.windows, fixesByTrace: output.fixes, prediction: &prediction,
-                                           deciding: saved!.usesInertial ? [.rules] : [.rules, .model], segmentation: rules, features: features)
+            gpsLegs = GPSLegDecision.apply(
+                legModel, windows: output.table.windows, fixesByTrace: output.fixes, prediction: &prediction,
+                deciding: saved!.usesInertial ? [.rules] : [.rules, .model], segmentation: rules, features: features)
         }
         let stopWindows = classifier.applyStops(windows: output.table.windows, to: &prediction)
         try ModesCSV.write(output.table.windows, prediction: prediction, to: out)
         if let store {
             try runStage(json: false, progress: progress) {
-                let lock = try RunLock(storePath: store)  // one writer per store at a time
+                let lock = try RunLock(storePath: store) // one writer per store at a time
                 defer { withExtendedLifetime(lock) {} }
                 try PipelineStore(path: store).replaceModeWindows(ModesCSV.storeRows(output.table.windows, prediction: prediction))
             }
@@ -92,13 +101,17 @@ struct ClassifyCommand: ParsableCommand {
         var seconds: [Mode: Double] = [:]
         let hop = (saved?.window ?? .init()).hopSeconds
         for mode in prediction.modes { seconds[mode, default: 0] += hop }
-        progress.log("\(output.report.recordings) recordings, \(output.table.count) windows: "
-                     + seconds.sorted { $0.key < $1.key }.map { String(format: "%@ %.1f min", $0.key.rawValue, $0.value / 60) }.joined(separator: ", ")
-                     + "; wrote \(out)")
+        progress.log(
+            "\(output.report.recordings) recordings, \(output.table.count) windows: "
+                + seconds.sorted { $0.key < $1.key }.map { String(format: "%@ %.1f min", $0.key.rawValue, $0.value / 60) }.joined(
+                    separator: ", ")
+                + "; wrote \(out)")
         progress.log(Self.decidedBy(prediction.sources, gpsLegs: gpsLegs, model: saved))
         let stopCount = classifier.stopCount
         if stopCount > 0 {
-            progress.log("vehicle stops: \(stopCount) stops of \(String(format: "%g", predictor.smoother.minimumStopSeconds)) s or more found in the acceleration of riding stretches; \(stopWindows) windows in them made still")
+            progress.log(
+                "vehicle stops: \(stopCount) stops of \(String(format: "%g", predictor.smoother.minimumStopSeconds)) s or more found in the acceleration of riding stretches; \(stopWindows) windows in them made still"
+            )
         }
         for (trace, notes) in output.notes.sorted(by: { $0.key < $1.key }) {
             progress.log("\(trace): " + notes.joined(separator: "; "))
@@ -111,11 +124,14 @@ struct ClassifyCommand: ParsableCommand {
         guard !sources.isEmpty else { return "decided by: nothing, there are no windows (each file's reason follows)" }
         var counts: [String: Int] = [:]
         for source in sources { counts[source.rawValue, default: 0] += 1 }
-        var said = "decided by: " + counts.sorted { $0.key < $1.key }.map { source, count in
-            source == GPSLegDecision.source.rawValue ? "\(source) \(count) windows in \(gpsLegs) legs" : "\(source) \(count) windows"
-        }.joined(separator: ", ")
+        var said =
+            "decided by: "
+            + counts.sorted { $0.key < $1.key }.map { source, count in
+                source == GPSLegDecision.source.rawValue ? "\(source) \(count) windows in \(gpsLegs) legs" : "\(source) \(count) windows"
+            }.joined(separator: ", ")
         if let model, let rules = counts["rules"], rules > 0 {
-            said += model.gpsLegs == nil
+            said +=
+                model.gpsLegs == nil
                 ? "; the \(rules) windows the model cannot read (GPS only) were decided by the GPS speed rules (still, walk, bike, car only): "
                     + "the model has no GPS leg part (train one on labelled GPS legs with `pipeline train`)"
                 : "; the \(rules) windows left to the GPS speed rules are still, or in legs too short for the GPS leg model (under 3 fixes or two 30 s chords)"

@@ -21,7 +21,10 @@ struct ComfortCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Recordings (files or folders, searched recursively) to measure as rides without a check-in. Default: none (the store's check-ins).")
+    @Argument(
+        help:
+            "Recordings (files or folders, searched recursively) to measure as rides without a check-in. Default: none (the store's check-ins)."
+    )
     var paths: [String] = []
 
     @Option(help: "The SQLite store (created when PATHs are given; else see `pipeline ingest`).")
@@ -39,10 +42,15 @@ struct ComfortCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Longest ride looked for after a check-in, minutes.", valueName: "min"))
     var maxRideMinutes = PipelineConfiguration.Comfort().maxRideSeconds / 60
 
-    @Option(help: ArgumentHelp("A braking, pull-away or curve counts from this acceleration (1 Hz low-passed), m/s² (at least 0.3).", valueName: "m/s2"))
+    @Option(
+        help: ArgumentHelp(
+            "A braking, pull-away or curve counts from this acceleration (1 Hz low-passed), m/s² (at least 0.3).", valueName: "m/s2"))
     var accelerationThreshold = PipelineConfiguration.Comfort().accelerationThresholdMetersPerSecond2
 
-    @Option(help: ArgumentHelp("A jerk counts from this rate of change of the 1 Hz low-passed horizontal acceleration, m/s³ (at least 0.3).", valueName: "m/s3"))
+    @Option(
+        help: ArgumentHelp(
+            "A jerk counts from this rate of change of the 1 Hz low-passed horizontal acceleration, m/s³ (at least 0.3).", valueName: "m/s3"
+        ))
     var jerkThreshold = PipelineConfiguration.Comfort().jerkThresholdMetersPerSecond3
 
     @Flag(help: "Print one JSON summary object on standard output.")
@@ -52,16 +60,24 @@ struct ComfortCommand: ParsableCommand {
 
     func validate() throws {
         if let problem = HeatMapParameters.kProblem(minimumPersons, allowed: allowIdentifyingK) { throw ValidationError(problem) }
-        guard maxRideMinutes > 0, rideGapSeconds > 0 else { throw ValidationError("--max-ride-minutes and --ride-gap-seconds must be positive") }
+        guard maxRideMinutes > 0, rideGapSeconds > 0 else {
+            throw ValidationError("--max-ride-minutes and --ride-gap-seconds must be positive")
+        }
         guard accelerationThreshold >= 0.3, jerkThreshold >= 0.3 else {
             throw ValidationError("--acceleration-threshold and --jerk-threshold must be at least 0.3 (events are excursions above 0.3)")
         }
     }
 
-    @Option(name: .customLong("k"), help: ArgumentHelp("Publish a train's or route's summary (train_comfort.csv, route_comfort.csv) only when at least k distinct persons rode it.", valueName: "persons"))
+    @Option(
+        name: .customLong("k"),
+        help: ArgumentHelp(
+            "Publish a train's or route's summary (train_comfort.csv, route_comfort.csv) only when at least k distinct persons rode it.",
+            valueName: "persons"))
     var minimumPersons = HeatMapParameters().minimumDevices
 
-    @Flag(name: .customLong("allow-identifying-k"), help: "Allow --k below 2, which publishes the comfort of a train one person alone rode (default: off; an error).")
+    @Flag(
+        name: .customLong("allow-identifying-k"),
+        help: "Allow --k below 2, which publishes the comfort of a train one person alone rode (default: off; an error).")
     var allowIdentifyingK = false
 
     func run() throws {
@@ -91,7 +107,7 @@ struct ComfortCommand: ParsableCommand {
         } else {
             progress.log(ComfortRun.text(summary))
         }
-        for line in summary.notMeasured { progress.log("warning: not measured: " + line) }  // last, where they are seen
+        for line in summary.notMeasured { progress.log("warning: not measured: " + line) } // last, where they are seen
         for line in summary.warnings { progress.log("warning: " + line) }
     }
 }

@@ -28,13 +28,17 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "The SQLite store to export.")
     var store = "reports/pipeline.sqlite"
 
-    @Option(help: "Folder for the files (created when missing): <table>.csv and schema.json, or trackintel's five tables. Default: restricted/export or restricted/trackintel beside the store.")
+    @Option(
+        help:
+            "Folder for the files (created when missing): <table>.csv and schema.json, or trackintel's five tables. Default: restricted/export or restricted/trackintel beside the store."
+    )
     var out: String?
 
     /// The folder written: `--out`, else `restricted/<format>` in the store's folder, where
     /// what identifies people is kept (`OutputLayout`).
     var folder: String {
-        out ?? (((store as NSString).deletingLastPathComponent as NSString).appendingPathComponent("restricted") as NSString)
+        out
+            ?? (((store as NSString).deletingLastPathComponent as NSString).appendingPathComponent("restricted") as NSString)
             .appendingPathComponent(format == .csv ? "export" : "trackintel")
     }
 
@@ -64,7 +68,8 @@ struct ExportCommand: ParsableCommand {
             try JSONSummary.print(summary)
         } else {
             let rows = summary.tables.values.reduce(0, +)
-            progress.log("exported \(summary.tables.count) tables, \(rows) rows, to \(folder)" + String(format: " in %.2f s", summary.seconds))
+            progress.log(
+                "exported \(summary.tables.count) tables, \(rows) rows, to \(folder)" + String(format: " in %.2f s", summary.seconds))
         }
     }
 
@@ -77,7 +82,9 @@ struct ExportCommand: ParsableCommand {
             try JSONSummary.print(summary)
         } else {
             let counts = TrackintelExport.fileNames.map { "\(summary.rows[$0] ?? 0) \($0.replacingOccurrences(of: ".csv", with: ""))" }
-            progress.log("exported " + counts.joined(separator: ", ") + " for trackintel to \(folder)" + String(format: " in %.2f s", summary.seconds))
+            progress.log(
+                "exported " + counts.joined(separator: ", ") + " for trackintel to \(folder)"
+                    + String(format: " in %.2f s", summary.seconds))
         }
     }
 }

@@ -33,8 +33,9 @@ struct FeaturesCommand: ParsableCommand {
         let output = try FeatureRun(loader: loader, window: window.parameters).run(paths, progress: progress)
         try FeatureCSV.write(output.table, to: out)
         let labelled = output.table.windows.filter { $0.mode != nil }.count
-        progress.log("\(output.report.recordings) recordings, \(output.table.count) windows (\(labelled) labelled), "
-                     + String(format: "%.2f s; wrote %@", output.seconds, out))
+        progress.log(
+            "\(output.report.recordings) recordings, \(output.table.count) windows (\(labelled) labelled), "
+                + String(format: "%.2f s; wrote %@", output.seconds, out))
         if !output.report.unknownModes.isEmpty {
             progress.log("label names not in the mode table: " + output.report.unknownModes.sorted().joined(separator: ", "))
         }

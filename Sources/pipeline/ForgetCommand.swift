@@ -23,17 +23,23 @@ struct ForgetCommand: ParsableCommand {
     @Option(help: "The output folder of an earlier `pipeline run` (holding pipeline.sqlite).")
     var out = "reports"
 
-    @Option(name: .customLong("device"), parsing: .upToNextOption, help: ArgumentHelp("Devices to forget, by name as `pipeline inputs` lists them.", valueName: "name"))
+    @Option(
+        name: .customLong("device"), parsing: .upToNextOption,
+        help: ArgumentHelp("Devices to forget, by name as `pipeline inputs` lists them.", valueName: "name"))
     var devices: [String] = []
 
-    @Option(name: .customLong("person"), parsing: .upToNextOption, help: ArgumentHelp("Persons to forget, with all their devices.", valueName: "name"))
+    @Option(
+        name: .customLong("person"), parsing: .upToNextOption,
+        help: ArgumentHelp("Persons to forget, with all their devices.", valueName: "name"))
     var persons: [String] = []
 
     @Option(help: ArgumentHelp("The mode model to rebuild with.", discussion: "Default: the one the last complete run used."))
     var model: String?
 
-    @Flag(help: ArgumentHelp("Record names the store holds nothing of as forgotten, so later runs skip their recordings.",
-                             discussion: "Default: off; such a name is an error and nothing changes."))
+    @Flag(
+        help: ArgumentHelp(
+            "Record names the store holds nothing of as forgotten, so later runs skip their recordings.",
+            discussion: "Default: off; such a name is an error and nothing changes."))
     var allowUnknown = false
 
     @Flag(help: "Print one JSON summary object on standard output.")

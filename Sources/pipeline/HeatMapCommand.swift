@@ -25,8 +25,12 @@ struct HeatMapCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Hours added to UTC for the day, weekday and hour filters.", valueName: "h"))
     var utcOffsetHours = 0.0
 
-    @Flag(help: ArgumentHelp("Also keep each device's unfiltered counts per cell in the store (table heatmap_device_cells), never in a file.",
-                             discussion: "For merging runs over disjoint parts of a data set (say by device): a cell's distinct devices are counted over every part, then k is applied once. Off by default: one device's cells are its trace."))
+    @Flag(
+        help: ArgumentHelp(
+            "Also keep each device's unfiltered counts per cell in the store (table heatmap_device_cells), never in a file.",
+            discussion:
+                "For merging runs over disjoint parts of a data set (say by device): a cell's distinct devices are counted over every part, then k is applied once. Off by default: one device's cells are its trace."
+        ))
     var keepDeviceCells = false
 
     @Flag(help: "Print one JSON summary object on standard output.")
@@ -49,10 +53,11 @@ struct HeatMapCommand: ParsableCommand {
         if json {
             try JSONSummary.print(summary)
         } else {
-            progress.log("\(summary.devices) devices, \(summary.fixes) fixes: \(summary.cells) cells of \(Int(summary.cellMeters)) m published, "
-                         + "\(summary.suppressedCells) suppressed (fewer than k = \(summary.minimumDevices) persons); maps "
-                         + summary.cellsByMap.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-                         + String(format: "; %.2f s", summary.seconds))
+            progress.log(
+                "\(summary.devices) devices, \(summary.fixes) fixes: \(summary.cells) cells of \(Int(summary.cellMeters)) m published, "
+                    + "\(summary.suppressedCells) suppressed (fewer than k = \(summary.minimumDevices) persons); maps "
+                    + summary.cellsByMap.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                    + String(format: "; %.2f s", summary.seconds))
         }
     }
 }

@@ -6,10 +6,16 @@ struct HeatMapOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Grid cell side, metres.", valueName: "m"))
     var cellSize = HeatMapParameters().cellMeters
 
-    @Option(name: .customLong("k"), help: ArgumentHelp("Publish only cells at least k distinct persons were in (k-anonymity; a device without a named person counts as one).", valueName: "persons"))
+    @Option(
+        name: .customLong("k"),
+        help: ArgumentHelp(
+            "Publish only cells at least k distinct persons were in (k-anonymity; a device without a named person counts as one).",
+            valueName: "persons"))
     var minimumDevices = HeatMapParameters().minimumDevices
 
-    @Flag(name: .customLong("allow-identifying-k"), help: "Allow k below 2, which publishes what one person alone made (default: off; an error).")
+    @Flag(
+        name: .customLong("allow-identifying-k"),
+        help: "Allow k below 2, which publishes what one person alone made (default: off; an error).")
     var allowIdentifyingK = false
 
     @Option(help: "Only fixes travelling by these modes, comma-separated (still, walk, bike, car, bus, train …). Default: all.")

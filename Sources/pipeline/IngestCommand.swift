@@ -30,8 +30,10 @@ struct IngestCommand: ParsableCommand {
     @Flag(help: "Hash every input to decide that it is unchanged, instead of trusting an unchanged size, modification time and inode.")
     var verify = false
 
-    @Flag(help: ArgumentHelp("Remove the stored data of inputs whose files are no longer found.",
-                             discussion: "Default: off: such inputs are kept, listed in missing_inputs and warned about."))
+    @Flag(
+        help: ArgumentHelp(
+            "Remove the stored data of inputs whose files are no longer found.",
+            discussion: "Default: off: such inputs are kept, listed in missing_inputs and warned about."))
     var pruneMissing = false
 
     @Flag(help: "Print one JSON summary object on standard output.")
@@ -56,21 +58,25 @@ struct IngestCommand: ParsableCommand {
         } else {
             progress.log(IngestCommand.text(summary))
         }
-        for warning in summary.warnings { progress.log("warning: " + warning) }  // last, where they are seen
+        for warning in summary.warnings { progress.log("warning: " + warning) } // last, where they are seen
         if summary.exitStatus != 0 { throw ExitCode(Int32(summary.exitStatus)) }
     }
 
     static func text(_ summary: IngestSummary) -> String {
-        var lines = ["\(summary.files) inputs: \(summary.ingested) ingested, \(summary.unchanged) unchanged, "
-                     + "\(summary.quarantined) quarantined, \(summary.skipped) skipped (not a trace format)"]
-        lines.append("\(summary.fixes) fixes, \(summary.waypoints) waypoints, \(summary.imuSamples) IMU samples, "
-                     + "\(summary.labels) labels, \(summary.geofences) geofences, \(summary.checkins) check-ins")
+        var lines = [
+            "\(summary.files) inputs: \(summary.ingested) ingested, \(summary.unchanged) unchanged, "
+                + "\(summary.quarantined) quarantined, \(summary.skipped) skipped (not a trace format)"
+        ]
+        lines.append(
+            "\(summary.fixes) fixes, \(summary.waypoints) waypoints, \(summary.imuSamples) IMU samples, "
+                + "\(summary.labels) labels, \(summary.geofences) geofences, \(summary.checkins) check-ins")
         if !summary.dropped.isEmpty {
             lines.append("dropped: " + summary.dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
         if !summary.unknownModes.isEmpty {
-            lines.append("label names not in the mode table (stored without a mode): "
-                         + summary.unknownModes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            lines.append(
+                "label names not in the mode table (stored without a mode): "
+                    + summary.unknownModes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
         if summary.ingested == 0 && summary.quarantined == 0 { lines.append("nothing changed since the last run") }
         lines.append(String(format: "store %@ written in %.2f s", summary.store, summary.seconds))

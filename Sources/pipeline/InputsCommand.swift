@@ -22,8 +22,10 @@ struct InputsCommand: ParsableCommand {
     @Flag(help: "Print a JSON array, one object per file, on standard output.")
     var json = false
 
-    @Option(help: ArgumentHelp("The output folder of the run these inputs are for: never listed as an input.",
-                               discussion: "Default: reports (as `pipeline run`); any folder holding a pipeline store is skipped too."))
+    @Option(
+        help: ArgumentHelp(
+            "The output folder of the run these inputs are for: never listed as an input.",
+            discussion: "Default: reports (as `pipeline run`); any folder holding a pipeline store is skipped too."))
     var out = "reports"
 
     @OptionGroup var input: InputOptions
@@ -32,15 +34,17 @@ struct InputsCommand: ParsableCommand {
         var listing = try input.listing
         listing.paths = paths
         listing.excludedFolders = [out]
-        let entries = try runStage(json: json, progress: Progress()) { try listing.run() }  // a failure is a JSON object too
+        let entries = try runStage(json: json, progress: Progress()) { try listing.run() } // a failure is a JSON object too
         if json {
             try JSONSummary.print(entries)
             return
         }
         for entry in entries {
-            let what = entry.format.map {
-                "\($0), device \(entry.device) (\(entry.deviceSource)), person \(entry.person) (\(entry.personSource))" + (entry.perDevice ? "" : ", shared")
-            }
+            let what =
+                entry.format.map {
+                    "\($0), device \(entry.device) (\(entry.deviceSource)), person \(entry.person) (\(entry.personSource))"
+                        + (entry.perDevice ? "" : ", shared")
+                }
                 ?? entry.note ?? ""
             print("\(entry.path)\t\(entry.bytes) bytes\t\(what)")
         }

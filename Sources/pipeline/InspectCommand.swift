@@ -44,7 +44,8 @@ struct InspectCommand: ParsableCommand {
     static func traces(in path: String, columns: ColumnMappings, skipped: inout [(path: String, reason: String)]) throws -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-              (try? FormatDetector().detect(path: path)) == nil else { return [path] }
+            (try? FormatDetector().detect(path: path)) == nil
+        else { return [path] }
         var found: [String] = []
         for input in try InputDiscovery.discover([path]) {
             guard input.problem == nil else { found.append(input.path); continue }
@@ -54,7 +55,7 @@ struct InspectCommand: ParsableCommand {
                 } else {
                     skipped.append((input.path, FormatDetector.whyNotATrace(path: input.path) ?? InputCatalog.notATraceExtension))
                 }
-            } catch { found.append(input.path) }  // its problem is shown
+            } catch { found.append(input.path) } // its problem is shown
         }
         return found
     }

@@ -33,7 +33,10 @@ struct LocationsCommand: ParsableCommand {
     @Option(help: "Tile step: the CSV of links to write (kind,a,b).")
     var linksOut: String?
 
-    @Option(help: "A YAML file with stage parameters, as given to `pipeline run` (trips.locations: epsilon_meters, minimum_staypoints, scope). Default: built-in defaults.")
+    @Option(
+        help:
+            "A YAML file with stage parameters, as given to `pipeline run` (trips.locations: epsilon_meters, minimum_staypoints, scope). Default: built-in defaults."
+    )
     var config: String?
 
     @Flag(help: "Print one JSON summary object on standard output.")
@@ -56,9 +59,12 @@ struct LocationsCommand: ParsableCommand {
             var step = LocationTilesRun(pointsPath: tilePoints, linksPath: linksOut)
             step.parameters = parameters
             let summary = try runStage(json: json, progress: progress) { try step.run() }
-            if json { try JSONSummary.print(summary) } else {
-                progress.log("locations: \(summary.tiles) tiles, \(summary.staypoints) staypoints (and \(summary.halo) in halos), "
-                             + "\(summary.links) links in \(linksOut)")
+            if json {
+                try JSONSummary.print(summary)
+            } else {
+                progress.log(
+                    "locations: \(summary.tiles) tiles, \(summary.staypoints) staypoints (and \(summary.halo) in halos), "
+                        + "\(summary.links) links in \(linksOut)")
             }
             return
         }
@@ -70,8 +76,9 @@ struct LocationsCommand: ParsableCommand {
         if json {
             try JSONSummary.print(summary)
         } else {
-            progress.log("locations (\(summary.scope)): \(summary.locations) from \(summary.staypoints) staypoints, "
-                         + "\(summary.unclustered) in none; wrote \(out)/locations.csv")
+            progress.log(
+                "locations (\(summary.scope)): \(summary.locations) from \(summary.staypoints) staypoints, "
+                    + "\(summary.unclustered) in none; wrote \(out)/locations.csv")
         }
     }
 }

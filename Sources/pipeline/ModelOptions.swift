@@ -14,8 +14,9 @@ enum ModeList {
         let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let unknown = names.filter { Mode(rawValue: $0) == nil }
         guard unknown.isEmpty else {
-            throw ValidationError("\(option): unknown mode \(unknown.joined(separator: ", ")); modes are "
-                                  + Mode.allCases.map(\.rawValue).joined(separator: ", "))
+            throw ValidationError(
+                "\(option): unknown mode \(unknown.joined(separator: ", ")); modes are "
+                    + Mode.allCases.map(\.rawValue).joined(separator: ", "))
         }
         return Set(names.compactMap(Mode.init(rawValue:)))
     }
@@ -41,21 +42,30 @@ struct TrainingOptions: ParsableArguments {
     @Option(help: "Seed of the initial weights and of the fold assignment.")
     var seed = SoftmaxRegression.Training().seed
 
-    @Option(help: ArgumentHelp("Learn and score only windows labelled with these modes, comma-separated, e.g. still,walk,car.",
-                               discussion: "Windows of other modes are left out. Default: every mode the labels bring."))
+    @Option(
+        help: ArgumentHelp(
+            "Learn and score only windows labelled with these modes, comma-separated, e.g. still,walk,car.",
+            discussion: "Windows of other modes are left out. Default: every mode the labels bring."))
     var modes: String?
 
-    @Option(help: ArgumentHelp("What the training weights balance.",
-                               discussion: "mode-then-device: every mode weighs alike, and within a mode every device that recorded it; device-and-mode: every (device, mode) pair weighs alike, so a mode one phone recorded counts for less; mode: every mode weighs alike, whichever phones recorded it."))
+    @Option(
+        help: ArgumentHelp(
+            "What the training weights balance.",
+            discussion:
+                "mode-then-device: every mode weighs alike, and within a mode every device that recorded it; device-and-mode: every (device, mode) pair weighs alike, so a mode one phone recorded counts for less; mode: every mode weighs alike, whichever phones recorded it."
+        ))
     var balance = ModeTrainer.Balance.modeThenDevice
 
-    @Flag(name: .customLong("no-gravity-free-model"), help: ArgumentHelp(
-        "Do not train the second classifier for windows without gravity (|a|, vertical and horizontal missing).",
-        discussion: "A model trained so leaves recordings of gravity-free acceleration alone (Sensor Logger's Accelerometer.csv) to the rules."))
+    @Flag(
+        name: .customLong("no-gravity-free-model"),
+        help: ArgumentHelp(
+            "Do not train the second classifier for windows without gravity (|a|, vertical and horizontal missing).",
+            discussion:
+                "A model trained so leaves recordings of gravity-free acceleration alone (Sensor Logger's Accelerometer.csv) to the rules.")
+    )
     var noGravityFreeModel = false
 
     @OptionGroup var smoothing: SmoothingOptions
-
 
     /// The modes `--modes` names, or nil for all.
     var modeSet: Set<Mode>? {
@@ -99,7 +109,9 @@ struct SmoothingOptions: ParsableArguments {
     @Option(name: .customLong("min-segment-s"), help: "Shortest mode segment kept by smoothing, seconds.")
     var minimumSegmentSeconds = ModeSmoother().minimumSegmentSeconds
 
-    @Option(name: .customLong("min-stop-s"), help: "Shortest run of still windows that smoothing keeps still (a stop at a station or a light), seconds.")
+    @Option(
+        name: .customLong("min-stop-s"),
+        help: "Shortest run of still windows that smoothing keeps still (a stop at a station or a light), seconds.")
     var minimumStopSeconds = ModeSmoother().minimumStopSeconds
 
     var smoother: ModeSmoother {
@@ -115,18 +127,28 @@ struct SmoothingOptions: ParsableArguments {
 
 /// What the nested cross-validation of `evaluate` chooses among, on inner folds only.
 struct SearchOptions: ParsableArguments {
-    @Option(name: .customLong("inner-folds"), help: ArgumentHelp(
-        "Inner folds of the nested cross-validation that chooses each outer fold's options; 0 scores the options as given.",
-        discussion: "Chosen per outer fold, on its training groups only: --search-kinds × --search-balances × --search-switch-penalties. With 0, --model-kind, --balance and --switch-penalty are used as given."))
+    @Option(
+        name: .customLong("inner-folds"),
+        help: ArgumentHelp(
+            "Inner folds of the nested cross-validation that chooses each outer fold's options; 0 scores the options as given.",
+            discussion:
+                "Chosen per outer fold, on its training groups only: --search-kinds × --search-balances × --search-switch-penalties. With 0, --model-kind, --balance and --switch-penalty are used as given."
+        ))
     var innerFolds = 3
 
-    @Option(name: .customLong("search-kinds"), help: "Classifier kinds the nested cross-validation of `evaluate` chooses among, comma-separated.")
+    @Option(
+        name: .customLong("search-kinds"),
+        help: "Classifier kinds the nested cross-validation of `evaluate` chooses among, comma-separated.")
     var searchKinds = "mlp,softmax_regression"
 
-    @Option(name: .customLong("search-balances"), help: "Training balances the nested cross-validation of `evaluate` chooses among, comma-separated.")
+    @Option(
+        name: .customLong("search-balances"),
+        help: "Training balances the nested cross-validation of `evaluate` chooses among, comma-separated.")
     var searchBalances = "mode-then-device,mode"
 
-    @Option(name: .customLong("search-switch-penalties"), help: "Smoothing switch penalties the nested cross-validation of `evaluate` chooses among, nats, comma-separated.")
+    @Option(
+        name: .customLong("search-switch-penalties"),
+        help: "Smoothing switch penalties the nested cross-validation of `evaluate` chooses among, nats, comma-separated.")
     var searchSwitchPenalties = "3,6,12"
 
     /// The nested cross-validation's candidates: every listed kind × balance, each with every
@@ -142,7 +164,8 @@ struct SearchOptions: ParsableArguments {
                 trainers.append(candidate)
             }
         }
-        return OptionSearch(trainers: trainers, switchPenalties: list(searchSwitchPenalties).compactMap(Double.init), innerFolds: innerFolds)
+        return OptionSearch(
+            trainers: trainers, switchPenalties: list(searchSwitchPenalties).compactMap(Double.init), innerFolds: innerFolds)
     }
 
     func list(_ text: String) -> [String] {
@@ -155,13 +178,18 @@ struct SearchOptions: ParsableArguments {
         let badBalances = list(searchBalances).filter { ModeTrainer.Balance(rawValue: $0) == nil }
         let penalties = list(searchSwitchPenalties)
         guard badKinds.isEmpty, !list(searchKinds).isEmpty else {
-            throw ValidationError("--search-kinds: expected some of \(ModeTrainer.Kind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(searchKinds)'")
+            throw ValidationError(
+                "--search-kinds: expected some of \(ModeTrainer.Kind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(searchKinds)'"
+            )
         }
         guard badBalances.isEmpty, !list(searchBalances).isEmpty else {
-            throw ValidationError("--search-balances: expected some of \(ModeTrainer.Balance.allCases.map(\.rawValue).joined(separator: ", ")), got '\(searchBalances)'")
+            throw ValidationError(
+                "--search-balances: expected some of \(ModeTrainer.Balance.allCases.map(\.rawValue).joined(separator: ", ")), got '\(searchBalances)'"
+            )
         }
         guard !penalties.isEmpty, penalties.allSatisfy({ Double($0).map { $0 >= 0 } ?? false }) else {
-            throw ValidationError("--search-switch-penalties: expected non-negative numbers, comma-separated, got '\(searchSwitchPenalties)'")
+            throw ValidationError(
+                "--search-switch-penalties: expected non-negative numbers, comma-separated, got '\(searchSwitchPenalties)'")
         }
     }
 }

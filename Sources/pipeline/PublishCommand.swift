@@ -21,16 +21,28 @@ struct PublishCommand: ParsableCommand {
     @Option(help: "Folder for the files (created when missing).")
     var out: String
 
-    @Option(help: "A YAML file with stage parameters, as given to `pipeline run` (its UTC offset and model are used). Default: built-in defaults.")
+    @Option(
+        help:
+            "A YAML file with stage parameters, as given to `pipeline run` (its UTC offset and model are used). Default: built-in defaults."
+    )
     var config: String?
 
-    @Option(help: "The mode model named in the report, as given to `pipeline run`. Default: the configuration's, else the shipped models/mode-model.json.")
+    @Option(
+        help:
+            "The mode model named in the report, as given to `pipeline run`. Default: the configuration's, else the shipped models/mode-model.json."
+    )
     var model: String?
 
-    @Option(help: "A folder of a distributed run's reductions (heat-map cells, OD groups, modal-split totals, comfort groups; spark/README.md): publish applies k and the formulas and writes the heat maps, od_matrix.csv, modal_split.csv and the comfort summaries from them. Default: the heat maps already in the store.")
+    @Option(
+        help:
+            "A folder of a distributed run's reductions (heat-map cells, OD groups, modal-split totals, comfort groups; spark/README.md): publish applies k and the formulas and writes the heat maps, od_matrix.csv, modal_split.csv and the comfort summaries from them. Default: the heat maps already in the store."
+    )
     var reduced: String?
 
-    @Option(help: "The folder of the per-device tables' CSVs (staypoints.csv, trips.csv, triplegs.csv, …) that od_grid.csv and pipeline.gpkg are drawn from, when they are not in --out's restricted/ (the report then points at their Parquet datasets, restricted/parquet/trips …). Default: OUT/restricted.")
+    @Option(
+        help:
+            "The folder of the per-device tables' CSVs (staypoints.csv, trips.csv, triplegs.csv, …) that od_grid.csv and pipeline.gpkg are drawn from, when they are not in --out's restricted/ (the report then points at their Parquet datasets, restricted/parquet/trips …). Default: OUT/restricted."
+    )
     var tables: String?
 
     @Flag(help: "Print one JSON summary object on standard output.")
@@ -51,8 +63,9 @@ struct PublishCommand: ParsableCommand {
         if json {
             try JSONSummary.print(summary)
         } else {
-            progress.log("published \(summary.heatMaps) heat maps (\(summary.cells) cells in the overall map), "
-                         + "\(summary.quarantined) quarantined files and the report in \(out)")
+            progress.log(
+                "published \(summary.heatMaps) heat maps (\(summary.cells) cells in the overall map), "
+                    + "\(summary.quarantined) quarantined files and the report in \(out)")
         }
     }
 }

@@ -29,21 +29,33 @@ struct RunCommand: ParsableCommand {
     @Option(help: "A YAML file with stage parameters (keys as in `pipeline config --print`). Default: built-in defaults.")
     var config: String?
 
-    @Option(help: ArgumentHelp("The mode model for traces with IMU data (overrides classification.model in the configuration).",
-                               discussion: "Default: models/mode-model.json in the working folder, else the shipped model beside the executable (models/ above it, or share/mobility-pipeline/ under the install prefix)."))
+    @Option(
+        help: ArgumentHelp(
+            "The mode model for traces with IMU data (overrides classification.model in the configuration).",
+            discussion:
+                "Default: models/mode-model.json in the working folder, else the shipped model beside the executable (models/ above it, or share/mobility-pipeline/ under the install prefix)."
+        ))
     var model: String?
 
-    @Flag(help: ArgumentHelp("Also measure IMU recordings that no check-in covers as rides of their own (comfort, stops, events).",
-                             discussion: "Default: off (comfort.rides_from_recordings in the configuration)."))
+    @Flag(
+        help: ArgumentHelp(
+            "Also measure IMU recordings that no check-in covers as rides of their own (comfort, stops, events).",
+            discussion: "Default: off (comfort.rides_from_recordings in the configuration)."))
     var ridesFromRecordings = false
 
-    @Option(name: .customLong("switch-penalty"), help: "Cost of a mode switch in smoothing, nats (overrides classification.switch_penalty_nats; default 6).")
+    @Option(
+        name: .customLong("switch-penalty"),
+        help: "Cost of a mode switch in smoothing, nats (overrides classification.switch_penalty_nats; default 6).")
     var switchPenalty: Double?
 
-    @Option(name: .customLong("min-segment-s"), help: "Shortest mode segment smoothing keeps, seconds (overrides classification.minimum_segment_seconds; default 30).")
+    @Option(
+        name: .customLong("min-segment-s"),
+        help: "Shortest mode segment smoothing keeps, seconds (overrides classification.minimum_segment_seconds; default 30).")
     var minimumSegmentSeconds: Double?
 
-    @Option(name: .customLong("min-stop-s"), help: "Shortest run of still windows smoothing keeps still, seconds (overrides classification.minimum_stop_seconds; default 15).")
+    @Option(
+        name: .customLong("min-stop-s"),
+        help: "Shortest run of still windows smoothing keeps still, seconds (overrides classification.minimum_stop_seconds; default 15).")
     var minimumStopSeconds: Double?
 
     @Flag(help: "Re-read and re-classify every input even when unchanged.")
@@ -52,32 +64,54 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Hash every input to decide that it is unchanged, instead of trusting an unchanged size, modification time and inode.")
     var verify = false
 
-    @Flag(help: ArgumentHelp("Remove the stored data of inputs whose files are no longer found.",
-                             discussion: "Default: off: such inputs are kept (nightly jobs archive what they have read), listed in missing_inputs and warned about."))
+    @Flag(
+        help: ArgumentHelp(
+            "Remove the stored data of inputs whose files are no longer found.",
+            discussion:
+                "Default: off: such inputs are kept (nightly jobs archive what they have read), listed in missing_inputs and warned about.")
+    )
     var pruneMissing = false
 
-    @Flag(help: ArgumentHelp("Run every stage over one part of a data set and publish nothing: the store only.",
-                             discussion: "For a distributed run (spark/README.md): the part's store keeps what merging needs (each device's unfiltered heat-map cells besides the usual tables; see `pipeline export`), its devices' own rows go to OUT/part-tables for the merge to renumber, and no heat map, OD, report or quarantine.csv is published in OUT, since a part's k-anonymous cells, OD and locations are not the data set's. Refuses a folder that holds a complete run's reports."))
+    @Flag(
+        help: ArgumentHelp(
+            "Run every stage over one part of a data set and publish nothing: the store only.",
+            discussion:
+                "For a distributed run (spark/README.md): the part's store keeps what merging needs (each device's unfiltered heat-map cells besides the usual tables; see `pipeline export`), its devices' own rows go to OUT/part-tables for the merge to renumber, and no heat map, OD, report or quarantine.csv is published in OUT, since a part's k-anonymous cells, OD and locations are not the data set's. Refuses a folder that holds a complete run's reports."
+        ))
     var partial = false
 
-    @Option(help: ArgumentHelp("With --partial: the first device name this part owns (UTF-8 byte order); check-ins of devices before it are left to another part. Default: none (open).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "With --partial: the first device name this part owns (UTF-8 byte order); check-ins of devices before it are left to another part. Default: none (open).",
+            valueName: "name"))
     var devicesFrom: String?
 
-    @Option(help: ArgumentHelp("With --partial: the first device name this part no longer owns (UTF-8 byte order). Default: none (open).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "With --partial: the first device name this part no longer owns (UTF-8 byte order). Default: none (open).", valueName: "name"))
     var devicesBefore: String?
 
-    @Option(name: .customLong("utc-offset-hours"), help: "The offset of local time from UTC, hours, for days, weekdays and hours of trips and dwells (overrides calendar.utc_offset_hours; default 0).")
+    @Option(
+        name: .customLong("utc-offset-hours"),
+        help:
+            "The offset of local time from UTC, hours, for days, weekdays and hours of trips and dwells (overrides calendar.utc_offset_hours; default 0)."
+    )
     var utcOffsetHours: Double?
 
-    @Flag(name: .customLong("allow-identifying-k"), help: "Allow heatmap.minimum_devices (k) below 2 in --config, which publishes what one person alone made (default: off; an error).")
+    @Flag(
+        name: .customLong("allow-identifying-k"),
+        help: "Allow heatmap.minimum_devices (k) below 2 in --config, which publishes what one person alone made (default: off; an error).")
     var allowIdentifyingK = false
 
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
 
-    @Option(help: ArgumentHelp("A GTFS feed (.zip or folder) whose stops and route shapes every leg is matched against (triplegs.csv's transit columns; bus and train from the feed).",
-                               discussion: "Default: none (transit columns empty, never guessed). A city's feed is published by its transit agency (README: \"IMU and GPS together, and transit\").",
-                               valueName: "feed"))
+    @Option(
+        help: ArgumentHelp(
+            "A GTFS feed (.zip or folder) whose stops and route shapes every leg is matched against (triplegs.csv's transit columns; bus and train from the feed).",
+            discussion:
+                "Default: none (transit columns empty, never guessed). A city's feed is published by its transit agency (README: \"IMU and GPS together, and transit\").",
+            valueName: "feed"))
     var transit: String?
 
     @OptionGroup var input: InputOptions
@@ -97,7 +131,9 @@ struct RunCommand: ParsableCommand {
             guard abs(utcOffsetHours) <= 14 else { throw ValidationError("--utc-offset-hours must lie within ±14 (got \(utcOffsetHours))") }
             configuration.calendar.utcOffsetHours = utcOffsetHours
         }
-        if let problem = HeatMapParameters.kProblem(configuration.heatmap.minimumDevices, allowed: allowIdentifyingK) { throw ValidationError(problem) }
+        if let problem = HeatMapParameters.kProblem(configuration.heatmap.minimumDevices, allowed: allowIdentifyingK) {
+            throw ValidationError(problem)
+        }
         configuration.cleaning = cleaning.applied(to: configuration.cleaning)
         if let problem = configuration.cleaning.problem { throw ValidationError(problem) }
         configuration.classification.model = DefaultModel.resolve(configuration.classification.model)
@@ -106,11 +142,15 @@ struct RunCommand: ParsableCommand {
         pipeline.force = force
         pipeline.partial = partial
         if let transit, !FileManager.default.fileExists(atPath: transit) {
-            throw ValidationError("--transit \(transit): no such file or folder (expected a GTFS feed: a .zip, or a folder with stops.txt, routes.txt, trips.txt, stop_times.txt)")
+            throw ValidationError(
+                "--transit \(transit): no such file or folder (expected a GTFS feed: a .zip, or a folder with stops.txt, routes.txt, trips.txt, stop_times.txt)"
+            )
         }
         pipeline.transitFeed = transit
         if devicesFrom != nil || devicesBefore != nil {
-            guard partial else { throw ValidationError("--devices-from and --devices-before only apply to a part of a distributed run (--partial)") }
+            guard partial else {
+                throw ValidationError("--devices-from and --devices-before only apply to a part of a distributed run (--partial)")
+            }
             pipeline.ownedDevices = DeviceRange(first: devicesFrom, before: devicesBefore)
         }
         pipeline.ingest.verify = verify
@@ -124,24 +164,33 @@ struct RunCommand: ParsableCommand {
         } else {
             progress.log(Self.text(summary))
         }
-        for warning in summary.warnings { progress.log("warning: " + warning) }  // last, where they are seen
+        for warning in summary.warnings { progress.log("warning: " + warning) } // last, where they are seen
         if summary.exitStatus != 0 { throw ExitCode(Int32(summary.exitStatus)) }
     }
 
     static func text(_ s: PipelineRun.Summary) -> String {
-        var lines = ["\(s.files) inputs: \(s.ingested) read, \(s.unchanged) unchanged, \(s.thisRun.moved) moved, \(s.thisRun.duplicates) copies skipped, "
-                     + "\(s.thisRun.quarantined) newly quarantined (\(s.quarantined) in the store), \(s.skipped) skipped"]
-        lines.append("\(s.store.devices) devices of \(s.store.persons) persons (device names from "
-                     + s.store.deviceSources.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-                     + "; \(s.store.devicesWithPerson) with a person named)")
-        lines.append("\(s.fixes) fixes, \(s.imuSamples) IMU samples, \(s.checkins) check-ins; \(s.windows) windows"
-                     + (s.upToDate ? "" : " (\(s.classifiedFiles) files classified now)"))
-        lines.append("\(s.staypoints) staypoints, \(s.dwells) dwells, \(s.triplegs) triplegs, \(s.trips) trips; "
-                     + "heat map \(s.cells) cells shown, \(s.suppressedCells) suppressed; \(s.rides) rides, \(s.measuredRides) measured")
-        lines.append(s.upToDate ? "nothing changed: outputs in \(s.outputFolder) are up to date"
-                     : "stages: " + ["ingest", "classify", "trips", "heatmap", "comfort", "report", "geopackage"].compactMap { stage in
-                         s.stageSeconds[stage].map { String(format: "%@ %.2f s", stage, $0) } }.joined(separator: ", ")
-                         + "; wrote \(s.outputFolder)/report.html")
+        var lines = [
+            "\(s.files) inputs: \(s.ingested) read, \(s.unchanged) unchanged, \(s.thisRun.moved) moved, \(s.thisRun.duplicates) copies skipped, "
+                + "\(s.thisRun.quarantined) newly quarantined (\(s.quarantined) in the store), \(s.skipped) skipped"
+        ]
+        lines.append(
+            "\(s.store.devices) devices of \(s.store.persons) persons (device names from "
+                + s.store.deviceSources.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                + "; \(s.store.devicesWithPerson) with a person named)")
+        lines.append(
+            "\(s.fixes) fixes, \(s.imuSamples) IMU samples, \(s.checkins) check-ins; \(s.windows) windows"
+                + (s.upToDate ? "" : " (\(s.classifiedFiles) files classified now)"))
+        lines.append(
+            "\(s.staypoints) staypoints, \(s.dwells) dwells, \(s.triplegs) triplegs, \(s.trips) trips; "
+                + "heat map \(s.cells) cells shown, \(s.suppressedCells) suppressed; \(s.rides) rides, \(s.measuredRides) measured")
+        lines.append(
+            s.upToDate
+                ? "nothing changed: outputs in \(s.outputFolder) are up to date"
+                : "stages: "
+                    + ["ingest", "classify", "trips", "heatmap", "comfort", "report", "geopackage"].compactMap { stage in
+                        s.stageSeconds[stage].map { String(format: "%@ %.2f s", stage, $0) }
+                    }.joined(separator: ", ")
+                    + "; wrote \(s.outputFolder)/report.html")
         return lines.joined(separator: "\n")
     }
 }

@@ -11,10 +11,16 @@ struct SchemaCommand: ParsableCommand {
             """
     )
 
-    @Flag(help: "Print a JSON array instead, one object per file: file, path (below the output folder: restricted/ for the files that identify people), about, per_device (a per-device table, which a distributed run writes as Parquet and as CSV only with --csv) and columns (name, type, unit).")
+    @Flag(
+        help:
+            "Print a JSON array instead, one object per file: file, path (below the output folder: restricted/ for the files that identify people), about, per_device (a per-device table, which a distributed run writes as Parquet and as CSV only with --csv) and columns (name, type, unit)."
+    )
     var json = false
 
-    @Flag(help: "Print one JSON object of pandas dtypes per file ({\"triplegs.csv\": {\"device\": \"string\", …}}) for pd.read_csv(path, dtype=…): text as string (a device 010 stays \"010\"), integer as Int64, real as float64, boolean as boolean; times are text, for pd.to_datetime.")
+    @Flag(
+        help:
+            "Print one JSON object of pandas dtypes per file ({\"triplegs.csv\": {\"device\": \"string\", …}}) for pd.read_csv(path, dtype=…): text as string (a device 010 stays \"010\"), integer as Int64, real as float64, boolean as boolean; times are text, for pd.to_datetime."
+    )
     var pandasDtypes = false
 
     func validate() throws {

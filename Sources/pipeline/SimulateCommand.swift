@@ -82,10 +82,11 @@ struct SimulateCommand: ParsableCommand {
         if json {
             try JSONSummary.print(summary)
         } else {
-            progress.log("\(summary.devices) devices × \(summary.days) days: \(summary.fixes) fixes, \(summary.imuSamples) IMU samples "
-                         + "per sensor, \(summary.files) files in \(out); truth (\(summary.stays) stays, \(summary.legs) legs, "
-                         + "\(summary.trips) trips, \(summary.rides) rides) in \(truthFolder); "
-                         + String(format: "%.1f s", Date().timeIntervalSince(started)))
+            progress.log(
+                "\(summary.devices) devices × \(summary.days) days: \(summary.fixes) fixes, \(summary.imuSamples) IMU samples "
+                    + "per sensor, \(summary.files) files in \(out); truth (\(summary.stays) stays, \(summary.legs) legs, "
+                    + "\(summary.trips) trips, \(summary.rides) rides) in \(truthFolder); "
+                    + String(format: "%.1f s", Date().timeIntervalSince(started)))
         }
     }
 }

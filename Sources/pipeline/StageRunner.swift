@@ -9,7 +9,7 @@ func runStage<T>(json: Bool, progress: Progress, _ body: () throws -> T) throws 
     do { return try body() } catch let error as ValidationError {
         throw error
     } catch let error as ExitCode {
-        throw error  // the body said what failed already
+        throw error // the body said what failed already
     } catch let error as RunLock.Held {
         try fail(error.description, status: 75, json: json, progress: progress)
     } catch {

@@ -31,15 +31,22 @@ struct TrainCommand: ParsableCommand {
     @Flag(help: "Replace the model file if it exists. Default: off (an existing model is never overwritten).")
     var force = false
 
-    @Option(name: .customLong("leg-data"), help: ArgumentHelp(
-        "Labelled GPS traces, file or folder, that train only the GPS leg model; repeatable. Default: none.",
-        discussion: "Their windows train nothing, so a GPS data set (MobilityNet) can name GPS-only legs without teaching the window model that phones have no IMU.",
-        valueName: "path"))
+    @Option(
+        name: .customLong("leg-data"),
+        help: ArgumentHelp(
+            "Labelled GPS traces, file or folder, that train only the GPS leg model; repeatable. Default: none.",
+            discussion:
+                "Their windows train nothing, so a GPS data set (MobilityNet) can name GPS-only legs without teaching the window model that phones have no IMU.",
+            valueName: "path"))
     var legData: [String] = []
 
-    @Option(name: .customLong("group-by"), help: ArgumentHelp(
-        "Groups of the inner folds that choose the GPS leg model's classifier: person, device, trace or day.",
-        discussion: "person: every leg of a named person (manifest, --name-pattern), or of a device where none is named, in one fold. day, for one person's data (MobilityNet): every leg of a date, of any device, in one fold. Default: person."))
+    @Option(
+        name: .customLong("group-by"),
+        help: ArgumentHelp(
+            "Groups of the inner folds that choose the GPS leg model's classifier: person, device, trace or day.",
+            discussion:
+                "person: every leg of a named person (manifest, --name-pattern), or of a device where none is named, in one fold. day, for one person's data (MobilityNet): every leg of a date, of any device, in one fold. Default: person."
+        ))
     var groupBy: GroupedCrossValidation.GroupBy = .person
 
     @OptionGroup var input: InputOptions
@@ -50,7 +57,9 @@ struct TrainCommand: ParsableCommand {
 
     func validate() throws {
         if groupBy == .dataset {
-            throw ValidationError("--group-by dataset is evaluate's (leave one data set out); train chooses the leg model's classifier on inner folds by person, device, trace or day")
+            throw ValidationError(
+                "--group-by dataset is evaluate's (leave one data set out); train chooses the leg model's classifier on inner folds by person, device, trace or day"
+            )
         }
         if !force, FileManager.default.fileExists(atPath: model) {
             throw ValidationError("\(model) exists; give --force to replace it, or another --model file")
@@ -91,9 +100,10 @@ struct TrainCommand: ParsableCommand {
             let persons = try DataIdentity.persons(paths: paths + legData, listing: try input.listing)
             trained.gpsLegs = try Self.legModel(output.legs, groupBy: groupBy, persons: persons, progress: progress)
             try trained.save(path: model)
-            progress.log("trained on \(labelled.count) windows of \(output.report.recordings) recordings ("
-                         + perClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-                         + "); wrote \(model)")
+            progress.log(
+                "trained on \(labelled.count) windows of \(output.report.recordings) recordings ("
+                    + perClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                    + "); wrote \(model)")
         } catch let error as ModeTrainer.TrainingError {
             progress.log("error: \(error)")
             throw ExitCode(1)
@@ -105,14 +115,17 @@ struct TrainCommand: ParsableCommand {
 
     /// The GPS leg model of the labelled legs, its classifier chosen on inner folds over people;
     /// nil, said in the log, when the legs are of fewer than two modes of movement.
-    static func legModel(_ legs: LegTable, groupBy: GroupedCrossValidation.GroupBy, persons: [String: String],
-                         progress: PipelineRunner.Progress) throws -> GPSLegModel? {
+    static func legModel(
+        _ legs: LegTable, groupBy: GroupedCrossValidation.GroupBy, persons: [String: String],
+        progress: PipelineRunner.Progress
+    ) throws -> GPSLegModel? {
         let labelled = LegTrainer.labelled(legs)
         let modes = Set(labelled.legs.compactMap { $0.mode })
         guard modes.count >= 2 else {
-            progress.log("no GPS leg model: the inputs have labelled GPS legs of \(modes.count) modes of movement "
-                         + (modes.isEmpty ? "" : "(\(modes.map { $0.rawValue }.sorted().joined(separator: ", "))) ")
-                         + "and it needs two; GPS-only legs will be decided by the speed rules")
+            progress.log(
+                "no GPS leg model: the inputs have labelled GPS legs of \(modes.count) modes of movement "
+                    + (modes.isEmpty ? "" : "(\(modes.map { $0.rawValue }.sorted().joined(separator: ", "))) ")
+                    + "and it needs two; GPS-only legs will be decided by the speed rules")
             return nil
         }
         let (kind, inner) = try LegCrossValidation(groupBy: groupBy, persons: persons).choose(labelled)
@@ -121,8 +134,9 @@ struct TrainCommand: ParsableCommand {
         let perClass = model.legsPerClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         let thinning = model.thinnedToSeconds.map { String(format: "%g", $0) }.joined(separator: " and ")
         let paces = (model.speedScales ?? []).map { String(format: "%g", $0) }.joined(separator: " and ")
-        progress.log("GPS leg model (\(chosen)) trained on \(perClass) legs of \(model.devices.count) devices, also thinned to one fix every \(thinning) s"
-                     + (paces.isEmpty ? "" : " and replayed at \(paces) times their pace"))
+        progress.log(
+            "GPS leg model (\(chosen)) trained on \(perClass) legs of \(model.devices.count) devices, also thinned to one fix every \(thinning) s"
+                + (paces.isEmpty ? "" : " and replayed at \(paces) times their pace"))
         return model
     }
 }

@@ -80,17 +80,22 @@ struct TripOptions: ParsableArguments {
         parameters.trips.gapSeconds = gap
         parameters.trips.minimumLegSeconds = minimumLeg
         parameters.trips.activityMinimumSeconds = activityMinimum
-        parameters.trips.transferKinds = (transferKinds.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }).sorted()
+        parameters.trips.transferKinds =
+            (transferKinds.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }).sorted()
         return parameters
     }
 
     func validate() throws {
-        let positive = [("--staypoint-distance", staypointDistance), ("--staypoint-time", staypointTime), ("--gap", gap),
-                        ("--location-epsilon", locationEpsilon)]
+        let positive = [
+            ("--staypoint-distance", staypointDistance), ("--staypoint-time", staypointTime), ("--gap", gap),
+            ("--location-epsilon", locationEpsilon)
+        ]
         for (name, value) in positive where !(value > 0) { throw ValidationError("\(name) must be a positive number, got \(value)") }
-        let nonNegative = [("--dwell-enter-time", dwellEnterTime), ("--dwell-exit-time", dwellExitTime), ("--dwell-minimum", dwellMinimum),
-                           ("--dwell-max-gap", dwellMaxGap), ("--dwell-max-buffer", dwellMaxBuffer), ("--minimum-leg", minimumLeg),
-                           ("--activity-minimum", activityMinimum)]
+        let nonNegative = [
+            ("--dwell-enter-time", dwellEnterTime), ("--dwell-exit-time", dwellExitTime), ("--dwell-minimum", dwellMinimum),
+            ("--dwell-max-gap", dwellMaxGap), ("--dwell-max-buffer", dwellMaxBuffer), ("--minimum-leg", minimumLeg),
+            ("--activity-minimum", activityMinimum)
+        ]
         for (name, value) in nonNegative where !(value >= 0) { throw ValidationError("\(name) must be 0 or more, got \(value)") }
         if dwellEnterFixes < 1 { throw ValidationError("--dwell-enter-fixes must be 1 or more") }
         if locationMinimum < 1 { throw ValidationError("--location-minimum must be 1 or more") }

@@ -29,18 +29,28 @@ struct TripsCommand: ParsableCommand {
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
 
-    @Option(help: ArgumentHelp("A mode model whose GPS leg model names GPS-only legs (see `pipeline train`). Default: none, the GPS-speed rules decide.",
-                               valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A mode model whose GPS leg model names GPS-only legs (see `pipeline train`). Default: none, the GPS-speed rules decide.",
+            valueName: "file"))
     var model: String?
 
-    @Option(help: ArgumentHelp("A GTFS feed (.zip or folder) whose stops and route shapes every leg is matched against. Default: none (transit columns empty).",
-                               valueName: "feed"))
+    @Option(
+        help: ArgumentHelp(
+            "A GTFS feed (.zip or folder) whose stops and route shapes every leg is matched against. Default: none (transit columns empty).",
+            valueName: "feed"))
     var transit: String?
 
-    @Option(name: .customLong("k"), help: ArgumentHelp("Publish only OD pairs (od_matrix.csv) and modal-split rows (modal_split.csv) made by at least k distinct persons.", valueName: "persons"))
+    @Option(
+        name: .customLong("k"),
+        help: ArgumentHelp(
+            "Publish only OD pairs (od_matrix.csv) and modal-split rows (modal_split.csv) made by at least k distinct persons.",
+            valueName: "persons"))
     var minimumPersons = HeatMapParameters().minimumDevices
 
-    @Flag(name: .customLong("allow-identifying-k"), help: "Allow --k below 2, which publishes OD pairs and modal-split rows one person alone made (default: off; an error).")
+    @Flag(
+        name: .customLong("allow-identifying-k"),
+        help: "Allow --k below 2, which publishes OD pairs and modal-split rows one person alone made (default: off; an error).")
     var allowIdentifyingK = false
 
     @OptionGroup var trips: TripOptions
@@ -48,7 +58,9 @@ struct TripsCommand: ParsableCommand {
     func validate() throws {
         if let problem = HeatMapParameters.kProblem(minimumPersons, allowed: allowIdentifyingK) { throw ValidationError(problem) }
         if let transit, !FileManager.default.fileExists(atPath: transit) {
-            throw ValidationError("--transit \(transit): no such file or folder (expected a GTFS feed: a .zip, or a folder with stops.txt, routes.txt, trips.txt, stop_times.txt)")
+            throw ValidationError(
+                "--transit \(transit): no such file or folder (expected a GTFS feed: a .zip, or a folder with stops.txt, routes.txt, trips.txt, stop_times.txt)"
+            )
         }
     }
 
@@ -73,11 +85,14 @@ struct TripsCommand: ParsableCommand {
         if json {
             try JSONSummary.print(summary)
         } else {
-            progress.log("\(summary.staypoints) staypoints, \(summary.dwells) dwells, \(summary.locations) locations, "
-                         + "\(summary.triplegs) triplegs, \(summary.trips) trips; leg modes from "
-                         + summary.legsByModeSource.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-            progress.log(String(format: "%.2f s loading, %.2f s modes and trip stages, %.2f s writing; wrote %@",
-                                summary.secondsLoading, summary.secondsTrips, summary.secondsWriting, run.reportsFolder))
+            progress.log(
+                "\(summary.staypoints) staypoints, \(summary.dwells) dwells, \(summary.locations) locations, "
+                    + "\(summary.triplegs) triplegs, \(summary.trips) trips; leg modes from "
+                    + summary.legsByModeSource.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            progress.log(
+                String(
+                    format: "%.2f s loading, %.2f s modes and trip stages, %.2f s writing; wrote %@",
+                    summary.secondsLoading, summary.secondsTrips, summary.secondsWriting, run.reportsFolder))
         }
     }
 }

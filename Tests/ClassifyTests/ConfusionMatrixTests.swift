@@ -6,8 +6,9 @@ import Testing
     @Test func scoresAHandCountedExample() {
         // truth:     walk walk walk car car still
         // predicted: walk walk car  car walk still
-        let matrix = ConfusionMatrix<Mode>(truth: [.walk, .walk, .walk, .car, .car, .still],
-                                           predicted: [.walk, .walk, .car, .car, .walk, .still])
+        let matrix = ConfusionMatrix<Mode>(
+            truth: [.walk, .walk, .walk, .car, .car, .still],
+            predicted: [.walk, .walk, .car, .car, .walk, .still])
         #expect(matrix.total == 6 && abs(matrix.accuracy - 4.0 / 6) < 1e-12)
         let walk = matrix.scores(for: .walk)
         #expect(abs(walk.precision - 2.0 / 3) < 1e-12 && abs(walk.recall - 2.0 / 3) < 1e-12 && walk.support == 3)

@@ -25,7 +25,9 @@ import Testing
         #expect(TrackintelBaseline.mode(averageSpeedMps: 15 / 3.6) == .car)
         #expect(TrackintelBaseline.mode(averageSpeedMps: (100 / 3.6).nextDown) == .car)
         #expect(TrackintelBaseline.mode(averageSpeedMps: 100 / 3.6) == .train)
-        #expect(TrackintelBaseline.coarse(.bike) == .walk && TrackintelBaseline.coarse(.bus) == .car && TrackintelBaseline.coarse(.train) == .car)
+        #expect(
+            TrackintelBaseline.coarse(.bike) == .walk && TrackintelBaseline.coarse(.bus) == .car
+                && TrackintelBaseline.coarse(.train) == .car)
     }
 
     @Test func aTrainedLegModelTellsBusFromTrainOnSomeoneItNeverSaw() throws {

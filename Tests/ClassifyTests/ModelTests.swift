@@ -21,24 +21,29 @@ enum SyntheticWindows {
                 var streams = imu.streams(motion, seconds: secondsPerMode, start: start)
                 if gravityFree {
                     let r = imu.rotation, g = (r[2] * 9.81, r[5] * 9.81, r[8] * 9.81)
-                    streams[.linearAcceleration] = streams[.accelerometer]!.map { IMUSample(time: $0.time, x: $0.x - g.0, y: $0.y - g.1, z: $0.z - g.2) }
+                    streams[.linearAcceleration] = streams[.accelerometer]!.map {
+                        IMUSample(time: $0.time, x: $0.x - g.0, y: $0.y - g.1, z: $0.z - g.2)
+                    }
                     streams[.accelerometer] = nil
                 }
-                let label = LabelInterval(device: device, start: Timestamp(secondsSince1970: start),
-                                          end: Timestamp(secondsSince1970: start + secondsPerMode), rawName: name, source: "test")
+                let label = LabelInterval(
+                    device: device, start: Timestamp(secondsSince1970: start),
+                    end: Timestamp(secondsSince1970: start + secondsPerMode), rawName: name, source: "test")
                 table.append(extractor.extract(Recording(trace: "\(device)-\(name)", device: device, streams: streams, labels: [label])))
             }
         }
         return table
     }
 
-    static let provenance = ModeModel.Provenance(command: "test", inputs: [], recordings: 0, devices: [], windowsPerClass: [:],
-                                                 training: .init(), toolVersion: "test")
+    static let provenance = ModeModel.Provenance(
+        command: "test", inputs: [], recordings: 0, devices: [], windowsPerClass: [:],
+        training: .init(), toolVersion: "test")
 }
 
 @Suite struct ModelTests {
     @Test func aTrainedModelRecognisesModesOfAnUnseenDevice() throws {
-        let model = try ModeTrainer().train(SyntheticWindows.table(devices: ["a", "b"]), window: .init(), provenance: SyntheticWindows.provenance)
+        let model = try ModeTrainer().train(
+            SyntheticWindows.table(devices: ["a", "b"]), window: .init(), provenance: SyntheticWindows.provenance)
         #expect(model.classes == [.still, .walk, .car])
         let test = SyntheticWindows.table(devices: ["c"])
         let prediction = ModePredictor(model: model).predict(test)
@@ -48,21 +53,27 @@ enum SyntheticWindows {
     }
 
     @Test func aGravityFreeRecordingIsReadByTheGravityFreeClassifier() throws {
-        let model = try ModeTrainer().train(SyntheticWindows.table(devices: ["a", "b"]), window: .init(), provenance: SyntheticWindows.provenance)
+        let model = try ModeTrainer().train(
+            SyntheticWindows.table(devices: ["a", "b"]), window: .init(), provenance: SyntheticWindows.provenance)
         #expect(model.gravityFree?.network != nil && model.schemaProblem == nil)
         let test = SyntheticWindows.table(devices: ["c"], gravityFree: true)
-        #expect(test.count > 0 && test.windows.indices.allSatisfy { test.values[$0 * FeatureTable.columns + FeatureSchema.gravityPresenceColumn].isNaN })
+        #expect(
+            test.count > 0
+                && test.windows.indices.allSatisfy { test.values[$0 * FeatureTable.columns + FeatureSchema.gravityPresenceColumn].isNaN })
         let prediction = ModePredictor(model: model).predict(test)
         #expect(prediction.sources.allSatisfy { $0 == .modelGravityFree })
         let matrix = ConfusionMatrix(truth: test.windows.map { $0.mode! }, predicted: prediction.modes)
         #expect(matrix.macroF1 > 0.9, "macro-F1 \(matrix.macroF1)")
         var older = model
-        older.gravityFree = nil  // a model file written before the gravity-free classifier
+        older.gravityFree = nil // a model file written before the gravity-free classifier
         #expect(ModePredictor(model: older).predict(test).sources.allSatisfy { $0 == .rules })
         var without = ModeTrainer()
         without.gravityFreeModel = false
-        #expect(try without.train(SyntheticWindows.table(devices: ["a"], secondsPerMode: 20), window: .init(),
-                                  provenance: SyntheticWindows.provenance).gravityFree == nil)
+        #expect(
+            try without.train(
+                SyntheticWindows.table(devices: ["a"], secondsPerMode: 20), window: .init(),
+                provenance: SyntheticWindows.provenance
+            ).gravityFree == nil)
     }
 
     @Test func trainingIsReproducibleForASeed() throws {
@@ -77,18 +88,26 @@ enum SyntheticWindows {
 
     @Test func trainingNeedsTwoModes() {
         let table = SyntheticWindows.table(devices: ["a"], secondsPerMode: 20).filter { $0.mode == .walk }
-        #expect(throws: ModeTrainer.TrainingError.self) { try ModeTrainer().train(table, window: .init(), provenance: SyntheticWindows.provenance) }
+        #expect(throws: ModeTrainer.TrainingError.self) {
+            try ModeTrainer().train(table, window: .init(), provenance: SyntheticWindows.provenance)
+        }
     }
 
     @Test func modelFilesRoundTripAndCarryTheirSchema() throws {
         let folder = try TemporaryFolder()
-        let model = try ModeTrainer().train(SyntheticWindows.table(devices: ["a"], secondsPerMode: 30), window: .init(), provenance: SyntheticWindows.provenance)
+        let model = try ModeTrainer().train(
+            SyntheticWindows.table(devices: ["a"], secondsPerMode: 30), window: .init(), provenance: SyntheticWindows.provenance)
         let path = folder.path + "/model.json"
         try model.save(path: path)
         let loaded = try ModeModel.load(path: path)
-        #expect(loaded.network == model.network && loaded.kind == .mlp && loaded.classes == model.classes && loaded.standardizer == model.standardizer)
+        #expect(
+            loaded.network == model.network && loaded.kind == .mlp && loaded.classes == model.classes
+                && loaded.standardizer == model.standardizer)
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        for key in ["\"format_version\" : 2", "\"kind\" : \"mlp\"", "\"feature_schema_version\"", "\"acc_mag_std_mps2\"", "\"window\"", "\"provenance\""] {
+        for key in [
+            "\"format_version\" : 2", "\"kind\" : \"mlp\"", "\"feature_schema_version\"", "\"acc_mag_std_mps2\"", "\"window\"",
+            "\"provenance\""
+        ] {
             #expect(text.contains(key), "model file lacks \(key)")
         }
         var renamed = model
@@ -171,7 +190,7 @@ enum SyntheticWindows {
 
     @Test func shortSegmentsAreMergedEvenWhenConfident() {
         var modes = [Int](repeating: 0, count: 60)
-        for i in 20..<24 { modes[i] = 1 }  // 4 windows = 12.5 s, below the 30 s minimum
+        for i in 20..<24 { modes[i] = 1 } // 4 windows = 12.5 s, below the 30 s minimum
         let smoother = ModeSmoother(switchPenalty: 0)
         let smoothed = smoother.smooth(windows: windows(60), probabilities: probabilities(modes, confidence: 0.99), classes: 2)
         #expect(smoothed == [Int](repeating: 0, count: 60))
@@ -185,8 +204,9 @@ enum SyntheticWindows {
         let smoothed = ModeSmoother().smooth(windows: windows(80), probabilities: probabilities(modes), classes: 2, stillClass: 0)
         #expect(Array(smoothed[20..<26]) == [Int](repeating: 0, count: 6), "the 17.5 s stop is kept")
         #expect(Array(smoothed[50..<53]) == [1, 1, 1], "the 10 s one is flicker")
-        #expect(ModeSmoother().smooth(windows: windows(80), probabilities: probabilities(modes), classes: 2) == [Int](repeating: 1, count: 80),
-                "without a still class nothing is pinned")
+        #expect(
+            ModeSmoother().smooth(windows: windows(80), probabilities: probabilities(modes), classes: 2) == [Int](repeating: 1, count: 80),
+            "without a still class nothing is pinned")
     }
 
     @Test func tracesAndPausesAreSmoothedSeparately() {
@@ -228,8 +248,9 @@ enum SyntheticWindows {
             supplement.windows[index].device = "supplement:d"
         }
         let search = OptionSearch(trainers: [ModeTrainer()], switchPenalties: [3, 6], innerFolds: 2)
-        let evaluation = try GroupedCrossValidation(folds: 3).evaluate(table, trainer: ModeTrainer(), window: .init(), search: search,
-                                                                        supplement: supplement)
+        let evaluation = try GroupedCrossValidation(folds: 3).evaluate(
+            table, trainer: ModeTrainer(), window: .init(), search: search,
+            supplement: supplement)
         #expect(evaluation.outcomes.count == table.count && Set(evaluation.outcomes.map(\.device)) == ["a", "b", "c"])
         #expect(evaluation.outcomes.contains { $0.raw == .bike }, "no fold's model learnt the supplement's bike")
         let without = try GroupedCrossValidation(folds: 3).evaluate(table, trainer: ModeTrainer(), window: .init())
@@ -240,8 +261,14 @@ enum SyntheticWindows {
         // Each outer fold's choice is made on its training people alone: relabelling the
         // held-out person's windows (here: swapping walk and car) must not change any choice.
         let table = SyntheticWindows.table(devices: ["a", "b", "c", "d"], secondsPerMode: 30)
-        let search = OptionSearch(trainers: [ModeTrainer(), { var t = ModeTrainer(); t.kind = .softmaxRegression; return t }()],
-                                  switchPenalties: [0, 6], innerFolds: 3)
+        let search = OptionSearch(
+            trainers: [
+                ModeTrainer(),
+                {
+                    var t = ModeTrainer(); t.kind = .softmaxRegression; return t
+                }()
+            ],
+            switchPenalties: [0, 6], innerFolds: 3)
         let validation = GroupedCrossValidation(groupBy: .device, folds: 4)
         let evaluation = try validation.evaluate(table, trainer: ModeTrainer(), window: .init(), search: search)
         #expect(evaluation.nested && evaluation.folds.allSatisfy { $0.options.contains("inner macro-F1") })
@@ -266,7 +293,8 @@ enum SyntheticWindows {
         let validation = GroupedCrossValidation(groupBy: .dataset, folds: 5, datasets: datasets)
         let search = OptionSearch(trainers: [ModeTrainer()], switchPenalties: [3, 6], innerFolds: 3)
         let evaluation = try validation.evaluate(table, trainer: ModeTrainer(), window: .init(), search: search)
-        #expect(evaluation.folds.map(\.testGroups) == [["first"], ["second"]] || evaluation.folds.map(\.testGroups) == [["second"], ["first"]])
+        #expect(
+            evaluation.folds.map(\.testGroups) == [["first"], ["second"]] || evaluation.folds.map(\.testGroups) == [["second"], ["first"]])
         #expect(evaluation.folds.allSatisfy { $0.options.contains("inner macro-F1") }, "inner folds by person within the other data set")
         #expect(evaluation.outcomes.count == table.count)
         #expect(evaluation.outcomes.allSatisfy { $0.dataset == datasets[$0.trace] })
@@ -279,14 +307,18 @@ enum SyntheticWindows {
         var outcomes: [WindowOutcome] = []
         for person in ["p1", "p2"] {
             for (truth, mode) in [(Mode.walk, Mode.walk), (.car, .car)] {
-                outcomes.append(WindowOutcome(trace: person + "g", device: person, truth: truth, smoothed: mode, raw: mode,
-                                              baseline: .car, baselineRaw: .car, source: .model, dataset: "good"))
+                outcomes.append(
+                    WindowOutcome(
+                        trace: person + "g", device: person, truth: truth, smoothed: mode, raw: mode,
+                        baseline: .car, baselineRaw: .car, source: .model, dataset: "good"))
             }
         }
         for person in ["q1", "q2"] {
             for truth in [Mode.walk, .car] {
-                outcomes.append(WindowOutcome(trace: person + "b", device: person, truth: truth, smoothed: .car, raw: .car,
-                                              baseline: .car, baselineRaw: .car, source: .model, dataset: "bad"))
+                outcomes.append(
+                    WindowOutcome(
+                        trace: person + "b", device: person, truth: truth, smoothed: .car, raw: .car,
+                        baseline: .car, baselineRaw: .car, source: .model, dataset: "bad"))
             }
         }
         let scores = DatasetScore.of(outcomes, \.smoothed, baseline: \.baseline)
@@ -299,8 +331,9 @@ enum SyntheticWindows {
         var one = scores[0]
         one.devices = 1
         #expect(one.line.hasPrefix("  bad: 4 windows, 1 device, accuracy"))
-        #expect(DatasetScore.of(outcomes.filter { $0.dataset == "good" }, \.smoothed, baseline: \.baseline).isEmpty,
-                "one data set is the pooled score: nothing apart")
+        #expect(
+            DatasetScore.of(outcomes.filter { $0.dataset == "good" }, \.smoothed, baseline: \.baseline).isEmpty,
+            "one data set is the pooled score: nothing apart")
     }
 
     @Test func theBootstrapResamplesPeople() {
@@ -308,15 +341,20 @@ enum SyntheticWindows {
         // holds both (accuracy 0.5), the right one twice (1) or the wrong one twice (0).
         var outcomes: [WindowOutcome] = []
         for i in 0..<10 {
-            outcomes.append(WindowOutcome(trace: "r\(i)", device: "right", truth: .walk, smoothed: .walk, raw: .walk,
-                                          baseline: .walk, baselineRaw: .walk, source: .model))
-            outcomes.append(WindowOutcome(trace: "w\(i)", device: "wrong", truth: .walk, smoothed: .car, raw: .car,
-                                          baseline: .car, baselineRaw: .car, source: .model))
+            outcomes.append(
+                WindowOutcome(
+                    trace: "r\(i)", device: "right", truth: .walk, smoothed: .walk, raw: .walk,
+                    baseline: .walk, baselineRaw: .walk, source: .model))
+            outcomes.append(
+                WindowOutcome(
+                    trace: "w\(i)", device: "wrong", truth: .walk, smoothed: .car, raw: .car,
+                    baseline: .car, baselineRaw: .car, source: .model))
         }
         let intervals = GroupBootstrap(replicates: 2000).intervals(outcomes, \.smoothed)
         #expect(intervals.accuracy == GroupBootstrap.Interval(lower: 0, upper: 1))
-        #expect(GroupBootstrap().intervals(outcomes.filter { $0.device == "right" }, \.smoothed).accuracy == nil,
-                "one person gives no interval")
+        #expect(
+            GroupBootstrap().intervals(outcomes.filter { $0.device == "right" }, \.smoothed).accuracy == nil,
+            "one person gives no interval")
         let scores = RecordingScore.of(outcomes, \.smoothed)
         #expect(scores.count == 20 && scores.filter(\.majorityRight).count == 10)
     }

@@ -10,9 +10,12 @@ import Testing
         var result: [Double] = []
         for row in 0..<rows {
             let hidden = (0..<network.hidden).map { unit in
-                max(0, network.bias1[unit] + (0..<network.features).reduce(0.0) {
-                    $0 + x[row * network.features + $1] * network.weights1[$1 * network.hidden + unit]
-                })
+                max(
+                    0,
+                    network.bias1[unit]
+                        + (0..<network.features).reduce(0.0) {
+                            $0 + x[row * network.features + $1] * network.weights1[$1 * network.hidden + unit]
+                        })
             }
             let scores = (0..<network.classes).map { c in
                 network.bias2[c] + (0..<network.hidden).reduce(0.0) { $0 + hidden[$1] * network.weights2[$1 * network.classes + c] }
@@ -65,18 +68,21 @@ import Testing
         let folder = try TemporaryFolder()
         var trainer = ModeTrainer()
         trainer.kind = .softmaxRegression
-        let model = try trainer.train(SyntheticWindows.table(devices: ["a"], secondsPerMode: 30), window: .init(), provenance: SyntheticWindows.provenance)
+        let model = try trainer.train(
+            SyntheticWindows.table(devices: ["a"], secondsPerMode: 30), window: .init(), provenance: SyntheticWindows.provenance)
         #expect(model.regression != nil && model.network == nil)
         let path = folder.path + "/v1.json"
         try model.save(path: path)
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"format_version\" : 2", with: "\"format_version\" : 1").write(toFile: path, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"format_version\" : 2", with: "\"format_version\" : 1").write(
+            toFile: path, atomically: true, encoding: .utf8)
         let loaded = try ModeModel.load(path: path)
         #expect(loaded.kind == .softmaxRegression && loaded.regression == model.regression && loaded.formatVersion == 1)
         let test = SyntheticWindows.table(devices: ["b"], secondsPerMode: 30)
         let prediction = ModePredictor(model: loaded).predict(test)
         #expect(ConfusionMatrix(truth: test.windows.map { $0.mode! }, predicted: prediction.modes).macroF1 > 0.9)
-        try text.replacingOccurrences(of: "\"format_version\" : 2", with: "\"format_version\" : 3").write(toFile: path, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"format_version\" : 2", with: "\"format_version\" : 3").write(
+            toFile: path, atomically: true, encoding: .utf8)
         let error = #expect(throws: ModeModel.LoadError.self) { try ModeModel.load(path: path) }
         #expect(error?.reason.contains("version 3") == true)
     }

@@ -7,8 +7,11 @@ import Testing
 @Suite struct PersonGroupingTests {
     static func windows(_ devices: [(trace: String, device: String)], each: Int = 10) -> [WindowInfo] {
         devices.flatMap { trace, device in
-            (0..<each).map { WindowInfo(trace: trace, device: device, start: Timestamp(secondsSince1970: Double($0) * 5),
-                                        end: Timestamp(secondsSince1970: Double($0) * 5 + 5)) }
+            (0..<each).map {
+                WindowInfo(
+                    trace: trace, device: device, start: Timestamp(secondsSince1970: Double($0) * 5),
+                    end: Timestamp(secondsSince1970: Double($0) * 5 + 5))
+            }
         }
     }
 
@@ -28,17 +31,23 @@ import Testing
 
     @Test func withoutNamedPersonsEachDeviceIsOne() {
         let windows = Self.windows([("a1.csv", "ann-phone"), ("a2.csv", "ann-watch"), ("b.csv", "ben")])
-        #expect(GroupedCrossValidation(groupBy: .person, folds: 3).assign(windows).groups.flatMap { $0 }.sorted() == ["ann-phone", "ann-watch", "ben"])
+        #expect(
+            GroupedCrossValidation(groupBy: .person, folds: 3).assign(windows).groups.flatMap { $0 }.sorted() == [
+                "ann-phone", "ann-watch", "ben"
+            ])
     }
 
     @Test func intervalsResampleAPersonsDevicesTogether() {
         // Ann's phone is always right, her watch always wrong; Ben is right. Resampling persons
         // keeps her two devices together: no replicate is all right (Ann half wrong in every draw of her).
         var outcomes: [WindowOutcome] = []
-        for (device, person, right) in [("ann-phone", "ann", true), ("ann-watch", "ann", false), ("ben", nil, true)] as [(String, String?, Bool)] {
+        for (device, person, right) in [("ann-phone", "ann", true), ("ann-watch", "ann", false), ("ben", nil, true)]
+            as [(String, String?, Bool)]
+        {
             for _ in 0..<50 {
-                var outcome = WindowOutcome(trace: device, device: device, truth: .walk, smoothed: right ? .walk : .car, raw: .walk,
-                                            baseline: .walk, baselineRaw: .walk, source: .model)
+                var outcome = WindowOutcome(
+                    trace: device, device: device, truth: .walk, smoothed: right ? .walk : .car, raw: .walk,
+                    baseline: .walk, baselineRaw: .walk, source: .model)
                 outcome.person = person
                 outcomes.append(outcome)
             }
@@ -47,7 +56,11 @@ import Testing
         // Draws are {ann, ann}: 0.5, {ann, ben}: 0.67, {ben, ben}: 1.0; by device a draw of two right devices would give 1.0 too, but also {watch, watch}: 0.
         #expect(accuracy.lower >= 0.5 - 1e-9 && accuracy.upper <= 1 + 1e-9, "\(accuracy)")
         // Resampled as three independent devices, draws of the watch alone reach below a half.
-        let byDevice = GroupBootstrap(replicates: 400).intervals(outcomes.map { var o = $0; o.person = nil; return o }, \.smoothed).accuracy!
+        let byDevice = GroupBootstrap(replicates: 400).intervals(
+            outcomes.map {
+                var o = $0; o.person = nil; return o
+            }, \.smoothed
+        ).accuracy!
         #expect(byDevice.lower < 0.5, "\(byDevice)")
     }
 

@@ -34,11 +34,13 @@ import Testing
         ]
         let usable = FeatureAvailability.usableColumns(values: rows.flatMap(\.1), devices: rows.map(\.0), kinds: [true, true, false])
         #expect(usable == [true, false, true])
-        let withoutA = FeatureAvailability.usableColumns(values: rows.dropFirst(2).flatMap(\.1), devices: rows.dropFirst(2).map(\.0),
-                                                         kinds: [true, true, false])
+        let withoutA = FeatureAvailability.usableColumns(
+            values: rows.dropFirst(2).flatMap(\.1), devices: rows.dropFirst(2).map(\.0),
+            kinds: [true, true, false])
         #expect(withoutA == [true, true, true])
-        let strict = FeatureAvailability.usableColumns(values: rows.dropFirst(2).flatMap(\.1), devices: rows.dropFirst(2).map(\.0),
-                                                       kinds: [true, true, false], minimumShare: 0.9)
+        let strict = FeatureAvailability.usableColumns(
+            values: rows.dropFirst(2).flatMap(\.1), devices: rows.dropFirst(2).map(\.0),
+            kinds: [true, true, false], minimumShare: 0.9)
         #expect(strict == [true, false, true])
     }
 
@@ -51,8 +53,9 @@ import Testing
         let model = try ModeTrainer().train(table, window: .init(), provenance: SyntheticWindows.provenance)
         #expect(gyro.allSatisfy { !model.standardizer.present[$0] })
         #expect(model.standardizer.present[FeatureSchema.index(of: "acc_mag_std_mps2")!])
-        let full = try ModeTrainer().train(SyntheticWindows.table(devices: ["a", "b"], secondsPerMode: 30), window: .init(),
-                                           provenance: SyntheticWindows.provenance)
+        let full = try ModeTrainer().train(
+            SyntheticWindows.table(devices: ["a", "b"], secondsPerMode: 30), window: .init(),
+            provenance: SyntheticWindows.provenance)
         #expect(full.standardizer.present[FeatureSchema.index(of: "gyro_mag_std_radps")!])
     }
 }

@@ -11,8 +11,10 @@ import Testing
     }
 
     @Test func aTrainOfOnePersonIsLeftOutWithTheSmallestOtherSoTheRoutesCannotGiveItAway() {
-        let trains = [Self.summary("IC 1", rides: 12, persons: 5), Self.summary("IC 2", rides: 2, persons: 1),
-                      Self.summary("TER 3", rides: 7, persons: 4), Self.summary("TER 4", rides: 9, persons: 3)]
+        let trains = [
+            Self.summary("IC 1", rides: 12, persons: 5), Self.summary("IC 2", rides: 2, persons: 1),
+            Self.summary("TER 3", rides: 7, persons: 4), Self.summary("TER 4", rides: 9, persons: 3)
+        ]
         let routes = [Self.summary("A\tB", rides: 20, persons: 8), Self.summary("B\tC", rides: 10, persons: 5)]
         let kept = ComfortSummary.published(trains: trains, routes: routes, minimumPersons: 3)
         // Every route is published, so all rides are known: IC 2 = 30 − the other trains, unless one more train goes.

@@ -45,8 +45,11 @@ struct ConstructedRide {
                 v[axis] = moving ? 0.25 * (fast - rail[axis]) : 0
                 rail[axis] = fast
             }
-            let body = (forward + v[0] + 0.01 * generator.gaussian(), 0.3 * sin(2 * .pi * 0.05 * t) * (moving ? 1 : 0) + v[1] + 0.01 * generator.gaussian(),
-                        (gravity ? 9.81 : 0) + v[2] + 0.01 * generator.gaussian())
+            let body = (
+                forward + v[0] + 0.01 * generator.gaussian(),
+                0.3 * sin(2 * .pi * 0.05 * t) * (moving ? 1 : 0) + v[1] + 0.01 * generator.gaussian(),
+                (gravity ? 9.81 : 0) + v[2] + 0.01 * generator.gaussian()
+            )
             let r = rotation
             x.append(r[0] * body.0 + r[1] * body.1 + r[2] * body.2)
             y.append(r[3] * body.0 + r[4] * body.1 + r[5] * body.2)
@@ -75,8 +78,9 @@ struct ConstructedRide {
         let metrics = RideMetrics(frame: frame, rateHz: rate)
         let pushes = metrics.events.filter { $0.kind == .acceleration && $0.axis == .longitudinal }
         // Four hops: four pull-aways and four brakings, each at the known time, 1.2 m/s².
-        #expect(pushes.filter { $0.direction == "traction" }.count == 4 && pushes.filter { $0.direction == "braking" }.count == 4,
-                "\(pushes.map { "\($0.direction) \($0.startSeconds)" })")
+        #expect(
+            pushes.filter { $0.direction == "traction" }.count == 4 && pushes.filter { $0.direction == "braking" }.count == 4,
+            "\(pushes.map { "\($0.direction) \($0.startSeconds)" })")
         for braking in pushes where braking.direction == "braking" {
             #expect(abs(braking.peakAccelerationMetersPerSecond2 - 1.2) < 0.1)
             let next = ConstructedRide.stops.map(\.0).first { $0 >= braking.endSeconds - 1 } ?? ConstructedRide.seconds
@@ -95,8 +99,10 @@ struct ConstructedRide {
                 level = 0.995 * level + 0.08 * generator.gaussian()
                 return value + level
             }
-            let frame = try #require(VehicleFrame(pieces: [AccelerationPiece(startSeconds: 0, x: x, y: piece.y, z: piece.z)], rateHz: rate,
-                                                  gravityIncluded: true))
+            let frame = try #require(
+                VehicleFrame(
+                    pieces: [AccelerationPiece(startSeconds: 0, x: x, y: piece.y, z: piece.z)], rateHz: rate,
+                    gravityIncluded: true))
             var previous = (acceleration: Int.max, jerk: Int.max)
             for step in 0...30 {
                 var parameters = RideMetrics.Parameters()
@@ -144,8 +150,10 @@ struct ConstructedRide {
     @Test func aGapIsNeitherFilledNorCounted() throws {
         let rate = 50.0
         let whole = try #require(VehicleFrame(pieces: [sine(seconds: 240, from: 0, rate: rate)], rateHz: rate, gravityIncluded: true))
-        let split = try #require(VehicleFrame(pieces: [sine(seconds: 120, from: 0, rate: rate), sine(seconds: 120, from: 1_000, rate: rate)],
-                                              rateHz: rate, gravityIncluded: true))
+        let split = try #require(
+            VehicleFrame(
+                pieces: [sine(seconds: 120, from: 0, rate: rate), sine(seconds: 120, from: 1_000, rate: rate)],
+                rateHz: rate, gravityIncluded: true))
         let a = RideMetrics(frame: whole, rateHz: rate), b = RideMetrics(frame: split, rateHz: rate)
         #expect(a.seconds == 240 && b.seconds == 240, "covered seconds only, the 760 s gap not counted")
         // The filters restart on each piece and settle for 5 s each time: 235 s and 230 s weighted.

@@ -12,12 +12,16 @@ import Testing
         // N_MV = 6 √(0.5705² + 0.2² + 0.3²) = 6 √0.45547025 = 4.04930 (by hand).
         let nmv = RideMetrics.nmv(x: x.shuffled(), y: y, z: z)
         #expect(abs(nmv - 4.04930) < 1e-4 && NMVClass(nmv) == .uncomfortable)
-        #expect(NMVClass(0.99) == .veryComfortable && NMVClass(1) == .comfortable && NMVClass(3.9) == .medium && NMVClass(5) == .veryUncomfortable)
+        #expect(
+            NMVClass(0.99) == .veryComfortable && NMVClass(1) == .comfortable && NMVClass(3.9) == .medium
+                && NMVClass(5) == .veryUncomfortable)
     }
 
     @Test func comfortBandsLabelTheOverlapsUpwards() {
-        let cases: [(Double, ComfortBand)] = [(0.2, .notUncomfortable), (0.315, .aLittleUncomfortable), (0.6, .fairlyUncomfortable),
-                                              (0.9, .uncomfortable), (1.3, .veryUncomfortable), (2.5, .extremelyUncomfortable)]
+        let cases: [(Double, ComfortBand)] = [
+            (0.2, .notUncomfortable), (0.315, .aLittleUncomfortable), (0.6, .fairlyUncomfortable),
+            (0.9, .uncomfortable), (1.3, .veryUncomfortable), (2.5, .extremelyUncomfortable)
+        ]
         for (value, band) in cases { #expect(ComfortBand(value) == band, "\(value)") }
     }
 
@@ -44,8 +48,10 @@ import Testing
         let norm = (axis.0 * axis.0 + axis.1 * axis.1 + axis.2 * axis.2).squareRoot()
         let (x, y, z) = (axis.0 / norm, axis.1 / norm, axis.2 / norm)
         let a = degrees * .pi / 180, c = cos(a), s = sin(a), t = 1 - c
-        return [t * x * x + c, t * x * y - s * z, t * x * z + s * y, t * x * y + s * z, t * y * y + c, t * y * z - s * x,
-                t * x * z - s * y, t * y * z + s * x, t * z * z + c]
+        return [
+            t * x * x + c, t * x * y - s * z, t * x * z + s * y, t * x * y + s * z, t * y * y + c, t * y * z - s * x,
+            t * x * z - s * y, t * y * z + s * x, t * z * z + c
+        ]
     }
 
     @Test(arguments: [50.0, 100.0]) func aRotatedRecordingGivesTheSameMetrics(rateHz: Double) throws {
@@ -55,8 +61,11 @@ import Testing
         let a = RideMetrics(frame: try #require(VehicleFrame(x: original.x, y: original.y, z: original.z, rateHz: rateHz)), rateHz: rateHz)
         let frame = try #require(VehicleFrame(x: turned.x, y: turned.y, z: turned.z, rateHz: rateHz))
         let b = RideMetrics(frame: frame, rateHz: rateHz)
-        for (name, p, q) in [("longitudinal", a.longitudinal, b.longitudinal), ("lateral", a.lateral, b.lateral), ("vertical", a.vertical, b.vertical)] {
-            #expect(abs(q.rms / p.rms - 1) < 0.02 && abs(q.vdv / p.vdv - 1) < 0.02 && abs(q.mtvv / p.mtvv - 1) < 0.03, "\(name): \(p) vs \(q)")
+        for (name, p, q) in [
+            ("longitudinal", a.longitudinal, b.longitudinal), ("lateral", a.lateral, b.lateral), ("vertical", a.vertical, b.vertical)
+        ] {
+            #expect(
+                abs(q.rms / p.rms - 1) < 0.02 && abs(q.vdv / p.vdv - 1) < 0.02 && abs(q.mtvv / p.mtvv - 1) < 0.03, "\(name): \(p) vs \(q)")
         }
         #expect(abs(b.totalValue / a.totalValue - 1) < 0.01 && abs(b.nmv! / a.nmv! - 1) < 0.02)
         // The recovered forward axis is the rotated vehicle x axis, up to its sign.
@@ -91,7 +100,8 @@ import Testing
             let t = Double(i) / rateHz, phase = t.truncatingRemainder(dividingBy: 60)
             return phase < 0.5 ? 2 * phase : phase < 10 ? 1 : phase < 10.5 ? 1 - 2 * (phase - 10) : 0
         }
-        let frame = try #require(VehicleFrame(x: along, y: Array(repeating: 0, count: n), z: Array(repeating: 9.81, count: n), rateHz: rateHz))
+        let frame = try #require(
+            VehicleFrame(x: along, y: Array(repeating: 0, count: n), z: Array(repeating: 9.81, count: n), rateHz: rateHz))
         let metrics = RideMetrics(frame: frame, rateHz: rateHz)
         #expect(metrics.longitudinalJerksPerHour == 20 * 6, "20 pushes in 10 min")
         #expect(metrics.lateralJerksPerHour == 0)

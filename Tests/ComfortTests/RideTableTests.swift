@@ -9,18 +9,24 @@ import Trips
     func track() -> [TrackPoint] {
         var points: [TrackPoint] = []
         let start = 1_700_000_000.0
-        for s in stride(from: 0.0, to: 180, by: 10) { points.append(.init(timeSeconds: start + s, latitudeDegrees: 48.80, longitudeDegrees: 2.30)) }
+        for s in stride(from: 0.0, to: 180, by: 10) {
+            points.append(.init(timeSeconds: start + s, latitudeDegrees: 48.80, longitudeDegrees: 2.30))
+        }
         for s in stride(from: 0.0, through: 600, by: 5) {
             points.append(.init(timeSeconds: start + 180 + s, latitudeDegrees: 48.80 + 10_000 / 111_195 * s / 600, longitudeDegrees: 2.30))
         }
         for s in stride(from: 10.0, to: 600, by: 10) {
-            points.append(.init(timeSeconds: start + 780 + s, latitudeDegrees: 48.80 + 10_000 / 111_195 + s * 1.3 / 111_195, longitudeDegrees: 2.30))
+            points.append(
+                .init(timeSeconds: start + 780 + s, latitudeDegrees: 48.80 + 10_000 / 111_195 + s * 1.3 / 111_195, longitudeDegrees: 2.30))
         }
         return points
     }
 
-    let a = Geofence(id: "A", name: "Alpha", kind: "station", shape: .circle(latitudeDegrees: 48.80, longitudeDegrees: 2.30, radiusMeters: 100))
-    let b = Geofence(id: "B", name: "Beta", kind: "station", shape: .circle(latitudeDegrees: 48.80 + 10_000 / 111_195, longitudeDegrees: 2.30, radiusMeters: 100))
+    let a = Geofence(
+        id: "A", name: "Alpha", kind: "station", shape: .circle(latitudeDegrees: 48.80, longitudeDegrees: 2.30, radiusMeters: 100))
+    let b = Geofence(
+        id: "B", name: "Beta", kind: "station",
+        shape: .circle(latitudeDegrees: 48.80 + 10_000 / 111_195, longitudeDegrees: 2.30, radiusMeters: 100))
 
     @Test func theRideRunsFromLeavingOneStationToEnteringTheOther() {
         let start = 1_700_000_000.0
@@ -52,15 +58,19 @@ import Trips
     }
 
     func ride(_ device: String, _ train: String, scheduled: Double, arrived: Double?, amplitude: Double?, ratings: [Int?]) throws -> Ride {
-        var checkIn = CheckIn(device: device, train: train, fromStation: "A", toStation: train == "IC 1" ? "B" : "C",
-                              checkinTime: Timestamp(secondsSince1970: 1000), line: 2)
+        var checkIn = CheckIn(
+            device: device, train: train, fromStation: "A", toStation: train == "IC 1" ? "B" : "C",
+            checkinTime: Timestamp(secondsSince1970: 1000), line: 2)
         checkIn.scheduledArrival = Timestamp(secondsSince1970: scheduled)
-        (checkIn.cleanliness, checkIn.odoursTemperature, checkIn.crowding, checkIn.service) = (ratings[0], ratings[1], ratings[2], ratings[3])
+        (checkIn.cleanliness, checkIn.odoursTemperature, checkIn.crowding, checkIn.service) = (
+            ratings[0], ratings[1], ratings[2], ratings[3]
+        )
         checkIn.noiseDecibels = 70
         var window = RideWindow(checkinSeconds: 1000, points: [], origin: nil, destination: nil)
         window.arrivalSeconds = arrived
-        return Ride(checkIn: checkIn, window: window, status: amplitude == nil ? .noIMU : .measured,
-                    metrics: try amplitude.map { try metrics(amplitude: $0) }, rateHz: 50)
+        return Ride(
+            checkIn: checkIn, window: window, status: amplitude == nil ? .noIMU : .measured,
+            metrics: try amplitude.map { try metrics(amplitude: $0) }, rateHz: 50)
     }
 
     @Test func perTrainAndPerRouteTablesOnAHandBuiltCase() throws {

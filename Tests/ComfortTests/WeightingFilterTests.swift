@@ -29,15 +29,19 @@ import Testing
         let count = Int(seconds * rateHz)
         let signal = (0..<count).map { amplitude * sin(2 * Double.pi * frequency * Double($0) / rateHz) }
         let weighted = WeightingFilter(weighting, rateHz: rateHz).apply(signal)
-        let settled = weighted[(count / 2)...]  // after the 0.4 Hz high-pass has settled
+        let settled = weighted[(count / 2)...] // after the 0.4 Hz high-pass has settled
         return (settled.reduce(0) { $0 + $1 * $1 } / Double(settled.count)).squareRoot() / (amplitude / 2.squareRoot())
     }
 
     @Test(arguments: [50.0, 100.0]) func sinesComeOutAtTheTableFactors(rateHz: Double) {
         for (frequency, wk, wd) in Self.iso2631Table3 {
             let gotK = weightedRMS(.wk, frequency: frequency, rateHz: rateHz), gotD = weightedRMS(.wd, frequency: frequency, rateHz: rateHz)
-            #expect(gotK / (wk / 1000) < Self.tolerance && gotK / (wk / 1000) > 1 / Self.tolerance, "Wk at \(frequency) Hz, \(rateHz) Hz sampling: \(gotK) vs \(wk / 1000)")
-            #expect(gotD / (wd / 1000) < Self.tolerance && gotD / (wd / 1000) > 1 / Self.tolerance, "Wd at \(frequency) Hz, \(rateHz) Hz sampling: \(gotD) vs \(wd / 1000)")
+            #expect(
+                gotK / (wk / 1000) < Self.tolerance && gotK / (wk / 1000) > 1 / Self.tolerance,
+                "Wk at \(frequency) Hz, \(rateHz) Hz sampling: \(gotK) vs \(wk / 1000)")
+            #expect(
+                gotD / (wd / 1000) < Self.tolerance && gotD / (wd / 1000) > 1 / Self.tolerance,
+                "Wd at \(frequency) Hz, \(rateHz) Hz sampling: \(gotD) vs \(wd / 1000)")
         }
     }
 
@@ -66,12 +70,16 @@ import Testing
     @Test(arguments: [50.0, 100.0]) func wbSinesComeOutAtTheReferenceMagnitudes(rateHz: Double) {
         for (frequency, expected) in Self.wbReference {
             let got = weightedRMS(.wb, frequency: frequency, rateHz: rateHz)
-            #expect(got / expected < Self.tolerance && got / expected > 1 / Self.tolerance, "Wb at \(frequency) Hz, \(rateHz) Hz sampling: \(got) vs \(expected)")
+            #expect(
+                got / expected < Self.tolerance && got / expected > 1 / Self.tolerance,
+                "Wb at \(frequency) Hz, \(rateHz) Hz sampling: \(got) vs \(expected)")
         }
         let filter = WeightingFilter(.wb, rateHz: rateHz)
-        print("Wb at \(Int(rateHz)) Hz sampling, digital vs reference: " + [1.0, 4, 8, 16].map { f in
-            String(format: "%.0f Hz %.4f/%.4f", f, filter.magnitude(atHz: f), Self.wbReference.first { $0.0 == f }!.1)
-        }.joined(separator: ", "))
+        print(
+            "Wb at \(Int(rateHz)) Hz sampling, digital vs reference: "
+                + [1.0, 4, 8, 16].map { f in
+                    String(format: "%.0f Hz %.4f/%.4f", f, filter.magnitude(atHz: f), Self.wbReference.first { $0.0 == f }!.1)
+                }.joined(separator: ", "))
     }
 
     /// The filters start in their steady state: a stationary sine, whatever sample it starts on,
@@ -91,8 +99,10 @@ import Testing
             ratios.append(ratio)
         }
         let spread = (values.max()! - values.min()!) / values.min()!
-        print(String(format: "MTVV start spread, %.1f Hz sine at %.0f Hz: %.3f %%, MTVV/rms %.4f–%.4f", frequency, rateHz, spread * 100,
-                     ratios.min()!, ratios.max()!))
+        print(
+            String(
+                format: "MTVV start spread, %.1f Hz sine at %.0f Hz: %.3f %%, MTVV/rms %.4f–%.4f", frequency, rateHz, spread * 100,
+                ratios.min()!, ratios.max()!))
         #expect(spread < 0.02)
     }
 

@@ -9,14 +9,18 @@ import Testing
     static let metresPerDegreeLatitude = 6_371_008.8 * Double.pi / 180
 
     /// A fix every `everySeconds` along a straight line north, at the speed `speed(t)` gives.
-    func track(seconds: Double, everySeconds: Double = 1, noiseMeters: Double = 0, seed: UInt64 = 1,
-               speed: (Double) -> Double) -> [PositionFix] {
+    func track(
+        seconds: Double, everySeconds: Double = 1, noiseMeters: Double = 0, seed: UInt64 = 1,
+        speed: (Double) -> Double
+    ) -> [PositionFix] {
         var generator = SeededGenerator(seed: seed), north = 0.0, fixes: [PositionFix] = []
         for t in stride(from: 0.0, through: seconds, by: everySeconds) {
             if t > 0 { north += speed(t - everySeconds) * everySeconds }
             let noisy = north + noiseMeters * generator.gaussian(), east = noiseMeters * generator.gaussian()
-            fixes.append(PositionFix(time: Timestamp(secondsSince1970: Self.start + t), latitudeDegrees: 46 + noisy / Self.metresPerDegreeLatitude,
-                                     longitudeDegrees: 7 + east / (Self.metresPerDegreeLatitude * cos(46 * Double.pi / 180))))
+            fixes.append(
+                PositionFix(
+                    time: Timestamp(secondsSince1970: Self.start + t), latitudeDegrees: 46 + noisy / Self.metresPerDegreeLatitude,
+                    longitudeDegrees: 7 + east / (Self.metresPerDegreeLatitude * cos(46 * Double.pi / 180))))
         }
         return fixes
     }
@@ -65,7 +69,8 @@ import Testing
         let plain = features(fixes)
         #expect(plain["leg_transit_end_near_m"]!.isNaN && plain["leg_transit_end_far_m"]!.isNaN)
         var withStation = LegFeatures()
-        let station = PositionFix(time: nil, latitudeDegrees: 46, longitudeDegrees: 7 + 50 / (Self.metresPerDegreeLatitude * cos(46 * Double.pi / 180)))
+        let station = PositionFix(
+            time: nil, latitudeDegrees: 46, longitudeDegrees: 7 + 50 / (Self.metresPerDegreeLatitude * cos(46 * Double.pi / 180)))
         withStation.transitDistanceMeters = { latitude, longitude in
             Geodesy.distanceMeters(station, PositionFix(time: nil, latitudeDegrees: latitude, longitudeDegrees: longitude))
         }
@@ -85,12 +90,15 @@ import Testing
     @Test func labelledLegsAreTheMovingLabelsAsRecordedAndThinned() {
         let fixes = track(seconds: 1200) { t in t < 600 ? 1.4 : 0 }
         let labels = [
-            LabelInterval(device: nil, start: Timestamp(secondsSince1970: Self.start), end: Timestamp(secondsSince1970: Self.start + 600),
-                          rawName: "walk", source: "labels_file"),
-            LabelInterval(device: nil, start: Timestamp(secondsSince1970: Self.start + 600), end: Timestamp(secondsSince1970: Self.start + 1200),
-                          rawName: "still", source: "labels_file"),
-            LabelInterval(device: nil, start: Timestamp(secondsSince1970: Self.start + 600), end: Timestamp(secondsSince1970: Self.start + 1200),
-                          rawName: "hovercraft", source: "labels_file")
+            LabelInterval(
+                device: nil, start: Timestamp(secondsSince1970: Self.start), end: Timestamp(secondsSince1970: Self.start + 600),
+                rawName: "walk", source: "labels_file"),
+            LabelInterval(
+                device: nil, start: Timestamp(secondsSince1970: Self.start + 600), end: Timestamp(secondsSince1970: Self.start + 1200),
+                rawName: "still", source: "labels_file"),
+            LabelInterval(
+                device: nil, start: Timestamp(secondsSince1970: Self.start + 600), end: Timestamp(secondsSince1970: Self.start + 1200),
+                rawName: "hovercraft", source: "labels_file")
         ]
         let recording = Recording(trace: "t.gpx", device: "ann", fixes: fixes, labels: labels)
         let legs = LabelledLegs.of(recording)

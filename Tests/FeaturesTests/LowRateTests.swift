@@ -11,16 +11,19 @@ import Testing
 
     func accelerometer(rateHz: Double, seconds: Double) -> [IMUSensor: [IMUSample]] {
         let count = Int(seconds * rateHz)
-        return [.accelerometer: (0..<count).map { i in
-            IMUSample(time: Timestamp(secondsSince1970: start + Double(i) / rateHz), x: 0.1 * sin(Double(i)), y: 0, z: 9.81)
-        }]
+        return [
+            .accelerometer: (0..<count).map { i in
+                IMUSample(time: Timestamp(secondsSince1970: start + Double(i) / rateHz), x: 0.1 * sin(Double(i)), y: 0, z: 9.81)
+            }
+        ]
     }
 
     /// A walk north at 1.4 m/s, one fix a second.
     func fixes(seconds: Int) -> [PositionFix] {
         (0..<seconds).map { i in
-            PositionFix(time: Timestamp(secondsSince1970: start + Double(i)), latitudeDegrees: 48 + Double(i) * 1.4 / 111_195,
-                        longitudeDegrees: 2)
+            PositionFix(
+                time: Timestamp(secondsSince1970: start + Double(i)), latitudeDegrees: 48 + Double(i) * 1.4 / 111_195,
+                longitudeDegrees: 2)
         }
     }
 
@@ -28,7 +31,8 @@ import Testing
     /// 20 minutes, then 10 more): windows over both stretches, each with a speed from the fixes
     /// around it, none over the pause.
     @Test func aFixAMinuteStillGetsWindowsWithSpeeds() {
-        let sparse = fixes(seconds: 3000).enumerated().filter { index, _ in index % 60 == 0 && !(1260..<2400).contains(index) }.map(\.element)
+        let sparse = fixes(seconds: 3000).enumerated().filter { index, _ in index % 60 == 0 && !(1260..<2400).contains(index) }.map(
+            \.element)
         let table = extractor.extract(Recording(trace: "t", device: "d", fixes: sparse))
         let speed = FeatureSchema.index(of: "gps_speed_p85_mps")!
         // Fixes 0-1200 s and 2400-2940 s: (1200 - 5) / 2.5 + 1 = 479 and (540 - 5) / 2.5 + 1 = 215 window starts.
@@ -39,7 +43,8 @@ import Testing
     }
 
     @Test func aTooSlowStreamAloneSaysSo() {
-        let (table, notes) = extractor.extractWithNotes(Recording(trace: "t", device: "d", streams: accelerometer(rateHz: 0.1, seconds: 600)))
+        let (table, notes) = extractor.extractWithNotes(
+            Recording(trace: "t", device: "d", streams: accelerometer(rateHz: 0.1, seconds: 600)))
         #expect(table.count == 0)
         #expect(notes.count == 1 && notes[0].hasPrefix("not classified: rate too low") && notes[0].contains("0.10 Hz"), "\(notes)")
     }

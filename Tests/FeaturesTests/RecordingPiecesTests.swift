@@ -18,7 +18,9 @@ import Testing
         var recording = walk(seconds: 30, start: origin)
         let alone = extractor.extract(recording).count
         let later = Timestamp(secondsSince1970: origin + 365 * 86_400)
-        for sensor in [IMUSensor.accelerometer, .gyroscope] { recording.streams[sensor]!.append(IMUSample(time: later, x: 0, y: 0, z: 9.8)) }
+        for sensor in [IMUSensor.accelerometer, .gyroscope] {
+            recording.streams[sensor]!.append(IMUSample(time: later, x: 0, y: 0, z: 9.8))
+        }
         #expect(recording.accelerationPieces(splittingAtGapsOver: 2).count == 2)
         #expect(extractor.extract(recording).count == alone)
     }

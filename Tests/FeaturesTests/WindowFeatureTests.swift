@@ -52,7 +52,9 @@ import Testing
         let row = table.row(3)
         #expect(row[row.startIndex + column("acc_vert_autocorr_peak")] > 0.5)
         #expect(abs(row[row.startIndex + column("acc_vert_autocorr_peak_lag_s")] - 0.5) < 0.03)
-        #expect(row[row.startIndex + column("acc_vert_band_1_2hz_fraction")] + row[row.startIndex + column("acc_vert_band_2_3hz_fraction")] > 0.6)
+        #expect(
+            row[row.startIndex + column("acc_vert_band_1_2hz_fraction")] + row[row.startIndex + column("acc_vert_band_2_3hz_fraction")]
+                > 0.6)
     }
 
     @Test func shuffledWindowOrderGivesTheSameFeatures() {
@@ -83,7 +85,8 @@ import Testing
         var generator = SeededGenerator(seed: 3)
         let signal = (0..<n).map { i in sin(Double(i) * 0.9) + generator.nextUnit() }
         var block = signal, output = [Double](repeating: .nan, count: ChannelStatistics.count + SpectralFeatures.count)
-        ChannelStatistics(samplesPerWindow: n, rateHz: rate).compute(block: &block, rows: 1, into: &output, outputStride: output.count, column: 0)
+        ChannelStatistics(samplesPerWindow: n, rateHz: rate).compute(
+            block: &block, rows: 1, into: &output, outputStride: output.count, column: 0)
         let spectral = SpectralFeatures(samplesPerWindow: n, rateHz: rate)
         spectral.compute(centered: block, rows: 1, into: &output, outputStride: output.count, column: ChannelStatistics.count)
         let mean = signal.reduce(0, +) / Double(n)
@@ -101,7 +104,8 @@ import Testing
         let total = power.dropFirst().reduce(0, +)
         for (band, (low, high)) in FeatureSchema.bandsHz.enumerated() {
             let isLast = band == FeatureSchema.bandsHz.count - 1
-            let share = (1...(n / 2)).filter { Double($0) * rate / Double(n) >= low && (isLast || Double($0) * rate / Double(n) < high) }
+            let share =
+                (1...(n / 2)).filter { Double($0) * rate / Double(n) >= low && (isLast || Double($0) * rate / Double(n) < high) }
                 .reduce(0) { $0 + power[$1] } / total
             #expect(abs(output[ChannelStatistics.count + band] - share) < 1e-9, "band \(low)-\(high) Hz")
         }
@@ -133,7 +137,7 @@ import Testing
         #expect(extractor.extract(Recording(trace: "t", device: "d")).count == 0)
         var gappy = recording(.walk, seconds: 20)
         var samples = gappy.streams[.accelerometer]!
-        samples.removeSubrange(250..<750)  // 10 s pause from 5 s to 15 s
+        samples.removeSubrange(250..<750) // 10 s pause from 5 s to 15 s
         gappy.streams[.accelerometer] = samples
         gappy.streams[.gyroscope] = nil
         let table = extractor.extract(gappy)
@@ -147,8 +151,11 @@ import Testing
 
     @Test func gpsOnlyTracesGetGPSFeatures() {
         // A straight line north at 10 m/s, one fix per second.
-        let fixes = (0..<120).map { PositionFix(time: Timestamp(secondsSince1970: 1_700_000_000 + Double($0)), latitudeDegrees: 48 + Double($0) * 10 / 111_195,
-                                                longitudeDegrees: 2) }
+        let fixes = (0..<120).map {
+            PositionFix(
+                time: Timestamp(secondsSince1970: 1_700_000_000 + Double($0)), latitudeDegrees: 48 + Double($0) * 10 / 111_195,
+                longitudeDegrees: 2)
+        }
         let table = extractor.extract(Recording(trace: "t", device: "d", fixes: fixes))
         #expect(table.count == Int((119 - 5) / 2.5) + 1)
         let row = Array(table.row(10))
@@ -160,8 +167,11 @@ import Testing
     @Test func windowsTakeTheLabelAtTheirMiddle() {
         var labelled = recording(.walk, seconds: 30)
         let start = Timestamp(secondsSince1970: 1_700_000_000)
-        labelled.labels = [LabelInterval(device: "d", start: start, end: start.adding(seconds: 12), rawName: "Walking", source: "test"),
-                           LabelInterval(device: "d", start: start.adding(seconds: 12), end: start.adding(seconds: 30), rawName: "hovering", source: "test")]
+        labelled.labels = [
+            LabelInterval(device: "d", start: start, end: start.adding(seconds: 12), rawName: "Walking", source: "test"),
+            LabelInterval(
+                device: "d", start: start.adding(seconds: 12), end: start.adding(seconds: 30), rawName: "hovering", source: "test")
+        ]
         let table = extractor.extract(labelled)
         #expect(table.windows[0].mode == .walk && table.windows[0].labelName == "Walking")
         #expect(table.windows.last!.mode == nil && table.windows.last!.labelName == "hovering")

@@ -14,8 +14,10 @@ import Trips
         for stretch in stretches {
             for _ in 0..<Int(stretch.seconds / stretch.every) {
                 let last = points.last!
-                points.append(TrackPoint(timeSeconds: last.timeSeconds + stretch.every, latitudeDegrees: 0,
-                                         longitudeDegrees: last.longitudeDegrees + stretch.speed * stretch.every / metresPerDegree))
+                points.append(
+                    TrackPoint(
+                        timeSeconds: last.timeSeconds + stretch.every, latitudeDegrees: 0,
+                        longitudeDegrees: last.longitudeDegrees + stretch.speed * stretch.every / metresPerDegree))
             }
         }
         return DeviceTrack(device: "pat", points: points)
@@ -24,9 +26,12 @@ import Trips
     static func legs(_ track: DeviceTrack, mode: Mode = .train) -> [Tripleg] {
         let last = track.points.count - 1
         let distance = (0..<last).reduce(0) { $0 + TrackPoint.distanceMeters(track.points[$1], track.points[$1 + 1]) }
-        var legs = [Tripleg(device: track.device, firstFix: 0, lastFix: last, startSeconds: track.points[0].timeSeconds,
-                            endSeconds: track.points[last].timeSeconds, distanceMeters: distance, mode: mode, modeSource: .gpsRules,
-                            previousStaypoint: 0, nextStaypoint: 1)]
+        var legs = [
+            Tripleg(
+                device: track.device, firstFix: 0, lastFix: last, startSeconds: track.points[0].timeSeconds,
+                endSeconds: track.points[last].timeSeconds, distanceMeters: distance, mode: mode, modeSource: .gpsRules,
+                previousStaypoint: 0, nextStaypoint: 1)
+        ]
         LegFusion(legModel: nil, imuClasses: []).apply(track, legs: &legs, imuSpans: [])
         return legs
     }
@@ -47,12 +52,15 @@ import Trips
         // A car at 15 m/s, then 35 km in 62 s (565 m/s), then the car again.
         var track = Self.track([(600, 15, 5)])
         var points = track.points
-        let jumped = TrackPoint(timeSeconds: points.last!.timeSeconds + 62, latitudeDegrees: 0,
-                                longitudeDegrees: points.last!.longitudeDegrees + 35_000 / Self.metresPerDegree)
+        let jumped = TrackPoint(
+            timeSeconds: points.last!.timeSeconds + 62, latitudeDegrees: 0,
+            longitudeDegrees: points.last!.longitudeDegrees + 35_000 / Self.metresPerDegree)
         points.append(jumped)
         for step in 1...120 {
-            points.append(TrackPoint(timeSeconds: jumped.timeSeconds + Double(step * 5), latitudeDegrees: 0,
-                                     longitudeDegrees: jumped.longitudeDegrees + Double(step) * 75 / Self.metresPerDegree))
+            points.append(
+                TrackPoint(
+                    timeSeconds: jumped.timeSeconds + Double(step * 5), latitudeDegrees: 0,
+                    longitudeDegrees: jumped.longitudeDegrees + Double(step) * 75 / Self.metresPerDegree))
         }
         track = DeviceTrack(device: "pat", points: points)
         let legs = Self.legs(track, mode: .car)

@@ -17,15 +17,21 @@ import Trips
     /// A 20-minute leg with train-like fixes, and 30 s IMU windows over it with the given modes in turn.
     static func leg(windows modes: [Mode]) -> (DeviceTrack, Tripleg, [ModeSpan]) {
         let fixes = KnownLegs.fixes(from: KnownLegs.start, seconds: 1200, speed: KnownLegs.speed(of: .train, variant: 0.5))
-        let track = DeviceTrack(device: "dan", points: fixes.map {
-            TrackPoint(timeSeconds: $0.time!.secondsSince1970, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees)
-        })
+        let track = DeviceTrack(
+            device: "dan",
+            points: fixes.map {
+                TrackPoint(
+                    timeSeconds: $0.time!.secondsSince1970, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees)
+            })
         let end = track.points.count - 1
         let spans = stride(from: 0.0, to: 1200, by: 30).enumerated().map { index, t in
-            ModeSpan(startSeconds: KnownLegs.start + t, endSeconds: KnownLegs.start + t + 30, mode: modes[index % modes.count], source: Decider.model)
+            ModeSpan(
+                startSeconds: KnownLegs.start + t, endSeconds: KnownLegs.start + t + 30, mode: modes[index % modes.count],
+                source: Decider.model)
         }
-        let leg = Tripleg(device: "dan", firstFix: 0, lastFix: end, startSeconds: track.points[0].timeSeconds,
-                          endSeconds: track.points[end].timeSeconds, distanceMeters: 20_000, mode: modes[0], modeSource: Decider.model)
+        let leg = Tripleg(
+            device: "dan", firstFix: 0, lastFix: end, startSeconds: track.points[0].timeSeconds,
+            endSeconds: track.points[end].timeSeconds, distanceMeters: 20_000, mode: modes[0], modeSource: Decider.model)
         return (track, leg, spans)
     }
 
@@ -41,7 +47,8 @@ import Trips
         let gps = try #require(leg.evidence?.gpsProbabilities)
         #expect(gps.max { $0.value < $1.value }?.key == .train, "the GPS leg model alone says train: \(gps)")
         #expect(leg.mode == .car && leg.modeSource == Decider.model)
-        #expect(leg.evidence?.imuMode == .car && leg.evidence?.imuModeShare == 1 && leg.evidence?.imuShare == 1, "each source's answer is kept")
+        #expect(
+            leg.evidence?.imuMode == .car && leg.evidence?.imuModeShare == 1 && leg.evidence?.imuShare == 1, "each source's answer is kept")
     }
 
     @Test func aClearIMUMajorityStandsAndAnEvenSplitLeavesTheTypeToGPS() {

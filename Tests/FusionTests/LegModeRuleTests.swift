@@ -8,7 +8,9 @@ import Testing
     static let imuModes: Set<Mode> = [.still, .walk, .car, .bus, .train]
     static let activityModes: Set<Mode> = [.still, .walk, .bike, .vehicle]
 
-    func imu(_ mode: Mode, _ share: Double) -> LegModeRule.Motion { .init(mode: mode, share: share, knownModes: Self.imuModes, source: .model) }
+    func imu(_ mode: Mode, _ share: Double) -> LegModeRule.Motion {
+        .init(mode: mode, share: share, knownModes: Self.imuModes, source: .model)
+    }
 
     @Test func aConfidentIMUTypeStandsAndSaysWhatItOverruled() throws {
         let decision = try #require(rule.decide(motion: imu(.car, 0.95), gps: [.car: 0.05, .train: 0.9, .walk: 0.05]))
@@ -31,13 +33,16 @@ import Testing
 
     @Test func aPhonesInVehicleLabelLeavesTheTypeToGPS() throws {
         #expect(Mode(labelName: "IN_VEHICLE") == .vehicle && Mode(labelName: "in vehicle") == .vehicle, "never car")
-        let activity = LegModeRule.Motion(mode: .vehicle, share: 0.9, knownModes: Self.activityModes, source: .model, name: "the phone's activity labels")
+        let activity = LegModeRule.Motion(
+            mode: .vehicle, share: 0.9, knownModes: Self.activityModes, source: .model, name: "the phone's activity labels")
         // The leg model alone would say bike; the activity labels say a vehicle, so its best vehicle type.
         let decision = try #require(rule.decide(motion: activity, gps: [.bike: 0.5, .bus: 0.1, .train: 0.4]))
         #expect(decision.mode == .train)
         // An activity source that knows bike keeps bike out of the vehicle family.
         #expect(rule.decide(motion: activity, gps: [.bike: 0.9, .bus: 0.04, .train: 0.06])?.mode == .train)
-        #expect(rule.decide(motion: LegModeRule.Motion(mode: .still, share: 1, knownModes: Self.activityModes, source: .model), gps: [.car: 1]) == nil)
+        #expect(
+            rule.decide(motion: LegModeRule.Motion(mode: .still, share: 1, knownModes: Self.activityModes, source: .model), gps: [.car: 1])
+                == nil)
     }
 
     @Test func aGPSOnlyLegWhoseTypeIsWeakIsVehicle() throws {

@@ -15,16 +15,25 @@ import Testing
     static func recording() -> Recording {
         var recording = Recording(trace: "dan.csv", device: "dan")
         let start = KnownLegs.start
-        recording.fixes = KnownLegs.fixes(from: start, seconds: 900, speed: { _ in 5 })
+        recording.fixes =
+            KnownLegs.fixes(from: start, seconds: 900, speed: { _ in 5 })
             + KnownLegs.fixes(from: start + 1200, seconds: 600, speed: { _ in 1.4 })
-        recording.labels = [LabelInterval(device: "dan", start: Timestamp(secondsSince1970: start), end: Timestamp(secondsSince1970: start + 900),
-                                          rawName: "bus", source: "labels_file"),
-                            LabelInterval(device: "dan", start: Timestamp(secondsSince1970: start + 1200),
-                                          end: Timestamp(secondsSince1970: start + 1800), rawName: "walk", source: "labels_file")]
-        recording.activities = [LabelInterval(device: "dan", start: Timestamp(secondsSince1970: start), end: Timestamp(secondsSince1970: start + 890),
-                                              rawName: "IN_VEHICLE", source: "activity_recognition"),
-                                LabelInterval(device: "dan", start: Timestamp(secondsSince1970: start + 1200),
-                                              end: Timestamp(secondsSince1970: start + 1790), rawName: "WALKING", source: "activity_recognition")]
+        recording.labels = [
+            LabelInterval(
+                device: "dan", start: Timestamp(secondsSince1970: start), end: Timestamp(secondsSince1970: start + 900),
+                rawName: "bus", source: "labels_file"),
+            LabelInterval(
+                device: "dan", start: Timestamp(secondsSince1970: start + 1200),
+                end: Timestamp(secondsSince1970: start + 1800), rawName: "walk", source: "labels_file")
+        ]
+        recording.activities = [
+            LabelInterval(
+                device: "dan", start: Timestamp(secondsSince1970: start), end: Timestamp(secondsSince1970: start + 890),
+                rawName: "IN_VEHICLE", source: "activity_recognition"),
+            LabelInterval(
+                device: "dan", start: Timestamp(secondsSince1970: start + 1200),
+                end: Timestamp(secondsSince1970: start + 1790), rawName: "WALKING", source: "activity_recognition")
+        ]
         return recording
     }
 

@@ -37,7 +37,10 @@ import Testing
     @Test func aHeatMapImageShowsItsCellsInRampColours() throws {
         let grid = HeatGrid(cellMeters: 100)
         let cells = (0..<20).map { i in
-            (cell: grid.cell(latitudeDegrees: 48.85 + Double(i) * 0.001, longitudeDegrees: 2.35), counts: HeatMap.Counts(fixes: 1 + i * 10, devices: 3, dwellSeconds: 0))
+            (
+                cell: grid.cell(latitudeDegrees: 48.85 + Double(i) * 0.001, longitudeDegrees: 2.35),
+                counts: HeatMap.Counts(fixes: 1 + i * 10, devices: 3, dwellSeconds: 0)
+            )
         }
         let raster = HeatMapImage(grid: grid, cells: cells, title: "t", subtitle: "s").render()
         #expect(raster.width > 300 && raster.height > 200)

@@ -32,10 +32,14 @@ import Trips
     /// north in 12 min (one fix every 10 s).
     func track(_ device: String, place: (Double, Double), start: Double) -> (DeviceTrack, FixModes) {
         var points: [TrackPoint] = []
-        for minute in 0..<10 { points.append(.init(timeSeconds: start + Double(minute) * 60, latitudeDegrees: place.0, longitudeDegrees: place.1)) }
+        for minute in 0..<10 {
+            points.append(.init(timeSeconds: start + Double(minute) * 60, latitudeDegrees: place.0, longitudeDegrees: place.1))
+        }
         for step in 1...72 {
-            points.append(.init(timeSeconds: start + 540 + Double(step) * 10, latitudeDegrees: place.0 + Double(step) * 1000 / 72 / 111_195,
-                                longitudeDegrees: place.1))
+            points.append(
+                .init(
+                    timeSeconds: start + 540 + Double(step) * 10, latitudeDegrees: place.0 + Double(step) * 1000 / 72 / 111_195,
+                    longitudeDegrees: place.1))
         }
         let track = DeviceTrack(device: device, points: points)
         let modes = FixModes(track: track, staypoints: [(start, start + 540)], legs: [(start + 540, start + 1260, .walk)])
@@ -44,12 +48,12 @@ import Trips
 
     @Test func countsFixesDevicesAndRestAndSuppressesRareCells() {
         var map = HeatMap(grid: HeatGrid(cellMeters: 100))
-        let monday8 = 1_714_982_400.0  // 2024-05-06 08:00 UTC, a Monday
+        let monday8 = 1_714_982_400.0 // 2024-05-06 08:00 UTC, a Monday
         for (index, device) in ["a", "b", "c"].enumerated() {
             let (t, m) = track(device, place: (48.85, 2.35), start: monday8 + Double(index) * 30)
             map.add(t, modes: m)
         }
-        let (lone, loneModes) = track("d", place: (48.80, 2.30), start: monday8)  // somewhere no one else goes
+        let (lone, loneModes) = track("d", place: (48.80, 2.30), start: monday8) // somewhere no one else goes
         map.add(lone, modes: loneModes)
         let home = map.grid.cell(latitudeDegrees: 48.85, longitudeDegrees: 2.35)
         let counts = map.cells[home]!
@@ -77,7 +81,10 @@ import Trips
         #expect(try fixes { $0.modes = ["still"] } == 10)
         #expect(try fixes { $0.hours = [8] } == 82 && fixes { $0.hours = [9] } == 0)
         #expect(try fixes { $0.weekdays = [0] } == 82 && fixes { $0.weekdays = [1, 2, 3, 4, 5, 6] } == 0)
-        #expect(try fixes { $0.from = "2024-05-06"; $0.to = "2024-05-06" } == 82 && fixes { $0.from = "2024-05-07" } == 0)
+        #expect(
+            try fixes {
+                $0.from = "2024-05-06"; $0.to = "2024-05-06"
+            } == 82 && fixes { $0.from = "2024-05-07" } == 0)
         var local = HeatMapParameters()
         local.hours = [10]
         var map = HeatMap(grid: HeatGrid(), filter: try local.filter(calendar: CalendarKeys(utcOffsetSeconds: 7200)))

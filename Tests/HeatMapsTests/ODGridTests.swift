@@ -8,10 +8,13 @@ import Testing
     static let home = (latitude: 48.850, longitude: 2.350), work = (latitude: 48.895, longitude: 2.350)
     static let shop = (latitude: 48.850, longitude: 2.418)
 
-    static func trip(_ device: String, _ person: String, _ from: (latitude: Double, longitude: Double)?,
-                     _ to: (latitude: Double, longitude: Double)?, minutes: Double, mode: String) -> ODGrid.Trip {
-        ODGrid.Trip(device: device, person: person, origin: from, destination: to, durationSeconds: minutes * 60,
-                    distanceMeters: minutes * 250, mainMode: mode)
+    static func trip(
+        _ device: String, _ person: String, _ from: (latitude: Double, longitude: Double)?,
+        _ to: (latitude: Double, longitude: Double)?, minutes: Double, mode: String
+    ) -> ODGrid.Trip {
+        ODGrid.Trip(
+            device: device, person: person, origin: from, destination: to, durationSeconds: minutes * 60,
+            distanceMeters: minutes * 250, mainMode: mode)
     }
 
     @Test func pairsMadeByFewerThanKPersonsAreSuppressedAndCounted() {
@@ -30,7 +33,7 @@ import Testing
         #expect(od.rows.count == 1 && od.suppressedPairs == 1 && od.suppressedTrips == 2 && od.unplacedTrips == 1)
         let row = od.rows[0]
         #expect(row.trips == 4 && row.devices == 4 && row.persons == 3)
-        #expect(row.medianDurationSeconds == 26 * 60)  // 20, 22, 30, 40 minutes
+        #expect(row.medianDurationSeconds == 26 * 60) // 20, 22, 30, 40 minutes
         #expect(row.modeShares == ["bike": 0.5, "bus": 0.25, "car": 0.25])
         #expect(od.grid.id(row.origin) != od.grid.id(row.destination))
         // k = 2 publishes home → shop too; the bigger pair comes first.
@@ -41,28 +44,36 @@ import Testing
     @Test func aCoarserGridMergesNearbyEnds() {
         // Origins 300 m apart fall in one 5 km cell but in different 100 m cells.
         let near = (latitude: Self.home.latitude + 0.0027, longitude: Self.home.longitude)
-        let trips = [Self.trip("a", "ann", Self.home, Self.work, minutes: 20, mode: "bike"),
-                     Self.trip("b", "ben", near, Self.work, minutes: 20, mode: "bike")]
+        let trips = [
+            Self.trip("a", "ann", Self.home, Self.work, minutes: 20, mode: "bike"),
+            Self.trip("b", "ben", near, Self.work, minutes: 20, mode: "bike")
+        ]
         #expect(ODGrid(trips, cellMeters: 100, minimumPersons: 2, coarserLevels: 0).rows.isEmpty)
         #expect(ODGrid(trips, cellMeters: 5000, minimumPersons: 2).rows.map(\.persons) == [2])
         // Tried again on 200, 400 … 6,400 m cells, the pair is published at the first size that holds both origins.
         let recoded = ODGrid(trips, cellMeters: 100, minimumPersons: 2, coarserLevels: 6)
-        #expect(recoded.rows.count == 1 && recoded.rows[0].grid.cellMeters > 100 && recoded.rows[0].persons == 2 && recoded.suppressedTrips == 0)
+        #expect(
+            recoded.rows.count == 1 && recoded.rows[0].grid.cellMeters > 100 && recoded.rows[0].persons == 2 && recoded.suppressedTrips == 0
+        )
     }
 
     @Test func eachTripIsPublishedAtTheFinestSizeItsPairReachesKAndInOneRowAtMost() throws {
         // Two places in different 1 km cells of one 2 km cell, 5 km from home.
         let (fine, coarse) = (HeatGrid(cellMeters: 1000), HeatGrid(cellMeters: 2000))
         let pointA = (latitude: 48.800, longitude: 2.300)
-        let pointB = try #require((1...40).lazy.map { (latitude: 48.800 + Double($0) * 0.001, longitude: 2.300) }.first { b in
-            fine.cell(latitudeDegrees: b.latitude, longitudeDegrees: b.longitude) != fine.cell(latitudeDegrees: pointA.latitude, longitudeDegrees: pointA.longitude)
-                && coarse.cell(latitudeDegrees: b.latitude, longitudeDegrees: b.longitude) == coarse.cell(latitudeDegrees: pointA.latitude, longitudeDegrees: pointA.longitude)
-        })
+        let pointB = try #require(
+            (1...40).lazy.map { (latitude: 48.800 + Double($0) * 0.001, longitude: 2.300) }.first { b in
+                fine.cell(latitudeDegrees: b.latitude, longitudeDegrees: b.longitude)
+                    != fine.cell(latitudeDegrees: pointA.latitude, longitudeDegrees: pointA.longitude)
+                    && coarse.cell(latitudeDegrees: b.latitude, longitudeDegrees: b.longitude)
+                        == coarse.cell(latitudeDegrees: pointA.latitude, longitudeDegrees: pointA.longitude)
+            })
         let farAway = (latitude: 10.0, longitude: 10.0)
-        let trips = ["ann", "ben", "cat"].map { Self.trip($0, $0, Self.home, Self.work, minutes: 20, mode: "bike") }  // k at 1 km
-            + ["dan", "eve"].map { Self.trip($0, $0, pointA, Self.work, minutes: 25, mode: "bus") }  // two persons at 1 km …
-            + [Self.trip("fay", "fay", pointB, Self.work, minutes: 30, mode: "car")]  // … three with fay's at 2 km
-            + [Self.trip("gus", "gus", farAway, Self.work, minutes: 600, mode: "car")]  // alone at every size
+        let trips =
+            ["ann", "ben", "cat"].map { Self.trip($0, $0, Self.home, Self.work, minutes: 20, mode: "bike") } // k at 1 km
+            + ["dan", "eve"].map { Self.trip($0, $0, pointA, Self.work, minutes: 25, mode: "bus") } // two persons at 1 km …
+            + [Self.trip("fay", "fay", pointB, Self.work, minutes: 30, mode: "car")] // … three with fay's at 2 km
+            + [Self.trip("gus", "gus", farAway, Self.work, minutes: 600, mode: "car")] // alone at every size
         let od = ODGrid(trips, cellMeters: 1000, minimumPersons: 3)
         #expect(od.rows.map(\.grid.cellMeters) == [1000, 2000] && od.rows.map(\.persons) == [3, 3])
         #expect(od.rows.last?.modeShares["bus"] == 2.0 / 3, "dan, eve and fay only, not the three already published")

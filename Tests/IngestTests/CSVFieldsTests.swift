@@ -25,8 +25,11 @@ import Testing
     @Test func sensorRowsSplitIntoTheirFields() {
         let row = Array("-4.160221099853516,-1.1829516887664795,-8.990732192993164,0.0028251686599105597,1700000000000,SEATED".utf8)
         let fields = split(row, delimiter: 0x2C).map { String(decoding: $0, as: UTF8.self) }
-        #expect(fields == ["-4.160221099853516", "-1.1829516887664795", "-8.990732192993164", "0.0028251686599105597",
-                           "1700000000000", "SEATED"])
+        #expect(
+            fields == [
+                "-4.160221099853516", "-1.1829516887664795", "-8.990732192993164", "0.0028251686599105597",
+                "1700000000000", "SEATED"
+            ])
         #expect(split(Array("\"a,b\",,\"c\"\"d\",é;ü,".utf8), delimiter: 0x2C).count == 5)
         #expect(split([], delimiter: 0x2C) == [[]])
     }
@@ -38,8 +41,9 @@ import Testing
             let length = Int.random(in: 0...70, using: &generator)
             let line = (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }
             for delimiter in [UInt8(ascii: ","), UInt8(ascii: ";"), 0x09] {
-                #expect(split(line, delimiter: delimiter) == reference(line, delimiter: delimiter),
-                        "\(String(decoding: line, as: UTF8.self))")
+                #expect(
+                    split(line, delimiter: delimiter) == reference(line, delimiter: delimiter),
+                    "\(String(decoding: line, as: UTF8.self))")
             }
         }
     }

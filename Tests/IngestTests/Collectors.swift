@@ -42,8 +42,10 @@ final class KeepingSink: IngestSink {
 }
 
 /// Ingests one file the way `pipeline ingest` does, into a keeping sink.
-func ingestFile(_ path: String, root: String? = nil, devices: DeviceResolver? = nil,
-                columns: ColumnMappingSpec? = nil, cleaning: CleaningParameters = CleaningParameters()) throws -> (IngestResult, KeepingSink) {
+func ingestFile(
+    _ path: String, root: String? = nil, devices: DeviceResolver? = nil,
+    columns: ColumnMappingSpec? = nil, cleaning: CleaningParameters = CleaningParameters()
+) throws -> (IngestResult, KeepingSink) {
     let standard = InputPath.standardise(path)
     let resolver = try devices ?? DeviceResolver()
     guard let format = try FormatDetector().detect(path: standard, mapping: columns.map { .given($0) }) else {

@@ -7,8 +7,9 @@ import Testing
     let start = Timestamp(secondsSince1970: 1_700_000_000)
 
     func fix(_ seconds: Double, north meters: Double, accuracy: Double? = nil, hdop: Double? = nil) -> PositionFix {
-        PositionFix(time: start.adding(seconds: seconds), latitudeDegrees: 48 + meters / 111_195, longitudeDegrees: 2,
-                    accuracyMeters: accuracy, hdop: hdop)
+        PositionFix(
+            time: start.adding(seconds: seconds), latitudeDegrees: 48 + meters / 111_195, longitudeDegrees: 2,
+            accuracyMeters: accuracy, hdop: hdop)
     }
 
     func clean(_ fixes: [PositionFix], parameters: CleaningParameters = CleaningParameters()) -> ([PositionFix], FixCleaner) {
@@ -28,9 +29,11 @@ import Testing
     }
 
     @Test func dropsInvalidCoordinatesAndNaN() {
-        let bad = [PositionFix(time: start, latitudeDegrees: 91, longitudeDegrees: 2),
-                   PositionFix(time: start, latitudeDegrees: 45, longitudeDegrees: 180.5),
-                   PositionFix(time: start, latitudeDegrees: .nan, longitudeDegrees: 2)]
+        let bad = [
+            PositionFix(time: start, latitudeDegrees: 91, longitudeDegrees: 2),
+            PositionFix(time: start, latitudeDegrees: 45, longitudeDegrees: 180.5),
+            PositionFix(time: start, latitudeDegrees: .nan, longitudeDegrees: 2)
+        ]
         let (kept, cleaner) = clean(bad)
         #expect(kept.isEmpty)
         #expect(cleaner.dropped.counts == [.invalidCoordinate: 2, .notANumber: 1])
@@ -69,10 +72,12 @@ import Testing
     /// kept. Two fixes thrown 5 km and 9 km away in different directions are not.
     @Test func keepsASteadyFlightButNotAZigzagOfSpikes() {
         let flight = (0..<30).map { fix(Double($0) * 10, north: Double($0) * 1_700) }
-        let landing = [fix(300, north: 49_300 + 500), fix(310, north: 49_300 + 800)]  // touchdown at 50 m/s, taxi at 30
+        let landing = [fix(300, north: 49_300 + 500), fix(310, north: 49_300 + 800)] // touchdown at 50 m/s, taxi at 30
         let (kept, cleaner) = clean(flight + landing)
         #expect(kept.count == 32 && cleaner.dropped.total == 0, "\(cleaner.dropped.counts)")
-        let zigzag = [fix(0, north: 0), fix(1, north: 1.4), fix(2, north: 5_000), fix(3, north: -9_000), fix(4, north: 5.6), fix(5, north: 7)]
+        let zigzag = [
+            fix(0, north: 0), fix(1, north: 1.4), fix(2, north: 5_000), fix(3, north: -9_000), fix(4, north: 5.6), fix(5, north: 7)
+        ]
         let (left, counted) = clean(zigzag)
         #expect(left.count == 4 && counted.dropped.counts == [.speedJump: 2], "\(left)")
     }

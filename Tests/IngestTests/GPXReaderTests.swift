@@ -29,8 +29,15 @@ import Testing
 
     @Test func readsTimeElevationAndDilution() throws {
         var gpx = GPXBuilder()
-        gpx.tracks = [[[GPXBuilder.Point(48.5, 2.25, time: start, elevation: 35.5, hdop: 1.5,
-                                         extra: "<pdop>2.5</pdop>")]]]
+        gpx.tracks = [
+            [
+                [
+                    GPXBuilder.Point(
+                        48.5, 2.25, time: start, elevation: 35.5, hdop: 1.5,
+                        extra: "<pdop>2.5</pdop>")
+                ]
+            ]
+        ]
         let (_, collector) = try read(gpx.text)
         let fix = try #require(collector.fixes.first?.0)
         #expect(fix.latitudeDegrees == 48.5 && fix.longitudeDegrees == 2.25)
@@ -49,7 +56,8 @@ import Testing
 
     @Test func readsGarminExtensionsEvenWithAnUndeclaredPrefix() throws {
         var gpx = GPXBuilder()
-        let extensions = "<extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>142</gpxtpx:hr><gpxtpx:cad>88</gpxtpx:cad>"
+        let extensions =
+            "<extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>142</gpxtpx:hr><gpxtpx:cad>88</gpxtpx:cad>"
             + "<gpxtpx:speed>4.5</gpxtpx:speed></gpxtpx:TrackPointExtension></extensions>"
         gpx.tracks = [[[GPXBuilder.Point(1, 2, time: start, extra: extensions)]]]
         let (_, collector) = try read(gpx.text)
@@ -88,7 +96,8 @@ import Testing
         #expect(try read("\u{FEFF}" + plain.text).1.waypoints.count == 1)
 
         let folder = try TemporaryFolder()
-        let latin1 = #"<?xml version="1.0" encoding="ISO-8859-1"?><gpx version="1.1"><wpt lat="1" lon="2"><name>Škofja Loka Café</name></wpt></gpx>"#
+        let latin1 =
+            #"<?xml version="1.0" encoding="ISO-8859-1"?><gpx version="1.1"><wpt lat="1" lon="2"><name>Škofja Loka Café</name></wpt></gpx>"#
             .replacingOccurrences(of: "Š", with: "S")
         let path = try folder.write("latin1.gpx", latin1.data(using: .isoLatin1)!)
         let collector = GPXCollector()

@@ -22,9 +22,11 @@ import Testing
 
     func mutate(_ original: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
         var data = original
-        let inserts: [[UInt8]] = ["<", ">", "\"", "'", "&", "/", "=", "!", " ", "\n", "?", "-", "x", "é", "<!--", "-->",
-                                  "<![CDATA[", "]]>", "&amp;", "&bogus;", "</trkpt>", "<trkpt lat=\"1\" lon=\"2\">", "<?x?>"]
-            .map { Array($0.utf8) }
+        let inserts: [[UInt8]] = [
+            "<", ">", "\"", "'", "&", "/", "=", "!", " ", "\n", "?", "-", "x", "é", "<!--", "-->",
+            "<![CDATA[", "]]>", "&amp;", "&bogus;", "</trkpt>", "<trkpt lat=\"1\" lon=\"2\">", "<?x?>"
+        ]
+        .map { Array($0.utf8) }
         for _ in 0..<Int.random(in: 1...4, using: &generator) where !data.isEmpty {
             let position = Int.random(in: 0..<data.count, using: &generator)
             switch Int.random(in: 0..<3, using: &generator) {

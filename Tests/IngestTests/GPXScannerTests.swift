@@ -6,7 +6,9 @@ import Testing
 
 /// The fast path's XML handling; each case is also read with expat and must agree.
 @Suite struct GPXScannerTests {
-    func both(_ text: String, encoding: String.Encoding = .utf8) throws -> [(summary: GPXSummary?, collector: GPXCollector, error: InputError?)] {
+    func both(_ text: String, encoding: String.Encoding = .utf8) throws -> [(
+        summary: GPXSummary?, collector: GPXCollector, error: InputError?
+    )] {
         let folder = try TemporaryFolder()
         let path = try folder.write("t.gpx", text.data(using: encoding)!)
         return [true, false].map { fast in
@@ -38,11 +40,11 @@ import Testing
 
     @Test func structuralErrorsAreMalformedWithTheirLine() throws {
         let cases = [
-            "<gpx version=\"1.1\">\n<trk>\n</trkseg>\n</gpx>\n",                 // mismatched tag, line 3
-            "<gpx version=\"1.1\">\n<wpt lat=\"1\" lon=\"2\"/>\n</gpx>\n<gpx/>\n",  // junk after the root, line 4
-            "<gpx version=\"1.1\">\n<wpt lat=1 lon=\"2\"/>\n</gpx>\n",             // unquoted attribute, line 2
-            "<gpx version=\"1.1\">\n<wpt lat=\"1\" lon=\"2\"><name>&nbsp;</name></wpt>\n</gpx>\n",  // undefined entity
-            "<gpx version=\"1.1\">\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\">"     // truncated
+            "<gpx version=\"1.1\">\n<trk>\n</trkseg>\n</gpx>\n", // mismatched tag, line 3
+            "<gpx version=\"1.1\">\n<wpt lat=\"1\" lon=\"2\"/>\n</gpx>\n<gpx/>\n", // junk after the root, line 4
+            "<gpx version=\"1.1\">\n<wpt lat=1 lon=\"2\"/>\n</gpx>\n", // unquoted attribute, line 2
+            "<gpx version=\"1.1\">\n<wpt lat=\"1\" lon=\"2\"><name>&nbsp;</name></wpt>\n</gpx>\n", // undefined entity
+            "<gpx version=\"1.1\">\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\">" // truncated
         ]
         let lines = [3, 4, 2, 2, 3]
         for (text, line) in zip(cases, lines) {
@@ -54,11 +56,13 @@ import Testing
     }
 
     @Test func utf16AndLatin1GoThroughExpat() throws {
-        let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><gpx version=\"1.1\"><wpt lat=\"1\" lon=\"2\"><name>Zürich</name></wpt></gpx>"
+        let text =
+            "<?xml version=\"1.0\" encoding=\"UTF-16\"?><gpx version=\"1.1\"><wpt lat=\"1\" lon=\"2\"><name>Zürich</name></wpt></gpx>"
         for result in try both(text, encoding: .utf16) {
             #expect(result.collector.waypoints.first?.name == "Zürich")
         }
-        let latin1 = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><gpx version=\"1.1\"><wpt lat=\"1\" lon=\"2\"><name>Zürich</name></wpt></gpx>"
+        let latin1 =
+            "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><gpx version=\"1.1\"><wpt lat=\"1\" lon=\"2\"><name>Zürich</name></wpt></gpx>"
         for result in try both(latin1, encoding: .isoLatin1) {
             #expect(result.collector.waypoints.first?.name == "Zürich")
         }

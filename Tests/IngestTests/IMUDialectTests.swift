@@ -14,9 +14,11 @@ import ZIPFoundation
 
     @Test func genericWithUnixSecondsGyroAndLabels() throws {
         let folder = try TemporaryFolder()
-        let text = "time,ax,ay,az,gx,gy,gz,label\n" + rows(100) { i in
-            "\(t0 + Double(i) * 0.02),0.1,0.2,9.8,0.01,0.02,0.03,\(i < 60 ? "walking" : "Still")"
-        }
+        let text =
+            "time,ax,ay,az,gx,gy,gz,label\n"
+            + rows(100) { i in
+                "\(t0 + Double(i) * 0.02),0.1,0.2,9.8,0.01,0.02,0.03,\(i < 60 ? "walking" : "Still")"
+            }
         let (result, _) = try ingestFile(try folder.write("phone.csv", text))
         #expect(result.format == .imuCSV && result.dialect == "generic")
         #expect(result.imuStreams.map(\.sensor) == [.accelerometer, .gyroscope])
@@ -51,9 +53,11 @@ import ZIPFoundation
 
     @Test func labelledResearchRecordings() throws {
         let folder = try TemporaryFolder()
-        let text = "x_acc,y_acc,z_acc,x_gyro,y_gyro,z_gyro,timestamp,label\n" + rows(10) { i in
-            "3.1,0.9,-9.3,-0.002,-0.009,0.041,\(1_657_534_605_376 + i / 2),\(i < 4 ? "SEATED" : "WALKING")"
-        }
+        let text =
+            "x_acc,y_acc,z_acc,x_gyro,y_gyro,z_gyro,timestamp,label\n"
+            + rows(10) { i in
+                "3.1,0.9,-9.3,-0.002,-0.009,0.041,\(1_657_534_605_376 + i / 2),\(i < 4 ? "SEATED" : "WALKING")"
+            }
         let (result, _) = try ingestFile(try folder.write("s01_01_sp.csv", text))
         #expect(result.dialect == "labelled_research")
         #expect(result.imuStreams.map(\.samples) == [10, 10])
@@ -85,8 +89,10 @@ import ZIPFoundation
         try folder.write("\(name)/TotalAcceleration.csv", "time,seconds_elapsed,z,y,x\n" + sensorRows)
         try folder.write("\(name)/Gyroscope.csv", "time,seconds_elapsed,z,y,x\n" + sensorRows)
         try folder.write("\(name)/Magnetometer.csv", "time,seconds_elapsed,z,y,x\n" + sensorRows)
-        try folder.write("\(name)/Location.csv", "time,seconds_elapsed,bearingAccuracy,speedAccuracy,verticalAccuracy,horizontalAccuracy,speed,bearing,altitude,longitude,latitude\n"
-            + rows(3) { i in "\(ns + Int64(i) * 1_000_000_000),\(i),10,1,5,8,1.2,90,35,2.0,\(48 + Double(i) * 1e-5)" })
+        try folder.write(
+            "\(name)/Location.csv",
+            "time,seconds_elapsed,bearingAccuracy,speedAccuracy,verticalAccuracy,horizontalAccuracy,speed,bearing,altitude,longitude,latitude\n"
+                + rows(3) { i in "\(ns + Int64(i) * 1_000_000_000),\(i),10,1,5,8,1.2,90,35,2.0,\(48 + Double(i) * 1e-5)" })
     }
 
     @Test func sensorLoggerFolder() throws {
@@ -165,8 +171,9 @@ import ZIPFoundation
 
     @Test func anUnknownHeaderNamesTheColumnsItSaw() throws {
         let folder = try TemporaryFolder()
-        #expect(try FormatDetector().detect(path: try folder.write("subjects.csv", "subject_id,age\n1,30\n")) == nil,
-                "a table that is not sensor data is skipped")
+        #expect(
+            try FormatDetector().detect(path: try folder.write("subjects.csv", "subject_id,age\n1,30\n")) == nil,
+            "a table that is not sensor data is skipped")
         let path = try folder.write("mystery.csv", "time,foo,bar,baz\n1,2,3,4\n")
         #expect {
             _ = try ingestFile(path)
@@ -194,7 +201,8 @@ import ZIPFoundation
 
     @Test func loggerStyleNamesWithKeywordsAndUnits() throws {
         let folder = try TemporaryFolder()
-        let header = "loggingTime(txt),accelerometerAccelerationX(G),accelerometerAccelerationY(G),accelerometerAccelerationZ(G),gyroRotationX(rad/s),gyroRotationY(rad/s),gyroRotationZ(rad/s)"
+        let header =
+            "loggingTime(txt),accelerometerAccelerationX(G),accelerometerAccelerationY(G),accelerometerAccelerationZ(G),gyroRotationX(rad/s),gyroRotationY(rad/s),gyroRotationZ(rad/s)"
         let text = header + "\n" + rows(3) { i in "2023-11-14 22:13:2\(i).000 +0000,0,0,-1,0.1,0,0" }
         let (result, _) = try ingestFile(try folder.write("sensorlog.csv", text))
         #expect(result.imuStreams.map(\.sensor) == [.accelerometer, .gyroscope])
@@ -235,7 +243,13 @@ import ZIPFoundation
         try TableIMUReader(path: try folder.write("wisdm.txt", text), mapping: mapping).read(visitor: collector)
         #expect(collector.rejected.isEmpty && collector.samples[.accelerometer]?.map(\.z) == [0.13, 0.13, 0.13, 0.13])
         #expect(collector.labels.map(\.0) == ["walk", "F"])
-        #expect(throws: ColumnMappingSpec.SpecError.self) { _ = try ColumnMappingSpec(text: "acc=1,2,3; rate=20; start=2019-01-01T00:00:00Z; label=2; labels=A:wlak").mapping(headerLine: "", path: "x") }
-        #expect(throws: ColumnMappingSpec.SpecError.self) { _ = try ColumnMappingSpec(text: "acc=1,2,3; rate=20; start=2019-01-01T00:00:00Z; labels=A:walk").mapping(headerLine: "", path: "x") }
+        #expect(throws: ColumnMappingSpec.SpecError.self) {
+            _ = try ColumnMappingSpec(text: "acc=1,2,3; rate=20; start=2019-01-01T00:00:00Z; label=2; labels=A:wlak").mapping(
+                headerLine: "", path: "x")
+        }
+        #expect(throws: ColumnMappingSpec.SpecError.self) {
+            _ = try ColumnMappingSpec(text: "acc=1,2,3; rate=20; start=2019-01-01T00:00:00Z; labels=A:walk").mapping(
+                headerLine: "", path: "x")
+        }
     }
 }

@@ -19,8 +19,10 @@ import Testing
     }
 
     @Test func aStrayFutureFixIsDroppedAndItsGoodNeighbourKept() {
-        let fixes = [fix(start, north: 0), fix(start.adding(seconds: 1), north: 1), fix(year2060, north: 2),
-                     fix(start.adding(seconds: 2), north: 2), fix(start.adding(seconds: 3), north: 3)]
+        let fixes = [
+            fix(start, north: 0), fix(start.adding(seconds: 1), north: 1), fix(year2060, north: 2),
+            fix(start.adding(seconds: 2), north: 2), fix(start.adding(seconds: 3), north: 3)
+        ]
         let (kept, cleaner) = clean(fixes)
         #expect(kept.map { $0.time! } == [0, 1, 2, 3].map { start.adding(seconds: $0) })
         #expect(cleaner.dropped.counts == [.implausibleTime: 1] && cleaner.dropped.firstLine[.implausibleTime] == 3)

@@ -3,14 +3,15 @@ import Ingest
 import TestSupport
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Only regular files are read; every other path under the inputs is listed with what it is,
 /// and reading is bounded in line length, token length and inflation.
 @Suite struct InputDiscoveryTests {
     func problems(_ inputs: [DiscoveredInput]) -> [String: DiscoveryProblem] {
-        Dictionary(uniqueKeysWithValues: inputs.compactMap { input in input.problem.map { ((input.path as NSString).lastPathComponent, $0) } })
+        Dictionary(
+            uniqueKeysWithValues: inputs.compactMap { input in input.problem.map { ((input.path as NSString).lastPathComponent, $0) } })
     }
 
     @Test func fifosDevicesDanglingLinksAndLinkLoopsAreListedNotRead() throws {
@@ -30,9 +31,21 @@ import Glibc
         let direct = try #require(throws: InputError.self) { try FormatDetector().detect(path: folder.file("traces/x.gpx")) }
         #expect(direct.code == .unreadable && direct.message.contains("FIFO"))
         #expect(found["zero.csv"] == .notRegular("a character device"))
-        if case .notRegular(let text)? = found["gone.gpx"] { #expect(text.contains("link to nothing")) } else { Issue.record("gone.gpx: \(String(describing: found["gone.gpx"]))") }
-        if case .notRegular(let text)? = found["loop"] { #expect(text.contains("already walked")) } else { Issue.record("loop: \(String(describing: found["loop"]))") }
-        if case .notRegular(let text)? = found["up"] { #expect(text.contains("already walked")) } else { Issue.record("up: \(String(describing: found["up"]))") }
+        if case .notRegular(let text)? = found["gone.gpx"] {
+            #expect(text.contains("link to nothing"))
+        } else {
+            Issue.record("gone.gpx: \(String(describing: found["gone.gpx"]))")
+        }
+        if case .notRegular(let text)? = found["loop"] {
+            #expect(text.contains("already walked"))
+        } else {
+            Issue.record("loop: \(String(describing: found["loop"]))")
+        }
+        if case .notRegular(let text)? = found["up"] {
+            #expect(text.contains("already walked"))
+        } else {
+            Issue.record("up: \(String(describing: found["up"]))")
+        }
     }
 
     @Test func aNameThatIsNotUTF8IsReportedWithItsBytesEscaped() throws {
@@ -46,7 +59,11 @@ import Glibc
         close(descriptor)
         let inputs = try InputDiscovery.discover([folder.file("traces")])
         let escaped = try #require(inputs.first { $0.path.hasSuffix("caf\\xE9.gpx") })
-        if case .unreadable(let reason)? = escaped.problem { #expect(reason.contains("not valid UTF-8")) } else { Issue.record("\(escaped)") }
+        if case .unreadable(let reason)? = escaped.problem {
+            #expect(reason.contains("not valid UTF-8"))
+        } else {
+            Issue.record("\(escaped)")
+        }
     }
 
     @Test func aHugeHeaderLineIsABadHeaderNotAMinuteOfWork() throws {
@@ -73,7 +90,7 @@ import Glibc
     @Test func aGzipBombIsRefusedWithItsRatio() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("bomb.csv.gz")
-        try Gzip.write(Data(repeating: 0x0A, count: 80 << 20), to: path)  // 80 MiB of line ends, about 80 KB packed
+        try Gzip.write(Data(repeating: 0x0A, count: 80 << 20), to: path) // 80 MiB of line ends, about 80 KB packed
         let source = try ByteSource(path: path)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
@@ -95,7 +112,9 @@ import Glibc
         let source = try ByteSource(path: whole)
         while case let count = try source.read(into: buffer), count > 0 { total += count }
         #expect(total == text.utf8.count, "a whole file reads to its end")
-        let error = try #require(throws: InputError.self) { let source = try ByteSource(path: cut); while try source.read(into: buffer) > 0 {} }
+        let error = try #require(throws: InputError.self) {
+            let source = try ByteSource(path: cut); while try source.read(into: buffer) > 0 {}
+        }
         #expect(error.code == .unreadable && error.message.contains("ends early"), "\(error)")
     }
 }

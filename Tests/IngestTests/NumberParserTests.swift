@@ -7,10 +7,12 @@ import Testing
     func parse(_ text: String) -> Double? { NumberParser.double(text) }
 
     @Test func agreesWithStrtodOnTheShapesSensorsWrite() {
-        let samples = ["0", "-0.0", "12.5", "-1.5504753767742476", "6.1513367E-4", "7.4768066E-4", "9.80665", "1e10",
-                       "1657534605376", "123456789012345678901234", "0.1", "3.141592653589793238", "+4.5", "2.5e-300",
-                       // eight digits at a time, and windows that end in an exponent, a point or a lone digit
-                       "1.2345678e5", "12345678.87654321", "0.000000012345678901234", "9.9999999", "1.23456789", "123456789012"]
+        let samples = [
+            "0", "-0.0", "12.5", "-1.5504753767742476", "6.1513367E-4", "7.4768066E-4", "9.80665", "1e10",
+            "1657534605376", "123456789012345678901234", "0.1", "3.141592653589793238", "+4.5", "2.5e-300",
+            // eight digits at a time, and windows that end in an exponent, a point or a lone digit
+            "1.2345678e5", "12345678.87654321", "0.000000012345678901234", "9.9999999", "1.23456789", "123456789012"
+        ]
         for text in samples {
             #expect(parse(text) == strtod(text, nil), "\(text)")
         }
@@ -19,23 +21,26 @@ import Testing
     /// Bit for bit what glibc's `strtod` (correctly rounded) gives: the independent reference.
     func expectSameAsStrtod(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let reference = strtod(text, nil)
-        #expect(parse(text)?.bitPattern == reference.bitPattern, "\(text): \(String(describing: parse(text))) vs \(reference)",
-                sourceLocation: sourceLocation)
+        #expect(
+            parse(text)?.bitPattern == reference.bitPattern, "\(text): \(String(describing: parse(text))) vs \(reference)",
+            sourceLocation: sourceLocation)
     }
 
     @Test func longRealCoordinatesAndFloatsAreExact() {
         // Garmin Connect exports (georust's garmin-activity.gpx), GeoTecINIT's float32 printed in full.
-        for text in ["37.24173816852271556854248046875", "-121.9723242335021495819091796875",
-                     "103.40000152587890625", "3.1441688537597656", "-0.002061609411612153",
-                     "-9.369096755981445", "0.041232191026210785", "47.4844814278"] {
+        for text in [
+            "37.24173816852271556854248046875", "-121.9723242335021495819091796875",
+            "103.40000152587890625", "3.1441688537597656", "-0.002061609411612153",
+            "-9.369096755981445", "0.041232191026210785", "47.4844814278"
+        ] {
             expectSameAsStrtod(text)
         }
     }
 
     @Test func hardRoundingCasesAreExact() {
         let cases = [
-            "9007199254740993", "9007199254740993.0000000000001", "9007199254740995",   // 2^53 + 1, + 3: halfway
-            "2.00000000000000011102230246251565404236316680908203125",                   // exactly halfway: to even
+            "9007199254740993", "9007199254740993.0000000000001", "9007199254740995", // 2^53 + 1, + 3: halfway
+            "2.00000000000000011102230246251565404236316680908203125", // exactly halfway: to even
             "2.00000000000000011102230246251565404236316680908203124",
             "2.00000000000000011102230246251565404236316680908203126",
             "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308", // the largest, then inf

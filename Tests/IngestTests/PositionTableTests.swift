@@ -15,16 +15,29 @@ import Testing
         let format = try #require(try FormatDetector().detect(path: path))
         #expect(format.kind == .positionCSV, "\(name) is a position table")
         let sink = FixCollector()
-        let result = try Ingestor(devices: DeviceResolver()).ingest(DiscoveredInput(path: path, root: folder.path), format: format, into: sink)
+        let result = try Ingestor(devices: DeviceResolver()).ingest(
+            DiscoveredInput(path: path, root: folder.path), format: format, into: sink)
         return (result, sink.fixes)
     }
 
     @Test(arguments: [
         ("generic.csv", "time,lat,lon,accuracy,elevation\n1714550400,52.37,4.9,5,1\n1714550401,52.3701,4.9001,NaN,2\n"),
-        ("ms.csv", "timestamp_ms;latitude;longitude;horizontalAccuracy;altitude\n1714550400000;52.37;4.9;5;1\n1714550401000;52.3701;4.9001;;2\n"),
-        ("iso.tsv", "datetime\tlat\tlng\taccuracy_m\tele\n2024-05-01T10:00:00+02:00\t52.37\t4.9\t5\t1\n2024-05-01 08:00:01Z\t52.3701\t4.9001\tnan\t2\n"),
-        ("trackintel.csv", "id,user_id,tracked_at,accuracy,longitude,latitude,elevation\n0,7,2024-05-01 08:00:00.000+00:00,5.0,4.9,52.37,1\n1,7,2024-05-01 08:00:01.000+00:00,,4.9001,52.3701,2\n"),
-        ("wkt.csv", "user_id,tracked_at,geom,accuracy,elevation\n7,2024-05-01T08:00:00Z,POINT (4.9 52.37),5,1\n7,2024-05-01T08:00:01Z,\"SRID=4326;POINT Z (4.9001 52.3701 2)\",,2\n")
+        (
+            "ms.csv",
+            "timestamp_ms;latitude;longitude;horizontalAccuracy;altitude\n1714550400000;52.37;4.9;5;1\n1714550401000;52.3701;4.9001;;2\n"
+        ),
+        (
+            "iso.tsv",
+            "datetime\tlat\tlng\taccuracy_m\tele\n2024-05-01T10:00:00+02:00\t52.37\t4.9\t5\t1\n2024-05-01 08:00:01Z\t52.3701\t4.9001\tnan\t2\n"
+        ),
+        (
+            "trackintel.csv",
+            "id,user_id,tracked_at,accuracy,longitude,latitude,elevation\n0,7,2024-05-01 08:00:00.000+00:00,5.0,4.9,52.37,1\n1,7,2024-05-01 08:00:01.000+00:00,,4.9001,52.3701,2\n"
+        ),
+        (
+            "wkt.csv",
+            "user_id,tracked_at,geom,accuracy,elevation\n7,2024-05-01T08:00:00Z,POINT (4.9 52.37),5,1\n7,2024-05-01T08:00:01Z,\"SRID=4326;POINT Z (4.9001 52.3701 2)\",,2\n"
+        )
     ])
     func everyFamilyGivesTheSameFixes(name: String, text: String) throws {
         let folder = try TemporaryFolder()
@@ -42,15 +55,20 @@ import Testing
 
     @Test func aPhyphoxLocationFileAloneHasRelativeTimesAndSaysSo() throws {
         let folder = try TemporaryFolder()
-        let path = try folder.write("Location.csv", "\"Time (s)\",\"Latitude (°)\",\"Longitude (°)\",\"Height (m)\",\"Velocity (m/s)\",\"Direction (°)\",\"Horizontal Accuracy (m)\",\"Vertical Accuracy (m)\"\n"
-                                    + "1.2E0,52.37,4.9,NaN,NaN,NaN,NaN,NaN\n2.2E0,52.3701,4.9001,1,1,1,4,4\n")
+        let path = try folder.write(
+            "Location.csv",
+            "\"Time (s)\",\"Latitude (°)\",\"Longitude (°)\",\"Height (m)\",\"Velocity (m/s)\",\"Direction (°)\",\"Horizontal Accuracy (m)\",\"Vertical Accuracy (m)\"\n"
+                + "1.2E0,52.37,4.9,NaN,NaN,NaN,NaN,NaN\n2.2E0,52.3701,4.9001,1,1,1,4,4\n")
         #expect(try FormatDetector().detect(path: path)?.kind == .positionCSV)
-        #expect(throws: InputError.self) {  // seconds since the start, without the start: nothing plausible
-            try Ingestor(devices: DeviceResolver()).ingest(DiscoveredInput(path: path, root: folder.path), format: .positionTable(startSeconds: nil, spec: nil), into: DiscardingSink())
+        #expect(throws: InputError.self) { // seconds since the start, without the start: nothing plausible
+            try Ingestor(devices: DeviceResolver()).ingest(
+                DiscoveredInput(path: path, root: folder.path), format: .positionTable(startSeconds: nil, spec: nil), into: DiscardingSink()
+            )
         }
         let sink = FixCollector()
-        let result = try Ingestor(devices: DeviceResolver()).ingest(DiscoveredInput(path: path, root: folder.path),
-                                                                   format: .positionTable(startSeconds: Self.start, spec: nil), into: sink)
+        let result = try Ingestor(devices: DeviceResolver()).ingest(
+            DiscoveredInput(path: path, root: folder.path),
+            format: .positionTable(startSeconds: Self.start, spec: nil), into: sink)
         #expect(result.fixesKept == 2 && sink.fixes.map { $0.time?.secondsSince1970 } == [Self.start + 1.2, Self.start + 2.2])
     }
 
@@ -61,7 +79,9 @@ import Testing
         let format = try #require(try FormatDetector().detect(path: path, mapping: .given(spec)))
         let sink = FixCollector()
         _ = try Ingestor(devices: DeviceResolver()).ingest(DiscoveredInput(path: path, root: folder.path), format: format, into: sink)
-        #expect(sink.fixes.map { $0.time?.secondsSince1970 } == [Self.start, Self.start + 1], "10:00 at +02:00 is 08:00Z; a stated offset stands")
+        #expect(
+            sink.fixes.map { $0.time?.secondsSince1970 } == [Self.start, Self.start + 1],
+            "10:00 at +02:00 is 08:00Z; a stated offset stands")
         #expect(format.userMapping == "utc_offset=+02:00")
     }
 
@@ -77,14 +97,18 @@ import Testing
             #expect(try FormatDetector().detect(path: manifest, mapping: .given(spec))?.kind == .manifest)
             #expect(try FormatDetector().detect(path: manifest, mapping: .fallback(spec))?.kind == .manifest)
         }
-        #expect(try FormatDetector().detect(path: labels, mapping: .given(start))?.kind == .labelsCSV, "a start leaves a label table as it is")
+        #expect(
+            try FormatDetector().detect(path: labels, mapping: .given(start))?.kind == .labelsCSV, "a start leaves a label table as it is")
     }
 
     @Test func aTableOfTwoPeopleIsAnErrorThatSaysHowToSplitIt() throws {
         let folder = try TemporaryFolder()
-        let path = try folder.write("all.csv", "user_id,tracked_at,latitude,longitude\n1,2024-05-01T08:00:00Z,52.37,4.9\n2,2024-05-01T08:00:01Z,52.37,4.9\n")
+        let path = try folder.write(
+            "all.csv", "user_id,tracked_at,latitude,longitude\n1,2024-05-01T08:00:00Z,52.37,4.9\n2,2024-05-01T08:00:01Z,52.37,4.9\n")
         #expect {
-            try Ingestor(devices: DeviceResolver()).ingest(DiscoveredInput(path: path, root: folder.path), format: .positionTable(startSeconds: nil, spec: nil), into: DiscardingSink())
+            try Ingestor(devices: DeviceResolver()).ingest(
+                DiscoveredInput(path: path, root: folder.path), format: .positionTable(startSeconds: nil, spec: nil), into: DiscardingSink()
+            )
         } throws: { error in
             let error = error as? InputError
             return error?.line == 3 && error?.message.contains("more than one person (user_id 1 in the first row, 2 here)") == true
@@ -102,13 +126,17 @@ import Testing
     /// `activity_1`): runs of one activity, kept apart from the labels, which are truth.
     @Test func anActivityColumnIsAMotionSourceNotALabel() throws {
         let folder = try TemporaryFolder()
-        let text = "time,lat,lng,accuracy,activity_1,activity_1_conf\n"
+        let text =
+            "time,lat,lng,accuracy,activity_1,activity_1_conf\n"
             + "1714550400,60.17,24.94,10,STILL,80\n1714550430,60.17,24.94,10,IN_VEHICLE,60\n1714550460,60.171,24.95,10,IN_VEHICLE,70\n"
             + "1714550490,60.172,24.96,10,WALKING,90\n"
         let (result, fixes) = try read(folder, "phone.csv", text)
         #expect(fixes.count == 4 && result.labels.isEmpty, "activities are never truth labels")
         #expect(result.activities.map(\.rawName) == ["STILL", "IN_VEHICLE", "WALKING"])
-        #expect(result.activities.map(\.mode) == [.still, .vehicle, .walk] && result.activities.allSatisfy { $0.source == "activity_recognition" })
-        #expect(result.activities[1].start.secondsSince1970 == Self.start + 30 && result.activities[1].end.secondsSince1970 == Self.start + 60)
+        #expect(
+            result.activities.map(\.mode) == [.still, .vehicle, .walk]
+                && result.activities.allSatisfy { $0.source == "activity_recognition" })
+        #expect(
+            result.activities[1].start.secondsSince1970 == Self.start + 30 && result.activities[1].end.secondsSince1970 == Self.start + 60)
     }
 }

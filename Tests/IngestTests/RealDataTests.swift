@@ -75,8 +75,10 @@ struct RealDataTests {
     @Test func everyTMDFileHasPerSensorCountsThatMatchTheFile() throws {
         let files = SharedData.files(under: "imu/tmd/raw", extensions: ["csv"])
         #expect(files.count >= 80)
-        let kept = ["android.sensor.accelerometer": IMUSensor.accelerometer, "android.sensor.gyroscope": .gyroscope,
-                    "android.sensor.gravity": .gravity, "android.sensor.linear_acceleration": .linearAcceleration]
+        let kept = [
+            "android.sensor.accelerometer": IMUSensor.accelerometer, "android.sensor.gyroscope": .gyroscope,
+            "android.sensor.gravity": .gravity, "android.sensor.linear_acceleration": .linearAcceleration
+        ]
         for path in files {
             var rows: [String: Int] = [:]
             for line in try text(path).split(separator: "\n") {

@@ -22,7 +22,8 @@ import Testing
 
     @Test func readsGeoLifeLabelsWithOverlapsAndCRLF() throws {
         let folder = try TemporaryFolder()
-        let text = "Start Time\tEnd Time\tTransportation Mode\r\n2008/04/02 11:24:21\t2008/04/02 11:50:45\tbus\r\n"
+        let text =
+            "Start Time\tEnd Time\tTransportation Mode\r\n2008/04/02 11:24:21\t2008/04/02 11:50:45\tbus\r\n"
             + "2008/04/02 11:40:00\t2008/04/02 12:00:00\ttaxi\r\n2008/04/03 01:00:00\t2008/04/02 01:00:00\twalk\r\n"
             + "2008/04/04 01:00:00\t2008/04/04 02:00:00\thovercraft\r\n"
         let (result, _) = try ingestFile(try folder.write("010/labels.txt", text), root: folder.path)
@@ -34,7 +35,8 @@ import Testing
 
     @Test func readsGenericLabelCSV() throws {
         let folder = try TemporaryFolder()
-        let text = "device,start,end,mode\nalice,2023-11-14T22:00:00Z,2023-11-14T22:10:00Z,Walking\n,1700000000,1700000600,car\nbob,never,1700000600,car\n"
+        let text =
+            "device,start,end,mode\nalice,2023-11-14T22:00:00Z,2023-11-14T22:10:00Z,Walking\n,1700000000,1700000600,car\nbob,never,1700000600,car\n"
         let (result, _) = try ingestFile(try folder.write("labels.csv", text))
         #expect(result.format == .labelsCSV)
         #expect(result.labels.map(\.device) == ["alice", "labels"])

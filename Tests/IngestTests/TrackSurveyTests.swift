@@ -29,7 +29,9 @@ import Testing
 
     @Test func aDocumentsOwnTimeIsNotItsFirstPointsAndAPLTsRowsAreRead() throws {
         let folder = try TemporaryFolder()
-        try folder.write("a.gpx", """
+        try folder.write(
+            "a.gpx",
+            """
             <?xml version="1.0"?><gpx version="1.1" creator="t"><metadata><time>2020-01-01T00:00:00Z</time></metadata>
             <trk><trkseg><trkpt lat="48" lon="2"><time>2024-05-06T07:00:00Z</time></trkpt>
             <trkpt lat="48.001" lon="2"><time>2024-05-06T07:10:00Z</time></trkpt></trkseg></trk></gpx>
@@ -38,12 +40,14 @@ import Testing
         #expect(gpx.start == ISO8601.parse("2024-05-06T07:00:00Z")!.secondsSince1970)
         #expect(gpx.end == ISO8601.parse("2024-05-06T07:10:00Z")!.secondsSince1970)
         let rows = (0..<5000).map { i in
-            let t = Date(timeIntervalSince1970: 1_199_145_600 + Double(i) * 5)  // 2008-01-01, every 5 s
+            let t = Date(timeIntervalSince1970: 1_199_145_600 + Double(i) * 5) // 2008-01-01, every 5 s
             let parts = ISO8601.format(Timestamp(secondsSince1970: t.timeIntervalSince1970)).dropLast().split(separator: "T")
             return "39.9,116.3,0,492,\(39_448.0 + Double(i) * 5 / 86_400),\(parts[0]),\(parts[1])"
         }
-        try folder.write("b.plt", "Geolife trajectory\nWGS 84\nAltitude is in Feet\nReserved 3\n0,2,255,My Track,0,0,2,8421376\n0\n"
-                         + rows.joined(separator: "\r\n") + "\r\n")
+        try folder.write(
+            "b.plt",
+            "Geolife trajectory\nWGS 84\nAltitude is in Feet\nReserved 3\n0,2,255,My Track,0,0,2,8421376\n0\n"
+                + rows.joined(separator: "\r\n") + "\r\n")
         let plt = try #require(TrackSurvey.extent(of: folder.file("b.plt")))
         #expect(plt.start == 1_199_145_600 && plt.end == 1_199_145_600 + 4999 * 5, "\(plt)")
     }

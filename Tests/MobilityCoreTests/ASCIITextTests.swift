@@ -6,8 +6,10 @@ import Testing
 @Suite struct ASCIITextTests {
     @Test func fixedPointBytesAreFixedPointText() {
         var generator = SystemRandomNumberGenerator()
-        var values: [Double] = [0, -0.0, 0.5, -0.5, 1e-9, -1e-9, 2.5, -2.5, 0.05, 0.15, 48.8600897509825, -122.4194155, 180, 999_999.99995,
-                                1714953600.0005, .nan, .infinity, -.infinity]
+        var values: [Double] = [
+            0, -0.0, 0.5, -0.5, 1e-9, -1e-9, 2.5, -2.5, 0.05, 0.15, 48.8600897509825, -122.4194155, 180, 999_999.99995,
+            1714953600.0005, .nan, .infinity, -.infinity
+        ]
         for _ in 0..<20_000 { values.append(Double.random(in: -1e7...1e7, using: &generator)) }
         for _ in 0..<20_000 { values.append(Double.random(in: -1...1, using: &generator)) }
         for value in values {
@@ -24,9 +26,11 @@ import Testing
     /// negative that rounds to zero included.
     @Test func printfTextIsStringFormat() {
         var generator = SystemRandomNumberGenerator()
-        var values: [Double] = [0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.0000005, 0.0000015, -1e-9, 1e-9, 48.8600895, 2.3558145, -122.4194155,
-                                1714953600.0005, 999_999.99999995, 1e15, 1e15 - 1, 9.5e15, 1e300, .nan, .infinity, -.infinity,
-                                .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.1 + 0.2]
+        var values: [Double] = [
+            0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.0000005, 0.0000015, -1e-9, 1e-9, 48.8600895, 2.3558145, -122.4194155,
+            1714953600.0005, 999_999.99999995, 1e15, 1e15 - 1, 9.5e15, 1e300, .nan, .infinity, -.infinity,
+            .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.1 + 0.2
+        ]
         for _ in 0..<20_000 { values.append(Double.random(in: -180...180, using: &generator)) }
         for _ in 0..<20_000 { values.append(Double.random(in: -1e9...1e9, using: &generator)) }
         // Halves in the last written digit, as decimal text gives them: the near-ties.
@@ -44,8 +48,10 @@ import Testing
 
     @Test func isoBytesAreFormatMillis() {
         var generator = SystemRandomNumberGenerator()
-        var times: [Double] = [0, -1, -0.0005, 0.9995, 1714953600, 1714953599.9996, 951_782_400 /* 2000-02-29 */, -62_135_596_800, 253_402_300_799,
-                               253_402_300_800, -70_000_000_000]
+        var times: [Double] = [
+            0, -1, -0.0005, 0.9995, 1714953600, 1714953599.9996, 951_782_400 /* 2000-02-29 */, -62_135_596_800, 253_402_300_799,
+            253_402_300_800, -70_000_000_000
+        ]
         for _ in 0..<50_000 { times.append(Double.random(in: -3e9...5e9, using: &generator)) }
         for seconds in times {
             var bytes: [UInt8] = []
@@ -53,6 +59,8 @@ import Testing
             #expect(String(decoding: bytes, as: UTF8.self) == ISO8601.formatMillis(Timestamp(secondsSince1970: seconds)), "\(seconds)")
         }
         var digits: [UInt8] = []
-        for value in [0, 7, 10, 99, 1_234_567, Int.max] { digits.removeAll(); ASCIIDigits.append(value, to: &digits); #expect(String(decoding: digits, as: UTF8.self) == String(value)) }
+        for value in [0, 7, 10, 99, 1_234_567, Int.max] {
+            digits.removeAll(); ASCIIDigits.append(value, to: &digits); #expect(String(decoding: digits, as: UTF8.self) == String(value))
+        }
     }
 }

@@ -18,8 +18,10 @@ import Testing
 
     @Test func cascadeMagnitudeMatchesSciPy() {
         // |H|² of SciPy's cascade at 10, 20, 30, 40 and 90 Hz.
-        let scipy: [(Double, Double)] = [(10, 9.9682232438195173e-01), (20, 0.5), (30, 2.6617352843484363e-02),
-                                         (40, 1.5974440894568683e-03), (90, 4.9193579287081638e-11)]
+        let scipy: [(Double, Double)] = [
+            (10, 9.9682232438195173e-01), (20, 0.5), (30, 2.6617352843484363e-02),
+            (40, 1.5974440894568683e-03), (90, 4.9193579287081638e-11)
+        ]
         for (hz, expected) in scipy {
             let squared = sections.reduce(1.0) { $0 * pow($1.magnitude(atHz: hz, rateHz: 200), 2) }
             #expect(abs(squared - expected) <= 1e-9 * expected, "\(hz) Hz: \(squared)")
@@ -44,7 +46,7 @@ import Testing
         let signal = (0..<2000).map { sin(2 * Double.pi * 5 * Double($0) / 200) }
         let filtered = ZeroPhase.filter(signal, sections)
         let gain = sections.reduce(1.0) { $0 * pow($1.magnitude(atHz: 5, rateHz: 200), 2) }
-        for index in 400..<1600 {  // away from the ends' transients
+        for index in 400..<1600 { // away from the ends' transients
             #expect(abs(filtered[index] - gain * signal[index]) < 1e-6)
         }
         #expect(ZeroPhase.filter([], sections).isEmpty)

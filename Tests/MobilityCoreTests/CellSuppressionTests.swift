@@ -36,7 +36,9 @@ import Testing
     static func table(_ sizes: [[Double]], sensitive: Set<[Int]>) -> (CellSuppression, index: (Int, Int) -> Int) {
         let rows = sizes.count, columns = sizes[0].count
         var cells: [CellSuppression.Cell] = []
-        for r in 0..<rows { for c in 0..<columns { cells.append(.init(publishable: true, sensitive: sensitive.contains([r, c]), size: sizes[r][c])) } }
+        for r in 0..<rows {
+            for c in 0..<columns { cells.append(.init(publishable: true, sensitive: sensitive.contains([r, c]), size: sizes[r][c])) }
+        }
         let index = { (r: Int, c: Int) in r * columns + c }
         var relations: [[(cell: Int, sign: Double)]] = []
         var revealed: [Int: [Int]] = [:]
@@ -67,14 +69,17 @@ import Testing
             let rows = 2 + trial % 4, columns = 2 + (trial / 4) % 4
             let sizes = (0..<rows).map { _ in (0..<columns).map { _ in Double(Int.random(in: 1...100, using: &generator)) } }
             var sensitive: Set<[Int]> = []
-            for _ in 0..<(1 + trial % 3) { sensitive.insert([Int.random(in: 0..<rows, using: &generator), Int.random(in: 0..<columns, using: &generator)]) }
+            for _ in 0..<(1 + trial % 3) {
+                sensitive.insert([Int.random(in: 0..<rows, using: &generator), Int.random(in: 0..<columns, using: &generator)])
+            }
             let (suppression, index) = Self.table(sizes, sensitive: sensitive)
             let hidden = suppression.suppressed()
             #expect(sensitive.allSatisfy { hidden.contains(index($0[0], $0[1])) }, "every sensitive cell is left out")
             let unknown = suppression.unknownCells(hidden)
             for cell in hidden where suppression.cells[cell].sensitive {
-                #expect(!Self.recoverable(cell, unknown: unknown, relations: suppression.relations),
-                        "trial \(trial): cell \(cell) of \(sizes) can be worked out from the published ones (left out \(hidden.sorted()))")
+                #expect(
+                    !Self.recoverable(cell, unknown: unknown, relations: suppression.relations),
+                    "trial \(trial): cell \(cell) of \(sizes) can be worked out from the published ones (left out \(hidden.sorted()))")
                 checked += 1
             }
         }

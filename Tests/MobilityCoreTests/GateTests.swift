@@ -11,8 +11,14 @@ import Testing
         let written = ConcurrentSlots<Int>(count: 1)
         let seen = ConcurrentSlots<Int>(count: 1)
         try runConcurrently([
-            { try gate.opening { Thread.sleep(forTimeInterval: 0.05); written.store(42, at: 0) } },
-            { try gate.wait(); seen.store(written.values[0], at: 0) }
+            {
+                try gate.opening {
+                    Thread.sleep(forTimeInterval: 0.05); written.store(42, at: 0)
+                }
+            },
+            {
+                try gate.wait(); seen.store(written.values[0], at: 0)
+            }
         ])
         #expect(seen.values == [42])
     }
@@ -22,8 +28,19 @@ import Testing
         let written = ConcurrentSlots<Int>(count: 1)
         let seen = ConcurrentSlots<Int>(count: 3)
         // More jobs than this machine's cores, the opener last: each job has a thread of its own.
-        try runConcurrently((0..<3).map { index in { try gate.wait(); seen.store(written.values[0], at: index) } }
-                            + [{ try gate.opening { Thread.sleep(forTimeInterval: 0.05); written.store(7, at: 0) } }])
+        try runConcurrently(
+            (0..<3).map { index in
+                {
+                    try gate.wait(); seen.store(written.values[0], at: index)
+                }
+            }
+                + [
+                    {
+                        try gate.opening {
+                            Thread.sleep(forTimeInterval: 0.05); written.store(7, at: 0)
+                        }
+                    }
+                ])
         #expect(seen.values == [7, 7, 7])
     }
 

@@ -5,7 +5,8 @@ import Testing
     func point(_ lon: Double, _ lat: Double) -> GeoPoint { GeoPoint(longitudeDegrees: lon, latitudeDegrees: lat) }
 
     @Test func circlesUseDistanceAndTheBuffer() {
-        let fence = Geofence(id: "h", name: "Home", kind: "home", shape: .circle(latitudeDegrees: 48, longitudeDegrees: 2, radiusMeters: 100))
+        let fence = Geofence(
+            id: "h", name: "Home", kind: "home", shape: .circle(latitudeDegrees: 48, longitudeDegrees: 2, radiusMeters: 100))
         let north90 = 48 + 90 / 111_195.0, north110 = 48 + 110 / 111_195.0
         #expect(GeofenceContainment.contains(fence, latitudeDegrees: north90, longitudeDegrees: 2))
         #expect(!GeofenceContainment.contains(fence, latitudeDegrees: north110, longitudeDegrees: 2))

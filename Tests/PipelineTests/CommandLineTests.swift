@@ -31,8 +31,9 @@ import Testing
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                       stderr: String(decoding: stderr, as: UTF8.self))
+        return Outcome(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     func makeTraces(_ folder: TemporaryFolder) throws {
@@ -40,7 +41,8 @@ import Testing
         gpx.tracks = [[GPXBuilder.walk(count: 60)]]
         try folder.write("traces/alice/walk.gpx", gpx.text)
         try folder.write("traces/bob/phone.csv.gz", "")
-        try folder.writeGzip("traces/bob/phone.csv.gz", "time,ax,ay,az\n" + (0..<100).map { "\(1_700_000_000 + $0),0,0,9.8" }.joined(separator: "\n"))
+        try folder.writeGzip(
+            "traces/bob/phone.csv.gz", "time,ax,ay,az\n" + (0..<100).map { "\(1_700_000_000 + $0),0,0,9.8" }.joined(separator: "\n"))
         try folder.write("traces/bad.gpx", "<gpx version=\"1.1\"><trk>\n<oops></gpx>")
     }
 
@@ -49,9 +51,11 @@ import Testing
         let help = try pipeline(["ingest", "--help"], in: folder.path)
         #expect(help.status == 0)
         let flat = help.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
-        for text in ["--store", "(default: reports/pipeline.sqlite)", "--max-accuracy-m", "Default: 150.", "metres",
-                     "--max-speed-mps", "Default: 100.", "m/s", "--meters-per-hdop", "Default: 5.", "--name-pattern",
-                     "--columns", "--json", "--force", "--reports"] {
+        for text in [
+            "--store", "(default: reports/pipeline.sqlite)", "--max-accuracy-m", "Default: 150.", "metres",
+            "--max-speed-mps", "Default: 100.", "m/s", "--meters-per-hdop", "Default: 5.", "--name-pattern",
+            "--columns", "--json", "--force", "--reports"
+        ] {
             #expect(flat.contains(text), "ingest --help lacks \(text)")
         }
         let top = try pipeline(["--help"], in: folder.path)
@@ -98,7 +102,9 @@ import Testing
         try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: folder.file("traces/bob/phone.csv.gz"))
         again = try ingest()
         #expect(again["ingested"] as? Int == 1 && again["fixes"] as? Int == 70, "the rewritten track is read again: \(again)")
-        #expect(again["unchanged"] as? Int == 2 && again["unhashed"] as? Int == 1, "the touched file is hashed, the quarantined one is not: \(again)")
+        #expect(
+            again["unchanged"] as? Int == 2 && again["unhashed"] as? Int == 1,
+            "the touched file is hashed, the quarantined one is not: \(again)")
         again = try ingest()
         #expect(again["unchanged"] as? Int == 3 && again["unhashed"] as? Int == 3, "the touched file's new signature was kept: \(again)")
     }
@@ -108,15 +114,19 @@ import Testing
         try makeTraces(folder)
         let good = try pipeline(["inspect", "traces/bob/phone.csv.gz"], in: folder.path)
         #expect(good.status == 0)
-        #expect(good.stdout.contains("imu_csv (generic)") && good.stdout.contains("accelerometer: 100 samples, 1.0 Hz from the median interval"))
+        #expect(
+            good.stdout.contains("imu_csv (generic)") && good.stdout.contains("accelerometer: 100 samples, 1.0 Hz from the median interval")
+        )
         let bad = try pipeline(["inspect", "--json", "traces/bad.gpx"], in: folder.path)
         #expect(bad.status == 2 && bad.stdout.contains("bad.gpx:2:"))
         #expect(!FileManager.default.fileExists(atPath: folder.file("reports")))
         // A folder: what is not a trace is said, with the reason, not passed over.
         try folder.write("traces/bob/metadata.json", "{\"app\": \"x\"}\n")
         let listed = try pipeline(["inspect", "--json", "traces/bob"], in: folder.path)
-        #expect(listed.stdout.contains("phone.csv.gz") && listed.stderr.contains("not inspected") && listed.stderr.contains("metadata.json: JSON that is not GeoJSON"),
-                "\(listed.stderr)")
+        #expect(
+            listed.stdout.contains("phone.csv.gz") && listed.stderr.contains("not inspected")
+                && listed.stderr.contains("metadata.json: JSON that is not GeoJSON"),
+            "\(listed.stderr)")
     }
 
     @Test func usageErrorsExitWith64AndSayWhy() throws {
@@ -145,9 +155,11 @@ import Testing
 
         let help = try pipeline(["trips", "--help"], in: folder.path)
         let flat = help.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
-        for text in ["--staypoint-distance <m>", "(default: 100.0)", "--staypoint-time <s>", "(default: 300.0)", "--gap <s>", "(default: 900.0)",
-                     "--dwell-enter-fixes", "--dwell-exit-time", "--dwell-minimum", "--location-epsilon", "--minimum-leg",
-                     "--activity-minimum", "--utc-offset-hours", "--no-last-stay", "metres", "seconds"] {
+        for text in [
+            "--staypoint-distance <m>", "(default: 100.0)", "--staypoint-time <s>", "(default: 300.0)", "--gap <s>", "(default: 900.0)",
+            "--dwell-enter-fixes", "--dwell-exit-time", "--dwell-minimum", "--location-epsilon", "--minimum-leg",
+            "--activity-minimum", "--utc-offset-hours", "--no-last-stay", "metres", "seconds"
+        ] {
             #expect(flat.contains(text), "trips --help lacks \(text)")
         }
         let missing = try pipeline(["trips", "--store", "nowhere.sqlite"], in: folder.path)

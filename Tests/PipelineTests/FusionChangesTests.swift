@@ -20,7 +20,9 @@ import Testing
             if let share = Double(leg["imu_share"] ?? ""), share >= 0.5, let imu = leg["imu_mode"], !imu.isEmpty, imu != "still" {
                 entry.imu = (entry.imu.0 + 1, entry.imu.1 + (imu == mode ? 0 : 1))
             }
-            let probabilities = ["walk", "bike", "car", "bus", "train"].compactMap { name in Double(leg["gps_p_\(name)"] ?? "").map { (name, $0) } }
+            let probabilities = ["walk", "bike", "car", "bus", "train"].compactMap { name in
+                Double(leg["gps_p_\(name)"] ?? "").map { (name, $0) }
+            }
             if let best = probabilities.max(by: { ($0.1, $1.0) < ($1.1, $0.0) }) {
                 entry.gps = (entry.gps.0 + 1, entry.gps.1 + (best.0 == mode ? 0 : 1))
             }
@@ -43,11 +45,14 @@ import Testing
         let end = try #require(report.range(of: "</table>", range: start.upperBound..<report.endIndex))
         let table = String(report[start.lowerBound..<end.upperBound])
         // The table shows the modes modal_split.csv publishes (k persons); the others are one left-out row.
-        let published = Set(try TripsCommandTests.csv(folder.file("out/modal_split.csv")).filter { $0["dimension"] == "all" }.map { $0["travel_mode"]! })
+        let published = Set(
+            try TripsCommandTests.csv(folder.file("out/modal_split.csv")).filter { $0["dimension"] == "all" }.map { $0["travel_mode"]! })
         #expect(!published.isEmpty && expected.keys.contains { published.contains($0) })
         for (mode, counts) in expected {
             let found = table.components(separatedBy: "<tr>").first { $0.contains("<td>\(mode)</td>") }
-            guard published.contains(mode) else { #expect(found == nil, "\(mode) is left out of modal_split.csv and of the table"); continue }
+            guard published.contains(mode) else {
+                #expect(found == nil, "\(mode) is left out of modal_split.csv and of the table"); continue
+            }
             let row = try #require(found, "no row for \(mode)")
             for (label, (legs, changed)) in [("IMU", counts.imu), ("GPS", counts.gps)] where legs > 0 {
                 #expect(row.contains(">\(changed) of \(legs)"), "\(mode), \(label): \(changed) of \(legs) expected in \(row)")

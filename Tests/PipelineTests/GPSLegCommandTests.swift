@@ -10,26 +10,34 @@ import Testing
     let cli = CommandLineTests()
 
     func simulate(_ folder: TemporaryFolder) throws {
-        let outcome = try cli.pipeline(["simulate", "--out", "traces", "--devices", "5", "--days", "1", "--seed", "5", "--imu-rate", "0",
-                                        "--gps-still-interval", "60"], in: folder.path)
+        let outcome = try cli.pipeline(
+            [
+                "simulate", "--out", "traces", "--devices", "5", "--days", "1", "--seed", "5", "--imu-rate", "0",
+                "--gps-still-interval", "60"
+            ], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
     }
 
     @Test func trainEvaluateClassifyAndTripsUseTheLegModel() throws {
         let folder = try TemporaryFolder()
         try simulate(folder)
-        let train = try cli.pipeline(["train", "traces", "--model", "m.json", "--model-kind", "softmax_regression",
-                                      "--geofences", "traces/stations.csv"], in: folder.path)
+        let train = try cli.pipeline(
+            [
+                "train", "traces", "--model", "m.json", "--model-kind", "softmax_regression",
+                "--geofences", "traces/stations.csv"
+            ], in: folder.path)
         #expect(train.status == 0 && train.stderr.contains("GPS leg model ("), "\(train.stderr)")
         #expect(train.stderr.contains("GPS legs: 2 of 2 geofences are transit"), "the simulator's two stations: \(train.stderr)")
-        let model = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.path + "/m.json"))) as! [String: Any]
+        let model =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.path + "/m.json"))) as! [String: Any]
         let legs = try #require(model["gps_legs"] as? [String: Any])
         #expect((legs["classes"] as? [String]).map { Set($0).isSuperset(of: ["walk", "car"]) } == true, "\(legs["classes"] ?? "")")
         #expect(legs["thinned_to_seconds"] as? [Double] == [10, 60] && (legs["devices"] as? [String])?.count == 5)
         let present = try #require((legs["standardizer"] as? [String: Any])?["present"] as? [Bool])
         #expect(present.suffix(2) == [true, true], "the legs' transit distances are learnt")
 
-        let evaluated = try cli.pipeline(["evaluate", "traces", "--inner-folds", "0", "--model-kind", "softmax_regression", "--json"], in: folder.path)
+        let evaluated = try cli.pipeline(
+            ["evaluate", "traces", "--inner-folds", "0", "--model-kind", "softmax_regression", "--json"], in: folder.path)
         #expect(evaluated.status == 0, "\(evaluated.stderr)")
         let scores = try JSONSerialization.jsonObject(with: Data(evaluated.stdout.utf8)) as! [String: Any]
         let gps = try #require(scores["gps_legs"] as? [String: Any])
@@ -45,8 +53,9 @@ import Testing
         let text = try cli.pipeline(["evaluate", "traces", "--inner-folds", "0", "--model-kind", "softmax_regression"], in: folder.path)
         #expect(text.stdout.contains("GPS legs, one fix every 60 s: ") && text.stdout.contains("trackintel's speed rule"), "\(text.stdout)")
 
-        let classify = try cli.pipeline(["classify", "traces", "--model", "m.json", "--out", "modes.csv", "--geofences", "traces/stations.csv"],
-                                        in: folder.path)
+        let classify = try cli.pipeline(
+            ["classify", "traces", "--model", "m.json", "--out", "modes.csv", "--geofences", "traces/stations.csv"],
+            in: folder.path)
         #expect(classify.status == 0 && classify.stderr.contains("decided by: gps_leg_model "), "\(classify.stderr)")
         #expect(!classify.stderr.contains("warning"), "\(classify.stderr)")
         let bare = try cli.pipeline(["classify", "traces", "--model", "m.json", "--out", "bare.csv"], in: folder.path)
@@ -68,7 +77,9 @@ import Testing
     @Test func aModelWithoutALegModelSaysTheRulesDecided() throws {
         let folder = try TemporaryFolder()
         try simulate(folder)
-        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: SharedData.projectRoot + "/models/mode-model.json"))) as! [String: Any]
+        var json =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: SharedData.projectRoot + "/models/mode-model.json"))) as! [String: Any]
         #expect(json.removeValue(forKey: "gps_legs") != nil)
         let shipped = folder.file("imu-only.json")
         try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: shipped))
@@ -77,7 +88,9 @@ import Testing
         let evaluated = try cli.pipeline(["evaluate", "traces", "--model", shipped, "--json"], in: folder.path)
         #expect(evaluated.status == 0, "\(evaluated.stderr)")
         let scores = try JSONSerialization.jsonObject(with: Data(evaluated.stdout.utf8)) as! [String: Any]
-        #expect((scores["evaluated"] as? String)?.contains("every one was decided by the GPS speed rules") == true, "\(scores["evaluated"] ?? "")")
+        #expect(
+            (scores["evaluated"] as? String)?.contains("every one was decided by the GPS speed rules") == true,
+            "\(scores["evaluated"] ?? "")")
         let gps = try #require(scores["gps_legs"] as? [String: Any])
         #expect((gps["note"] as? String)?.contains("has no GPS leg model") == true)
         let rate = try #require((gps["rates"] as? [[String: Any]])?.first)
@@ -98,12 +111,18 @@ import Testing
 
     @Test func evaluateGroupsByNamedPersonsAndSaysSo() throws {
         let folder = try TemporaryFolder()
-        let simulate = try cli.pipeline(["simulate", "--out", "traces", "--devices", "5", "--days", "1", "--seed", "5", "--imu-rate", "0",
-                                         "--gps-still-interval", "60"], in: folder.path)
+        let simulate = try cli.pipeline(
+            [
+                "simulate", "--out", "traces", "--devices", "5", "--days", "1", "--seed", "5", "--imu-rate", "0",
+                "--gps-still-interval", "60"
+            ], in: folder.path)
         #expect(simulate.status == 0, "\(simulate.stderr)")
         try folder.write("traces/manifest.csv", "path,device,person\nphone-01/*,phone-01,ann\nphone-02/*,phone-02,ann\n")
-        let evaluated = try cli.pipeline(["evaluate", "traces", "--legs-only", "--folds", "4", "--inner-folds", "0", "--model-kind", "softmax_regression",
-                                          "--json"], in: folder.path)
+        let evaluated = try cli.pipeline(
+            [
+                "evaluate", "traces", "--legs-only", "--folds", "4", "--inner-folds", "0", "--model-kind", "softmax_regression",
+                "--json"
+            ], in: folder.path)
         #expect(evaluated.status == 0, "\(evaluated.stderr)")
         let scores = try #require(try JSONSerialization.jsonObject(with: Data(evaluated.stdout.utf8)) as? [String: Any])
         #expect((scores["evaluated"] as? String)?.contains("cross-validation by person") == true, "\(scores["evaluated"] ?? "")")
@@ -113,8 +132,11 @@ import Testing
 
         // Without the manifest: each device is a person of its own, and the output says so.
         try FileManager.default.removeItem(atPath: folder.file("traces/manifest.csv"))
-        let windows = try cli.pipeline(["evaluate", "traces", "--folds", "2", "--inner-folds", "0", "--model-kind", "softmax_regression"],
-                                       in: folder.path)
-        #expect(windows.stdout.contains("no person is named") && windows.stdout.contains("the folds group by device"), "\(windows.stdout.prefix(600))")
+        let windows = try cli.pipeline(
+            ["evaluate", "traces", "--folds", "2", "--inner-folds", "0", "--model-kind", "softmax_regression"],
+            in: folder.path)
+        #expect(
+            windows.stdout.contains("no person is named") && windows.stdout.contains("the folds group by device"),
+            "\(windows.stdout.prefix(600))")
     }
 }

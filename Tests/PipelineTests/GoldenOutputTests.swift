@@ -47,9 +47,11 @@ import Testing
         let changed = expected.keys.filter { hashes[$0] != nil && hashes[$0] != expected[$0] }.sorted()
         let missing = expected.keys.filter { hashes[$0] == nil }.sorted()
         let new = hashes.keys.filter { expected[$0] == nil }.sorted()
-        let advice = "if on purpose, run scripts/golden.sh record and commit the record with the reason (GOLDEN_KEEP=DIR keeps the normalised files to diff)"
-        #expect(changed.isEmpty && missing.isEmpty && new.isEmpty,
-                "outputs differ from the golden record: changed \(changed), no longer written \(missing), new \(new); \(advice)")
+        let advice =
+            "if on purpose, run scripts/golden.sh record and commit the record with the reason (GOLDEN_KEEP=DIR keeps the normalised files to diff)"
+        #expect(
+            changed.isEmpty && missing.isEmpty && new.isEmpty,
+            "outputs differ from the golden record: changed \(changed), no longer written \(missing), new \(new); \(advice)")
     }
 
     /// The bundled `traces/`: `run`, its JSON summary, `classify`, and both exports of its store.
@@ -68,7 +70,8 @@ import Testing
         try normaliser.hashFolder(root + "/classify", as: "bundled/classify", into: &hashes)
 
         for format in ["csv", "trackintel"] {
-            let export = try cli.pipeline(["export", "--store", "out/pipeline.sqlite", "--out", "export-\(format)", "--format", format], in: root)
+            let export = try cli.pipeline(
+                ["export", "--store", "out/pipeline.sqlite", "--out", "export-\(format)", "--format", format], in: root)
             #expect(export.status == 0, "\(export.stderr)")
             try normaliser.hashFolder(root + "/export-\(format)", as: "bundled/export-\(format)", into: &hashes)
         }
@@ -79,8 +82,11 @@ import Testing
     func city(_ folder: TemporaryFolder, into hashes: inout [String: String], normaliser: inout Normaliser) throws {
         let root = folder.file("city")
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        let simulate = try cli.pipeline(["simulate", "--out", "traces", "--devices", "6", "--days", "1", "--seed", "7", "--gps-still-interval", "30",
-                                         "--faults", "--imu-devices", "2", "--imu-trips-per-day", "1"], in: root)
+        let simulate = try cli.pipeline(
+            [
+                "simulate", "--out", "traces", "--devices", "6", "--days", "1", "--seed", "7", "--gps-still-interval", "30",
+                "--faults", "--imu-devices", "2", "--imu-trips-per-day", "1"
+            ], in: root)
         #expect(simulate.status == 0, "\(simulate.stderr)")
         try normaliser.hashFolder(root + "/traces", as: "city/traces", into: &hashes)
         let run = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: root)
@@ -107,9 +113,13 @@ import Testing
             try normaliser.hashFolder(root + "/export-\(part)", as: "distributed/export-\(part)", into: &hashes)
         }
         try FileManager.default.createDirectory(atPath: root + "/published/restricted", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: root + "/part-a/part-tables/locations.csv", toPath: root + "/published/restricted/locations.csv")
-        let publish = try cli.pipeline(["publish", "--store", "part-a/pipeline.sqlite", "--out", "published", "--tables", "part-a/part-tables",
-                                        "--model", model, "--json"], in: root)
+        try FileManager.default.copyItem(
+            atPath: root + "/part-a/part-tables/locations.csv", toPath: root + "/published/restricted/locations.csv")
+        let publish = try cli.pipeline(
+            [
+                "publish", "--store", "part-a/pipeline.sqlite", "--out", "published", "--tables", "part-a/part-tables",
+                "--model", model, "--json"
+            ], in: root)
         #expect(publish.status == 0, "\(publish.stderr)")
         hashes["distributed/publish.json"] = normaliser.hash(json: publish.stdout, name: "distributed/publish.json")
         try normaliser.hashFolder(root + "/published", as: "distributed/published", into: &hashes)
@@ -160,7 +170,9 @@ struct Normaliser {
     /// JSON with its keys sorted and the stages' timings masked.
     mutating func hash(json: String, name: String) -> String {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)),
-              let data = try? JSONSerialization.data(withJSONObject: Self.maskTimings(object), options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]) else {
+            let data = try? JSONSerialization.data(
+                withJSONObject: Self.maskTimings(object), options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        else {
             return hash(text: json, name: name)
         }
         return hash(text: String(decoding: data, as: UTF8.self), name: name)
@@ -168,9 +180,10 @@ struct Normaliser {
 
     static func maskTimings(_ value: Any) -> Any {
         if let object = value as? [String: Any] {
-            return Dictionary(uniqueKeysWithValues: object.map { key, value in
-                (key, ["stage_seconds", "seconds"].contains(key) || key.hasPrefix("seconds_") ? "<timing>" : maskTimings(value))
-            })
+            return Dictionary(
+                uniqueKeysWithValues: object.map { key, value in
+                    (key, ["stage_seconds", "seconds"].contains(key) || key.hasPrefix("seconds_") ? "<timing>" : maskTimings(value))
+                })
         }
         if let array = value as? [Any] { return array.map(maskTimings) }
         return value
@@ -183,7 +196,8 @@ struct Normaliser {
         let iso = Self.isoTime.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed()
         for match in iso {
             guard let date = Range(match.range(at: 1), in: text).map({ String(text[$0]) }), today.contains(date),
-                  let whole = Range(match.range, in: text) else { continue }
+                let whole = Range(match.range, in: text)
+            else { continue }
             text.replaceSubrange(whole, with: "<now>")
         }
         for match in Self.unixSeconds.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
@@ -192,8 +206,10 @@ struct Normaliser {
         }
         // A file signature written out (size:mtime:inode:device, as `export` writes input_files),
         // and the run fingerprint over the inputs' places (`export`'s derived_state.csv).
-        text = Self.signature.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1:<now>:<inode>:<device>")
-        return Self.fingerprint.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "complete_run,<masked>")
+        text = Self.signature.stringByReplacingMatches(
+            in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1:<now>:<inode>:<device>")
+        return Self.fingerprint.stringByReplacingMatches(
+            in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "complete_run,<masked>")
     }
 
     /// Every file under `path` (recursively), each as `name/relative path`; SQLite files as rows.
@@ -203,14 +219,18 @@ struct Normaliser {
             let file = (path as NSString).appendingPathComponent(relative)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue,
-                  !relative.hasSuffix(".lock"), !relative.hasSuffix("-wal"), !relative.hasSuffix("-shm") else { continue }
+                !relative.hasSuffix(".lock"), !relative.hasSuffix("-wal"), !relative.hasSuffix("-shm")
+            else { continue }
             let key = name + "/" + relative
             if relative.hasSuffix(".sqlite") || relative.hasSuffix(".gpkg") {
                 hashes[key] = hash(text: try Self.rows(file), name: key)
             } else if let data = FileManager.default.contents(atPath: file) {
                 let text = String(data: data, encoding: .utf8)
                 let binary = relative.hasSuffix(".png") || relative.hasSuffix(".gz") || relative.hasSuffix(".zip") || text == nil
-                hashes[key] = binary ? hash(data: data, name: key) : (relative.hasSuffix(".json") ? hash(json: text!, name: key) : hash(text: text!, name: key))
+                hashes[key] =
+                    binary
+                    ? hash(data: data, name: key)
+                    : (relative.hasSuffix(".json") ? hash(json: text!, name: key) : hash(text: text!, name: key))
             }
         }
     }
@@ -223,8 +243,13 @@ struct Normaliser {
         let database = try DatabaseQueue(path: path, configuration: configuration)
         return try database.read { db in
             var text = ""
-            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'rtree_%' ORDER BY name") {
-                let withoutRowID = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table])?
+            for table in try String.fetchAll(
+                db,
+                sql:
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'rtree_%' ORDER BY name"
+            ) {
+                let withoutRowID =
+                    try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table])?
                     .uppercased().contains("WITHOUT ROWID") ?? false
                 text += "# " + table + "\n"
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\"" + (withoutRowID ? "" : " ORDER BY rowid")) {

@@ -53,7 +53,8 @@ import Testing
         // Each device's cells do not depend on the other devices.
         let wholeDeviceCells = try whole.heatMapDeviceCells()
         let partDeviceCells = try parts.flatMap { try $0.heatMapDeviceCells() }
-        #expect(Set(partDeviceCells.map { "\($0.map) \($0.cellID) \($0.device) \($0.fixes) \($0.dwellSeconds.bitPattern)" })
+        #expect(
+            Set(partDeviceCells.map { "\($0.map) \($0.cellID) \($0.device) \($0.fixes) \($0.dwellSeconds.bitPattern)" })
                 == Set(wholeDeviceCells.map { "\($0.map) \($0.cellID) \($0.device) \($0.fixes) \($0.dwellSeconds.bitPattern)" }))
         #expect(Set(wholeDeviceCells.map(\.device)).count == 8)
 
@@ -83,7 +84,9 @@ import Testing
         let perPart = try parts.reduce(into: Set<Cell>()) { $0.formUnion(try Self.published($1).keys) }
         #expect(perPart.count < expected.count)
         // The device cells never reach a file: heatmap.csv holds only cells seen by k devices or more.
-        let csv = try String(contentsOfFile: folder.file("whole/heatmap.csv"), encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",") }
+        let csv = try String(contentsOfFile: folder.file("whole/heatmap.csv"), encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: ",")
+        }
         let devicesColumn = try #require(csv[0].firstIndex(of: "devices"))
         #expect(csv.dropFirst().allSatisfy { Int($0[devicesColumn])! >= k })
     }

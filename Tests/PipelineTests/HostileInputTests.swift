@@ -5,7 +5,7 @@ import Store
 import TestSupport
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Hostile and broken inputs never stop the nightly job: the files in `../shared/data/hostile`
@@ -53,14 +53,16 @@ import Glibc
         try folder.write("traces/fuzz/phone.csv", "time,ax,ay,az\n" + samples.joined(separator: "\n") + "\n")
         let ingest = try cli.pipeline(["ingest", "traces", "--store", "out/pipeline.sqlite"], in: folder.path)
         #expect(ingest.status == 0, "\(ingest.stderr)")
-        try FileManager.default.removeItem(atPath: folder.file("traces/fuzz/phone.csv"))  // gone before it was classified
+        try FileManager.default.removeItem(atPath: folder.file("traces/fuzz/phone.csv")) // gone before it was classified
         let first = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
         #expect(first.status == 2, "the store holds a file set aside: \(first.stderr)")
         #expect(first.stderr.contains("classify: set aside") && first.stderr.contains("comfort: set aside"))
         #expect(json(first)["trips"] != nil && json(first)["rides"] as? Int == 1, "the stages went on")
         #expect(json(first)["quarantined"] as? Int == 1, "one file, set aside by two stages")
         let rows = try readCSV(folder.file("out/restricted/quarantine.csv"))
-        #expect(rows.map { $0["stage"] } == ["classify", "comfort"] && rows.allSatisfy { $0["code"] == "unreadable" && $0["path"]?.hasSuffix("phone.csv") == true })
+        #expect(
+            rows.map { $0["stage"] } == ["classify", "comfort"]
+                && rows.allSatisfy { $0["code"] == "unreadable" && $0["path"]?.hasSuffix("phone.csv") == true })
         let second = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
         // Not tried again (the stages' "set aside" log lines); the run's closing warnings still say the file is set aside.
         // Exit 0: the file was set aside by the first run, and nothing is new.
@@ -77,14 +79,18 @@ import Glibc
         #expect(try cli.pipeline(["ingest", "traces", "--store", "out/pipeline.sqlite"], in: folder.path).status == 0)
         let lock = try RunLock(storePath: folder.file("out/pipeline.sqlite"))
         defer { withExtendedLifetime(lock) {} }
-        let commands = [["run", "traces", "--out", "out", "--json"], ["ingest", "traces", "--store", "out/pipeline.sqlite", "--json"],
-                        ["trips", "--store", "out/pipeline.sqlite", "--json"], ["heatmap", "--store", "out/pipeline.sqlite", "--json"],
-                        ["comfort", "--store", "out/pipeline.sqlite", "--json"],
-                        ["classify", "traces", "--rules", "--out", "out/modes-elsewhere.csv", "--store", "out/pipeline.sqlite"]]
+        let commands = [
+            ["run", "traces", "--out", "out", "--json"], ["ingest", "traces", "--store", "out/pipeline.sqlite", "--json"],
+            ["trips", "--store", "out/pipeline.sqlite", "--json"], ["heatmap", "--store", "out/pipeline.sqlite", "--json"],
+            ["comfort", "--store", "out/pipeline.sqlite", "--json"],
+            ["classify", "traces", "--rules", "--out", "out/modes-elsewhere.csv", "--store", "out/pipeline.sqlite"]
+        ]
         for arguments in commands {
             let outcome = try cli.pipeline(arguments, in: folder.path)
             #expect(outcome.status == 75, "\(arguments[0]): \(outcome.stderr)")
-            #expect(outcome.stderr.contains("another pipeline run is using this store") && outcome.stderr.contains("pid \(getpid())"), "\(arguments[0])")
+            #expect(
+                outcome.stderr.contains("another pipeline run is using this store") && outcome.stderr.contains("pid \(getpid())"),
+                "\(arguments[0])")
             if arguments.contains("--json") { #expect(json(outcome)["exit_status"] as? Int == 75, "\(arguments[0]): \(outcome.stdout)") }
         }
     }
@@ -105,13 +111,16 @@ import Glibc
         try folder.write("export/TotalAcceleration.csv", "time,seconds_elapsed,z,y,x\n" + rows.joined(separator: "\n") + "\n")
         try folder.write("export/Accelerometer.csv", "time,seconds_elapsed,z,y,x\n" + rows.joined(separator: "\n") + "\n")
         try FileManager.default.createDirectory(atPath: folder.file("traces/phone"), withIntermediateDirectories: true)
-        try FileManager.default.zipItem(at: URL(fileURLWithPath: folder.file("export")), to: URL(fileURLWithPath: folder.file("traces/phone/export.zip")))
+        try FileManager.default.zipItem(
+            at: URL(fileURLWithPath: folder.file("export")), to: URL(fileURLWithPath: folder.file("traces/phone/export.zip")))
         try folder.write("out/.pipeline-tmp/left-by-a-killed-run/x.csv", "stale")
-        let before = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("pipeline-zip-") })
+        let before = Set(
+            try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("pipeline-zip-") })
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
         #expect(outcome.status == 0 && (json(outcome)["windows"] as? Int ?? 0) > 0, "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out/.pipeline-tmp")))
-        let after = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("pipeline-zip-") })
+        let after = Set(
+            try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("pipeline-zip-") })
         #expect(after.subtracting(before).isEmpty, "nothing unpacked under the system's temporary folder")
     }
 
@@ -139,15 +148,19 @@ import Glibc
             #expect([0, 2].contains(first.status), "batch \(batch) (\(names)): exit \(first.status)\n\(first.stderr.suffix(2000))")
             let second = try runBounded(in: folder.path)
             // Nothing is new to the next run: what the first quarantined is carried over (exit 0).
-            #expect(second.status == 0, "batch \(batch): the next run exits \(second.status), the first \(first.status)\n\(second.stderr.suffix(2000))")
+            #expect(
+                second.status == 0,
+                "batch \(batch): the next run exits \(second.status), the first \(first.status)\n\(second.stderr.suffix(2000))")
             if first.status != 0 && first.status != 2 {
-                try? FileManager.default.copyItem(atPath: folder.file("traces"), toPath: NSTemporaryDirectory() + "pipeline-fuzz-failure-\(batch)")
+                try? FileManager.default.copyItem(
+                    atPath: folder.file("traces"), toPath: NSTemporaryDirectory() + "pipeline-fuzz-failure-\(batch)")
             }
         }
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
-        print("fuzz: \(cases) mutated inputs in \((cases + perRun - 1) / perRun) runs; runs by exit status \(outcomes.sorted { $0.key < $1.key }); "
-              + "inputs \(inputs.sorted { $0.key < $1.key }); largest child's peak RSS \(usage.ru_maxrss / 1024) MiB")
+        print(
+            "fuzz: \(cases) mutated inputs in \((cases + perRun - 1) / perRun) runs; runs by exit status \(outcomes.sorted { $0.key < $1.key }); "
+                + "inputs \(inputs.sorted { $0.key < $1.key }); largest child's peak RSS \(usage.ru_maxrss / 1024) MiB")
     }
 
     /// `pipeline run` on `traces`, stopped (SIGTERM, reported as 128 + 15) after 120 s.

@@ -51,7 +51,8 @@ import Testing
         #expect(try cli.pipeline(["train", "traces", "--name-pattern", pattern, "--model", "m.json"], in: folder.path).status == 0)
         let again = try cli.pipeline(["train", "traces", "--name-pattern", pattern, "--model", "m.json"], in: folder.path)
         #expect(again.status == 64 && again.stderr.contains("--force"), "an existing model is never overwritten: \(again.stderr)")
-        let model = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("m.json")))) as? [String: Any])
+        let model = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("m.json")))) as? [String: Any])
         let provenance = try #require(model["provenance"] as? [String: Any])
         let inputs = try #require(provenance["training_inputs"] as? [[String: Any]])
         #expect(inputs.count == 9 && inputs.allSatisfy { ($0["sha256"] as? String)?.count == 64 })
@@ -68,12 +69,16 @@ import Testing
         #expect((overlap["trained_files"] as? [String])?.count == 9 && overlap["trained_persons"] as? [String] == ["ann", "ben", "cat"])
         #expect(overlap["unseen_windows"] as? Int == 3 * 17 && overlap["unseen_macro_f1"] is Double)
         let text = try cli.pipeline(["evaluate", "unseen", "--name-pattern", pattern, "--model", "m.json"], in: folder.path)
-        #expect(text.stdout.contains("WARNING: the model was trained on some of the scored data") && text.stdout.contains("never saw (51 windows)"))
+        #expect(
+            text.stdout.contains("WARNING: the model was trained on some of the scored data")
+                && text.stdout.contains("never saw (51 windows)"))
     }
 
     @Test func onePhonesSensorLoggerExportsAreOneDevice() throws {
         let folder = try TemporaryFolder()
-        let accelerometer = "time,seconds_elapsed,z,y,x\n" + (0..<100).map { "\(1_700_000_000_000_000_000 + $0 * 20_000_000),\(Double($0) * 0.02),0.1,0.2,0.3" }
+        let accelerometer =
+            "time,seconds_elapsed,z,y,x\n"
+            + (0..<100).map { "\(1_700_000_000_000_000_000 + $0 * 20_000_000),\(Double($0) * 0.02),0.1,0.2,0.3" }
             .joined(separator: "\n") + "\n"
         for (name, id) in [("walk-1", "fc85662c-13cf"), ("walk-2", "fc85662c-13cf"), ("ride", "0a1b2c3d-9999")] {
             try folder.write("in/\(name)/Metadata.csv", "version,device name,device id\n3,Pixel 7,\(id)\n")
@@ -82,7 +87,10 @@ import Testing
         // The same phone's export as a zip.
         let zip = Process()
         zip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        zip.arguments = ["python3", "-m", "zipfile", "-c", folder.file("in/walk-3.zip"), folder.file("in/walk-1/Metadata.csv"), folder.file("in/walk-1/Accelerometer.csv")]
+        zip.arguments = [
+            "python3", "-m", "zipfile", "-c", folder.file("in/walk-3.zip"), folder.file("in/walk-1/Metadata.csv"),
+            folder.file("in/walk-1/Accelerometer.csv")
+        ]
         try zip.run()
         zip.waitUntilExit()
         let entries = try InputListing(paths: [folder.file("in")]).run()
@@ -92,16 +100,22 @@ import Testing
         #expect(devices["ride"]?.device == "Pixel 7-0a1b2c3d", "another phone of the same model is another device")
         // In a participant's folder that holds two phones' exports, each phone is a device of the folder's person.
         let shared = try InputListing(paths: [folder.path]).run()
-        #expect(Set(shared.map(\.device)) == ["in/Pixel 7-fc85662c", "in/Pixel 7-0a1b2c3d"] && shared.allSatisfy { $0.person == "in" && $0.personSource == "folder" },
-                "\(shared.map { ($0.device, $0.person) })")
+        #expect(
+            Set(shared.map(\.device)) == ["in/Pixel 7-fc85662c", "in/Pixel 7-0a1b2c3d"]
+                && shared.allSatisfy { $0.person == "in" && $0.personSource == "folder" },
+            "\(shared.map { ($0.device, $0.person) })")
         // One phone's exports and the GPX track beside them: the folder names the device, as before.
         try FileManager.default.removeItem(atPath: folder.file("in/ride"))
         try folder.write("in/day.gpx", GPXBuilder().text)
-        #expect(try InputListing(paths: [folder.path]).run().allSatisfy { $0.device == "in" && $0.deviceSource == "folder" && $0.personSource == "device" })
+        #expect(
+            try InputListing(paths: [folder.path]).run().allSatisfy {
+                $0.device == "in" && $0.deviceSource == "folder" && $0.personSource == "device"
+            })
 
         guard SharedData.isAvailable else { return print(SharedData.skipMessage) }
         let metro = try InputListing(paths: [SharedData.path("imu/metro")]).run().filter { $0.format == "sensor_logger" }
-        #expect(metro.count == 2 && Set(metro.map(\.device)) == ["Pixel 4 XL-fc85662c"], "two real rides of one phone: \(metro.map(\.device))")
+        #expect(
+            metro.count == 2 && Set(metro.map(\.device)) == ["Pixel 4 XL-fc85662c"], "two real rides of one phone: \(metro.map(\.device))")
     }
 
     /// Two people's phones in one folder (a phyphox export from an Android phone and one from
@@ -117,14 +131,18 @@ import Testing
         let store = try #require(summary["store"] as? [String: Any])
         #expect(store["devices"] as? Int == 2 && store["persons"] as? Int == 1, "\(store)")
         let identities = try PipelineStore(path: folder.file("out/pipeline.sqlite")).deviceIdentities()
-        #expect(Set(identities.map(\.device)) == ["anna/google Pixel 6", "anna/Apple iPhone13,2"] && identities.allSatisfy { $0.person == "anna" },
-                "\(identities.map { ($0.device, $0.person) })")
+        #expect(
+            Set(identities.map(\.device)) == ["anna/google Pixel 6", "anna/Apple iPhone13,2"]
+                && identities.allSatisfy { $0.person == "anna" },
+            "\(identities.map { ($0.device, $0.person) })")
         let legs = try CSVTable.read(path: folder.file("out/restricted/triplegs.csv"))
         let device = try #require(legs.columns.firstIndex(of: "device"))
         #expect(!legs.rows.isEmpty && legs.rows.allSatisfy { ["anna/google Pixel 6", "anna/Apple iPhone13,2"].contains($0[device] ?? "") })
         // One export given by itself (as a part of a distributed run is given its devices' files) has the same name.
         let alone = try InputListing(paths: [folder.file("traces/anna/iphone-walk")]).run()
-        #expect(alone.map(\.device) == ["anna/Apple iPhone13,2"] && alone.map(\.person) == ["anna"], "\(alone.map { ($0.device, $0.deviceSource) })")
+        #expect(
+            alone.map(\.device) == ["anna/Apple iPhone13,2"] && alone.map(\.person) == ["anna"],
+            "\(alone.map { ($0.device, $0.deviceSource) })")
         let again = try cli.pipeline(["run", "traces", "--out", "out"], in: folder.path)
         #expect(again.stderr.contains("2 devices of 1 persons (device names from folder_and_export 2"), "\(again.stderr)")
     }
@@ -147,12 +165,14 @@ import Testing
         gzip.waitUntilExit()
         #expect(gzip.terminationStatus == 0)
 
-        let listed = Dictionary(uniqueKeysWithValues: try InputListing(paths: [folder.file("traces")]).run()
-            .map { (($0.path as NSString).lastPathComponent, $0) })
+        let listed = Dictionary(
+            uniqueKeysWithValues: try InputListing(paths: [folder.file("traces")]).run()
+                .map { (($0.path as NSString).lastPathComponent, $0) })
         #expect(listed["anna.gpx"]?.device == "corpus/anna" && listed["anna.gpx"]?.deviceSource == "folder_and_track")
         #expect(listed["ben.gpx.gz"]?.device == "corpus/ben" && listed["ben.gpx.gz"]?.deviceSource == "folder_and_track")
-        #expect(listed["anna-cut-short.gpx"]?.device == "corpus/anna" && listed["next-day.gpx"]?.device == "corpus",
-                "\(listed.mapValues { $0.device })")
+        #expect(
+            listed["anna-cut-short.gpx"]?.device == "corpus/anna" && listed["next-day.gpx"]?.device == "corpus",
+            "\(listed.mapValues { $0.device })")
         #expect(listed.values.allSatisfy { $0.person == "corpus" }, "k counts the folder once: \(listed.mapValues { $0.person })")
         // One track given by itself (a part of a distributed run) is named as in the whole run.
         #expect(try InputListing(paths: [folder.file("traces/corpus/anna.gpx")]).run().map(\.device) == ["corpus/anna"])
@@ -183,7 +203,8 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let warnings = (try json(run)["warnings"] as? [String]) ?? []
         let said = warnings.filter { $0.contains("matches no input file") }
-        #expect(said.count == 2 && said.contains { $0.contains("manifest.csv line 3") && $0.contains("a/dya.gpx") }
+        #expect(
+            said.count == 2 && said.contains { $0.contains("manifest.csv line 3") && $0.contains("a/dya.gpx") }
                 && said.contains { $0.contains("manifest.csv line 4") && $0.contains("b/*.gpx") }, "\(warnings)")
         #expect(try PipelineStore(path: folder.file("out/pipeline.sqlite")).deviceIdentities().map(\.device) == ["dev-a"])
     }
@@ -235,7 +256,10 @@ import Testing
         try FileManager.default.copyItem(atPath: folder.file("data/reports"), toPath: folder.file("data/old-results"))
         let third = try json(try cli.pipeline(["run", ".", "--json"], in: data))
         #expect((third["this_run"] as? [String: Any])?["read"] as? Int == 0)
-        #expect(((third["skipped_files"] as? [[String: Any]]) ?? []).contains { ($0["reason"] as? String ?? "").contains("holds pipeline.sqlite") })
+        #expect(
+            ((third["skipped_files"] as? [[String: Any]]) ?? []).contains {
+                ($0["reason"] as? String ?? "").contains("holds pipeline.sqlite")
+            })
     }
 
     @Test func aMovedFolderIsTheSameInputAndGivesTheSameOutputs() throws {
@@ -295,11 +319,15 @@ import Testing
         let folder = try TemporaryFolder()
         try walk(folder, "in/alice/day.gpx")
         try walk(folder, "in/bob/day.gpx", latitude: 48.0005)
-        try folder.write("in/checkins.csv", "device,train,from_station,to_station,checkin_time\nbob,TER 1,a,b,2023-11-14T22:20:00Z\nalice,TER 2,a,b,2023-11-14T22:20:00Z\n")
+        try folder.write(
+            "in/checkins.csv",
+            "device,train,from_station,to_station,checkin_time\nbob,TER 1,a,b,2023-11-14T22:20:00Z\nalice,TER 2,a,b,2023-11-14T22:20:00Z\n")
         #expect(try cli.pipeline(["run", "in", "--out", "out"], in: folder.path).status == 0)
         func mentionsBob() throws -> [String] {
-            try FileManager.default.subpathsOfDirectory(atPath: folder.file("out")).filter { $0.hasSuffix(".csv") || $0.hasSuffix(".geojson") || $0.hasSuffix("report.html") }
-                .filter { try String(contentsOfFile: folder.file("out/" + $0), encoding: .utf8).contains("bob") }
+            try FileManager.default.subpathsOfDirectory(atPath: folder.file("out")).filter {
+                $0.hasSuffix(".csv") || $0.hasSuffix(".geojson") || $0.hasSuffix("report.html")
+            }
+            .filter { try String(contentsOfFile: folder.file("out/" + $0), encoding: .utf8).contains("bob") }
         }
         let before = try mentionsBob()
         let forget = try cli.pipeline(["forget", "--out", "out", "--person", "bob", "--json"], in: folder.path)
@@ -326,14 +354,16 @@ import Testing
         #expect(try cli.pipeline(["run", "in", "--out", "out"], in: folder.path).status == 0)
         let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
         func state() throws -> [[String: String?]] {
-            try store.rows("SELECT (SELECT COUNT(*) FROM input_files) AS files, (SELECT COUNT(*) FROM forgotten) AS forgotten, "
-                           + "(SELECT COUNT(*) FROM triplegs) AS legs")
+            try store.rows(
+                "SELECT (SELECT COUNT(*) FROM input_files) AS files, (SELECT COUNT(*) FROM forgotten) AS forgotten, "
+                    + "(SELECT COUNT(*) FROM triplegs) AS legs")
         }
         let before = try state(), outputsBefore = try outputs(folder.file("out"))
 
         let typo = try cli.pipeline(["forget", "--out", "out", "--person", "Zijie"], in: folder.path)
         #expect(typo.status == 1 && typo.stderr.contains("no person Zijie (did you mean zijie?)"), "\(typo.stderr)")
-        let unknown = try cli.pipeline(["forget", "--out", "out", "--person", "nobody-typo", "--device", "alice", "--json"], in: folder.path)
+        let unknown = try cli.pipeline(
+            ["forget", "--out", "out", "--person", "nobody-typo", "--device", "alice", "--json"], in: folder.path)
         #expect(unknown.status == 1 && unknown.stderr.contains("person nobody-typo"))
         let failure = try json(unknown)
         #expect(failure["exit_status"] as? Int == 1 && (failure["error"] as? String ?? "").contains("nothing was forgotten"))
@@ -372,7 +402,8 @@ import Testing
         let first = try json(try cli.pipeline(["run", "in", "--out", "out", "--json"], in: folder.path))
         let again = try json(try cli.pipeline(["run", "in", "--out", "out", "--json"], in: folder.path))
         #expect(again["up_to_date"] as? Bool == true)
-        #expect(Self.keyPaths(first) == Self.keyPaths(again), "only first: \(Self.keyPaths(first).subtracting(Self.keyPaths(again)).sorted())")
+        #expect(
+            Self.keyPaths(first) == Self.keyPaths(again), "only first: \(Self.keyPaths(first).subtracting(Self.keyPaths(again)).sorted())")
         #expect((again["od_grid"] as? [String: Any])?["k"] as? Int == 3 && (again["od_matrix"] as? [String: Any])?["k"] as? Int == 3)
         #expect(Set((again["stage_seconds"] as? [String: Any] ?? [:]).keys) == Set(PipelineRun.stages))
         let outcomes = try #require(first["file_outcomes"] as? [[String: Any]])

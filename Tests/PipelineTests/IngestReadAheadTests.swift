@@ -37,13 +37,18 @@ import Testing
         let files = try store.rows("SELECT path, status, imu_samples, fixes FROM input_files ORDER BY id").map {
             [name($0), text($0, "status"), text($0, "imu_samples"), text($0, "fixes")]
         }
-        #expect(files == [["phone-0.csv.gz", "ingested", "100", "0"], ["phone-1.csv.gz", "ingested", "101", "0"],
-                          ["phone-2.csv.gz", "ingested", "102", "0"], ["phone-3.csv", "quarantined", "0", "0"],
-                          ["phone-4.csv.gz", "ingested", "104", "0"], ["phone-4a.gpx", "ingested", "0", "60"],
-                          ["phone-5.csv.gz", "ingested", "105", "0"], ["phone-6.csv.gz", "ingested", "106", "0"]], "\(files)")
-        let streams = try store.rows("""
+        #expect(
+            files == [
+                ["phone-0.csv.gz", "ingested", "100", "0"], ["phone-1.csv.gz", "ingested", "101", "0"],
+                ["phone-2.csv.gz", "ingested", "102", "0"], ["phone-3.csv", "quarantined", "0", "0"],
+                ["phone-4.csv.gz", "ingested", "104", "0"], ["phone-4a.gpx", "ingested", "0", "60"],
+                ["phone-5.csv.gz", "ingested", "105", "0"], ["phone-6.csv.gz", "ingested", "106", "0"]
+            ], "\(files)")
+        let streams = try store.rows(
+            """
             SELECT i.path, s.samples, s.first_unix_s FROM imu_streams s JOIN input_files i ON i.id = s.file_id ORDER BY i.id
-            """).map { "\(name($0)) \(text($0, "samples")) \(text($0, "first_unix_s"))" }
+            """
+        ).map { "\(name($0)) \(text($0, "samples")) \(text($0, "first_unix_s"))" }
         #expect(streams == [0, 1, 2, 4, 5, 6].map { "phone-\($0).csv.gz \(100 + $0) \(Double(1_700_000_000 + $0 * 1_000))" }, "\(streams)")
 
         // Read again with --force: the same rows, none twice.

@@ -20,7 +20,7 @@ import Testing
         var gpx = GPXBuilder()
         gpx.tracks = [[Array(TripsCommandTests.commute().prefix(50))]]
         try folder.write("traces/ana/monday.gpx", gpx.text)
-        var tuesday = GPXBuilder()  // other content: a byte-identical copy would be read once (IdentityTests)
+        var tuesday = GPXBuilder() // other content: a byte-identical copy would be read once (IdentityTests)
         tuesday.tracks = [[Array(TripsCommandTests.commute().prefix(40))]]
         try folder.write("traces/ana/tuesday.gpx", tuesday.text)
         try folder.write("traces/geolife/017/Trajectory/20081023025304.plt", Self.plt)
@@ -30,7 +30,7 @@ import Testing
         try folder.write("traces/zones.csv", "id,name,kind,lat,lon,radius_m\nhome,Home,home,48,2,100\n")
         try folder.write("traces/README.md", "# notes\n")
         try folder.write("traces/mystery.csv", "foo;bar\n1;2\n")
-        try folder.write("traces/ana/empty.gpx", "")  // quarantined only when read
+        try folder.write("traces/ana/empty.gpx", "") // quarantined only when read
     }
 
     @Test func everyIngestedFileHasTheListedDeviceAndFormat() throws {
@@ -53,7 +53,8 @@ import Testing
         var options = IngestOptions(paths: [folder.file("traces")], storePath: folder.file("out/pipeline.sqlite"))
         options.reportsFolder = folder.file("out")
         _ = try IngestRun(options: options, progress: Progress(quiet: true)).run()
-        let stored = try PipelineStore(path: folder.file("out/pipeline.sqlite")).rows("SELECT path, device, format, status FROM input_files")
+        let stored = try PipelineStore(path: folder.file("out/pipeline.sqlite")).rows(
+            "SELECT path, device, format, status FROM input_files")
         #expect(stored.count == entries.filter { $0.note?.hasPrefix("skipped") != true }.count, "every file not skipped is recorded")
         #expect(stored.count == 8 && stored.contains { $0["status"] == "quarantined" })
         for row in stored {
@@ -63,7 +64,7 @@ import Testing
                 #expect(entry?.format == row["format"]!, "\(path)")
                 if entry?.perDevice == true { #expect(entry?.device == row["device"]!, "\(path)") }
                 #expect(entry?.note == nil)
-            } else {  // found unreadable when listed, or malformed only when read (then listed with its format)
+            } else { // found unreadable when listed, or malformed only when read (then listed with its format)
                 #expect(entry?.note?.hasPrefix("quarantined") == true || entry?.format == row["format"]!, "\(path): \(row["status"]!!)")
             }
         }

@@ -41,7 +41,8 @@ import Testing
         for table in ["input_files", "fixes", "dropped_records"] {
             lines.append("\(table) \(try value("SELECT COUNT(*) AS n FROM \(table)", "n"))")
         }
-        lines.append(try value("SELECT COUNT(*) AS n FROM input_files f WHERE fixes != (SELECT COUNT(*) FROM fixes x WHERE x.file_id = f.id)", "n"))
+        lines.append(
+            try value("SELECT COUNT(*) AS n FROM input_files f WHERE fixes != (SELECT COUNT(*) FROM fixes x WHERE x.file_id = f.id)", "n"))
         return lines
     }
 

@@ -22,8 +22,11 @@ import Testing
         let expected = try String(contentsOfFile: folder.file("dataset/restricted/locations.csv"), encoding: .utf8)
         #expect(before != expected, "the two scopes must differ for this test to mean anything")
 
-        let pass = try runs.cli.pipeline(["locations", "--store", "device/pipeline.sqlite", "--out", "relocated", "--config", "dataset.yaml",
-                                          "--json"], in: folder.path)
+        let pass = try runs.cli.pipeline(
+            [
+                "locations", "--store", "device/pipeline.sqlite", "--out", "relocated", "--config", "dataset.yaml",
+                "--json"
+            ], in: folder.path)
         #expect(pass.status == 0, "\(pass.stderr)")
         let summary = try JSONSerialization.jsonObject(with: Data(pass.stdout.utf8)) as? [String: Any] ?? [:]
         #expect(summary["scope"] as? String == "dataset" && (summary["unclustered"] as? Int ?? 0) > 0, "\(summary)")
@@ -31,8 +34,11 @@ import Testing
 
         // The store's staypoints and trips now carry the single run's location ids.
         for store in ["device", "dataset"] {
-            let export = try runs.cli.pipeline(["export", "--store", "\(store)/pipeline.sqlite", "--out", "export-\(store)",
-                                                "--table", "staypoints", "--table", "trips", "--table", "locations"], in: folder.path)
+            let export = try runs.cli.pipeline(
+                [
+                    "export", "--store", "\(store)/pipeline.sqlite", "--out", "export-\(store)",
+                    "--table", "staypoints", "--table", "trips", "--table", "locations"
+                ], in: folder.path)
             #expect(export.status == 0, "\(export.stderr)")
         }
         for table in ["staypoints.csv", "trips.csv", "locations.csv"] {
@@ -55,13 +61,19 @@ import Testing
         }
         try points.write(toFile: folder.file("points.csv"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: folder.file("links"), withIntermediateDirectories: true)
-        let step = try runs.cli.pipeline(["locations", "--tile-points", "points.csv", "--links-out", "links/part-00000.csv",
-                                          "--config", "dataset.yaml", "--json"], in: folder.path)
+        let step = try runs.cli.pipeline(
+            [
+                "locations", "--tile-points", "points.csv", "--links-out", "links/part-00000.csv",
+                "--config", "dataset.yaml", "--json"
+            ], in: folder.path)
         #expect(step.status == 0, "\(step.stderr)")
         let tiles = try JSONSerialization.jsonObject(with: Data(step.stdout.utf8)) as? [String: Any] ?? [:]
         #expect(tiles["tiles"] as? Int == 2 && tiles["staypoints"] as? Int == staypoints.rows.count, "\(tiles)")
-        let joined = try runs.cli.pipeline(["locations", "--store", "device/pipeline.sqlite", "--out", "tiled", "--links", "links",
-                                            "--config", "dataset.yaml"], in: folder.path)
+        let joined = try runs.cli.pipeline(
+            [
+                "locations", "--store", "device/pipeline.sqlite", "--out", "tiled", "--links", "links",
+                "--config", "dataset.yaml"
+            ], in: folder.path)
         #expect(joined.status == 0, "\(joined.stderr)")
         #expect(try String(contentsOfFile: folder.file("tiled/restricted/locations.csv"), encoding: .utf8) == expected)
     }

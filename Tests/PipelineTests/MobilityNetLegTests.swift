@@ -29,13 +29,17 @@ import Testing
         let folder = try TemporaryFolder()
         let script = Process()
         script.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        script.arguments = ["python3", SharedData.projectRoot + "/scripts/mobilitynet_inputs.py", folder.file("mnet"), SharedData.path("gps/mobilitynet")]
+        script.arguments = [
+            "python3", SharedData.projectRoot + "/scripts/mobilitynet_inputs.py", folder.file("mnet"), SharedData.path("gps/mobilitynet")
+        ]
         let errors = Pipe()
         script.standardError = errors
         try script.run()
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         script.waitUntilExit()
-        #expect(script.terminationStatus == 0 && said.contains("196 reference tracks, 25 runs of ucb-sdb-ios-3 with 375 labelled sections"), "\(said)")
+        #expect(
+            script.terminationStatus == 0 && said.contains("196 reference tracks, 25 runs of ucb-sdb-ios-3 with 375 labelled sections"),
+            "\(said)")
 
         let outcome = try cli.pipeline(["evaluate", "mnet", "--legs-only", "--group-by", "day", "--folds", "25", "--json"], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -52,8 +56,9 @@ import Testing
         #expect(support == ["walk": 193, "bike": 50, "car": 24, "bus": 62, "train": 96], "\(support ?? [:])")
         let interval = try #require((recorded["model"] as? [String: Any])?["macro_f1_interval"] as? [String: Double])
         #expect(interval["lower"]! < interval["upper"]!, "days resampled: \(interval)")
-        print("MobilityNet legs by day, as recorded: leg model macro-F1 \((recorded["model"] as? [String: Any])?["macro_f1"] ?? "")"
-              + ", trackintel slow vs motorised \((recorded["coarse"] as? [String: Any])?["trackintel_macro_f1"] ?? "")")
+        print(
+            "MobilityNet legs by day, as recorded: leg model macro-F1 \((recorded["model"] as? [String: Any])?["macro_f1"] ?? "")"
+                + ", trackintel slow vs motorised \((recorded["coarse"] as? [String: Any])?["trackintel_macro_f1"] ?? "")")
     }
 
     /// Real GPS tracks of other people, receivers and countries (none trained the model; they
@@ -65,18 +70,28 @@ import Testing
     func theShippedModelNamesRealBusAndWalkingTracksOfOtherPeople() throws {
         let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.file("in"), withIntermediateDirectories: true)
-        for (source, name) in [("gpx/movingpandas/304 to UL 2019-02-18 0745.gpx", "bus"), ("gpx/gpxpy/korita-zbevnica.gpx", "hike1"),
-                               ("gpx/georust_gpx/garmin_with_extensions.gpx", "hike2"), ("gpx/georust_gpx/garmin-activity.gpx", "stroll")] {
+        for (source, name) in [
+            ("gpx/movingpandas/304 to UL 2019-02-18 0745.gpx", "bus"), ("gpx/gpxpy/korita-zbevnica.gpx", "hike1"),
+            ("gpx/georust_gpx/garmin_with_extensions.gpx", "hike2"), ("gpx/georust_gpx/garmin-activity.gpx", "stroll")
+        ] {
             try FileManager.default.copyItem(atPath: SharedData.path(source), toPath: folder.file("in/\(name).gpx"))
         }
-        let run = try cli.pipeline(["run", "in", "--out", "out", "--model", SharedData.projectRoot + "/models/mode-model.json"], in: folder.path)
+        let run = try cli.pipeline(
+            ["run", "in", "--out", "out", "--model", SharedData.projectRoot + "/models/mode-model.json"], in: folder.path)
         #expect(run.status == 0, "\(run.stderr)")
-        let rows = try String(contentsOfFile: folder.file("out/restricted/triplegs.csv"), encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let rows = try String(contentsOfFile: folder.file("out/restricted/triplegs.csv"), encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
         let header = rows[0].map(String.init)
-        let device = header.firstIndex(of: "device")!, duration = header.firstIndex(of: "duration_s")!, mode = header.firstIndex(of: "travel_mode")!
+        let device = header.firstIndex(of: "device")!, duration = header.firstIndex(of: "duration_s")!,
+            mode = header.firstIndex(of: "travel_mode")!
         var seconds: [String: [String: Double]] = [:]
-        for row in rows.dropFirst() where row[mode] != "still" { seconds[String(row[device]), default: [:]][String(row[mode]), default: 0] += Double(row[duration])! }
-        for (track, modes) in seconds.sorted(by: { $0.key < $1.key }) { print("\(track), moving seconds per mode: \(modes.sorted { $0.key < $1.key })") }
+        for row in rows.dropFirst() where row[mode] != "still" {
+            seconds[String(row[device]), default: [:]][String(row[mode]), default: 0] += Double(row[duration])!
+        }
+        for (track, modes) in seconds.sorted(by: { $0.key < $1.key }) {
+            print("\(track), moving seconds per mode: \(modes.sorted { $0.key < $1.key })")
+        }
         for walk in ["hike1", "hike2", "stroll"] {
             let modes = seconds[walk] ?? [:]
             #expect((modes["walk"] ?? 0) >= 0.9 * modes.values.reduce(0, +), "\(walk): \(modes)")

@@ -12,12 +12,13 @@ import Testing
 
     /// `pipeline run` on the bundled traces and on a simulated city (6 devices, a day, no IMU,
     /// k = 1), each into its own output folder; made once for the suite's tests.
-    nonisolated(unsafe) static let folder = try! TemporaryFolder()  // kept for the process (its deinit removes it); only read
+    nonisolated(unsafe) static let folder = try! TemporaryFolder() // kept for the process (its deinit removes it); only read
     static let runs: (bundled: String, city: String) = {
         let cli = CommandLineTests()
         let bundled = folder.file("bundled")
         _ = try! cli.pipeline(["run", SharedData.projectRoot + "/traces", "--out", bundled], in: folder.path)
-        _ = try! cli.pipeline(["simulate", "--out", "city", "--devices", "6", "--days", "1", "--seed", "11", "--imu-rate", "0"], in: folder.path)
+        _ = try! cli.pipeline(
+            ["simulate", "--out", "city", "--devices", "6", "--days", "1", "--seed", "11", "--imu-rate", "0"], in: folder.path)
         // k = 1 here, so the OD grid and every heat map publish rows for the layers to hold.
         _ = try! folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
         _ = try! cli.pipeline(["run", "city", "--out", "city-out", "--config", "k1.yaml", "--allow-identifying-k"], in: folder.path)
@@ -72,7 +73,7 @@ import Testing
     /// SQLite's own keyword list (`sqlite3_keyword_check`), which holds every SQL-92 reserved
     /// word SQLite parses; pandas' attributes are checked in tests/peers with pandas itself.
     @Test func noColumnIsAnSQLKeyword() {
-        #expect(sqlite3_keyword_check("end", 3) != 0 && sqlite3_keyword_check("map", 3) == 0)  // the check itself
+        #expect(sqlite3_keyword_check("end", 3) != 0 && sqlite3_keyword_check("map", 3) == 0) // the check itself
         for schema in OutputSchema.runFiles + [OutputSchema.features] {
             for name in schema.names {
                 #expect(sqlite3_keyword_check(name, Int32(name.utf8.count)) == 0, "\(schema.file).\(name) is an SQL keyword")
@@ -82,9 +83,12 @@ import Testing
 
     @Test func theREADMEsSchemaPageIsTheCodes() throws {
         let readme = try String(contentsOfFile: SharedData.projectRoot + "/README.md", encoding: .utf8)
-        let begin = try #require(readme.range(of: "<!-- output-schema:begin -->\n")), end = try #require(readme.range(of: "<!-- output-schema:end -->"))
+        let begin = try #require(readme.range(of: "<!-- output-schema:begin -->\n")),
+            end = try #require(readme.range(of: "<!-- output-schema:end -->"))
         let page = String(readme[begin.upperBound..<end.lowerBound])
-        #expect(page == OutputSchema.markdown(), "README's \"Output schema\" differs from the code: paste the output of `pipeline schema` between its markers")
+        #expect(
+            page == OutputSchema.markdown(),
+            "README's \"Output schema\" differs from the code: paste the output of `pipeline schema` between its markers")
         let printed = try cli.pipeline(["schema"], in: SharedData.projectRoot)
         #expect(printed.status == 0 && printed.stdout == OutputSchema.markdown())
     }
@@ -110,20 +114,26 @@ import Testing
                     if line.hasPrefix("Feature Count: ") { counts[name] = Int(line.dropFirst(15)) }
                 }
             }
-            #expect(fileOf.filter { $0.value == published }.keys.allSatisfy { $0.hasPrefix("heatmap_") || $0 == "od_grid" },
-                    "the published file has only the heat maps and the OD grid: \(fileOf)")
+            #expect(
+                fileOf.filter { $0.value == published }.keys.allSatisfy { $0.hasPrefix("heatmap_") || $0 == "od_grid" },
+                "the published file has only the heat maps and the OD grid: \(fileOf)")
             var expected: [String: Int] = [:]
-            for (layer, file) in [("staypoints", "staypoints.csv"), ("locations", "locations.csv"), ("dwells", "dwells.csv"),
-                                  ("triplegs", "triplegs.csv"), ("trips", "trips.csv"), ("rides", "rides.csv"), ("od_grid", "od_grid.csv")] {
+            for (layer, file) in [
+                ("staypoints", "staypoints.csv"), ("locations", "locations.csv"), ("dwells", "dwells.csv"),
+                ("triplegs", "triplegs.csv"), ("trips", "trips.csv"), ("rides", "rides.csv"), ("od_grid", "od_grid.csv")
+            ] {
                 expected[layer] = try CSVTable.read(path: OutputLayout.path(file, in: folder)).rows.count
             }
             let heat = try CSVTable.read(path: folder + "/heatmap.csv")
             for row in heat.rows { expected["heatmap_" + row[0]!, default: 0] += 1 }
-            for png in try FileManager.default.contentsOfDirectory(atPath: folder) where png.hasPrefix("heatmap-") && png.hasSuffix(".png") {
-                expected["heatmap_" + png.dropFirst(8).dropLast(4), default: 0] += 0  // an empty map is an empty layer
+            for png in try FileManager.default.contentsOfDirectory(atPath: folder) where png.hasPrefix("heatmap-") && png.hasSuffix(".png")
+            {
+                expected["heatmap_" + png.dropFirst(8).dropLast(4), default: 0] += 0 // an empty map is an empty layer
             }
             expected["heatmap_all", default: 0] += 0
-            for (layer, rows) in expected { #expect(counts[layer] == rows, "\(gpkg): \(layer) has \(counts[layer] ?? -1) features, its CSV \(rows) rows") }
+            for (layer, rows) in expected {
+                #expect(counts[layer] == rows, "\(gpkg): \(layer) has \(counts[layer] ?? -1) features, its CSV \(rows) rows")
+            }
             #expect((counts["geofences"] ?? 0) > 0 && counts.count == expected.count + 1, "\(counts.keys.sorted())")
             #expect((counts["triplegs"] ?? 0) > 0 && (counts["heatmap_all"] ?? 0) > 0)
             if folder == Self.runs.city { #expect((counts["od_grid"] ?? 0) > 0) }
@@ -136,16 +146,21 @@ import Testing
             let validator = "/usr/lib/python3/dist-packages/osgeo_utils/samples/validate_gpkg.py"
             for file in [published, gpkg] where FileManager.default.fileExists(atPath: validator) {
                 let checked = try Self.run("/usr/bin/python3", [validator, "-k", file])
-                #expect(checked.status == 0 && checked.stdout.isEmpty && checked.stderr.isEmpty, "\(file): \(checked.stdout)\(checked.stderr)")
+                #expect(
+                    checked.status == 0 && checked.stdout.isEmpty && checked.stderr.isEmpty, "\(file): \(checked.stdout)\(checked.stderr)")
             }
             // Same ids and columns as the CSV: a leg's id, mode and start, read back through OGR.
             let legs = try CSVTable.read(path: OutputLayout.path("triplegs.csv", in: folder))
             let first = legs.rows[0]
-            let feature = try Self.run("/usr/bin/ogrinfo", ["-ro", "-q", gpkg, "-sql", "SELECT tripleg_id, travel_mode, started_at FROM triplegs WHERE fid = 1"])
-            #expect(feature.stdout.contains("tripleg_id (Integer64) = \(first[0]!)") && feature.stdout.contains("travel_mode (String) = \(first[legs.columns.firstIndex(of: "travel_mode")!]!)"),
-                    "\(feature.stdout)")
+            let feature = try Self.run(
+                "/usr/bin/ogrinfo", ["-ro", "-q", gpkg, "-sql", "SELECT tripleg_id, travel_mode, started_at FROM triplegs WHERE fid = 1"])
+            #expect(
+                feature.stdout.contains("tripleg_id (Integer64) = \(first[0]!)")
+                    && feature.stdout.contains("travel_mode (String) = \(first[legs.columns.firstIndex(of: "travel_mode")!]!)"),
+                "\(feature.stdout)")
             // OGR prints a DateTime as 2024/05/06 07:02:50+00 (milliseconds when not zero).
-            let shown = first[legs.columns.firstIndex(of: "started_at")!]!.prefix(19).replacingOccurrences(of: "-", with: "/").replacingOccurrences(of: "T", with: " ")
+            let shown = first[legs.columns.firstIndex(of: "started_at")!]!.prefix(19).replacingOccurrences(of: "-", with: "/")
+                .replacingOccurrences(of: "T", with: " ")
             #expect(feature.stdout.contains("started_at (DateTime) = " + shown), "\(feature.stdout)")
             try expectLegLinesAsTheGeoJSON(gpkg: gpkg, folder: folder, legs: legs)
         }
@@ -155,7 +170,9 @@ import Testing
     /// `triplegs.geojson`, and OGR finds the extent the GeoPackageBinary header and the R-tree
     /// give them: the encoding checked by an independent reader.
     func expectLegLinesAsTheGeoJSON(gpkg: String, folder: String, legs: CSVTable) throws {
-        let geojson = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: OutputLayout.path("triplegs.geojson", in: folder)))) as! [String: Any]
+        let geojson =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: OutputLayout.path("triplegs.geojson", in: folder)))) as! [String: Any]
         var lines: [Int: [[Double]]] = [:]
         for feature in geojson["features"] as! [[String: Any]] {
             let id = (feature["properties"] as! [String: Any])["tripleg_id"] as! Int
@@ -164,11 +181,18 @@ import Testing
         for fid in Set([1, legs.rows.count / 2, legs.rows.count]) {
             let id = Int(legs.rows[fid - 1][0]!)!
             let expected = try #require(lines[id], "tripleg \(id) is in triplegs.geojson")
-            let shown = try Self.run("/usr/bin/ogrinfo", ["-ro", "-q", gpkg, "-dialect", "SQLite", "-sql",
-                                                          "SELECT tripleg_id, ST_AsText(geom) AS wkt, ST_MinX(geom) AS x0, ST_MaxX(geom) AS x1, "
-                                                          + "ST_MinY(geom) AS y0, ST_MaxY(geom) AS y1 FROM triplegs WHERE fid = \(fid)"]).stdout
+            let shown = try Self.run(
+                "/usr/bin/ogrinfo",
+                [
+                    "-ro", "-q", gpkg, "-dialect", "SQLite", "-sql",
+                    "SELECT tripleg_id, ST_AsText(geom) AS wkt, ST_MinX(geom) AS x0, ST_MaxX(geom) AS x1, "
+                        + "ST_MinY(geom) AS y0, ST_MaxY(geom) AS y1 FROM triplegs WHERE fid = \(fid)"
+                ]
+            ).stdout
             func field(_ name: String) -> String? {
-                shown.split(separator: "\n").first { $0.contains(" \(name) (") }.flatMap { $0.split(separator: " = ", maxSplits: 1).last.map(String.init) }
+                shown.split(separator: "\n").first { $0.contains(" \(name) (") }.flatMap {
+                    $0.split(separator: " = ", maxSplits: 1).last.map(String.init)
+                }
             }
             #expect(field("tripleg_id") == String(id), "\(shown)")
             let wkt = try #require(field("wkt"), "\(shown.prefix(500))")
@@ -199,12 +223,14 @@ import Testing
         let cells = try CSVTable.read(path: folder.file("out/heatmap.csv"))
         let lat = cells.columns.firstIndex(of: "center_lat_deg")!
         #expect(Set(cells.rows.compactMap { $0[lat].flatMap(Double.init).map { $0 > 45 } }) == [true, false], "cells in both cities")
-        for map in ["all"] + OutputSchema.modeNames.dropLast() where FileManager.default.fileExists(atPath: folder.file("out/" + HeatMapFiles.imageName(map))) {
+        for map in ["all"] + OutputSchema.modeNames.dropLast()
+        where FileManager.default.fileExists(atPath: folder.file("out/" + HeatMapFiles.imageName(map))) {
             #expect(FileManager.default.fileExists(atPath: folder.file("out/" + HeatMapFiles.geoJSONName(map))), "\(map)")
         }
         // Back to one city: the second region's images go.
         try FileManager.default.removeItem(atPath: folder.file("in/paris"))
-        _ = try cli.pipeline(["run", "in", "--out", "out", "--config", "k1.yaml", "--allow-identifying-k", "--prune-missing"], in: folder.path)
+        _ = try cli.pipeline(
+            ["run", "in", "--out", "out", "--config", "k1.yaml", "--allow-identifying-k", "--prune-missing"], in: folder.path)
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.file("out")).filter { $0.contains("-region-") }
         #expect(left.isEmpty, "\(left)")
     }
@@ -217,6 +243,8 @@ import Testing
         #expect(try FileManager.default.attributesOfItem(atPath: gpkg)[.modificationDate] as? Date == before)
         try FileManager.default.removeItem(atPath: gpkg)
         let missing = try cli.pipeline(["run", SharedData.projectRoot + "/traces", "--out", Self.runs.bundled], in: Self.runs.bundled)
-        #expect(!missing.stderr.contains("nothing changed") && FileManager.default.fileExists(atPath: gpkg), "a missing GeoPackage is written again")
+        #expect(
+            !missing.stderr.contains("nothing changed") && FileManager.default.fileExists(atPath: gpkg),
+            "a missing GeoPackage is written again")
     }
 }

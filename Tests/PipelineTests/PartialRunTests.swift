@@ -21,11 +21,14 @@ import Testing
         for name in ["staypoints.csv", "trips.csv", "triplegs.csv", "device_stats.csv", "modes.csv", "rides.csv", "triplegs.geojson"] {
             #expect(own.contains(name), "the part's own rows for the merge: \(name) missing from \(own)")
         }
-        #expect(!own.contains { $0.hasPrefix("heatmap") || $0 == "report.html" || $0 == "quarantine.csv" }, "no heat map, report or quarantine: \(own)")
+        #expect(
+            !own.contains { $0.hasPrefix("heatmap") || $0 == "report.html" || $0 == "quarantine.csv" },
+            "no heat map, report or quarantine: \(own)")
         // The modal split's keys of every trip and leg, for the merge to group by: three each
         // (all, local hour, local weekday; per-device splits are device_stats.csv's).
         let keys = try CSVTable.read(path: folder.file("part/part-tables/modal_keys.csv"))
-        let trips = try CSVTable.read(path: folder.file("part/part-tables/trips.csv")), legs = try CSVTable.read(path: folder.file("part/part-tables/triplegs.csv"))
+        let trips = try CSVTable.read(path: folder.file("part/part-tables/trips.csv")),
+            legs = try CSVTable.read(path: folder.file("part/part-tables/triplegs.csv"))
         #expect(keys.columns == ["kind", "id", "dimension", "dimension_value"])
         #expect(keys.rows.count == 3 * (trips.rows.count + legs.rows.count))
         #expect(Set(keys.rows.map { $0[2]! }) == ["all", "hour", "weekday"])

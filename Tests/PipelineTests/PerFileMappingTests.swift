@@ -47,8 +47,9 @@ import Testing
         // Local 10:00 at +02:00 is 08:00Z; the first row is one 5 ms interval later. Stored resolved: no name is read again.
         #expect(tram["first_unix_s"] == "1714550400.005", "\(tram)")
         #expect(tram["column_mapping"] == "acc=1,2,3;delimiter=space;dt=4:ms;header=0;start=2024-05-01T08:00:00Z", "\(tram)")
-        #expect(files["logger/device.csv"] == nil && !(outcome.stderr.contains("device.csv") && outcome.stderr.contains("quarantined")),
-                "the metadata table is skipped, not read with the logger's mapping: \(outcome.stderr)")
+        #expect(
+            files["logger/device.csv"] == nil && !(outcome.stderr.contains("device.csv") && outcome.stderr.contains("quarantined")),
+            "the metadata table is skipped, not read with the logger's mapping: \(outcome.stderr)")
         #expect((json(outcome)["windows"] as? Int ?? 0) > 22, "both recordings give windows")
     }
 
@@ -57,7 +58,9 @@ import Testing
         for name in ["a", "b"] { try folder.write("traces/logger/\(name).txt", RealRecordingsTests.intervalLogger(seconds: 20)) }
         try PhyphoxExportTests.write(folder, at: "traces/phone/walk-1", iPhone: true)
         try FileManager.default.removeItem(atPath: folder.file("traces/phone/walk-1/meta"))
-        try folder.write("traces/manifest.csv", """
+        try folder.write(
+            "traces/manifest.csv",
+            """
             path,device,person,columns,start
             logger/a.txt,logger-7,ann,"\(Self.logger)",2024-05-01T08:00:00Z
             logger/b.txt,logger-7,ann,"\(Self.logger)",2024-05-01T09:30:00+02:00
@@ -67,7 +70,9 @@ import Testing
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let files = try files(folder)
-        #expect(files["logger/a.txt"]?["first_unix_s"] == "1714550400.005" && files["logger/b.txt"]?["first_unix_s"] == "1714548600.005", "\(files)")
+        #expect(
+            files["logger/a.txt"]?["first_unix_s"] == "1714550400.005" && files["logger/b.txt"]?["first_unix_s"] == "1714548600.005",
+            "\(files)")
         // phyphox without meta/time.csv: the manifest's start is its clock (no pause known, so one run of 60 s).
         #expect(files["phone/walk-1"]?["imu_samples"] == "18000" && files["phone/walk-1"]?["first_unix_s"] == "1700000000.0", "\(files)")
         let again = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
@@ -75,7 +80,9 @@ import Testing
         // A mistake in a row names the manifest's line.
         try folder.write("traces/manifest.csv", "path,device,columns\nlogger/a.txt,logger-7,\"delimiter=space; acc=1,2\"\n")
         let wrong = try cli.pipeline(["run", "traces", "--out", "out2", "--model", model], in: folder.path)
-        #expect(wrong.status == 2 && wrong.stderr.contains("manifest.csv:2") && wrong.stderr.contains("invalid column mapping"), "\(wrong.stderr)")
+        #expect(
+            wrong.status == 2 && wrong.stderr.contains("manifest.csv:2") && wrong.stderr.contains("invalid column mapping"),
+            "\(wrong.stderr)")
     }
 
     @Test func startFromTheNameReadsTheLinksNameInEveryStage() throws {
@@ -83,8 +90,10 @@ import Testing
         try folder.write("raw/0001.txt", RealRecordingsTests.intervalLogger(seconds: 30))
         try folder.write("raw/0002.txt", RealRecordingsTests.intervalLogger(seconds: 30))
         try FileManager.default.createDirectory(atPath: folder.file("traces"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: folder.file("traces/tram-2024-05-01_10-00-00.txt"), withDestinationPath: "../raw/0001.txt")
-        try FileManager.default.createSymbolicLink(atPath: folder.file("traces/bus-2024-05-01_11-00-00.txt"), withDestinationPath: folder.file("raw/0002.txt"))
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.file("traces/tram-2024-05-01_10-00-00.txt"), withDestinationPath: "../raw/0001.txt")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.file("traces/bus-2024-05-01_11-00-00.txt"), withDestinationPath: folder.file("raw/0002.txt"))
         let mapping = "files=*.txt; " + Self.logger + "; start=name+02:00"
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model, "--columns", mapping], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -92,7 +101,9 @@ import Testing
         #expect(files["tram-2024-05-01_10-00-00.txt"]?["first_unix_s"] == "1714550400.005", "\(files)")
         #expect(files["bus-2024-05-01_11-00-00.txt"]?["first_unix_s"] == "1714554000.005", "\(files)")
         let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
-        #expect(try store.rows("SELECT COUNT(*) AS n FROM stage_failures")[0]["n"] == "0", "classify reads them as ingest did: nothing set aside")
+        #expect(
+            try store.rows("SELECT COUNT(*) AS n FROM stage_failures")[0]["n"] == "0",
+            "classify reads them as ingest did: nothing set aside")
         #expect(try store.rows("SELECT COUNT(DISTINCT trace) AS n FROM mode_windows")[0]["n"] == "2")
         // A file given by itself through its link is named by the link too.
         let alone = try cli.pipeline(["inspect", "traces/tram-2024-05-01_10-00-00.txt", "--columns", mapping], in: folder.path)
@@ -104,32 +115,44 @@ import Testing
     @Test func aGPXWhoseEveryPointWasDroppedIsQuarantinedAndTheSuggestedOptionKeepsIt() throws {
         let folder = try TemporaryFolder()
         var gpx = GPXBuilder()
-        gpx.tracks = [[GPXBuilder.walk(count: 120, start: .init(secondsSince1970: -2_147_483_648), latitude: 46.4)]]  // 1901-12-13
+        gpx.tracks = [[GPXBuilder.walk(count: 120, start: .init(secondsSince1970: -2_147_483_648), latitude: 46.4)]] // 1901-12-13
         try folder.write("traces/old.gpx", gpx.text)
-        try folder.write("traces/empty.gpx", "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"x\"><metadata><name>nothing</name></metadata></gpx>\n")
+        try folder.write(
+            "traces/empty.gpx",
+            "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"x\"><metadata><name>nothing</name></metadata></gpx>\n")
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
         #expect(outcome.status == 2, "\(outcome.stderr)")
         let outcomes = try #require(json(outcome)["file_outcomes"] as? [[String: Any]])
         let old = try #require(outcomes.first { ($0["path"] as? String)?.hasSuffix("old.gpx") == true })
         let empty = try #require(outcomes.first { ($0["path"] as? String)?.hasSuffix("empty.gpx") == true })
         let oldNotes = (old["notes"] as? [String] ?? []).joined()
-        #expect(old["status"] as? String == "quarantined" && oldNotes.contains("all 120 dropped (120 implausible_time)") && !oldNotes.contains("metadata only"), "\(old)")
-        #expect((empty["notes"] as? [String] ?? []).joined().contains("metadata only") && empty["status"] as? String == "ingested", "\(empty)")
+        #expect(
+            old["status"] as? String == "quarantined" && oldNotes.contains("all 120 dropped (120 implausible_time)")
+                && !oldNotes.contains("metadata only"), "\(old)")
+        #expect(
+            (empty["notes"] as? [String] ?? []).joined().contains("metadata only") && empty["status"] as? String == "ingested", "\(empty)")
         // Run what the message suggests.
-        let suggested = try #require(oldNotes.range(of: #"--earliest-time [0-9-]+"#, options: .regularExpression).map { String(oldNotes[$0]) })
-        let kept = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model] + suggested.split(separator: " ").map(String.init), in: folder.path)
+        let suggested = try #require(
+            oldNotes.range(of: #"--earliest-time [0-9-]+"#, options: .regularExpression).map { String(oldNotes[$0]) })
+        let kept = try cli.pipeline(
+            ["run", "traces", "--out", "out", "--json", "--model", model] + suggested.split(separator: " ").map(String.init),
+            in: folder.path)
         #expect(kept.status == 0 && json(kept)["fixes"] as? Int == 120, "\(suggested): \(kept.stderr)")
     }
 
     @Test func aTrackThatGaveNeitherStayNorLegSaysWhy() throws {
         let folder = try TemporaryFolder()
         let points = (0..<50).map { "<trkpt lat=\"46.\(1000 + $0)\" lon=\"14.5\"></trkpt>" }.joined()
-        try folder.write("traces/untimed/route.gpx", "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"x\"><trk><trkseg>\(points)</trkseg></trk></gpx>\n")
-        try folder.write("traces/walker/walk.gpx", {
-            var gpx = GPXBuilder()
-            gpx.tracks = [[GPXBuilder.walk(count: 900, latitude: 46.4)]]
-            return gpx.text
-        }())
+        try folder.write(
+            "traces/untimed/route.gpx",
+            "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"x\"><trk><trkseg>\(points)</trkseg></trk></gpx>\n")
+        try folder.write(
+            "traces/walker/walk.gpx",
+            {
+                var gpx = GPXBuilder()
+                gpx.tracks = [[GPXBuilder.walk(count: 900, latitude: 46.4)]]
+                return gpx.text
+            }())
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let outcomes = try #require(json(outcome)["file_outcomes"] as? [[String: Any]])
@@ -143,11 +166,17 @@ import Testing
 
     @Test func aPositionTableOfPoorFixesSuggestsTheAccuracyThatKeepsThem() throws {
         let folder = try TemporaryFolder()
-        try folder.write("traces/poor.csv", "time,lat,lon,accuracy\n" + (0..<60).map { "\(1_714_550_400 + $0),52.37,\(4.9 + Double($0) * 1e-5),400" }.joined(separator: "\n") + "\n")
+        try folder.write(
+            "traces/poor.csv",
+            "time,lat,lon,accuracy\n"
+                + (0..<60).map { "\(1_714_550_400 + $0),52.37,\(4.9 + Double($0) * 1e-5),400" }.joined(separator: "\n") + "\n")
         let outcome = try cli.pipeline(["ingest", "traces", "--store", "out/pipeline.sqlite"], in: folder.path)
         #expect(outcome.status == 2 && outcome.stderr.contains("60 accuracy_too_low"), "\(outcome.stderr)")
-        let suggested = try #require(outcome.stderr.range(of: #"--max-accuracy-m [0-9]+"#, options: .regularExpression).map { String(outcome.stderr[$0]) })
-        let kept = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model] + suggested.split(separator: " ").map(String.init), in: folder.path)
+        let suggested = try #require(
+            outcome.stderr.range(of: #"--max-accuracy-m [0-9]+"#, options: .regularExpression).map { String(outcome.stderr[$0]) })
+        let kept = try cli.pipeline(
+            ["run", "traces", "--out", "out", "--json", "--model", model] + suggested.split(separator: " ").map(String.init),
+            in: folder.path)
         #expect(kept.status == 0 && json(kept)["fixes"] as? Int == 60, "\(suggested): \(kept.stderr)")
     }
 
@@ -157,12 +186,14 @@ import Testing
     func theMappingAnUnknownTableIsToldToUseReadsIt() throws {
         let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.file("traces"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: folder.file("traces/walk.csv"), withDestinationPath: SharedData.path("imu/qrowd/datasets/walk.csv"))
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.file("traces/walk.csv"), withDestinationPath: SharedData.path("imu/qrowd/datasets/walk.csv"))
         let refused = try cli.pipeline(["ingest", "traces", "--store", "out/pipeline.sqlite"], in: folder.path)
         #expect(refused.status == 2, "\(refused.stderr)")
         let suggested = try #require(refused.stderr.firstMatch(of: /--columns '([^']*)'/).map { String($0.output.1) }, "\(refused.stderr)")
         #expect(suggested == "files=walk.csv; time=timestamp; acc=x,y,z; label=class")
-        let read = try cli.pipeline(["ingest", "traces", "--store", "out/pipeline.sqlite", "--json", "--columns", suggested], in: folder.path)
+        let read = try cli.pipeline(
+            ["ingest", "traces", "--store", "out/pipeline.sqlite", "--json", "--columns", suggested], in: folder.path)
         #expect(read.status == 0 && json(read)["imu_samples"] as? Int == 36_495, "\(read.stderr)")
     }
 
@@ -178,8 +209,11 @@ import Testing
         try PhyphoxExportTests.write(folder, at: "traces/phone/partial", iPhone: true)
         try FileManager.default.removeItem(atPath: folder.file("traces/phone/partial/meta"))
         var commands: [(String, [String])] = []
-        for command in [["run", "traces", "--out", "out", "--model", model], ["ingest", "traces", "--store", "out2/pipeline.sqlite"], ["inspect", "traces"],
-                        ["run", "traces", "--out", "out3", "--model", model, "--columns", "files=nothing-*.dat; " + Self.logger + "; start=name"]] {
+        for command in [
+            ["run", "traces", "--out", "out", "--model", model], ["ingest", "traces", "--store", "out2/pipeline.sqlite"],
+            ["inspect", "traces"],
+            ["run", "traces", "--out", "out3", "--model", model, "--columns", "files=nothing-*.dat; " + Self.logger + "; start=name"]
+        ] {
             let outcome = try cli.pipeline(command, in: folder.path)
             commands.append((command[0], [outcome.stdout, outcome.stderr]))
             #expect(!outcome.stderr.contains("no longer found"), "\(command): \(outcome.stderr)")
@@ -191,13 +225,16 @@ import Testing
                 for match in text.matches(of: /--[a-z][a-z-]+/) where !checked.contains(command + String(match.output)) {
                     let option = String(match.output)
                     checked.insert(command + option)
-                    #expect(help.contains(option + " ") || help.contains(option + "\n") || help.contains(option + ","),
-                            "`pipeline \(command)` printed \(option), which it does not take")
+                    #expect(
+                        help.contains(option + " ") || help.contains(option + "\n") || help.contains(option + ","),
+                        "`pipeline \(command)` printed \(option), which it does not take")
                 }
             }
         }
         for needed in ["--earliest-time", "--max-accuracy-m", "--columns"] {
-            #expect(checked.contains("run" + needed) && checked.contains("ingest" + needed), "the messages suggest \(needed): \(checked.sorted())")
+            #expect(
+                checked.contains("run" + needed) && checked.contains("ingest" + needed),
+                "the messages suggest \(needed): \(checked.sorted())")
         }
     }
 }

@@ -38,11 +38,14 @@ import Testing
         #expect(!flyer.contains { $0["travel_mode"] == "train" }, "a flight is never a train")
         let jump = try #require(jumper.first { $0["mode_source"] == "plausibility" }, "\(jumper.map { $0["travel_mode"] ?? "" })")
         #expect(jump["travel_mode"] == "unknown" && jump["fixes"] == "2")
-        #expect(jumper.filter { $0["travel_mode"] == "car" }.allSatisfy { (Double($0["distance_m"] ?? "") ?? 0) < 20_000 },
-                "no car leg holds the jump")
+        #expect(
+            jumper.filter { $0["travel_mode"] == "car" }.allSatisfy { (Double($0["distance_m"] ?? "") ?? 0) < 20_000 },
+            "no car leg holds the jump")
         #expect(outcome.stderr.contains("plausibility"), "the log names the legs speeds decided")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
-        #expect((summary["warnings"] as? [String] ?? []).contains { $0.contains("1 jumps between consecutive fixes") }, "\(summary["warnings"] ?? "")")
+        #expect(
+            (summary["warnings"] as? [String] ?? []).contains { $0.contains("1 jumps between consecutive fixes") },
+            "\(summary["warnings"] ?? "")")
     }
 }
 
@@ -62,8 +65,9 @@ import Testing
         let day2 = legs.filter { ($0["started_at"] ?? "").hasPrefix("2024-05-07") }
         #expect(!day2.isEmpty, "the logger's day makes legs")
         let moving = day2.filter { (Double($0["distance_m"] ?? "") ?? 0) > 1_000 }
-        #expect(!moving.isEmpty && moving.allSatisfy { $0["travel_mode"] != "unknown" && !($0["mode_source"] ?? "").isEmpty },
-                "\(day2.map { ($0["travel_mode"] ?? "", $0["mode_source"] ?? "", $0["distance_m"] ?? "") })")
+        #expect(
+            !moving.isEmpty && moving.allSatisfy { $0["travel_mode"] != "unknown" && !($0["mode_source"] ?? "").isEmpty },
+            "\(day2.map { ($0["travel_mode"] ?? "", $0["mode_source"] ?? "", $0["distance_m"] ?? "") })")
     }
 }
 
@@ -79,10 +83,15 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let legs = try TripsCommandTests.csv(folder.file("out/restricted/triplegs.csv"))
         let undecided = legs.filter { $0["travel_mode"] == "unknown" }
-        #expect(!undecided.isEmpty && undecided.allSatisfy { $0["mode_source"] == "none" }, "\(legs.map { ($0["travel_mode"] ?? "", $0["mode_source"] ?? "") })")
+        #expect(
+            !undecided.isEmpty && undecided.allSatisfy { $0["mode_source"] == "none" },
+            "\(legs.map { ($0["travel_mode"] ?? "", $0["mode_source"] ?? "") })")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
-        #expect((summary["warnings"] as? [String] ?? []).contains { $0.contains("have no mode (triplegs.csv: travel_mode unknown, mode_source none)") },
-                "\(summary["warnings"] ?? "")")
+        #expect(
+            (summary["warnings"] as? [String] ?? []).contains {
+                $0.contains("have no mode (triplegs.csv: travel_mode unknown, mode_source none)")
+            },
+            "\(summary["warnings"] ?? "")")
         #expect(outcome.stderr.contains("have no mode"))
     }
 }
@@ -95,12 +104,16 @@ import Testing
         let folder = try TemporaryFolder()
         // The bundled phone's 20-minute IMU recording of a walk (07:01:38–07:20:19 in its labels), without its GPX.
         try FileManager.default.createDirectory(atPath: folder.file("traces/phone-01"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: SharedData.projectRoot + "/traces/phone-01/phone-2024-05-06-0700.csv.gz",
-                                         toPath: folder.file("traces/phone-01/phone-2024-05-06-0700.csv.gz"))
+        try FileManager.default.copyItem(
+            atPath: SharedData.projectRoot + "/traces/phone-01/phone-2024-05-06-0700.csv.gz",
+            toPath: folder.file("traces/phone-01/phone-2024-05-06-0700.csv.gz"))
         // One person: the modal split publishes her row only at k = 1, which this test asks for to see the leg counted.
         try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
-        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--config", "k1.yaml", "--allow-identifying-k",
-                                        "--model", SharedData.projectRoot + "/models/mode-model.json"], in: folder.path)
+        let outcome = try cli.pipeline(
+            [
+                "run", "traces", "--out", "out", "--json", "--config", "k1.yaml", "--allow-identifying-k",
+                "--model", SharedData.projectRoot + "/models/mode-model.json"
+            ], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let legs = try TripsCommandTests.csv(folder.file("out/restricted/triplegs.csv"))
         #expect(legs.count == 1, "\(legs)")
@@ -111,7 +124,9 @@ import Testing
         #expect(abs(duration - 1121) < 60, "the labelled walk lasts 1,121 s: \(duration)")
         let split = try TripsCommandTests.csv(folder.file("out/modal_split.csv"))
         #expect(split.contains { $0["dimension"] == "all" && $0["travel_mode"] == "walk" && $0["duration_share"] == "1.0000" })
-        let geojson = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/restricted/triplegs.geojson")))) as? [String: Any])
+        let geojson = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/restricted/triplegs.geojson"))))
+                as? [String: Any])
         let features = try #require(geojson["features"] as? [[String: Any]])
         #expect(features.count == 1 && features[0]["geometry"] is NSNull, "a leg by time has no geometry")
     }
@@ -128,10 +143,15 @@ import Testing
         for person in ["ana", "ben", "cat"] { try folder.write("traces/\(person)/day.gpx", PlausibleModeTests.gpx([(1200, 5, 5)])) }
         try folder.write("traces/dee/day.gpx", PlausibleModeTests.gpx([(1200, 15, 5)]))
         try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
-        #expect(try cli.pipeline(["run", "traces", "--out", "open", "--config", "k1.yaml", "--allow-identifying-k"], in: folder.path).status == 0)
+        #expect(
+            try cli.pipeline(["run", "traces", "--out", "open", "--config", "k1.yaml", "--allow-identifying-k"], in: folder.path).status
+                == 0)
         #expect(try cli.pipeline(["run", "traces", "--out", "out"], in: folder.path).status == 0)
         func rows(_ path: String) throws -> [String: [String: String]] {
-            Dictionary(uniqueKeysWithValues: try TripsCommandTests.csv(folder.file(path)).map { ("\($0["dimension"]!) \($0["dimension_value"]!) \($0["travel_mode"]!)", $0) })
+            Dictionary(
+                uniqueKeysWithValues: try TripsCommandTests.csv(folder.file(path)).map {
+                    ("\($0["dimension"]!) \($0["dimension_value"]!) \($0["travel_mode"]!)", $0)
+                })
         }
         let all = try rows("open/modal_split.csv"), published = try rows("out/modal_split.csv")
         // Whatever the modes are called (the GPS leg model reads a 5 m/s ride as a bus), "all" has one row of three persons and one of one.
@@ -142,7 +162,7 @@ import Testing
         // The report shows the same split: the lone mode is in no table and no chart, only in the left-out remainder.
         let page = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
         let start = try #require(page.range(of: "<h2>Modal split")), end = try #require(page.range(of: "<h2>Origin"))
-        let report = String(page[start.lowerBound..<end.lowerBound])  // modal split, how far to trust it, trips by mode
+        let report = String(page[start.lowerBound..<end.lowerBound]) // modal split, how far to trust it, trips by mode
         for needle in ["<td>\(lone)</td>", "\(lone): "] {
             if let found = report.range(of: needle) {
                 let from = report.index(found.lowerBound, offsetBy: -300, limitedBy: report.startIndex) ?? report.startIndex

@@ -26,7 +26,9 @@ import Testing
         let out = folder.file("out")
 
         let top = try Self.published(out)
-        let expected = top.filter { OutputLayout.publishedTables.contains($0) || $0 == "report.html" || $0 == "pipeline.gpkg" || $0.hasPrefix("heatmap") }
+        let expected = top.filter {
+            OutputLayout.publishedTables.contains($0) || $0 == "report.html" || $0 == "pipeline.gpkg" || $0.hasPrefix("heatmap")
+        }
         #expect(top == expected, "only aggregates, the report and the GeoPackage publish: \(Set(top).subtracting(expected).sorted())")
         #expect(Set(OutputLayout.publishedTables).isSubset(of: Set(top)))
         for file in OutputLayout.restrictedFiles.sorted() {
@@ -46,8 +48,9 @@ import Testing
         // No published byte names a device, a person or an input file.
         let devices = try CSVTable.read(path: folder.file("out/restricted/device_stats.csv"))
         let names = Set(devices.rows.compactMap { $0[devices.columns.firstIndex(of: "device")!] })
-        let inputs = Set((FileManager.default.enumerator(atPath: traces)?.allObjects as? [String] ?? [])
-            .filter { !$0.hasPrefix(".") }.map { ($0 as NSString).lastPathComponent }.filter { $0.contains(".") })
+        let inputs = Set(
+            (FileManager.default.enumerator(atPath: traces)?.allObjects as? [String] ?? [])
+                .filter { !$0.hasPrefix(".") }.map { ($0 as NSString).lastPathComponent }.filter { $0.contains(".") })
         #expect(names.count == 8 && inputs.count > 8)
         for file in top {
             let bytes = try #require(FileManager.default.contents(atPath: (out as NSString).appendingPathComponent(file)))
@@ -64,7 +67,8 @@ import Testing
     /// publishes most of its trips (pairs under k tried again on coarser cells).
     @Test func aCityOfTwentyDevicesStillPublishesAtLeastHalfOfItsTripsOnTheODGrid() throws {
         let folder = try TemporaryFolder()
-        let simulate = try cli.pipeline(["simulate", "--out", "city", "--devices", "20", "--days", "2", "--seed", "7", "--imu-rate", "0"], in: folder.path)
+        let simulate = try cli.pipeline(
+            ["simulate", "--out", "city", "--devices", "20", "--days", "2", "--seed", "7", "--imu-rate", "0"], in: folder.path)
         try #require(simulate.status == 0, "\(simulate.stderr)")
         let run = try cli.pipeline(["run", "city", "--out", "out", "--json"], in: folder.path)
         try #require([0, 2].contains(run.status), "\(run.stderr)")
@@ -99,4 +103,3 @@ import Testing
         #expect(restricted.contains("GPS fixes") && restricted.contains("Data from"))
     }
 }
-

@@ -26,7 +26,8 @@ import Testing
     @Test func theShippedModelReadsTheBundledTracesStillWalkAndCar() throws {
         let root = SharedData.projectRoot
         let model = try ModeModel.load(path: root + "/models/mode-model.json")
-        let output = try FeatureRun(loader: RecordingLoader(), window: model.window).run([root + "/traces"], progress: Progress(quiet: true))
+        let output = try FeatureRun(loader: RecordingLoader(), window: model.window).run(
+            [root + "/traces"], progress: Progress(quiet: true))
         let legs = try String(contentsOfFile: root + "/traces/.truth/legs.csv", encoding: .utf8).split(separator: "\n").dropFirst()
             .map { $0.split(separator: ",").map(String.init) }
         let prediction = ModePredictor(model: model).predict(output.table)
@@ -40,9 +41,12 @@ import Testing
             hits[truth, default: (0, 0)].all += 1
             if prediction.modes[index] == truth { hits[truth]!.right += 1 }
         }
-        print("shipped model on the bundled traces, windows right: " + hits.sorted { $0.key.rawValue < $1.key.rawValue }
-            .map { "\($0.key.rawValue) \($0.value.right) of \($0.value.all)" }.joined(separator: ", ")
-            + "; bike windows called " + calledBike.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", "))
+        print(
+            "shipped model on the bundled traces, windows right: "
+                + hits.sorted { $0.key.rawValue < $1.key.rawValue }
+                .map { "\($0.key.rawValue) \($0.value.right) of \($0.value.all)" }.joined(separator: ", ")
+                + "; bike windows called "
+                + calledBike.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", "))
         for mode in [Mode.still, .walk, .car] {
             let (right, all) = hits[mode] ?? (0, 0)
             #expect(all > 100 && Double(right) >= 0.9 * Double(all), "\(mode): \(right) of \(all) windows")
@@ -53,7 +57,8 @@ import Testing
     func everyTMDRecordingGivesLabelledWindowsOfEveryUser() throws {
         var loader = RecordingLoader()
         loader.namePattern = Self.tmdPattern
-        let output = try FeatureRun(loader: loader, window: WindowParameters()).run([SharedData.path("imu/tmd/raw")], progress: Progress(quiet: true))
+        let output = try FeatureRun(loader: loader, window: WindowParameters()).run(
+            [SharedData.path("imu/tmd/raw")], progress: Progress(quiet: true))
         #expect(output.report.recordings == 85 && output.report.quarantined.isEmpty && output.report.unknownModes.isEmpty)
         #expect(Set(output.table.windows.map(\.device)) == ["AndreaCarpineti", "Claudio", "Damiano", "andrea"])
         #expect(Set(output.table.windows.compactMap(\.mode)) == [.still, .walk, .car, .bus, .train])
@@ -80,7 +85,9 @@ import Testing
         #expect(output.report.quarantined.isEmpty && output.report.unknownModes.isEmpty)
         #expect(Set(output.table.windows.compactMap(\.mode)) == [.still, .walk])
         let band = FeatureSchema.index(of: "acc_mag_band_1_2hz_fraction")!
-        #expect(output.table.count > 0 && (0..<output.table.count).allSatisfy { !output.table.row($0)[output.table.row($0).startIndex + band].isNaN },
-                "phone streams at ~100 Hz have frequency features")
+        #expect(
+            output.table.count > 0
+                && (0..<output.table.count).allSatisfy { !output.table.row($0)[output.table.row($0).startIndex + band].isNaN },
+            "phone streams at ~100 Hz have frequency features")
     }
 }

@@ -30,16 +30,23 @@ import Testing
     @Test func aColumnMappingIsStoredWithItsFileAndUsedByEveryLaterStageAndRerun() throws {
         let folder = try TemporaryFolder()
         try folder.write("traces/logger.txt", Self.intervalLogger(seconds: 60))
-        let first = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model, "--columns", Self.intervalMapping], in: folder.path)
+        let first = try cli.pipeline(
+            ["run", "traces", "--out", "out", "--json", "--model", model, "--columns", Self.intervalMapping], in: folder.path)
         #expect(first.status == 0, "\(first.stderr)")
         // 60 s of samples 5 ms apart, 5 s windows every 2.5 s: 23 windows.
         #expect(json(first)["windows"] as? Int == 23, "\(first.stdout)")
         let again = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
-        #expect(again.status == 0 && json(again)["up_to_date"] as? Bool == true, "a re-run without --columns reads the file as before: \(again.stderr)")
+        #expect(
+            again.status == 0 && json(again)["up_to_date"] as? Bool == true,
+            "a re-run without --columns reads the file as before: \(again.stderr)")
         let forced = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model, "--force"], in: folder.path)
-        #expect(forced.status == 0 && json(forced)["windows"] as? Int == 23, "--force re-reads it with its stored mapping: \(forced.stderr)")
-        let other = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model,
-                                      "--columns", "delimiter=space; header=0; dt=4:ms; start=2024-05-01T08:00:00Z; acc=1,2,3:g"], in: folder.path)
+        #expect(
+            forced.status == 0 && json(forced)["windows"] as? Int == 23, "--force re-reads it with its stored mapping: \(forced.stderr)")
+        let other = try cli.pipeline(
+            [
+                "run", "traces", "--out", "out", "--json", "--model", model,
+                "--columns", "delimiter=space; header=0; dt=4:ms; start=2024-05-01T08:00:00Z; acc=1,2,3:g"
+            ], in: folder.path)
         #expect(other.status == 0 && json(other)["ingested"] as? Int == 1, "a new mapping re-reads the file: \(other.stderr)")
     }
 
@@ -51,7 +58,8 @@ import Testing
         // The check-in's ride, 400 s at 50 Hz, as a headerless table with 20 ms intervals.
         let rows = (0..<20_000).map { "0.1;\(sin(Double($0) * 0.3));9.8;20" }
         try folder.write("traces/fuzz/phone.dat.csv", rows.joined(separator: "\n") + "\n")
-        let mapping = "delimiter=semicolon; header=0; dt=4:ms; start=\(ISO8601.format(Timestamp(secondsSince1970: FuzzSeeds.start))); acc=1,2,3"
+        let mapping =
+            "delimiter=semicolon; header=0; dt=4:ms; start=\(ISO8601.format(Timestamp(secondsSince1970: FuzzSeeds.start))); acc=1,2,3"
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model, "--columns", mapping], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(json(outcome)["rides"] as? Int == 1 && json(outcome)["measured_rides"] as? Int == 1, "\(outcome.stdout)\n\(outcome.stderr)")
@@ -60,16 +68,21 @@ import Testing
     @Test func aMappingThatMatchesNoFileIsAWarning() throws {
         let folder = try TemporaryFolder()
         try folder.write("traces/walk.gpx", Data(FuzzSeeds.all().first { $0.name == "walk.gpx" }!.bytes))
-        let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model, "--columns", Self.intervalMapping], in: folder.path)
+        let outcome = try cli.pipeline(
+            ["run", "traces", "--out", "out", "--json", "--model", model, "--columns", Self.intervalMapping], in: folder.path)
         #expect(outcome.status == 0 && outcome.stderr.contains("was applied to no file"), "\(outcome.stderr)")
         #expect((json(outcome)["warnings"] as? [String])?.contains { $0.contains("was applied to no file") } == true, "\(outcome.stdout)")
-        let scoped = try cli.pipeline(["run", "traces", "--out", "out2", "--json", "--model", model, "--columns", "files=*.txt; " + Self.intervalMapping], in: folder.path)
+        let scoped = try cli.pipeline(
+            ["run", "traces", "--out", "out2", "--json", "--model", model, "--columns", "files=*.txt; " + Self.intervalMapping],
+            in: folder.path)
         #expect(scoped.stderr.contains("no input is named like *.txt"), "\(scoped.stderr)")
     }
 
     @Test func intervalMappingsNeedAStartAndAUnit() throws {
-        for (text, needle) in [("dt=4:ms; acc=1,2,3", "add start="), ("dt=4; start=2024-05-01T08:00:00Z; acc=1,2,3", "needs a unit"),
-                               ("rate=50; acc=1,2,3", "add start="), ("time=1:s; dt=4:ms; start=0; acc=1,2,3", "only one of")] {
+        for (text, needle) in [
+            ("dt=4:ms; acc=1,2,3", "add start="), ("dt=4; start=2024-05-01T08:00:00Z; acc=1,2,3", "needs a unit"),
+            ("rate=50; acc=1,2,3", "add start="), ("time=1:s; dt=4:ms; start=0; acc=1,2,3", "only one of")
+        ] {
             #expect { try ColumnMappingSpec(text: text) } throws: { "\($0)".contains(needle) }
         }
     }
@@ -93,7 +106,8 @@ import Testing
         let outcome = try cli.pipeline(["run", SharedData.path("imu/metro"), "--out", "out", "--json", "--model", model], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
-        let rides = try store.rows("""
+        let rides = try store.rows(
+            """
             SELECT f.path, f.first_unix_s AS first, f.last_unix_s AS last, COUNT(w.start_unix_s) AS windows,
                    MIN(w.start_unix_s) AS start, MAX(w.end_unix_s) AS end
             FROM input_files f LEFT JOIN mode_windows w ON w.trace = f.path WHERE f.imu_samples > 0 GROUP BY f.path
@@ -113,7 +127,7 @@ import Testing
         let folder = try TemporaryFolder()
         let gyroOnly = (0..<3000).map { "\(1_700_000_000 + Double($0) * 0.02),0.1,0.2,0.3" }
         try folder.write("traces/gyro.csv", "time,gx,gy,gz\n" + gyroOnly.joined(separator: "\n") + "\n")
-        let short = (0..<150).map { "\(1_700_000_000 + Double($0) * 0.02),0.1,0.2,9.8" }  // 3 s: shorter than a window
+        let short = (0..<150).map { "\(1_700_000_000 + Double($0) * 0.02),0.1,0.2,9.8" } // 3 s: shorter than a window
         try folder.write("traces/short.csv", "time,ax,ay,az\n" + short.joined(separator: "\n") + "\n")
         try folder.write("traces/metadata.json", "{\"app\": \"logger\", \"version\": 3}\n")
         try folder.write("traces/numbers.csv", "0.1 0.2 9.8 5\n0.1 0.2 9.8 5\n")
@@ -121,13 +135,22 @@ import Testing
         #expect(outcome.status == 0, "a JSON file that is not GeoJSON is skipped, not quarantined: \(outcome.stderr)")
         let summary = json(outcome)
         let outcomes = (summary["file_outcomes"] as? [[String: Any]]) ?? []
-        let notes = Dictionary(uniqueKeysWithValues: outcomes.map { (($0["path"] as? String ?? "") as NSString).lastPathComponent
-            as String }.enumerated().map { ($0.element, (outcomes[$0.offset]["notes"] as? [String]) ?? []) })
+        let notes = Dictionary(
+            uniqueKeysWithValues: outcomes.map {
+                (($0["path"] as? String ?? "") as NSString).lastPathComponent
+                    as String
+            }.enumerated().map { ($0.element, (outcomes[$0.offset]["notes"] as? [String]) ?? []) })
         #expect(notes["gyro.csv"]?.first?.contains("no acceleration stream (the file holds gyroscope)") == true, "\(notes)")
         #expect(notes["short.csv"]?.first?.contains("lasts 3.0 s, shorter than one 5 s window") == true, "\(notes)")
         let skipped = (summary["skipped_files"] as? [[String: Any]]) ?? []
-        #expect(skipped.contains { ($0["path"] as? String)?.hasSuffix("metadata.json") == true && ($0["reason"] as? String)?.contains("not GeoJSON") == true })
-        #expect(skipped.contains { ($0["path"] as? String)?.hasSuffix("numbers.csv") == true && ($0["reason"] as? String)?.contains("--columns") == true })
+        #expect(
+            skipped.contains {
+                ($0["path"] as? String)?.hasSuffix("metadata.json") == true && ($0["reason"] as? String)?.contains("not GeoJSON") == true
+            })
+        #expect(
+            skipped.contains {
+                ($0["path"] as? String)?.hasSuffix("numbers.csv") == true && ($0["reason"] as? String)?.contains("--columns") == true
+            })
         let lastLines = outcome.stderr.split(separator: "\n").suffix(6).joined(separator: "\n")
         #expect(lastLines.contains("2 files with IMU data were read, and none gave a window"), "the warning comes last: \(lastLines)")
         let report = try String(contentsOfFile: folder.file("out/restricted/report.html"), encoding: .utf8)
@@ -140,15 +163,20 @@ import Testing
         try folder.write("traces/README.md", "notes")
         let outcome = try cli.pipeline(["inspect", "traces", "--columns", Self.intervalMapping], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stdout.contains("200.0 Hz from the median interval, each value written 4× so 50.0 Hz measured"), "\(outcome.stdout)")
+        #expect(
+            outcome.stdout.contains("200.0 Hz from the median interval, each value written 4× so 50.0 Hz measured"), "\(outcome.stdout)")
         #expect(!outcome.stdout.contains("README"))
     }
 
     @Test func theGPXAuthorNeverNamesTheDevice() throws {
         let folder = try TemporaryFolder()
         for (index, name) in ["alice", "bob"].enumerated() {
-            let points = (0..<5).map { "<trkpt lat=\"52.\(index)\(String(format: "%03d", $0))\" lon=\"13.4\"><time>2024-05-06T08:00:0\($0)Z</time></trkpt>" }
-            try folder.write("traces/\(name)/track.gpx", """
+            let points = (0..<5).map {
+                "<trkpt lat=\"52.\(index)\(String(format: "%03d", $0))\" lon=\"13.4\"><time>2024-05-06T08:00:0\($0)Z</time></trkpt>"
+            }
+            try folder.write(
+                "traces/\(name)/track.gpx",
+                """
                 <?xml version="1.0"?><gpx version="1.1" creator="SameApp"><metadata><author><name>Same Person</name></author></metadata>
                 <trk><trkseg>\(points.joined())</trkseg></trk></gpx>
                 """)
@@ -164,11 +192,14 @@ import Testing
             try folder.write("traces/fuzz/\(name)", Data(bytes))
         }
         // Sensor Logger's Accelerometer.csv alone over the check-in's ride: 400 s at 50 Hz.
-        let rows = (0..<20_000).map { "\(Int64(FuzzSeeds.start * 1e9) + Int64($0) * 20_000_000),\(Double($0) * 0.02),\(sin(Double($0) * 0.3)),0.1,0.2" }
+        let rows = (0..<20_000).map {
+            "\(Int64(FuzzSeeds.start * 1e9) + Int64($0) * 20_000_000),\(Double($0) * 0.02),\(sin(Double($0) * 0.3)),0.1,0.2"
+        }
         try folder.write("traces/fuzz/export/Metadata.csv", "version,device name\n3,pixel\n")
         try folder.write("traces/fuzz/export/Accelerometer.csv", "time,seconds_elapsed,z,y,x\n" + rows.joined(separator: "\n") + "\n")
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
-        #expect(outcome.status == 0 && json(outcome)["rides"] as? Int == 1 && json(outcome)["measured_rides"] as? Int == 1, "\(outcome.stderr)")
+        #expect(
+            outcome.status == 0 && json(outcome)["rides"] as? Int == 1 && json(outcome)["measured_rides"] as? Int == 1, "\(outcome.stderr)")
         let rides = try PipelineStore(path: folder.file("out/pipeline.sqlite")).rows(
             "SELECT vertical, source, finished_unix_s - started_unix_s AS seconds, covered_s FROM rides")
         #expect(rides.count == 1 && rides[0]["vertical"] == "estimated" && rides[0]["source"] == "checkin")
@@ -185,7 +216,8 @@ import Testing
         let outcome = try cli.pipeline(["inspect", "traces", "--columns", mapping], in: folder.path)
         // Local 10:00 at UTC+2 is 08:00Z; the first row is one 5 ms interval after the start.
         #expect(outcome.status == 0 && outcome.stdout.contains("2024-05-01T08:00:00.005Z – 2024-05-01T08:00:10Z"), "\(outcome.stdout)")
-        try FileManager.default.moveItem(atPath: folder.file("traces/logger-2024-05-01_10-00-00.txt"), toPath: folder.file("traces/logger.txt"))
+        try FileManager.default.moveItem(
+            atPath: folder.file("traces/logger-2024-05-01_10-00-00.txt"), toPath: folder.file("traces/logger.txt"))
         let unnamed = try cli.pipeline(["inspect", "traces", "--columns", mapping], in: folder.path)
         #expect(unnamed.status == 2 && unnamed.stdout.contains("the name logger.txt has no date and time"), "\(unnamed.stdout)")
     }
@@ -203,9 +235,10 @@ import Testing
         #expect(outcomes.count + skipped.count == summary["files"] as? Int, "every input is an outcome or a skip")
         #expect(skipped.allSatisfy { !(($0["reason"] as? String) ?? "").isEmpty })
         let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
-        let waypoints = Dictionary(uniqueKeysWithValues: try store.rows("SELECT path, waypoints FROM input_files").map {
-            (($0["path"] ?? nil) ?? "", Int(($0["waypoints"] ?? nil) ?? "0") ?? 0)
-        })
+        let waypoints = Dictionary(
+            uniqueKeysWithValues: try store.rows("SELECT path, waypoints FROM input_files").map {
+                (($0["path"] ?? nil) ?? "", Int(($0["waypoints"] ?? nil) ?? "0") ?? 0)
+            })
         for file in outcomes {
             let path = file["path"] as? String ?? "", notes = (file["notes"] as? [String]) ?? []
             let fixes = file["fixes"] as? Int ?? 0
@@ -216,18 +249,24 @@ import Testing
 
     @Test func aGPXWithOnlyMetadataSaysSo() throws {
         let folder = try TemporaryFolder()
-        try folder.write("traces/meta.gpx", #"<?xml version="1.0"?><gpx version="1.1" creator="x"><metadata><name>n</name></metadata></gpx>"#)
+        try folder.write(
+            "traces/meta.gpx", #"<?xml version="1.0"?><gpx version="1.1" creator="x"><metadata><name>n</name></metadata></gpx>"#)
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
-        #expect(outcome.status == 0 && outcome.stderr.contains("meta.gpx: ingest: no track point, route point or waypoint"), "\(outcome.stderr)")
+        #expect(
+            outcome.status == 0 && outcome.stderr.contains("meta.gpx: ingest: no track point, route point or waypoint"), "\(outcome.stderr)"
+        )
     }
 
     @Test func aGravityFreeSensorLoggerZipGivesWindowsAndSaysWhatTheyLack() throws {
         let folder = try TemporaryFolder()
-        let rows = (0..<3000).map { "\(Int64(1_700_000_000e9) + Int64($0) * 20_000_000),\(Double($0) * 0.02),\(2 * sin(Double($0) * 0.25)),0.1,0.2" }
+        let rows = (0..<3000).map {
+            "\(Int64(1_700_000_000e9) + Int64($0) * 20_000_000),\(Double($0) * 0.02),\(2 * sin(Double($0) * 0.25)),0.1,0.2"
+        }
         try folder.write("export/Metadata.csv", "version,device name\n3,Pixel 4 XL\n")
         try folder.write("export/Accelerometer.csv", "time,seconds_elapsed,z,y,x\n" + rows.joined(separator: "\n") + "\n")
         try FileManager.default.createDirectory(atPath: folder.file("traces"), withIntermediateDirectories: true)
-        try FileManager.default.zipItem(at: URL(fileURLWithPath: folder.file("export")), to: URL(fileURLWithPath: folder.file("traces/ride.zip")))
+        try FileManager.default.zipItem(
+            at: URL(fileURLWithPath: folder.file("export")), to: URL(fileURLWithPath: folder.file("traces/ride.zip")))
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
         // 60 s at 50 Hz: 23 windows, decided by the shipped model's gravity-free classifier.
         #expect(outcome.status == 0 && json(outcome)["windows"] as? Int == 23, "\(outcome.stderr)")
@@ -244,7 +283,8 @@ import Testing
             try folder.write("traces/fuzz/\(name)", Data(bytes))
         }
         // The file spans the ride, but its samples lie an hour before and two hours after it.
-        let before = (0..<500).map { FuzzSeeds.start - 3600 + Double($0) * 0.02 }, after = (0..<500).map { FuzzSeeds.start + 7200 + Double($0) * 0.02 }
+        let before = (0..<500).map { FuzzSeeds.start - 3600 + Double($0) * 0.02 },
+            after = (0..<500).map { FuzzSeeds.start + 7200 + Double($0) * 0.02 }
         let rows = (before + after).map { "\($0),0.1,0.2,9.8" }
         try folder.write("traces/fuzz/phone.csv", "time,ax,ay,az\n" + rows.joined(separator: "\n") + "\n")
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)

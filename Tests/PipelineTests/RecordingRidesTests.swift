@@ -17,15 +17,18 @@ import Testing
     /// A phone on a vehicle floor: gravity on z, a 4 Hz vertical shake and slow pushes along x,
     /// `rateHz` samples a second from `start` for `seconds`, as `time,ax,ay,az` (Unix seconds).
     static func recording(seconds: Double, rateHz: Double, start: Double = 1_700_000_000) -> String {
-        "time,ax,ay,az\n" + (0..<Int(seconds * rateHz)).map { i in
-            let t = Double(i) / rateHz
-            return String(format: "%.3f,%.4f,%.4f,%.4f", start + t, 0.4 * sin(2 * .pi * t / 60), 0.05 * sin(2 * .pi * 0.8 * t),
-                          9.81 + 0.3 * sin(2 * .pi * 4 * t))
-        }.joined(separator: "\n") + "\n"
+        "time,ax,ay,az\n"
+            + (0..<Int(seconds * rateHz)).map { i in
+                let t = Double(i) / rateHz
+                return String(
+                    format: "%.3f,%.4f,%.4f,%.4f", start + t, 0.4 * sin(2 * .pi * t / 60), 0.05 * sin(2 * .pi * 0.8 * t),
+                    9.81 + 0.3 * sin(2 * .pi * 4 * t))
+            }.joined(separator: "\n") + "\n"
     }
 
     func rides(_ store: String) throws -> [[String: String?]] {
-        try PipelineStore(path: store).rows("""
+        try PipelineStore(path: store).rows(
+            """
             SELECT device, source, status, note, imu_rate_hz, covered_s, finished_unix_s - started_unix_s AS seconds, nmv, nmv_partial,
               nmv_minutes, comfort_band, cc_z_5s FROM rides ORDER BY device, started_unix_s
             """)
@@ -36,8 +39,11 @@ import Testing
         try folder.write("rides/short/phone.csv", Self.recording(seconds: 180, rateHz: 50))
         try folder.write("rides/slow/phone.csv", Self.recording(seconds: 300, rateHz: 10))
         // One recording with a 10 min pause: two rides.
-        try folder.write("rides/paused/phone.csv", Self.recording(seconds: 120, rateHz: 50)
-                         + Self.recording(seconds: 120, rateHz: 50, start: 1_700_000_720).split(separator: "\n").dropFirst().joined(separator: "\n") + "\n")
+        try folder.write(
+            "rides/paused/phone.csv",
+            Self.recording(seconds: 120, rateHz: 50)
+                + Self.recording(seconds: 120, rateHz: 50, start: 1_700_000_720).split(separator: "\n").dropFirst().joined(separator: "\n")
+                + "\n")
         let outcome = try cli.pipeline(["comfort", "rides", "--store", "out/pipeline.sqlite", "--json"], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(json(outcome)["recording_rides"] as? Int == 4 && json(outcome)["checkins"] as? Int == 0, "\(outcome.stdout)")
@@ -46,12 +52,15 @@ import Testing
         let byDevice = Dictionary(grouping: rides) { ($0["device"] ?? nil) ?? "" }
         // The paused recording: two rides of 120 s, never the 840 s the clock spans.
         let paused = byDevice["paused"] ?? []
-        #expect(paused.count == 2 && paused.allSatisfy { (Double($0["seconds"]! ?? "") ?? 0) < 121 && $0["status"] == "measured" }, "\(paused)")
+        #expect(
+            paused.count == 2 && paused.allSatisfy { (Double($0["seconds"]! ?? "") ?? 0) < 121 && $0["status"] == "measured" }, "\(paused)")
         // A ride under 5 min: a partial N_MV over its 3 minutes, and a 5 s comfort series.
         let short = try #require(byDevice["short"]?.first)
         // 180 s less the weighting filters' 5 s settling: 35 5 s values.
         #expect(short["status"] == "measured" && short["nmv_partial"] == "1" && short["nmv"] != nil, "\(short)")
-        #expect(abs((Double(short["nmv_minutes"]! ?? "") ?? 0) - 35.0 / 12) < 1e-6 && (short["cc_z_5s"]! ?? "").split(separator: ",").count == 35)
+        #expect(
+            abs((Double(short["nmv_minutes"]! ?? "") ?? 0) - 35.0 / 12) < 1e-6
+                && (short["cc_z_5s"]! ?? "").split(separator: ",").count == 35)
         // 10 Hz cannot be weighted to 20 Hz: not measured, says so, no comfort label from nothing.
         let slow = try #require(byDevice["slow"]?.first)
         #expect(slow["status"] == "unusable_imu" && (slow["note"]! ?? "").contains("rate too low (10.0 Hz"), "\(slow)")
@@ -71,7 +80,8 @@ import Testing
         let model = SharedData.projectRoot + "/models/mode-model.json"
         let plain = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
         #expect(plain.status == 0 && json(plain)["rides"] as? Int == 0, "\(plain.stderr)")
-        let asked = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model, "--rides-from-recordings", "--force"], in: folder.path)
+        let asked = try cli.pipeline(
+            ["run", "traces", "--out", "out", "--json", "--model", model, "--rides-from-recordings", "--force"], in: folder.path)
         #expect(asked.status == 0 && json(asked)["rides"] as? Int == 1 && json(asked)["measured_rides"] as? Int == 1, "\(asked.stderr)")
         // Each ride is one person's: on the operator's page only.
         let report = try String(contentsOfFile: folder.file("out/restricted/report.html"), encoding: .utf8)
@@ -81,8 +91,9 @@ import Testing
         try folder.write("gps/walk.gpx", GPXBuilder().text)
         let empty = try cli.pipeline(["comfort", "gps", "--store", "gps-out/pipeline.sqlite", "--json"], in: folder.path)
         let warnings = (json(empty)["warnings"] as? [String]) ?? []
-        #expect(empty.status == 0 && json(empty)["rides"] as? Int == 0 && warnings.contains { $0.contains("no IMU recording under gps") },
-                "\(empty.stdout) \(empty.stderr)")
+        #expect(
+            empty.status == 0 && json(empty)["rides"] as? Int == 0 && warnings.contains { $0.contains("no IMU recording under gps") },
+            "\(empty.stdout) \(empty.stderr)")
     }
 
     /// The two Paris metro rides of `imu/metro` (Sensor Logger, gravity-free acceleration only),
@@ -91,7 +102,8 @@ import Testing
     @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.skipMessage)))
     func metroStopsMatchTheHandCheckedTimes() throws {
         let folder = try TemporaryFolder()
-        let outcome = try cli.pipeline(["comfort", SharedData.path("imu/metro"), "--store", "out/pipeline.sqlite", "--json"], in: folder.path)
+        let outcome = try cli.pipeline(
+            ["comfort", SharedData.path("imu/metro"), "--store", "out/pipeline.sqlite", "--json"], in: folder.path)
         #expect(outcome.status == 0 && json(outcome)["recording_rides"] as? Int == 2, "\(outcome.stderr)")
         let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
         // Both rides are one phone's (their Metadata.csv's device id): each is found by its trace,
@@ -99,15 +111,18 @@ import Testing
         for ride in ["L4_Chatelet_-_Montparnasse_-_brutal-2024-03-29_18-03-15", "L4_Les_Halles_-_Montparnasse_-2024-02-13_17-29-59"] {
             let recording = SharedData.path("imu/metro/\(ride)")
             // The file's clock: `time` (Unix ns) minus `seconds_elapsed` on its first row.
-            let first = try String(contentsOfFile: recording + "/Accelerometer.csv", encoding: .utf8).split(separator: "\n")[1].split(separator: ",")
+            let first = try String(contentsOfFile: recording + "/Accelerometer.csv", encoding: .utf8).split(separator: "\n")[1].split(
+                separator: ",")
             let zero = Double(first[0])! / 1e9 - Double(first[1])!
             let marks = try String(contentsOfFile: recording + "/timestamps_valid.txt", encoding: .utf8).split(separator: "\n").dropFirst()
                 .compactMap { line -> Double? in line.split(separator: " ").first.flatMap { Double($0) } }
             let truth = stride(from: 0, to: marks.count - 1, by: 2).map { (zero + marks[$0], zero + marks[$0 + 1]) }
-            let found = try store.rows("""
+            let found = try store.rows(
+                """
                 SELECT s.start_unix_s AS start, s.end_unix_s AS end FROM ride_stops s JOIN rides r ON r.id = s.ride_id
                 WHERE r.trace = ? ORDER BY s.start_unix_s
-                """, arguments: [ride]).map { (Double($0["start"]! ?? "")!, Double($0["end"]! ?? "")!) }
+                """, arguments: [ride]
+            ).map { (Double($0["start"]! ?? "")!, Double($0["end"]! ?? "")!) }
             var unmatched = truth, matched = 0
             for stop in found {
                 if let index = unmatched.firstIndex(where: { abs($0.0 - stop.0) <= 10 && abs($0.1 - stop.1) <= 10 }) {
@@ -116,18 +131,29 @@ import Testing
                 }
             }
             let (precision, recall) = (Double(matched) / Double(max(found.count, 1)), Double(matched) / Double(truth.count))
-            print(String(format: "metro stops, %@: %d found, %d hand-checked, precision %.2f, recall %.2f (±10 s)", ride, found.count, truth.count, precision, recall))
+            print(
+                String(
+                    format: "metro stops, %@: %d found, %d hand-checked, precision %.2f, recall %.2f (±10 s)", ride, found.count,
+                    truth.count, precision, recall))
             #expect(precision >= 0.9 && recall >= 0.9, "\(ride): \(found) vs \(truth)")
             guard ride.contains("brutal") else { continue }
             // Every hard braking (1.5 m/s² or more) starts within 45 s before a stop or the arrival at the end.
-            let arrivals = truth.map(\.0) + [Double(try store.rows("SELECT finished_unix_s FROM rides WHERE trace = ?", arguments: [ride])[0]["finished_unix_s"]! ?? "")!]
-            let brakings = try store.rows("""
+            let arrivals =
+                truth.map(\.0) + [
+                    Double(
+                        try store.rows("SELECT finished_unix_s FROM rides WHERE trace = ?", arguments: [ride])[0]["finished_unix_s"]! ?? "")!
+                ]
+            let brakings = try store.rows(
+                """
                 SELECT e.start_unix_s AS start, e.peak_acceleration_mps2 AS peak FROM ride_events e JOIN rides r ON r.id = e.ride_id
                 WHERE r.trace = ? AND e.kind = 'acceleration' AND e.direction = 'braking' AND e.peak_acceleration_mps2 >= 1.5
-                """, arguments: [ride]).map { Double($0["start"]! ?? "")! }
+                """, arguments: [ride]
+            ).map { Double($0["start"]! ?? "")! }
             #expect(brakings.count >= 3, "the brutal ride brakes hard")
             for braking in brakings {
-                #expect(arrivals.contains { $0 - braking >= 0 && $0 - braking <= 45 }, "a hard braking at \(braking - zero) s is near no arrival")
+                #expect(
+                    arrivals.contains { $0 - braking >= 0 && $0 - braking <= 45 },
+                    "a hard braking at \(braking - zero) s is near no arrival")
             }
         }
     }

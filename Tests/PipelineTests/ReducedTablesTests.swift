@@ -19,14 +19,18 @@ import Testing
 
     @Test func publishAppliesTheFormulasToTheReductions() throws {
         let folder = try TemporaryFolder()
-        try write(folder, "od_groups", """
+        try write(
+            folder, "od_groups",
+            """
             origin_geofence_id,destination_geofence_id,trips,devices,persons,durations_s,distances_m,main_modes
             home,work,3,4,3,600.0 900.0 1200.0,1000.0 2500.0 3000.0,car walk car
             ,work,2,2,2,6.0E2 1.2E3,1.5E3 2.5E3,bus bus
             ,home,4,3,3,6.0E2 1.2E3 9.0E2 9.0E2,1.5E3 2.5E3 2.5E3 2.5E3,bus bus bus bus
 
             """)
-        try write(folder, "modal_totals", """
+        try write(
+            folder, "modal_totals",
+            """
             dimension,dimension_value,travel_mode,trips,distance_m,duration_s,persons
             all,all,car,2,3500.0,1500.0,4
             all,all,walk,1,1000.0,500.0,3
@@ -34,27 +38,35 @@ import Testing
 
             """)
         try write(folder, "heatmaps", "heat_map,cell_m,min_devices,filter\nall,100.0,3,\"\"\n")
-        try write(folder, "heat_cells", """
+        try write(
+            folder, "heat_cells",
+            """
             heat_map,cell_id,fixes,devices,persons,dwell_s
             all,100m:5:7,40,4,3,120.5
             all,100m:5:8,10,3,2,0.0
 
             """)
         let classes = "class_very_comfortable,class_comfortable,class_medium,class_uncomfortable,class_very_uncomfortable"
-        let ratings = "cleanliness_sum,cleanliness_n,odours_temperature_sum,odours_temperature_n,crowding_sum,crowding_n,service_sum,service_n"
-        try write(folder, "train_comfort_groups", """
+        let ratings =
+            "cleanliness_sum,cleanliness_n,odours_temperature_sum,odours_temperature_n,crowding_sum,crowding_n,service_sum,service_n"
+        try write(
+            folder, "train_comfort_groups",
+            """
             train,rides,measured_rides,devices,persons,nmvs,a_vs_mps2,\(classes),\(ratings),noise_db_sum,noise_n,departure_delays_s,arrival_delays_s
             TER 1,5,4,3,3,1.0 2.0 3.0 4.0,0.1 0.2 0.3 0.4,1,1,2,0,0,7,2,0,0,3,1,8,2,130.0,2,-60.0 0.0 60.0 120.0,""
 
             """)
-        try write(folder, "route_comfort_groups", """
+        try write(
+            folder, "route_comfort_groups",
+            """
             from_station,to_station,rides,measured_rides,devices,persons,nmvs,a_vs_mps2,\(classes),\(ratings),noise_db_sum,noise_n,departure_delays_s,arrival_delays_s
 
             """)
         try RunCommandTests().simulate(folder, devices: 2, imu: false)
         let run = try cli.pipeline(["run", "traces", "--out", "run"], in: folder.path)
         #expect([0, 2].contains(run.status), "\(run.stderr)")
-        let publish = try cli.pipeline(["publish", "--store", "run/pipeline.sqlite", "--out", "run", "--reduced", "reduced"], in: folder.path)
+        let publish = try cli.pipeline(
+            ["publish", "--store", "run/pipeline.sqlite", "--out", "run", "--reduced", "reduced"], in: folder.path)
         try #require(publish.status == 0, "\(publish.stderr)")
         // The Spark job copies the store as one file: publish's writes are in it, not left in a WAL.
         let wal = (try? FileManager.default.attributesOfItem(atPath: folder.file("run/pipeline.sqlite-wal"))[.size] as? Int) ?? 0
@@ -65,12 +77,15 @@ import Testing
         #expect(od.last?["origin_name"] == "home" && od.last?["trips"] == "3" && od.last?["devices"] == "4" && od.last?["persons"] == "3")
         #expect(od.last?["median_duration_s"] == "900.0" && od.last?["median_distance_m"] == "2500.0")
         #expect(od.last?["share_car"] == "0.6667" && od.last?["share_walk"] == "0.3333" && od.last?["share_bus"] == "0.0000")
-        #expect(od.first?["origin_name"] == "(no geofence)" && od.first?["destination_name"] == "home" && od.first?["median_duration_s"] == "900.0"
+        #expect(
+            od.first?["origin_name"] == "(no geofence)" && od.first?["destination_name"] == "home"
+                && od.first?["median_duration_s"] == "900.0"
                 && od.first?["share_bus"] == "1.0000")
         #expect(!od.contains { $0["destination_name"] == "work" && $0["origin_name"] == "(no geofence)" })
 
         let split = try readCSV(folder.file("run/modal_split.csv"))
-        #expect(split.map { "\($0["dimension"]!) \($0["travel_mode"]!) \($0["trip_share"]!) \($0["distance_share"]!)" }
+        #expect(
+            split.map { "\($0["dimension"]!) \($0["travel_mode"]!) \($0["trip_share"]!) \($0["distance_share"]!)" }
                 == ["all walk 0.3333 0.2222", "all car 0.6667 0.7778", "hour car 1.0000 1.0000"], "rows in Mode order within a key")
 
         let cells = try readCSV(folder.file("run/heatmap.csv"))
@@ -87,11 +102,16 @@ import Testing
 
         try write(folder, "modal_totals", "dimension,dimension_value,travel_mode,trips,distance_m,duration_s\nall,all,car,two,1.0,1.0\n")
         let bad = try cli.pipeline(["publish", "--store", "run/pipeline.sqlite", "--out", "run", "--reduced", "reduced"], in: folder.path)
-        #expect(bad.status != 0 && bad.stderr.contains("modal_totals/part-00000-1a2b-c000.csv:2: trips is two, not an integer"), "\(bad.stderr)")
+        #expect(
+            bad.status != 0 && bad.stderr.contains("modal_totals/part-00000-1a2b-c000.csv:2: trips is two, not an integer"), "\(bad.stderr)"
+        )
 
         try FileManager.default.removeItem(atPath: folder.file("reduced/od_groups"))
-        let missing = try cli.pipeline(["publish", "--store", "run/pipeline.sqlite", "--out", "run", "--reduced", "reduced"], in: folder.path)
-        #expect(missing.status != 0 && missing.stderr.contains("reduced/od_groups") && missing.stderr.contains("od_groups is missing"), "\(missing.stderr)")
+        let missing = try cli.pipeline(
+            ["publish", "--store", "run/pipeline.sqlite", "--out", "run", "--reduced", "reduced"], in: folder.path)
+        #expect(
+            missing.status != 0 && missing.stderr.contains("reduced/od_groups") && missing.stderr.contains("od_groups is missing"),
+            "\(missing.stderr)")
     }
 
     /// `pipeline publish --tables`: a distributed run without --csv keeps the per-device
@@ -109,12 +129,15 @@ import Testing
         let printed = try cli.pipeline(["schema", "--json"], in: folder.path)
         let files = try #require(try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [[String: Any]])
         let perDevice = files.filter { $0["per_device"] as? Bool == true }.compactMap { $0["file"] as? String }
-        #expect(perDevice == ["modes.csv", "staypoints.csv", "dwells.csv", "triplegs.csv", "trips.csv", "rides.csv", "stops.csv", "events.csv"])
+        #expect(
+            perDevice == ["modes.csv", "staypoints.csv", "dwells.csv", "triplegs.csv", "trips.csv", "rides.csv", "stops.csv", "events.csv"])
         try FileManager.default.createDirectory(atPath: folder.file("tables"), withIntermediateDirectories: true)
         for name in perDevice where FileManager.default.fileExists(atPath: folder.file("run/restricted/" + name)) {
             try FileManager.default.moveItem(atPath: folder.file("run/restricted/" + name), toPath: folder.file("tables/" + name))
         }
-        for name in ["od_grid.csv", "pipeline.gpkg", "restricted/pipeline.gpkg"] { try FileManager.default.removeItem(atPath: folder.file("run/" + name)) }
+        for name in ["od_grid.csv", "pipeline.gpkg", "restricted/pipeline.gpkg"] {
+            try FileManager.default.removeItem(atPath: folder.file("run/" + name))
+        }
 
         let publish = try cli.pipeline(["publish", "--store", "run/pipeline.sqlite", "--out", "run", "--tables", "tables"], in: folder.path)
         try #require(publish.status == 0, "\(publish.stderr)")
@@ -122,8 +145,10 @@ import Testing
         #expect(try Self.layers(folder.file("run/restricted/pipeline.gpkg")) == layers)
         #expect(!FileManager.default.fileExists(atPath: folder.file("run/restricted/trips.csv")), "publish writes no per-device table")
         let report = try String(contentsOfFile: folder.file("run/report.html"), encoding: .utf8)
-        #expect(report.contains("(restricted/parquet/trips, restricted/parquet/triplegs, restricted/triplegs.geojson)") && !report.contains("trips.csv"),
-                "the report points at the Parquet datasets, not at CSVs that are not there")
+        #expect(
+            report.contains("(restricted/parquet/trips, restricted/parquet/triplegs, restricted/triplegs.geojson)")
+                && !report.contains("trips.csv"),
+            "the report points at the Parquet datasets, not at CSVs that are not there")
     }
 
     /// Every layer's rows of a GeoPackage, as text, by layer name.

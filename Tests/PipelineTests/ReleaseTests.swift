@@ -21,14 +21,17 @@ import Trips
         #expect(week.id == "2024-W19" && week.startSeconds == monday && week.endSeconds == monday + 7 * 86_400)
         #expect(ReleaseWindows.window(containing: 1_609_675_200, period: .week, calendar: calendar).id == "2020-W53")
         let month = ReleaseWindows.window(containing: monday, period: .month, calendar: calendar)
-        #expect(month.id == "2024-05" && month.endSeconds == 1_717_200_000)  // 2024-06-01
+        #expect(month.id == "2024-05" && month.endSeconds == 1_717_200_000) // 2024-06-01
         // At UTC+2, 23:30 UTC on Sunday is already Monday.
-        #expect(ReleaseWindows.window(containing: monday - 1800, period: .day, calendar: CalendarKeys(utcOffsetSeconds: 7200)).id == "2024-05-06")
+        #expect(
+            ReleaseWindows.window(containing: monday - 1800, period: .day, calendar: CalendarKeys(utcOffsetSeconds: 7200)).id
+                == "2024-05-06")
     }
 
     @Test func aDifferencingAttackOnTwoNightlyReleasesFindsNothing() throws {
         let folder = try TemporaryFolder()
-        let simulate = try cli.pipeline(["simulate", "--out", "all", "--devices", "6", "--days", "3", "--seed", "3", "--imu-rate", "0"], in: folder.path)
+        let simulate = try cli.pipeline(
+            ["simulate", "--out", "all", "--devices", "6", "--days", "3", "--seed", "3", "--imu-rate", "0"], in: folder.path)
         try #require(simulate.status == 0, "\(simulate.stderr)")
         try folder.write("day.yaml", "release:\n  window: day\n  grace_hours: 0\n")
         let files = FileManager.default
@@ -37,7 +40,9 @@ import Trips
             try files.copyItem(atPath: folder.file("all/\(device)/\(day).gpx"), toPath: folder.file("night/\(device)/\(day).gpx"))
         }
         try files.createDirectory(atPath: folder.file("night"), withIntermediateDirectories: true)
-        for name in ["geofences.geojson", "stations.csv"] { try files.copyItem(atPath: folder.file("all/" + name), toPath: folder.file("night/" + name)) }
+        for name in ["geofences.geojson", "stations.csv"] {
+            try files.copyItem(atPath: folder.file("all/" + name), toPath: folder.file("night/" + name))
+        }
         let devices = (1...6).map { String(format: "phone-%02d", $0) }
         // Night 1: Monday and Tuesday, but phone-01's Tuesday and phone-02's Monday are not uploaded yet.
         for device in devices {
@@ -48,7 +53,7 @@ import Trips
             let run = try cli.pipeline(["run", "night", "--out", "out", "--config", "day.yaml", "--json"], in: folder.path)
             try #require([0, 2].contains(run.status), "\(run.stderr)")
             var releases: [String: Data] = [:]
-            for name in try files.subpathsOfDirectory(atPath: folder.file("out/releases")) where name.contains(".") {  // files, not folders
+            for name in try files.subpathsOfDirectory(atPath: folder.file("out/releases")) where name.contains(".") { // files, not folders
                 releases[name] = files.contents(atPath: folder.file("out/releases/" + name))
             }
             let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -58,9 +63,12 @@ import Trips
         let said = try #require(first.json["releases"] as? [String: Any])
         #expect(said["period"] as? String == "day" && said["released"] as? [String] == ["2024-05-06"], "\(said)")
         let monday = Set(first.releases.keys)
-        #expect(monday.allSatisfy { $0.hasPrefix("2024-05-06/") } && monday.isSuperset(of: [
-            "2024-05-06/od_matrix.csv", "2024-05-06/od_grid.csv", "2024-05-06/modal_split.csv", "2024-05-06/README.txt",
-            "2024-05-06/heatmap.csv", "2024-05-06/heatmap.geojson", "2024-05-06/heatmap.png"]), "\(monday.sorted())")
+        #expect(
+            monday.allSatisfy { $0.hasPrefix("2024-05-06/") }
+                && monday.isSuperset(of: [
+                    "2024-05-06/od_matrix.csv", "2024-05-06/od_grid.csv", "2024-05-06/modal_split.csv", "2024-05-06/README.txt",
+                    "2024-05-06/heatmap.csv", "2024-05-06/heatmap.geojson", "2024-05-06/heatmap.png"
+                ]), "\(monday.sorted())")
         // The window's heat map holds k persons per cell, like every release table.
         let heat = try CSVTable.read(path: folder.file("out/releases/2024-05-06/heatmap.csv"))
         let persons = try #require(heat.columns.firstIndex(of: "persons"))
@@ -83,9 +91,11 @@ import Trips
         #expect((third.json["releases"] as? [String: Any])?["released"] as? [String] == ["2024-05-07"])
         #expect(third.releases.filter { $0.key.hasPrefix("2024-05-06/") } == first.releases)
         let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
-        let late = try store.rows("SELECT window_id, MIN(started_unix_s) AS first FROM released_trips WHERE device = 'phone-02' GROUP BY window_id")
+        let late = try store.rows(
+            "SELECT window_id, MIN(started_unix_s) AS first FROM released_trips WHERE device = 'phone-02' GROUP BY window_id")
         #expect(late.map { $0["window_id"] } == ["2024-05-07"], "phone-02 had nothing in Monday's release: \(late)")
-        let mondayTrips = try store.rows("""
+        let mondayTrips = try store.rows(
+            """
             SELECT COUNT(*) AS n FROM released_trips WHERE device = 'phone-02' AND window_id = '2024-05-07' AND started_unix_s < 1715040000
             """)
         let lateCount = mondayTrips.first.flatMap { $0["n"] ?? nil }.flatMap { Int($0) } ?? 0
@@ -94,6 +104,8 @@ import Trips
         #expect(released.isEmpty, "no trip is in two releases")
         let readme = try String(contentsOfFile: folder.file("out/releases/2024-05-07/README.txt"), encoding: .utf8)
         #expect(readme.contains("final") && readme.contains("arrived after"))
-        #expect(readme.firstMatch(of: /[0-9]+ (trips|persons)/) == nil, "a release's README gives no total of trips or persons (one person's, in a quiet window)")
+        #expect(
+            readme.firstMatch(of: /[0-9]+ (trips|persons)/) == nil,
+            "a release's README gives no total of trips or persons (one person's, in a quiet window)")
     }
 }

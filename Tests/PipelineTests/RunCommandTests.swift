@@ -13,16 +13,19 @@ import Testing
 
     /// Six residents for a day, IMU for the first two, one cut-off GPX and one bad rating.
     func simulate(_ folder: TemporaryFolder, devices: Int = 6, days: Int = 1, imu: Bool = true) throws {
-        var arguments = ["simulate", "--out", "traces", "--devices", "\(devices)", "--days", "\(days)", "--seed", "7",
-                         "--gps-still-interval", "30", "--faults"]
+        var arguments = [
+            "simulate", "--out", "traces", "--devices", "\(devices)", "--days", "\(days)", "--seed", "7",
+            "--gps-still-interval", "30", "--faults"
+        ]
         arguments += imu ? ["--imu-devices", "2", "--imu-trips-per-day", "1"] : ["--imu-rate", "0"]
         let outcome = try cli.pipeline(arguments, in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
     }
 
     func run(_ folder: TemporaryFolder, out: String = "out", _ extra: [String] = []) throws -> (CommandLineTests.Outcome, [String: Any]) {
-        let outcome = try cli.pipeline(["run", "traces", "--out", out, "--json", "--model", SharedData.projectRoot + "/models/mode-model.json"] + extra,
-                                       in: folder.path)
+        let outcome = try cli.pipeline(
+            ["run", "traces", "--out", out, "--json", "--model", SharedData.projectRoot + "/models/mode-model.json"] + extra,
+            in: folder.path)
         let json = (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any] ?? [:]
         return (outcome, json)
     }
@@ -36,7 +39,9 @@ import Testing
             let path = (folder as NSString).appendingPathComponent(name)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            files[name] = (name as NSString).lastPathComponent == GeoPackageOutput.fileName ? try Self.geoPackageRows(path) : FileManager.default.contents(atPath: path)
+            files[name] =
+                (name as NSString).lastPathComponent == GeoPackageOutput.fileName
+                ? try Self.geoPackageRows(path) : FileManager.default.contents(atPath: path)
         }
         return files
     }
@@ -52,16 +57,19 @@ import Testing
         #expect(first.status == 2, "one input is quarantined on purpose: \(first.stderr)")
         #expect(summary["quarantined"] as? Int == 1 && summary["up_to_date"] as? Bool == false)
         #expect((summary["classified_files"] as? Int ?? 0) == 2 && (summary["trips"] as? Int ?? 0) > 10)
-        for name in ["pipeline.sqlite", "quarantine.csv", "modes.csv", "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv",
-                     "od_matrix.csv", "modal_split.csv", "device_stats.csv", "staypoints.geojson", "triplegs.geojson", "dwells.geojson",
-                     "heatmap.csv", "heatmap.geojson", "heatmap.png", "heatmap-walk.png", "heatmap-still.png", "report.html"] {
+        for name in [
+            "pipeline.sqlite", "quarantine.csv", "modes.csv", "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv",
+            "od_matrix.csv", "modal_split.csv", "device_stats.csv", "staypoints.geojson", "triplegs.geojson", "dwells.geojson",
+            "heatmap.csv", "heatmap.geojson", "heatmap.png", "heatmap-walk.png", "heatmap-still.png", "report.html"
+        ] {
             #expect(FileManager.default.fileExists(atPath: OutputLayout.path(name, in: folder.file("out"))), "missing \(name)")
         }
         let png = try #require(FileManager.default.contents(atPath: folder.file("out/heatmap.png")))
         #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
         let html = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
         #expect(!html.contains("http://") || !html.contains("src=\"http"), "the report loads nothing from the network")
-        for text in ["Inputs", "Modal split", "<svg", "Origin–destination", "Top dwell places", "data:image/png;base64,", "Transport modes"] {
+        for text in ["Inputs", "Modal split", "<svg", "Origin–destination", "Top dwell places", "data:image/png;base64,", "Transport modes"]
+        {
             #expect(html.contains(text), "report.html lacks \(text)")
         }
         // The page that publishes names no input file; the operator's page in restricted/ does, with the labels' agreement.
@@ -82,14 +90,15 @@ import Testing
         let imu = try #require(phone.first { $0.hasSuffix(".csv.gz") })
         try FileManager.default.createDirectory(atPath: folder.file("traces/phone-99"), withIntermediateDirectories: true)
         let track = try String(contentsOfFile: folder.file("traces/phone-01/\(gpx)"), encoding: .utf8)
-        try folder.write("traces/phone-99/\(gpx)", track.replacingOccurrences(of: "phone-01", with: "phone-99"))  // the GPX names its author
+        try folder.write("traces/phone-99/\(gpx)", track.replacingOccurrences(of: "phone-01", with: "phone-99")) // the GPX names its author
         try FileManager.default.copyItem(atPath: folder.file("traces/phone-01/\(imu)"), toPath: folder.file("traces/phone-99/\(imu)"))
         let (_, third) = try run(folder)
         #expect(third["ingested"] as? Int == 2 && third["classified_files"] as? Int == 1 && third["up_to_date"] as? Bool == false)
         let devices = try readCSV(folder.file("out/restricted/device_stats.csv")).map { $0["device"] ?? "" }
         #expect(devices.contains("phone-99"))
         let (_, forced) = try run(folder, out: "out", ["--force"])
-        #expect(forced["classified_files"] as? Int == 3 && forced["unchanged"] as? Int == 0, "--force reads and classifies everything again")
+        #expect(
+            forced["classified_files"] as? Int == 3 && forced["unchanged"] as? Int == 0, "--force reads and classifies everything again")
     }
 
     @Test func aRunKilledAtAnyPointIsFinishedByTheNextOne() throws {
@@ -117,11 +126,16 @@ import Testing
         #expect([0, 2].contains(try run(folder, out: "resumed").0.status))
         let resumed = try contents(folder.file("resumed"))
         #expect(Set(resumed.keys) == Set(expected.keys))
-        for (name, data) in expected where name != "restricted/quarantine.csv" { #expect(resumed[name] == data, "\(name) differs from the uninterrupted run's") }
+        for (name, data) in expected where name != "restricted/quarantine.csv" {
+            #expect(resumed[name] == data, "\(name) differs from the uninterrupted run's")
+        }
         // quarantine.csv also says when each file was quarantined, which differs between two runs.
-        let withoutTime = { (name: String) in try readCSV(folder.file("\(name)/restricted/quarantine.csv")).map { $0.filter { !$0.key.hasPrefix("run_started") } } }
+        let withoutTime = { (name: String) in
+            try readCSV(folder.file("\(name)/restricted/quarantine.csv")).map { $0.filter { !$0.key.hasPrefix("run_started") } }
+        }
         #expect(try withoutTime("resumed") == withoutTime("reference"))
-        let a = try PipelineStore(path: folder.file("reference/pipeline.sqlite")), b = try PipelineStore(path: folder.file("resumed/pipeline.sqlite"))
+        let a = try PipelineStore(path: folder.file("reference/pipeline.sqlite")),
+            b = try PipelineStore(path: folder.file("resumed/pipeline.sqlite"))
         for table in ["fixes", "mode_windows", "staypoints", "dwells", "triplegs", "trips", "heatmap_cells", "input_files", "quarantine"] {
             let sql = "SELECT COUNT(*) AS n FROM \(table)"
             #expect(try a.rows(sql) == b.rows(sql), "\(table) row counts differ")
@@ -139,11 +153,14 @@ import Testing
         try first.run()
         let lock = folder.file("out/pipeline.sqlite.lock")
         let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, !((try? String(contentsOfFile: lock, encoding: .utf8)) ?? "").contains("pid") { Thread.sleep(forTimeInterval: 0.01) }
+        while Date() < deadline, !((try? String(contentsOfFile: lock, encoding: .utf8)) ?? "").contains("pid") {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
         let second = try cli.pipeline(["run", "traces", "--out", "out"], in: folder.path)
         first.waitUntilExit()
         #expect(second.status == 75, "\(second.stderr)")
-        #expect(second.stderr.contains("another pipeline run is using this store") && second.stderr.contains("pid \(first.processIdentifier)"))
+        #expect(
+            second.stderr.contains("another pipeline run is using this store") && second.stderr.contains("pid \(first.processIdentifier)"))
         #expect(first.terminationStatus == 2)
         let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
         #expect(try store.rows("PRAGMA integrity_check").first?["integrity_check"] == "ok")
@@ -154,8 +171,10 @@ import Testing
         let folder = try TemporaryFolder()
         let printed = try cli.pipeline(["config", "--print"], in: folder.path)
         #expect(printed.status == 0)
-        for key in ["cleaning:", "max_accuracy_meters: 150", "staypoints:", "distance_meters: 100", "heatmap:", "cell_meters: 100",
-                    "minimum_devices: 3", "switch_penalty_nats: 6", "transfer_kinds:", "utc_offset_hours: 0", "model: \"models/mode-model.json\""] {
+        for key in [
+            "cleaning:", "max_accuracy_meters: 150", "staypoints:", "distance_meters: 100", "heatmap:", "cell_meters: 100",
+            "minimum_devices: 3", "switch_penalty_nats: 6", "transfer_kinds:", "utc_offset_hours: 0", "model: \"models/mode-model.json\""
+        ] {
             #expect(printed.stdout.contains(key), "config --print lacks \(key)")
         }
         try folder.write("defaults.yaml", printed.stdout)
@@ -167,8 +186,10 @@ import Testing
         let tree = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect((tree?["heatmap"] as? [String: Any])?["cell_meters"] as? Double == 250)
         #expect((tree?["calendar"] as? [String: Any])?["utc_offset_hours"] as? Double == 0)
-        #expect(Set(tree?.keys.map { $0 } ?? []) == Set(printed.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map { String($0.dropLast()) }),
-                "the JSON has the YAML's sections")
+        #expect(
+            Set(tree?.keys.map { $0 } ?? [])
+                == Set(printed.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map { String($0.dropLast()) }),
+            "the JSON has the YAML's sections")
 
         try folder.write("typo.yaml", "heatmap:\n  cell_meter: 50\n")
         let typo = try cli.pipeline(["config", "--config", "typo.yaml"], in: folder.path)
@@ -193,8 +214,13 @@ import Testing
     @Test func trainRidesAreMeasuredAndCheckInsWithoutDataReported() throws {
         let folder = try TemporaryFolder()
         // The train commuter (phone-04) records IMU on every trip; a check-in of a phone that sent nothing.
-        #expect(try cli.pipeline(["simulate", "--out", "traces", "--devices", "4", "--days", "1", "--seed", "7", "--gps-still-interval", "30",
-                                  "--imu-devices", "4", "--faults"], in: folder.path).status == 0)
+        #expect(
+            try cli.pipeline(
+                [
+                    "simulate", "--out", "traces", "--devices", "4", "--days", "1", "--seed", "7", "--gps-still-interval", "30",
+                    "--imu-devices", "4", "--faults"
+                ], in: folder.path
+            ).status == 0)
         let checkins = try String(contentsOfFile: folder.file("traces/checkins.csv"), encoding: .utf8)
         try folder.write("traces/checkins.csv", checkins + "ghost,TER 1,station-south,station-central,2024-05-06T08:00:00Z,,,3,,,,,\n")
         let (outcome, summary) = try run(folder)
@@ -208,7 +234,8 @@ import Testing
             let nmv = Double(ride["nmv"] ?? "") ?? -1, av = Double(ride["a_v_mps2"] ?? "") ?? -1
             #expect((0.5...4).contains(nmv) && (0.05...1).contains(av), "plausible regional-train comfort: N_MV \(nmv), a_v \(av)")
             let departure = { (row: [String: String]) in row["scheduled_departure_at"].flatMap { ISO8601.parse($0) } }
-            let match = try #require(truth.first { $0["device"] == ride["device"] && departure($0) != nil && departure($0) == departure(ride) })
+            let match = try #require(
+                truth.first { $0["device"] == ride["device"] && departure($0) != nil && departure($0) == departure(ride) })
             for (ours, theirs) in [("departure_delay_s", "departure_delay_s"), ("arrival_delay_s", "arrival_delay_s")] {
                 let error = abs((Double(ride[ours] ?? "") ?? .nan) - (Double(match[theirs] ?? "") ?? .nan))
                 #expect(error <= 40, "\(ours) within 40 s of the truth (geofence edge vs platform): off by \(error) s")
@@ -218,7 +245,8 @@ import Testing
         let trains = try readCSV(folder.file("out/train_comfort.csv"))
         #expect(trains.allSatisfy { (Int($0["persons"] ?? "") ?? 0) >= 3 })
         let html = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
-        #expect(html.contains("Train comfort and punctuality") && html.contains("1 no data") && !html.contains("N_MV of each measured ride")
+        #expect(
+            html.contains("Train comfort and punctuality") && html.contains("1 no data") && !html.contains("N_MV of each measured ride")
                 && !html.contains("Continuous comfort, "))
         // At k = 1, asked for by name, every ride is in a train's summary.
         try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
@@ -233,12 +261,17 @@ import Testing
     /// speeds without stops that no real vehicle has, and what the model calls them is printed.
     @Test func theBundledTracesRecoverTheirTruth() throws {
         let folder = try TemporaryFolder()
-        let outcome = try cli.pipeline(["run", SharedData.projectRoot + "/traces", "--out", "out", "--json",
-                                        "--model", SharedData.projectRoot + "/models/mode-model.json"], in: folder.path)
+        let outcome = try cli.pipeline(
+            [
+                "run", SharedData.projectRoot + "/traces", "--out", "out", "--json",
+                "--model", SharedData.projectRoot + "/models/mode-model.json"
+            ], in: folder.path)
         #expect(outcome.status == 2, "one cut-off upload is quarantined: \(outcome.stderr)")
         let comparison = try TruthComparison(truth: SharedData.projectRoot + "/traces/.truth", output: folder.file("out"))
-        print("truth recovery (bundled traces, IMU model): \(comparison); by true mode: "
-              + comparison.secondsByTrueMode.keys.sorted().map { String(format: "%@ %.2f", $0, comparison.accuracy(of: $0)) }.joined(separator: ", "))
+        print(
+            "truth recovery (bundled traces, IMU model): \(comparison); by true mode: "
+                + comparison.secondsByTrueMode.keys.sorted().map { String(format: "%@ %.2f", $0, comparison.accuracy(of: $0)) }.joined(
+                    separator: ", "))
         #expect(comparison.tripRecall.value >= 0.9 && comparison.accuracy(of: "walk") >= 0.9, "\(comparison)")
     }
 

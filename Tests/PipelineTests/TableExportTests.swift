@@ -18,7 +18,8 @@ import Testing
         var options = IngestOptions(paths: [folder.file("traces")], storePath: folder.file("out/pipeline.sqlite"))
         options.reportsFolder = folder.file("out")
         _ = try IngestRun(options: options, progress: Progress(quiet: true)).run()
-        _ = try TripsRun(storePath: folder.file("out/pipeline.sqlite"), reportsFolder: folder.file("out")).run(progress: Progress(quiet: true))
+        _ = try TripsRun(storePath: folder.file("out/pipeline.sqlite"), reportsFolder: folder.file("out")).run(
+            progress: Progress(quiet: true))
         return folder.file("out/pipeline.sqlite")
     }
 
@@ -70,7 +71,7 @@ import Testing
                     switch value {
                     case .null: #expect(field == nil, "\(table.name)")
                     case .integer(let integer): #expect(field == String(integer), "\(table.name)")
-                    case .real(let real):  // glibc's strtod, not Swift's formatter, reads the text back
+                    case .real(let real): // glibc's strtod, not Swift's formatter, reads the text back
                         #expect(field.map { strtod($0, nil).bitPattern } == real.bitPattern, "\(table.name): \(field ?? "nil") vs \(real)")
                     case .text(let text): #expect(field == text, "\(table.name)")
                     case .blob: Issue.record("\(table.name) holds a blob")
@@ -94,7 +95,9 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("export/staypoints.csv"))) == first)
         #expect(!FileManager.default.fileExists(atPath: folder.file("export/trips.csv")))
 
-        let schema = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("export/schema.json")))) as! [String: Any]
+        let schema =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("export/schema.json"))))
+            as! [String: Any]
         let tables = schema["tables"] as! [[String: Any]]
         #expect(tables.map { $0["name"] as! String } == ["fixes", "staypoints"])
         let staypoints = tables[1]
@@ -118,8 +121,10 @@ import Testing
     }
 
     @Test func emptyTextIsQuotedNullIsEmptyAndAMismatchIsRefused() {
-        let cases: [(StoredValue, ExportColumnType)] = [(.text(""), .string), (.null, .string), (.text("a\r\nb"), .string), (.real(-0.0), .double),
-                                                         (.real(.infinity), .double), (.real(1e-5), .double), (.integer(3), .double), (.integer(-7), .long)]
+        let cases: [(StoredValue, ExportColumnType)] = [
+            (.text(""), .string), (.null, .string), (.text("a\r\nb"), .string), (.real(-0.0), .double),
+            (.real(.infinity), .double), (.real(1e-5), .double), (.integer(3), .double), (.integer(-7), .long)
+        ]
         var text: [UInt8] = []
         for (value, type) in cases {
             text.append(UInt8(ascii: "|"))

@@ -43,8 +43,10 @@ import Trips
         let tracks = try PipelineStore(path: folder.file("store.sqlite")).tracks(groupedBy: .file)
         // Every fix of these is dated 1901-12-13T20:45:52Z (−2³¹ s, a corrupt 32-bit time): all
         // are dropped as implausible_time, so they have no track (trackintel kept one fix each).
-        let corruptTimes: Set = ["gpx/gpxgo/Mojstrovka.gpx", "gpx/gpxgo/gpx-without-root-attributes.gpx",
-                                 "gpx/gpxgo/gpx-without-xml-declaration.gpx", "gpx/gpxpy/Mojstrovka.gpx"]
+        let corruptTimes: Set = [
+            "gpx/gpxgo/Mojstrovka.gpx", "gpx/gpxgo/gpx-without-root-attributes.gpx",
+            "gpx/gpxgo/gpx-without-xml-declaration.gpx", "gpx/gpxpy/Mojstrovka.gpx"
+        ]
         #expect(corruptTimes.allSatisfy { reference.files[$0]?.staypoints.values.allSatisfy(\.isEmpty) ?? false })
         #expect(tracks.count == reference.files.count - corruptTimes.count)
         var compared = 0
@@ -64,11 +66,13 @@ import Trips
                 let theirs = expected.staypoints[set.name] ?? []
                 #expect(ours.count == theirs.count, "\(name) \(set.name): \(ours.count) staypoints, trackintel \(theirs.count)")
                 for (a, b) in zip(ours, theirs) {
-                    #expect(abs(a.startSeconds - b[0]) < 1e-3 && abs(a.endSeconds - b[1]) < 1e-3,
-                            "\(name) \(set.name): \(a.startSeconds)–\(a.endSeconds) vs trackintel \(b)")
+                    #expect(
+                        abs(a.startSeconds - b[0]) < 1e-3 && abs(a.endSeconds - b[1]) < 1e-3,
+                        "\(name) \(set.name): \(a.startSeconds)–\(a.endSeconds) vs trackintel \(b)")
                     // Positions differ by design (mean of all fixes vs of distinct positions; see StaypointDetector).
-                    let offset = TrackPoint.distanceMeters(TrackPoint(timeSeconds: 0, latitudeDegrees: a.latitudeDegrees, longitudeDegrees: a.longitudeDegrees),
-                                                           TrackPoint(timeSeconds: 0, latitudeDegrees: b[2], longitudeDegrees: b[3]))
+                    let offset = TrackPoint.distanceMeters(
+                        TrackPoint(timeSeconds: 0, latitudeDegrees: a.latitudeDegrees, longitudeDegrees: a.longitudeDegrees),
+                        TrackPoint(timeSeconds: 0, latitudeDegrees: b[2], longitudeDegrees: b[3]))
                     largestOffset = max(largestOffset, offset)
                 }
                 compared += theirs.count

@@ -26,7 +26,8 @@ import ZIPFoundation
     static func writeFeed(_ folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         func write(_ name: String, _ lines: [String]) throws {
-            try (lines.joined(separator: "\r\n") + "\r\n").write(toFile: (folder as NSString).appendingPathComponent(name), atomically: true, encoding: .utf8)
+            try (lines.joined(separator: "\r\n") + "\r\n").write(
+                toFile: (folder as NSString).appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
         var stops = ["\u{FEFF}stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station"]
         var times = ["trip_id,arrival_time,departure_time,stop_id,stop_sequence"]
@@ -49,7 +50,7 @@ import ZIPFoundation
         try write("routes.txt", ["route_id,route_short_name,route_type", "R1,1,3", "M1,M,1", "G,gondola,6"])
         try write("trips.txt", ["route_id,service_id,trip_id,shape_id", "R1,WD,bus1,", "M1,WD,metro1,shM", "G,WD,gondola1,"])
         var shape = ["shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence"]
-        for (n, east) in stride(from: 0.0, through: 6000, by: 500).enumerated().reversed() {  // out of order on purpose
+        for (n, east) in stride(from: 0.0, through: 6000, by: 500).enumerated().reversed() { // out of order on purpose
             let (lat, lon) = position(east: east, north: 2000)
             shape.append("shM,\(lat),\(lon),\(n + 1)")
         }
@@ -75,8 +76,9 @@ import ZIPFoundation
         let archive = try Archive(url: URL(fileURLWithPath: zip), accessMode: .create, pathEncoding: nil)
         try FileManager.default.createDirectory(atPath: folder.file("wrapped"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: folder.file("feed"), toPath: folder.file("wrapped/gtfs"))
-        for name in ["stops.txt", "stop_times.txt", "routes.txt", "trips.txt", "shapes.txt"] {  // in one folder, as some agencies zip it
-            try archive.addEntry(with: "gtfs/" + name, relativeTo: URL(fileURLWithPath: folder.file("wrapped")), compressionMethod: .deflate)
+        for name in ["stops.txt", "stop_times.txt", "routes.txt", "trips.txt", "shapes.txt"] { // in one folder, as some agencies zip it
+            try archive.addEntry(
+                with: "gtfs/" + name, relativeTo: URL(fileURLWithPath: folder.file("wrapped")), compressionMethod: .deflate)
         }
         let zipped = try GTFSFeed.load(path: zip)
         #expect(zipped.stops.count == feed.stops.count && zipped.corridors.count == 2 && zipped.summary == feed.summary)
@@ -98,9 +100,14 @@ import ZIPFoundation
             let (lat, lon) = Self.position(east: east, north: north)
             for kind in [TransitKind.bus, .rail] {
                 let brute = feed.stops.filter { $0.kinds.contains(kind) }
-                    .map { Geodesy.haversineMeters(latitude1: lat, longitude1: lon, latitude2: $0.latitudeDegrees, longitude2: $0.longitudeDegrees) }.min()!
+                    .map {
+                        Geodesy.haversineMeters(
+                            latitude1: lat, longitude1: lon, latitude2: $0.latitudeDegrees, longitude2: $0.longitudeDegrees)
+                    }.min()!
                 let found = index.nearestStopMeters(lat, lon, kind: kind)
-                #expect(abs(found - min(brute, TransitIndex.maxSearchMeters)) <= 0.005 * brute + 0.01, "\(kind) at \(east), \(north): \(found) vs \(brute)")
+                #expect(
+                    abs(found - min(brute, TransitIndex.maxSearchMeters)) <= 0.005 * brute + 0.01,
+                    "\(kind) at \(east), \(north): \(found) vs \(brute)")
             }
             // Within 30 m of the metro's line (north = 2000 from east 0 to 6000), and only there.
             let nearRail = abs(north - 2000) <= 29.9 && east >= 0 && east <= 6000
@@ -120,7 +127,7 @@ import ZIPFoundation
         match.startMeters = [.rail: 1500, .bus: 20]
         match.endMeters = [.rail: 1800, .bus: 25]
         #expect(fusion.transitMode(match) == .bus)
-        match.stops = 14  // most stops are not at bus stops: a car at lights along a bus route
+        match.stops = 14 // most stops are not at bus stops: a car at lights along a bus route
         #expect(fusion.transitMode(match) == nil)
         match.stops = 8
         match.stoppedAt[.bus] = 1
@@ -165,9 +172,13 @@ import ZIPFoundation
             let spans = stride(from: points[0].timeSeconds, to: points.last!.timeSeconds, by: 30).enumerated().map { index, t in
                 ModeSpan(startSeconds: t, endSeconds: t + 30, mode: windows[index % windows.count], source: .model)
             }
-            var legs = [Tripleg(device: "eve", firstFix: 0, lastFix: points.count - 1, startSeconds: points[0].timeSeconds,
-                                endSeconds: points.last!.timeSeconds, distanceMeters: 4000, mode: windows[0], modeSource: .model)]
-            LegFusion(legModel: nil, imuClasses: [.still, .walk, .car, .bus, .train], transit: transit).apply(track, legs: &legs, imuSpans: spans)
+            var legs = [
+                Tripleg(
+                    device: "eve", firstFix: 0, lastFix: points.count - 1, startSeconds: points[0].timeSeconds,
+                    endSeconds: points.last!.timeSeconds, distanceMeters: 4000, mode: windows[0], modeSource: .model)
+            ]
+            LegFusion(legModel: nil, imuClasses: [.still, .walk, .car, .bus, .train], transit: transit).apply(
+                track, legs: &legs, imuSpans: spans)
             return legs[0]
         }
         let confident = decide([.car])
@@ -175,7 +186,9 @@ import ZIPFoundation
         #expect(confident.modeNote == "the IMU windows' car stands against the transit feed's bus", "\(confident.modeNote ?? "")")
         // Car and train in turn: a vehicle, not which (no GPS leg model); the feed says bus.
         let vehicle = decide([.car, .train])
-        #expect(vehicle.mode == .bus && vehicle.modeSource == .transit, "\(String(describing: vehicle.mode)) \(String(describing: vehicle.modeSource))")
+        #expect(
+            vehicle.mode == .bus && vehicle.modeSource == .transit,
+            "\(String(describing: vehicle.mode)) \(String(describing: vehicle.modeSource))")
     }
 
     /// A GPS track written fix by fix, in metres east and north of the street's start.
@@ -202,22 +215,22 @@ import ZIPFoundation
     static func day() -> String {
         var track = Track(clock: Timestamp(secondsSince1970: 1_700_000_000))
         func at(_ east: Double, _ north: Double, seconds: Double) { track.at(east, north, seconds: seconds) }
-        for _ in 0..<120 { at(-300, 0, seconds: 10) }  // 20 min at home
-        for step in 0..<108 { at(-300 + Double(step) * 2.8, 0, seconds: 2) }  // walk to the stop
+        for _ in 0..<120 { at(-300, 0, seconds: 10) } // 20 min at home
+        for step in 0..<108 { at(-300 + Double(step) * 2.8, 0, seconds: 2) } // walk to the stop
         var east = 0.0
-        while east < 4000 {  // the bus: 10 m/s, 30 s at each stop
+        while east < 4000 { // the bus: 10 m/s, 30 s at each stop
             at(east, 0, seconds: 2)
             let next = east + 20
             if Int(next) % 400 == 0 { for _ in 0..<15 { at(next, 0, seconds: 2) } }
             east = next
         }
-        for step in 0..<36 { at(4000, Double(step) * 2.8, seconds: 2) }  // walk to the office
+        for step in 0..<36 { at(4000, Double(step) * 2.8, seconds: 2) } // walk to the office
         for _ in 0..<120 { at(4000, 100, seconds: 10) }
         for step in 0..<36 { at(4000, 100 - Double(step) * 3, seconds: 2) }
         east = 4000
         var north = -1000.0
-        for step in 0..<50 { at(4000, -Double(step) * 20, seconds: 2) }  // to the southern road
-        while east > 0 {  // the car: 14 m/s, a 30 s light every 700 m
+        for step in 0..<50 { at(4000, -Double(step) * 20, seconds: 2) } // to the southern road
+        while east > 0 { // the car: 14 m/s, a 30 s light every 700 m
             at(east, north, seconds: 2)
             east -= 28
             if Int(east) % 700 < 28 { for _ in 0..<15 { at(east, north, seconds: 2) } }
@@ -235,7 +248,7 @@ import ZIPFoundation
         var track = Track(clock: Timestamp(secondsSince1970: 1_700_100_000))
         func at(_ east: Double, _ north: Double, seconds: Double) { track.at(east, north, seconds: seconds) }
         for _ in 0..<120 { at(-250, 2000, seconds: 10) }
-        for step in 0...90 { at(-250 + Double(step) * 2.8, 2000, seconds: step == 90 ? undergroundSeconds : 2) }  // the last fix at the station, then underground
+        for step in 0...90 { at(-250 + Double(step) * 2.8, 2000, seconds: step == 90 ? undergroundSeconds : 2) } // the last fix at the station, then underground
         for step in 0..<72 { at(3000, 2000 + Double(step) * 2.8, seconds: 2) }
         for _ in 0..<120 { at(3000, 2200, seconds: 10) }
         return track.gpx
@@ -253,20 +266,26 @@ import ZIPFoundation
         let plain = try cli.pipeline(["run", "in", "--out", "plain", "--model", model], in: folder.path)
         #expect(plain.status == 0, "\(plain.stderr)")
         let bareStays = try Self.legs(folder.file("plain/restricted/staypoints.csv"))
-        #expect(bareStays.count == 3 && bareStays.contains { Double($0["duration_s"]!)! >= 600 && Double($0["duration_s"]!)! < 700 },
-                "without a feed the ride is a stay at the first station: \(bareStays.map { $0["duration_s"]! })")
+        #expect(
+            bareStays.count == 3 && bareStays.contains { Double($0["duration_s"]!)! >= 600 && Double($0["duration_s"]!)! < 700 },
+            "without a feed the ride is a stay at the first station: \(bareStays.map { $0["duration_s"]! })")
         #expect(try !Self.legs(folder.file("plain/restricted/triplegs.csv")).contains { $0["travel_mode"] == "train" })
 
         let run = try cli.pipeline(["run", "in", "--out", "out", "--model", model, "--transit", "feed"], in: folder.path)
         #expect(run.status == 0, "\(run.stderr)")
         let stays = try Self.legs(folder.file("out/restricted/staypoints.csv"))
-        #expect(stays.count == 2 && stays.allSatisfy { Double($0["duration_s"]!)! >= 1190 }, "home and work only: \(stays.map { $0["duration_s"]! })")
+        #expect(
+            stays.count == 2 && stays.allSatisfy { Double($0["duration_s"]!)! >= 1190 },
+            "home and work only: \(stays.map { $0["duration_s"]! })")
         let legs = try Self.legs(folder.file("out/restricted/triplegs.csv"))
-        #expect(legs.map { $0["travel_mode"]! } == ["walk", "train", "walk"], "\(legs.map { "\($0["travel_mode"]!) \($0["duration_s"]!) s" })")
+        #expect(
+            legs.map { $0["travel_mode"]! } == ["walk", "train", "walk"], "\(legs.map { "\($0["travel_mode"]!) \($0["duration_s"]!) s" })")
         #expect(legs[1]["duration_s"] == "600.0" && legs[1]["mode_source"] == "transit" && legs[1]["longest_gap_s"] == "600.0")
         let trips = try Self.legs(folder.file("out/restricted/trips.csv"))
         let legSeconds = legs.map { Double($0["duration_s"]!)! }.reduce(0, +)
-        #expect(trips.count == 1 && abs(Double(trips[0]["duration_s"]!)! - legSeconds) < 1, "one trip from home to work, its legs end to end: \(trips)")
+        #expect(
+            trips.count == 1 && abs(Double(trips[0]["duration_s"]!)! - legSeconds) < 1,
+            "one trip from home to work, its legs end to end: \(trips)")
     }
 
     @Test func runWithTransitNamesTheBusRideAndKeepsItsEvidence() throws {
@@ -281,14 +300,21 @@ import ZIPFoundation
         #expect(plain.status == 0, "\(plain.stderr)")
         let bare = try Self.legs(folder.file("plain/restricted/triplegs.csv"))
         #expect(bare.allSatisfy { $0["bus_corridor_share"] == "" && $0["end_rail_stop_m"] == "" }, "no feed: transit columns empty")
-        #expect(!bare.contains { $0["device"] == "rider" && $0["travel_mode"] == "train" }, "without a feed the metro ride is hidden in a walk")
-        print("without a feed: " + bare.map { "\($0["travel_mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", "))
-        let start = 1_700_000_000.0 + 1200 + 216, busEnd = start + 700  // 400 s driving, 10 stops of 30 s
+        #expect(
+            !bare.contains { $0["device"] == "rider" && $0["travel_mode"] == "train" }, "without a feed the metro ride is hidden in a walk")
+        print(
+            "without a feed: "
+                + bare.map { "\($0["travel_mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", "))
+        let start = 1_700_000_000.0 + 1200 + 216, busEnd = start + 700 // 400 s driving, 10 stops of 30 s
         func ride(_ legs: [[String: String]]) -> [[String: String]] {
-            legs.filter { $0["device"] == "commuter" && Double($0["started_unix_s"]!)! >= start - 30 && Double($0["finished_unix_s"]!)! <= busEnd + 30
-                && $0["travel_mode"] != "walk" && $0["travel_mode"] != "still" }
+            legs.filter {
+                $0["device"] == "commuter" && Double($0["started_unix_s"]!)! >= start - 30 && Double($0["finished_unix_s"]!)! <= busEnd + 30
+                    && $0["travel_mode"] != "walk" && $0["travel_mode"] != "still"
+            }
         }
-        #expect(!ride(bare).isEmpty && ride(bare).allSatisfy { $0["travel_mode"] == "car" && $0["mode_source"] == "gps_rules" }, "\(ride(bare))")
+        #expect(
+            !ride(bare).isEmpty && ride(bare).allSatisfy { $0["travel_mode"] == "car" && $0["mode_source"] == "gps_rules" }, "\(ride(bare))"
+        )
         let plainReport = try String(contentsOfFile: folder.file("plain/report.html"), encoding: .utf8)
         #expect(!plainReport.contains("Transit feed"), "no feed, no feed line")
 
@@ -297,35 +323,51 @@ import ZIPFoundation
         let everyLeg = try Self.legs(folder.file("out/restricted/triplegs.csv"))
         let named = everyLeg.filter { $0["mode_source"] == "transit" }.count
         let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
-        #expect(named > 0 && report.contains("Transit feed feed: 21 stops (7 rail, 14 bus), 2 corridors")
+        #expect(
+            named > 0 && report.contains("Transit feed feed: 21 stops (7 rail, 14 bus), 2 corridors")
                 && report.contains("of \(everyLeg.count) triplegs start or end within 2 km of its stops, \(named) named by it"),
-                "the report names the feed and what it gave the legs")
+            "the report names the feed and what it gave the legs")
         let metro = everyLeg.filter { $0["device"] == "rider" }
-        print("the metro rider with the feed: " + metro.map { "\($0["travel_mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", "))
+        print(
+            "the metro rider with the feed: "
+                + metro.map { "\($0["travel_mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", "))
         let underground = metro.filter { $0["travel_mode"] == "train" }
-        #expect(underground.count == 1 && underground.first?["mode_source"] == "transit" && underground.first?["duration_s"] == "240.0", "\(metro)")
-        #expect(Double(underground.first?["start_rail_stop_m"] ?? "") ?? 999 <= 20 && Double(underground.first?["longest_gap_s"] ?? "") == 240)
+        #expect(
+            underground.count == 1 && underground.first?["mode_source"] == "transit" && underground.first?["duration_s"] == "240.0",
+            "\(metro)")
+        #expect(
+            Double(underground.first?["start_rail_stop_m"] ?? "") ?? 999 <= 20 && Double(underground.first?["longest_gap_s"] ?? "") == 240)
         #expect(metro.filter { $0["travel_mode"] == "walk" }.count == 2, "the walks to and from the stations stay walks: \(metro)")
         let legs = everyLeg.filter { $0["device"] == "commuter" }
-        print("with the feed: " + legs.map { "\($0["travel_mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", "))
+        print(
+            "with the feed: " + legs.map { "\($0["travel_mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", ")
+        )
         let busRide = ride(legs)
         let rideSeconds = busRide.map { Double($0["duration_s"]!)! }.reduce(0, +)
-        let busSeconds = busRide.filter { $0["travel_mode"] == "bus" && $0["mode_source"] == "transit" }.map { Double($0["duration_s"]!)! }.reduce(0, +)
+        let busSeconds = busRide.filter { $0["travel_mode"] == "bus" && $0["mode_source"] == "transit" }.map { Double($0["duration_s"]!)! }
+            .reduce(0, +)
         #expect(rideSeconds > 300 && busSeconds >= 0.9 * rideSeconds, "bus \(busSeconds) of \(rideSeconds) s")
         for leg in busRide {
             #expect(Double(leg["bus_corridor_share"]!)! > 0.9 && Int(leg["bus_stops_stopped_at"]!)! >= 8, "\(leg)")
             #expect(Double(leg["start_rail_stop_m"]!)! > 1500 && leg["gps_p_bus"] == "", "no leg model, no probabilities: \(leg)")
         }
         let drive = legs.filter { Double($0["started_unix_s"]!)! > busEnd + 1200 && ["car", "bus", "train"].contains($0["travel_mode"]!) }
-        #expect(!drive.isEmpty && drive.allSatisfy { $0["travel_mode"] == "car" && $0["mode_source"] != "transit" && Double($0["bus_corridor_share"]!)! < 0.1 }, "\(drive)")
+        #expect(
+            !drive.isEmpty
+                && drive.allSatisfy {
+                    $0["travel_mode"] == "car" && $0["mode_source"] != "transit" && Double($0["bus_corridor_share"]!)! < 0.1
+                }, "\(drive)")
 
         let again = try cli.pipeline(["run", "in", "--out", "out", "--model", shipped, "--transit", "feed"], in: folder.path)
         #expect(again.stderr.contains("nothing changed since the last run"), "\(again.stderr)")
-        try "route_id,route_short_name,route_type\r\nR1,1,3\r\nM1,M,2\r\n".write(toFile: folder.file("feed/routes.txt"), atomically: true, encoding: .utf8)
+        try "route_id,route_short_name,route_type\r\nR1,1,3\r\nM1,M,2\r\n".write(
+            toFile: folder.file("feed/routes.txt"), atomically: true, encoding: .utf8)
         let changed = try cli.pipeline(["run", "in", "--out", "out", "--model", shipped, "--transit", "feed"], in: folder.path)
         #expect(!changed.stderr.contains("nothing changed since the last run"), "a changed feed re-runs the trips: \(changed.stderr)")
         let missing = try cli.pipeline(["run", "in", "--out", "out", "--transit", "nowhere.zip"], in: folder.path)
-        #expect(missing.status == 64 && missing.stderr.contains("nowhere.zip: no such file or folder"), "said before any input is read: \(missing.stderr)")
+        #expect(
+            missing.status == 64 && missing.stderr.contains("nowhere.zip: no such file or folder"),
+            "said before any input is read: \(missing.stderr)")
         // A feed of another region (one bus stop 100 km away) decides nothing, and says so.
         _ = try folder.write("far/stops.txt", "stop_id,stop_lat,stop_lon\nF,49.0,3.2\n")
         _ = try folder.write("far/routes.txt", "route_id,route_type\nR,3\n")
@@ -333,13 +375,16 @@ import ZIPFoundation
         _ = try folder.write("far/stop_times.txt", "trip_id,stop_id,stop_sequence\nt,F,1\n")
         let far = try cli.pipeline(["run", "in", "--out", "far-out", "--model", shipped, "--transit", "far", "--json"], in: folder.path)
         let farSummary = try JSONSerialization.jsonObject(with: Data(far.stdout.utf8)) as! [String: Any]
-        #expect((farSummary["warnings"] as? [String])?.contains { $0.contains("within 2 km of a stop of the feed") } == true, "\(far.stderr)")
+        #expect(
+            (farSummary["warnings"] as? [String])?.contains { $0.contains("within 2 km of a stop of the feed") } == true, "\(far.stderr)")
     }
 
     /// The shipped model without its GPS leg model, written into `folder`: GPS-only legs are
     /// then named by the speed rules, so what the feed changes is plain.
     static func rulesForGPS(in folder: TemporaryFolder) throws -> String {
-        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: SharedData.projectRoot + "/models/mode-model.json"))) as! [String: Any]
+        var json =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: SharedData.projectRoot + "/models/mode-model.json"))) as! [String: Any]
         json.removeValue(forKey: "gps_legs")
         let path = folder.file("rules-for-gps.json")
         try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: path))
@@ -347,7 +392,9 @@ import ZIPFoundation
     }
 
     static func legs(_ path: String) throws -> [[String: String]] {
-        let rows = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let rows = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         return rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(rows[0], $0)) }
     }
 }

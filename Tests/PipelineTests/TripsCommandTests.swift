@@ -16,7 +16,8 @@ import Trips
         var points: [GPXBuilder.Point] = []
         var time = start, east = 0.0
         func fix() {
-            points.append(GPXBuilder.Point(48, 2 + east / (metresPerDegree * cos(48 * Double.pi / 180)), time: Timestamp(secondsSince1970: time)))
+            points.append(
+                GPXBuilder.Point(48, 2 + east / (metresPerDegree * cos(48 * Double.pi / 180)), time: Timestamp(secondsSince1970: time)))
             time += 5
         }
         for _ in 0..<360 { fix() }
@@ -33,7 +34,8 @@ import Trips
         gpx.tracks = [[Self.commute()]]
         for commuter in commuters { try folder.write("traces/\(commuter)/commute.gpx", gpx.text) }
         let workLongitude = 2 + 6640 / (Self.metresPerDegree * cos(48 * Double.pi / 180))
-        try folder.write("traces/zones.csv", "id,name,kind,lat,lon,radius_m\nhome,Home,home,48,2,100\nwork,Office,work,48,\(workLongitude),100\n")
+        try folder.write(
+            "traces/zones.csv", "id,name,kind,lat,lon,radius_m\nhome,Home,home,48,2,100\nwork,Office,work,48,\(workLongitude),100\n")
         var options = IngestOptions(paths: [folder.file("traces")], storePath: folder.file("out/pipeline.sqlite"))
         options.reportsFolder = folder.file("out")
         _ = try IngestRun(options: options, progress: Progress(quiet: true)).run()
@@ -62,7 +64,8 @@ import Trips
         let store = try makeStore(two, commuters: ["ana", "ana2", "ben"])
         let suppressed = try TripsRun(storePath: store, reportsFolder: two.file("out")).run(progress: Progress(quiet: true))
         #expect(try Self.csv(two.file("out/od_matrix.csv")).isEmpty, "three devices, two persons: under k = 3")
-        #expect(suppressed.odMatrix.suppressedPairs == 1 && suppressed.odMatrix.suppressedTrips == 3 && suppressed.odMatrix.minimumPersons == 3)
+        #expect(
+            suppressed.odMatrix.suppressedPairs == 1 && suppressed.odMatrix.suppressedTrips == 3 && suppressed.odMatrix.minimumPersons == 3)
         let pairs = try PipelineStore(path: store).busiestGeofencePairs(limit: 20, minimumPersons: 3)
         #expect(pairs.pairs.isEmpty && pairs.suppressed == 1)
         #expect(try PipelineStore(path: store).busiestGeofencePairs(limit: 20, minimumPersons: 2).pairs.first?.persons == 2)
@@ -72,14 +75,16 @@ import Trips
         let folder = try TemporaryFolder()
         let store = try makeStore(folder)
         var run = TripsRun(storePath: store, reportsFolder: folder.file("out"))
-        run.minimumPersons = 1  // one commuter: her OD pair is published only at k = 1 (aPairFewerThanKPersonsMadeIsNeverPublished)
+        run.minimumPersons = 1 // one commuter: her OD pair is published only at k = 1 (aPairFewerThanKPersonsMadeIsNeverPublished)
         let summary = try run.run(progress: Progress(quiet: true))
         #expect(summary.devices == 1 && summary.staypoints == 2 && summary.dwells == 2 && summary.trips == 1 && summary.locations == 2)
         #expect(summary.legsByModeSource.keys.sorted() == ["gps_rules"])
 
         let trips = try Self.csv(folder.file("out/restricted/trips.csv"))
         #expect(trips.count == 1)
-        #expect(trips[0]["origin_geofence_name"] == "Home" && trips[0]["destination_geofence_name"] == "Office" && trips[0]["main_mode"] == "car")
+        #expect(
+            trips[0]["origin_geofence_name"] == "Home" && trips[0]["destination_geofence_name"] == "Office"
+                && trips[0]["main_mode"] == "car")
         #expect(trips[0]["leg_modes"] == "walk>car>walk")
         let od = try Self.csv(folder.file("out/od_matrix.csv"))
         #expect(od.count == 1 && od[0]["origin_name"] == "Home" && od[0]["destination_name"] == "Office" && od[0]["share_car"] == "1.0000")
@@ -89,19 +94,27 @@ import Trips
         #expect(stats.count == 1 && stats[0]["device"] == "ana" && stats[0]["trips"] == "1" && stats[0]["days_observed"] == "1")
         #expect(try Self.csv(folder.file("out/restricted/dwells.csv")).map { $0["geofence_name"]! } == ["Home", "Office"])
 
-        let legs = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/restricted/triplegs.geojson")))) as? [String: Any]
+        let legs =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/restricted/triplegs.geojson"))))
+            as? [String: Any]
         let features = try #require(legs?["features"] as? [[String: Any]])
         #expect(features.count == 3)
         let properties = features.map { $0["properties"] as! [String: Any] }
-        #expect(properties.map { $0["travel_mode"] as! String } == ["walk", "car", "walk"] && properties[1]["stroke"] as? String == "#c62828")
+        #expect(
+            properties.map { $0["travel_mode"] as! String } == ["walk", "car", "walk"] && properties[1]["stroke"] as? String == "#c62828")
         for name in ["staypoints.geojson", "dwells.geojson"] {
-            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/restricted/\(name)")))) as? [String: Any]
+            let object =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/restricted/\(name)"))))
+                as? [String: Any]
             #expect((object?["features"] as? [Any])?.count == 2, "\(name)")
         }
 
         let counts = try PipelineStore(path: store).tableCounts()
-        #expect(counts["staypoints"] == 2 && counts["dwells"] == 2 && counts["trips"] == 1 && counts["triplegs"] == 3 && counts["locations"] == 2)
-        let linked = try PipelineStore(path: store).rows("""
+        #expect(
+            counts["staypoints"] == 2 && counts["dwells"] == 2 && counts["trips"] == 1 && counts["triplegs"] == 3
+                && counts["locations"] == 2)
+        let linked = try PipelineStore(path: store).rows(
+            """
             SELECT t.id FROM trips t JOIN staypoints o ON o.id = t.origin_staypoint_id JOIN staypoints d ON d.id = t.destination_staypoint_id
             JOIN triplegs l ON l.trip_id = t.id WHERE o.geofence_id = 'home' AND d.geofence_id = 'work'
             """)
@@ -125,8 +138,9 @@ import Trips
         let store = try makeStore(folder)
         // Say an IMU model called the drive a bus ride: its windows outrank the GPS rules.
         let rows = stride(from: Self.start + 1800 + 300, to: Self.start + 1800 + 900, by: 2.5).map {
-            PipelineStore.ModeWindowRow(device: "ana", trace: "ana/phone.csv", startSeconds: $0, endSeconds: $0 + 5, mode: .bus, rawMode: .bus,
-                                        probability: 0.9, decidedBy: "model")
+            PipelineStore.ModeWindowRow(
+                device: "ana", trace: "ana/phone.csv", startSeconds: $0, endSeconds: $0 + 5, mode: .bus, rawMode: .bus,
+                probability: 0.9, decidedBy: "model")
         }
         try PipelineStore(path: store).replaceModeWindows(rows)
         try PipelineStore(path: store).replaceModeWindows(rows)

@@ -43,15 +43,19 @@ struct TruthComparison: CustomStringConvertible {
 
     /// Matches one set against another: same device, time overlap of at least half the
     /// shorter interval, and `agree` for anything else that must match.
-    static func rate(_ from: [[String: String]], _ fromSpan: (String, String), _ to: [[String: String]], _ toSpan: (String, String),
-                     agree: ([String: String], [String: String]) -> Bool) -> Rate {
+    static func rate(
+        _ from: [[String: String]], _ fromSpan: (String, String), _ to: [[String: String]], _ toSpan: (String, String),
+        agree: ([String: String], [String: String]) -> Bool
+    ) -> Rate {
         var rate = Rate(total: from.count)
         for a in from {
             let sa = span(a, fromSpan.0, fromSpan.1)
             if to.contains(where: { b in
                 let sb = span(b, toSpan.0, toSpan.1)
                 return a["device"] == b["device"] && overlap(sa, sb) >= 0.5 * min(sa.1 - sa.0, sb.1 - sb.0) && agree(a, b)
-            }) { rate.matched += 1 }
+            }) {
+                rate.matched += 1
+            }
         }
         return rate
     }
@@ -62,22 +66,30 @@ struct TruthComparison: CustomStringConvertible {
         // A stay is found when a staypoint overlaps it and lies within 100 m of the place.
         let stays = try t("stays.csv"), staypoints = try o("staypoints.csv")
         let near = { (a: [String: String], b: [String: String]) -> Bool in
-            let (la, lo, lb, mb) = (Double(a["lat"] ?? "") ?? 0, Double(a["lon"] ?? "") ?? 0, Double(b["lat"] ?? "") ?? 0, Double(b["lon"] ?? "") ?? 0)
+            let (la, lo, lb, mb) = (
+                Double(a["lat"] ?? "") ?? 0, Double(a["lon"] ?? "") ?? 0, Double(b["lat"] ?? "") ?? 0, Double(b["lon"] ?? "") ?? 0
+            )
             let dy = (la - lb) * 111_195, dx = (lo - mb) * 111_195 * cos(la * .pi / 180)
             return (dx * dx + dy * dy).squareRoot() <= 100
         }
         stayRecall = Self.rate(stays, ("started_unix_s", "finished_unix_s"), staypoints, ("started_unix_s", "finished_unix_s"), agree: near)
-        stayPrecision = Self.rate(staypoints, ("started_unix_s", "finished_unix_s"), stays, ("started_unix_s", "finished_unix_s")) { near($1, $0) }
+        stayPrecision = Self.rate(staypoints, ("started_unix_s", "finished_unix_s"), stays, ("started_unix_s", "finished_unix_s")) {
+            near($1, $0)
+        }
         let sameFence = { (a: [String: String], b: [String: String]) in a["geofence_id"] == b["geofence_id"] }
         let dwells = try t("dwells.csv"), found = try o("dwells.csv")
-        dwellRecall = Self.rate(dwells, ("started_unix_s", "finished_unix_s"), found, ("started_unix_s", "finished_unix_s"), agree: sameFence)
-        dwellPrecision = Self.rate(found, ("started_unix_s", "finished_unix_s"), dwells, ("started_unix_s", "finished_unix_s"), agree: sameFence)
+        dwellRecall = Self.rate(
+            dwells, ("started_unix_s", "finished_unix_s"), found, ("started_unix_s", "finished_unix_s"), agree: sameFence)
+        dwellPrecision = Self.rate(
+            found, ("started_unix_s", "finished_unix_s"), dwells, ("started_unix_s", "finished_unix_s"), agree: sameFence)
         let sameEnds = { (a: [String: String], b: [String: String]) in
             a["origin_geofence_id"] == b["origin_geofence_id"] && a["destination_geofence_id"] == b["destination_geofence_id"]
         }
         let trips = try t("trips.csv"), tripsFound = try o("trips.csv")
-        tripRecall = Self.rate(trips, ("started_unix_s", "finished_unix_s"), tripsFound, ("started_unix_s", "finished_unix_s"), agree: sameEnds)
-        tripPrecision = Self.rate(tripsFound, ("started_unix_s", "finished_unix_s"), trips, ("started_unix_s", "finished_unix_s"), agree: sameEnds)
+        tripRecall = Self.rate(
+            trips, ("started_unix_s", "finished_unix_s"), tripsFound, ("started_unix_s", "finished_unix_s"), agree: sameEnds)
+        tripPrecision = Self.rate(
+            tripsFound, ("started_unix_s", "finished_unix_s"), trips, ("started_unix_s", "finished_unix_s"), agree: sameEnds)
         let legs = try t("legs.csv"), legsFound = try o("triplegs.csv")
         for truthLeg in legs {
             let st = Self.span(truthLeg, "started_unix_s", "finished_unix_s")

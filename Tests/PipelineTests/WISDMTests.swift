@@ -15,7 +15,8 @@ import Testing
         }
         let folder = try TemporaryFolder()
         #expect(try SharedInputs.layout("wisdm_inputs", into: folder.file("wisdm")))
-        let outcome = try cli.pipeline(["evaluate", "wisdm", "--model", SharedData.projectRoot + "/models/mode-model.json", "--json"], in: folder.path)
+        let outcome = try cli.pipeline(
+            ["evaluate", "wisdm", "--model", SharedData.projectRoot + "/models/mode-model.json", "--json"], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         #expect(json["people"] as? Int == 21 && (json["evaluated"] as? String)?.contains("21 persons named") == true)
@@ -23,6 +24,7 @@ import Testing
         let rules = try #require((json["baseline"] as? [String: Any])?["macro_f1"] as? Double)
         print(String(format: "WISDM by person: model still/walk macro-F1 %.3f, rules %.3f", model, rules))
         #expect(model >= rules, "the model at least the rules on people it never saw")
-        #expect((json["unknown_modes"] as? [String])?.contains("F") == true, "activities that are no transport mode are reported, not guessed")
+        #expect(
+            (json["unknown_modes"] as? [String])?.contains("F") == true, "activities that are no transport mode are reported, not guessed")
     }
 }

@@ -13,7 +13,8 @@ import Testing
         parameters.imuTripsPerDay = 1
         parameters.imuDevices = 4
         let simulation = try Simulation(parameters: parameters)
-        return try SimulationWriter(simulation: simulation, outputFolder: folder.file(name), truthFolder: folder.file(name + "-truth")).write()
+        return try SimulationWriter(simulation: simulation, outputFolder: folder.file(name), truthFolder: folder.file(name + "-truth"))
+            .write()
     }
 
     func files(_ folder: String) throws -> [String: Data] {
@@ -50,13 +51,21 @@ import Testing
         for device in simulation.residents.map(\.device) {
             let stays = truth.stays.filter { $0.device == device }, legs = truth.legs.filter { $0.device == device }
             // Stays and legs tile the week without overlap.
-            let periods = (stays.map { ($0.startSeconds, $0.endSeconds) } + legs.map { ($0.startSeconds, $0.endSeconds) }).sorted { $0.0 < $1.0 }
+            let periods = (stays.map { ($0.startSeconds, $0.endSeconds) } + legs.map { ($0.startSeconds, $0.endSeconds) }).sorted {
+                $0.0 < $1.0
+            }
             #expect(periods.first?.0 == simulation.startSeconds && periods.last?.1 == simulation.startSeconds + 7 * 86_400 - 1)
             for (a, b) in zip(periods, periods.dropFirst()) { #expect(a.1 <= b.0 + 1e-9 && b.0 - a.1 < 600, "\(device): \(a) then \(b)") }
             for leg in legs {
                 #expect(leg.path.count == Int(leg.endSeconds - leg.startSeconds) + 1)
                 let speed = leg.distanceMeters / (leg.endSeconds - leg.startSeconds)
-                let range: ClosedRange<Double> = switch leg.mode { case .walk: 1...1.7; case .bike: 3.5...6; case .car: 3...14; default: 10...30 }
+                let range: ClosedRange<Double> =
+                    switch leg.mode {
+                    case .walk: 1...1.7;
+                    case .bike: 3.5...6;
+                    case .car: 3...14;
+                    default: 10...30
+                    }
                 #expect(range.contains(speed), "\(leg.mode) at \(speed) m/s")
             }
         }

@@ -88,14 +88,17 @@ import Testing
             cache[c.mode] = axes
             let own = c.frequency(motion)
             let found = peak(axes[c.axis], in: c.band, step: c.broad ? 0.25 : 0.05, segmentSeconds: c.broad ? 2 : 10)
-            print(String(format: "simulated %@ axis %@: peak %.2f Hz, process at %.2f Hz (documented %.2f–%.2f Hz), seed %d",
-                         c.mode.rawValue, ["x", "y", "z"][c.axis], found, own, c.documented.lowerBound, c.documented.upperBound, seed))
+            print(
+                String(
+                    format: "simulated %@ axis %@: peak %.2f Hz, process at %.2f Hz (documented %.2f–%.2f Hz), seed %d",
+                    c.mode.rawValue, ["x", "y", "z"][c.axis], found, own, c.documented.lowerBound, c.documented.upperBound, seed))
             #expect(c.documented.contains(own))
             #expect(abs(found - own) <= (c.broad ? 1.5 : 0.2), "\(c.mode) axis \(c.axis): peak \(found) Hz, process at \(own) Hz")
         }
         for (mode, axis, range) in [(Mode.walk, 2, 1.8...2.1), (.bike, 1, 65.0 / 60...85.0 / 60)] {
             let found = peak(body(mode, seed: seed, seconds: 120)[axis], in: 0.5...3, step: 0.05, segmentSeconds: 10)
-            #expect(range.contains(found) || abs(found - range.lowerBound) < 0.1 || abs(found - range.upperBound) < 0.1, "\(mode): \(found) Hz")
+            #expect(
+                range.contains(found) || abs(found - range.lowerBound) < 0.1 || abs(found - range.upperBound) < 0.1, "\(mode): \(found) Hz")
         }
         for mode in [Mode.car, .train] {
             let axes = cache[mode]!

@@ -13,9 +13,12 @@ import Testing
         gpx.tracks = [[GPXBuilder.walk(count: 120)]]
         gpx.waypoints = [GPXBuilder.Point(48, 2)]
         try folder.write("traces/alice/walk.gpx", gpx.text)
-        try folder.write("traces/bob/phone.csv", "time,ax,ay,az,label\n" + (0..<500).map { "\(1_700_000_000 + Double($0) * 0.02),0,0,9.8,walking" }.joined(separator: "\n"))
+        try folder.write(
+            "traces/bob/phone.csv",
+            "time,ax,ay,az,label\n" + (0..<500).map { "\(1_700_000_000 + Double($0) * 0.02),0,0,9.8,walking" }.joined(separator: "\n"))
         try folder.write("traces/zones.csv", "id,name,kind,lat,lon,radius_m\nh,Home,home,48,2,100\n")
-        try folder.write("traces/checkins.csv", "device,train,from_station,to_station,checkin_time,cleanliness\nbob,IC 1,A,B,2023-11-14T08:00:00Z,9\n")
+        try folder.write(
+            "traces/checkins.csv", "device,train,from_station,to_station,checkin_time,cleanliness\nbob,IC 1,A,B,2023-11-14T08:00:00Z,9\n")
         try folder.write("traces/broken.gpx", "<gpx version=\"1.1\">\n<trk>\n<trkseg><trkpt lat=\"1\" lon=\"2\">\n</gpx>\n")
         try folder.write("traces/README.md", "not data")
     }
@@ -98,8 +101,9 @@ import Testing
         #expect(throws: Boom.self) {
             _ = try store.storeIngested(path: "/x.gpx", contentSHA256: "abc", sizeBytes: 1, runID: run) { sink in
                 for fix in GPXBuilder.walk(count: fixes) {
-                    try sink.write(fix: PositionFix(time: fix.time, latitudeDegrees: fix.latitude, longitudeDegrees: fix.longitude),
-                                   at: FixPosition(track: 0, segment: 0, line: 1))
+                    try sink.write(
+                        fix: PositionFix(time: fix.time, latitudeDegrees: fix.latitude, longitudeDegrees: fix.longitude),
+                        at: FixPosition(track: 0, segment: 0, line: 1))
                 }
                 throw Boom()
             }
@@ -114,12 +118,14 @@ import Testing
         let folder = try TemporaryFolder()
         let store = try PipelineStore(path: folder.file("s.sqlite"))
         let run = try store.beginRun(command: "test")
-        let count = 50_003  // a dozen blocks and a partial one, more than the queue holds
+        let count = 50_003 // a dozen blocks and a partial one, more than the queue holds
         _ = try store.storeIngested(path: "/long.gpx", contentSHA256: "abc", sizeBytes: 1, runID: run) { sink in
             for index in 0..<count {
-                try sink.write(fix: PositionFix(time: Timestamp(secondsSince1970: 1_700_000_000 + Double(index)),
-                                                latitudeDegrees: 48, longitudeDegrees: Double(index) * 1e-6),
-                               at: FixPosition(track: 0, segment: 0, line: index + 2))
+                try sink.write(
+                    fix: PositionFix(
+                        time: Timestamp(secondsSince1970: 1_700_000_000 + Double(index)),
+                        latitudeDegrees: 48, longitudeDegrees: Double(index) * 1e-6),
+                    at: FixPosition(track: 0, segment: 0, line: index + 2))
             }
             return IngestResult(format: .gpx, device: "d")
         }
@@ -137,8 +143,9 @@ import Testing
         #expect(throws: (any Error).self) {
             _ = try store.storeIngested(path: "/x.gpx", contentSHA256: "abc", sizeBytes: 1, runID: run) { sink in
                 for index in 0..<200_000 {
-                    try sink.write(fix: PositionFix(time: nil, latitudeDegrees: index == 5_000 ? .nan : 48, longitudeDegrees: 2),
-                                   at: FixPosition(track: 0, segment: 0, line: index))
+                    try sink.write(
+                        fix: PositionFix(time: nil, latitudeDegrees: index == 5_000 ? .nan : 48, longitudeDegrees: 2),
+                        at: FixPosition(track: 0, segment: 0, line: index))
                     handed += 1
                 }
                 return IngestResult(format: .gpx, device: "d")
@@ -158,7 +165,8 @@ import Testing
 
     @Test func unknownLabelNamesAreReportedNotGuessed() throws {
         let folder = try TemporaryFolder()
-        try folder.write("traces/labels.csv", "device,start,end,mode\nalice,1700000000,1700000600,hoverboard\nalice,1700000600,1700000900,walk\n")
+        try folder.write(
+            "traces/labels.csv", "device,start,end,mode\nalice,1700000000,1700000600,hoverboard\nalice,1700000600,1700000900,walk\n")
         let summary = try run(folder)
         #expect(summary.unknownModes == ["hoverboard": 1] && summary.labels == 2)
         let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))

@@ -13,8 +13,9 @@ import Testing
         let folder = try TemporaryFolder()
         let store = try PipelineStore(path: folder.file("pipeline.sqlite"))
         func window(_ device: String, _ trace: String, _ start: Double, _ length: Double, _ mode: Mode) -> PipelineStore.ModeWindowRow {
-            .init(device: device, trace: trace, startSeconds: start, endSeconds: start + length, mode: mode, rawMode: mode, probability: 0.9,
-                  decidedBy: "model")
+            .init(
+                device: device, trace: trace, startSeconds: start, endSeconds: start + length, mode: mode, rawMode: mode, probability: 0.9,
+                decidedBy: "model")
         }
         try store.replaceModeWindows([
             // 5 s hop (10 s windows, 50 % overlap), modes interleaved: walk 3, bus 2.
@@ -26,8 +27,10 @@ import Testing
             window("a", "a2.csv", 0, 4, .bike), window("a", "a2.csv", 2, 4, .bike), window("a", "a2.csv", 6, 4, .bike)
         ])
         let minutes = try store.database.read { try PipelineStore.modeMinutes($0) }
-        let expected: [String: [String: Double]] = ["a.csv": ["walk": 15.0 / 60, "bus": 10.0 / 60], "b.csv": ["car": 8.0 / 60],
-                                                    "a2.csv": ["bike": 6.0 / 60]]
+        let expected: [String: [String: Double]] = [
+            "a.csv": ["walk": 15.0 / 60, "bus": 10.0 / 60], "b.csv": ["car": 8.0 / 60],
+            "a2.csv": ["bike": 6.0 / 60]
+        ]
         #expect(minutes == expected)
     }
 

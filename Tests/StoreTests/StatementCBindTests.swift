@@ -16,7 +16,7 @@ import Testing
             try db.execute(sql: "CREATE TABLE t (g BLOB, n, i INTEGER, r REAL, s TEXT, b BLOB)")
             let insert = try db.makeStatement(sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?, ?)")
             try insert.execute(blob: blob, values: values)
-            try insert.execute(values: [.null] + values)  // no blob: the values from the first parameter
+            try insert.execute(values: [.null] + values) // no blob: the values from the first parameter
         }
         let rows = try queue.read { try Row.fetchAll($0, sql: "SELECT g, n, i, r, s, b, hex(s) AS h FROM t ORDER BY rowid") }
         #expect(rows.count == 2)

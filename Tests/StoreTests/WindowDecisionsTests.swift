@@ -12,13 +12,17 @@ import Testing
         let store = try PipelineStore(path: folder.file("pipeline.sqlite"))
         // Two devices, pairs interleaved so that runs of one pair alternate; "Model" sorts
         // before "model" in byte order, and "rule" after both.
-        let pattern: [(String, Mode)] = [("model", .walk), ("model", .walk), ("rule", .still), ("model", .bus), ("Model", .walk),
-                                         ("model", .walk), ("rule", .still), ("model", .bus), ("model", .bus)]
+        let pattern: [(String, Mode)] = [
+            ("model", .walk), ("model", .walk), ("rule", .still), ("model", .bus), ("Model", .walk),
+            ("model", .walk), ("rule", .still), ("model", .bus), ("model", .bus)
+        ]
         var rows: [PipelineStore.ModeWindowRow] = []
         for device in ["a", "b"] {
             for (index, (decidedBy, mode)) in pattern.enumerated() {
-                rows.append(.init(device: device, trace: "t", startSeconds: Double(index) * 5, endSeconds: Double(index) * 5 + 5,
-                                  mode: mode, rawMode: mode, probability: 0.9, decidedBy: decidedBy))
+                rows.append(
+                    .init(
+                        device: device, trace: "t", startSeconds: Double(index) * 5, endSeconds: Double(index) * 5 + 5,
+                        mode: mode, rawMode: mode, probability: 0.9, decidedBy: decidedBy))
             }
         }
         try store.replaceModeWindows(rows)

@@ -50,7 +50,7 @@ import Testing
         script.move(to: SIMD2(3000, 0), speedMetersPerSecond: 10, mode: .car)
         let fences = [home, TrackScript.square("block", centre: SIMD2(120, 0), half: 100)]
         let dwells = DwellDetector().detect(script.track(), geofences: fences)
-        #expect(dwells.map(\.geofenceID) == ["block", "home"])  // the same entry time: ordered by id
+        #expect(dwells.map(\.geofenceID) == ["block", "home"]) // the same entry time: ordered by id
         #expect(dwells.allSatisfy { $0.durationSeconds > 1700 && $0.closure == .exit })
     }
 
@@ -59,7 +59,9 @@ import Testing
         script.intervalSeconds = 1
         script.position = SIMD2(-500, 0)
         script.move(to: SIMD2(0, 0), speedMetersPerSecond: 1.4, mode: .walk)
-        let arrival = script.points.firstIndex { GeofenceContainment.contains(home, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees) }!
+        let arrival = script.points.firstIndex {
+            GeofenceContainment.contains(home, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees)
+        }!
         script.stay(600, jitterMeters: 3)
         // 50 s at 110 m with 20 m accuracy: inside the buffered boundary, so still home.
         for _ in 0..<50 { script.fix(at: SIMD2(110, 0), accuracy: 20); script.time += 1 }
@@ -80,7 +82,9 @@ import Testing
         let outside = GeofenceContainment.distanceOutsideMeters(square, latitudeDegrees: latitude, longitudeDegrees: longitude)
         #expect(abs(outside - 30) < 0.5)
         let (cornerLatitude, cornerLongitude) = TrackScript.coordinates(SIMD2(130, 140))
-        #expect(abs(GeofenceContainment.distanceOutsideMeters(square, latitudeDegrees: cornerLatitude, longitudeDegrees: cornerLongitude) - 50) < 0.5)
+        #expect(
+            abs(GeofenceContainment.distanceOutsideMeters(square, latitudeDegrees: cornerLatitude, longitudeDegrees: cornerLongitude) - 50)
+                < 0.5)
         #expect(GeofenceContainment.contains(square, latitudeDegrees: latitude, longitudeDegrees: longitude, bufferMeters: 31))
         #expect(!GeofenceContainment.contains(square, latitudeDegrees: latitude, longitudeDegrees: longitude, bufferMeters: 29))
     }

@@ -8,8 +8,9 @@ import Testing
 @Suite struct LocationTilesTests {
     func stay(_ device: String, _ metres: SIMD2<Double>, start: Double) -> Staypoint {
         let (latitude, longitude) = TrackScript.coordinates(metres)
-        return Staypoint(device: device, firstFix: 0, endFix: 1, startSeconds: start, endSeconds: start + 600,
-                         latitudeDegrees: latitude, longitudeDegrees: longitude, isOpen: false, location: nil)
+        return Staypoint(
+            device: device, firstFix: 0, endFix: 1, startSeconds: start, endSeconds: start + 600,
+            latitudeDegrees: latitude, longitudeDegrees: longitude, isOpen: false, location: nil)
     }
 
     func clusterer(minimum: Int) -> LocationClusterer {
@@ -29,14 +30,19 @@ import Testing
     /// Tiles of `tileMeters` by position (x, y in metres from the origin); each tile's halo is
     /// every other staypoint within `haloMeters` of one it owns.
     func tiles(_ stays: [Staypoint], _ metresOf: [SIMD2<Double>], tileMeters: Double, haloMeters: Double)
-        -> [[LocationClusterer.TilePoint]] {
+        -> [[LocationClusterer.TilePoint]]
+    {
         var owned: [SIMD2<Int>: [Int]] = [:]
-        for (i, m) in metresOf.enumerated() { owned[SIMD2(Int((m.x / tileMeters).rounded(.down)), Int((m.y / tileMeters).rounded(.down))), default: []].append(i) }
+        for (i, m) in metresOf.enumerated() {
+            owned[SIMD2(Int((m.x / tileMeters).rounded(.down)), Int((m.y / tileMeters).rounded(.down))), default: []].append(i)
+        }
         return owned.keys.sorted { ($0.x, $0.y) < ($1.x, $1.y) }.map { key in
             let own = Set(owned[key]!)
             let halo = stays.indices.filter { j in !own.contains(j) && own.contains { metres(stays[$0], stays[j]) <= haloMeters } }
             return (own.sorted() + halo).map {
-                .init(id: $0, latitudeDegrees: stays[$0].latitudeDegrees, longitudeDegrees: stays[$0].longitudeDegrees, owned: own.contains($0))
+                .init(
+                    id: $0, latitudeDegrees: stays[$0].latitudeDegrees, longitudeDegrees: stays[$0].longitudeDegrees,
+                    owned: own.contains($0))
             }
         }
     }
@@ -47,7 +53,7 @@ import Testing
         var stays: [Staypoint] = [], positions: [SIMD2<Double>] = []
         for i in 0..<count {
             let centre = centres[Int.random(in: 0..<centres.count, using: &random)]
-            let spread = Double.random(in: 0..<1, using: &random) < 0.2 ? 600.0 : 120.0  // some far from every centre
+            let spread = Double.random(in: 0..<1, using: &random) < 0.2 ? 600.0 : 120.0 // some far from every centre
             let m = centre + SIMD2(Double.random(in: -spread..<spread, using: &random), Double.random(in: -spread..<spread, using: &random))
             positions.append(m)
             stays.append(stay("d\(Int.random(in: 0..<12, using: &random))", m, start: Double(i / 3 * 900)))

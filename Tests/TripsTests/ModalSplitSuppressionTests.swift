@@ -8,16 +8,21 @@ import Trips
     /// person in one hour; nothing left out can be recovered, and what is published holds k.
     @Test func theModalSplitLeavesNoPersonRecoverable() {
         func total(_ dimension: String, _ key: String, _ mode: String, _ trips: Int, _ persons: Int) -> ModalTotal {
-            ModalTotal(dimension: dimension, key: key, mode: mode, trips: trips, distanceMeters: Double(trips) * 1000,
-                       durationSeconds: Double(trips) * 600, persons: persons)
+            ModalTotal(
+                dimension: dimension, key: key, mode: mode, trips: trips, distanceMeters: Double(trips) * 1000,
+                durationSeconds: Double(trips) * 600, persons: persons)
         }
-        let totals = [total("all", "all", "walk", 30, 9), total("all", "all", "car", 20, 6), total("all", "all", "bike", 1, 1),
-                      total("hour", "07", "walk", 10, 5), total("hour", "07", "car", 12, 4), total("hour", "07", "bike", 1, 1),
-                      total("hour", "08", "walk", 12, 6), total("hour", "08", "car", 5, 3),
-                      total("hour", "17", "walk", 8, 4), total("hour", "17", "car", 3, 3)]
+        let totals = [
+            total("all", "all", "walk", 30, 9), total("all", "all", "car", 20, 6), total("all", "all", "bike", 1, 1),
+            total("hour", "07", "walk", 10, 5), total("hour", "07", "car", 12, 4), total("hour", "07", "bike", 1, 1),
+            total("hour", "08", "walk", 12, 6), total("hour", "08", "car", 5, 3),
+            total("hour", "17", "walk", 8, 4), total("hour", "17", "car", 3, 3)
+        ]
         let split = ModalSplit(totals: totals, minimumPersons: 3)
         #expect(split.rows.allSatisfy { $0.persons >= 3 } && !split.rows.contains { $0.mode == "bike" })
-        #expect(split.suppressedPrimary == 2 && split.suppressedComplementary >= 2, "\(split.suppressedPrimary) \(split.suppressedComplementary)")
+        #expect(
+            split.suppressedPrimary == 2 && split.suppressedComplementary >= 2,
+            "\(split.suppressedPrimary) \(split.suppressedComplementary)")
         // With the two bike rows gone, "all" walk and car still give the bike's share unless one of them goes too.
         let published = Set(split.rows.map { "\($0.dimension) \($0.key) \($0.mode)" })
         #expect(!(published.contains("all all walk") && published.contains("all all car")), "\(published.sorted())")

@@ -16,8 +16,10 @@ import Testing
         // The move's first fix is still at the stay; the first fix ≥ 100 m away ends it.
         let endFix = script.points.firstIndex { TrackPoint.distanceMeters($0, script.points[0]) >= 100 }!
         #expect(stay.endFix == endFix && stay.endSeconds == script.points[endFix].timeSeconds && stay.endSeconds > firstOutside)
-        #expect(TrackPoint.distanceMeters(TrackPoint(timeSeconds: 0, latitudeDegrees: stay.latitudeDegrees, longitudeDegrees: stay.longitudeDegrees),
-                                          script.points[0]) < 15)
+        #expect(
+            TrackPoint.distanceMeters(
+                TrackPoint(timeSeconds: 0, latitudeDegrees: stay.latitudeDegrees, longitudeDegrees: stay.longitudeDegrees),
+                script.points[0]) < 15)
     }
 
     @Test func aTraceWithNoStayHasNoStaypoints() {
@@ -54,7 +56,8 @@ import Testing
         let rides: @Sendable (TrackPoint, TrackPoint) -> Bool = { a, b in b.timeSeconds - a.timeSeconds >= 120 }
         let (script, lastBefore) = Self.platformAndRide(waitSeconds: 120)
         let trackintel = StaypointDetector().detect(script.track())
-        #expect(trackintel.count == 1 && trackintel[0].endFix == lastBefore + 1 && trackintel[0].endSeconds - trackintel[0].startSeconds >= 600)
+        #expect(
+            trackintel.count == 1 && trackintel[0].endFix == lastBefore + 1 && trackintel[0].endSeconds - trackintel[0].startSeconds >= 600)
         #expect(StaypointDetector(ridesAcrossGap: rides).detect(script.track()).isEmpty)
 
         // Six minutes on the platform: a stay of those six minutes, ending at the last fix
@@ -128,13 +131,16 @@ import Testing
 @Suite struct LocationTests {
     func stay(_ device: String, _ metres: SIMD2<Double>, start: Double) -> Staypoint {
         let (latitude, longitude) = TrackScript.coordinates(metres)
-        return Staypoint(device: device, firstFix: 0, endFix: 1, startSeconds: start, endSeconds: start + 600,
-                         latitudeDegrees: latitude, longitudeDegrees: longitude, isOpen: false, location: nil)
+        return Staypoint(
+            device: device, firstFix: 0, endFix: 1, startSeconds: start, endSeconds: start + 600,
+            latitudeDegrees: latitude, longitudeDegrees: longitude, isOpen: false, location: nil)
     }
 
     @Test func staypointsWithinEpsilonChainIntoOneLocation() {
-        var stays = [stay("a", SIMD2(0, 0), start: 0), stay("a", SIMD2(80, 0), start: 1000), stay("a", SIMD2(160, 0), start: 2000),
-                     stay("a", SIMD2(500, 0), start: 3000)]
+        var stays = [
+            stay("a", SIMD2(0, 0), start: 0), stay("a", SIMD2(80, 0), start: 1000), stay("a", SIMD2(160, 0), start: 2000),
+            stay("a", SIMD2(500, 0), start: 3000)
+        ]
         let locations = LocationClusterer().cluster(&stays)
         #expect(locations.count == 2)
         #expect(stays.map(\.location) == [0, 0, 0, 1])

@@ -16,8 +16,10 @@ struct TrackScript {
     var generator = SeededGenerator(seed: 7)
 
     static func coordinates(_ metres: SIMD2<Double>) -> (latitude: Double, longitude: Double) {
-        (originLatitude + metres.y / metresPerDegree,
-         originLongitude + metres.x / (metresPerDegree * cos(originLatitude * .pi / 180)))
+        (
+            originLatitude + metres.y / metresPerDegree,
+            originLongitude + metres.x / (metresPerDegree * cos(originLatitude * .pi / 180))
+        )
     }
 
     mutating func fix(at metres: SIMD2<Double>, accuracy: Double = 10) {
@@ -57,8 +59,9 @@ struct TrackScript {
 
     static func circle(_ id: String, at metres: SIMD2<Double>, radius: Double, kind: String = "zone") -> Geofence {
         let (latitude, longitude) = coordinates(metres)
-        return Geofence(id: id, name: id.capitalized, kind: kind,
-                        shape: .circle(latitudeDegrees: latitude, longitudeDegrees: longitude, radiusMeters: radius))
+        return Geofence(
+            id: id, name: id.capitalized, kind: kind,
+            shape: .circle(latitudeDegrees: latitude, longitudeDegrees: longitude, radiusMeters: radius))
     }
 
     static func square(_ id: String, centre: SIMD2<Double>, half: Double) -> Geofence {

@@ -73,7 +73,8 @@ import Testing
         // A movement starts after a staypoint, the track's start or a gap, and ends likewise.
         for (index, leg) in result.triplegs.enumerated() where leg.previousStaypoint == nil {
             let continues = index > 0 && result.triplegs[index - 1].lastFix == leg.firstFix
-            #expect(continues || leg.firstFix == 0 || points[leg.firstFix].timeSeconds - points[leg.firstFix - 1].timeSeconds > 900
+            #expect(
+                continues || leg.firstFix == 0 || points[leg.firstFix].timeSeconds - points[leg.firstFix - 1].timeSeconds > 900
                     || result.staypoints.contains { $0.endFix == leg.firstFix })
         }
         for trip in result.trips {

@@ -14,8 +14,10 @@ import Testing
         return script
     }
 
-    let fences = [TrackScript.circle("home", at: SIMD2(0, 0), radius: 100, kind: "home"),
-                  TrackScript.circle("work", at: SIMD2(6640, 0), radius: 100, kind: "work")]
+    let fences = [
+        TrackScript.circle("home", at: SIMD2(0, 0), radius: 100, kind: "home"),
+        TrackScript.circle("work", at: SIMD2(6640, 0), radius: 100, kind: "work")
+    ]
 
     func analyse(_ script: TrackScript, includeLast: Bool = true) -> DeviceTrips {
         var parameters = TripStageParameters()
@@ -43,7 +45,7 @@ import Testing
         var script = TrackScript()
         script.stay(1800)
         script.move(to: SIMD2(700, 0), speedMetersPerSecond: 1.4, mode: .walk)
-        script.move(to: SIMD2(760, 0), speedMetersPerSecond: 3, mode: .bike)  // 20 s
+        script.move(to: SIMD2(760, 0), speedMetersPerSecond: 3, mode: .bike) // 20 s
         script.move(to: SIMD2(1500, 0), speedMetersPerSecond: 1.4, mode: .walk)
         script.stay(1800)
         let result = analyse(script)
@@ -58,8 +60,9 @@ import Testing
         script.spans = []
         let result = analyse(script, includeLast: false)
         #expect(result.triplegs.count == 1 && result.triplegs[0].mode == nil && result.trips[0].mainMode == nil)
-        let partial = TripAnalysis().analyse(script.track(), geofences: [],
-                                             modes: ModeTimeline(layers: [[ModeSpan(startSeconds: 1_700_002_000, endSeconds: 1_700_002_100, mode: .car, source: .model)]]))
+        let partial = TripAnalysis().analyse(
+            script.track(), geofences: [],
+            modes: ModeTimeline(layers: [[ModeSpan(startSeconds: 1_700_002_000, endSeconds: 1_700_002_100, mode: .car, source: .model)]]))
         #expect(partial.triplegs.map(\.mode) == [.car] && partial.triplegs[0].modeSource == .model)
     }
 
@@ -76,9 +79,9 @@ import Testing
         var script = TrackScript()
         script.stay(1800)
         script.move(to: SIMD2(2000, 0), speedMetersPerSecond: 1.4, mode: .walk)
-        script.stay(420)  // 7 min at a shop (a geofence): a destination
+        script.stay(420) // 7 min at a shop (a geofence): a destination
         script.move(to: SIMD2(4000, 0), speedMetersPerSecond: 1.4, mode: .walk)
-        script.stay(420)  // 7 min at a crossing (no geofence): part of the trip
+        script.stay(420) // 7 min at a crossing (no geofence): part of the trip
         script.move(to: SIMD2(6000, 0), speedMetersPerSecond: 1.4, mode: .walk)
         script.stay(1800)
         let shop = TrackScript.circle("shop", at: SIMD2(2000, 0), radius: 60, kind: "shop")
