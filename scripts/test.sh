@@ -7,6 +7,9 @@ scripts/bootstrap.sh gdal-bin python3-gdal
 # Who may import whom (docs/architecture.md): the page's tables against every import and
 # Package.swift; SwiftPM checks that every import of a package module is declared.
 python3 scripts/dev/check_architecture.py
+# One style (.swift-format: 4 spaces, lines of at most 140): `swift format -i -r Sources Tests
+# Benchmarks Package.swift` fixes what this reports.
+swift format lint --strict -r --parallel Sources Tests Benchmarks Package.swift
 swift build --build-tests --explicit-target-dependency-import-check error
 swift test --skip-build --disable-xctest "$@"
 # The installed binary on a machine without the toolchain (a static release build, which the

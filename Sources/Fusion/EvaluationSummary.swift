@@ -186,7 +186,8 @@ public struct EvaluationSummary: Encodable {
             }
         }
         if let gpsLegs { sections += ["", gpsLegs.text] }
-        if let overlap, !overlap.trainedFiles.isEmpty || !overlap.trainedPersons.isEmpty { sections += ["", overlap.text] } // again, last, where it is seen
+        // Again, last, where it is seen.
+        if let overlap, !overlap.trainedFiles.isEmpty || !overlap.trainedPersons.isEmpty { sections += ["", overlap.text] }
         if !unknownModes.isEmpty {
             sections.append("label names not in the mode table (left out): " + unknownModes.joined(separator: ", "))
         }

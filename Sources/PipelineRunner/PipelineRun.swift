@@ -299,7 +299,8 @@ public struct PipelineRun {
         lap("comfort")
         try sayOutcomes(&summary, store)
 
-        let quarantined = try settleQuarantines(&summary, store: store, before: quarantinedBefore) // with what classify and comfort set aside
+        // With what classify and comfort set aside.
+        let quarantined = try settleQuarantines(&summary, store: store, before: quarantinedBefore)
         if partial {
             progress.log("partial run: nothing published; \(storePath) and \(filesFolder) hold this part's results for merging")
             lap("report")
@@ -441,7 +442,8 @@ public struct PipelineRun {
                     progress.log("classify: set aside \(file.path): \(reason)")
                     continue
                 }
-                for i in modes.rows.indices { modes.rows[i].device = file.device; modes.rows[i].trace = file.path } // the store's identity wins
+                // The store's identity wins.
+                for i in modes.rows.indices { modes.rows[i].device = file.device; modes.rows[i].trace = file.path }
                 try store.replaceModeWindows(modes.rows, classifying: file, model: modelKey, note: modes.note)
                 windows += modes.rows.count
                 let said = "classify: \(file.path): \(modes.rows.count) windows" + (modes.note.map { "; " + $0 } ?? "")
@@ -508,8 +510,10 @@ public struct PipelineRun {
             hash.update(data: Data(try ContentHash.sha256(path: configuration.classification.model).utf8))
         }
         hash.update(data: Data(ReportPage.generator.utf8))
-        if partial { hash.update(data: Data("partial \(ownedDevices)".utf8)) } // a complete run after a partial one runs every stage; a part owns its devices
-        if let transitFeed { hash.update(data: Data("transit \(try TransitRun.contentHash(feed: transitFeed))".utf8)) } // another feed redoes the trips
+        // A complete run after a partial one runs every stage; a part owns its devices.
+        if partial { hash.update(data: Data("partial \(ownedDevices)".utf8)) }
+        // Another feed redoes the trips.
+        if let transitFeed { hash.update(data: Data("transit \(try TransitRun.contentHash(feed: transitFeed))".utf8)) }
         return hash.hexDigest()
     }
 

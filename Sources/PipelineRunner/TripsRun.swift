@@ -147,7 +147,8 @@ public struct TripsRun {
         }
         let fusion = LegFusion(legModel: legModel, imuClasses: imuClasses, legFeatures: legFeatures, transit: transit)
         var analysis = TripAnalysis(parameters: parameters)
-        if transit != nil { analysis.ridesAcrossGap = { fusion.ridesUnderground($0, $1) } } // a metro ride underground is a ride, not a stay
+        // A metro ride underground is a ride, not a stay.
+        if transit != nil { analysis.ridesAcrossGap = { fusion.ridesUnderground($0, $1) } }
         let batchSize = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var devices: [DeviceTrips] = []
         for start in stride(from: 0, to: names.count, by: batchSize) {

@@ -161,7 +161,8 @@ struct EvaluateCommand: ParsableCommand {
         } else {
             let validation = GroupedCrossValidation(
                 groupBy: groupBy, folds: folds, seed: training.seed, datasets: datasets, persons: persons)
-            let extra = try supplement.table(loader: try input.loader, window: parameters, progress: progress) // --supplement-modes, not --modes, picks its windows
+            // --supplement-modes, not --modes, picks its windows.
+            let extra = try supplement.table(loader: try input.loader, window: parameters, progress: progress)
             do {
                 let evaluation = try validation.evaluate(
                     output.table, trainer: training.trainer, window: parameters, search: search.search(around: training.trainer),

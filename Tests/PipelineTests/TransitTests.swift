@@ -248,7 +248,8 @@ import ZIPFoundation
         var track = Track(clock: Timestamp(secondsSince1970: 1_700_100_000))
         func at(_ east: Double, _ north: Double, seconds: Double) { track.at(east, north, seconds: seconds) }
         for _ in 0..<120 { at(-250, 2000, seconds: 10) }
-        for step in 0...90 { at(-250 + Double(step) * 2.8, 2000, seconds: step == 90 ? undergroundSeconds : 2) } // the last fix at the station, then underground
+        // The last fix at the station, then underground.
+        for step in 0...90 { at(-250 + Double(step) * 2.8, 2000, seconds: step == 90 ? undergroundSeconds : 2) }
         for step in 0..<72 { at(3000, 2000 + Double(step) * 2.8, seconds: 2) }
         for _ in 0..<120 { at(3000, 2200, seconds: 10) }
         return track.gpx
