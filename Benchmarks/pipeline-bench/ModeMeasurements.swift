@@ -72,7 +72,8 @@ enum ModeMeasurements {
     static func deviceDay(folder: String, modelPath: String) throws -> Measurement {
         let model = try ModeModel.load(path: modelPath)
         let ((windows, modes), seconds) = try Measurements.time { () -> (Int, [Mode]) in
-            let output = try FeatureRun(loader: RecordingLoader(), window: model.window).run([folder], progress: Progress(quiet: true))
+            let output = try FeatureRun(loader: RecordingLoader(), window: model.window).run(
+                [folder], progress: ProgressReporter(quiet: true))
             return (output.table.count, ModePredictor(model: model).predict(output.table).modes)
         }
         let minutes = Dictionary(grouping: modes, by: { $0 }).mapValues { Double($0.count) * model.window.hopSeconds / 60 }
@@ -88,7 +89,7 @@ enum ModeMeasurements {
     /// Reading real event logs and computing their features.
     static func featuresFromFiles(_ paths: [String], name: String) throws -> Measurement {
         let (output, seconds) = try Measurements.time {
-            try FeatureRun(loader: RecordingLoader(), window: WindowParameters()).run(paths, progress: Progress(quiet: true))
+            try FeatureRun(loader: RecordingLoader(), window: WindowParameters()).run(paths, progress: ProgressReporter(quiet: true))
         }
         let channels = Double(FeatureSchema.Channel.allCases.count)
         return Measurement(

@@ -77,7 +77,7 @@ public struct ComfortRun {
         }
     }
 
-    public func run(progress: Progress) throws -> (Summary, [Ride]) {
+    public func run(progress: ProgressReporter) throws -> (Summary, [Ride]) {
         let lock = try RunLock(storePath: storePath) // one writer per store at a time
         defer { withExtendedLifetime(lock) {} }
         let started = Date()

@@ -48,7 +48,7 @@ public struct FeatureRun {
         public var fixes: [String: [PositionFix]] = [:]
     }
 
-    public func run(_ paths: [String], progress: Progress) throws -> Output {
+    public func run(_ paths: [String], progress: ProgressReporter) throws -> Output {
         let started = Date()
         let extractor = WindowFeatureExtractor(parameters: window)
         var table = FeatureTable(), reduced = reducedWithout.map { _ in FeatureTable() }

@@ -49,7 +49,7 @@ public struct ForgetRun {
         public var description: String { "no pipeline store at \(path): give the --out folder of an earlier `pipeline run`" }
     }
 
-    public func run(progress: Progress) throws -> Summary {
+    public func run(progress: ProgressReporter) throws -> Summary {
         let storePath = (outputFolder as NSString).appendingPathComponent(PipelineRun.storeName)
         guard FileManager.default.fileExists(atPath: storePath) else { throw NoStore(path: storePath) }
         let lock = try RunLock(storePath: storePath)

@@ -48,7 +48,7 @@ public struct HeatMapRun {
         }
     }
 
-    public func run(progress: Progress) throws -> Summary {
+    public func run(progress: ProgressReporter) throws -> Summary {
         let lock = try RunLock(storePath: storePath) // one writer per store at a time
         defer { withExtendedLifetime(lock) {} }
         let started = Date()

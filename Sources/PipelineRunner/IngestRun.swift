@@ -13,9 +13,9 @@ public struct IngestRun {
     /// The store, when the caller has it open already (`pipeline run` opens it once and hands
     /// it to every stage); else the stage opens `options.storePath` itself.
     public var openStore: PipelineStore?
-    public let progress: Progress
+    public let progress: ProgressReporter
 
-    public init(options: IngestOptions, progress: Progress) {
+    public init(options: IngestOptions, progress: ProgressReporter) {
         self.options = options
         self.progress = progress
     }

@@ -35,7 +35,7 @@ public struct LocationsRun {
         enum CodingKeys: String, CodingKey { case scope, staypoints, locations, unclustered, seconds, files }
     }
 
-    public func run(progress: Progress) throws -> Summary {
+    public func run(progress: ProgressReporter) throws -> Summary {
         let started = Date()
         let lock = try RunLock(storePath: storePath)
         defer { withExtendedLifetime(lock) {} }

@@ -153,7 +153,7 @@ public struct PipelineRun {
     /// `ZipExtraction`); emptied when a run starts and removed when it ends.
     public var temporaryFolder: String { (outputFolder as NSString).appendingPathComponent(".pipeline-tmp") }
 
-    public func run(progress: Progress) throws -> Summary {
+    public func run(progress: ProgressReporter) throws -> Summary {
         try InputPath.requireExisting(inputs) // a mistyped or unmounted path: exit 1, and no store is created
         let lock = try RunLock(storePath: storePath)
         defer { withExtendedLifetime(lock) {} }
@@ -169,7 +169,7 @@ public struct PipelineRun {
         }
     }
 
-    private func runStages(progress: Progress) throws -> Summary {
+    private func runStages(progress: ProgressReporter) throws -> Summary {
         var summary = Summary(outputFolder: outputFolder, partial: partial)
         if partial,
             let file = Self.outputNames.first(where: {
@@ -380,7 +380,7 @@ public struct PipelineRun {
 
     /// Classifies the files whose windows are missing or stale, as many at a time as there are
     /// cores (memory for that many recordings), then rewrites modes.csv from the store.
-    private func classify(_ store: PipelineStore, progress: Progress, modelWarning: inout String?) throws -> (
+    private func classify(_ store: PipelineStore, progress: ProgressReporter, modelWarning: inout String?) throws -> (
         files: Int, windows: Int, model: ModeModel?
     ) {
         let setting = configuration.classification
@@ -476,7 +476,7 @@ public struct PipelineRun {
         let classifier = RecordingClassifier(
             predictor: predictor, findsVehicleStops: setting.smoothing, minimumStopSeconds: setting.minimumStopSeconds)
         run.onRecording = { recording, part in classifier.observe(recording, part: part) }
-        let output = try run.run([file.path], progress: Progress(quiet: true))
+        let output = try run.run([file.path], progress: ProgressReporter(quiet: true))
         // The file was read at ingest; failing now (gone, changed, unreadable) sets it aside.
         if let problem = output.report.quarantined.first { throw problem }
         var prediction = classifier.predict(output.table)

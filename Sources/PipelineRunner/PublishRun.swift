@@ -53,7 +53,7 @@ public struct PublishRun: Sendable {
         public var description: String { "heat map \(map): cell id \"\(id)\" is not <size>m:<row>:<column> with the map's cell size" }
     }
 
-    public func run(progress: Progress) throws -> Summary {
+    public func run(progress: ProgressReporter) throws -> Summary {
         let lock = try RunLock(storePath: storePath)
         defer { withExtendedLifetime(lock) {} }
         let store = try PipelineStore(path: storePath)

@@ -27,7 +27,7 @@ public struct RecordingLoader: Sendable {
         public var skipped = 0
     }
 
-    public func load(_ paths: [String], progress: Progress, each: (Recording) throws -> Void) throws -> Report {
+    public func load(_ paths: [String], progress: ProgressReporter, each: (Recording) throws -> Void) throws -> Report {
         var report = Report()
         let inputs = try InputDiscovery.discover(paths)
         var catalog = try InputCatalog(namePattern: namePattern, mappings: mappings)
@@ -88,7 +88,7 @@ public struct RecordingLoader: Sendable {
 
     private func read(
         _ input: DiscoveredInput, _ format: InputFormat, devices: DeviceResolver, sharedLabels: [LabelInterval],
-        report: inout Report, progress: Progress
+        report: inout Report, progress: ProgressReporter
     ) -> Recording? {
         let sink = RecordingSink()
         do {
@@ -113,7 +113,7 @@ public struct RecordingLoader: Sendable {
         }
     }
 
-    private func quarantine(_ error: InputError, report: inout Report, progress: Progress) {
+    private func quarantine(_ error: InputError, report: inout Report, progress: ProgressReporter) {
         report.quarantined.append(error)
         progress.log("quarantined \(error)")
     }

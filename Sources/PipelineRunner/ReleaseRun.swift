@@ -42,7 +42,7 @@ public struct ReleaseRun {
         }
     }
 
-    public func run(progress: Progress) throws -> Summary {
+    public func run(progress: ProgressReporter) throws -> Summary {
         guard let period = release.window else { return Summary() }
         var summary = Summary(period: period.rawValue)
         let trips = try store.releaseTrips()

@@ -24,7 +24,7 @@ struct RideMeasurement {
             do {
                 var loader = self.loader
                 loader.mappings = try ColumnMappings(stored: file.columnMapping)
-                unreadable += try loader.load([file.path], progress: Progress(quiet: true)) { recording in
+                unreadable += try loader.load([file.path], progress: ProgressReporter(quiet: true)) { recording in
                     let part = RideAcceleration.of(recording, from: start, to: end)
                     if part.gravityIncluded { withGravity += part.samples } else { gravityFree += part.samples }
                 }.quarantined

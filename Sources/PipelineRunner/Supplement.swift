@@ -26,7 +26,7 @@ public struct Supplement: Sendable {
     }
 
     /// The supplement's labelled windows of `modes`, with devices renamed.
-    public func table(loader: RecordingLoader, window: WindowParameters, progress: Progress) throws -> (
+    public func table(loader: RecordingLoader, window: WindowParameters, progress: ProgressReporter) throws -> (
         table: FeatureTable, recordings: Int
     ) {
         var run = FeatureRun(loader: loader, window: window)

@@ -34,7 +34,7 @@ public struct TableExport {
     /// another type than its column declares), or a table name that is not in the store.
     public typealias Problem = TableDumpProblem
 
-    public func run(progress: Progress) throws -> Summary {
+    public func run(progress: ProgressReporter) throws -> Summary {
         let started = Date()
         let lock = try RunLock(storePath: storePath) // no run writes while the tables are read
         defer { withExtendedLifetime(lock) {} }

@@ -32,7 +32,7 @@ public struct TrackintelExport {
         public var seconds = 0.0
     }
 
-    public func run(progress: Progress) throws -> Summary {
+    public func run(progress: ProgressReporter) throws -> Summary {
         let started = Date()
         let store = try PipelineStore(path: storePath)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -7,7 +7,7 @@ public enum TransitRun {
     /// The feed at `path` (GTFS zip or folder) indexed, with one log line of what it holds and
     /// how long it took; `description` ("PATH: N stops (…), M corridors …") is what the trip
     /// stage keeps for the report.
-    public static func index(feed path: String, progress: Progress) throws -> (index: TransitIndex, description: String) {
+    public static func index(feed path: String, progress: ProgressReporter) throws -> (index: TransitIndex, description: String) {
         let started = Date()
         let feed = try GTFSFeed.load(path: path)
         let index = TransitIndex(feed)

@@ -115,7 +115,7 @@ public struct TripsRun {
         }
     }
 
-    public func run(progress: Progress) throws -> Summary {
+    public func run(progress: ProgressReporter) throws -> Summary {
         let lock = try RunLock(storePath: storePath) // one writer per store at a time
         defer { withExtendedLifetime(lock) {} }
         var summary = Summary()

@@ -53,7 +53,7 @@ struct ClassifyCommand: ParsableCommand {
     @OptionGroup var legContext: LegContextOptions
 
     func run() throws {
-        let progress = Progress()
+        let progress = ProgressReporter()
         var saved: ModeModel?
         if !rules {
             do { saved = try ModeModel.load(path: DefaultModel.resolve(model)) } catch let error as ModeModel.LoadError {

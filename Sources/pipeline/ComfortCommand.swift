@@ -82,7 +82,7 @@ struct ComfortCommand: ParsableCommand {
 
     func run() throws {
         let folder = out ?? (store as NSString).deletingLastPathComponent
-        let progress = Progress()
+        let progress = ProgressReporter()
         if !paths.isEmpty {
             var options = IngestOptions(paths: paths, storePath: store)
             options.reportsFolder = folder

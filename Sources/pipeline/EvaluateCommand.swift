@@ -97,11 +97,11 @@ struct EvaluateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let progress = Progress()
+        let progress = ProgressReporter()
         try runStage(json: json, progress: progress) { try evaluate(progress: progress) } // a failure is a JSON object too
     }
 
-    private func evaluate(progress: PipelineRunner.Progress) throws {
+    private func evaluate(progress: ProgressReporter) throws {
         let started = Date()
         let saved: ModeModel?
         do { saved = try model.map(ModeModel.load) } catch let error as ModeModel.LoadError {

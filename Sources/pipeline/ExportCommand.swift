@@ -62,7 +62,7 @@ struct ExportCommand: ParsableCommand {
         if format == .trackintel { return try runTrackintel() }
         var export = TableExport(storePath: store, folder: folder)
         export.tables = tables
-        let progress = Progress()
+        let progress = ProgressReporter()
         let summary = try runStage(json: json, progress: progress) { try export.run(progress: progress) }
         if json {
             try JSONSummary.print(summary)
@@ -74,7 +74,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     func runTrackintel() throws {
-        let progress = Progress()
+        let progress = ProgressReporter()
         let summary = try runStage(json: json, progress: progress) {
             try TrackintelExport(storePath: store, folder: folder).run(progress: progress)
         }

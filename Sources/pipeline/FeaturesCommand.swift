@@ -27,7 +27,7 @@ struct FeaturesCommand: ParsableCommand {
     @OptionGroup var cleaning: CleaningOptions
 
     func run() throws {
-        let progress = Progress()
+        let progress = ProgressReporter()
         var loader = try input.loader
         loader.cleaning = cleaning.parameters
         let output = try FeatureRun(loader: loader, window: window.parameters).run(paths, progress: progress)

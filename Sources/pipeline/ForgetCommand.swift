@@ -53,7 +53,7 @@ struct ForgetCommand: ParsableCommand {
         var forget = ForgetRun(outputFolder: out, devices: devices, persons: persons)
         forget.model = model
         forget.allowUnknown = allowUnknown
-        let progress = Progress()
+        let progress = ProgressReporter()
         let summary = try runStage(json: json, progress: progress) { try forget.run(progress: progress) }
         if json {
             try JSONSummary.print(summary)

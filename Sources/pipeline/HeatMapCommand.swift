@@ -44,7 +44,7 @@ struct HeatMapCommand: ParsableCommand {
         try heatMap.apply(to: &run.parameters)
         run.calendar = CalendarKeys(utcOffsetSeconds: utcOffsetHours * 3600)
         run.keepDeviceCells = keepDeviceCells
-        let progress = Progress()
+        let progress = ProgressReporter()
         let summary = try runStage(json: json, progress: progress) {
             do { return try run.run(progress: progress) } catch let error as HeatMapParameters.Invalid {
                 throw ValidationError(error.description)

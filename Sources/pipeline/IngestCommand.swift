@@ -51,7 +51,7 @@ struct IngestCommand: ParsableCommand {
         options.force = force
         options.verify = verify
         options.pruneMissing = pruneMissing
-        let progress = Progress(quiet: false)
+        let progress = ProgressReporter(quiet: false)
         let summary = try runStage(json: json, progress: progress) { try IngestRun(options: options, progress: progress).run() }
         if json {
             print(try summary.json())

@@ -34,7 +34,7 @@ struct InputsCommand: ParsableCommand {
         var listing = try input.listing
         listing.paths = paths
         listing.excludedFolders = [out]
-        let entries = try runStage(json: json, progress: Progress()) { try listing.run() } // a failure is a JSON object too
+        let entries = try runStage(json: json, progress: ProgressReporter()) { try listing.run() } // a failure is a JSON object too
         if json {
             try JSONSummary.print(entries)
             return

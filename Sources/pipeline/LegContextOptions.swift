@@ -27,7 +27,7 @@ struct LegContextOptions: ParsableArguments {
     }
 
     /// Leg features with the transit context of `--geofences`.
-    func legFeatures(progress: PipelineRunner.Progress) throws -> LegFeatures {
+    func legFeatures(progress: ProgressReporter) throws -> LegFeatures {
         let fences = try geofences()
         let transit = fences.filter { TransitGeofences.kinds.contains($0.kind) }.count
         if geofencesPath != nil {

@@ -54,7 +54,7 @@ struct LocationsCommand: ParsableCommand {
 
     func run() throws {
         let parameters = try ConfigCommand.configuration(config).trips.locations
-        let progress = Progress()
+        let progress = ProgressReporter()
         if let tilePoints, let linksOut {
             var step = LocationTilesRun(pointsPath: tilePoints, linksPath: linksOut)
             step.parameters = parameters

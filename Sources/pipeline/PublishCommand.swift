@@ -58,7 +58,7 @@ struct PublishCommand: ParsableCommand {
         publish.heatMapParameters = configuration.heatmap
         publish.reducedFolder = reduced
         publish.tablesFolder = tables
-        let progress = Progress()
+        let progress = ProgressReporter()
         let summary = try runStage(json: json, progress: progress) { try publish.run(progress: progress) }
         if json {
             try JSONSummary.print(summary)

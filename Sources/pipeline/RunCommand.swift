@@ -157,7 +157,7 @@ struct RunCommand: ParsableCommand {
         pipeline.ingest.pruneMissing = pruneMissing
         pipeline.ingest.namePattern = input.namePattern
         pipeline.ingest.columns = try input.mappings()
-        let progress = Progress()
+        let progress = ProgressReporter()
         let summary = try runStage(json: json, progress: progress) { try pipeline.run(progress: progress) }
         if json {
             try JSONSummary.print(summary)

@@ -69,7 +69,7 @@ struct SimulateCommand: ParsableCommand {
         guard gpsStillInterval > 0, imuRate >= 0 else {
             throw ValidationError("--gps-still-interval must be positive and --imu-rate at least 0")
         }
-        let progress = Progress()
+        let progress = ProgressReporter()
         let simulation: Simulation
         do { simulation = try Simulation(parameters: parameters) } catch {
             throw ValidationError("\(error)")

@@ -5,7 +5,7 @@ import PipelineRunner
 /// same way for every command: another process holding the store's lock is 75 (nothing was
 /// done; with `--json`, a JSON object still says so), any other error 1. Usage errors
 /// (`ValidationError`) pass through as 64.
-func runStage<T>(json: Bool, progress: Progress, _ body: () throws -> T) throws -> T {
+func runStage<T>(json: Bool, progress: ProgressReporter, _ body: () throws -> T) throws -> T {
     do { return try body() } catch let error as ValidationError {
         throw error
     } catch let error as ExitCode {
@@ -19,7 +19,7 @@ func runStage<T>(json: Bool, progress: Progress, _ body: () throws -> T) throws 
 
 /// Ends a command that cannot go on: the error on standard error and, with `json`, the failure
 /// object (`StageFailure`) on standard output.
-func fail(_ message: String, status: Int32, json: Bool, progress: Progress) throws -> Never {
+func fail(_ message: String, status: Int32, json: Bool, progress: ProgressReporter) throws -> Never {
     progress.log("error: \(message)")
     if json { try JSONSummary.print(StageFailure(exitStatus: Int(status), error: message)) }
     throw ExitCode(status)

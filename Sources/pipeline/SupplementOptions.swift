@@ -54,7 +54,7 @@ struct SupplementOptions: ParsableArguments {
     }
 
     /// The supplement's windows (empty without one), logged by mode.
-    func table(loader: RecordingLoader, window: WindowParameters, progress: PipelineRunner.Progress) throws -> FeatureTable {
+    func table(loader: RecordingLoader, window: WindowParameters, progress: ProgressReporter) throws -> FeatureTable {
         guard let supplement else { return FeatureTable() }
         let (table, recordings) = try supplement.table(loader: loader, window: window, progress: progress)
         var perClass: [Mode: Int] = [:]

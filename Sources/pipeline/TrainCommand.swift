@@ -67,7 +67,7 @@ struct TrainCommand: ParsableCommand {
     }
 
     func run() throws {
-        let progress = Progress()
+        let progress = ProgressReporter()
         var run = FeatureRun(loader: try input.loader, window: window.parameters)
         run.legThinningSeconds = LegTrainer.thinningSeconds
         run.legSpeedScales = LegTrainer.speedScales
@@ -117,7 +117,7 @@ struct TrainCommand: ParsableCommand {
     /// nil, said in the log, when the legs are of fewer than two modes of movement.
     static func legModel(
         _ legs: LegTable, groupBy: GroupedCrossValidation.GroupBy, persons: [String: String],
-        progress: PipelineRunner.Progress
+        progress: ProgressReporter
     ) throws -> GPSLegModel? {
         let labelled = LegTrainer.labelled(legs)
         let modes = Set(labelled.legs.compactMap { $0.mode })

@@ -71,7 +71,7 @@ struct TripsCommand: ParsableCommand {
         run.calendar = CalendarKeys(utcOffsetSeconds: trips.utcOffsetHours * 3600)
         run.grouping = trips.trackBy
         run.minimumPersons = minimumPersons
-        let progress = Progress()
+        let progress = ProgressReporter()
         if let model {
             let loaded = try ModeModel.load(path: model)
             run.legModel = loaded.gpsLegs

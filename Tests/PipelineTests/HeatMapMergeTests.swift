@@ -21,11 +21,11 @@ import Testing
         let storePath = folder + "/pipeline.sqlite"
         var options = IngestOptions(paths: files, storePath: storePath)
         options.reportsFolder = folder
-        _ = try IngestRun(options: options, progress: Progress(quiet: true)).run()
-        _ = try TripsRun(storePath: storePath, reportsFolder: folder).run(progress: Progress(quiet: true))
+        _ = try IngestRun(options: options, progress: ProgressReporter(quiet: true)).run()
+        _ = try TripsRun(storePath: storePath, reportsFolder: folder).run(progress: ProgressReporter(quiet: true))
         var heatMap = HeatMapRun(storePath: storePath, reportsFolder: folder)
         heatMap.keepDeviceCells = true
-        _ = try heatMap.run(progress: Progress(quiet: true))
+        _ = try heatMap.run(progress: ProgressReporter(quiet: true))
         return try PipelineStore(path: storePath)
     }
 
@@ -97,14 +97,14 @@ import Testing
         let storePath = folder.file("out/pipeline.sqlite")
         var options = IngestOptions(paths: files, storePath: storePath)
         options.reportsFolder = folder.file("out")
-        _ = try IngestRun(options: options, progress: Progress(quiet: true)).run()
-        _ = try TripsRun(storePath: storePath, reportsFolder: folder.file("out")).run(progress: Progress(quiet: true))
+        _ = try IngestRun(options: options, progress: ProgressReporter(quiet: true)).run()
+        _ = try TripsRun(storePath: storePath, reportsFolder: folder.file("out")).run(progress: ProgressReporter(quiet: true))
         var heatMap = HeatMapRun(storePath: storePath, reportsFolder: folder.file("out"))
         heatMap.keepDeviceCells = true
-        _ = try heatMap.run(progress: Progress(quiet: true))
+        _ = try heatMap.run(progress: ProgressReporter(quiet: true))
         #expect(try !PipelineStore(path: storePath).heatMapDeviceCells().isEmpty)
         heatMap.keepDeviceCells = false
-        _ = try heatMap.run(progress: Progress(quiet: true))
+        _ = try heatMap.run(progress: ProgressReporter(quiet: true))
         #expect(try PipelineStore(path: storePath).heatMapDeviceCells().isEmpty, "a run without the flag leaves none behind")
     }
 }

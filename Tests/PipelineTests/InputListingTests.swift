@@ -52,7 +52,7 @@ import Testing
 
         var options = IngestOptions(paths: [folder.file("traces")], storePath: folder.file("out/pipeline.sqlite"))
         options.reportsFolder = folder.file("out")
-        _ = try IngestRun(options: options, progress: Progress(quiet: true)).run()
+        _ = try IngestRun(options: options, progress: ProgressReporter(quiet: true)).run()
         let stored = try PipelineStore(path: folder.file("out/pipeline.sqlite")).rows(
             "SELECT path, device, format, status FROM input_files")
         #expect(stored.count == entries.filter { $0.note?.hasPrefix("skipped") != true }.count, "every file not skipped is recorded")

@@ -27,7 +27,7 @@ import Testing
         let root = SharedData.projectRoot
         let model = try ModeModel.load(path: root + "/models/mode-model.json")
         let output = try FeatureRun(loader: RecordingLoader(), window: model.window).run(
-            [root + "/traces"], progress: Progress(quiet: true))
+            [root + "/traces"], progress: ProgressReporter(quiet: true))
         let legs = try String(contentsOfFile: root + "/traces/.truth/legs.csv", encoding: .utf8).split(separator: "\n").dropFirst()
             .map { $0.split(separator: ",").map(String.init) }
         let prediction = ModePredictor(model: model).predict(output.table)
@@ -58,7 +58,7 @@ import Testing
         var loader = RecordingLoader()
         loader.namePattern = Self.tmdPattern
         let output = try FeatureRun(loader: loader, window: WindowParameters()).run(
-            [SharedData.path("imu/tmd/raw")], progress: Progress(quiet: true))
+            [SharedData.path("imu/tmd/raw")], progress: ProgressReporter(quiet: true))
         #expect(output.report.recordings == 85 && output.report.quarantined.isEmpty && output.report.unknownModes.isEmpty)
         #expect(Set(output.table.windows.map(\.device)) == ["AndreaCarpineti", "Claudio", "Damiano", "andrea"])
         #expect(Set(output.table.windows.compactMap(\.mode)) == [.still, .walk, .car, .bus, .train])
@@ -81,7 +81,8 @@ import Testing
     func geoTecINITPhoneRecordingsAreWalkAndStill() throws {
         let files = SharedData.files(under: "imu/GeoTecINIT_sp-sw-har/DATA").filter { $0.hasSuffix("_sp.csv") }
         #expect(!files.isEmpty)
-        let output = try FeatureRun(loader: RecordingLoader(), window: WindowParameters()).run(files, progress: Progress(quiet: true))
+        let output = try FeatureRun(loader: RecordingLoader(), window: WindowParameters()).run(
+            files, progress: ProgressReporter(quiet: true))
         #expect(output.report.quarantined.isEmpty && output.report.unknownModes.isEmpty)
         #expect(Set(output.table.windows.compactMap(\.mode)) == [.still, .walk])
         let band = FeatureSchema.index(of: "acc_mag_band_1_2hz_fraction")!

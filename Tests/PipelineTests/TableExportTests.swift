@@ -17,9 +17,9 @@ import Testing
         try folder.write("traces/zones.csv", "id,name,kind,lat,lon,radius_m\nhome,\"Café \"\"Le Zinc\"\", Paris\",home,48,2,100\n")
         var options = IngestOptions(paths: [folder.file("traces")], storePath: folder.file("out/pipeline.sqlite"))
         options.reportsFolder = folder.file("out")
-        _ = try IngestRun(options: options, progress: Progress(quiet: true)).run()
+        _ = try IngestRun(options: options, progress: ProgressReporter(quiet: true)).run()
         _ = try TripsRun(storePath: folder.file("out/pipeline.sqlite"), reportsFolder: folder.file("out")).run(
-            progress: Progress(quiet: true))
+            progress: ProgressReporter(quiet: true))
         return folder.file("out/pipeline.sqlite")
     }
 
@@ -52,7 +52,7 @@ import Testing
     @Test func everyValueReadsBackExactlyAsSQLiteHoldsIt() throws {
         let folder = try TemporaryFolder()
         let storePath = try makeStore(folder)
-        let summary = try TableExport(storePath: storePath, folder: folder.file("export")).run(progress: Progress(quiet: true))
+        let summary = try TableExport(storePath: storePath, folder: folder.file("export")).run(progress: ProgressReporter(quiet: true))
         let store = try PipelineStore(path: storePath)
         let tables = try store.storedTables()
         #expect(Set(summary.tables.keys) == Set(tables.map(\.name)))
@@ -89,9 +89,9 @@ import Testing
         let storePath = try makeStore(folder)
         var export = TableExport(storePath: storePath, folder: folder.file("export"))
         export.tables = ["staypoints", "fixes"]
-        _ = try export.run(progress: Progress(quiet: true))
+        _ = try export.run(progress: ProgressReporter(quiet: true))
         let first = try Data(contentsOf: URL(fileURLWithPath: folder.file("export/staypoints.csv")))
-        _ = try export.run(progress: Progress(quiet: true))
+        _ = try export.run(progress: ProgressReporter(quiet: true))
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("export/staypoints.csv"))) == first)
         #expect(!FileManager.default.fileExists(atPath: folder.file("export/trips.csv")))
 
@@ -114,7 +114,7 @@ import Testing
         var export = TableExport(storePath: try makeStore(folder), folder: folder.file("export"))
         export.tables = ["stays"]
         #expect {
-            _ = try export.run(progress: Progress(quiet: true))
+            _ = try export.run(progress: ProgressReporter(quiet: true))
         } throws: { error in
             "\(error)".contains("no table stays") && "\(error)".contains("staypoints")
         }

@@ -37,7 +37,7 @@ import Trips
         let folder = try TemporaryFolder()
         var options = IngestOptions(paths: [SharedData.path("gpx")], storePath: folder.file("store.sqlite"))
         options.reportsFolder = folder.file("out")
-        _ = try IngestRun(options: options, progress: Progress(quiet: true)).run()
+        _ = try IngestRun(options: options, progress: ProgressReporter(quiet: true)).run()
         // Stored paths are standardised (symbolic links resolved), so strip either spelling.
         let prefixes = [SharedData.folder, URL(fileURLWithPath: SharedData.folder).resolvingSymlinksInPath().path].map { $0 + "/" }
         let tracks = try PipelineStore(path: folder.file("store.sqlite")).tracks(groupedBy: .file)

@@ -38,7 +38,7 @@ import Trips
             "traces/zones.csv", "id,name,kind,lat,lon,radius_m\nhome,Home,home,48,2,100\nwork,Office,work,48,\(workLongitude),100\n")
         var options = IngestOptions(paths: [folder.file("traces")], storePath: folder.file("out/pipeline.sqlite"))
         options.reportsFolder = folder.file("out")
-        _ = try IngestRun(options: options, progress: Progress(quiet: true)).run()
+        _ = try IngestRun(options: options, progress: ProgressReporter(quiet: true)).run()
         return folder.file("out/pipeline.sqlite")
     }
 
@@ -54,7 +54,7 @@ import Trips
     @Test func aPairFewerThanKPersonsMadeIsNeverPublished() throws {
         let three = try TemporaryFolder()
         let summary = try TripsRun(storePath: try makeStore(three, commuters: ["ana", "ben", "cat"]), reportsFolder: three.file("out"))
-            .run(progress: Progress(quiet: true))
+            .run(progress: ProgressReporter(quiet: true))
         let od = try Self.csv(three.file("out/od_matrix.csv"))
         #expect(od.count == 1 && od[0]["persons"] == "3" && od[0]["devices"] == "3" && od[0]["trips"] == "3", "\(od)")
         #expect(summary.odMatrix.pairs == 1 && summary.odMatrix.suppressedPairs == 0 && summary.odMatrix.minimumPersons == 3)
@@ -62,7 +62,7 @@ import Trips
         let two = try TemporaryFolder()
         try two.write("traces/manifest.csv", "path,device,person\nana/*,ana-phone,ana\nana2/*,ana-tablet,ana\nben/*,ben-phone,ben\n")
         let store = try makeStore(two, commuters: ["ana", "ana2", "ben"])
-        let suppressed = try TripsRun(storePath: store, reportsFolder: two.file("out")).run(progress: Progress(quiet: true))
+        let suppressed = try TripsRun(storePath: store, reportsFolder: two.file("out")).run(progress: ProgressReporter(quiet: true))
         #expect(try Self.csv(two.file("out/od_matrix.csv")).isEmpty, "three devices, two persons: under k = 3")
         #expect(
             suppressed.odMatrix.suppressedPairs == 1 && suppressed.odMatrix.suppressedTrips == 3 && suppressed.odMatrix.minimumPersons == 3)
@@ -76,7 +76,7 @@ import Trips
         let store = try makeStore(folder)
         var run = TripsRun(storePath: store, reportsFolder: folder.file("out"))
         run.minimumPersons = 1 // one commuter: her OD pair is published only at k = 1 (aPairFewerThanKPersonsMadeIsNeverPublished)
-        let summary = try run.run(progress: Progress(quiet: true))
+        let summary = try run.run(progress: ProgressReporter(quiet: true))
         #expect(summary.devices == 1 && summary.staypoints == 2 && summary.dwells == 2 && summary.trips == 1 && summary.locations == 2)
         #expect(summary.legsByModeSource.keys.sorted() == ["gps_rules"])
 
@@ -125,10 +125,10 @@ import Trips
         let folder = try TemporaryFolder()
         let store = try makeStore(folder)
         let run = TripsRun(storePath: store, reportsFolder: folder.file("out"))
-        _ = try run.run(progress: Progress(quiet: true))
+        _ = try run.run(progress: ProgressReporter(quiet: true))
         let first = try PipelineStore(path: store).tableCounts()
         let firstTrips = try String(contentsOfFile: folder.file("out/restricted/trips.csv"), encoding: .utf8)
-        _ = try run.run(progress: Progress(quiet: true))
+        _ = try run.run(progress: ProgressReporter(quiet: true))
         #expect(try PipelineStore(path: store).tableCounts().filter { $0.key != "runs" } == first.filter { $0.key != "runs" })
         #expect(try String(contentsOfFile: folder.file("out/restricted/trips.csv"), encoding: .utf8) == firstTrips)
     }
@@ -145,7 +145,7 @@ import Trips
         try PipelineStore(path: store).replaceModeWindows(rows)
         try PipelineStore(path: store).replaceModeWindows(rows)
         #expect(try PipelineStore(path: store).tableCounts()["mode_windows"] == rows.count)
-        let summary = try TripsRun(storePath: store, reportsFolder: folder.file("out")).run(progress: Progress(quiet: true))
+        let summary = try TripsRun(storePath: store, reportsFolder: folder.file("out")).run(progress: ProgressReporter(quiet: true))
         #expect(summary.legsByModeSource["model"] == 1)
         let trips = try Self.csv(folder.file("out/restricted/trips.csv"))
         #expect(trips[0]["main_mode"] == "bus")

@@ -27,7 +27,7 @@ import Testing
         var options = IngestOptions(paths: [folder.file("traces")], storePath: folder.file("out/pipeline.sqlite"))
         options.reportsFolder = folder.file("out")
         options.force = force
-        return try IngestRun(options: options, progress: Progress(quiet: true)).run()
+        return try IngestRun(options: options, progress: ProgressReporter(quiet: true)).run()
     }
 
     @Test func ingestsEveryKindAndQuarantinesTheBrokenFile() throws {
@@ -184,7 +184,7 @@ import Testing
         for path in [alone, listed] {
             var options = IngestOptions(paths: [path], storePath: folder.file("out/pipeline.sqlite"))
             options.reportsFolder = folder.file("out")
-            _ = try IngestRun(options: options, progress: Progress(quiet: true)).run()
+            _ = try IngestRun(options: options, progress: ProgressReporter(quiet: true)).run()
         }
         let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
         let devices = try store.rows("SELECT device FROM input_files WHERE format = 'gpx' ORDER BY path")

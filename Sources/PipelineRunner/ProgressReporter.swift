@@ -3,7 +3,7 @@ import MobilityCore
 
 /// Reports progress: a redrawn bar on a terminal, plain timestamped lines otherwise (logs).
 /// Everything goes to standard error, so `--json` output on standard output stays clean.
-public final class Progress {
+public final class ProgressReporter {
     public let isTerminal: Bool
     private let quiet: Bool
     private var lastDraw = Date.distantPast
@@ -19,7 +19,7 @@ public final class Progress {
         if isTerminal {
             write("\r\u{1B}[2K" + message + "\n")
         } else {
-            write("[\(Progress.clock())] " + message + "\n")
+            write("[\(ProgressReporter.clock())] " + message + "\n")
         }
     }
 
