@@ -75,10 +75,10 @@ public struct HeatMap: Sendable {
         }
     }
 
-    /// The cells that may be published: those seen by at least `minimumDevices` distinct
+    /// The cells that may be published: those seen by at least `minimumPersons` distinct
     /// persons (k-anonymity of places; a device without a named person is a person), sorted by
     /// cell; and how many were left out.
-    public func published(minimumDevices k: Int) -> (cells: [(cell: HeatGrid.Cell, counts: Counts)], suppressed: Int) {
+    public func published(minimumPersons k: Int) -> (cells: [(cell: HeatGrid.Cell, counts: Counts)], suppressed: Int) {
         let kept = cells.filter { $0.value.persons >= k }.map { (cell: $0.key, counts: $0.value) }.sorted { $0.cell < $1.cell }
         return (kept, cells.count - kept.count)
     }

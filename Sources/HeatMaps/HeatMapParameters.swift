@@ -6,7 +6,7 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
     public var cellMeters = 100.0
     /// k: a cell (and an OD pair, a modal-split row) is published only when at least this many
     /// distinct persons made it (k-anonymity of places; 3 hides single homes and pairs).
-    public var minimumDevices = 3
+    public var minimumPersons = 3
     /// Only fixes travelling by these modes (mode names); nil keeps all.
     public var modes: [String]?
     /// First and last local day to include, YYYY-MM-DD, inclusive.
@@ -36,14 +36,16 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
             + "them (where they live, when they travel); k counts persons and its default is 3. Give \(identifyingKFlag) to publish so"
     }
 
-    enum CodingKeys: String, CodingKey { case cellMeters, minimumDevices, modes, from, to, weekdays, hours, odCellMeters, odCoarserLevels }
+    enum CodingKeys: String, CodingKey {
+        case cellMeters, minimumPersons = "minimumDevices", modes, from, to, weekdays, hours, odCellMeters, odCoarserLevels
+    }
 
     /// `od_cell_meters` came in 0.5.0: a configuration a 0.4.0 run stored has none (`forget`
     /// reads it back).
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         cellMeters = try container.decode(Double.self, forKey: .cellMeters)
-        minimumDevices = try container.decode(Int.self, forKey: .minimumDevices)
+        minimumPersons = try container.decode(Int.self, forKey: .minimumPersons)
         modes = try container.decodeIfPresent([String].self, forKey: .modes)
         from = try container.decodeIfPresent(String.self, forKey: .from)
         to = try container.decodeIfPresent(String.self, forKey: .to)
@@ -57,7 +59,7 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(cellMeters, forKey: .cellMeters)
-        try container.encode(minimumDevices, forKey: .minimumDevices)
+        try container.encode(minimumPersons, forKey: .minimumPersons)
         try container.encode(modes, forKey: .modes)
         try container.encode(from, forKey: .from)
         try container.encode(to, forKey: .to)
@@ -100,7 +102,7 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
         guard (0...8).contains(odCoarserLevels) else {
             throw Invalid(description: "heatmap.od_coarser_levels must be 0 to 8 (doublings of od_cell_meters), got \(odCoarserLevels)")
         }
-        guard minimumDevices >= 1 else { throw Invalid(description: "k (minimum devices) must be 1 or more") }
+        guard minimumPersons >= 1 else { throw Invalid(description: "k (heatmap.minimum_devices, which counts persons) must be 1 or more") }
         return filter
     }
 

@@ -36,7 +36,7 @@ public struct ComfortRun {
     /// A pause longer than this splits a recording into separate rides, seconds.
     public var rideGapSeconds = 60.0
     /// Distinct persons a train's or route's comfort summary needs (k; the heat maps' k). Default 3.
-    public var minimumPersons = HeatMapParameters().minimumDevices
+    public var minimumPersons = HeatMapParameters().minimumPersons
 
     public enum RecordingRides: Sendable, Equatable {
         case none

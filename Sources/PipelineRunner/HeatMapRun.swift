@@ -7,7 +7,7 @@ import Trips
 
 /// The heat-map stage over a store: streams one device's fixes at a time with the modes of
 /// its stored staypoints and legs, counts them into the overall map and one map per mode,
-/// keeps the cells seen by at least k devices (store and files), and reports the rest as
+/// keeps the cells seen by at least k persons (store and files), and reports the rest as
 /// suppressed.
 public struct HeatMapRun {
     public var storePath: String
@@ -38,13 +38,13 @@ public struct HeatMapRun {
         /// Published cells per map ("all" and each mode).
         public var cellsByMap: [String: Int] = [:]
         public var cellMeters = 0.0
-        public var minimumDevices = 0
+        public var minimumPersons = 0
         public var seconds = 0.0
         public var files: [String] = []
 
         enum CodingKeys: String, CodingKey {
             case devices, fixes, cells, suppressedCells = "suppressed_cells", cellsByMap = "cells_by_map"
-            case cellMeters = "cell_m", minimumDevices = "k", seconds, files
+            case cellMeters = "cell_m", minimumPersons = "k", seconds, files
         }
     }
 
@@ -77,7 +77,7 @@ public struct HeatMapRun {
             summary.fixes += track.points.count
         }
         progress.update(done: names.count, total: names.count, item: "")
-        let (rows, published) = layers.published(minimumPersons: parameters.minimumDevices, filterDescription: parameters.filterDescription)
+        let (rows, published) = layers.published(minimumPersons: parameters.minimumPersons, filterDescription: parameters.filterDescription)
         for row in rows {
             summary.cellsByMap[row.map] = row.cells.count
             if row.map == "all" { (summary.cells, summary.suppressedCells) = (row.cells.count, row.suppressed) }
@@ -86,7 +86,7 @@ public struct HeatMapRun {
         summary.files = writesFiles ? try HeatMapFiles(maps: rows, grid: grid).write(to: reportsFolder, cells: published) : []
         summary.devices = names.count
         summary.cellMeters = grid.cellMeters
-        summary.minimumDevices = parameters.minimumDevices
+        summary.minimumPersons = parameters.minimumPersons
         summary.seconds = Date().timeIntervalSince(started)
         return summary
     }
@@ -154,11 +154,11 @@ struct HeatMapLayers {
         var rows: [PipelineStore.HeatMapRows] = []
         var published: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]] = [:]
         for (name, map) in [("all", overall)] + byMode.sorted(by: { $0.key < $1.key }).map({ ($0.key.rawValue, $0.value) }) {
-            let (cells, suppressed) = map.published(minimumDevices: k)
+            let (cells, suppressed) = map.published(minimumPersons: k)
             published[name] = cells
             rows.append(
                 .init(
-                    map: name, cellMeters: grid.cellMeters, minimumDevices: k, filter: filterDescription,
+                    map: name, cellMeters: grid.cellMeters, minimumPersons: k, filter: filterDescription,
                     cells: cells.map { HeatMapRun.row(grid, $0.cell, $0.counts) }, suppressed: suppressed))
         }
         return (rows, published)

@@ -55,12 +55,12 @@ public struct ODGridOutput {
                 distanceMeters: row[trip("distance_m")].flatMap(Double.init) ?? 0, mainMode: row[trip("main_mode")] ?? "unknown")
         }
         let od = ODGrid(
-            input, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumDevices, coarserLevels: parameters.odCoarserLevels
+            input, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumPersons, coarserLevels: parameters.odCoarserLevels
         )
         try TripTables.odGrid(od).write(to: (folder as NSString).appendingPathComponent(Self.fileName))
         var summary = Summary(
             pairs: od.rows.count, suppressedPairs: od.suppressedPairs, suppressedTrips: od.suppressedTrips,
-            unplacedTrips: od.unplacedTrips, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumDevices)
+            unplacedTrips: od.unplacedTrips, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumPersons)
         summary.coarsestCellMeters = parameters.odCellMeters * Double(1 << parameters.odCoarserLevels)
         summary.publishedTrips = od.rows.reduce(0) { $0 + $1.trips }
         for row in od.rows where row.grid.cellMeters > parameters.odCellMeters { summary.coarserPairs += 1 }

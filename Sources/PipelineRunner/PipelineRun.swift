@@ -259,7 +259,7 @@ public struct PipelineRun {
         trips.imuClasses = model.map { $0.usesInertial ? $0.classes : [] } ?? []
         (trips.transit, trips.transitDescription) = try transitFeed.map { try TransitRun.index(feed: $0, progress: progress) } ?? (nil, nil)
         trips.parameters = configuration.trips
-        trips.minimumPersons = configuration.heatmap.minimumDevices
+        trips.minimumPersons = configuration.heatmap.minimumPersons
         (trips.calendar, trips.writesModalKeys) = (calendar, partial)
         let tripSummary = try trips.run(progress: progress)
         (summary.odMatrix, summary.modalSplit) = (tripSummary.odMatrix, tripSummary.modalSplit)
@@ -277,13 +277,13 @@ public struct PipelineRun {
         progress.log(
             partial
                 ? "heat maps: every device's cells kept in the store for merging (\(heatSummary.cells + heatSummary.suppressedCells) cells in this part), none published"
-                : "heat maps: \(heatSummary.cells) cells published, \(heatSummary.suppressedCells) suppressed (k = \(heatSummary.minimumDevices))"
+                : "heat maps: \(heatSummary.cells) cells published, \(heatSummary.suppressedCells) suppressed (k = \(heatSummary.minimumPersons))"
         )
         lap("heatmap")
 
         var comfort = ComfortRun(storePath: storePath, reportsFolder: filesFolder)
         comfort.restrictedFolder = restrictedFolder
-        comfort.minimumPersons = configuration.heatmap.minimumDevices
+        comfort.minimumPersons = configuration.heatmap.minimumPersons
         comfort.openStore = store
         comfort.ownedDevices = ownedDevices
         comfort.maxRideSeconds = configuration.comfort.maxRideSeconds

@@ -178,20 +178,20 @@ public struct PublishRun: Sendable {
         var heatMaps = PublishedHeatMaps()
         for map in try reduced.heatMaps().sorted(by: { HeatMap.runsBefore($0.map, $1.map) }) {
             let (cells, suppressed) = HeatMap(grid: HeatGrid(cellMeters: map.cellMeters), cells: map.cells).published(
-                minimumDevices: map.minimumDevices)
+                minimumPersons: map.minimumPersons)
             heatMaps.append(
                 .init(
-                    map: map.map, cellMeters: map.cellMeters, minimumDevices: map.minimumDevices, filter: map.filter,
+                    map: map.map, cellMeters: map.cellMeters, minimumPersons: map.minimumPersons, filter: map.filter,
                     cells: [], suppressed: suppressed), cells: cells)
         }
         try store.replaceHeatMaps(heatMaps.maps)
         func path(_ name: String) -> String { (outputFolder as NSString).appendingPathComponent(name) }
         let geofences = Dictionary(try store.geofences().map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-        let odMatrix = ODMatrix(groups: try reduced.odGroups(), minimumPersons: heatMapParameters.minimumDevices)
+        let odMatrix = ODMatrix(groups: try reduced.odGroups(), minimumPersons: heatMapParameters.minimumPersons)
         try TripTables.odMatrix(odMatrix, geofences: geofences).write(to: path("od_matrix.csv"))
-        try store.setDerivedState(PipelineStore.minimumPersonsKey, String(heatMapParameters.minimumDevices))
+        try store.setDerivedState(PipelineStore.minimumPersonsKey, String(heatMapParameters.minimumPersons))
         try store.setDerivedState(PipelineStore.odMatrixKey, ODMatrixCounts(odMatrix).line)
-        let modalSplit = ModalSplit(totals: try reduced.modalTotals(), minimumPersons: heatMapParameters.minimumDevices)
+        let modalSplit = ModalSplit(totals: try reduced.modalTotals(), minimumPersons: heatMapParameters.minimumPersons)
         try TripTables.modalSplit(modalSplit).write(to: path("modal_split.csv"))
         try store.setDerivedState(PipelineStore.modalSplitKey, ModalSplitCounts(modalSplit).line)
         var files = [path("od_matrix.csv"), path("modal_split.csv")]
@@ -199,7 +199,7 @@ public struct PublishRun: Sendable {
             try ComfortTables.writeSummaries(
                 trains: try reduced.comfortGroups("train_comfort_groups").map(ComfortSummary.init(group:)),
                 routes: try reduced.comfortGroups("route_comfort_groups").map(ComfortSummary.init(group:)),
-                to: outputFolder, minimumPersons: heatMapParameters.minimumDevices)
+                to: outputFolder, minimumPersons: heatMapParameters.minimumPersons)
             files += [path("train_comfort.csv"), path("route_comfort.csv")]
         }
         return (files, heatMaps)

@@ -123,7 +123,7 @@ public struct ReducedTables {
     }
 
     public struct HeatMapCounts {
-        public var map: String, cellMeters: Double, minimumDevices: Int, filter: String
+        public var map: String, cellMeters: Double, minimumPersons: Int, filter: String
         public var cells: [HeatGrid.Cell: HeatMap.Counts]
     }
 
@@ -134,7 +134,7 @@ public struct ReducedTables {
         for row in try rows("heatmaps") {
             let name = try row.text("heat_map")
             maps[name] = HeatMapCounts(
-                map: name, cellMeters: try row.number("cell_m"), minimumDevices: try row.integer("min_devices"),
+                map: name, cellMeters: try row.number("cell_m"), minimumPersons: try row.integer("min_devices"),
                 filter: row.optional("filter") ?? "", cells: [:])
         }
         for row in try rows("heat_cells") {

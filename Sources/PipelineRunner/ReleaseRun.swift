@@ -94,7 +94,7 @@ public struct ReleaseRun {
         try? FileManager.default.removeItem(atPath: partial)
         try FileManager.default.createDirectory(atPath: partial, withIntermediateDirectories: true)
         func path(_ name: String) -> String { (partial as NSString).appendingPathComponent(name) }
-        let k = heatMap.minimumDevices
+        let k = heatMap.minimumPersons
         let od = ODMatrix(
             groups: ODGroup.groups(
                 members.map {
@@ -156,7 +156,7 @@ public struct ReleaseRun {
                 person: byDevice[device]![0].person)
         }
         let (rows, cells) = layers.published(
-            minimumPersons: heatMap.minimumDevices, filterDescription: heatMap.filterDescription + " of the trips of " + window)
+            minimumPersons: heatMap.minimumPersons, filterDescription: heatMap.filterDescription + " of the trips of " + window)
         _ = try HeatMapFiles(maps: rows, grid: grid).write(to: folder, cells: cells)
     }
 }

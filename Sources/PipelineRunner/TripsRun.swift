@@ -41,7 +41,7 @@ public struct TripsRun {
     /// gave the legs (`PipelineStore.transitUse`), so the report says which feed decided them, or that none did.
     public var transitDescription: String?
     /// Distinct persons a published aggregate row needs (k; the heat maps' k). Default 3.
-    public var minimumPersons = HeatMapParameters().minimumDevices
+    public var minimumPersons = HeatMapParameters().minimumPersons
 
     public init(storePath: String, reportsFolder: String) {
         self.storePath = storePath

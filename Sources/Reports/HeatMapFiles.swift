@@ -46,7 +46,7 @@ public struct HeatMapFiles {
         for map in maps {
             let title = map.map == "all" ? "Where devices were: all modes" : "Where devices were: \(map.map)"
             let subtitle =
-                "\(Int(map.cellMeters)) m cells, \(map.filter)\nk = \(map.minimumDevices): \(map.cells.count) cells shown, "
+                "\(Int(map.cellMeters)) m cells, \(map.filter)\nk = \(map.minimumPersons): \(map.cells.count) cells shown, "
                 + "\(map.suppressed) seen by fewer persons suppressed"
             let mine = cells[map.map] ?? []
             for number in 0..<max(1, regions.regions.count) {

@@ -313,7 +313,7 @@ public struct ReportPage {
     }
 
     /// The k every published aggregate row meets: the last trip stage's or publish's.
-    func minimumPersons() throws -> Int { try store.minimumPersons() ?? HeatMapParameters().minimumDevices }
+    func minimumPersons() throws -> Int { try store.minimumPersons() ?? HeatMapParameters().minimumPersons }
 
     func originDestination() throws -> String {
         let k = try minimumPersons()
@@ -358,7 +358,7 @@ public struct ReportPage {
         if let all = maps.first {
             html +=
                 "<p class=\"note\">\(Int(all.cellMeters)) m cells; "
-                + "a cell is shown only when at least k = \(all.minimumDevices) distinct persons were in it (a device without a named person counts as one). "
+                + "a cell is shown only when at least k = \(all.minimumPersons) distinct persons were in it (a device without a named person counts as one). "
                 + "heatmap.csv and heatmap.geojson hold the same cells.</p>"
         }
         html += HTML.table(

@@ -403,7 +403,7 @@ enum Migrations {
 
     /// Each device's unfiltered counts per heat-map cell, kept only when asked for
     /// (`pipeline heatmap --keep-device-cells`) so that runs over disjoint parts of a data set
-    /// can be merged: a cell's distinct devices are counted over every part before k is
+    /// can be merged: a cell's distinct persons are counted over every part before k is
     /// applied. Never written to a file: one device's cells are its trace.
     static func v10HeatMapDeviceCells(_ db: Database) throws {
         try db.execute(

@@ -110,14 +110,14 @@ extension PipelineStore {
 
         public var map: String
         public var cellMeters: Double
-        public var minimumDevices: Int
+        public var minimumPersons: Int
         public var filter: String
         public var cells: [Cell]
         public var suppressed: Int
 
-        public init(map: String, cellMeters: Double, minimumDevices: Int, filter: String, cells: [Cell], suppressed: Int) {
-            (self.map, self.cellMeters, self.minimumDevices, self.filter, self.cells, self.suppressed) = (
-                map, cellMeters, minimumDevices, filter, cells, suppressed
+        public init(map: String, cellMeters: Double, minimumPersons: Int, filter: String, cells: [Cell], suppressed: Int) {
+            (self.map, self.cellMeters, self.minimumPersons, self.filter, self.cells, self.suppressed) = (
+                map, cellMeters, minimumPersons, filter, cells, suppressed
             )
         }
     }
@@ -156,7 +156,7 @@ extension PipelineStore {
                     """)
             for heatMap in maps {
                 try map.execute(arguments: [
-                    heatMap.map, heatMap.cellMeters, heatMap.minimumDevices, heatMap.filter,
+                    heatMap.map, heatMap.cellMeters, heatMap.minimumPersons, heatMap.filter,
                     heatMap.cells.count, heatMap.suppressed
                 ])
                 for c in heatMap.cells {
@@ -190,7 +190,7 @@ extension PipelineStore {
                         id: row[0], center: (row[1], row[2]), bounds: (row[3], row[4], row[5], row[6]),
                         fixes: row[7], devices: row[8], persons: row[10], dwellSeconds: row[9])
                 }
-                return HeatMapRows(map: name, cellMeters: map[1], minimumDevices: map[2], filter: map[3], cells: cells, suppressed: map[4])
+                return HeatMapRows(map: name, cellMeters: map[1], minimumPersons: map[2], filter: map[3], cells: cells, suppressed: map[4])
             }
         }
     }

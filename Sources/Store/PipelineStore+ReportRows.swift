@@ -219,7 +219,7 @@ extension PipelineStore {
 
     /// One stored heat map's settings and cell counts.
     public struct HeatMapSummary: Sendable {
-        public var map: String, cellMeters: Double, minimumDevices: Int, filter: String, cells: Int, suppressedCells: Int
+        public var map: String, cellMeters: Double, minimumPersons: Int, filter: String, cells: Int, suppressedCells: Int
     }
 
     /// Every stored heat map, "all" first.
@@ -232,7 +232,7 @@ extension PipelineStore {
                     """
             ).map { row in
                 HeatMapSummary(
-                    map: row[0], cellMeters: row[1], minimumDevices: row[2], filter: row[3], cells: row[4], suppressedCells: row[5])
+                    map: row[0], cellMeters: row[1], minimumPersons: row[2], filter: row[3], cells: row[4], suppressedCells: row[5])
             }
         }
     }

@@ -73,7 +73,7 @@ struct ComfortCommand: ParsableCommand {
         help: ArgumentHelp(
             "Publish a train's or route's summary (train_comfort.csv, route_comfort.csv) only when at least k distinct persons rode it.",
             valueName: "persons"))
-    var minimumPersons = HeatMapParameters().minimumDevices
+    var minimumPersons = HeatMapParameters().minimumPersons
 
     @Flag(
         name: .customLong("allow-identifying-k"),

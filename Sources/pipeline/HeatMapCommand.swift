@@ -7,12 +7,12 @@ import PipelineRunner
 struct HeatMapCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "heatmap",
-        abstract: "Count fixes, distinct devices and time at rest per grid cell; publish the cells k devices or more were in.",
+        abstract: "Count fixes, distinct persons and time at rest per grid cell; publish the cells k persons or more were in.",
         discussion: """
             Reads the store's fixes one device at a time, with each fix's mode from the stored staypoints (still) and \
             triplegs (their mode); run `pipeline trips` first. Writes heatmap.csv (every map's published cells), \
             heatmap.geojson (the overall map's cell polygons) and heatmap.png plus heatmap-<mode>.png, and keeps the \
-            same cells in the store. Cells seen by fewer than k devices are left out and counted as suppressed.
+            same cells in the store. Cells seen by fewer than k persons are left out and counted as suppressed.
             """
     )
 
@@ -29,7 +29,7 @@ struct HeatMapCommand: ParsableCommand {
         help: ArgumentHelp(
             "Also keep each device's unfiltered counts per cell in the store (table heatmap_device_cells), never in a file.",
             discussion:
-                "For merging runs over disjoint parts of a data set (say by device): a cell's distinct devices are counted over every part, then k is applied once. Off by default: one device's cells are its trace."
+                "For merging runs over disjoint parts of a data set (say by device): a cell's distinct persons are counted over every part, then k is applied once. Off by default: one device's cells are its trace."
         ))
     var keepDeviceCells = false
 
@@ -55,7 +55,7 @@ struct HeatMapCommand: ParsableCommand {
         } else {
             progress.log(
                 "\(summary.devices) devices, \(summary.fixes) fixes: \(summary.cells) cells of \(Int(summary.cellMeters)) m published, "
-                    + "\(summary.suppressedCells) suppressed (fewer than k = \(summary.minimumDevices) persons); maps "
+                    + "\(summary.suppressedCells) suppressed (fewer than k = \(summary.minimumPersons) persons); maps "
                     + summary.cellsByMap.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                     + String(format: "; %.2f s", summary.seconds))
         }

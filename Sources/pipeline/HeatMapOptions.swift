@@ -11,7 +11,7 @@ struct HeatMapOptions: ParsableArguments {
         help: ArgumentHelp(
             "Publish only cells at least k distinct persons were in (k-anonymity; a device without a named person counts as one).",
             valueName: "persons"))
-    var minimumDevices = HeatMapParameters().minimumDevices
+    var minimumPersons = HeatMapParameters().minimumPersons
 
     @Flag(
         name: .customLong("allow-identifying-k"),
@@ -35,8 +35,8 @@ struct HeatMapOptions: ParsableArguments {
 
     func apply(to parameters: inout HeatMapParameters) throws {
         parameters.cellMeters = cellSize
-        if let problem = HeatMapParameters.kProblem(minimumDevices, allowed: allowIdentifyingK) { throw ValidationError(problem) }
-        parameters.minimumDevices = minimumDevices
+        if let problem = HeatMapParameters.kProblem(minimumPersons, allowed: allowIdentifyingK) { throw ValidationError(problem) }
+        parameters.minimumPersons = minimumPersons
         parameters.modes = modes.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? parameters.modes
         parameters.from = from ?? parameters.from
         parameters.to = to ?? parameters.to

@@ -131,7 +131,7 @@ struct RunCommand: ParsableCommand {
             guard abs(utcOffsetHours) <= 14 else { throw ValidationError("--utc-offset-hours must lie within ±14 (got \(utcOffsetHours))") }
             configuration.calendar.utcOffsetHours = utcOffsetHours
         }
-        if let problem = HeatMapParameters.kProblem(configuration.heatmap.minimumDevices, allowed: allowIdentifyingK) {
+        if let problem = HeatMapParameters.kProblem(configuration.heatmap.minimumPersons, allowed: allowIdentifyingK) {
             throw ValidationError(problem)
         }
         configuration.cleaning = cleaning.applied(to: configuration.cleaning)

@@ -46,7 +46,7 @@ struct TripsCommand: ParsableCommand {
         help: ArgumentHelp(
             "Publish only OD pairs (od_matrix.csv) and modal-split rows (modal_split.csv) made by at least k distinct persons.",
             valueName: "persons"))
-    var minimumPersons = HeatMapParameters().minimumDevices
+    var minimumPersons = HeatMapParameters().minimumPersons
 
     @Flag(
         name: .customLong("allow-identifying-k"),

@@ -59,11 +59,11 @@ import Trips
         let counts = map.cells[home]!
         #expect(counts.devices == 3 && counts.fixes >= 30 && counts.fixes <= 3 * 12)
         #expect(abs(counts.dwellSeconds - 3 * 540) < 1e-6, "nine one-minute steps at rest per device")
-        let (published, suppressed) = map.published(minimumDevices: 3)
+        let (published, suppressed) = map.published(minimumPersons: 3)
         #expect(published.allSatisfy { $0.counts.devices >= 3 } && published.contains { $0.cell == home })
         #expect(suppressed == map.cells.count - published.count && suppressed >= 10, "the lone device's cells are all suppressed")
         #expect(!published.contains { $0.cell == map.grid.cell(latitudeDegrees: 48.80, longitudeDegrees: 2.30) })
-        #expect(map.published(minimumDevices: 1).suppressed == 0)
+        #expect(map.published(minimumPersons: 1).suppressed == 0)
     }
 
     @Test func filtersByModeHourWeekdayAndDay() throws {

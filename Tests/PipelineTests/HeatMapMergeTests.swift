@@ -48,7 +48,7 @@ import Testing
         let parts = try [Array(files[0..<1]), Array(files[1..<4]), Array(files[4...])].enumerated().map { index, part in
             try run(part, in: folder.file("part-\(index)"))
         }
-        let k = HeatMapRun(storePath: "", reportsFolder: "").parameters.minimumDevices
+        let k = HeatMapRun(storePath: "", reportsFolder: "").parameters.minimumPersons
 
         // Each device's cells do not depend on the other devices.
         let wholeDeviceCells = try whole.heatMapDeviceCells()
