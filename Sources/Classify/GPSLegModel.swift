@@ -101,8 +101,9 @@ public struct LegTrainer: Sendable {
         let labelled = Self.labelled(table)
         let classes = Array(Set(labelled.legs.compactMap(\.mode))).sorted()
         guard classes.count >= 2 else {
-            throw ModeTrainer.TrainingError(
-                description: "a GPS leg model needs labelled legs of at least two modes of movement; found "
+            throw PipelineError(
+                .cannotTrain,
+                "a GPS leg model needs labelled legs of at least two modes of movement; found "
                     + (classes.isEmpty ? "none" : classes.map(\.rawValue).joined(separator: ", ")))
         }
         let columns = LegTable.columns

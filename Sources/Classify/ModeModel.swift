@@ -100,33 +100,28 @@ public struct ModeModel: Codable, Sendable {
         }
     }
 
-    public struct LoadError: Error, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "\(path): \(reason)" }
-    }
-
     public static func load(path: String) throws -> ModeModel {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw LoadError(path: path, reason: "cannot read the model file")
+            throw PipelineError(.modelUnreadable, path: path, reason: "cannot read the model file")
         }
         struct Header: Decodable { var format: String?; var formatVersion: Int? }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         guard let header = try? decoder.decode(Header.self, from: data), header.format == ModeModel.format else {
-            throw LoadError(path: path, reason: "not a mode model (expected JSON with \"format\": \"\(ModeModel.format)\")")
+            throw PipelineError(
+                .modelUnreadable, path: path, reason: "not a mode model (expected JSON with \"format\": \"\(ModeModel.format)\")")
         }
         guard let version = header.formatVersion, readableVersions.contains(version) else {
-            throw LoadError(
-                path: path,
+            throw PipelineError(
+                .modelUnreadable, path: path,
                 reason: "model format version \(header.formatVersion ?? 0); this build reads versions "
                     + "\(readableVersions.lowerBound)–\(readableVersions.upperBound)")
         }
         let model: ModeModel
         do { model = try decoder.decode(ModeModel.self, from: data) } catch {
-            throw LoadError(path: path, reason: "damaged model file: \(error)")
+            throw PipelineError(.modelUnreadable, path: path, reason: "damaged model file: \(error)")
         }
-        if let problem = model.schemaProblem { throw LoadError(path: path, reason: problem) }
+        if let problem = model.schemaProblem { throw PipelineError(.modelUnreadable, path: path, reason: problem) }
         return model
     }
 

@@ -71,10 +71,6 @@ public struct ModeTrainer: Sendable {
 
     struct DeviceMode: Hashable { var device: String; var mode: Mode }
 
-    public struct TrainingError: Error, CustomStringConvertible {
-        public var description: String
-    }
-
     /// The windows a model can learn from: labelled with a known mode.
     public static func labelled(_ table: FeatureTable) -> FeatureTable { table.filter { $0.mode != nil } }
 
@@ -82,8 +78,9 @@ public struct ModeTrainer: Sendable {
         let labelled = Self.labelled(table)
         let classes = Array(Set(labelled.windows.compactMap(\.mode))).sorted()
         guard classes.count >= 2 else {
-            throw TrainingError(
-                description: "training needs windows of at least two known modes; found "
+            throw PipelineError(
+                .cannotTrain,
+                "training needs windows of at least two known modes; found "
                     + (classes.isEmpty
                         ? "none (are the inputs labelled? see --name-pattern, labels files, manifest.csv)"
                         : classes.map(\.rawValue).joined()))

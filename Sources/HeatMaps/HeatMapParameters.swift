@@ -69,10 +69,6 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
         try container.encode(odCoarserLevels, forKey: .odCoarserLevels)
     }
 
-    public struct Invalid: Error, CustomStringConvertible {
-        public var description: String
-    }
-
     /// The filter these settings describe, at `calendar`'s UTC offset.
     public func filter(calendar: CalendarKeys) throws -> HeatMapFilter {
         var filter = HeatMapFilter()
@@ -81,8 +77,9 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
             filter.modes = Set(
                 try modes.map { name in
                     guard let mode = Mode(rawValue: name) else {
-                        throw Invalid(
-                            description: "unknown mode \(name) (expected one of \(Mode.allCases.map(\.rawValue).joined(separator: ", ")))")
+                        throw PipelineError(
+                            .invalidConfiguration,
+                            "unknown mode \(name) (expected one of \(Mode.allCases.map(\.rawValue).joined(separator: ", ")))")
                     }
                     return mode
                 })
@@ -90,26 +87,33 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
         filter.firstDay = try from.map { try Self.day($0) }
         filter.lastDay = try to.map { try Self.day($0) }
         if let weekdays {
-            guard weekdays.allSatisfy((0...6).contains) else { throw Invalid(description: "weekdays run from 0 (Monday) to 6 (Sunday)") }
+            guard weekdays.allSatisfy((0...6).contains) else {
+                throw PipelineError(.invalidConfiguration, "weekdays run from 0 (Monday) to 6 (Sunday)")
+            }
             filter.weekdays = Set(weekdays)
         }
         if let hours {
-            guard hours.allSatisfy((0...23).contains) else { throw Invalid(description: "hours run from 0 to 23") }
+            guard hours.allSatisfy((0...23).contains) else { throw PipelineError(.invalidConfiguration, "hours run from 0 to 23") }
             filter.hours = Set(hours)
         }
-        guard cellMeters > 0 else { throw Invalid(description: "the cell size must be positive, got \(cellMeters)") }
-        guard odCellMeters > 0 else { throw Invalid(description: "heatmap.od_cell_meters must be positive, got \(odCellMeters)") }
-        guard (0...8).contains(odCoarserLevels) else {
-            throw Invalid(description: "heatmap.od_coarser_levels must be 0 to 8 (doublings of od_cell_meters), got \(odCoarserLevels)")
+        guard cellMeters > 0 else { throw PipelineError(.invalidConfiguration, "the cell size must be positive, got \(cellMeters)") }
+        guard odCellMeters > 0 else {
+            throw PipelineError(.invalidConfiguration, "heatmap.od_cell_meters must be positive, got \(odCellMeters)")
         }
-        guard minimumPersons >= 1 else { throw Invalid(description: "k (heatmap.minimum_devices, which counts persons) must be 1 or more") }
+        guard (0...8).contains(odCoarserLevels) else {
+            throw PipelineError(
+                .invalidConfiguration, "heatmap.od_coarser_levels must be 0 to 8 (doublings of od_cell_meters), got \(odCoarserLevels)")
+        }
+        guard minimumPersons >= 1 else {
+            throw PipelineError(.invalidConfiguration, "k (heatmap.minimum_devices, which counts persons) must be 1 or more")
+        }
         return filter
     }
 
     static func day(_ text: String) throws -> Int {
         let parts = text.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
-            throw Invalid(description: "\(text) is not a date (expected YYYY-MM-DD)")
+            throw PipelineError(.invalidConfiguration, "\(text) is not a date (expected YYYY-MM-DD)")
         }
         return ISO8601.days(year: parts[0], month: parts[1], day: parts[2])
     }

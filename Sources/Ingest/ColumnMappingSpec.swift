@@ -50,16 +50,17 @@ public struct ColumnMappingSpec: Hashable, Sendable {
                 .trimmingWhitespace() ?? ""
             guard !entry.isEmpty else { continue }
             guard let equals = entry.firstIndex(of: "=") else {
-                throw SpecError("'\(entry)' is not key=value")
+                throw ColumnMappingSpec.invalid("'\(entry)' is not key=value")
             }
             let key = String(entry[..<equals]).trimmingWhitespace().lowercased()
             guard ColumnMappingSpec.keys.contains(key) else {
-                throw SpecError("unknown key '\(key)'; expected one of \(ColumnMappingSpec.keys.sorted().joined(separator: ", "))")
+                throw ColumnMappingSpec.invalid(
+                    "unknown key '\(key)'; expected one of \(ColumnMappingSpec.keys.sorted().joined(separator: ", "))")
             }
             entries[key] = String(entry[entry.index(after: equals)...]).trimmingWhitespace()
         }
         if let offset = entries["utc_offset"], Self.offsetSeconds(offset) == nil {
-            throw SpecError("utc_offset=\(offset) is not an offset such as +02:00 or -05:00")
+            throw ColumnMappingSpec.invalid("utc_offset=\(offset) is not an offset such as +02:00 or -05:00")
         }
         let clocks = ["time", "dt", "rate"].filter { entries[$0] != nil }
         let streams = ["acc", "gyro", "linear", "gravity", "label"].filter { entries[$0] != nil }
@@ -70,31 +71,29 @@ public struct ColumnMappingSpec: Hashable, Sendable {
             return
         }
         guard clocks.count == 1 else {
-            throw SpecError(
+            throw ColumnMappingSpec.invalid(
                 clocks.isEmpty
                     ? "give time=COLUMN[:UNIT], dt=COLUMN:UNIT or rate=HZ"
                     : "give only one of time=, dt=, rate= (got \(clocks.joined(separator: ", ")))")
         }
         if let relative = ["dt", "rate"].first(where: { entries[$0] != nil }), entries["start"] == nil {
-            throw SpecError("\(relative)= gives times relative to the first row: add start=YYYY-MM-DDTHH:MM:SSZ, the time of the first row")
+            throw ColumnMappingSpec.invalid(
+                "\(relative)= gives times relative to the first row: add start=YYYY-MM-DDTHH:MM:SSZ, the time of the first row")
         }
         if let dt = entries["dt"] {
             let parts = dt.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2, let unit = TimeUnit(rawValue: parts[1].lowercased()), unit != .iso8601 else {
-                throw SpecError("dt=\(dt) needs a unit of time between samples: dt=COLUMN:s, :ms, :us or :ns")
+                throw ColumnMappingSpec.invalid("dt=\(dt) needs a unit of time between samples: dt=COLUMN:s, :ms, :us or :ns")
             }
         }
         guard entries["acc"] != nil || entries["gyro"] != nil || entries["linear"] != nil || entries["gravity"] != nil else {
-            throw SpecError("give at least one of acc=, gyro=, linear=, gravity=")
+            throw ColumnMappingSpec.invalid("give at least one of acc=, gyro=, linear=, gravity=")
         }
         self.entries = entries
     }
 
-    /// A mistake in the mapping text itself (reported before any file is read).
-    public struct SpecError: Error, CustomStringConvertible {
-        public let description: String
-        init(_ message: String) { description = "invalid column mapping: " + message }
-    }
+    /// A mapping that cannot be used, said as every one is: "invalid column mapping: …".
+    static func invalid(_ message: String) -> PipelineError { PipelineError(.invalidColumnMapping, "invalid column mapping: " + message) }
 
     static let keys: Set<String> = [
         "delimiter", "header", "time", "dt", "rate", "start", "acc", "gyro", "linear", "gravity", "label",
@@ -126,13 +125,14 @@ public struct ColumnMappingSpec: Hashable, Sendable {
             var offset = String(start.dropFirst(4))
             if offset.isEmpty, let given = entries["utc_offset"] { offset = given }
             guard let seconds = Self.timeInName(name, offset: offset) else {
-                throw SpecError("start=\(start): the name \(name) has no date and time (YYYY-MM-DD_HH-MM-SS), or the offset is not ±HH:MM")
+                throw ColumnMappingSpec.invalid(
+                    "start=\(start): the name \(name) has no date and time (YYYY-MM-DD_HH-MM-SS), or the offset is not ±HH:MM")
             }
             return seconds
         }
         if let number = NumberParser.double(start), number.isFinite { return TimeText.parse(start)?.secondsSince1970 }
         guard let time = ISO8601.parse(start, defaultOffsetSeconds: Int(utcOffsetSeconds)) else {
-            throw SpecError("start=\(start) is not a time (ISO 8601, e.g. 2024-05-01T08:00:00Z, or Unix seconds)")
+            throw ColumnMappingSpec.invalid("start=\(start) is not a time (ISO 8601, e.g. 2024-05-01T08:00:00Z, or Unix seconds)")
         }
         return time.secondsSince1970
     }
@@ -239,7 +239,9 @@ public struct ColumnMappingSpec: Hashable, Sendable {
         }
         mapping.fixedRateHz = entries["rate"].flatMap(NumberParser.double)
         let start: Double?
-        do { start = try startSeconds(name: (path as NSString).lastPathComponent) } catch let error as SpecError {
+        do { start = try startSeconds(name: (path as NSString).lastPathComponent) } catch let error as PipelineError
+            where error.code == .invalidColumnMapping
+        {
             throw fail(String(error.description.dropFirst("invalid column mapping: ".count)))
         }
         mapping.timeOffsetSeconds = start ?? 0
@@ -264,12 +266,12 @@ public struct ColumnMappingSpec: Hashable, Sendable {
         if let label = entries["label"] { mapping.labelColumn = try column(label) }
         if let names = entries["labels"] {
             guard entries["label"] != nil else {
-                throw SpecError("labels=\(names) names what a label column's codes mean: give label= too")
+                throw ColumnMappingSpec.invalid("labels=\(names) names what a label column's codes mean: give label= too")
             }
             for pair in names.split(separator: ",") {
                 let parts = pair.split(separator: ":", maxSplits: 1).map { String($0).trimmingWhitespace() }
                 guard parts.count == 2, !parts[0].isEmpty, Mode(labelName: parts[1]) != nil else {
-                    throw SpecError("labels=: '\(pair)' is not code:mode with a known mode name (such as A:walk)")
+                    throw ColumnMappingSpec.invalid("labels=: '\(pair)' is not code:mode with a known mode name (such as A:walk)")
                 }
                 mapping.labelNames[parts[0]] = parts[1]
             }

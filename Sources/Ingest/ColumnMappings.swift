@@ -32,7 +32,7 @@ public struct ColumnMappings: Sendable {
         scoped = specs.filter { $0.files != nil }
         let general = specs.filter { $0.files == nil }
         guard general.count <= 1 else {
-            throw ColumnMappingSpec.SpecError(
+            throw ColumnMappingSpec.invalid(
                 "\(general.count) mappings without files=: give every mapping but one a files=GLOB naming the files it is for")
         }
         unscoped = general.first

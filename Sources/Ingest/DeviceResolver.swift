@@ -1,4 +1,5 @@
 import Foundation
+import MobilityCore
 
 /// Who recorded an input: the device (a phone or logger) and the person (participant) who
 /// carried it, each with where its name came from.
@@ -68,17 +69,13 @@ public struct DeviceResolver: Sendable {
     public init(namePattern: String? = nil) throws {
         if let namePattern {
             do { self.namePattern = try NSRegularExpression(pattern: namePattern) } catch {
-                throw ResolverError(description: "--name-pattern is not a valid regular expression: \(namePattern)")
+                throw PipelineError(.invalidIdentity, "--name-pattern is not a valid regular expression: \(namePattern)")
             }
             guard ["(?<device>", "(?<mode>", "(?<person>"].contains(where: namePattern.contains) else {
-                throw ResolverError(
-                    description: "--name-pattern needs a named group (?<device>…), (?<person>…) or (?<mode>…): \(namePattern)")
+                throw PipelineError(
+                    .invalidIdentity, "--name-pattern needs a named group (?<device>…), (?<person>…) or (?<mode>…): \(namePattern)")
             }
         }
-    }
-
-    public struct ResolverError: Error, CustomStringConvertible {
-        public let description: String
     }
 
     /// The identity of the input at `path`, found under `root` (both standardised, as

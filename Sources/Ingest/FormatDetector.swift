@@ -1,4 +1,5 @@
 import Foundation
+import MobilityCore
 
 /// Decides what an input is, from its name and its first lines.
 ///
@@ -37,7 +38,9 @@ public struct FormatDetector {
         }
         guard let format = try detect(path: path, fallback: nil) else { return nil }
         let start: Double?
-        do { start = try spec.startSeconds(name: (path as NSString).lastPathComponent) } catch let error as ColumnMappingSpec.SpecError {
+        do { start = try spec.startSeconds(name: (path as NSString).lastPathComponent) } catch let error as PipelineError
+            where error.code == .invalidColumnMapping
+        {
             throw InputError(.badHeader, error.description, path: path)
         }
         let stored = spec.storedText(startSeconds: start)

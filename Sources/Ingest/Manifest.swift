@@ -56,7 +56,7 @@ public struct Manifest: Sendable {
                 .compactMap { $0 }.filter { !$0.isEmpty }
             if !parts.isEmpty {
                 do { entry.mapping = try ColumnMappingSpec(text: parts.joined(separator: ";")) } catch let error
-                    as ColumnMappingSpec.SpecError
+                    as PipelineError where error.code == .invalidColumnMapping
                 {
                     throw InputError(.badHeader, "the row for \(file): \(error.description)", path: path, line: row.line)
                 }

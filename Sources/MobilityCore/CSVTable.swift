@@ -11,12 +11,6 @@ public struct CSVTable: Sendable {
 
     public init(columns: [String], rows: [[String?]]) { (self.columns, self.rows) = (columns, rows) }
 
-    public struct Malformed: Error, CustomStringConvertible {
-        public let path: String, line: Int, reason: String
-        public var description: String { "\(path):\(line): \(reason)" }
-        public init(path: String, line: Int, reason: String) { (self.path, self.line, self.reason) = (path, line, reason) }
-    }
-
     public static func read(path: String) throws -> CSVTable {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         var records: [[String?]] = []
@@ -57,12 +51,13 @@ public struct CSVTable: Sendable {
             }
             index += 1
         }
-        if inQuotes { throw Malformed(path: path, line: line, reason: "a quoted field is not closed") }
+        if inQuotes { throw PipelineError(.malformedTable, path: path, line: line, reason: "a quoted field is not closed") }
         if !field.isEmpty || quoted || !record.isEmpty { endField(); records.append(record) }
-        guard let header = records.first else { throw Malformed(path: path, line: 1, reason: "no header") }
+        guard let header = records.first else { throw PipelineError(.malformedTable, path: path, line: 1, reason: "no header") }
         let columns = header.map { $0 ?? "" }
         for (offset, row) in records.dropFirst().enumerated() where row.count != columns.count {
-            throw Malformed(path: path, line: offset + 2, reason: "\(row.count) fields, the header has \(columns.count)")
+            throw PipelineError(
+                .malformedTable, path: path, line: offset + 2, reason: "\(row.count) fields, the header has \(columns.count)")
         }
         return CSVTable(columns: columns, rows: Array(records.dropFirst()))
     }

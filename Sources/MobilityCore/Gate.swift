@@ -1,15 +1,11 @@
 import Foundation
 
 /// A one-time gate between concurrent jobs: `wait` blocks until another job has run
-/// `opening`'s body, and throws `Gate.Failed` when that body threw, so the waiting jobs stop
+/// `opening`'s body, and throws `PipelineError` `stepFailed` when that body threw, so the waiting jobs stop
 /// instead of reading what was never written. Any number of jobs may wait.
 public final class Gate: @unchecked Sendable {
     private let opened = DispatchSemaphore(value: 0)
     private var succeeded = false
-
-    public struct Failed: Error, CustomStringConvertible {
-        public var description: String { "stopped: the step it waited for failed" }
-    }
 
     public init() {}
 
@@ -25,6 +21,6 @@ public final class Gate: @unchecked Sendable {
     public func wait() throws {
         opened.wait()
         opened.signal() // open for the next waiter too
-        guard succeeded else { throw Failed() }
+        guard succeeded else { throw PipelineError(.stepFailed, "stopped: the step it waited for failed") }
     }
 }

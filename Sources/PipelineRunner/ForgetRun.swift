@@ -33,30 +33,26 @@ public struct ForgetRun {
         enum CodingKeys: String, CodingKey { case forgotten, names, rebuilt, warnings, exitStatus = "exit_status" }
     }
 
-    /// Names the store holds nothing of, without `--allow-unknown`: nothing was removed or recorded.
-    public struct UnknownNames: Error, CustomStringConvertible {
-        public var names: [PipelineStore.ForgetNames.Name]
-        public var storePath: String
-        public var description: String {
+    /// Names the store holds nothing of, without `--allow-unknown`: nothing was removed or
+    /// recorded (`unknownNames`).
+    static func unknownNames(_ names: [PipelineStore.ForgetNames.Name], storePath: String) -> PipelineError {
+        PipelineError(
+            .unknownNames,
             "nothing was forgotten: \(storePath) holds no \(names.map(\.described).joined(separator: "; no ")). "
                 + "Give names as `pipeline inputs` lists them for the run's input folders (device …, person …); "
-                + "--allow-unknown records names the store holds nothing of, so later runs skip their recordings"
-        }
-    }
-
-    public struct NoStore: Error, CustomStringConvertible {
-        public var path: String
-        public var description: String { "no pipeline store at \(path): give the --out folder of an earlier `pipeline run`" }
+                + "--allow-unknown records names the store holds nothing of, so later runs skip their recordings")
     }
 
     public func run(progress: ProgressReporter) throws -> Summary {
         let storePath = (outputFolder as NSString).appendingPathComponent(PipelineRun.storeName)
-        guard FileManager.default.fileExists(atPath: storePath) else { throw NoStore(path: storePath) }
+        guard FileManager.default.fileExists(atPath: storePath) else {
+            throw PipelineError(.noStore, "no pipeline store at \(storePath): give the --out folder of an earlier `pipeline run`")
+        }
         let lock = try RunLock(storePath: storePath)
         defer { withExtendedLifetime(lock) {} }
         let store = try PipelineStore(path: storePath)
         let names = try store.forgetNames(devices: devices, persons: persons)
-        if !names.unknown.isEmpty && !allowUnknown { throw UnknownNames(names: names.unknown, storePath: storePath) }
+        if !names.unknown.isEmpty && !allowUnknown { throw Self.unknownNames(names.unknown, storePath: storePath) }
         let forgotten = try store.forget(devices: devices, persons: persons)
         progress.log(
             "forget: removed \(forgotten.inputFiles) input files (\(forgotten.fixes) fixes, \(forgotten.windows) windows), "

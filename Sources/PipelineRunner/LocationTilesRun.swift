@@ -23,7 +23,8 @@ public struct LocationTilesRun {
         let table = try CSVTable.read(path: pointsPath)
         let at = try ["tile", "id", "lat_deg", "lon_deg", "owned"].map { name in
             guard let index = table.columns.firstIndex(of: name) else {
-                throw CSVTable.Malformed(path: pointsPath, line: 1, reason: "no column \(name); expected tile,id,lat_deg,lon_deg,owned")
+                throw PipelineError(
+                    .malformedTable, path: pointsPath, line: 1, reason: "no column \(name); expected tile,id,lat_deg,lon_deg,owned")
             }
             return index
         }
@@ -32,8 +33,8 @@ public struct LocationTilesRun {
         for (line, row) in table.rows.enumerated() {
             func number(_ column: Int) throws -> Double {
                 guard let text = row[at[column]], let value = Double(text) else {
-                    throw CSVTable.Malformed(
-                        path: pointsPath, line: line + 2,
+                    throw PipelineError(
+                        .malformedTable, path: pointsPath, line: line + 2,
                         reason: "\(table.columns[at[column]]) is \(row[at[column]] ?? "empty"), not a number")
                 }
                 return value
@@ -65,22 +66,23 @@ public struct LocationTilesRun {
     static func links(in folder: String, ids: [Int]) throws -> [LocationClusterer.TileLink] {
         let position = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-            throw CSVTable.Malformed(
-                path: folder, line: 0, reason: "no folder of tile links (written by `pipeline locations --tile-points`)")
+            throw PipelineError(
+                .malformedTable, path: folder, line: 0, reason: "no folder of tile links (written by `pipeline locations --tile-points`)")
         }
         var links: [LocationClusterer.TileLink] = []
         for name in names.sorted() where name.hasPrefix("part-") && name.hasSuffix(".csv") {
             let path = (folder as NSString).appendingPathComponent(name)
             let table = try CSVTable.read(path: path)
             guard table.columns == ["kind", "a", "b"] else {
-                throw CSVTable.Malformed(
-                    path: path, line: 1, reason: "columns are \(table.columns.joined(separator: ",")); expected kind,a,b")
+                throw PipelineError(
+                    .malformedTable, path: path, line: 1, reason: "columns are \(table.columns.joined(separator: ",")); expected kind,a,b")
             }
             for (line, row) in table.rows.enumerated() {
                 func staypoint(_ field: String?) throws -> Int {
                     guard let field, let id = Int(field), let index = position[id] else {
-                        throw CSVTable.Malformed(
-                            path: path, line: line + 2, reason: "\(field ?? "an empty field") is not a staypoint id of the store")
+                        throw PipelineError(
+                            .malformedTable, path: path, line: line + 2,
+                            reason: "\(field ?? "an empty field") is not a staypoint id of the store")
                     }
                     return index
                 }
@@ -89,8 +91,8 @@ public struct LocationTilesRun {
                 case "union": links.append(.union(try staypoint(row[1]), try staypoint(row[2])))
                 case "border": links.append(.border(try staypoint(row[1]), core: try staypoint(row[2])))
                 default:
-                    throw CSVTable.Malformed(
-                        path: path, line: line + 2, reason: "kind is \(row[0] ?? "empty"); expected core, union or border")
+                    throw PipelineError(
+                        .malformedTable, path: path, line: line + 2, reason: "kind is \(row[0] ?? "empty"); expected core, union or border")
                 }
             }
         }

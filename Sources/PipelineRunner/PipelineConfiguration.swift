@@ -103,38 +103,41 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         release = try container.decodeIfPresent(Release.self, forKey: .release) ?? Release()
     }
 
-    public struct Invalid: Error, CustomStringConvertible {
-        public var description: String
-    }
-
     /// Reads a YAML file over the defaults.
     public static func load(path: String) throws -> PipelineConfiguration {
         let text: String
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw Invalid(description: "\(path): cannot read the configuration file")
+            throw PipelineError(.invalidConfiguration, path: path, reason: "cannot read the configuration file")
         }
         let parsed: Any?
         do { parsed = try Yams.load(yaml: text) } catch {
-            throw Invalid(description: "\(path): not valid YAML: \(error)")
+            throw PipelineError(.invalidConfiguration, path: path, reason: "not valid YAML: \(error)")
         }
         guard let parsed else { return PipelineConfiguration() }
         var tree = try ConfigValue(defaults: PipelineConfiguration())
-        do { try tree.merge(ConfigValue(any: parsed, path: ""), path: "") } catch let error as Invalid {
-            throw Invalid(description: "\(path): \(error.description)")
+        do { try tree.merge(ConfigValue(any: parsed, path: ""), path: "") } catch let error as PipelineError
+            where error.code == .invalidConfiguration
+        {
+            throw PipelineError(.invalidConfiguration, path: path, reason: "\(error.description)")
         }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let configuration: PipelineConfiguration
         do { configuration = try decoder.decode(PipelineConfiguration.self, from: JSONEncoder().encode(tree)) } catch {
-            throw Invalid(description: "\(path): a value has the wrong type (\(Self.describe(error)))")
+            throw PipelineError(.invalidConfiguration, path: path, reason: "a value has the wrong type (\(Self.describe(error)))")
         }
-        if let problem = configuration.cleaning.problem { throw Invalid(description: "\(path): cleaning.\(problem)") }
-        guard configuration.release.graceHours >= 0 else { throw Invalid(description: "\(path): release.grace_hours must be ≥ 0") }
+        if let problem = configuration.cleaning.problem {
+            throw PipelineError(.invalidConfiguration, path: path, reason: "cleaning.\(problem)")
+        }
+        guard configuration.release.graceHours >= 0 else {
+            throw PipelineError(.invalidConfiguration, path: path, reason: "release.grace_hours must be ≥ 0")
+        }
         let classification = configuration.classification
         guard classification.switchPenaltyNats >= 0, classification.minimumSegmentSeconds >= 0, classification.minimumStopSeconds >= 0
         else {
-            throw Invalid(
-                description: "\(path): classification.switch_penalty_nats, minimum_segment_seconds and minimum_stop_seconds must be ≥ 0")
+            throw PipelineError(
+                .invalidConfiguration, path: path,
+                reason: "classification.switch_penalty_nats, minimum_segment_seconds and minimum_stop_seconds must be ≥ 0")
         }
         return configuration
     }
@@ -187,7 +190,7 @@ indirect enum ConfigValue: Codable, Equatable {
         case let value as [Any]: self = .array(try value.map { try ConfigValue(any: $0, path: path) })
         case let value as [String: Any]:
             self = .object(try value.keys.sorted().map { ($0, try ConfigValue(any: value[$0]!, path: path + "." + $0)) })
-        default: throw PipelineConfiguration.Invalid(description: "\(path.dropFirst()): unsupported value \(any)")
+        default: throw PipelineError(.invalidConfiguration, "\(path.dropFirst()): unsupported value \(any)")
         }
     }
 
@@ -196,13 +199,13 @@ indirect enum ConfigValue: Codable, Equatable {
     mutating func merge(_ other: ConfigValue, path: String) throws {
         guard case .object(var mine) = self else { self = other; return }
         guard case .object(let theirs) = other else {
-            throw PipelineConfiguration.Invalid(
-                description: "\(path.isEmpty ? "the file" : String(path.dropFirst())) should be a mapping of keys")
+            throw PipelineError(
+                .invalidConfiguration, "\(path.isEmpty ? "the file" : String(path.dropFirst())) should be a mapping of keys")
         }
         for (key, value) in theirs {
             guard let index = mine.firstIndex(where: { $0.0 == key }) else {
                 let known = mine.map(\.0).joined(separator: ", ")
-                throw PipelineConfiguration.Invalid(description: "unknown key \((path + "." + key).dropFirst()) (known here: \(known))")
+                throw PipelineError(.invalidConfiguration, "unknown key \((path + "." + key).dropFirst()) (known here: \(known))")
             }
             if case .null = mine[index].1 { mine[index].1 = value } else { try mine[index].1.merge(value, path: path + "." + key) }
         }

@@ -160,15 +160,6 @@ public struct PipelineRun {
         return try ZipExtraction.using(folder: temporaryFolder) { try runStages(progress: progress) }
     }
 
-    /// A partial run refuses a folder holding a complete run's reports: they would sit beside
-    /// a store they no longer describe.
-    public struct PublishedOutputsPresent: Error, CustomStringConvertible {
-        public let folder: String, file: String
-        public var description: String {
-            "\(folder) holds a complete run's reports (\(file)); a partial run (--partial) writes only the store: give it a folder of its own"
-        }
-    }
-
     private func runStages(progress: ProgressReporter) throws -> Summary {
         var summary = Summary(outputFolder: outputFolder, partial: partial)
         if partial,
@@ -176,7 +167,12 @@ public struct PipelineRun {
                 FileManager.default.fileExists(atPath: (outputFolder as NSString).appendingPathComponent($0))
             })
         {
-            throw PublishedOutputsPresent(folder: outputFolder, file: file)
+            // A partial run refuses a folder holding a complete run's reports: they would sit
+            // beside a store they no longer describe.
+            throw PipelineError(
+                .outputFolderInUse,
+                "\(outputFolder) holds a complete run's reports (\(file)); a partial run (--partial) writes only the store: give it a folder of its own"
+            )
         }
         if !partial, PipelineOutputs.holdsStore(outputFolder) {
             // An earlier version wrote the per-person tables beside the published ones.
@@ -396,10 +392,10 @@ public struct PipelineRun {
             } else if setting.model == DefaultModel.relativePath {
                 // The default, found nowhere (a binary copied away from its install): the rules
                 // classify, and the run says so; a model the user named is never replaced.
-                progress.log("classify: warning: " + ModelMissing.fallback)
-                modelWarning = ModelMissing.fallback
+                progress.log("classify: warning: " + Self.modelFallback)
+                modelWarning = Self.modelFallback
             } else {
-                throw ModelMissing(path: setting.model, imuFiles: imuFiles)
+                throw Self.modelMissing(path: setting.model, imuFiles: imuFiles)
             }
         }
         modelKey += " " + ToolVersion.string // a new version re-classifies: what it computes may differ
@@ -486,20 +482,20 @@ public struct PipelineRun {
             note: output.notes[file.path].map { $0.joined(separator: "; ") })
     }
 
-    public struct ModelMissing: Error, CustomStringConvertible {
-        public var path: String
-        public var imuFiles: Int
-        public var description: String {
+    /// No model where the user named one, for the run's IMU files (`modelMissing`).
+    static func modelMissing(path: String, imuFiles: Int) -> PipelineError {
+        PipelineError(
+            .modelMissing,
             "no mode model at \(path) for the \(imuFiles) files with IMU data: give --model FILE "
                 + "(the shipped model is models/mode-model.json in the repository, or share/mobility-pipeline/ under the install prefix), or set classification.rules_only: true in the configuration"
-        }
-
-        /// What a run says when the default model is found nowhere and the rules classify instead.
-        static let fallback =
-            "no mode model found (\(DefaultModel.relativePath) here, models/ above the executable, or "
-            + "\(DefaultModel.installedPath) under its install prefix): IMU windows were classified by the rules (still, walk, "
-            + "bike, car, from speed and steps); give --model FILE, or install with scripts/install.sh"
+        )
     }
+
+    /// What a run says when the default model is found nowhere and the rules classify instead.
+    static let modelFallback =
+        "no mode model found (\(DefaultModel.relativePath) here, models/ above the executable, or "
+        + "\(DefaultModel.installedPath) under its install prefix): IMU windows were classified by the rules (still, walk, "
+        + "bike, car, from speed and steps); give --model FILE, or install with scripts/install.sh"
 
     /// What the outputs depend on: every input's content, the configuration, the model file.
     private func fingerprint(_ store: PipelineStore) throws -> String {

@@ -48,11 +48,6 @@ public struct PublishRun: Sendable {
         }
     }
 
-    public struct BadCellID: Error, CustomStringConvertible {
-        public let map: String, id: String
-        public var description: String { "heat map \(map): cell id \"\(id)\" is not <size>m:<row>:<column> with the map's cell size" }
-    }
-
     public func run(progress: ProgressReporter) throws -> Summary {
         let lock = try RunLock(storePath: storePath)
         defer { withExtendedLifetime(lock) {} }
@@ -211,12 +206,14 @@ public struct PublishRun: Sendable {
     }
 
     static func cell(_ map: String, _ id: String, _ grid: HeatGrid) throws -> HeatGrid.Cell {
+        let badCellID = PipelineError(
+            .malformedTable, "heat map \(map): cell id \"\(id)\" is not <size>m:<row>:<column> with the map's cell size")
         let parts = id.split(separator: ":")
         guard parts.count == 3, parts[0] == "\(Int(grid.cellMeters))m", let row = Int32(parts[1]), let column = Int32(parts[2]) else {
-            throw BadCellID(map: map, id: id)
+            throw badCellID
         }
         let cell = HeatGrid.Cell(row: row, column: column)
-        guard grid.id(cell) == id else { throw BadCellID(map: map, id: id) }
+        guard grid.id(cell) == id else { throw badCellID }
         return cell
     }
 }

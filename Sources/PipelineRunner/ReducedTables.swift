@@ -19,10 +19,6 @@ public struct ReducedTables {
 
     public init(folder: String) { self.folder = folder }
 
-    public struct Malformed: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// One row of a reduced table: its file and line (for errors), its fields and where each
     /// column is (one index shared by the file's rows, not a dictionary made for each row).
     struct Row {
@@ -31,7 +27,7 @@ public struct ReducedTables {
         var values: [String?]
 
         func text(_ column: String) throws -> String {
-            guard let value = optional(column) else { throw Malformed(description: "\(path):\(line): no \(column)") }
+            guard let value = optional(column) else { throw PipelineError(.malformedTable, "\(path):\(line): no \(column)") }
             return value
         }
 
@@ -39,20 +35,26 @@ public struct ReducedTables {
 
         func integer(_ column: String) throws -> Int {
             let text = try text(column)
-            guard let value = Int(text) else { throw Malformed(description: "\(path):\(line): \(column) is \(text), not an integer") }
+            guard let value = Int(text) else {
+                throw PipelineError(.malformedTable, "\(path):\(line): \(column) is \(text), not an integer")
+            }
             return value
         }
 
         func number(_ column: String) throws -> Double {
             let text = try text(column)
-            guard let value = Double(text) else { throw Malformed(description: "\(path):\(line): \(column) is \(text), not a number") }
+            guard let value = Double(text) else {
+                throw PipelineError(.malformedTable, "\(path):\(line): \(column) is \(text), not a number")
+            }
             return value
         }
 
         /// A space-separated list of numbers (empty or NULL: none).
         func numbers(_ column: String) throws -> [Double] {
             try (optional(column) ?? "").split(separator: " ").map {
-                guard let value = Double($0) else { throw Malformed(description: "\(path):\(line): \(column) holds \($0), not a number") }
+                guard let value = Double($0) else {
+                    throw PipelineError(.malformedTable, "\(path):\(line): \(column) holds \($0), not a number")
+                }
                 return value
             }
         }
@@ -63,8 +65,8 @@ public struct ReducedTables {
     func rows(_ table: String) throws -> [Row] {
         let directory = (folder as NSString).appendingPathComponent(table)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            throw Malformed(
-                description: "\(directory): the reduced table \(table) is missing (written by spark/pipeline_spark/reductions.py)")
+            throw PipelineError(
+                .malformedTable, "\(directory): the reduced table \(table) is missing (written by spark/pipeline_spark/reductions.py)")
         }
         var rows: [Row] = []
         for name in names.sorted() where name.hasPrefix("part-") && name.hasSuffix(".csv") {
@@ -140,7 +142,7 @@ public struct ReducedTables {
         for row in try rows("heat_cells") {
             let name = try row.text("heat_map")
             guard let cellMeters = maps[name]?.cellMeters else {
-                throw Malformed(description: "\(row.path):\(row.line): heat map \(name) is not in the table heatmaps")
+                throw PipelineError(.malformedTable, "\(row.path):\(row.line): heat map \(name) is not in the table heatmaps")
             }
             let cell = try PublishRun.cell(name, try row.text("cell_id"), HeatGrid(cellMeters: cellMeters))
             // In place: a copy of the map taken out and put back copied its cells on every row.

@@ -14,22 +14,15 @@ import MobilityCore
 /// Re-entrant within one process: `run` holds the lock and its stages take it again, which
 /// only counts (flock would refuse a second open file description, even in the same process).
 public final class RunLock {
-    public struct Held: Error, CustomStringConvertible {
-        public var path: String
-        public var holder: String
-        public var description: String {
-            "another pipeline run is using this store (\(holder.isEmpty ? "holder unknown" : holder)); "
-                + "wait for it to finish, or stop it (lock file \(path))"
-        }
+    /// Another run holds the lock: `PipelineError.Code.storeLocked` (exit 75).
+    static func heldMessage(path: String, holder: String) -> String {
+        "another pipeline run is using this store (\(holder.isEmpty ? "holder unknown" : holder)); "
+            + "wait for it to finish, or stop it (lock file \(path))"
     }
 
     /// The lock file cannot be created or opened (a read-only folder, permissions): a fatal
-    /// error (exit 1), not another run.
-    public struct CannotOpen: Error, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "cannot open the lock file \(path): \(reason)" }
-    }
+    /// error (`storeUnavailable`, exit 1), not another run.
+    static func cannotOpenMessage(path: String, reason: String) -> String { "cannot open the lock file \(path): \(reason)" }
 
     private static let registry = NSLock()
     /// Descriptor and holders of each lock this process holds, by lock path.
@@ -52,14 +45,19 @@ public final class RunLock {
         do {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         } catch {
-            throw CannotOpen(path: path, reason: "cannot create its folder (\(error.localizedDescription))")
+            throw PipelineError(
+                .storeUnavailable, Self.cannotOpenMessage(path: path, reason: "cannot create its folder (\(error.localizedDescription))"),
+                at: .init(path: path))
         }
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw CannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else {
+            throw PipelineError(
+                .storeUnavailable, cannotOpenMessage(path: path, reason: String(cString: strerror(errno))), at: .init(path: path))
+        }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             close(descriptor)
-            throw Held(path: path, holder: holder)
+            throw PipelineError(.storeLocked, Self.heldMessage(path: path, holder: holder), at: .init(path: path))
         }
         let note = "pid \(getpid()), started \(ISO8601.formatNow())\n"
         _ = ftruncate(descriptor, 0)

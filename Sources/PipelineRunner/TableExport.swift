@@ -30,10 +30,6 @@ public struct TableExport {
         public var seconds = 0.0
     }
 
-    /// A table the export cannot write exactly (a column type it does not map, a value of
-    /// another type than its column declares), or a table name that is not in the store.
-    public typealias Problem = TableDumpProblem
-
     public func run(progress: ProgressReporter) throws -> Summary {
         let started = Date()
         let lock = try RunLock(storePath: storePath) // no run writes while the tables are read
@@ -42,8 +38,9 @@ public struct TableExport {
         let all = try store.storedTables()
         let unknown = tables.filter { name in !all.contains { $0.name == name } }
         guard unknown.isEmpty else {
-            throw Problem(
-                description: "no table \(unknown.joined(separator: ", ")) in \(storePath); its tables are "
+            throw PipelineError(
+                .cannotExport,
+                "no table \(unknown.joined(separator: ", ")) in \(storePath); its tables are "
                     + all.map(\.name).joined(separator: ", "))
         }
         let chosen = tables.isEmpty ? all : all.filter { tables.contains($0.name) }

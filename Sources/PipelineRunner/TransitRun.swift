@@ -1,5 +1,6 @@
 import Foundation
 import Ingest
+import MobilityCore
 import Transit
 
 /// Loads a `--transit` feed for the trip stage and says what it gave.
@@ -23,7 +24,8 @@ public enum TransitRun {
     public static func contentHash(feed path: String) throws -> String {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw GTFSFeed.FeedError(path: path, reason: "no such file or folder (expected a GTFS feed: a .zip or a folder)")
+            throw PipelineError(
+                .invalidTransitFeed, path: path, reason: "no such file or folder (expected a GTFS feed: a .zip or a folder)")
         }
         guard isFolder.boolValue else { return try ContentHash.sha256(path: path) }
         let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".txt") }.sorted()

@@ -63,7 +63,7 @@ public struct HeatMapFiles {
                 let file = path(Self.imageName(map.map, region: number))
                 try image.writePNG(to: file + ".partial")
                 guard rename(file + ".partial", file) == 0 else {
-                    throw Raster.WriteError(description: "cannot move \(file).partial into place")
+                    throw PipelineError(.cannotWrite, "cannot move \(file).partial into place")
                 }
                 written.append(file)
             }

@@ -239,22 +239,21 @@ public struct OutputSchema: Sendable {
 }
 
 extension OutputSchema {
-    public struct MissingOutput: Error, CustomStringConvertible {
-        public let path: String
-        public var description: String {
-            "\(path) is missing: the GeoPackage and od_grid.csv are built from the run's CSV files; run `pipeline run` again"
-        }
-    }
-
     /// This file as published in `folder`, refused when missing or when its header is not the
     /// schema's (a file of an older version).
     public func read(in folder: String) throws -> CSVTable {
         let path = (folder as NSString).appendingPathComponent(file)
-        guard FileManager.default.fileExists(atPath: path) else { throw MissingOutput(path: path) }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw PipelineError(
+                .missingOutput,
+                "\(path) is missing: the GeoPackage and od_grid.csv are built from the run's CSV files; run `pipeline run` again",
+                at: .init(path: path))
+        }
         let table = try CSVTable.read(path: path)
         guard table.columns == names else {
-            throw CSVTable.Malformed(
-                path: path, line: 1, reason: "its columns are not those of this version's \(file) (README, \"Output schema\")")
+            throw PipelineError(
+                .malformedTable, path: path, line: 1,
+                reason: "its columns are not those of this version's \(file) (README, \"Output schema\")")
         }
         return table
     }

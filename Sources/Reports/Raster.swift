@@ -1,5 +1,6 @@
 import CPNG
 import Foundation
+import MobilityCore
 
 /// An RGBA image in memory, drawn with rectangles, lines and text, written as PNG by libpng's
 /// simplified API.
@@ -9,10 +10,6 @@ public struct Raster {
         public init(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) { (self.r, self.g, self.b, self.a) = (r, g, b, a) }
         public static let white = Color(255, 255, 255), black = Color(0, 0, 0), grey = Color(120, 120, 120)
         public static let lightGrey = Color(236, 236, 236)
-    }
-
-    public struct WriteError: Error, CustomStringConvertible {
-        public var description: String
     }
 
     public let width: Int, height: Int
@@ -66,7 +63,7 @@ public struct Raster {
         guard ok != 0 else {
             let message = withUnsafeBytes(of: image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             png_image_free(&image)
-            throw WriteError(description: "cannot write \(path): \(message)")
+            throw PipelineError(.cannotWrite, "cannot write \(path): \(message)")
         }
     }
 }

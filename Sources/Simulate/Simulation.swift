@@ -35,9 +35,11 @@ public struct Simulation: Sendable {
     public init(parameters: SimulationParameters) throws {
         self.parameters = parameters
         guard let start = ISO8601.parse(parameters.startDay + "T00:00:00Z") else {
-            throw SimulationError("start day \(parameters.startDay) is not a date (expected YYYY-MM-DD)")
+            throw PipelineError(.invalidSimulation, "start day \(parameters.startDay) is not a date (expected YYYY-MM-DD)")
         }
-        guard parameters.devices > 0, parameters.days > 0 else { throw SimulationError("devices and days must be at least 1") }
+        guard parameters.devices > 0, parameters.days > 0 else {
+            throw PipelineError(.invalidSimulation, "devices and days must be at least 1")
+        }
         startSeconds = start.secondsSince1970
         var generator = SeededGenerator(seed: parameters.seed)
         for index in 0..<parameters.devices {
@@ -74,9 +76,4 @@ public struct Simulation: Sendable {
         merged.rides += b.rides
         return merged
     }
-}
-
-public struct SimulationError: Error, CustomStringConvertible {
-    public var description: String
-    init(_ description: String) { self.description = description }
 }

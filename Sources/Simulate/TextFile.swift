@@ -1,12 +1,12 @@
 import CGZip
 import Foundation
+import MobilityCore
 
 /// A text file written in large chunks, plain or gzip-compressed (zlib, level 6).
 final class TextFile {
-    struct WriteError: Error, CustomStringConvertible {
-        var path: String
-        var reason: String?
-        var description: String { "cannot write \(path)" + (reason.map { " (\($0))" } ?? "") }
+    /// `cannotWrite`: "cannot write PATH (reason)".
+    private static func writeError(_ path: String, _ reason: String? = nil) -> PipelineError {
+        PipelineError(.cannotWrite, "cannot write \(path)" + (reason.map { " (\($0))" } ?? ""), at: .init(path: path))
     }
 
     private let path: String
@@ -18,14 +18,14 @@ final class TextFile {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw WriteError(path: path, reason: "cannot create the folder \(folder): a file is in the way, or no permission")
+            throw Self.writeError(path, "cannot create the folder \(folder): a file is in the way, or no permission")
         }
         if path.hasSuffix(".gz") {
-            guard let file = gzopen(path, "wb6") else { throw WriteError(path: path) }
+            guard let file = gzopen(path, "wb6") else { throw Self.writeError(path) }
             gz = file
         } else {
             guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-                throw WriteError(path: path)
+                throw Self.writeError(path)
             }
             self.handle = handle
         }
@@ -39,7 +39,7 @@ final class TextFile {
 
     func close() throws {
         try flush()
-        if let gz { guard gzclose(gz) == Z_OK else { throw WriteError(path: path) } }
+        if let gz { guard gzclose(gz) == Z_OK else { throw Self.writeError(path) } }
         try handle?.close()
         gz = nil
         handle = nil
@@ -49,7 +49,7 @@ final class TextFile {
         guard !buffer.isEmpty else { return }
         if let gz {
             let written = buffer.withUnsafeBytes { gzwrite(gz, $0.baseAddress, UInt32($0.count)) }
-            guard written == buffer.count else { throw WriteError(path: path) }
+            guard written == buffer.count else { throw Self.writeError(path) }
         } else {
             try handle?.write(contentsOf: buffer)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import MobilityCore
 
 /// The type a column is exported as, named as Apache Spark names it.
 package enum ExportColumnType: String, Encodable {
@@ -17,8 +18,9 @@ package enum ExportColumnType: String, Encodable {
         } else if ["REAL", "FLOA", "DOUB"].contains(where: type.contains) {
             self = .double
         } else {
-            throw TableDumpProblem(
-                description: "\(table).\(column) is declared \(declared.isEmpty ? "without a type" : declared); "
+            throw PipelineError(
+                .cannotExport,
+                "\(table).\(column) is declared \(declared.isEmpty ? "without a type" : declared); "
                     + "the export writes INTEGER, REAL and TEXT columns only")
         }
     }

@@ -1,23 +1,13 @@
 import Foundation
 import MobilityCore
 
-/// A table `pipeline export` cannot write exactly (a column type it does not map, a value of
-/// another type than its column declares), or a table name that is not in the store.
-public struct TableDumpProblem: Error, CustomStringConvertible {
-    public let description: String
-
-    public init(description: String) {
-        self.description = description
-    }
-}
-
 extension PipelineStore {
     /// Streams one table to the CSV at `path` (`pipeline export`'s exact form, `ExportCSV`)
     /// through a temporary file beside it, moved into place; returns its row count.
     package func dump(_ table: StoredTable, types: [ExportColumnType], toCSV path: String) throws -> Int {
         let partial = path + ".partial"
         guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial) else {
-            throw TableDumpProblem(description: "cannot write \(partial)")
+            throw PipelineError(.cannotWrite, "cannot write \(partial)")
         }
         var text: [UInt8] = []
         var rows = 0
@@ -29,8 +19,9 @@ extension PipelineStore {
                 for (index, value) in values.enumerated() {
                     if index > 0 { text.append(UInt8(ascii: ",")) }
                     guard ExportCSV.append(value, as: types[index], to: &text) else {
-                        throw TableDumpProblem(
-                            description: "\(table.name).\(table.columns[index].name), row \(rows) in key order: "
+                        throw PipelineError(
+                            .cannotExport,
+                            "\(table.name).\(table.columns[index].name), row \(rows) in key order: "
                                 + "\(value) is not a \(table.columns[index].declaredType) value; the export writes each column as its declared type"
                         )
                     }
@@ -47,7 +38,7 @@ extension PipelineStore {
             throw error
         }
         guard rename(partial, path) == 0 else { // replaces the previous export's file in one step
-            throw TableDumpProblem(description: "cannot move \(partial) to \(path): \(String(cString: strerror(errno)))")
+            throw PipelineError(.cannotWrite, "cannot move \(partial) to \(path): \(String(cString: strerror(errno)))")
         }
         return rows
     }

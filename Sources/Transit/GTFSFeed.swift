@@ -1,5 +1,6 @@
 import Foundation
 import Ingest
+import MobilityCore
 
 /// A GTFS feed read into what a leg's mode needs: stops (and stations, entrances) with the
 /// kinds of the routes that serve them, and corridors, the polylines those routes run along,
@@ -47,21 +48,14 @@ public struct GTFSFeed: Sendable {
     public var shapesUsed = 0
     public var stopPatterns = 0
 
-    public struct FeedError: Error, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "\(path): \(reason)" }
-        public init(path: String, reason: String) { (self.path, self.reason) = (path, reason) }
-    }
-
     public init() {}
 
     /// The feed at `path`, a folder or a `.zip`.
     public static func load(path: String) throws -> GTFSFeed {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw FeedError(
-                path: path,
+            throw PipelineError(
+                .invalidTransitFeed, path: path,
                 reason:
                     "no such file or folder (expected a GTFS feed: a .zip or a folder with stops.txt, routes.txt, trips.txt, stop_times.txt)"
             )
@@ -75,7 +69,8 @@ public struct GTFSFeed: Sendable {
             let names =
                 (try? FileManager.default.contentsOfDirectory(atPath: root))?.filter { !$0.hasPrefix(".") && $0 != "__MACOSX" } ?? []
             if names.count == 1 { return try load(folder: (root as NSString).appendingPathComponent(names[0]), shownAs: path) }
-            throw FeedError(path: path, reason: "the zip holds no stops.txt; it holds [\(names.sorted().joined(separator: ", "))]")
+            throw PipelineError(
+                .invalidTransitFeed, path: path, reason: "the zip holds no stops.txt; it holds [\(names.sorted().joined(separator: ", "))]")
         }
     }
 
@@ -83,7 +78,7 @@ public struct GTFSFeed: Sendable {
         var feed = GTFSFeed()
         func file(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
         for name in ["stops.txt", "routes.txt", "trips.txt", "stop_times.txt"] where !FileManager.default.fileExists(atPath: file(name)) {
-            throw FeedError(path: shownAs ?? folder, reason: "a GTFS feed needs \(name), and it is missing")
+            throw PipelineError(.invalidTransitFeed, path: shownAs ?? folder, reason: "a GTFS feed needs \(name), and it is missing")
         }
         // routes.txt: route_id → kind.
         var routeKinds: [String: TransitKinds] = [:]
@@ -218,8 +213,8 @@ public struct GTFSFeed: Sendable {
                     for index in 0..<table.fields.count { table.columns[table.fields.string(index, in: line)] = index }
                     let missing = required.filter { table.columns[$0] == nil }
                     guard missing.isEmpty else {
-                        throw FeedError(
-                            path: path,
+                        throw PipelineError(
+                            .invalidTransitFeed, path: path,
                             reason: "line 1: the header lacks \(missing.joined(separator: ", ")) (GTFS names them so); it has "
                                 + table.columns.sorted { $0.value < $1.value }.map(\.key).joined(separator: ","))
                     }

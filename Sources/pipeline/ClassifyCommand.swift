@@ -56,7 +56,9 @@ struct ClassifyCommand: ParsableCommand {
         let progress = ProgressReporter()
         var saved: ModeModel?
         if !rules {
-            do { saved = try ModeModel.load(path: DefaultModel.resolve(model)) } catch let error as ModeModel.LoadError {
+            do { saved = try ModeModel.load(path: DefaultModel.resolve(model)) } catch let error as PipelineError
+                where error.code == .modelUnreadable
+            {
                 progress.log("error: \(error) (train one with `pipeline train`, or use --rules)")
                 throw ExitCode(1)
             }

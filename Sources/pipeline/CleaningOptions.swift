@@ -1,6 +1,7 @@
-import PipelineRunner
 import ArgumentParser
 import Ingest
+import MobilityCore
+import PipelineRunner
 
 /// The cleaning thresholds as options; defaults and docs come from `CleaningParameters`. Each
 /// is optional, so `run` lays only the ones given over its configuration's `cleaning`.
@@ -96,7 +97,7 @@ struct InputOptions: ParsableArguments {
 
     /// The run's mappings, each for the files it names.
     func mappings() throws -> ColumnMappings {
-        do { return try ColumnMappings(mappingSpecs()) } catch let error as ColumnMappingSpec.SpecError {
+        do { return try ColumnMappings(mappingSpecs()) } catch let error as PipelineError where error.code == .invalidColumnMapping {
             throw ValidationError(error.description)
         }
     }
@@ -112,10 +113,10 @@ struct InputOptions: ParsableArguments {
     }
 
     func validate() throws {
-        do { _ = try mappings() } catch let error as ColumnMappingSpec.SpecError {
+        do { _ = try mappings() } catch let error as PipelineError where error.code == .invalidColumnMapping {
             throw ValidationError(error.description)
         }
-        do { _ = try DeviceResolver(namePattern: namePattern) } catch let error as DeviceResolver.ResolverError {
+        do { _ = try DeviceResolver(namePattern: namePattern) } catch let error as PipelineError where error.code == .invalidIdentity {
             throw ValidationError(error.description)
         }
     }

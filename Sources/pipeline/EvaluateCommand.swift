@@ -104,7 +104,7 @@ struct EvaluateCommand: ParsableCommand {
     private func evaluate(progress: ProgressReporter) throws {
         let started = Date()
         let saved: ModeModel?
-        do { saved = try model.map(ModeModel.load) } catch let error as ModeModel.LoadError {
+        do { saved = try model.map(ModeModel.load) } catch let error as PipelineError where error.code == .modelUnreadable {
             try fail("\(error)", status: 1, json: json, progress: progress)
         }
         let parameters = saved?.window ?? window.parameters
@@ -175,7 +175,7 @@ struct EvaluateCommand: ParsableCommand {
                     scored.evaluated += "; every training set also had the \(supplement.description) (never scored)"
                 }
                 summary = scored
-            } catch let error as ModeTrainer.TrainingError {
+            } catch let error as PipelineError where error.code == .cannotTrain {
                 try fail("\(error)", status: 1, json: json, progress: progress)
             }
         }

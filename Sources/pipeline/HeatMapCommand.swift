@@ -46,7 +46,7 @@ struct HeatMapCommand: ParsableCommand {
         run.keepDeviceCells = keepDeviceCells
         let progress = ProgressReporter()
         let summary = try runStage(json: json, progress: progress) {
-            do { return try run.run(progress: progress) } catch let error as HeatMapParameters.Invalid {
+            do { return try run.run(progress: progress) } catch let error as PipelineError where error.code == .invalidConfiguration {
                 throw ValidationError(error.description)
             }
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeatMaps
+import MobilityCore
 import PipelineRunner
 
 struct RunCommand: ParsableCommand {
@@ -223,7 +224,8 @@ struct ConfigCommand: ParsableCommand {
     /// The defaults, or the file laid over them; a bad file is a usage error (exit 64).
     static func configuration(_ path: String?) throws -> PipelineConfiguration {
         guard let path else { return PipelineConfiguration() }
-        do { return try PipelineConfiguration.load(path: path) } catch let error as PipelineConfiguration.Invalid {
+        do { return try PipelineConfiguration.load(path: path) } catch let error as PipelineError where error.code == .invalidConfiguration
+        {
             throw ValidationError(error.description)
         }
     }

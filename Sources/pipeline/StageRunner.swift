@@ -1,17 +1,19 @@
 import ArgumentParser
+import MobilityCore
 import PipelineRunner
 
 /// Runs the body of a command that writes a store, mapping its failures to exit codes the
-/// same way for every command: another process holding the store's lock is 75 (nothing was
-/// done; with `--json`, a JSON object still says so), any other error 1. Usage errors
+/// same way for every command: a `PipelineError` exits with its code's status (75 when another
+/// process holds the store's lock: nothing was done; with `--json`, a JSON object still says
+/// so), any other error 1. Usage errors
 /// (`ValidationError`) pass through as 64.
 func runStage<T>(json: Bool, progress: ProgressReporter, _ body: () throws -> T) throws -> T {
     do { return try body() } catch let error as ValidationError {
         throw error
     } catch let error as ExitCode {
         throw error // the body said what failed already
-    } catch let error as RunLock.Held {
-        try fail(error.description, status: 75, json: json, progress: progress)
+    } catch let error as PipelineError {
+        try fail(error.message, status: error.code.exitStatus, json: json, progress: progress)
     } catch {
         try fail("\(error)", status: 1, json: json, progress: progress)
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Classify
 import Features
 import Foundation
+import MobilityCore
 import PipelineRunner
 
 struct TrainCommand: ParsableCommand {
@@ -104,7 +105,7 @@ struct TrainCommand: ParsableCommand {
                 "trained on \(labelled.count) windows of \(output.report.recordings) recordings ("
                     + perClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                     + "); wrote \(model)")
-        } catch let error as ModeTrainer.TrainingError {
+        } catch let error as PipelineError where error.code == .cannotTrain {
             progress.log("error: \(error)")
             throw ExitCode(1)
         }

@@ -88,9 +88,10 @@ enum SyntheticWindows {
 
     @Test func trainingNeedsTwoModes() {
         let table = SyntheticWindows.table(devices: ["a"], secondsPerMode: 20).filter { $0.mode == .walk }
-        #expect(throws: ModeTrainer.TrainingError.self) {
+        let error = #expect(throws: PipelineError.self) {
             try ModeTrainer().train(table, window: .init(), provenance: SyntheticWindows.provenance)
         }
+        #expect(error?.code == .cannotTrain)
     }
 
     @Test func modelFilesRoundTripAndCarryTheirSchema() throws {
@@ -113,10 +114,12 @@ enum SyntheticWindows {
         var renamed = model
         renamed.features[3] = "acc_mag_something_else"
         try renamed.save(path: path)
-        let error = #expect(throws: ModeModel.LoadError.self) { try ModeModel.load(path: path) }
-        #expect(error?.reason.contains("feature schema") == true && error?.reason.contains("acc_mag_something_else") == true)
+        let error = #expect(throws: PipelineError.self) { try ModeModel.load(path: path) }
+        #expect(error?.code == .modelUnreadable && error?.location?.path == path)
+        #expect(error?.message.contains("feature schema") == true && error?.message.contains("acc_mag_something_else") == true)
         try "{\"hello\": 1}".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: ModeModel.LoadError.self) { try ModeModel.load(path: path) }
+        let thrown1 = #expect(throws: PipelineError.self) { try ModeModel.load(path: path) }
+        #expect(thrown1?.code == .modelUnreadable)
     }
 
     @Test func standardizerIgnoresMissingAndAbsentColumns() {

@@ -83,7 +83,7 @@ import Testing
         #expect(ConfusionMatrix(truth: test.windows.map { $0.mode! }, predicted: prediction.modes).macroF1 > 0.9)
         try text.replacingOccurrences(of: "\"format_version\" : 2", with: "\"format_version\" : 3").write(
             toFile: path, atomically: true, encoding: .utf8)
-        let error = #expect(throws: ModeModel.LoadError.self) { try ModeModel.load(path: path) }
-        #expect(error?.reason.contains("version 3") == true)
+        let error = #expect(throws: PipelineError.self) { try ModeModel.load(path: path) }
+        #expect(error?.code == .modelUnreadable && error?.message.contains("version 3") == true)
     }
 }

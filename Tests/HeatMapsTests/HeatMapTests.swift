@@ -92,10 +92,12 @@ import Trips
         #expect(map.cells.values.reduce(0) { $0 + $1.fixes } == 82, "08:00 UTC is 10:00 at UTC+2")
         var bad = HeatMapParameters()
         bad.modes = ["hovercraft"]
-        #expect(throws: HeatMapParameters.Invalid.self) { try bad.filter(calendar: CalendarKeys()) }
+        let thrown1 = #expect(throws: PipelineError.self) { try bad.filter(calendar: CalendarKeys()) }
+        #expect(thrown1?.code == .invalidConfiguration)
         bad = HeatMapParameters()
         bad.from = "6 May"
-        #expect(throws: HeatMapParameters.Invalid.self) { try bad.filter(calendar: CalendarKeys()) }
+        let thrown2 = #expect(throws: PipelineError.self) { try bad.filter(calendar: CalendarKeys()) }
+        #expect(thrown2?.code == .invalidConfiguration)
     }
 
     @Test func mergingDevicesEqualsAddingThemToOneMap() {

@@ -165,8 +165,10 @@ import ZIPFoundation
     }
 
     @Test func badMappingTextIsReportedBeforeReading() {
-        #expect(throws: ColumnMappingSpec.SpecError.self) { try ColumnMappingSpec(text: "acc=1,2,3") }
-        #expect(throws: ColumnMappingSpec.SpecError.self) { try ColumnMappingSpec(text: "time=t; colour=red; acc=1,2,3") }
+        let thrown1 = #expect(throws: PipelineError.self) { try ColumnMappingSpec(text: "acc=1,2,3") }
+        #expect(thrown1?.code == .invalidColumnMapping)
+        let thrown2 = #expect(throws: PipelineError.self) { try ColumnMappingSpec(text: "time=t; colour=red; acc=1,2,3") }
+        #expect(thrown2?.code == .invalidColumnMapping)
     }
 
     @Test func anUnknownHeaderNamesTheColumnsItSaw() throws {
@@ -243,13 +245,15 @@ import ZIPFoundation
         try TableIMUReader(path: try folder.write("wisdm.txt", text), mapping: mapping).read(visitor: collector)
         #expect(collector.rejected.isEmpty && collector.samples[.accelerometer]?.map(\.z) == [0.13, 0.13, 0.13, 0.13])
         #expect(collector.labels.map(\.0) == ["walk", "F"])
-        #expect(throws: ColumnMappingSpec.SpecError.self) {
+        let thrown3 = #expect(throws: PipelineError.self) {
             _ = try ColumnMappingSpec(text: "acc=1,2,3; rate=20; start=2019-01-01T00:00:00Z; label=2; labels=A:wlak").mapping(
                 headerLine: "", path: "x")
         }
-        #expect(throws: ColumnMappingSpec.SpecError.self) {
+        #expect(thrown3?.code == .invalidColumnMapping)
+        let thrown4 = #expect(throws: PipelineError.self) {
             _ = try ColumnMappingSpec(text: "acc=1,2,3; rate=20; start=2019-01-01T00:00:00Z; labels=A:walk").mapping(
                 headerLine: "", path: "x")
         }
+        #expect(thrown4?.code == .invalidColumnMapping)
     }
 }

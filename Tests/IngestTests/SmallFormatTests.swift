@@ -114,7 +114,9 @@ import Testing
     }
 
     @Test func aPatternWithoutNamedGroupsIsRefused() {
-        #expect(throws: DeviceResolver.ResolverError.self) { try DeviceResolver(namePattern: "sensorfile_(.*)") }
-        #expect(throws: DeviceResolver.ResolverError.self) { try DeviceResolver(namePattern: "(?<device>") }
+        let thrown1 = #expect(throws: PipelineError.self) { try DeviceResolver(namePattern: "sensorfile_(.*)") }
+        #expect(thrown1?.code == .invalidIdentity)
+        let thrown2 = #expect(throws: PipelineError.self) { try DeviceResolver(namePattern: "(?<device>") }
+        #expect(thrown2?.code == .invalidIdentity)
     }
 }

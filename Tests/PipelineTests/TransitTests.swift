@@ -84,7 +84,8 @@ import ZIPFoundation
         #expect(zipped.stops.count == feed.stops.count && zipped.corridors.count == 2 && zipped.summary == feed.summary)
 
         try FileManager.default.removeItem(atPath: folder.file("feed/trips.txt"))
-        #expect(throws: GTFSFeed.FeedError.self) { try GTFSFeed.load(path: folder.file("feed")) }
+        let thrown1 = #expect(throws: PipelineError.self) { try GTFSFeed.load(path: folder.file("feed")) }
+        #expect(thrown1?.code == .invalidTransitFeed)
         do { _ = try GTFSFeed.load(path: folder.file("feed")) } catch { #expect("\(error)".contains("needs trips.txt")) }
     }
 

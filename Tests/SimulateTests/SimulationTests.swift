@@ -78,9 +78,11 @@ import Testing
     @Test func unusableSettingsAreRefused() {
         var parameters = SimulationParameters()
         parameters.startDay = "May 6"
-        #expect(throws: SimulationError.self) { try Simulation(parameters: parameters) }
+        let thrown1 = #expect(throws: PipelineError.self) { try Simulation(parameters: parameters) }
+        #expect(thrown1?.code == .invalidSimulation)
         parameters = SimulationParameters()
         parameters.devices = 0
-        #expect(throws: SimulationError.self) { try Simulation(parameters: parameters) }
+        let thrown2 = #expect(throws: PipelineError.self) { try Simulation(parameters: parameters) }
+        #expect(thrown2?.code == .invalidSimulation)
     }
 }
