@@ -11,10 +11,17 @@ public struct PipelineError: Error, CustomStringConvertible, Hashable, Sendable 
         public init(rawValue: String) { self.rawValue = rawValue }
         public var description: String { rawValue }
 
-        /// The process's exit status when a command stops on this error: 75 (`EX_TEMPFAIL` of
-        /// sysexits.h, "try again later") when another run holds the store, since nothing was
-        /// done and the same command will work once that run ends; 1 otherwise.
-        public var exitStatus: Int32 { self == .storeLocked ? 75 : 1 }
+        /// The process's exit status when a command stops on this error, from sysexits.h: 75
+        /// (`EX_TEMPFAIL`, "try again later") when another run holds the store, since nothing
+        /// was done and the same command will work once that run ends; 64 (`EX_USAGE`) for a
+        /// usage error; 1 otherwise.
+        public var exitStatus: Int32 {
+            switch self {
+            case .storeLocked: 75
+            case .usage: 64
+            default: 1
+            }
+        }
     }
 
     /// Where it went wrong, when a file is to blame: the path and, when known, the 1-based line
@@ -61,6 +68,10 @@ extension PipelineError.Location: CustomStringConvertible {
 }
 
 extension PipelineError.Code {
+    /// The command line was wrong: an unknown option, an invalid value (exit 64). The errors
+    /// below that a command line can cause are reported as this.
+    public static let usage = Self(rawValue: "usage")
+
     // The store and its lock.
     /// Another process holds the store's lock (exit 75).
     public static let storeLocked = Self(rawValue: "store_locked")
@@ -90,6 +101,8 @@ extension PipelineError.Code {
     public static let modelMissing = Self(rawValue: "model_missing")
     /// A model file that cannot be read or does not fit this version.
     public static let modelUnreadable = Self(rawValue: "model_unreadable")
+    /// No labelled data where a command scores or trains on it.
+    public static let noLabelledData = Self(rawValue: "no_labelled_data")
     /// Training data a model cannot be trained on (fewer than two modes, say).
     public static let cannotTrain = Self(rawValue: "cannot_train")
 
@@ -102,6 +115,8 @@ extension PipelineError.Code {
     public static let cannotExport = Self(rawValue: "cannot_export")
     /// A file or folder that cannot be written or moved into place.
     public static let cannotWrite = Self(rawValue: "cannot_write")
+    /// An error the pipeline has no code for (a library's or the system's): its message says what.
+    public static let unexpected = Self(rawValue: "unexpected")
     /// A job stopped because a step it waited for failed (that step's error is the one to read).
     public static let stepFailed = Self(rawValue: "step_failed")
 }

@@ -59,8 +59,8 @@ struct ClassifyCommand: ParsableCommand {
             do { saved = try ModeModel.load(path: DefaultModel.resolve(model)) } catch let error as PipelineError
                 where error.code == .modelUnreadable
             {
-                progress.log("error: \(error) (train one with `pipeline train`, or use --rules)")
-                throw ExitCode(1)
+                let advice = error.message + " (train one with `pipeline train`, or use --rules)"
+                try fail(PipelineError(error.code, advice, at: error.location), json: false, progress: progress)
             }
         }
         var predictor = ModePredictor(model: saved, smooth: !noSmoothing)

@@ -105,7 +105,7 @@ struct EvaluateCommand: ParsableCommand {
         let started = Date()
         let saved: ModeModel?
         do { saved = try model.map(ModeModel.load) } catch let error as PipelineError where error.code == .modelUnreadable {
-            try fail("\(error)", status: 1, json: json, progress: progress)
+            try fail(error, json: json, progress: progress)
         }
         let parameters = saved?.window ?? window.parameters
         var run = FeatureRun(loader: try input.loader, window: parameters)
@@ -126,8 +126,10 @@ struct EvaluateCommand: ParsableCommand {
         if legsOnly {
             guard let legs = try legScores(output.legs, saved: saved, datasets: datasets, persons: persons) else {
                 try fail(
-                    "no labelled GPS legs to evaluate on (labelled intervals of movement with 3 or more fixes; see label files, manifest.csv)",
-                    status: 1, json: json, progress: progress)
+                    PipelineError(
+                        .noLabelledData,
+                        "no labelled GPS legs to evaluate on (labelled intervals of movement with 3 or more fixes; see label files, manifest.csv)"
+                    ), json: json, progress: progress)
             }
             print(json ? try JSONText.string(legs, keys: .snakeCase, layout: .pretty) : legs.text)
             return
@@ -138,8 +140,8 @@ struct EvaluateCommand: ParsableCommand {
         let form = testWithoutStreams.map { " (test windows without \($0))" } ?? ""
         guard labelled.count > 0 else {
             try fail(
-                "no labelled windows to evaluate on (see --name-pattern, label files, manifest.csv)", status: 1, json: json,
-                progress: progress)
+                PipelineError(.noLabelledData, "no labelled windows to evaluate on (see --name-pattern, label files, manifest.csv)"),
+                json: json, progress: progress)
         }
         var summary: EvaluationSummary
         var savedOutcomes: [WindowOutcome] = []
@@ -176,7 +178,7 @@ struct EvaluateCommand: ParsableCommand {
                 }
                 summary = scored
             } catch let error as PipelineError where error.code == .cannotTrain {
-                try fail("\(error)", status: 1, json: json, progress: progress)
+                try fail(error, json: json, progress: progress)
             }
         }
         summary.gpsLegs = try legScores(output.legs, saved: saved, datasets: datasets, persons: persons)

@@ -13,26 +13,28 @@ func runStage<T>(json: Bool, progress: ProgressReporter, _ body: () throws -> T)
     } catch let error as ExitCode {
         throw error // the body said what failed already
     } catch let error as PipelineError {
-        try fail(error.message, status: error.code.exitStatus, json: json, progress: progress)
+        try fail(error, json: json, progress: progress)
     } catch {
-        try fail("\(error)", status: 1, json: json, progress: progress)
+        try fail(PipelineError(.unexpected, "\(error)", cause: error), json: json, progress: progress)
     }
 }
 
-/// Ends a command that cannot go on: the error on standard error and, with `json`, the failure
-/// object (`StageFailure`) on standard output.
-func fail(_ message: String, status: Int32, json: Bool, progress: ProgressReporter) throws -> Never {
-    progress.log("error: \(message)")
-    if json { try JSONSummary.print(StageFailure(exitStatus: Int(status), error: message)) }
-    throw ExitCode(status)
+/// Ends a command that cannot go on, with the exit status of the error's code: the message on
+/// standard error and, with `json`, the failure object (`StageFailure`) on standard output.
+func fail(_ error: PipelineError, json: Bool, progress: ProgressReporter) throws -> Never {
+    progress.log("error: \(error.message)")
+    if json { try JSONSummary.print(StageFailure(exitStatus: Int(error.code.exitStatus), code: error.code.rawValue, error: error.message)) }
+    throw ExitCode(error.code.exitStatus)
 }
 
-/// The `--json` object of a command that could not run.
+/// The `--json` object of a command that could not run: its exit status, the error's stable
+/// code (`PipelineError.Code`, for scripts) and its message (for people).
 struct StageFailure: Encodable {
     var exitStatus: Int
+    var code: String
     var error: String
 
     enum CodingKeys: String, CodingKey {
-        case exitStatus = "exit_status", error
+        case exitStatus = "exit_status", code, error
     }
 }

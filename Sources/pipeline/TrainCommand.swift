@@ -106,8 +106,7 @@ struct TrainCommand: ParsableCommand {
                     + perClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                     + "); wrote \(model)")
         } catch let error as PipelineError where error.code == .cannotTrain {
-            progress.log("error: \(error)")
-            throw ExitCode(1)
+            try fail(error, json: false, progress: progress)
         }
         if !output.report.unknownModes.isEmpty {
             progress.log("label names not in the mode table (left out): " + output.report.unknownModes.sorted().joined(separator: ", "))

@@ -135,6 +135,13 @@ import Testing
         #expect(outcome.status == 64 && outcome.stderr.contains("greater than 0"))
         let mapping = try pipeline(["ingest", "x", "--columns", "acc=1,2,3"], in: folder.path)
         #expect(mapping.status == 64 && mapping.stderr.contains("time=COLUMN"))
+        // With --json, a usage error too is one failure object on standard output, for scripts.
+        let scripted = try pipeline(["trips", "--json", "--k", "1"], in: folder.path)
+        let failure = try JSONSerialization.jsonObject(with: Data(scripted.stdout.utf8)) as? [String: Any]
+        #expect(scripted.status == 64 && failure?["exit_status"] as? Int == 64 && failure?["code"] as? String == "usage")
+        #expect((failure?["error"] as? String ?? "").contains("--allow-identifying-k") && scripted.stderr.contains("Usage:"))
+        let unknown = try pipeline(["heatmap", "--json", "--bogus"], in: folder.path)
+        #expect(unknown.status == 64 && (unknown.stdout.contains(#""code":"usage""#)), "\(unknown.stdout)")
     }
 
     @Test func aMissingPathIsFatal() throws {
@@ -164,6 +171,9 @@ import Testing
         }
         let missing = try pipeline(["trips", "--store", "nowhere.sqlite"], in: folder.path)
         #expect(missing.status == 1 && missing.stderr.contains("no store at nowhere.sqlite"))
+        let scripted = try pipeline(["trips", "--store", "nowhere.sqlite", "--json"], in: folder.path)
+        let failure = try JSONSerialization.jsonObject(with: Data(scripted.stdout.utf8)) as? [String: Any]
+        #expect(failure?["exit_status"] as? Int == 1 && failure?["code"] as? String == "no_store", "\(scripted.stdout)")
         let bad = try pipeline(["trips", "--store", "out/p.sqlite", "--staypoint-distance=-5"], in: folder.path)
         #expect(bad.status == 64 && bad.stderr.contains("--staypoint-distance must be a positive number"))
     }

@@ -91,7 +91,11 @@ import Testing
             #expect(
                 outcome.stderr.contains("another pipeline run is using this store") && outcome.stderr.contains("pid \(getpid())"),
                 "\(arguments[0])")
-            if arguments.contains("--json") { #expect(json(outcome)["exit_status"] as? Int == 75, "\(arguments[0]): \(outcome.stdout)") }
+            if arguments.contains("--json") {
+                #expect(
+                    json(outcome)["exit_status"] as? Int == 75 && json(outcome)["code"] as? String == "store_locked",
+                    "\(arguments[0]): \(outcome.stdout)")
+            }
         }
     }
 

@@ -366,7 +366,8 @@ import Testing
             ["forget", "--out", "out", "--person", "nobody-typo", "--device", "alice", "--json"], in: folder.path)
         #expect(unknown.status == 1 && unknown.stderr.contains("person nobody-typo"))
         let failure = try json(unknown)
-        #expect(failure["exit_status"] as? Int == 1 && (failure["error"] as? String ?? "").contains("nothing was forgotten"))
+        #expect(failure["exit_status"] as? Int == 1 && failure["code"] as? String == "unknown_names")
+        #expect((failure["error"] as? String ?? "").contains("nothing was forgotten"))
         #expect(try state() == before && (try outputs(folder.file("out"))) == outputsBefore, "alice too is still there: nothing changed")
 
         let real = try json(try cli.pipeline(["forget", "--out", "out", "--person", "zijie", "--json"], in: folder.path))
