@@ -17,9 +17,6 @@ import Trips
 /// data are kept with their status (`no_data`, `no_imu`, `unusable_imu`) and why, never dropped.
 public struct ComfortRun {
     public var storePath: String
-    /// The store, when the caller has it open already (`pipeline run` opens it once and hands
-    /// it to every stage); else the stage opens `storePath` itself.
-    public var openStore: PipelineStore?
     public var reportsFolder: String
     /// Where `rides.csv`, `stops.csv` and `events.csv` go (default `reportsFolder/restricted`,
     /// `OutputLayout`; a distributed run's part keeps them flat in its work folder).
@@ -78,10 +75,12 @@ public struct ComfortRun {
     }
 
     public func run(progress: ProgressReporter) throws -> (Summary, [Ride]) {
-        let lock = try RunLock(storePath: storePath) // one writer per store at a time
-        defer { withExtendedLifetime(lock) {} }
+        try StoreSession.run(storePath: storePath) { try run(store: $0, progress: progress) }
+    }
+
+    /// The stage on a command's open store (`pipeline run` hands every stage its one session's store).
+    public func run(store: PipelineStore, progress: ProgressReporter) throws -> (Summary, [Ride]) {
         let started = Date()
-        let store = try openStore ?? PipelineStore(path: storePath)
         let checkIns = try store.checkIns().filter { ownedDevices.contains($0.checkIn.device) }
         try store.clearStageFailures(stage: "comfort") // rebuilt whole: what fails now is recorded again below
         let fences = try store.geofences()

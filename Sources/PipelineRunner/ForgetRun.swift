@@ -48,9 +48,15 @@ public struct ForgetRun {
         guard FileManager.default.fileExists(atPath: storePath) else {
             throw PipelineError(.noStore, "no pipeline store at \(storePath): give the --out folder of an earlier `pipeline run`")
         }
-        let lock = try RunLock(storePath: storePath)
-        defer { withExtendedLifetime(lock) {} }
-        let store = try PipelineStore(path: storePath)
+        var pipeline = PipelineRun(inputs: [], outputFolder: outputFolder)
+        return try StoreSession.run(storePath: storePath, temporaryFolder: pipeline.temporaryFolder) { store in
+            try forget(store: store, storePath: storePath, rebuilding: &pipeline, progress: progress)
+        }
+    }
+
+    private func forget(store: PipelineStore, storePath: String, rebuilding pipeline: inout PipelineRun, progress: ProgressReporter) throws
+        -> Summary
+    {
         let names = try store.forgetNames(devices: devices, persons: persons)
         if !names.unknown.isEmpty && !allowUnknown { throw Self.unknownNames(names.unknown, storePath: storePath) }
         let forgotten = try store.forget(devices: devices, persons: persons)
@@ -68,12 +74,10 @@ public struct ForgetRun {
                 "the store holds nothing of " + names.unknown.map(\.described).joined(separator: "; ")
                     + "; recorded as forgotten (--allow-unknown), so later runs skip their recordings")
         }
-        var pipeline = PipelineRun(inputs: [], outputFolder: outputFolder)
-        pipeline.openStore = store
         pipeline.configuration = try storedConfiguration(store)
         if let model { pipeline.configuration.classification.model = model }
         pipeline.configuration.classification.model = DefaultModel.resolve(pipeline.configuration.classification.model)
-        var rebuilt = try pipeline.run(progress: progress)
+        var rebuilt = try pipeline.run(store: store, progress: progress)
         rebuilt.warnings.removeAll { $0.hasPrefix("no input file was found") } // none was given: the store is rebuilt from
         return Summary(forgotten: forgotten, names: names, rebuilt: rebuilt, warnings: warnings + rebuilt.warnings, exitStatus: 0)
     }

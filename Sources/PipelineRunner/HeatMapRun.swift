@@ -11,9 +11,6 @@ import Trips
 /// suppressed.
 public struct HeatMapRun {
     public var storePath: String
-    /// The store, when the caller has it open already (`pipeline run` opens it once and hands
-    /// it to every stage); else the stage opens `storePath` itself.
-    public var openStore: PipelineStore?
     public var reportsFolder: String
     public var parameters = HeatMapParameters()
     public var calendar = CalendarKeys()
@@ -49,12 +46,14 @@ public struct HeatMapRun {
     }
 
     public func run(progress: ProgressReporter) throws -> Summary {
-        let lock = try RunLock(storePath: storePath) // one writer per store at a time
-        defer { withExtendedLifetime(lock) {} }
+        try StoreSession.run(storePath: storePath) { try run(store: $0, progress: progress) }
+    }
+
+    /// The stage on a command's open store (`pipeline run` hands every stage its one session's store).
+    public func run(store: PipelineStore, progress: ProgressReporter) throws -> Summary {
         let started = Date()
         let filter = try parameters.filter(calendar: calendar)
         let grid = HeatGrid(cellMeters: parameters.cellMeters)
-        let store = try openStore ?? PipelineStore(path: storePath)
         var layers = HeatMapLayers(grid: grid, filter: filter)
         var summary = Summary()
         // Tracks of one person one after another, so each cell counts its persons exactly.

@@ -10,9 +10,6 @@ import Store
 /// at all; the next run picks up where it stopped.
 public struct IngestRun {
     public let options: IngestOptions
-    /// The store, when the caller has it open already (`pipeline run` opens it once and hands
-    /// it to every stage); else the stage opens `options.storePath` itself.
-    public var openStore: PipelineStore?
     public let progress: ProgressReporter
 
     public init(options: IngestOptions, progress: ProgressReporter) {
@@ -22,10 +19,12 @@ public struct IngestRun {
 
     public func run() throws -> IngestSummary {
         try InputPath.requireExisting(options.paths) // before the lock or store is created
-        let lock = try RunLock(storePath: options.storePath) // one writer per store at a time
-        defer { withExtendedLifetime(lock) {} }
+        return try StoreSession.run(storePath: options.storePath) { try run(store: $0) }
+    }
+
+    /// The stage on a command's open store (`pipeline run` hands every stage its one session's store).
+    public func run(store: PipelineStore) throws -> IngestSummary {
         let started = Date()
-        let store = try openStore ?? PipelineStore(path: options.storePath)
         var summary = IngestSummary(store: options.storePath)
         let inputs = try InputDiscovery.discover(options.paths, excluding: options.outputFolders)
         summary.inputsFound = inputs.filter { $0.problem == nil }.count

@@ -37,38 +37,37 @@ public struct LocationsRun {
 
     public func run(progress: ProgressReporter) throws -> Summary {
         let started = Date()
-        let lock = try RunLock(storePath: storePath)
-        defer { withExtendedLifetime(lock) {} }
-        let store = try PipelineStore(path: storePath)
-        let rows = try store.storedStaypoints()
-        var staypoints = rows.map {
-            Staypoint(
-                device: $0.device, startSeconds: $0.startSeconds, endSeconds: $0.endSeconds, latitudeDegrees: $0.latitudeDegrees,
-                longitudeDegrees: $0.longitudeDegrees)
+        return try StoreSession.run(storePath: storePath) { store in
+            let rows = try store.storedStaypoints()
+            var staypoints = rows.map {
+                Staypoint(
+                    device: $0.device, startSeconds: $0.startSeconds, endSeconds: $0.endSeconds, latitudeDegrees: $0.latitudeDegrees,
+                    longitudeDegrees: $0.longitudeDegrees)
+            }
+            let clusterer = LocationClusterer(parameters: parameters)
+            let locations =
+                try linksFolder.map { try clusterer.cluster(&staypoints, tileLinks: LocationTilesRun.links(in: $0, ids: rows.map(\.id))) }
+                ?? clusterer.cluster(&staypoints)
+            var locationIDs: [Int: Int] = [:]
+            for (row, stay) in zip(rows, staypoints) {
+                if let location = stay.location { locationIDs[row.id] = TripIdentifiers.location(location) }
+            }
+            try store.replaceLocations(
+                locations.enumerated().map { index, location in
+                    TripResultRows.Location(
+                        id: TripIdentifiers.location(index), device: location.device, number: location.number,
+                        latitudeDegrees: location.latitudeDegrees, longitudeDegrees: location.longitudeDegrees,
+                        staypoints: location.staypoints, devices: location.devices, totalStaySeconds: location.totalStaySeconds)
+                }, locationIDs: locationIDs)
+            try OutputLayout.prepareRestricted(in: outputFolder)
+            let file = OutputLayout.path("locations.csv", in: outputFolder)
+            try TripTables.locations(locations).write(to: file)
+            if rows.isEmpty { progress.log("locations: the store holds no staypoint, so locations.csv lists no location") }
+            var summary = Summary()
+            (summary.scope, summary.staypoints, summary.locations) = (parameters.scope.rawValue, rows.count, locations.count)
+            summary.unclustered = rows.count - locationIDs.count
+            (summary.seconds, summary.files) = (Date().timeIntervalSince(started), [file])
+            return summary
         }
-        let clusterer = LocationClusterer(parameters: parameters)
-        let locations =
-            try linksFolder.map { try clusterer.cluster(&staypoints, tileLinks: LocationTilesRun.links(in: $0, ids: rows.map(\.id))) }
-            ?? clusterer.cluster(&staypoints)
-        var locationIDs: [Int: Int] = [:]
-        for (row, stay) in zip(rows, staypoints) {
-            if let location = stay.location { locationIDs[row.id] = TripIdentifiers.location(location) }
-        }
-        try store.replaceLocations(
-            locations.enumerated().map { index, location in
-                TripResultRows.Location(
-                    id: TripIdentifiers.location(index), device: location.device, number: location.number,
-                    latitudeDegrees: location.latitudeDegrees, longitudeDegrees: location.longitudeDegrees,
-                    staypoints: location.staypoints, devices: location.devices, totalStaySeconds: location.totalStaySeconds)
-            }, locationIDs: locationIDs)
-        try OutputLayout.prepareRestricted(in: outputFolder)
-        let file = OutputLayout.path("locations.csv", in: outputFolder)
-        try TripTables.locations(locations).write(to: file)
-        if rows.isEmpty { progress.log("locations: the store holds no staypoint, so locations.csv lists no location") }
-        var summary = Summary()
-        (summary.scope, summary.staypoints, summary.locations) = (parameters.scope.rawValue, rows.count, locations.count)
-        summary.unclustered = rows.count - locationIDs.count
-        (summary.seconds, summary.files) = (Date().timeIntervalSince(started), [file])
-        return summary
     }
 }

@@ -36,9 +36,6 @@ public struct PipelineRun {
     public var transitFeed: String?
     /// The devices a partial run owns (check-ins of others are left to their part).
     public var ownedDevices = DeviceRange()
-    /// The store, when the caller has it open already (`forget`); else the run opens it once
-    /// and hands it to every stage.
-    public var openStore: PipelineStore?
 
     public init(inputs: [String], outputFolder: String) {
         self.inputs = inputs
@@ -155,12 +152,11 @@ public struct PipelineRun {
 
     public func run(progress: ProgressReporter) throws -> Summary {
         try InputPath.requireExisting(inputs) // a mistyped or unmounted path: exit 1, and no store is created
-        let lock = try RunLock(storePath: storePath)
-        defer { withExtendedLifetime(lock) {} }
-        return try ZipExtraction.using(folder: temporaryFolder) { try runStages(progress: progress) }
+        return try StoreSession.run(storePath: storePath, temporaryFolder: temporaryFolder) { try run(store: $0, progress: progress) }
     }
 
-    private func runStages(progress: ProgressReporter) throws -> Summary {
+    /// Every stage on a command's open store (`forget` rebuilds in its own session).
+    public func run(store: PipelineStore, progress: ProgressReporter) throws -> Summary {
         var summary = Summary(outputFolder: outputFolder, partial: partial)
         if partial,
             let file = Self.outputNames.first(where: {
@@ -190,12 +186,10 @@ public struct PipelineRun {
         options.cleaning = configuration.cleaning
         options.force = force
         if partial { options.reportsFolder = nil } // no quarantine.csv: the store keeps the quarantine
-        let store = try openStore ?? PipelineStore(path: storePath)
         let quarantinedBefore = Set(try store.quarantinedFiles().map(Self.quarantineKey))
         progress.log("ingest: \(inputs.joined(separator: " "))")
-        var ingest = IngestRun(options: options, progress: progress)
-        ingest.openStore = store
-        let ingested = try ingest.run()
+        let ingest = IngestRun(options: options, progress: progress)
+        let ingested = try ingest.run(store: store)
         (summary.files, summary.ingested, summary.unchanged, summary.skipped) = (
             ingested.files, ingested.ingested, ingested.unchanged, ingested.skipped
         )
@@ -250,25 +244,23 @@ public struct PipelineRun {
         if partial { try FileManager.default.createDirectory(atPath: filesFolder, withIntermediateDirectories: true) }
         var trips = TripsRun(storePath: storePath, reportsFolder: filesFolder)
         trips.restrictedFolder = restrictedFolder
-        trips.openStore = store
         trips.legModel = model?.gpsLegs
         trips.imuClasses = model.map { $0.usesInertial ? $0.classes : [] } ?? []
         (trips.transit, trips.transitDescription) = try transitFeed.map { try TransitRun.index(feed: $0, progress: progress) } ?? (nil, nil)
         trips.parameters = configuration.trips
         trips.minimumPersons = configuration.heatmap.minimumPersons
         (trips.calendar, trips.writesModalKeys) = (calendar, partial)
-        let tripSummary = try trips.run(progress: progress)
+        let tripSummary = try trips.run(store: store, progress: progress)
         (summary.odMatrix, summary.modalSplit) = (tripSummary.odMatrix, tripSummary.modalSplit)
         summary.warnings += [tripSummary.transitWarning, tripSummary.jumpWarning, tripSummary.undecidedWarning].compactMap { $0 }
         progress.log(Self.legSources(tripSummary.legsByModeSource, model: model))
         lap("trips")
 
         var heatMap = HeatMapRun(storePath: storePath, reportsFolder: outputFolder)
-        heatMap.openStore = store
         heatMap.parameters = configuration.heatmap
         heatMap.calendar = calendar
         (heatMap.keepDeviceCells, heatMap.writesFiles) = (partial, !partial)
-        let heatSummary = try heatMap.run(progress: progress)
+        let heatSummary = try heatMap.run(store: store, progress: progress)
         (summary.cells, summary.suppressedCells) = (heatSummary.cells, heatSummary.suppressedCells)
         progress.log(
             partial
@@ -280,14 +272,13 @@ public struct PipelineRun {
         var comfort = ComfortRun(storePath: storePath, reportsFolder: filesFolder)
         comfort.restrictedFolder = restrictedFolder
         comfort.minimumPersons = configuration.heatmap.minimumPersons
-        comfort.openStore = store
         comfort.ownedDevices = ownedDevices
         comfort.maxRideSeconds = configuration.comfort.maxRideSeconds
         comfort.metrics.jerkThresholdMetersPerSecond3 = configuration.comfort.jerkThresholdMetersPerSecond3
         comfort.metrics.accelerationThresholdMetersPerSecond2 = configuration.comfort.accelerationThresholdMetersPerSecond2
         comfort.recordings = configuration.comfort.ridesFromRecordings ? .all : .none
         comfort.rideGapSeconds = configuration.comfort.rideGapSeconds
-        let (comfortSummary, _) = try comfort.run(progress: progress)
+        let (comfortSummary, _) = try comfort.run(store: store, progress: progress)
         (summary.rides, summary.measuredRides) = (comfortSummary.rides, comfortSummary.byStatus["measured"] ?? 0)
         if comfortSummary.rides > 0 { progress.log("comfort: " + ComfortRun.text(comfortSummary)) }
         summary.warnings += comfortSummary.notMeasured.prefix(20).map { "comfort not measured for " + $0 }
@@ -296,30 +287,30 @@ public struct PipelineRun {
         try sayOutcomes(&summary, store)
 
         // With what classify and comfort set aside.
-        let quarantined = try settleQuarantines(&summary, store: store, before: quarantinedBefore)
+        try settleQuarantines(&summary, store: store, before: quarantinedBefore)
         if partial {
             progress.log("partial run: nothing published; \(storePath) and \(filesFolder) hold this part's results for merging")
             lap("report")
         } else {
-            let odGrid = try ODGridOutput(folder: outputFolder, parameters: configuration.heatmap).write(store: store)
-            summary.odGrid = odGrid
-            progress.log(ODGridOutput.text(odGrid))
-            let published = PublishedOD(odGrid: odGrid, odMatrix: summary.odMatrix, modalSplit: summary.modalSplit)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys] // the same bytes on every run (the golden record compares the store)
-            try store.setDerivedState(Self.publishedODKey, String(decoding: try encoder.encode(published), as: UTF8.self))
             summary.releases = try ReleaseRun(
                 store: store, outputFolder: outputFolder, release: configuration.release,
                 heatMap: configuration.heatmap, calendar: calendar
             ).run(progress: progress)
-            try QuarantineReport.write(quarantined, to: OutputLayout.path("quarantine.csv", in: outputFolder))
-            try ReportPage(
-                store: store, folder: outputFolder,
-                modelPath: configuration.classification.rulesOnly ? nil : configuration.classification.model, calendar: calendar
-            ).write()
+            let modelPath = configuration.classification.rulesOnly ? nil : configuration.classification.model
+            let stage = PublishStage(
+                store: store, outputFolder: outputFolder, tablesFolder: restrictedFolder, modelPath: modelPath, calendar: calendar,
+                heatMap: configuration.heatmap)
+            let (_, published) = try stage.run {}
+            published.notes.forEach(progress.log)
+            summary.odGrid = published.odGrid
+            let od = PublishedOD(odGrid: published.odGrid, odMatrix: summary.odMatrix, modalSplit: summary.modalSplit)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys] // the same bytes on every run (the golden record compares the store)
+            try store.setDerivedState(Self.publishedODKey, String(decoding: try encoder.encode(od), as: UTF8.self))
+            // `report`: the wall seconds of everything published; the GeoPackage, drawn beside the
+            // report, is inside them and also given alone.
             lap("report")
-            try GeoPackageOutput(folder: outputFolder).write(store: store, geofences: try store.geofences())
-            lap("geopackage")
+            summary.stageSeconds["geopackage"] = published.stageSeconds["geopackage"]
         }
         try store.setDerivedState(
             "complete_run_configuration",

@@ -43,58 +43,31 @@ public struct PublishRun: Sendable {
         /// geopackage; the report and the GeoPackage run beside the others and wait for the heat
         /// maps and the OD grid), as `pipeline run`'s summary has them.
         public var stageSeconds: [String: Double] = [:]
+        /// Logged, not printed in `--json`.
+        var notes: [String] = []
         enum CodingKeys: String, CodingKey {
             case heatMaps = "heat_maps", cells, quarantined, odGrid = "od_grid", files, stageSeconds = "stage_seconds"
         }
     }
 
     public func run(progress: ProgressReporter) throws -> Summary {
-        let lock = try RunLock(storePath: storePath)
-        defer { withExtendedLifetime(lock) {} }
-        let store = try PipelineStore(path: storePath)
-        try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
-        // Three jobs at once: the files; the report's sections and the GeoPackage's
-        // per-device layers, whose heat-map and OD parts wait for those files (`gate`).
-        let published = ConcurrentSlots<(summary: Summary, notes: [String])>(count: 1)
-        let seconds = ConcurrentSlots<Double>(count: 2) // the report, the GeoPackage
-        let gate = Gate()
-        let (folder, tables) = (outputFolder, tablesFolder ?? OutputLayout.restricted(in: outputFolder))
-        try OutputLayout.prepareRestricted(in: outputFolder)
-        try runConcurrently([
-            { [self] in published.store(try gate.opening { try files(store: store, tables: tables) }, at: 0) },
-            { [self] in
-                let started = Date()
-                var report = ReportPage(store: store, folder: folder, modelPath: modelPath, calendar: calendar)
-                report.perDeviceTablesAsParquet =
-                    (tables as NSString).standardizingPath != (OutputLayout.restricted(in: folder) as NSString).standardizingPath
-                try report.write(published: gate.wait)
-                seconds.store(Date().timeIntervalSince(started), at: 0)
-            },
-            {
-                let started = Date()
-                try GeoPackageOutput(folder: folder, tablesFolder: tables).write(
-                    store: store, geofences: try store.geofences(), published: gate.wait)
-                seconds.store(Date().timeIntervalSince(started), at: 1)
-            }
-        ])
-        var (summary, notes) = published.values[0]
-        notes.forEach(progress.log)
-        (summary.stageSeconds["report"], summary.stageSeconds["geopackage"]) = (seconds.values[0], seconds.values[1])
-        summary.files += [
-            (outputFolder as NSString).appendingPathComponent("report.html"),
-            (outputFolder as NSString).appendingPathComponent(GeoPackageOutput.fileName),
-            OutputLayout.path("report.html", in: OutputLayout.restricted(in: outputFolder)),
-            OutputLayout.path(GeoPackageOutput.fileName, in: OutputLayout.restricted(in: outputFolder))
-        ]
-        return summary
+        try StoreSession.run(storePath: storePath) { store in
+            let stage = PublishStage(
+                store: store, outputFolder: outputFolder, tablesFolder: tablesFolder ?? OutputLayout.restricted(in: outputFolder),
+                modelPath: modelPath, calendar: calendar, heatMap: heatMapParameters)
+            var (summary, outcome) = try stage.run { [self] in try heatMapFiles(store: store) }
+            (summary.notes + outcome.notes).forEach(progress.log)
+            (summary.odGrid, summary.quarantined) = (outcome.odGrid, outcome.quarantined)
+            summary.files += outcome.files
+            summary.stageSeconds.merge(outcome.stageSeconds) { $1 }
+            return summary
+        }
     }
 
-    /// Every file but the report and the GeoPackage: the reductions' tables, the heat maps,
-    /// `od_grid.csv` and `quarantine.csv` (the OD grid from the per-device tables in `tables`).
-    /// Returns the summary and the lines to log.
-    func files(store: PipelineStore, tables: String) throws -> (Summary, [String]) {
+    /// What only `publish` writes: the reductions' tables and the heat maps (`publishReductions`),
+    /// or, without reductions, the heat maps the merge stored (`completedHeatMaps`).
+    func heatMapFiles(store: PipelineStore) throws -> Summary {
         var summary = Summary()
-        var notes: [String] = []
         var clock = Date()
         func step(_ stage: String) { summary.stageSeconds[stage] = Date().timeIntervalSince(clock); clock = Date() }
         var heatMaps: PublishedHeatMaps?
@@ -109,23 +82,10 @@ public struct PublishRun: Sendable {
             summary.files += try HeatMapFiles(maps: heatMaps.maps, grid: grid).write(to: outputFolder, cells: heatMaps.cells)
             (summary.heatMaps, summary.cells) = (heatMaps.maps.count, heatMaps.maps.first { $0.map == "all" }?.cells.count ?? 0)
         } else {
-            notes.append("publish: the store holds no heat map, so no heatmap.csv, heatmap.geojson or PNG is written")
+            summary.notes.append("publish: the store holds no heat map, so no heatmap.csv, heatmap.geojson or PNG is written")
         }
         step("heat_maps")
-        if FileManager.default.fileExists(atPath: (tables as NSString).appendingPathComponent(OutputSchema.trips.file)) {
-            let grid = try ODGridOutput(folder: outputFolder, parameters: heatMapParameters, tablesFolder: tables).write(store: store)
-            summary.odGrid = grid
-            notes.append(ODGridOutput.text(grid))
-            summary.files.append((outputFolder as NSString).appendingPathComponent(ODGridOutput.fileName))
-        }
-        step("od_grid")
-        let quarantined = try store.quarantinedFiles()
-        summary.quarantined = Set(quarantined.map(\.path)).count
-        let quarantine = OutputLayout.path("quarantine.csv", in: outputFolder)
-        try QuarantineReport.write(quarantined, to: quarantine)
-        summary.files.append(quarantine)
-        step("quarantine")
-        return (summary, notes)
+        return summary
     }
 
     /// The heat maps as published: the store's rows (in run order, cells in cell order) and

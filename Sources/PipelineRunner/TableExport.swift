@@ -32,35 +32,35 @@ public struct TableExport {
 
     public func run(progress: ProgressReporter) throws -> Summary {
         let started = Date()
-        let lock = try RunLock(storePath: storePath) // no run writes while the tables are read
-        defer { withExtendedLifetime(lock) {} }
-        let store = try PipelineStore(path: storePath)
-        let all = try store.storedTables()
-        let unknown = tables.filter { name in !all.contains { $0.name == name } }
-        guard unknown.isEmpty else {
-            throw PipelineError(
-                .cannotExport,
-                "no table \(unknown.joined(separator: ", ")) in \(storePath); its tables are "
-                    + all.map(\.name).joined(separator: ", "))
+        return try StoreSession.run(storePath: storePath) { store in
+            let all = try store.storedTables()
+            let unknown = tables.filter { name in !all.contains { $0.name == name } }
+            guard unknown.isEmpty else {
+                throw PipelineError(
+                    .cannotExport,
+                    "no table \(unknown.joined(separator: ", ")) in \(storePath); its tables are "
+                        + all.map(\.name).joined(separator: ", "))
+            }
+            let chosen = tables.isEmpty ? all : all.filter { tables.contains($0.name) }
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            // fixes.csv reads as a table of positions: the marker keeps a run from ingesting it back.
+            try Data("written by `pipeline export`; a pipeline run never reads this folder as input\n".utf8)
+                .writeThroughPartial(to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(PipelineOutputs.exportMarker)))
+            var summary = Summary(folder: folder)
+            var described: [ExportSchema.Table] = []
+            for (index, table) in chosen.enumerated() {
+                progress.update(done: index, total: chosen.count, item: table.name)
+                let types = try table.columns.map { try ExportColumnType(declared: $0.declaredType, table: table.name, column: $0.name) }
+                let rows = try store.dump(table, types: types, toCSV: folder + "/" + table.name + ".csv")
+                summary.tables[table.name] = rows
+                described.append(ExportSchema.Table(table, types: types, rows: rows))
+            }
+            progress.update(done: chosen.count, total: chosen.count, item: "")
+            let schema = ExportSchema(pipelineVersion: ToolVersion.string, tables: described)
+            try JSONText.data(schema, keys: .asDeclared, layout: .pretty).writeThroughPartial(
+                to: URL(fileURLWithPath: folder + "/schema.json"))
+            summary.seconds = Date().timeIntervalSince(started)
+            return summary
         }
-        let chosen = tables.isEmpty ? all : all.filter { tables.contains($0.name) }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        // fixes.csv reads as a table of positions: the marker keeps a run from ingesting it back.
-        try Data("written by `pipeline export`; a pipeline run never reads this folder as input\n".utf8)
-            .writeThroughPartial(to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(PipelineOutputs.exportMarker)))
-        var summary = Summary(folder: folder)
-        var described: [ExportSchema.Table] = []
-        for (index, table) in chosen.enumerated() {
-            progress.update(done: index, total: chosen.count, item: table.name)
-            let types = try table.columns.map { try ExportColumnType(declared: $0.declaredType, table: table.name, column: $0.name) }
-            let rows = try store.dump(table, types: types, toCSV: folder + "/" + table.name + ".csv")
-            summary.tables[table.name] = rows
-            described.append(ExportSchema.Table(table, types: types, rows: rows))
-        }
-        progress.update(done: chosen.count, total: chosen.count, item: "")
-        let schema = ExportSchema(pipelineVersion: ToolVersion.string, tables: described)
-        try JSONText.data(schema, keys: .asDeclared, layout: .pretty).writeThroughPartial(to: URL(fileURLWithPath: folder + "/schema.json"))
-        summary.seconds = Date().timeIntervalSince(started)
-        return summary
     }
 }

@@ -34,82 +34,86 @@ public struct TrackintelExport {
 
     public func run(progress: ProgressReporter) throws -> Summary {
         let started = Date()
-        let store = try PipelineStore(path: storePath)
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Data("written by `pipeline export --format trackintel`; a pipeline run never reads this folder as input\n".utf8)
-            .writeThroughPartial(to: URL(fileURLWithPath: path(PipelineOutputs.exportMarker)))
-        var summary = Summary(folder: folder)
-        let persons: [String: String?] = try store.devicePersons().mapValues { $0 }
+        return try StoreSession.run(storePath: storePath) { store in
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data("written by `pipeline export --format trackintel`; a pipeline run never reads this folder as input\n".utf8)
+                .writeThroughPartial(to: URL(fileURLWithPath: path(PipelineOutputs.exportMarker)))
+            var summary = Summary(folder: folder)
+            let persons: [String: String?] = try store.devicePersons().mapValues { $0 }
 
-        let staypoints = try store.rows("SELECT * FROM staypoints ORDER BY id")
-        let triplegs = try store.rows("SELECT * FROM triplegs ORDER BY id")
-        summary.rows["positionfixes.csv"] = try writePositionfixes(store, staypoints: staypoints, triplegs: triplegs)
+            let staypoints = try store.rows("SELECT * FROM staypoints ORDER BY id")
+            let triplegs = try store.rows("SELECT * FROM triplegs ORDER BY id")
+            summary.rows["positionfixes.csv"] = try writePositionfixes(store, staypoints: staypoints, triplegs: triplegs)
 
-        var csv = CSVWriter(columns: [
-            "id", "user_id", "started_at", "finished_at", "geom", "person", "duration_s", "fixes", "is_open",
-            "is_activity", "location_id", "geofence_id", "started_unix_s", "finished_unix_s"
-        ])
-        var centres: [String: String] = [:]
-        for s in staypoints {
-            let point = Self.point(s["lon_deg"]!, s["lat_deg"]!)
-            centres[s["id"]!!] = s["lon_deg"]!.flatMap { lon in s["lat_deg"]!.map { "\(lon) \($0)" } }
-            csv.append([
-                s["id"]!, s["device"]!, Self.time(s["started_unix_s"]!), Self.time(s["finished_unix_s"]!), point,
-                persons[s["device"]!!] ?? nil, s["duration_s"]!, s["fixes"]!, Self.boolean(s["is_open"]!), Self.boolean(s["is_activity"]!),
-                s["location_id"]!, s["geofence_id"]!, s["started_unix_s"]!, s["finished_unix_s"]!
+            var csv = CSVWriter(columns: [
+                "id", "user_id", "started_at", "finished_at", "geom", "person", "duration_s", "fixes", "is_open",
+                "is_activity", "location_id", "geofence_id", "started_unix_s", "finished_unix_s"
             ])
-        }
-        try csv.write(to: path("staypoints.csv"))
-        summary.rows["staypoints.csv"] = staypoints.count
+            var centres: [String: String] = [:]
+            for s in staypoints {
+                let point = Self.point(s["lon_deg"]!, s["lat_deg"]!)
+                centres[s["id"]!!] = s["lon_deg"]!.flatMap { lon in s["lat_deg"]!.map { "\(lon) \($0)" } }
+                csv.append([
+                    s["id"]!, s["device"]!, Self.time(s["started_unix_s"]!), Self.time(s["finished_unix_s"]!), point,
+                    persons[s["device"]!!] ?? nil, s["duration_s"]!, s["fixes"]!, Self.boolean(s["is_open"]!),
+                    Self.boolean(s["is_activity"]!),
+                    s["location_id"]!, s["geofence_id"]!, s["started_unix_s"]!, s["finished_unix_s"]!
+                ])
+            }
+            try csv.write(to: path("staypoints.csv"))
+            summary.rows["staypoints.csv"] = staypoints.count
 
-        csv = CSVWriter(columns: [
-            "id", "user_id", "started_at", "finished_at", "geom", "trip_id", "mode", "person", "duration_s", "distance_m",
-            "mode_source", "fixes", "previous_staypoint_id", "next_staypoint_id", "started_unix_s", "finished_unix_s"
-        ])
-        for t in triplegs {
-            csv.append([
-                t["id"]!, t["device"]!, Self.time(t["started_unix_s"]!), Self.time(t["finished_unix_s"]!),
-                t["geometry_geojson"]!.flatMap(Self.lineStringWKT), t["trip_id"]!, t["mode"]! ?? "unknown", persons[t["device"]!!] ?? nil,
-                t["duration_s"]!, t["distance_m"]!, t["mode_source"]!, t["fixes"]!, t["previous_staypoint_id"]!, t["next_staypoint_id"]!,
-                t["started_unix_s"]!, t["finished_unix_s"]!
+            csv = CSVWriter(columns: [
+                "id", "user_id", "started_at", "finished_at", "geom", "trip_id", "mode", "person", "duration_s", "distance_m",
+                "mode_source", "fixes", "previous_staypoint_id", "next_staypoint_id", "started_unix_s", "finished_unix_s"
             ])
-        }
-        try csv.write(to: path("triplegs.csv"))
-        summary.rows["triplegs.csv"] = triplegs.count
+            for t in triplegs {
+                csv.append([
+                    t["id"]!, t["device"]!, Self.time(t["started_unix_s"]!), Self.time(t["finished_unix_s"]!),
+                    t["geometry_geojson"]!.flatMap(Self.lineStringWKT), t["trip_id"]!, t["mode"]! ?? "unknown",
+                    persons[t["device"]!!] ?? nil,
+                    t["duration_s"]!, t["distance_m"]!, t["mode_source"]!, t["fixes"]!, t["previous_staypoint_id"]!,
+                    t["next_staypoint_id"]!,
+                    t["started_unix_s"]!, t["finished_unix_s"]!
+                ])
+            }
+            try csv.write(to: path("triplegs.csv"))
+            summary.rows["triplegs.csv"] = triplegs.count
 
-        let trips = try store.rows("SELECT * FROM trips ORDER BY id")
-        csv = CSVWriter(columns: [
-            "id", "user_id", "started_at", "finished_at", "origin_staypoint_id", "destination_staypoint_id", "geom",
-            "person", "duration_s", "distance_m", "main_mode", "legs", "origin_location_id", "destination_location_id",
-            "origin_geofence_id", "destination_geofence_id", "started_unix_s", "finished_unix_s"
-        ])
-        for t in trips {
-            // trackintel's trip geometry: a MultiPoint of the origin and destination staypoints.
-            let ends = [t["origin_staypoint_id"]!, t["destination_staypoint_id"]!].map { $0.flatMap { centres[$0] } }
-            let geometry = ends.contains { $0 == nil } ? nil : "MULTIPOINT ((\(ends[0]!)), (\(ends[1]!)))"
-            csv.append([
-                t["id"]!, t["device"]!, Self.time(t["started_unix_s"]!), Self.time(t["finished_unix_s"]!), t["origin_staypoint_id"]!,
-                t["destination_staypoint_id"]!, geometry, persons[t["device"]!!] ?? nil, t["duration_s"]!, t["distance_m"]!,
-                t["main_mode"]! ?? "unknown", t["legs"]!, t["origin_location_id"]!, t["destination_location_id"]!,
-                t["origin_geofence_id"]!, t["destination_geofence_id"]!, t["started_unix_s"]!, t["finished_unix_s"]!
+            let trips = try store.rows("SELECT * FROM trips ORDER BY id")
+            csv = CSVWriter(columns: [
+                "id", "user_id", "started_at", "finished_at", "origin_staypoint_id", "destination_staypoint_id", "geom",
+                "person", "duration_s", "distance_m", "main_mode", "legs", "origin_location_id", "destination_location_id",
+                "origin_geofence_id", "destination_geofence_id", "started_unix_s", "finished_unix_s"
             ])
-        }
-        try csv.write(to: path("trips.csv"))
-        summary.rows["trips.csv"] = trips.count
+            for t in trips {
+                // trackintel's trip geometry: a MultiPoint of the origin and destination staypoints.
+                let ends = [t["origin_staypoint_id"]!, t["destination_staypoint_id"]!].map { $0.flatMap { centres[$0] } }
+                let geometry = ends.contains { $0 == nil } ? nil : "MULTIPOINT ((\(ends[0]!)), (\(ends[1]!)))"
+                csv.append([
+                    t["id"]!, t["device"]!, Self.time(t["started_unix_s"]!), Self.time(t["finished_unix_s"]!), t["origin_staypoint_id"]!,
+                    t["destination_staypoint_id"]!, geometry, persons[t["device"]!!] ?? nil, t["duration_s"]!, t["distance_m"]!,
+                    t["main_mode"]! ?? "unknown", t["legs"]!, t["origin_location_id"]!, t["destination_location_id"]!,
+                    t["origin_geofence_id"]!, t["destination_geofence_id"]!, t["started_unix_s"]!, t["finished_unix_s"]!
+                ])
+            }
+            try csv.write(to: path("trips.csv"))
+            summary.rows["trips.csv"] = trips.count
 
-        // With locations.scope dataset a location is anyone's: its user_id is empty.
-        let locations = try store.rows("SELECT * FROM locations ORDER BY id")
-        csv = CSVWriter(columns: ["id", "user_id", "center", "number", "staypoints", "devices", "total_stay_s"])
-        for l in locations {
-            csv.append([
-                l["id"]!, l["device"]!, Self.point(l["lon_deg"]!, l["lat_deg"]!), l["number"]!, l["staypoints"]!, l["devices"]!,
-                l["total_stay_s"]!
-            ])
+            // With locations.scope dataset a location is anyone's: its user_id is empty.
+            let locations = try store.rows("SELECT * FROM locations ORDER BY id")
+            csv = CSVWriter(columns: ["id", "user_id", "center", "number", "staypoints", "devices", "total_stay_s"])
+            for l in locations {
+                csv.append([
+                    l["id"]!, l["device"]!, Self.point(l["lon_deg"]!, l["lat_deg"]!), l["number"]!, l["staypoints"]!, l["devices"]!,
+                    l["total_stay_s"]!
+                ])
+            }
+            try csv.write(to: path("locations.csv"))
+            summary.rows["locations.csv"] = locations.count
+            summary.seconds = Date().timeIntervalSince(started)
+            return summary
         }
-        try csv.write(to: path("locations.csv"))
-        summary.rows["locations.csv"] = locations.count
-        summary.seconds = Date().timeIntervalSince(started)
-        return summary
     }
 
     func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }

@@ -14,9 +14,6 @@ import Trips
 /// store (one transaction) and writes the CSV and GeoJSON files.
 public struct TripsRun {
     public var storePath: String
-    /// The store, when the caller has it open already (`pipeline run` opens it once and hands
-    /// it to every stage); else the stage opens `storePath` itself.
-    public var openStore: PipelineStore?
     public var reportsFolder: String
     /// Where the tables with a row per device, staypoint, dwell, location, leg or trip go
     /// (default `reportsFolder/restricted`, `OutputLayout`; a distributed run's part keeps them
@@ -116,13 +113,15 @@ public struct TripsRun {
     }
 
     public func run(progress: ProgressReporter) throws -> Summary {
-        let lock = try RunLock(storePath: storePath) // one writer per store at a time
-        defer { withExtendedLifetime(lock) {} }
+        try StoreSession.run(storePath: storePath) { try run(store: $0, progress: progress) }
+    }
+
+    /// The stage on a command's open store (`pipeline run` hands every stage its one session's store).
+    public func run(store: PipelineStore, progress: ProgressReporter) throws -> Summary {
         var summary = Summary()
         var clock = Date()
         func lap() -> Double { defer { clock = Date() }; return Date().timeIntervalSince(clock) }
 
-        let store = try openStore ?? PipelineStore(path: storePath)
         let runID = try store.beginRun(command: "trips")
         let geofences = try store.geofences()
         let stored = try store.modeSpans()

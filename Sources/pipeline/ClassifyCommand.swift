@@ -95,9 +95,9 @@ struct ClassifyCommand: ParsableCommand {
         try ModesCSV.write(output.table.windows, prediction: prediction, to: out)
         if let store {
             try runStage(json: false, progress: progress) {
-                let lock = try RunLock(storePath: store) // one writer per store at a time
-                defer { withExtendedLifetime(lock) {} }
-                try PipelineStore(path: store).replaceModeWindows(ModesCSV.storeRows(output.table.windows, prediction: prediction))
+                try StoreSession.run(storePath: store) {
+                    try $0.replaceModeWindows(ModesCSV.storeRows(output.table.windows, prediction: prediction))
+                }
             }
         }
         var seconds: [Mode: Double] = [:]
