@@ -1,4 +1,5 @@
 import Foundation
+import MobilityCore
 
 /// Splits one CSV line into field ranges without copying, honouring double quotes.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import MobilityCore
 
 /// A phyphox export: a folder (or zip) per recording with one CSV per sensor
 /// (`Accelerometer.csv`, `Gyroscope.csv`, `Linear Accelerometer.csv`, `Location.csv`,

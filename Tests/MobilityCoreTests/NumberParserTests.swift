@@ -1,6 +1,5 @@
 import Foundation
-@testable import Ingest
-import MobilityCore
+@testable import MobilityCore
 import Testing
 
 @Suite struct NumberParserTests {
