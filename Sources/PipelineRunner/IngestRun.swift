@@ -350,19 +350,6 @@ public struct IngestRun {
     }
 }
 
-enum InputFileSize {
-    /// Bytes of a file, or of all files in a folder.
-    static func bytes(_ path: String) -> Int64 {
-        var isDirectory: ObjCBool = false
-        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        guard isDirectory.boolValue else {
-            return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
-        }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.reduce(0) { $0 + bytes((path as NSString).appendingPathComponent($1)) }
-    }
-}
-
 extension JSONEncoder {
     /// Keys sorted, so equal values encode to equal text (for comparing stored settings).
     static var sorted: JSONEncoder {

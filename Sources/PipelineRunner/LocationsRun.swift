@@ -18,7 +18,7 @@ public struct LocationsRun {
     public var outputFolder: String
     public var parameters = LocationParameters()
     /// A distributed run's tile links (`part-*.csv` files of `kind,a,b`, ids the store's
-    /// staypoint ids; `LocationTilesRun` writes them): the clusters are joined from them
+    /// staypoint ids; `LocationTileLinks` writes them): the clusters are joined from them
     /// instead of found in one pass. Nil: one pass over every staypoint.
     public var linksFolder: String?
 
@@ -46,7 +46,7 @@ public struct LocationsRun {
             }
             let clusterer = LocationClusterer(parameters: parameters)
             let locations =
-                try linksFolder.map { try clusterer.cluster(&staypoints, tileLinks: LocationTilesRun.links(in: $0, ids: rows.map(\.id))) }
+                try linksFolder.map { try clusterer.cluster(&staypoints, tileLinks: LocationTileLinks.links(in: $0, ids: rows.map(\.id))) }
                 ?? clusterer.cluster(&staypoints)
             var locationIDs: [Int: Int] = [:]
             for (row, stay) in zip(rows, staypoints) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PipelineRunner
+import Trips
 
 struct LocationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,7 +57,7 @@ struct LocationsCommand: ParsableCommand {
         let parameters = try ConfigCommand.configuration(config).trips.locations
         let progress = ProgressReporter()
         if let tilePoints, let linksOut {
-            var step = LocationTilesRun(pointsPath: tilePoints, linksPath: linksOut)
+            var step = LocationTileLinks(pointsPath: tilePoints, linksPath: linksOut)
             step.parameters = parameters
             let summary = try runStage(json: json, progress: progress) { try step.run() }
             if json {

@@ -1,4 +1,5 @@
 import Foundation
+import Ingest
 import MobilityCore
 import PipelineRunner
 import Store

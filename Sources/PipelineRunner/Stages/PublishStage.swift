@@ -77,7 +77,9 @@ struct PublishStage: Sendable {
         var clock = Date()
         func step(_ stage: String) { outcome.stageSeconds[stage] = Date().timeIntervalSince(clock); clock = Date() }
         if FileManager.default.fileExists(atPath: (tablesFolder as NSString).appendingPathComponent(OutputSchema.trips.file)) {
-            let grid = try ODGridOutput(folder: outputFolder, parameters: heatMap, tablesFolder: tablesFolder).write(store: store)
+            let grid = try ODGridOutput(folder: outputFolder, parameters: heatMap, tablesFolder: tablesFolder).write(
+                persons: try store.devicePersons())
+            try store.setDerivedState(PipelineStore.odGridKey, ODGridOutput.text(grid)) // for the report
             outcome.odGrid = grid
             outcome.notes.append(ODGridOutput.text(grid))
             outcome.files.append((outputFolder as NSString).appendingPathComponent(ODGridOutput.fileName))

@@ -1,8 +1,6 @@
 import Foundation
 import HeatMaps
 import MobilityCore
-import Reports
-import Store
 
 /// `od_grid.csv`: the origin–destination table on the global grid (`ODGrid`), for data with
 /// no geofences or beside them. Built from the restricted `trips.csv` and `staypoints.csv`
@@ -33,8 +31,10 @@ public struct ODGridOutput {
         }
     }
 
+    /// Writes `od_grid.csv`, each trip's device counted as its person in `persons` (the device
+    /// itself where none is named).
     @discardableResult
-    public func write(store: PipelineStore) throws -> Summary {
+    public func write(persons: [String: String]) throws -> Summary {
         let (stays, stay) = (try OutputSchema.staypoints.read(in: tablesFolder), OutputSchema.staypoints.index)
         var places: [String: (latitude: Double, longitude: Double)] = [:]
         for row in stays.rows {
@@ -43,7 +43,6 @@ public struct ODGridOutput {
             else { continue }
             places[id] = (lat, lon)
         }
-        let persons = try store.devicePersons()
         let (trips, trip) = (try OutputSchema.trips.read(in: tablesFolder), OutputSchema.trips.index)
         let input = trips.rows.map { row in
             let device = row[trip("device")] ?? ""
@@ -64,7 +63,6 @@ public struct ODGridOutput {
         summary.coarsestCellMeters = parameters.odCellMeters * Double(1 << parameters.odCoarserLevels)
         summary.publishedTrips = od.rows.reduce(0) { $0 + $1.trips }
         for row in od.rows where row.grid.cellMeters > parameters.odCellMeters { summary.coarserPairs += 1 }
-        try store.setDerivedState(PipelineStore.odGridKey, Self.text(summary)) // for the report
         return summary
     }
 

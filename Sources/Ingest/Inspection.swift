@@ -1,5 +1,4 @@
 import Foundation
-import Ingest
 import MobilityCore
 
 /// What `inspect` reports about one input: what it was detected as and what it holds,
@@ -77,7 +76,7 @@ public struct Inspection: Encodable {
             let input = DiscoveredInput(path: standard, root: root)
             let entry = devices.manifest.isEmpty ? nil : devices.manifest.entry(for: standard)
             guard let format = try FormatDetector().detect(path: path, mapping: columns.choice(for: input, manifest: entry)) else {
-                inspection.error = "\(path): " + (FormatDetector.whyNotATrace(path: path) ?? IngestSummary.notATraceExtension)
+                inspection.error = "\(path): " + (FormatDetector.whyNotATrace(path: path) ?? InputCatalog.notATraceExtension)
                 return inspection
             }
             inspection.format = format.kind.rawValue

@@ -1,6 +1,5 @@
 import Foundation
 import MobilityCore
-import Trips
 
 /// `pipeline locations --tile-points FILE --links-out FILE`: the tile step of dataset-scope
 /// locations in a distributed run (spark/pipeline_spark/location_tiles.py). FILE holds the
@@ -8,7 +7,7 @@ import Trips
 /// staypoint of the tile's 2ε halo); the links of each tile's own staypoints
 /// (`LocationClusterer.tileLinks`) are written as `kind,a,b`: `core,id,`, `union,id,id`,
 /// `border,id,core id`. `pipeline locations --store … --links DIR` joins them.
-public struct LocationTilesRun {
+public struct LocationTileLinks {
     public var pointsPath: String
     public var linksPath: String
     public var parameters = LocationParameters()
@@ -63,7 +62,7 @@ public struct LocationTilesRun {
 
     /// Every tile's links in `folder` (`part-*.csv`), their staypoint ids turned into
     /// positions in `ids` (the store's staypoints, in the order the clusterer gets them).
-    static func links(in folder: String, ids: [Int]) throws -> [LocationClusterer.TileLink] {
+    public static func links(in folder: String, ids: [Int]) throws -> [LocationClusterer.TileLink] {
         let position = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             throw PipelineError(

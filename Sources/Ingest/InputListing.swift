@@ -1,5 +1,4 @@
 import Foundation
-import Ingest
 import MobilityCore
 
 /// `pipeline inputs`: the files a run would read, each with its format, size and device,
