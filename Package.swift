@@ -62,7 +62,8 @@ let package = Package(
             dependencies: [
                 "MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify", "Fusion", "Trips", "Transit", "HeatMaps", "Comfort",
                 .product(name: "Yams", package: "Yams")
-            ]
+            ],
+            exclude: ["README.md"]
         ),
         .target(name: "Features", dependencies: ["MobilityCore", "CBLAS"]),
         .target(name: "Classify", dependencies: ["MobilityCore", "Features", "CBLAS"]),

@@ -3,7 +3,7 @@ partial groups (`partials`, from the part's renumbered Parquet, after renumber.p
 Spark moves every group to one reducer task (`bucket`), and the reducer merges the parts'
 partials and writes the reduced tables as CSV into the run's work folder (`reduce_bucket`).
 `pipeline publish --reduced` then applies every formula (k, medians, shares, quantiles,
-means) and formatting rule with the single run's Swift code (PipelineRunner/ReducedTables.swift).
+means) and formatting rule with the single run's Swift code (PipelineRunner/Distributed/ReducedTables.swift).
 
 The tables, per group:
   heat_cells            per map and cell: fixes summed, devices and persons counted over all
