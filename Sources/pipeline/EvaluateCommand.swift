@@ -98,152 +98,23 @@ struct EvaluateCommand: ParsableCommand {
 
     func run() throws {
         let progress = ProgressReporter()
-        try runStage(json: json, progress: progress) { try evaluate(progress: progress) } // a failure is a JSON object too
+        let outcome = try runStage(json: json, progress: progress) { try evaluation(progress: progress).run(progress: progress) }
+        switch outcome {
+        case .legs(let legs): print(json ? try JSONText.string(legs, keys: .snakeCase, layout: .pretty) : legs.text)
+        case .windows(let summary): print(json ? try summary.json() : summary.text)
+        }
     }
 
-    private func evaluate(progress: ProgressReporter) throws {
-        let started = Date()
-        let saved: ModeModel?
-        do { saved = try model.map(ModeModel.load) } catch let error as PipelineError where error.code == .modelUnreadable {
-            try fail(error, json: json, progress: progress)
-        }
-        let parameters = saved?.window ?? window.parameters
-        var run = FeatureRun(loader: try input.loader, window: parameters)
-        run.legThinningSeconds = LegTrainer.thinningSeconds
-        if saved == nil { run.legSpeedScales = LegTrainer.speedScales } // training folds only; never scored
-        run.legFeatures = try legContext.legFeatures(progress: progress)
-        run.reducedWithout = testWithoutStreams.map { Set($0.split(separator: ",").compactMap { IMUSensor(rawValue: String($0)) }) }
-        final class Traces: @unchecked Sendable { var read: [String] = [] } // filled on the loading thread, read after
-        let traces = Traces()
-        run.onRecording = { recording, _ in traces.read.append(recording.trace) }
-        var output = try run.run(paths, progress: progress)
-        let persons = try DataIdentity.persons(paths: paths, listing: try input.listing)
-        let grouping = DataIdentity.grouping(model == nil ? groupBy : nil, persons: persons)
-        let datasets =
-            paths.count < 2
-            ? [:]
-            : DataIdentity.datasets(of: Set(output.table.windows.map(\.trace) + output.legs.legs.map(\.trace)), paths: paths)
-        if legsOnly {
-            guard let legs = try legScores(output.legs, saved: saved, datasets: datasets, persons: persons) else {
-                try fail(
-                    PipelineError(
-                        .noLabelledData,
-                        "no labelled GPS legs to evaluate on (labelled intervals of movement with 3 or more fixes; see label files, manifest.csv)"
-                    ), json: json, progress: progress)
-            }
-            print(json ? try JSONText.string(legs, keys: .snakeCase, layout: .pretty) : legs.text)
-            return
-        }
-        output.table = training.restrict(output.table)
-        let testTable = output.reducedTable.map(training.restrict)
-        let labelled = ModeTrainer.labelled(testTable ?? output.table)
-        let form = testWithoutStreams.map { " (test windows without \($0))" } ?? ""
-        guard labelled.count > 0 else {
-            try fail(
-                PipelineError(.noLabelledData, "no labelled windows to evaluate on (see --name-pattern, label files, manifest.csv)"),
-                json: json, progress: progress)
-        }
-        var summary: EvaluationSummary
-        var savedOutcomes: [WindowOutcome] = []
-        if let saved, let path = model {
-            var predictor = ModePredictor(model: saved)
-            predictor.smoother = training.smoothing.smoother // smoothing is an option of the run, not frozen in the model
-            var outcomes = WindowOutcome.of(
-                labelled, prediction: predictor.predict(labelled),
-                rules: ModePredictor(model: nil).predict(labelled))
-            for index in outcomes.indices {
-                (outcomes[index].dataset, outcomes[index].person) = (datasets[outcomes[index].trace], persons[outcomes[index].trace])
-            }
-            savedOutcomes = outcomes
-            summary = EvaluationSummary(
-                evaluated: "model \(path)" + (saved.usesInertial ? "" : " (a GPS model)") + form + "; intervals over persons: " + grouping,
-                outcomes: outcomes,
-                unknownModes: output.report.unknownModes, quarantined: output.report.quarantined.count,
-                seconds: Date().timeIntervalSince(started))
-        } else {
-            let validation = GroupedCrossValidation(
-                groupBy: groupBy, folds: folds, seed: training.seed, datasets: datasets, persons: persons)
-            // --supplement-modes, not --modes, picks its windows.
-            let extra = try supplement.table(loader: try input.loader, window: parameters, progress: progress)
-            do {
-                let evaluation = try validation.evaluate(
-                    output.table, trainer: training.trainer, window: parameters, search: search.search(around: training.trainer),
-                    testTable: testTable, supplement: extra)
-                var scored = EvaluationSummary(
-                    evaluation, form: form, unknownModes: output.report.unknownModes,
-                    quarantined: output.report.quarantined.count, seconds: Date().timeIntervalSince(started))
-                scored.evaluated += "; " + grouping
-                if let supplement = supplement.supplement {
-                    scored.evaluated += "; every training set also had the \(supplement.description) (never scored)"
-                }
-                summary = scored
-            } catch let error as PipelineError where error.code == .cannotTrain {
-                try fail(error, json: json, progress: progress)
-            }
-        }
-        summary.gpsLegs = try legScores(output.legs, saved: saved, datasets: datasets, persons: persons)
-        let scoredLegs = LegTrainer.labelled(output.legs)
-        var used = DataIdentity.windowsPerTrace(labelled)
-        for leg in scoredLegs.legs where used[leg.trace] == nil { used[leg.trace] = 0 }
-        let identity = try DataIdentity(paths: paths, listing: try input.listing, windows: used)
-        summary.scoredData = ScoredData(identity.inputs, windows: labelled.count, legs: scoredLegs.count)
-        summary.scoredData?.unscored = ScoredData.unscored(
-            read: traces.read, scored: Set(used.keys),
-            windowsPerTrace: DataIdentity.windowsPerTrace(output.table), notes: output.notes)
-        for file in summary.scoredData?.unscored ?? [] { progress.log("evaluate: not scored \(file.trace): \(file.reason)") }
-        if let saved { summary.overlap = DataOverlap(model: saved, scored: identity.inputs, outcomes: savedOutcomes) }
-        print(json ? try summary.json() : summary.text)
+    /// The run these options describe.
+    private func evaluation(progress: ProgressReporter) throws -> EvaluationRun {
+        var evaluation = EvaluationRun(paths: paths, loader: try input.loader, listing: try input.listing)
+        (evaluation.model, evaluation.groupBy, evaluation.folds) = (model, groupBy, folds)
+        (evaluation.testWithoutStreams, evaluation.legsOnly, evaluation.window) = (testWithoutStreams, legsOnly, window.parameters)
+        (evaluation.restrict, evaluation.trainer, evaluation.smoother) = (training.restrict, training.trainer, training.smoothing.smoother)
+        (evaluation.search, evaluation.seed) = (search.search(around: training.trainer), training.seed)
+        (evaluation.supplement, evaluation.legFeatures) = (supplement.supplement, try legContext.legFeatures(progress: progress))
+        let (supplement, loader) = (supplement, evaluation.loader)
+        evaluation.supplementTable = { try supplement.table(loader: loader, window: $0, progress: progress) }
+        return evaluation
     }
-
-    /// The leg model scored on the labelled legs (the saved model's, or nested cross-validation
-    /// of training one), trackintel's rule beside it; nil when the inputs have no labelled leg.
-    func legScores(_ legs: LegTable, saved: ModeModel?, datasets: [String: String], persons: [String: String]) throws
-        -> LegEvaluationSummary?
-    {
-        let labelled = LegTrainer.labelled(legs)
-        guard labelled.count > 0 else { return nil }
-        if let saved, let path = model {
-            guard let legModel = saved.gpsLegs else {
-                return LegEvaluationSummary(
-                    evaluated: "trackintel's rule only", outcomes: LegCrossValidation.outcomes(of: nil, labelled, persons: persons),
-                    hasModel: false,
-                    note: "\(path) has no GPS leg model: its GPS-only windows are decided by the GPS speed rules (still, walk, bike, car)")
-            }
-            let given = !labelled.values.isEmpty && !labelled.row(0)[labelled.row(0).startIndex + LegFeatures.transitColumns[0]].isNaN
-            let note =
-                legModel.usesTransitGeofences == given
-                ? nil
-                : legModel.usesTransitGeofences
-                    ? "the leg model was trained with transit geofences and none are given (--geofences): its legs lack the distances of their ends from transit"
-                    : "the leg model was trained without transit geofences: --geofences is not used"
-            var summary = LegEvaluationSummary(
-                evaluated: "GPS leg model of \(path)",
-                outcomes: LegCrossValidation.outcomes(
-                    of: legModel, labelled, groupBy: groupBy, datasets: datasets, persons: persons,
-                    decide: Self.gpsAloneDecision),
-                hasModel: true, note: note)
-            summary.bySource = LegSourceSummary(LegSourceScores.outcomes(labelled, model: legModel, persons: persons, datasets: datasets))
-            return summary
-        }
-        let modes = Set(labelled.legs.compactMap(\.mode))
-        let groups = Set(labelled.legs.map { LegCrossValidation.group(of: $0, groupBy, datasets: datasets, persons: persons) })
-        guard modes.count >= 2, groups.count >= 2 else {
-            return LegEvaluationSummary(
-                evaluated: "trackintel's rule only",
-                outcomes: LegCrossValidation.outcomes(of: nil, labelled, groupBy: groupBy, datasets: datasets, persons: persons),
-                hasModel: false,
-                note:
-                    "no leg model cross-validated: the labelled legs are of \(modes.count) modes and \(groups.count) groups (\(groupBy.rawValue)), and it needs two of each"
-            )
-        }
-        return LegEvaluationSummary(
-            try LegCrossValidation(
-                folds: folds, seed: training.seed, groupBy: groupBy, datasets: datasets, persons: persons,
-                decide: Self.gpsAloneDecision
-            ).evaluate(labelled))
-    }
-
-    /// The mode `run` gives a leg only GPS covers (`LegModeRule.decideGPSAlone`), so what is
-    /// scored is what runs. (A leg model has two classes or more, so there is always a decision.)
-    static let gpsAloneDecision: LegCrossValidation.LegDecision = { LegModeRule().decideGPSAlone($0)?.mode ?? .vehicle }
 }

@@ -1,0 +1,178 @@
+import Classify
+import Features
+import Foundation
+import Fusion
+import Ingest
+import MobilityCore
+
+/// `pipeline evaluate`: a saved model scored on labelled traces, or nested grouped
+/// cross-validation of training one, with the GPS legs scored beside the windows; what was
+/// scored named by content and person (`ScoredData`, `DataOverlap`).
+public struct EvaluationRun {
+    public var paths: [String]
+    /// A saved model to score; nil cross-validates training one.
+    public var model: String?
+    public var groupBy: GroupedCrossValidation.GroupBy = .person
+    public var folds = 5
+    /// The streams the test windows are scored without, as given (`--test-without-streams`).
+    public var testWithoutStreams: String?
+    /// Score only the GPS legs.
+    public var legsOnly = false
+    public var loader: RecordingLoader
+    public var listing: InputListing
+    /// The windows' parameters when no model gives them.
+    public var window = WindowParameters()
+    /// The windows kept (`--modes`).
+    public var restrict: (FeatureTable) -> FeatureTable = { $0 }
+    public var trainer = ModeTrainer()
+    public var smoother = ModeSmoother()
+    public var search: OptionSearch?
+    public var seed: UInt64 = SoftmaxRegression.Training().seed
+    /// Training-only recordings, and their windows cut with the run's parameters.
+    public var supplement: Supplement?
+    public var supplementTable: (WindowParameters) throws -> FeatureTable = { _ in FeatureTable() }
+    public var legFeatures = LegFeatures()
+
+    public init(paths: [String], loader: RecordingLoader, listing: InputListing) {
+        (self.paths, self.loader, self.listing) = (paths, loader, listing)
+    }
+
+    public enum Outcome {
+        case legs(LegEvaluationSummary)
+        case windows(EvaluationSummary)
+    }
+
+    public func run(progress: ProgressReporter) throws -> Outcome {
+        let started = Date()
+        let saved = try model.map(ModeModel.load)
+        let parameters = saved?.window ?? window
+        var run = FeatureRun(loader: loader, window: parameters)
+        run.legThinningSeconds = LegTrainer.thinningSeconds
+        if saved == nil { run.legSpeedScales = LegTrainer.speedScales } // training folds only; never scored
+        run.legFeatures = legFeatures
+        run.reducedWithout = testWithoutStreams.map { Set($0.split(separator: ",").compactMap { IMUSensor(rawValue: String($0)) }) }
+        final class Traces: @unchecked Sendable { var read: [String] = [] } // filled on the loading thread, read after
+        let traces = Traces()
+        run.onRecording = { recording, _ in traces.read.append(recording.trace) }
+        var output = try run.run(paths, progress: progress)
+        let persons = try DataIdentity.persons(paths: paths, listing: listing)
+        let grouping = DataIdentity.grouping(model == nil ? groupBy : nil, persons: persons)
+        let datasets =
+            paths.count < 2
+            ? [:]
+            : DataIdentity.datasets(of: Set(output.table.windows.map(\.trace) + output.legs.legs.map(\.trace)), paths: paths)
+        if legsOnly {
+            guard let legs = try legScores(output.legs, saved: saved, datasets: datasets, persons: persons) else {
+                throw PipelineError(
+                    .noLabelledData,
+                    "no labelled GPS legs to evaluate on (labelled intervals of movement with 3 or more fixes; see label files, manifest.csv)"
+                )
+            }
+            return .legs(legs)
+        }
+        output.table = restrict(output.table)
+        let testTable = output.reducedTable.map(restrict)
+        let labelled = ModeTrainer.labelled(testTable ?? output.table)
+        let form = testWithoutStreams.map { " (test windows without \($0))" } ?? ""
+        guard labelled.count > 0 else {
+            throw PipelineError(.noLabelledData, "no labelled windows to evaluate on (see --name-pattern, label files, manifest.csv)")
+        }
+        var summary: EvaluationSummary
+        var savedOutcomes: [WindowOutcome] = []
+        if let saved, let path = model {
+            var predictor = ModePredictor(model: saved)
+            predictor.smoother = smoother // smoothing is an option of the run, not frozen in the model
+            var outcomes = WindowOutcome.of(
+                labelled, prediction: predictor.predict(labelled),
+                rules: ModePredictor(model: nil).predict(labelled))
+            for index in outcomes.indices {
+                (outcomes[index].dataset, outcomes[index].person) = (datasets[outcomes[index].trace], persons[outcomes[index].trace])
+            }
+            savedOutcomes = outcomes
+            summary = EvaluationSummary(
+                evaluated: "model \(path)" + (saved.usesInertial ? "" : " (a GPS model)") + form + "; intervals over persons: " + grouping,
+                outcomes: outcomes,
+                unknownModes: output.report.unknownModes, quarantined: output.report.quarantined.count,
+                seconds: Date().timeIntervalSince(started))
+        } else {
+            let validation = GroupedCrossValidation(
+                groupBy: groupBy, folds: folds, seed: seed, datasets: datasets, persons: persons)
+            // --supplement-modes, not --modes, picks its windows.
+            let extra = try supplementTable(parameters)
+            let evaluation = try validation.evaluate(
+                output.table, trainer: trainer, window: parameters, search: search, testTable: testTable, supplement: extra)
+            var scored = EvaluationSummary(
+                evaluation, form: form, unknownModes: output.report.unknownModes,
+                quarantined: output.report.quarantined.count, seconds: Date().timeIntervalSince(started))
+            scored.evaluated += "; " + grouping
+            if let supplement {
+                scored.evaluated += "; every training set also had the \(supplement.description) (never scored)"
+            }
+            summary = scored
+        }
+        summary.gpsLegs = try legScores(output.legs, saved: saved, datasets: datasets, persons: persons)
+        let scoredLegs = LegTrainer.labelled(output.legs)
+        var used = DataIdentity.windowsPerTrace(labelled)
+        for leg in scoredLegs.legs where used[leg.trace] == nil { used[leg.trace] = 0 }
+        let identity = try DataIdentity(paths: paths, listing: listing, windows: used)
+        summary.scoredData = ScoredData(identity.inputs, windows: labelled.count, legs: scoredLegs.count)
+        summary.scoredData?.unscored = ScoredData.unscored(
+            read: traces.read, scored: Set(used.keys),
+            windowsPerTrace: DataIdentity.windowsPerTrace(output.table), notes: output.notes)
+        for file in summary.scoredData?.unscored ?? [] { progress.log("evaluate: not scored \(file.trace): \(file.reason)") }
+        if let saved { summary.overlap = DataOverlap(model: saved, scored: identity.inputs, outcomes: savedOutcomes) }
+        return .windows(summary)
+    }
+
+    /// The leg model scored on the labelled legs (the saved model's, or nested cross-validation
+    /// of training one), trackintel's rule beside it; nil when the inputs have no labelled leg.
+    private func legScores(_ legs: LegTable, saved: ModeModel?, datasets: [String: String], persons: [String: String]) throws
+        -> LegEvaluationSummary?
+    {
+        let labelled = LegTrainer.labelled(legs)
+        guard labelled.count > 0 else { return nil }
+        if let saved, let path = model {
+            guard let legModel = saved.gpsLegs else {
+                return LegEvaluationSummary(
+                    evaluated: "trackintel's rule only", outcomes: LegCrossValidation.outcomes(of: nil, labelled, persons: persons),
+                    hasModel: false,
+                    note: "\(path) has no GPS leg model: its GPS-only windows are decided by the GPS speed rules (still, walk, bike, car)")
+            }
+            let given = !labelled.values.isEmpty && !labelled.row(0)[labelled.row(0).startIndex + LegFeatures.transitColumns[0]].isNaN
+            let note =
+                legModel.usesTransitGeofences == given
+                ? nil
+                : legModel.usesTransitGeofences
+                    ? "the leg model was trained with transit geofences and none are given (--geofences): its legs lack the distances of their ends from transit"
+                    : "the leg model was trained without transit geofences: --geofences is not used"
+            var summary = LegEvaluationSummary(
+                evaluated: "GPS leg model of \(path)",
+                outcomes: LegCrossValidation.outcomes(
+                    of: legModel, labelled, groupBy: groupBy, datasets: datasets, persons: persons,
+                    decide: Self.gpsAloneDecision),
+                hasModel: true, note: note)
+            summary.bySource = LegSourceSummary(LegSourceScores.outcomes(labelled, model: legModel, persons: persons, datasets: datasets))
+            return summary
+        }
+        let modes = Set(labelled.legs.compactMap(\.mode))
+        let groups = Set(labelled.legs.map { LegCrossValidation.group(of: $0, groupBy, datasets: datasets, persons: persons) })
+        guard modes.count >= 2, groups.count >= 2 else {
+            return LegEvaluationSummary(
+                evaluated: "trackintel's rule only",
+                outcomes: LegCrossValidation.outcomes(of: nil, labelled, groupBy: groupBy, datasets: datasets, persons: persons),
+                hasModel: false,
+                note:
+                    "no leg model cross-validated: the labelled legs are of \(modes.count) modes and \(groups.count) groups (\(groupBy.rawValue)), and it needs two of each"
+            )
+        }
+        return LegEvaluationSummary(
+            try LegCrossValidation(
+                folds: folds, seed: seed, groupBy: groupBy, datasets: datasets, persons: persons,
+                decide: Self.gpsAloneDecision
+            ).evaluate(labelled))
+    }
+
+    /// The mode `run` gives a leg only GPS covers (`LegModeRule.decideGPSAlone`), so what is
+    /// scored is what runs. (A leg model has two classes or more, so there is always a decision.)
+    static let gpsAloneDecision: LegCrossValidation.LegDecision = { LegModeRule().decideGPSAlone($0)?.mode ?? .vehicle }
+}
