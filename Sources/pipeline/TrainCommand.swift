@@ -1,8 +1,6 @@
 import ArgumentParser
 import Classify
-import Features
 import Foundation
-import MobilityCore
 import PipelineRunner
 
 struct TrainCommand: ParsableCommand {
@@ -69,74 +67,19 @@ struct TrainCommand: ParsableCommand {
 
     func run() throws {
         let progress = ProgressReporter()
-        var run = FeatureRun(loader: try input.loader, window: window.parameters)
-        run.legThinningSeconds = LegTrainer.thinningSeconds
-        run.legSpeedScales = LegTrainer.speedScales
-        run.legFeatures = try legContext.legFeatures(progress: progress)
-        var output = try run.run(paths, progress: progress)
-        if !legData.isEmpty {
-            let legsOnly = try run.run(legData, progress: progress)
-            output.legs.append(legsOnly.legs)
-            output.report.recordings += legsOnly.report.recordings
-            output.report.unknownModes.formUnion(legsOnly.report.unknownModes)
-        }
-        output.table = training.restrict(output.table)
-        output.table.append(try supplement.table(loader: try input.loader, window: window.parameters, progress: progress))
-        let labelled = ModeTrainer.labelled(output.table)
-        var perClass: [String: Int] = [:]
-        for window in labelled.windows { perClass[window.mode!.rawValue, default: 0] += 1 }
-        var provenance = ModeModel.Provenance(
-            command: "pipeline " + CommandLine.arguments.dropFirst().joined(separator: " "), inputs: paths + legData,
-            recordings: output.report.recordings, devices: Array(Set(labelled.windows.map(\.device))).sorted(),
-            windowsPerClass: perClass, training: training.kind == .softmaxRegression ? training.trainer.training : nil,
-            networkTraining: training.kind == .mlp ? training.trainer.network : nil, toolVersion: Pipeline.configuration.version)
-        provenance.supplement = supplement.supplement?.description
-        var used = DataIdentity.windowsPerTrace(labelled)
-        for leg in LegTrainer.labelled(output.legs).legs where used[leg.trace] == nil { used[leg.trace] = 0 }
-        let identity = try DataIdentity(paths: paths + supplement.paths + legData, listing: try input.listing, windows: used)
-        provenance.trainingInputs = identity.inputs.values.sorted { $0.path < $1.path }
-        provenance.persons = Set(identity.inputs.values.map(\.person)).sorted()
-        do {
-            var trained = try training.trainer.train(output.table, window: window.parameters, provenance: provenance)
-            let persons = try DataIdentity.persons(paths: paths + legData, listing: try input.listing)
-            trained.gpsLegs = try Self.legModel(output.legs, groupBy: groupBy, persons: persons, progress: progress)
-            try trained.save(path: model)
-            progress.log(
-                "trained on \(labelled.count) windows of \(output.report.recordings) recordings ("
-                    + perClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-                    + "); wrote \(model)")
-        } catch let error as PipelineError where error.code == .cannotTrain {
-            try fail(error, json: false, progress: progress)
-        }
-        if !output.report.unknownModes.isEmpty {
-            progress.log("label names not in the mode table (left out): " + output.report.unknownModes.sorted().joined(separator: ", "))
-        }
+        try runStage(json: false, progress: progress) { try training(progress: progress).run(progress: progress) }
     }
 
-    /// The GPS leg model of the labelled legs, its classifier chosen on inner folds over people;
-    /// nil, said in the log, when the legs are of fewer than two modes of movement.
-    static func legModel(
-        _ legs: LegTable, groupBy: GroupedCrossValidation.GroupBy, persons: [String: String],
-        progress: ProgressReporter
-    ) throws -> GPSLegModel? {
-        let labelled = LegTrainer.labelled(legs)
-        let modes = Set(labelled.legs.compactMap { $0.mode })
-        guard modes.count >= 2 else {
-            progress.log(
-                "no GPS leg model: the inputs have labelled GPS legs of \(modes.count) modes of movement "
-                    + (modes.isEmpty ? "" : "(\(modes.map { $0.rawValue }.sorted().joined(separator: ", "))) ")
-                    + "and it needs two; GPS-only legs will be decided by the speed rules")
-            return nil
-        }
-        let (kind, inner) = try LegCrossValidation(groupBy: groupBy, persons: persons).choose(labelled)
-        let model = try LegTrainer(kind: kind).train(labelled)
-        let chosen = kind.rawValue + (inner.map { String(format: ", inner-fold macro-F1 %.3f", $0) } ?? "")
-        let perClass = model.legsPerClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        let thinning = model.thinnedToSeconds.map { String(format: "%g", $0) }.joined(separator: " and ")
-        let paces = (model.speedScales ?? []).map { String(format: "%g", $0) }.joined(separator: " and ")
-        progress.log(
-            "GPS leg model (\(chosen)) trained on \(perClass) legs of \(model.devices.count) devices, also thinned to one fix every \(thinning) s"
-                + (paces.isEmpty ? "" : " and replayed at \(paces) times their pace"))
-        return model
+    /// The run these options describe.
+    private func training(progress: ProgressReporter) throws -> TrainingRun {
+        var run = TrainingRun(paths: paths, model: model, loader: try input.loader, listing: try input.listing)
+        (run.legData, run.groupBy, run.window) = (legData, groupBy, window.parameters)
+        (run.restrict, run.trainer, run.supplement) = (training.restrict, training.trainer, supplement.supplement)
+        (run.legFeatures, run.command) = (
+            try legContext.legFeatures(progress: progress), "pipeline " + CommandLine.arguments.dropFirst().joined(separator: " ")
+        )
+        let (supplement, loader) = (supplement, run.loader)
+        run.supplementTable = { try supplement.table(loader: loader, window: $0, progress: progress) }
+        return run
     }
 }
