@@ -119,6 +119,20 @@ struct RunCommand: ParsableCommand {
     @OptionGroup(title: "Cleaning (each overrides its cleaning key in --config)") var cleaning: CleaningOptions
 
     func run() throws {
+        let pipeline = try self.pipeline()
+        let progress = ProgressReporter()
+        let summary = try runStage(json: json, progress: progress) { try pipeline.run(progress: progress) }
+        if json {
+            try JSONSummary.print(summary)
+        } else {
+            progress.log(Self.text(summary))
+        }
+        for warning in summary.warnings { progress.log("warning: " + warning) } // last, where they are seen
+        if summary.exitStatus != 0 { throw ExitCode(Int32(summary.exitStatus)) }
+    }
+
+    /// The run these options and `--config` describe (each option overrides its key).
+    private func pipeline() throws -> PipelineRun {
         var configuration = try ConfigCommand.configuration(config)
         if let model { configuration.classification.model = model }
         if ridesFromRecordings { configuration.comfort.ridesFromRecordings = true }
@@ -158,15 +172,7 @@ struct RunCommand: ParsableCommand {
         pipeline.ingest.pruneMissing = pruneMissing
         pipeline.ingest.namePattern = input.namePattern
         pipeline.ingest.columns = try input.mappings()
-        let progress = ProgressReporter()
-        let summary = try runStage(json: json, progress: progress) { try pipeline.run(progress: progress) }
-        if json {
-            try JSONSummary.print(summary)
-        } else {
-            progress.log(Self.text(summary))
-        }
-        for warning in summary.warnings { progress.log("warning: " + warning) } // last, where they are seen
-        if summary.exitStatus != 0 { throw ExitCode(Int32(summary.exitStatus)) }
+        return pipeline
     }
 
     static func text(_ s: PipelineRun.Summary) -> String {
