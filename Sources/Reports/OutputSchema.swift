@@ -27,6 +27,18 @@ public struct OutputSchema: Sendable {
         public var name: String
         public var type: ColumnType
         public var unit: String { Self.unit(of: name, type: type) }
+        /// The rows whose id this column holds (`staypoints` for `staypoint_id`,
+        /// `origin_staypoint_id` …): the ids a distributed run renumbers into the data set's
+        /// (spark/pipeline_spark/renumber.py reads them from `pipeline schema --json`). Nil for
+        /// every other column.
+        public var idOf: String? { Self.identified.first { name == $0.0 + "_id" || name.hasSuffix("_" + $0.0 + "_id") }?.1 }
+
+        /// What an id names: the rows a run numbers (in device order, then time order;
+        /// `TripIdentifiers`), and rides, numbered check-ins first.
+        static let identified = [
+            ("staypoint", "staypoints"), ("location", "locations"), ("tripleg", "triplegs"), ("trip", "trips"), ("dwell", "dwells"),
+            ("ride", "rides")
+        ]
 
         /// The unit a name's suffix gives (`STYLE.md`: units in names).
         static func unit(of name: String, type: ColumnType) -> String {

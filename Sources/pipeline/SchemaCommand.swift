@@ -1,4 +1,5 @@
 import ArgumentParser
+import MobilityCore
 import Reports
 
 struct SchemaCommand: ParsableCommand {
@@ -13,7 +14,7 @@ struct SchemaCommand: ParsableCommand {
 
     @Flag(
         help:
-            "Print a JSON array instead, one object per file: file, path (below the output folder: restricted/ for the files that identify people), about, per_device (a per-device table, which a distributed run writes as Parquet and as CSV only with --csv) and columns (name, type, unit)."
+            "Print a JSON array instead, one object per file: file, path (below the output folder: restricted/ for the files that identify people), about, per_device (a per-device table, which a distributed run writes as Parquet and as CSV only with --csv) and columns (name, type, unit, id_of: the rows whose id the column holds, such as staypoints, or null)."
     )
     var json = false
 
@@ -54,14 +55,19 @@ struct SchemaCommand: ParsableCommand {
 
     struct FileSchema: Encodable {
         var file: String, path: String, about: String, perDevice: Bool, columns: [Column]
-        struct Column: Encodable { var name: String, type: String, unit: String }
+        struct Column: Encodable {
+            var name: String, type: String, unit: String
+            /// The rows whose id the column holds (`staypoints` …), null for other columns.
+            @NullEncodable var idOf: String?
+            enum CodingKeys: String, CodingKey { case name, type, unit, idOf = "id_of" }
+        }
         enum CodingKeys: String, CodingKey { case file, path, about, perDevice = "per_device", columns }
 
         init(_ schema: OutputSchema) {
             (file, about) = (schema.file, schema.about)
             path = OutputLayout.restrictedFiles.contains(schema.file) ? OutputLayout.restrictedFolderName + "/" + schema.file : schema.file
             perDevice = schema.isPerDeviceTable
-            columns = schema.columns.map { Column(name: $0.name, type: $0.type.rawValue, unit: $0.unit) }
+            columns = schema.columns.map { Column(name: $0.name, type: $0.type.rawValue, unit: $0.unit, idOf: $0.idOf) }
         }
     }
 }

@@ -53,6 +53,44 @@ import Testing
         #expect(try modes(Self.runs.bundled) != modes(Self.runs.city))
     }
 
+    /// What the schema calls an id of a table (`idOf`, which a distributed run renumbers) holds
+    /// ids of that table's rows, in every file of both runs; and every integer `…_id` column is
+    /// one.
+    @Test func everyIDColumnNamesRowsOfTheTableItSays() throws {
+        let tables = [
+            "staypoints": "staypoints.csv", "locations": "locations.csv", "triplegs": "triplegs.csv", "trips": "trips.csv",
+            "dwells": "dwells.csv", "rides": "rides.csv"
+        ]
+        var checked = 0
+        for folder in [Self.runs.bundled, Self.runs.city] {
+            func ids(_ table: String) throws -> Set<String> {
+                let path = OutputLayout.path(tables[table]!, in: folder)
+                guard FileManager.default.fileExists(atPath: path) else { return [] }
+                let csv = try CSVTable.read(path: path)
+                let own = csv.columns.firstIndex(of: String(table.dropLast()) + "_id")!
+                return Set(csv.rows.compactMap { $0[own] })
+            }
+            for schema in OutputSchema.runFiles {
+                let path = OutputLayout.path(schema.file, in: folder)
+                guard FileManager.default.fileExists(atPath: path) else { continue }
+                let csv = try CSVTable.read(path: path)
+                for (index, column) in schema.columns.enumerated() where column.name.hasSuffix("_id") && column.type == .integer {
+                    let table = try #require(column.idOf, "\(schema.file): \(column.name) is an id of no table")
+                    let known = try ids(table)
+                    let values = Set(csv.rows.compactMap { $0[index] })
+                    #expect(
+                        values.isSubset(of: known),
+                        "\(schema.file): \(column.name) holds \(values.subtracting(known).sorted().prefix(3)), not \(table) ids")
+                    checked += values.count
+                }
+            }
+        }
+        #expect(checked > 100)
+        #expect(OutputSchema.trips.columns.first { $0.name == "origin_location_id" }?.idOf == "locations")
+        #expect(OutputSchema.triplegs.columns.first { $0.name == "tripleg_id" }?.idOf == "triplegs")
+        #expect(OutputSchema.triplegs.columns.first { $0.name == "geofence_id" }?.idOf == nil)
+    }
+
     @Test func everyTimeColumnHasMillisecondsAndItsUnixTwin() throws {
         let iso = try Regex(#"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#)
         for schema in OutputSchema.runFiles {
