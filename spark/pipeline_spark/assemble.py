@@ -67,7 +67,7 @@ def assemble_files(part_dirs, out, tables, per_device, dataset_locations, wanted
 
     def present(name):
         return [g for g in globals_ if os.path.exists(os.path.join(g, name))]
-    for name in filter(wanted, renumber.ID_COLUMNS):
+    for name in filter(wanted, renumber.CSV_FILES):
         if name == "locations.csv" and dataset_locations:
             continue  # written by the data-set pass
         having = present(name + ".header")
@@ -80,7 +80,7 @@ def assemble_files(part_dirs, out, tables, per_device, dataset_locations, wanted
             concatenate(target(name), [os.path.join(having[0], name + ".header")]
                         + [os.path.join(g, f"{name}.{chunk}.rows") for chunk in renumber.RIDE_CHUNKS for g in having])
             written.append(target(name))
-    for name in filter(wanted, renumber.GEOJSON_IDS):
+    for name in filter(wanted, renumber.GEOJSON_FILES):
         having = present(name + ".prefix")
         if not having:
             continue

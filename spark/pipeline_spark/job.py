@@ -97,10 +97,14 @@ def configuration(binary, run_args):
     return json.loads(text)
 
 
-def per_device_tables(binary):
-    """The CSV names of the per-device tables (`pipeline schema --json`: per_device)."""
-    text = subprocess.run([binary, "schema", "--json"], check=True, capture_output=True, text=True).stdout
-    return [f["file"] for f in json.loads(text) if f["per_device"]]
+def output_schema(binary):
+    """What the driver takes from `pipeline schema --json`: the CSV names of the per-device
+    tables (per_device) and, per file, the columns holding ids and the rows they name (id_of),
+    which renumber.py renumbers: the id graph is the binary's, not restated here."""
+    files = json.loads(subprocess.run([binary, "schema", "--json"], check=True, capture_output=True, text=True).stdout)
+    per_device = [f["file"] for f in files if f["per_device"]]
+    id_columns = {f["file"]: {c["name"]: c["id_of"] for c in f["columns"] if c.get("id_of")} for f in files}
+    return per_device, id_columns
 
 
 class Phases:
@@ -186,15 +190,15 @@ def plan_job(args):
 
     binary = step("binary", args.binary or bundle.driver_binary(args.bundle))
     configured = step("configuration", configuration(binary, args.run_args))
-    per_device_csv = step("schema", per_device_tables(binary))
+    per_device_csv, id_columns = step("schema", output_schema(binary))
     listing = step("listing", planning.list_inputs(binary, [os.path.abspath(p) for p in args.inputs]))
     parts = step("parts", planning.plan(listing, args.partitions))
     steps["waited"] = round(steps["waited"], 3)
-    return Planned(configured, per_device_csv, listing, parts, round(sum(v for k, v in steps.items() if k != "waited"), 3), steps)
+    return Planned(configured, per_device_csv, id_columns, listing, parts, round(sum(v for k, v in steps.items() if k != "waited"), 3), steps)
 
 
 # plan_job's result; steps: its seconds per step, "waited" from the process's start to the plan's
-Planned = collections.namedtuple("Planned", "configuration per_device_csv listing parts seconds steps")
+Planned = collections.namedtuple("Planned", "configuration per_device_csv id_columns listing parts seconds steps")
 
 
 def main(argv=None):
@@ -309,7 +313,8 @@ def run_job(args, sc, SparkFiles, phases, planned):
         phases.done("merged_store")
     parquet_dir, tables_dir = os.path.join(run_dir, "parquet"), os.path.join(run_dir, "tables")
     tasks = [{"part_dir": d, "index": r["index"], "counts": r["counts"], "parquet_dir": parquet_dir, "tables_dir": tables_dir,
-              "merged_store": os.path.join(run_dir, "merged", "pipeline.sqlite") if dataset_locations else None, **numbering[r["index"]]}
+              "merged_store": os.path.join(run_dir, "merged", "pipeline.sqlite") if dataset_locations else None,
+              "id_columns": planned.id_columns, **numbering[r["index"]]}
              for d, r in zip(part_dirs, results)]
     reduced = os.path.join(run_dir, "reduced")
     with_comfort = any(os.path.exists(os.path.join(d, "part-tables", "rides.csv")) for d in part_dirs)  # a single run writes comfort files then

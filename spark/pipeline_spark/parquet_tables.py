@@ -15,21 +15,20 @@ import os
 
 from . import exported, geoparquet
 
-# store table -> (published name, {store column: published column}, {column: id space})
+# store table -> (published name, {store column: published column}). Which columns hold ids,
+# and of which rows, is the binary's (`pipeline schema --json`: id_of of the published CSV's
+# columns, `numbering.id_columns`); ride ids are numbered their own way (`with_ride_ids`).
 PUBLISHED = {
-    "staypoints": ("staypoints", {"id": "staypoint_id", "lat_deg": "lat", "lon_deg": "lon"},
-                   {"id": "staypoints", "location_id": "locations"}),
-    "triplegs": ("triplegs", {"id": "tripleg_id", "mode": "travel_mode"},
-                 {"id": "triplegs", "trip_id": "trips", "previous_staypoint_id": "staypoints", "next_staypoint_id": "staypoints"}),
-    "trips": ("trips", {"id": "trip_id"}, {"id": "trips", "origin_staypoint_id": "staypoints", "destination_staypoint_id": "staypoints",
-                                            "origin_location_id": "locations", "destination_location_id": "locations"}),
+    "staypoints": ("staypoints", {"id": "staypoint_id", "lat_deg": "lat", "lon_deg": "lon"}),
+    "triplegs": ("triplegs", {"id": "tripleg_id", "mode": "travel_mode"}),
+    "trips": ("trips", {"id": "trip_id"}),
     "dwells": ("dwells", {"id": "dwell_id", "entry_unix_s": "started_unix_s", "exit_unix_s": "finished_unix_s", "lat_deg": "lat",
-                          "lon_deg": "lon"}, {"id": "dwells"}),
-    "rides": ("rides", {"id": "ride_id"}, {}),
-    "ride_stops": ("stops", {"start_unix_s": "started_unix_s", "end_unix_s": "finished_unix_s"}, {}),
-    "ride_events": ("events", {"start_unix_s": "started_unix_s", "end_unix_s": "finished_unix_s"}, {}),
-    "mode_windows": ("windows", {"start_unix_s": "started_unix_s", "end_unix_s": "finished_unix_s", "mode": "travel_mode"}, {}),
-    "fixes": ("fixes", {"lat_deg": "lat", "lon_deg": "lon"}, {}),
+                          "lon_deg": "lon"}),
+    "rides": ("rides", {"id": "ride_id"}),
+    "ride_stops": ("stops", {"start_unix_s": "started_unix_s", "end_unix_s": "finished_unix_s"}),
+    "ride_events": ("events", {"start_unix_s": "started_unix_s", "end_unix_s": "finished_unix_s"}),
+    "mode_windows": ("windows", {"start_unix_s": "started_unix_s", "end_unix_s": "finished_unix_s", "mode": "travel_mode"}),
+    "fixes": ("fixes", {"lat_deg": "lat", "lon_deg": "lon"}),
 }
 INTERMEDIATE = ["checkins", "heatmaps", "heatmap_device_cells"]
 
@@ -89,10 +88,12 @@ def write_part(part_dir, index, numbering, parquet_dir, tables_dir):
             geoparquet.write(table, os.path.join(tables_dir, name, f"part={index}", file_name))
     staypoints_local = read_export(export_dir, schema, "staypoints") if "staypoints" in present else None
     files = read_export(export_dir, schema, "input_files") if "input_files" in present else None
-    for store_name, (name, renames, id_columns) in PUBLISHED.items():
+    for store_name, (name, renames) in PUBLISHED.items():
         if store_name not in present:
             continue
         table = read_export(export_dir, schema, store_name)
+        ids = numbering.id_columns.get(name + ".csv", {})
+        id_columns = {c: ids[renames.get(c, c)] for c in table.column_names if ids.get(renames.get(c, c)) not in (None, "rides")}
         geometry, bbox, kind = None, None, None
         if store_name in ("staypoints", "dwells", "fixes"):
             geometry, kind = geoparquet.points(table["lon_deg"], table["lat_deg"]), "Point"

@@ -15,22 +15,12 @@ import sqlite3
 
 from . import layout, rawcsv
 
-# file -> {column: id space}
-ID_COLUMNS = {
-    "staypoints.csv": {"staypoint_id": "staypoints", "location_id": "locations"},
-    "dwells.csv": {"dwell_id": "dwells"},
-    "locations.csv": {"location_id": "locations"},
-    "triplegs.csv": {"tripleg_id": "triplegs", "trip_id": "trips", "previous_staypoint_id": "staypoints", "next_staypoint_id": "staypoints"},
-    "trips.csv": {"trip_id": "trips", "origin_staypoint_id": "staypoints", "destination_staypoint_id": "staypoints",
-                  "origin_location_id": "locations", "destination_location_id": "locations"},
-    "modes.csv": {},
-    "device_stats.csv": {},
-}
-GEOJSON_IDS = {
-    "staypoints.geojson": {"staypoint_id": "staypoints", "location_id": "locations"},
-    "triplegs.geojson": {"tripleg_id": "triplegs", "trip_id": "trips"},
-    "dwells.geojson": {"dwell_id": "dwells"},
-}
+# The per-device files a part writes whole (concatenated in part order), and its GeoJSON
+# files. Which of their columns hold ids, and of which rows, is the binary's
+# (`pipeline schema --json`: id_of), passed in by the driver (`id_columns`); a GeoJSON file's
+# features carry the ids of the CSV of its name.
+CSV_FILES = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "modes.csv", "device_stats.csv"]
+GEOJSON_FILES = ["staypoints.geojson", "triplegs.geojson", "dwells.geojson"]
 RIDE_FILES = ["rides.csv", "stops.csv", "events.csv"]
 RIDE_CHUNKS = ["none", "checkin", "recording"]  # stops and events without a ride sort first (ride id 0)
 
@@ -67,8 +57,9 @@ def shifted(field, offset):
 class Numbering:
     """The data-set ids of one part."""
 
-    def __init__(self, offsets, rides, locations=None):
+    def __init__(self, offsets, rides, id_columns, locations=None):
         self.offsets = offsets  # id space -> rows in the parts before
+        self.id_columns = id_columns  # file -> {column: id space}, from `pipeline schema --json`
         self.rides = rides  # {"checkin_before", "recording_before", "checkin_total", "checkin_here"}
         self.locations = locations  # dataset scope: ({staypoint id: location}, {trip id: (origin, destination)}), data-set ids
 
@@ -86,7 +77,7 @@ class Numbering:
 def renumber_csv(name, text, numbering):
     """(header line, rows text) of one per-device file with data-set ids."""
     columns, rows = header_and_rows(text)
-    plan = [(columns.index(c), numbering.offsets.get(space, 0)) for c, space in ID_COLUMNS[name].items() if c in columns]
+    plan = [(columns.index(c), numbering.offsets.get(space, 0)) for c, space in numbering.id_columns.get(name, {}).items() if c in columns]
     relabel = None
     if numbering.locations is not None and name == "staypoints.csv":
         staypoints = numbering.locations[0]
@@ -141,7 +132,7 @@ def renumber_geojson(name, text, numbering):
     out = []
     relabel = numbering.locations is not None and name == "staypoints.geojson"
     for feature in (body.split(",\n") if body.strip() else []):
-        for prop, space in GEOJSON_IDS[name].items():
+        for prop, space in numbering.id_columns.get(name.replace(".geojson", ".csv"), {}).items():
             offset = numbering.offsets.get(space, 0)
             if relabel and prop == "location_id":
                 continue
@@ -178,7 +169,7 @@ def dataset_locations(store_path, offsets, counts):
 def write_chunks(part_dir, files, numbering):
     """The part's per-device files with data-set ids into part_dir/global/."""
     target = os.path.join(part_dir, "global")
-    for name in ID_COLUMNS:
+    for name in CSV_FILES:
         if name in files:
             header, rows = renumber_csv(name, files[name], numbering)
             layout.write_text(os.path.join(target, name + ".header"), header)
@@ -187,7 +178,7 @@ def write_chunks(part_dir, files, numbering):
         layout.write_text(os.path.join(target, name + ".header"), header)
         for chunk, rows in chunks.items():
             layout.write_text(os.path.join(target, f"{name}.{chunk}.rows"), rows)
-    for name in GEOJSON_IDS:
+    for name in GEOJSON_FILES:
         if name in files:
             prefix, features, suffix = renumber_geojson(name, files[name], numbering)
             layout.write_text(os.path.join(target, name + ".prefix"), prefix)
@@ -204,10 +195,10 @@ def renumber_part(task):
     locations = None
     if task.get("merged_store"):
         locations = dataset_locations(task["merged_store"], task["offsets"], task["counts"])
-    numbering = Numbering(task["offsets"], task["rides"], locations)
+    numbering = Numbering(task["offsets"], task["rides"], task["id_columns"], locations)
     folder = os.path.join(part_dir, "part-tables")
     files = {name: layout.read_text(os.path.join(folder, name)) for name in os.listdir(folder)
-             if name in ID_COLUMNS or name in RIDE_FILES or name in GEOJSON_IDS}  # not modal_keys.csv: reductions.py reads it
+             if name in CSV_FILES or name in RIDE_FILES or name in GEOJSON_FILES}  # not modal_keys.csv: reductions.py reads it
     write_chunks(part_dir, files, numbering)
     from . import parquet_tables
     rows = parquet_tables.write_part(part_dir, index, numbering, task["parquet_dir"], task["tables_dir"])
