@@ -12,7 +12,7 @@ set -euo pipefail
 prefix=${1:-/usr/local}
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
-binary=$(scripts/static_build.sh)
+binary=$(scripts/build/static_build.sh)
 install -d "$prefix/bin" "$prefix/share/mobility-pipeline"
 install -m 755 "$binary" "$prefix/bin/pipeline"
 install -m 644 models/mode-model.json "$prefix/share/mobility-pipeline/mode-model.json"

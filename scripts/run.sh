@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 # The one release build (static Swift runtime, .build-static) that scripts/install.sh, the
 # Spark bundle and the Spark tests use too: installing after this builds nothing again.
-binary=$(scripts/static_build.sh)
+binary=$(scripts/build/static_build.sh)
 status=0
 "$binary" run traces --out reports "$@" || status=$?
 # 2 means some inputs were quarantined: traces/ carries one cut-off GPX upload on purpose.

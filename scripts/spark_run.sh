@@ -3,8 +3,8 @@
 # [--master URL] [--ui] [-- RUN OPTIONS…]. Local mode (local[2]) unless --master is given;
 # Spark's web UI only with --ui (it starts in the driver before the executors are asked for,
 # 0.15-0.4 s of every run, and the job logs each part and writes spark_summary.json). Sets
-# itself up on first use (scripts/spark_setup.sh: Java, .venv-spark with pinned pyspark),
-# packs the binary with its libraries (scripts/spark_bundle.sh) and ships it with the job.
+# itself up on first use (scripts/build/spark_setup.sh: Java, .venv-spark with pinned pyspark),
+# packs the binary with its libraries (scripts/build/spark_bundle.sh) and ships it with the job.
 # DIR gets the files `pipeline run --out DIR` writes; see spark/README.md.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,15 +20,15 @@ while [ $# -gt 0 ]; do
         *) args+=("$1"); shift ;;
     esac
 done
-"$root/scripts/spark_setup.sh"
+"$root/scripts/build/spark_setup.sh"
 [ -f "$root/scripts/bootstrap.sh" ] && "$root/scripts/bootstrap.sh"
-bundle=$("$root/scripts/spark_bundle.sh")
+bundle=$("$root/scripts/build/spark_bundle.sh")
 export PYSPARK_PYTHON="$root/.venv-spark/bin/python"      # executors: the venv's Python, not the system's
 export PYSPARK_DRIVER_PYTHON="$root/.venv-spark/bin/python"
 status=0
 # The JVMs here only schedule tasks and shuffle a few megabytes (the binary does the work):
 # the C1 compiler alone starts them faster: on the standalone pair the first task ran 3.8-4.0 s
-# after the context instead of 7.3-7.9 s (scripts/bench_spark_startup.sh). As default
+# after the context instead of 7.3-7.9 s (scripts/bench/bench_spark_startup.sh). As default
 # options, so that a cluster's spark.*.extraJavaOptions still apply.
 # -XX:-UsePerfData: no hsperfdata file, and no sampling of it every 50 ms for the job's
 # whole length (jps and jstat do not see these JVMs); with Spark's context cleaner off (job.py),

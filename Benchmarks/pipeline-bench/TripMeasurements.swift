@@ -5,7 +5,7 @@ import PipelineRunner
 import Trips
 
 /// The trip stages on synthetic device-days of 1 Hz fixes, written to a CSV that the peer's
-/// script (scripts/trackintel_bench.py) reads too, so both measure the same fixes.
+/// script (scripts/peers/trackintel_bench.py) reads too, so both measure the same fixes.
 enum TripMeasurements {
     /// `devices` device-days: night at home, drive to work, day at work, walk to a shop,
     /// drive home; 1 Hz fixes with 5 m scatter; each device in its own part of a city.

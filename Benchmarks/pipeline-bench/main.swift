@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 
 /// `pipeline-bench MODE ARGS…`: one measurement per process, so peak memory is the stage's own.
-/// `scripts/bench.sh` runs every mode on fixed inputs and prints the table beside the peers.
+/// `scripts/bench/bench.sh` runs every mode on fixed inputs and prints the table beside the peers.
 /// `BENCH_REPEATS=N` makes `parse` report the best of N runs.
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {

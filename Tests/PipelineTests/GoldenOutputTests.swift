@@ -9,7 +9,7 @@ import Testing
 /// exports and a `publish`, `schema --json`, `config --print`), compared with
 /// `Fixtures/golden-outputs.tsv`. Code that only moves (a decision changing module) must leave
 /// every hash as it was; a change of output on purpose re-records the file in its own commit,
-/// with the reason (`scripts/golden.sh record`), so the diff of the record names every file it
+/// with the reason (`scripts/dev/golden.sh record`), so the diff of the record names every file it
 /// changed.
 ///
 /// What is masked, because it is not the product's answer: where the scenario ran (its
@@ -48,7 +48,7 @@ import Testing
         let missing = expected.keys.filter { hashes[$0] == nil }.sorted()
         let new = hashes.keys.filter { expected[$0] == nil }.sorted()
         let advice =
-            "if on purpose, run scripts/golden.sh record and commit the record with the reason (GOLDEN_KEEP=DIR keeps the normalised files to diff)"
+            "if on purpose, run scripts/dev/golden.sh record and commit the record with the reason (GOLDEN_KEEP=DIR keeps the normalised files to diff)"
         #expect(
             changed.isEmpty && missing.isEmpty && new.isEmpty,
             "outputs differ from the golden record: changed \(changed), no longer written \(missing), new \(new); \(advice)")

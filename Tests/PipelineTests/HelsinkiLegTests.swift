@@ -4,7 +4,7 @@ import Testing
 
 /// The shipped model's GPS leg part and the phones' own activity labels on the Helsinki legs
 /// (Aalto TrafficSense, 8 phones, one day; `../shared/data/gps/aalto-helsinki`): a city, people
-/// and phones no choice was tuned on, laid out by `scripts/shared_inputs.sh` as a user would.
+/// and phones no choice was tuned on, laid out by `scripts/data/shared_inputs.sh` as a user would.
 /// Every source is scored on the same legs; the fused one never below its parts.
 @Suite struct HelsinkiLegTests {
     let cli = CommandLineTests()

@@ -30,7 +30,8 @@ import Testing
         let script = Process()
         script.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         script.arguments = [
-            "python3", SharedData.projectRoot + "/scripts/mobilitynet_inputs.py", folder.file("mnet"), SharedData.path("gps/mobilitynet")
+            "python3", SharedData.projectRoot + "/scripts/data/mobilitynet_inputs.py", folder.file("mnet"),
+            SharedData.path("gps/mobilitynet")
         ]
         let errors = Pipe()
         script.standardError = errors

@@ -255,7 +255,7 @@ import Testing
         #expect(all.reduce(0) { $0 + (Int($1["rides"] ?? "") ?? 0) } == truth.count + 1)
     }
 
-    /// The bundled traces (`scripts/make_traces.sh`) against their own truth, IMU model included.
+    /// The bundled traces (`scripts/data/make_traces.sh`) against their own truth, IMU model included.
     /// The shipped model learnt from real people only, so only walking is asserted (a simulated
     /// walk is a plausible human walk); the simulator's bikes, cars and trains keep steady
     /// speeds without stops that no real vehicle has, and what the model calls them is printed.

@@ -8,7 +8,7 @@ import Trips
 
 /// Staypoints on the real GPX tracks of ../shared/data against trackintel 1.4's
 /// `generate_staypoints` on the same fixes (one track per file, four parameter sets), as
-/// recorded by scripts/make_trackintel_reference.sh in Fixtures/trackintel-staypoints.json.
+/// recorded by scripts/data/make_trackintel_reference.sh in Fixtures/trackintel-staypoints.json.
 @Suite struct TrackintelStaypointTests {
     struct Reference: Decodable {
         struct ParameterSet: Decodable {

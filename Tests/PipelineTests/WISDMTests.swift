@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// WISDM 2019 (21 people, phone in a trouser pocket, 20 Hz; `../shared/data/imu/wisdm`), laid
-/// out by `scripts/shared_inputs.sh` through a per-file mapping with its label map: people the
+/// out by `scripts/data/shared_inputs.sh` through a per-file mapping with its label map: people the
 /// shipped model never saw, scored grouped by person, beside the rules on the same windows.
 @Suite struct WISDMTests {
     let cli = CommandLineTests()

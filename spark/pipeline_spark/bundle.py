@@ -1,4 +1,4 @@
-"""The shipped binary on an executor. The driver copies the bundle (`scripts/spark_bundle.sh`)
+"""The shipped binary on an executor. The driver copies the bundle (`scripts/build/spark_bundle.sh`)
 into the run's work folder, on the shared file system where the parts write their tables;
 the first task on each node that needs the binary unpacks it into the node's Spark files
 folder (`SparkFiles.getRootDirectory()`, removed by Spark when the job ends), and the node's

@@ -56,7 +56,7 @@ def arguments(argv):
                    "triplegs.csv, trips.csv, rides.csv, stops.csv, events.csv), as `pipeline run` does (default: Parquet only)")
     p.add_argument("--partitions", type=int, default=2, help="parts of the devices, one Spark task each (default 2)")
     p.add_argument("--binary", default=None, help="the pipeline executable inside the bundle (default: bin/pipeline of --bundle)")
-    p.add_argument("--bundle", default=None, help="a .tar.gz with bin/pipeline, lib/ and models/ (scripts/spark_bundle.sh), copied "
+    p.add_argument("--bundle", default=None, help="a .tar.gz with bin/pipeline, lib/ and models/ (scripts/build/spark_bundle.sh), copied "
                    "into DIR's work folder for the executors; the driver keeps an unpacked copy in ~/.cache/pipeline-spark")
     p.add_argument("--location-tile-degrees", type=float, default=0.05,
                    help="with locations clustered across devices: the side of a spatial tile, degrees (default 0.05, about 5.5 km "
@@ -204,7 +204,7 @@ Planned = collections.namedtuple("Planned", "configuration per_device_csv id_col
 def main(argv=None):
     args = arguments(argv if argv is not None else sys.argv[1:])
     if args.binary is None and args.bundle is None:
-        log("give --bundle (scripts/spark_bundle.sh makes one) or --binary (a pipeline executable at the same path on every node)")
+        log("give --bundle (scripts/build/spark_bundle.sh makes one) or --binary (a pipeline executable at the same path on every node)")
         return 1
     phases = Phases()
     with concurrent.futures.ThreadPoolExecutor(1) as helper:
@@ -220,7 +220,7 @@ def main(argv=None):
             sc.stop()
             return 1
         except OSError as failed:  # a --bundle or --binary that is not there or cannot be run
-            log(f"planning failed: {failed}; give --bundle (scripts/spark_bundle.sh makes one) or --binary")
+            log(f"planning failed: {failed}; give --bundle (scripts/build/spark_bundle.sh makes one) or --binary")
             sc.stop()
             return 1
     return run_job(args, sc, SparkFiles, phases, planned)

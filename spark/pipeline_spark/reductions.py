@@ -24,7 +24,7 @@ moves: at most a number per device-cell, trip, tripleg or ride, never a fix.
 
 This replaced six Spark SQL jobs over the Parquet datasets (the same groups), which took
 16-23 s on the standalone pair at 100-1600 device-days for a few thousand rows; the reduce
-stage of this shuffle takes 0.1-0.4 s there (scripts/bench_spark.sh, spark/README.md)."""
+stage of this shuffle takes 0.1-0.4 s there (scripts/bench/bench_spark.sh, spark/README.md)."""
 import os
 import time
 import zlib

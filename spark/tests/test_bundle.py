@@ -70,12 +70,12 @@ class Bundle(unittest.TestCase):
 
 class JobPackage(unittest.TestCase):
     """The job's package as spark-submit ships it (--py-files .build/spark/pipeline_spark.zip,
-    scripts/spark_bundle.sh): each module beside its byte code, which the executors' Python
+    scripts/build/spark_bundle.sh): each module beside its byte code, which the executors' Python
     (the venv's) imports without compiling the module."""
 
     def test_the_executors_python_imports_every_module_without_compiling_it(self):
         root = os.path.dirname(os.path.dirname(HERE))
-        subprocess.run([os.path.join(root, "scripts", "spark_bundle.sh")], check=True, capture_output=True)
+        subprocess.run([os.path.join(root, "scripts", "build", "spark_bundle.sh")], check=True, capture_output=True)
         package = os.path.join(root, ".build", "spark", "pipeline_spark.zip")
         sources = sorted(n[:-3] for n in os.listdir(os.path.join(HERE, "..", "pipeline_spark")) if n.endswith(".py"))
         with zipfile.ZipFile(package) as z:

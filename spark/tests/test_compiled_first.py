@@ -1,5 +1,5 @@
 """pyspark_compiled_first (spark/site-packages, installed into .venv-spark by
-scripts/spark_setup.sh): Spark's zipped PySpark moves behind the venv's compiled copy only
+scripts/build/spark_setup.sh): Spark's zipped PySpark moves behind the venv's compiled copy only
 when the two are the same version; on small folders with known answers, then in the venv
 with Spark's own zips on PYTHONPATH as spark-submit and the executors put them."""
 import os
@@ -69,7 +69,7 @@ class PreferCompiled(unittest.TestCase):
         self.assertEqual(pyspark_compiled_first.prefer_compiled(path, self.site), [])
         self.assertEqual(path, [other, broken, self.site])
 
-    @unittest.skipUnless(os.path.exists(VENV_PYTHON), ".venv-spark is made by scripts/spark_setup.sh")
+    @unittest.skipUnless(os.path.exists(VENV_PYTHON), ".venv-spark is made by scripts/build/spark_setup.sh")
     def test_the_venv_imports_its_compiled_pyspark_when_sparks_zips_lead_the_path(self):
         found = subprocess.run([VENV_PYTHON, "-c", "import os, pyspark; print(os.path.dirname(pyspark.__file__))"],
                                capture_output=True, text=True, check=True).stdout.strip()

@@ -2,7 +2,7 @@
 (4 with IMU recordings, train riders with check-ins, a cut-off GPX upload), the Spark run
 in 3 parts of uneven size with one task failing once on purpose.
 
-With SPARK_TEST_CLUSTER (the folder scripts/spark_cluster.sh started a standalone master and
+With SPARK_TEST_CLUSTER (the folder scripts/build/spark_cluster.sh started a standalone master and
 two workers in; scripts/spark_test.sh sets it), the job runs on that cluster and one worker
 is killed, with its executor, while it runs a part task; without it, in local mode.
 
@@ -20,7 +20,7 @@ import time
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = os.environ.get("PIPELINE_BINARY", os.path.join(ROOT, ".build-static", "release", "pipeline"))  # scripts/static_build.sh
+BINARY = os.environ.get("PIPELINE_BINARY", os.path.join(ROOT, ".build-static", "release", "pipeline"))  # scripts/build/static_build.sh
 SAME_BYTES = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "od_matrix.csv", "od_grid.csv", "modal_split.csv",
               "device_stats.csv", "modes.csv", "rides.csv", "stops.csv", "events.csv", "train_comfort.csv", "route_comfort.csv", "heatmap.csv", "staypoints.geojson",
               "triplegs.geojson", "dwells.geojson", "heatmap.geojson", "report.html", "restricted/report.html"]

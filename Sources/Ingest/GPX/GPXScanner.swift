@@ -5,7 +5,7 @@ import Foundation
 /// Written here rather than using libexpat alone because GPX parsing is the product's hottest
 /// path and expat, through Swift callbacks, ran at 80–90 MB/s on this machine while this
 /// scanner, which finds tag boundaries with byte-class tests, builds no strings for names and
-/// parses only what GPX needs, runs at 450–480 MB/s (see `scripts/bench.sh`). It checks what a GPX reader
+/// parses only what GPX needs, runs at 450–480 MB/s (see `scripts/bench/bench.sh`). It checks what a GPX reader
 /// relies on: tags balance and match, attributes are quoted, entity references are known,
 /// nothing but comments follows the root. It hands everything else to expat: a document that
 /// declares another encoding than UTF-8/ASCII, starts with a UTF-16 byte-order mark, has a

@@ -20,7 +20,7 @@ public final class PipelineStore: Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // 16 KiB pages for a new store (no effect on an existing one): bulk fix inserts
-            // ran 12 % faster than with the 4 KiB default in `scripts/bench.sh`.
+            // ran 12 % faster than with the 4 KiB default in `scripts/bench/bench.sh`.
             try db.execute(sql: "PRAGMA page_size = 16384")
         }
         self.path = path

@@ -19,7 +19,7 @@ Mode names are the data set's (WALKING, BICYCLING, E_BIKE, ESCOOTER, CAR, BUS, L
 TRAIN, SUBWAY, STOPPED); the pipeline's mode table maps them (`ModeNames`). The folder is made
 under the path given, which must not exist; nothing is written into ../shared/data.
 
-Usage: scripts/mobilitynet_inputs.py OUT [DATA]   (DATA default ../shared/data/gps/mobilitynet)
+Usage: scripts/data/mobilitynet_inputs.py OUT [DATA]   (DATA default ../shared/data/gps/mobilitynet)
 """
 import csv
 import json

@@ -5,7 +5,7 @@ Usage: trackintel_reference.py STORE OUT.json [PREFIX]
 
 Writes {"trackintel": version, "parameter_sets": [...], "files": {path: {set_name: [[start, end, lat, lon], ...]}}}
 with times in Unix seconds. PREFIX is stripped from the stored paths, so the file names
-match wherever the data folder lies. Used by scripts/make_trackintel_reference.sh to make
+match wherever the data folder lies. Used by scripts/data/make_trackintel_reference.sh to make
 the reference the staypoint tests compare against.
 """
 import json

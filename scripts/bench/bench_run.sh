@@ -2,9 +2,9 @@
 # `pipeline run` at scale on simulated data: wall time, peak memory and throughput for
 # growing numbers of device-days (GPS all day; IMU at 50 Hz for each device-day's first
 # trip), then the time of an unchanged re-run. Memory should stay flat as device-days grow.
-# Usage: scripts/bench_run.sh [DEVICE-DAYS ...]   (default: 26 50 100 200)
+# Usage: scripts/bench/bench_run.sh [DEVICE-DAYS ...]   (default: 26 50 100 200)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 swift build -c release --product pipeline >&2
 pipeline=$PWD/.build/release/pipeline
 mkdir -p .bench

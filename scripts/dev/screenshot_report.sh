@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Renders reports/report.html in headless Chromium and saves a full-page screenshot, to look
-# at the report as a user sees it: scripts/screenshot_report.sh [REPORT.html] [OUT.png]
+# at the report as a user sees it: scripts/dev/screenshot_report.sh [REPORT.html] [OUT.png]
 # Installs Debian's chromium-headless-shell the first time (needs root or sudo).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 report=$(realpath "${1:-reports/report.html}")
 out=${2:-reports/report.png}
 if ! command -v chromium-headless-shell >/dev/null; then

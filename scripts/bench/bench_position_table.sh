@@ -2,12 +2,12 @@
 # Reading a table of positions, side by side with the peer: `pipeline ingest` of a trackintel
 # positionfixes CSV (one person, 1 Hz, ROWS rows; into a new store, cleaned) and trackintel's
 # own `read_positionfixes_csv` of the same file (parsed into a GeoDataFrame, no store).
-# Usage: scripts/bench_position_table.sh [ROWS]   (default 1000000). Needs .venv-peers
-# (scripts/peer_setup.sh).
+# Usage: scripts/bench/bench_position_table.sh [ROWS]   (default 1000000). Needs .venv-peers
+# (scripts/peers/peer_setup.sh).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 rows=${1:-1000000}
-scripts/peer_setup.sh
+scripts/peers/peer_setup.sh
 swift build -c release --product pipeline >&2
 mkdir -p .bench/positions
 table=.bench/positions/positionfixes-$rows.csv

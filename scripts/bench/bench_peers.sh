@@ -6,16 +6,16 @@
 # Inputs are built in .bench/peers/ from the real recordings in ../shared/data (GPX track
 # points, GeoTecINIT phone IMU) and, for GeoLife, from simulated fixes (labelled so).
 # The peers live in a virtual environment at pinned versions (.bench/venv).
-# Usage: scripts/bench_peers.sh [--runs N] [--readme]   (--readme rewrites the README's table)
+# Usage: scripts/bench/bench_peers.sh [--runs N] [--readme]   (--readme rewrites the README's table)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 runs=3
 readme=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) runs="$2"; shift 2 ;;
         --readme) readme=(--readme README.md); shift ;;
-        *) echo "usage: scripts/bench_peers.sh [--runs N] [--readme]" >&2; exit 64 ;;
+        *) echo "usage: scripts/bench/bench_peers.sh [--runs N] [--readme]" >&2; exit 64 ;;
     esac
 done
 data=../shared/data

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Prints each stage's throughput on fixed inputs (inner loops, in process), then the whole
-# processes beside their peers in the same run (scripts/bench_peers.sh). Figures from
+# processes beside their peers in the same run (scripts/bench/bench_peers.sh). Figures from
 # DESIGN.md that were not measured here are labelled quoted. Not a test: numbers depend on
 # the machine; nothing is asserted.
 # Generated inputs and the peers' virtual environment live in .bench/ (git-ignored).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 scripts/bootstrap.sh
 swift build -c release --product pipeline-bench >&2
 bench=.build/release/pipeline-bench
@@ -56,22 +56,22 @@ if [ -x .bench/venv/bin/python ] && ! .bench/venv/bin/python -c 'import trackint
     .bench/venv/bin/pip install -q trackintel >/dev/null 2>&1 || true
 fi
 if .bench/venv/bin/python -c 'import trackintel' 2>/dev/null; then
-    .bench/venv/bin/python scripts/trackintel_bench.py .bench/days-4.csv "4 device-days 1 Hz"
+    .bench/venv/bin/python scripts/peers/trackintel_bench.py .bench/days-4.csv "4 device-days 1 Hz"
 else
     echo "trackintel not available (pip install trackintel failed): peer run skipped"
 fi
 
 echo
 echo "== comfort, whole process: ingest, weighting (ISO 2631-1, EN 12299), N_MV, stops, events (no peer runs this chain) =="
-scripts/bench_comfort.sh
+scripts/bench/bench_comfort.sh
 
 echo
 echo "== pipeline run on simulated device-days (no peer runs the whole chain; memory should stay flat) =="
-scripts/bench_run.sh 26 50 100 200
+scripts/bench/bench_run.sh 26 50 100 200
 
 echo
 echo "== cost follows the samples: 3 fixes over 20 years, and one device over 1, 30 and 200 days =="
-scripts/bench_span.sh 1 30 200
+scripts/bench/bench_span.sh 1 30 200
 
 echo
 echo "== peers (DESIGN.md): gpxpy 1.6 46 k points/s, 7.7 MB/s (588 KB Garmin); 3 MB/s, 17x file memory (62 MB);"
@@ -91,10 +91,10 @@ ratio() {
 }
 if .bench/venv/bin/python -c 'import gpxpy' 2>/dev/null; then
     if [ -n "$ours_small" ]; then
-        peer_small=$(.bench/venv/bin/python scripts/gpxpy_bench.py "$data/gpx/georust_gpx/garmin_with_extensions.gpx" 5)
+        peer_small=$(.bench/venv/bin/python scripts/peers/gpxpy_bench.py "$data/gpx/georust_gpx/garmin_with_extensions.gpx" 5)
         echo "$peer_small"
     fi
-    peer_large=$(.bench/venv/bin/python scripts/gpxpy_bench.py .bench/track-74mb.gpx 2)
+    peer_large=$(.bench/venv/bin/python scripts/peers/gpxpy_bench.py .bench/track-74mb.gpx 2)
     echo "$peer_large"
     [ -n "$ours_small" ] && ratio "$ours_small" "$peer_small" "the 589 KB Garmin file"
     ratio "$ours_large" "$peer_large" "the 74 MB file"
@@ -103,5 +103,5 @@ else
 fi
 
 echo
-echo "== the pipeline beside its peers, whole processes, same inputs, same run (scripts/bench_peers.sh) =="
-scripts/bench_peers.sh
+echo "== the pipeline beside its peers, whole processes, same inputs, same run (scripts/bench/bench_peers.sh) =="
+scripts/bench/bench_peers.sh

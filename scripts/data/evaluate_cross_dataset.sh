@@ -22,7 +22,7 @@
 #    phones' own activity labels (a motion source: on foot, bike or vehicle, never a type),
 #    the two fused by the rule `run` uses, always-train and trackintel's rule, side by side.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 shared=${SHARED_DATA:-../shared/data}
 [ -d "$shared/imu" ] || { echo "../shared/data not found (set SHARED_DATA)" >&2; exit 1; }
 scripts/bootstrap.sh >&2
@@ -30,7 +30,7 @@ swift build -c release --product pipeline >&2
 pipeline=$PWD/.build/release/pipeline model=$PWD/models/mode-model.json
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-source scripts/shared_inputs.sh
+source scripts/data/shared_inputs.sh
 geotec_inputs "$work/geotec" "$shared"
 qrowd_inputs "$work/qrowd" "$shared"
 metro_inputs "$work/metro" "$shared"

@@ -6,7 +6,7 @@
 # folder's time) or package manifest changed since the last build began (the stamp is taken
 # before `swift build`, so an edit made during a build is seen by the next).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 binary=.build-static/release/pipeline
 stamp=.build-static/.built-from-sources
 if [ -x "$binary" ] && [ -f "$stamp" ] && [ -z "$(find Sources Package.swift Package.resolved -newer "$stamp" -print -quit)" ]; then

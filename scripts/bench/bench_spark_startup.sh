@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
-# The start-up of a Spark job on the standalone pair (scripts/spark_cluster.sh: a master and
+# The start-up of a Spark job on the standalone pair (scripts/build/spark_cluster.sh: a master and
 # two 1-core workers on this machine), with a job of one tiny task, for each setting
 # scripts/spark_run.sh could use: Spark's defaults; the C1 compiler only; C1 and the driver's
-# class archive (scripts/spark_setup.sh), each with PySpark imported from Spark's zip; then
+# class archive (scripts/build/spark_setup.sh), each with PySpark imported from Spark's zip; then
 # with the venv's compiled PySpark (spark/site-packages/pyspark_compiled_first.py); then as
 # spark_run.sh runs it (without Spark's web UI and the JVMs' hsperfdata as well); and, for
 # comparison only, with an executors' class archive as an administrator could make one per
 # node (this script makes it, in its temporary folder; the job does not use one). Prints per
 # run the seconds until the context is up (the driver's Python import included) and from
 # then until the first task runs (the executors' start). spark/README.md quotes it.
-# Usage: scripts/bench_spark_startup.sh [RUNS-PER-SETTING]   (default 2)
+# Usage: scripts/bench/bench_spark_startup.sh [RUNS-PER-SETTING]   (default 2)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$PWD
 runs=${1:-2}
-scripts/spark_setup.sh
+scripts/build/spark_setup.sh
 cluster=$(mktemp -d -t spark-startup-XXXXXX)
-trap '"$root"/scripts/spark_cluster.sh stop "$cluster"; rm -rf "$cluster"' EXIT
-master=$(scripts/spark_cluster.sh start "$cluster")
+trap '"$root"/scripts/build/spark_cluster.sh stop "$cluster"; rm -rf "$cluster"' EXIT
+master=$(scripts/build/spark_cluster.sh start "$cluster")
 cat > "$cluster/probe.py" <<'PY'
 import time
 started = time.time()

@@ -4,9 +4,9 @@
 #  1. one device whose 3 GPS fixes and 3 IMU rows span 20 years (1996-2016);
 #  2. one simulated device over 1, 30 and 200 consecutive days (GPS only, 1 s moving, 30 s at
 #     rest): seconds per million fixes should stay level as the span grows.
-# Usage: scripts/bench_span.sh [DAYS ...]   (default: 1 30 200)
+# Usage: scripts/bench/bench_span.sh [DAYS ...]   (default: 1 30 200)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 swift build -c release --product pipeline >&2
 pipeline=$PWD/.build/release/pipeline
 model=$PWD/models/mode-model.json

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Usage: scripts/bench_ab.sh OLD_BINARY NEW_BINARY [RUNS]
+# Usage: scripts/bench/bench_ab.sh OLD_BINARY NEW_BINARY [RUNS]
 # Times `pipeline run` of two builds on the same 26 simulated device-days (`.bench/sim-26`,
-# made as scripts/bench_run.sh makes it), alternating old and new RUNS times (default 3),
+# made as scripts/bench/bench_run.sh makes it), alternating old and new RUNS times (default 3),
 # and prints each build's median wall time and median stage seconds: a change's gain measured
 # in one session on a shared machine, where absolute times move with the host's load.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 scripts/bootstrap.sh time >&2
 [ $# -ge 2 ] || { echo "usage: $0 OLD_BINARY NEW_BINARY [RUNS]" >&2; exit 64; }
 old=$(realpath "$1") new=$(realpath "$2") runs=${3:-3}

@@ -4,7 +4,7 @@
 # mount over it, in a mount namespace of its own), on a copy of the bundled traces. Then a
 # copy of the binary alone, away from its model, runs the same traces with the rules.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 scripts/install.sh "$work/prefix" >/dev/null

@@ -4,7 +4,7 @@
 # Sensor Logger metro rides (../shared/data/imu/metro) and on a generated 1 h, 100 Hz recording
 # (labelled as generated). Best of 3 runs; no peer runs the whole chain (README, Ride comfort).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 swift build -c release --product pipeline >&2
 pipeline=$PWD/.build/release/pipeline
 mkdir -p .bench/comfort

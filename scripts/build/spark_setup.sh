@@ -4,7 +4,7 @@
 # and pyarrow (spark/requirements.txt) and spark/site-packages' start-up file, and the
 # driver's class archive. Quiet and quick when all are there already.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 if ! command -v java >/dev/null 2>&1; then
     echo "spark_setup: installing openjdk-17-jre-headless (Spark needs Java)" >&2
     sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_="sudo"
@@ -30,7 +30,7 @@ done
 # spark-submit's JVM loads some 5,000 classes of Spark's jars on every run. Archived once
 # (JDK Application Class-Data Sharing, JEP 350: -XX:ArchiveClassesAtExit after a small job
 # with a shuffle), scripts/spark_run.sh starts it from the archive: the context is up about
-# 0.7 s sooner (scripts/bench_spark_startup.sh). Named after the JDK and the pins; a JVM
+# 0.7 s sooner (scripts/bench/bench_spark_startup.sh). Named after the JDK and the pins; a JVM
 # that cannot use it ignores it.
 key=$({ java -version 2>&1; cat spark/requirements.txt; } | sha256sum | cut -c1-12)
 archive="$venv/driver-classes-$key.jsa"

@@ -5,12 +5,12 @@
 # .build/spark/pipeline-bundle.tar.gz, which the Spark job ships to every executor: a
 # cluster needs Spark and Python, nothing of ours pre-installed. Prints the bundle's path.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-binary=$(scripts/static_build.sh)
+cd "$(dirname "$0")/../.."
+binary=$(scripts/build/static_build.sh)
 stage=.build/spark/bundle
 bundle=.build/spark/pipeline-bundle.tar.gz
 # Packing takes seconds: skip it when the bundle is newer than the binary, the model, the job and this script.
-if [ -f "$bundle" ] && [ -f .build/spark/pipeline_spark.zip ] && [ -z "$(find "$binary" models/mode-model.json spark/pipeline_spark scripts/spark_bundle.sh \
+if [ -f "$bundle" ] && [ -f .build/spark/pipeline_spark.zip ] && [ -z "$(find "$binary" models/mode-model.json spark/pipeline_spark scripts/build/spark_bundle.sh \
         -newer "$bundle" -print -quit)" ]; then
     echo "$PWD/$bundle"
     exit 0

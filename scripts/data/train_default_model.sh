@@ -9,7 +9,7 @@
 #   recorded), and over those three with the test windows in gravity-free form (linear
 #   acceleration alone, as Sensor Logger exports it).
 # - the GPS leg model on MobilityNet (BSD-3-Clause: ../shared/data/gps/mobilitynet/LICENSE),
-#   converted to position tables and labels by scripts/mobilitynet_inputs.py: walk, bike
+#   converted to position tables and labels by scripts/data/mobilitynet_inputs.py: walk, bike
 #   (bicycle, e-bike, e-scooter), car, bus, train (commuter rail, light rail, subway). One
 #   person, so its nested cross-validation holds out days (each day one or two scripted runs),
 #   beside trackintel's rule.
@@ -17,7 +17,7 @@
 # Nothing simulated trains the shipped model. Deterministic: the same data and seed give the
 # same file except for its created_at time.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 data=${TMD_DATA:-../shared/data/imu/tmd/raw}
 mobilitynet=${MOBILITYNET_DATA:-../shared/data/gps/mobilitynet}
 pattern='sensorfile_(?<device>[^_]+)_(?<mode>[^_]+)_\d+\.csv'
@@ -33,7 +33,7 @@ pipeline=.build/release/pipeline
 legs=.build/mobilitynet-inputs
 rm -rf "$legs"
 trap 'rm -rf "$legs"' EXIT
-python3 scripts/mobilitynet_inputs.py "$legs" "$mobilitynet"
+python3 scripts/data/mobilitynet_inputs.py "$legs" "$mobilitynet"
 $pipeline train "$data" --name-pattern "$pattern" --leg-data "$legs" --group-by day --model models/mode-model.json --force
 $pipeline evaluate "$legs" --group-by day --folds 25 --legs-only
 $pipeline evaluate "$data" --name-pattern "$pattern" --group-by device --folds 4

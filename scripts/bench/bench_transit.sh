@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # What a transit feed costs `pipeline run`: the 200 device-day simulated city (as
-# scripts/bench_run.sh makes it) run without and with --transit on a synthetic feed the size
-# of a large city's (scripts/make_city_feed.py: ~10,700 stops, ~3,000 shapes, ~2.4 million stop
+# scripts/bench/bench_run.sh makes it) run without and with --transit on a synthetic feed the size
+# of a large city's (scripts/data/make_city_feed.py: ~10,700 stops, ~3,000 shapes, ~2.4 million stop
 # times), alternating RUNS times (default 2); prints each side's median wall time, the trip
 # stage's seconds, the feed's load-and-index time and the trip stage's extra cost per tripleg.
-# Usage: scripts/bench_transit.sh [RUNS]
+# Usage: scripts/bench/bench_transit.sh [RUNS]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 scripts/bootstrap.sh time >&2
 swift build -c release --product pipeline >&2
 pipeline=$PWD/.build/release/pipeline
@@ -16,7 +16,7 @@ if [ ! -d "$sim/traces" ]; then
     "$pipeline" simulate --out "$sim/traces" --devices 100 --days 2 --seed 11 --gps-still-interval 30 --imu-trips-per-day 1 >/dev/null 2>&1
 fi
 feed=.bench/city-feed
-[ -d "$feed" ] || python3 scripts/make_city_feed.py "$feed"
+[ -d "$feed" ] || python3 scripts/data/make_city_feed.py "$feed"
 results=$(mktemp -d)
 trap 'rm -rf "$results" "$sim/out-transit"' EXIT
 for i in $(seq "$runs"); do

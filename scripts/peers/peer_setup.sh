@@ -2,7 +2,7 @@
 # Sets up the peer checks' virtual environment .venv-peers once, with the pinned packages of
 # tests/peers/requirements.txt (trackintel and what it needs). Quiet and quick when there.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 venv=.venv-peers
 stamp="$venv/.requirements"
 if [ ! -x "$venv/bin/python" ] || ! cmp -s tests/peers/requirements.txt "$stamp"; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: scripts/bench_publish_ab.sh OLD_BINARY NEW_BINARY RUN_FOLDER [RUNS]
+# Usage: scripts/bench/bench_publish_ab.sh OLD_BINARY NEW_BINARY RUN_FOLDER [RUNS]
 # Times `pipeline publish` of two builds on one finished run's store: RUN_FOLDER holds
 # pipeline.sqlite and the per-device tables' CSVs (a `pipeline run` output folder, or a Spark
 # run's with --csv, e.g. .bench/sim-1600/spark-pair). The store and the CSVs publish reads are
@@ -8,7 +8,7 @@
 # stage seconds (`--json`), and whether the two builds' files are the same (the GeoPackage
 # compared by its tables' rows: its gpkg_contents holds the time it was written).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 scripts/bootstrap.sh time sqlite3 >&2
 [ $# -ge 3 ] || { echo "usage: $0 OLD_BINARY NEW_BINARY RUN_FOLDER [RUNS]" >&2; exit 64; }
 old=$(realpath "$1") new=$(realpath "$2") folder=$(realpath "$3") runs=${4:-5}

@@ -3,7 +3,7 @@
 # reads them): 8 residents for one Monday, GPS for all, IMU for the first trip of 4 of them,
 # one cut-off GPX upload and one out-of-range rating, ground truth in traces/.truth/.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 swift build -c release --product pipeline >&2
 rm -rf traces
 swift run -c release --skip-build pipeline simulate --out traces --devices 8 --days 1 --seed 1 \

@@ -1,4 +1,4 @@
-"""The tables of scripts/bench_spark.sh, from the runs it left in .bench/sim-N.
+"""The tables of scripts/bench/bench_spark.sh, from the runs it left in .bench/sim-N.
 
 Per size: the wall time and peak memory of `pipeline run`; of Spark in local mode
 (local[2], 4 parts), on the standalone pair (two 1-core workers, 4 parts) and one task at
@@ -21,7 +21,7 @@ import json
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def wall(path):

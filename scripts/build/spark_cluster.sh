@@ -2,11 +2,11 @@
 # A Spark standalone cluster on this machine for the tests and the benchmark: one master
 # and two workers, each its own JVM (org.apache.spark.deploy.master.Master and
 # .worker.Worker from the pinned pyspark), on 127.0.0.1 and free ports.
-#   scripts/spark_cluster.sh start DIR [CORES-PER-WORKER]   prints spark://127.0.0.1:PORT; DIR gets
+#   scripts/build/spark_cluster.sh start DIR [CORES-PER-WORKER]   prints spark://127.0.0.1:PORT; DIR gets
 #                                                           master.url, master.pid, worker-1.pid, worker-2.pid, logs
-#   scripts/spark_cluster.sh stop DIR                       stops what DIR's pid files name
+#   scripts/build/spark_cluster.sh stop DIR                       stops what DIR's pid files name
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 action=${1:?start or stop}
 dir=${2:?a folder for the pids and logs of the cluster}
 stop() {
@@ -20,7 +20,7 @@ stop() {
     done
 }
 if [ "$action" = stop ]; then stop; exit 0; fi
-"$root/scripts/spark_setup.sh"
+"$root/scripts/build/spark_setup.sh"
 mkdir -p "$dir"
 spark_home=$("$root/.venv-spark/bin/python" -c "import os, pyspark; print(os.path.dirname(pyspark.__file__))")
 free_port() { "$root/.venv-spark/bin/python" -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"; }

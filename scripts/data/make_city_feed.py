@@ -9,7 +9,7 @@ through the centre with a station every 1.2 km; TRIPS_PER_ROUTE trips per route 
 grows with them). Default sizes give ~12,000 bus stops, ~600 stations, ~3,000 shapes and
 ~2.4 million stop times, the order of a European capital's feed.
 
-Usage: scripts/make_city_feed.py OUT_FOLDER [BUS_ROUTES] [TRIPS_PER_ROUTE]
+Usage: scripts/data/make_city_feed.py OUT_FOLDER [BUS_ROUTES] [TRIPS_PER_ROUTE]
 """
 import math
 import os
