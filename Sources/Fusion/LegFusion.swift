@@ -47,7 +47,7 @@ import Trips
 /// fix underground, and the speed rules saw only the walks at both ends.
 ///
 /// The thresholds are set from what the features mean, not fitted: there is no labelled
-/// data with both IMU and GPS, or with a feed, to fit them on (see the README).
+/// data with both IMU and GPS, or with a feed, to fit them on (see docs/modes.md).
 public struct LegFusion: Sendable {
     public var legModel: GPSLegModel?
     /// The IMU model's modes; bike is left to the GPS leg model when it is not among them.

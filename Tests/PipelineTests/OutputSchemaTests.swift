@@ -119,14 +119,14 @@ import Testing
         }
     }
 
-    @Test func theREADMEsSchemaPageIsTheCodes() throws {
-        let readme = try String(contentsOfFile: SharedData.projectRoot + "/README.md", encoding: .utf8)
+    @Test func theSchemaPageIsTheCodes() throws {
+        let readme = try String(contentsOfFile: SharedData.projectRoot + "/docs/output-schema.md", encoding: .utf8)
         let begin = try #require(readme.range(of: "<!-- output-schema:begin -->\n")),
             end = try #require(readme.range(of: "<!-- output-schema:end -->"))
         let page = String(readme[begin.upperBound..<end.lowerBound])
         #expect(
             page == OutputSchema.markdown(),
-            "README's \"Output schema\" differs from the code: paste the output of `pipeline schema` between its markers")
+            "docs/output-schema.md differs from the code: paste the output of `pipeline schema` between its markers")
         let printed = try cli.pipeline(["schema"], in: SharedData.projectRoot)
         #expect(printed.status == 0 && printed.stdout == OutputSchema.markdown())
     }

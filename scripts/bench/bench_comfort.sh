@@ -2,7 +2,7 @@
 # The comfort stage as a user runs it, whole process (ingest into a fresh store, then every
 # ride's weighting, N_MV, stops and events): `pipeline comfort RECORDING…` on the two real
 # Sensor Logger metro rides (../shared/data/imu/metro) and on a generated 1 h, 100 Hz recording
-# (labelled as generated). Best of 3 runs; no peer runs the whole chain (README, Ride comfort).
+# (labelled as generated). Best of 3 runs; no peer runs the whole chain (docs/comfort.md).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 swift build -c release --product pipeline >&2

@@ -6,7 +6,7 @@
 # Inputs are built in .bench/peers/ from the real recordings in ../shared/data (GPX track
 # points, GeoTecINIT phone IMU) and, for GeoLife, from simulated fixes (labelled so).
 # The peers live in a virtual environment at pinned versions (.bench/venv).
-# Usage: scripts/bench/bench_peers.sh [--runs N] [--readme]   (--readme rewrites the README's table)
+# Usage: scripts/bench/bench_peers.sh [--runs N] [--readme]   (--readme rewrites docs/performance.md's table)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs=3
@@ -14,7 +14,7 @@ readme=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) runs="$2"; shift 2 ;;
-        --readme) readme=(--readme README.md); shift ;;
+        --readme) readme=(--readme docs/performance.md); shift ;;
         *) echo "usage: scripts/bench/bench_peers.sh [--runs N] [--readme]" >&2; exit 64 ;;
     esac
 done

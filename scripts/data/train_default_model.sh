@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Trains the shipped transport-mode model, models/mode-model.json, and prints the evaluations
-# the README quotes:
+# docs/modes.md quotes:
 #
 # - the window (IMU) model on the TMD data set (Carpineti et al. 2018, MIT licence:
 #   ../shared/data/imu/tmd/LICENSE): still, walk, car, bus, train. Its nested

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times the pipeline and its peers as whole processes on the same inputs in the same run,
 alternating (pipeline, peer, pipeline, peer, ...), and prints the medians and ratios as the
-Markdown table the README shows, with the date and the machine.
+Markdown table docs/performance.md shows, with the date and the machine.
 
 Usage: compare.py --pipeline BIN --python VENV_PYTHON [--runs N] [--device-days DIR N]
                   [--out FILE.md] [--readme README.md]
@@ -10,7 +10,7 @@ Inputs come from .bench/peers/ (scripts/bench/bench_peers.sh builds them). A row
 median over N runs of the whole process, start-up, reading and writing included (for a chain,
 the sum of its processes); peak RSS is the largest any of its processes reached (GNU time's
 %M). Ratios are the peer's median over the pipeline's: on a shared 2-core machine the ratios
-are steadier than either figure. With --readme, the lines between the README's
+are steadier than either figure. With --readme FILE (docs/performance.md), the lines between its
 `<!-- peers:begin -->` and `<!-- peers:end -->` are replaced by the table. Standard library only.
 """
 import argparse

@@ -6,9 +6,9 @@ import Trips
 
 /// Every published CSV file's columns, in order, with their types: the one list the writers
 /// take their headers from, the GeoPackage its column types from (`GeoPackageLayers`), and the
-/// README's schema page is generated from (`pipeline schema`, checked by a test).
+/// schema page, docs/output-schema.md, is generated from (`pipeline schema`, checked by a test).
 ///
-/// The conventions (README, "Output schema"):
+/// The conventions (docs/output-schema.md):
 /// - a time is ISO 8601 UTC with milliseconds on every row (`…_at`), beside its Unix seconds
 ///   (`…_unix_s`); an interval is `started_at` / `finished_at`;
 /// - units are in the names (`_s`, `_m`, `_mps`, `_deg`, `_h` …), unitless shares in 0–1;
@@ -265,7 +265,7 @@ extension OutputSchema {
         guard table.columns == names else {
             throw PipelineError(
                 .malformedTable, path: path, line: 1,
-                reason: "its columns are not those of this version's \(file) (README, \"Output schema\")")
+                reason: "its columns are not those of this version's \(file) (docs/output-schema.md)")
         }
         return table
     }
@@ -276,7 +276,7 @@ extension OutputSchema {
         return index
     }
 
-    /// The README's schema page: every file's columns with type and unit (`pipeline schema`).
+    /// The schema page (docs/output-schema.md): every file's columns with type and unit (`pipeline schema`).
     public static func markdown() -> String {
         var page = ""
         for schema in runFiles + [features] {

@@ -111,7 +111,7 @@ struct RunCommand: ParsableCommand {
         help: ArgumentHelp(
             "A GTFS feed (.zip or folder) whose stops and route shapes every leg is matched against (triplegs.csv's transit columns; bus and train from the feed).",
             discussion:
-                "Default: none (transit columns empty, never guessed). A city's feed is published by its transit agency (README: \"IMU and GPS together, and transit\").",
+                "Default: none (transit columns empty, never guessed). A city's feed is published by its transit agency (docs/modes.md: \"IMU and GPS together, and transit\").",
             valueName: "feed"))
     var transit: String?
 
