@@ -182,7 +182,7 @@ extension PipelineStore {
                 if imu == 0, row[4] as String == "ingested", let skipped = others[id] {
                     notes.append(
                         "ingest: no accelerometer or gyroscope stream was read; streams counted, not used: "
-                            + skipped.joined(separator: ", ") + " (see the README's input formats for the sensor files read)")
+                            + skipped.joined(separator: ", ") + " (see docs/inputs.md for the sensor files read)")
                 }
                 let windows: Int? = imu > 0 ? (row[7] as Int?) ?? 0 : nil
                 let made = trips[id]
