@@ -51,9 +51,10 @@ let package = Package(
             dependencies: [
                 "MobilityCore", "Ingest", "Store", "Features", "Classify", "Trips", "HeatMaps", "Comfort", "CPNG", "CFreeType",
                 .product(name: "GRDB", package: "GRDB.swift")
-            ]),
-        .target(name: "HeatMaps", dependencies: ["MobilityCore"]),
-        .target(name: "Comfort", dependencies: ["MobilityCore", "Features", "CBLAS"]),
+            ],
+            exclude: ["README.md"]),
+        .target(name: "HeatMaps", dependencies: ["MobilityCore"], exclude: ["README.md"]),
+        .target(name: "Comfort", dependencies: ["MobilityCore", "Features", "CBLAS"], exclude: ["README.md"]),
         // Every decision that combines stages' evidence (above all a leg's mode), one home for it.
         .target(
             name: "Fusion", dependencies: ["MobilityCore", "Features", "Transit", "Classify", "Trips", "Comfort"], exclude: ["README.md"]),
@@ -65,18 +66,21 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
-        .target(name: "Features", dependencies: ["MobilityCore", "CBLAS"]),
-        .target(name: "Classify", dependencies: ["MobilityCore", "Features", "CBLAS"]),
-        .target(name: "Trips", dependencies: ["MobilityCore", "Transit"]),
-        .target(name: "Transit", dependencies: ["MobilityCore", "Ingest"]),
-        .target(name: "Simulate", dependencies: ["MobilityCore", "CGZip", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .target(name: "Features", dependencies: ["MobilityCore", "CBLAS"], exclude: ["README.md"]),
+        .target(name: "Classify", dependencies: ["MobilityCore", "Features", "CBLAS"], exclude: ["README.md"]),
+        .target(name: "Trips", dependencies: ["MobilityCore", "Transit"], exclude: ["README.md"]),
+        .target(name: "Transit", dependencies: ["MobilityCore", "Ingest"], exclude: ["README.md"]),
+        .target(
+            name: "Simulate", dependencies: ["MobilityCore", "CGZip", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            exclude: ["README.md"]),
         .executableTarget(
             name: "pipeline",
             dependencies: [
                 "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Fusion", "Reports", "Simulate", "HeatMaps",
                 "Trips", "Comfort",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
-            ]
+            ],
+            exclude: ["README.md"]
         ),
         .executableTarget(
             name: "pipeline-bench",
@@ -85,7 +89,7 @@ let package = Package(
             ],
             path: "Benchmarks/pipeline-bench"
         ),
-        .target(name: "TestSupport", dependencies: ["MobilityCore", "Features", "CGZip"]),
+        .target(name: "TestSupport", dependencies: ["MobilityCore", "Features", "CGZip"], exclude: ["README.md"]),
         .testTarget(name: "MobilityCoreTests", dependencies: ["MobilityCore", "TestSupport"]),
         .testTarget(
             name: "IngestTests",
