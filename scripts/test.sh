@@ -15,7 +15,7 @@ swift test --skip-build --disable-xctest "$@"
 # The installed binary on a machine without the toolchain (a static release build, which the
 # Spark bundle below reuses).
 [ "$#" -gt 0 ] || scripts/dev/install_test.sh
-# Peers' own code against ours (tests/peers: trackintel's tables read back; sets up .venv-peers on first use).
+# Peers' own code against ours (scripts/peers/tests: trackintel's tables read back; sets up .venv-peers on first use).
 [ "$#" -gt 0 ] || scripts/peers/peer_test.sh
 # The Spark job against a single run (spark/tests; sets up Java and .venv-spark on first use).
 [ "$#" -gt 0 ] || scripts/spark_test.sh

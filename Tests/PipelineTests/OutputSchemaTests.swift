@@ -109,7 +109,7 @@ import Testing
     }
 
     /// SQLite's own keyword list (`sqlite3_keyword_check`), which holds every SQL-92 reserved
-    /// word SQLite parses; pandas' attributes are checked in tests/peers with pandas itself.
+    /// word SQLite parses; pandas' attributes are checked in scripts/peers/tests with pandas itself.
     @Test func noColumnIsAnSQLKeyword() {
         #expect(sqlite3_keyword_check("end", 3) != 0 && sqlite3_keyword_check("map", 3) == 0) // the check itself
         for schema in OutputSchema.runFiles + [OutputSchema.features] {

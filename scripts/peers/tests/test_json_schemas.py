@@ -4,7 +4,7 @@
 no other allowed) on a first run, an up-to-date run and a failed run, checked by the `jsonschema`
 package (Draft 2020-12), not by our own code.
 
-Run by scripts/peer_test.sh (part of scripts/test.sh)."""
+Run by scripts/peers/peer_test.sh (part of scripts/test.sh)."""
 import json
 import os
 import shutil
@@ -16,7 +16,7 @@ import jsonschema
 from referencing import Registry, Resource
 
 BINARY = os.environ["PIPELINE_BINARY"]
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 SCHEMAS = os.path.join(ROOT, "docs", "json-schemas")
 COMMANDS = ["run", "forget", "ingest", "trips", "heatmap", "comfort", "export", "publish", "inputs",
             "inspect", "locations", "evaluate", "schema", "simulate"]

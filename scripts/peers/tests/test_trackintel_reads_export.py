@@ -2,7 +2,7 @@
 functions load what the export wrote, with the store's ids and the counts of the run's own
 CSVs, and trackintel's next steps (locations, modal split) run on them.
 
-Run by scripts/peer_test.sh (part of scripts/test.sh), with trackintel pinned in
+Run by scripts/peers/peer_test.sh (part of scripts/test.sh), with trackintel pinned in
 tests/peers/requirements.txt."""
 import os
 import shutil
@@ -15,7 +15,7 @@ import pandas as pd
 import trackintel as ti
 
 BINARY = os.environ["PIPELINE_BINARY"]
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
 class TrackintelReadsExport(unittest.TestCase):

@@ -3,7 +3,7 @@ the bundled traces, and parses every time column with default arguments (no `for
 it refuses when one column mixes shapes (`...:00Z` beside `...:00.480Z`); no column shadows a
 pandas attribute (`df.map` is `DataFrame.map`, not a column).
 
-Run by scripts/peer_test.sh (part of scripts/test.sh)."""
+Run by scripts/peers/peer_test.sh (part of scripts/test.sh)."""
 import glob
 import json
 import os
@@ -17,7 +17,7 @@ import unittest
 import pandas as pd
 
 BINARY = os.environ["PIPELINE_BINARY"]
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 # A time column: ISO 8601 text (the `_unix_s` twins are numbers).
 TIME_COLUMN = re.compile(r"_at$")
 SHAPE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")

@@ -2,7 +2,7 @@
 same fixes (time, position, accuracy), the person from user_id, and a table of several people
 refused with how to split it.
 
-Run by scripts/peer_test.sh (part of scripts/test.sh)."""
+Run by scripts/peers/peer_test.sh (part of scripts/test.sh)."""
 import math
 import os
 import shutil
