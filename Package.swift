@@ -105,13 +105,19 @@ let package = Package(
         .testTarget(name: "ComfortTests", dependencies: ["Comfort", "MobilityCore", "Trips"]),
         .testTarget(name: "SimulateTests", dependencies: ["Simulate", "MobilityCore", "TestSupport"]),
         .testTarget(
-            name: "PipelineTests",
+            name: "EndToEndTests",
             dependencies: [
                 "TestSupport", "Store", "PipelineRunner", "Features", "Classify", "Fusion", "Trips", "Transit", "Ingest", "MobilityCore",
                 "Reports",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")
             ],
+            exclude: ["Fixtures"]
+        ),
+        // Tests on the real recordings of ../shared/data (each skips with a message when its data is absent).
+        .testTarget(
+            name: "RealDataTests",
+            dependencies: ["TestSupport", "Store", "PipelineRunner", "Features", "Classify", "Trips", "Ingest", "MobilityCore"],
             exclude: ["Fixtures"]
         )
     ],

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The golden record of every output (Tests/PipelineTests/GoldenOutputTests.swift).
+# The golden record of every output (Tests/EndToEndTests/GoldenOutputTests.swift).
 #   scripts/dev/golden.sh          check: every output of the fixed scenarios hashes as recorded
 #   scripts/dev/golden.sh record   write the record anew (commit it with the reason the outputs changed)
 #   GOLDEN_KEEP=DIR scripts/dev/golden.sh   also keep the normalised files in DIR, to diff two revisions

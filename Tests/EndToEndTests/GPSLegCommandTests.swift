@@ -7,7 +7,7 @@ import Testing
 /// trackintel's rule at three fix rates, `classify` and `trips` let it decide GPS-only legs,
 /// and a model without one says that the speed rules decided.
 @Suite(.serialized) struct GPSLegCommandTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     func simulate(_ folder: TemporaryFolder) throws {
         let outcome = try cli.pipeline(
@@ -107,7 +107,7 @@ import Testing
 
 /// `evaluate` groups by person when a manifest names them: one person's two phones share a fold.
 @Suite struct EvaluateByPersonTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     @Test func evaluateGroupsByNamedPersonsAndSaysSo() throws {
         let folder = try TemporaryFolder()

@@ -13,7 +13,7 @@ import ZIPFoundation
 /// The feed is read from a folder and a zip, indexed, matched against legs, and `pipeline run
 /// --transit` names a GPS-only bus ride bus and says why in `triplegs.csv`.
 @Suite(.serialized) struct TransitTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
     static let latitude = 48.0, longitude = 2.0
     static let metresPerDegreeLatitude = Geodesy.earthRadiusMeters * Double.pi / 180
     static var metresPerDegreeLongitude: Double { metresPerDegreeLatitude * cos(latitude * Double.pi / 180) }

@@ -2,53 +2,13 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Runs the built `pipeline` executable as a user would.
+/// The command line as a user meets it: help, JSON, exit codes, usage errors.
 @Suite struct CommandLineTests {
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static var executable: String {
-        let beside = (ProcessInfo.processInfo.arguments[0] as NSString).deletingLastPathComponent
-        for folder in [beside, (beside as NSString).deletingLastPathComponent, SharedData.projectRoot + "/.build/debug"] {
-            let candidate = (folder as NSString).appendingPathComponent("pipeline")
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return SharedData.projectRoot + "/.build/debug/pipeline"
-    }
-
-    func pipeline(_ arguments: [String], in folder: String) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
-    func makeTraces(_ folder: TemporaryFolder) throws {
-        var gpx = GPXBuilder()
-        gpx.tracks = [[GPXBuilder.walk(count: 60)]]
-        try folder.write("traces/alice/walk.gpx", gpx.text)
-        try folder.write("traces/bob/phone.csv.gz", "")
-        try folder.writeGzip(
-            "traces/bob/phone.csv.gz", "time,ax,ay,az\n" + (0..<100).map { "\(1_700_000_000 + $0),0,0,9.8" }.joined(separator: "\n"))
-        try folder.write("traces/bad.gpx", "<gpx version=\"1.1\"><trk>\n<oops></gpx>")
-    }
+    let cli = PipelineCLI()
 
     @Test func helpStatesEveryOptionWithItsDefaultAndUnit() throws {
         let folder = try TemporaryFolder()
-        let help = try pipeline(["ingest", "--help"], in: folder.path)
+        let help = try cli.pipeline(["ingest", "--help"], in: folder.path)
         #expect(help.status == 0)
         let flat = help.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
         for text in [
@@ -58,14 +18,14 @@ import Testing
         ] {
             #expect(flat.contains(text), "ingest --help lacks \(text)")
         }
-        let top = try pipeline(["--help"], in: folder.path)
+        let top = try cli.pipeline(["--help"], in: folder.path)
         #expect(top.stdout.contains("ingest") && top.stdout.contains("inspect") && top.stdout.contains("Exit codes"))
     }
 
     @Test func ingestPrintsJSONAndExitsTwoWhenSomethingIsQuarantined() throws {
         let folder = try TemporaryFolder()
-        try makeTraces(folder)
-        let first = try pipeline(["ingest", "traces", "--store", "out/p.sqlite", "--json"], in: folder.path)
+        try cli.makeTraces(folder)
+        let first = try cli.pipeline(["ingest", "traces", "--store", "out/p.sqlite", "--json"], in: folder.path)
         #expect(first.status == 2)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
         #expect(object["files"] as? Int == 3 && object["quarantined"] as? Int == 1)
@@ -74,7 +34,7 @@ import Testing
         #expect(first.stderr.contains("bad.gpx:2:"), "the quarantined file is named with its line")
         #expect(FileManager.default.fileExists(atPath: folder.file("out/restricted/quarantine.csv")))
 
-        let second = try pipeline(["ingest", "traces", "--store", "out/p.sqlite"], in: folder.path)
+        let second = try cli.pipeline(["ingest", "traces", "--store", "out/p.sqlite"], in: folder.path)
         #expect(second.status == 0)
         #expect(second.stderr.contains("nothing changed since the last run"))
     }
@@ -84,9 +44,9 @@ import Testing
     /// signature kept; `--verify` hashes every input.
     @Test func unchangedInputsAreKnownWithoutHashing() throws {
         let folder = try TemporaryFolder()
-        try makeTraces(folder)
+        try cli.makeTraces(folder)
         func ingest(_ extra: [String] = []) throws -> [String: Any] {
-            let outcome = try pipeline(["ingest", "traces", "--store", "out/p.sqlite", "--json"] + extra, in: folder.path)
+            let outcome = try cli.pipeline(["ingest", "traces", "--store", "out/p.sqlite", "--json"] + extra, in: folder.path)
             return try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         }
         _ = try ingest()
@@ -111,18 +71,18 @@ import Testing
 
     @Test func inspectDescribesAFileWithoutWriting() throws {
         let folder = try TemporaryFolder()
-        try makeTraces(folder)
-        let good = try pipeline(["inspect", "traces/bob/phone.csv.gz"], in: folder.path)
+        try cli.makeTraces(folder)
+        let good = try cli.pipeline(["inspect", "traces/bob/phone.csv.gz"], in: folder.path)
         #expect(good.status == 0)
         #expect(
             good.stdout.contains("imu_csv (generic)") && good.stdout.contains("accelerometer: 100 samples, 1.0 Hz from the median interval")
         )
-        let bad = try pipeline(["inspect", "--json", "traces/bad.gpx"], in: folder.path)
+        let bad = try cli.pipeline(["inspect", "--json", "traces/bad.gpx"], in: folder.path)
         #expect(bad.status == 2 && bad.stdout.contains("bad.gpx:2:"))
         #expect(!FileManager.default.fileExists(atPath: folder.file("reports")))
         // A folder: what is not a trace is said, with the reason, not passed over.
         try folder.write("traces/bob/metadata.json", "{\"app\": \"x\"}\n")
-        let listed = try pipeline(["inspect", "--json", "traces/bob"], in: folder.path)
+        let listed = try cli.pipeline(["inspect", "--json", "traces/bob"], in: folder.path)
         #expect(
             listed.stdout.contains("phone.csv.gz") && listed.stderr.contains("not inspected")
                 && listed.stderr.contains("metadata.json: JSON that is not GeoJSON"),
@@ -131,36 +91,36 @@ import Testing
 
     @Test func usageErrorsExitWith64AndSayWhy() throws {
         let folder = try TemporaryFolder()
-        let outcome = try pipeline(["ingest", "x", "--max-speed-mps=-3"], in: folder.path)
+        let outcome = try cli.pipeline(["ingest", "x", "--max-speed-mps=-3"], in: folder.path)
         #expect(outcome.status == 64 && outcome.stderr.contains("greater than 0"))
-        let mapping = try pipeline(["ingest", "x", "--columns", "acc=1,2,3"], in: folder.path)
+        let mapping = try cli.pipeline(["ingest", "x", "--columns", "acc=1,2,3"], in: folder.path)
         #expect(mapping.status == 64 && mapping.stderr.contains("time=COLUMN"))
         // With --json, a usage error too is one failure object on standard output, for scripts.
-        let scripted = try pipeline(["trips", "--json", "--k", "1"], in: folder.path)
+        let scripted = try cli.pipeline(["trips", "--json", "--k", "1"], in: folder.path)
         let failure = try JSONSerialization.jsonObject(with: Data(scripted.stdout.utf8)) as? [String: Any]
         #expect(scripted.status == 64 && failure?["exit_status"] as? Int == 64 && failure?["code"] as? String == "usage")
         #expect((failure?["error"] as? String ?? "").contains("--allow-identifying-k") && scripted.stderr.contains("Usage:"))
-        let unknown = try pipeline(["heatmap", "--json", "--bogus"], in: folder.path)
+        let unknown = try cli.pipeline(["heatmap", "--json", "--bogus"], in: folder.path)
         #expect(unknown.status == 64 && (unknown.stdout.contains(#""code":"usage""#)), "\(unknown.stdout)")
     }
 
     @Test func aMissingPathIsFatal() throws {
         let folder = try TemporaryFolder()
-        let outcome = try pipeline(["ingest", "nowhere", "--store", "out/p.sqlite"], in: folder.path)
+        let outcome = try cli.pipeline(["ingest", "nowhere", "--store", "out/p.sqlite"], in: folder.path)
         #expect(outcome.status == 1 && outcome.stderr.contains("nowhere: no such file or folder"))
     }
 
     @Test func tripsPrintsJSONStatesItsOptionsAndRefusesAMissingStore() throws {
         let folder = try TemporaryFolder()
-        try makeTraces(folder)
-        _ = try pipeline(["ingest", "traces", "--store", "out/p.sqlite"], in: folder.path)
-        let outcome = try pipeline(["trips", "--store", "out/p.sqlite", "--json"], in: folder.path)
+        try cli.makeTraces(folder)
+        _ = try cli.pipeline(["ingest", "traces", "--store", "out/p.sqlite"], in: folder.path)
+        let outcome = try cli.pipeline(["trips", "--store", "out/p.sqlite", "--json"], in: folder.path)
         #expect(outcome.status == 0)
         let summary = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         #expect(summary?["devices"] as? Int == 1 && summary?["triplegs"] as? Int == 1 && summary?["staypoints"] as? Int == 0)
         #expect(FileManager.default.fileExists(atPath: folder.file("out/od_matrix.csv")))
 
-        let help = try pipeline(["trips", "--help"], in: folder.path)
+        let help = try cli.pipeline(["trips", "--help"], in: folder.path)
         let flat = help.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
         for text in [
             "--staypoint-distance <m>", "(default: 100.0)", "--staypoint-time <s>", "(default: 300.0)", "--gap <s>", "(default: 900.0)",
@@ -169,12 +129,12 @@ import Testing
         ] {
             #expect(flat.contains(text), "trips --help lacks \(text)")
         }
-        let missing = try pipeline(["trips", "--store", "nowhere.sqlite"], in: folder.path)
+        let missing = try cli.pipeline(["trips", "--store", "nowhere.sqlite"], in: folder.path)
         #expect(missing.status == 1 && missing.stderr.contains("no store at nowhere.sqlite"))
-        let scripted = try pipeline(["trips", "--store", "nowhere.sqlite", "--json"], in: folder.path)
+        let scripted = try cli.pipeline(["trips", "--store", "nowhere.sqlite", "--json"], in: folder.path)
         let failure = try JSONSerialization.jsonObject(with: Data(scripted.stdout.utf8)) as? [String: Any]
         #expect(failure?["exit_status"] as? Int == 1 && failure?["code"] as? String == "no_store", "\(scripted.stdout)")
-        let bad = try pipeline(["trips", "--store", "out/p.sqlite", "--staypoint-distance=-5"], in: folder.path)
+        let bad = try cli.pipeline(["trips", "--store", "out/p.sqlite", "--staypoint-distance=-5"], in: folder.path)
         #expect(bad.status == 64 && bad.stderr.contains("--staypoint-distance must be a positive number"))
     }
 }

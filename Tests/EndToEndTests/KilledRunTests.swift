@@ -16,7 +16,7 @@ import Testing
 
     func run(_ folder: TemporaryFolder, killAfter seconds: Double? = nil) throws -> Int32 {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLineTests.executable)
+        process.executableURL = URL(fileURLWithPath: PipelineCLI.executable)
         process.arguments = ["ingest", "traces", "--store", "out/p.sqlite"]
         process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
         process.standardError = FileHandle.nullDevice

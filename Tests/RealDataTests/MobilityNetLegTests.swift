@@ -9,7 +9,7 @@ import Testing
 /// person, eight phones, SF Bay Area) read as a user's folder, scored leaving days out, and the
 /// shipped model on a bus ride in another country it never saw.
 @Suite(.serialized) struct MobilityNetLegTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     @Test func theShippedLegModelLearntFiveModesFromMobilityNetAndNothingSimulated() throws {
         let model = try ModeModel.load(path: SharedData.projectRoot + "/models/mode-model.json")

@@ -7,7 +7,7 @@ import Testing
 /// and phones no choice was tuned on, laid out by `scripts/data/shared_inputs.sh` as a user would.
 /// Every source is scored on the same legs; the fused one never below its parts.
 @Suite struct HelsinkiLegTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     @Test func fusedLegModesScoreAtLeastTheirBestSourceAndTheBaselines() throws {
         guard SharedData.isAvailable else {

@@ -8,13 +8,13 @@ import Testing
 /// The outputs' one set of conventions (`OutputSchema`) and the GeoPackage, through the real
 /// binary on the bundled traces and on a simulated city.
 @Suite(.serialized) struct OutputSchemaTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     /// `pipeline run` on the bundled traces and on a simulated city (6 devices, a day, no IMU,
     /// k = 1), each into its own output folder; made once for the suite's tests.
     nonisolated(unsafe) static let folder = try! TemporaryFolder() // kept for the process (its deinit removes it); only read
     static let runs: (bundled: String, city: String) = {
-        let cli = CommandLineTests()
+        let cli = PipelineCLI()
         let bundled = folder.file("bundled")
         _ = try! cli.pipeline(["run", SharedData.projectRoot + "/traces", "--out", bundled], in: folder.path)
         _ = try! cli.pipeline(

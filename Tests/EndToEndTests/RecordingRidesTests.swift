@@ -8,9 +8,9 @@ import Testing
 /// between pauses) one ride from its first to its last sample, the rate from the raw stream,
 /// stops and events listed.
 @Suite(.serialized) struct RecordingRidesTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
-    func json(_ outcome: CommandLineTests.Outcome) -> [String: Any] {
+    func json(_ outcome: PipelineCLI.Outcome) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any] ?? [:]
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// `ingest` reads consecutive IMU recordings side by side (one per core) and stores every file
 /// in discovery order: the store must be what reading them one at a time gives.
 @Suite struct IngestReadAheadTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     /// Seven phone recordings of one device, a GPX between them and one recording with no data
     /// rows (quarantined while it is read ahead).

@@ -7,7 +7,7 @@ import Testing
 /// what the IMU windows and the GPS leg model said on their own; its counts must be those of
 /// `triplegs.csv`'s own evidence columns and of the trip stage's log line.
 @Suite struct FusionChangesTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     /// Per final mode, (legs the source spoke for, legs it named otherwise), from triplegs.csv:
     /// the IMU where its windows cover half the leg or more and say a moving mode; the GPS leg

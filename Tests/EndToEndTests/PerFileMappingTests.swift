@@ -11,11 +11,11 @@ import Testing
 /// file's outcome is true, with every option a message suggests accepted by the command that
 /// printed it.
 @Suite(.serialized) struct PerFileMappingTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
     let model = SharedData.projectRoot + "/models/mode-model.json"
     static let logger = "delimiter=space; header=0; dt=4:ms; acc=1,2,3"
 
-    func json(_ outcome: CommandLineTests.Outcome) -> [String: Any] {
+    func json(_ outcome: PipelineCLI.Outcome) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any] ?? [:]
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// hand-checked stop of 15 s or more keeps still windows after smoothing, where before the
 /// stops of 18–22 s were erased; `--no-vehicle-stops` shows the classifier alone.
 @Suite struct StationStopTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
     let model = SharedData.projectRoot + "/models/mode-model.json"
 
     struct Stop { var start: Double; var end: Double }

@@ -10,7 +10,7 @@ import Testing
 /// their dots, a run never reads its own outputs, a moved folder is the same input, a forgotten
 /// participant is gone from every output, and k counts persons.
 @Suite struct IdentityTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     func walk(_ folder: TemporaryFolder, _ name: String, day: Double = 0, latitude: Double = 48.0, count: Int = 900) throws {
         var gpx = GPXBuilder()
@@ -18,7 +18,7 @@ import Testing
         try folder.write(name, gpx.text)
     }
 
-    func json(_ outcome: CommandLineTests.Outcome) throws -> [String: Any] {
+    func json(_ outcome: PipelineCLI.Outcome) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any], "\(outcome.stderr)")
     }
 

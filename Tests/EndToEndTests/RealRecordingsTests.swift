@@ -9,10 +9,10 @@ import Testing
 /// Recordings as other people's apps and loggers write them: a column mapping that belongs to
 /// its file, interval-stamped loggers, and the shipped model found from any folder.
 @Suite(.serialized) struct RealRecordingsTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
     let model = SharedData.projectRoot + "/models/mode-model.json"
 
-    func json(_ outcome: CommandLineTests.Outcome) -> [String: Any] {
+    func json(_ outcome: PipelineCLI.Outcome) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any] ?? [:]
     }
 

@@ -10,7 +10,7 @@ import Testing
 /// Java's or Python's shortest round-trip text, "" for an empty string, an empty field for NULL). The Spark tests
 /// (spark/tests) compare the whole path with a single run byte for byte.
 @Suite struct ReducedTablesTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     func write(_ folder: TemporaryFolder, _ table: String, _ text: String) throws {
         try folder.write("reduced/\(table)/part-00000-1a2b-c000.csv", text)

@@ -9,7 +9,7 @@ import Testing
 
 /// `pipeline run` and `pipeline simulate` as a user runs them, on simulated data.
 @Suite(.serialized) struct RunCommandTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     /// Six residents for a day, IMU for the first two, one cut-off GPX and one bad rating.
     func simulate(_ folder: TemporaryFolder, devices: Int = 6, days: Int = 1, imu: Bool = true) throws {
@@ -22,7 +22,7 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
     }
 
-    func run(_ folder: TemporaryFolder, out: String = "out", _ extra: [String] = []) throws -> (CommandLineTests.Outcome, [String: Any]) {
+    func run(_ folder: TemporaryFolder, out: String = "out", _ extra: [String] = []) throws -> (PipelineCLI.Outcome, [String: Any]) {
         let outcome = try cli.pipeline(
             ["run", "traces", "--out", out, "--json", "--model", SharedData.projectRoot + "/models/mode-model.json"] + extra,
             in: folder.path)
@@ -109,7 +109,7 @@ import Testing
         var interrupted = 0
         for delay in [0.3, 1.0, 2.0, 3.5] {
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: CommandLineTests.executable)
+            process.executableURL = URL(fileURLWithPath: PipelineCLI.executable)
             process.arguments = ["run", "traces", "--out", "resumed", "--model", SharedData.projectRoot + "/models/mode-model.json"]
             process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
             process.standardError = FileHandle.nullDevice
@@ -146,7 +146,7 @@ import Testing
         let folder = try TemporaryFolder()
         try simulate(folder, devices: 8)
         let first = Process()
-        first.executableURL = URL(fileURLWithPath: CommandLineTests.executable)
+        first.executableURL = URL(fileURLWithPath: PipelineCLI.executable)
         first.arguments = ["run", "traces", "--out", "out", "--model", SharedData.projectRoot + "/models/mode-model.json"]
         first.currentDirectoryURL = URL(fileURLWithPath: folder.path)
         first.standardError = FileHandle.nullDevice

@@ -13,10 +13,10 @@ import Testing
 /// every writing command takes, zips unpacked under the output folder, and a seeded mutation
 /// fuzzer over every format.
 @Suite(.serialized) struct HostileInputTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
     let model = SharedData.projectRoot + "/models/mode-model.json"
 
-    func json(_ outcome: CommandLineTests.Outcome) -> [String: Any] {
+    func json(_ outcome: PipelineCLI.Outcome) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any] ?? [:]
     }
 
@@ -168,9 +168,9 @@ import Testing
     }
 
     /// `pipeline run` on `traces`, stopped (SIGTERM, reported as 128 + 15) after 120 s.
-    private func runBounded(in folder: String) throws -> CommandLineTests.Outcome {
+    private func runBounded(in folder: String) throws -> PipelineCLI.Outcome {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLineTests.executable)
+        process.executableURL = URL(fileURLWithPath: PipelineCLI.executable)
         process.arguments = ["run", "traces", "--out", "out", "--json", "--model", model]
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         let out = Pipe(), err = Pipe()

@@ -6,7 +6,7 @@ import Testing
 /// `pipeline run` on tracks whose speeds no ground mode reaches: a flight is an `airplane` leg,
 /// a jump a leg without a mode, both decided by `plausibility`, never a train or a car.
 @Suite struct PlausibleModeTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
     static let metresPerDegree = 111_195.0
 
     /// Still, then `(seconds, m/s, seconds between fixes)` stretches east along the equator, then still.
@@ -52,7 +52,7 @@ import Testing
 /// A device's sparse logger beside its dense phone files: the sparse file's legs get modes from
 /// its own fix interval, not from the device's (1 Hz) median.
 @Suite struct SparseBesideDenseTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     @Test func aSparseFileBesideDenseOnesGetsModes() throws {
         let folder = try TemporaryFolder()
@@ -73,7 +73,7 @@ import Testing
 
 /// A leg nothing can decide says so: `mode_source` none, and a warning with its length.
 @Suite struct UndecidedLegTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     @Test func aLegWithoutWindowsHasDeciderNoneAndAWarning() throws {
         let folder = try TemporaryFolder()
@@ -98,7 +98,7 @@ import Testing
 
 /// A recording without fixes makes legs by time that count in the modal split.
 @Suite struct TimeLegTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     @Test func anIMUOnlyRecordingMakesALegByTimeInTheModalSplit() throws {
         let folder = try TemporaryFolder()
@@ -136,7 +136,7 @@ import Testing
 /// published rows of its group (shares add up to one) or of its mode (the hours' rows add up to
 /// "all"): three persons cycle, one drives.
 @Suite struct ModalSplitPrivacyTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     @Test func aRowUnderKCannotBeWorkedOutBySubtraction() throws {
         let folder = try TemporaryFolder()

@@ -9,7 +9,7 @@ import Testing
 /// fewer than k persons and names no device, person or input; everything that does is in
 /// `restricted/`, through the real binary.
 @Suite struct PublishedFilesTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     /// The files at the top of `folder` (not the store, not `restricted/`).
     static func published(_ folder: String) throws -> [String] {

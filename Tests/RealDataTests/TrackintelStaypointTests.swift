@@ -27,7 +27,7 @@ import Trips
     }
 
     static func reference() throws -> Reference {
-        let url = URL(fileURLWithPath: SharedData.projectRoot + "/Tests/PipelineTests/Fixtures/trackintel-staypoints.json")
+        let url = URL(fileURLWithPath: SharedData.projectRoot + "/Tests/RealDataTests/Fixtures/trackintel-staypoints.json")
         return try JSONDecoder().decode(Reference.self, from: Data(contentsOf: url))
     }
 

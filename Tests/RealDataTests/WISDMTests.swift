@@ -6,7 +6,7 @@ import Testing
 /// out by `scripts/data/shared_inputs.sh` through a per-file mapping with its label map: people the
 /// shipped model never saw, scored grouped by person, beside the rules on the same windows.
 @Suite struct WISDMTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     @Test func theShippedModelOnTwentyOnePeopleItNeverSaw() throws {
         guard SharedData.isAvailable else {

@@ -20,8 +20,8 @@ import Testing
 /// `last_change`. SQLite files are hashed as their rows (table by table, in rowid order), not
 /// as pages, which depend on the order of writes.
 @Suite(.serialized) struct GoldenOutputTests {
-    let cli = CommandLineTests()
-    static let recordPath = SharedData.projectRoot + "/Tests/PipelineTests/Fixtures/golden-outputs.tsv"
+    let cli = PipelineCLI()
+    static let recordPath = SharedData.projectRoot + "/Tests/EndToEndTests/Fixtures/golden-outputs.tsv"
     var model: String { SharedData.projectRoot + "/models/mode-model.json" }
 
     @Test func everyOutputOfTheFixedScenariosIsAsRecorded() throws {

@@ -9,7 +9,7 @@ import Testing
 /// A phyphox export as the app writes it: a folder per recording, one CSV per sensor with
 /// times since the experiment began, and `meta/time.csv` with when it started and resumed.
 @Suite(.serialized) struct PhyphoxExportTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
     let model = SharedData.projectRoot + "/models/mode-model.json"
     /// The first START, Unix seconds (2023-11-14T22:13:20Z); the second, after a pause, 100 s later
     /// at experiment time 30 s (so samples after 30 s lie 70 s later than the experiment time says).
@@ -226,7 +226,7 @@ import Testing
         #expect(outcome.status == 2 && outcome.stderr.contains("meta/time.csv has no START row"), "\(outcome.stderr)")
     }
 
-    func json(_ outcome: CommandLineTests.Outcome) -> [String: Any] {
+    func json(_ outcome: PipelineCLI.Outcome) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any] ?? [:]
     }
 }

@@ -10,7 +10,7 @@ import Trips
 /// by one person's day publish the same releases, so differencing them reveals nothing; a
 /// closed window is never written again, and late data goes to the next window.
 @Suite struct ReleaseTests {
-    let cli = CommandLineTests()
+    let cli = PipelineCLI()
 
     @Test func windowsFollowTheLocalCalendarAndISOWeeks() {
         let calendar = CalendarKeys()

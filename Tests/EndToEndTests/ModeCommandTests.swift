@@ -6,7 +6,7 @@ import Testing
 /// `features`, `train`, `evaluate` and `classify` run as a user would, on generated IMU CSV
 /// files named like TMD's (`<device>_<Mode>_<n>.csv`) so `--name-pattern` labels them.
 @Suite struct ModeCommandTests {
-    let runner = CommandLineTests()
+    let runner = PipelineCLI()
     let pattern = #"(?<device>[a-z]+)_(?<mode>[A-Za-z]+)_\d+\.csv"#
 
     func writeRecordings(_ folder: TemporaryFolder, devices: [String]) throws {
@@ -223,7 +223,7 @@ import Testing
         var gpx = GPXBuilder()
         gpx.tracks = [[GPXBuilder.walk(count: 120)]]
         try folder.write("traces/dana/track.gpx", gpx.text)
-        let outcome = try CommandLineTests().pipeline(["features", "traces", "--out", "f.csv"], in: folder.path)
+        let outcome = try PipelineCLI().pipeline(["features", "traces", "--out", "f.csv"], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let lines = try String(contentsOfFile: folder.path + "/f.csv", encoding: .utf8).split(separator: "\n").dropFirst()
         let header = try String(contentsOfFile: folder.path + "/f.csv", encoding: .utf8).split(separator: "\n")[0].split(separator: ",")
