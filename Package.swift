@@ -114,6 +114,9 @@ let package = Package(
             ],
             exclude: ["Fixtures"]
         ),
+        // The runs of PipelineRunner called as a library, over a real store and real files.
+        .testTarget(
+            name: "PipelineRunnerTests", dependencies: ["PipelineRunner", "Store", "Ingest", "Trips", "MobilityCore", "TestSupport"]),
         // Tests on the real recordings of ../shared/data (each skips with a message when its data is absent).
         .testTarget(
             name: "RealDataTests",

@@ -35,7 +35,7 @@ import Testing
         let folder = try TemporaryFolder()
         let outcome = try cli.pipeline(["run", SharedData.projectRoot + "/traces", "--out", "out"], in: folder.path)
         #expect(outcome.status == 2, "the bundled traces hold one cut-off GPX, quarantined: \(outcome.stderr)")
-        let expected = Self.changes(try TripsCommandTests.csv(folder.file("out/restricted/triplegs.csv")))
+        let expected = Self.changes(try CSVRows.read(folder.file("out/restricted/triplegs.csv")))
         // The bundled day has legs where the IMU's vehicle type stood against the GPS leg model's.
         #expect(expected.values.contains { $0.gps.1 > 0 }, "\(expected)")
         let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
@@ -46,7 +46,7 @@ import Testing
         let table = String(report[start.lowerBound..<end.upperBound])
         // The table shows the modes modal_split.csv publishes (k persons); the others are one left-out row.
         let published = Set(
-            try TripsCommandTests.csv(folder.file("out/modal_split.csv")).filter { $0["dimension"] == "all" }.map { $0["travel_mode"]! })
+            try CSVRows.read(folder.file("out/modal_split.csv")).filter { $0["dimension"] == "all" }.map { $0["travel_mode"]! })
         #expect(!published.isEmpty && expected.keys.contains { published.contains($0) })
         for (mode, counts) in expected {
             let found = table.components(separatedBy: "<tr>").first { $0.contains("<td>\(mode)</td>") }

@@ -31,7 +31,7 @@ import Testing
         try folder.write("traces/jumper/day.gpx", Self.gpx([(600, 15, 5), (62, 35_000.0 / 62, 62), (600, 15, 5)]))
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json"], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        let legs = try TripsCommandTests.csv(folder.file("out/restricted/triplegs.csv"))
+        let legs = try CSVRows.read(folder.file("out/restricted/triplegs.csv"))
         let flyer = legs.filter { $0["device"] == "flyer" }, jumper = legs.filter { $0["device"] == "jumper" }
         let flight = try #require(flyer.first { $0["travel_mode"] == "airplane" }, "\(flyer.map { $0["travel_mode"] ?? "" })")
         #expect(flight["mode_source"] == "plausibility" && abs((Double(flight["distance_m"] ?? "") ?? 0) - 1_440_000) < 2_000)
@@ -61,7 +61,7 @@ import Testing
         try folder.write("traces/ann/logger-day2.gpx", PlausibleModeTests.gpx([(3600, 15, 60)], start: 1_715_068_800))
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json"], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        let legs = try TripsCommandTests.csv(folder.file("out/restricted/triplegs.csv"))
+        let legs = try CSVRows.read(folder.file("out/restricted/triplegs.csv"))
         let day2 = legs.filter { ($0["started_at"] ?? "").hasPrefix("2024-05-07") }
         #expect(!day2.isEmpty, "the logger's day makes legs")
         let moving = day2.filter { (Double($0["distance_m"] ?? "") ?? 0) > 1_000 }
@@ -81,7 +81,7 @@ import Testing
         try folder.write("traces/bo/day.gpx", PlausibleModeTests.gpx([(1400, 7, 280)]))
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json"], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        let legs = try TripsCommandTests.csv(folder.file("out/restricted/triplegs.csv"))
+        let legs = try CSVRows.read(folder.file("out/restricted/triplegs.csv"))
         let undecided = legs.filter { $0["travel_mode"] == "unknown" }
         #expect(
             !undecided.isEmpty && undecided.allSatisfy { $0["mode_source"] == "none" },
@@ -115,14 +115,14 @@ import Testing
                 "--model", SharedData.projectRoot + "/models/mode-model.json"
             ], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        let legs = try TripsCommandTests.csv(folder.file("out/restricted/triplegs.csv"))
+        let legs = try CSVRows.read(folder.file("out/restricted/triplegs.csv"))
         #expect(legs.count == 1, "\(legs)")
         let leg = try #require(legs.first)
         #expect(leg["travel_mode"] == "walk" && leg["mode_source"] == "model" && leg["distance_m"] == "0.0" && leg["fixes"] == "0")
         #expect((leg["mode_note"] ?? "").hasPrefix("by time"))
         let duration = Double(leg["duration_s"] ?? "") ?? 0
         #expect(abs(duration - 1121) < 60, "the labelled walk lasts 1,121 s: \(duration)")
-        let split = try TripsCommandTests.csv(folder.file("out/modal_split.csv"))
+        let split = try CSVRows.read(folder.file("out/modal_split.csv"))
         #expect(split.contains { $0["dimension"] == "all" && $0["travel_mode"] == "walk" && $0["duration_share"] == "1.0000" })
         let geojson = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/restricted/triplegs.geojson"))))
@@ -149,7 +149,7 @@ import Testing
         #expect(try cli.pipeline(["run", "traces", "--out", "out"], in: folder.path).status == 0)
         func rows(_ path: String) throws -> [String: [String: String]] {
             Dictionary(
-                uniqueKeysWithValues: try TripsCommandTests.csv(folder.file(path)).map {
+                uniqueKeysWithValues: try CSVRows.read(folder.file(path)).map {
                     ("\($0["dimension"]!) \($0["dimension_value"]!) \($0["travel_mode"]!)", $0)
                 })
         }

@@ -42,12 +42,6 @@ import Trips
         return folder.file("out/pipeline.sqlite")
     }
 
-    /// The rows of a CSV file (RFC 4180, as the pipeline writes it), each by column name.
-    static func csv(_ path: String) throws -> [[String: String]] {
-        let table = try CSVTable.read(path: path)
-        return table.rows.map { row in Dictionary(uniqueKeysWithValues: zip(table.columns, row.map { $0 ?? "" })) }
-    }
-
     /// k counts persons on the geofence OD table: three persons' commutes make a published
     /// pair; two persons' (one of them with two phones) are suppressed, counted, and absent
     /// from the report's busiest pairs.
@@ -55,7 +49,7 @@ import Trips
         let three = try TemporaryFolder()
         let summary = try TripsRun(storePath: try makeStore(three, commuters: ["ana", "ben", "cat"]), reportsFolder: three.file("out"))
             .run(progress: ProgressReporter(quiet: true))
-        let od = try Self.csv(three.file("out/od_matrix.csv"))
+        let od = try CSVRows.read(three.file("out/od_matrix.csv"))
         #expect(od.count == 1 && od[0]["persons"] == "3" && od[0]["devices"] == "3" && od[0]["trips"] == "3", "\(od)")
         #expect(summary.odMatrix.pairs == 1 && summary.odMatrix.suppressedPairs == 0 && summary.odMatrix.minimumPersons == 3)
 
@@ -63,7 +57,7 @@ import Trips
         try two.write("traces/manifest.csv", "path,device,person\nana/*,ana-phone,ana\nana2/*,ana-tablet,ana\nben/*,ben-phone,ben\n")
         let store = try makeStore(two, commuters: ["ana", "ana2", "ben"])
         let suppressed = try TripsRun(storePath: store, reportsFolder: two.file("out")).run(progress: ProgressReporter(quiet: true))
-        #expect(try Self.csv(two.file("out/od_matrix.csv")).isEmpty, "three devices, two persons: under k = 3")
+        #expect(try CSVRows.read(two.file("out/od_matrix.csv")).isEmpty, "three devices, two persons: under k = 3")
         #expect(
             suppressed.odMatrix.suppressedPairs == 1 && suppressed.odMatrix.suppressedTrips == 3 && suppressed.odMatrix.minimumPersons == 3)
         let pairs = try PipelineStore(path: store).busiestGeofencePairs(limit: 20, minimumPersons: 3)
@@ -80,19 +74,19 @@ import Trips
         #expect(summary.devices == 1 && summary.staypoints == 2 && summary.dwells == 2 && summary.trips == 1 && summary.locations == 2)
         #expect(summary.legsByModeSource.keys.sorted() == ["gps_rules"])
 
-        let trips = try Self.csv(folder.file("out/restricted/trips.csv"))
+        let trips = try CSVRows.read(folder.file("out/restricted/trips.csv"))
         #expect(trips.count == 1)
         #expect(
             trips[0]["origin_geofence_name"] == "Home" && trips[0]["destination_geofence_name"] == "Office"
                 && trips[0]["main_mode"] == "car")
         #expect(trips[0]["leg_modes"] == "walk>car>walk")
-        let od = try Self.csv(folder.file("out/od_matrix.csv"))
+        let od = try CSVRows.read(folder.file("out/od_matrix.csv"))
         #expect(od.count == 1 && od[0]["origin_name"] == "Home" && od[0]["destination_name"] == "Office" && od[0]["share_car"] == "1.0000")
-        let split = try Self.csv(folder.file("out/modal_split.csv")).filter { $0["dimension"] == "all" }
+        let split = try CSVRows.read(folder.file("out/modal_split.csv")).filter { $0["dimension"] == "all" }
         #expect(split.map { $0["travel_mode"]! } == ["walk", "car"] && split.first { $0["travel_mode"] == "car" }?["trips"] == "1")
-        let stats = try Self.csv(folder.file("out/restricted/device_stats.csv"))
+        let stats = try CSVRows.read(folder.file("out/restricted/device_stats.csv"))
         #expect(stats.count == 1 && stats[0]["device"] == "ana" && stats[0]["trips"] == "1" && stats[0]["days_observed"] == "1")
-        #expect(try Self.csv(folder.file("out/restricted/dwells.csv")).map { $0["geofence_name"]! } == ["Home", "Office"])
+        #expect(try CSVRows.read(folder.file("out/restricted/dwells.csv")).map { $0["geofence_name"]! } == ["Home", "Office"])
 
         let legs =
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/restricted/triplegs.geojson"))))
@@ -147,7 +141,7 @@ import Trips
         #expect(try PipelineStore(path: store).tableCounts()["mode_windows"] == rows.count)
         let summary = try TripsRun(storePath: store, reportsFolder: folder.file("out")).run(progress: ProgressReporter(quiet: true))
         #expect(summary.legsByModeSource["model"] == 1)
-        let trips = try Self.csv(folder.file("out/restricted/trips.csv"))
+        let trips = try CSVRows.read(folder.file("out/restricted/trips.csv"))
         #expect(trips[0]["main_mode"] == "bus")
     }
 }
