@@ -101,6 +101,9 @@ let package = Package(
         .testTarget(
             name: "FusionTests", dependencies: ["Fusion", "Classify", "Features", "MobilityCore", "Trips", "Transit", "TestSupport"]),
         .testTarget(name: "TripsTests", dependencies: ["Trips", "MobilityCore"]),
+        .testTarget(
+            name: "TransitTests",
+            dependencies: ["Transit", "MobilityCore", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "HeatMapsTests", dependencies: ["HeatMaps", "Trips", "MobilityCore", "Reports", "CPNG", "TestSupport"]),
         .testTarget(name: "ComfortTests", dependencies: ["Comfort", "MobilityCore", "Trips"]),
         .testTarget(name: "SimulateTests", dependencies: ["Simulate", "MobilityCore", "TestSupport"]),

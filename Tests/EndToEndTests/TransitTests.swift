@@ -1,12 +1,7 @@
-import Classify
 import Foundation
-import Fusion
 import MobilityCore
 import TestSupport
 import Testing
-import Transit
-import Trips
-import ZIPFoundation
 
 /// Transit context from a GTFS feed the test writes: a bus line with stops every 400 m along
 /// a street at 48° N, and a subway line 2 km north with three stations (one with an entrance).
@@ -14,183 +9,6 @@ import ZIPFoundation
 /// --transit` names a GPS-only bus ride bus and says why in `triplegs.csv`.
 @Suite(.serialized) struct TransitTests {
     let cli = PipelineCLI()
-    static let latitude = 48.0, longitude = 2.0
-    static let metresPerDegreeLatitude = Geodesy.earthRadiusMeters * Double.pi / 180
-    static var metresPerDegreeLongitude: Double { metresPerDegreeLatitude * cos(latitude * Double.pi / 180) }
-
-    /// The position `east` metres east and `north` metres north of the street's start.
-    static func position(east: Double, north: Double = 0) -> (Double, Double) {
-        (latitude + north / metresPerDegreeLatitude, longitude + east / metresPerDegreeLongitude)
-    }
-
-    static func writeFeed(_ folder: String) throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        func write(_ name: String, _ lines: [String]) throws {
-            try (lines.joined(separator: "\r\n") + "\r\n").write(
-                toFile: (folder as NSString).appendingPathComponent(name), atomically: true, encoding: .utf8)
-        }
-        var stops = ["\u{FEFF}stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station"]
-        var times = ["trip_id,arrival_time,departure_time,stop_id,stop_sequence"]
-        for k in 1...14 {
-            let (lat, lon) = position(east: Double(k) * 400, north: 8)
-            stops.append("B\(k),\"Main St \(k)\",\(lat),\(lon),0,")
-            times.append("bus1,08:\(String(format: "%02d", k)):00,08:\(String(format: "%02d", k)):00,B\(k),\(k)")
-        }
-        for (k, east) in [0.0, 3000, 6000].enumerated() {
-            let (lat, lon) = position(east: east, north: 2000)
-            stops.append("S\(k),Station \(k),\(lat),\(lon),1,")
-            stops.append("S\(k)P,Station \(k) platform,\(lat),\(lon),0,S\(k)")
-            times.append("metro1,09:0\(k):00,09:0\(k):00,S\(k)P,\(k + 1)")
-        }
-        let (entranceLatitude, entranceLongitude) = position(east: 3000, north: 2150)
-        stops.append("S1E,Station 1 entrance,\(entranceLatitude),\(entranceLongitude),2,S1")
-        stops.append("X,No coordinates,,,0,")
-        try write("stops.txt", stops)
-        try write("stop_times.txt", times)
-        try write("routes.txt", ["route_id,route_short_name,route_type", "R1,1,3", "M1,M,1", "G,gondola,6"])
-        try write("trips.txt", ["route_id,service_id,trip_id,shape_id", "R1,WD,bus1,", "M1,WD,metro1,shM", "G,WD,gondola1,"])
-        var shape = ["shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence"]
-        for (n, east) in stride(from: 0.0, through: 6000, by: 500).enumerated().reversed() { // out of order on purpose
-            let (lat, lon) = position(east: east, north: 2000)
-            shape.append("shM,\(lat),\(lon),\(n + 1)")
-        }
-        try write("shapes.txt", shape)
-    }
-
-    @Test func aFeedGivesStopKindsAndCorridorsFromAFolderOrAZip() throws {
-        let folder = try TemporaryFolder()
-        try Self.writeFeed(folder.file("feed"))
-        let feed = try GTFSFeed.load(path: folder.file("feed"))
-        #expect(feed.routes == 3 && feed.routesWithoutKind == 1, "the gondola has no kind")
-        #expect(feed.skippedRows == 1, "the stop without coordinates")
-        let kinds = Dictionary(uniqueKeysWithValues: feed.stops.map { ($0.id, $0.kinds) })
-        #expect(kinds["B3"] == TransitKinds(.bus) && kinds["S1P"] == TransitKinds(.rail))
-        #expect(kinds["S1"] == TransitKinds(.rail) && kinds["S1E"] == TransitKinds(.rail), "up to the station, down to its entrance")
-        #expect(feed.stopsPerKind == [.bus: 14, .rail: 7], "3 stations, their 3 platforms and an entrance")
-        // The metro's shape (13 points, read in sequence order) and the bus's stop pattern.
-        #expect(feed.shapesUsed == 1 && feed.stopPatterns == 1 && feed.corridors.count == 2)
-        let rail = try #require(feed.corridors.first { $0.kinds == TransitKinds(.rail) })
-        #expect(rail.points.count == 13 && rail.points.first!.1 < rail.points.last!.1)
-
-        let zip = folder.file("feed.zip")
-        let archive = try Archive(url: URL(fileURLWithPath: zip), accessMode: .create, pathEncoding: nil)
-        try FileManager.default.createDirectory(atPath: folder.file("wrapped"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: folder.file("feed"), toPath: folder.file("wrapped/gtfs"))
-        for name in ["stops.txt", "stop_times.txt", "routes.txt", "trips.txt", "shapes.txt"] { // in one folder, as some agencies zip it
-            try archive.addEntry(
-                with: "gtfs/" + name, relativeTo: URL(fileURLWithPath: folder.file("wrapped")), compressionMethod: .deflate)
-        }
-        let zipped = try GTFSFeed.load(path: zip)
-        #expect(zipped.stops.count == feed.stops.count && zipped.corridors.count == 2 && zipped.summary == feed.summary)
-
-        try FileManager.default.removeItem(atPath: folder.file("feed/trips.txt"))
-        let thrown1 = #expect(throws: PipelineError.self) { try GTFSFeed.load(path: folder.file("feed")) }
-        #expect(thrown1?.code == .invalidTransitFeed)
-        do { _ = try GTFSFeed.load(path: folder.file("feed")) } catch { #expect("\(error)".contains("needs trips.txt")) }
-    }
-
-    /// The grid's answers against brute force over every stop, with haversine distances.
-    @Test func theIndexFindsWhatBruteForceFinds() throws {
-        let folder = try TemporaryFolder()
-        try Self.writeFeed(folder.file("feed"))
-        let feed = try GTFSFeed.load(path: folder.file("feed"))
-        let index = TransitIndex(feed)
-        var generator = SeededGenerator(seed: 3)
-        for _ in 0..<300 {
-            let east = Double(generator.next() % 8000) - 1000, north = Double(generator.next() % 3000) - 500
-            let (lat, lon) = Self.position(east: east, north: north)
-            for kind in [TransitKind.bus, .rail] {
-                let brute = feed.stops.filter { $0.kinds.contains(kind) }
-                    .map {
-                        Geodesy.haversineMeters(
-                            latitude1: lat, longitude1: lon, latitude2: $0.latitudeDegrees, longitude2: $0.longitudeDegrees)
-                    }.min()!
-                let found = index.nearestStopMeters(lat, lon, kind: kind)
-                #expect(
-                    abs(found - min(brute, TransitIndex.maxSearchMeters)) <= 0.005 * brute + 0.01,
-                    "\(kind) at \(east), \(north): \(found) vs \(brute)")
-            }
-            // Within 30 m of the metro's line (north = 2000 from east 0 to 6000), and only there.
-            let nearRail = abs(north - 2000) <= 29.9 && east >= 0 && east <= 6000
-            let farRail = abs(north - 2000) >= 30.1 || east < -30.1 || east > 6030.1
-            let kinds = index.corridorKinds(lat, lon, within: 30)
-            if nearRail { #expect(kinds.contains(.rail)) }
-            if farRail { #expect(!kinds.contains(.rail)) }
-        }
-    }
-
-    @Test func aMotorisedRideIsTrainOrBusOnlyWithTheFeedsEvidence() {
-        let fusion = LegFusion(legModel: nil, imuClasses: [], transit: nil)
-        var match = TransitMatch()
-        match.corridorShare = [.rail: 0.1, .bus: 0.95]
-        match.stoppedAt = [.rail: 0, .bus: 6]
-        match.stops = 8
-        match.startMeters = [.rail: 1500, .bus: 20]
-        match.endMeters = [.rail: 1800, .bus: 25]
-        #expect(fusion.transitMode(match) == .bus)
-        match.stops = 14 // most stops are not at bus stops: a car at lights along a bus route
-        #expect(fusion.transitMode(match) == nil)
-        match.stops = 8
-        match.stoppedAt[.bus] = 1
-        #expect(fusion.transitMode(match) == nil, "one stop at a bus stop is not a bus")
-        // Underground: both ends at stations, no fixes for four minutes between.
-        var metro = TransitMatch()
-        metro.corridorShare = [.rail: 0, .bus: 0]
-        metro.startMeters = [.rail: 120, .bus: 600]
-        metro.endMeters = [.rail: 80, .bus: 700]
-        metro.longestGapSeconds = 240
-        #expect(fusion.transitMode(metro) == .train)
-        metro.longestGapSeconds = 30
-        #expect(fusion.transitMode(metro) == nil)
-        metro.corridorShare[.rail] = 0.9
-        #expect(fusion.transitMode(metro) == .train, "along rail and starting at a station")
-    }
-
-    /// The feed never overrules a vehicle type the IMU named with confidence; it types a leg the
-    /// IMU only knows to be a vehicle.
-    @Test func aFeedTypesAVehicleLegButNeverOverrulesAConfidentIMU() throws {
-        let folder = try TemporaryFolder()
-        try Self.writeFeed(folder.file("feed"))
-        let transit = TransitIndex(try GTFSFeed.load(path: folder.file("feed")))
-        // The bus ride along Main St: 10 m/s, 30 s at each of its stops.
-        var points: [TrackPoint] = [], clock = 1_700_000_000.0, east = 0.0
-        while east < 4000 {
-            let (lat, lon) = Self.position(east: east)
-            points.append(TrackPoint(timeSeconds: clock, latitudeDegrees: lat, longitudeDegrees: lon))
-            clock += 2
-            let next = east + 20
-            if Int(next) % 400 == 0 {
-                for _ in 0..<15 {
-                    let (lat, lon) = Self.position(east: next)
-                    points.append(TrackPoint(timeSeconds: clock, latitudeDegrees: lat, longitudeDegrees: lon))
-                    clock += 2
-                }
-            }
-            east = next
-        }
-        let track = DeviceTrack(device: "eve", points: points)
-        func decide(_ windows: [Mode]) -> Tripleg {
-            let spans = stride(from: points[0].timeSeconds, to: points.last!.timeSeconds, by: 30).enumerated().map { index, t in
-                ModeSpan(startSeconds: t, endSeconds: t + 30, mode: windows[index % windows.count], source: .model)
-            }
-            var legs = [
-                Tripleg(
-                    device: "eve", firstFix: 0, lastFix: points.count - 1, startSeconds: points[0].timeSeconds,
-                    endSeconds: points.last!.timeSeconds, distanceMeters: 4000, mode: windows[0], modeSource: .model)
-            ]
-            LegFusion(legModel: nil, imuClasses: [.still, .walk, .car, .bus, .train], transit: transit).apply(
-                track, legs: &legs, imuSpans: spans)
-            return legs[0]
-        }
-        let confident = decide([.car])
-        #expect(confident.mode == .car && confident.modeSource == .model && confident.evidence?.transit != nil)
-        #expect(confident.modeNote == "the IMU windows' car stands against the transit feed's bus", "\(confident.modeNote ?? "")")
-        // Car and train in turn: a vehicle, not which (no GPS leg model); the feed says bus.
-        let vehicle = decide([.car, .train])
-        #expect(
-            vehicle.mode == .bus && vehicle.modeSource == .transit,
-            "\(String(describing: vehicle.mode)) \(String(describing: vehicle.modeSource))")
-    }
 
     /// A GPS track written fix by fix, in metres east and north of the street's start.
     struct Track {
@@ -199,7 +17,7 @@ import ZIPFoundation
 
         /// A fix here now, and the next `seconds` later.
         mutating func at(_ east: Double, _ north: Double, seconds: Double) {
-            let (lat, lon) = position(east: east, north: north)
+            let (lat, lon) = SyntheticGTFS.position(east: east, north: north)
             points.append(GPXBuilder.Point(lat, lon, time: clock))
             clock = clock.adding(seconds: seconds)
         }
@@ -262,7 +80,7 @@ import ZIPFoundation
         // leg; with the feed, the stay ends at the last fix before the tunnel and the ride is a
         // train leg between the two walks, inside one trip from home to work.
         let folder = try TemporaryFolder()
-        try Self.writeFeed(folder.file("feed"))
+        try SyntheticGTFS.writeFeed(folder.file("feed"))
         _ = try folder.write("in/rider.gpx", Self.metroDay(undergroundSeconds: 600))
         let model = try Self.rulesForGPS(in: folder)
         let plain = try cli.pipeline(["run", "in", "--out", "plain", "--model", model], in: folder.path)
@@ -292,7 +110,7 @@ import ZIPFoundation
 
     @Test func runWithTransitNamesTheBusRideAndKeepsItsEvidence() throws {
         let folder = try TemporaryFolder()
-        try Self.writeFeed(folder.file("feed"))
+        try SyntheticGTFS.writeFeed(folder.file("feed"))
         _ = try folder.write("in/commuter.gpx", Self.day())
         _ = try folder.write("in/rider.gpx", Self.metroDay())
         // The shipped model without its GPS leg model, so that without a feed the speed rules

@@ -1,0 +1,50 @@
+import Foundation
+import MobilityCore
+
+/// A GTFS feed with known answers, written for tests: a bus line with stops every 400 m along a
+/// street at 48° N, and a subway line 2 km north with three stations (one with an entrance), a
+/// gondola route of no kind and a stop without coordinates.
+public enum SyntheticGTFS {
+    public static let latitude = 48.0, longitude = 2.0
+    public static let metresPerDegreeLatitude = Geodesy.earthRadiusMeters * Double.pi / 180
+    public static var metresPerDegreeLongitude: Double { metresPerDegreeLatitude * cos(latitude * Double.pi / 180) }
+
+    /// The position `east` metres east and `north` metres north of the street's start.
+    public static func position(east: Double, north: Double = 0) -> (Double, Double) {
+        (latitude + north / metresPerDegreeLatitude, longitude + east / metresPerDegreeLongitude)
+    }
+
+    public static func writeFeed(_ folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        func write(_ name: String, _ lines: [String]) throws {
+            try (lines.joined(separator: "\r\n") + "\r\n").write(
+                toFile: (folder as NSString).appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        var stops = ["\u{FEFF}stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station"]
+        var times = ["trip_id,arrival_time,departure_time,stop_id,stop_sequence"]
+        for k in 1...14 {
+            let (lat, lon) = position(east: Double(k) * 400, north: 8)
+            stops.append("B\(k),\"Main St \(k)\",\(lat),\(lon),0,")
+            times.append("bus1,08:\(String(format: "%02d", k)):00,08:\(String(format: "%02d", k)):00,B\(k),\(k)")
+        }
+        for (k, east) in [0.0, 3000, 6000].enumerated() {
+            let (lat, lon) = position(east: east, north: 2000)
+            stops.append("S\(k),Station \(k),\(lat),\(lon),1,")
+            stops.append("S\(k)P,Station \(k) platform,\(lat),\(lon),0,S\(k)")
+            times.append("metro1,09:0\(k):00,09:0\(k):00,S\(k)P,\(k + 1)")
+        }
+        let (entranceLatitude, entranceLongitude) = position(east: 3000, north: 2150)
+        stops.append("S1E,Station 1 entrance,\(entranceLatitude),\(entranceLongitude),2,S1")
+        stops.append("X,No coordinates,,,0,")
+        try write("stops.txt", stops)
+        try write("stop_times.txt", times)
+        try write("routes.txt", ["route_id,route_short_name,route_type", "R1,1,3", "M1,M,1", "G,gondola,6"])
+        try write("trips.txt", ["route_id,service_id,trip_id,shape_id", "R1,WD,bus1,", "M1,WD,metro1,shM", "G,WD,gondola1,"])
+        var shape = ["shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence"]
+        for (n, east) in stride(from: 0.0, through: 6000, by: 500).enumerated().reversed() { // out of order on purpose
+            let (lat, lon) = position(east: east, north: 2000)
+            shape.append("shM,\(lat),\(lon),\(n + 1)")
+        }
+        try write("shapes.txt", shape)
+    }
+}
