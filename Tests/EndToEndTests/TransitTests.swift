@@ -3,10 +3,9 @@ import MobilityCore
 import TestSupport
 import Testing
 
-/// Transit context from a GTFS feed the test writes: a bus line with stops every 400 m along
-/// a street at 48° N, and a subway line 2 km north with three stations (one with an entrance).
-/// The feed is read from a folder and a zip, indexed, matched against legs, and `pipeline run
-/// --transit` names a GPS-only bus ride bus and says why in `triplegs.csv`.
+/// `pipeline run --transit` on a GTFS feed the test writes (`SyntheticGTFS`: a bus line along
+/// a street, a subway line 2 km north): a GPS-only bus ride is named bus and says why in
+/// `triplegs.csv`, and a long ride underground is a ride, not a stay.
 @Suite(.serialized) struct TransitTests {
     let cli = PipelineCLI()
 
