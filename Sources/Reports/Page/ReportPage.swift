@@ -38,27 +38,44 @@ public struct ReportPage {
     public func write(published: () throws -> Void = {}) throws {
         var restricted = self
         restricted.isRestricted = true
+        let (publicPage, restrictedPage) = try sections(published: published)
+        try write(publicPage.map(\.html), to: (folder as NSString).appendingPathComponent("report.html"))
+        try restricted.write(restrictedPage.map(\.html), to: OutputLayout.path("report.html", in: OutputLayout.restricted(in: folder)))
+    }
+
+    /// Each page's sections, named, in page order: the published page's and the operator's.
+    /// The heat-map and OD sections are read after `published` returns.
+    func sections(published: () throws -> Void = {}) throws -> (public: [Section], restricted: [Section]) {
+        var restricted = self
+        restricted.isRestricted = true
         let split = try publishedSplit() // read once: the modal split, the trust table and the trips by mode show the same rows
         let (overview, restrictedOverview) = (try overview(), try restricted.overview())
-        let shared = [modalSplit(split), try trust(split)]
+        let (modalSplit, trust) = (modalSplit(split), try trust(split))
         let (publicTrips, restrictedTrips) = (try trips(split), try restricted.trips(split))
         let (publicDwells, restrictedDwells) = (try dwellPlaces(), try restricted.dwellPlaces())
         let (publicComfort, restrictedComfort) = (try comfort(), try restricted.comfort())
-        let operatorOnly = [try restricted.inputs(), try restricted.fileOutcomes(), try restricted.devices()]
+        let (inputs, fileOutcomes, devices) = (try restricted.inputs(), try restricted.fileOutcomes(), try restricted.devices())
         let (publicModes, restrictedModes) = (try classifier(), try restricted.classifier())
         let recordingRides = try restricted.recordingRides()
         let inputCounts = try inputCounts()
         try published()
         let (od, heat) = (try originDestination(), try heatMaps())
-        try write(
-            [overview, inputCounts] + shared + [publicTrips, od, publicDwells, heat, publicComfort, publicModes],
-            to: (folder as NSString).appendingPathComponent("report.html"))
-        try restricted.write(
-            [restrictedOverview] + operatorOnly + shared + [
-                restrictedTrips, od, restrictedDwells, heat, restrictedComfort, recordingRides, restrictedModes
-            ],
-            to: OutputLayout.path("report.html", in: OutputLayout.restricted(in: folder)))
+        let publicPage: [Section] = [
+            ("overview", overview), ("input_counts", inputCounts), ("modal_split", modalSplit), ("trust", trust),
+            ("trips", publicTrips), ("origin_destination", od), ("dwell_places", publicDwells), ("heat_maps", heat),
+            ("comfort", publicComfort), ("classifier", publicModes)
+        ]
+        let restrictedPage: [Section] = [
+            ("overview", restrictedOverview), ("inputs", inputs), ("file_outcomes", fileOutcomes), ("devices", devices),
+            ("modal_split", modalSplit), ("trust", trust), ("trips", restrictedTrips), ("origin_destination", od),
+            ("dwell_places", restrictedDwells), ("heat_maps", heat), ("comfort", restrictedComfort),
+            ("recording_rides", recordingRides), ("classifier", restrictedModes)
+        ]
+        return (publicPage, restrictedPage)
     }
+
+    /// A section of a page: its name (for tests and diffs) and its HTML.
+    typealias Section = (name: String, html: String)
 
     private func write(_ sections: [String], to path: String) throws {
         let page =

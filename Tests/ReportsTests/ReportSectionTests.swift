@@ -1,0 +1,79 @@
+import Foundation
+import MobilityCore
+import Store
+import TestSupport
+import Testing
+
+@testable import Reports
+
+/// Each section of both report pages, on the store of `pipeline run` over the bundled traces,
+/// against its recorded HTML (`Fixtures/report-sections/<page>-<section>.html`): a change to one
+/// section shows as that section's diff, not as a changed hash of the whole page (the golden
+/// record's). Paths of this machine are masked. To re-record on purpose, run with
+/// `REPORT_SECTIONS=record` and commit the fixtures with the reason.
+@Suite(.serialized) struct ReportSectionTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/report-sections")
+
+    /// The run's folder and its store, made once for the suite.
+    nonisolated(unsafe) static let folder = try! TemporaryFolder()
+    static let out: String = {
+        let out = folder.file("out")
+        let run = try! PipelineCLI().pipeline(["run", SharedData.projectRoot + "/traces", "--out", out], in: folder.path)
+        precondition(run.status == 2, "the bundled traces hold one file quarantined on purpose: \(run.stderr)")
+        return out
+    }()
+
+    static func sections() throws -> (public: [ReportPage.Section], restricted: [ReportPage.Section]) {
+        let store = try PipelineStore(path: (out as NSString).appendingPathComponent("pipeline.sqlite"))
+        let model = SharedData.projectRoot + "/models/mode-model.json"
+        return try ReportPage(store: store, folder: out, modelPath: model, calendar: CalendarKeys()).sections()
+    }
+
+    /// This machine's paths, which are not the report's answer.
+    static func masked(_ html: String) -> String {
+        html.replacingOccurrences(of: folder.path, with: "$RUN").replacingOccurrences(of: SharedData.projectRoot, with: "$PROJECT")
+    }
+
+    @Test func everySectionIsAsRecorded() throws {
+        let (publicPage, restrictedPage) = try Self.sections()
+        let record = ProcessInfo.processInfo.environment["REPORT_SECTIONS"] == "record"
+        var compared = 0
+        for (page, sections) in [("public", publicPage), ("restricted", restrictedPage)] {
+            for section in sections {
+                let url = Self.fixtures.appendingPathComponent("\(page)-\(section.name).html")
+                let html = Self.masked(section.html) + "\n"
+                if record {
+                    try Data(html.utf8).write(to: url)
+                    continue
+                }
+                let recorded = try? String(contentsOf: url, encoding: .utf8)
+                #expect(
+                    recorded == html, "\(page) \(section.name) differs from \(url.lastPathComponent); if on purpose, REPORT_SECTIONS=record"
+                )
+                compared += 1
+            }
+        }
+        #expect(record || compared == publicPage.count + restrictedPage.count)
+        #expect(publicPage.count == 10 && restrictedPage.count == 13)
+    }
+
+    /// The sections are the pages: each page holds its sections, in order, and nothing the
+    /// other page alone may show leaks into the published one.
+    @Test func thePagesAreTheirSections() throws {
+        let (publicPage, restrictedPage) = try Self.sections()
+        for (path, sections) in [
+            ((Self.out as NSString).appendingPathComponent("report.html"), publicPage),
+            (OutputLayout.path("report.html", in: OutputLayout.restricted(in: Self.out)), restrictedPage)
+        ] {
+            let page = try String(contentsOfFile: path, encoding: .utf8)
+            var rest = page[...]
+            for section in sections where !section.html.isEmpty { // a section with nothing to say is left out
+                let found = try #require(rest.range(of: section.html), "\(path): \(section.name) is not where the page has it")
+                rest = rest[found.upperBound...]
+            }
+        }
+        let published = publicPage.map(\.html).joined()
+        for device in ["phone-01", "phone-02"] { #expect(!published.contains(device), "the published page names \(device)") }
+        #expect(restrictedPage.map(\.html).joined().contains("phone-01"), "the operator's page names devices")
+    }
+}
