@@ -1,3 +1,4 @@
+import Classify
 import MobilityCore
 
 /// How a leg's motion evidence and its GPS leg model's probabilities make its mode: one rule,
@@ -111,4 +112,11 @@ public struct LegModeRule: Sendable {
         }
         return Decision(mode: best.key, source: .gpsLegModel, note: nil)
     }
+}
+
+extension LegModeRule {
+    /// The mode `run` gives a leg only GPS covers (`decideGPSAlone`), as the leg evaluations
+    /// score it, so what is scored is what runs. (A leg model has two classes or more, so there
+    /// is always a decision; `vehicle` only for a leg without probabilities.)
+    public static let gpsAloneDecision: LegCrossValidation.LegDecision = { LegModeRule().decideGPSAlone($0)?.mode ?? .vehicle }
 }

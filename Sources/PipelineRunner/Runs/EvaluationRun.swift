@@ -149,7 +149,7 @@ public struct EvaluationRun {
                 evaluated: "GPS leg model of \(path)",
                 outcomes: LegCrossValidation.outcomes(
                     of: legModel, labelled, groupBy: groupBy, datasets: datasets, persons: persons,
-                    decide: Self.gpsAloneDecision),
+                    decide: LegModeRule.gpsAloneDecision),
                 hasModel: true, note: note)
             summary.bySource = LegSourceSummary(LegSourceScores.outcomes(labelled, model: legModel, persons: persons, datasets: datasets))
             return summary
@@ -168,11 +168,7 @@ public struct EvaluationRun {
         return LegEvaluationSummary(
             try LegCrossValidation(
                 folds: folds, seed: seed, groupBy: groupBy, datasets: datasets, persons: persons,
-                decide: Self.gpsAloneDecision
+                decide: LegModeRule.gpsAloneDecision
             ).evaluate(labelled))
     }
-
-    /// The mode `run` gives a leg only GPS covers (`LegModeRule.decideGPSAlone`), so what is
-    /// scored is what runs. (A leg model has two classes or more, so there is always a decision.)
-    static let gpsAloneDecision: LegCrossValidation.LegDecision = { LegModeRule().decideGPSAlone($0)?.mode ?? .vehicle }
 }
