@@ -65,8 +65,8 @@ public struct Ride: Sendable {
 /// What the comfort summaries need of one group of check-in rides (a train, or a route from
 /// TAB to): counts, the measured rides' N_MV and a_v values and classes, the ratings' and the
 /// noise's sums and counts (noise added in ride order), and the delays. A single run reduces
-/// its rides to these (`groups`); a distributed run's Spark job merges the same from every
-/// part's rides (spark/pipeline_spark/reductions.py), and `ComfortSummary(group:)` applies the
+/// its rides to these (`groups`); a distributed run's parts write the same groups
+/// (`partialTable`), its Spark job merges them as their columns declare, and `ComfortSummary(group:)` applies the
 /// one set of formulas to either.
 public struct ComfortGroup: Sendable, Equatable {
     public var key: String
@@ -87,6 +87,45 @@ public struct ComfortGroup: Sendable, Equatable {
             ComfortGroup(key: $0.key, rides: $0.value, persons: persons)
         }
     }
+
+    /// A distributed run's part's groups (`train_comfort_groups` keyed by `train`,
+    /// `route_comfort_groups` by `from_station` and `to_station`), before the merge: the groups
+    /// of `groups`, with each one's persons by name and its noise values in ride order (which
+    /// the reducer adds over the parts in order, as `init` adds them).
+    public static func partialTable(_ rides: [Ride], persons: [String: String] = [:], byRoute: Bool) -> PartialTable {
+        var table = partialSchema(byRoute: byRoute)
+        let checkedIn = rides.filter { $0.checkIn != nil }
+        for (key, rides) in Dictionary(
+            grouping: checkedIn, by: { byRoute ? [$0.checkIn!.fromStation, $0.checkIn!.toStation] : [$0.checkIn!.train] })
+        {
+            let group = ComfortGroup(key: key.joined(separator: "\t"), rides: rides, persons: persons)
+            let noise = rides.compactMap { $0.checkIn?.noiseDecibels }
+            var row: [PartialTable.Value] = key.map { .text($0) }
+            row += [.integer(group.rides), .integer(group.measuredRides), .integer(group.devices)]
+            row += [.names(Set(rides.map { persons[$0.device] ?? $0.device })), .numbers(group.nmvs), .numbers(group.totalValues)]
+            row += NMVClass.allCases.map { .integer(group.classCounts[$0] ?? 0) }
+            row += ComfortSummary.ratingNames.flatMap { [.integer(group.ratingSums[$0] ?? 0), .integer(group.ratingCounts[$0] ?? 0)] }
+            row += [.numbers(noise), .integer(noise.count), .numbers(group.departureDelays), .numbers(group.arrivalDelays)]
+            table.append(row)
+        }
+        return table
+    }
+
+    /// `train_comfort_groups` or `route_comfort_groups` without rows: the columns and how each merges.
+    public static func partialSchema(byRoute: Bool) -> PartialTable {
+        let keys = byRoute ? ["from_station", "to_station"] : ["train"]
+        return PartialTable(
+            name: byRoute ? "route_comfort_groups" : "train_comfort_groups", columns: keys.map { .init($0, .key) } + partialColumns)
+    }
+
+    /// The columns after the key's.
+    static let partialColumns: [PartialTable.Column] =
+        [.init("rides", .sum), .init("measured_rides", .sum), .init("devices", .sum), .init("persons", .distinctCount)]
+        + [.init("nmvs", .sortedNumbers), .init("a_vs_mps2", .sortedNumbers)]
+        + NMVClass.allCases.map { .init("class_" + $0.rawValue.replacingOccurrences(of: " ", with: "_"), .sum) }
+        + ComfortSummary.ratingNames.flatMap { [PartialTable.Column($0 + "_sum", .sum), .init($0 + "_n", .sum)] }
+        + [.init("noise_db_sum", .orderedSum), .init("noise_n", .sum)]
+        + [.init("departure_delays_s", .sortedNumbers), .init("arrival_delays_s", .sortedNumbers)]
 
     init(key: String, rides: [Ride], persons: [String: String]) {
         self.key = key

@@ -26,7 +26,7 @@ public struct HeatMap: Sendable {
         self.filter = filter
     }
 
-    /// A map of counts merged elsewhere: a distributed run's Spark job sums every part's
+    /// A map of counts merged elsewhere: a distributed run's Spark job merges every part's
     /// per-device cells (persons counted over all parts), and `published` then applies k here.
     public init(grid: HeatGrid, cells: [HeatGrid.Cell: Counts]) {
         self.grid = grid

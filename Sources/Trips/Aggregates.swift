@@ -19,8 +19,8 @@ func modeRank(_ name: String) -> Int {
 
 /// What the OD table needs of one (origin, destination) pair of geofence ids: its trips'
 /// count, distinct devices, durations and distances, and trips per main mode. A single run
-/// reduces its trips to these (`ODGroup.groups`); a distributed run's Spark job merges the
-/// same groups from every part's trips (spark/pipeline_spark/reductions.py), and `ODMatrix`
+/// reduces its trips to these (`ODGroup.groups`); a distributed run's parts write the same
+/// groups (`partialTable`), its Spark job merges them as their columns declare, and `ODMatrix`
 /// applies the one formula to either.
 public struct ODGroup: Sendable, Equatable {
     public var origin: String?
@@ -45,15 +45,18 @@ public struct ODGroup: Sendable, Equatable {
     /// The groups of `devices`' trips; `persons` names each device's person (the device itself
     /// where it names none).
     public static func groups(_ devices: [DeviceTrips], persons: [String: String] = [:]) -> [ODGroup] {
-        groups(
-            devices.flatMap { device in
-                device.trips.map { trip in
-                    Member(
-                        device: device.device, person: persons[device.device] ?? device.device, origin: trip.originGeofence,
-                        destination: trip.destinationGeofence, durationSeconds: trip.durationSeconds, distanceMeters: trip.distanceMeters,
-                        mainMode: modeName(trip.mainMode))
-                }
-            })
+        groups(members(devices, persons: persons))
+    }
+
+    static func members(_ devices: [DeviceTrips], persons: [String: String]) -> [Member] {
+        devices.flatMap { device in
+            device.trips.map { trip in
+                Member(
+                    device: device.device, person: persons[device.device] ?? device.device, origin: trip.originGeofence,
+                    destination: trip.destinationGeofence, durationSeconds: trip.durationSeconds, distanceMeters: trip.distanceMeters,
+                    mainMode: modeName(trip.mainMode))
+            }
+        }
     }
 
     /// A trip as a group counts it.
@@ -71,9 +74,7 @@ public struct ODGroup: Sendable, Equatable {
 
     /// The groups of `members` by origin and destination.
     public static func groups(_ members: [Member]) -> [ODGroup] {
-        var groups: [[String?]: [Member]] = [:]
-        for member in members { groups[[member.origin, member.destination], default: []].append(member) }
-        return groups.map { key, members in
+        grouped(members).map { key, members in
             ODGroup(
                 origin: key[0], destination: key[1], trips: members.count, devices: Set(members.map(\.device)).count,
                 persons: Set(members.map(\.person)).count,
@@ -81,6 +82,36 @@ public struct ODGroup: Sendable, Equatable {
                 mainModes: Dictionary(members.map { ($0.mainMode, 1) }, uniquingKeysWith: +))
         }
     }
+
+    static func grouped(_ members: [Member]) -> [[String?]: [Member]] {
+        var groups: [[String?]: [Member]] = [:]
+        for member in members { groups[[member.origin, member.destination], default: []].append(member) }
+        return groups
+    }
+
+    /// A distributed run's part's groups (`od_groups`), before the merge: the same groups as
+    /// `groups`, with each one's persons by name (a person may have devices in two parts) and
+    /// its trips' main modes in trip order. The reduced table's columns are these, merged.
+    public static func partialTable(_ devices: [DeviceTrips], persons: [String: String] = [:]) -> PartialTable {
+        var table = partialSchema
+        for (key, members) in grouped(members(devices, persons: persons)) {
+            table.append([
+                .text(key[0]), .text(key[1]), .integer(members.count), .integer(Set(members.map(\.device)).count),
+                .names(Set(members.map(\.person))), .numbers(members.map(\.durationSeconds)), .numbers(members.map(\.distanceMeters)),
+                .texts(members.map(\.mainMode))
+            ])
+        }
+        return table
+    }
+
+    /// `od_groups` without rows: its columns and how each merges.
+    public static let partialSchema = PartialTable(
+        name: "od_groups",
+        columns: [
+            .init("origin_geofence_id", .key), .init("destination_geofence_id", .key), .init("trips", .sum), .init("devices", .sum),
+            .init("persons", .distinctCount), .init("durations_s", .sortedNumbers), .init("distances_m", .sortedNumbers),
+            .init("main_modes", .joined)
+        ])
 }
 
 /// Origin–destination table over geofence zones: one row per (origin, destination) pair of
@@ -281,6 +312,11 @@ public struct ModalTotal: Sendable, Equatable {
     public static func totals(_ devices: [DeviceTrips], persons: [String: String] = [:], calendar: CalendarKeys = CalendarKeys())
         -> [ModalTotal]
     {
+        let (trips, legs) = entries(devices, persons: persons)
+        return totals(trips: trips, legs: legs, calendar: calendar)
+    }
+
+    static func entries(_ devices: [DeviceTrips], persons: [String: String]) -> (trips: [Entry], legs: [Entry]) {
         let trips = devices.flatMap { device in
             device.trips.map {
                 Entry(person: persons[device.device] ?? device.device, startSeconds: $0.startSeconds, mode: modeName($0.mainMode))
@@ -293,30 +329,35 @@ public struct ModalTotal: Sendable, Equatable {
                     distanceMeters: $0.distanceMeters, durationSeconds: $0.durationSeconds)
             }
         }
-        return totals(trips: trips, legs: legs, calendar: calendar)
+        return (trips, legs)
+    }
+
+    /// Calls `add` with each row key (dimension, key, mode) of every trip, then of every leg, in
+    /// the order given: the one grouping of `totals` and `partialTable`.
+    static func forEachRow(trips: [Entry], legs: [Entry], calendar: CalendarKeys, _ add: ([String], Entry, _ isTrip: Bool) -> Void) {
+        for (entries, isTrip) in [(trips, true), (legs, false)] {
+            for entry in entries {
+                for key in keys(startSeconds: entry.startSeconds, calendar: calendar) { add(key + [entry.mode], entry, isTrip) }
+            }
+        }
     }
 
     /// The totals of `trips` (counted) and `legs` (distance and duration added in the order
     /// given: device order, then each device's time order, as the store's ids run).
     public static func totals(trips: [Entry], legs: [Entry], calendar: CalendarKeys = CalendarKeys()) -> [ModalTotal] {
         var totals: [[String]: ModalTotal] = [:], people: [[String]: Set<String>] = [:]
-        func add(_ key: [String], _ mode: String, person: String, trips: Int = 0, distance: Double = 0, duration: Double = 0) {
+        forEachRow(trips: trips, legs: legs, calendar: calendar) { row, entry, isTrip in
             var total =
-                totals[key + [mode]]
-                ?? ModalTotal(dimension: key[0], key: key[1], mode: mode, trips: 0, distanceMeters: 0, durationSeconds: 0, persons: 0)
-            total.trips += trips
-            total.distanceMeters += distance
-            total.durationSeconds += duration
-            totals[key + [mode]] = total
-            people[key + [mode], default: []].insert(person)
-        }
-        for trip in trips {
-            for key in keys(startSeconds: trip.startSeconds, calendar: calendar) { add(key, trip.mode, person: trip.person, trips: 1) }
-        }
-        for leg in legs {
-            for key in keys(startSeconds: leg.startSeconds, calendar: calendar) {
-                add(key, leg.mode, person: leg.person, distance: leg.distanceMeters, duration: leg.durationSeconds)
+                totals[row]
+                ?? ModalTotal(dimension: row[0], key: row[1], mode: row[2], trips: 0, distanceMeters: 0, durationSeconds: 0, persons: 0)
+            if isTrip {
+                total.trips += 1
+            } else {
+                total.distanceMeters += entry.distanceMeters
+                total.durationSeconds += entry.durationSeconds
             }
+            totals[row] = total
+            people[row, default: []].insert(entry.person)
         }
         return totals.map { key, total in
             var total = total
@@ -324,6 +365,48 @@ public struct ModalTotal: Sendable, Equatable {
             return total
         }
     }
+
+    /// A distributed run's part's totals (`modal_totals`), before the merge: the rows of
+    /// `totals`, with each row's persons by name and its legs' distances and durations as
+    /// lists in data-set order, which the reducer adds one at a time over the parts in order,
+    /// as `totals` adds them.
+    public static func partialTable(_ devices: [DeviceTrips], persons: [String: String] = [:], calendar: CalendarKeys = CalendarKeys())
+        -> PartialTable
+    {
+        let (trips, legs) = entries(devices, persons: persons)
+        return partialTable(trips: trips, legs: legs, calendar: calendar)
+    }
+
+    /// The partial rows of `trips` and `legs` (`totals(trips:legs:calendar:)`'s rows).
+    public static func partialTable(trips: [Entry], legs: [Entry], calendar: CalendarKeys = CalendarKeys()) -> PartialTable {
+        var rows: [[String]: (trips: Int, distances: [Double], durations: [Double], persons: Set<String>)] = [:]
+        forEachRow(trips: trips, legs: legs, calendar: calendar) { row, entry, isTrip in
+            var found = rows[row] ?? (0, [], [], [])
+            if isTrip {
+                found.trips += 1
+            } else {
+                found.distances.append(entry.distanceMeters)
+                found.durations.append(entry.durationSeconds)
+            }
+            found.persons.insert(entry.person)
+            rows[row] = found
+        }
+        var table = partialSchema
+        for (row, found) in rows {
+            table.append(
+                row.map { .text($0) } + [.integer(found.trips), .numbers(found.distances), .numbers(found.durations), .names(found.persons)]
+            )
+        }
+        return table
+    }
+
+    /// `modal_totals` without rows: its columns and how each merges.
+    public static let partialSchema = PartialTable(
+        name: "modal_totals",
+        columns: [
+            .init("dimension", .key), .init("dimension_value", .key), .init("travel_mode", .key), .init("trips", .sum),
+            .init("distance_m", .orderedSum), .init("duration_s", .orderedSum), .init("persons", .distinctCount)
+        ])
 }
 
 /// What each device did, as the Compiègne app showed its users: time per mode, hours in

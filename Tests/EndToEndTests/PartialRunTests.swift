@@ -1,5 +1,6 @@
 import Foundation
 import MobilityCore
+import Reports
 import Store
 import TestSupport
 import Testing
@@ -24,15 +25,26 @@ import Testing
         #expect(
             !own.contains { $0.hasPrefix("heatmap") || $0 == "report.html" || $0 == "quarantine.csv" },
             "no heat map, report or quarantine: \(own)")
-        // The modal split's keys of every trip and leg, for the merge to group by: three each
-        // (all, local hour, local weekday; per-device splits are device_stats.csv's).
-        let keys = try CSVTable.read(path: folder.file("part/part-tables/modal_keys.csv"))
-        let trips = try CSVTable.read(path: folder.file("part/part-tables/trips.csv")),
-            legs = try CSVTable.read(path: folder.file("part/part-tables/triplegs.csv"))
-        #expect(keys.columns == ["kind", "id", "dimension", "dimension_value"])
-        #expect(keys.rows.count == 3 * (trips.rows.count + legs.rows.count))
-        #expect(Set(keys.rows.map { $0[2]! }) == ["all", "hour", "weekday"])
-        #expect(keys.rows.filter { $0[2] == "hour" }.allSatisfy { $0[3]!.count == 2 && Int($0[3]!)! < 24 })
+        // The partial groups of what crosses devices, for the merge: one JSON-lines file per
+        // table the schema declares, its first line the declared columns.
+        let partials = try FileManager.default.contentsOfDirectory(atPath: folder.file("part/part-tables/partials")).sorted()
+        #expect(partials == OutputSchema.partialTables.map(\.fileName).sorted())
+        for table in OutputSchema.partialTables {
+            let lines = try String(contentsOfFile: folder.file("part/part-tables/partials/" + table.fileName), encoding: .utf8)
+                .split(separator: "\n")
+            let header = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String]
+            #expect(header == table.columns.map(\.name), "\(table.name)")
+            for line in lines.dropFirst() {
+                let row = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any]
+                #expect(row?.count == table.columns.count, "\(table.name): \(line)")
+            }
+        }
+        let trips = try CSVTable.read(path: folder.file("part/part-tables/trips.csv"))
+        let od = try String(contentsOfFile: folder.file("part/part-tables/partials/od_groups.jsonl"), encoding: .utf8)
+        let tripsInGroups = try od.split(separator: "\n").dropFirst().map {
+            try #require((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any])?[2] as? Int)
+        }
+        #expect(tripsInGroups.reduce(0, +) == trips.rows.count, "every trip in one OD group")
         #expect(first.stderr.contains("partial run: nothing published"))
 
         let store = try PipelineStore(path: folder.file("part/pipeline.sqlite"))

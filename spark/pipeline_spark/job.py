@@ -16,10 +16,12 @@
    joins them (`pipeline locations --links`) into the locations of one pass.
 5. Renumber (executors, renumber.py, parquet_tables.py): each part's rows with data-set
    ids, as chunks of the per-device files and as Parquet datasets partitioned by part.
-6. Reductions (reductions.py, the same Spark job): each renumber task emits its part's
-   partial groups (heat-map cells, OD pairs, modal-split keys, trains and routes), Spark's
-   shuffle brings each group to one reducer task, which merges the parts' partials (persons
-   counted over all parts) and writes the reduced tables as CSV into the work folder.
+6. Reductions (reductions.py, the same Spark job): each renumber task emits the partial
+   groups its part's binary wrote (heat-map cells, OD pairs, modal-split totals, trains and
+   routes; part-tables/partials/), Spark's shuffle brings each group to one reducer task,
+   which merges the parts' partials by each column's declared merge (`pipeline schema
+   --json`; persons counted over all parts) and writes the reduced tables as CSV into the
+   work folder.
    Nothing of them reaches the driver.
 7. Finish (one executor task, assemble.py): the per-device files concatenated, `pipeline
    publish --reduced` on the merged store (k and every formula, in Swift), DIR/restricted/parquet/
@@ -99,12 +101,16 @@ def configuration(binary, run_args):
 
 def output_schema(binary):
     """What the driver takes from `pipeline schema --json`: the CSV names of the per-device
-    tables (per_device) and, per file, the columns holding ids and the rows they name (id_of),
-    which renumber.py renumbers: the id graph is the binary's, not restated here."""
+    tables (per_device); per file, the columns holding ids and the rows they name (id_of),
+    which renumber.py renumbers; and per partial table, its columns and how each merges
+    (merge), which reductions.py applies: the id graph and the grouping rules are the
+    binary's, not restated here."""
     files = json.loads(subprocess.run([binary, "schema", "--json"], check=True, capture_output=True, text=True).stdout)
-    per_device = [f["file"] for f in files if f["per_device"]]
-    id_columns = {f["file"]: {c["name"]: c["id_of"] for c in f["columns"] if c.get("id_of")} for f in files}
-    return per_device, id_columns
+    published = [f for f in files if not f["partial"]]
+    per_device = [f["file"] for f in published if f["per_device"]]
+    id_columns = {f["file"]: {c["name"]: c["id_of"] for c in f["columns"] if c.get("id_of")} for f in published}
+    partials = {f["file"].removesuffix(".jsonl"): [(c["name"], c["merge"]) for c in f["columns"]] for f in files if f["partial"]}
+    return per_device, id_columns, partials
 
 
 class Phases:
@@ -190,15 +196,15 @@ def plan_job(args):
 
     binary = step("binary", args.binary or bundle.driver_binary(args.bundle))
     configured = step("configuration", configuration(binary, args.run_args))
-    per_device_csv, id_columns = step("schema", output_schema(binary))
+    per_device_csv, id_columns, partials = step("schema", output_schema(binary))
     listing = step("listing", planning.list_inputs(binary, [os.path.abspath(p) for p in args.inputs]))
     parts = step("parts", planning.plan(listing, args.partitions))
     steps["waited"] = round(steps["waited"], 3)
-    return Planned(configured, per_device_csv, id_columns, listing, parts, round(sum(v for k, v in steps.items() if k != "waited"), 3), steps)
+    return Planned(configured, per_device_csv, id_columns, partials, listing, parts, round(sum(v for k, v in steps.items() if k != "waited"), 3), steps)
 
 
 # plan_job's result; steps: its seconds per step, "waited" from the process's start to the plan's
-Planned = collections.namedtuple("Planned", "configuration per_device_csv id_columns listing parts seconds steps")
+Planned = collections.namedtuple("Planned", "configuration per_device_csv id_columns partials listing parts seconds steps")
 
 
 def main(argv=None):
@@ -314,11 +320,14 @@ def run_job(args, sc, SparkFiles, phases, planned):
     parquet_dir, tables_dir = os.path.join(run_dir, "parquet"), os.path.join(run_dir, "tables")
     tasks = [{"part_dir": d, "index": r["index"], "counts": r["counts"], "parquet_dir": parquet_dir, "tables_dir": tables_dir,
               "merged_store": os.path.join(run_dir, "merged", "pipeline.sqlite") if dataset_locations else None,
-              "id_columns": planned.id_columns, **numbering[r["index"]]}
+              "id_columns": planned.id_columns, "partials": planned.partials, **numbering[r["index"]]}
              for d, r in zip(part_dirs, results)]
     reduced = os.path.join(run_dir, "reduced")
-    with_comfort = any(os.path.exists(os.path.join(d, "part-tables", "rides.csv")) for d in part_dirs)  # a single run writes comfort files then
-    merged = renumber_and_reduce(sc, tasks, reduced, with_comfort)
+    written = sorted({name.removesuffix(".jsonl") for d in part_dirs  # the partial tables some part wrote (comfort: when it ran)
+                      for name in (os.listdir(os.path.join(d, "part-tables", "partials"))
+                                   if os.path.isdir(os.path.join(d, "part-tables", "partials")) else [])
+                      if name.removesuffix(".jsonl") in planned.partials})
+    merged = renumber_and_reduce(sc, tasks, reduced, planned.partials, written)
     phases.done("renumber")
     # What the driver spent while the executors ran the parts and their renumbering: waiting,
     # which costs spark-submit's JVM CPU for as long as it lasts (heartbeats, the scheduler's
@@ -329,7 +338,7 @@ def run_job(args, sc, SparkFiles, phases, planned):
     phases.seconds["renumber"] = round(phases.seconds["renumber"] - reduce_s, 3)
     phases.seconds["reductions"] = round(reduce_s, 3)
     renumbered = sorted((s for m in merged for s in m["summaries"]), key=lambda s: s["index"])
-    per_part = sum(m["cells_if_k_per_part"] for m in merged)
+    per_part = sum(m["flagged"].get("heat_cells.part_alone_meets_k", 0) for m in merged)
     located, store_task_s = store_job.result()
     background.shutdown()
     if located:
@@ -393,7 +402,7 @@ def tile_links(sc, tasks, epsilon_m, tile_deg, binary, config_args, folder):
     return tiled
 
 
-def renumber_and_reduce(sc, tasks, reduced, with_comfort):
+def renumber_and_reduce(sc, tasks, reduced, partials, tables):
     """Stages 5 and 6 as one job: the map tasks renumber a part each and emit its partial
     groups; Spark's shuffle brings each group's partials to one reducer, which merges them
     and writes the reduced tables into `reduced` (reductions.py). Returns each reducer's
@@ -406,7 +415,7 @@ def renumber_and_reduce(sc, tasks, reduced, with_comfort):
         yield from found
     reducers = max(1, min(len(tasks), sc.defaultParallelism))
     return (sc.parallelize(tasks, len(tasks)).flatMap(renumber_and_emit).partitionBy(reducers, reductions.bucket)
-            .mapPartitionsWithIndex(lambda i, items: reductions.reduce_bucket(i, items, reduced, with_comfort)).collect())
+            .mapPartitionsWithIndex(lambda i, items: reductions.reduce_bucket(i, items, reduced, partials, tables)).collect())
 
 
 def pause_for_test(folder, index):

@@ -198,7 +198,7 @@ def renumber_part(task):
     numbering = Numbering(task["offsets"], task["rides"], task["id_columns"], locations)
     folder = os.path.join(part_dir, "part-tables")
     files = {name: layout.read_text(os.path.join(folder, name)) for name in os.listdir(folder)
-             if name in CSV_FILES or name in RIDE_FILES or name in GEOJSON_FILES}  # not modal_keys.csv: reductions.py reads it
+             if name in CSV_FILES or name in RIDE_FILES or name in GEOJSON_FILES}  # not partials/: reductions.py reads it
     write_chunks(part_dir, files, numbering)
     from . import parquet_tables
     rows = parquet_tables.write_part(part_dir, index, numbering, task["parquet_dir"], task["tables_dir"])

@@ -5,7 +5,8 @@ import MobilityCore
 import Reports
 import Trips
 
-/// The reductions a distributed run's Spark job computes over every part's rows, read by
+/// The reductions a distributed run's Spark job merges from every part's partial groups (the
+/// tables and columns of `OutputSchema.partialTables`, each column merged as it declares), read by
 /// `pipeline publish --reduced DIR`, which applies the formulas and formatting rules a single
 /// run applies (`ODMatrix(groups:)`, `ModalSplit(totals:)`, `ComfortSummary(group:)`,
 /// `HeatMap.published`): each formula lives once, in Swift.

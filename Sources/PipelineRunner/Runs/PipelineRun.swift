@@ -64,6 +64,8 @@ public struct PipelineRun {
     /// summaries cover the part only and are not the data set's; no heat map is written.
     public static let partTablesName = "part-tables"
     var filesFolder: String { partial ? (outputFolder as NSString).appendingPathComponent(Self.partTablesName) : outputFolder }
+    /// Where a partial run writes its partial groups of what crosses devices (`PartialTable`).
+    var partialsFolder: String? { partial ? (filesFolder as NSString).appendingPathComponent(PartialTable.folderName) : nil }
     /// Where the files that identify people go (`OutputLayout`): `restricted/`, or a part's
     /// work folder.
     var restrictedFolder: String { partial ? filesFolder : OutputLayout.restricted(in: outputFolder) }
@@ -249,7 +251,7 @@ public struct PipelineRun {
         (trips.transit, trips.transitDescription) = try transitFeed.map { try TransitRun.index(feed: $0, progress: progress) } ?? (nil, nil)
         trips.parameters = configuration.trips
         trips.minimumPersons = configuration.heatmap.minimumPersons
-        (trips.calendar, trips.writesModalKeys) = (calendar, partial)
+        (trips.calendar, trips.partialsFolder) = (calendar, partialsFolder)
         let tripSummary = try trips.run(store: store, progress: progress)
         (summary.odMatrix, summary.modalSplit) = (tripSummary.odMatrix, tripSummary.modalSplit)
         summary.warnings += [tripSummary.transitWarning, tripSummary.jumpWarning, tripSummary.undecidedWarning].compactMap { $0 }
@@ -259,7 +261,7 @@ public struct PipelineRun {
         var heatMap = HeatMapRun(storePath: storePath, reportsFolder: outputFolder)
         heatMap.parameters = configuration.heatmap
         heatMap.calendar = calendar
-        (heatMap.keepDeviceCells, heatMap.writesFiles) = (partial, !partial)
+        (heatMap.keepDeviceCells, heatMap.writesFiles, heatMap.partialsFolder) = (partial, !partial, partialsFolder)
         let heatSummary = try heatMap.run(store: store, progress: progress)
         (summary.cells, summary.suppressedCells) = (heatSummary.cells, heatSummary.suppressedCells)
         progress.log(
@@ -273,6 +275,7 @@ public struct PipelineRun {
         comfort.restrictedFolder = restrictedFolder
         comfort.minimumPersons = configuration.heatmap.minimumPersons
         comfort.ownedDevices = ownedDevices
+        comfort.partialsFolder = partialsFolder
         comfort.maxRideSeconds = configuration.comfort.maxRideSeconds
         comfort.metrics.jerkThresholdMetersPerSecond3 = configuration.comfort.jerkThresholdMetersPerSecond3
         comfort.metrics.accelerationThresholdMetersPerSecond2 = configuration.comfort.accelerationThresholdMetersPerSecond2

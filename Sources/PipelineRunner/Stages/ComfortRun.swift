@@ -26,6 +26,9 @@ public struct ComfortRun {
     /// Check-ins of devices outside this range belong to another part of a distributed run
     /// (`pipeline run --partial --devices-from … --devices-before …`) and are left to it.
     public var ownedDevices = DeviceRange()
+    /// A distributed run's part: also write its partial groups (`train_comfort_groups`,
+    /// `route_comfort_groups`; `ComfortGroup.partialTable`) into this folder for the merge.
+    public var partialsFolder: String?
     public var maxRideSeconds = RideWindow.Parameters.maxRideSeconds
     public var metrics = RideMetrics.Parameters()
     /// Which recordings become rides without a check-in.
@@ -184,6 +187,12 @@ public struct ComfortRun {
             summary.published = try ComfortTables(rides: rides, persons: try store.devicePersons(), minimumPersons: minimumPersons)
                 .write(to: reportsFolder, restricted: restricted)
             if summary.published.trains + summary.published.routes + summary.published.underK > 0 { progress.log(summary.published.line) }
+        }
+        if let partialsFolder {
+            let persons = try store.devicePersons()
+            for byRoute in [false, true] {
+                try ComfortGroup.partialTable(rides, persons: persons, byRoute: byRoute).write(to: partialsFolder)
+            }
         }
         summary.rides = rides.count
         summary.trains = Set(rides.compactMap(\.checkIn?.train)).count

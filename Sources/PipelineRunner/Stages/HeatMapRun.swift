@@ -20,6 +20,9 @@ public struct HeatMapRun {
     public var keepDeviceCells = false
     /// Write the published maps into `reportsFolder` (false: the store only).
     public var writesFiles = true
+    /// A distributed run's part: also write its partial groups (`heatmaps`, `heat_cells`;
+    /// `HeatMapPartials`) into this folder for the merge. Needs `keepDeviceCells`.
+    public var partialsFolder: String?
 
     public init(storePath: String, reportsFolder: String) {
         self.storePath = storePath
@@ -82,6 +85,18 @@ public struct HeatMapRun {
             if row.map == "all" { (summary.cells, summary.suppressedCells) = (row.cells.count, row.suppressed) }
         }
         try store.replaceHeatMaps(rows, deviceCells: deviceCells)
+        if let partialsFolder {
+            var partials = HeatMapPartials()
+            for cell in deviceCells {
+                partials.add(
+                    map: cell.map, cellID: cell.cellID, device: cell.device, person: cell.person, fixes: cell.fixes,
+                    dwellSeconds: cell.dwellSeconds)
+            }
+            let maps = rows.map {
+                HeatMapPartials.Map(name: $0.map, cellMeters: $0.cellMeters, minimumPersons: $0.minimumPersons, filter: $0.filter)
+            }
+            for table in partials.tables(maps: maps) { try table.write(to: partialsFolder) }
+        }
         summary.files = writesFiles ? try HeatMapFiles(maps: rows, grid: grid).write(to: reportsFolder, cells: published) : []
         summary.devices = names.count
         summary.cellMeters = grid.cellMeters

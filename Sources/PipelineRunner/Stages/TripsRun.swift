@@ -22,8 +22,9 @@ public struct TripsRun {
     /// Write the trip tables and GeoJSON into `reportsFolder` (false: the store only, as a
     /// partial run of `pipeline run --partial` keeps them).
     public var writesFiles = true
-    /// A distributed run's part: also `modal_keys.csv` (`TripTables.modalKeys`) for the merge.
-    public var writesModalKeys = false
+    /// A distributed run's part: also write its partial groups (`od_groups`, `modal_totals`;
+    /// `TripTables.partialTables`) into this folder for the merge.
+    public var partialsFolder: String?
     public var parameters = TripStageParameters()
     public var calendar = CalendarKeys()
     public var grouping = TrackGrouping.device
@@ -188,8 +189,8 @@ public struct TripsRun {
             try tables.write(to: reportsFolder, restricted: restricted)
             try TripGeoJSON(result: result, geofences: geofences).write(to: restricted)
         }
-        if writesModalKeys {
-            try tables.modalKeys().write(to: (reportsFolder as NSString).appendingPathComponent(TripTables.modalKeysName))
+        if let partialsFolder {
+            for table in tables.partialTables() { try table.write(to: partialsFolder) }
         }
         try store.finishRun(id: runID, counts: RunCounts())
         summary.secondsWriting = lap()

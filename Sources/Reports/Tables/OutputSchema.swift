@@ -1,6 +1,7 @@
 import Foundation
 import Comfort
 import Features
+import HeatMaps
 import MobilityCore
 import Trips
 
@@ -247,6 +248,20 @@ public struct OutputSchema: Sendable {
         "features.csv", "`pipeline features`: every window's features (units in the names).",
         "trace text, device text, \(interval), label text, label_mode text", columns(FeatureSchema.names, .real))
 
+    // MARK: A distributed run's partial groups
+
+    /// What each part of a distributed run writes of the tables that cross devices, before
+    /// the merge (`OUT/part-tables/partials/<name>.jsonl`, `PartialTable`; never published):
+    /// each column with how the reducer merges it over the parts. The reduced table has the
+    /// same columns, merged (`pipeline publish --reduced`, `ReducedTables`).
+    public static let partialTables: [PartialTable] = [
+        HeatMapPartials.mapSchema, HeatMapPartials.cellSchema, ODGroup.partialSchema, ModalTotal.partialSchema,
+        ComfortGroup.partialSchema(byRoute: false), ComfortGroup.partialSchema(byRoute: true)
+    ]
+
+    /// Where a part's partial table lies below the part's output folder.
+    public static func path(of partial: PartialTable) -> String { "part-tables/\(PartialTable.folderName)/\(partial.fileName)" }
+
     public static func named(_ file: String) -> OutputSchema? { (runFiles + [features]).first { $0.file == file } }
 }
 
@@ -282,6 +297,20 @@ extension OutputSchema {
         for schema in runFiles + [features] {
             page += "#### `\(schema.file)`\n\n\(schema.about)\n\n| column | type | unit |\n|---|---|---|\n"
             for column in schema.columns { page += "| `\(column.name)` | \(column.type.rawValue) | \(column.unit) |\n" }
+            page += "\n"
+        }
+        page += """
+            ### A distributed run's partial groups
+
+            What each part of a distributed run writes of the tables that cross devices (`part-tables/partials/`, JSON \
+            lines: the column names, then one array per group), and how the merge combines each column's values of one \
+            group over the parts (docs/distributed.md). Never published.
+
+
+            """
+        for partial in partialTables {
+            page += "#### `\(partial.fileName)`\n\n| column | merge | how |\n|---|---|---|\n"
+            for column in partial.columns { page += "| `\(column.name)` | \(column.merge.rawValue) | \(column.merge.about) |\n" }
             page += "\n"
         }
         return page

@@ -187,25 +187,14 @@ public struct TripTables {
 
     func odMatrixCSV() -> CSVWriter { Self.odMatrix(odMatrix, geofences: geofences) }
 
-    /// A distributed run's part (`modal_keys.csv`, never published): the modal split's keys of
-    /// each trip and leg (`ModalTotal.keys`), so that the Spark job groups by them and no
-    /// second copy of the calendar arithmetic exists. Columns `kind,id,dimension,dimension_value`.
-    public static let modalKeysName = "modal_keys.csv"
-
-    public func modalKeys() -> CSVWriter {
-        var csv = CSVWriter(columns: ["kind", "id", "dimension", "dimension_value"])
-        for (deviceIndex, device) in result.devices.enumerated() {
-            for (kind, starts, id) in [
-                ("trip", device.trips.map(\.startSeconds), ids.trip), ("tripleg", device.triplegs.map(\.startSeconds), ids.tripleg)
-            ] {
-                for (index, start) in starts.enumerated() {
-                    for key in ModalTotal.keys(startSeconds: start, calendar: calendar) {
-                        csv.append([kind, String(id(deviceIndex, index)), key[0], key[1]])
-                    }
-                }
-            }
-        }
-        return csv
+    /// A distributed run's part's partial groups of the OD table and the modal split (never
+    /// published): the groups a single run reduces its trips to, before the merge
+    /// (`ODGroup.partialTable`, `ModalTotal.partialTable`).
+    public func partialTables() -> [PartialTable] {
+        [
+            ODGroup.partialTable(result.devices, persons: persons),
+            ModalTotal.partialTable(result.devices, persons: persons, calendar: calendar)
+        ]
     }
 
     /// The modal split of the trips, with k persons per row and complementary suppression.
