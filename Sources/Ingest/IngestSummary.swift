@@ -1,5 +1,4 @@
 import Foundation
-import Ingest
 import MobilityCore
 
 /// What one `ingest` run did, as printed with `--json` (keys in snake_case).
@@ -11,6 +10,9 @@ public struct IngestSummary: Encodable {
         @NullEncodable public var column: Int?
         public var code: String
         public var reason: String
+        public init(path: String, line: Int?, column: Int?, code: String, reason: String) {
+            (self.path, self.line, self.column, self.code, self.reason) = (path, line, column, code, reason)
+        }
     }
 
     /// Inputs found (files and Sensor Logger folders).
@@ -21,6 +23,7 @@ public struct IngestSummary: Encodable {
     public struct MovedInput: Encodable, Sendable {
         public var from: String
         public var to: String
+        public init(from: String, to: String) { (self.from, self.to) = (from, to) }
     }
 
     /// Inputs whose content was read before under another path that no longer exists: the
@@ -39,6 +42,7 @@ public struct IngestSummary: Encodable {
     public struct SkippedFile: Encodable, Sendable {
         public var path: String
         public var reason: String
+        public init(path: String, reason: String) { (self.path, self.reason) = (path, reason) }
     }
 
     /// Files whose extension is not a trace format (README, licence …), and paths that are
@@ -67,9 +71,9 @@ public struct IngestSummary: Encodable {
     /// Files read with the user's `--columns` mapping in this run.
     public var filesReadWithColumns = 0
     /// The run's `--columns` mappings (`ColumnMappingSpec.text`) applied to some file.
-    var mappingsUsed: [String] = [] // sorted, each once: a Set's order changes from process to process
+    public internal(set) var mappingsUsed: [String] = [] // sorted, each once: a Set's order changes from process to process
 
-    mutating func used(mapping text: String) {
+    public mutating func used(mapping text: String) {
         guard !mappingsUsed.contains(text) else { return }
         mappingsUsed.append(text)
         mappingsUsed.sort()
@@ -82,11 +86,11 @@ public struct IngestSummary: Encodable {
     /// 0 all inputs read, 2 some inputs quarantined, 1 fatal error.
     public var exitStatus = 0
 
-    init(store: String) {
+    public init(store: String) {
         self.store = store
     }
 
-    mutating func add(_ result: IngestResult) {
+    public mutating func add(_ result: IngestResult) {
         fixes += result.fixesKept
         waypoints += result.waypointsKept
         imuSamples += result.imuSamples
