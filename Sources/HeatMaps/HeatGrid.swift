@@ -1,4 +1,5 @@
 import Foundation
+import MobilityCore
 
 /// A metric grid over the globe: rows of `cellMeters` in latitude; within each row, columns of
 /// `cellMeters` in longitude at the row's centre latitude. Every cell is cellMeters square to
@@ -53,5 +54,24 @@ public struct HeatGrid: Hashable, Sendable, Codable {
     /// "<size>m:<row>:<column>", e.g. "100m:54321:1234".
     public func id(_ cell: Cell) -> String {
         "\(Int(cellMeters))m:\(cell.row):\(cell.column)"
+    }
+
+    /// The cell `id` names, nil when it is not one of this grid's ids (`id(_:)` read back).
+    public func cell(id: String) -> Cell? {
+        let parts = id.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "\(Int(cellMeters))m", let row = Int32(parts[1]), let column = Int32(parts[2]) else {
+            return nil
+        }
+        let cell = Cell(row: row, column: column)
+        return self.id(cell) == id ? cell : nil
+    }
+
+    /// The cell `id` names in heat map `map`; a stored or reduced id that is not one is an error.
+    public func cell(id: String, map: String) throws -> Cell {
+        guard let cell = cell(id: id) else {
+            throw PipelineError(
+                .malformedTable, "heat map \(map): cell id \"\(id)\" is not <size>m:<row>:<column> with the map's cell size")
+        }
+        return cell
     }
 }

@@ -113,7 +113,7 @@ public struct PublishRun: Sendable {
             let grid = HeatGrid(cellMeters: map.cellMeters)
             let cells = try map.cells.map {
                 (
-                    cell: try cell(map.map, $0.id, grid),
+                    cell: try grid.cell(id: $0.id, map: map.map),
                     counts: HeatMap.Counts(
                         fixes: $0.fixes, devices: $0.devices, persons: $0.persons,
                         dwellSeconds: $0.dwellSeconds)
@@ -163,17 +163,5 @@ public struct PublishRun: Sendable {
     /// "all" first, then the modes in `Mode` order, as `HeatMapRun` writes them.
     static func inRunOrder(_ maps: [PipelineStore.HeatMapRows]) -> [PipelineStore.HeatMapRows] {
         maps.sorted { HeatMap.runsBefore($0.map, $1.map) }
-    }
-
-    static func cell(_ map: String, _ id: String, _ grid: HeatGrid) throws -> HeatGrid.Cell {
-        let badCellID = PipelineError(
-            .malformedTable, "heat map \(map): cell id \"\(id)\" is not <size>m:<row>:<column> with the map's cell size")
-        let parts = id.split(separator: ":")
-        guard parts.count == 3, parts[0] == "\(Int(grid.cellMeters))m", let row = Int32(parts[1]), let column = Int32(parts[2]) else {
-            throw badCellID
-        }
-        let cell = HeatGrid.Cell(row: row, column: column)
-        guard grid.id(cell) == id else { throw badCellID }
-        return cell
     }
 }

@@ -2,7 +2,6 @@ import Comfort
 import Foundation
 import HeatMaps
 import MobilityCore
-import Reports
 import Trips
 
 /// The reductions a distributed run's Spark job merges from every part's partial groups (the
@@ -145,7 +144,7 @@ public struct ReducedTables {
             guard let cellMeters = maps[name]?.cellMeters else {
                 throw PipelineError(.malformedTable, "\(row.path):\(row.line): heat map \(name) is not in the table heatmaps")
             }
-            let cell = try PublishRun.cell(name, try row.text("cell_id"), HeatGrid(cellMeters: cellMeters))
+            let cell = try HeatGrid(cellMeters: cellMeters).cell(id: try row.text("cell_id"), map: name)
             // In place: a copy of the map taken out and put back copied its cells on every row.
             maps[name]?.cells[cell] = HeatMap.Counts(
                 fixes: try row.integer("fixes"), devices: try row.integer("devices"),
