@@ -126,55 +126,21 @@ public struct HeatMapRun {
     }
 }
 
-/// The overall heat map and one per mode, filled one track at a time (the tracks of one person
-/// one after another) and published under k persons: the single run's maps (`HeatMapRun`) and
-/// a release window's (`ReleaseRun`) are the same code on different fixes.
-struct HeatMapLayers {
-    let grid: HeatGrid
-    let filter: HeatMapFilter
-    private var overall: HeatMap
-    private var byMode: [Mode: HeatMap] = [:]
-
-    init(grid: HeatGrid, filter: HeatMapFilter) {
-        (self.grid, self.filter) = (grid, filter)
-        overall = HeatMap(grid: grid, filter: filter)
-    }
-
-    /// Adds `track` with the modes of its staypoints and legs; returns those modes and the
-    /// per-mode maps it was added to.
-    @discardableResult
-    mutating func add(
-        _ track: DeviceTrack, intervals: (stays: [(start: Double, end: Double)], legs: [(start: Double, end: Double, mode: Mode?)]),
-        person: String
-    ) -> (modes: FixModes, maps: [Mode]) {
-        let modes = FixModes(track: track, staypoints: intervals.stays, legs: intervals.legs)
-        overall.add(track, modes: modes, person: person)
-        var maps: [Mode] = []
-        for mode in Set(intervals.legs.compactMap(\.mode) + (intervals.stays.isEmpty ? [] : [.still])).sorted()
-        where filter.modes?.contains(mode) ?? true {
-            var map = byMode[mode] ?? HeatMap(grid: grid, filter: filter.only(mode))
-            map.add(track, modes: modes, person: person)
-            byMode[mode] = map
-            maps.append(mode)
-        }
-        return (modes, maps)
-    }
-
-    /// Every map's rows ("all" first, then the modes in order) with the cells k persons or
-    /// more were in, and those cells by map, for the files.
+extension HeatMapLayers {
+    /// Every map's store rows ("all" first, then the modes in order) with the cells k persons
+    /// or more were in, and those cells by map, for the files.
     func published(minimumPersons k: Int, filterDescription: String)
         -> (rows: [PipelineStore.HeatMapRows], cells: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]])
     {
         var rows: [PipelineStore.HeatMapRows] = []
-        var published: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]] = [:]
-        for (name, map) in [("all", overall)] + byMode.sorted(by: { $0.key < $1.key }).map({ ($0.key.rawValue, $0.value) }) {
-            let (cells, suppressed) = map.published(minimumPersons: k)
-            published[name] = cells
+        var cells: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]] = [:]
+        for map in published(minimumPersons: k) {
+            cells[map.name] = map.cells
             rows.append(
                 .init(
-                    map: name, cellMeters: grid.cellMeters, minimumPersons: k, filter: filterDescription,
-                    cells: cells.map { HeatMapRun.row(grid, $0.cell, $0.counts) }, suppressed: suppressed))
+                    map: map.name, cellMeters: grid.cellMeters, minimumPersons: k, filter: filterDescription,
+                    cells: map.cells.map { HeatMapRun.row(grid, $0.cell, $0.counts) }, suppressed: map.suppressed))
         }
-        return (rows, published)
+        return (rows, cells)
     }
 }

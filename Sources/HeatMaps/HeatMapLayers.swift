@@ -1,0 +1,47 @@
+import MobilityCore
+
+/// The overall heat map and one per mode, filled one track at a time (the tracks of one person
+/// one after another) and published under k persons: the single run's maps and a release
+/// window's are the same code on different fixes.
+public struct HeatMapLayers: Sendable {
+    public let grid: HeatGrid
+    public let filter: HeatMapFilter
+    private var overall: HeatMap
+    private var byMode: [Mode: HeatMap] = [:]
+
+    public init(grid: HeatGrid, filter: HeatMapFilter) {
+        (self.grid, self.filter) = (grid, filter)
+        overall = HeatMap(grid: grid, filter: filter)
+    }
+
+    /// Adds `track` with the modes of its staypoints and legs; returns those modes and the
+    /// per-mode maps it was added to.
+    @discardableResult
+    public mutating func add(
+        _ track: DeviceTrack, intervals: (stays: [(start: Double, end: Double)], legs: [(start: Double, end: Double, mode: Mode?)]),
+        person: String
+    ) -> (modes: FixModes, maps: [Mode]) {
+        let modes = FixModes(track: track, staypoints: intervals.stays, legs: intervals.legs)
+        overall.add(track, modes: modes, person: person)
+        var maps: [Mode] = []
+        for mode in Set(intervals.legs.compactMap(\.mode) + (intervals.stays.isEmpty ? [] : [.still])).sorted()
+        where filter.modes?.contains(mode) ?? true {
+            var map = byMode[mode] ?? HeatMap(grid: grid, filter: filter.only(mode))
+            map.add(track, modes: modes, person: person)
+            byMode[mode] = map
+            maps.append(mode)
+        }
+        return (modes, maps)
+    }
+
+    /// Every map ("all" first, then the modes in order) with the cells k persons or more were
+    /// in, and how many cells it suppressed.
+    public func published(minimumPersons k: Int) -> [(
+        name: String, cells: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)], suppressed: Int
+    )] {
+        ([("all", overall)] + byMode.sorted(by: { $0.key < $1.key }).map { ($0.key.rawValue, $0.value) }).map { name, map in
+            let (cells, suppressed) = map.published(minimumPersons: k)
+            return (name, cells, suppressed)
+        }
+    }
+}
