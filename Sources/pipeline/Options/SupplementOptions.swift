@@ -1,4 +1,5 @@
 import ArgumentParser
+import Classify
 import Features
 import Foundation
 import MobilityCore

@@ -25,27 +25,19 @@ public struct Supplement: Sendable {
         self.thinnedRatesHz = thinnedRatesHz
     }
 
-    /// The supplement's labelled windows of `modes`, with devices renamed.
-    public func table(loader: RecordingLoader, window: WindowParameters, progress: ProgressReporter) throws -> (
-        table: FeatureTable, recordings: Int
-    ) {
-        var run = FeatureRun(loader: loader, window: window)
-        if let rates = thinnedRatesHz {
-            let copies = thinnedCopies
-            run.variants = { recording in
-                // Seeded by the device and file name, not the whole path, so the same files give the same draws in any folder.
-                var generator = SeededGenerator(
-                    seed: Self.stableHash(recording.device + "/" + (recording.trace as NSString).lastPathComponent))
-                return [recording]
-                    + (0..<copies).map { _ in
-                        recording.thinned(toRateHz: generator.uniform(rates), seed: generator.next())
-                    }
-            }
-        }
-        let output = try run.run(paths, progress: progress)
-        var table = output.table.filter { window in window.mode.map { modes?.contains($0) ?? true } ?? false }
+    /// A recording as read and, with `thinnedRatesHz`, its `thinnedCopies` thinned copies.
+    public func variants(_ recording: Recording) -> [Recording] {
+        guard let rates = thinnedRatesHz else { return [recording] }
+        // Seeded by the device and file name, not the whole path, so the same files give the same draws in any folder.
+        var generator = SeededGenerator(seed: Self.stableHash(recording.device + "/" + (recording.trace as NSString).lastPathComponent))
+        return [recording] + (0..<thinnedCopies).map { _ in recording.thinned(toRateHz: generator.uniform(rates), seed: generator.next()) }
+    }
+
+    /// The windows of `table` labelled with one of `modes`, their devices renamed.
+    public func kept(_ table: FeatureTable) -> FeatureTable {
+        var table = table.filter { window in window.mode.map { modes?.contains($0) ?? true } ?? false }
         for index in table.windows.indices { table.windows[index].device = "supplement:" + table.windows[index].device }
-        return (table, output.report.recordings)
+        return table
     }
 
     /// What trained a model, for its provenance: paths, modes and augmentation.
