@@ -97,10 +97,16 @@ public struct LegTrainer: Sendable {
     /// The labelled legs of `table` a model can learn from (a known mode of movement).
     public static func labelled(_ table: LegTable) -> LegTable { table.filter { $0.mode != nil && $0.mode != .still } }
 
+    /// Modes of movement a leg model needs among its labelled legs: it tells modes apart.
+    public static let minimumModes = 2
+
+    /// The modes of movement of `table`'s labelled legs, in `Mode` order.
+    public static func modes(_ table: LegTable) -> [Mode] { Array(Set(labelled(table).legs.compactMap(\.mode))).sorted() }
+
     public func train(_ table: LegTable) throws -> GPSLegModel {
         let labelled = Self.labelled(table)
-        let classes = Array(Set(labelled.legs.compactMap(\.mode))).sorted()
-        guard classes.count >= 2 else {
+        let classes = Self.modes(labelled)
+        guard classes.count >= Self.minimumModes else {
             throw PipelineError(
                 .cannotTrain,
                 "a GPS leg model needs labelled legs of at least two modes of movement; found "

@@ -80,8 +80,8 @@ public struct TrainingRun {
         progress: ProgressReporter
     ) throws -> GPSLegModel? {
         let labelled = LegTrainer.labelled(legs)
-        let modes = Set(labelled.legs.compactMap { $0.mode })
-        guard modes.count >= 2 else {
+        let modes = LegTrainer.modes(labelled)
+        guard modes.count >= LegTrainer.minimumModes else {
             progress.log(
                 "no GPS leg model: the inputs have labelled GPS legs of \(modes.count) modes of movement "
                     + (modes.isEmpty ? "" : "(\(modes.map { $0.rawValue }.sorted().joined(separator: ", "))) ")
