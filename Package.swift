@@ -101,7 +101,8 @@ let package = Package(
         .testTarget(
             name: "FusionTests", dependencies: ["Fusion", "Classify", "Features", "MobilityCore", "Trips", "Transit", "TestSupport"]),
         .testTarget(name: "TripsTests", dependencies: ["Trips", "MobilityCore"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Store", "MobilityCore", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "ReportsTests", dependencies: ["Reports", "Store", "HeatMaps", "MobilityCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "TransitTests",
             dependencies: ["Transit", "MobilityCore", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),

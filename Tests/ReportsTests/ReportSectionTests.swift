@@ -1,4 +1,5 @@
 import Foundation
+import HeatMaps
 import MobilityCore
 import Store
 import TestSupport
@@ -26,7 +27,11 @@ import Testing
     static func sections() throws -> (public: [ReportPage.Section], restricted: [ReportPage.Section]) {
         let store = try PipelineStore(path: (out as NSString).appendingPathComponent("pipeline.sqlite"))
         let model = SharedData.projectRoot + "/models/mode-model.json"
-        return try ReportPage(store: store, folder: out, modelPath: model, calendar: CalendarKeys()).sections()
+        let k = HeatMapParameters().minimumPersons
+        return try ReportPage(
+            facts: try store.reportFacts(defaultMinimumPersons: k), folder: out, modelPath: model, calendar: CalendarKeys()
+        )
+        .sections { try store.publishedReportFacts(defaultMinimumPersons: k) }
     }
 
     /// This machine's paths, which are not the report's answer.

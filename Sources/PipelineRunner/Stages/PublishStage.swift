@@ -46,17 +46,26 @@ struct PublishStage: Sendable {
             { [self] in written.store(try gate.opening { (try first(), try files()) }, at: 0) },
             { [self] in
                 let started = Date()
-                var report = ReportPage(store: store, folder: outputFolder, modelPath: modelPath, calendar: calendar)
+                let k = HeatMapParameters().minimumPersons // where no stage recorded one
+                var report = ReportPage(
+                    facts: try store.reportFacts(defaultMinimumPersons: k), folder: outputFolder, modelPath: modelPath, calendar: calendar)
                 report.perDeviceTablesAsParquet =
                     (tablesFolder as NSString).standardizingPath
                     != (OutputLayout.restricted(in: outputFolder) as NSString).standardizingPath
-                try report.write(published: gate.wait)
+                try report.write {
+                    try gate.wait()
+                    return try store.publishedReportFacts(defaultMinimumPersons: k)
+                }
                 seconds.store(Date().timeIntervalSince(started), at: 0)
             },
             { [self] in
                 let started = Date()
                 try GeoPackageOutput(folder: outputFolder, tablesFolder: tablesFolder).write(
-                    store: store, geofences: try store.geofences(), published: gate.wait)
+                    legLines: { [store] in try store.forEachTriplegGeometry(part: $0, of: $1, $2) }, geofences: try store.geofences()
+                ) {
+                    try gate.wait()
+                    return try store.storedHeatMapNames()
+                }
                 seconds.store(Date().timeIntervalSince(started), at: 1)
             }
         ])

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Store
 
 /// Writes an OGC GeoPackage 1.3 (OGC 12-128r18) through SQLite: feature layers in EPSG:4326
 /// with an R-tree per geometry column (Annex F.3, `gpkg_rtree_index`) and attribute tables.

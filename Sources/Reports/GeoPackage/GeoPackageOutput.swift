@@ -3,7 +3,6 @@ import GRDB
 import HeatMaps
 import Ingest
 import MobilityCore
-import Store
 
 /// `pipeline.gpkg`: the spatial outputs as OGC GeoPackages for QGIS and GDAL, with the ids and
 /// columns of the CSVs, in two files as `OutputLayout` places them. Built from the CSV files
@@ -29,12 +28,20 @@ public struct GeoPackageOutput: Sendable {
         (self.folder, self.tablesFolder) = (folder, tablesFolder ?? OutputLayout.restricted(in: folder))
     }
 
+    /// The legs' GeoJSON lines, streamed: every leg whose id is `part` modulo `parts`, its id and
+    /// its line's UTF-8 bytes (the store's `forEachTriplegGeometry`, as the runner passes it), on the
+    /// caller's thread, twice at once.
+    public typealias LegLines =
+        @Sendable (_ part: Int, _ parts: Int, _ each: (_ id: Int64, _ geoJSON: UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void
+
     /// Writes the two files; returns the features of each layer. `published` is called before
-    /// the layers drawn from the published files (heat maps, OD grid) are read: `pipeline
-    /// publish` writes the per-device layers while it computes those files, and waits there.
-    @discardableResult
+    /// the layers drawn from the published files (heat maps, OD grid) are read, and returns the
+    /// name of every heat map the run made (a map whose every cell was suppressed is an empty
+    /// layer): `pipeline publish` writes the per-device layers while it computes those files,
+    /// and waits there.
     /// `geofences`: the store's, as the trip stage reads them (a user's may be homes: restricted file only).
-    public func write(store: PipelineStore, geofences: [Geofence], published: () throws -> Void = {}) throws -> [String: Int] {
+    @discardableResult
+    public func write(legLines: @escaping LegLines, geofences: [Geofence], published: () throws -> [String]) throws -> [String: Int] {
         let restricted = try GeoPackageWriter(
             path: (try OutputLayout.prepareRestricted(in: folder) as NSString).appendingPathComponent(Self.fileName))
         // The legs' lines (6.3 M points at 1,600 device-days) are read and encoded on two
@@ -43,8 +50,8 @@ public struct GeoPackageOutput: Sendable {
         let lines = ConcurrentSlots<[Int64: GeoPackageWriter.Encoded]>(count: 2)
         try runConcurrently([
             { [self] in points.store(try writePointLayers(restricted), at: 0) },
-            { lines.store(try Self.encodedLines(store, part: 0, of: 2), at: 0) },
-            { lines.store(try Self.encodedLines(store, part: 1, of: 2), at: 1) }
+            { lines.store(try Self.encodedLines(legLines, part: 0, of: 2), at: 0) },
+            { lines.store(try Self.encodedLines(legLines, part: 1, of: 2), at: 1) }
         ])
         var (counts, staypoints) = points.values[0]
         func add(
@@ -106,7 +113,7 @@ public struct GeoPackageOutput: Sendable {
         try add(restricted, "rides", OutputSchema.rides.about, .rides, nil, table: rides) { _ in nil }
         try restricted.finish()
 
-        try published()
+        let heatMapNames = try published()
         let writer = try GeoPackageWriter(path: (folder as NSString).appendingPathComponent(Self.fileName))
         let heatPath = path(OutputSchema.heatMap.file)
         if FileManager.default.fileExists(atPath: heatPath) {
@@ -121,7 +128,7 @@ public struct GeoPackageOutput: Sendable {
                 byMap[name, default: []].append(row)
             }
             // A map whose every cell was suppressed is an empty layer, as it is an empty PNG.
-            order = (order + (try store.storedHeatMapNames()).filter { byMap[$0] == nil }).sorted(by: HeatMap.runsBefore)
+            order = (order + heatMapNames.filter { byMap[$0] == nil }).sorted(by: HeatMap.runsBefore)
             for name in order {
                 let layer = "heatmap_" + name
                 try add(
@@ -180,9 +187,9 @@ public struct GeoPackageOutput: Sendable {
     }
 
     /// The legs' lines whose id is `part` modulo `parts`, encoded (`lineString(geoJSON:)`).
-    static func encodedLines(_ store: PipelineStore, part: Int, of parts: Int) throws -> [Int64: GeoPackageWriter.Encoded] {
+    static func encodedLines(_ legLines: LegLines, part: Int, of parts: Int) throws -> [Int64: GeoPackageWriter.Encoded] {
         var lines: [Int64: GeoPackageWriter.Encoded] = [:]
-        try store.forEachTriplegGeometry(part: part, of: parts) { id, geoJSON in lines[id] = lineString(geoJSON: geoJSON) }
+        try legLines(part, parts) { id, geoJSON in lines[id] = lineString(geoJSON: geoJSON) }
         return lines
     }
 

@@ -39,8 +39,8 @@ extension ReportPage {
     }
 
     func publishedSplit() throws -> PublishedSplit {
-        let entries = try store.modalEntries()
-        func entry(_ e: PipelineStore.ModalEntry) -> ModalTotal.Entry {
+        let entries = facts.modalEntries
+        func entry(_ e: ReportFacts.ModalEntry) -> ModalTotal.Entry {
             ModalTotal.Entry(
                 person: e.person, startSeconds: e.startSeconds, mode: e.mode, distanceMeters: e.distanceMeters,
                 durationSeconds: e.durationSeconds)

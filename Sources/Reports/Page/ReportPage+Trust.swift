@@ -7,7 +7,7 @@ extension ReportPage {
     /// source decided; the time no source could name (unknown) and the time only known to be in
     /// a vehicle; and where the scores of the deciders are.
     func trust(_ split: PublishedSplit) throws -> String {
-        let rows = try store.legSecondsByDecision()
+        let rows = facts.legSecondsByDecision
         guard !rows.isEmpty else { return "" }
         let deciders =
             Self.trustDeciders.filter { decider in rows.contains { $0.decidedBy == decider.key } }
@@ -20,7 +20,7 @@ extension ReportPage {
         let total = rows.reduce(0) { $0 + $1.seconds }
         // The left-out remainder is a total; of fewer than k persons in all, it is theirs alone.
         let leftOut = try withholdsTotals() ? 0 : rows.filter { !published.contains($0.mode) }.reduce(0) { $0 + $1.seconds }
-        let changes = Dictionary(uniqueKeysWithValues: try store.legSourceChanges().map { ($0.mode, $0) })
+        let changes = Dictionary(uniqueKeysWithValues: facts.legSourceChanges.map { ($0.mode, $0) })
         let table = HTML.table(
             ["mode", "minutes", "share of travel time"] + deciders.map(\.1)
                 + ["IMU windows said otherwise", "GPS leg model said otherwise"],

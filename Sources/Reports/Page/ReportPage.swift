@@ -7,10 +7,10 @@ import Store
 import Trips
 
 /// `report.html`: one self-contained page (inline CSS, SVG charts, PNGs as data URIs; no
-/// network) that shows a run at a glance. Built from the store alone, so the same store
-/// gives the same page.
+/// network) that shows a run at a glance. Drawn from the store's facts as values
+/// (`ReportFacts`, read by the runner), so the same facts give the same page.
 public struct ReportPage {
-    public var store: PipelineStore
+    public var facts: ReportFacts
     public var folder: String
     public var modelPath: String?
     public var calendar: CalendarKeys
@@ -21,8 +21,8 @@ public struct ReportPage {
     /// without `--csv`): the page then points at `parquet/trips` where it would name `trips.csv`.
     public var perDeviceTablesAsParquet = false
 
-    public init(store: PipelineStore, folder: String, modelPath: String?, calendar: CalendarKeys) {
-        self.store = store
+    public init(facts: ReportFacts, folder: String, modelPath: String?, calendar: CalendarKeys) {
+        self.facts = facts
         self.folder = folder
         self.modelPath = modelPath
         self.calendar = calendar
@@ -33,9 +33,9 @@ public struct ReportPage {
     /// name as well), `OutputLayout`.
     public var isRestricted = false
 
-    /// Writes both pages. `published` returns once the heat maps and the OD grid are in the
-    /// store and the folder: `pipeline publish` computes them while the other sections are read.
-    public func write(published: () throws -> Void = {}) throws {
+    /// Writes both pages. `published` returns the heat maps and the OD table once they are in the
+    /// store and the folder: `pipeline publish` computes them while the other sections are drawn.
+    public func write(published: () throws -> ReportFacts.Published) throws {
         var restricted = self
         restricted.isRestricted = true
         let (publicPage, restrictedPage) = try sections(published: published)
@@ -44,8 +44,10 @@ public struct ReportPage {
     }
 
     /// Each page's sections, named, in page order: the published page's and the operator's.
-    /// The heat-map and OD sections are read after `published` returns.
-    func sections(published: () throws -> Void = {}) throws -> (public: [Section], restricted: [Section]) {
+    /// The heat-map and OD sections are drawn after `published` returns.
+    func sections(published: () throws -> ReportFacts.Published) throws -> (
+        public: [Section], restricted: [Section]
+    ) {
         var restricted = self
         restricted.isRestricted = true
         let split = try publishedSplit() // read once: the modal split, the trust table and the trips by mode show the same rows
@@ -58,8 +60,8 @@ public struct ReportPage {
         let (publicModes, restrictedModes) = (try classifier(), try restricted.classifier())
         let recordingRides = try restricted.recordingRides()
         let inputCounts = try inputCounts()
-        try published()
-        let (od, heat) = (try originDestination(), try heatMaps())
+        let late = try published()
+        let (od, heat) = (try originDestination(late), try heatMaps(late))
         let publicPage: [Section] = [
             ("overview", overview), ("input_counts", inputCounts), ("modal_split", modalSplit), ("trust", trust),
             ("trips", publicTrips), ("origin_destination", od), ("dwell_places", publicDwells), ("heat_maps", heat),
@@ -125,7 +127,7 @@ public struct ReportPage {
     /// fixes, trips, the data's time span) is then one or two persons' own, and is not shown.
     func withholdsTotals() throws -> Bool {
         guard !isRestricted else { return false }
-        return Set(try store.deviceIdentities().map(\.person)).count < (try minimumPersons())
+        return Set(facts.deviceIdentities.map(\.person)).count < (try minimumPersons())
     }
 
     /// What the published page says instead of a total it withholds.
@@ -138,12 +140,12 @@ public struct ReportPage {
 
     func overview() throws -> String {
         if try withholdsTotals() { return "<h1>Mobility pipeline report</h1>" + (try withheldNote()) }
-        let counts = try store.overview()
+        let counts = facts.overview
         let cards: [(String, Double)] = [
             ("inputs", Double(counts.inputs)),
-            ("quarantined", Double(Set(try store.quarantinedFiles().map(\.path)).count)),
+            ("quarantined", Double(Set(facts.quarantined.map(\.path)).count)),
             ("devices with data", Double(counts.devices)),
-            ("persons", Double(Set(try store.deviceIdentities().map(\.person)).count)),
+            ("persons", Double(Set(facts.deviceIdentities.map(\.person)).count)),
             ("GPS fixes", Double(counts.fixes)),
             ("IMU samples", Double(counts.imuSamples)),
             ("staypoints", Double(counts.staypoints)),
@@ -169,7 +171,7 @@ public struct ReportPage {
     /// windows and modes, measured rides, and why a stage made nothing (never silently nothing).
     func fileOutcomes() throws -> String {
         let limit = 200
-        let outcomes = try store.fileOutcomes().filter { $0.imuSamples > 0 || !$0.notes.isEmpty }
+        let outcomes = facts.fileOutcomes.filter { $0.imuSamples > 0 || !$0.notes.isEmpty }
         let rows = outcomes.prefix(limit).map { outcome -> [String] in
             let streams = outcome.streams.map { stream in
                 var text = stream.sensor + (stream.realRateHz.map { String(format: " %.1f Hz", $0) } ?? "")
@@ -200,7 +202,7 @@ public struct ReportPage {
         if try withholdsTotals() {
             return "<section><h2>Inputs</h2><p class=\"note\">Not shown: fewer than k persons (above).</p></section>"
         }
-        let byFormat = try store.inputGroups().map { group in
+        let byFormat = facts.inputGroups.map { group in
             [group.format, group.status]
                 + [
                     group.files, group.fixes, group.imuSamples, group.labels, group.geofences, group.checkIns,
@@ -208,11 +210,11 @@ public struct ReportPage {
                 ].map(String.init)
         }
         var reasons: [[String]: Int] = [:]
-        for entry in try store.quarantinedFiles() { reasons[[entry.stage, entry.code], default: 0] += 1 }
+        for entry in facts.quarantined { reasons[[entry.stage, entry.code], default: 0] += 1 }
         let quarantined = reasons.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { $0.key + [String($0.value)] }
-        let dropped = try store.droppedRecordTotals().map { [$0.reason, String($0.records)] }
-        let noted = try store.fileOutcomes().filter { !$0.notes.isEmpty }.count
-        return "<section><h2>Inputs</h2>" + Self.identityNote(try store.deviceIdentities())
+        let dropped = facts.droppedRecords.map { [$0.reason, String($0.records)] }
+        let noted = facts.fileOutcomes.filter { !$0.notes.isEmpty }.count
+        return "<section><h2>Inputs</h2>" + Self.identityNote(facts.deviceIdentities)
             + HTML.table(
                 ["format", "status", "files", "fixes", "IMU samples", "labels", "geofences", "check-ins", "dropped records"], byFormat,
                 numeric: Set(2...8))
@@ -224,20 +226,20 @@ public struct ReportPage {
     }
 
     func inputs() throws -> String {
-        let byFormat = try store.inputGroups().map { group in
+        let byFormat = facts.inputGroups.map { group in
             [group.format, group.status]
                 + [
                     group.files, group.fixes, group.imuSamples, group.labels, group.geofences, group.checkIns,
                     group.dropped
                 ].map(String.init)
         }
-        let quarantined = try store.quarantinedFiles().map { entry in
+        let quarantined = facts.quarantined.map { entry in
             [
                 entry.shownPath, entry.stage, entry.line.map { "\($0)" + (entry.column.map { ":\($0)" } ?? "") } ?? "", entry.code,
                 entry.reason
             ]
         }
-        let dropped = try store.droppedRecordTotals().map { [$0.reason, String($0.records)] }
+        let dropped = facts.droppedRecords.map { [$0.reason, String($0.records)] }
         return "<section><h2>Inputs</h2>"
             + HTML.table(
                 ["format", "status", "files", "fixes", "IMU samples", "labels", "geofences", "check-ins", "dropped records"], byFormat,
@@ -249,8 +251,8 @@ public struct ReportPage {
     }
 
     func devices() throws -> String {
-        let identities = Dictionary(try store.deviceIdentities().map { ($0.device, $0) }, uniquingKeysWith: { first, _ in first })
-        let rows = try store.deviceSpans().map { span -> [String] in
+        let identities = Dictionary(facts.deviceIdentities.map { ($0.device, $0) }, uniquingKeysWith: { first, _ in first })
+        let rows = facts.deviceSpans.map { span -> [String] in
             let first = span.firstSeconds ?? 0, last = span.lastSeconds ?? 0
             let identity = identities[span.device]
             return [
@@ -266,7 +268,7 @@ public struct ReportPage {
 
     /// Where the device names came from, and a warning when no person is named: then one
     /// person's two phones (or two app exports) count as two persons towards k.
-    static func identityNote(_ identities: [PipelineStore.DeviceIdentity]) -> String {
+    static func identityNote(_ identities: [ReportFacts.DeviceIdentity]) -> String {
         guard !identities.isEmpty else { return "" }
         var sources: [String: Int] = [:]
         for identity in identities { sources[identity.deviceSource, default: 0] += 1 }
@@ -313,7 +315,7 @@ public struct ReportPage {
 
     func trips(_ split: PublishedSplit) throws -> String {
         let published = Set(split.modes)
-        let all = try store.tripsByMode()
+        let all = facts.tripsByMode
         var rows = all.filter { published.contains($0.mode) }.map { row in
             [
                 row.mode, String(row.trips), HTML.number(row.distanceMeters / 1000, 1), HTML.duration(row.meanDurationSeconds),
@@ -330,20 +332,20 @@ public struct ReportPage {
     }
 
     /// The k every published aggregate row meets: the last trip stage's or publish's.
-    func minimumPersons() throws -> Int { try store.minimumPersons() ?? HeatMapParameters().minimumPersons }
+    func minimumPersons() throws -> Int { facts.minimumPersons }
 
-    func originDestination() throws -> String {
-        let k = try minimumPersons()
-        let (pairs, suppressed) = try store.busiestGeofencePairs(limit: 20, minimumPersons: k)
+    func originDestination(_ published: ReportFacts.Published) throws -> String {
+        let k = published.minimumPersons
+        let (pairs, suppressed) = published.busiestPairs
         let rows = pairs.map { pair in
             [
                 pair.origin, pair.destination, String(pair.trips), String(pair.persons), HTML.duration(pair.meanDurationSeconds),
                 HTML.number(pair.meanDistanceMeters / 1000, 1)
             ]
         }
-        let matrix = try store.derivedState(PipelineStore.odMatrixKey).map { HTML.escape($0) + "." } ?? ""
+        let matrix = published.odMatrixLine.map { HTML.escape($0) + "." } ?? ""
         let grid =
-            try store.derivedState(PipelineStore.odGridKey).map {
+            published.odGridLine.map {
                 "<p class=\"note\">\(HTML.escape($0)); the pairs are in od_grid.csv and the GeoPackage's od_grid layer.</p>"
             } ?? ""
         return
@@ -355,7 +357,7 @@ public struct ReportPage {
 
     func dwellPlaces() throws -> String {
         let k = try minimumPersons()
-        let (places, suppressed) = try store.topDwellPlaces(limit: 15, minimumPersons: k)
+        let (places, suppressed) = facts.topDwellPlaces
         let rows = places.map { place in
             [
                 place.geofence, place.name, place.kind, String(place.dwells), String(place.persons), HTML.duration(place.totalSeconds),
@@ -368,8 +370,8 @@ public struct ReportPage {
             + "</section>"
     }
 
-    func heatMaps() throws -> String {
-        let maps = try store.heatMapSummaries()
+    func heatMaps(_ published: ReportFacts.Published) throws -> String {
+        let maps = published.heatMaps
         guard !maps.isEmpty else { return "<section><h2>Heat maps</h2><p class=\"none\">No heat map in the store.</p></section>" }
         var html = "<section><h2>Heat maps</h2>"
         if let all = maps.first {
@@ -408,16 +410,16 @@ public struct ReportPage {
 
     /// Per-train comfort and punctuality, and the continuous comfort of the longest measured ride.
     func comfort() throws -> String {
-        let rides = try store.checkInRides()
+        let rides = facts.checkInRides
         guard !rides.isEmpty else { return "" }
-        func median(_ group: [PipelineStore.CheckInRide], _ value: (PipelineStore.CheckInRide) -> Double?) -> Double? {
+        func median(_ group: [ReportFacts.CheckInRide], _ value: (ReportFacts.CheckInRide) -> Double?) -> Double? {
             ComfortSummary.quantile(group.compactMap(value), 0.5)
         }
         func format(_ value: Double?, _ digits: Int) -> String { value.map { HTML.number($0, digits) } ?? "–" }
-        let ratings: [(PipelineStore.CheckInRide) -> Int?] = [\.cleanliness, \.odoursTemperature, \.crowding, \.service]
+        let ratings: [(ReportFacts.CheckInRide) -> Int?] = [\.cleanliness, \.odoursTemperature, \.crowding, \.service]
         // Only the trains train_comfort.csv publishes: k persons each, and none that would give one away (ComfortSummary.published).
-        let persons = try store.devicePersons(), k = try minimumPersons()
-        func summaries(_ key: (PipelineStore.CheckInRide) -> String) -> [ComfortSummary] {
+        let persons = facts.devicePersons, k = try minimumPersons()
+        func summaries(_ key: (ReportFacts.CheckInRide) -> String) -> [ComfortSummary] {
             Dictionary(grouping: rides, by: key).map { key, group in
                 var reduced = ComfortGroup(key: key)
                 (reduced.rides, reduced.persons) = (group.count, Set(group.map { persons[$0.device] ?? $0.device }).count)
@@ -473,7 +475,7 @@ public struct ReportPage {
 
     /// Rides measured from recordings without a check-in: comfort, stops and strong pushes.
     func recordingRides() throws -> String {
-        let rides = try store.recordingRides()
+        let rides = facts.recordingRides
         guard !rides.isEmpty else { return "" }
         func format(_ value: Double?, _ digits: Int) -> String { value.map { HTML.number($0, digits) } ?? "–" }
         let table = rides.map { ride -> [String] in
@@ -522,9 +524,9 @@ public struct ReportPage {
             return html + (try transitUse()) + "<p class=\"note\">How many windows and legs each source decided, per mode, is on the "
                 + "operator's page (\(perDeviceTable("report.html"))): those counts are not held to k.</p></section>"
         }
-        let decided = try store.windowDecisions().map { [$0.decidedBy, $0.mode, String($0.count)] }
+        let decided = facts.windowDecisions.map { [$0.decidedBy, $0.mode, String($0.count)] }
         html += "<h3>Classified windows</h3>" + HTML.table(["decided by", "mode", "windows"], decided, numeric: [2])
-        let legs = try store.legDecisions().map { [$0.decidedBy, $0.mode, String($0.count)] }
+        let legs = facts.legDecisions.map { [$0.decidedBy, $0.mode, String($0.count)] }
         if !legs.isEmpty {
             html +=
                 "<h3>Triplegs</h3>" + HTML.table(["mode decided by", "mode", "legs"], legs, numeric: [2])
@@ -544,13 +546,13 @@ public struct ReportPage {
     /// transit), so a run without a feed reads the same on one machine and on Spark, whose
     /// merged store keeps no such line.
     func transitUse() throws -> String {
-        guard let use = try store.transitUse(), !use.isEmpty else { return "" }
+        guard let use = facts.transitUse, !use.isEmpty else { return "" }
         return "<p>Transit feed " + HTML.escape(use) + ".</p>"
     }
 
     /// Where labels exist: the triplegs' modes against the labelled mode, weighted by time.
     func labelAgreement() throws -> String {
-        let rows = try store.labelledLegSeconds()
+        let rows = facts.labelledLegSeconds
         guard !rows.isEmpty else { return "" }
         var matrix: [String: [String: Double]] = [:]
         for row in rows { matrix[row.labelledMode, default: [:]][row.legMode] = row.seconds }

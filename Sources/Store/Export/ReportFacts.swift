@@ -1,0 +1,81 @@
+import Foundation
+
+/// Everything the report pages show, read from the store in one place and handed to Reports
+/// as values (`ReportPage(facts:…)`), so the pages read no store and the same facts give the
+/// same bytes. Each query runs once for both pages.
+///
+/// The heat maps and the OD table are read apart (`Published`), once publishing has written
+/// them: `pipeline publish` computes them while the other sections are drawn.
+public struct ReportFacts {
+    public typealias Overview = PipelineStore.Overview
+    public typealias DeviceIdentity = PipelineStore.DeviceIdentity
+    public typealias InputGroup = PipelineStore.InputGroup
+    public typealias DeviceSpan = PipelineStore.DeviceSpan
+    public typealias ModalEntry = PipelineStore.ModalEntry
+    public typealias TripsByMode = PipelineStore.TripsByMode
+    public typealias DwellPlace = PipelineStore.DwellPlace
+    public typealias CheckInRide = PipelineStore.CheckInRide
+    public typealias RecordingRide = PipelineStore.RecordingRide
+    public typealias DecisionCount = PipelineStore.DecisionCount
+    public typealias GeofencePair = PipelineStore.GeofencePair
+    public typealias HeatMapSummary = PipelineStore.HeatMapSummary
+
+    /// The k every published aggregate row meets: the last trip stage's or publish's, else the default given.
+    public var minimumPersons: Int
+    public var overview: Overview
+    public var deviceIdentities: [DeviceIdentity]
+    public var devicePersons: [String: String]
+    public var quarantined: [QuarantineEntry]
+    public var fileOutcomes: [FileOutcome]
+    public var inputGroups: [InputGroup]
+    public var droppedRecords: [(reason: String, records: Int)]
+    public var deviceSpans: [DeviceSpan]
+    public var modalEntries: (trips: [ModalEntry], legs: [ModalEntry])
+    public var tripsByMode: [TripsByMode]
+    /// The 15 geofences with the most time in them that k persons dwelt in, and how many fewer dwelt in.
+    public var topDwellPlaces: (places: [DwellPlace], suppressed: Int)
+    public var checkInRides: [CheckInRide]
+    public var recordingRides: [RecordingRide]
+    public var windowDecisions: [DecisionCount]
+    public var legDecisions: [DecisionCount]
+    public var legSecondsByDecision: [(mode: String, decidedBy: String, seconds: Double, legs: Int)]
+    public var legSourceChanges: [LegSourceChanges]
+    public var labelledLegSeconds: [(legMode: String, labelledMode: String, seconds: Double)]
+    /// The transit feed that decided legs, as the trip stage described it.
+    public var transitUse: String?
+
+    /// What the pages show once publishing is done.
+    public struct Published {
+        /// k as it stands once publishing is done (a distributed run's publish records it).
+        public var minimumPersons: Int
+        /// The 20 busiest pairs of geofences k persons made, and how many pairs fewer made.
+        public var busiestPairs: (pairs: [GeofencePair], suppressed: Int)
+        /// What the OD table and the OD grid published, as the run said it.
+        public var odMatrixLine: String?, odGridLine: String?
+        public var heatMaps: [HeatMapSummary]
+    }
+}
+
+extension PipelineStore {
+    /// The report's facts; `defaultMinimumPersons` is k when no stage has recorded one.
+    public func reportFacts(defaultMinimumPersons: Int) throws -> ReportFacts {
+        let k = try minimumPersons() ?? defaultMinimumPersons
+        return ReportFacts(
+            minimumPersons: k, overview: try overview(), deviceIdentities: try deviceIdentities(), devicePersons: try devicePersons(),
+            quarantined: try quarantinedFiles(), fileOutcomes: try fileOutcomes(), inputGroups: try inputGroups(),
+            droppedRecords: try droppedRecordTotals(), deviceSpans: try deviceSpans(), modalEntries: try modalEntries(),
+            tripsByMode: try tripsByMode(), topDwellPlaces: try topDwellPlaces(limit: 15, minimumPersons: k),
+            checkInRides: try checkInRides(), recordingRides: try recordingRides(), windowDecisions: try windowDecisions(),
+            legDecisions: try legDecisions(), legSecondsByDecision: try legSecondsByDecision(), legSourceChanges: try legSourceChanges(),
+            labelledLegSeconds: try labelledLegSeconds(), transitUse: try transitUse())
+    }
+
+    /// The report's facts that publishing writes: read once it has.
+    public func publishedReportFacts(defaultMinimumPersons: Int) throws -> ReportFacts.Published {
+        let k = try minimumPersons() ?? defaultMinimumPersons
+        return ReportFacts.Published(
+            minimumPersons: k, busiestPairs: try busiestGeofencePairs(limit: 20, minimumPersons: k),
+            odMatrixLine: try derivedState(Self.odMatrixKey),
+            odGridLine: try derivedState(Self.odGridKey), heatMaps: try heatMapSummaries())
+    }
+}
