@@ -108,12 +108,8 @@ public enum InputPath {
         }
     }
 
-    public static func standardise(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let url = URL(fileURLWithPath: absolute).standardizedFileURL
-        guard url.path != "/" else { return "/" }
-        return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
-    }
+    /// `StandardPath.of(path)`.
+    public static func standardise(_ path: String) -> String { StandardPath.of(path) }
 
     /// A glob's folder standardised as `standardise` does (links resolved), its last
     /// component (the pattern) kept as written; a pattern in a folder name is left as written.

@@ -1,5 +1,4 @@
 import Foundation
-import Ingest
 import MobilityCore
 #if canImport(Glibc)
     import Glibc
@@ -31,7 +30,7 @@ public final class RunLock {
     public let path: String
 
     public init(storePath: String) throws {
-        path = InputPath.standardise(storePath) + ".lock" // one lock however the store's path is spelled
+        path = StandardPath.of(storePath) + ".lock" // one lock however the store's path is spelled
         Self.registry.lock()
         defer { Self.registry.unlock() }
         if let current = Self.held[path] {
