@@ -131,7 +131,7 @@ public struct ComfortRun {
             }
         }
         if recordings != .none {
-            let covered = Dictionary(grouping: rides.filter { $0.checkIn != nil }, by: \.device)
+            let checkedIn = Dictionary(grouping: rides.filter { $0.checkIn != nil }, by: \.device)
             var found = try store.imuRecordings()
             if case .under(let given) = recordings { found = found.filter { Self.isUnder($0.file.path, given) } }
             for (index, recording) in found.enumerated() {
@@ -139,24 +139,18 @@ public struct ComfortRun {
                 let (acceleration, unreadable) = measurement.acceleration(
                     files: [recording.file], from: recording.firstSeconds, to: recording.lastSeconds)
                 try setAside(unreadable, for: "its ride")
-                let points = try track(recording.device).points
-                for part in acceleration.parts(splittingAtGapsOver: rideGapSeconds) {
-                    let (first, last) = (part.samples.first!.time.secondsSince1970, part.samples.last!.time.secondsSince1970)
-                    // Time a check-in's ride already measured is not measured twice.
-                    guard
-                        !(covered[recording.device] ?? []).contains(where: { $0.window.startSeconds < last && $0.window.endSeconds > first }
-                        )
-                    else {
-                        progress.log(
-                            "comfort: \(recording.file.path) \(Self.clock(first))–\(Self.clock(last)): covered by a check-in's ride")
+                let parts = Ride.recording(
+                    device: recording.device, trace: recording.file.shownPath ?? recording.file.path, acceleration: acceleration,
+                    points: try track(recording.device).points, checkInRides: checkedIn[recording.device] ?? [], gapSeconds: rideGapSeconds,
+                    analyser: analyser)
+                for (first, last, ride) in parts {
+                    let when = "\(recording.file.path) \(Self.clock(first))–\(Self.clock(last))"
+                    guard let ride else {
+                        progress.log("comfort: \(when): covered by a check-in's ride")
                         continue
                     }
-                    var ride = Ride(
-                        device: recording.device, trace: recording.file.shownPath ?? recording.file.path,
-                        window: RideWindow(startSeconds: first, endSeconds: last), status: .noIMU)
-                    ride.apply(analyser.analyse(part, speeds: RideAnalyser.speeds(points, from: first, to: last)))
                     summary.recordingRides += 1
-                    record(ride, checkinID: nil, name: "recording \(recording.file.path) \(Self.clock(first))–\(Self.clock(last))")
+                    record(ride, checkinID: nil, name: "recording " + when)
                 }
             }
             if found.isEmpty {
