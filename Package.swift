@@ -67,7 +67,7 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .target(name: "Features", dependencies: ["MobilityCore", "CBLAS"], exclude: ["README.md"]),
-        .target(name: "Classify", dependencies: ["MobilityCore", "Features", "CBLAS"], exclude: ["README.md"]),
+        .target(name: "Classify", dependencies: ["MobilityCore", "Ingest", "Features", "CBLAS"], exclude: ["README.md"]),
         .target(name: "Trips", dependencies: ["MobilityCore", "Transit"], exclude: ["README.md"]),
         .target(name: "Transit", dependencies: ["MobilityCore", "Ingest"], exclude: ["README.md"]),
         .target(

@@ -1,4 +1,3 @@
-import Classify
 import Features
 import Foundation
 import Ingest
