@@ -38,6 +38,22 @@ public struct WindowOutcome: Hashable, Sendable {
                 baselineRaw: rules.raw[index], source: prediction.sources[index])
         }
     }
+
+    /// A saved model's outcomes on the labelled windows of `table`, smoothed as `smoother`
+    /// says (smoothing is an option of the run, not frozen in the model), with the rules
+    /// beside it, each window's data set and person named where `datasets` and `persons`
+    /// (by trace) name one.
+    public static func of(
+        _ table: FeatureTable, model: ModeModel, smoother: ModeSmoother, datasets: [String: String], persons: [String: String]
+    ) -> [WindowOutcome] {
+        var predictor = ModePredictor(model: model)
+        predictor.smoother = smoother
+        var outcomes = of(table, prediction: predictor.predict(table), rules: ModePredictor(model: nil).predict(table))
+        for index in outcomes.indices {
+            (outcomes[index].dataset, outcomes[index].person) = (datasets[outcomes[index].trace], persons[outcomes[index].trace])
+        }
+        return outcomes
+    }
 }
 
 extension ConfusionMatrix where Label == Mode {

@@ -62,7 +62,11 @@ public struct EvaluationRun {
             ? [:]
             : DataIdentity.datasets(of: Set(output.table.windows.map(\.trace) + output.legs.legs.map(\.trace)), paths: paths)
         if legsOnly {
-            guard let legs = try legScores(output.legs, saved: saved, datasets: datasets, persons: persons) else {
+            guard
+                let legs = try LegEvaluationSummary.scores(
+                    output.legs, saved: saved.flatMap { saved in model.map { (saved, $0) } }, groupBy: groupBy, folds: folds, seed: seed,
+                    datasets: datasets, persons: persons)
+            else {
                 throw PipelineError(
                     .noLabelledData,
                     "no labelled GPS legs to evaluate on (labelled intervals of movement with 3 or more fixes; see label files, manifest.csv)"
@@ -80,14 +84,7 @@ public struct EvaluationRun {
         var summary: EvaluationSummary
         var savedOutcomes: [WindowOutcome] = []
         if let saved, let path = model {
-            var predictor = ModePredictor(model: saved)
-            predictor.smoother = smoother // smoothing is an option of the run, not frozen in the model
-            var outcomes = WindowOutcome.of(
-                labelled, prediction: predictor.predict(labelled),
-                rules: ModePredictor(model: nil).predict(labelled))
-            for index in outcomes.indices {
-                (outcomes[index].dataset, outcomes[index].person) = (datasets[outcomes[index].trace], persons[outcomes[index].trace])
-            }
+            let outcomes = WindowOutcome.of(labelled, model: saved, smoother: smoother, datasets: datasets, persons: persons)
             savedOutcomes = outcomes
             summary = EvaluationSummary(
                 evaluated: "model \(path)" + (saved.usesInertial ? "" : " (a GPS model)") + form + "; intervals over persons: " + grouping,
@@ -110,7 +107,9 @@ public struct EvaluationRun {
             }
             summary = scored
         }
-        summary.gpsLegs = try legScores(output.legs, saved: saved, datasets: datasets, persons: persons)
+        summary.gpsLegs = try LegEvaluationSummary.scores(
+            output.legs, saved: saved.flatMap { saved in model.map { (saved, $0) } }, groupBy: groupBy, folds: folds, seed: seed,
+            datasets: datasets, persons: persons)
         let scoredLegs = LegTrainer.labelled(output.legs)
         var used = DataIdentity.windowsPerTrace(labelled)
         for leg in scoredLegs.legs where used[leg.trace] == nil { used[leg.trace] = 0 }
@@ -122,53 +121,5 @@ public struct EvaluationRun {
         for file in summary.scoredData?.unscored ?? [] { progress.log("evaluate: not scored \(file.trace): \(file.reason)") }
         if let saved { summary.overlap = DataOverlap(model: saved, scored: identity.inputs, outcomes: savedOutcomes) }
         return .windows(summary)
-    }
-
-    /// The leg model scored on the labelled legs (the saved model's, or nested cross-validation
-    /// of training one), trackintel's rule beside it; nil when the inputs have no labelled leg.
-    private func legScores(_ legs: LegTable, saved: ModeModel?, datasets: [String: String], persons: [String: String]) throws
-        -> LegEvaluationSummary?
-    {
-        let labelled = LegTrainer.labelled(legs)
-        guard labelled.count > 0 else { return nil }
-        if let saved, let path = model {
-            guard let legModel = saved.gpsLegs else {
-                return LegEvaluationSummary(
-                    evaluated: "trackintel's rule only", outcomes: LegCrossValidation.outcomes(of: nil, labelled, persons: persons),
-                    hasModel: false,
-                    note: "\(path) has no GPS leg model: its GPS-only windows are decided by the GPS speed rules (still, walk, bike, car)")
-            }
-            let given = !labelled.values.isEmpty && !labelled.row(0)[labelled.row(0).startIndex + LegFeatures.transitColumns[0]].isNaN
-            let note =
-                legModel.usesTransitGeofences == given
-                ? nil
-                : legModel.usesTransitGeofences
-                    ? "the leg model was trained with transit geofences and none are given (--geofences): its legs lack the distances of their ends from transit"
-                    : "the leg model was trained without transit geofences: --geofences is not used"
-            var summary = LegEvaluationSummary(
-                evaluated: "GPS leg model of \(path)",
-                outcomes: LegCrossValidation.outcomes(
-                    of: legModel, labelled, groupBy: groupBy, datasets: datasets, persons: persons,
-                    decide: LegModeRule.gpsAloneDecision),
-                hasModel: true, note: note)
-            summary.bySource = LegSourceSummary(LegSourceScores.outcomes(labelled, model: legModel, persons: persons, datasets: datasets))
-            return summary
-        }
-        let modes = Set(labelled.legs.compactMap(\.mode))
-        let groups = Set(labelled.legs.map { LegCrossValidation.group(of: $0, groupBy, datasets: datasets, persons: persons) })
-        guard modes.count >= 2, groups.count >= 2 else {
-            return LegEvaluationSummary(
-                evaluated: "trackintel's rule only",
-                outcomes: LegCrossValidation.outcomes(of: nil, labelled, groupBy: groupBy, datasets: datasets, persons: persons),
-                hasModel: false,
-                note:
-                    "no leg model cross-validated: the labelled legs are of \(modes.count) modes and \(groups.count) groups (\(groupBy.rawValue)), and it needs two of each"
-            )
-        }
-        return LegEvaluationSummary(
-            try LegCrossValidation(
-                folds: folds, seed: seed, groupBy: groupBy, datasets: datasets, persons: persons,
-                decide: LegModeRule.gpsAloneDecision
-            ).evaluate(labelled))
     }
 }
