@@ -79,3 +79,45 @@ public enum GPSLegDecision {
         return decided
     }
 }
+
+extension GPSLegDecision {
+    /// What decided a run's legs' modes (`counts` by decider), and why the speed rules did
+    /// under a model: the line `pipeline run` logs.
+    public static func line(decidedBy counts: [String: Int], model: ModeModel?) -> String {
+        var said =
+            "trips: leg modes decided by "
+            + (counts.isEmpty
+                ? "nothing (no legs)"
+                : counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        if let rules = counts[rulesSource.rawValue], rules > 0 {
+            said +=
+                model == nil
+                ? "; gps_rules: GPS speed rules (still, walk, bike, car), no model"
+                : model!.gpsLegs == nil
+                    ? "; gps_rules: GPS speed rules (still, walk, bike, car) for legs without IMU, as the model has no GPS leg model"
+                    : "; gps_rules: legs too short for the GPS leg model"
+        }
+        return said
+    }
+
+    /// Which classifier decided how many windows (`gpsLegs`: the legs the GPS leg model named),
+    /// and why the rules decided any under a model: the line `pipeline classify` logs.
+    public static func line(windowsDecidedBy sources: [Decider], gpsLegs: Int, model: ModeModel?) -> String {
+        guard !sources.isEmpty else { return "decided by: nothing, there are no windows (each file's reason follows)" }
+        var counts: [String: Int] = [:]
+        for source in sources { counts[source.rawValue, default: 0] += 1 }
+        var said =
+            "decided by: "
+            + counts.sorted { $0.key < $1.key }.map { source, count in
+                source == Self.source.rawValue ? "\(source) \(count) windows in \(gpsLegs) legs" : "\(source) \(count) windows"
+            }.joined(separator: ", ")
+        if let model, let rules = counts["rules"], rules > 0 {
+            said +=
+                model.gpsLegs == nil
+                ? "; the \(rules) windows the model cannot read (GPS only) were decided by the GPS speed rules (still, walk, bike, car only): "
+                    + "the model has no GPS leg part (train one on labelled GPS legs with `pipeline train`)"
+                : "; the \(rules) windows left to the GPS speed rules are still, or in legs too short for the GPS leg model (under 3 fixes or two 30 s chords)"
+        }
+        return said
+    }
+}

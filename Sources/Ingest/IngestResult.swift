@@ -43,3 +43,19 @@ public struct IngestResult: Sendable {
         if last.map({ time > $0 }) ?? true { last = time }
     }
 }
+
+extension IngestResult {
+    /// What one input gave, in a line: its format, device and counts ("gpx, device bob, 812 fixes").
+    public var summaryLine: String {
+        var parts = [format.rawValue]
+        if format.isDeviceRecording { parts.append("device \(device)") }
+        if fixesKept > 0 { parts.append("\(fixesKept) fixes") }
+        if waypointsKept > 0 { parts.append("\(waypointsKept) waypoints") }
+        if imuSamples > 0 { parts.append("\(imuSamples) IMU samples") }
+        if !labels.isEmpty { parts.append("\(labels.count) labels") }
+        if !geofences.isEmpty { parts.append("\(geofences.count) geofences") }
+        if !checkIns.isEmpty { parts.append("\(checkIns.count) check-ins") }
+        if dropped.total > 0 { parts.append("\(dropped.total) dropped") }
+        return parts.joined(separator: ", ")
+    }
+}

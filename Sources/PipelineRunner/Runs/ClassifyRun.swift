@@ -81,7 +81,7 @@ public struct ClassifyRun {
                 + seconds.sorted { $0.key < $1.key }.map { String(format: "%@ %.1f min", $0.key.rawValue, $0.value / 60) }.joined(
                     separator: ", ")
                 + "; wrote \(out)")
-        progress.log(Self.decidedBy(prediction.sources, gpsLegs: gpsLegs, model: saved))
+        progress.log(GPSLegDecision.line(windowsDecidedBy: prediction.sources, gpsLegs: gpsLegs, model: saved))
         let stopCount = classifier.stopCount
         if stopCount > 0 {
             progress.log(
@@ -92,25 +92,5 @@ public struct ClassifyRun {
             progress.log("\(trace): " + notes.joined(separator: "; "))
         }
         return output.report.quarantined.isEmpty ? 0 : 2
-    }
-
-    /// Which classifier decided how many windows, and why the rules decided any under a model.
-    static func decidedBy(_ sources: [Decider], gpsLegs: Int, model: ModeModel?) -> String {
-        guard !sources.isEmpty else { return "decided by: nothing, there are no windows (each file's reason follows)" }
-        var counts: [String: Int] = [:]
-        for source in sources { counts[source.rawValue, default: 0] += 1 }
-        var said =
-            "decided by: "
-            + counts.sorted { $0.key < $1.key }.map { source, count in
-                source == GPSLegDecision.source.rawValue ? "\(source) \(count) windows in \(gpsLegs) legs" : "\(source) \(count) windows"
-            }.joined(separator: ", ")
-        if let model, let rules = counts["rules"], rules > 0 {
-            said +=
-                model.gpsLegs == nil
-                ? "; the \(rules) windows the model cannot read (GPS only) were decided by the GPS speed rules (still, walk, bike, car only): "
-                    + "the model has no GPS leg part (train one on labelled GPS legs with `pipeline train`)"
-                : "; the \(rules) windows left to the GPS speed rules are still, or in legs too short for the GPS leg model (under 3 fixes or two 30 s chords)"
-        }
-        return said
     }
 }

@@ -255,7 +255,7 @@ public struct PipelineRun {
         let tripSummary = try trips.run(store: store, progress: progress)
         (summary.odMatrix, summary.modalSplit) = (tripSummary.odMatrix, tripSummary.modalSplit)
         summary.warnings += [tripSummary.transitWarning, tripSummary.jumpWarning, tripSummary.undecidedWarning].compactMap { $0 }
-        progress.log(Self.legSources(tripSummary.legsByModeSource, model: model))
+        progress.log(GPSLegDecision.line(decidedBy: tripSummary.legsByModeSource, model: model))
         lap("trips")
 
         var heatMap = HeatMapRun(storePath: storePath, reportsFolder: outputFolder)
@@ -323,24 +323,6 @@ public struct PipelineRun {
             (tripSummary.staypoints, tripSummary.dwells, tripSummary.triplegs, tripSummary.trips)
         summary.legsByModeSource = tripSummary.legsByModeSource
         return summary
-    }
-
-    /// What decided the legs' modes, and why the speed rules did under a model.
-    static func legSources(_ counts: [String: Int], model: ModeModel?) -> String {
-        var said =
-            "trips: leg modes decided by "
-            + (counts.isEmpty
-                ? "nothing (no legs)"
-                : counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-        if let rules = counts[GPSLegDecision.rulesSource.rawValue], rules > 0 {
-            said +=
-                model == nil
-                ? "; gps_rules: GPS speed rules (still, walk, bike, car), no model"
-                : model!.gpsLegs == nil
-                    ? "; gps_rules: GPS speed rules (still, walk, bike, car) for legs without IMU, as the model has no GPS leg model"
-                    : "; gps_rules: legs too short for the GPS leg model"
-        }
-        return said
     }
 
     /// Fills the per-file outcomes and warns, at the end of the log, of every file a stage made

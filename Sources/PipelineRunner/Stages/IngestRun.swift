@@ -305,7 +305,7 @@ public struct IngestRun {
                 return result
             }
             summary.add(result)
-            progress.detail("ingested \(pending.input.path): \(IngestRun.describe(result))")
+            progress.detail("ingested \(pending.input.path): \(result.summaryLine)")
             return .ingested
         } catch let error as InputError {
             return try quarantine(
@@ -334,19 +334,6 @@ public struct IngestRun {
             .init(path: error.path, line: error.line, column: error.column, code: error.code.rawValue, reason: error.message))
         progress.log("quarantined \(error)")
         return .quarantined
-    }
-
-    static func describe(_ result: IngestResult) -> String {
-        var parts = [result.format.rawValue]
-        if result.format.isDeviceRecording { parts.append("device \(result.device)") }
-        if result.fixesKept > 0 { parts.append("\(result.fixesKept) fixes") }
-        if result.waypointsKept > 0 { parts.append("\(result.waypointsKept) waypoints") }
-        if result.imuSamples > 0 { parts.append("\(result.imuSamples) IMU samples") }
-        if !result.labels.isEmpty { parts.append("\(result.labels.count) labels") }
-        if !result.geofences.isEmpty { parts.append("\(result.geofences.count) geofences") }
-        if !result.checkIns.isEmpty { parts.append("\(result.checkIns.count) check-ins") }
-        if result.dropped.total > 0 { parts.append("\(result.dropped.total) dropped") }
-        return parts.joined(separator: ", ")
     }
 }
 
