@@ -98,3 +98,30 @@ public enum ReleaseWindows {
         return String(format: "%04d-%02d-%02d", y, m, d)
     }
 }
+
+extension ReleaseWindows {
+    /// A release's README.txt: which trips it holds, that it says no total, and that it is final.
+    public static func readme(_ window: Window, minimumPersons k: Int, calendar: CalendarKeys) -> String {
+        """
+        Release \(window.id): the trips that started from \(ISO8601.format(Timestamp(secondsSince1970: window.startSeconds))) \
+        to before \(ISO8601.format(Timestamp(secondsSince1970: window.endSeconds))) (local calendar, UTC\(String(format: "%+.1f", calendar.utcOffsetSeconds / 3600)) h), \
+        and trips of earlier windows that arrived after those were released. It says no total: a window's trips and \
+        persons, one person's alone in a quiet window, are held to k like every published number (the store keeps them).
+        The heat maps count the fixes of these trips only (a fix of no trip, at home say, is in no release), so no fix is in two releases.
+        Every row counts k = \(k) distinct persons or more (docs/privacy.md). This release is final: the pipeline never writes \
+        it again, and no trip in it is in any other release.
+
+        """
+    }
+
+    /// The fixes of `points` (in time order) that lie within one of `spans` (trips' start and
+    /// end, sorted by start): a fix belongs to the last trip starting at or before it when that
+    /// trip has not ended yet. A release's heat maps count these only.
+    public static func within(_ spans: [(Double, Double)], _ points: [TrackPoint]) -> [TrackPoint] {
+        points.filter { point in
+            var low = 0, high = spans.count
+            while low < high { let mid = (low + high) / 2; if spans[mid].0 <= point.timeSeconds { low = mid + 1 } else { high = mid } }
+            return low > 0 && point.timeSeconds <= spans[low - 1].1
+        }
+    }
+}

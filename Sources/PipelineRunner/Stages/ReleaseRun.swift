@@ -121,16 +121,7 @@ public struct ReleaseRun {
         let split = ModalSplit(totals: totals, minimumPersons: k)
         try TripTables.modalSplit(split).write(to: path(OutputSchema.modalSplit.file))
         try writeHeatMaps(members, window: window.id, to: partial)
-        let readme = """
-            Release \(window.id): the trips that started from \(ISO8601.format(Timestamp(secondsSince1970: window.startSeconds))) \
-            to before \(ISO8601.format(Timestamp(secondsSince1970: window.endSeconds))) (local calendar, UTC\(String(format: "%+.1f", calendar.utcOffsetSeconds / 3600)) h), \
-            and trips of earlier windows that arrived after those were released. It says no total: a window's trips and \
-            persons, one person's alone in a quiet window, are held to k like every published number (the store keeps them).
-            The heat maps count the fixes of these trips only (a fix of no trip, at home say, is in no release), so no fix is in two releases.
-            Every row counts k = \(k) distinct persons or more (docs/privacy.md). This release is final: the pipeline never writes \
-            it again, and no trip in it is in any other release.
-
-            """
+        let readme = ReleaseWindows.readme(window, minimumPersons: k, calendar: calendar)
         try Data(readme.utf8).write(to: URL(fileURLWithPath: path("README.txt")))
         try FileManager.default.moveItem(atPath: partial, toPath: target)
     }
@@ -144,12 +135,7 @@ public struct ReleaseRun {
         for device in byDevice.keys.sorted(by: { (byDevice[$0]![0].person, $0) < (byDevice[$1]![0].person, $1) }) {
             let spans = byDevice[device]!.map { ($0.startSeconds, $0.endSeconds) }.sorted { $0 < $1 }
             // The device's fixes of the window's trips only: a window costs its own fixes, not the history's.
-            let points = try store.trackPoints(named: device, in: spans[0].0...spans.map(\.1).max()!).filter { point in
-                // The last trip starting at or before the fix holds it when it has not ended yet.
-                var low = 0, high = spans.count
-                while low < high { let mid = (low + high) / 2; if spans[mid].0 <= point.timeSeconds { low = mid + 1 } else { high = mid } }
-                return low > 0 && point.timeSeconds <= spans[low - 1].1
-            }
+            let points = ReleaseWindows.within(spans, try store.trackPoints(named: device, in: spans[0].0...spans.map(\.1).max()!))
             guard !points.isEmpty else { continue }
             layers.add(
                 DeviceTrack(device: device, points: points), intervals: try store.storedIntervals(device: device),
