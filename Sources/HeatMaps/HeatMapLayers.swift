@@ -34,6 +34,27 @@ public struct HeatMapLayers: Sendable {
         return (modes, maps)
     }
 
+    /// One device's unfiltered counts in one cell of one map: what runs over disjoint parts of
+    /// a data set keep, so that they can be merged before k is applied.
+    public struct DeviceCell: Sendable, Equatable {
+        public var map: String, cellID: String, device: String, person: String, fixes: Int, dwellSeconds: Double
+    }
+
+    /// The cells of `track` alone (named `device`, carried by `person`) in the overall map and in
+    /// each mode map `added` names (what `add` returned for it), unfiltered, in cell order per map.
+    public func deviceCells(_ track: DeviceTrack, device: String, person: String, added: (modes: FixModes, maps: [Mode])) -> [DeviceCell] {
+        let maps = [("all", filter)] + added.maps.map { ($0.rawValue, filter.only($0)) }
+        return maps.flatMap { name, filter -> [DeviceCell] in
+            var mine = HeatMap(grid: grid, filter: filter)
+            mine.add(track, modes: added.modes, person: person)
+            return mine.cells.sorted { $0.key < $1.key }.map {
+                DeviceCell(
+                    map: name, cellID: grid.id($0.key), device: device, person: person, fixes: $0.value.fixes,
+                    dwellSeconds: $0.value.dwellSeconds)
+            }
+        }
+    }
+
     /// Every map ("all" first, then the modes in order) with the cells k persons or more were
     /// in, and how many cells it suppressed.
     public func published(minimumPersons k: Int) -> [(

@@ -23,6 +23,15 @@ public struct HeatMapPartials: Sendable {
 
     public init() {}
 
+    /// The partial groups of `cells` (every device's of one part).
+    public init(_ cells: [HeatMapLayers.DeviceCell]) {
+        for cell in cells {
+            add(
+                map: cell.map, cellID: cell.cellID, device: cell.device, person: cell.person, fixes: cell.fixes,
+                dwellSeconds: cell.dwellSeconds)
+        }
+    }
+
     /// One device's unfiltered counts in one cell of one map.
     public mutating func add(map: String, cellID: String, device: String, person: String, fixes: Int, dwellSeconds: Double) {
         var cell = cells[[map, cellID]] ?? Cell()

@@ -62,20 +62,14 @@ public struct HeatMapRun {
         // Tracks of one person one after another, so each cell counts its persons exactly.
         let persons = grouping == .device ? try store.devicePersons() : [:]
         let names = try store.trackNames(groupedBy: grouping).sorted { (persons[$0] ?? $0, $0) < (persons[$1] ?? $1, $1) }
-        var deviceCells: [PipelineStore.HeatMapDeviceCell] = []
+        var deviceCells: [HeatMapLayers.DeviceCell] = []
         for (index, name) in names.enumerated() {
             progress.update(done: index, total: names.count, item: name)
             let track = try store.track(named: name, groupedBy: grouping)
             let intervals = try store.storedIntervals(device: name)
             let person = persons[name] ?? name
             let added = layers.add(track, intervals: intervals, person: person)
-            if keepDeviceCells {
-                deviceCells += Self.deviceCells("all", name, person, track, added.modes, HeatMap(grid: grid, filter: filter))
-                for mode in added.maps {
-                    deviceCells += Self.deviceCells(
-                        mode.rawValue, name, person, track, added.modes, HeatMap(grid: grid, filter: filter.only(mode)))
-                }
-            }
+            if keepDeviceCells { deviceCells += layers.deviceCells(track, device: name, person: person, added: added) }
             summary.fixes += track.points.count
         }
         progress.update(done: names.count, total: names.count, item: "")
@@ -84,18 +78,16 @@ public struct HeatMapRun {
             summary.cellsByMap[row.map] = row.cells.count
             if row.map == "all" { (summary.cells, summary.suppressedCells) = (row.cells.count, row.suppressed) }
         }
-        try store.replaceHeatMaps(rows, deviceCells: deviceCells)
+        try store.replaceHeatMaps(
+            rows,
+            deviceCells: deviceCells.map {
+                .init(map: $0.map, cellID: $0.cellID, device: $0.device, person: $0.person, fixes: $0.fixes, dwellSeconds: $0.dwellSeconds)
+            })
         if let partialsFolder {
-            var partials = HeatMapPartials()
-            for cell in deviceCells {
-                partials.add(
-                    map: cell.map, cellID: cell.cellID, device: cell.device, person: cell.person, fixes: cell.fixes,
-                    dwellSeconds: cell.dwellSeconds)
-            }
             let maps = rows.map {
                 HeatMapPartials.Map(name: $0.map, cellMeters: $0.cellMeters, minimumPersons: $0.minimumPersons, filter: $0.filter)
             }
-            for table in partials.tables(maps: maps) { try table.write(to: partialsFolder) }
+            for table in HeatMapPartials(deviceCells).tables(maps: maps) { try table.write(to: partialsFolder) }
         }
         summary.files = writesFiles ? try HeatMapFiles(maps: rows, grid: grid).write(to: reportsFolder, cells: published) : []
         summary.devices = names.count
@@ -103,20 +95,6 @@ public struct HeatMapRun {
         summary.minimumPersons = parameters.minimumPersons
         summary.seconds = Date().timeIntervalSince(started)
         return summary
-    }
-
-    /// One device's cells in `empty` (a map with the run's grid and filter), unfiltered.
-    static func deviceCells(
-        _ map: String, _ device: String, _ person: String, _ track: DeviceTrack, _ modes: FixModes,
-        _ empty: HeatMap
-    ) -> [PipelineStore.HeatMapDeviceCell] {
-        var mine = empty
-        mine.add(track, modes: modes, person: person)
-        return mine.cells.sorted { $0.key < $1.key }.map {
-            .init(
-                map: map, cellID: mine.grid.id($0.key), device: device, person: person, fixes: $0.value.fixes,
-                dwellSeconds: $0.value.dwellSeconds)
-        }
     }
 
     static func row(_ grid: HeatGrid, _ cell: HeatGrid.Cell, _ counts: HeatMap.Counts) -> PipelineStore.HeatMapRows.Cell {
