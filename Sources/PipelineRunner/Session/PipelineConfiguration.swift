@@ -114,8 +114,8 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
             throw PipelineError(.invalidConfiguration, path: path, reason: "not valid YAML: \(error)")
         }
         guard let parsed else { return PipelineConfiguration() }
-        var tree = try ConfigValue(defaults: PipelineConfiguration())
-        do { try tree.merge(ConfigValue(any: parsed, path: ""), path: "") } catch let error as PipelineError
+        var tree = try SettingsTree(defaults: PipelineConfiguration())
+        do { try tree.merge(SettingsTree(any: parsed, path: ""), path: "") } catch let error as PipelineError
             where error.code == .invalidConfiguration
         {
             throw PipelineError(.invalidConfiguration, path: path, reason: "\(error.description)")
@@ -144,13 +144,13 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
 
     /// The configuration as YAML, every key present, in a stable order.
     public func yaml() throws -> String {
-        try ConfigValue(defaults: self).yaml(indent: 0)
+        try SettingsTree(defaults: self).yaml(indent: 0)
     }
 
     /// The configuration as one JSON object, every key present, keys sorted: what programs
     /// read (the Spark job) instead of parsing the YAML.
     public func json() throws -> String {
-        try JSONText.string(ConfigValue(defaults: self), keys: .asDeclared, layout: .pretty)
+        try JSONText.string(SettingsTree(defaults: self), keys: .asDeclared, layout: .pretty)
     }
 
     static func describe(_ error: Error) -> String {
@@ -158,122 +158,4 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         let path = context.codingPath.map(\.stringValue).joined(separator: ".")
         return "\(path) should be \(type)"
     }
-}
-
-/// A JSON-like tree used to lay a YAML file over the defaults key by key.
-indirect enum ConfigValue: Codable, Equatable {
-    case null, bool(Bool), number(Double), string(String), array([ConfigValue]), object([(String, ConfigValue)])
-
-    static func == (a: ConfigValue, b: ConfigValue) -> Bool {
-        switch (a, b) {
-        case (.null, .null): true
-        case let (.bool(x), .bool(y)): x == y
-        case let (.number(x), .number(y)): x == y
-        case let (.string(x), .string(y)): x == y
-        case let (.array(x), .array(y)): x == y
-        case let (.object(x), .object(y)): x.map(\.0) == y.map(\.0) && x.map(\.1) == y.map(\.1)
-        default: false
-        }
-    }
-
-    init(defaults: PipelineConfiguration) throws {
-        self = try JSONDecoder().decode(ConfigValue.self, from: JSONText.data(defaults, keys: .snakeCase, layout: .compact))
-    }
-
-    init(any: Any, path: String) throws {
-        switch any {
-        case is NSNull: self = .null
-        case let value as Bool: self = .bool(value)
-        case let value as Int: self = .number(Double(value))
-        case let value as Double: self = .number(value)
-        case let value as String: self = .string(value)
-        case let value as [Any]: self = .array(try value.map { try ConfigValue(any: $0, path: path) })
-        case let value as [String: Any]:
-            self = .object(try value.keys.sorted().map { ($0, try ConfigValue(any: value[$0]!, path: path + "." + $0)) })
-        default: throw PipelineError(.invalidConfiguration, "\(path.dropFirst()): unsupported value \(any)")
-        }
-    }
-
-    /// Lays `other` over this tree: objects merge key by key (unknown keys are errors), any
-    /// other value replaces.
-    mutating func merge(_ other: ConfigValue, path: String) throws {
-        guard case .object(var mine) = self else { self = other; return }
-        guard case .object(let theirs) = other else {
-            throw PipelineError(
-                .invalidConfiguration, "\(path.isEmpty ? "the file" : String(path.dropFirst())) should be a mapping of keys")
-        }
-        for (key, value) in theirs {
-            guard let index = mine.firstIndex(where: { $0.0 == key }) else {
-                let known = mine.map(\.0).joined(separator: ", ")
-                throw PipelineError(.invalidConfiguration, "unknown key \((path + "." + key).dropFirst()) (known here: \(known))")
-            }
-            if case .null = mine[index].1 { mine[index].1 = value } else { try mine[index].1.merge(value, path: path + "." + key) }
-        }
-        self = .object(mine)
-    }
-
-    init(from decoder: Decoder) throws {
-        if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
-            self = .object(
-                try keyed.allKeys.map(\.stringValue).sorted().map { ($0, try keyed.decode(ConfigValue.self, forKey: AnyKey($0))) })
-            return
-        }
-        if var list = try? decoder.unkeyedContainer() {
-            var items: [ConfigValue] = []
-            while !list.isAtEnd { items.append(try list.decode(ConfigValue.self)) }
-            self = .array(items)
-            return
-        }
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() {
-            self = .null
-        } else if let value = try? single.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? single.decode(Double.self) {
-            self = .number(value)
-        } else {
-            self = .string(try single.decode(String.self))
-        }
-    }
-
-    func encode(to encoder: Encoder) throws {
-        switch self {
-        case .null: var c = encoder.singleValueContainer(); try c.encodeNil()
-        case .bool(let v): var c = encoder.singleValueContainer(); try c.encode(v)
-        case .number(let v): var c = encoder.singleValueContainer(); try c.encode(v)
-        case .string(let v): var c = encoder.singleValueContainer(); try c.encode(v)
-        case .array(let items): var c = encoder.unkeyedContainer(); for item in items { try c.encode(item) }
-        case .object(let pairs):
-            var c = encoder.container(keyedBy: AnyKey.self)
-            for (key, value) in pairs { try c.encode(value, forKey: AnyKey(key)) }
-        }
-    }
-
-    func yaml(indent: Int) -> String {
-        let pad = String(repeating: " ", count: indent)
-        guard case .object(let pairs) = self else { return scalar }
-        return pairs.map { key, value in
-            if case .object = value { return "\(pad)\(key):\n" + value.yaml(indent: indent + 2) }
-            return "\(pad)\(key): \(value.scalar)\n"
-        }.joined()
-    }
-
-    private var scalar: String {
-        switch self {
-        case .null: "null"
-        case .bool(let v): v ? "true" : "false"
-        case .number(let v): v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
-        case .string(let v): "\"" + v.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        case .array(let items): "[" + items.map(\.scalar).joined(separator: ", ") + "]"
-        case .object: "{}"
-        }
-    }
-}
-
-struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }
