@@ -208,9 +208,14 @@ public struct IngestRun {
         case (.fallback(let spec)?, .read(let format)) where format.userMapping != nil: summary.used(mapping: spec.text)
         default: break
         }
+        let stored = previous.map {
+            SameInput.Stored(
+                path: input.path, contentSHA256: $0.contentSHA256, status: $0.status, columnMapping: $0.columnMapping, device: $0.device,
+                person: $0.person)
+        }
         guard case .read(let detected) = verdict else {
-            if case .quarantine = verdict, !rereadAll, let previous, previous.status == "quarantined", previous.contentSHA256 == hash {
-                return .done(.unchanged) // quarantined before for this content: not stored again (no new run time in quarantine.csv)
+            if case .quarantine = verdict, SameInput.quarantinedBefore(hash, previous: stored, rereadAll: rereadAll) {
+                return .done(.unchanged)
             }
             return .done(
                 try settle(
@@ -228,34 +233,35 @@ public struct IngestRun {
                 summary.skippedFiles.append(.init(path: input.path, reason: reason))
                 return .done(.skipped)
             }
-            let sameIdentity = { (stored: String?, person: String?) in
-                !recording || (stored == identity.device && person == identity.person)
+            let found = SameInput.Found(
+                contentSHA256: hash, columnMapping: mapping, isRecording: recording, device: identity.device, person: identity.person)
+            let sameContent = {
+                try store.storedInputs(sha256: hash).filter { $0.path != input.path }.map {
+                    (
+                        stored: SameInput.Stored(
+                            path: $0.path, contentSHA256: $0.contentSHA256, status: $0.status, device: $0.device, person: $0.person),
+                        gone: FileKind(path: $0.path).isMissing
+                    )
+                }
             }
-            if !rereadAll, let previous, previous.contentSHA256 == hash, previous.columnMapping == mapping,
-                previous.status != "ingested" || sameIdentity(previous.device, previous.person)
-            {
-                if previous.fileSignature != signature { try store.updateFileSignature(path: input.path, signature: signature) }
-                if previous.relativePath != input.relativePath { try store.setRelativePath(input.relativePath, path: input.path) }
+            switch try SameInput.decide(found, previous: stored, sameContent: sameContent, rereadAll: rereadAll, force: options.force) {
+            case .unchanged:
+                if previous?.fileSignature != signature { try store.updateFileSignature(path: input.path, signature: signature) }
+                if previous?.relativePath != input.relativePath { try store.setRelativePath(input.relativePath, path: input.path) }
                 progress.detail("unchanged \(input.path)" + (trusted ? " (size, modification time and inode)" : ""))
                 return .done(.unchanged)
-            }
-            if !options.force, previous == nil,
-                let earlier = try store.storedInputs(sha256: hash).first(where: {
-                    $0.path != input.path && ($0.status == "quarantined" || sameIdentity($0.device, $0.person))
-                })
-            {
-                if FileKind(path: earlier.path).isMissing {
-                    // Moved or renamed (or its folder re-mounted): the same input, not a new one.
-                    try store.moveInput(from: earlier.path, to: input.path, relativePath: input.relativePath, signature: signature)
-                    summary.moved.append(.init(from: earlier.path, to: input.path))
-                    progress.detail("moved \(earlier.path) -> \(input.path): the same content, not read again")
-                    return .done(.unchanged)
-                }
-                let reason = "the same content (SHA-256) as \(earlier.path), which is read instead; a copy is never counted twice"
+            case .moved(let earlier): // moved or renamed (or its folder re-mounted): the same input, not a new one
+                try store.moveInput(from: earlier, to: input.path, relativePath: input.relativePath, signature: signature)
+                summary.moved.append(.init(from: earlier, to: input.path))
+                progress.detail("moved \(earlier) -> \(input.path): the same content, not read again")
+                return .done(.unchanged)
+            case .copy(let earlier):
+                let reason = "the same content (SHA-256) as \(earlier), which is read instead; a copy is never counted twice"
                 progress.log("skipped \(input.path): \(reason)")
                 summary.skippedFiles.append(.init(path: input.path, reason: reason))
                 summary.duplicates += 1
                 return .done(.skipped)
+            case .read: break
             }
             return .ready(
                 Pending(
