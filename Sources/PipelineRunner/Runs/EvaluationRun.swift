@@ -30,7 +30,6 @@ public struct EvaluationRun {
     public var seed: UInt64 = SoftmaxRegression.Training().seed
     /// Training-only recordings, and their windows cut with the run's parameters.
     public var supplement: Supplement?
-    public var supplementTable: (WindowParameters) throws -> FeatureTable = { _ in FeatureTable() }
     public var legFeatures = LegFeatures()
 
     public init(paths: [String], loader: RecordingLoader, listing: InputListing) {
@@ -95,7 +94,7 @@ public struct EvaluationRun {
             let validation = GroupedCrossValidation(
                 groupBy: groupBy, folds: folds, seed: seed, datasets: datasets, persons: persons)
             // --supplement-modes, not --modes, picks its windows.
-            let extra = try supplementTable(parameters)
+            let extra = try supplement?.trainingTable(loader: loader, window: parameters, progress: progress) ?? FeatureTable()
             let evaluation = try validation.evaluate(
                 output.table, trainer: trainer, window: parameters, search: search, testTable: testTable, supplement: extra)
             var scored = EvaluationSummary(

@@ -23,7 +23,6 @@ public struct TrainingRun {
     public var trainer = ModeTrainer()
     /// Training-only recordings, and their windows cut with the run's parameters.
     public var supplement: Supplement?
-    public var supplementTable: (WindowParameters) throws -> FeatureTable = { _ in FeatureTable() }
     public var legFeatures = LegFeatures()
     /// The command line, for the model's provenance.
     public var command = ""
@@ -45,7 +44,7 @@ public struct TrainingRun {
             output.report.unknownModes.formUnion(legsOnly.report.unknownModes)
         }
         output.table = restrict(output.table)
-        output.table.append(try supplementTable(window))
+        if let supplement { output.table.append(try supplement.trainingTable(loader: loader, window: window, progress: progress)) }
         let labelled = ModeTrainer.labelled(output.table)
         var perClass: [String: Int] = [:]
         for window in labelled.windows { perClass[window.mode!.rawValue, default: 0] += 1 }

@@ -113,8 +113,6 @@ struct EvaluateCommand: ParsableCommand {
         (evaluation.restrict, evaluation.trainer, evaluation.smoother) = (training.restrict, training.trainer, training.smoothing.smoother)
         (evaluation.search, evaluation.seed) = (search.search(around: training.trainer), training.seed)
         (evaluation.supplement, evaluation.legFeatures) = (supplement.supplement, try legContext.legFeatures(progress: progress))
-        let (supplement, loader) = (supplement, evaluation.loader)
-        evaluation.supplementTable = { try supplement.table(loader: loader, window: $0, progress: progress) }
         return evaluation
     }
 }

@@ -78,8 +78,6 @@ struct TrainCommand: ParsableCommand {
         (run.legFeatures, run.command) = (
             try legContext.legFeatures(progress: progress), "pipeline " + CommandLine.arguments.dropFirst().joined(separator: " ")
         )
-        let (supplement, loader) = (supplement, run.loader)
-        run.supplementTable = { try supplement.table(loader: loader, window: $0, progress: progress) }
         return run
     }
 }

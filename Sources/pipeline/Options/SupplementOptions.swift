@@ -53,19 +53,4 @@ struct SupplementOptions: ParsableArguments {
         supplement.thinnedCopies = copies
         return supplement
     }
-
-    /// The supplement's windows (empty without one), logged by mode.
-    func table(loader: RecordingLoader, window: WindowParameters, progress: ProgressReporter) throws -> FeatureTable {
-        guard let supplement else { return FeatureTable() }
-        let (table, recordings) = try supplement.table(loader: loader, window: window, progress: progress)
-        var perClass: [Mode: Int] = [:]
-        for window in table.windows { perClass[window.mode!, default: 0] += 1 }
-        progress.log(
-            "\(supplement.description): \(table.count) windows of \(recordings) recordings ("
-                + perClass.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ") + "), training only")
-        if table.count == 0 {
-            progress.log("warning: the supplement gave no labelled windows" + (modes.map { " of \($0)" } ?? "") + "; it adds nothing")
-        }
-        return table
-    }
 }
