@@ -120,4 +120,20 @@ extension GPSLegDecision {
         }
         return said
     }
+
+    /// The windows of `table` only GPS covers, decided by `model`'s GPS leg model as whole legs
+    /// (`pipeline classify`): the speed rules cut the legs (a GPS window model trained at 1 Hz
+    /// misreads a sparse logger's walk as still) and the leg model names them; under a model of
+    /// GPS alone its own windows are regrouped into legs too. Returns the legs it decided, 0
+    /// when the model has no GPS leg model.
+    public static func apply(
+        _ model: ModeModel, table: FeatureTable, fixesByTrace: [String: [PositionFix]], smooth: Bool, features: LegFeatures,
+        prediction: inout ModePredictor.Prediction
+    ) -> Int {
+        guard let legModel = model.gpsLegs else { return 0 }
+        let rules = ModePredictor(model: nil, smooth: smooth).predict(table).modes
+        return apply(
+            legModel, windows: table.windows, fixesByTrace: fixesByTrace, prediction: &prediction,
+            deciding: model.usesInertial ? [.rules] : [.rules, .model], segmentation: rules, features: features)
+    }
 }

@@ -50,11 +50,7 @@ public struct ClassifyRun {
         let output = try run.run(paths, progress: progress)
         var prediction = classifier.predict(output.table)
         var gpsLegs = 0
-        if let legModel = saved?.gpsLegs {
-            // The speed rules cut the legs (a GPS window model trained at 1 Hz misreads a sparse
-            // logger's walk as still); the leg model names them. Under a model of GPS alone its
-            // windows are regrouped into legs too.
-            let rules = ModePredictor(model: nil, smooth: smooth).predict(output.table).modes
+        if let saved, let legModel = saved.gpsLegs {
             let features = try legFeatures()
             if legModel.usesTransitGeofences != (features.transitDistanceMeters != nil) {
                 progress.log(
@@ -63,8 +59,7 @@ public struct ClassifyRun {
                         : "the GPS leg model was trained without transit geofences: --geofences is not used")
             }
             gpsLegs = GPSLegDecision.apply(
-                legModel, windows: output.table.windows, fixesByTrace: output.fixes, prediction: &prediction,
-                deciding: saved!.usesInertial ? [.rules] : [.rules, .model], segmentation: rules, features: features)
+                saved, table: output.table, fixesByTrace: output.fixes, smooth: smooth, features: features, prediction: &prediction)
         }
         let stopWindows = classifier.applyStops(windows: output.table.windows, to: &prediction)
         try ModesCSV.write(output.table.windows, prediction: prediction, to: out)
