@@ -44,9 +44,8 @@ public enum ReleaseWindows {
 
     /// The window of `period` holding `seconds`, in `calendar`'s local time.
     public static func window(containing seconds: Double, period: Period, calendar: CalendarKeys) -> Window {
-        let offset = calendar.utcOffsetSeconds
         let day = calendar.dayNumber(seconds)
-        func instant(_ day: Int) -> Double { Double(day) * 86_400 - offset }
+        func instant(_ day: Int) -> Double { calendar.dayStart(day) }
         switch period {
         case .day:
             return Window(id: dateText(day), startSeconds: instant(day), endSeconds: instant(day + 1))
@@ -104,7 +103,7 @@ extension ReleaseWindows {
     public static func readme(_ window: Window, minimumPersons k: Int, calendar: CalendarKeys) -> String {
         """
         Release \(window.id): the trips that started from \(ISO8601.format(Timestamp(secondsSince1970: window.startSeconds))) \
-        to before \(ISO8601.format(Timestamp(secondsSince1970: window.endSeconds))) (local calendar, UTC\(String(format: "%+.1f", calendar.utcOffsetSeconds / 3600)) h), \
+        to before \(ISO8601.format(Timestamp(secondsSince1970: window.endSeconds))) (local calendar, \(calendar.name)), \
         and trips of earlier windows that arrived after those were released. It says no total: a window's trips and \
         persons, one person's alone in a quiet window, are held to k like every published number (the store keeps them).
         The heat maps count the fixes of these trips only (a fix of no trip, at home say, is in no release), so no fix is in two releases.
