@@ -102,7 +102,8 @@ let package = Package(
             name: "FusionTests", dependencies: ["Fusion", "Classify", "Features", "MobilityCore", "Trips", "Transit", "TestSupport"]),
         .testTarget(name: "TripsTests", dependencies: ["Trips", "MobilityCore"]),
         .testTarget(
-            name: "ReportsTests", dependencies: ["Reports", "Store", "HeatMaps", "MobilityCore", "TestSupport"], exclude: ["Fixtures"]),
+            name: "ReportsTests", dependencies: ["Reports", "Store", "HeatMaps", "MobilityCore", "TestSupport", "Trips"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "TransitTests",
             dependencies: ["Transit", "MobilityCore", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),

@@ -1,8 +1,8 @@
 import MobilityCore
 
 /// Which fixes count: by mode (nil keeps all, including fixes no stage gave a mode), by
-/// date range (inclusive, local days), weekday (0 = Monday) and hour of day (0–23), all at
-/// `calendar`'s offset from UTC.
+/// date range (inclusive, local days), weekday (0 = Monday) and hour of day (0–23), all in
+/// `calendar`'s local time (each device's own, `HeatMapLayers.add`).
 public struct HeatMapFilter: Hashable, Sendable {
     public var modes: Set<Mode>?
     /// Days since 1970-01-01, inclusive.

@@ -15,18 +15,21 @@ public struct HeatMapLayers: Sendable {
     }
 
     /// Adds `track` with the modes of its staypoints and legs; returns those modes and the
-    /// per-mode maps it was added to.
+    /// per-mode maps it was added to. `calendar` is the device's local time, for the filter's
+    /// dates, weekdays and hours (nil: the filter's own).
     @discardableResult
     public mutating func add(
         _ track: DeviceTrack, intervals: (stays: [(start: Double, end: Double)], legs: [(start: Double, end: Double, mode: Mode?)]),
-        person: String
+        person: String, calendar: CalendarKeys? = nil
     ) -> (modes: FixModes, maps: [Mode]) {
         let modes = FixModes(track: track, staypoints: intervals.stays, legs: intervals.legs)
+        overall.filter.calendar = calendar ?? filter.calendar
         overall.add(track, modes: modes, person: person)
         var maps: [Mode] = []
         for mode in Set(intervals.legs.compactMap(\.mode) + (intervals.stays.isEmpty ? [] : [.still])).sorted()
         where filter.modes?.contains(mode) ?? true {
             var map = byMode[mode] ?? HeatMap(grid: grid, filter: filter.only(mode))
+            map.filter.calendar = calendar ?? filter.calendar
             map.add(track, modes: modes, person: person)
             byMode[mode] = map
             maps.append(mode)

@@ -6,8 +6,11 @@ public struct SimulationParameters: Sendable {
     public var devices = 4
     public var days = 1
     public var seed: UInt64 = 1
-    /// The first simulated day (UTC midnight); 2024-05-06 is a Monday.
+    /// The first simulated day (local midnight in `timeZone`); 2024-05-06 is a Monday.
     public var startDay = "2024-05-06"
+    /// The IANA zone the residents live their days in: their alarm clocks follow it, daylight
+    /// saving included (a day of 23 h or 25 h keeps its hours of local time).
+    public var timeZone = "UTC"
     /// Seconds between fixes on the move and at rest.
     public var gpsMovingIntervalSeconds = 1.0
     public var gpsStillIntervalSeconds = 10.0
@@ -17,6 +20,10 @@ public struct SimulationParameters: Sendable {
     public var imuTripsPerDay: Int?
     /// How many devices record IMU at all (the first ones); nil for all. Many phones only log GPS.
     public var imuDevices: Int?
+    /// The share of device-days on which the phone records no fix for a while (switched off, out
+    /// of battery, the app killed): one stretch of 1–6 h starting between 00:00 and 20:00 local
+    /// time, written to the truth as `untracked.csv`. 0: phones record all the time.
+    public var phoneOffShare = 0.0
     /// Adds what real uploads bring: one GPX file cut off mid-point and one check-in rating
     /// outside 1–5.
     public var faults = false
@@ -31,6 +38,8 @@ public struct Simulation: Sendable {
     public var residents: [Resident] = []
     public var truth = Truth()
     public var startSeconds: Double
+    /// The residents' local time.
+    public var calendar: CalendarKeys
 
     public init(parameters: SimulationParameters) throws {
         self.parameters = parameters
@@ -40,7 +49,11 @@ public struct Simulation: Sendable {
         guard parameters.devices > 0, parameters.days > 0 else {
             throw PipelineError(.invalidSimulation, "devices and days must be at least 1")
         }
-        startSeconds = start.secondsSince1970
+        guard let calendar = CalendarKeys(zone: parameters.timeZone) else {
+            throw PipelineError(.invalidSimulation, "time zone \(parameters.timeZone) is not an IANA time zone (such as Europe/Paris)")
+        }
+        self.calendar = calendar
+        startSeconds = calendar.dayStart(calendar.dayNumber(start.secondsSince1970 + 43_200))
         var generator = SeededGenerator(seed: parameters.seed)
         for index in 0..<parameters.devices {
             residents.append(Resident.make(index: index, city: city, generator: &generator))
@@ -59,12 +72,12 @@ public struct Simulation: Sendable {
         var planner = DayPlanner(
             city: city, resident: resident, startSeconds: startSeconds,
             seed: parameters.seed &* 1_000_003 &+ UInt64(index))
+        let first = calendar.dayNumber(startSeconds)
         for day in 0..<parameters.days {
-            let dayStart = startSeconds + Double(day) * 86_400
-            let weekday = (Int(dayStart / 86_400) + 3) % 7 < 5 // 1970-01-01 was a Thursday
-            planner.plan(dayStartSeconds: dayStart, weekday: weekday)
+            let dayStart = calendar.dayStart(first + day)
+            planner.plan(dayStartSeconds: dayStart, weekday: calendar.weekday(dayStart) < 5)
         }
-        planner.finish(at: startSeconds + Double(parameters.days) * 86_400 - 1)
+        planner.finish(at: calendar.dayStart(first + parameters.days) - 1)
         return planner.truth
     }
 

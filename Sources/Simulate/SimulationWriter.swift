@@ -39,8 +39,10 @@ public struct SimulationWriter: Sendable {
         }
         var truth = Truth()
         var summary = Summary(devices: residents.count, days: simulation.parameters.days)
+        var untracked = "device,started_at,finished_at\n"
         for (index, result) in results.values.enumerated() {
             let output = try result.get()
+            for gap in output.phoneOff { untracked += "\(residents[index].device),\(iso(gap.start)),\(iso(gap.end))\n" }
             truth = Simulation.merge(truth, output.truth)
             summary.fixes += output.fixes
             summary.imuSamples += output.imuSamples
@@ -49,6 +51,7 @@ public struct SimulationWriter: Sendable {
         }
         try writeShared(truth)
         try TruthTables(truth: truth, city: simulation.city).write(to: truthFolder)
+        try TextFile.write(untracked, to: (truthFolder as NSString).appendingPathComponent("untracked.csv"))
         summary.files += 5
         summary.stays = truth.stays.count
         summary.legs = truth.legs.count
@@ -60,6 +63,8 @@ public struct SimulationWriter: Sendable {
     struct DeviceOutput {
         var truth: Truth
         var fixes = 0, imuSamples = 0, files = 0
+        /// When the phone recorded nothing (`phoneOffShare`).
+        var phoneOff: [(start: Double, end: Double)] = []
     }
 
     private func writeDevice(_ resident: Resident, index: Int) throws -> DeviceOutput {
@@ -69,13 +74,23 @@ public struct SimulationWriter: Sendable {
         let sampler = GPSSampler(
             city: simulation.city, movingIntervalSeconds: parameters.gpsMovingIntervalSeconds,
             stillIntervalSeconds: parameters.gpsStillIntervalSeconds)
-        let fixes = sampler.fixes(stays: truth.stays, legs: truth.legs, generator: &generator)
-        var output = DeviceOutput(truth: truth, fixes: fixes.count)
+        var fixes = sampler.fixes(stays: truth.stays, legs: truth.legs, generator: &generator)
+        let calendar = simulation.calendar, first = calendar.dayNumber(simulation.startSeconds)
+        var phoneOff: [(start: Double, end: Double)] = []
+        if parameters.phoneOffShare > 0 { // a generator of its own: without gaps, the fixes are as before
+            var gaps = SeededGenerator(seed: parameters.seed &* 6_113 &+ UInt64(index))
+            for day in 0..<parameters.days where gaps.nextUnit() < parameters.phoneOffShare {
+                let start = (calendar.dayStart(first + day) + 3600 * 20 * gaps.nextUnit()).rounded()
+                phoneOff.append((start, (start + 3600 * (1 + 5 * gaps.nextUnit())).rounded()))
+            }
+            fixes.removeAll { fix in phoneOff.contains { fix.timeSeconds >= $0.start && fix.timeSeconds < $0.end } }
+        }
+        var output = DeviceOutput(truth: truth, fixes: fixes.count, phoneOff: phoneOff)
         let folder = (outputFolder as NSString).appendingPathComponent(resident.device)
-        for day in 0..<parameters.days {
-            let start = simulation.startSeconds + Double(day) * 86_400
-            let dayFixes = fixes.filter { $0.timeSeconds >= start && $0.timeSeconds < start + 86_400 }
-            let name = ISO8601.format(Timestamp(secondsSince1970: start)).prefix(10)
+        for day in 0..<parameters.days { // a file per local day
+            let start = calendar.dayStart(first + day), end = calendar.dayStart(first + day + 1)
+            let dayFixes = fixes.filter { $0.timeSeconds >= start && $0.timeSeconds < end }
+            let name = CalendarKeys.dateText(first + day)
             let path = (folder as NSString).appendingPathComponent("\(name).gpx")
             try GPXText.write(dayFixes, device: resident.device, city: simulation.city, to: path)
             output.files += 1
@@ -88,7 +103,7 @@ public struct SimulationWriter: Sendable {
         if parameters.imuRateHz > 0, index < parameters.imuDevices ?? Int.max {
             var perDay: [Int: Int] = [:]
             for (tripIndex, trip) in truth.trips.enumerated() {
-                let day = Int((trip.startSeconds - simulation.startSeconds) / 86_400)
+                let day = calendar.dayNumber(trip.startSeconds) - first
                 perDay[day, default: 0] += 1
                 if let limit = parameters.imuTripsPerDay, perDay[day]! > limit { continue }
                 let recording = IMURecording(

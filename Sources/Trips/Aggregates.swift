@@ -184,8 +184,10 @@ public struct ModalSplit: Sendable {
     /// by subtraction (`complementary`).
     public var suppressedPrimary = 0, suppressedComplementary = 0
 
-    public init(_ devices: [DeviceTrips], persons: [String: String] = [:], calendar: CalendarKeys = CalendarKeys(), minimumPersons: Int) {
-        self.init(totals: ModalTotal.totals(devices, persons: persons, calendar: calendar), minimumPersons: minimumPersons)
+    public init(
+        _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars(), minimumPersons: Int
+    ) {
+        self.init(totals: ModalTotal.totals(devices, persons: persons, calendars: calendars), minimumPersons: minimumPersons)
     }
 
     /// Shares within each (dimension, key) of trips, distance and duration; the group's
@@ -289,7 +291,7 @@ public struct ModalTotal: Sendable, Equatable {
     }
 
     /// The (dimension, key) pairs a trip or leg starting at `seconds` counts in: all, its local
-    /// hour (00–23) and its local weekday.
+    /// hour (00–23) and its local weekday, in the calendar of the person who made it.
     public static func keys(startSeconds seconds: Double, calendar: CalendarKeys) -> [[String]] {
         [
             ["all", "all"], ["hour", String(format: "%02d", calendar.hour(seconds))],
@@ -309,11 +311,11 @@ public struct ModalTotal: Sendable, Equatable {
     }
 
     /// `persons` names each device's person (the device itself where it names none).
-    public static func totals(_ devices: [DeviceTrips], persons: [String: String] = [:], calendar: CalendarKeys = CalendarKeys())
+    public static func totals(_ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars())
         -> [ModalTotal]
     {
         let (trips, legs) = entries(devices, persons: persons)
-        return totals(trips: trips, legs: legs, calendar: calendar)
+        return totals(trips: trips, legs: legs, calendars: calendars)
     }
 
     static func entries(_ devices: [DeviceTrips], persons: [String: String]) -> (trips: [Entry], legs: [Entry]) {
@@ -334,19 +336,21 @@ public struct ModalTotal: Sendable, Equatable {
 
     /// Calls `add` with each row key (dimension, key, mode) of every trip, then of every leg, in
     /// the order given: the one grouping of `totals` and `partialTable`.
-    static func forEachRow(trips: [Entry], legs: [Entry], calendar: CalendarKeys, _ add: ([String], Entry, _ isTrip: Bool) -> Void) {
+    static func forEachRow(trips: [Entry], legs: [Entry], calendars: LocalCalendars, _ add: ([String], Entry, _ isTrip: Bool) -> Void) {
+        var calendar: (person: String, keys: CalendarKeys)?
         for (entries, isTrip) in [(trips, true), (legs, false)] {
             for entry in entries {
-                for key in keys(startSeconds: entry.startSeconds, calendar: calendar) { add(key + [entry.mode], entry, isTrip) }
+                if calendar?.person != entry.person { calendar = (entry.person, calendars.person(entry.person)) }
+                for key in keys(startSeconds: entry.startSeconds, calendar: calendar!.keys) { add(key + [entry.mode], entry, isTrip) }
             }
         }
     }
 
     /// The totals of `trips` (counted) and `legs` (distance and duration added in the order
     /// given: device order, then each device's time order, as the store's ids run).
-    public static func totals(trips: [Entry], legs: [Entry], calendar: CalendarKeys = CalendarKeys()) -> [ModalTotal] {
+    public static func totals(trips: [Entry], legs: [Entry], calendars: LocalCalendars = LocalCalendars()) -> [ModalTotal] {
         var totals: [[String]: ModalTotal] = [:], people: [[String]: Set<String>] = [:]
-        forEachRow(trips: trips, legs: legs, calendar: calendar) { row, entry, isTrip in
+        forEachRow(trips: trips, legs: legs, calendars: calendars) { row, entry, isTrip in
             var total =
                 totals[row]
                 ?? ModalTotal(dimension: row[0], key: row[1], mode: row[2], trips: 0, distanceMeters: 0, durationSeconds: 0, persons: 0)
@@ -370,17 +374,19 @@ public struct ModalTotal: Sendable, Equatable {
     /// `totals`, with each row's persons by name and its legs' distances and durations as
     /// lists in data-set order, which the reducer adds one at a time over the parts in order,
     /// as `totals` adds them.
-    public static func partialTable(_ devices: [DeviceTrips], persons: [String: String] = [:], calendar: CalendarKeys = CalendarKeys())
+    public static func partialTable(
+        _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars()
+    )
         -> PartialTable
     {
         let (trips, legs) = entries(devices, persons: persons)
-        return partialTable(trips: trips, legs: legs, calendar: calendar)
+        return partialTable(trips: trips, legs: legs, calendars: calendars)
     }
 
     /// The partial rows of `trips` and `legs` (`totals(trips:legs:calendar:)`'s rows).
-    public static func partialTable(trips: [Entry], legs: [Entry], calendar: CalendarKeys = CalendarKeys()) -> PartialTable {
+    public static func partialTable(trips: [Entry], legs: [Entry], calendars: LocalCalendars = LocalCalendars()) -> PartialTable {
         var rows: [[String]: (trips: Int, distances: [Double], durations: [Double], persons: Set<String>)] = [:]
-        forEachRow(trips: trips, legs: legs, calendar: calendar) { row, entry, isTrip in
+        forEachRow(trips: trips, legs: legs, calendars: calendars) { row, entry, isTrip in
             var found = rows[row] ?? (0, [], [], [])
             if isTrip {
                 found.trips += 1
@@ -435,7 +441,7 @@ public struct DeviceStatistics: Sendable {
 
     public var rows: [Row]
 
-    public init(_ devices: [DeviceTrips], calendar: CalendarKeys = CalendarKeys()) {
+    public init(_ devices: [DeviceTrips], calendars: LocalCalendars = LocalCalendars()) {
         rows = devices.map { device in
             var seconds: [String: Double] = [:], distance: [String: Double] = [:]
             var motion = 0.0
@@ -447,7 +453,7 @@ public struct DeviceStatistics: Sendable {
             let observed = device.observed
             return Row(
                 device: device.device, fixes: observed.fixes, firstSeconds: observed.firstSeconds,
-                lastSeconds: observed.lastSeconds, daysObserved: observed.daysObserved(calendar),
+                lastSeconds: observed.lastSeconds, daysObserved: observed.daysObserved(calendars.device(device.device)),
                 staypoints: device.staypoints.count, dwells: device.dwells.count, trips: device.trips.count,
                 distanceMeters: device.triplegs.reduce(0) { $0 + $1.distanceMeters }, hoursInMotion: motion / 3600,
                 secondsPerMode: seconds, distancePerMode: distance)

@@ -85,7 +85,11 @@ import Trips
         let split = try CSVRows.read(folder.file("out/modal_split.csv")).filter { $0["dimension"] == "all" }
         #expect(split.map { $0["travel_mode"]! } == ["walk", "car"] && split.first { $0["travel_mode"] == "car" }?["trips"] == "1")
         let stats = try CSVRows.read(folder.file("out/restricted/device_stats.csv"))
-        #expect(stats.count == 1 && stats[0]["device"] == "ana" && stats[0]["trips"] == "1" && stats[0]["days_observed"] == "1")
+        // 22:13–23:30 UTC on 14 November 2023, at 48° N 2° E: in Paris's local time (UTC+1) that is two days.
+        #expect(stats.count == 1 && stats[0]["device"] == "ana" && stats[0]["trips"] == "1" && stats[0]["days_observed"] == "2")
+        let days = try CSVRows.read(folder.file("out/restricted/person_days.csv"))
+        #expect(days.map { $0["local_date"]! } == ["2023-11-14", "2023-11-15"] && days.allSatisfy { $0["time_zone"] == "Europe/Paris" })
+        #expect(summary.zoneSources == ["fixes": 1] && summary.zones == ["Europe/Paris"])
         #expect(try CSVRows.read(folder.file("out/restricted/dwells.csv")).map { $0["geofence_name"]! } == ["Home", "Office"])
 
         let legs =

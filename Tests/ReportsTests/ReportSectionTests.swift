@@ -4,6 +4,7 @@ import MobilityCore
 import Store
 import TestSupport
 import Testing
+import Trips
 
 @testable import Reports
 
@@ -29,7 +30,10 @@ import Testing
         let model = SharedData.projectRoot + "/models/mode-model.json"
         let k = HeatMapParameters().minimumPersons
         return try ReportPage(
-            facts: try store.reportFacts(defaultMinimumPersons: k), folder: out, modelPath: model, calendar: CalendarKeys()
+            facts: try store.reportFacts(defaultMinimumPersons: k), folder: out, modelPath: model,
+            calendars: DeviceZone.calendars(
+                stored: try store.deviceZones().map { ($0.device, $0.startSeconds, $0.zone, $0.source, $0.guessMeters) },
+                persons: try store.devicePersons(), dataset: CalendarKeys())
         )
         .sections { try store.publishedReportFacts(defaultMinimumPersons: k) }
     }

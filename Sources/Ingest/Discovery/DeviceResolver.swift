@@ -19,6 +19,8 @@ public struct RecordingIdentity: Hashable, Sendable {
     /// holding two phones' exports or two tracks at once far apart: one person, several
     /// devices), or `device` (none given).
     public var personSource: String
+    /// The IANA zone of the device's local time, from the manifest's `timezone`; nil when none was given.
+    public var timeZone: String? = nil
 }
 
 /// Decides which device and person an input belongs to, in this order:
@@ -81,6 +83,12 @@ public struct DeviceResolver: Sendable {
     /// The identity of the input at `path`, found under `root` (both standardised, as
     /// `InputDiscovery` gives them).
     public func identify(path: String, root: String) -> RecordingIdentity {
+        var identity = identifyNames(path: path, root: root)
+        identity.timeZone = manifest.isEmpty ? nil : manifest.entry(for: path)?.timeZone
+        return identity
+    }
+
+    private func identifyNames(path: String, root: String) -> RecordingIdentity {
         let fromPattern = patternGroups(path)
         let entry = manifest.isEmpty ? nil : manifest.entry(for: path)
         let mode = entry?.mode ?? fromPattern["mode"]

@@ -4,7 +4,7 @@ import Foundation
 #endif
 import MobilityCore
 
-/// `manifest.csv`: `path,device[,person][,mode][,columns][,start][,utc_offset]`, paths relative
+/// `manifest.csv`: `path,device[,person][,mode][,columns][,start][,utc_offset][,timezone]`, paths relative
 /// to the manifest's folder, or globs (`alice/*.gpx`, `*` and `?` within one path component,
 /// `[…]` sets; fnmatch(3) with FNM_PATHNAME). It names the device, the person who carried it
 /// and optionally the whole-file mode label of each listed input, overriding every other
@@ -12,8 +12,10 @@ import MobilityCore
 /// (quoted, as it holds commas: `"delimiter=space; header=0; dt=4:ms; acc=1,2,3"`), `start`,
 /// the time its relative times count from (ISO 8601, or `name[+HH:MM]` for the date and time
 /// in the file's name), and `utc_offset`, the offset of times written without one
-/// (`ColumnMappings`). A path listed by name wins over a glob; among globs, the first row that
-/// matches.
+/// (`ColumnMappings`). `timezone` is the IANA zone (`Europe/Paris`) of the device's local time:
+/// its local hours, weekdays and dates in every output, daylight saving applied; it says
+/// nothing about how to read the file (that is `utc_offset`). A path listed by name wins over
+/// a glob; among globs, the first row that matches.
 public struct Manifest: Sendable {
     public struct Entry: Hashable, Sendable {
         public var device: String
@@ -21,6 +23,8 @@ public struct Manifest: Sendable {
         public var mode: String?
         /// How to read the input (`columns`, `start`, `utc_offset` as one mapping), if given.
         public var mapping: ColumnMappingSpec?
+        /// The IANA zone of the device's local time (`timezone`), if given.
+        public var timeZone: String?
     }
 
     /// Entries by standardised absolute path.
@@ -52,6 +56,15 @@ public struct Manifest: Sendable {
             }
             let absolute = file.hasPrefix("/") ? file : (folder as NSString).appendingPathComponent(file)
             var entry = Entry(device: device, person: row.value("person"), mode: row.value("mode"))
+            if let zone = row.value("timezone"), !zone.isEmpty {
+                guard CalendarKeys(zone: zone) != nil else {
+                    throw InputError(
+                        .badHeader,
+                        "the row for \(file): timezone \(zone) is not an IANA time zone (such as Europe/Paris or America/New_York)",
+                        path: path, line: row.line)
+                }
+                entry.timeZone = zone
+            }
             let parts = [row.value("columns"), row.value("start").map { "start=" + $0 }, row.value("utc_offset").map { "utc_offset=" + $0 }]
                 .compactMap { $0 }.filter { !$0.isEmpty }
             if !parts.isEmpty {

@@ -10,6 +10,7 @@ extension IngestedFileRows {
         device = result.format.isDeviceRecording ? result.device : nil
         if result.format.isDeviceRecording, let identity = result.identity {
             (person, deviceSource, personSource) = (identity.person, identity.deviceSource, identity.personSource)
+            timeZone = identity.timeZone
         }
         recordsRead = result.recordsRead
         fixes = result.fixesKept

@@ -59,8 +59,36 @@ extension TripResultRows {
 
 extension PipelineStore {
     /// Replaces the store's trip results with `result` (see `replaceTripResults(_: TripResultRows)`).
-    func replaceTripResults(_ result: TripAnalysis.Result, geofences: [Geofence]) throws {
-        try replaceTripResults(TripResultRows(result, geofences: geofences))
+    func replaceTripResults(
+        _ result: TripAnalysis.Result, geofences: [Geofence], calendars: LocalCalendars = LocalCalendars(), personDays: PersonDays? = nil
+    ) throws {
+        var rows = TripResultRows(result, geofences: geofences)
+        for (device, zone) in calendars.devices.sorted(by: { $0.key < $1.key }) {
+            rows.deviceZones += zone.calendar.zoneChanges.map { change in
+                TripResultRows.DeviceZone(
+                    device: device, startSeconds: change.startSeconds.isFinite ? change.startSeconds : nil, zone: change.zone,
+                    source: zone.source, guessMeters: zone.guessMeters)
+            }
+        }
+        for day in personDays?.days ?? [] {
+            rows.personDays.append(
+                TripResultRows.PersonDay(
+                    person: day.person, date: day.date, zone: day.zone, startSeconds: day.startSeconds, endSeconds: day.endSeconds,
+                    trackedSeconds: day.trackedSeconds, fixes: day.fixes, imuSeconds: day.imuSeconds, valid: day.valid))
+            rows.untracked += day.untracked.map {
+                TripResultRows.Untracked(person: day.person, date: day.date, startSeconds: $0.startSeconds, endSeconds: $0.endSeconds)
+            }
+        }
+        try replaceTripResults(rows)
+    }
+
+    /// Each device's and person's local time as the last trip stage decided it (`device_zones`);
+    /// `dataset` for what belongs to no device, and for devices the stage has not seen.
+    public func localCalendars(dataset: CalendarKeys) throws -> LocalCalendars {
+        DeviceZone.calendars(
+            stored: try deviceZones().map { ($0.device, $0.startSeconds, $0.zone, $0.source, $0.guessMeters) },
+            persons: try devicePersons(),
+            dataset: dataset)
     }
 
     /// Every timed fix of the ingested files, as one sorted track per device (or per file).

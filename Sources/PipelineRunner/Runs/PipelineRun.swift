@@ -87,6 +87,13 @@ public struct PipelineRun {
         @NullEncodable public var odMatrix: ODMatrixCounts?
         /// The modal split's published rows and those left out under k persons (`modal_split.csv`).
         @NullEncodable public var modalSplit: ModalSplitCounts?
+        /// Person-days and their tracking coverage, with the nightly alarm (`below_floor`); null
+        /// when the trip stage did not run.
+        @NullEncodable public var coverage: PersonDays.Summary?
+        /// Devices by where their local time's zone came from (`manifest`, `configuration`,
+        /// `utc_offset`, `fixes`, `none`), and the zones used.
+        public var zoneSources: [String: Int] = [:]
+        public var zones: [String] = []
         /// Check-ins turned into rides, and those whose comfort was measured.
         public var rides = 0, measuredRides = 0
         public var upToDate = false
@@ -118,7 +125,8 @@ public struct PipelineRun {
                 checkins
             case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells, legsByModeSource =
                 "legs_by_mode_source"
-            case suppressedCells = "suppressed_cells", odGrid = "od_grid", odMatrix = "od_matrix", modalSplit = "modal_split", rides,
+            case suppressedCells = "suppressed_cells", odGrid = "od_grid", odMatrix = "od_matrix", modalSplit = "modal_split", coverage,
+                zoneSources = "zone_sources", zones, rides,
                 measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
             case exitStatus = "exit_status", outputFolder = "output_folder", warnings, fileOutcomes = "file_outcomes", partial, releases
         }
@@ -223,6 +231,7 @@ public struct PipelineRun {
             summary.upToDate = true
             summary.releases.period = configuration.release.window?.rawValue
             try fillCounts(&summary, store, counts: totals)
+            try fillPersonDays(&summary, store)
             try sayOutcomes(&summary, store)
             if !partial, let text = try store.derivedState(Self.publishedODKey),
                 let published = try? JSONDecoder().decode(PublishedOD.self, from: Data(text.utf8))
@@ -251,10 +260,14 @@ public struct PipelineRun {
         (trips.transit, trips.transitDescription) = try transitFeed.map { try TransitRun.index(feed: $0, progress: progress) } ?? (nil, nil)
         trips.parameters = configuration.trips
         trips.minimumPersons = configuration.heatmap.minimumPersons
-        (trips.calendar, trips.partialsFolder) = (calendar, partialsFolder)
+        (trips.configuredCalendar, trips.coverage, trips.partialsFolder) = (
+            configuration.calendar.configured, configuration.personDays, partialsFolder
+        )
         let tripSummary = try trips.run(store: store, progress: progress)
         (summary.odMatrix, summary.modalSplit) = (tripSummary.odMatrix, tripSummary.modalSplit)
         summary.warnings += [tripSummary.transitWarning, tripSummary.jumpWarning, tripSummary.undecidedWarning].compactMap { $0 }
+        summary.warnings += tripSummary.zoneWarnings + [tripSummary.coverage?.warning].compactMap { $0 }
+        (summary.coverage, summary.zoneSources, summary.zones) = (tripSummary.coverage, tripSummary.zoneSources, tripSummary.zones)
         progress.log(GPSLegDecision.line(decidedBy: tripSummary.legsByModeSource, model: model))
         lap("trips")
 
@@ -348,7 +361,19 @@ public struct PipelineRun {
         }
     }
 
-    var calendar: CalendarKeys { CalendarKeys(utcOffsetSeconds: configuration.calendar.utcOffsetHours * 3600) }
+    /// Coverage and zones as the last trip stage stored them (a run that found nothing new says
+    /// what the store holds, so the nightly alarm sounds every night until the phones record).
+    private func fillPersonDays(_ summary: inout Summary, _ store: PipelineStore) throws {
+        let days = try store.personDayShares()
+        summary.coverage = PersonDays.summary(
+            shares: days.map(\.share), valid: days.filter(\.valid).count, parameters: configuration.personDays)
+        if let warning = summary.coverage?.warning { summary.warnings.append(warning) }
+        let calendars = try store.localCalendars(dataset: calendar)
+        (summary.zoneSources, summary.zones, _) = DeviceZone.tally(calendars.devices, manifest: [:])
+    }
+
+    /// What belongs to no device (release windows, the heat-map filter's dates): the configured calendar, else UTC.
+    var calendar: CalendarKeys { configuration.calendar.dataset }
 
     /// Classifies the files whose windows are missing or stale, as many at a time as there are
     /// cores (memory for that many recordings), then rewrites modes.csv from the store.

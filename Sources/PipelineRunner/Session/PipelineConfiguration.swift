@@ -35,9 +35,53 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         }
     }
 
+    /// Local time (`DeviceZone`): by default each device's zone comes from its manifest row's
+    /// `timezone`, else from where its fixes are; these name one for every device instead.
     public struct Calendar: Hashable, Sendable, Codable {
-        /// Hours added to UTC for hour-of-day, weekday and day keys (traces carry no time zone).
-        public var utcOffsetHours = 0.0
+        /// An IANA zone (`Europe/Paris`) for every device's local hours, weekdays and dates,
+        /// daylight saving applied; a manifest's `timezone` still wins for its devices. Null:
+        /// each device's own (manifest, else its fixes).
+        public var timeZone: String?
+        /// A fixed offset from UTC for every device, hours, without daylight saving (what runs
+        /// before 0.9 did, with 0); null: as `time_zone` says. `time_zone` wins over it.
+        public var utcOffsetHours: Double?
+
+        public init() {}
+
+        enum CodingKeys: String, CodingKey { case timeZone, utcOffsetHours }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
+            utcOffsetHours = try container.decodeIfPresent(Double.self, forKey: .utcOffsetHours)
+        }
+
+        /// Both written, null when unset, so the printed configuration shows the keys.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(timeZone, forKey: .timeZone)
+            try container.encode(utcOffsetHours, forKey: .utcOffsetHours)
+        }
+
+        /// The calendar every device's local time is in, and its source (`configuration`,
+        /// `utc_offset`); nil when each device's own is to be found.
+        public var configured: (calendar: CalendarKeys, source: String)? {
+            if let timeZone, let calendar = CalendarKeys(zone: timeZone) { return (calendar, "configuration") }
+            if let utcOffsetHours { return (CalendarKeys(utcOffsetSeconds: utcOffsetHours * 3600), "utc_offset") }
+            return nil
+        }
+
+        /// What belongs to no device (release windows): the configured calendar, else UTC.
+        public var dataset: CalendarKeys { configured?.calendar ?? CalendarKeys() }
+
+        /// Why the settings cannot be used, or nil.
+        public var problem: String? {
+            if let timeZone, CalendarKeys(zone: timeZone) == nil {
+                return "time_zone \(timeZone) is not an IANA time zone (such as Europe/Paris or America/New_York)"
+            }
+            if let utcOffsetHours, abs(utcOffsetHours) > 14 { return "utc_offset_hours must lie within ±14" }
+            return nil
+        }
     }
 
     public struct Comfort: Hashable, Sendable, Codable {
@@ -85,11 +129,13 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
     public var heatmap = HeatMapParameters()
     public var comfort = Comfort()
     public var calendar = Calendar()
+    /// Tracking coverage of person-days (`person_days.csv`).
+    public var personDays = CoverageParameters()
     public var release = Release()
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey { case cleaning, classification, trips, heatmap, comfort, calendar, release }
+    enum CodingKeys: String, CodingKey { case cleaning, classification, trips, heatmap, comfort, calendar, personDays, release }
 
     /// `release` came in 0.6: a configuration an earlier run stored has none (`forget` reads it back).
     public init(from decoder: Decoder) throws {
@@ -101,6 +147,7 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         comfort = try container.decode(Comfort.self, forKey: .comfort)
         calendar = try container.decode(Calendar.self, forKey: .calendar)
         release = try container.decodeIfPresent(Release.self, forKey: .release) ?? Release()
+        personDays = try container.decodeIfPresent(CoverageParameters.self, forKey: .personDays) ?? CoverageParameters()
     }
 
     /// Reads a YAML file over the defaults.
@@ -128,6 +175,12 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         }
         if let problem = configuration.cleaning.problem {
             throw PipelineError(.invalidConfiguration, path: path, reason: "cleaning.\(problem)")
+        }
+        if let problem = configuration.calendar.problem {
+            throw PipelineError(.invalidConfiguration, path: path, reason: "calendar.\(problem)")
+        }
+        if let problem = configuration.personDays.problem {
+            throw PipelineError(.invalidConfiguration, path: path, reason: "person_days.\(problem)")
         }
         guard configuration.release.graceHours >= 0 else {
             throw PipelineError(.invalidConfiguration, path: path, reason: "release.grace_hours must be ≥ 0")

@@ -13,6 +13,8 @@ public struct HeatMapRun {
     public var storePath: String
     public var reportsFolder: String
     public var parameters = HeatMapParameters()
+    /// The calendar of what belongs to no device (the filter's dates as given); each device's
+    /// fixes are filtered in its own local time, as the last trip stage decided it.
     public var calendar = CalendarKeys()
     public var grouping = TrackGrouping.device
     /// Also keep each device's unfiltered counts per cell in the store (never in a file), so
@@ -56,6 +58,7 @@ public struct HeatMapRun {
     public func run(store: PipelineStore, progress: ProgressReporter) throws -> Summary {
         let started = Date()
         let filter = try parameters.filter(calendar: calendar)
+        let calendars = try store.localCalendars(dataset: calendar)
         let grid = HeatGrid(cellMeters: parameters.cellMeters)
         var layers = HeatMapLayers(grid: grid, filter: filter)
         var summary = Summary()
@@ -68,7 +71,8 @@ public struct HeatMapRun {
             let track = try store.track(named: name, groupedBy: grouping)
             let intervals = try store.storedIntervals(device: name)
             let person = persons[name] ?? name
-            let added = layers.add(track, intervals: intervals, person: person)
+            let added = layers.add(
+                track, intervals: intervals, person: person, calendar: grouping == .device ? calendars.device(name) : nil)
             if keepDeviceCells { deviceCells += layers.deviceCells(track, device: name, person: person, added: added) }
             summary.fixes += track.points.count
         }

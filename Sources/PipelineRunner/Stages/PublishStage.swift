@@ -48,7 +48,8 @@ struct PublishStage: Sendable {
                 let started = Date()
                 let k = HeatMapParameters().minimumPersons // where no stage recorded one
                 var report = ReportPage(
-                    facts: try store.reportFacts(defaultMinimumPersons: k), folder: outputFolder, modelPath: modelPath, calendar: calendar)
+                    facts: try store.reportFacts(defaultMinimumPersons: k), folder: outputFolder, modelPath: modelPath,
+                    calendars: try store.localCalendars(dataset: calendar))
                 report.perDeviceTablesAsParquet =
                     (tablesFolder as NSString).standardizingPath
                     != (OutputLayout.restricted(in: outputFolder) as NSString).standardizingPath

@@ -117,7 +117,7 @@ public struct ReleaseRun {
                 ModalTotal.Entry(
                     person: $0.person, startSeconds: $0.startSeconds, mode: $0.mode,
                     distanceMeters: $0.distanceMeters, durationSeconds: $0.durationSeconds)
-            }, calendar: calendar)
+            }, calendars: try store.localCalendars(dataset: calendar))
         let split = ModalSplit(totals: totals, minimumPersons: k)
         try TripTables.modalSplit(split).write(to: path(OutputSchema.modalSplit.file))
         try writeHeatMaps(members, window: window.id, to: partial)
@@ -131,6 +131,7 @@ public struct ReleaseRun {
     func writeHeatMaps(_ members: [PipelineStore.ReleaseTrip], window: String, to folder: String) throws {
         let grid = HeatGrid(cellMeters: heatMap.cellMeters)
         var layers = HeatMapLayers(grid: grid, filter: try heatMap.filter(calendar: calendar))
+        let calendars = try store.localCalendars(dataset: calendar)
         let byDevice = Dictionary(grouping: members, by: \.device)
         for device in byDevice.keys.sorted(by: { (byDevice[$0]![0].person, $0) < (byDevice[$1]![0].person, $1) }) {
             let spans = byDevice[device]!.map { ($0.startSeconds, $0.endSeconds) }.sorted { $0 < $1 }
@@ -139,7 +140,7 @@ public struct ReleaseRun {
             guard !points.isEmpty else { continue }
             layers.add(
                 DeviceTrack(device: device, points: points), intervals: try store.storedIntervals(device: device),
-                person: byDevice[device]![0].person)
+                person: byDevice[device]![0].person, calendar: calendars.device(device))
         }
         let (rows, cells) = layers.published(
             minimumPersons: heatMap.minimumPersons, filterDescription: heatMap.filterDescription + " of the trips of " + window)

@@ -26,7 +26,11 @@ public struct TripsRun {
     /// `TripTables.partialTables`) into this folder for the merge.
     public var partialsFolder: String?
     public var parameters = TripStageParameters()
-    public var calendar = CalendarKeys()
+    /// The calendar every device's local time is in, with its source (`calendar.time_zone`,
+    /// `--time-zone`, or a fixed offset); nil: each device's own (`DeviceZone`).
+    public var configuredCalendar: (calendar: CalendarKeys, source: String)?
+    /// Person-days' coverage settings.
+    public var coverage = CoverageParameters()
     public var grouping = TrackGrouping.device
     /// Names GPS-only legs when set (the mode model's `gpsLegs`); else the speed rules do.
     public var legModel: GPSLegModel?
@@ -73,6 +77,13 @@ public struct TripsRun {
         public var odMatrix = ODMatrixCounts()
         /// `modal_split.csv`: rows published, and those left out (under k persons, and to protect them).
         public var modalSplit = ModalSplitCounts()
+        /// Devices by where their local time's zone came from (`DeviceZone`), and the zones used.
+        public var zoneSources: [String: Int] = [:]
+        public var zones: [String] = []
+        /// Devices whose zone was guessed from fixes far from every zone city, or not found at all.
+        public var zoneWarnings: [String] = []
+        /// Person-days and their tracking coverage (`person_days.csv`).
+        @NullEncodable public var coverage: PersonDays.Summary?
         public var secondsLoading = 0.0
         public var secondsTrips = 0.0
         public var secondsWriting = 0.0
@@ -106,7 +117,7 @@ public struct TripsRun {
 
         enum CodingKeys: String, CodingKey {
             case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips, jumps, fusion, odMatrix = "od_matrix",
-                modalSplit = "modal_split"
+                modalSplit = "modal_split", zoneSources = "zone_sources", zones, coverage
             case undecidedLegs = "undecided_legs", undecidedMeters = "undecided_m", undecidedSeconds = "undecided_s"
             case legsByModeSource = "legs_by_mode_source", legsNearTransit = "legs_near_transit", secondsLoading = "seconds_loading"
             case secondsTrips = "seconds_trips", secondsWriting = "seconds_writing", files
@@ -151,12 +162,20 @@ public struct TripsRun {
         if transit != nil { analysis.ridesAcrossGap = { fusion.ridesUnderground($0, $1) } }
         let batchSize = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var devices: [DeviceTrips] = []
+        let manifestZones = try store.deviceTimeZones()
+        let dataset = configuredCalendar?.calendar ?? CalendarKeys()
+        var zones: [String: LocalCalendars.Zone] = [:]
+        func decideZone(_ device: String, _ track: DeviceTrack?) {
+            zones[device] = DeviceZone.decide(
+                track: track, manifest: manifestZones[device] ?? [], configured: configuredCalendar, dataset: dataset)
+        }
         for start in stride(from: 0, to: names.count, by: batchSize) {
             progress.update(done: start, total: names.count, item: names[start])
             let clock = Date()
             let tracks = try names[start..<min(names.count, start + batchSize)].map { try store.track(named: $0, groupedBy: grouping) }
             summary.secondsLoading += Date().timeIntervalSince(clock)
             summary.fixes += tracks.reduce(0) { $0 + $1.points.count }
+            for track in tracks { decideZone(track.device, track) }
             devices += analysis.analyseConcurrently(
                 tracks, geofences: geofences,
                 modes: { track, staypoints in
@@ -170,12 +189,28 @@ public struct TripsRun {
         }
         progress.update(done: names.count, total: names.count, item: "")
         let result = analysis.result(devices)
+        for device in stored.keys where zones[device] == nil { decideZone(device, nil) } // IMU only
+        let persons = try store.devicePersons()
+        let calendars = LocalCalendars(dataset, devices: zones, personDevices: DeviceZone.personDevices(zones: zones, persons: persons))
+        let imuSpans = stored.mapValues { spans in
+            spans.filter { $0.source.isIMUModel }.map { PersonDay.Interval($0.startSeconds, $0.endSeconds) }
+        }
+        let personDays = PersonDays(result.devices, persons: persons, calendars: calendars, imuSpans: imuSpans, parameters: coverage)
+        summary.coverage = personDays.summary
+        (summary.zoneSources, summary.zones, summary.zoneWarnings) = DeviceZone.tally(zones, manifest: manifestZones)
+        summary.zoneWarnings.forEach { progress.log("warning: " + $0) }
+        if let coverage = summary.coverage, coverage.personDays > 0 {
+            progress.log(
+                "person-days: \(coverage.personDays), \(coverage.valid) valid (tracked ≥ \(Int(coverage.minimumCoverage * 100)) %), median tracked "
+                    + String(format: "%.0f %%", (coverage.medianTrackedShare ?? 0) * 100) + "; local time in " + calendars.name)
+        }
+        if let warning = summary.coverage?.warning { progress.log("warning: " + warning) }
         summary.secondsTrips = lap() - summary.secondsLoading
 
-        try store.replaceTripResults(result, geofences: geofences)
+        try store.replaceTripResults(result, geofences: geofences, calendars: calendars, personDays: personDays)
         let tables = TripTables(
-            result: result, geofences: geofences, calendar: calendar, persons: try store.devicePersons(),
-            minimumPersons: minimumPersons)
+            result: result, geofences: geofences, calendars: calendars, persons: persons, minimumPersons: minimumPersons,
+            personDays: personDays)
         summary.odMatrix = ODMatrixCounts(tables.odMatrix)
         progress.log(summary.odMatrix.line)
         try store.setDerivedState(PipelineStore.minimumPersonsKey, String(minimumPersons))

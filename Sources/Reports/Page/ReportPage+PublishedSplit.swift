@@ -4,7 +4,7 @@ import Trips
 
 /// The modal split the report shows is the one `modal_split.csv` publishes: the same rows, k
 /// persons each, the same rows left out (`ModalSplit`'s complementary suppression), worked out
-/// from the store with the page's calendar. What a group left out is drawn as one remainder,
+/// from the store with each person's calendar. What a group left out is drawn as one remainder,
 /// only where the group publishes a row (its whole is then given away by any share anyway).
 extension ReportPage {
     /// The name the page gives the rows left out.
@@ -45,7 +45,7 @@ extension ReportPage {
                 person: e.person, startSeconds: e.startSeconds, mode: e.mode, distanceMeters: e.distanceMeters,
                 durationSeconds: e.durationSeconds)
         }
-        let totals = ModalTotal.totals(trips: entries.trips.map(entry), legs: entries.legs.map(entry), calendar: calendar)
+        let totals = ModalTotal.totals(trips: entries.trips.map(entry), legs: entries.legs.map(entry), calendars: calendars)
         let k = try minimumPersons()
         let split = ModalSplit(totals: totals, minimumPersons: k)
         return PublishedSplit(

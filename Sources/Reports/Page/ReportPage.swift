@@ -13,7 +13,8 @@ public struct ReportPage {
     public var facts: ReportFacts
     public var folder: String
     public var modelPath: String?
-    public var calendar: CalendarKeys
+    /// Each device's and person's local time (the modal split's hours and weekdays).
+    public var calendars: LocalCalendars
 
     public static let generator = "pipeline " + ToolVersion.string
 
@@ -21,11 +22,11 @@ public struct ReportPage {
     /// without `--csv`): the page then points at `parquet/trips` where it would name `trips.csv`.
     public var perDeviceTablesAsParquet = false
 
-    public init(facts: ReportFacts, folder: String, modelPath: String?, calendar: CalendarKeys) {
+    public init(facts: ReportFacts, folder: String, modelPath: String?, calendars: LocalCalendars) {
         self.facts = facts
         self.folder = folder
         self.modelPath = modelPath
-        self.calendar = calendar
+        self.calendars = calendars
     }
 
     /// Which page this is: the one that publishes (`report.html`: aggregates under k persons,
@@ -83,7 +84,7 @@ public struct ReportPage {
         let page =
             Self.head + "<body><main>\n" + sections.joined(separator: "\n") + "\n<footer>Made by \(Self.generator) from "
             + "the store " + (isRestricted ? "in the folder above" : "beside this file") + " (pipeline.sqlite). Times are UTC; "
-            + "local hours, weekdays and dates are in \(HTML.escape(calendar.name)).</footer></main></body></html>\n"
+            + "local hours, weekdays and dates are in \(HTML.escape(calendars.name)).</footer></main></body></html>\n"
         try Data(page.utf8).writeThroughPartial(to: URL(fileURLWithPath: path))
     }
 

@@ -164,6 +164,18 @@ public struct OutputSchema: Sendable {
             + "days_observed integer, staypoints integer, dwells integer, trips integer, distance_m real, hours_in_motion real",
         columns(modeNames.map { "time_\($0)_h" } + modeNames.map { "distance_\($0)_m" } + modeNames.map { "weekly_\($0)_h" }, .real))
 
+    public static let personDays = OutputSchema(
+        "person_days.csv",
+        "Per person and local date (in the person's zone, daylight saving applied): how much of the day their staypoints and legs cover, and whether that is enough for the day to count (valid).",
+        "person text, local_date text, time_zone text, started_at datetime, started_unix_s real, finished_at datetime, finished_unix_s real, "
+            + "day_s real, tracked_s real, untracked_s real, tracked_share real, fixes integer, imu_minutes real, valid boolean")
+
+    public static let untracked = OutputSchema(
+        "untracked.csv",
+        "Each time within a person-day that no staypoint or leg covers: where the phone recorded nothing the stages could use.",
+        "person text, local_date text, started_at datetime, started_unix_s real, finished_at datetime, finished_unix_s real, duration_s real"
+    )
+
     public static let heatMap = OutputSchema(
         "heatmap.csv", "Every heat map's published cells (seen by k persons or more): all modes, then each mode.",
         "heat_map text, cell_id text, center_lat_deg real, center_lon_deg real, south_deg real, west_deg real, north_deg real, east_deg real, "
@@ -230,7 +242,7 @@ public struct OutputSchema: Sendable {
 
     /// Every CSV file `pipeline run` writes, in the order of the schema page.
     public static let runFiles: [OutputSchema] = [
-        modes, staypoints, dwells, locations, triplegs, trips, odMatrix, odGrid, modalSplit, deviceStats,
+        modes, staypoints, dwells, locations, triplegs, trips, odMatrix, odGrid, modalSplit, deviceStats, personDays, untracked,
         heatMap, rides, stops, events, trainComfort, routeComfort, quarantine
     ]
 

@@ -11,26 +11,30 @@ public struct TripTables {
     public let result: TripAnalysis.Result
     public var geofences: [String: Geofence]
     private let ids: TripIdentifiers
-    public var calendar: CalendarKeys
+    /// Each device's and person's local time.
+    public var calendars: LocalCalendars
+    /// The person-days of the run (`person_days.csv`, `untracked.csv`); nil writes neither.
+    public var personDays: PersonDays?
     /// Each device's person (the device itself where none is named), and the k of distinct
     /// persons a published aggregate row needs.
     public var persons: [String: String] = [:]
     public var minimumPersons: Int
 
     public init(
-        result: TripAnalysis.Result, geofences: [Geofence], calendar: CalendarKeys = CalendarKeys(), persons: [String: String] = [:],
-        minimumPersons: Int
+        result: TripAnalysis.Result, geofences: [Geofence], calendars: LocalCalendars = LocalCalendars(),
+        persons: [String: String] = [:], minimumPersons: Int, personDays: PersonDays? = nil
     ) {
+        self.personDays = personDays
         self.result = result
         (self.persons, self.minimumPersons) = (persons, minimumPersons)
         self.geofences = Dictionary(geofences.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         ids = TripIdentifiers(result.devices)
-        self.calendar = calendar
+        self.calendars = calendars
     }
 
     public static let fileNames = [
         "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "od_matrix.csv",
-        "modal_split.csv", "device_stats.csv"
+        "modal_split.csv", "device_stats.csv", "person_days.csv", "untracked.csv"
     ]
 
     /// Writes the aggregates to `folder` and the tables with a row per device, staypoint,
@@ -46,6 +50,32 @@ public struct TripTables {
         try odMatrixCSV().write(to: path("od_matrix.csv"))
         try modalSplitCSV().write(to: path("modal_split.csv"))
         try deviceStatistics().write(to: restrictedPath("device_stats.csv"))
+        try personDaysCSV().write(to: restrictedPath("person_days.csv"))
+        try untrackedCSV().write(to: restrictedPath("untracked.csv"))
+    }
+
+    func personDaysCSV() -> CSVWriter {
+        var csv = CSVWriter(columns: OutputSchema.personDays.names)
+        for day in personDays?.days ?? [] {
+            csv.append(
+                [day.person, day.date, day.zone] + Self.time(day.startSeconds) + Self.time(day.endSeconds)
+                    + [
+                        Self.number(day.lengthSeconds, 0), Self.number(day.trackedSeconds, 3), Self.number(day.untrackedSeconds, 3),
+                        Self.number(day.trackedShare, 4), String(day.fixes), Self.number(day.imuSeconds / 60, 2),
+                        day.valid ? "true" : "false"
+                    ])
+        }
+        return csv
+    }
+
+    func untrackedCSV() -> CSVWriter {
+        var csv = CSVWriter(columns: OutputSchema.untracked.names)
+        for day in personDays?.days ?? [] {
+            for gap in day.untracked {
+                csv.append([day.person, day.date] + Self.time(gap.startSeconds) + Self.time(gap.endSeconds) + [Self.number(gap.seconds, 3)])
+            }
+        }
+        return csv
     }
 
     static func time(_ seconds: Double?) -> [String?] {
@@ -193,12 +223,12 @@ public struct TripTables {
     public func partialTables() -> [PartialTable] {
         [
             ODGroup.partialTable(result.devices, persons: persons),
-            ModalTotal.partialTable(result.devices, persons: persons, calendar: calendar)
+            ModalTotal.partialTable(result.devices, persons: persons, calendars: calendars)
         ]
     }
 
     /// The modal split of the trips, with k persons per row and complementary suppression.
-    public var modalSplit: ModalSplit { ModalSplit(result.devices, persons: persons, calendar: calendar, minimumPersons: minimumPersons) }
+    public var modalSplit: ModalSplit { ModalSplit(result.devices, persons: persons, calendars: calendars, minimumPersons: minimumPersons) }
 
     func modalSplitCSV() -> CSVWriter { Self.modalSplit(modalSplit) }
 
@@ -252,7 +282,7 @@ public struct TripTables {
     func deviceStatistics() -> CSVWriter {
         let modes = OutputSchema.modeNames
         var csv = CSVWriter(columns: OutputSchema.deviceStats.names)
-        for row in DeviceStatistics(result.devices, calendar: calendar).rows {
+        for row in DeviceStatistics(result.devices, calendars: calendars).rows {
             let weeks = max(row.weeksObserved, 1.0 / 7)
             csv.append(
                 [row.device, String(row.fixes)] + Self.time(row.firstSeconds) + Self.time(row.lastSeconds)

@@ -50,7 +50,7 @@ enum IngestRows {
                 UPDATE input_files SET format = ?, dialect = ?, device = ?, records_read = ?, fixes = ?, waypoints = ?,
                   imu_samples = ?, labels = ?, geofences = ?, checkins = ?, dropped = ?, first_unix_s = ?, last_unix_s = ?,
                   gpx_tracks = ?, gpx_segments = ?, gpx_track_points = ?, gpx_routes = ?, gpx_route_points = ?, gpx_waypoints = ?,
-                  column_mapping = ?, person = ?, device_source = ?, person_source = ?
+                  column_mapping = ?, person = ?, device_source = ?, person_source = ?, time_zone = ?
                 WHERE id = ?
                 """,
             arguments: [
@@ -58,7 +58,7 @@ enum IngestRows {
                 result.waypoints, result.imuSamples, result.labels.count, result.geofences.count,
                 result.checkIns.count, result.dropped.total, result.firstSeconds, result.lastSeconds,
                 gpx?.tracks, gpx?.segments, gpx?.trackPoints, gpx?.routes, gpx?.routePoints, gpx?.waypoints, result.columnMapping,
-                result.person, result.deviceSource, result.personSource, fileID
+                result.person, result.deviceSource, result.personSource, result.timeZone, fileID
             ])
     }
 

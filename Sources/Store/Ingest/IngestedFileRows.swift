@@ -17,6 +17,8 @@ public struct IngestedFileRows: Sendable {
     public var device: String?
     /// The person who carried the device, and where the device's and person's names came from.
     public var person: String?, deviceSource: String?, personSource: String?
+    /// The IANA zone the manifest gives the device's local time (`timezone`), if any.
+    public var timeZone: String?
     public var recordsRead = 0, fixes = 0, waypoints = 0
     public var firstSeconds: Double?, lastSeconds: Double?
     public var gpx: GPXCounts?

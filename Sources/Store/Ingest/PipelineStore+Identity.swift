@@ -250,6 +250,11 @@ extension PipelineStore {
         forgotten.fixes += try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(fixes), 0) FROM input_files WHERE \(files)") ?? 0
         try db.execute(sql: "DELETE FROM mode_windows WHERE device IN \(devices) OR trace IN (SELECT path FROM input_files WHERE \(files))")
         forgotten.windows += db.changesCount
+        // A person's days count all their devices: a forgotten device takes its person's days
+        // with it until the next trip stage counts them anew without it.
+        let touched = "(SELECT COALESCE(person, device) FROM input_files WHERE \(files)) OR person IN \(devices) OR person IN \(persons)"
+        try db.execute(sql: "DELETE FROM person_days WHERE person IN \(touched)")
+        try db.execute(sql: "DELETE FROM untracked_intervals WHERE person IN \(touched)")
         try db.execute(sql: "DELETE FROM input_files WHERE \(files)")
         forgotten.inputFiles += db.changesCount
         try db.execute(sql: "DELETE FROM checkins WHERE device IN \(devices)")
@@ -261,6 +266,7 @@ extension PipelineStore {
         // Which of their trips a window released: the release itself is final (re-releasing it
         // without them would give them away by difference), the record of their trips is not kept.
         try db.execute(sql: "DELETE FROM released_trips WHERE device IN \(devices)")
+        try db.execute(sql: "DELETE FROM device_zones WHERE device IN \(devices)")
     }
 
     /// Whether a recording of `device` carried by `person` was forgotten.

@@ -50,6 +50,43 @@ enum Migrations {
                     );
                     """)
         }
+        // The IANA zone a manifest gives a device's local time (`timezone`), per input file.
+        // Person-days (issue 53): each device's zones as the trip stage decided them, each
+        // person's local days with their tracking coverage, and the days' untracked intervals.
+        migrator.registerMigration("v15_person_days") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE input_files ADD COLUMN time_zone TEXT;
+                    CREATE TABLE device_zones (
+                      device TEXT NOT NULL,
+                      started_unix_s REAL,
+                      zone TEXT NOT NULL,
+                      source TEXT NOT NULL,
+                      guess_m REAL
+                    );
+                    CREATE TABLE person_days (
+                      person TEXT NOT NULL,
+                      local_date TEXT NOT NULL,
+                      time_zone TEXT NOT NULL,
+                      started_unix_s REAL NOT NULL,
+                      finished_unix_s REAL NOT NULL,
+                      tracked_s REAL NOT NULL,
+                      untracked_s REAL NOT NULL,
+                      tracked_share REAL NOT NULL,
+                      fixes INTEGER NOT NULL,
+                      imu_s REAL NOT NULL,
+                      valid INTEGER NOT NULL,
+                      PRIMARY KEY (person, local_date)
+                    );
+                    CREATE TABLE untracked_intervals (
+                      person TEXT NOT NULL,
+                      local_date TEXT NOT NULL,
+                      started_unix_s REAL NOT NULL,
+                      finished_unix_s REAL NOT NULL,
+                      duration_s REAL NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 

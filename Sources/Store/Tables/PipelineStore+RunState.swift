@@ -136,6 +136,24 @@ extension PipelineStore {
         }
     }
 
+    /// The IANA zone a manifest gave each device (`timezone`); a device whose files name two
+    /// zones is listed with both, sorted, so the caller can say so.
+    public func deviceTimeZones() throws -> [String: [String]] {
+        try database.read { db in
+            var zones: [String: [String]] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT device, time_zone FROM input_files
+                    WHERE device IS NOT NULL AND time_zone IS NOT NULL AND status = 'ingested' ORDER BY device, time_zone
+                    """)
+            {
+                zones[row[0] as String, default: []].append(row[1])
+            }
+            return zones
+        }
+    }
+
     /// Each device's person (the device itself when none was given).
     public func devicePersons() throws -> [String: String] {
         Dictionary(try deviceIdentities().map { ($0.device, $0.person) }, uniquingKeysWith: { first, _ in first })

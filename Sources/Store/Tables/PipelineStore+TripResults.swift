@@ -7,7 +7,7 @@ extension PipelineStore {
     /// duplicates rows.
     public func replaceTripResults(_ rows: TripResultRows) throws {
         try database.write { db in
-            for table in ["triplegs", "trips", "staypoints", "dwells", "locations"] {
+            for table in ["triplegs", "trips", "staypoints", "dwells", "locations", "device_zones", "person_days", "untracked_intervals"] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
             try insert(
@@ -72,6 +72,44 @@ extension PipelineStore {
                     $0.gpsLegModelAnswer
                 ]
             }
+            try insert(into: "device_zones", ["device", "started_unix_s", "zone", "source", "guess_m"], rows.deviceZones, db: db) {
+                [$0.device, $0.startSeconds, $0.zone, $0.source, $0.guessMeters]
+            }
+            try insert(
+                into: "person_days",
+                [
+                    "person", "local_date", "time_zone", "started_unix_s", "finished_unix_s", "tracked_s", "untracked_s", "tracked_share",
+                    "fixes", "imu_s", "valid"
+                ], rows.personDays, db: db
+            ) {
+                [
+                    $0.person, $0.date, $0.zone, $0.startSeconds, $0.endSeconds, $0.trackedSeconds,
+                    $0.endSeconds - $0.startSeconds - $0.trackedSeconds, $0.trackedSeconds / ($0.endSeconds - $0.startSeconds), $0.fixes,
+                    $0.imuSeconds, $0.valid
+                ]
+            }
+            try insert(
+                into: "untracked_intervals", ["person", "local_date", "started_unix_s", "finished_unix_s", "duration_s"], rows.untracked,
+                db: db
+            ) { [$0.person, $0.date, $0.startSeconds, $0.endSeconds, $0.endSeconds - $0.startSeconds] }
+        }
+    }
+
+    /// Every stored person-day's tracked share and validity, in person and date order.
+    public func personDayShares() throws -> [(share: Double, valid: Bool)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT tracked_share, valid FROM person_days ORDER BY person, local_date").map { ($0[0], $0[1]) }
+        }
+    }
+
+    /// Each device's zones as the last trip stage decided them, in device and time order.
+    public func deviceZones() throws -> [TripResultRows.DeviceZone] {
+        try database.read { db in
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT device, started_unix_s, zone, source, guess_m FROM device_zones ORDER BY device, COALESCE(started_unix_s, -1e300)"
+            ).map { TripResultRows.DeviceZone(device: $0[0], startSeconds: $0[1], zone: $0[2], source: $0[3], guessMeters: $0[4]) }
         }
     }
 

@@ -91,6 +91,40 @@ public struct TripResultRows: Sendable {
         }
     }
 
+    /// Where a device's zone begins (`started_unix_s` NULL for the first, from the beginning
+    /// of time), the IANA zone or fixed offset, where it came from, and for zones guessed from
+    /// fixes how far the farthest fix lay from its zone's city.
+    public struct DeviceZone: Sendable {
+        public var device: String, startSeconds: Double?, zone: String, source: String, guessMeters: Double?
+        public init(device: String, startSeconds: Double?, zone: String, source: String, guessMeters: Double?) {
+            (self.device, self.startSeconds, self.zone, self.source, self.guessMeters) = (device, startSeconds, zone, source, guessMeters)
+        }
+    }
+
+    /// A person's local day and its tracking coverage.
+    public struct PersonDay: Sendable {
+        public var person: String, date: String, zone: String, startSeconds: Double, endSeconds: Double
+        public var trackedSeconds: Double, fixes: Int, imuSeconds: Double, valid: Bool
+        public init(
+            person: String, date: String, zone: String, startSeconds: Double, endSeconds: Double, trackedSeconds: Double, fixes: Int,
+            imuSeconds: Double, valid: Bool
+        ) {
+            (self.person, self.date, self.zone, self.startSeconds, self.endSeconds) = (person, date, zone, startSeconds, endSeconds)
+            (self.trackedSeconds, self.fixes, self.imuSeconds, self.valid) = (trackedSeconds, fixes, imuSeconds, valid)
+        }
+    }
+
+    /// A time within a person-day that no staypoint or leg covers.
+    public struct Untracked: Sendable {
+        public var person: String, date: String, startSeconds: Double, endSeconds: Double
+        public init(person: String, date: String, startSeconds: Double, endSeconds: Double) {
+            (self.person, self.date, self.startSeconds, self.endSeconds) = (person, date, startSeconds, endSeconds)
+        }
+    }
+
+    public var deviceZones: [DeviceZone] = []
+    public var personDays: [PersonDay] = []
+    public var untracked: [Untracked] = []
     public var locations: [Location] = []
     public var staypoints: [Staypoint] = []
     public var dwells: [Dwell] = []

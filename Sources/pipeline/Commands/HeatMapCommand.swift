@@ -22,8 +22,11 @@ struct HeatMapCommand: ParsableCommand {
     @Option(help: "Folder for the CSV, GeoJSON and PNG files. Default: the store's folder.")
     var out: String?
 
-    @Option(help: ArgumentHelp("Hours added to UTC for the day, weekday and hour filters.", valueName: "h"))
-    var utcOffsetHours = 0.0
+    @Option(
+        help: ArgumentHelp(
+            "The IANA time zone of the date filter's days; each device's weekdays and hours are in its own zone, as the trip stage decided it. Default: UTC.",
+            valueName: "zone"))
+    var timeZone: String?
 
     @Flag(
         help: ArgumentHelp(
@@ -42,7 +45,12 @@ struct HeatMapCommand: ParsableCommand {
         try requireStore(store, after: "`pipeline ingest` and `pipeline trips`", json: json)
         var run = HeatMapRun(storePath: store, reportsFolder: out ?? (store as NSString).deletingLastPathComponent)
         try heatMap.apply(to: &run.parameters)
-        run.calendar = CalendarKeys(utcOffsetSeconds: utcOffsetHours * 3600)
+        if let timeZone {
+            guard let calendar = CalendarKeys(zone: timeZone) else {
+                throw ValidationError("--time-zone \(timeZone) is not an IANA time zone (such as Europe/Paris or America/New_York)")
+            }
+            run.calendar = calendar
+        }
         run.keepDeviceCells = keepDeviceCells
         let progress = ProgressReporter()
         let summary = try runStage(json: json, progress: progress) {

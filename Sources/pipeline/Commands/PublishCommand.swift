@@ -54,7 +54,7 @@ struct PublishCommand: ParsableCommand {
         if let model { configuration.classification.model = model }
         var publish = PublishRun(storePath: store, outputFolder: out)
         publish.modelPath = configuration.classification.rulesOnly ? nil : DefaultModel.resolve(configuration.classification.model)
-        publish.calendar = CalendarKeys(utcOffsetSeconds: configuration.calendar.utcOffsetHours * 3600)
+        publish.calendar = configuration.calendar.dataset
         publish.heatMapParameters = configuration.heatmap
         publish.reducedFolder = reduced
         publish.tablesFolder = tables

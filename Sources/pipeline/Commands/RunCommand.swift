@@ -92,12 +92,7 @@ struct RunCommand: ParsableCommand {
             "With --partial: the first device name this part no longer owns (UTF-8 byte order). Default: none (open).", valueName: "name"))
     var devicesBefore: String?
 
-    @Option(
-        name: .customLong("utc-offset-hours"),
-        help:
-            "The offset of local time from UTC, hours, for days, weekdays and hours of trips and dwells (overrides calendar.utc_offset_hours; default 0)."
-    )
-    var utcOffsetHours: Double?
+    @OptionGroup(title: "Local time and person-days") var localTime: LocalTimeOptions
 
     @Flag(
         name: .customLong("allow-identifying-k"),
@@ -142,10 +137,7 @@ struct RunCommand: ParsableCommand {
         if let switchPenalty { configuration.classification.switchPenaltyNats = switchPenalty }
         if let minimumSegmentSeconds { configuration.classification.minimumSegmentSeconds = minimumSegmentSeconds }
         if let minimumStopSeconds { configuration.classification.minimumStopSeconds = minimumStopSeconds }
-        if let utcOffsetHours {
-            guard abs(utcOffsetHours) <= 14 else { throw ValidationError("--utc-offset-hours must lie within ±14 (got \(utcOffsetHours))") }
-            configuration.calendar.utcOffsetHours = utcOffsetHours
-        }
+        localTime.apply(to: &configuration)
         if let problem = HeatMapParameters.kProblem(configuration.heatmap.minimumPersons, allowed: allowIdentifyingK) {
             throw ValidationError(problem)
         }

@@ -34,8 +34,14 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Random seed; the same seed gives the same files.")
     var seed: UInt64 = 1
 
-    @Option(help: "The first day, YYYY-MM-DD (UTC).")
+    @Option(help: "The first day, YYYY-MM-DD (local, in --time-zone).")
     var startDay = "2024-05-06"
+
+    @Option(
+        help: ArgumentHelp(
+            "The IANA time zone the residents live their days in (their mornings follow its clock, daylight saving included).",
+            valueName: "zone"))
+    var timeZone = "UTC"
 
     @Option(help: "Seconds between GPS fixes at rest (phones log every second on the move).")
     var gpsStillInterval = 10.0
@@ -49,6 +55,12 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "How many devices record IMU (the first ones). Default: all.")
     var imuDevices: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "The share of device-days on which the phone records no fix for 1–6 hours (switched off, flat battery), 0–1; the truth's untracked.csv lists them.",
+            valueName: "share"))
+    var phoneOffShare = 0.0
+
     @Flag(help: "Add a GPX upload cut off mid-point and a check-in rating outside 1-5, as real data has.")
     var faults = false
 
@@ -61,6 +73,8 @@ struct SimulateCommand: ParsableCommand {
         parameters.days = days
         parameters.seed = seed
         parameters.startDay = startDay
+        parameters.timeZone = timeZone
+        parameters.phoneOffShare = phoneOffShare
         parameters.gpsStillIntervalSeconds = gpsStillInterval
         parameters.imuRateHz = imuRate
         parameters.imuTripsPerDay = imuTripsPerDay
@@ -69,6 +83,7 @@ struct SimulateCommand: ParsableCommand {
         guard gpsStillInterval > 0, imuRate >= 0 else {
             throw ValidationError("--gps-still-interval must be positive and --imu-rate at least 0")
         }
+        guard (0...1).contains(phoneOffShare) else { throw ValidationError("--phone-off-share is a share and must lie within 0–1") }
         let progress = ProgressReporter()
         let simulation: Simulation
         do { simulation = try Simulation(parameters: parameters) } catch {

@@ -54,6 +54,7 @@ struct TripsCommand: ParsableCommand {
     var allowIdentifyingK = false
 
     @OptionGroup var trips: TripOptions
+    @OptionGroup(title: "Local time and person-days") var localTime: LocalTimeOptions
 
     func validate() throws {
         if let problem = HeatMapParameters.kProblem(minimumPersons, allowed: allowIdentifyingK) { throw ValidationError(problem) }
@@ -68,7 +69,9 @@ struct TripsCommand: ParsableCommand {
         try requireStore(store, after: "`pipeline ingest`", json: json)
         var run = TripsRun(storePath: store, reportsFolder: out ?? (store as NSString).deletingLastPathComponent)
         run.parameters = trips.parameters
-        run.calendar = CalendarKeys(utcOffsetSeconds: trips.utcOffsetHours * 3600)
+        var configuration = PipelineConfiguration()
+        localTime.apply(to: &configuration)
+        (run.configuredCalendar, run.coverage) = (configuration.calendar.configured, configuration.personDays)
         run.grouping = trips.trackBy
         run.minimumPersons = minimumPersons
         let progress = ProgressReporter()

@@ -56,9 +56,6 @@ struct TripOptions: ParsableArguments {
     @Option(help: "Geofence kinds where a short stay is a transfer inside a trip, not an activity (comma-separated).")
     var transferKinds = TripParameters().transferKinds.sorted().joined(separator: ",")
 
-    @Option(help: ArgumentHelp("Hours added to UTC for hour-of-day and weekday tables (traces carry no time zone).", valueName: "h"))
-    var utcOffsetHours = 0.0
-
     @Option(help: "One track per device, or per file (device, file).")
     var trackBy = TrackGrouping.device
 
@@ -99,6 +96,5 @@ struct TripOptions: ParsableArguments {
         for (name, value) in nonNegative where !(value >= 0) { throw ValidationError("\(name) must be 0 or more, got \(value)") }
         if dwellEnterFixes < 1 { throw ValidationError("--dwell-enter-fixes must be 1 or more") }
         if locationMinimum < 1 { throw ValidationError("--location-minimum must be 1 or more") }
-        if abs(utcOffsetHours) > 14 { throw ValidationError("--utc-offset-hours must lie within ±14") }
     }
 }

@@ -1,0 +1,124 @@
+import Foundation
+import MobilityCore
+import Testing
+
+@testable import Trips
+
+/// Person-days with known answers: the day daylight saving ends in Paris (25 h), a day with a
+/// 3 h gap, and a device that travels from London to Paris.
+@Suite struct PersonDaysTests {
+    let paris = CalendarKeys(zone: "Europe/Paris")!
+    func utc(_ text: String) -> Double { ISO8601.parse(text)!.secondsSince1970 }
+
+    /// Home from local midnight, to work 6.6 km east at 10 m/s, work, 3 h with no fix, work,
+    /// home, until the next local midnight.
+    func day(startingAt midnight: Double, lengthSeconds: Double) -> TrackScript {
+        var script = TrackScript()
+        script.intervalSeconds = 5
+        script.time = midnight
+        script.stay(8 * 3600)
+        script.move(to: SIMD2(6640, 0), speedMetersPerSecond: 10, mode: .car)
+        script.stay(3 * 3600)
+        script.gap(3 * 3600)
+        script.stay(3 * 3600)
+        script.move(to: SIMD2(0, 0), speedMetersPerSecond: 10, mode: .car)
+        script.stay(midnight + lengthSeconds - script.time)
+        return script
+    }
+
+    func days(_ script: TrackScript, calendars: LocalCalendars) -> [PersonDay] {
+        let trips = TripAnalysis().analyse(script.track(), geofences: [], modes: script.timeline)
+        return PersonDays([trips], persons: ["d1": "anna"], calendars: calendars).days
+    }
+
+    @Test func theDayDaylightSavingEndsHasTwentyFiveHoursAndAGapOfThree() {
+        let midnight = utc("2024-10-26T22:00:00Z") // 27 October 00:00 in Paris (UTC+2)
+        let script = day(startingAt: midnight, lengthSeconds: 25 * 3600)
+        let calendars = LocalCalendars(
+            paris, devices: ["d1": .init(calendar: paris, source: "configuration")], personDevices: ["anna": "d1"])
+        let result = days(script, calendars: calendars)
+        #expect(result.map(\.date) == ["2024-10-27"])
+        let sunday = result[0]
+        #expect(sunday.person == "anna")
+        #expect(sunday.zone == "Europe/Paris")
+        #expect(sunday.lengthSeconds == 90_000)
+        // Tracked: all but the gap; the gap runs from the last fix before it to the first after.
+        #expect(abs(sunday.untrackedSeconds - (3 * 3600 + 5)) <= 10, "untracked \(sunday.untrackedSeconds)")
+        // Besides the gap, only the seconds between fixes where a stay and a leg meet, and after the last fix.
+        let long = sunday.untracked.filter { $0.seconds >= 60 }
+        #expect(long.count == 1 && sunday.untracked.allSatisfy { $0.seconds >= 60 || $0.seconds <= 5 })
+        #expect(abs(long[0].startSeconds - (midnight + 11 * 3600 + 664)) <= 10)
+        #expect(sunday.valid)
+        #expect(sunday.fixes == script.points.count)
+        #expect(abs(sunday.trackedShare - (90_000 - 3 * 3600 - 5) / 90_000) < 0.001)
+    }
+
+    @Test func theDayDaylightSavingStartsHasTwentyThree() {
+        let midnight = utc("2024-03-30T23:00:00Z") // 31 March 00:00 in Paris (UTC+1)
+        let script = day(startingAt: midnight, lengthSeconds: 23 * 3600)
+        let result = days(script, calendars: LocalCalendars(paris))
+        #expect(result.map(\.date) == ["2024-03-31"])
+        #expect(result[0].lengthSeconds == 82_800)
+        #expect(abs(result[0].trackedSeconds - (82_800 - 3 * 3600 - 5)) <= 10)
+    }
+
+    @Test func aShortDayIsInvalidAndTheDaysBetweenAreListed() {
+        var script = TrackScript()
+        script.time = utc("2024-05-06T06:00:00Z")
+        script.stay(3600) // 1 h on Monday (UTC)
+        script.gap(2 * 86_400)
+        script.stay(20 * 3600) // Wednesday 07:00 to Thursday 03:00
+        let result = days(script, calendars: LocalCalendars())
+        #expect(result.map(\.date) == ["2024-05-06", "2024-05-07", "2024-05-08", "2024-05-09"])
+        #expect(result.map(\.valid) == [false, false, true, false])
+        #expect(result[1].trackedSeconds == 0)
+        #expect(result[1].untracked == [.init(utc("2024-05-07T00:00:00Z"), utc("2024-05-08T00:00:00Z"))])
+        var parameters = CoverageParameters()
+        parameters.minimumCoverage = 0.05
+        let trips = TripAnalysis().analyse(script.track(), geofences: [], modes: script.timeline)
+        let lenient = PersonDays([trips], persons: [:], calendars: LocalCalendars(), parameters: parameters)
+        #expect(lenient.days.map(\.valid) == [false, false, true, true])
+        #expect(lenient.days.map(\.person) == Array(repeating: "d1", count: 4))
+        #expect(lenient.summary.personDays == 4 && lenient.summary.valid == 2)
+        // The last fix of each stay ends it: 1 h and 3 h less a fix interval (5 s).
+        let expected: [Double] = [3595, 0, 61_200, 10_795]
+        #expect(lenient.days.map(\.trackedSeconds) == expected)
+        let median: Double = (3595.0 / 86_400 + 10_795.0 / 86_400) / 2
+        #expect(lenient.summary.medianTrackedShare == median)
+        #expect(lenient.summary.belowFloor)
+        #expect(lenient.summary.warning?.contains("below the floor of 50 %") == true)
+    }
+
+    @Test func aDeviceThatTravelsFromLondonToParisChangesZoneOnArrival() {
+        var points: [TrackPoint] = []
+        let start = utc("2024-07-01T06:00:00Z")
+        for second in stride(from: 0.0, to: 4 * 3600, by: 10) { // London, 07:00–11:00 BST
+            points.append(TrackPoint(timeSeconds: start + second, latitudeDegrees: 51.5074, longitudeDegrees: -0.1278))
+        }
+        let landed = start + 6 * 3600 // Paris, from 14:00 CEST on
+        for second in stride(from: 0.0, to: 8 * 3600, by: 10) {
+            points.append(TrackPoint(timeSeconds: landed + second, latitudeDegrees: 48.8566, longitudeDegrees: 2.3522))
+        }
+        let zone = DeviceZone.fromFixes(DeviceTrack(device: "d1", points: points))!
+        #expect(zone.source == "fixes")
+        #expect(zone.calendar.zones == ["Europe/London", "Europe/Paris"])
+        #expect(zone.calendar.zone(at: landed - 1) == "Europe/London")
+        #expect(zone.calendar.zone(at: landed) == "Europe/Paris")
+        #expect(zone.calendar.hour(landed) == 14)
+        #expect(zone.guessMeters! < 5000)
+        // Named zones win over the fixes, the manifest over the configuration.
+        let configured = (calendar: paris, source: "configuration")
+        #expect(
+            DeviceZone.decide(track: nil, manifest: ["Asia/Tokyo"], configured: configured, dataset: CalendarKeys()).source == "manifest")
+        #expect(DeviceZone.decide(track: nil, manifest: [], configured: configured, dataset: CalendarKeys()).calendar == paris)
+        #expect(DeviceZone.decide(track: nil, manifest: [], configured: nil, dataset: paris).source == "none")
+        // A person's days follow the device whose zone was named, else the first with fixes.
+        let zones: [String: LocalCalendars.Zone] = [
+            "a-watch": .init(calendar: CalendarKeys(), source: "none"), "b-phone": zone,
+            "c-logger": .init(calendar: paris, source: "manifest")
+        ]
+        let persons = ["a-watch": "anna", "b-phone": "anna", "c-logger": "anna"]
+        #expect(DeviceZone.personDevices(zones: zones, persons: persons) == ["anna": "c-logger"])
+        #expect(DeviceZone.personDevices(zones: zones.filter { $0.key != "c-logger" }, persons: persons) == ["anna": "b-phone"])
+    }
+}
