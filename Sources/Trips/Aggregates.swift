@@ -203,7 +203,7 @@ public struct ModalSplit: Sendable {
             wholes[group, default: Whole()].duration += total.durationSeconds
         }
         func share(_ part: Double, _ whole: Double) -> Double { whole > 0 ? part / whole : 0 }
-        let dimensionOrder = ["all": 0, "hour": 1, "weekday": 2]
+        let dimensionOrder = ["all": 0, "hour": 1, "weekday": 2, "trip_purpose": 3]
         let weekdayOrder = Dictionary(uniqueKeysWithValues: CalendarKeys.weekdayNames.enumerated().map { ($1, $0) })
         // One order for the audit whatever order the totals came in (a dictionary's, or a
         // distributed run's reducers'): its tie-breaks go by position, so a run and Spark leave
@@ -291,11 +291,12 @@ public struct ModalTotal: Sendable, Equatable {
     }
 
     /// The (dimension, key) pairs a trip or leg starting at `seconds` counts in: all, its local
-    /// hour (00–23) and its local weekday, in the calendar of the person who made it.
-    public static func keys(startSeconds seconds: Double, calendar: CalendarKeys) -> [[String]] {
+    /// hour (00–23) and its local weekday, in the calendar of the person who made it, and its
+    /// trip's purpose (HBW, HBO, NHB, or `unknown`: `PlacePurposes.tripPurpose`).
+    public static func keys(startSeconds seconds: Double, calendar: CalendarKeys, purpose: String? = nil) -> [[String]] {
         [
             ["all", "all"], ["hour", String(format: "%02d", calendar.hour(seconds))],
-            ["weekday", CalendarKeys.weekdayNames[calendar.weekday(seconds)]]
+            ["weekday", CalendarKeys.weekdayNames[calendar.weekday(seconds)]], ["trip_purpose", purpose ?? "unknown"]
         ]
     }
 
@@ -303,10 +304,16 @@ public struct ModalTotal: Sendable, Equatable {
     /// name, and (for a leg) its distance and duration.
     public struct Entry: Sendable {
         public var person: String, startSeconds: Double, mode: String, distanceMeters: Double, durationSeconds: Double
-        public init(person: String, startSeconds: Double, mode: String, distanceMeters: Double = 0, durationSeconds: Double = 0) {
+        /// The trip's purpose (a leg's: its trip's); nil when unknown.
+        public var purpose: String?
+        public init(
+            person: String, startSeconds: Double, mode: String, distanceMeters: Double = 0, durationSeconds: Double = 0,
+            purpose: String? = nil
+        ) {
             (self.person, self.startSeconds, self.mode, self.distanceMeters, self.durationSeconds) = (
                 person, startSeconds, mode, distanceMeters, durationSeconds
             )
+            self.purpose = purpose
         }
     }
 
@@ -321,14 +328,17 @@ public struct ModalTotal: Sendable, Equatable {
     static func entries(_ devices: [DeviceTrips], persons: [String: String]) -> (trips: [Entry], legs: [Entry]) {
         let trips = devices.flatMap { device in
             device.trips.map {
-                Entry(person: persons[device.device] ?? device.device, startSeconds: $0.startSeconds, mode: modeName($0.mainMode))
+                Entry(
+                    person: persons[device.device] ?? device.device, startSeconds: $0.startSeconds, mode: modeName($0.mainMode),
+                    purpose: PlacePurposes.ends(of: $0, in: device).trip)
             }
         }
         let legs = devices.flatMap { device in
-            device.triplegs.map {
+            let purposes = device.trips.map { PlacePurposes.ends(of: $0, in: device).trip }
+            return device.triplegs.map {
                 Entry(
                     person: persons[device.device] ?? device.device, startSeconds: $0.startSeconds, mode: modeName($0.mode),
-                    distanceMeters: $0.distanceMeters, durationSeconds: $0.durationSeconds)
+                    distanceMeters: $0.distanceMeters, durationSeconds: $0.durationSeconds, purpose: $0.trip.flatMap { purposes[$0] })
             }
         }
         return (trips, legs)
@@ -341,7 +351,9 @@ public struct ModalTotal: Sendable, Equatable {
         for (entries, isTrip) in [(trips, true), (legs, false)] {
             for entry in entries {
                 if calendar?.person != entry.person { calendar = (entry.person, calendars.person(entry.person)) }
-                for key in keys(startSeconds: entry.startSeconds, calendar: calendar!.keys) { add(key + [entry.mode], entry, isTrip) }
+                for key in keys(startSeconds: entry.startSeconds, calendar: calendar!.keys, purpose: entry.purpose) {
+                    add(key + [entry.mode], entry, isTrip)
+                }
             }
         }
     }

@@ -10,6 +10,9 @@ public struct Location: Hashable, Sendable {
     public var staypoints: Int
     public var devices: Int
     public var totalStaySeconds: Double
+    /// Home or work for its device, how that was found and its score (`PlacePurposes`); nil for
+    /// other places, and for locations shared by several devices.
+    public var purpose: PlacePurposes.Label? = nil
 }
 
 /// Location clustering's parameters; defaults are trackintel 1.4's `generate_locations`.

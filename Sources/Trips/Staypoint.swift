@@ -23,6 +23,8 @@ public struct Staypoint: Hashable, Sendable {
     public var geofence: String? = nil
     /// Set by `TripBuilder.annotate`: whether the stay is an activity that ends and starts trips.
     public var isActivity = false
+    /// Set by `PlacePurposes.label`: home, work or other.
+    public var purpose: String? = nil
 
     /// A staypoint as a store keeps it, without its track: what the location pass over every
     /// device of a distributed run (`pipeline locations`) clusters. Its fix indices are 0.

@@ -173,7 +173,8 @@ import Testing
         #expect(printed.status == 0)
         for key in [
             "cleaning:", "max_accuracy_meters: 150", "staypoints:", "distance_meters: 100", "heatmap:", "cell_meters: 100",
-            "minimum_devices: 3", "switch_penalty_nats: 6", "transfer_kinds:", "utc_offset_hours: 0", "model: \"models/mode-model.json\""
+            "minimum_devices: 3", "switch_penalty_nats: 6", "transfer_kinds:", "time_zone: null", "utc_offset_hours: null",
+            "minimum_coverage: 0.6", "model: \"models/mode-model.json\""
         ] {
             #expect(printed.stdout.contains(key), "config --print lacks \(key)")
         }
@@ -185,7 +186,8 @@ import Testing
         let json = try cli.pipeline(["config", "--json", "--config", "cell.yaml"], in: folder.path)
         let tree = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect((tree?["heatmap"] as? [String: Any])?["cell_meters"] as? Double == 250)
-        #expect((tree?["calendar"] as? [String: Any])?["utc_offset_hours"] as? Double == 0)
+        #expect((tree?["calendar"] as? [String: Any])?["utc_offset_hours"] is NSNull, "no fixed offset: each device's zone")
+        #expect((tree?["person_days"] as? [String: Any])?["coverage_floor"] as? Double == 0.5)
         #expect(
             Set(tree?.keys.map { $0 } ?? [])
                 == Set(printed.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map { String($0.dropLast()) }),

@@ -73,7 +73,7 @@ import Testing
         #expect(result.map(\.valid) == [false, false, true, false])
         #expect(result[1].trackedSeconds == 0)
         #expect(result[1].untracked == [.init(utc("2024-05-07T00:00:00Z"), utc("2024-05-08T00:00:00Z"))])
-        var parameters = CoverageParameters()
+        var parameters = PersonDayParameters()
         parameters.minimumCoverage = 0.05
         let trips = TripAnalysis().analyse(script.track(), geofences: [], modes: script.timeline)
         let lenient = PersonDays([trips], persons: [:], calendars: LocalCalendars(), parameters: parameters)

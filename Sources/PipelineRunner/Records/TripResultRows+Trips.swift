@@ -10,18 +10,24 @@ extension TripResultRows {
         let fences = Dictionary(geofences.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         let ids = TripIdentifiers(result.devices)
         locations = result.locations.enumerated().map { index, location in
-            Location(
+            var row = Location(
                 id: TripIdentifiers.location(index), device: location.device, number: location.number,
                 latitudeDegrees: location.latitudeDegrees, longitudeDegrees: location.longitudeDegrees,
                 staypoints: location.staypoints, devices: location.devices, totalStaySeconds: location.totalStaySeconds)
+            (row.purpose, row.purposeMethod, row.purposeScore) = (
+                location.purpose?.purpose, location.purpose?.method, location.purpose?.score
+            )
+            return row
         }
         for (d, device) in result.devices.enumerated() {
             staypoints += device.staypoints.enumerated().map { index, stay in
-                Staypoint(
+                var row = Staypoint(
                     id: ids.staypoint(d, index), device: stay.device, startSeconds: stay.startSeconds, endSeconds: stay.endSeconds,
                     durationSeconds: stay.durationSeconds, latitudeDegrees: stay.latitudeDegrees,
                     longitudeDegrees: stay.longitudeDegrees, fixes: stay.fixCount, isOpen: stay.isOpen, isActivity: stay.isActivity,
                     locationID: stay.location.map(TripIdentifiers.location), geofenceID: stay.geofence)
+                row.purpose = stay.purpose
+                return row
             }
             dwells += device.dwells.enumerated().map { index, dwell in
                 let fence = fences[dwell.geofenceID]
@@ -34,13 +40,15 @@ extension TripResultRows {
             }
             let location = { (staypoint: Int?) in staypoint.flatMap { device.staypoints[$0].location }.map(TripIdentifiers.location) }
             trips += device.trips.enumerated().map { index, trip in
-                Trip(
+                var row = Trip(
                     id: ids.trip(d, index), device: trip.device, startSeconds: trip.startSeconds, endSeconds: trip.endSeconds,
                     durationSeconds: trip.durationSeconds, distanceMeters: trip.distanceMeters, mainMode: trip.mainMode?.rawValue,
                     legs: trip.legs.count, originStaypointID: trip.originStaypoint.map { ids.staypoint(d, $0) },
                     destinationStaypointID: trip.destinationStaypoint.map { ids.staypoint(d, $0) },
                     originLocationID: location(trip.originStaypoint), destinationLocationID: location(trip.destinationStaypoint),
                     originGeofenceID: trip.originGeofence, destinationGeofenceID: trip.destinationGeofence)
+                (row.originPurpose, row.destinationPurpose, row.tripPurpose) = PlacePurposes.ends(of: trip, in: device)
+                return row
             }
             triplegs += device.triplegs.enumerated().map { index, leg in
                 Tripleg(

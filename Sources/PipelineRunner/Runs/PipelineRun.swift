@@ -260,7 +260,7 @@ public struct PipelineRun {
         (trips.transit, trips.transitDescription) = try transitFeed.map { try TransitRun.index(feed: $0, progress: progress) } ?? (nil, nil)
         trips.parameters = configuration.trips
         trips.minimumPersons = configuration.heatmap.minimumPersons
-        (trips.configuredCalendar, trips.coverage, trips.partialsFolder) = (
+        (trips.configuredCalendar, trips.personDayParameters, trips.partialsFolder) = (
             configuration.calendar.configured, configuration.personDays, partialsFolder
         )
         let tripSummary = try trips.run(store: store, progress: progress)

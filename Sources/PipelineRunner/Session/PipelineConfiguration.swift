@@ -130,7 +130,7 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
     public var comfort = Comfort()
     public var calendar = Calendar()
     /// Tracking coverage of person-days (`person_days.csv`).
-    public var personDays = CoverageParameters()
+    public var personDays = PersonDayParameters()
     public var release = Release()
 
     public init() {}
@@ -147,7 +147,7 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         comfort = try container.decode(Comfort.self, forKey: .comfort)
         calendar = try container.decode(Calendar.self, forKey: .calendar)
         release = try container.decodeIfPresent(Release.self, forKey: .release) ?? Release()
-        personDays = try container.decodeIfPresent(CoverageParameters.self, forKey: .personDays) ?? CoverageParameters()
+        personDays = try container.decodeIfPresent(PersonDayParameters.self, forKey: .personDays) ?? PersonDayParameters()
     }
 
     /// Reads a YAML file over the defaults.

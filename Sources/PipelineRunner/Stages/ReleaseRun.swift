@@ -112,11 +112,13 @@ public struct ReleaseRun {
             }, cellMeters: heatMap.odCellMeters, minimumPersons: k, coarserLevels: heatMap.odCoarserLevels)
         try TripTables.odGrid(grid).write(to: path(OutputSchema.odGrid.file))
         let totals = ModalTotal.totals(
-            trips: members.map { ModalTotal.Entry(person: $0.person, startSeconds: $0.startSeconds, mode: $0.mainMode) },
+            trips: members.map {
+                ModalTotal.Entry(person: $0.person, startSeconds: $0.startSeconds, mode: $0.mainMode, purpose: $0.purpose)
+            },
             legs: members.flatMap(\.legs).map {
                 ModalTotal.Entry(
                     person: $0.person, startSeconds: $0.startSeconds, mode: $0.mode,
-                    distanceMeters: $0.distanceMeters, durationSeconds: $0.durationSeconds)
+                    distanceMeters: $0.distanceMeters, durationSeconds: $0.durationSeconds, purpose: $0.purpose)
             }, calendars: try store.localCalendars(dataset: calendar))
         let split = ModalSplit(totals: totals, minimumPersons: k)
         try TripTables.modalSplit(split).write(to: path(OutputSchema.modalSplit.file))

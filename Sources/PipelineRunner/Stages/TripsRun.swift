@@ -30,7 +30,7 @@ public struct TripsRun {
     /// `--time-zone`, or a fixed offset); nil: each device's own (`DeviceZone`).
     public var configuredCalendar: (calendar: CalendarKeys, source: String)?
     /// Person-days' coverage settings.
-    public var coverage = CoverageParameters()
+    public var personDayParameters = PersonDayParameters()
     public var grouping = TrackGrouping.device
     /// Names GPS-only legs when set (the mode model's `gpsLegs`); else the speed rules do.
     public var legModel: GPSLegModel?
@@ -188,14 +188,18 @@ public struct TripsRun {
             ).map { $0.compacted() }
         }
         progress.update(done: names.count, total: names.count, item: "")
-        let result = analysis.result(devices)
+        var result = analysis.result(devices)
         for device in stored.keys where zones[device] == nil { decideZone(device, nil) } // IMU only
         let persons = try store.devicePersons()
         let calendars = LocalCalendars(dataset, devices: zones, personDevices: DeviceZone.personDevices(zones: zones, persons: persons))
+        PlacePurposes.label(
+            &result, geofenceKinds: Dictionary(geofences.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first }),
+            calendars: calendars, method: personDayParameters.purposeMethod)
         let imuSpans = stored.mapValues { spans in
             spans.filter { $0.source.isIMUModel }.map { PersonDay.Interval($0.startSeconds, $0.endSeconds) }
         }
-        let personDays = PersonDays(result.devices, persons: persons, calendars: calendars, imuSpans: imuSpans, parameters: coverage)
+        let personDays = PersonDays(
+            result.devices, persons: persons, calendars: calendars, imuSpans: imuSpans, parameters: personDayParameters)
         summary.coverage = personDays.summary
         (summary.zoneSources, summary.zones, summary.zoneWarnings) = DeviceZone.tally(zones, manifest: manifestZones)
         summary.zoneWarnings.forEach { progress.log("warning: " + $0) }

@@ -43,7 +43,7 @@ extension ReportPage {
         func entry(_ e: ReportFacts.ModalEntry) -> ModalTotal.Entry {
             ModalTotal.Entry(
                 person: e.person, startSeconds: e.startSeconds, mode: e.mode, distanceMeters: e.distanceMeters,
-                durationSeconds: e.durationSeconds)
+                durationSeconds: e.durationSeconds, purpose: e.purpose)
         }
         let totals = ModalTotal.totals(trips: entries.trips.map(entry), legs: entries.legs.map(entry), calendars: calendars)
         let k = try minimumPersons()

@@ -106,7 +106,7 @@ public struct OutputSchema: Sendable {
     public static let staypoints = OutputSchema(
         "staypoints.csv", "Where a device stayed (trackintel's semantics).",
         "staypoint_id integer, device text, \(interval), duration_s real, lat real, lon real, fixes integer, is_open boolean, "
-            + "is_activity boolean, location_id integer, geofence_id text")
+            + "is_activity boolean, location_id integer, geofence_id text, purpose text")
 
     public static let dwells = OutputSchema(
         "dwells.csv", "Each stay inside a named geofence, from entry to exit.",
@@ -115,7 +115,8 @@ public struct OutputSchema: Sendable {
 
     public static let locations = OutputSchema(
         "locations.csv", "Places a device (or, with scope dataset, anyone) stayed at repeatedly.",
-        "location_id integer, device text, number integer, lat real, lon real, staypoints integer, devices integer, total_stay_s real")
+        "location_id integer, device text, number integer, lat real, lon real, staypoints integer, devices integer, total_stay_s real, "
+            + "purpose text, purpose_method text, purpose_score real")
 
     /// A leg's evidence columns (`TripTables.evidence`).
     public static let gpsLegModes: [Mode] = [.walk, .bike, .car, .bus, .train]
@@ -137,7 +138,8 @@ public struct OutputSchema: Sendable {
         "trips.csv", "Each trip between two activities, with its legs' modes.",
         "trip_id integer, device text, \(interval), duration_s real, distance_m real, main_mode text, legs integer, leg_modes text, "
             + "origin_staypoint_id integer, destination_staypoint_id integer, origin_location_id integer, destination_location_id integer, "
-            + "origin_geofence_id text, origin_geofence_name text, destination_geofence_id text, destination_geofence_name text")
+            + "origin_geofence_id text, origin_geofence_name text, destination_geofence_id text, destination_geofence_name text, "
+            + "origin_purpose text, destination_purpose text, trip_purpose text")
 
     public static let odMatrix = OutputSchema(
         "od_matrix.csv",
@@ -154,7 +156,7 @@ public struct OutputSchema: Sendable {
 
     public static let modalSplit = OutputSchema(
         "modal_split.csv",
-        "Each mode's share of trips, distance and time, overall and by local hour and weekday; a row fewer than k persons made, and any row that would give it away by subtraction, is left out (shares are of the whole group).",
+        "Each mode's share of trips, distance and time, overall, by local hour and weekday (each person's zone) and by trip purpose (HBW, HBO, NHB, unknown); a row fewer than k persons made, and any row that would give it away by subtraction, is left out (shares are of the whole group).",
         "dimension text, dimension_value text, travel_mode text, trips integer, persons integer, trip_share real, distance_m real, distance_share real, "
             + "duration_s real, duration_share real")
 

@@ -96,7 +96,7 @@ public struct TripTables {
                         + [
                             Self.number(stay.durationSeconds, 1), Self.degrees(stay.latitudeDegrees), Self.degrees(stay.longitudeDegrees),
                             String(stay.fixCount), String(stay.isOpen), String(stay.isActivity),
-                            Self.id(stay.location.map(TripIdentifiers.location)), stay.geofence
+                            Self.id(stay.location.map(TripIdentifiers.location)), stay.geofence, stay.purpose
                         ])
             }
         }
@@ -133,7 +133,8 @@ public struct TripTables {
             csv.append([
                 String(TripIdentifiers.location(index)), location.device, String(location.number), Self.degrees(location.latitudeDegrees),
                 Self.degrees(location.longitudeDegrees), String(location.staypoints), String(location.devices),
-                Self.number(location.totalStaySeconds, 1)
+                Self.number(location.totalStaySeconds, 1), location.purpose?.purpose, location.purpose?.method,
+                location.purpose.map { Self.number($0.score, 4) }
             ])
         }
         return csv
@@ -206,7 +207,10 @@ public struct TripTables {
                             Self.id(trip.destinationStaypoint.flatMap { device.staypoints[$0].location }.map(TripIdentifiers.location)),
                             trip.originGeofence, trip.originGeofence.map { geofences[$0]?.name ?? $0 },
                             trip.destinationGeofence, trip.destinationGeofence.map { geofences[$0]?.name ?? $0 }
-                        ])
+                        ]
+                        + {
+                            let ends = PlacePurposes.ends(of: trip, in: device); return [ends.origin, ends.destination, ends.trip]
+                        }())
             }
         }
         return csv

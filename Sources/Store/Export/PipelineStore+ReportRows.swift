@@ -99,9 +99,11 @@ extension PipelineStore {
     }
 
     /// A trip or leg as the modal split counts it: its person (as `deviceIdentities` decides),
-    /// start, mode ("unknown" when none), distance and duration (0 for a trip).
+    /// start, mode ("unknown" when none), distance and duration (0 for a trip), and its trip's
+    /// purpose (HBW, HBO, NHB; nil when unknown or the leg is in no trip).
     public struct ModalEntry: Sendable {
         public var person: String, startSeconds: Double, mode: String, distanceMeters: Double, durationSeconds: Double
+        public var purpose: String? = nil
     }
 
     /// Every trip (by main mode) and every leg, in id order (device order, then time: the order
@@ -111,17 +113,20 @@ extension PipelineStore {
             let trips = try Row.fetchAll(
                 db,
                 sql: """
-                    WITH \(Self.personOf) SELECT COALESCE(p.person, t.device), t.started_unix_s, COALESCE(t.main_mode, 'unknown')
+                    WITH \(Self.personOf) SELECT COALESCE(p.person, t.device), t.started_unix_s, COALESCE(t.main_mode, 'unknown'), t.trip_purpose
                     FROM trips t LEFT JOIN person_of p ON p.device = t.device ORDER BY t.id
                     """
-            ).map { ModalEntry(person: $0[0], startSeconds: $0[1], mode: $0[2], distanceMeters: 0, durationSeconds: 0) }
+            ).map { ModalEntry(person: $0[0], startSeconds: $0[1], mode: $0[2], distanceMeters: 0, durationSeconds: 0, purpose: $0[3]) }
             let legs = try Row.fetchAll(
                 db,
                 sql: """
-                    WITH \(Self.personOf) SELECT COALESCE(p.person, t.device), t.started_unix_s, COALESCE(t.mode, 'unknown'), t.distance_m, t.duration_s
-                    FROM triplegs t LEFT JOIN person_of p ON p.device = t.device ORDER BY t.id
+                    WITH \(Self.personOf) SELECT COALESCE(p.person, t.device), t.started_unix_s, COALESCE(t.mode, 'unknown'), t.distance_m, t.duration_s,
+                      r.trip_purpose
+                    FROM triplegs t LEFT JOIN person_of p ON p.device = t.device LEFT JOIN trips r ON r.id = t.trip_id ORDER BY t.id
                     """
-            ).map { ModalEntry(person: $0[0], startSeconds: $0[1], mode: $0[2], distanceMeters: $0[3], durationSeconds: $0[4]) }
+            ).map {
+                ModalEntry(person: $0[0], startSeconds: $0[1], mode: $0[2], distanceMeters: $0[3], durationSeconds: $0[4], purpose: $0[5])
+            }
             return (trips, legs)
         }
     }

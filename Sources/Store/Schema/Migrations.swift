@@ -87,6 +87,20 @@ enum Migrations {
                     );
                     """)
         }
+        // Home, work and trip purposes (issue 53, item 3): each staypoint's place, each location's
+        // label for its device with how it was found, each trip's ends and purpose.
+        migrator.registerMigration("v16_purposes") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE staypoints ADD COLUMN purpose TEXT;
+                    ALTER TABLE locations ADD COLUMN purpose TEXT;
+                    ALTER TABLE locations ADD COLUMN purpose_method TEXT;
+                    ALTER TABLE locations ADD COLUMN purpose_score REAL;
+                    ALTER TABLE trips ADD COLUMN origin_purpose TEXT;
+                    ALTER TABLE trips ADD COLUMN destination_purpose TEXT;
+                    ALTER TABLE trips ADD COLUMN trip_purpose TEXT;
+                    """)
+        }
         return migrator
     }
 

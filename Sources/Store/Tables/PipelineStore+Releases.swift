@@ -9,6 +9,8 @@ extension PipelineStore {
         public var device: String, person: String
         public var startSeconds: Double, endSeconds: Double, durationSeconds: Double, distanceMeters: Double
         public var mainMode: String
+        /// HBW, HBO or NHB; nil when unknown.
+        public var purpose: String? = nil
         public var originGeofence: String?, destinationGeofence: String?
         public var origin: (latitude: Double, longitude: Double)?, destination: (latitude: Double, longitude: Double)?
         public var legs: [ModalEntry] = []
@@ -23,7 +25,7 @@ extension PipelineStore {
                 sql: """
                     WITH \(Self.personOf) SELECT t.id, t.device, COALESCE(p.person, t.device), t.started_unix_s, t.finished_unix_s, t.duration_s,
                       t.distance_m, COALESCE(t.main_mode, 'unknown'), t.origin_geofence_id, t.destination_geofence_id,
-                      o.lat_deg, o.lon_deg, d.lat_deg, d.lon_deg
+                      o.lat_deg, o.lon_deg, d.lat_deg, d.lon_deg, t.trip_purpose
                     FROM trips t LEFT JOIN person_of p ON p.device = t.device
                       LEFT JOIN staypoints o ON o.id = t.origin_staypoint_id LEFT JOIN staypoints d ON d.id = t.destination_staypoint_id
                     ORDER BY t.id
@@ -34,7 +36,7 @@ extension PipelineStore {
                 let destination: (Double, Double)? = (row[12] as Double?).flatMap { lat in (row[13] as Double?).map { (lat, $0) } }
                 return ReleaseTrip(
                     device: row[1], person: row[2], startSeconds: row[3], endSeconds: row[4], durationSeconds: row[5],
-                    distanceMeters: row[6], mainMode: row[7], originGeofence: row[8], destinationGeofence: row[9],
+                    distanceMeters: row[6], mainMode: row[7], purpose: row[14], originGeofence: row[8], destinationGeofence: row[9],
                     origin: origin.map { (latitude: $0.0, longitude: $0.1) },
                     destination: destination.map { (latitude: $0.0, longitude: $0.1) })
             }
@@ -47,7 +49,9 @@ extension PipelineStore {
             {
                 guard let index = trips[row[0]] else { continue }
                 rows[index].legs.append(
-                    ModalEntry(person: row[1], startSeconds: row[2], mode: row[3], distanceMeters: row[4], durationSeconds: row[5]))
+                    ModalEntry(
+                        person: row[1], startSeconds: row[2], mode: row[3], distanceMeters: row[4], durationSeconds: row[5],
+                        purpose: rows[index].purpose))
             }
             return rows
         }

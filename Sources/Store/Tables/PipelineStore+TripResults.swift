@@ -11,24 +11,28 @@ extension PipelineStore {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
             try insert(
-                into: "locations", ["id", "device", "number", "lat_deg", "lon_deg", "staypoints", "devices", "total_stay_s"],
+                into: "locations",
+                [
+                    "id", "device", "number", "lat_deg", "lon_deg", "staypoints", "devices", "total_stay_s", "purpose", "purpose_method",
+                    "purpose_score"
+                ],
                 rows.locations, db: db
             ) {
                 [
                     $0.id, $0.device, $0.number, $0.latitudeDegrees, $0.longitudeDegrees, $0.staypoints,
-                    $0.devices, $0.totalStaySeconds
+                    $0.devices, $0.totalStaySeconds, $0.purpose, $0.purposeMethod, $0.purposeScore
                 ]
             }
             try insert(
                 into: "staypoints",
                 [
                     "id", "device", "started_unix_s", "finished_unix_s", "duration_s", "lat_deg", "lon_deg", "fixes",
-                    "is_open", "is_activity", "location_id", "geofence_id"
+                    "is_open", "is_activity", "location_id", "geofence_id", "purpose"
                 ], rows.staypoints, db: db
             ) {
                 [
                     $0.id, $0.device, $0.startSeconds, $0.endSeconds, $0.durationSeconds, $0.latitudeDegrees, $0.longitudeDegrees, $0.fixes,
-                    $0.isOpen, $0.isActivity, $0.locationID, $0.geofenceID
+                    $0.isOpen, $0.isActivity, $0.locationID, $0.geofenceID, $0.purpose
                 ]
             }
             try insert(
@@ -48,13 +52,13 @@ extension PipelineStore {
                 [
                     "id", "device", "started_unix_s", "finished_unix_s", "duration_s", "distance_m", "main_mode", "legs",
                     "origin_staypoint_id", "destination_staypoint_id", "origin_location_id", "destination_location_id",
-                    "origin_geofence_id", "destination_geofence_id"
+                    "origin_geofence_id", "destination_geofence_id", "origin_purpose", "destination_purpose", "trip_purpose"
                 ], rows.trips, db: db
             ) {
                 [
                     $0.id, $0.device, $0.startSeconds, $0.endSeconds, $0.durationSeconds, $0.distanceMeters, $0.mainMode, $0.legs,
                     $0.originStaypointID, $0.destinationStaypointID, $0.originLocationID, $0.destinationLocationID,
-                    $0.originGeofenceID, $0.destinationGeofenceID
+                    $0.originGeofenceID, $0.destinationGeofenceID, $0.originPurpose, $0.destinationPurpose, $0.tripPurpose
                 ]
             }
             try insert(

@@ -6,6 +6,8 @@ public struct TripResultRows: Sendable {
         public var id: Int, device: String?, number: Int
         public var latitudeDegrees: Double, longitudeDegrees: Double
         public var staypoints: Int, devices: Int, totalStaySeconds: Double
+        /// Home or work for its device, how that was found and its score; nil for other places.
+        public var purpose: String? = nil, purposeMethod: String? = nil, purposeScore: Double? = nil
         public init(
             id: Int, device: String?, number: Int, latitudeDegrees: Double, longitudeDegrees: Double, staypoints: Int,
             devices: Int, totalStaySeconds: Double
@@ -20,6 +22,8 @@ public struct TripResultRows: Sendable {
         public var id: Int, device: String, startSeconds: Double, endSeconds: Double, durationSeconds: Double
         public var latitudeDegrees: Double, longitudeDegrees: Double, fixes: Int, isOpen: Bool, isActivity: Bool
         public var locationID: Int?, geofenceID: String?
+        /// Home, work or other (`PlacePurposes`).
+        public var purpose: String? = nil
         public init(
             id: Int, device: String, startSeconds: Double, endSeconds: Double, durationSeconds: Double, latitudeDegrees: Double,
             longitudeDegrees: Double, fixes: Int, isOpen: Bool, isActivity: Bool, locationID: Int?, geofenceID: String?
@@ -55,6 +59,8 @@ public struct TripResultRows: Sendable {
         public var mainMode: String?, legs: Int
         public var originStaypointID: Int?, destinationStaypointID: Int?, originLocationID: Int?, destinationLocationID: Int?
         public var originGeofenceID: String?, destinationGeofenceID: String?
+        /// The ends' purposes (home, work, other) and the trip's (HBW, HBO, NHB).
+        public var originPurpose: String? = nil, destinationPurpose: String? = nil, tripPurpose: String? = nil
         public init(
             id: Int, device: String, startSeconds: Double, endSeconds: Double, durationSeconds: Double, distanceMeters: Double,
             mainMode: String?, legs: Int, originStaypointID: Int?, destinationStaypointID: Int?, originLocationID: Int?,

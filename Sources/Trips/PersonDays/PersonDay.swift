@@ -1,8 +1,8 @@
 import Foundation
 import MobilityCore
 
-/// Settings of tracking coverage, with their defaults.
-public struct CoverageParameters: Hashable, Sendable, Codable {
+/// Settings of person-days (coverage, places' purposes), with their defaults.
+public struct PersonDayParameters: Hashable, Sendable, Codable {
     /// A person-day is valid from this tracked share of its length on (0–1): planning tables
     /// count valid days only. 0.6 as in the issue that asked for it; surveys of GPS panels use
     /// 0.5–0.8 (say which in a publication).
@@ -10,6 +10,8 @@ public struct CoverageParameters: Hashable, Sendable, Codable {
     /// A run whose median person-day coverage falls below this ends with a warning (the nightly
     /// alarm for phones that stopped recording), 0–1.
     public var coverageFloor = 0.5
+    /// How home and work are found where no geofence names them (`PlacePurposes`).
+    public var purposeMethod = PlacePurposes.Method.osna
 
     public init() {}
 
@@ -59,13 +61,13 @@ public struct PersonDay: Hashable, Sendable {
 /// Every person-day of a run, and the coverage the nightly alarm watches.
 public struct PersonDays: Sendable {
     public var days: [PersonDay]
-    public var parameters: CoverageParameters
+    public var parameters: PersonDayParameters
 
     /// `persons` names each device's person (the device itself when absent); `imuSpans` are each
     /// device's IMU windows' intervals (UTC seconds).
     public init(
         _ devices: [DeviceTrips], persons: [String: String], calendars: LocalCalendars, imuSpans: [String: [PersonDay.Interval]] = [:],
-        parameters: CoverageParameters = CoverageParameters()
+        parameters: PersonDayParameters = PersonDayParameters()
     ) {
         self.parameters = parameters
         var tracked: [String: [PersonDay.Interval]] = [:], imu: [String: [PersonDay.Interval]] = [:]
@@ -167,7 +169,7 @@ public struct PersonDays: Sendable {
 
     /// The summary of person-days with these tracked shares (a store's, on a run that found
     /// nothing new), `valid` of them valid.
-    public static func summary(shares: [Double], valid: Int, parameters: CoverageParameters) -> Summary {
+    public static func summary(shares: [Double], valid: Int, parameters: PersonDayParameters) -> Summary {
         let sorted = shares.sorted(), middle = shares.count / 2
         let median = sorted.isEmpty ? nil : sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
         return Summary(

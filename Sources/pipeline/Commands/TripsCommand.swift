@@ -71,7 +71,7 @@ struct TripsCommand: ParsableCommand {
         run.parameters = trips.parameters
         var configuration = PipelineConfiguration()
         localTime.apply(to: &configuration)
-        (run.configuredCalendar, run.coverage) = (configuration.calendar.configured, configuration.personDays)
+        (run.configuredCalendar, run.personDayParameters) = (configuration.calendar.configured, configuration.personDays)
         run.grouping = trips.trackBy
         run.minimumPersons = minimumPersons
         let progress = ProgressReporter()

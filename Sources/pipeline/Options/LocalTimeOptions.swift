@@ -3,7 +3,9 @@ import MobilityCore
 import PipelineRunner
 import Trips
 
-/// Local time and person-days' coverage: each overrides its key in `--config`.
+extension PlacePurposes.Method: ExpressibleByArgument {}
+
+/// Local time and person-days' coverage and places: each overrides its key in `--config`.
 struct LocalTimeOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -22,15 +24,21 @@ struct LocalTimeOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "A person-day is valid from this tracked share of its length on, 0–1 (overrides person_days.minimum_coverage; default \(CoverageParameters().minimumCoverage)).",
+            "A person-day is valid from this tracked share of its length on, 0–1 (overrides person_days.minimum_coverage; default \(PersonDayParameters().minimumCoverage)).",
             valueName: "share"))
     var minCoverage: Double?
 
     @Option(
         help: ArgumentHelp(
-            "Warn at the end of a run whose median person-day coverage is below this share, 0–1 (overrides person_days.coverage_floor; default \(CoverageParameters().coverageFloor)).",
+            "Warn at the end of a run whose median person-day coverage is below this share, 0–1 (overrides person_days.coverage_floor; default \(PersonDayParameters().coverageFloor)).",
             valueName: "share"))
     var coverageFloor: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "How home and work are found where no geofence of kind home or work names them: osna (by the hours of weekday stays) or freq (the longest and second-longest stayed places), trackintel's methods (overrides person_days.purpose_method; default \(PersonDayParameters().purposeMethod.rawValue)).",
+            valueName: "method"))
+    var purposeMethod: PlacePurposes.Method?
 
     func validate() throws {
         if let timeZone, CalendarKeys(zone: timeZone) == nil {
@@ -51,5 +59,6 @@ struct LocalTimeOptions: ParsableArguments {
         if let utcOffsetHours { configuration.calendar.utcOffsetHours = utcOffsetHours }
         if let minCoverage { configuration.personDays.minimumCoverage = minCoverage }
         if let coverageFloor { configuration.personDays.coverageFloor = coverageFloor }
+        if let purposeMethod { configuration.personDays.purposeMethod = purposeMethod }
     }
 }

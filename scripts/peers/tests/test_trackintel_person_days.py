@@ -16,7 +16,13 @@ overlap). trackintel divides by 86,400 s whatever the day's length; we divide by
 length (82,800 or 90,000 s on the days the clocks change), so the comparison is of tracked
 seconds over 86,400 on both sides, and the 23-hour day is checked apart.
 
+Home and work on the same city, with its geofences (which name every home and workplace, and
+would decide them) left out of the inputs: the default method (OSNA) against the simulator's
+truth, and FREQ against trackintel's `location_identifier(method="FREQ", pre_filter=False)`
+on the export's staypoints (its pre-filter needs 10 locations per user; the residents have 3–5).
+
 Run by scripts/peers/peer_test.sh (part of scripts/test.sh)."""
+import math
 import os
 import shutil
 import subprocess
@@ -36,16 +42,25 @@ class TrackintelPersonDays(unittest.TestCase):
     def setUpClass(cls):
         cls.work = tempfile.mkdtemp(prefix="trackintel-person-days-")
         traces, out, export = (os.path.join(cls.work, name) for name in ("traces", "reports", "ti"))
-        for command in (
-            [BINARY, "simulate", "--out", traces, "--devices", "20", "--days", "7", "--start-day", "2024-03-27",
-             "--time-zone", ZONE, "--imu-rate", "0", "--seed", "53", "--phone-off-share", "0.4"],
-            [BINARY, "run", traces, "--out", out],
-            [BINARY, "export", "--store", os.path.join(out, "pipeline.sqlite"), "--format", "trackintel", "--out", export],
-        ):
+        cls.truth = os.path.join(cls.work, "truth")
+        store = os.path.join(out, "pipeline.sqlite")
+        cls.freq = os.path.join(cls.work, "freq")
+
+        def run(command):
             done = subprocess.run(command, capture_output=True, text=True)
             assert done.returncode in (0, 2), done.stderr  # 2: comfort has no IMU for the check-ins
+        run([BINARY, "simulate", "--out", traces, "--truth", cls.truth, "--devices", "20", "--days", "7", "--start-day", "2024-03-27",
+             "--time-zone", ZONE, "--imu-rate", "0", "--seed", "53", "--phone-off-share", "0.4"])
+        os.remove(os.path.join(traces, "geofences.geojson"))  # homes and workplaces: found, not given
+        run([BINARY, "run", traces, "--out", out])
+        run([BINARY, "export", "--store", store, "--format", "trackintel", "--out", export])
+        cls.ours_staypoints = pd.read_csv(os.path.join(out, "restricted", "staypoints.csv"))
+        cls.locations = pd.read_csv(os.path.join(out, "restricted", "locations.csv"))
+        run([BINARY, "trips", "--store", store, "--out", cls.freq, "--purpose-method", "freq"])
+        cls.freq_staypoints = pd.read_csv(os.path.join(cls.freq, "restricted", "staypoints.csv"))
         warnings.simplefilter("ignore")  # trackintel 1.4.2 calls pandas 3 APIs that warn of their own deprecation
         sp = ti.read_staypoints_csv(os.path.join(export, "staypoints.csv"), index_col="id", crs="EPSG:4326")
+        cls.ti_freq = ti.analysis.location_identifier(sp, method="FREQ", pre_filter=False)["purpose"]
         tpls = ti.read_triplegs_csv(os.path.join(export, "triplegs.csv"), index_col="id", crs="EPSG:4326")
         both = pd.concat([pd.DataFrame(sp[["user_id", "started_at", "finished_at"]]),
                           pd.DataFrame(tpls[["user_id", "started_at", "finished_at"]])], ignore_index=True)
@@ -85,6 +100,33 @@ class TrackintelPersonDays(unittest.TestCase):
         # trackintel's share of the same day is ours × 82,800 / 86,400: 0.958 when the day is tracked throughout.
         theirs = self.theirs.xs("2024-03-31", level="local_date")
         self.assertLess((theirs - share.reindex(theirs.index) * 82_800 / 86_400).abs().max(), 0.01)
+
+    def test_home_and_work_are_found_where_the_residents_live_and_work(self):
+        stays = pd.read_csv(os.path.join(self.truth, "stays.csv"))
+        truth = stays.groupby(["device", "place_kind"])[["lat", "lon"]].first()
+
+        def metres(a, b):
+            (la1, lo1), (la2, lo2) = [(math.radians(x), math.radians(y)) for x, y in (a, b)]
+            h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
+            return 2 * 6_371_000 * math.asin(math.sqrt(h))
+        for kind, needed in (("home", 0.95), ("work", 0.90)):
+            residents = [device for device, k in truth.index if k == kind]
+            found = 0
+            for device in residents:
+                labelled = self.locations[(self.locations["device"] == device) & (self.locations["purpose"] == kind)]
+                if len(labelled) == 1 and metres((labelled["lat"].iloc[0], labelled["lon"].iloc[0]), truth.loc[(device, kind)]) <= 100:
+                    found += 1
+            print(f"\n{kind} within 100 m (OSNA, no geofences): {found} of {len(residents)} residents")
+            self.assertGreaterEqual(found / len(residents), needed)
+        self.assertEqual(set(self.locations["purpose_method"].dropna()), {"osna"})
+
+    def test_freq_labels_are_trackintels(self):
+        ours = self.freq_staypoints.set_index("staypoint_id")["purpose"].replace("other", None)
+        theirs = self.ti_freq.reindex(ours.index)
+        agree = ((ours == theirs) | (ours.isna() & theirs.isna())).mean()
+        print(f"\nFREQ labels vs trackintel location_identifier: {agree:.4f} of {len(ours)} staypoints agree")
+        self.assertGreaterEqual(agree, 0.95)
+
 
 if __name__ == "__main__":
     unittest.main()
