@@ -75,6 +75,25 @@ import Testing
         #expect(result.locations.first { $0.purpose?.purpose == "work" }?.purpose?.method == "osna")
     }
 
+    /// Monday's home → work → shop → home and Tuesday's home → work → home are two tours,
+    /// home-based, reaching work, by car; and, as trackintel counts tours, work → shop → home →
+    /// work, back at work within a day, is a third (work-based) that overlaps both: a trip can
+    /// be on several tours.
+    @Test func aChainOfTripsMakesTwoToursAndTrackintelsOverlap() {
+        let result = analysed(week(), method: .osna)
+        let tours = Tour.tours(result.devices[0])
+        #expect(tours.map { [$0.firstTrip, $0.lastTrip] } == [[0, 2], [1, 3], [3, 4]])
+        #expect(tours.map(\.trips) == [3, 3, 2])
+        #expect(tours.map(\.kind) == ["HBW", "WB", "HBW"])
+        #expect(tours.map(\.anchorPurpose) == ["home", "work", "home"])
+        #expect(tours.allSatisfy { $0.mainMode == .car })
+        #expect(tours.map { result.locations[$0.location].purpose?.purpose } == ["home", "work", "home"])
+        // Cut Tuesday's way home: its last trip never comes back, so Tuesday's home tour is gone.
+        var device = result.devices[0]
+        device.trips.removeLast()
+        #expect(Tour.tours(device).map { [$0.firstTrip, $0.lastTrip] } == [[0, 2], [1, 3]])
+    }
+
     @Test func tripPurposesFollowTheFourStepModel() {
         #expect(PlacePurposes.tripPurpose(origin: "home", destination: "work") == "HBW")
         #expect(PlacePurposes.tripPurpose(origin: "work", destination: "home") == "HBW")

@@ -20,7 +20,7 @@ from . import layout, rawcsv
 # (`pipeline schema --json`: id_of), passed in by the driver (`id_columns`); a GeoJSON file's
 # features carry the ids of the CSV of its name.
 CSV_FILES = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "modes.csv", "device_stats.csv",
-             "person_days.csv", "untracked.csv"]
+             "person_days.csv", "untracked.csv", "tours.csv"]
 GEOJSON_FILES = ["staypoints.geojson", "triplegs.geojson", "dwells.geojson"]
 RIDE_FILES = ["rides.csv", "stops.csv", "events.csv"]
 RIDE_CHUNKS = ["none", "checkin", "recording"]  # stops and events without a ride sort first (ride id 0)

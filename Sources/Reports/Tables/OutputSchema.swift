@@ -178,6 +178,12 @@ public struct OutputSchema: Sendable {
         "person text, local_date text, started_at datetime, started_unix_s real, finished_at datetime, finished_unix_s real, duration_s real"
     )
 
+    public static let tours = OutputSchema(
+        "tours.csv",
+        "Each tour: a device's consecutive trips that leave a location and come back to it within a day (trackintel's generate_tours), with its anchor's purpose, kind and main mode.",
+        "person text, device text, first_trip_id integer, last_trip_id integer, trips integer, \(interval), duration_s real, distance_m real, "
+            + "location_id integer, anchor_purpose text, home_based boolean, tour_purpose text, tour_kind text, main_mode text")
+
     public static let heatMap = OutputSchema(
         "heatmap.csv", "Every heat map's published cells (seen by k persons or more): all modes, then each mode.",
         "heat_map text, cell_id text, center_lat_deg real, center_lon_deg real, south_deg real, west_deg real, north_deg real, east_deg real, "
@@ -244,7 +250,7 @@ public struct OutputSchema: Sendable {
 
     /// Every CSV file `pipeline run` writes, in the order of the schema page.
     public static let runFiles: [OutputSchema] = [
-        modes, staypoints, dwells, locations, triplegs, trips, odMatrix, odGrid, modalSplit, deviceStats, personDays, untracked,
+        modes, staypoints, dwells, locations, triplegs, trips, odMatrix, odGrid, modalSplit, deviceStats, personDays, untracked, tours,
         heatMap, rides, stops, events, trainComfort, routeComfort, quarantine
     ]
 

@@ -34,7 +34,7 @@ public struct TripTables {
 
     public static let fileNames = [
         "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "od_matrix.csv",
-        "modal_split.csv", "device_stats.csv", "person_days.csv", "untracked.csv"
+        "modal_split.csv", "device_stats.csv", "person_days.csv", "untracked.csv", "tours.csv"
     ]
 
     /// Writes the aggregates to `folder` and the tables with a row per device, staypoint,
@@ -52,6 +52,26 @@ public struct TripTables {
         try deviceStatistics().write(to: restrictedPath("device_stats.csv"))
         try personDaysCSV().write(to: restrictedPath("person_days.csv"))
         try untrackedCSV().write(to: restrictedPath("untracked.csv"))
+        try toursCSV().write(to: restrictedPath("tours.csv"))
+    }
+
+    func toursCSV() -> CSVWriter {
+        var csv = CSVWriter(columns: OutputSchema.tours.names)
+        for (deviceIndex, device) in result.devices.enumerated() {
+            for tour in Tour.tours(device) {
+                csv.append(
+                    [
+                        persons[device.device] ?? device.device, device.device, String(ids.trip(deviceIndex, tour.firstTrip)),
+                        String(ids.trip(deviceIndex, tour.lastTrip)), String(tour.trips)
+                    ] + Self.time(tour.startSeconds) + Self.time(tour.endSeconds)
+                        + [
+                            Self.number(tour.endSeconds - tour.startSeconds, 1), Self.number(tour.distanceMeters, 1),
+                            String(TripIdentifiers.location(tour.location)), tour.anchorPurpose, String(tour.isHomeBased), tour.mainPurpose,
+                            tour.kind, tour.mainMode?.rawValue ?? unknownModeName
+                        ])
+            }
+        }
+        return csv
     }
 
     func personDaysCSV() -> CSVWriter {

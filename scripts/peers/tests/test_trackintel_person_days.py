@@ -37,6 +37,24 @@ BINARY = os.environ["PIPELINE_BINARY"]
 ZONE = "Europe/Paris"
 
 
+def trackintel_tours(export, sp):
+    """trackintel's tours of an export, as (user, trip ids) pairs."""
+    trips = ti.read_trips_csv(os.path.join(export, "trips.csv"), index_col="id").drop(columns="geom", errors="ignore")
+    found = set()
+    # One user at a time: trackintel 1.4.2 fails to build its Tours frame when some users have
+    # tours and others none (the empty users' frames turn started_at into object dtype).
+    for _, user in trips.groupby("user_id"):
+        _, tours = ti.preprocessing.generate_tours(ti.Trips(user), staypoints=sp, max_time="1d")
+        found |= {(row.user_id, tuple(sorted(int(t) for t in row.trips))) for row in tours.itertuples()}
+    return found
+
+
+def our_tours(out):
+    """tours.csv as (device, trip ids) pairs: a tour's trips are its first to its last."""
+    tours = pd.read_csv(os.path.join(out, "restricted", "tours.csv"))
+    return {(row.device, tuple(range(row.first_trip_id, row.last_trip_id + 1))) for row in tours.itertuples()}
+
+
 class TrackintelPersonDays(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -61,6 +79,8 @@ class TrackintelPersonDays(unittest.TestCase):
         warnings.simplefilter("ignore")  # trackintel 1.4.2 calls pandas 3 APIs that warn of their own deprecation
         sp = ti.read_staypoints_csv(os.path.join(export, "staypoints.csv"), index_col="id", crs="EPSG:4326")
         cls.ti_freq = ti.analysis.location_identifier(sp, method="FREQ", pre_filter=False)["purpose"]
+        cls.ti_tours = trackintel_tours(export, sp)
+        cls.our_tours = our_tours(out)
         tpls = ti.read_triplegs_csv(os.path.join(export, "triplegs.csv"), index_col="id", crs="EPSG:4326")
         both = pd.concat([pd.DataFrame(sp[["user_id", "started_at", "finished_at"]]),
                           pd.DataFrame(tpls[["user_id", "started_at", "finished_at"]])], ignore_index=True)
@@ -126,6 +146,37 @@ class TrackintelPersonDays(unittest.TestCase):
         agree = ((ours == theirs) | (ours.isna() & theirs.isna())).mean()
         print(f"\nFREQ labels vs trackintel location_identifier: {agree:.4f} of {len(ours)} staypoints agree")
         self.assertGreaterEqual(agree, 0.95)
+
+
+    def test_tours_are_trackintels(self):
+        print(f"\ntours vs trackintel generate_tours: {len(self.our_tours)} ours, {len(self.ti_tours)} trackintel's, "
+              f"{len(self.our_tours & self.ti_tours)} the same")
+        self.assertGreater(len(self.our_tours), 50)
+        self.assertEqual(self.our_tours, self.ti_tours)
+
+
+class TrackintelToursOnSharedGPX(unittest.TestCase):
+    """The same on the shared GPX corpora (../shared/data/gpx: hikes, car and bus rides)."""
+
+    def test_tours_are_trackintels(self):
+        corpora = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "shared", "data", "gpx")
+        if not os.path.isdir(corpora):
+            self.skipTest(f"{corpora} is absent (the shared real recordings; see ../shared/data/README.md)")
+        work = tempfile.mkdtemp(prefix="trackintel-tours-gpx-")
+        try:
+            out, export = os.path.join(work, "reports"), os.path.join(work, "ti")
+            for command in ([BINARY, "run", corpora, "--out", out],
+                            [BINARY, "export", "--store", os.path.join(out, "pipeline.sqlite"), "--format", "trackintel", "--out", export]):
+                done = subprocess.run(command, capture_output=True, text=True)
+                self.assertIn(done.returncode, (0, 2), done.stderr)  # 2: the corpora hold malformed files on purpose
+            warnings.simplefilter("ignore")
+            sp = ti.read_staypoints_csv(os.path.join(export, "staypoints.csv"), index_col="id", crs="EPSG:4326")
+            theirs, ours = trackintel_tours(export, sp), our_tours(out)
+            trips = len(pd.read_csv(os.path.join(out, "restricted", "trips.csv")))
+            print(f"\nshared GPX: {trips} trips, {len(ours)} tours ours, {len(theirs)} trackintel's")
+            self.assertEqual(ours, theirs)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
