@@ -122,3 +122,38 @@ import Testing
         #expect(DeviceZone.personDevices(zones: zones.filter { $0.key != "c-logger" }, persons: persons) == ["anna": "b-phone"])
     }
 }
+
+/// The diary's episodes tile every person-day: activities, trips and untracked stretches add up
+/// to the day's length, 25 h on the day the clocks go back.
+@Suite struct DiaryTests {
+    @Test func everySecondOfTheDayIsInExactlyOneEpisode() {
+        let paris = CalendarKeys(zone: "Europe/Paris")!
+        let midnight = ISO8601.parse("2024-10-26T22:00:00Z")!.secondsSince1970
+        var script = PersonDaysTests().day(startingAt: midnight, lengthSeconds: 25 * 3600)
+        script.time += 2 * 86_400 // and a day two days later, with the day between untracked
+        script.stay(3600)
+        let analysis = TripAnalysis()
+        var result = analysis.result([analysis.analyse(script.track(), geofences: [], modes: script.timeline)])
+        let calendars = LocalCalendars(paris, devices: ["d1": .init(calendar: paris, source: "configuration")])
+        PlacePurposes.label(&result, geofenceKinds: [:], calendars: calendars, method: .osna)
+        let days = PersonDays(result.devices, persons: ["d1": "anna"], calendars: calendars)
+        let episodes = Diary.episodes(result, persons: ["d1": "anna"], days: days)
+        #expect(days.days.map(\.date) == ["2024-10-27", "2024-10-28", "2024-10-29", "2024-10-30"])
+        for day in days.days {
+            let own = episodes.filter { $0.date == day.date }
+            #expect(own.reduce(0) { $0 + $1.seconds } == day.lengthSeconds, "\(day.date)")
+            #expect(own.first?.startSeconds == day.startSeconds && own.last?.endSeconds == day.endSeconds)
+            #expect(zip(own, own.dropFirst()).allSatisfy { $0.endSeconds == $1.startSeconds }, "no overlap, no hole")
+        }
+        let sunday = episodes.filter { $0.date == "2024-10-27" }
+        #expect(sunday.reduce(0) { $0 + $1.seconds } / 60 == 1500)
+        // Home; the trip to work; the gap; work; the trip home. A stay that a gap ends is no
+        // staypoint (trackintel's rule, `StaypointDetector`), so the hours at work before the
+        // gap, and at home before the two days without fixes, are on the trips that lead to them.
+        let long = sunday.filter { $0.seconds >= 60 }
+        #expect(long.map(\.kind) == [.activity, .trip, .untracked, .activity, .trip], "\(long.map(\.kind))")
+        #expect(long[0].purpose == "home" && long[3].purpose == "other")
+        #expect(episodes.filter { $0.date == "2024-10-28" || $0.date == "2024-10-29" }.map(\.kind) == [.untracked, .untracked])
+        #expect(episodes.filter { $0.date == "2024-10-30" }.map(\.kind).contains(.activity))
+    }
+}

@@ -68,7 +68,8 @@ extension TripResultRows {
 extension PipelineStore {
     /// Replaces the store's trip results with `result` (see `replaceTripResults(_: TripResultRows)`).
     func replaceTripResults(
-        _ result: TripAnalysis.Result, geofences: [Geofence], calendars: LocalCalendars = LocalCalendars(), personDays: PersonDays? = nil
+        _ result: TripAnalysis.Result, geofences: [Geofence], calendars: LocalCalendars = LocalCalendars(), personDays: PersonDays? = nil,
+        persons: [String: String] = [:]
     ) throws {
         var rows = TripResultRows(result, geofences: geofences)
         for (device, zone) in calendars.devices.sorted(by: { $0.key < $1.key }) {
@@ -77,6 +78,12 @@ extension PipelineStore {
                     device: device, startSeconds: change.startSeconds.isFinite ? change.startSeconds : nil, zone: change.zone,
                     source: zone.source, guessMeters: zone.guessMeters)
             }
+        }
+        rows.episodes = (personDays.map { Diary.episodes(result, persons: persons, days: $0) } ?? []).map {
+            TripResultRows.Episode(
+                person: $0.person, date: $0.date, kind: $0.kind.rawValue, startSeconds: $0.startSeconds, endSeconds: $0.endSeconds,
+                device: $0.device, staypointID: $0.staypointID, tripID: $0.tripID, triplegID: $0.triplegID, locationID: $0.locationID,
+                purpose: $0.purpose, mode: $0.mode, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees)
         }
         for day in personDays?.days ?? [] {
             rows.personDays.append(

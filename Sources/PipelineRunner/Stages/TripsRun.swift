@@ -211,7 +211,7 @@ public struct TripsRun {
         if let warning = summary.coverage?.warning { progress.log("warning: " + warning) }
         summary.secondsTrips = lap() - summary.secondsLoading
 
-        try store.replaceTripResults(result, geofences: geofences, calendars: calendars, personDays: personDays)
+        try store.replaceTripResults(result, geofences: geofences, calendars: calendars, personDays: personDays, persons: persons)
         let tables = TripTables(
             result: result, geofences: geofences, calendars: calendars, persons: persons, minimumPersons: minimumPersons,
             personDays: personDays)

@@ -268,6 +268,45 @@ public struct OutputSchema: Sendable {
         "features.csv", "`pipeline features`: every window's features (units in the names).",
         "trace text, device text, \(interval), label text, label_mode text", columns(FeatureSchema.names, .real))
 
+    // MARK: The travel diary (`pipeline export --format diary`)
+
+    public static let diaryPersons = OutputSchema(
+        "persons.csv",
+        "Diary: each person, their devices, days and home and work, and seed statistics over their valid days (weekly hours per mode = mean valid day × 7). weight is empty until expansion weights are given (issue 54).",
+        "person text, devices integer, time_zone text, days integer, valid_days integer, home_location_id integer, home_lat real, "
+            + "home_lon real, work_location_id integer, work_lat real, work_lon real, weight real, mean_daily_in_motion_h real",
+        columns(modeNames.map { "weekly_\($0)_h" }, .real))
+
+    public static let diaryDays = OutputSchema(
+        "days.csv",
+        "Diary: each person-day (person_days.csv) with its counts and the time on each leg mode within it, minutes (legs cut at local midnight).",
+        "person text, local_date text, time_zone text, started_at datetime, started_unix_s real, finished_at datetime, finished_unix_s real, "
+            + "day_s real, tracked_s real, untracked_s real, tracked_share real, valid boolean, fixes integer, imu_minutes real, "
+            + "activities integer, trips integer, in_motion_h real",
+        columns(modeNames.map { "time_\($0)_min" }, .real))
+
+    public static let diaryActivities = OutputSchema(
+        "activities.csv",
+        "Diary: each stretch of a person-day not spent travelling: an activity (a staypoint that ends and starts trips), a stay outside any trip, or untracked time. With trips.csv it tiles the day: the durations of a day's rows in both add up to its day_s.",
+        "person text, local_date text, episode integer, kind text, started_at datetime, started_unix_s real, finished_at datetime, "
+            + "finished_unix_s real, duration_s real, device text, staypoint_id integer, location_id integer, purpose text, lat real, lon real"
+    )
+
+    public static let diaryTrips = OutputSchema(
+        "trips.csv",
+        "Diary: each trip (kind trip) or leg outside any trip (kind travel) within a person-day, cut at its bounds, with its purpose and main mode.",
+        "person text, local_date text, episode integer, kind text, started_at datetime, started_unix_s real, finished_at datetime, "
+            + "finished_unix_s real, duration_s real, device text, trip_id integer, tripleg_id integer, trip_purpose text, "
+            + "origin_purpose text, destination_purpose text, travel_mode text, distance_m real")
+
+    public static let diaryLegs = OutputSchema(
+        "legs.csv", "Diary: each leg, on the local date it starts, with its trip and mode.",
+        "person text, local_date text, tripleg_id integer, trip_id integer, device text, started_at datetime, started_unix_s real, "
+            + "finished_at datetime, finished_unix_s real, duration_s real, distance_m real, travel_mode text, mode_source text")
+
+    /// The diary's files, in the order they are documented.
+    public static let diaryFiles = [diaryPersons, diaryDays, diaryActivities, diaryTrips, diaryLegs]
+
     // MARK: A distributed run's partial groups
 
     /// What each part of a distributed run writes of the tables that cross devices, before
@@ -316,6 +355,20 @@ extension OutputSchema {
         var page = ""
         for schema in runFiles + [features] {
             page += "#### `\(schema.file)`\n\n\(schema.about)\n\n| column | type | unit |\n|---|---|---|\n"
+            for column in schema.columns { page += "| `\(column.name)` | \(column.type.rawValue) | \(column.unit) |\n" }
+            page += "\n"
+        }
+        page += """
+            ### The travel diary
+
+            `pipeline export --format diary --out DIR` writes these CSVs and `diary.gpkg` (the same tables as layers; \
+            activities with their points), from a run's store (docs/person-days.md). They identify people: keep them \
+            with the restricted tables.
+
+
+            """
+        for schema in diaryFiles {
+            page += "#### `\(schema.file)` (diary)\n\n\(schema.about)\n\n| column | type | unit |\n|---|---|---|\n"
             for column in schema.columns { page += "| `\(column.name)` | \(column.type.rawValue) | \(column.unit) |\n" }
             page += "\n"
         }

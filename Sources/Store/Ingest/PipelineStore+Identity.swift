@@ -255,6 +255,7 @@ extension PipelineStore {
         let touched = "(SELECT COALESCE(person, device) FROM input_files WHERE \(files)) OR person IN \(devices) OR person IN \(persons)"
         try db.execute(sql: "DELETE FROM person_days WHERE person IN \(touched)")
         try db.execute(sql: "DELETE FROM untracked_intervals WHERE person IN \(touched)")
+        try db.execute(sql: "DELETE FROM diary_episodes WHERE person IN \(touched) OR device IN \(devices)")
         try db.execute(sql: "DELETE FROM input_files WHERE \(files)")
         forgotten.inputFiles += db.changesCount
         try db.execute(sql: "DELETE FROM checkins WHERE device IN \(devices)")

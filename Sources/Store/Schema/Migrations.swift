@@ -101,6 +101,30 @@ enum Migrations {
                     ALTER TABLE trips ADD COLUMN trip_purpose TEXT;
                     """)
         }
+        // The travel diary's episodes (issue 53, item 5): each person-day cut into activities,
+        // trips and untracked stretches, written by the trip stage, read by `export --format diary`.
+        migrator.registerMigration("v17_diary") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE diary_episodes (
+                      person TEXT NOT NULL,
+                      local_date TEXT NOT NULL,
+                      kind TEXT NOT NULL CHECK (kind IN ('activity', 'stay', 'trip', 'travel', 'untracked')),
+                      started_unix_s REAL NOT NULL,
+                      finished_unix_s REAL NOT NULL,
+                      duration_s REAL NOT NULL,
+                      device TEXT,
+                      staypoint_id INTEGER,
+                      trip_id INTEGER,
+                      tripleg_id INTEGER,
+                      location_id INTEGER,
+                      purpose TEXT,
+                      travel_mode TEXT,
+                      lat_deg REAL,
+                      lon_deg REAL
+                    );
+                    """)
+        }
         return migrator
     }
 

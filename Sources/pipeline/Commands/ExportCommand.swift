@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
 import PipelineRunner
+import Reports
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write a store's tables as exact CSV (--format csv) or as trackintel's tables (--format trackintel).",
+        abstract:
+            "Write a store's tables as exact CSV (--format csv), as trackintel's tables (--format trackintel), or as a travel diary (--format diary).",
         discussion: """
             --format csv (the default) is for other engines (Apache Spark, pandas, DuckDB), not spreadsheets: every \
             table, doubles to the last bit, text as stored, NULL as an empty field and an empty string as "". Rows in \
@@ -16,13 +18,18 @@ struct ExportCommand: ParsableCommand {
             in trackintel's column names and WKT geometry, with the store's ids, for trackintel.read_staypoints_csv(path, \
             index_col="id") and its siblings; user_id is the device, and our other columns are kept.
 
+            --format diary writes persons.csv, days.csv, activities.csv, trips.csv and legs.csv, and diary.gpkg with \
+            the same tables as layers: each person-day cut into activities, trips and untracked time that add up to \
+            the day (1,440 minutes; 1,380 or 1,500 when the clocks change), with purposes, coverage and each person's \
+            time per mode (docs/person-days.md, columns in docs/output-schema.md).
+
             Re-running replaces the files. An export holds everything the store holds, raw fixes included: a working \
             copy that identifies people, not a folder to publish; by default it goes into the store folder's restricted/.
             """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case csv, trackintel
+        case csv, trackintel, diary
     }
 
     @Option(help: "The SQLite store to export.")
@@ -39,18 +46,21 @@ struct ExportCommand: ParsableCommand {
     var folder: String {
         out
             ?? (((store as NSString).deletingLastPathComponent as NSString).appendingPathComponent("restricted") as NSString)
-            .appendingPathComponent(format == .csv ? "export" : "trackintel")
+            .appendingPathComponent(format == .csv ? "export" : format.rawValue)
     }
 
-    @Option(help: "csv: every table exactly, with schema.json; trackintel: trackintel's five tables.")
+    @Option(
+        help:
+            "csv: every table exactly, with schema.json; trackintel: trackintel's five tables; diary: the travel diary (persons, days, activities, trips, legs; CSV and diary.gpkg; docs/person-days.md)."
+    )
     var format: Format = .csv
 
     @Option(name: .customLong("table"), help: "Export only this table (repeatable; --format csv only). Default: every table.")
     var tables: [String] = []
 
     func validate() throws {
-        if format == .trackintel, !tables.isEmpty {
-            throw ValidationError("--table selects store tables for --format csv; --format trackintel always writes its five tables")
+        if format != .csv, !tables.isEmpty {
+            throw ValidationError("--table selects store tables for --format csv; --format \(format.rawValue) always writes all its tables")
         }
     }
 
@@ -60,6 +70,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         try requireStore(store, after: "`pipeline run` or `pipeline ingest`", json: json)
         if format == .trackintel { return try runTrackintel() }
+        if format == .diary { return try runDiary() }
         var export = TableExport(storePath: store, folder: folder)
         export.tables = tables
         let progress = ProgressReporter()
@@ -70,6 +81,23 @@ struct ExportCommand: ParsableCommand {
             let rows = summary.tables.values.reduce(0, +)
             progress.log(
                 "exported \(summary.tables.count) tables, \(rows) rows, to \(folder)" + String(format: " in %.2f s", summary.seconds))
+        }
+    }
+
+    func runDiary() throws {
+        let progress = ProgressReporter()
+        let summary = try runStage(json: json, progress: progress) {
+            try DiaryExport(storePath: store, folder: folder).run(progress: progress)
+        }
+        if json {
+            try JSONSummary.print(summary)
+        } else {
+            let counts = OutputSchema.diaryFiles.map {
+                "\(summary.rows[$0.file] ?? 0) \($0.file.replacingOccurrences(of: ".csv", with: ""))"
+            }
+            progress.log(
+                "exported the diary: " + counts.joined(separator: ", ") + " and \(DiaryFiles.geoPackageName), to \(folder)"
+                    + String(format: " in %.2f s", summary.seconds))
         }
     }
 

@@ -72,6 +72,8 @@ class TrackintelPersonDays(unittest.TestCase):
         os.remove(os.path.join(traces, "geofences.geojson"))  # homes and workplaces: found, not given
         run([BINARY, "run", traces, "--out", out])
         run([BINARY, "export", "--store", store, "--format", "trackintel", "--out", export])
+        cls.diary = os.path.join(cls.work, "diary")
+        run([BINARY, "export", "--store", store, "--format", "diary", "--out", cls.diary])
         cls.ours_staypoints = pd.read_csv(os.path.join(out, "restricted", "staypoints.csv"))
         cls.locations = pd.read_csv(os.path.join(out, "restricted", "locations.csv"))
         run([BINARY, "trips", "--store", store, "--out", cls.freq, "--purpose-method", "freq"])
@@ -153,6 +155,25 @@ class TrackintelPersonDays(unittest.TestCase):
               f"{len(self.our_tours & self.ti_tours)} the same")
         self.assertGreater(len(self.our_tours), 50)
         self.assertEqual(self.our_tours, self.ti_tours)
+
+    def test_the_diary_accounts_for_every_minute_of_every_day(self):
+        read = lambda name: pd.read_csv(os.path.join(self.diary, name))
+        days, activities, trips = read("days.csv"), read("activities.csv"), read("trips.csv")
+        self.assertEqual(len(days), 20 * 7)
+        episodes = pd.concat([activities[["person", "local_date", "episode", "started_unix_s", "finished_unix_s", "duration_s"]],
+                              trips[["person", "local_date", "episode", "started_unix_s", "finished_unix_s", "duration_s"]]])
+        minutes = episodes.groupby(["person", "local_date"])["duration_s"].sum() / 60
+        expected = days.set_index(["person", "local_date"])["day_s"] / 60
+        self.assertLess((minutes.reindex(expected.index) - expected).abs().max(), 0.001)
+        self.assertEqual(sorted(set(expected.round())), [1380.0, 1440.0])  # the 31st of March lasts 23 h
+        # Episodes follow one another: each starts where the one before it ended.
+        for _, day in episodes.sort_values("episode").groupby(["person", "local_date"]):
+            self.assertTrue((day["started_unix_s"].values[1:] == day["finished_unix_s"].values[:-1]).all())
+        self.assertGreater((activities["kind"] == "untracked").sum(), 20, "the phones switched off")
+        persons = read("persons.csv")
+        self.assertEqual(len(persons), 20)
+        self.assertTrue(persons["home_location_id"].notna().all() and persons["work_location_id"].notna().all())
+        self.assertTrue(set(trips.loc[trips["kind"] == "trip", "trip_purpose"].dropna()) <= {"HBW", "HBO", "NHB"})
 
 
 class TrackintelToursOnSharedGPX(unittest.TestCase):
