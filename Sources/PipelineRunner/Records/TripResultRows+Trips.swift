@@ -82,8 +82,8 @@ extension PipelineStore {
         rows.episodes = (personDays.map { Diary.episodes(result, persons: persons, days: $0) } ?? []).map {
             TripResultRows.Episode(
                 person: $0.person, date: $0.date, kind: $0.kind.rawValue, startSeconds: $0.startSeconds, endSeconds: $0.endSeconds,
-                device: $0.device, staypointID: $0.staypointID, tripID: $0.tripID, triplegID: $0.triplegID, locationID: $0.locationID,
-                purpose: $0.purpose, mode: $0.mode, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees)
+                device: $0.device, staypointID: $0.staypointID, tripID: $0.tripID, triplegID: $0.triplegID, purpose: $0.purpose,
+                mode: $0.mode, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees)
         }
         for day in personDays?.days ?? [] {
             rows.personDays.append(

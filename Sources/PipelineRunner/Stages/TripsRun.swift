@@ -194,7 +194,7 @@ public struct TripsRun {
         let calendars = LocalCalendars(dataset, devices: zones, personDevices: DeviceZone.personDevices(zones: zones, persons: persons))
         PlacePurposes.label(
             &result, geofenceKinds: Dictionary(geofences.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first }),
-            calendars: calendars, method: personDayParameters.purposeMethod)
+            calendars: calendars, method: personDayParameters.purposeMethod, locations: parameters.locations)
         let imuSpans = stored.mapValues { spans in
             spans.filter { $0.source.isIMUModel }.map { PersonDay.Interval($0.startSeconds, $0.endSeconds) }
         }

@@ -57,9 +57,10 @@ extension PipelineStore {
         rows.activities = try self.rows(
             """
             WITH \(numbered)
-            SELECT person, local_date, episode, kind, started_unix_s, finished_unix_s, duration_s, device, staypoint_id, location_id,
-              purpose, lat_deg AS lat, lon_deg AS lon
-            FROM episodes WHERE kind IN ('activity', 'stay', 'untracked') ORDER BY person, local_date, episode
+            SELECT e.person, e.local_date, e.episode, e.kind, e.started_unix_s, e.finished_unix_s, e.duration_s, e.device, e.staypoint_id,
+              s.location_id, e.purpose, e.lat_deg AS lat, e.lon_deg AS lon
+            FROM episodes e LEFT JOIN staypoints s ON s.id = e.staypoint_id
+            WHERE e.kind IN ('activity', 'stay', 'untracked') ORDER BY e.person, e.local_date, e.episode
             """)
         rows.trips = try self.rows(
             """

@@ -8,8 +8,8 @@ extension PipelineStore {
     public func replaceTripResults(_ rows: TripResultRows) throws {
         try database.write { db in
             for table in [
-                "triplegs", "trips", "staypoints", "dwells", "locations", "device_zones", "person_days", "untracked_intervals",
-                "diary_episodes"
+                "diary_episodes", "triplegs", "trips", "staypoints", "dwells", "locations", "device_zones", "person_days",
+                "untracked_intervals"
             ] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
@@ -103,12 +103,12 @@ extension PipelineStore {
                 into: "diary_episodes",
                 [
                     "person", "local_date", "kind", "started_unix_s", "finished_unix_s", "duration_s", "device", "staypoint_id", "trip_id",
-                    "tripleg_id", "location_id", "purpose", "travel_mode", "lat_deg", "lon_deg"
+                    "tripleg_id", "purpose", "travel_mode", "lat_deg", "lon_deg"
                 ], rows.episodes, db: db
             ) {
                 [
                     $0.person, $0.date, $0.kind, $0.startSeconds, $0.endSeconds, $0.endSeconds - $0.startSeconds, $0.device, $0.staypointID,
-                    $0.tripID, $0.triplegID, $0.locationID, $0.purpose, $0.mode, $0.latitudeDegrees, $0.longitudeDegrees
+                    $0.tripID, $0.triplegID, $0.purpose, $0.mode, $0.latitudeDegrees, $0.longitudeDegrees
                 ]
             }
         }

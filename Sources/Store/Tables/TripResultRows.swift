@@ -131,19 +131,18 @@ public struct TripResultRows: Sendable {
     /// A travel diary's episode (`DiaryEpisode` of Trips), as the store keeps it.
     public struct Episode: Sendable {
         public var person: String, date: String, kind: String, startSeconds: Double, endSeconds: Double, device: String?
-        public var staypointID: Int?, tripID: Int?, triplegID: Int?, locationID: Int?, purpose: String?, mode: String?
+        /// The staypoint's, trip's or leg's id (its location comes from the staypoint, which a
+        /// data-set pass of locations may renumber).
+        public var staypointID: Int?, tripID: Int?, triplegID: Int?, purpose: String?, mode: String?
         public var latitudeDegrees: Double?, longitudeDegrees: Double?
         public init(
             person: String, date: String, kind: String, startSeconds: Double, endSeconds: Double, device: String?, staypointID: Int?,
-            tripID: Int?, triplegID: Int?, locationID: Int?, purpose: String?, mode: String?, latitudeDegrees: Double?,
-            longitudeDegrees: Double?
+            tripID: Int?, triplegID: Int?, purpose: String?, mode: String?, latitudeDegrees: Double?, longitudeDegrees: Double?
         ) {
             (self.person, self.date, self.kind, self.startSeconds, self.endSeconds, self.device) = (
                 person, date, kind, startSeconds, endSeconds, device
             )
-            (self.staypointID, self.tripID, self.triplegID, self.locationID, self.purpose, self.mode) = (
-                staypointID, tripID, triplegID, locationID, purpose, mode
-            )
+            (self.staypointID, self.tripID, self.triplegID, self.purpose, self.mode) = (staypointID, tripID, triplegID, purpose, mode)
             (self.latitudeDegrees, self.longitudeDegrees) = (latitudeDegrees, longitudeDegrees)
         }
     }

@@ -39,20 +39,33 @@ public enum PlacePurposes {
     static let restWeight = 0.739, leisureWeight = 0.358
 
     /// Sets `purpose` on every staypoint of `result` (home, work or other) and, for locations of
-    /// one device (`LocationParameters.Scope.device`), the location's label.
+    /// one device (`LocationParameters.Scope.device`), the location's label. A device's places
+    /// are always its own clusters: its locations with the device scope; with the data-set scope,
+    /// its staypoints clustered apart at trackintel's defaults (100 m, one staypoint), so a
+    /// person's home does not depend on who else was recorded, nor on a later data-set pass of
+    /// `pipeline locations` (which leaves purposes as they are).
     public static func label(
-        _ result: inout TripAnalysis.Result, geofenceKinds: [String: String], calendars: LocalCalendars, method: Method
+        _ result: inout TripAnalysis.Result, geofenceKinds: [String: String], calendars: LocalCalendars, method: Method,
+        locations parameters: LocationParameters = LocationParameters()
     ) {
         for index in result.devices.indices {
-            let device = result.devices[index]
+            var device = result.devices[index]
+            let ownLocations = parameters.scope == .device
+            if !ownLocations {
+                var byDevice = LocationParameters()
+                byDevice.scope = .device
+                _ = LocationClusterer(parameters: byDevice).cluster(&device.staypoints)
+            }
             let labels = labels(device, geofenceKinds: geofenceKinds, calendar: calendars.device(device.device), method: method)
-            for s in result.devices[index].staypoints.indices {
-                let staypoint = result.devices[index].staypoints[s]
+            for s in device.staypoints.indices {
+                let staypoint = device.staypoints[s]
                 let byGeofence = staypoint.geofence.flatMap { geofenceKinds[$0] }.flatMap { ["home", "work"].contains($0) ? $0 : nil }
                 result.devices[index].staypoints[s].purpose = byGeofence ?? staypoint.location.flatMap { labels[$0]?.purpose } ?? "other"
             }
-            for (location, label) in labels where result.locations[location].device == device.device {
-                result.locations[location].purpose = label
+            if ownLocations {
+                for (location, label) in labels where result.locations[location].device == device.device {
+                    result.locations[location].purpose = label
+                }
             }
         }
     }
