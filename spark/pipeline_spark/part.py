@@ -22,6 +22,7 @@ EXPORTED_TABLES = [
     "runs", "input_files", "imu_streams", "other_sensors", "labels", "geofences", "checkins", "dropped_records", "quarantine",
     "classified_files", "stage_failures", "mode_windows", "locations", "staypoints", "dwells", "trips", "triplegs",
     "heatmaps", "heatmap_device_cells", "rides", "ride_stops", "ride_events", "fixes",
+    "device_zones", "person_days", "untracked_intervals", "diary_episodes",
 ]
 
 # Tables whose integer ids are numbered in device order, then time order: a part's ids are

@@ -69,7 +69,7 @@ extension PipelineStore {
     /// Replaces the store's trip results with `result` (see `replaceTripResults(_: TripResultRows)`).
     func replaceTripResults(
         _ result: TripAnalysis.Result, geofences: [Geofence], calendars: LocalCalendars = LocalCalendars(), personDays: PersonDays? = nil,
-        persons: [String: String] = [:]
+        episodes: [DiaryEpisode] = []
     ) throws {
         var rows = TripResultRows(result, geofences: geofences)
         for (device, zone) in calendars.devices.sorted(by: { $0.key < $1.key }) {
@@ -79,7 +79,7 @@ extension PipelineStore {
                     source: zone.source, guessMeters: zone.guessMeters)
             }
         }
-        rows.episodes = (personDays.map { Diary.episodes(result, persons: persons, days: $0) } ?? []).map {
+        rows.episodes = episodes.map {
             TripResultRows.Episode(
                 person: $0.person, date: $0.date, kind: $0.kind.rawValue, startSeconds: $0.startSeconds, endSeconds: $0.endSeconds,
                 device: $0.device, staypointID: $0.staypointID, tripID: $0.tripID, triplegID: $0.triplegID, purpose: $0.purpose,

@@ -87,6 +87,8 @@ public struct TripsRun {
         public var secondsLoading = 0.0
         public var secondsTrips = 0.0
         public var secondsWriting = 0.0
+        /// Of `seconds_trips`: deciding zones, purposes, person-days and the diary's episodes.
+        public var secondsPersonDays = 0.0
         public var files: [String] = []
 
         /// Said when a feed was given and no leg came within 2 km of its stops: a feed of
@@ -120,7 +122,7 @@ public struct TripsRun {
                 modalSplit = "modal_split", zoneSources = "zone_sources", zones, coverage
             case undecidedLegs = "undecided_legs", undecidedMeters = "undecided_m", undecidedSeconds = "undecided_s"
             case legsByModeSource = "legs_by_mode_source", legsNearTransit = "legs_near_transit", secondsLoading = "seconds_loading"
-            case secondsTrips = "seconds_trips", secondsWriting = "seconds_writing", files
+            case secondsTrips = "seconds_trips", secondsWriting = "seconds_writing", secondsPersonDays = "seconds_person_days", files
         }
     }
 
@@ -175,7 +177,9 @@ public struct TripsRun {
             let tracks = try names[start..<min(names.count, start + batchSize)].map { try store.track(named: $0, groupedBy: grouping) }
             summary.secondsLoading += Date().timeIntervalSince(clock)
             summary.fixes += tracks.reduce(0) { $0 + $1.points.count }
+            let zoneClock = Date()
             for track in tracks { decideZone(track.device, track) }
+            summary.secondsPersonDays += Date().timeIntervalSince(zoneClock)
             devices += analysis.analyseConcurrently(
                 tracks, geofences: geofences,
                 modes: { track, staypoints in
@@ -189,6 +193,7 @@ public struct TripsRun {
         }
         progress.update(done: names.count, total: names.count, item: "")
         var result = analysis.result(devices)
+        let personDayClock = Date()
         for device in stored.keys where zones[device] == nil { decideZone(device, nil) } // IMU only
         let persons = try store.devicePersons()
         let calendars = LocalCalendars(dataset, devices: zones, personDevices: DeviceZone.personDevices(zones: zones, persons: persons))
@@ -201,6 +206,7 @@ public struct TripsRun {
         let personDays = PersonDays(
             result.devices, persons: persons, calendars: calendars, imuSpans: imuSpans, parameters: personDayParameters)
         summary.coverage = personDays.summary
+        let episodes = Diary.episodes(result, persons: persons, days: personDays)
         (summary.zoneSources, summary.zones, summary.zoneWarnings) = DeviceZone.tally(zones, manifest: manifestZones)
         summary.zoneWarnings.forEach { progress.log("warning: " + $0) }
         if let coverage = summary.coverage, coverage.personDays > 0 {
@@ -209,9 +215,10 @@ public struct TripsRun {
                     + String(format: "%.0f %%", (coverage.medianTrackedShare ?? 0) * 100) + "; local time in " + calendars.name)
         }
         if let warning = summary.coverage?.warning { progress.log("warning: " + warning) }
+        summary.secondsPersonDays += Date().timeIntervalSince(personDayClock)
         summary.secondsTrips = lap() - summary.secondsLoading
 
-        try store.replaceTripResults(result, geofences: geofences, calendars: calendars, personDays: personDays, persons: persons)
+        try store.replaceTripResults(result, geofences: geofences, calendars: calendars, personDays: personDays, episodes: episodes)
         let tables = TripTables(
             result: result, geofences: geofences, calendars: calendars, persons: persons, minimumPersons: minimumPersons,
             personDays: personDays)
