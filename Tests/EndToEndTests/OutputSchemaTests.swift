@@ -158,7 +158,8 @@ import Testing
             var expected: [String: Int] = [:]
             for (layer, file) in [
                 ("staypoints", "staypoints.csv"), ("locations", "locations.csv"), ("dwells", "dwells.csv"),
-                ("triplegs", "triplegs.csv"), ("trips", "trips.csv"), ("rides", "rides.csv"), ("od_grid", "od_grid.csv")
+                ("triplegs", "triplegs.csv"), ("trips", "trips.csv"), ("rides", "rides.csv"), ("od_grid", "od_grid.csv"),
+                ("person_days", "person_days.csv"), ("untracked", "untracked.csv"), ("tours", "tours.csv")
             ] {
                 expected[layer] = try CSVTable.read(path: OutputLayout.path(file, in: folder)).rows.count
             }
@@ -176,7 +177,7 @@ import Testing
             #expect((counts["triplegs"] ?? 0) > 0 && (counts["heatmap_all"] ?? 0) > 0)
             if folder == Self.runs.city { #expect((counts["od_grid"] ?? 0) > 0) }
 
-            for layer in counts.keys where layer != "rides" {
+            for layer in counts.keys where !["rides", "person_days", "untracked", "tours"].contains(layer) {
                 let sql = "SELECT COUNT(*) AS bad FROM \"\(layer)\" WHERE geom IS NOT NULL AND NOT ST_IsValid(geom)"
                 let valid = try Self.run("/usr/bin/ogrinfo", ["-ro", "-q", fileOf[layer] ?? gpkg, "-dialect", "SQLite", "-sql", sql])
                 #expect(valid.status == 0 && valid.stdout.contains("bad (Integer) = 0"), "\(layer): \(valid.stdout) \(valid.stderr)")

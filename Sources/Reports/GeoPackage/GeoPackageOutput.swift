@@ -14,7 +14,7 @@ import MobilityCore
 /// `restricted/pipeline.gpkg` identifies people: `staypoints`, `locations`, `dwells` (points),
 /// `triplegs` (lines, with their mode), `trips` (straight lines from the origin staypoint to
 /// the destination one), `geofences` (multipolygons; a circle as a 64-gon; a user's geofences
-/// may be homes) and `rides` (a table without geometry).
+/// may be homes), and `rides`, `person_days`, `untracked` and `tours` (tables without geometry).
 public struct GeoPackageOutput: Sendable {
     public static let fileName = "pipeline.gpkg"
     /// Where the published file goes, and the published tables (`heatmap.csv`, `od_grid.csv`)
@@ -111,6 +111,13 @@ public struct GeoPackageOutput: Sendable {
         counts["geofences"] = fences.count
         let rides = try read(.rides)
         try add(restricted, "rides", OutputSchema.rides.about, .rides, nil, table: rides) { _ in nil }
+        // Person-days, their untracked intervals and tours: tables without geometry (outputs of
+        // a version before them have none, and get none).
+        for (name, schema) in [("person_days", OutputSchema.personDays), ("untracked", .untracked), ("tours", .tours)]
+        where FileManager.default.fileExists(atPath: (OutputLayout.restricted(in: folder) as NSString).appendingPathComponent(schema.file))
+        {
+            try add(restricted, name, schema.about, schema, nil, table: try read(schema)) { _ in nil }
+        }
         try restricted.finish()
 
         let heatMapNames = try published()
