@@ -87,7 +87,7 @@ import Testing
         #expect(tours.map(\.kind) == ["HBW", "WB", "HBW"])
         #expect(tours.map(\.anchorPurpose) == ["home", "work", "home"])
         #expect(tours.allSatisfy { $0.mainMode == .car })
-        #expect(tours.map { result.locations[$0.location].purpose?.purpose } == ["home", "work", "home"])
+        #expect(tours.map { result.devices[0].staypoints[$0.anchor].purpose } == ["home", "work", "home"])
         // Cut Tuesday's way home: its last trip never comes back, so Tuesday's home tour is gone.
         var device = result.devices[0]
         device.trips.removeLast()

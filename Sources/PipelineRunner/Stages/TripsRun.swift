@@ -219,9 +219,10 @@ public struct TripsRun {
         summary.secondsTrips = lap() - summary.secondsLoading
 
         try store.replaceTripResults(result, geofences: geofences, calendars: calendars, personDays: personDays, episodes: episodes)
-        let tables = TripTables(
+        var tables = TripTables(
             result: result, geofences: geofences, calendars: calendars, persons: persons, minimumPersons: minimumPersons,
             personDays: personDays)
+        tables.locationParameters = parameters.locations
         summary.odMatrix = ODMatrixCounts(tables.odMatrix)
         progress.log(summary.odMatrix.line)
         try store.setDerivedState(PipelineStore.minimumPersonsKey, String(minimumPersons))

@@ -182,7 +182,7 @@ public struct OutputSchema: Sendable {
         "tours.csv",
         "Each tour: a device's consecutive trips that leave a location and come back to it within a day (trackintel's generate_tours), with its anchor's purpose, kind and main mode.",
         "person text, device text, first_trip_id integer, last_trip_id integer, trips integer, \(interval), duration_s real, distance_m real, "
-            + "location_id integer, anchor_purpose text, home_based boolean, tour_purpose text, tour_kind text, main_mode text")
+            + "anchor_staypoint_id integer, anchor_purpose text, home_based boolean, tour_purpose text, tour_kind text, main_mode text")
 
     public static let heatMap = OutputSchema(
         "heatmap.csv", "Every heat map's published cells (seen by k persons or more): all modes, then each mode.",

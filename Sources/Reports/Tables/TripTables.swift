@@ -15,6 +15,8 @@ public struct TripTables {
     public var calendars: LocalCalendars
     /// The person-days of the run (`person_days.csv`, `untracked.csv`); nil writes neither.
     public var personDays: PersonDays?
+    /// How locations were clustered: tours follow a device's own places (`Tour.tours`).
+    public var locationParameters = LocationParameters()
     /// Each device's person (the device itself where none is named), and the k of distinct
     /// persons a published aggregate row needs.
     public var persons: [String: String] = [:]
@@ -58,7 +60,7 @@ public struct TripTables {
     func toursCSV() -> CSVWriter {
         var csv = CSVWriter(columns: OutputSchema.tours.names)
         for (deviceIndex, device) in result.devices.enumerated() {
-            for tour in Tour.tours(device) {
+            for tour in Tour.tours(device, locations: locationParameters) {
                 csv.append(
                     [
                         persons[device.device] ?? device.device, device.device, String(ids.trip(deviceIndex, tour.firstTrip)),
@@ -66,7 +68,7 @@ public struct TripTables {
                     ] + Self.time(tour.startSeconds) + Self.time(tour.endSeconds)
                         + [
                             Self.number(tour.endSeconds - tour.startSeconds, 1), Self.number(tour.distanceMeters, 1),
-                            String(TripIdentifiers.location(tour.location)), tour.anchorPurpose, String(tour.isHomeBased), tour.mainPurpose,
+                            String(ids.staypoint(deviceIndex, tour.anchor)), tour.anchorPurpose, String(tour.isHomeBased), tour.mainPurpose,
                             tour.kind, tour.mainMode?.rawValue ?? unknownModeName
                         ])
             }

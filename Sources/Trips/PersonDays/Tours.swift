@@ -9,13 +9,16 @@ import MobilityCore
 /// start: nested tours are tours of their own, and a trip closes one tour at most).
 ///
 /// A tour's trips are consecutive trips of one device, so a tour is named by its first and last
-/// trip (`first_trip_id`, `last_trip_id` in `tours.csv`).
+/// trip (`first_trip_id`, `last_trip_id` in `tours.csv`). "The same location" is the device's own
+/// locations; with the data-set scope, its staypoints clustered apart at trackintel's defaults
+/// (as `PlacePurposes` does), so a device's tours do not depend on who else was recorded.
 public struct Tour: Hashable, Sendable {
     public var device: String
     /// Indices of the device's first and last trip on the tour.
     public var firstTrip: Int, lastTrip: Int
-    /// The location the tour leaves from and returns to (index into the run's locations).
-    public var location: Int
+    /// The staypoint the tour leaves from (index into the device's staypoints); its location is
+    /// where the tour returns.
+    public var anchor: Int
     /// The anchor's purpose (home, work, other), and whether it is home.
     public var anchorPurpose: String
     public var isHomeBased: Bool { anchorPurpose == "home" }
@@ -41,9 +44,15 @@ public struct Tour: Hashable, Sendable {
     public static let maxSeconds = 86_400.0
 
     /// The device's tours, in the order they close.
-    public static func tours(_ device: DeviceTrips) -> [Tour] {
+    public static func tours(_ device: DeviceTrips, locations parameters: LocationParameters = LocationParameters()) -> [Tour] {
         let trips = device.trips
-        func location(_ staypoint: Int?) -> Int? { staypoint.flatMap { device.staypoints[$0].location } }
+        var staypoints = device.staypoints
+        if parameters.scope != .device {
+            var byDevice = LocationParameters()
+            byDevice.scope = .device
+            _ = LocationClusterer(parameters: byDevice).cluster(&staypoints)
+        }
+        func location(_ staypoint: Int?) -> Int? { staypoint.flatMap { staypoints[$0].location } }
         func same(_ a: Int?, _ b: Int?) -> Bool { location(a).map { $0 == location(b) } ?? false }
         let order = trips.indices.sorted { (trips[$0].startSeconds, $0) < (trips[$1].startSeconds, $1) }
         var candidates: [Int] = [], tours: [Tour] = []
@@ -79,7 +88,7 @@ public struct Tour: Hashable, Sendable {
         let anchorPurpose = device.staypoints[anchor].purpose ?? "other"
         let longest = trips.max { ($0.distanceMeters, $1.startSeconds) < ($1.distanceMeters, $0.startSeconds) }
         return Tour(
-            device: device.device, firstTrip: members.min()!, lastTrip: members.max()!, location: device.staypoints[anchor].location!,
+            device: device.device, firstTrip: members.min()!, lastTrip: members.max()!, anchor: anchor,
             anchorPurpose: anchorPurpose, mainPurpose: anchorPurpose != "work" && visited.contains("work") ? "work" : "other",
             mainMode: longest?.mainMode, startSeconds: trips[0].startSeconds, endSeconds: trips.last!.endSeconds,
             distanceMeters: trips.reduce(0) { $0 + $1.distanceMeters })
