@@ -30,6 +30,9 @@ public struct IngestResult: Sendable {
     public var last: Timestamp?
     /// Data rows or points read, before cleaning.
     public var recordsRead = 0
+    /// The line of the first ISO 8601 time written without an offset from UTC, read as UTC
+    /// because no `utc_offset` was given; nil when every time said its offset (or none was text).
+    public var timeWithoutOffsetLine: Int?
 
     public init(format: InputFormat.Kind, device: String) {
         self.format = format

@@ -38,7 +38,9 @@ public struct Ingestor: Sendable {
         case .positionTable(let startSeconds, let spec):
             let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
             var reader = PositionTableReader(path: input.path, startSeconds: startSeconds)
-            reader.defaultUTCOffsetSeconds = Int(spec.flatMap { try? ColumnMappingSpec(text: $0) }?.utcOffsetSeconds ?? 0)
+            let mapping = spec.flatMap { try? ColumnMappingSpec(text: $0) }
+            reader.defaultUTCOffsetSeconds = Int(mapping?.utcOffsetSeconds ?? 0)
+            reader.offsetGiven = mapping?.entries["utc_offset"] != nil
             try reader.read(visitor: tally)
             result = tally.finish()
             result.dialect = "position_table"

@@ -48,6 +48,7 @@ public struct FormatDetector {
         case .imuTable(var table):
             table.timeOffsetSeconds = start ?? table.timeOffsetSeconds
             table.defaultUTCOffsetSeconds = spec.utcOffsetSeconds
+            table.offsetGiven = spec.entries["utc_offset"] != nil
             table.spec = stored
             return .imuTable(table)
         case .positionTable: return .positionTable(startSeconds: start, spec: stored)

@@ -39,6 +39,8 @@ public struct ColumnMapping: Hashable, Sendable {
     public var header: [String] = []
     /// The offset of ISO 8601 times written without one, seconds (`utc_offset=`; 0 is UTC).
     public var defaultUTCOffsetSeconds: Double = 0
+    /// Whether `utc_offset=` was given: a time without an offset is then in it, not read as UTC by default.
+    public var offsetGiven = false
     /// Maps times relative to an experiment's start to absolute times (phyphox `meta/time.csv`);
     /// applied instead of `timeOffsetSeconds` when set.
     public var clock: ExperimentClock?

@@ -246,6 +246,7 @@ public struct ColumnMappingSpec: Hashable, Sendable {
         }
         mapping.timeOffsetSeconds = start ?? 0
         mapping.defaultUTCOffsetSeconds = utcOffsetSeconds
+        mapping.offsetGiven = entries["utc_offset"] != nil
         mapping.spec = storedText(startSeconds: start)
         for (key, sensor) in [
             ("acc", IMUSensor.accelerometer), ("gyro", .gyroscope), ("linear", .linearAcceleration), ("gravity", .gravity)

@@ -75,6 +75,10 @@ final class IMUTally: IMUTallyVisitor {
         }
     }
 
+    func timeWithoutOffset(line: Int) {
+        result.timeWithoutOffsetLine = result.timeWithoutOffsetLine ?? line
+    }
+
     func rejectedRow(_ reason: DropReason, line: Int, sensor: IMUSensor?) {
         result.dropped.record(reason, line: line)
         if let sensor { streams[sensor.ordinal].droppedSamples += 1 }

@@ -16,9 +16,15 @@ public protocol IMUVisitor: AnyObject {
     /// activity recognition: `IN_VEHICLE`, `ON_BICYCLE`, `WALKING`, `STILL` …): evidence of a
     /// motion source, never a truth label.
     func activityRun(_ name: String, start: Timestamp, end: Timestamp, line: Int)
+    /// The first ISO 8601 time of the file written without an offset from UTC, when no
+    /// `utc_offset` was given: read as UTC, which local times are not.
+    func timeWithoutOffset(line: Int)
 }
 
 extension IMUVisitor {
     /// Readers' visitors that keep no activities ignore them.
     public func activityRun(_ name: String, start: Timestamp, end: Timestamp, line: Int) {}
+    /// Said once per file, at the first ISO 8601 time written without an offset from UTC when
+    /// no `utc_offset` was given (read as UTC): visitors that report nothing ignore it.
+    public func timeWithoutOffset(line: Int) {}
 }

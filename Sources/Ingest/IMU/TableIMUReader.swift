@@ -23,6 +23,7 @@ public struct TableIMUReader {
         var timeUnit = mapping.timeUnit
         var rows = 0
         var elapsedSeconds = 0.0 // the sum of the intervals so far, with dt=
+        var checkedOffset = mapping.offsetGiven
         let needed = mapping.minimumFields
         try LineReader(path: path).forEachLine { whole, number in
             guard number > mapping.headerLines, !whole.isEmpty else { return true }
@@ -40,6 +41,10 @@ public struct TableIMUReader {
                 guard let parsed = parseTime(fields.bytes(column, in: line), unit: &timeUnit) else {
                     visitor.rejectedRow(.invalidTime, line: number, sensor: mapping.streams.first?.sensor)
                     return true
+                }
+                if timeUnit == .iso8601, !checkedOffset {
+                    checkedOffset = true
+                    if !ISO8601.hasOffset(fields.bytes(column, in: line)) { visitor.timeWithoutOffset(line: number) }
                 }
                 time = parsed
             } else if let column = mapping.intervalColumn {

@@ -25,6 +25,8 @@ public struct PositionTableReader {
     public var clock: ExperimentClock?
     /// The offset of ISO 8601 times written without one, seconds east of UTC (`utc_offset=`).
     public var defaultUTCOffsetSeconds = 0
+    /// Whether `utc_offset` was given (a time without an offset is then in it, not a guess).
+    public var offsetGiven = false
 
     public init(path: String, clock: ExperimentClock? = nil) {
         self.path = path
@@ -112,6 +114,7 @@ public struct PositionTableReader {
         var columns: Columns?
         var unit: TimeUnit?
         var firstIdentity: String?
+        var checkedOffset = false
         var activities = LabelRunTracker()
         activities.isActivity = true
         defer { activities.finish(visitor: visitor) }
@@ -156,6 +159,10 @@ public struct PositionTableReader {
             else {
                 visitor.rejectedRow(.malformedRow, line: number, sensor: nil)
                 return true
+            }
+            if unit == .iso8601, !offsetGiven, !checkedOffset {
+                checkedOffset = true
+                if !ISO8601.hasOffset(fields.bytes(columns.time, in: line)) { visitor.timeWithoutOffset(line: number) }
             }
             let optional = { (column: Int?) in
                 // phyphox writes NaN for an accuracy or height it does not have: missing, not a number.

@@ -32,6 +32,18 @@ public enum ISO8601 {
         return text.withUTF8 { parse($0, defaultOffsetSeconds: defaultOffsetSeconds) }
     }
 
+    /// Whether a date-time's text says its offset from UTC (`Z`, `+02:00`, `-0500` after the
+    /// time): a time without one is local to someone, or UTC by a format's convention.
+    public static func hasOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\"") { end -= 1 }
+        guard end > 0 else { return false }
+        if bytes[end - 1] == UInt8(ascii: "Z") || bytes[end - 1] == UInt8(ascii: "z") { return true }
+        // A sign after the time of day (past `YYYY-MM-DDThh:mm`, 16 bytes) starts an offset.
+        guard end > 16 else { return false }
+        return (16..<end).contains { bytes[$0] == UInt8(ascii: "+") || bytes[$0] == UInt8(ascii: "-") }
+    }
+
     /// The instants `format` writes as dates: years 0000 to 9999.
     public static let formattableSeconds = -62_167_219_200.0...253_402_300_799.0
 

@@ -11,6 +11,15 @@ import Store
 public struct IngestRun {
     public let options: IngestOptions
     public let progress: ProgressReporter
+    /// The files whose ISO 8601 times carry no offset from UTC and were read as UTC, with the line.
+    private let timesWithoutOffset = Lines()
+
+    private final class Lines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+        func append(_ line: String) { lock.withLock { lines.append(line) } }
+        var all: [String] { lock.withLock { lines.sorted() } }
+    }
 
     public init(options: IngestOptions, progress: ProgressReporter) {
         self.options = options
@@ -98,6 +107,13 @@ public struct IngestRun {
                     }
                         ?? "every table was a known format, not a trace, or did not fit it (too few fields, or text where it reads numbers)")
                     + "; nothing was read with it")
+        }
+        let listed = timesWithoutOffset.all
+        if !listed.isEmpty {
+            summary.warnings.append(
+                "\(listed.count) files write their times without an offset from UTC (\(listed.prefix(3).joined(separator: ", "))"
+                    + (listed.count > 3 ? ", …" : "") + "), and none was given, so they were read as UTC; if they are local times, "
+                    + "give the offset: a utc_offset column in manifest.csv, or --columns 'files=GLOB; utc_offset=+01:00'")
         }
         for row in catalog.resolver.manifest.unmatchedRows(inputs.map(\.path)) {
             summary.warnings.append(
@@ -311,6 +327,7 @@ public struct IngestRun {
                 return result
             }
             summary.add(result)
+            if let line = result.timeWithoutOffsetLine { timesWithoutOffset.append("\(pending.input.path) line \(line)") }
             progress.detail("ingested \(pending.input.path): \(result.summaryLine)")
             return .ingested
         } catch let error as InputError {
