@@ -13,30 +13,20 @@ public struct DiaryExport {
 
     public init(storePath: String, folder: String) { (self.storePath, self.folder) = (storePath, folder) }
 
-    public struct Summary: Sendable, Encodable {
-        public var format = "diary"
-        public var folder = ""
-        public var rows: [String: Int] = [:]
-        public var seconds = 0.0
-    }
+    public typealias Summary = FileExportSummary
 
     public func run(progress: ProgressReporter) throws -> Summary {
-        let started = Date()
-        return try StoreSession.run(storePath: storePath) { store in
-            let rows = try store.diaryRows()
-            guard !rows.days.isEmpty else {
-                throw PipelineError(
-                    .missingOutput,
-                    "\(storePath) holds no person-days: run `pipeline run` (or `pipeline trips`) with this version first, then export the diary"
-                )
-            }
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try Data("written by `pipeline export --format diary`; a pipeline run never reads this folder as input\n".utf8)
-                .writeThroughPartial(to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(PipelineOutputs.exportMarker)))
-            var summary = Summary(folder: folder)
-            summary.rows = try DiaryFiles(rows: rows).write(to: folder)
-            summary.seconds = Date().timeIntervalSince(started)
-            return summary
-        }
+        try FileExportSummary.run(
+            format: "diary", storePath: storePath, folder: folder,
+            read: { store in
+                let rows = try store.diaryRows()
+                guard !rows.days.isEmpty else {
+                    throw PipelineError(
+                        .missingOutput,
+                        "\(storePath) holds no person-days: run `pipeline run` (or `pipeline trips`) with this version first, then export the diary"
+                    )
+                }
+                return rows
+            }, write: { try DiaryFiles(rows: $0).write(to: folder) })
     }
 }

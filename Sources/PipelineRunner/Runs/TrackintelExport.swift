@@ -13,23 +13,11 @@ public struct TrackintelExport {
 
     public static let fileNames = PipelineStore.trackintelFileNames
 
-    public struct Summary: Sendable, Encodable {
-        public var format = "trackintel"
-        public var folder = ""
-        public var rows: [String: Int] = [:]
-        public var seconds = 0.0
-    }
+    public typealias Summary = FileExportSummary
 
     public func run(progress: ProgressReporter) throws -> Summary {
-        let started = Date()
-        return try StoreSession.run(storePath: storePath) { store in
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try Data("written by `pipeline export --format trackintel`; a pipeline run never reads this folder as input\n".utf8)
-                .writeThroughPartial(to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(PipelineOutputs.exportMarker)))
-            var summary = Summary(folder: folder)
-            summary.rows = try store.writeTrackintel(to: folder)
-            summary.seconds = Date().timeIntervalSince(started)
-            return summary
+        try FileExportSummary.run(format: "trackintel", storePath: storePath, folder: folder, read: { $0 }) {
+            try $0.writeTrackintel(to: folder)
         }
     }
 }

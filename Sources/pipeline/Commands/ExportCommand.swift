@@ -85,33 +85,27 @@ struct ExportCommand: ParsableCommand {
     }
 
     func runDiary() throws {
-        let progress = ProgressReporter()
-        let summary = try runStage(json: json, progress: progress) {
-            try DiaryExport(storePath: store, folder: folder).run(progress: progress)
-        }
-        if json {
-            try JSONSummary.print(summary)
-        } else {
-            let counts = OutputSchema.diaryFiles.map {
-                "\(summary.rows[$0.file] ?? 0) \($0.file.replacingOccurrences(of: ".csv", with: ""))"
-            }
-            progress.log(
-                "exported the diary: " + counts.joined(separator: ", ") + " and \(DiaryFiles.geoPackageName), to \(folder)"
-                    + String(format: " in %.2f s", summary.seconds))
-        }
+        try runFiles(
+            { try DiaryExport(storePath: store, folder: folder).run(progress: $0) }, files: OutputSchema.diaryFiles.map(\.file),
+            said: "of the diary", extra: " and \(DiaryFiles.geoPackageName)")
     }
 
     func runTrackintel() throws {
+        try runFiles(
+            { try TrackintelExport(storePath: store, folder: folder).run(progress: $0) }, files: TrackintelExport.fileNames,
+            said: "for trackintel", extra: "")
+    }
+
+    /// An export of files of its own shape: its summary as JSON, or the rows of each file.
+    private func runFiles(_ export: (ProgressReporter) throws -> FileExportSummary, files: [String], said: String, extra: String) throws {
         let progress = ProgressReporter()
-        let summary = try runStage(json: json, progress: progress) {
-            try TrackintelExport(storePath: store, folder: folder).run(progress: progress)
-        }
+        let summary = try runStage(json: json, progress: progress) { try export(progress) }
         if json {
             try JSONSummary.print(summary)
         } else {
-            let counts = TrackintelExport.fileNames.map { "\(summary.rows[$0] ?? 0) \($0.replacingOccurrences(of: ".csv", with: ""))" }
+            let counts = files.map { "\(summary.rows[$0] ?? 0) \($0.replacingOccurrences(of: ".csv", with: ""))" }
             progress.log(
-                "exported " + counts.joined(separator: ", ") + " for trackintel to \(folder)"
+                "exported " + counts.joined(separator: ", ") + extra + " \(said) to \(folder)"
                     + String(format: " in %.2f s", summary.seconds))
         }
     }
