@@ -89,6 +89,13 @@ import Testing
         #expect(lenient.summary.warning?.contains("below the floor of 50 %") == true)
     }
 
+    @Test func aStoredConfigurationWithoutTheNewerKeysTakesTheirDefaults() throws {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let parameters = try decoder.decode(PersonDayParameters.self, from: Data(#"{"minimum_coverage": 0.7}"#.utf8))
+        #expect(parameters.minimumCoverage == 0.7 && parameters.coverageFloor == 0.5 && parameters.purposeMethod == .osna)
+    }
+
     @Test func aDeviceThatTravelsFromLondonToParisChangesZoneOnArrival() {
         var points: [TrackPoint] = []
         let start = utc("2024-07-01T06:00:00Z")

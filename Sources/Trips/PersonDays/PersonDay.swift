@@ -15,6 +15,16 @@ public struct PersonDayParameters: Hashable, Sendable, Codable {
 
     public init() {}
 
+    enum CodingKeys: String, CodingKey { case minimumCoverage, coverageFloor, purposeMethod }
+
+    /// A key a stored configuration of an earlier version lacks takes its default.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        minimumCoverage = try container.decodeIfPresent(Double.self, forKey: .minimumCoverage) ?? minimumCoverage
+        coverageFloor = try container.decodeIfPresent(Double.self, forKey: .coverageFloor) ?? coverageFloor
+        purposeMethod = try container.decodeIfPresent(PlacePurposes.Method.self, forKey: .purposeMethod) ?? purposeMethod
+    }
+
     /// Why the settings cannot be used, or nil.
     public var problem: String? {
         guard (0...1).contains(minimumCoverage), (0...1).contains(coverageFloor) else {
