@@ -50,7 +50,7 @@ public struct Simulation: Sendable {
             throw PipelineError(.invalidSimulation, "devices and days must be at least 1")
         }
         guard let calendar = CalendarKeys(zone: parameters.timeZone) else {
-            throw PipelineError(.invalidSimulation, "time zone \(parameters.timeZone) is not an IANA time zone (such as Europe/Paris)")
+            throw PipelineError(.invalidSimulation, "time zone \(CalendarKeys.unknownZone(parameters.timeZone))")
         }
         self.calendar = calendar
         startSeconds = calendar.dayStart(calendar.dayNumber(start.secondsSince1970 + 43_200))

@@ -164,3 +164,12 @@ import Testing
         #expect(episodes.filter { $0.date == "2024-10-30" }.map(\.kind).contains(.activity))
     }
 }
+
+@Suite struct SeedStatisticsTests {
+    @Test func weeklyHoursAreTheMeanValidDayTimesSeven() throws {
+        let seeds = try #require(Diary.seedStatistics(validDays: [["walk": 3600, "car": 1800], ["walk": 1800]]))
+        #expect(seeds.dailyInMotionHours == 1)
+        #expect(seeds.weeklyHours == ["walk": 5.25, "car": 1.75])
+        #expect(Diary.seedStatistics(validDays: []) == nil)
+    }
+}

@@ -60,7 +60,7 @@ public struct Manifest: Sendable {
                 guard CalendarKeys(zone: zone) != nil else {
                     throw InputError(
                         .badHeader,
-                        "the row for \(file): timezone \(zone) is not an IANA time zone (such as Europe/Paris or America/New_York)",
+                        "the row for \(file): timezone \(CalendarKeys.unknownZone(zone))",
                         path: path, line: row.line)
                 }
                 entry.timeZone = zone

@@ -45,6 +45,11 @@ public struct CalendarKeys: Hashable, Sendable {
 
     public static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
+    /// What to say of a zone name the tz database does not know.
+    public static func unknownZone(_ name: String) -> String {
+        "\(name) is not an IANA time zone (such as Europe/Paris or America/New_York)"
+    }
+
     /// `UTC`, `UTC+02:00`, `UTC-03:30`.
     public static func offsetName(_ seconds: Double) -> String {
         guard seconds != 0 else { return "UTC" }

@@ -77,7 +77,7 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         /// Why the settings cannot be used, or nil.
         public var problem: String? {
             if let timeZone, CalendarKeys(zone: timeZone) == nil {
-                return "time_zone \(timeZone) is not an IANA time zone (such as Europe/Paris or America/New_York)"
+                return "time_zone \(CalendarKeys.unknownZone(timeZone))"
             }
             if let utcOffsetHours, abs(utcOffsetHours) > 14 { return "utc_offset_hours must lie within ±14" }
             return nil

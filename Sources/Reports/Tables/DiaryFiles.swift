@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MobilityCore
 import Store
+import Trips
 
 /// `pipeline export --format diary`: the travel diary's persons, days, activities, trips and
 /// legs as CSV (`OutputSchema.diaryFiles`, documented in docs/output-schema.md) and as the
@@ -128,12 +129,10 @@ public struct DiaryFiles {
             var fields = Self.fields([row], schema)[0]
             let days = valid[(row["person"] ?? nil) ?? ""] ?? []
             fields[schema.index("weight")] = nil
-            guard !days.isEmpty else { return fields }
-            let perMode = days.reduce(into: [String: Double]()) { sum, day in sum.merge(seconds[day] ?? [:], uniquingKeysWith: +) }
-            fields[schema.index("mean_daily_in_motion_h")] = String(
-                format: "%.3f", perMode.values.reduce(0, +) / 3600 / Double(days.count))
+            guard let seeds = Diary.seedStatistics(validDays: days.map { seconds[$0] ?? [:] }) else { return fields }
+            fields[schema.index("mean_daily_in_motion_h")] = String(format: "%.3f", seeds.dailyInMotionHours)
             for mode in OutputSchema.modeNames {
-                fields[schema.index("weekly_\(mode)_h")] = String(format: "%.3f", (perMode[mode] ?? 0) / 3600 / Double(days.count) * 7)
+                fields[schema.index("weekly_\(mode)_h")] = String(format: "%.3f", seeds.weeklyHours[mode] ?? 0)
             }
             return fields
         }

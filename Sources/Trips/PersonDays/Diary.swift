@@ -109,16 +109,13 @@ public enum Diary {
         return a.rank == b.rank && a.device == b.device && a.start == b.start && a.end == b.end
     }
 
-    /// Seconds of each leg mode within each of a person's days, and in motion in all: the
-    /// legs cut at local midnights (a leg across midnight counts in both days).
-    public static func secondsPerMode(
-        legs: [(startSeconds: Double, endSeconds: Double, mode: String)], day: (startSeconds: Double, endSeconds: Double)
-    ) -> [String: Double] {
-        var seconds: [String: Double] = [:]
-        for leg in legs {
-            let inside = min(leg.endSeconds, day.endSeconds) - max(leg.startSeconds, day.startSeconds)
-            if inside > 0 { seconds[leg.mode, default: 0] += inside }
-        }
-        return seconds
+    /// A person's seed statistics from the seconds per leg mode of each of their valid days:
+    /// the mean hours in motion a day, and the weekly hours per mode (the mean valid day × 7);
+    /// nil without a valid day.
+    public static func seedStatistics(validDays: [[String: Double]]) -> (dailyInMotionHours: Double, weeklyHours: [String: Double])? {
+        guard !validDays.isEmpty else { return nil }
+        let days = Double(validDays.count)
+        let total = validDays.reduce(into: [String: Double]()) { sum, day in sum.merge(day, uniquingKeysWith: +) }
+        return (total.values.reduce(0, +) / 3600 / days, total.mapValues { $0 / 3600 / days * 7 })
     }
 }

@@ -89,7 +89,8 @@ public struct PersonDays: Sendable {
             imu[person, default: []] += imuSpans[device.device] ?? []
             fixQuarters[person, default: [:]].merge(device.observed.fixesByQuarterHour, uniquingKeysWith: +)
         }
-        for (device, spans) in imuSpans where !devices.contains(where: { $0.device == device }) {
+        let withFixes = Set(devices.map(\.device))
+        for (device, spans) in imuSpans where !withFixes.contains(device) {
             imu[persons[device] ?? device, default: []] += spans // IMU-only devices: no stay or leg, but IMU
         }
         var days: [PersonDay] = []

@@ -41,16 +41,22 @@ struct HeatMapCommand: ParsableCommand {
 
     @OptionGroup var heatMap: HeatMapOptions
 
+    /// The date filter's zone, as the configuration reads and checks one.
+    var calendar: PipelineConfiguration.Calendar {
+        var calendar = PipelineConfiguration.Calendar()
+        calendar.timeZone = timeZone
+        return calendar
+    }
+
+    func validate() throws {
+        if let problem = calendar.problem { throw ValidationError("calendar.\(problem) (as --time-zone set it)") }
+    }
+
     func run() throws {
         try requireStore(store, after: "`pipeline ingest` and `pipeline trips`", json: json)
         var run = HeatMapRun(storePath: store, reportsFolder: out ?? (store as NSString).deletingLastPathComponent)
         try heatMap.apply(to: &run.parameters)
-        if let timeZone {
-            guard let calendar = CalendarKeys(zone: timeZone) else {
-                throw ValidationError("--time-zone \(timeZone) is not an IANA time zone (such as Europe/Paris or America/New_York)")
-            }
-            run.calendar = calendar
-        }
+        run.calendar = calendar.dataset
         run.keepDeviceCells = keepDeviceCells
         let progress = ProgressReporter()
         let summary = try runStage(json: json, progress: progress) {

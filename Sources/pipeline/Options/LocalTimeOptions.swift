@@ -40,17 +40,16 @@ struct LocalTimeOptions: ParsableArguments {
             valueName: "method"))
     var purposeMethod: PlacePurposes.Method?
 
+    /// The configuration's own checks (`Calendar.problem`, `PersonDayParameters.problem`), on
+    /// what these options set: one rule whether a value comes from here or from `--config`.
     func validate() throws {
-        if let timeZone, CalendarKeys(zone: timeZone) == nil {
-            throw ValidationError("--time-zone \(timeZone) is not an IANA time zone (such as Europe/Paris or America/New_York)")
+        var configuration = PipelineConfiguration()
+        apply(to: &configuration)
+        if let problem = configuration.calendar.problem {
+            throw ValidationError("calendar.\(problem) (as --time-zone or --utc-offset-hours set it)")
         }
-        if let utcOffsetHours, abs(utcOffsetHours) > 14 {
-            throw ValidationError("--utc-offset-hours must lie within ±14 (got \(utcOffsetHours))")
-        }
-        for (name, value) in [("--min-coverage", minCoverage), ("--coverage-floor", coverageFloor)] {
-            if let value, !(0...1).contains(value) {
-                throw ValidationError("\(name) is a share of a day and must lie within 0–1 (got \(value))")
-            }
+        if let problem = configuration.personDays.problem {
+            throw ValidationError("person_days.\(problem) (as --min-coverage or --coverage-floor set it)")
         }
     }
 
