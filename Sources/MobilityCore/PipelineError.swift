@@ -93,6 +93,8 @@ extension PipelineError.Code {
     public static let invalidIdentity = Self(rawValue: "invalid_identity")
     /// A GTFS feed that cannot be read.
     public static let invalidTransitFeed = Self(rawValue: "invalid_transit_feed")
+    /// A `--zones` layer that cannot be read or has no usable zone.
+    public static let invalidZoneLayer = Self(rawValue: "invalid_zone_layer")
     /// Simulation parameters that describe no city.
     public static let invalidSimulation = Self(rawValue: "invalid_simulation")
 

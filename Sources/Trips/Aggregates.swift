@@ -158,13 +158,14 @@ public struct ODMatrix: Sendable {
 }
 
 /// Modal split by trips (main mode), distance and time (legs), overall and by local hour of
-/// day and weekday. A trip counts in the hour and weekday it starts; a leg likewise. A row
+/// day, weekday, time band (`TimeBands`) and trip purpose. A trip counts in the hour, weekday
+/// and band it starts in; a leg likewise. A row
 /// fewer than k distinct persons made is left out, and so are the rows that would give it away
 /// by subtraction from the others and the margins (`CellSuppression`); shares are of the whole
 /// group, left-out rows included. Per-device splits are in `device_stats.csv`.
 public struct ModalSplit: Sendable {
     public struct Row: Sendable, Equatable {
-        /// "all", "hour" or "weekday".
+        /// "all", "hour", "weekday", "time_band" or "trip_purpose".
         public var dimension: String
         public var key: String
         public var mode: String
@@ -185,9 +186,10 @@ public struct ModalSplit: Sendable {
     public var suppressedPrimary = 0, suppressedComplementary = 0
 
     public init(
-        _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars(), minimumPersons: Int
+        _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars(),
+        bands: TimeBands = TimeBands(), minimumPersons: Int
     ) {
-        self.init(totals: ModalTotal.totals(devices, persons: persons, calendars: calendars), minimumPersons: minimumPersons)
+        self.init(totals: ModalTotal.totals(devices, persons: persons, calendars: calendars, bands: bands), minimumPersons: minimumPersons)
     }
 
     /// Shares within each (dimension, key) of trips, distance and duration; the group's
@@ -203,14 +205,14 @@ public struct ModalSplit: Sendable {
             wholes[group, default: Whole()].duration += total.durationSeconds
         }
         func share(_ part: Double, _ whole: Double) -> Double { whole > 0 ? part / whole : 0 }
-        let dimensionOrder = ["all": 0, "hour": 1, "weekday": 2, "trip_purpose": 3]
+        let dimensionOrder = ["all": 0, "hour": 1, "weekday": 2, "time_band": 3, "trip_purpose": 4]
         let weekdayOrder = Dictionary(uniqueKeysWithValues: CalendarKeys.weekdayNames.enumerated().map { ($1, $0) })
         // One order for the audit whatever order the totals came in (a dictionary's, or a
         // distributed run's reducers'): its tie-breaks go by position, so a run and Spark leave
         // out the same rows, every time.
         let ordered = totals.sorted {
-            (dimensionOrder[$0.dimension] ?? 3, weekdayOrder[$0.key] ?? 0, $0.key, modeRank($0.mode), $0.mode)
-                < (dimensionOrder[$1.dimension] ?? 3, weekdayOrder[$1.key] ?? 0, $1.key, modeRank($1.mode), $1.mode)
+            (dimensionOrder[$0.dimension] ?? 5, weekdayOrder[$0.key] ?? 0, $0.key, modeRank($0.mode), $0.mode)
+                < (dimensionOrder[$1.dimension] ?? 5, weekdayOrder[$1.key] ?? 0, $1.key, modeRank($1.mode), $1.mode)
         }
         let hidden = Self.suppressed(ordered, minimumPersons: minimumPersons)
         suppressedPrimary = totals.filter { $0.persons < minimumPersons }.count
@@ -223,8 +225,8 @@ public struct ModalSplit: Sendable {
                 distanceShare: share(total.distanceMeters, whole.distance), durationSeconds: total.durationSeconds,
                 durationShare: share(total.durationSeconds, whole.duration))
         }.sorted { a, b in
-            (dimensionOrder[a.dimension] ?? 3, weekdayOrder[a.key] ?? 0, a.key, modeRank(a.mode))
-                < (dimensionOrder[b.dimension] ?? 3, weekdayOrder[b.key] ?? 0, b.key, modeRank(b.mode))
+            (dimensionOrder[a.dimension] ?? 5, weekdayOrder[a.key] ?? 0, a.key, modeRank(a.mode))
+                < (dimensionOrder[b.dimension] ?? 5, weekdayOrder[b.key] ?? 0, b.key, modeRank(b.mode))
         }
     }
 
@@ -275,7 +277,7 @@ public struct ModalSplit: Sendable {
 /// data-set ids, which a distributed run's Spark job reproduces), and the distinct persons
 /// who made them.
 public struct ModalTotal: Sendable, Equatable {
-    /// "all", "hour" or "weekday".
+    /// "all", "hour", "weekday", "time_band" or "trip_purpose".
     public var dimension: String
     public var key: String
     public var mode: String
@@ -291,12 +293,14 @@ public struct ModalTotal: Sendable, Equatable {
     }
 
     /// The (dimension, key) pairs a trip or leg starting at `seconds` counts in: all, its local
-    /// hour (00–23) and its local weekday, in the calendar of the person who made it, and its
-    /// trip's purpose (HBW, HBO, NHB, or `unknown`: `PlacePurposes.tripPurpose`).
-    public static func keys(startSeconds seconds: Double, calendar: CalendarKeys, purpose: String? = nil) -> [[String]] {
+    /// hour (00–23), its local weekday and its time band (`TimeBands`), in the calendar of the
+    /// person who made it, and its trip's purpose (HBW, HBO, NHB, or `unknown`:
+    /// `PlacePurposes.tripPurpose`).
+    public static func keys(startSeconds seconds: Double, calendar: CalendarKeys, purpose: String? = nil, bands: TimeBands) -> [[String]] {
         [
             ["all", "all"], ["hour", String(format: "%02d", calendar.hour(seconds))],
-            ["weekday", CalendarKeys.weekdayNames[calendar.weekday(seconds)]], ["trip_purpose", purpose ?? "unknown"]
+            ["weekday", CalendarKeys.weekdayNames[calendar.weekday(seconds)]],
+            ["time_band", bands.name(startSeconds: seconds, calendar: calendar)], ["trip_purpose", purpose ?? "unknown"]
         ]
     }
 
@@ -318,11 +322,12 @@ public struct ModalTotal: Sendable, Equatable {
     }
 
     /// `persons` names each device's person (the device itself where it names none).
-    public static func totals(_ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars())
-        -> [ModalTotal]
-    {
+    public static func totals(
+        _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars(),
+        bands: TimeBands = TimeBands()
+    ) -> [ModalTotal] {
         let (trips, legs) = entries(devices, persons: persons)
-        return totals(trips: trips, legs: legs, calendars: calendars)
+        return totals(trips: trips, legs: legs, calendars: calendars, bands: bands)
     }
 
     static func entries(_ devices: [DeviceTrips], persons: [String: String]) -> (trips: [Entry], legs: [Entry]) {
@@ -346,12 +351,14 @@ public struct ModalTotal: Sendable, Equatable {
 
     /// Calls `add` with each row key (dimension, key, mode) of every trip, then of every leg, in
     /// the order given: the one grouping of `totals` and `partialTable`.
-    static func forEachRow(trips: [Entry], legs: [Entry], calendars: LocalCalendars, _ add: ([String], Entry, _ isTrip: Bool) -> Void) {
+    static func forEachRow(
+        trips: [Entry], legs: [Entry], calendars: LocalCalendars, bands: TimeBands, _ add: ([String], Entry, _ isTrip: Bool) -> Void
+    ) {
         var calendar: (person: String, keys: CalendarKeys)?
         for (entries, isTrip) in [(trips, true), (legs, false)] {
             for entry in entries {
                 if calendar?.person != entry.person { calendar = (entry.person, calendars.person(entry.person)) }
-                for key in keys(startSeconds: entry.startSeconds, calendar: calendar!.keys, purpose: entry.purpose) {
+                for key in keys(startSeconds: entry.startSeconds, calendar: calendar!.keys, purpose: entry.purpose, bands: bands) {
                     add(key + [entry.mode], entry, isTrip)
                 }
             }
@@ -360,9 +367,11 @@ public struct ModalTotal: Sendable, Equatable {
 
     /// The totals of `trips` (counted) and `legs` (distance and duration added in the order
     /// given: device order, then each device's time order, as the store's ids run).
-    public static func totals(trips: [Entry], legs: [Entry], calendars: LocalCalendars = LocalCalendars()) -> [ModalTotal] {
+    public static func totals(
+        trips: [Entry], legs: [Entry], calendars: LocalCalendars = LocalCalendars(), bands: TimeBands = TimeBands()
+    ) -> [ModalTotal] {
         var totals: [[String]: ModalTotal] = [:], people: [[String]: Set<String>] = [:]
-        forEachRow(trips: trips, legs: legs, calendars: calendars) { row, entry, isTrip in
+        forEachRow(trips: trips, legs: legs, calendars: calendars, bands: bands) { row, entry, isTrip in
             var total =
                 totals[row]
                 ?? ModalTotal(dimension: row[0], key: row[1], mode: row[2], trips: 0, distanceMeters: 0, durationSeconds: 0, persons: 0)
@@ -387,18 +396,19 @@ public struct ModalTotal: Sendable, Equatable {
     /// lists in data-set order, which the reducer adds one at a time over the parts in order,
     /// as `totals` adds them.
     public static func partialTable(
-        _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars()
-    )
-        -> PartialTable
-    {
+        _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars(),
+        bands: TimeBands = TimeBands()
+    ) -> PartialTable {
         let (trips, legs) = entries(devices, persons: persons)
-        return partialTable(trips: trips, legs: legs, calendars: calendars)
+        return partialTable(trips: trips, legs: legs, calendars: calendars, bands: bands)
     }
 
     /// The partial rows of `trips` and `legs` (`totals(trips:legs:calendar:)`'s rows).
-    public static func partialTable(trips: [Entry], legs: [Entry], calendars: LocalCalendars = LocalCalendars()) -> PartialTable {
+    public static func partialTable(
+        trips: [Entry], legs: [Entry], calendars: LocalCalendars = LocalCalendars(), bands: TimeBands = TimeBands()
+    ) -> PartialTable {
         var rows: [[String]: (trips: Int, distances: [Double], durations: [Double], persons: Set<String>)] = [:]
-        forEachRow(trips: trips, legs: legs, calendars: calendars) { row, entry, isTrip in
+        forEachRow(trips: trips, legs: legs, calendars: calendars, bands: bands) { row, entry, isTrip in
             var found = rows[row] ?? (0, [], [], [])
             if isTrip {
                 found.trips += 1

@@ -16,12 +16,17 @@ import Testing
     static let runs: (bundled: String, city: String) = {
         let cli = PipelineCLI()
         let bundled = folder.file("bundled")
-        _ = try! cli.pipeline(["run", SharedData.projectRoot + "/traces", "--out", bundled], in: folder.path)
+        // Two zones, west and east of Greenwich, so od_zones.csv is written too.
+        _ = try! folder.write("hemispheres.geojson", PublishedFilesTests.hemispheres)
+        _ = try! cli.pipeline(
+            ["run", SharedData.projectRoot + "/traces", "--out", bundled, "--zones", "hemispheres.geojson"], in: folder.path)
         _ = try! cli.pipeline(
             ["simulate", "--out", "city", "--devices", "6", "--days", "1", "--seed", "11", "--imu-rate", "0"], in: folder.path)
         // k = 1 here, so the OD grid and every heat map publish rows for the layers to hold.
         _ = try! folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
-        _ = try! cli.pipeline(["run", "city", "--out", "city-out", "--config", "k1.yaml", "--allow-identifying-k"], in: folder.path)
+        _ = try! cli.pipeline(
+            ["run", "city", "--out", "city-out", "--config", "k1.yaml", "--allow-identifying-k", "--zones", "hemispheres.geojson"],
+            in: folder.path)
         return (bundled, folder.file("city-out"))
     }()
 
@@ -153,12 +158,13 @@ import Testing
                 }
             }
             #expect(
-                fileOf.filter { $0.value == published }.keys.allSatisfy { $0.hasPrefix("heatmap_") || $0 == "od_grid" },
-                "the published file has only the heat maps and the OD grid: \(fileOf)")
+                fileOf.filter { $0.value == published }.keys.allSatisfy { $0.hasPrefix("heatmap_") || $0 == "od_grid" || $0 == "od_zones" },
+                "the published file has only the heat maps and the OD tables: \(fileOf)")
             var expected: [String: Int] = [:]
             for (layer, file) in [
                 ("staypoints", "staypoints.csv"), ("locations", "locations.csv"), ("dwells", "dwells.csv"),
                 ("triplegs", "triplegs.csv"), ("trips", "trips.csv"), ("rides", "rides.csv"), ("od_grid", "od_grid.csv"),
+                ("od_zones", "od_zones.csv"),
                 ("person_days", "person_days.csv"), ("untracked", "untracked.csv"), ("tours", "tours.csv")
             ] {
                 expected[layer] = try CSVTable.read(path: OutputLayout.path(file, in: folder)).rows.count
@@ -277,11 +283,13 @@ import Testing
     @Test func aRunThatChangedNothingLeavesTheGeoPackageAlone() throws {
         let gpkg = Self.runs.bundled + "/pipeline.gpkg"
         let before = try FileManager.default.attributesOfItem(atPath: gpkg)[.modificationDate] as? Date
-        let again = try cli.pipeline(["run", SharedData.projectRoot + "/traces", "--out", Self.runs.bundled], in: Self.runs.bundled)
+        let zones = ["--zones", Self.folder.file("hemispheres.geojson")] // as the run was made
+        let again = try cli.pipeline(["run", SharedData.projectRoot + "/traces", "--out", Self.runs.bundled] + zones, in: Self.runs.bundled)
         #expect(again.stderr.contains("nothing changed since the last run"))
         #expect(try FileManager.default.attributesOfItem(atPath: gpkg)[.modificationDate] as? Date == before)
         try FileManager.default.removeItem(atPath: gpkg)
-        let missing = try cli.pipeline(["run", SharedData.projectRoot + "/traces", "--out", Self.runs.bundled], in: Self.runs.bundled)
+        let missing = try cli.pipeline(
+            ["run", SharedData.projectRoot + "/traces", "--out", Self.runs.bundled] + zones, in: Self.runs.bundled)
         #expect(
             !missing.stderr.contains("nothing changed") && FileManager.default.fileExists(atPath: gpkg),
             "a missing GeoPackage is written again")

@@ -18,10 +18,19 @@ import Testing
         }.sorted()
     }
 
+    /// A zone layer of two zones, west and east of Greenwich.
+    static let hemispheres = """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","properties":{"id":"west","name":"West"},"geometry":{"type":"Polygon","coordinates":[[[-180,-85],[0,-85],[0,85],[-180,85],[-180,-85]]]}},
+        {"type":"Feature","properties":{"id":"east","name":"East"},"geometry":{"type":"Polygon","coordinates":[[[0,-85],[180,-85],[180,85],[0,85],[0,-85]]]}}
+        ]}
+        """
+
     @Test func theBundledTracesPublishNoRowOfFewerThanKPersonsAndNameNobody() throws {
         let folder = try TemporaryFolder()
         let traces = SharedData.projectRoot + "/traces"
-        let run = try cli.pipeline(["run", traces, "--out", "out"], in: folder.path)
+        try folder.write("hemispheres.geojson", Self.hemispheres)
+        let run = try cli.pipeline(["run", traces, "--out", "out", "--zones", "hemispheres.geojson"], in: folder.path)
         #expect(run.status == 2, "the cut-off upload is quarantined: \(run.stderr)")
         let out = folder.file("out")
 

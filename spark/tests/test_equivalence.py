@@ -21,8 +21,8 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.environ.get("PIPELINE_BINARY", os.path.join(ROOT, ".build-static", "release", "pipeline"))  # scripts/build/static_build.sh
-SAME_BYTES = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "od_matrix.csv", "od_grid.csv", "modal_split.csv",
-              "device_stats.csv", "modes.csv", "rides.csv", "stops.csv", "events.csv", "train_comfort.csv", "route_comfort.csv", "heatmap.csv", "staypoints.geojson",
+SAME_BYTES = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "od_matrix.csv", "od_grid.csv", "od_zones.csv",
+              "modal_split.csv", "device_stats.csv", "modes.csv", "rides.csv", "stops.csv", "events.csv", "train_comfort.csv", "route_comfort.csv", "heatmap.csv", "staypoints.geojson",
               "triplegs.geojson", "dwells.geojson", "heatmap.geojson", "report.html", "restricted/report.html"]
 
 
@@ -107,14 +107,22 @@ class SparkEquivalence(CityRuns):
         traces = os.path.join(cls.work, "traces")
         subprocess.run([BINARY, "simulate", "--out", traces, "--devices", "12", "--imu-devices", "4", "--imu-trips-per-day", "1",
                         "--faults", "--seed", "11"], check=True, capture_output=True)
+        # A planner's two zones, west and east of the simulated city's centre (2.3522° E): od_zones.csv
+        # is drawn by publish from the joined tables on Spark, by the run on one machine.
+        zones = os.path.join(cls.work, "zones.geojson")
+        with open(zones, "w") as f:
+            json.dump({"type": "FeatureCollection", "features": [
+                {"type": "Feature", "properties": {"id": name, "name": name},
+                 "geometry": {"type": "Polygon", "coordinates": [[[w, 40], [e, 40], [e, 60], [w, 60], [w, 40]]]}}
+                for name, w, e in (("west", -10, 2.3522), ("east", 2.3522, 20))]}, f)
         cls.single = os.path.join(cls.work, "single")
-        run = subprocess.run([BINARY, "run", traces, "--out", cls.single], capture_output=True, text=True)
+        run = subprocess.run([BINARY, "run", traces, "--out", cls.single, "--zones", zones], capture_output=True, text=True)
         assert run.returncode == 2, run.stderr  # the cut-off upload is quarantined
         cls.spark = os.path.join(cls.work, "spark")
         marker = os.path.join(cls.work, "fail-once")
         open(marker, "w").close()
         command = [os.path.join(ROOT, "scripts", "spark_run.sh"), traces, "--out", cls.spark, "--partitions", "3", "--csv",
-                   "--fail-first-attempt", marker]
+                   "--fail-first-attempt", marker, "--", "--zones", zones]
         cls.cluster, cls.killed = os.environ.get("SPARK_TEST_CLUSTER"), None
         if cls.cluster:
             cls.pause = os.path.join(cls.work, "pause")

@@ -32,6 +32,15 @@ public enum GeofenceReader {
     }
 
     public static func readGeoJSON(path: String, dropped: inout DropCounts) throws -> [Geofence] {
+        try features(path: path).enumerated().compactMap { index, feature in
+            if let fence = geofence(feature, index: index) { return fence }
+            dropped.record(.malformedRow, line: index + 1)
+            return nil
+        }
+    }
+
+    /// The features of a GeoJSON FeatureCollection (or of one Feature), as parsed.
+    public static func features(path: String) throws -> [[String: Any]] {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw InputError(.unreadable, "cannot read the file: \(error.localizedDescription)", path: path)
@@ -48,23 +57,20 @@ public enum GeofenceReader {
         } else {
             throw InputError(.badJSON, "expected a GeoJSON FeatureCollection or Feature at the top level", path: path)
         }
-        var fences: [Geofence] = []
-        for (index, feature) in features.enumerated() {
-            if let fence = geofence(feature, index: index) {
-                fences.append(fence)
-            } else {
-                dropped.record(.malformedRow, line: index + 1)
-            }
-        }
-        return fences
+        return features
     }
 
-    /// One feature as a geofence; `index` (0-based) names it when it has no id.
-    public static func geofence(_ feature: [String: Any], index: Int) -> Geofence? {
+    /// One feature as a geofence; `index` (0-based) names it when it has no id. The id is the
+    /// feature's `id`, else its property `idProperty`; the name its property `nameProperty`.
+    public static func geofence(_ feature: [String: Any], index: Int, idProperty: String = "id", nameProperty: String = "name")
+        -> Geofence?
+    {
         let properties = feature["properties"] as? [String: Any] ?? [:]
         guard let geometry = feature["geometry"] as? [String: Any], let type = geometry["type"] as? String else { return nil }
-        let id = text(feature["id"]) ?? text(properties["id"]) ?? "feature\(index + 1)"
-        let name = text(properties["name"]) ?? id
+        let id =
+            (idProperty == "id" ? text(feature["id"]) ?? text(properties["id"]) : text(properties[idProperty]))
+            ?? "feature\(index + 1)"
+        let name = text(properties[nameProperty]) ?? id
         let kind = text(properties["kind"]) ?? "zone"
         let shape: Geofence.Shape
         switch type {
@@ -89,7 +95,7 @@ public enum GeofenceReader {
         return Geofence(id: id, name: name, kind: kind, shape: shape)
     }
 
-    private static func text(_ value: Any?) -> String? {
+    static func text(_ value: Any?) -> String? {
         if let string = value as? String { return string }
         if let number = value as? NSNumber { return number.stringValue }
         return nil

@@ -88,9 +88,14 @@ public struct CalendarKeys: Hashable, Sendable {
     /// 0–23.
     public func hour(_ seconds: Double) -> Int {
         // In seconds, not fractions of a day: 08:00:00 must not come out as 7.99999… h.
+        min(23, Int(secondsOfDay(seconds) / 3600))
+    }
+
+    /// Seconds since local midnight, 0 ..< 86,400 (local clock time as seconds: 09:30 is 34,200
+    /// on every day, the 23 h and 25 h ones included).
+    public func secondsOfDay(_ seconds: Double) -> Double {
         let local = localSeconds(seconds)
-        let ofDay = local - (local / 86_400).rounded(.down) * 86_400
-        return min(23, Int(ofDay / 3600))
+        return local - (local / 86_400).rounded(.down) * 86_400
     }
 
     /// 0 = Monday … 6 = Sunday (1970-01-01 was a Thursday).

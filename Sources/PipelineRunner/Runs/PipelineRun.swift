@@ -83,6 +83,9 @@ public struct PipelineRun {
         public var cells = 0, suppressedCells = 0
         /// The origin–destination grid's published and suppressed pairs (`od_grid.csv`); nil in a partial run.
         @NullEncodable public var odGrid: ODGridOutput.Summary?
+        /// The zone OD's published rows and what it left out (`od_zones.csv`); nil without a zone
+        /// layer (`--zones`) and in a partial run.
+        @NullEncodable public var odZones: ZoneODOutput.Summary?
         /// The geofence OD table's published pairs and those under k persons, suppressed (`od_matrix.csv`).
         @NullEncodable public var odMatrix: ODMatrixCounts?
         /// The modal split's published rows and those left out under k persons (`modal_split.csv`).
@@ -125,7 +128,8 @@ public struct PipelineRun {
                 checkins
             case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells, legsByModeSource =
                 "legs_by_mode_source"
-            case suppressedCells = "suppressed_cells", odGrid = "od_grid", odMatrix = "od_matrix", modalSplit = "modal_split", coverage,
+            case suppressedCells = "suppressed_cells", odGrid = "od_grid", odZones = "od_zones", odMatrix = "od_matrix", modalSplit =
+                "modal_split", coverage,
                 zoneSources = "zone_sources", zones, rides,
                 measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
             case exitStatus = "exit_status", outputFolder = "output_folder", warnings, fileOutcomes = "file_outcomes", partial, releases
@@ -189,6 +193,8 @@ public struct PipelineRun {
                         + "\(OutputLayout.restricted(in: outputFolder)) now, apart from what publishes")
             }
         }
+        // Read first: a zone layer that cannot be used stops the run before any work.
+        let zones = partial ? nil : try ZoneLayerLoader.load(configuration.planning)
         var clock = Date()
         func lap(_ stage: String) { summary.stageSeconds[stage] = Date().timeIntervalSince(clock); clock = Date() }
 
@@ -226,7 +232,7 @@ public struct PipelineRun {
                     + "\(summary.store.devices - summary.store.devicesWithPerson) have no person named: each counts as a person towards the heat map's k; "
                     + "name persons in manifest.csv (path,device,person) or with --name-pattern '(?<person>…)'")
         }
-        let fingerprint = try self.fingerprint(store)
+        let fingerprint = try self.fingerprint(store, zones: zones)
         if !force, try store.derivedState("complete_run") == fingerprint, partial || outputsExist() {
             summary.upToDate = true
             summary.releases.period = configuration.release.window?.rawValue
@@ -237,6 +243,7 @@ public struct PipelineRun {
                 let published = try? JSONDecoder().decode(PublishedOD.self, from: Data(text.utf8))
             {
                 (summary.odGrid, summary.odMatrix, summary.modalSplit) = (published.odGrid, published.odMatrix, published.modalSplit)
+                summary.odZones = published.odZones
             }
             progress.log("nothing changed since the last run: outputs in \(outputFolder) are up to date")
             return summary
@@ -260,6 +267,7 @@ public struct PipelineRun {
         (trips.transit, trips.transitDescription) = try transitFeed.map { try TransitRun.index(feed: $0, progress: progress) } ?? (nil, nil)
         trips.parameters = configuration.trips
         trips.minimumPersons = configuration.heatmap.minimumPersons
+        trips.bands = configuration.planning.bands
         (trips.configuredCalendar, trips.personDayParameters, trips.partialsFolder) = (
             configuration.calendar.configured, configuration.personDays, partialsFolder
         )
@@ -310,16 +318,17 @@ public struct PipelineRun {
         } else {
             summary.releases = try ReleaseRun(
                 store: store, outputFolder: outputFolder, release: configuration.release,
-                heatMap: configuration.heatmap, calendar: calendar
+                heatMap: configuration.heatmap, calendar: calendar, bands: configuration.planning.bands
             ).run(progress: progress)
             let modelPath = configuration.classification.rulesOnly ? nil : configuration.classification.model
             let stage = PublishStage(
                 store: store, outputFolder: outputFolder, tablesFolder: restrictedFolder, modelPath: modelPath, calendar: calendar,
-                heatMap: configuration.heatmap)
+                heatMap: configuration.heatmap, zones: zones, bands: configuration.planning.bands)
             let (_, published) = try stage.run {}
             published.notes.forEach(progress.log)
-            summary.odGrid = published.odGrid
-            let od = PublishedOD(odGrid: published.odGrid, odMatrix: summary.odMatrix, modalSplit: summary.modalSplit)
+            (summary.odGrid, summary.odZones) = (published.odGrid, published.odZones)
+            let od = PublishedOD(
+                odGrid: published.odGrid, odZones: published.odZones, odMatrix: summary.odMatrix, modalSplit: summary.modalSplit)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys] // the same bytes on every run (the golden record compares the store)
             try store.setDerivedState(Self.publishedODKey, String(decoding: try encoder.encode(od), as: UTF8.self))
@@ -498,10 +507,13 @@ public struct PipelineRun {
         + "\(DefaultModel.installedPath) under its install prefix): IMU windows were classified by the rules (still, walk, "
         + "bike, car, from speed and steps); give --model FILE, or install with scripts/install.sh"
 
-    /// What the outputs depend on: every input's content, the configuration, the model file.
-    private func fingerprint(_ store: PipelineStore) throws -> String {
+    /// What the outputs depend on: every input's content, the configuration (the zone layer by
+    /// its content, not its path), the model file.
+    private func fingerprint(_ store: PipelineStore, zones: ZoneLayer?) throws -> String {
         let hash = SHA256Hasher()
         for line in try store.inputIdentities() { hash.update(data: Data((line + "\n").utf8)) }
+        var configuration = configuration
+        if let zones { configuration.planning.zones = "sha256:" + (try ContentHash.sha256(path: zones.path)) }
         hash.update(data: try JSONText.data(configuration, keys: .asDeclared, layout: .compact))
         if !configuration.classification.rulesOnly, FileManager.default.fileExists(atPath: configuration.classification.model) {
             hash.update(data: Data(try ContentHash.sha256(path: configuration.classification.model).utf8))
@@ -570,6 +582,7 @@ public struct PipelineRun {
 /// What a complete run's OD tables published, kept for the runs that find nothing changed.
 struct PublishedOD: Codable {
     var odGrid: ODGridOutput.Summary?
+    var odZones: ZoneODOutput.Summary?
     var odMatrix: ODMatrixCounts?
     var modalSplit: ModalSplitCounts?
 }

@@ -29,6 +29,8 @@ public struct PublishRun: Sendable {
     /// the output folder's `restricted/`; a distributed run without `--csv` keeps them in its work folder, and
     /// the report then points at their Parquet datasets instead (`parquet/trips`).
     public var tablesFolder: String?
+    /// Time bands and the zone layer, as given to `pipeline run` (`od_zones.csv`).
+    public var planning = PlanningParameters()
 
     public init(storePath: String, outputFolder: String) {
         (self.storePath, self.outputFolder) = (storePath, outputFolder)
@@ -38,6 +40,8 @@ public struct PublishRun: Sendable {
         public var heatMaps = 0, cells = 0, quarantined = 0
         /// null when the per-device tables were not there to draw it from.
         @NullEncodable public var odGrid: ODGridOutput.Summary?
+        /// null without a zone layer or the per-device tables.
+        @NullEncodable public var odZones: ZoneODOutput.Summary?
         public var files: [String] = []
         /// Wall seconds of each stage (reductions, heat_maps, od_grid, quarantine, report,
         /// geopackage; the report and the GeoPackage run beside the others and wait for the heat
@@ -46,18 +50,19 @@ public struct PublishRun: Sendable {
         /// Logged, not printed in `--json`.
         var notes: [String] = []
         enum CodingKeys: String, CodingKey {
-            case heatMaps = "heat_maps", cells, quarantined, odGrid = "od_grid", files, stageSeconds = "stage_seconds"
+            case heatMaps = "heat_maps", cells, quarantined, odGrid = "od_grid", odZones = "od_zones", files, stageSeconds = "stage_seconds"
         }
     }
 
     public func run(progress: ProgressReporter) throws -> Summary {
-        try StoreSession.run(storePath: storePath) { store in
+        let zones = try ZoneLayerLoader.load(planning)
+        return try StoreSession.run(storePath: storePath) { store in
             let stage = PublishStage(
                 store: store, outputFolder: outputFolder, tablesFolder: tablesFolder ?? OutputLayout.restricted(in: outputFolder),
-                modelPath: modelPath, calendar: calendar, heatMap: heatMapParameters)
+                modelPath: modelPath, calendar: calendar, heatMap: heatMapParameters, zones: zones, bands: planning.bands)
             var (summary, outcome) = try stage.run { [self] in try heatMapFiles(store: store) }
             (summary.notes + outcome.notes).forEach(progress.log)
-            (summary.odGrid, summary.quarantined) = (outcome.odGrid, outcome.quarantined)
+            (summary.odGrid, summary.odZones, summary.quarantined) = (outcome.odGrid, outcome.odZones, outcome.quarantined)
             summary.files += outcome.files
             summary.stageSeconds.merge(outcome.stageSeconds) { $1 }
             return summary

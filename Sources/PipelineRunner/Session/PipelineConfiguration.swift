@@ -132,12 +132,15 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
     /// Tracking coverage of person-days (`person_days.csv`).
     public var personDays = PersonDayParameters()
     public var release = Release()
+    /// Planning tables: time bands and the zone layer (`od_zones.csv`).
+    public var planning = PlanningParameters()
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey { case cleaning, classification, trips, heatmap, comfort, calendar, personDays, release }
+    enum CodingKeys: String, CodingKey { case cleaning, classification, trips, heatmap, comfort, calendar, personDays, release, planning }
 
-    /// `release` came in 0.6: a configuration an earlier run stored has none (`forget` reads it back).
+    /// `release` came in 0.6, `person_days` and `planning` later: a configuration an earlier run
+    /// stored has none (`forget` reads it back).
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         cleaning = try container.decode(CleaningParameters.self, forKey: .cleaning)
@@ -148,6 +151,7 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         calendar = try container.decode(Calendar.self, forKey: .calendar)
         release = try container.decodeIfPresent(Release.self, forKey: .release) ?? Release()
         personDays = try container.decodeIfPresent(PersonDayParameters.self, forKey: .personDays) ?? PersonDayParameters()
+        planning = try container.decodeIfPresent(PlanningParameters.self, forKey: .planning) ?? PlanningParameters()
     }
 
     /// Reads a YAML file over the defaults.
@@ -181,6 +185,9 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         }
         if let problem = configuration.personDays.problem {
             throw PipelineError(.invalidConfiguration, path: path, reason: "person_days.\(problem)")
+        }
+        if let problem = configuration.planning.problem {
+            throw PipelineError(.invalidConfiguration, path: path, reason: "planning.\(problem)")
         }
         guard configuration.release.graceHours >= 0 else {
             throw PipelineError(.invalidConfiguration, path: path, reason: "release.grace_hours must be ≥ 0")

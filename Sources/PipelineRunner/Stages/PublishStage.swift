@@ -3,6 +3,7 @@ import HeatMaps
 import MobilityCore
 import Reports
 import Store
+import Trips
 
 /// What publishes from a complete store: the last stage of `pipeline run` and the whole of
 /// `pipeline publish`, one code for both, so that a distributed run publishes what a single
@@ -22,10 +23,16 @@ struct PublishStage: Sendable {
     var calendar: CalendarKeys
     /// The run's heat-map settings: `od_grid.csv` takes its cell size and k.
     var heatMap: HeatMapParameters
+    /// The planner's zones (`od_zones.csv`), read before the run began; nil: no zone OD.
+    var zones: ZoneLayer? = nil
+    /// The bands of the local day (`od_zones.csv`; the report's modal split).
+    var bands = TimeBands()
 
     struct Outcome {
         /// Nil when the per-device tables were not there to draw it from.
         var odGrid: ODGridOutput.Summary?
+        /// Nil without a zone layer, or without the per-device tables.
+        var odZones: ZoneODOutput.Summary?
         /// Files in the store's quarantine.
         var quarantined = 0
         var files: [String] = []
@@ -50,6 +57,7 @@ struct PublishStage: Sendable {
                 var report = ReportPage(
                     facts: try store.reportFacts(defaultMinimumPersons: k), folder: outputFolder, modelPath: modelPath,
                     calendars: try store.localCalendars(dataset: calendar))
+                report.bands = bands
                 report.perDeviceTablesAsParquet =
                     (tablesFolder as NSString).standardizingPath
                     != (OutputLayout.restricted(in: outputFolder) as NSString).standardizingPath
@@ -95,6 +103,20 @@ struct PublishStage: Sendable {
             outcome.files.append((outputFolder as NSString).appendingPathComponent(ODGridOutput.fileName))
         }
         step("od_grid")
+        if let zones, FileManager.default.fileExists(atPath: (tablesFolder as NSString).appendingPathComponent(OutputSchema.trips.file)) {
+            let od = try ZoneODOutput(
+                folder: outputFolder, layer: zones, bands: bands, minimumPersons: heatMap.minimumPersons, tablesFolder: tablesFolder
+            )
+            .write(persons: try store.devicePersons(), calendars: try store.localCalendars(dataset: calendar))
+            try store.setDerivedState(PipelineStore.odZonesKey, ZoneODOutput.text(od)) // for the report
+            outcome.odZones = od
+            outcome.notes.append(ZoneODOutput.text(od))
+            outcome.files.append((outputFolder as NSString).appendingPathComponent(ZoneODOutput.fileName))
+        } else {
+            try store.setDerivedState(PipelineStore.odZonesKey, "")
+            try? FileManager.default.removeItem(atPath: (outputFolder as NSString).appendingPathComponent(ZoneODOutput.fileName))
+        }
+        step("od_zones")
         let quarantined = try store.quarantinedFiles()
         outcome.quarantined = Set(quarantined.map(\.path)).count
         let quarantine = OutputLayout.path("quarantine.csv", in: outputFolder)

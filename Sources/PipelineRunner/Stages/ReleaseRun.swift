@@ -17,14 +17,17 @@ public struct ReleaseRun {
     public var release: PipelineConfiguration.Release
     public var heatMap: HeatMapParameters
     public var calendar: CalendarKeys
+    /// The bands of the local day the modal split is cut by.
+    public var bands: TimeBands
 
     public static let folderName = "releases"
 
     public init(
         store: PipelineStore, outputFolder: String, release: PipelineConfiguration.Release, heatMap: HeatMapParameters,
-        calendar: CalendarKeys
+        calendar: CalendarKeys, bands: TimeBands = TimeBands()
     ) {
         (self.store, self.outputFolder, self.release, self.heatMap, self.calendar) = (store, outputFolder, release, heatMap, calendar)
+        self.bands = bands
     }
 
     public struct Summary: Sendable, Encodable, Equatable {
@@ -119,7 +122,7 @@ public struct ReleaseRun {
                 ModalTotal.Entry(
                     person: $0.person, startSeconds: $0.startSeconds, mode: $0.mode,
                     distanceMeters: $0.distanceMeters, durationSeconds: $0.durationSeconds, purpose: $0.purpose)
-            }, calendars: try store.localCalendars(dataset: calendar))
+            }, calendars: try store.localCalendars(dataset: calendar), bands: bands)
         let split = ModalSplit(totals: totals, minimumPersons: k)
         try TripTables.modalSplit(split).write(to: path(OutputSchema.modalSplit.file))
         try writeHeatMaps(members, window: window.id, to: partial)

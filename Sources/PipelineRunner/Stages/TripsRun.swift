@@ -31,6 +31,8 @@ public struct TripsRun {
     public var configuredCalendar: (calendar: CalendarKeys, source: String)?
     /// Person-days' coverage settings.
     public var personDayParameters = PersonDayParameters()
+    /// The bands of the local day the modal split is cut by.
+    public var bands = TimeBands()
     public var grouping = TrackGrouping.device
     /// Names GPS-only legs when set (the mode model's `gpsLegs`); else the speed rules do.
     public var legModel: GPSLegModel?
@@ -222,7 +224,7 @@ public struct TripsRun {
         var tables = TripTables(
             result: result, geofences: geofences, calendars: calendars, persons: persons, minimumPersons: minimumPersons,
             personDays: personDays)
-        tables.locationParameters = parameters.locations
+        (tables.locationParameters, tables.bands) = (parameters.locations, bands)
         summary.odMatrix = ODMatrixCounts(tables.odMatrix)
         progress.log(summary.odMatrix.line)
         try store.setDerivedState(PipelineStore.minimumPersonsKey, String(minimumPersons))

@@ -10,7 +10,8 @@ import MobilityCore
 /// publish` after a Spark merge write the same layers.
 ///
 /// `pipeline.gpkg` publishes: `heatmap_all` and `heatmap_<mode>` (cells as polygons, k
-/// already applied) and `od_grid` (cell centre to cell centre, k applied).
+/// already applied), `od_grid` (cell centre to cell centre, k applied) and, with a zone layer,
+/// `od_zones` (zone centre to zone centre, k applied).
 /// `restricted/pipeline.gpkg` identifies people: `staypoints`, `locations`, `dwells` (points),
 /// `triplegs` (lines, with their mode), `trips` (straight lines from the origin staypoint to
 /// the destination one), `geofences` (multipolygons; a circle as a 64-gon; a user's geofences
@@ -155,6 +156,19 @@ public struct GeoPackageOutput: Sendable {
                 .map(OutputSchema.odGrid.index)
             try add(
                 writer, "od_grid", OutputSchema.odGrid.about + " Drawn from cell centre to cell centre.", .odGrid, .lineString, table: pairs
+            ) { row in
+                let c = ends.map { row[$0].flatMap(Double.init) ?? .nan }
+                return Self.segment((c[0], c[1]), (c[2], c[3]))
+            }
+        }
+
+        if FileManager.default.fileExists(atPath: path(OutputSchema.odZones.file)) {
+            let rows = try read(.odZones)
+            let ends = ["origin_center_lon_deg", "origin_center_lat_deg", "destination_center_lon_deg", "destination_center_lat_deg"]
+                .map(OutputSchema.odZones.index)
+            try add(
+                writer, "od_zones", OutputSchema.odZones.about + " Drawn from zone centre to zone centre (none within a zone).", .odZones,
+                .lineString, table: rows
             ) { row in
                 let c = ends.map { row[$0].flatMap(Double.init) ?? .nan }
                 return Self.segment((c[0], c[1]), (c[2], c[3]))

@@ -45,7 +45,7 @@ extension ReportPage {
                 person: e.person, startSeconds: e.startSeconds, mode: e.mode, distanceMeters: e.distanceMeters,
                 durationSeconds: e.durationSeconds, purpose: e.purpose)
         }
-        let totals = ModalTotal.totals(trips: entries.trips.map(entry), legs: entries.legs.map(entry), calendars: calendars)
+        let totals = ModalTotal.totals(trips: entries.trips.map(entry), legs: entries.legs.map(entry), calendars: calendars, bands: bands)
         let k = try minimumPersons()
         let split = ModalSplit(totals: totals, minimumPersons: k)
         return PublishedSplit(

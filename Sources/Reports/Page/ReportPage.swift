@@ -15,6 +15,8 @@ public struct ReportPage {
     public var modelPath: String?
     /// Each device's and person's local time (the modal split's hours and weekdays).
     public var calendars: LocalCalendars
+    /// The bands of the local day the modal split is cut by, as the run's tables are.
+    public var bands = TimeBands()
 
     public static let generator = "pipeline " + ToolVersion.string
 
@@ -348,10 +350,15 @@ public struct ReportPage {
             published.odGridLine.map {
                 "<p class=\"note\">\(HTML.escape($0)); the pairs are in od_grid.csv and the GeoPackage's od_grid layer.</p>"
             } ?? ""
+        let zones =
+            published.odZonesLine.flatMap { $0.isEmpty ? nil : $0 }.map {
+                "<p class=\"note\">\(HTML.escape($0)); the rows are in od_zones.csv and the GeoPackage's od_zones layer.</p>"
+            } ?? ""
         return
             "<section><h2>Origin–destination</h2><p class=\"note\">The 20 busiest pairs of geofences made by at least k = \(k) distinct persons "
             + "(\(suppressed) pairs made by fewer are not shown; the published pairs, with medians, are in od_matrix.csv). \(matrix)</p>"
             + HTML.table(["origin", "destination", "trips", "persons", "mean duration", "mean km"], rows, numeric: [2, 3, 4, 5]) + grid
+            + zones
             + "</section>"
     }
 

@@ -154,9 +154,17 @@ public struct OutputSchema: Sendable {
             + "destination_center_lon_deg real, trips integer, devices integer, persons integer, median_duration_s real, median_distance_m real",
         columns(modeNames.map { "share_\($0)" }, .real))
 
+    public static let odZones = OutputSchema(
+        "od_zones.csv",
+        "Trips between the zones of a planner's layer (--zones, planning.zones), over the whole day (`all_day`) and per time band of the departure on the local clock (planning.time_bands: am_peak 07:00-10:00, pm_peak 16:00-19:00, off_peak by default), from origin to destination staypoint; a row made by fewer than k persons is suppressed, and so is a second band row of its pair where the first could be read from the all_day row.",
+        "time_band text, origin_zone_id text, origin_zone_name text, destination_zone_id text, destination_zone_name text, "
+            + "origin_center_lat_deg real, origin_center_lon_deg real, destination_center_lat_deg real, destination_center_lon_deg real, "
+            + "trips integer, devices integer, persons integer, median_duration_s real, median_distance_m real",
+        columns(modeNames.map { "share_\($0)" }, .real))
+
     public static let modalSplit = OutputSchema(
         "modal_split.csv",
-        "Each mode's share of trips, distance and time, overall, by local hour and weekday (each person's zone) and by trip purpose (HBW, HBO, NHB, unknown); a row fewer than k persons made, and any row that would give it away by subtraction, is left out (shares are of the whole group).",
+        "Each mode's share of trips, distance and time, overall, by local hour, weekday and time band (planning.time_bands; each person's zone) and by trip purpose (HBW, HBO, NHB, unknown); a row fewer than k persons made, and any row that would give it away by subtraction, is left out (shares are of the whole group).",
         "dimension text, dimension_value text, travel_mode text, trips integer, persons integer, trip_share real, distance_m real, distance_share real, "
             + "duration_s real, duration_share real")
 
@@ -250,7 +258,8 @@ public struct OutputSchema: Sendable {
 
     /// Every CSV file `pipeline run` writes, in the order of the schema page.
     public static let runFiles: [OutputSchema] = [
-        modes, staypoints, dwells, locations, triplegs, trips, odMatrix, odGrid, modalSplit, deviceStats, personDays, untracked, tours,
+        modes, staypoints, dwells, locations, triplegs, trips, odMatrix, odGrid, odZones, modalSplit, deviceStats, personDays, untracked,
+        tours,
         heatMap, rides, stops, events, trainComfort, routeComfort, quarantine
     ]
 

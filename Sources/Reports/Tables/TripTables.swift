@@ -17,6 +17,8 @@ public struct TripTables {
     public var personDays: PersonDays?
     /// How locations were clustered: tours follow a device's own places (`Tour.tours`).
     public var locationParameters = LocationParameters()
+    /// The bands of the local day the modal split is cut by.
+    public var bands = TimeBands()
     /// Each device's person (the device itself where none is named), and the k of distinct
     /// persons a published aggregate row needs.
     public var persons: [String: String] = [:]
@@ -249,12 +251,14 @@ public struct TripTables {
     public func partialTables() -> [PartialTable] {
         [
             ODGroup.partialTable(result.devices, persons: persons),
-            ModalTotal.partialTable(result.devices, persons: persons, calendars: calendars)
+            ModalTotal.partialTable(result.devices, persons: persons, calendars: calendars, bands: bands)
         ]
     }
 
     /// The modal split of the trips, with k persons per row and complementary suppression.
-    public var modalSplit: ModalSplit { ModalSplit(result.devices, persons: persons, calendars: calendars, minimumPersons: minimumPersons) }
+    public var modalSplit: ModalSplit {
+        ModalSplit(result.devices, persons: persons, calendars: calendars, bands: bands, minimumPersons: minimumPersons)
+    }
 
     func modalSplitCSV() -> CSVWriter { Self.modalSplit(modalSplit) }
 

@@ -52,6 +52,8 @@ public struct ReportFacts {
         public var busiestPairs: (pairs: [GeofencePair], suppressed: Int)
         /// What the OD table and the OD grid published, as the run said it.
         public var odMatrixLine: String?, odGridLine: String?
+        /// What the zone OD published; nil or empty without a zone layer.
+        public var odZonesLine: String?
         public var heatMaps: [HeatMapSummary]
     }
 }
@@ -76,6 +78,6 @@ extension PipelineStore {
         return ReportFacts.Published(
             minimumPersons: k, busiestPairs: try busiestGeofencePairs(limit: 20, minimumPersons: k),
             odMatrixLine: try derivedState(Self.odMatrixKey),
-            odGridLine: try derivedState(Self.odGridKey), heatMaps: try heatMapSummaries())
+            odGridLine: try derivedState(Self.odGridKey), odZonesLine: try derivedState(Self.odZonesKey), heatMaps: try heatMapSummaries())
     }
 }

@@ -165,6 +165,9 @@ extension PipelineStore {
 
     /// What the last OD grid published and suppressed, one line for the report (`ODGridOutput`).
     public static let odGridKey = "od_grid"
+    /// What the last zone OD published and suppressed, one line for the report (`ZoneODOutput`);
+    /// empty when the run had no zone layer.
+    public static let odZonesKey = "od_zones"
     /// What the last geofence OD table published and suppressed, one line for the report.
     public static let odMatrixKey = "od_matrix"
     /// What the last modal split published and left out, one line for the report.

@@ -45,6 +45,8 @@ struct PublishCommand: ParsableCommand {
     )
     var tables: String?
 
+    @OptionGroup(title: "Planning tables (as given to `pipeline run`)") var planning: PlanningOptions
+
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
 
@@ -52,12 +54,14 @@ struct PublishCommand: ParsableCommand {
         try requireStore(store, after: "the merge of a distributed run (scripts/spark_run.sh)", json: json)
         var configuration = try ConfigCommand.configuration(config)
         if let model { configuration.classification.model = model }
+        planning.apply(to: &configuration)
         var publish = PublishRun(storePath: store, outputFolder: out)
         publish.modelPath = configuration.classification.rulesOnly ? nil : DefaultModel.resolve(configuration.classification.model)
         publish.calendar = configuration.calendar.dataset
         publish.heatMapParameters = configuration.heatmap
         publish.reducedFolder = reduced
         publish.tablesFolder = tables
+        publish.planning = configuration.planning
         let progress = ProgressReporter()
         let summary = try runStage(json: json, progress: progress) { try publish.run(progress: progress) }
         if json {

@@ -93,6 +93,7 @@ struct RunCommand: ParsableCommand {
     var devicesBefore: String?
 
     @OptionGroup(title: "Local time and person-days") var localTime: LocalTimeOptions
+    @OptionGroup(title: "Planning tables") var planning: PlanningOptions
 
     @Flag(
         name: .customLong("allow-identifying-k"),
@@ -138,6 +139,7 @@ struct RunCommand: ParsableCommand {
         if let minimumSegmentSeconds { configuration.classification.minimumSegmentSeconds = minimumSegmentSeconds }
         if let minimumStopSeconds { configuration.classification.minimumStopSeconds = minimumStopSeconds }
         localTime.apply(to: &configuration)
+        planning.apply(to: &configuration)
         if let problem = HeatMapParameters.kProblem(configuration.heatmap.minimumPersons, allowed: allowIdentifyingK) {
             throw ValidationError(problem)
         }

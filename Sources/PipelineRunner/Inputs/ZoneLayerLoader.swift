@@ -1,0 +1,54 @@
+import Foundation
+import Ingest
+import MobilityCore
+import Store
+import Trips
+
+/// The zone layer a run's planning settings name (`planning.zones`, `--zones`): a GeoPackage's
+/// first feature table (`.gpkg`), else GeoJSON.
+enum ZoneLayerLoader {
+    static func load(_ planning: PlanningParameters) throws -> ZoneLayer? {
+        guard let path = planning.zones else { return nil }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw PipelineError(.invalidZoneLayer, path: path, reason: "no such file (planning.zones or --zones)")
+        }
+        if path.lowercased().hasSuffix(".gpkg") {
+            let (fences, dropped) = try geoPackage(path, idColumn: planning.zoneIdProperty, nameColumn: planning.zoneNameProperty)
+            return try ZoneLayer(path: path, fences: fences, dropped: dropped)
+        }
+        let (fences, dropped) = try ZoneLayerReader.geoJSON(
+            path: path, idProperty: planning.zoneIdProperty, nameProperty: planning.zoneNameProperty)
+        return try ZoneLayer(path: path, fences: fences, dropped: dropped)
+    }
+
+    /// The features of a GeoPackage in EPSG:4326, as zones' fences.
+    static func geoPackage(_ path: String, idColumn: String, nameColumn: String) throws -> (
+        fences: [(feature: Int, fence: Geofence)], dropped: [(feature: Int, reason: String)]
+    ) {
+        // The default name column may be missing (the id names the zone then); one the user named may not.
+        let namesOptional = nameColumn == PlanningParameters().zoneNameProperty
+        let package = try GeoPackageFeatures(
+            path: path, columns: namesOptional || idColumn == nameColumn ? [idColumn] : [idColumn, nameColumn],
+            optionalColumns: namesOptional ? [nameColumn] : [])
+        if let reference = package.spatialReference, !(reference.organization.uppercased() == "EPSG" && reference.id == 4326) {
+            throw PipelineError(
+                .invalidZoneLayer, path: path,
+                reason:
+                    "the layer \(package.table) is in \(reference.organization):\(reference.id), not EPSG:4326 (longitude, latitude); reproject it, e.g. `ogr2ogr -t_srs EPSG:4326 zones-4326.gpkg \(path)`"
+            )
+        }
+        var fences: [(Int, Geofence)] = []
+        var dropped: [(Int, String)] = []
+        for feature in package.features {
+            guard let id = feature.values[idColumn] else {
+                throw PipelineError(.invalidZoneLayer, path: path, reason: "row \(feature.row) of \(package.table) has no \(idColumn)")
+            }
+            guard let blob = feature.geometry, let (_, shape) = GeoPackageGeometry.polygons(blob) else {
+                dropped.append((feature.row, "not a Polygon or MultiPolygon"))
+                continue
+            }
+            fences.append((feature.row, Geofence(id: id, name: feature.values[nameColumn] ?? id, kind: "zone", shape: shape)))
+        }
+        return (fences, dropped)
+    }
+}

@@ -1,0 +1,53 @@
+import MobilityCore
+
+/// The settings of the planning tables (`planning:` in a configuration file; docs/planning.md).
+public struct PlanningParameters: Hashable, Sendable, Codable {
+    /// The time bands every OD and modal-split table is cut by, each `name HH:MM-HH:MM` on the
+    /// local clock (`TimeBands`). Default: `am_peak 07:00-10:00`, `pm_peak 16:00-19:00`.
+    public var timeBands = TimeBands.defaultSpecifications
+    /// The name of the time in no band. Default `off_peak`.
+    public var otherTimeBand = TimeBands.defaultOther
+    /// A polygon layer of zones (GeoJSON, or a GeoPackage's first feature table) for
+    /// `od_zones.csv`; a relative path is taken from where the run starts. Null: no zone OD.
+    public var zones: String?
+    /// The feature property (GeoJSON) or column (GeoPackage) holding a zone's id. Default `id`.
+    public var zoneIdProperty = "id"
+    /// The one holding a zone's name (the id where it is missing). Default `name`.
+    public var zoneNameProperty = "name"
+
+    public init() {}
+
+    /// The bands these settings name; `problem` says first whether they can be read.
+    public var bands: TimeBands { (try? TimeBands(specifications: timeBands, other: otherTimeBand)) ?? TimeBands() }
+
+    /// Why the settings cannot be used, or nil.
+    public var problem: String? {
+        do { _ = try TimeBands(specifications: timeBands, other: otherTimeBand) } catch let error as PipelineError {
+            return "time_bands: \(error.description)"
+        } catch { return "time_bands: \(error)" }
+        if zoneIdProperty.isEmpty || zoneNameProperty.isEmpty { return "zone_id_property and zone_name_property must not be empty" }
+        return nil
+    }
+
+    enum CodingKeys: String, CodingKey { case timeBands, otherTimeBand, zones, zoneIdProperty, zoneNameProperty }
+
+    /// A key a stored configuration of an earlier version lacks takes its default.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        timeBands = try container.decodeIfPresent([String].self, forKey: .timeBands) ?? timeBands
+        otherTimeBand = try container.decodeIfPresent(String.self, forKey: .otherTimeBand) ?? otherTimeBand
+        zones = try container.decodeIfPresent(String.self, forKey: .zones)
+        zoneIdProperty = try container.decodeIfPresent(String.self, forKey: .zoneIdProperty) ?? zoneIdProperty
+        zoneNameProperty = try container.decodeIfPresent(String.self, forKey: .zoneNameProperty) ?? zoneNameProperty
+    }
+
+    /// Every key written, `zones` as null when unset, so the printed configuration shows it.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(timeBands, forKey: .timeBands)
+        try container.encode(otherTimeBand, forKey: .otherTimeBand)
+        try container.encode(zones, forKey: .zones)
+        try container.encode(zoneIdProperty, forKey: .zoneIdProperty)
+        try container.encode(zoneNameProperty, forKey: .zoneNameProperty)
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import PipelineRunner
+import Trips
+
+/// The planning tables' zone layer and time bands: each overrides its key in `--config`.
+struct PlanningOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "A polygon layer of zones (GeoJSON, or a GeoPackage's first feature table, in EPSG:4326) to count trips between: od_zones.csv and the GeoPackage's od_zones layer, whole day and per time band, k persons per row (overrides planning.zones).",
+            discussion: "Default: none (no zone OD). docs/planning.md says how trips are placed and rows suppressed.",
+            valueName: "file"))
+    var zones: String?
+
+    @Option(
+        name: .customLong("zone-id"),
+        help: ArgumentHelp(
+            "The property (GeoJSON) or column (GeoPackage) of --zones holding each zone's id (overrides planning.zone_id_property; default \(PlanningParameters().zoneIdProperty)).",
+            valueName: "name"))
+    var zoneId: String?
+
+    @Option(
+        name: .customLong("zone-name"),
+        help: ArgumentHelp(
+            "The property or column of --zones holding each zone's name; the id where missing (overrides planning.zone_name_property; default \(PlanningParameters().zoneNameProperty)).",
+            valueName: "name"))
+    var zoneName: String?
+
+    @Option(
+        name: .customLong("time-band"),
+        help: ArgumentHelp(
+            "A band of the local day as `name HH:MM-HH:MM` (repeat for each; replaces planning.time_bands; default \(TimeBands.defaultSpecifications.map { "\"\($0)\"" }.joined(separator: " "))); the rest of the day is planning.other_time_band (\(TimeBands.defaultOther)).",
+            valueName: "band"))
+    var timeBand: [String] = []
+
+    /// The configuration's own check (`PlanningParameters.problem`) on what these options set.
+    func validate() throws {
+        var configuration = PipelineConfiguration()
+        apply(to: &configuration)
+        if let problem = configuration.planning.problem {
+            throw ValidationError("planning.\(problem) (as --time-band or --zone-id set it)")
+        }
+    }
+
+    func apply(to configuration: inout PipelineConfiguration) {
+        if let zones { configuration.planning.zones = zones }
+        if let zoneId { configuration.planning.zoneIdProperty = zoneId }
+        if let zoneName { configuration.planning.zoneNameProperty = zoneName }
+        if !timeBand.isEmpty { configuration.planning.timeBands = timeBand }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import MobilityCore
+import Testing
+import Trips
+
+/// Time bands and the zone OD (`TimeBands`, `ZoneLayer`, `ZoneOD`) on cases with known answers.
+@Suite struct PlanningTableTests {
+    /// 2024-03-29 00:00 UTC, a Friday; Paris is UTC+1 that day and UTC+2 from 31 March.
+    let friday = 1_711_670_400.0
+
+    @Test func bandsAreHalfOpenOnTheLocalClockAndMayWrapMidnight() throws {
+        let bands = TimeBands()
+        #expect(bands.names == ["am_peak", "pm_peak", "off_peak"])
+        #expect(bands.specifications == ["am_peak 07:00-10:00", "pm_peak 16:00-19:00"])
+        for (clock, band) in [
+            (6 * 3600 + 3599, "off_peak"), (7 * 3600, "am_peak"), (9 * 3600 + 3599, "am_peak"), (10 * 3600, "off_peak"),
+            (16 * 3600, "pm_peak"), (19 * 3600, "off_peak")
+        ] {
+            #expect(bands.name(secondsOfDay: Double(clock)) == band, "\(clock)")
+        }
+        // 07:30 in Paris is 06:30 UTC in winter and 05:30 UTC in summer: the same band both times.
+        let paris = try #require(CalendarKeys(zone: "Europe/Paris"))
+        #expect(bands.name(startSeconds: friday + 6.5 * 3600, calendar: paris) == "am_peak")
+        #expect(bands.name(startSeconds: friday + 3 * 86_400 + 5.5 * 3600, calendar: paris) == "am_peak")
+        #expect(bands.name(startSeconds: friday + 5.5 * 3600, calendar: paris) == "off_peak") // 06:30 in winter
+        let night = try TimeBands(specifications: ["night 22:00-05:00", "early 04:00-06:00"], other: "day")
+        #expect(night.name(secondsOfDay: 23 * 3600) == "night" && night.name(secondsOfDay: 4.5 * 3600) == "night")
+        #expect(night.name(secondsOfDay: 5 * 3600) == "early" && night.name(secondsOfDay: 12 * 3600) == "day")
+    }
+
+    @Test func aBandThatCannotBeReadSaysWhatWasExpected() {
+        for (specifications, other) in [
+            (["am 7-10"], "rest"), (["am 07:00-07:00"], "rest"), (["am 07:00-10:00", "am 16:00-19:00"], "rest"),
+            (["am 07:00-10:00"], "all_day"), (["am 25:00-26:00"], "rest")
+        ] {
+            #expect(throws: PipelineError.self, "\(specifications)") { try TimeBands(specifications: specifications, other: other) }
+        }
+        var parameters = PlanningParameters()
+        parameters.timeBands = ["am_peak 7h-10h"]
+        #expect(parameters.problem?.contains("name HH:MM-HH:MM") == true)
+    }
+
+    /// Two squares side by side (west W, east E) with a hole in W; four persons.
+    func layer() throws -> ZoneLayer {
+        func square(_ west: Double, _ south: Double, _ size: Double) -> [GeoPoint] {
+            [(west, south), (west + size, south), (west + size, south + size), (west, south + size), (west, south)].map {
+                GeoPoint(longitudeDegrees: $0.0, latitudeDegrees: $0.1)
+            }
+        }
+        return try ZoneLayer(
+            path: "zones.geojson",
+            fences: [
+                (
+                    1,
+                    Geofence(
+                        id: "W", name: "West", kind: "zone", shape: .polygon(rings: [square(2.30, 48.80, 0.05), square(2.34, 48.84, 0.005)])
+                    )
+                ),
+                (3, Geofence(id: "E", name: "East", kind: "zone", shape: .multiPolygon(polygons: [[square(2.35, 48.80, 0.05)]])))
+            ], dropped: [(2, "a point, not a polygon")])
+    }
+
+    @Test func zonesPlaceEndsAndHolesAreOutside() throws {
+        let zones = try layer()
+        #expect(zones.zone(latitudeDegrees: 48.81, longitudeDegrees: 2.31) == 0)
+        #expect(zones.zone(latitudeDegrees: 48.81, longitudeDegrees: 2.36) == 1)
+        #expect(zones.zone(latitudeDegrees: 48.842, longitudeDegrees: 2.342) == nil) // in W's hole
+        #expect(zones.zone(latitudeDegrees: 48.90, longitudeDegrees: 2.31) == nil)
+        #expect(abs(zones.zones[1].center.longitudeDegrees - 2.375) < 1e-9 && abs(zones.zones[1].center.latitudeDegrees - 48.825) < 1e-9)
+        #expect(throws: PipelineError.self) {
+            try ZoneLayer(path: "z", fences: [(1, zones.zonesAsFences[0]), (2, zones.zonesAsFences[0])], dropped: [])
+        }
+        #expect(throws: PipelineError.self) { try ZoneLayer(path: "z", fences: [], dropped: [(1, "no geometry")]) }
+    }
+
+    /// Known counts: W→E made by four persons (three in the morning peak, one off-peak), E→W by
+    /// two; one trip ends in W's hole, one has no staypoint. k = 3: E→W is suppressed whole;
+    /// W→E's off-peak row (one person) is under k and, as the only band row left out, could be
+    /// read as all_day minus am_peak, so am_peak goes too.
+    @Test func zoneODCountsPersonsPerBandAndLeavesNoRowToSubtraction() throws {
+        let zones = try layer()
+        let paris = try #require(CalendarKeys(zone: "Europe/Paris"))
+        let calendars = LocalCalendars(paris)
+        let (west, east, hole) = ((48.81, 2.31), (48.81, 2.36), (48.842, 2.342))
+        func trip(_ person: String, _ localHour: Double, _ o: (Double, Double)?, _ d: (Double, Double)?, _ mode: String = "car")
+            -> ZoneOD.Trip
+        {
+            ZoneOD.Trip(
+                device: person + "-phone", person: person, startSeconds: friday + (localHour - 1) * 3600,
+                origin: o.map { (latitude: $0.0, longitude: $0.1) }, destination: d.map { (latitude: $0.0, longitude: $0.1) },
+                durationSeconds: 600, distanceMeters: 4000, mainMode: mode)
+        }
+        let trips = [
+            trip("ann", 7.5, west, east), trip("bo", 8, west, east, "bus"), trip("cy", 9.9, west, east), trip("di", 12, west, east),
+            trip("ann", 17, east, west), trip("bo", 17.5, east, west), trip("cy", 8, west, hole), trip("di", 8, nil, east)
+        ]
+        let od = ZoneOD(trips, layer: zones, calendars: calendars, bands: TimeBands(), minimumPersons: 3)
+        #expect(od.outsideTrips == 1 && od.unplacedTrips == 1)
+        #expect(od.suppressedPairs == 1 && od.suppressedTrips == 2)
+        #expect(od.suppressedBandRows == 2 && od.complementaryRows == 1, "\(od.suppressedBandRows) \(od.complementaryRows)")
+        #expect(od.rows.count == 1)
+        let row = try #require(od.rows.first)
+        #expect(row.band == "all_day" && row.origin == 0 && row.destination == 1 && row.trips == 4 && row.persons == 4)
+        #expect(row.modeShares == ["car": 0.75, "bus": 0.25])
+        // With k = 1 every row stands: all_day and each band of each pair.
+        let open = ZoneOD(trips, layer: zones, calendars: calendars, bands: TimeBands(), minimumPersons: 1)
+        #expect(
+            open.rows.map { "\($0.band) \($0.origin)>\($0.destination) \($0.trips)" } == [
+                "all_day 0>1 4", "all_day 1>0 2", "am_peak 0>1 3", "pm_peak 1>0 2", "off_peak 0>1 1"
+            ])
+    }
+}
+
+extension ZoneLayer {
+    /// The zones as geofences again (for building a second layer in a test).
+    var zonesAsFences: [Geofence] { zones.map { Geofence(id: $0.id, name: $0.name, kind: "zone", shape: $0.shape) } }
+}
