@@ -89,7 +89,16 @@ import Testing
             ], in: root)
         #expect(simulate.status == 0, "\(simulate.stderr)")
         try normaliser.hashFolder(root + "/traces", as: "city/traces", into: &hashes)
-        let run = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: root)
+        // A planner's two zones, west and east of the city's centre (2.3522° E): od_zones.csv.
+        try folder.write(
+            "city/zones.geojson",
+            """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"id":"west","name":"West"},"geometry":{"type":"Polygon","coordinates":[[[-10,40],[2.3522,40],[2.3522,60],[-10,60],[-10,40]]]}},
+            {"type":"Feature","properties":{"id":"east","name":"East"},"geometry":{"type":"Polygon","coordinates":[[[2.3522,40],[20,40],[20,60],[2.3522,60],[2.3522,40]]]}}
+            ]}
+            """)
+        let run = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model, "--zones", "zones.geojson"], in: root)
         #expect(run.status == 2, "the simulator's cut-off upload is quarantined: \(run.stderr)")
         hashes["city/run.json"] = normaliser.hash(json: run.stdout, name: "city/run.json")
         try normaliser.hashFolder(root + "/out", as: "city/out", into: &hashes)
