@@ -95,6 +95,8 @@ extension PipelineError.Code {
     public static let invalidTransitFeed = Self(rawValue: "invalid_transit_feed")
     /// A `--zones` layer that cannot be read or has no usable zone.
     public static let invalidZoneLayer = Self(rawValue: "invalid_zone_layer")
+    /// A `--confusion` file that cannot be read as a confusion matrix.
+    public static let invalidConfusionMatrix = Self(rawValue: "invalid_confusion_matrix")
     /// Simulation parameters that describe no city.
     public static let invalidSimulation = Self(rawValue: "invalid_simulation")
 

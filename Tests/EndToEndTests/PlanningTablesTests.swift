@@ -58,9 +58,17 @@ import Testing
             {"type":"Feature","properties":{"zone_code":"P","label":"A point"},"geometry":{"type":"Point","coordinates":[2.3,48.8]}}
             ]}
             """)
+        // A confusion measured on two other persons: 80 % of walks and bikes right, 90 % of car trips.
+        try folder.write(
+            "confusion.csv",
+            "person,true_mode,predicted_mode,count\ne1,walk,walk,40\ne1,walk,bike,10\ne2,walk,walk,40\ne2,walk,bike,10\n"
+                + "e1,bike,bike,20\ne1,bike,walk,5\ne2,bike,bike,20\ne2,bike,walk,5\ne1,car,car,45\ne1,car,bus,5\ne2,car,car,45\ne2,car,bus,5\n"
+        )
         let zoned = try cli.pipeline(
-            ["run", "city", "--out", "out", "--zones", "zones.geojson", "--zone-id", "zone_code", "--zone-name", "label", "--json"],
-            in: folder.path)
+            [
+                "run", "city", "--out", "out", "--zones", "zones.geojson", "--zone-id", "zone_code", "--zone-name", "label", "--confusion",
+                "confusion.csv", "--json"
+            ], in: folder.path)
         guard [0, 2].contains(zoned.status) else { failure = zoned.stderr; throw PipelineError(.unexpected, zoned.stderr) }
         let json = try JSONSerialization.jsonObject(with: Data(zoned.stdout.utf8)) as? [String: Any] ?? [:]
         return Fixture(folder: folder, middleLongitude: middle, run: json)
@@ -139,6 +147,33 @@ import Testing
         #expect(report.contains("OD by zone (2 zones of zones.geojson)"))
     }
 
+    /// `mode_shares.csv`: its whole-day shares are the modal split's (another code over the
+    /// same trips), each inside its interval, and corrected by the confusion given, which it names.
+    @Test func modeSharesAreTheModalSplitsWithIntervalsAndTheCorrection() throws {
+        let fixture = try Self.fixture
+        let shares = try CSVTable.read(path: fixture.folder.file("out/mode_shares.csv"))
+        let split = try CSVTable.read(path: fixture.folder.file("out/modal_split.csv"))
+        let s = { (name: String) in shares.columns.firstIndex(of: name)! }, m = { (name: String) in split.columns.firstIndex(of: name)! }
+        var modal: [String: String] = [:]
+        for row in split.rows where row[m("dimension")] == "all" { modal[row[m("travel_mode")]!] = row[m("trip_share")]! }
+        let allDay = shares.rows.filter { $0[s("time_band")] == "all_day" }
+        #expect(!allDay.isEmpty && shares.rows.allSatisfy { Int($0[s("persons")]!)! >= 3 })
+        for row in allDay {
+            let mode = row[s("travel_mode")]!
+            if let published = modal[mode] { #expect(row[s("trip_share")] == published, "\(mode)") }
+            let (share, low, high) = (
+                Double(row[s("trip_share")]!)!, Double(row[s("trip_share_low95")]!)!, Double(row[s("trip_share_high95")]!)!
+            )
+            #expect(low <= share && share <= high && high - low > 0, "\(mode): \(low) \(share) \(high)")
+            #expect(row[s("corrected_share")] != nil && row[s("correction")] == "confusion.csv (250 labelled units of 2 persons)")
+        }
+        let summary = try #require(fixture.run["mode_shares"] as? [String: Any])
+        #expect(
+            summary["correction"] as? String == "confusion.csv (250 labelled units of 2 persons)" && summary["replicates"] as? Int == 1000)
+        let report = try String(contentsOfFile: fixture.folder.file("out/report.html"), encoding: .utf8)
+        #expect(report.contains("<h2>Planning tables</h2>") && report.contains("measured on confusion.csv"))
+    }
+
     @Test func aGeoPackageOfTheSameZonesGivesTheSameTableAndItsLayer() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ogr2ogr") else {
             print("skipped: GDAL's ogr2ogr is not installed (scripts/bootstrap.sh gdal-bin installs it; scripts/test.sh does)")
@@ -152,8 +187,7 @@ import Testing
         let publish = try cli.pipeline(
             [
                 "publish", "--store", "out/pipeline.sqlite", "--out", "out", "--zones", "zones.gpkg", "--zone-id", "zone_code",
-                "--zone-name",
-                "label", "--json"
+                "--zone-name", "label", "--confusion", "confusion.csv", "--json"
             ], in: folder.path)
         try #require(publish.status == 0, "\(publish.stderr)")
         #expect(FileManager.default.contents(atPath: folder.file("out/od_zones.csv")) == fromGeoJSON)
@@ -188,8 +222,10 @@ import Testing
         let folder = fixture.folder
         try FileManager.default.copyItem(atPath: folder.file("zones.geojson"), toPath: folder.file("renamed-zones.geojson"))
         let again = try cli.pipeline(
-            ["run", "city", "--out", "out", "--zones", "renamed-zones.geojson", "--zone-id", "zone_code", "--zone-name", "label", "--json"],
-            in: folder.path)
+            [
+                "run", "city", "--out", "out", "--zones", "renamed-zones.geojson", "--zone-id", "zone_code", "--zone-name", "label",
+                "--confusion", "confusion.csv", "--json"
+            ], in: folder.path)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
         #expect(json["up_to_date"] as? Bool == true && json["od_zones"] is [String: Any], "\(again.stderr)")
         let noId = try cli.pipeline(["run", "city", "--out", "out", "--zones", "zones.geojson", "--json"], in: folder.path)

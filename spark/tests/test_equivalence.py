@@ -22,7 +22,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.environ.get("PIPELINE_BINARY", os.path.join(ROOT, ".build-static", "release", "pipeline"))  # scripts/build/static_build.sh
 SAME_BYTES = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "od_matrix.csv", "od_grid.csv", "od_zones.csv",
-              "modal_split.csv", "device_stats.csv", "modes.csv", "rides.csv", "stops.csv", "events.csv", "train_comfort.csv", "route_comfort.csv", "heatmap.csv", "staypoints.geojson",
+              "mode_shares.csv", "modal_split.csv", "device_stats.csv", "modes.csv", "rides.csv", "stops.csv", "events.csv", "train_comfort.csv", "route_comfort.csv", "heatmap.csv", "staypoints.geojson",
               "triplegs.geojson", "dwells.geojson", "heatmap.geojson", "report.html", "restricted/report.html"]
 
 
@@ -115,14 +115,21 @@ class SparkEquivalence(CityRuns):
                 {"type": "Feature", "properties": {"id": name, "name": name},
                  "geometry": {"type": "Polygon", "coordinates": [[[w, 40], [e, 40], [e, 60], [w, 60], [w, 40]]]}}
                 for name, w, e in (("west", -10, 2.3522), ("east", 2.3522, 20))]}, f)
+        # A confusion measured on two persons: mode_shares.csv's corrected shares, drawn by publish too.
+        confusion = os.path.join(cls.work, "confusion.csv")
+        with open(confusion, "w") as f:
+            f.write("person,true_mode,predicted_mode,count\n" + "".join(
+                f"{p},{t},{o},{n}\n" for p in ("e1", "e2") for t, o, n in
+                (("walk", "walk", 40), ("walk", "bike", 10), ("bike", "bike", 20), ("bike", "walk", 5), ("car", "car", 45), ("car", "bus", 5))))
+        planning = ["--zones", zones, "--confusion", confusion]
         cls.single = os.path.join(cls.work, "single")
-        run = subprocess.run([BINARY, "run", traces, "--out", cls.single, "--zones", zones], capture_output=True, text=True)
+        run = subprocess.run([BINARY, "run", traces, "--out", cls.single] + planning, capture_output=True, text=True)
         assert run.returncode == 2, run.stderr  # the cut-off upload is quarantined
         cls.spark = os.path.join(cls.work, "spark")
         marker = os.path.join(cls.work, "fail-once")
         open(marker, "w").close()
         command = [os.path.join(ROOT, "scripts", "spark_run.sh"), traces, "--out", cls.spark, "--partitions", "3", "--csv",
-                   "--fail-first-attempt", marker, "--", "--zones", zones]
+                   "--fail-first-attempt", marker, "--"] + planning
         cls.cluster, cls.killed = os.environ.get("SPARK_TEST_CLUSTER"), None
         if cls.cluster:
             cls.pause = os.path.join(cls.work, "pause")

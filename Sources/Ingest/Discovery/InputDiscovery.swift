@@ -65,7 +65,8 @@ public enum PipelineOutputs {
 
     static let outputNames: Set<String> = [
         "quarantine.csv", "modes.csv", "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv",
-        "od_matrix.csv", "od_grid.csv", "od_zones.csv", "modal_split.csv", "device_stats.csv", "person_days.csv", "untracked.csv",
+        "od_matrix.csv", "od_grid.csv", "od_zones.csv", "mode_shares.csv", "modal_split.csv", "device_stats.csv", "person_days.csv",
+        "untracked.csv",
         "tours.csv", "rides.csv",
         "stops.csv",
         "events.csv", "train_comfort.csv",

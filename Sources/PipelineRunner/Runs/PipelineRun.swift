@@ -86,6 +86,9 @@ public struct PipelineRun {
         /// The zone OD's published rows and what it left out (`od_zones.csv`); nil without a zone
         /// layer (`--zones`) and in a partial run.
         @NullEncodable public var odZones: ZoneODOutput.Summary?
+        /// `mode_shares.csv`: rows published with their intervals, the correction's source, and
+        /// what was left out; nil in a partial run.
+        @NullEncodable public var modeShares: ModeSharesOutput.Summary?
         /// The geofence OD table's published pairs and those under k persons, suppressed (`od_matrix.csv`).
         @NullEncodable public var odMatrix: ODMatrixCounts?
         /// The modal split's published rows and those left out under k persons (`modal_split.csv`).
@@ -128,7 +131,8 @@ public struct PipelineRun {
                 checkins
             case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells, legsByModeSource =
                 "legs_by_mode_source"
-            case suppressedCells = "suppressed_cells", odGrid = "od_grid", odZones = "od_zones", odMatrix = "od_matrix", modalSplit =
+            case suppressedCells = "suppressed_cells", odGrid = "od_grid", odZones = "od_zones", modeShares = "mode_shares", odMatrix =
+                "od_matrix", modalSplit =
                 "modal_split", coverage,
                 zoneSources = "zone_sources", zones, rides,
                 measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
@@ -194,7 +198,8 @@ public struct PipelineRun {
             }
         }
         // Read first: a zone layer that cannot be used stops the run before any work.
-        let zones = partial ? nil : try ZoneLayerLoader.load(configuration.planning)
+        let zones = partial ? nil : try PlanningInputs.zones(configuration.planning)
+        let confusion = partial ? nil : try PlanningInputs.confusion(configuration.planning)
         var clock = Date()
         func lap(_ stage: String) { summary.stageSeconds[stage] = Date().timeIntervalSince(clock); clock = Date() }
 
@@ -243,7 +248,7 @@ public struct PipelineRun {
                 let published = try? JSONDecoder().decode(PublishedOD.self, from: Data(text.utf8))
             {
                 (summary.odGrid, summary.odMatrix, summary.modalSplit) = (published.odGrid, published.odMatrix, published.modalSplit)
-                summary.odZones = published.odZones
+                (summary.odZones, summary.modeShares) = (published.odZones, published.modeShares)
             }
             progress.log("nothing changed since the last run: outputs in \(outputFolder) are up to date")
             return summary
@@ -323,12 +328,14 @@ public struct PipelineRun {
             let modelPath = configuration.classification.rulesOnly ? nil : configuration.classification.model
             let stage = PublishStage(
                 store: store, outputFolder: outputFolder, tablesFolder: restrictedFolder, modelPath: modelPath, calendar: calendar,
-                heatMap: configuration.heatmap, zones: zones, bands: configuration.planning.bands)
+                heatMap: configuration.heatmap, zones: zones, bands: configuration.planning.bands,
+                confusion: confusion)
             let (_, published) = try stage.run {}
             published.notes.forEach(progress.log)
-            (summary.odGrid, summary.odZones) = (published.odGrid, published.odZones)
+            (summary.odGrid, summary.odZones, summary.modeShares) = (published.odGrid, published.odZones, published.modeShares)
             let od = PublishedOD(
-                odGrid: published.odGrid, odZones: published.odZones, odMatrix: summary.odMatrix, modalSplit: summary.modalSplit)
+                odGrid: published.odGrid, odZones: published.odZones, modeShares: published.modeShares, odMatrix: summary.odMatrix,
+                modalSplit: summary.modalSplit)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys] // the same bytes on every run (the golden record compares the store)
             try store.setDerivedState(Self.publishedODKey, String(decoding: try encoder.encode(od), as: UTF8.self))
@@ -514,6 +521,9 @@ public struct PipelineRun {
         for line in try store.inputIdentities() { hash.update(data: Data((line + "\n").utf8)) }
         var configuration = configuration
         if let zones { configuration.planning.zones = "sha256:" + (try ContentHash.sha256(path: zones.path)) }
+        if let confusion = configuration.planning.confusion {
+            configuration.planning.confusion = "sha256:" + (try ContentHash.sha256(path: confusion))
+        }
         hash.update(data: try JSONText.data(configuration, keys: .asDeclared, layout: .compact))
         if !configuration.classification.rulesOnly, FileManager.default.fileExists(atPath: configuration.classification.model) {
             hash.update(data: Data(try ContentHash.sha256(path: configuration.classification.model).utf8))
@@ -583,6 +593,7 @@ public struct PipelineRun {
 struct PublishedOD: Codable {
     var odGrid: ODGridOutput.Summary?
     var odZones: ZoneODOutput.Summary?
+    var modeShares: ModeSharesOutput.Summary?
     var odMatrix: ODMatrixCounts?
     var modalSplit: ModalSplitCounts?
 }

@@ -42,6 +42,8 @@ public struct PublishRun: Sendable {
         @NullEncodable public var odGrid: ODGridOutput.Summary?
         /// null without a zone layer or the per-device tables.
         @NullEncodable public var odZones: ZoneODOutput.Summary?
+        /// null without the per-device tables.
+        @NullEncodable public var modeShares: ModeSharesOutput.Summary?
         public var files: [String] = []
         /// Wall seconds of each stage (reductions, heat_maps, od_grid, quarantine, report,
         /// geopackage; the report and the GeoPackage run beside the others and wait for the heat
@@ -50,19 +52,23 @@ public struct PublishRun: Sendable {
         /// Logged, not printed in `--json`.
         var notes: [String] = []
         enum CodingKeys: String, CodingKey {
-            case heatMaps = "heat_maps", cells, quarantined, odGrid = "od_grid", odZones = "od_zones", files, stageSeconds = "stage_seconds"
+            case heatMaps = "heat_maps", cells, quarantined, odGrid = "od_grid", odZones = "od_zones", modeShares = "mode_shares", files,
+                stageSeconds = "stage_seconds"
         }
     }
 
     public func run(progress: ProgressReporter) throws -> Summary {
-        let zones = try ZoneLayerLoader.load(planning)
+        let zones = try PlanningInputs.zones(planning)
+        let confusion = try PlanningInputs.confusion(planning)
         return try StoreSession.run(storePath: storePath) { store in
             let stage = PublishStage(
                 store: store, outputFolder: outputFolder, tablesFolder: tablesFolder ?? OutputLayout.restricted(in: outputFolder),
-                modelPath: modelPath, calendar: calendar, heatMap: heatMapParameters, zones: zones, bands: planning.bands)
+                modelPath: modelPath, calendar: calendar, heatMap: heatMapParameters, zones: zones, bands: planning.bands,
+                confusion: confusion)
             var (summary, outcome) = try stage.run { [self] in try heatMapFiles(store: store) }
             (summary.notes + outcome.notes).forEach(progress.log)
             (summary.odGrid, summary.odZones, summary.quarantined) = (outcome.odGrid, outcome.odZones, outcome.quarantined)
+            summary.modeShares = outcome.modeShares
             summary.files += outcome.files
             summary.stageSeconds.merge(outcome.stageSeconds) { $1 }
             return summary

@@ -25,14 +25,18 @@ struct PublishStage: Sendable {
     var heatMap: HeatMapParameters
     /// The planner's zones (`od_zones.csv`), read before the run began; nil: no zone OD.
     var zones: ZoneLayer? = nil
-    /// The bands of the local day (`od_zones.csv`; the report's modal split).
+    /// The bands of the local day (`od_zones.csv`, `mode_shares.csv`; the report's modal split).
     var bands = TimeBands()
+    /// The classifier's measured confusion, for `mode_shares.csv`'s corrected shares; nil: none.
+    var confusion: ConfusionCorrection? = nil
 
     struct Outcome {
         /// Nil when the per-device tables were not there to draw it from.
         var odGrid: ODGridOutput.Summary?
         /// Nil without a zone layer, or without the per-device tables.
         var odZones: ZoneODOutput.Summary?
+        /// Nil without the per-device tables.
+        var modeShares: ModeSharesOutput.Summary?
         /// Files in the store's quarantine.
         var quarantined = 0
         var files: [String] = []
@@ -117,6 +121,17 @@ struct PublishStage: Sendable {
             try? FileManager.default.removeItem(atPath: (outputFolder as NSString).appendingPathComponent(ZoneODOutput.fileName))
         }
         step("od_zones")
+        if FileManager.default.fileExists(atPath: (tablesFolder as NSString).appendingPathComponent(OutputSchema.trips.file)) {
+            let shares = try ModeSharesOutput(
+                folder: outputFolder, bands: bands, minimumPersons: heatMap.minimumPersons, correction: confusion,
+                tablesFolder: tablesFolder
+            ).write(persons: try store.devicePersons(), calendars: try store.localCalendars(dataset: calendar))
+            try store.setDerivedState(PipelineStore.modeSharesKey, ModeSharesOutput.text(shares)) // for the report
+            outcome.modeShares = shares
+            outcome.notes.append(ModeSharesOutput.text(shares))
+            outcome.files.append((outputFolder as NSString).appendingPathComponent(ModeSharesOutput.fileName))
+        }
+        step("mode_shares")
         let quarantined = try store.quarantinedFiles()
         outcome.quarantined = Set(quarantined.map(\.path)).count
         let quarantine = OutputLayout.path("quarantine.csv", in: outputFolder)

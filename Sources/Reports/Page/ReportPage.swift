@@ -64,15 +64,15 @@ public struct ReportPage {
         let recordingRides = try restricted.recordingRides()
         let inputCounts = try inputCounts()
         let late = try published()
-        let (od, heat) = (try originDestination(late), try heatMaps(late))
+        let (od, heat, planning) = (try originDestination(late), try heatMaps(late), try planning(late))
         let publicPage: [Section] = [
             ("overview", overview), ("input_counts", inputCounts), ("modal_split", modalSplit), ("trust", trust),
-            ("trips", publicTrips), ("origin_destination", od), ("dwell_places", publicDwells), ("heat_maps", heat),
+            ("trips", publicTrips), ("origin_destination", od), ("planning", planning), ("dwell_places", publicDwells), ("heat_maps", heat),
             ("comfort", publicComfort), ("classifier", publicModes)
         ]
         let restrictedPage: [Section] = [
             ("overview", restrictedOverview), ("inputs", inputs), ("file_outcomes", fileOutcomes), ("devices", devices),
-            ("modal_split", modalSplit), ("trust", trust), ("trips", restrictedTrips), ("origin_destination", od),
+            ("modal_split", modalSplit), ("trust", trust), ("trips", restrictedTrips), ("origin_destination", od), ("planning", planning),
             ("dwell_places", restrictedDwells), ("heat_maps", heat), ("comfort", restrictedComfort),
             ("recording_rides", recordingRides), ("classifier", restrictedModes)
         ]

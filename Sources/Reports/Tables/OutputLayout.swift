@@ -28,7 +28,8 @@ public enum OutputLayout {
     /// The files at the top of a run's output folder that publish (besides `report.html` and
     /// `pipeline.gpkg`, and the heat maps' `heatmap*.csv`, `.geojson` and `.png`).
     public static let publishedTables: Set<String> = [
-        "od_matrix.csv", "od_grid.csv", "od_zones.csv", "modal_split.csv", "train_comfort.csv", "route_comfort.csv"
+        "od_matrix.csv", "od_grid.csv", "od_zones.csv", "mode_shares.csv", "modal_split.csv", "train_comfort.csv",
+        "route_comfort.csv"
     ]
 
     /// `folder/restricted`.
@@ -49,7 +50,7 @@ public enum OutputLayout {
         times and places. Keep them with the data; do not publish or share them.
 
         What may be published is in the folder above: report.html, pipeline.gpkg, od_matrix.csv, \
-        od_grid.csv, od_zones.csv, modal_split.csv, train_comfort.csv, route_comfort.csv and the heat maps, each \
+        od_grid.csv, od_zones.csv, mode_shares.csv, modal_split.csv, train_comfort.csv, route_comfort.csv and the heat maps, each \
         counting distinct persons and leaving out what fewer than k persons made. report.html here \
         is the operator's page: every input file, device and ride by name.
 

@@ -162,6 +162,12 @@ public struct OutputSchema: Sendable {
             + "trips integer, devices integer, persons integer, median_duration_s real, median_distance_m real",
         columns(modeNames.map { "share_\($0)" }, .real))
 
+    public static let modeShares = OutputSchema(
+        "mode_shares.csv",
+        "Each main mode's share of trips over the whole day (`all_day`) and per time band of the departure (planning.time_bands), with its 95 % interval from a bootstrap over persons (1,000 replicates); with --confusion, the share corrected for the classifier's measured confusion (EM, Saerens et al. 2002) with its interval, and what the matrix was measured on (`correction`). A row fewer than k persons made, and any row that would give it away by subtraction, is left out (shares are of every trip).",
+        "time_band text, travel_mode text, trips integer, persons integer, trip_share real, trip_share_low95 real, trip_share_high95 real, "
+            + "corrected_share real, corrected_low95 real, corrected_high95 real, correction text")
+
     public static let modalSplit = OutputSchema(
         "modal_split.csv",
         "Each mode's share of trips, distance and time, overall, by local hour, weekday and time band (planning.time_bands; each person's zone) and by trip purpose (HBW, HBO, NHB, unknown); a row fewer than k persons made, and any row that would give it away by subtraction, is left out (shares are of the whole group).",
@@ -258,7 +264,8 @@ public struct OutputSchema: Sendable {
 
     /// Every CSV file `pipeline run` writes, in the order of the schema page.
     public static let runFiles: [OutputSchema] = [
-        modes, staypoints, dwells, locations, triplegs, trips, odMatrix, odGrid, odZones, modalSplit, deviceStats, personDays, untracked,
+        modes, staypoints, dwells, locations, triplegs, trips, odMatrix, odGrid, odZones, modeShares, modalSplit, deviceStats, personDays,
+        untracked,
         tours,
         heatMap, rides, stops, events, trainComfort, routeComfort, quarantine
     ]

@@ -168,6 +168,8 @@ extension PipelineStore {
     /// What the last zone OD published and suppressed, one line for the report (`ZoneODOutput`);
     /// empty when the run had no zone layer.
     public static let odZonesKey = "od_zones"
+    /// What the last mode shares published, with their intervals and correction (`ModeSharesOutput`).
+    public static let modeSharesKey = "mode_shares"
     /// What the last geofence OD table published and suppressed, one line for the report.
     public static let odMatrixKey = "od_matrix"
     /// What the last modal split published and left out, one line for the report.

@@ -14,6 +14,10 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
     public var zoneIdProperty = "id"
     /// The one holding a zone's name (the id where it is missing). Default `name`.
     public var zoneNameProperty = "name"
+    /// The classifier's confusion measured on held-out people, for `mode_shares.csv`'s corrected
+    /// shares: `pipeline evaluate --json`'s output, or a CSV `true_mode,predicted_mode,count`
+    /// with an optional `person` column. Null: shares are not corrected.
+    public var confusion: String?
 
     public init() {}
 
@@ -29,7 +33,7 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
         return nil
     }
 
-    enum CodingKeys: String, CodingKey { case timeBands, otherTimeBand, zones, zoneIdProperty, zoneNameProperty }
+    enum CodingKeys: String, CodingKey { case timeBands, otherTimeBand, zones, zoneIdProperty, zoneNameProperty, confusion }
 
     /// A key a stored configuration of an earlier version lacks takes its default.
     public init(from decoder: Decoder) throws {
@@ -39,9 +43,10 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
         zones = try container.decodeIfPresent(String.self, forKey: .zones)
         zoneIdProperty = try container.decodeIfPresent(String.self, forKey: .zoneIdProperty) ?? zoneIdProperty
         zoneNameProperty = try container.decodeIfPresent(String.self, forKey: .zoneNameProperty) ?? zoneNameProperty
+        confusion = try container.decodeIfPresent(String.self, forKey: .confusion)
     }
 
-    /// Every key written, `zones` as null when unset, so the printed configuration shows it.
+    /// Every key written, `zones` and `confusion` as null when unset, so the printed configuration shows it.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(timeBands, forKey: .timeBands)
@@ -49,5 +54,6 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
         try container.encode(zones, forKey: .zones)
         try container.encode(zoneIdProperty, forKey: .zoneIdProperty)
         try container.encode(zoneNameProperty, forKey: .zoneNameProperty)
+        try container.encode(confusion, forKey: .confusion)
     }
 }

@@ -26,6 +26,13 @@ struct PlanningOptions: ParsableArguments {
     var zoneName: String?
 
     @Option(
+        help: ArgumentHelp(
+            "The classifier's confusion measured on held-out people, to correct mode_shares.csv by: `pipeline evaluate --json`'s output, or a CSV true_mode,predicted_mode,count[,person] (overrides planning.confusion).",
+            discussion: "Default: none (shares with their intervals, not corrected). docs/planning.md says how.",
+            valueName: "file"))
+    var confusion: String?
+
+    @Option(
         name: .customLong("time-band"),
         help: ArgumentHelp(
             "A band of the local day as `name HH:MM-HH:MM` (repeat for each; replaces planning.time_bands; default \(TimeBands.defaultSpecifications.map { "\"\($0)\"" }.joined(separator: " "))); the rest of the day is planning.other_time_band (\(TimeBands.defaultOther)).",
@@ -46,5 +53,6 @@ struct PlanningOptions: ParsableArguments {
         if let zoneId { configuration.planning.zoneIdProperty = zoneId }
         if let zoneName { configuration.planning.zoneNameProperty = zoneName }
         if !timeBand.isEmpty { configuration.planning.timeBands = timeBand }
+        if let confusion { configuration.planning.confusion = confusion }
     }
 }

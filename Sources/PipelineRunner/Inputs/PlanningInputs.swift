@@ -4,10 +4,12 @@ import MobilityCore
 import Store
 import Trips
 
-/// The zone layer a run's planning settings name (`planning.zones`, `--zones`): a GeoPackage's
-/// first feature table (`.gpkg`), else GeoJSON.
-enum ZoneLayerLoader {
-    static func load(_ planning: PlanningParameters) throws -> ZoneLayer? {
+/// The files a run's planning settings name, read before any work so a bad one stops the run
+/// at once.
+enum PlanningInputs {
+    /// The zone layer (`planning.zones`, `--zones`): a GeoPackage's first feature table
+    /// (`.gpkg`), else GeoJSON.
+    static func zones(_ planning: PlanningParameters) throws -> ZoneLayer? {
         guard let path = planning.zones else { return nil }
         guard FileManager.default.fileExists(atPath: path) else {
             throw PipelineError(.invalidZoneLayer, path: path, reason: "no such file (planning.zones or --zones)")
@@ -19,6 +21,17 @@ enum ZoneLayerLoader {
         let (fences, dropped) = try ZoneLayerReader.geoJSON(
             path: path, idProperty: planning.zoneIdProperty, nameProperty: planning.zoneNameProperty)
         return try ZoneLayer(path: path, fences: fences, dropped: dropped)
+    }
+
+    /// The classifier's confusion (`planning.confusion`, `--confusion`).
+    static func confusion(_ planning: PlanningParameters) throws -> ConfusionCorrection? {
+        guard let path = planning.confusion else { return nil }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw PipelineError(.invalidConfusionMatrix, path: path, reason: "no such file (planning.confusion or --confusion)")
+        }
+        let (counts, source) = try ConfusionCountsReader.read(path: path)
+        return ConfusionCorrection(
+            counts: counts.map { .init(person: $0.person, truth: $0.truth, predicted: $0.predicted, count: $0.count) }, source: source)
     }
 
     /// The features of a GeoPackage in EPSG:4326, as zones' fences.

@@ -1,0 +1,45 @@
+import Foundation
+import MobilityCore
+import Store
+import Trips
+
+extension ReportPage {
+    /// The planning tables (docs/planning.md): each mode's share of trips with its 95 % interval
+    /// over persons and, with a confusion matrix, corrected for the classifier's confusion,
+    /// over the whole day and per time band, as `mode_shares.csv` publishes them. Every number
+    /// says its k and how it was made (the zone OD's line is in the OD section).
+    func planning(_ published: ReportFacts.Published) throws -> String {
+        let path = (folder as NSString).appendingPathComponent(OutputSchema.modeShares.file)
+        guard FileManager.default.fileExists(atPath: path) else { return "" }
+        let table = try OutputSchema.modeShares.read(in: folder)
+        let column = OutputSchema.modeShares.index
+        func percent(_ row: [String?], _ name: String) -> String {
+            row[column(name)].flatMap(Double.init).map { HTML.number(100 * $0, 1) } ?? "–"
+        }
+        func interval(_ row: [String?], _ low: String, _ high: String) -> String {
+            row[column(low)] == nil ? "–" : percent(row, low) + "–" + percent(row, high)
+        }
+        let corrected = table.rows.contains { $0[column("corrected_share")] != nil }
+        let rows = table.rows.map { row in
+            [
+                row[column("time_band")] ?? "", row[column("travel_mode")] ?? "", row[column("trips")] ?? "",
+                row[column("persons")] ?? "", percent(row, "trip_share") + "%",
+                interval(row, "trip_share_low95", "trip_share_high95")
+            ] + (corrected ? [percent(row, "corrected_share") + "%", interval(row, "corrected_low95", "corrected_high95")] : [])
+        }
+        let source = table.rows.first.flatMap { $0[column("correction")] }
+        let k = published.minimumPersons
+        return "<section><h2>Planning tables</h2><p class=\"note\">Each main mode's share of trips, over the whole day and per time "
+            + "band of the departure on each person's clock, with its 95 % interval from a bootstrap over persons "
+            + "(\(ModeShareEstimate.defaultReplicates) replicates; mode_shares.csv). "
+            + (source.map {
+                "Corrected: the share most likely to have given the observed one through the classifier's confusion measured on "
+                    + "\(HTML.escape($0)), with an interval that also draws that evaluation again. "
+            } ?? "Not corrected for the classifier's confusion: give --confusion with `pipeline evaluate --json`'s output. ")
+            + "A row fewer than k = \(k) persons made, and whatever would give it away, is left out.</p>"
+            + HTML.table(
+                ["time band", "mode", "trips", "persons", "share", "95 % interval"] + (corrected ? ["corrected", "95 % interval"] : []),
+                rows, numeric: Set(2..<(corrected ? 8 : 6)))
+            + "</section>"
+    }
+}

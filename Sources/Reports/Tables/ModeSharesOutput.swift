@@ -1,0 +1,82 @@
+import Foundation
+import MobilityCore
+import Trips
+
+/// `mode_shares.csv`: each main mode's share of trips, whole day and per time band, with its
+/// 95 % interval over persons and, given a confusion matrix, the share corrected for it
+/// (`ModeShareTable`). Built like `od_grid.csv`, from the restricted `trips.csv`, the store's
+/// persons and their calendars, so a single run and `pipeline publish` after a Spark merge
+/// write the same bytes.
+public struct ModeSharesOutput {
+    public static let fileName = OutputSchema.modeShares.file
+    public var folder: String
+    /// Where `trips.csv` is. Default: `folder/restricted`.
+    public var tablesFolder: String
+    public var bands: TimeBands
+    public var minimumPersons: Int
+    public var correction: ConfusionCorrection?
+
+    public init(
+        folder: String, bands: TimeBands, minimumPersons: Int, correction: ConfusionCorrection? = nil, tablesFolder: String? = nil
+    ) {
+        (self.folder, self.bands, self.minimumPersons, self.correction) = (folder, bands, minimumPersons, correction)
+        self.tablesFolder = tablesFolder ?? OutputLayout.restricted(in: folder)
+    }
+
+    public struct Summary: Sendable, Codable {
+        public var rows = 0, suppressedPrimary = 0, suppressedComplementary = 0, minimumPersons = 0
+        /// Bootstrap replicates over persons behind each interval.
+        public var replicates = 0
+        /// What the correction's confusion matrix was measured on; null without one.
+        public var correction: String?
+        enum CodingKeys: String, CodingKey {
+            case rows, suppressedPrimary = "suppressed_primary", suppressedComplementary = "suppressed_complementary"
+            case minimumPersons = "k", replicates, correction
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(rows, forKey: .rows)
+            try container.encode(suppressedPrimary, forKey: .suppressedPrimary)
+            try container.encode(suppressedComplementary, forKey: .suppressedComplementary)
+            try container.encode(minimumPersons, forKey: .minimumPersons)
+            try container.encode(replicates, forKey: .replicates)
+            try container.encode(correction, forKey: .correction)
+        }
+    }
+
+    @discardableResult
+    public func write(persons: [String: String], calendars: LocalCalendars) throws -> Summary {
+        let (trips, trip) = (try OutputSchema.trips.read(in: tablesFolder), OutputSchema.trips.index)
+        let input = trips.rows.map { row in
+            let device = row[trip("device")] ?? ""
+            return ModeShareTable.Trip(
+                person: persons[device] ?? device, startSeconds: row[trip("started_unix_s")].flatMap(Double.init) ?? 0,
+                mode: row[trip("main_mode")] ?? unknownModeName)
+        }
+        let table = ModeShareTable(input, calendars: calendars, bands: bands, minimumPersons: minimumPersons, correction: correction)
+        try Self.csv(table, correction: correction).write(to: (folder as NSString).appendingPathComponent(Self.fileName))
+        return Summary(
+            rows: table.rows.count, suppressedPrimary: table.suppressedPrimary, suppressedComplementary: table.suppressedComplementary,
+            minimumPersons: minimumPersons, replicates: ModeShareEstimate.defaultReplicates, correction: correction?.source)
+    }
+
+    static func csv(_ table: ModeShareTable, correction: ConfusionCorrection?) -> CSVWriter {
+        var csv = CSVWriter(columns: OutputSchema.modeShares.names)
+        func share(_ value: Double?) -> String? { value.map { String(format: "%.4f", $0) } }
+        for row in table.rows {
+            let s = row.share
+            csv.append([
+                row.band, s.mode, String(s.trips), String(s.persons), share(s.share), share(s.low), share(s.high), share(s.corrected),
+                share(s.correctedLow), share(s.correctedHigh), correction?.source
+            ])
+        }
+        return csv
+    }
+
+    public static func text(_ s: Summary) -> String {
+        "mode shares: \(s.rows) rows published with 95 % intervals over persons (\(s.replicates) bootstrap replicates)"
+            + (s.correction.map { ", corrected for the classifier's confusion measured on \($0)" } ?? ", not corrected (no --confusion)")
+            + "; \(s.suppressedPrimary) rows made by fewer than k = \(s.minimumPersons) persons left out, and \(s.suppressedComplementary) more so that those cannot be worked out by subtraction"
+    }
+}

@@ -1,0 +1,66 @@
+import MobilityCore
+
+/// The modal split a city publishes (`mode_shares.csv`): each main mode's share of trips over
+/// the whole day and per time band, with its 95 % interval over persons, and, given the
+/// classifier's measured confusion, the share corrected for it with its own interval
+/// (`ModeShareEstimate`).
+///
+/// Privacy as the modal split's: a row fewer than k persons made is left out, and so are the
+/// rows that would give it away by subtraction (a band's rows add up to its trips, the bands'
+/// rows of a mode to its whole-day row: `ModalSplit`'s relations, audited by
+/// `CellSuppression`). Shares, intervals and corrections are computed over every trip, left-out
+/// rows included, as the modal split's shares are.
+public struct ModeShareTable: Sendable {
+    /// One trip as the table counts it.
+    public struct Trip: Sendable {
+        public var person: String, startSeconds: Double, mode: String
+        public init(person: String, startSeconds: Double, mode: String) {
+            (self.person, self.startSeconds, self.mode) = (person, startSeconds, mode)
+        }
+    }
+
+    public struct Row: Sendable, Equatable {
+        /// `all_day` or a band's name.
+        public var band: String
+        public var share: ModeShareEstimate.Share
+    }
+
+    public var rows: [Row]
+    public let minimumPersons: Int
+    /// Rows under k persons, and rows left out so those cannot be worked out.
+    public private(set) var suppressedPrimary = 0, suppressedComplementary = 0
+
+    public init(
+        _ trips: [Trip], calendars: LocalCalendars, bands: TimeBands, minimumPersons: Int, correction: ConfusionCorrection? = nil,
+        replicates: Int = ModeShareEstimate.defaultReplicates
+    ) {
+        self.minimumPersons = minimumPersons
+        let groups = [TimeBands.allDay] + bands.names
+        var counts: [String: [String: [String: Int]]] = [:] // band → person → mode → trips
+        var calendar: (person: String, keys: CalendarKeys)?
+        for trip in trips {
+            if calendar?.person != trip.person { calendar = (trip.person, calendars.person(trip.person)) }
+            let band = bands.name(startSeconds: trip.startSeconds, calendar: calendar!.keys)
+            counts[TimeBands.allDay, default: [:]][trip.person, default: [:]][trip.mode, default: 0] += 1
+            counts[band, default: [:]][trip.person, default: [:]][trip.mode, default: 0] += 1
+        }
+        var all: [Row] = []
+        // Every band over the whole day's modes: a band without car trips is evidence about cars too.
+        let modes = Array(Set(trips.map(\.mode)))
+        for group in groups {
+            guard let persons = counts[group] else { continue }
+            let estimate = ModeShareEstimate(persons: persons, modes: modes, correction: correction, replicates: replicates)
+            all += estimate.shares.filter { $0.trips > 0 }.map { Row(band: group, share: $0) }
+        }
+        // The modal split's relations: "all" is the whole day, "time_band" its bands.
+        let totals = all.map {
+            ModalTotal(
+                dimension: $0.band == TimeBands.allDay ? "all" : "time_band", key: $0.band == TimeBands.allDay ? "all" : $0.band,
+                mode: $0.share.mode, trips: $0.share.trips, distanceMeters: 0, durationSeconds: 0, persons: $0.share.persons)
+        }
+        let hidden = ModalSplit.suppressed(totals, minimumPersons: minimumPersons)
+        suppressedPrimary = all.filter { $0.share.persons < minimumPersons }.count
+        suppressedComplementary = hidden.count - suppressedPrimary
+        rows = all.enumerated().filter { !hidden.contains($0.offset) }.map(\.element)
+    }
+}
