@@ -97,6 +97,8 @@ extension PipelineError.Code {
     public static let invalidZoneLayer = Self(rawValue: "invalid_zone_layer")
     /// A `--confusion` file that cannot be read as a confusion matrix.
     public static let invalidConfusionMatrix = Self(rawValue: "invalid_confusion_matrix")
+    /// A `--population` or `--person-attributes` file that cannot be used.
+    public static let invalidPopulation = Self(rawValue: "invalid_population")
     /// Simulation parameters that describe no city.
     public static let invalidSimulation = Self(rawValue: "invalid_simulation")
 

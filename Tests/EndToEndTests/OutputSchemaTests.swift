@@ -18,14 +18,21 @@ import Testing
         let bundled = folder.file("bundled")
         // Two zones, west and east of Greenwich, so od_zones.csv is written too.
         _ = try! folder.write("hemispheres.geojson", PublishedFilesTests.hemispheres)
+        _ = try! folder.write("population.csv", PublishedFilesTests.hemispherePopulation)
         _ = try! cli.pipeline(
-            ["run", SharedData.projectRoot + "/traces", "--out", bundled, "--zones", "hemispheres.geojson"], in: folder.path)
+            [
+                "run", SharedData.projectRoot + "/traces", "--out", bundled, "--zones", "hemispheres.geojson", "--population",
+                "population.csv"
+            ], in: folder.path)
         _ = try! cli.pipeline(
             ["simulate", "--out", "city", "--devices", "6", "--days", "1", "--seed", "11", "--imu-rate", "0"], in: folder.path)
         // k = 1 here, so the OD grid and every heat map publish rows for the layers to hold.
         _ = try! folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
         _ = try! cli.pipeline(
-            ["run", "city", "--out", "city-out", "--config", "k1.yaml", "--allow-identifying-k", "--zones", "hemispheres.geojson"],
+            [
+                "run", "city", "--out", "city-out", "--config", "k1.yaml", "--allow-identifying-k", "--zones", "hemispheres.geojson",
+                "--population", "population.csv"
+            ],
             in: folder.path)
         return (bundled, folder.file("city-out"))
     }()
@@ -283,7 +290,7 @@ import Testing
     @Test func aRunThatChangedNothingLeavesTheGeoPackageAlone() throws {
         let gpkg = Self.runs.bundled + "/pipeline.gpkg"
         let before = try FileManager.default.attributesOfItem(atPath: gpkg)[.modificationDate] as? Date
-        let zones = ["--zones", Self.folder.file("hemispheres.geojson")] // as the run was made
+        let zones = ["--zones", Self.folder.file("hemispheres.geojson"), "--population", Self.folder.file("population.csv")] // as the run was made
         let again = try cli.pipeline(["run", SharedData.projectRoot + "/traces", "--out", Self.runs.bundled] + zones, in: Self.runs.bundled)
         #expect(again.stderr.contains("nothing changed since the last run"))
         #expect(try FileManager.default.attributesOfItem(atPath: gpkg)[.modificationDate] as? Date == before)

@@ -18,6 +18,9 @@ import Testing
         }.sorted()
     }
 
+    /// Residents of the two hemispheres, for weights.
+    static let hemispherePopulation = "zone_id,population\nwest,1000\neast,1000\n"
+
     /// A zone layer of two zones, west and east of Greenwich.
     static let hemispheres = """
         {"type":"FeatureCollection","features":[
@@ -30,7 +33,9 @@ import Testing
         let folder = try TemporaryFolder()
         let traces = SharedData.projectRoot + "/traces"
         try folder.write("hemispheres.geojson", Self.hemispheres)
-        let run = try cli.pipeline(["run", traces, "--out", "out", "--zones", "hemispheres.geojson"], in: folder.path)
+        try folder.write("population.csv", Self.hemispherePopulation)
+        let run = try cli.pipeline(
+            ["run", traces, "--out", "out", "--zones", "hemispheres.geojson", "--population", "population.csv"], in: folder.path)
         #expect(run.status == 2, "the cut-off upload is quarantined: \(run.stderr)")
         let out = folder.file("out")
 

@@ -19,10 +19,11 @@ import time
 from . import layout, renumber
 
 
-# The joined files `pipeline publish` reads (the OD grid and the GeoPackage draw from them):
+# The joined files `pipeline publish` reads (the OD grid, the planning tables and the GeoPackage draw from them):
 # joined before it starts. The others (modes.csv, events.csv and the GeoJSON files, 300 MB
 # at 1,600 device-days) are joined beside it.
-PUBLISH_READS = frozenset({"staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "rides.csv"})
+PUBLISH_READS = frozenset({"staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "rides.csv",
+                           "person_days.csv"})  # the planning tables count valid person-days
 
 
 def append_file(out, path):

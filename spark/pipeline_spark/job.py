@@ -344,8 +344,9 @@ def run_job(args, sc, SparkFiles, phases, planned):
     if located:
         log(located)
     phases.done("merged_store")
-    # The planning options too: od_zones.csv and mode_shares.csv are drawn by publish, from the joined tables.
-    passed = run_options(run_args, "--config", "--model", "--zones", "--zone-id", "--zone-name", "--time-band", "--confusion")
+    # The planning options too: the weights, od_zones.csv and mode_shares.csv are drawn by publish, from the joined tables.
+    passed = run_options(run_args, "--config", "--model", "--zones", "--zone-id", "--zone-name", "--time-band", "--confusion",
+                         "--population", "--person-attributes")
     if args.report_model and "--model" not in passed:
         passed += ["--model", args.report_model]
     finish = {"run_dir": run_dir, "out": out, "part_dirs": part_dirs, "indices": [r["index"] for r in results],

@@ -129,7 +129,7 @@ class SparkEquivalence(CityRuns):
         marker = os.path.join(cls.work, "fail-once")
         open(marker, "w").close()
         command = [os.path.join(ROOT, "scripts", "spark_run.sh"), traces, "--out", cls.spark, "--partitions", "3", "--csv",
-                   "--fail-first-attempt", marker, "--"] + planning
+                   "--fail-first-attempt", marker]
         cls.cluster, cls.killed = os.environ.get("SPARK_TEST_CLUSTER"), None
         if cls.cluster:
             cls.pause = os.path.join(cls.work, "pause")
@@ -137,6 +137,7 @@ class SparkEquivalence(CityRuns):
             open(os.path.join(cls.pause, "pause"), "w").close()
             with open(os.path.join(cls.cluster, "master.url")) as f:
                 command += ["--master", f.read().strip(), "--pause-first-attempt", cls.pause]
+        command += ["--"] + planning  # every part's `pipeline run`, and publish, get them
         with open(os.path.join(cls.work, "job.log"), "w+") as log:
             job = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, text=True)
             if cls.cluster:

@@ -7,6 +7,17 @@ import Trips
 /// The files a run's planning settings name, read before any work so a bad one stops the run
 /// at once.
 enum PlanningInputs {
+    /// Every file of the settings, read.
+    struct Loaded: Sendable {
+        var zones: ZoneLayer?
+        var confusion: ConfusionCorrection?
+        var population: Population?
+    }
+
+    static func load(_ planning: PlanningParameters) throws -> Loaded {
+        Loaded(zones: try zones(planning), confusion: try confusion(planning), population: try population(planning))
+    }
+
     /// The zone layer (`planning.zones`, `--zones`): a GeoPackage's first feature table
     /// (`.gpkg`), else GeoJSON.
     static func zones(_ planning: PlanningParameters) throws -> ZoneLayer? {
@@ -32,6 +43,36 @@ enum PlanningInputs {
         let (counts, source) = try ConfusionCountsReader.read(path: path)
         return ConfusionCorrection(
             counts: counts.map { .init(person: $0.person, truth: $0.truth, predicted: $0.predicted, count: $0.count) }, source: source)
+    }
+
+    /// What expansion weights are raked to (`planning.population`, `--population`), with the
+    /// persons' categories (`planning.person_attributes`); nil without a population.
+    static func population(_ planning: PlanningParameters) throws -> Population? {
+        guard let path = planning.population else {
+            if let attributes = planning.personAttributes {
+                throw PipelineError(
+                    .invalidPopulation, path: attributes,
+                    reason: "person attributes are raked to a population's margins: give --population too")
+            }
+            return nil
+        }
+        guard planning.zones != nil else {
+            throw PipelineError(.invalidPopulation, path: path, reason: "weights go by each person's home zone: give --zones too")
+        }
+        for file in [path] + [planning.personAttributes].compactMap({ $0 }) where !FileManager.default.fileExists(atPath: file) {
+            throw PipelineError(.invalidPopulation, path: file, reason: "no such file (planning.population, person_attributes)")
+        }
+        let (zones, margins) = try PopulationReader.population(path: path)
+        let attributes = try planning.personAttributes.map(PopulationReader.personAttributes) ?? [:]
+        return Population(path: path, zones: zones, margins: margins, attributes: attributes)
+    }
+
+    /// A population to weight to, as read.
+    struct Population: Sendable {
+        var path: String
+        var zones: [String: Double]
+        var margins: [String: [String: Double]]
+        var attributes: [String: [String: String]]
     }
 
     /// The features of a GeoPackage in EPSG:4326, as zones' fences.

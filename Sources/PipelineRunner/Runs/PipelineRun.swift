@@ -89,6 +89,8 @@ public struct PipelineRun {
         /// `mode_shares.csv`: rows published with their intervals, the correction's source, and
         /// what was left out; nil in a partial run.
         @NullEncodable public var modeShares: ModeSharesOutput.Summary?
+        /// The persons' expansion weights (`person_weights.csv`); nil without `--population`.
+        @NullEncodable public var weights: PersonWeightsOutput.Summary?
         /// The geofence OD table's published pairs and those under k persons, suppressed (`od_matrix.csv`).
         @NullEncodable public var odMatrix: ODMatrixCounts?
         /// The modal split's published rows and those left out under k persons (`modal_split.csv`).
@@ -131,7 +133,8 @@ public struct PipelineRun {
                 checkins
             case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells, legsByModeSource =
                 "legs_by_mode_source"
-            case suppressedCells = "suppressed_cells", odGrid = "od_grid", odZones = "od_zones", modeShares = "mode_shares", odMatrix =
+            case suppressedCells = "suppressed_cells", odGrid = "od_grid", odZones = "od_zones", modeShares = "mode_shares", weights,
+                odMatrix =
                 "od_matrix", modalSplit =
                 "modal_split", coverage,
                 zoneSources = "zone_sources", zones, rides,
@@ -170,11 +173,20 @@ public struct PipelineRun {
 
     public func run(progress: ProgressReporter) throws -> Summary {
         try InputPath.requireExisting(inputs) // a mistyped or unmounted path: exit 1, and no store is created
-        return try StoreSession.run(storePath: storePath, temporaryFolder: temporaryFolder) { try run(store: $0, progress: progress) }
+        // Read first: a planning file that cannot be used stops the run before any store is made.
+        let planning = partial ? PlanningInputs.Loaded() : try PlanningInputs.load(configuration.planning)
+        return try StoreSession.run(storePath: storePath, temporaryFolder: temporaryFolder) {
+            try run(store: $0, progress: progress, planning: planning)
+        }
     }
 
     /// Every stage on a command's open store (`forget` rebuilds in its own session).
     public func run(store: PipelineStore, progress: ProgressReporter) throws -> Summary {
+        try run(
+            store: store, progress: progress, planning: partial ? PlanningInputs.Loaded() : try PlanningInputs.load(configuration.planning))
+    }
+
+    func run(store: PipelineStore, progress: ProgressReporter, planning: PlanningInputs.Loaded) throws -> Summary {
         var summary = Summary(outputFolder: outputFolder, partial: partial)
         if partial,
             let file = Self.outputNames.first(where: {
@@ -197,9 +209,7 @@ public struct PipelineRun {
                         + "\(OutputLayout.restricted(in: outputFolder)) now, apart from what publishes")
             }
         }
-        // Read first: a zone layer that cannot be used stops the run before any work.
-        let zones = partial ? nil : try PlanningInputs.zones(configuration.planning)
-        let confusion = partial ? nil : try PlanningInputs.confusion(configuration.planning)
+        let (zones, confusion, population) = (planning.zones, planning.confusion, planning.population)
         var clock = Date()
         func lap(_ stage: String) { summary.stageSeconds[stage] = Date().timeIntervalSince(clock); clock = Date() }
 
@@ -248,7 +258,7 @@ public struct PipelineRun {
                 let published = try? JSONDecoder().decode(PublishedOD.self, from: Data(text.utf8))
             {
                 (summary.odGrid, summary.odMatrix, summary.modalSplit) = (published.odGrid, published.odMatrix, published.modalSplit)
-                (summary.odZones, summary.modeShares) = (published.odZones, published.modeShares)
+                (summary.odZones, summary.modeShares, summary.weights) = (published.odZones, published.modeShares, published.weights)
             }
             progress.log("nothing changed since the last run: outputs in \(outputFolder) are up to date")
             return summary
@@ -329,13 +339,14 @@ public struct PipelineRun {
             let stage = PublishStage(
                 store: store, outputFolder: outputFolder, tablesFolder: restrictedFolder, modelPath: modelPath, calendar: calendar,
                 heatMap: configuration.heatmap, zones: zones, bands: configuration.planning.bands,
-                confusion: confusion)
+                confusion: confusion, population: population)
             let (_, published) = try stage.run {}
             published.notes.forEach(progress.log)
             (summary.odGrid, summary.odZones, summary.modeShares) = (published.odGrid, published.odZones, published.modeShares)
+            summary.weights = published.weights
             let od = PublishedOD(
-                odGrid: published.odGrid, odZones: published.odZones, modeShares: published.modeShares, odMatrix: summary.odMatrix,
-                modalSplit: summary.modalSplit)
+                odGrid: published.odGrid, odZones: published.odZones, modeShares: published.modeShares, weights: published.weights,
+                odMatrix: summary.odMatrix, modalSplit: summary.modalSplit)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys] // the same bytes on every run (the golden record compares the store)
             try store.setDerivedState(Self.publishedODKey, String(decoding: try encoder.encode(od), as: UTF8.self))
@@ -521,8 +532,11 @@ public struct PipelineRun {
         for line in try store.inputIdentities() { hash.update(data: Data((line + "\n").utf8)) }
         var configuration = configuration
         if let zones { configuration.planning.zones = "sha256:" + (try ContentHash.sha256(path: zones.path)) }
-        if let confusion = configuration.planning.confusion {
-            configuration.planning.confusion = "sha256:" + (try ContentHash.sha256(path: confusion))
+        // The planning files by their content, so a moved or renamed copy changes nothing.
+        for file in [\PlanningParameters.confusion, \.population, \.personAttributes] {
+            if let path = configuration.planning[keyPath: file] {
+                configuration.planning[keyPath: file] = "sha256:" + (try ContentHash.sha256(path: path))
+            }
         }
         hash.update(data: try JSONText.data(configuration, keys: .asDeclared, layout: .compact))
         if !configuration.classification.rulesOnly, FileManager.default.fileExists(atPath: configuration.classification.model) {
@@ -594,6 +608,7 @@ struct PublishedOD: Codable {
     var odGrid: ODGridOutput.Summary?
     var odZones: ZoneODOutput.Summary?
     var modeShares: ModeSharesOutput.Summary?
+    var weights: PersonWeightsOutput.Summary?
     var odMatrix: ODMatrixCounts?
     var modalSplit: ModalSplitCounts?
 }

@@ -44,6 +44,8 @@ public struct PublishRun: Sendable {
         @NullEncodable public var odZones: ZoneODOutput.Summary?
         /// null without the per-device tables.
         @NullEncodable public var modeShares: ModeSharesOutput.Summary?
+        /// null without a population.
+        @NullEncodable public var weights: PersonWeightsOutput.Summary?
         public var files: [String] = []
         /// Wall seconds of each stage (reductions, heat_maps, od_grid, quarantine, report,
         /// geopackage; the report and the GeoPackage run beside the others and wait for the heat
@@ -52,23 +54,25 @@ public struct PublishRun: Sendable {
         /// Logged, not printed in `--json`.
         var notes: [String] = []
         enum CodingKeys: String, CodingKey {
-            case heatMaps = "heat_maps", cells, quarantined, odGrid = "od_grid", odZones = "od_zones", modeShares = "mode_shares", files,
+            case heatMaps = "heat_maps", cells, quarantined, odGrid = "od_grid", odZones = "od_zones", modeShares = "mode_shares", weights,
+                files,
                 stageSeconds = "stage_seconds"
         }
     }
 
     public func run(progress: ProgressReporter) throws -> Summary {
-        let zones = try PlanningInputs.zones(planning)
-        let confusion = try PlanningInputs.confusion(planning)
+        let (zones, confusion, population) = try {
+            let l = try PlanningInputs.load(planning); return (l.zones, l.confusion, l.population)
+        }()
         return try StoreSession.run(storePath: storePath) { store in
             let stage = PublishStage(
                 store: store, outputFolder: outputFolder, tablesFolder: tablesFolder ?? OutputLayout.restricted(in: outputFolder),
                 modelPath: modelPath, calendar: calendar, heatMap: heatMapParameters, zones: zones, bands: planning.bands,
-                confusion: confusion)
+                confusion: confusion, population: population)
             var (summary, outcome) = try stage.run { [self] in try heatMapFiles(store: store) }
             (summary.notes + outcome.notes).forEach(progress.log)
             (summary.odGrid, summary.odZones, summary.quarantined) = (outcome.odGrid, outcome.odZones, outcome.quarantined)
-            summary.modeShares = outcome.modeShares
+            (summary.modeShares, summary.weights) = (outcome.modeShares, outcome.weights)
             summary.files += outcome.files
             summary.stageSeconds.merge(outcome.stageSeconds) { $1 }
             return summary

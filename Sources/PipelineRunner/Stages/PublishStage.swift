@@ -29,6 +29,8 @@ struct PublishStage: Sendable {
     var bands = TimeBands()
     /// The classifier's measured confusion, for `mode_shares.csv`'s corrected shares; nil: none.
     var confusion: ConfusionCorrection? = nil
+    /// The population the persons are weighted to (`person_weights.csv`, the weighted columns); nil: none.
+    var population: PlanningInputs.Population? = nil
 
     struct Outcome {
         /// Nil when the per-device tables were not there to draw it from.
@@ -37,6 +39,8 @@ struct PublishStage: Sendable {
         var odZones: ZoneODOutput.Summary?
         /// Nil without the per-device tables.
         var modeShares: ModeSharesOutput.Summary?
+        /// Nil without a population, or without the per-device tables.
+        var weights: PersonWeightsOutput.Summary?
         /// Files in the store's quarantine.
         var quarantined = 0
         var files: [String] = []
@@ -107,31 +111,8 @@ struct PublishStage: Sendable {
             outcome.files.append((outputFolder as NSString).appendingPathComponent(ODGridOutput.fileName))
         }
         step("od_grid")
-        if let zones, FileManager.default.fileExists(atPath: (tablesFolder as NSString).appendingPathComponent(OutputSchema.trips.file)) {
-            let od = try ZoneODOutput(
-                folder: outputFolder, layer: zones, bands: bands, minimumPersons: heatMap.minimumPersons, tablesFolder: tablesFolder
-            )
-            .write(persons: try store.devicePersons(), calendars: try store.localCalendars(dataset: calendar))
-            try store.setDerivedState(PipelineStore.odZonesKey, ZoneODOutput.text(od)) // for the report
-            outcome.odZones = od
-            outcome.notes.append(ZoneODOutput.text(od))
-            outcome.files.append((outputFolder as NSString).appendingPathComponent(ZoneODOutput.fileName))
-        } else {
-            try store.setDerivedState(PipelineStore.odZonesKey, "")
-            try? FileManager.default.removeItem(atPath: (outputFolder as NSString).appendingPathComponent(ZoneODOutput.fileName))
-        }
-        step("od_zones")
-        if FileManager.default.fileExists(atPath: (tablesFolder as NSString).appendingPathComponent(OutputSchema.trips.file)) {
-            let shares = try ModeSharesOutput(
-                folder: outputFolder, bands: bands, minimumPersons: heatMap.minimumPersons, correction: confusion,
-                tablesFolder: tablesFolder
-            ).write(persons: try store.devicePersons(), calendars: try store.localCalendars(dataset: calendar))
-            try store.setDerivedState(PipelineStore.modeSharesKey, ModeSharesOutput.text(shares)) // for the report
-            outcome.modeShares = shares
-            outcome.notes.append(ModeSharesOutput.text(shares))
-            outcome.files.append((outputFolder as NSString).appendingPathComponent(ModeSharesOutput.fileName))
-        }
-        step("mode_shares")
+        outcome = try planningFiles(into: outcome)
+        clock = Date()
         let quarantined = try store.quarantinedFiles()
         outcome.quarantined = Set(quarantined.map(\.path)).count
         let quarantine = OutputLayout.path("quarantine.csv", in: outputFolder)

@@ -20,12 +20,14 @@ extension ReportPage {
             row[column(low)] == nil ? "–" : percent(row, low) + "–" + percent(row, high)
         }
         let corrected = table.rows.contains { $0[column("corrected_share")] != nil }
+        let weighted = table.rows.contains { $0[column("share_weighted")] != nil }
         let rows = table.rows.map { row in
             [
                 row[column("time_band")] ?? "", row[column("travel_mode")] ?? "", row[column("trips")] ?? "",
                 row[column("persons")] ?? "", percent(row, "trip_share") + "%",
                 interval(row, "trip_share_low95", "trip_share_high95")
             ] + (corrected ? [percent(row, "corrected_share") + "%", interval(row, "corrected_low95", "corrected_high95")] : [])
+                + (weighted ? [percent(row, "share_weighted") + "%", row[column("trips_weighted")] ?? ""] : [])
         }
         let source = table.rows.first.flatMap { $0[column("correction")] }
         let k = published.minimumPersons
@@ -36,10 +38,16 @@ extension ReportPage {
                 "Corrected: the share most likely to have given the observed one through the classifier's confusion measured on "
                     + "\(HTML.escape($0)), with an interval that also draws that evaluation again. "
             } ?? "Not corrected for the classifier's confusion: give --confusion with `pipeline evaluate --json`'s output. ")
-            + "A row fewer than k = \(k) persons made, and whatever would give it away, is left out.</p>"
+            + (weighted
+                ? "Weighted: each person expanded to their home zone's residents and raked to the population's margins, "
+                    + "trips per valid day (person_weights.csv), so weighted trips are the population's on an average day. "
+                : "Not weighted to the population: give --population. ")
+            + "Only the trips of valid person-days count. A row fewer than k = \(k) persons made (unweighted), and whatever would give it "
+            + "away, is left out.</p>"
             + HTML.table(
-                ["time band", "mode", "trips", "persons", "share", "95 % interval"] + (corrected ? ["corrected", "95 % interval"] : []),
-                rows, numeric: Set(2..<(corrected ? 8 : 6)))
+                ["time band", "mode", "trips", "persons", "share", "95 % interval"] + (corrected ? ["corrected", "95 % interval"] : [])
+                    + (weighted ? ["weighted share", "weighted trips per day"] : []),
+                rows, numeric: Set(2..<(6 + (corrected ? 2 : 0) + (weighted ? 2 : 0))))
             + "</section>"
     }
 }

@@ -5,8 +5,8 @@ import Trips
 /// `mode_shares.csv`: each main mode's share of trips, whole day and per time band, with its
 /// 95 % interval over persons and, given a confusion matrix, the share corrected for it
 /// (`ModeShareTable`). Built like `od_grid.csv`, from the restricted `trips.csv`, the store's
-/// persons and their calendars, so a single run and `pipeline publish` after a Spark merge
-/// write the same bytes.
+/// persons and their calendars (`PlanningSample`: the trips of valid person-days), so a single
+/// run and `pipeline publish` after a Spark merge write the same bytes.
 public struct ModeSharesOutput {
     public static let fileName = OutputSchema.modeShares.file
     public var folder: String
@@ -29,9 +29,11 @@ public struct ModeSharesOutput {
         public var replicates = 0
         /// What the correction's confusion matrix was measured on; null without one.
         public var correction: String?
+        /// Person-days under the coverage threshold, and their trips, left out (`PlanningSample`).
+        public var excludedPersonDays = 0, excludedTrips = 0
         enum CodingKeys: String, CodingKey {
             case rows, suppressedPrimary = "suppressed_primary", suppressedComplementary = "suppressed_complementary"
-            case minimumPersons = "k", replicates, correction
+            case minimumPersons = "k", replicates, correction, excludedPersonDays = "excluded_person_days", excludedTrips = "excluded_trips"
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -42,17 +44,19 @@ public struct ModeSharesOutput {
             try container.encode(minimumPersons, forKey: .minimumPersons)
             try container.encode(replicates, forKey: .replicates)
             try container.encode(correction, forKey: .correction)
+            try container.encode(excludedPersonDays, forKey: .excludedPersonDays)
+            try container.encode(excludedTrips, forKey: .excludedTrips)
         }
     }
 
+    /// Writes `mode_shares.csv` of the sample's trips (those of valid person-days); with
+    /// `weights`, the weighted trips and shares beside.
     @discardableResult
-    public func write(persons: [String: String], calendars: LocalCalendars) throws -> Summary {
-        let (trips, trip) = (try OutputSchema.trips.read(in: tablesFolder), OutputSchema.trips.index)
-        let input = trips.rows.map { row in
-            let device = row[trip("device")] ?? ""
-            return ModeShareTable.Trip(
-                person: persons[device] ?? device, startSeconds: row[trip("started_unix_s")].flatMap(Double.init) ?? 0,
-                mode: row[trip("main_mode")] ?? unknownModeName)
+    public func write(_ sample: PlanningSample, calendars: LocalCalendars, weights: ExpansionWeights? = nil) throws -> Summary {
+        let input = sample.trips.map { trip in
+            ModeShareTable.Trip(
+                person: trip.person, startSeconds: trip.startSeconds, mode: trip.mainMode,
+                dailyWeight: weights.map { $0.dailyWeights[trip.person] ?? 0 })
         }
         let table = ModeShareTable(input, calendars: calendars, bands: bands, minimumPersons: minimumPersons, correction: correction)
         try Self.csv(table, correction: correction).write(to: (folder as NSString).appendingPathComponent(Self.fileName))
@@ -68,7 +72,9 @@ public struct ModeSharesOutput {
             let s = row.share
             csv.append([
                 row.band, s.mode, String(s.trips), String(s.persons), share(s.share), share(s.low), share(s.high), share(s.corrected),
-                share(s.correctedLow), share(s.correctedHigh), correction?.source
+                share(s.correctedLow), share(s.correctedHigh), row.tripsWeighted.map { String(format: "%.1f", $0) },
+                share(row.shareWeighted),
+                correction?.source
             ])
         }
         return csv

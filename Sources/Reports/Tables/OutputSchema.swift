@@ -156,17 +156,23 @@ public struct OutputSchema: Sendable {
 
     public static let odZones = OutputSchema(
         "od_zones.csv",
-        "Trips between the zones of a planner's layer (--zones, planning.zones), over the whole day (`all_day`) and per time band of the departure on the local clock (planning.time_bands: am_peak 07:00-10:00, pm_peak 16:00-19:00, off_peak by default), from origin to destination staypoint; a row made by fewer than k persons is suppressed, and so is a second band row of its pair where the first could be read from the all_day row.",
+        "Trips between the zones of a planner's layer (--zones, planning.zones), over the whole day (`all_day`) and per time band of the departure on the local clock (planning.time_bands: am_peak 07:00-10:00, pm_peak 16:00-19:00, off_peak by default), from origin to destination staypoint, of the trips of valid person-days (person_days.minimum_coverage); with --population, `trips_weighted` expands them to the population's average day. A row made by fewer than k persons (unweighted) is suppressed, and so is a second band row of its pair where the first could be read from the all_day row.",
         "time_band text, origin_zone_id text, origin_zone_name text, destination_zone_id text, destination_zone_name text, "
             + "origin_center_lat_deg real, origin_center_lon_deg real, destination_center_lat_deg real, destination_center_lon_deg real, "
-            + "trips integer, devices integer, persons integer, median_duration_s real, median_distance_m real",
+            + "trips integer, devices integer, persons integer, median_duration_s real, median_distance_m real, trips_weighted real",
         columns(modeNames.map { "share_\($0)" }, .real))
 
     public static let modeShares = OutputSchema(
         "mode_shares.csv",
-        "Each main mode's share of trips over the whole day (`all_day`) and per time band of the departure (planning.time_bands), with its 95 % interval from a bootstrap over persons (1,000 replicates); with --confusion, the share corrected for the classifier's measured confusion (EM, Saerens et al. 2002) with its interval, and what the matrix was measured on (`correction`). A row fewer than k persons made, and any row that would give it away by subtraction, is left out (shares are of every trip).",
+        "Each main mode's share of trips over the whole day (`all_day`) and per time band of the departure (planning.time_bands), with its 95 % interval from a bootstrap over persons (1,000 replicates); with --confusion, the share corrected for the classifier's measured confusion (EM, Saerens et al. 2002) with its interval, and what the matrix was measured on (`correction`). Of the trips of valid person-days; with --population, `trips_weighted` and `share_weighted` expand them to the population's average day. A row fewer than k persons made (unweighted), and any row that would give it away by subtraction, is left out (shares are of every trip counted).",
         "time_band text, travel_mode text, trips integer, persons integer, trip_share real, trip_share_low95 real, trip_share_high95 real, "
-            + "corrected_share real, corrected_low95 real, corrected_high95 real, correction text")
+            + "corrected_share real, corrected_low95 real, corrected_high95 real, trips_weighted real, share_weighted real, correction text"
+    )
+
+    public static let personWeights = OutputSchema(
+        "person_weights.csv",
+        "With --population: each person's expansion weight to the population (home zone, raked to the margins; docs/planning.md), their valid person-days and the weight per valid day that expands their trips to an average day; the reason where a person has none.",
+        "person text, home_zone_id text, valid_days integer, weight real, daily_weight real, unweighted_reason text")
 
     public static let modalSplit = OutputSchema(
         "modal_split.csv",
@@ -265,8 +271,7 @@ public struct OutputSchema: Sendable {
     /// Every CSV file `pipeline run` writes, in the order of the schema page.
     public static let runFiles: [OutputSchema] = [
         modes, staypoints, dwells, locations, triplegs, trips, odMatrix, odGrid, odZones, modeShares, modalSplit, deviceStats, personDays,
-        untracked,
-        tours,
+        untracked, tours, personWeights,
         heatMap, rides, stops, events, trainComfort, routeComfort, quarantine
     ]
 

@@ -3,9 +3,8 @@ import MobilityCore
 import Trips
 
 /// `od_zones.csv`: the origin–destination table between a planner's zones (`ZoneOD`), whole
-/// day and per time band. Built, like `od_grid.csv`, from the restricted `trips.csv` and
-/// `staypoints.csv`, the store's persons and their local calendars, so a single run and
-/// `pipeline publish` after a Spark merge count the same trips with the same code.
+/// day and per time band, of the trips of valid person-days (`PlanningSample`), expanded to
+/// the population where weights are given.
 public struct ZoneODOutput {
     public static let fileName = OutputSchema.odZones.file
     /// Where `od_zones.csv` goes.
@@ -27,6 +26,8 @@ public struct ZoneODOutput {
         public var rows = 0, pairs = 0, publishedTrips = 0
         public var suppressedPairs = 0, suppressedTrips = 0, suppressedBandRows = 0, complementaryRows = 0
         public var outsideTrips = 0, unplacedTrips = 0
+        /// Person-days under the coverage threshold, and their trips, left out (`PlanningSample`).
+        public var excludedPersonDays = 0, excludedTrips = 0
         public var minimumPersons = 0
         /// The bands, each `name HH:MM-HH:MM`, then the rest of the day's name.
         public var timeBands: [String] = []
@@ -34,31 +35,21 @@ public struct ZoneODOutput {
             case layer, zones, droppedFeatures = "dropped_features", rows, pairs, publishedTrips = "published_trips"
             case suppressedPairs = "suppressed_pairs", suppressedTrips = "suppressed_trips", suppressedBandRows = "suppressed_band_rows"
             case complementaryRows = "complementary_rows", outsideTrips = "outside_trips", unplacedTrips = "unplaced_trips"
-            case minimumPersons = "k", timeBands = "time_bands"
+            case minimumPersons = "k", timeBands = "time_bands", excludedPersonDays = "excluded_person_days"
+            case excludedTrips = "excluded_trips"
         }
     }
 
-    /// Writes `od_zones.csv`, each trip's device counted as its person in `persons` (the device
-    /// itself where none is named), its band read on that person's clock in `calendars`.
+    /// Writes `od_zones.csv` of the sample's trips (those of valid person-days), each trip's band
+    /// read on its person's clock in `calendars`; with `weights`, each row's trips expanded.
     @discardableResult
-    public func write(persons: [String: String], calendars: LocalCalendars) throws -> Summary {
-        let (stays, stay) = (try OutputSchema.staypoints.read(in: tablesFolder), OutputSchema.staypoints.index)
-        var places: [String: (latitude: Double, longitude: Double)] = [:]
-        for row in stays.rows {
-            guard let id = row[stay("staypoint_id")], let lat = row[stay("lat")].flatMap(Double.init),
-                let lon = row[stay("lon")].flatMap(Double.init)
-            else { continue }
-            places[id] = (lat, lon)
-        }
-        let (trips, trip) = (try OutputSchema.trips.read(in: tablesFolder), OutputSchema.trips.index)
-        let input = trips.rows.map { row in
-            let device = row[trip("device")] ?? ""
-            return ZoneOD.Trip(
-                device: device, person: persons[device] ?? device, startSeconds: row[trip("started_unix_s")].flatMap(Double.init) ?? 0,
-                origin: row[trip("origin_staypoint_id")].flatMap { places[$0] },
-                destination: row[trip("destination_staypoint_id")].flatMap { places[$0] },
-                durationSeconds: row[trip("duration_s")].flatMap(Double.init) ?? 0,
-                distanceMeters: row[trip("distance_m")].flatMap(Double.init) ?? 0, mainMode: row[trip("main_mode")] ?? "unknown")
+    public func write(_ sample: PlanningSample, calendars: LocalCalendars, weights: ExpansionWeights? = nil) throws -> Summary {
+        let input = sample.trips.map { trip in
+            ZoneOD.Trip(
+                device: trip.device, person: trip.person, startSeconds: trip.startSeconds, origin: trip.origin,
+                destination: trip.destination,
+                durationSeconds: trip.durationSeconds, distanceMeters: trip.distanceMeters, mainMode: trip.mainMode,
+                dailyWeight: weights.map { $0.dailyWeights[trip.person] ?? 0 })
         }
         let od = ZoneOD(input, layer: layer, calendars: calendars, bands: bands, minimumPersons: minimumPersons)
         try Self.csv(od, layer: layer).write(to: (folder as NSString).appendingPathComponent(Self.fileName))
@@ -81,7 +72,9 @@ public struct ZoneODOutput {
                 [
                     row.band, o.id, o.name, d.id, d.name, degrees(o.center.latitudeDegrees), degrees(o.center.longitudeDegrees),
                     degrees(d.center.latitudeDegrees), degrees(d.center.longitudeDegrees), String(row.trips), String(row.devices),
-                    String(row.persons), String(format: "%.1f", row.medianDurationSeconds), String(format: "%.1f", row.medianDistanceMeters)
+                    String(row.persons), String(format: "%.1f", row.medianDurationSeconds),
+                    String(format: "%.1f", row.medianDistanceMeters),
+                    row.tripsWeighted.map { String(format: "%.1f", $0) }
                 ] + OutputSchema.modeNames.map { String(format: "%.4f", row.modeShares[$0] ?? 0) })
         }
         return csv

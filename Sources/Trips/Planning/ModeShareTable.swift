@@ -14,8 +14,10 @@ public struct ModeShareTable: Sendable {
     /// One trip as the table counts it.
     public struct Trip: Sendable {
         public var person: String, startSeconds: Double, mode: String
-        public init(person: String, startSeconds: Double, mode: String) {
-            (self.person, self.startSeconds, self.mode) = (person, startSeconds, mode)
+        /// Its person's expansion weight per valid day; nil without weights.
+        public var dailyWeight: Double?
+        public init(person: String, startSeconds: Double, mode: String, dailyWeight: Double? = nil) {
+            (self.person, self.startSeconds, self.mode, self.dailyWeight) = (person, startSeconds, mode, dailyWeight)
         }
     }
 
@@ -23,6 +25,9 @@ public struct ModeShareTable: Sendable {
         /// `all_day` or a band's name.
         public var band: String
         public var share: ModeShareEstimate.Share
+        /// The mode's trips expanded to the population's average day, and their share of the
+        /// band's; nil without weights. k still counts the persons of `share`, unweighted.
+        public var tripsWeighted: Double? = nil, shareWeighted: Double? = nil
     }
 
     public var rows: [Row]
@@ -37,12 +42,16 @@ public struct ModeShareTable: Sendable {
         self.minimumPersons = minimumPersons
         let groups = [TimeBands.allDay] + bands.names
         var counts: [String: [String: [String: Int]]] = [:] // band → person → mode → trips
+        var weighted: [String: [String: Double]] = [:] // band → mode → weighted trips
+        let hasWeights = trips.contains { $0.dailyWeight != nil }
         var calendar: (person: String, keys: CalendarKeys)?
         for trip in trips {
             if calendar?.person != trip.person { calendar = (trip.person, calendars.person(trip.person)) }
             let band = bands.name(startSeconds: trip.startSeconds, calendar: calendar!.keys)
-            counts[TimeBands.allDay, default: [:]][trip.person, default: [:]][trip.mode, default: 0] += 1
-            counts[band, default: [:]][trip.person, default: [:]][trip.mode, default: 0] += 1
+            for group in [TimeBands.allDay, band] {
+                counts[group, default: [:]][trip.person, default: [:]][trip.mode, default: 0] += 1
+                weighted[group, default: [:]][trip.mode, default: 0] += trip.dailyWeight ?? 0
+            }
         }
         var all: [Row] = []
         // Every band over the whole day's modes: a band without car trips is evidence about cars too.
@@ -50,7 +59,16 @@ public struct ModeShareTable: Sendable {
         for group in groups {
             guard let persons = counts[group] else { continue }
             let estimate = ModeShareEstimate(persons: persons, modes: modes, correction: correction, replicates: replicates)
-            all += estimate.shares.filter { $0.trips > 0 }.map { Row(band: group, share: $0) }
+            // Added in mode order: a dictionary's order would change the last digit from run to run.
+            let whole = weighted[group]!.sorted { $0.key < $1.key }.reduce(0) { $0 + $1.value }
+            all += estimate.shares.filter { $0.trips > 0 }.map { share in
+                var row = Row(band: group, share: share)
+                if hasWeights {
+                    row.tripsWeighted = weighted[group]![share.mode] ?? 0
+                    row.shareWeighted = whole > 0 ? row.tripsWeighted! / whole : 0
+                }
+                return row
+            }
         }
         // The modal split's relations: "all" is the whole day, "time_band" its bands.
         let totals = all.map {

@@ -18,6 +18,12 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
     /// shares: `pipeline evaluate --json`'s output, or a CSV `true_mode,predicted_mode,count`
     /// with an optional `person` column. Null: shares are not corrected.
     public var confusion: String?
+    /// Residents per zone of `zones` (`zone_id,population`, optional `variable:category`
+    /// margin columns) to weight the panel to (`ExpansionWeights`). Null: no weights.
+    public var population: String?
+    /// Each person's category of each margin variable (`person,<variable>…`), for raking to the
+    /// population's `variable:category` margins. Null: zones only.
+    public var personAttributes: String?
 
     public init() {}
 
@@ -33,7 +39,9 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
         return nil
     }
 
-    enum CodingKeys: String, CodingKey { case timeBands, otherTimeBand, zones, zoneIdProperty, zoneNameProperty, confusion }
+    enum CodingKeys: String, CodingKey {
+        case timeBands, otherTimeBand, zones, zoneIdProperty, zoneNameProperty, confusion, population, personAttributes
+    }
 
     /// A key a stored configuration of an earlier version lacks takes its default.
     public init(from decoder: Decoder) throws {
@@ -44,9 +52,11 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
         zoneIdProperty = try container.decodeIfPresent(String.self, forKey: .zoneIdProperty) ?? zoneIdProperty
         zoneNameProperty = try container.decodeIfPresent(String.self, forKey: .zoneNameProperty) ?? zoneNameProperty
         confusion = try container.decodeIfPresent(String.self, forKey: .confusion)
+        population = try container.decodeIfPresent(String.self, forKey: .population)
+        personAttributes = try container.decodeIfPresent(String.self, forKey: .personAttributes)
     }
 
-    /// Every key written, `zones` and `confusion` as null when unset, so the printed configuration shows it.
+    /// Every key written, the files as null when unset, so the printed configuration shows it.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(timeBands, forKey: .timeBands)
@@ -55,5 +65,7 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
         try container.encode(zoneIdProperty, forKey: .zoneIdProperty)
         try container.encode(zoneNameProperty, forKey: .zoneNameProperty)
         try container.encode(confusion, forKey: .confusion)
+        try container.encode(population, forKey: .population)
+        try container.encode(personAttributes, forKey: .personAttributes)
     }
 }

@@ -20,11 +20,16 @@ public struct ZoneOD: Sendable {
         public var durationSeconds: Double, distanceMeters: Double
         /// The trip's main mode's name ("unknown" when none).
         public var mainMode: String
+        /// Its person's expansion weight per valid day (`ExpansionWeights.dailyWeights`); nil
+        /// without weights, 0 for a person without one.
+        public var dailyWeight: Double?
 
         public init(
             device: String, person: String, startSeconds: Double, origin: (latitude: Double, longitude: Double)?,
-            destination: (latitude: Double, longitude: Double)?, durationSeconds: Double, distanceMeters: Double, mainMode: String
+            destination: (latitude: Double, longitude: Double)?, durationSeconds: Double, distanceMeters: Double, mainMode: String,
+            dailyWeight: Double? = nil
         ) {
+            self.dailyWeight = dailyWeight
             (self.device, self.person, self.startSeconds, self.origin, self.destination) = (
                 device, person, startSeconds, origin, destination
             )
@@ -41,6 +46,9 @@ public struct ZoneOD: Sendable {
         public var medianDurationSeconds: Double, medianDistanceMeters: Double
         /// Share of the row's trips by main mode, keyed by mode name.
         public var modeShares: [String: Double]
+        /// The row's trips expanded to the population's average day (the sum of their persons'
+        /// daily weights); nil without weights.
+        public var tripsWeighted: Double?
     }
 
     public var rows: [Row]
@@ -111,7 +119,8 @@ public struct ZoneOD: Sendable {
                 devices: Set(members.map(\.device)).count, persons: persons[index],
                 medianDurationSeconds: Quantile.median(members.map(\.durationSeconds))!,
                 medianDistanceMeters: Quantile.median(members.map(\.distanceMeters))!,
-                modeShares: shares.mapValues { $0 / Double(members.count) })
+                modeShares: shares.mapValues { $0 / Double(members.count) },
+                tripsWeighted: members.contains { $0.dailyWeight != nil } ? members.reduce(0) { $0 + ($1.dailyWeight ?? 0) } : nil)
         }.sorted {
             (bandIndex[$0.band]!, -$0.trips, $0.origin, $0.destination) < (bandIndex[$1.band]!, -$1.trips, $1.origin, $1.destination)
         }

@@ -33,6 +33,20 @@ struct PlanningOptions: ParsableArguments {
     var confusion: String?
 
     @Option(
+        help: ArgumentHelp(
+            "Residents per zone of --zones, a CSV zone_id,population with optional variable:category margin columns (age_band:30-44): each person gets an expansion weight (home zone, valid person-days, raked to the margins) and od_zones.csv and mode_shares.csv gain weighted columns (overrides planning.population).",
+            discussion: "Default: none (no weights). k keeps counting persons, unweighted. docs/planning.md says how.",
+            valueName: "file"))
+    var population: String?
+
+    @Option(
+        name: .customLong("person-attributes"),
+        help: ArgumentHelp(
+            "Each person's category of each margin variable of --population, a CSV person,<variable>… (overrides planning.person_attributes). Default: none (weights to the zones only).",
+            valueName: "file"))
+    var personAttributes: String?
+
+    @Option(
         name: .customLong("time-band"),
         help: ArgumentHelp(
             "A band of the local day as `name HH:MM-HH:MM` (repeat for each; replaces planning.time_bands; default \(TimeBands.defaultSpecifications.map { "\"\($0)\"" }.joined(separator: " "))); the rest of the day is planning.other_time_band (\(TimeBands.defaultOther)).",
@@ -44,7 +58,7 @@ struct PlanningOptions: ParsableArguments {
         var configuration = PipelineConfiguration()
         apply(to: &configuration)
         if let problem = configuration.planning.problem {
-            throw ValidationError("planning.\(problem) (as --time-band or --zone-id set it)")
+            throw ValidationError("planning.\(problem) (as the planning options set it)")
         }
     }
 
@@ -54,5 +68,7 @@ struct PlanningOptions: ParsableArguments {
         if let zoneName { configuration.planning.zoneNameProperty = zoneName }
         if !timeBand.isEmpty { configuration.planning.timeBands = timeBand }
         if let confusion { configuration.planning.confusion = confusion }
+        if let population { configuration.planning.population = population }
+        if let personAttributes { configuration.planning.personAttributes = personAttributes }
     }
 }

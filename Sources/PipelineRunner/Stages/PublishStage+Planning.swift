@@ -1,0 +1,63 @@
+import Foundation
+import MobilityCore
+import Reports
+import Store
+import Trips
+
+extension PublishStage {
+    /// The planning tables (docs/planning.md), from the trips of valid person-days read once
+    /// (`PlanningSample`): the persons' weights (with a population), `od_zones.csv` (with a zone
+    /// layer) and `mode_shares.csv`. A table the settings no longer ask for is removed. Adds
+    /// to `outcome` what it wrote, said and how long each took (`weights`, `od_zones`, `mode_shares`).
+    func planningFiles(into outcome: Outcome) throws -> Outcome {
+        var outcome = outcome
+        var clock = Date()
+        func step(_ stage: String) { outcome.stageSeconds[stage] = Date().timeIntervalSince(clock); clock = Date() }
+        func path(_ file: String) -> String { OutputLayout.path(file, in: outputFolder) }
+        guard FileManager.default.fileExists(atPath: (tablesFolder as NSString).appendingPathComponent(OutputSchema.trips.file)) else {
+            ["weights", "od_zones", "mode_shares"].forEach(step)
+            return outcome
+        }
+        let calendars = try store.localCalendars(dataset: calendar)
+        let sample = try PlanningSample.read(
+            outputFolder: outputFolder, tablesFolder: tablesFolder, persons: try store.devicePersons(), calendars: calendars)
+        outcome.notes.append(sample.text)
+        var weights: ExpansionWeights?
+        if let population, let zones {
+            let (computed, summary) = try PersonWeightsOutput.write(
+                sample, layer: zones, populationPath: population.path, zonePopulation: population.zones, margins: population.margins,
+                attributes: population.attributes, outputFolder: outputFolder)
+            weights = computed
+            outcome.weights = summary
+            outcome.notes.append(PersonWeightsOutput.text(summary))
+            outcome.files.append(path(PersonWeightsOutput.fileName))
+        } else {
+            try? FileManager.default.removeItem(atPath: path(PersonWeightsOutput.fileName))
+        }
+        step("weights")
+        if let zones {
+            var od = try ZoneODOutput(
+                folder: outputFolder, layer: zones, bands: bands, minimumPersons: heatMap.minimumPersons, tablesFolder: tablesFolder
+            ).write(sample, calendars: calendars, weights: weights)
+            (od.excludedPersonDays, od.excludedTrips) = (sample.invalidPersonDays, sample.tripsOnInvalidDays)
+            try store.setDerivedState(PipelineStore.odZonesKey, ZoneODOutput.text(od)) // for the report
+            outcome.odZones = od
+            outcome.notes.append(ZoneODOutput.text(od))
+            outcome.files.append(path(ZoneODOutput.fileName))
+        } else {
+            try store.setDerivedState(PipelineStore.odZonesKey, "")
+            try? FileManager.default.removeItem(atPath: path(ZoneODOutput.fileName))
+        }
+        step("od_zones")
+        var shares = try ModeSharesOutput(
+            folder: outputFolder, bands: bands, minimumPersons: heatMap.minimumPersons, correction: confusion, tablesFolder: tablesFolder
+        ).write(sample, calendars: calendars, weights: weights)
+        (shares.excludedPersonDays, shares.excludedTrips) = (sample.invalidPersonDays, sample.tripsOnInvalidDays)
+        try store.setDerivedState(PipelineStore.modeSharesKey, ModeSharesOutput.text(shares)) // for the report
+        outcome.modeShares = shares
+        outcome.notes.append(ModeSharesOutput.text(shares))
+        outcome.files.append(path(ModeSharesOutput.fileName))
+        step("mode_shares")
+        return outcome
+    }
+}
