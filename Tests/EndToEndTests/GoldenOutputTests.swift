@@ -98,7 +98,10 @@ import Testing
             {"type":"Feature","properties":{"id":"east","name":"East"},"geometry":{"type":"Polygon","coordinates":[[[2.3522,40],[20,40],[20,60],[2.3522,60],[2.3522,40]]]}}
             ]}
             """)
-        let run = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model, "--zones", "zones.geojson"], in: root)
+        try folder.write("city/population.csv", "zone_id,population\nwest,60000\neast,40000\n")
+        let run = try cli.pipeline(
+            ["run", "traces", "--out", "out", "--json", "--model", model, "--zones", "zones.geojson", "--population", "population.csv"],
+            in: root)
         #expect(run.status == 2, "the simulator's cut-off upload is quarantined: \(run.stderr)")
         hashes["city/run.json"] = normaliser.hash(json: run.stdout, name: "city/run.json")
         try normaliser.hashFolder(root + "/out", as: "city/out", into: &hashes)
