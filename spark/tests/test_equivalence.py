@@ -22,13 +22,13 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.environ.get("PIPELINE_BINARY", os.path.join(ROOT, ".build-static", "release", "pipeline"))  # scripts/build/static_build.sh
 SAME_BYTES = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "od_matrix.csv", "od_grid.csv", "od_zones.csv",
-              "mode_shares.csv", "modal_split.csv", "device_stats.csv", "modes.csv", "rides.csv", "stops.csv", "events.csv", "train_comfort.csv", "route_comfort.csv", "heatmap.csv", "staypoints.geojson",
+              "mode_shares.csv", "person_weights.csv", "modal_split.csv", "device_stats.csv", "modes.csv", "rides.csv", "stops.csv", "events.csv", "train_comfort.csv", "route_comfort.csv", "heatmap.csv", "staypoints.geojson",
               "triplegs.geojson", "dwells.geojson", "heatmap.geojson", "report.html", "restricted/report.html"]
 
 
 # What identifies people is in DIR/restricted (Reports/OutputLayout.swift), on Spark as on one machine.
 RESTRICTED = {"modes.csv", "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "device_stats.csv", "rides.csv",
-              "stops.csv", "events.csv", "quarantine.csv", "staypoints.geojson", "triplegs.geojson", "dwells.geojson"}
+              "stops.csv", "events.csv", "quarantine.csv", "person_weights.csv", "staypoints.geojson", "triplegs.geojson", "dwells.geojson"}
 
 
 def at(folder, name):
@@ -121,7 +121,11 @@ class SparkEquivalence(CityRuns):
             f.write("person,true_mode,predicted_mode,count\n" + "".join(
                 f"{p},{t},{o},{n}\n" for p in ("e1", "e2") for t, o, n in
                 (("walk", "walk", 40), ("walk", "bike", 10), ("bike", "bike", 20), ("bike", "walk", 5), ("car", "car", 45), ("car", "bus", 5))))
-        planning = ["--zones", zones, "--confusion", confusion]
+        # Residents of the two zones, to weight the persons to (person_weights.csv, the weighted columns).
+        population = os.path.join(cls.work, "population.csv")
+        with open(population, "w") as f:
+            f.write("zone_id,population\nwest,50000\neast,70000\n")
+        planning = ["--zones", zones, "--confusion", confusion, "--population", population]
         cls.single = os.path.join(cls.work, "single")
         run = subprocess.run([BINARY, "run", traces, "--out", cls.single] + planning, capture_output=True, text=True)
         assert run.returncode == 2, run.stderr  # the cut-off upload is quarantined

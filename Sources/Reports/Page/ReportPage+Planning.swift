@@ -7,7 +7,8 @@ extension ReportPage {
     /// The planning tables (docs/planning.md): each mode's share of trips with its 95 % interval
     /// over persons and, with a confusion matrix, corrected for the classifier's confusion,
     /// over the whole day and per time band, as `mode_shares.csv` publishes them. Every number
-    /// says its k and how it was made (the zone OD's line is in the OD section).
+    /// says its k and how it was made; then, with a zone layer, the busiest zone pairs per time
+    /// band as `od_zones.csv` publishes them (the zone OD's line is in the OD section).
     func planning(_ published: ReportFacts.Published) throws -> String {
         let path = (folder as NSString).appendingPathComponent(OutputSchema.modeShares.file)
         guard FileManager.default.fileExists(atPath: path) else { return "" }
@@ -48,6 +49,38 @@ extension ReportPage {
                 ["time band", "mode", "trips", "persons", "share", "95 % interval"] + (corrected ? ["corrected", "95 % interval"] : [])
                     + (weighted ? ["weighted share", "weighted trips per day"] : []),
                 rows, numeric: Set(2..<(6 + (corrected ? 2 : 0) + (weighted ? 2 : 0))))
-            + "</section>"
+            + (try zoneOD(minimumPersons: k)) + "</section>"
+    }
+
+    /// The zone OD's busiest pairs per time band, as `od_zones.csv` publishes them.
+    func zoneOD(minimumPersons k: Int) throws -> String {
+        guard FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(OutputSchema.odZones.file)) else {
+            return ""
+        }
+        let table = try OutputSchema.odZones.read(in: folder)
+        let column = OutputSchema.odZones.index
+        let weighted = table.rows.contains { $0[column("trips_weighted")] != nil }
+        var html =
+            "<p class=\"note\">Trips between the zones of the planner's layer, by the time band of their departure: the 10 busiest "
+            + "pairs of each band as od_zones.csv publishes them, each made by at least k = \(k) persons (unweighted), "
+            + "no band row left to subtraction from its pair's whole day"
+            + (weighted ? "; weighted trips expand the panel to the population's average day." : ".") + "</p>"
+        var bands: [String] = []
+        for row in table.rows where !bands.contains(row[column("time_band")] ?? "") { bands.append(row[column("time_band")] ?? "") }
+        for band in bands {
+            let rows = table.rows.filter { $0[column("time_band")] == band }.prefix(10).map { row in
+                [
+                    row[column("origin_zone_name")] ?? "", row[column("destination_zone_name")] ?? "", row[column("trips")] ?? "",
+                    row[column("persons")] ?? "", HTML.duration(row[column("median_duration_s")].flatMap(Double.init) ?? 0),
+                    HTML.number((row[column("median_distance_m")].flatMap(Double.init) ?? 0) / 1000, 1)
+                ] + (weighted ? [row[column("trips_weighted")] ?? ""] : [])
+            }
+            html +=
+                "<h3>\(HTML.escape(band))</h3>"
+                + HTML.table(
+                    ["origin zone", "destination zone", "trips", "persons", "median duration", "median km"]
+                        + (weighted ? ["weighted trips per day"] : []), Array(rows), numeric: Set(2..<(weighted ? 7 : 6)))
+        }
+        return html
     }
 }
