@@ -99,6 +99,8 @@ extension PipelineError.Code {
     public static let invalidConfusionMatrix = Self(rawValue: "invalid_confusion_matrix")
     /// A `--population` or `--person-attributes` file that cannot be used.
     public static let invalidPopulation = Self(rawValue: "invalid_population")
+    /// A `--corrections` file that cannot be used.
+    public static let invalidCorrections = Self(rawValue: "invalid_corrections")
     /// Simulation parameters that describe no city.
     public static let invalidSimulation = Self(rawValue: "invalid_simulation")
 

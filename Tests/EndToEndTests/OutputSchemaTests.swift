@@ -290,7 +290,8 @@ import Testing
     @Test func aRunThatChangedNothingLeavesTheGeoPackageAlone() throws {
         let gpkg = Self.runs.bundled + "/pipeline.gpkg"
         let before = try FileManager.default.attributesOfItem(atPath: gpkg)[.modificationDate] as? Date
-        let zones = ["--zones", Self.folder.file("hemispheres.geojson"), "--population", Self.folder.file("population.csv")] // as the run was made
+        // As the run was made.
+        let zones = ["--zones", Self.folder.file("hemispheres.geojson"), "--population", Self.folder.file("population.csv")]
         let again = try cli.pipeline(["run", SharedData.projectRoot + "/traces", "--out", Self.runs.bundled] + zones, in: Self.runs.bundled)
         #expect(again.stderr.contains("nothing changed since the last run"))
         #expect(try FileManager.default.attributesOfItem(atPath: gpkg)[.modificationDate] as? Date == before)

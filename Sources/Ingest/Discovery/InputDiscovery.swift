@@ -67,7 +67,7 @@ public enum PipelineOutputs {
         "quarantine.csv", "modes.csv", "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv",
         "od_matrix.csv", "od_grid.csv", "od_zones.csv", "mode_shares.csv", "modal_split.csv", "device_stats.csv", "person_days.csv",
         "untracked.csv",
-        "tours.csv", "person_weights.csv", "rides.csv",
+        "tours.csv", "person_weights.csv", "review.csv", "rides.csv",
         "stops.csv",
         "events.csv", "train_comfort.csv",
         "route_comfort.csv", "staypoints.geojson", "triplegs.geojson", "dwells.geojson", "spark_summary.json", "parquet", "logs",

@@ -21,6 +21,9 @@ public enum Decider: String, Hashable, Sendable, CaseIterable, Codable {
     case plausibility
     /// trackintel's speed rule (15 and 100 km/h), the baseline beside the leg model in `evaluate`.
     case trackintel
+    /// A person's own correction (`corrections.csv`, `LegCorrections`): it overrides every
+    /// inferred mode of the legs it covers.
+    case correction
 
     /// Whether an IMU window model decided (with or without gravity).
     public var isIMUModel: Bool { self == .model || self == .modelGravityFree }

@@ -1,4 +1,5 @@
 import Foundation
+import Fusion
 import Ingest
 import MobilityCore
 import Store
@@ -12,10 +13,34 @@ enum PlanningInputs {
         var zones: ZoneLayer?
         var confusion: ConfusionCorrection?
         var population: Population?
+        var corrections = LegCorrections()
     }
 
     static func load(_ planning: PlanningParameters) throws -> Loaded {
-        Loaded(zones: try zones(planning), confusion: try confusion(planning), population: try population(planning))
+        Loaded(
+            zones: try zones(planning), confusion: try confusion(planning), population: try population(planning),
+            corrections: try corrections(planning))
+    }
+
+    /// What a partial run reads: the corrections alone (a part decides its legs; it publishes nothing).
+    static func loadForPart(_ planning: PlanningParameters) throws -> Loaded {
+        Loaded(corrections: try corrections(planning))
+    }
+
+    /// People's corrections of their legs (`planning.corrections`, `--corrections`).
+    static func corrections(_ planning: PlanningParameters) throws -> LegCorrections {
+        guard let path = planning.corrections else { return LegCorrections() }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw PipelineError(.invalidCorrections, path: path, reason: "no such file (planning.corrections or --corrections)")
+        }
+        let name = (path as NSString).lastPathComponent
+        return LegCorrections(
+            try CorrectionsReader.read(path: path).map {
+                .init(
+                    device: $0.device, person: $0.person, startSeconds: $0.startSeconds, endSeconds: $0.endSeconds, mode: $0.mode,
+                    file: name,
+                    line: $0.line)
+            })
     }
 
     /// The zone layer (`planning.zones`, `--zones`): a GeoPackage's first feature table

@@ -174,7 +174,7 @@ public struct PipelineRun {
     public func run(progress: ProgressReporter) throws -> Summary {
         try InputPath.requireExisting(inputs) // a mistyped or unmounted path: exit 1, and no store is created
         // Read first: a planning file that cannot be used stops the run before any store is made.
-        let planning = partial ? PlanningInputs.Loaded() : try PlanningInputs.load(configuration.planning)
+        let planning = try partial ? PlanningInputs.loadForPart(configuration.planning) : PlanningInputs.load(configuration.planning)
         return try StoreSession.run(storePath: storePath, temporaryFolder: temporaryFolder) {
             try run(store: $0, progress: progress, planning: planning)
         }
@@ -183,7 +183,8 @@ public struct PipelineRun {
     /// Every stage on a command's open store (`forget` rebuilds in its own session).
     public func run(store: PipelineStore, progress: ProgressReporter) throws -> Summary {
         try run(
-            store: store, progress: progress, planning: partial ? PlanningInputs.Loaded() : try PlanningInputs.load(configuration.planning))
+            store: store, progress: progress,
+            planning: try partial ? PlanningInputs.loadForPart(configuration.planning) : PlanningInputs.load(configuration.planning))
     }
 
     func run(store: PipelineStore, progress: ProgressReporter, planning: PlanningInputs.Loaded) throws -> Summary {
@@ -282,7 +283,7 @@ public struct PipelineRun {
         (trips.transit, trips.transitDescription) = try transitFeed.map { try TransitRun.index(feed: $0, progress: progress) } ?? (nil, nil)
         trips.parameters = configuration.trips
         trips.minimumPersons = configuration.heatmap.minimumPersons
-        trips.bands = configuration.planning.bands
+        (trips.bands, trips.corrections) = (configuration.planning.bands, planning.corrections)
         (trips.configuredCalendar, trips.personDayParameters, trips.partialsFolder) = (
             configuration.calendar.configured, configuration.personDays, partialsFolder
         )
@@ -533,7 +534,7 @@ public struct PipelineRun {
         var configuration = configuration
         if let zones { configuration.planning.zones = "sha256:" + (try ContentHash.sha256(path: zones.path)) }
         // The planning files by their content, so a moved or renamed copy changes nothing.
-        for file in [\PlanningParameters.confusion, \.population, \.personAttributes] {
+        for file in [\PlanningParameters.confusion, \.population, \.personAttributes, \.corrections] {
             if let path = configuration.planning[keyPath: file] {
                 configuration.planning[keyPath: file] = "sha256:" + (try ContentHash.sha256(path: path))
             }

@@ -15,7 +15,7 @@ extension PublishStage {
         func step(_ stage: String) { outcome.stageSeconds[stage] = Date().timeIntervalSince(clock); clock = Date() }
         func path(_ file: String) -> String { OutputLayout.path(file, in: outputFolder) }
         guard FileManager.default.fileExists(atPath: (tablesFolder as NSString).appendingPathComponent(OutputSchema.trips.file)) else {
-            ["weights", "od_zones", "mode_shares"].forEach(step)
+            ["weights", "od_zones", "mode_shares", "review"].forEach(step)
             return outcome
         }
         let calendars = try store.localCalendars(dataset: calendar)
@@ -58,6 +58,9 @@ extension PublishStage {
         outcome.notes.append(ModeSharesOutput.text(shares))
         outcome.files.append(path(ModeSharesOutput.fileName))
         step("mode_shares")
+        try ReviewOutput.write(tablesFolder: tablesFolder, persons: try store.devicePersons(), outputFolder: outputFolder)
+        outcome.files.append(path(ReviewOutput.fileName))
+        step("review")
         return outcome
     }
 }

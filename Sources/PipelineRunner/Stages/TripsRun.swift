@@ -33,6 +33,8 @@ public struct TripsRun {
     public var personDayParameters = PersonDayParameters()
     /// The bands of the local day the modal split is cut by.
     public var bands = TimeBands()
+    /// What people say of their legs, applied after every inferred mode (`LegCorrections`).
+    public var corrections = LegCorrections()
     public var grouping = TrackGrouping.device
     /// Names GPS-only legs when set (the mode model's `gpsLegs`); else the speed rules do.
     public var legModel: GPSLegModel?
@@ -161,6 +163,7 @@ public struct TripsRun {
                     + TransitGeofences.kinds.sorted().joined(separator: ", ") + ": its legs lack the distances of their ends from transit")
         }
         let fusion = LegFusion(legModel: legModel, imuClasses: imuClasses, legFeatures: legFeatures, transit: transit)
+        let (corrections, owners) = (self.corrections, corrections.isEmpty ? [:] : try store.devicePersons())
         var analysis = TripAnalysis(parameters: parameters)
         // A metro ride underground is a ride, not a stay.
         if transit != nil { analysis.ridesAcrossGap = { fusion.ridesUnderground($0, $1) } }
@@ -190,6 +193,7 @@ public struct TripsRun {
                 },
                 legs: { track, legs in
                     fusion.apply(track, legs: &legs, imuSpans: (stored[track.device] ?? []).filter { $0.source.isIMUModel })
+                    corrections.apply(device: track.device, person: owners[track.device] ?? track.device, legs: &legs)
                 }
             ).map { $0.compacted() }
         }

@@ -67,6 +67,7 @@ extension ReportPage {
         (Decider.model.rawValue, "IMU model"), (Decider.modelGravityFree.rawValue, "IMU model (gravity-free)"),
         (Decider.imuAndGPSLegModel.rawValue, "IMU + GPS leg model"), (Decider.gpsLegModel.rawValue, "GPS leg model"),
         (Decider.gpsRules.rawValue, "GPS speed rules"), (Decider.transit.rawValue, "transit feed"),
-        (Decider.plausibility.rawValue, "speeds (flight, jump)"), ("none", "nothing")
+        (Decider.plausibility.rawValue, "speeds (flight, jump)"), (Decider.correction.rawValue, "corrections"),
+        ("none", "nothing")
     ]
 }

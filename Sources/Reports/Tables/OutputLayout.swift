@@ -21,7 +21,7 @@ public enum OutputLayout {
     /// The files that go to `restricted/`: a row per person, device, input file or event.
     public static let restrictedFiles: Set<String> = [
         "modes.csv", "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "device_stats.csv",
-        "person_days.csv", "untracked.csv", "tours.csv", "person_weights.csv",
+        "person_days.csv", "untracked.csv", "tours.csv", "person_weights.csv", "review.csv",
         "rides.csv", "stops.csv", "events.csv", "quarantine.csv", "staypoints.geojson", "triplegs.geojson", "dwells.geojson"
     ]
 

@@ -169,6 +169,12 @@ public struct OutputSchema: Sendable {
             + "corrected_share real, corrected_low95 real, corrected_high95 real, trips_weighted real, share_weighted real, correction text"
     )
 
+    public static let review = OutputSchema(
+        "review.csv",
+        "Per person, the legs the pipeline was least sure of (at most 5), to ask them about: legs no source named, only known as a vehicle or named by the speed rules first, then the lowest certainty (the GPS leg model's probability of its mode, or the share of IMU windows that agree). Their answers go to corrections.csv (--corrections).",
+        "person text, device text, tripleg_id integer, trip_id integer, \(interval), duration_s real, "
+            + "distance_m real, travel_mode text, mode_source text, certainty real, why text")
+
     public static let personWeights = OutputSchema(
         "person_weights.csv",
         "With --population: each person's expansion weight to the population (home zone, raked to the margins; docs/planning.md), their valid person-days and the weight per valid day that expands their trips to an average day; the reason where a person has none.",
@@ -271,7 +277,7 @@ public struct OutputSchema: Sendable {
     /// Every CSV file `pipeline run` writes, in the order of the schema page.
     public static let runFiles: [OutputSchema] = [
         modes, staypoints, dwells, locations, triplegs, trips, odMatrix, odGrid, odZones, modeShares, modalSplit, deviceStats, personDays,
-        untracked, tours, personWeights,
+        untracked, tours, personWeights, review,
         heatMap, rides, stops, events, trainComfort, routeComfort, quarantine
     ]
 

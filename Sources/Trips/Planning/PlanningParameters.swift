@@ -24,6 +24,9 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
     /// Each person's category of each margin variable (`person,<variable>…`), for raking to the
     /// population's `variable:category` margins. Null: zones only.
     public var personAttributes: String?
+    /// What people say of their legs (`device|person,start,end,travel_mode`), applied over every
+    /// inferred mode (`LegCorrections`). Null: none.
+    public var corrections: String?
 
     public init() {}
 
@@ -40,7 +43,7 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case timeBands, otherTimeBand, zones, zoneIdProperty, zoneNameProperty, confusion, population, personAttributes
+        case timeBands, otherTimeBand, zones, zoneIdProperty, zoneNameProperty, confusion, population, personAttributes, corrections
     }
 
     /// A key a stored configuration of an earlier version lacks takes its default.
@@ -54,6 +57,7 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
         confusion = try container.decodeIfPresent(String.self, forKey: .confusion)
         population = try container.decodeIfPresent(String.self, forKey: .population)
         personAttributes = try container.decodeIfPresent(String.self, forKey: .personAttributes)
+        corrections = try container.decodeIfPresent(String.self, forKey: .corrections)
     }
 
     /// Every key written, the files as null when unset, so the printed configuration shows it.
@@ -67,5 +71,6 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
         try container.encode(confusion, forKey: .confusion)
         try container.encode(population, forKey: .population)
         try container.encode(personAttributes, forKey: .personAttributes)
+        try container.encode(corrections, forKey: .corrections)
     }
 }

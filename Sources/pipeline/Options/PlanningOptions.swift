@@ -47,6 +47,14 @@ struct PlanningOptions: ParsableArguments {
     var personAttributes: String?
 
     @Option(
+        help: ArgumentHelp(
+            "What people say of their legs, a CSV device|person,start,end,travel_mode: a leg more than half under a row takes its mode (mode_source correction) before trips and every table are made (overrides planning.corrections).",
+            discussion:
+                "Default: none. Corrections live in their file: they hold on every run, with --force, a moved input or another model.",
+            valueName: "file"))
+    var corrections: String?
+
+    @Option(
         name: .customLong("time-band"),
         help: ArgumentHelp(
             "A band of the local day as `name HH:MM-HH:MM` (repeat for each; replaces planning.time_bands; default \(TimeBands.defaultSpecifications.map { "\"\($0)\"" }.joined(separator: " "))); the rest of the day is planning.other_time_band (\(TimeBands.defaultOther)).",
@@ -70,5 +78,6 @@ struct PlanningOptions: ParsableArguments {
         if let confusion { configuration.planning.confusion = confusion }
         if let population { configuration.planning.population = population }
         if let personAttributes { configuration.planning.personAttributes = personAttributes }
+        if let corrections { configuration.planning.corrections = corrections }
     }
 }
