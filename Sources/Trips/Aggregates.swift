@@ -17,12 +17,15 @@ func modeRank(_ name: String) -> Int {
     Mode(rawValue: name).flatMap { Mode.allCases.firstIndex(of: $0) } ?? Mode.allCases.count
 }
 
-/// What the OD table needs of one (origin, destination) pair of geofence ids: its trips'
-/// count, distinct devices, durations and distances, and trips per main mode. A single run
+/// What the OD table needs of one (time band, origin, destination) of geofence ids: its trips'
+/// count, distinct devices, durations and distances, and trips per main mode. Each trip counts
+/// in its pair's `all_day` group and in the group of its departure's band (`TimeBands`). A single run
 /// reduces its trips to these (`ODGroup.groups`); a distributed run's parts write the same
 /// groups (`partialTable`), its Spark job merges them as their columns declare, and `ODMatrix`
 /// applies the one formula to either.
 public struct ODGroup: Sendable, Equatable {
+    /// `all_day` or a band's name.
+    public var band: String
     public var origin: String?
     public var destination: String?
     public var trips: Int
@@ -35,40 +38,47 @@ public struct ODGroup: Sendable, Equatable {
     public var mainModes: [String: Int]
 
     public init(
-        origin: String?, destination: String?, trips: Int, devices: Int, persons: Int, durationsSeconds: [Double],
-        distancesMeters: [Double], mainModes: [String: Int]
+        band: String = TimeBands.allDay, origin: String?, destination: String?, trips: Int, devices: Int, persons: Int,
+        durationsSeconds: [Double], distancesMeters: [Double], mainModes: [String: Int]
     ) {
+        self.band = band
         (self.origin, self.destination, self.trips, self.devices, self.persons) = (origin, destination, trips, devices, persons)
         (self.durationsSeconds, self.distancesMeters, self.mainModes) = (durationsSeconds, distancesMeters, mainModes)
     }
 
     /// The groups of `devices`' trips; `persons` names each device's person (the device itself
     /// where it names none).
-    public static func groups(_ devices: [DeviceTrips], persons: [String: String] = [:]) -> [ODGroup] {
-        groups(members(devices, persons: persons))
+    public static func groups(
+        _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars(),
+        bands: TimeBands = TimeBands()
+    ) -> [ODGroup] {
+        groups(members(devices, persons: persons, calendars: calendars, bands: bands))
     }
 
-    static func members(_ devices: [DeviceTrips], persons: [String: String]) -> [Member] {
+    static func members(_ devices: [DeviceTrips], persons: [String: String], calendars: LocalCalendars, bands: TimeBands) -> [Member] {
         devices.flatMap { device in
-            device.trips.map { trip in
+            let person = persons[device.device] ?? device.device
+            let calendar = calendars.person(person)
+            return device.trips.map { trip in
                 Member(
-                    device: device.device, person: persons[device.device] ?? device.device, origin: trip.originGeofence,
-                    destination: trip.destinationGeofence, durationSeconds: trip.durationSeconds, distanceMeters: trip.distanceMeters,
-                    mainMode: modeName(trip.mainMode))
+                    device: device.device, person: person, origin: trip.originGeofence, destination: trip.destinationGeofence,
+                    durationSeconds: trip.durationSeconds, distanceMeters: trip.distanceMeters, mainMode: modeName(trip.mainMode),
+                    band: bands.name(startSeconds: trip.startSeconds, calendar: calendar))
             }
         }
     }
 
-    /// A trip as a group counts it.
+    /// A trip as a group counts it, with the band of its departure on its person's clock.
     public struct Member: Sendable {
         public var device: String, person: String, origin: String?, destination: String?
         public var durationSeconds: Double, distanceMeters: Double, mainMode: String
+        public var band: String
         public init(
             device: String, person: String, origin: String?, destination: String?, durationSeconds: Double, distanceMeters: Double,
-            mainMode: String
+            mainMode: String, band: String
         ) {
             (self.device, self.person, self.origin, self.destination) = (device, person, origin, destination)
-            (self.durationSeconds, self.distanceMeters, self.mainMode) = (durationSeconds, distanceMeters, mainMode)
+            (self.durationSeconds, self.distanceMeters, self.mainMode, self.band) = (durationSeconds, distanceMeters, mainMode, band)
         }
     }
 
@@ -76,27 +86,34 @@ public struct ODGroup: Sendable, Equatable {
     public static func groups(_ members: [Member]) -> [ODGroup] {
         grouped(members).map { key, members in
             ODGroup(
-                origin: key[0], destination: key[1], trips: members.count, devices: Set(members.map(\.device)).count,
+                band: key[0]!, origin: key[1], destination: key[2], trips: members.count, devices: Set(members.map(\.device)).count,
                 persons: Set(members.map(\.person)).count,
                 durationsSeconds: members.map(\.durationSeconds), distancesMeters: members.map(\.distanceMeters),
                 mainModes: Dictionary(members.map { ($0.mainMode, 1) }, uniquingKeysWith: +))
         }
     }
 
+    /// Keyed (band, origin, destination): each member in its pair's `all_day` group and its band's.
     static func grouped(_ members: [Member]) -> [[String?]: [Member]] {
         var groups: [[String?]: [Member]] = [:]
-        for member in members { groups[[member.origin, member.destination], default: []].append(member) }
+        for member in members {
+            groups[[TimeBands.allDay, member.origin, member.destination], default: []].append(member)
+            groups[[member.band, member.origin, member.destination], default: []].append(member)
+        }
         return groups
     }
 
     /// A distributed run's part's groups (`od_groups`), before the merge: the same groups as
     /// `groups`, with each one's persons by name (a person may have devices in two parts) and
     /// its trips' main modes in trip order. The reduced table's columns are these, merged.
-    public static func partialTable(_ devices: [DeviceTrips], persons: [String: String] = [:]) -> PartialTable {
+    public static func partialTable(
+        _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars(),
+        bands: TimeBands = TimeBands()
+    ) -> PartialTable {
         var table = partialSchema
-        for (key, members) in grouped(members(devices, persons: persons)) {
+        for (key, members) in grouped(members(devices, persons: persons, calendars: calendars, bands: bands)) {
             table.append([
-                .text(key[0]), .text(key[1]), .integer(members.count), .integer(Set(members.map(\.device)).count),
+                .text(key[0]), .text(key[1]), .text(key[2]), .integer(members.count), .integer(Set(members.map(\.device)).count),
                 .names(Set(members.map(\.person))), .numbers(members.map(\.durationSeconds)), .numbers(members.map(\.distanceMeters)),
                 .texts(members.map(\.mainMode))
             ])
@@ -108,17 +125,21 @@ public struct ODGroup: Sendable, Equatable {
     public static let partialSchema = PartialTable(
         name: "od_groups",
         columns: [
-            .init("origin_geofence_id", .key), .init("destination_geofence_id", .key), .init("trips", .sum), .init("devices", .sum),
+            .init("time_band", .key), .init("origin_geofence_id", .key), .init("destination_geofence_id", .key), .init("trips", .sum),
+            .init("devices", .sum),
             .init("persons", .distinctCount), .init("durations_s", .sortedNumbers), .init("distances_m", .sortedNumbers),
             .init("main_modes", .joined)
         ])
 }
 
-/// Origin–destination table over geofence zones: one row per (origin, destination) pair of
-/// geofence ids (nil where a trip's end lies in no geofence) that at least k distinct persons
-/// made; pairs fewer made are suppressed whole and counted, never published.
+/// Origin–destination table over geofence zones: one row per (time band, origin, destination)
+/// of geofence ids (nil where a trip's end lies in no geofence) that at least k distinct persons
+/// made, `all_day` and each band of the departure; rows fewer made are suppressed and counted,
+/// never published.
 public struct ODMatrix: Sendable {
     public struct Row: Sendable, Equatable {
+        /// `all_day` or a band's name.
+        public var band: String
         public var origin: String?
         public var destination: String?
         public var trips: Int
@@ -131,29 +152,75 @@ public struct ODMatrix: Sendable {
     }
 
     public var rows: [Row]
-    /// The k every row met: distinct persons per pair.
+    /// The k every row met: distinct persons per row.
     public var minimumPersons: Int
-    /// Pairs, and their trips, made by fewer than `minimumPersons` persons.
+    /// Whole-day pairs, and their trips, made by fewer than `minimumPersons` persons: in no row.
     public var suppressedPairs = 0, suppressedTrips = 0
+    /// Band rows under k, and band rows of k or more left out so the first cannot be subtracted.
+    public var suppressedBandRows = 0, complementaryRows = 0
 
-    public init(_ devices: [DeviceTrips], persons: [String: String] = [:], minimumPersons: Int) {
-        self.init(groups: ODGroup.groups(devices, persons: persons), minimumPersons: minimumPersons)
+    public init(
+        _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars(),
+        bands: TimeBands = TimeBands(), minimumPersons: Int
+    ) {
+        self.init(
+            groups: ODGroup.groups(devices, persons: persons, calendars: calendars, bands: bands), minimumPersons: minimumPersons,
+            bands: bands)
     }
 
-    /// Medians (type 7) of each published pair's durations and distances, the share of each
-    /// main mode (trips of the mode / trips), pairs by trips, then origin and destination.
-    public init(groups: [ODGroup], minimumPersons: Int) {
+    /// Medians (type 7) of each published row's durations and distances, the share of each main
+    /// mode (trips of the mode / trips); rows by band (`all_day`, then `bands`' order), then
+    /// trips, then origin and destination. A pair's band rows add up to its `all_day` row, so a
+    /// band row under k that would be the only one left out of its pair takes a second with it
+    /// (`CellSuppression`, as `ZoneOD` does).
+    public init(groups: [ODGroup], minimumPersons: Int, bands: TimeBands = TimeBands()) {
         self.minimumPersons = minimumPersons
-        let published = groups.filter { $0.persons >= minimumPersons }
-        suppressedPairs = groups.count - published.count
-        suppressedTrips = groups.filter { $0.persons < minimumPersons }.reduce(0) { $0 + $1.trips }
-        rows = published.map { group in
-            Row(
-                origin: group.origin, destination: group.destination, trips: group.trips, devices: group.devices, persons: group.persons,
-                medianDurationSeconds: Quantile.median(group.durationsSeconds)!,
+        let order = Dictionary(uniqueKeysWithValues: ([TimeBands.allDay] + bands.names).enumerated().map { ($1, $0) })
+        func rank(_ band: String) -> Int { order[band] ?? order.count }
+        // One canonical order for the audit, so a run and Spark leave out the same rows.
+        let sorted = groups.sorted {
+            ($0.origin ?? "", $0.destination ?? "", rank($0.band), $0.band) < (
+                $1.origin ?? "", $1.destination ?? "", rank($1.band), $1.band
+            )
+        }
+        let cells = sorted.map {
+            CellSuppression.Cell(publishable: true, sensitive: $0.persons < minimumPersons, size: Double($0.trips))
+        }
+        var relations: [[(cell: Int, sign: Double)]] = []
+        var start = 0
+        for index in sorted.indices
+        where index == sorted.count - 1
+            || (sorted[index + 1].origin, sorted[index + 1].destination) != (sorted[index].origin, sorted[index].destination)
+        {
+            // Groups of a version before bands (a Spark part's reductions) have no band rows, and no relation.
+            if index > start {
+                relations.append((start...index).map { (cell: $0, sign: sorted[$0].band == TimeBands.allDay ? -1.0 : 1.0) })
+            }
+            start = index + 1
+        }
+        let hidden = CellSuppression(cells: cells, relations: relations).suppressed()
+        for index in hidden {
+            if sorted[index].band == TimeBands.allDay {
+                suppressedPairs += 1
+                suppressedTrips += sorted[index].trips
+            } else if cells[index].sensitive {
+                suppressedBandRows += 1
+            } else {
+                complementaryRows += 1
+            }
+        }
+        rows = sorted.indices.filter { !hidden.contains($0) }.map { index in
+            let group = sorted[index]
+            return Row(
+                band: group.band, origin: group.origin, destination: group.destination, trips: group.trips, devices: group.devices,
+                persons: group.persons, medianDurationSeconds: Quantile.median(group.durationsSeconds)!,
                 medianDistanceMeters: Quantile.median(group.distancesMeters)!,
                 modeShares: group.mainModes.mapValues { Double($0) / Double(group.trips) })
-        }.sorted { ($0.trips, $1.origin ?? "", $1.destination ?? "") > ($1.trips, $0.origin ?? "", $0.destination ?? "") }
+        }.sorted {
+            (rank($0.band), -$0.trips, $0.origin ?? "", $0.destination ?? "") < (
+                rank($1.band), -$1.trips, $1.origin ?? "", $1.destination ?? ""
+            )
+        }
     }
 }
 

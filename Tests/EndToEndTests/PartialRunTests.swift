@@ -41,10 +41,13 @@ import Testing
         }
         let trips = try CSVTable.read(path: folder.file("part/part-tables/trips.csv"))
         let od = try String(contentsOfFile: folder.file("part/part-tables/partials/od_groups.jsonl"), encoding: .utf8)
-        let tripsInGroups = try od.split(separator: "\n").dropFirst().map {
-            try #require((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any])?[2] as? Int)
+        // Each trip is in its pair's all_day group and in its band's.
+        let groups = try od.split(separator: "\n").dropFirst().map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any])
         }
-        #expect(tripsInGroups.reduce(0, +) == trips.rows.count, "every trip in one OD group")
+        let tripsInGroups = groups.filter { $0[0] as? String == "all_day" }.map { $0[3] as? Int ?? 0 }
+        #expect(tripsInGroups.reduce(0, +) == trips.rows.count, "every trip in one whole-day OD group")
+        #expect(groups.filter { $0[0] as? String != "all_day" }.map { $0[3] as? Int ?? 0 }.reduce(0, +) == trips.rows.count)
         #expect(first.stderr.contains("partial run: nothing published"))
 
         let store = try PipelineStore(path: folder.file("part/pipeline.sqlite"))

@@ -157,7 +157,7 @@ public struct PublishRun: Sendable {
         try store.replaceHeatMaps(heatMaps.maps)
         func path(_ name: String) -> String { (outputFolder as NSString).appendingPathComponent(name) }
         let geofences = Dictionary(try store.geofences().map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-        let odMatrix = ODMatrix(groups: try reduced.odGroups(), minimumPersons: heatMapParameters.minimumPersons)
+        let odMatrix = ODMatrix(groups: try reduced.odGroups(), minimumPersons: heatMapParameters.minimumPersons, bands: planning.bands)
         try TripTables.odMatrix(odMatrix, geofences: geofences).write(to: path("od_matrix.csv"))
         try store.setDerivedState(PipelineStore.minimumPersonsKey, String(heatMapParameters.minimumPersons))
         try store.setDerivedState(PipelineStore.odMatrixKey, ODMatrixCounts(odMatrix).line)

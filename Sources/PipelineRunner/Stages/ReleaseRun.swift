@@ -98,13 +98,15 @@ public struct ReleaseRun {
         try FileManager.default.createDirectory(atPath: partial, withIntermediateDirectories: true)
         func path(_ name: String) -> String { (partial as NSString).appendingPathComponent(name) }
         let k = heatMap.minimumPersons
+        let calendars = try store.localCalendars(dataset: calendar)
         let od = ODMatrix(
             groups: ODGroup.groups(
                 members.map {
                     ODGroup.Member(
                         device: $0.device, person: $0.person, origin: $0.originGeofence, destination: $0.destinationGeofence,
-                        durationSeconds: $0.durationSeconds, distanceMeters: $0.distanceMeters, mainMode: $0.mainMode)
-                }), minimumPersons: k)
+                        durationSeconds: $0.durationSeconds, distanceMeters: $0.distanceMeters, mainMode: $0.mainMode,
+                        band: bands.name(startSeconds: $0.startSeconds, calendar: calendars.person($0.person)))
+                }), minimumPersons: k, bands: bands)
         try TripTables.odMatrix(od, geofences: geofences).write(to: path(OutputSchema.odMatrix.file))
         let grid = ODGrid(
             members.map {
@@ -122,7 +124,7 @@ public struct ReleaseRun {
                 ModalTotal.Entry(
                     person: $0.person, startSeconds: $0.startSeconds, mode: $0.mode,
                     distanceMeters: $0.distanceMeters, durationSeconds: $0.durationSeconds, purpose: $0.purpose)
-            }, calendars: try store.localCalendars(dataset: calendar), bands: bands)
+            }, calendars: calendars, bands: bands)
         let split = ModalSplit(totals: totals, minimumPersons: k)
         try TripTables.modalSplit(split).write(to: path(OutputSchema.modalSplit.file))
         try writeHeatMaps(members, window: window.id, to: partial)

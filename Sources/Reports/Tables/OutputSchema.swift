@@ -143,8 +143,8 @@ public struct OutputSchema: Sendable {
 
     public static let odMatrix = OutputSchema(
         "od_matrix.csv",
-        "Trips between geofences (\"(no geofence)\" where an end lies in none), with each mode's share; a pair made by fewer than k persons is suppressed.",
-        "origin_geofence_id text, origin_name text, destination_geofence_id text, destination_name text, trips integer, devices integer, "
+        "Trips between geofences (\"(no geofence)\" where an end lies in none), over the whole day (`all_day`) and per time band of the departure on the local clock (planning.time_bands), with each mode's share; a row made by fewer than k persons is suppressed, and so is a second band row of its pair where the first could be read from the all_day row.",
+        "time_band text, origin_geofence_id text, origin_name text, destination_geofence_id text, destination_name text, trips integer, devices integer, "
             + "persons integer, median_duration_s real, median_distance_m real", columns(modeNames.map { "share_\($0)" }, .real))
 
     public static let odGrid = OutputSchema(

@@ -83,7 +83,8 @@ public struct ReducedTables {
     public func odGroups() throws -> [ODGroup] {
         try rows("od_groups").map { row in
             ODGroup(
-                origin: row.optional("origin_geofence_id"), destination: row.optional("destination_geofence_id"),
+                band: row.optional("time_band") ?? TimeBands.allDay, origin: row.optional("origin_geofence_id"),
+                destination: row.optional("destination_geofence_id"),
                 trips: try row.integer("trips"), devices: try row.integer("devices"), persons: try row.integer("persons"),
                 durationsSeconds: try row.numbers("durations_s"), distancesMeters: try row.numbers("distances_m"),
                 mainModes: Dictionary((row.optional("main_modes") ?? "").split(separator: " ").map { (String($0), 1) }, uniquingKeysWith: +)

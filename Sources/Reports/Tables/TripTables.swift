@@ -241,7 +241,9 @@ public struct TripTables {
     }
 
     /// The OD table of the trips, with k persons per pair.
-    public var odMatrix: ODMatrix { ODMatrix(result.devices, persons: persons, minimumPersons: minimumPersons) }
+    public var odMatrix: ODMatrix {
+        ODMatrix(result.devices, persons: persons, calendars: calendars, bands: bands, minimumPersons: minimumPersons)
+    }
 
     func odMatrixCSV() -> CSVWriter { Self.odMatrix(odMatrix, geofences: geofences) }
 
@@ -250,7 +252,7 @@ public struct TripTables {
     /// (`ODGroup.partialTable`, `ModalTotal.partialTable`).
     public func partialTables() -> [PartialTable] {
         [
-            ODGroup.partialTable(result.devices, persons: persons),
+            ODGroup.partialTable(result.devices, persons: persons, calendars: calendars, bands: bands),
             ModalTotal.partialTable(result.devices, persons: persons, calendars: calendars, bands: bands)
         ]
     }
@@ -287,7 +289,7 @@ public struct TripTables {
         for row in matrix.rows {
             csv.append(
                 [
-                    row.origin, row.origin.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", row.destination,
+                    row.band, row.origin, row.origin.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", row.destination,
                     row.destination.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", String(row.trips), String(row.devices),
                     String(row.persons), Self.number(row.medianDurationSeconds, 1), Self.number(row.medianDistanceMeters, 1)
                 ]
