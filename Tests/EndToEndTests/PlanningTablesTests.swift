@@ -172,6 +172,12 @@ import Testing
             summary["correction"] as? String == "confusion.csv (250 labelled units of 2 persons)" && summary["replicates"] as? Int == 1000)
         let report = try String(contentsOfFile: fixture.folder.file("out/report.html"), encoding: .utf8)
         #expect(report.contains("<h2>Planning tables</h2>") && report.contains("measured on confusion.csv"))
+        // The zone pairs as a map: a line per published whole-day pair between two zones, a circle per pair within one.
+        let zones = try CSVTable.read(path: fixture.folder.file("out/od_zones.csv"))
+        let z = { (name: String) in zones.columns.firstIndex(of: name)! }
+        let wholeDay = zones.rows.filter { $0[z("time_band")] == "all_day" }
+        let between = wholeDay.filter { $0[z("origin_zone_id")] != $0[z("destination_zone_id")] }.count
+        #expect(report.components(separatedBy: "<line x1=").count - 1 >= between && report.contains("Zone pairs over the whole day"))
     }
 
     @Test func aGeoPackageOfTheSameZonesGivesTheSameTableAndItsLayer() throws {

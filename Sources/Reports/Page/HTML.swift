@@ -118,10 +118,10 @@ enum SVGChart {
     }
 
     /// The `<svg>` start tag and the chart's title.
-    private static func open(width: Double, height: Double, title: String, titleX: Double) -> String {
+    static func open(width: Double, height: Double, title: String, titleX: Double) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\">"
             + "<text x=\"\(Int(titleX))\" y=\"16\" class=\"ct\">\(HTML.escape(title))</text>"
     }
 
-    private static func q(_ value: Double) -> String { "\"" + String(format: "%.1f", value) + "\"" }
+    static func q(_ value: Double) -> String { "\"" + String(format: "%.1f", value) + "\"" }
 }

@@ -52,6 +52,32 @@ extension ReportPage {
             + (try zoneOD(minimumPersons: k)) + "</section>"
     }
 
+    /// The whole day's published zone pairs as desire lines between zone centres (weighted trips
+    /// per day where there are weights, else trips).
+    static func desireLineMap(_ table: CSVTable, column: (String) -> Int, weighted: Bool) -> String {
+        var places: [(name: String, longitude: Double, latitude: Double)] = [], index: [String: Int] = [:]
+        var pairs: [(origin: Int, destination: Int, trips: Double)] = []
+        func place(_ row: [String?], _ end: String) -> Int? {
+            guard let id = row[column(end + "_zone_id")], let lat = row[column(end + "_center_lat_deg")].flatMap(Double.init),
+                let lon = row[column(end + "_center_lon_deg")].flatMap(Double.init)
+            else { return nil }
+            if let known = index[id] { return known }
+            index[id] = places.count
+            places.append((row[column(end + "_zone_name")] ?? id, lon, lat))
+            return places.count - 1
+        }
+        for row in table.rows where row[column("time_band")] == TimeBands.allDay {
+            guard let o = place(row, "origin"), let d = place(row, "destination"),
+                let trips = row[column(weighted ? "trips_weighted" : "trips")].flatMap(Double.init)
+            else { continue }
+            pairs.append((o, d, trips))
+        }
+        return SVGChart.desireLines(
+            places: places, pairs: pairs,
+            title: "Zone pairs over the whole day (line width and circle area: \(weighted ? "weighted trips per day" : "trips"))",
+            unit: weighted ? "weighted trips per day" : "trips")
+    }
+
     /// The zone OD's busiest pairs per time band, as `od_zones.csv` publishes them.
     func zoneOD(minimumPersons k: Int) throws -> String {
         guard FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(OutputSchema.odZones.file)) else {
@@ -67,6 +93,7 @@ extension ReportPage {
             + (weighted ? "; weighted trips expand the panel to the population's average day." : ".") + "</p>"
         var bands: [String] = []
         for row in table.rows where !bands.contains(row[column("time_band")] ?? "") { bands.append(row[column("time_band")] ?? "") }
+        html += Self.desireLineMap(table, column: column, weighted: weighted)
         for band in bands {
             let rows = table.rows.filter { $0[column("time_band")] == band }.prefix(10).map { row in
                 [
