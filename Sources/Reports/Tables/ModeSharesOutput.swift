@@ -56,7 +56,7 @@ public struct ModeSharesOutput {
         let input = sample.trips.map { trip in
             ModeShareTable.Trip(
                 person: trip.person, startSeconds: trip.startSeconds, mode: trip.mainMode,
-                dailyWeight: weights.map { $0.dailyWeights[trip.person] ?? 0 })
+                dailyWeight: trip.weighted(by: weights).dailyWeight)
         }
         let table = ModeShareTable(input, calendars: calendars, bands: bands, minimumPersons: minimumPersons, correction: correction)
         try Self.csv(table, correction: correction).write(to: (folder as NSString).appendingPathComponent(Self.fileName))

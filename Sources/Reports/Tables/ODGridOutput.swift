@@ -35,14 +35,7 @@ public struct ODGridOutput {
     /// itself where none is named).
     @discardableResult
     public func write(persons: [String: String]) throws -> Summary {
-        let (stays, stay) = (try OutputSchema.staypoints.read(in: tablesFolder), OutputSchema.staypoints.index)
-        var places: [String: (latitude: Double, longitude: Double)] = [:]
-        for row in stays.rows {
-            guard let id = row[stay("staypoint_id")], let lat = row[stay("lat")].flatMap(Double.init),
-                let lon = row[stay("lon")].flatMap(Double.init)
-            else { continue }
-            places[id] = (lat, lon)
-        }
+        let places = try PlanningSample.staypointPlaces(in: tablesFolder)
         let (trips, trip) = (try OutputSchema.trips.read(in: tablesFolder), OutputSchema.trips.index)
         let input = trips.rows.map { row in
             let device = row[trip("device")] ?? ""

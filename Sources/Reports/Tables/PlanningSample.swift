@@ -11,17 +11,8 @@ import Trips
 /// `PersonDayParameters.minimumCoverage`): a day a phone barely recorded would count as a day
 /// without travel. The trips and person-days left out are counted and said.
 public struct PlanningSample: Sendable {
-    public struct Trip: Sendable {
-        public var device: String, person: String
-        public var startSeconds: Double
-        public var origin: (latitude: Double, longitude: Double)?
-        public var destination: (latitude: Double, longitude: Double)?
-        public var durationSeconds: Double, distanceMeters: Double
-        public var mainMode: String
-    }
-
     /// The trips of valid person-days.
-    public var trips: [Trip] = []
+    public var trips: [PlanningTrip] = []
     /// Valid person-days per person.
     public var validDays: [String: Int] = [:]
     /// Person-days in all, those below the coverage threshold, and the trips on them (left out).
@@ -35,14 +26,7 @@ public struct PlanningSample: Sendable {
     {
         var sample = PlanningSample()
         let restricted = OutputLayout.restricted(in: outputFolder)
-        let (stays, stay) = (try OutputSchema.staypoints.read(in: tablesFolder), OutputSchema.staypoints.index)
-        var places: [String: (latitude: Double, longitude: Double)] = [:]
-        for row in stays.rows {
-            guard let id = row[stay("staypoint_id")], let lat = row[stay("lat")].flatMap(Double.init),
-                let lon = row[stay("lon")].flatMap(Double.init)
-            else { continue }
-            places[id] = (lat, lon)
-        }
+        let places = try staypointPlaces(in: tablesFolder)
         // Valid person-days; a day listed twice (a person's devices in two parts of a Spark run) counts once.
         var valid: Set<[String]> = [], seen: Set<[String]> = []
         if FileManager.default.fileExists(atPath: (restricted as NSString).appendingPathComponent(OutputSchema.personDays.file)) {
@@ -68,7 +52,7 @@ public struct PlanningSample: Sendable {
                 continue
             }
             sample.trips.append(
-                Trip(
+                PlanningTrip(
                     device: device, person: person, startSeconds: start, origin: row[trip("origin_staypoint_id")].flatMap { places[$0] },
                     destination: row[trip("destination_staypoint_id")].flatMap { places[$0] },
                     durationSeconds: row[trip("duration_s")].flatMap(Double.init) ?? 0,
@@ -86,6 +70,20 @@ public struct PlanningSample: Sendable {
             }
         }
         return sample
+    }
+
+    /// Where each staypoint of `staypoints.csv` in `tablesFolder` is, by its id: the ends of
+    /// the trips the OD tables place.
+    public static func staypointPlaces(in tablesFolder: String) throws -> [String: (latitude: Double, longitude: Double)] {
+        let (stays, stay) = (try OutputSchema.staypoints.read(in: tablesFolder), OutputSchema.staypoints.index)
+        var places: [String: (latitude: Double, longitude: Double)] = [:]
+        for row in stays.rows {
+            guard let id = row[stay("staypoint_id")], let lat = row[stay("lat")].flatMap(Double.init),
+                let lon = row[stay("lon")].flatMap(Double.init)
+            else { continue }
+            places[id] = (lat, lon)
+        }
+        return places
     }
 
     /// One line for the log and the report.

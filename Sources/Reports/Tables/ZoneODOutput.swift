@@ -44,13 +44,7 @@ public struct ZoneODOutput {
     /// read on its person's clock in `calendars`; with `weights`, each row's trips expanded.
     @discardableResult
     public func write(_ sample: PlanningSample, calendars: LocalCalendars, weights: ExpansionWeights? = nil) throws -> Summary {
-        let input = sample.trips.map { trip in
-            ZoneOD.Trip(
-                device: trip.device, person: trip.person, startSeconds: trip.startSeconds, origin: trip.origin,
-                destination: trip.destination,
-                durationSeconds: trip.durationSeconds, distanceMeters: trip.distanceMeters, mainMode: trip.mainMode,
-                dailyWeight: weights.map { $0.dailyWeights[trip.person] ?? 0 })
-        }
+        let input = sample.trips.map { $0.weighted(by: weights) }
         let od = ZoneOD(input, layer: layer, calendars: calendars, bands: bands, minimumPersons: minimumPersons)
         try Self.csv(od, layer: layer).write(to: (folder as NSString).appendingPathComponent(Self.fileName))
         var summary = Summary(

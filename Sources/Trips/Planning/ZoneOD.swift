@@ -12,30 +12,8 @@ import MobilityCore
 /// second, the smallest (Hundepool et al., *Statistical Disclosure Control*, 2012, §5.2–5.3).
 /// No other total of the table is published.
 public struct ZoneOD: Sendable {
-    public struct Trip: Sendable {
-        public var device: String, person: String
-        public var startSeconds: Double
-        public var origin: (latitude: Double, longitude: Double)?
-        public var destination: (latitude: Double, longitude: Double)?
-        public var durationSeconds: Double, distanceMeters: Double
-        /// The trip's main mode's name ("unknown" when none).
-        public var mainMode: String
-        /// Its person's expansion weight per valid day (`ExpansionWeights.dailyWeights`); nil
-        /// without weights, 0 for a person without one.
-        public var dailyWeight: Double?
-
-        public init(
-            device: String, person: String, startSeconds: Double, origin: (latitude: Double, longitude: Double)?,
-            destination: (latitude: Double, longitude: Double)?, durationSeconds: Double, distanceMeters: Double, mainMode: String,
-            dailyWeight: Double? = nil
-        ) {
-            self.dailyWeight = dailyWeight
-            (self.device, self.person, self.startSeconds, self.origin, self.destination) = (
-                device, person, startSeconds, origin, destination
-            )
-            (self.durationSeconds, self.distanceMeters, self.mainMode) = (durationSeconds, distanceMeters, mainMode)
-        }
-    }
+    /// A trip as the zone OD counts it (`PlanningTrip`).
+    public typealias Trip = PlanningTrip
 
     public struct Row: Sendable, Equatable {
         /// `all_day` or a band's name.
