@@ -135,3 +135,33 @@ extension ZoneLayer {
     /// The zones as geofences again (for building a second layer in a test).
     var zonesAsFences: [Geofence] { zones.map { Geofence(id: $0.id, name: $0.name, kind: "zone", shape: $0.shape) } }
 }
+
+/// `ExpansionWeights` with known answers: zone start weights, raking to an attribute's margins,
+/// and every reason a person gets none.
+@Suite struct ExpansionWeightsTests {
+    @Test func rakingMeetsTheZonesAndTheMarginsAndSaysWhoIsLeftOut() {
+        let persons: [ExpansionWeights.Person] = [
+            .init(person: "a", homeZone: "N", validDays: 2, attributes: ["car": "yes"]),
+            .init(person: "b", homeZone: "N", validDays: 1, attributes: ["car": "no"]),
+            .init(person: "c", homeZone: "S", validDays: 4, attributes: ["car": "yes"]),
+            .init(person: "d", homeZone: "S", validDays: 1, attributes: ["car": "no"]),
+            .init(person: "e", homeZone: nil, validDays: 1), .init(person: "f", homeZone: nil, hasHome: true, validDays: 1),
+            .init(person: "g", homeZone: "W", validDays: 1), .init(person: "h", homeZone: "N", validDays: 0),
+            .init(person: "i", homeZone: "N", validDays: 1, attributes: [:])
+        ]
+        // 1,000 in N and 3,000 in S; 1,000 car owners and 3,000 without.
+        let weights = ExpansionWeights(
+            persons: persons, zonePopulation: ["N": 1000, "S": 3000], margins: ["car": ["yes": 1000, "no": 3000]])
+        #expect(
+            weights.unweighted == [
+                "no home": 1, "home in no zone of the layer": 1, "home outside the population's zones": 1, "no valid person-day": 1,
+                "no car of the margins": 1
+            ])
+        #expect(weights.converged && weights.largestMarginError < ExpansionWeights.tolerance)
+        let w = weights.weights
+        #expect(abs(w["a"]! + w["b"]! - 1000) < 1e-3 && abs(w["c"]! + w["d"]! - 3000) < 1e-3)
+        #expect(abs(w["a"]! + w["c"]! - 1000) < 1e-3 && abs(w["b"]! + w["d"]! - 3000) < 1e-3)
+        // Spread over valid days: c's weight per day is a quarter of it.
+        #expect(abs(weights.dailyWeights["c"]! - w["c"]! / 4) < 1e-9)
+    }
+}

@@ -37,7 +37,7 @@ public struct PersonWeightsOutput {
             ExpansionWeights.Person(
                 person: name,
                 homeZone: sample.homes[name].flatMap { layer.zone(latitudeDegrees: $0.latitude, longitudeDegrees: $0.longitude) }
-                    .map { layer.zones[$0].id },
+                    .map { layer.zones[$0].id }, hasHome: sample.homes[name] != nil,
                 validDays: sample.validDays[name] ?? 0, attributes: attributes[name] ?? [:])
         }
         let weights = ExpansionWeights(persons: persons, zonePopulation: zonePopulation, margins: margins)

@@ -23,12 +23,15 @@ import MobilityCore
 public struct ExpansionWeights: Sendable {
     public struct Person: Sendable {
         public var person: String
+        /// The zone their home lies in; nil without a home, or with one in no zone (`hasHome` says which).
         public var homeZone: String?
+        public var hasHome: Bool
         public var validDays: Int
         /// Category per margin variable (`age_band`: `30-44`).
         public var attributes: [String: String]
-        public init(person: String, homeZone: String?, validDays: Int, attributes: [String: String] = [:]) {
+        public init(person: String, homeZone: String?, hasHome: Bool? = nil, validDays: Int, attributes: [String: String] = [:]) {
             (self.person, self.homeZone, self.validDays, self.attributes) = (person, homeZone, validDays, attributes)
+            self.hasHome = hasHome ?? (homeZone != nil)
         }
     }
 
@@ -54,7 +57,7 @@ public struct ExpansionWeights: Sendable {
 
     /// Why `person` gets no weight, or nil when they get one.
     public static func reason(for person: Person, zonePopulation: [String: Double], margins: [String: [String: Double]]) -> String? {
-        guard let zone = person.homeZone else { return "no home" }
+        guard let zone = person.homeZone else { return person.hasHome ? "home in no zone of the layer" : "no home" }
         guard zonePopulation[zone] != nil else { return "home outside the population's zones" }
         guard person.validDays > 0 else { return "no valid person-day" }
         let missing = margins.keys.sorted().first { variable in person.attributes[variable].flatMap { margins[variable]![$0] } == nil }
