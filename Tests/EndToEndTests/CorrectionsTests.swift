@@ -31,10 +31,23 @@ import Testing
             legs.rows.filter { !["still", "bus"].contains($0[c("travel_mode")] ?? "") && $0[c("travel_mode")] != nil }
                 .max { Double($0[c("duration_s")]!)! < Double($1[c("duration_s")]!)! })
         let id = leg[c("tripleg_id")]!
+        // And a stay its owner says was at work: the trips to and from it follow.
+        let stays = try CSVTable.read(path: folder.file("out/restricted/staypoints.csv"))
+        let s = { (name: String) in stays.columns.firstIndex(of: name)! }
+        let stay = try #require(
+            stays.rows.first { $0[s("purpose")] != nil && $0[s("purpose")] != "work" && $0[s("is_activity")] == "true" })
         try folder.write(
-            "corrections.csv", "device,start,end,travel_mode\n\(leg[c("device")]!),\(leg[c("started_at")]!),\(leg[c("finished_at")]!),Bus\n"
-        )
+            "corrections.csv",
+            "device,start,end,travel_mode,purpose\n\(leg[c("device")]!),\(leg[c("started_at")]!),\(leg[c("finished_at")]!),Bus,\n"
+                + "\(stay[s("device")]!),\(stay[s("started_at")]!),\(stay[s("finished_at")]!),,Work\n")
         _ = try run(["--corrections", "corrections.csv"])
+        let correctedStays = try CSVTable.read(path: folder.file("out/restricted/staypoints.csv"))
+        let workStay = try #require(correctedStays.rows.first { $0[s("staypoint_id")] == stay[s("staypoint_id")] })
+        #expect(workStay[s("purpose")] == "work", "\(workStay)")
+        let tripsAfter = try CSVTable.read(path: folder.file("out/restricted/trips.csv"))
+        let ta = { (name: String) in tripsAfter.columns.firstIndex(of: name)! }
+        let arriving = tripsAfter.rows.filter { $0[ta("destination_staypoint_id")] == stay[s("staypoint_id")] }
+        #expect(arriving.allSatisfy { $0[ta("destination_purpose")] == "work" }, "\(arriving)")
         let corrected = try CSVTable.read(path: folder.file("out/restricted/triplegs.csv"))
         let row = try #require(corrected.rows.first { $0[c("tripleg_id")] == id })
         #expect(row[c("travel_mode")] == "bus" && row[c("mode_source")] == "correction", "\(row)")

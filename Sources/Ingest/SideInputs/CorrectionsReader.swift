@@ -3,14 +3,16 @@ import MobilityCore
 
 /// Reads `corrections.csv`: what the people who made the legs say of them, applied over every
 /// inferred mode (`LegCorrections`). Columns: `device` or `person` (one of them per row),
-/// `start` and `end` (ISO 8601 with a UTC offset, or Z), and `travel_mode` (any name of the
-/// one mode table, `ModeNames`: `bus`, `Bus`, `subway` …). A row that cannot be used stops the
+/// `start` and `end` (ISO 8601 with a UTC offset, or Z), and either `travel_mode` (any name of
+/// the one mode table, `ModeNames`: `bus`, `Bus`, `subway` …) of the legs under it, or `purpose`
+/// (`home`, `work`, or any word for an activity elsewhere) of the stay under it. A row that cannot be used stops the
 /// run with its file and line: a correction silently dropped would leave a wrong mode standing.
 public enum CorrectionsReader {
     public struct Row: Sendable, Equatable {
         public var device: String?, person: String?
         public var startSeconds: Double, endSeconds: Double
-        public var mode: Mode
+        public var mode: Mode?
+        public var purpose: String?
         public var line: Int
     }
 
@@ -23,9 +25,11 @@ public enum CorrectionsReader {
             path: path,
             header: { names in
                 let lower = Set(names.map { $0.lowercased() })
-                guard lower.isSuperset(of: ["start", "end", "travel_mode"]), !lower.isDisjoint(with: ["device", "person"]) else {
+                guard lower.isSuperset(of: ["start", "end"]), !lower.isDisjoint(with: ["device", "person"]),
+                    !lower.isDisjoint(with: ["travel_mode", "purpose"])
+                else {
                     throw failure(
-                        "the header should have device or person, start, end and travel_mode; it has \(names.joined(separator: ", "))",
+                        "the header should have device or person, start, end and travel_mode or purpose; it has \(names.joined(separator: ", "))",
                         line: 1)
                 }
             }
@@ -35,15 +39,21 @@ public enum CorrectionsReader {
             guard let start = row.value("start").flatMap({ ISO8601.parse($0) }), let end = row.value("end").flatMap({ ISO8601.parse($0) })
             else { throw failure("expected start and end as ISO 8601 times (2024-05-06T08:15:00+02:00)", line: row.line) }
             guard end.secondsSince1970 > start.secondsSince1970 else { throw failure("end must come after start", line: row.line) }
-            guard let name = row.value("travel_mode"), let mode = Mode(labelName: name) else {
-                throw failure(
-                    "travel_mode \(row.value("travel_mode") ?? "(empty)") is no mode the mode table knows (docs/inputs.md: walk, bike, car, bus, train …)",
-                    line: row.line)
+            let (name, purpose) = (row.value("travel_mode"), row.value("purpose"))
+            guard (name == nil) != (purpose == nil) else { throw failure("expected one of travel_mode and purpose", line: row.line) }
+            var mode: Mode?
+            if let name {
+                guard let known = Mode(labelName: name) else {
+                    throw failure(
+                        "travel_mode \(name) is no mode the mode table knows (docs/inputs.md: walk, bike, car, bus, train …)",
+                        line: row.line)
+                }
+                mode = known
             }
             rows.append(
                 Row(
                     device: device, person: person, startSeconds: start.secondsSince1970, endSeconds: end.secondsSince1970, mode: mode,
-                    line: row.line))
+                    purpose: purpose?.lowercased(), line: row.line))
         }
         return rows
     }

@@ -206,6 +206,7 @@ public struct TripsRun {
         PlacePurposes.label(
             &result, geofenceKinds: Dictionary(geofences.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first }),
             calendars: calendars, method: personDayParameters.purposeMethod, locations: parameters.locations)
+        PlacePurposes.correct(&result, corrections: corrections.corrections, persons: persons)
         let imuSpans = stored.mapValues { spans in
             spans.filter { $0.source.isIMUModel }.map { PersonDay.Interval($0.startSeconds, $0.endSeconds) }
         }

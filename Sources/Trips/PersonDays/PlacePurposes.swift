@@ -127,6 +127,26 @@ public enum PlacePurposes {
     }
 
     /// A trip's origin and destination purposes (its end staypoints') and its purpose.
+    /// Sets the purpose a person said (`Correction.purpose`) on each of their staypoints more than
+    /// half under one: trips' purposes follow (`ends`). Returns how many staypoints it changed.
+    @discardableResult
+    public static func correct(_ result: inout TripAnalysis.Result, corrections: [Correction], persons: [String: String]) -> Int {
+        let purposes = corrections.filter { $0.purpose != nil }
+        guard !purposes.isEmpty else { return 0 }
+        var changed = 0
+        for d in result.devices.indices {
+            let device = result.devices[d].device
+            let mine = purposes.filter { $0.covers(device: device, person: persons[device] ?? device) }
+            for s in result.devices[d].staypoints.indices where !mine.isEmpty {
+                let stay = result.devices[d].staypoints[s]
+                guard let correction = Correction.best(mine, start: stay.startSeconds, end: stay.endSeconds) else { continue }
+                result.devices[d].staypoints[s].purpose = correction.purpose
+                changed += 1
+            }
+        }
+        return changed
+    }
+
     public static func ends(of trip: Trip, in device: DeviceTrips) -> (origin: String?, destination: String?, trip: String?) {
         let origin = trip.originStaypoint.flatMap { device.staypoints[$0].purpose }
         let destination = trip.destinationStaypoint.flatMap { device.staypoints[$0].purpose }

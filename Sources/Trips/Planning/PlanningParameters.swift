@@ -24,8 +24,9 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
     /// Each person's category of each margin variable (`person,<variable>…`), for raking to the
     /// population's `variable:category` margins. Null: zones only.
     public var personAttributes: String?
-    /// What people say of their legs (`device|person,start,end,travel_mode`), applied over every
-    /// inferred mode (`LegCorrections`). Null: none.
+    /// What people say of their day (`device|person,start,end`, and `travel_mode` or `purpose`),
+    /// applied over every inferred mode and purpose (`LegCorrections`, `PlacePurposes.correct`).
+    /// Null: none.
     public var corrections: String?
 
     public init() {}

@@ -48,7 +48,7 @@ struct PlanningOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "What people say of their legs, a CSV device|person,start,end,travel_mode: a leg more than half under a row takes its mode (mode_source correction) before trips and every table are made (overrides planning.corrections).",
+            "What people say of their day, a CSV device|person,start,end and travel_mode or purpose: a leg more than half under a row takes its mode (mode_source correction), a stay its purpose, before trips and every table are made (overrides planning.corrections).",
             discussion:
                 "Default: none. Corrections live in their file: they hold on every run, with --force, a moved input or another model.",
             valueName: "file"))
