@@ -45,6 +45,7 @@ extension ReportPage {
                 : "Not weighted to the population: give --population. ")
             + "Only the trips of valid person-days count. A row fewer than k = \(k) persons made (unweighted), and whatever would give it "
             + "away, is left out.</p>"
+            + (published.modeSharesLine.map { "<p class=\"note\">\(HTML.escape($0)).</p>" } ?? "")
             + HTML.table(
                 ["time band", "mode", "trips", "persons", "share", "95 % interval"] + (corrected ? ["corrected", "95 % interval"] : [])
                     + (weighted ? ["weighted share", "weighted trips per day"] : []),

@@ -84,5 +84,6 @@ public struct ModeSharesOutput {
         "mode shares: \(s.rows) rows published with 95 % intervals over persons (\(s.replicates) bootstrap replicates)"
             + (s.correction.map { ", corrected for the classifier's confusion measured on \($0)" } ?? ", not corrected (no --confusion)")
             + "; \(s.suppressedPrimary) rows made by fewer than k = \(s.minimumPersons) persons left out, and \(s.suppressedComplementary) more so that those cannot be worked out by subtraction"
+            + "; \(s.excludedPersonDays) person-days under the coverage threshold and their \(s.excludedTrips) trips not counted"
     }
 }

@@ -54,6 +54,8 @@ public struct ReportFacts {
         public var odMatrixLine: String?, odGridLine: String?
         /// What the zone OD published; nil or empty without a zone layer.
         public var odZonesLine: String?
+        /// What the mode shares published and left out (`mode_shares.csv`), person-days excluded included.
+        public var modeSharesLine: String?
         public var heatMaps: [HeatMapSummary]
     }
 }
@@ -78,6 +80,7 @@ extension PipelineStore {
         return ReportFacts.Published(
             minimumPersons: k, busiestPairs: try busiestGeofencePairs(limit: 20, minimumPersons: k),
             odMatrixLine: try derivedState(Self.odMatrixKey),
-            odGridLine: try derivedState(Self.odGridKey), odZonesLine: try derivedState(Self.odZonesKey), heatMaps: try heatMapSummaries())
+            odGridLine: try derivedState(Self.odGridKey), odZonesLine: try derivedState(Self.odZonesKey),
+            modeSharesLine: try derivedState(Self.modeSharesKey), heatMaps: try heatMapSummaries())
     }
 }
