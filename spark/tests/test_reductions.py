@@ -91,11 +91,11 @@ class DeclaredMerges(unittest.TestCase):
 
     def test_od_groups_concatenate_and_sort_lists_and_keep_null_and_empty_keys_apart(self):
         p = self.partials
-        items = [item(p, "od_groups", 1, origin_geofence_id=None, destination_geofence_id="g2", trips=1, devices=1, persons=["ann"],
+        items = [item(p, "od_groups", 1, time_band="all_day", origin_geofence_id=None, destination_geofence_id="g2", trips=1, devices=1, persons=["ann"],
                       durations_s=[30.0], distances_m=[400.0], main_modes=["walk"]),
-                 item(p, "od_groups", 0, origin_geofence_id=None, destination_geofence_id="g2", trips=2, devices=2,
+                 item(p, "od_groups", 0, time_band="all_day", origin_geofence_id=None, destination_geofence_id="g2", trips=2, devices=2,
                       persons=["ann", "bo"], durations_s=[60.0, 10.0], distances_m=[900.0, 100.0], main_modes=["car", "unknown"]),
-                 item(p, "od_groups", 0, origin_geofence_id="", destination_geofence_id="g2", trips=1, devices=1, persons=["bo"],
+                 item(p, "od_groups", 0, time_band="all_day", origin_geofence_id="", destination_geofence_id="g2", trips=1, devices=1, persons=["bo"],
                       durations_s=[5.0], distances_m=[50.0], main_modes=["walk"])]
         tables, _ = reduced(items, p, ["od_groups"])
         self.assertEqual(len(tables["od_groups"]), 2, "NULL and the empty text are two keys")
@@ -190,7 +190,10 @@ class TwoRealParts(unittest.TestCase):
     def test_the_merged_trips_are_every_parts(self):
         trips = [self.part_trips(0), self.part_trips(1)]
         self.assertTrue(trips[0] and trips[1])
-        self.assertEqual(sum(int(r["trips"]) for r in self.tables["od_groups"]), len(trips[0]) + len(trips[1]))
+        # Each trip is in its pair's whole-day group and in its time band's.
+        for whole_day in (True, False):
+            rows = [r for r in self.tables["od_groups"] if (r["time_band"] == "all_day") == whole_day]
+            self.assertEqual(sum(int(r["trips"]) for r in rows), len(trips[0]) + len(trips[1]))
         by_mode = {}
         for row in trips[0] + trips[1]:
             by_mode[row["main_mode"]] = by_mode.get(row["main_mode"], 0) + 1
