@@ -50,7 +50,9 @@ enum PlanningInputs {
             throw PipelineError(.invalidZoneLayer, path: path, reason: "no such file (planning.zones or --zones)")
         }
         if path.lowercased().hasSuffix(".gpkg") {
-            let (fences, dropped) = try geoPackage(path, idColumn: planning.zoneIdProperty, nameColumn: planning.zoneNameProperty)
+            let (fences, dropped) = try GeoPackageFeatures.zoneFences(
+                path: path, idColumn: planning.zoneIdProperty, nameColumn: planning.zoneNameProperty,
+                nameColumnIsOptional: planning.zoneNameProperty == PlanningParameters().zoneNameProperty)
             return try ZoneLayer(path: path, fences: fences, dropped: dropped)
         }
         let (fences, dropped) = try ZoneLayerReader.geoJSON(
@@ -97,36 +99,5 @@ enum PlanningInputs {
         var zones: [String: Double]
         var margins: [String: [String: Double]]
         var attributes: [String: [String: String]]
-    }
-
-    /// The features of a GeoPackage in EPSG:4326, as zones' fences.
-    static func geoPackage(_ path: String, idColumn: String, nameColumn: String) throws -> (
-        fences: [(feature: Int, fence: Geofence)], dropped: [(feature: Int, reason: String)]
-    ) {
-        // The default name column may be missing (the id names the zone then); one the user named may not.
-        let namesOptional = nameColumn == PlanningParameters().zoneNameProperty
-        let package = try GeoPackageFeatures(
-            path: path, columns: namesOptional || idColumn == nameColumn ? [idColumn] : [idColumn, nameColumn],
-            optionalColumns: namesOptional ? [nameColumn] : [])
-        if let reference = package.spatialReference, !(reference.organization.uppercased() == "EPSG" && reference.id == 4326) {
-            throw PipelineError(
-                .invalidZoneLayer, path: path,
-                reason:
-                    "the layer \(package.table) is in \(reference.organization):\(reference.id), not EPSG:4326 (longitude, latitude); reproject it, e.g. `ogr2ogr -t_srs EPSG:4326 zones-4326.gpkg \(path)`"
-            )
-        }
-        var fences: [(Int, Geofence)] = []
-        var dropped: [(Int, String)] = []
-        for feature in package.features {
-            guard let id = feature.values[idColumn] else {
-                throw PipelineError(.invalidZoneLayer, path: path, reason: "row \(feature.row) of \(package.table) has no \(idColumn)")
-            }
-            guard let blob = feature.geometry, let (_, shape) = GeoPackageGeometry.polygons(blob) else {
-                dropped.append((feature.row, "not a Polygon or MultiPolygon"))
-                continue
-            }
-            fences.append((feature.row, Geofence(id: id, name: feature.values[nameColumn] ?? id, kind: "zone", shape: shape)))
-        }
-        return (fences, dropped)
     }
 }
