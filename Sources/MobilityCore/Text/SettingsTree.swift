@@ -102,6 +102,9 @@ public indirect enum SettingsTree: Codable, Equatable {
         guard case .object(let pairs) = self else { return scalar }
         return pairs.map { key, value in
             if case .object = value { return "\(pad)\(key):\n" + value.yaml(indent: indent + 2) }
+            if case .array(let items) = value, items.contains(where: { if case .object = $0 { true } else { false } }) {
+                return "\(pad)\(key):\n" + items.map { "\(pad)  - \($0.scalar)\n" }.joined() // a list of mappings, one a line
+            }
             return "\(pad)\(key): \(value.scalar)\n"
         }.joined()
     }
@@ -113,7 +116,7 @@ public indirect enum SettingsTree: Codable, Equatable {
         case .number(let v): v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
         case .string(let v): "\"" + v.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         case .array(let items): "[" + items.map(\.scalar).joined(separator: ", ") + "]"
-        case .object: "{}"
+        case .object(let pairs): "{" + pairs.map { "\($0.0): \($0.1.scalar)" }.joined(separator: ", ") + "}"
         }
     }
 }

@@ -89,6 +89,8 @@ public struct PipelineRun {
         /// `mode_shares.csv`: rows published with their intervals, the correction's source, and
         /// what was left out; nil in a partial run.
         @NullEncodable public var modeShares: ModeSharesOutput.Summary?
+        /// `co2e.csv` (`CO2eOutput`): the factors, the CO2e counted and the trips without one.
+        @NullEncodable public var co2e: CO2eOutput.Summary?
         /// The persons' expansion weights (`person_weights.csv`); nil without `--population`.
         @NullEncodable public var weights: PersonWeightsOutput.Summary?
         /// The geofence OD table's published pairs and those under k persons, suppressed (`od_matrix.csv`).
@@ -133,7 +135,7 @@ public struct PipelineRun {
                 checkins
             case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells, legsByModeSource =
                 "legs_by_mode_source"
-            case suppressedCells = "suppressed_cells", odGrid = "od_grid", odZones = "od_zones", modeShares = "mode_shares", weights,
+            case suppressedCells = "suppressed_cells", odGrid = "od_grid", odZones = "od_zones", modeShares = "mode_shares", co2e, weights,
                 odMatrix =
                 "od_matrix", modalSplit =
                 "modal_split", coverage,
@@ -260,6 +262,7 @@ public struct PipelineRun {
             {
                 (summary.odGrid, summary.odMatrix, summary.modalSplit) = (published.odGrid, published.odMatrix, published.modalSplit)
                 (summary.odZones, summary.modeShares, summary.weights) = (published.odZones, published.modeShares, published.weights)
+                summary.co2e = published.co2e
             }
             progress.log("nothing changed since the last run: outputs in \(outputFolder) are up to date")
             return summary
@@ -284,6 +287,7 @@ public struct PipelineRun {
         trips.parameters = configuration.trips
         trips.minimumPersons = configuration.heatmap.minimumPersons
         (trips.bands, trips.corrections) = (configuration.planning.bands, planning.corrections)
+        trips.emissionFactors = configuration.planning.emissionFactors
         (trips.configuredCalendar, trips.personDayParameters, trips.partialsFolder) = (
             configuration.calendar.configured, configuration.personDays, partialsFolder
         )
@@ -340,13 +344,15 @@ public struct PipelineRun {
             let stage = PublishStage(
                 store: store, outputFolder: outputFolder, tablesFolder: restrictedFolder, modelPath: modelPath, calendar: calendar,
                 heatMap: configuration.heatmap, zones: zones, bands: configuration.planning.bands,
-                confusion: confusion, population: population)
+                confusion: confusion, population: population, emissionFactors: configuration.planning.emissionFactors)
             let (_, published) = try stage.run {}
             published.notes.forEach(progress.log)
             (summary.odGrid, summary.odZones, summary.modeShares) = (published.odGrid, published.odZones, published.modeShares)
+            summary.co2e = published.co2e
             summary.weights = published.weights
             let od = PublishedOD(
-                odGrid: published.odGrid, odZones: published.odZones, modeShares: published.modeShares, weights: published.weights,
+                odGrid: published.odGrid, odZones: published.odZones, modeShares: published.modeShares, co2e: published.co2e,
+                weights: published.weights,
                 odMatrix: summary.odMatrix, modalSplit: summary.modalSplit)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys] // the same bytes on every run (the golden record compares the store)
@@ -609,6 +615,7 @@ struct PublishedOD: Codable {
     var odGrid: ODGridOutput.Summary?
     var odZones: ZoneODOutput.Summary?
     var modeShares: ModeSharesOutput.Summary?
+    var co2e: CO2eOutput.Summary?
     var weights: PersonWeightsOutput.Summary?
     var odMatrix: ODMatrixCounts?
     var modalSplit: ModalSplitCounts?

@@ -44,6 +44,8 @@ public struct PublishRun: Sendable {
         @NullEncodable public var odZones: ZoneODOutput.Summary?
         /// null without the per-device tables.
         @NullEncodable public var modeShares: ModeSharesOutput.Summary?
+        /// `co2e.csv` (`CO2eOutput`).
+        @NullEncodable public var co2e: CO2eOutput.Summary?
         /// null without a population.
         @NullEncodable public var weights: PersonWeightsOutput.Summary?
         public var files: [String] = []
@@ -54,7 +56,8 @@ public struct PublishRun: Sendable {
         /// Logged, not printed in `--json`.
         var notes: [String] = []
         enum CodingKeys: String, CodingKey {
-            case heatMaps = "heat_maps", cells, quarantined, odGrid = "od_grid", odZones = "od_zones", modeShares = "mode_shares", weights,
+            case heatMaps = "heat_maps", cells, quarantined, odGrid = "od_grid", odZones = "od_zones", modeShares = "mode_shares", co2e,
+                weights,
                 files,
                 stageSeconds = "stage_seconds"
         }
@@ -68,11 +71,11 @@ public struct PublishRun: Sendable {
             let stage = PublishStage(
                 store: store, outputFolder: outputFolder, tablesFolder: tablesFolder ?? OutputLayout.restricted(in: outputFolder),
                 modelPath: modelPath, calendar: calendar, heatMap: heatMapParameters, zones: zones, bands: planning.bands,
-                confusion: confusion, population: population)
+                confusion: confusion, population: population, emissionFactors: planning.emissionFactors)
             var (summary, outcome) = try stage.run { [self] in try heatMapFiles(store: store) }
             (summary.notes + outcome.notes).forEach(progress.log)
             (summary.odGrid, summary.odZones, summary.quarantined) = (outcome.odGrid, outcome.odZones, outcome.quarantined)
-            (summary.modeShares, summary.weights) = (outcome.modeShares, outcome.weights)
+            (summary.modeShares, summary.weights, summary.co2e) = (outcome.modeShares, outcome.weights, outcome.co2e)
             summary.files += outcome.files
             summary.stageSeconds.merge(outcome.stageSeconds) { $1 }
             return summary

@@ -7,15 +7,15 @@ import Trips
 extension PublishStage {
     /// The planning tables (docs/planning.md), from the trips of valid person-days read once
     /// (`PlanningSample`): the persons' weights (with a population), `od_zones.csv` (with a zone
-    /// layer) and `mode_shares.csv`. A table the settings no longer ask for is removed. Adds
-    /// to `outcome` what it wrote, said and how long each took (`weights`, `od_zones`, `mode_shares`).
+    /// layer), `mode_shares.csv`, `co2e.csv` and `person_co2e.csv`. A table the settings no longer ask for is removed. Adds
+    /// to `outcome` what it wrote, said and how long each took (`weights`, `od_zones`, `mode_shares`, `co2e`, `review`).
     func planningFiles(into outcome: Outcome) throws -> Outcome {
         var outcome = outcome
         var clock = Date()
         func step(_ stage: String) { outcome.stageSeconds[stage] = Date().timeIntervalSince(clock); clock = Date() }
         func path(_ file: String) -> String { OutputLayout.path(file, in: outputFolder) }
         guard FileManager.default.fileExists(atPath: (tablesFolder as NSString).appendingPathComponent(OutputSchema.trips.file)) else {
-            ["weights", "od_zones", "mode_shares", "review"].forEach(step)
+            ["weights", "od_zones", "mode_shares", "co2e", "review"].forEach(step)
             return outcome
         }
         let calendars = try store.localCalendars(dataset: calendar)
@@ -58,6 +58,17 @@ extension PublishStage {
         outcome.notes.append(ModeSharesOutput.text(shares))
         outcome.files.append(path(ModeSharesOutput.fileName))
         step("mode_shares")
+        let co2e = try CO2eOutput.write(
+            sample, factors: emissionFactors, layer: zones, weights: weights, minimumPersons: heatMap.minimumPersons,
+            outputFolder: outputFolder)
+        try store.setDerivedState(PipelineStore.co2eKey, CO2eOutput.text(co2e)) // for the report
+        try store.setDerivedState(
+            PipelineStore.co2eFactorsKey,
+            String(decoding: try JSONText.data(emissionFactors, keys: .snakeCase, layout: .compact), as: UTF8.self))
+        outcome.co2e = co2e
+        outcome.notes.append(CO2eOutput.text(co2e))
+        outcome.files += [path(CO2eOutput.fileName), path(CO2eOutput.personFileName)]
+        step("co2e")
         try ReviewOutput.write(tablesFolder: tablesFolder, persons: try store.devicePersons(), outputFolder: outputFolder)
         outcome.files.append(path(ReviewOutput.fileName))
         step("review")

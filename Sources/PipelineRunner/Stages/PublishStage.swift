@@ -31,6 +31,8 @@ struct PublishStage: Sendable {
     var confusion: ConfusionCorrection? = nil
     /// The population the persons are weighted to (`person_weights.csv`, the weighted columns); nil: none.
     var population: PlanningInputs.Population? = nil
+    /// CO2e per passenger-km of each mode (`co2e.csv`, `person_co2e.csv`; the report names them).
+    var emissionFactors = EmissionFactors.ukDESNZ2025
 
     struct Outcome {
         /// Nil when the per-device tables were not there to draw it from.
@@ -41,6 +43,8 @@ struct PublishStage: Sendable {
         var modeShares: ModeSharesOutput.Summary?
         /// Nil without a population, or without the per-device tables.
         var weights: PersonWeightsOutput.Summary?
+        /// Nil without the per-device tables.
+        var co2e: CO2eOutput.Summary?
         /// Files in the store's quarantine.
         var quarantined = 0
         var files: [String] = []

@@ -33,6 +33,8 @@ public struct TripsRun {
     public var personDayParameters = PersonDayParameters()
     /// The bands of the local day the modal split is cut by.
     public var bands = TimeBands()
+    /// CO2e per passenger-km of each mode, for the legs' and trips' `co2e_g`.
+    public var emissionFactors = EmissionFactors.ukDESNZ2025
     /// What people say of their legs, applied after every inferred mode (`LegCorrections`).
     public var corrections = LegCorrections()
     public var grouping = TrackGrouping.device
@@ -229,7 +231,7 @@ public struct TripsRun {
         var tables = TripTables(
             result: result, geofences: geofences, calendars: calendars, persons: persons, minimumPersons: minimumPersons,
             personDays: personDays)
-        (tables.locationParameters, tables.bands) = (parameters.locations, bands)
+        (tables.locationParameters, tables.bands, tables.emissionFactors) = (parameters.locations, bands, emissionFactors)
         summary.odMatrix = ODMatrixCounts(tables.odMatrix)
         progress.log(summary.odMatrix.line)
         try store.setDerivedState(PipelineStore.minimumPersonsKey, String(minimumPersons))

@@ -50,7 +50,66 @@ extension ReportPage {
                 ["time band", "mode", "trips", "persons", "share", "95 % interval"] + (corrected ? ["corrected", "95 % interval"] : [])
                     + (weighted ? ["weighted share", "weighted trips per day"] : []),
                 rows, numeric: Set(2..<(6 + (corrected ? 2 : 0) + (weighted ? 2 : 0))))
-            + (try zoneOD(minimumPersons: k)) + "</section>"
+            + (try zoneOD(minimumPersons: k)) + (try co2e(published)) + "</section>"
+    }
+
+    /// CO2e per main mode (every person) and per home zone, as `co2e.csv` publishes them, and
+    /// the factors they come from, each with its source.
+    func co2e(_ published: ReportFacts.Published) throws -> String {
+        guard FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(OutputSchema.co2e.file)) else {
+            return ""
+        }
+        let table = try OutputSchema.co2e.read(in: folder)
+        let column = OutputSchema.co2e.index
+        let weighted = table.rows.contains { $0[column("co2e_kg_weighted")] != nil }
+        func row(_ row: [String?], first: String) -> [String] {
+            [
+                first, row[column("trips")] ?? "", row[column("persons")] ?? "",
+                HTML.number((row[column("distance_m")].flatMap(Double.init) ?? 0) / 1000, 1), row[column("co2e_kg")] ?? "",
+                row[column("co2e_g_per_person_day")] ?? "–", row[column("trips_without_factor")] ?? ""
+            ] + (weighted ? [row[column("co2e_kg_weighted")] ?? ""] : [])
+        }
+        let header =
+            ["trips", "persons", "km", "kg CO2e", "g CO2e per person-day", "trips without a factor"]
+            + (weighted ? ["kg CO2e per average day (weighted)"] : [])
+        let modes = table.rows.filter { $0[column("home_zone_id")] == CO2eTable.all }.map {
+            row($0, first: $0[column("travel_mode")] ?? "")
+        }
+        let zones = table.rows.filter { $0[column("home_zone_id")] != CO2eTable.all && $0[column("travel_mode")] == CO2eTable.all }
+            .map { row($0, first: $0[column("home_zone_name")] ?? "") }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let factors = published.co2eFactors.flatMap { try? decoder.decode(EmissionFactors.self, from: Data($0.utf8)) }
+        var html =
+            "<h3>CO2e</h3><p class=\"note\">CO2e of the trips of valid person-days by main mode (a trip's CO2e is its legs' and counts "
+            + "to its main mode), from the factors below; a trip with a leg known only as a vehicle, or of no mode, has none: no "
+            + "factor is guessed for it. Per person-day divides by the valid person-days of every person counted. "
+            + (weighted ? "Weighted: expanded to the population's average day (person_weights.csv). " : "Not weighted: give --population. ")
+            + "A row fewer than k = \(published.minimumPersons) persons made, and whatever would give it away, is left out (co2e.csv).</p>"
+            + (published.co2eLine.map { "<p class=\"note\">\(HTML.escape($0)).</p>" } ?? "")
+            + HTML.table(["mode"] + header, modes, numeric: Set(1...header.count))
+        if !zones.isEmpty {
+            html +=
+                "<p class=\"note\">Per home zone (the zone each person's home lies in), every mode.</p>"
+                + HTML.table(["home zone"] + header, zones, numeric: Set(1...header.count))
+        }
+        if let factors {
+            html +=
+                "<p class=\"note\">Factors for \(HTML.escape(factors.country)) \(factors.year): \(HTML.escape(factors.source)) "
+                + "(planning.emission_factors). A mode with no factor here has no CO2e.</p>"
+                + HTML.table(
+                    ["mode", "g CO2e per passenger-km", "as given", "source"],
+                    factors.factors.map { factor in
+                        [
+                            factor.mode.rawValue, HTML.number(factor.gramsPerPassengerKm, 2),
+                            factor.per == .vehicle
+                                ? HTML.number(factor.gramsPerKm, 2) + " g per vehicle-km ÷ " + HTML.number(factor.occupancy, 2) + " persons"
+                                : HTML.number(factor.gramsPerKm, 2) + " g per passenger-km",
+                            factor.source
+                        ]
+                    }, numeric: [1])
+        }
+        return html
     }
 
     /// The whole day's published zone pairs as desire lines between zone centres (weighted trips

@@ -21,14 +21,14 @@ public enum OutputLayout {
     /// The files that go to `restricted/`: a row per person, device, input file or event.
     public static let restrictedFiles: Set<String> = [
         "modes.csv", "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "device_stats.csv",
-        "person_days.csv", "untracked.csv", "tours.csv", "person_weights.csv", "review.csv",
+        "person_days.csv", "untracked.csv", "tours.csv", "person_weights.csv", "review.csv", "person_co2e.csv",
         "rides.csv", "stops.csv", "events.csv", "quarantine.csv", "staypoints.geojson", "triplegs.geojson", "dwells.geojson"
     ]
 
     /// The files at the top of a run's output folder that publish (besides `report.html` and
     /// `pipeline.gpkg`, and the heat maps' `heatmap*.csv`, `.geojson` and `.png`).
     public static let publishedTables: Set<String> = [
-        "od_matrix.csv", "od_grid.csv", "od_zones.csv", "mode_shares.csv", "modal_split.csv", "train_comfort.csv",
+        "od_matrix.csv", "od_grid.csv", "od_zones.csv", "mode_shares.csv", "co2e.csv", "modal_split.csv", "train_comfort.csv",
         "route_comfort.csv"
     ]
 

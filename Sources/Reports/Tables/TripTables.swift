@@ -19,6 +19,8 @@ public struct TripTables {
     public var locationParameters = LocationParameters()
     /// The bands of the local day the modal split is cut by.
     public var bands = TimeBands()
+    /// CO2e per passenger-km of each mode, for the legs' and trips' `co2e_g`.
+    public var emissionFactors = EmissionFactors.ukDESNZ2025
     /// Each device's person (the device itself where none is named), and the k of distinct
     /// persons a published aggregate row needs.
     public var persons: [String: String] = [:]
@@ -175,6 +177,7 @@ public struct TripTables {
                         + [
                             Self.number(leg.durationSeconds, 1), Self.number(leg.distanceMeters, 1), Self.number(speed, 2),
                             leg.mode?.rawValue ?? unknownModeName, leg.modeSource?.rawValue ?? Self.noDecider, leg.modeNote ?? "",
+                            emissionFactors.grams(mode: leg.mode, distanceMeters: leg.distanceMeters).map { Self.number($0, 1) },
                             String(leg.fixCount),
                             Self.id(leg.previousStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                             Self.id(leg.nextStaypoint.map { ids.staypoint(deviceIndex, $0) })
@@ -224,7 +227,7 @@ public struct TripTables {
                         + [
                             Self.number(trip.durationSeconds, 1), Self.number(trip.distanceMeters, 1),
                             trip.mainMode?.rawValue ?? unknownModeName,
-                            String(trip.legs.count), legModes,
+                            String(trip.legs.count), legModes, co2eGrams(trip, in: device).map { Self.number($0, 1) },
                             Self.id(trip.originStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                             Self.id(trip.destinationStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                             Self.id(trip.originStaypoint.flatMap { device.staypoints[$0].location }.map(TripIdentifiers.location)),
@@ -238,6 +241,16 @@ public struct TripTables {
             }
         }
         return csv
+    }
+
+    /// A trip's CO2e, the sum of its legs'; nil when a leg with distance has no factor.
+    func co2eGrams(_ trip: Trip, in device: DeviceTrips) -> Double? {
+        var sum = 0.0
+        for leg in trip.legs.map({ device.triplegs[$0] }) {
+            guard let grams = emissionFactors.grams(mode: leg.mode, distanceMeters: leg.distanceMeters) else { return nil }
+            sum += grams
+        }
+        return sum
     }
 
     /// The OD table of the trips, with k persons per pair.

@@ -56,6 +56,8 @@ public struct ReportFacts {
         public var odZonesLine: String?
         /// What the mode shares published and left out (`mode_shares.csv`), person-days excluded included.
         public var modeSharesLine: String?
+        /// What `co2e.csv` published, and the factors it used (JSON of `EmissionFactors`).
+        public var co2eLine: String?, co2eFactors: String?
         public var heatMaps: [HeatMapSummary]
     }
 }
@@ -81,6 +83,7 @@ extension PipelineStore {
             minimumPersons: k, busiestPairs: try busiestGeofencePairs(limit: 20, minimumPersons: k),
             odMatrixLine: try derivedState(Self.odMatrixKey),
             odGridLine: try derivedState(Self.odGridKey), odZonesLine: try derivedState(Self.odZonesKey),
-            modeSharesLine: try derivedState(Self.modeSharesKey), heatMaps: try heatMapSummaries())
+            modeSharesLine: try derivedState(Self.modeSharesKey), co2eLine: try derivedState(Self.co2eKey),
+            co2eFactors: try derivedState(Self.co2eFactorsKey), heatMaps: try heatMapSummaries())
     }
 }

@@ -170,6 +170,10 @@ extension PipelineStore {
     public static let odZonesKey = "od_zones"
     /// What the last mode shares published, with their intervals and correction (`ModeSharesOutput`).
     public static let modeSharesKey = "mode_shares"
+    /// What the last `co2e.csv` published and left out, one line for the report (`CO2eOutput`).
+    public static let co2eKey = "co2e"
+    /// The emission factors the last publish used, as JSON (`EmissionFactors`), for the report.
+    public static let co2eFactorsKey = "co2e_factors"
     /// What the last geofence OD table published and suppressed, one line for the report.
     public static let odMatrixKey = "od_matrix"
     /// What the last modal split published and left out, one line for the report.

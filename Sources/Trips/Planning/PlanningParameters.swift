@@ -28,6 +28,9 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
     /// applied over every inferred mode and purpose (`LegCorrections`, `PlacePurposes.correct`).
     /// Null: none.
     public var corrections: String?
+    /// CO2e per passenger-km of each mode, with the country, year and source they are for
+    /// (`EmissionFactors`). Default: the UK's DESNZ 2025 factors.
+    public var emissionFactors = EmissionFactors.ukDESNZ2025
 
     public init() {}
 
@@ -40,11 +43,17 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
             return "time_bands: \(error.description)"
         } catch { return "time_bands: \(error)" }
         if zoneIdProperty.isEmpty || zoneNameProperty.isEmpty { return "zone_id_property and zone_name_property must not be empty" }
+        if let problem = emissionFactors.problem { return "emission_factors: \(problem)" }
+        let standard = EmissionFactors.ukDESNZ2025
+        if emissionFactors.factors != standard.factors, emissionFactors.source == standard.source {
+            return "emission_factors: factors other than the default need their own source (and country and year)"
+        }
         return nil
     }
 
     enum CodingKeys: String, CodingKey {
         case timeBands, otherTimeBand, zones, zoneIdProperty, zoneNameProperty, confusion, population, personAttributes, corrections
+        case emissionFactors
     }
 
     /// A key a stored configuration of an earlier version lacks takes its default.
@@ -59,6 +68,7 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
         population = try container.decodeIfPresent(String.self, forKey: .population)
         personAttributes = try container.decodeIfPresent(String.self, forKey: .personAttributes)
         corrections = try container.decodeIfPresent(String.self, forKey: .corrections)
+        emissionFactors = try container.decodeIfPresent(EmissionFactors.self, forKey: .emissionFactors) ?? emissionFactors
     }
 
     /// Every key written, the files as null when unset, so the printed configuration shows it.
@@ -73,5 +83,6 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
         try container.encode(population, forKey: .population)
         try container.encode(personAttributes, forKey: .personAttributes)
         try container.encode(corrections, forKey: .corrections)
+        try container.encode(emissionFactors, forKey: .emissionFactors)
     }
 }

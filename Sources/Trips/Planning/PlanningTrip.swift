@@ -12,13 +12,16 @@ public struct PlanningTrip: Sendable {
     /// Its person's expansion weight per valid day (`ExpansionWeights.dailyWeights`); nil
     /// without weights, 0 for a person without one.
     public var dailyWeight: Double?
+    /// Its CO2e (the sum of its legs', `EmissionFactors`), grams; nil where a leg with distance
+    /// has no factor.
+    public var co2eGrams: Double?
 
     public init(
         device: String, person: String, startSeconds: Double, origin: (latitude: Double, longitude: Double)?,
         destination: (latitude: Double, longitude: Double)?, durationSeconds: Double, distanceMeters: Double, mainMode: String,
-        dailyWeight: Double? = nil
+        dailyWeight: Double? = nil, co2eGrams: Double? = nil
     ) {
-        self.dailyWeight = dailyWeight
+        (self.dailyWeight, self.co2eGrams) = (dailyWeight, co2eGrams)
         (self.device, self.person, self.startSeconds, self.origin, self.destination) = (device, person, startSeconds, origin, destination)
         (self.durationSeconds, self.distanceMeters, self.mainMode) = (durationSeconds, distanceMeters, mainMode)
     }

@@ -1,0 +1,103 @@
+import Foundation
+import MobilityCore
+import Trips
+
+/// `co2e.csv` (CO2e per home zone and main mode, `CO2eTable`) and `restricted/person_co2e.csv`
+/// (per person and week), from the trips of valid person-days (`PlanningSample`) and their
+/// `co2e_g`, so a single run and `pipeline publish` after a Spark merge write the same bytes.
+public struct CO2eOutput {
+    public static let fileName = OutputSchema.co2e.file
+    public static let personFileName = OutputSchema.personCO2e.file
+
+    public struct Summary: Sendable, Codable {
+        /// The factors' country, year and source, and each mode's grams per passenger-km.
+        public var factors = ""
+        public var rows = 0, suppressedPrimary = 0, suppressedComplementary = 0, minimumPersons = 0
+        /// The CO2e of the trips counted, kilograms, and the trips without one (a `vehicle` or
+        /// unknown leg with distance).
+        public var co2eKg = 0.0, trips = 0, tripsWithoutFactor = 0
+        /// The same expanded to the population's average day; null without weights.
+        public var co2eKgWeighted: Double?
+        enum CodingKeys: String, CodingKey {
+            case factors, rows, suppressedPrimary = "suppressed_primary", suppressedComplementary = "suppressed_complementary"
+            case minimumPersons = "k", co2eKg = "co2e_kg", trips, tripsWithoutFactor = "trips_without_factor"
+            case co2eKgWeighted = "co2e_kg_weighted"
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(factors, forKey: .factors)
+            try container.encode(rows, forKey: .rows)
+            try container.encode(suppressedPrimary, forKey: .suppressedPrimary)
+            try container.encode(suppressedComplementary, forKey: .suppressedComplementary)
+            try container.encode(minimumPersons, forKey: .minimumPersons)
+            try container.encode(co2eKg, forKey: .co2eKg)
+            try container.encode(trips, forKey: .trips)
+            try container.encode(tripsWithoutFactor, forKey: .tripsWithoutFactor)
+            try container.encode(co2eKgWeighted, forKey: .co2eKgWeighted)
+        }
+    }
+
+    /// Writes both files into `outputFolder` (the per-person one to its `restricted/`). With a
+    /// `layer`, rows per home zone (the zone each person's home lies in); with `weights`, the
+    /// weighted CO2e.
+    @discardableResult
+    public static func write(
+        _ sample: PlanningSample, factors: EmissionFactors, layer: ZoneLayer?, weights: ExpansionWeights?, minimumPersons: Int,
+        outputFolder: String
+    ) throws -> Summary {
+        let trips = sample.trips.map { $0.weighted(by: weights) }
+        let homeZones = layer.map { layer in
+            sample.homes.compactMapValues { home in
+                layer.zone(latitudeDegrees: home.latitude, longitudeDegrees: home.longitude).map { layer.zones[$0].id }
+            }
+        }
+        let table = CO2eTable(
+            trips, validDays: sample.validDays, homeZones: homeZones, zeroModes: CO2eTable.zeroModes(of: trips, factors: factors),
+            minimumPersons: minimumPersons)
+        let names = Dictionary(layer?.zones.map { ($0.id, $0.name) } ?? [], uniquingKeysWith: { first, _ in first })
+        var csv = CSVWriter(columns: OutputSchema.co2e.names)
+        for row in table.rows {
+            csv.append([
+                row.zone, names[row.zone] ?? row.zone, row.mode, String(row.persons), String(row.trips),
+                String(format: "%.1f", row.distanceMeters), String(format: "%.3f", row.co2eGrams / 1000), String(row.tripsWithoutFactor),
+                String(row.personDays), row.personDays > 0 ? String(format: "%.1f", row.co2eGrams / Double(row.personDays)) : nil,
+                row.weightedGrams.map { String(format: "%.3f", $0 / 1000) }
+            ])
+        }
+        try csv.write(to: OutputLayout.path(fileName, in: outputFolder))
+        try personCSV(sample).write(to: OutputLayout.path(personFileName, in: outputFolder))
+        let known = trips.compactMap(\.co2eGrams)
+        return Summary(
+            factors: factors.text, rows: table.rows.count, suppressedPrimary: table.suppressedPrimary,
+            suppressedComplementary: table.suppressedComplementary, minimumPersons: minimumPersons, co2eKg: known.reduce(0, +) / 1000,
+            trips: trips.count, tripsWithoutFactor: trips.count - known.count,
+            co2eKgWeighted: weights.map { _ in trips.reduce(0) { $0 + ($1.co2eGrams ?? 0) * ($1.dailyWeight ?? 0) } / 1000 })
+    }
+
+    /// A row per person with valid person-days or trips, by name.
+    static func personCSV(_ sample: PlanningSample) -> CSVWriter {
+        var trips: [String: [PlanningTrip]] = [:]
+        for trip in sample.trips { trips[trip.person, default: []].append(trip) }
+        var csv = CSVWriter(columns: OutputSchema.personCO2e.names)
+        for person in Set(sample.validDays.keys).union(trips.keys).sorted() {
+            let mine = trips[person] ?? [], days = sample.validDays[person] ?? 0
+            let grams = mine.compactMap(\.co2eGrams).reduce(0, +)
+            csv.append([
+                person, String(days), String(mine.count), String(format: "%.1f", mine.reduce(0) { $0 + $1.distanceMeters }),
+                String(format: "%.3f", grams / 1000), String(mine.filter { $0.co2eGrams == nil }.count),
+                days > 0 ? String(format: "%.3f", grams / 1000 / Double(days) * 7) : nil
+            ])
+        }
+        return csv
+    }
+
+    public static func text(_ s: Summary) -> String {
+        String(format: "CO2e: %.1f kg from %d trips", s.co2eKg, s.trips - s.tripsWithoutFactor)
+            + (s.tripsWithoutFactor > 0
+                ? "; \(s.tripsWithoutFactor) trip\(s.tripsWithoutFactor == 1 ? " has" : "s have") none (a vehicle or unknown leg: no factor is guessed for them)"
+                : "")
+            + (s.co2eKgWeighted.map { String(format: "; %.1f kg on the population's average day (weighted)", $0) } ?? "")
+            + "; \(s.rows) rows of co2e.csv published, \(s.suppressedPrimary) made by fewer than k = \(s.minimumPersons) persons left out and \(s.suppressedComplementary) more so that those cannot be worked out by subtraction"
+    }
+}

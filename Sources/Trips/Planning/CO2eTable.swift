@@ -1,0 +1,117 @@
+import MobilityCore
+
+/// CO2e of the panel's travel per home zone and main mode (`co2e.csv`): the trips of valid
+/// person-days (`PlanningTrip`), their kilometres and CO2e (`EmissionFactors`), per resident's
+/// valid person-day and, with weights, expanded to the population's average day.
+///
+/// A trip's CO2e is the sum of its legs' (`trips.csv` `co2e_g`) and counts to its main mode,
+/// as in the mode shares; a trip with a leg no factor covers (a `vehicle` or unknown leg with
+/// distance) has none and is counted in `tripsWithoutFactor` instead, never guessed. A person's
+/// home zone is the zone of the layer their home lies in; `all` is every person, with or without
+/// one, and `(no zone)` those without (both only when a layer is given; without one, `all` is the
+/// only zone). Per person-day figures divide by the valid person-days of every resident of the
+/// row's zone, travelling in that mode or not, so a zone's mode rows add up to its `all` row.
+///
+/// A row fewer than k distinct persons made is left out, and any row that would give it away by
+/// subtraction (a zone's modes add up to its `all` row, the zones' rows of a mode to that mode's
+/// `all` row): the audit of `CellSuppression`. A mode whose factor is 0 or missing (walking,
+/// cycling, `vehicle`) has a CO2e anyone can guess as 0, so its rows count as known: a zone's
+/// other modes' CO2e adds up to its `all` row without them: a second audit holds that relation.
+public struct CO2eTable: Sendable {
+    /// The name of every person's zone, and of every trip's mode.
+    public static let all = "all"
+    /// The zone of persons whose home lies in no zone of the layer, or who have none.
+    public static let noZone = "(no zone)"
+
+    public struct Row: Sendable, Equatable {
+        /// A zone id of the layer, `all` or `(no zone)`.
+        public var zone: String
+        /// A main mode's name, `unknown`, or `all`.
+        public var mode: String
+        public var persons: Int, trips: Int
+        public var distanceMeters: Double
+        /// CO2e of the row's trips that have one, grams.
+        public var co2eGrams: Double
+        public var tripsWithoutFactor: Int
+        /// Valid person-days of the zone's residents.
+        public var personDays: Int
+        /// The row's trips' CO2e expanded to the population's average day (each trip times its
+        /// person's daily weight), grams; nil without weights.
+        public var weightedGrams: Double?
+    }
+
+    public var rows: [Row]
+    public let minimumPersons: Int
+
+    /// The main modes among `trips` that emit nothing by `factors`: a factor of 0, none, or no mode.
+    public static func zeroModes(of trips: [PlanningTrip], factors: EmissionFactors) -> Set<String> {
+        Set(trips.map(\.mainMode)).filter { name in (Mode(rawValue: name).flatMap { factors.factor($0) }?.gramsPerKm ?? 0) == 0 }
+    }
+    public private(set) var suppressedPrimary = 0, suppressedComplementary = 0
+
+    /// `homeZones`: each person's home zone id; nil where no layer was given (one zone, `all`).
+    /// `validDays`: each person's valid person-days.
+    /// `zeroModes`: the modes whose trips emit nothing by the factors (`zeroModes(of:factors:)`).
+    public init(
+        _ trips: [PlanningTrip], validDays: [String: Int], homeZones: [String: String]?, zeroModes: Set<String> = [], minimumPersons: Int
+    ) {
+        self.minimumPersons = minimumPersons
+        struct Key: Hashable { var zone: String, mode: String }
+        func zones(of person: String) -> [String] {
+            guard let homeZones else { return [Self.all] }
+            return [Self.all, homeZones[person] ?? Self.noZone]
+        }
+        var groups: [Key: [PlanningTrip]] = [:]
+        var personDays: [String: Int] = [:]
+        for (person, days) in validDays { for zone in zones(of: person) { personDays[zone, default: 0] += days } }
+        for trip in trips {
+            for zone in zones(of: trip.person) {
+                groups[Key(zone: zone, mode: trip.mainMode), default: []].append(trip)
+                groups[Key(zone: zone, mode: Self.all), default: []].append(trip)
+            }
+        }
+        // One canonical order for the audit: `all` first, then zones and modes by name.
+        func order(_ name: String) -> (Int, String) { (name == Self.all ? 0 : 1, name) }
+        let keys = groups.keys.sorted { a, b in
+            let (za, zb, ma, mb) = (order(a.zone), order(b.zone), order(a.mode), order(b.mode))
+            return za != zb ? za < zb : ma < mb
+        }
+        let index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+        let persons = keys.map { Set(groups[$0]!.map(\.person)).count }
+        let cells = keys.indices.map {
+            CellSuppression.Cell(publishable: true, sensitive: persons[$0] < minimumPersons, size: Double(groups[keys[$0]]!.count))
+        }
+        // Two audits, one per measure: the counts (trips, persons, distance) add up over every
+        // mode; CO2e adds up over the modes that emit. Leaving out more never gives a cell away,
+        // so the union of what each leaves out holds for both.
+        var counts: [[(cell: Int, sign: Double)]] = [], co2e: [[(cell: Int, sign: Double)]] = []
+        let zoneNames = Set(keys.map(\.zone)), modeNames = Set(keys.map(\.mode))
+        for zone in zoneNames.sorted(by: { order($0) < order($1) }) {
+            let total = (cell: index[Key(zone: zone, mode: Self.all)]!, sign: -1.0)
+            let members = keys.filter { $0.zone == zone && $0.mode != Self.all }
+            counts.append(members.map { (cell: index[$0]!, sign: 1.0) } + [total])
+            co2e.append(members.filter { !zeroModes.contains($0.mode) }.map { (cell: index[$0]!, sign: 1.0) } + [total])
+        }
+        if homeZones != nil {
+            for mode in modeNames.sorted(by: { order($0) < order($1) }) {
+                let members = keys.filter { $0.mode == mode && $0.zone != Self.all }.map { (cell: index[$0]!, sign: 1.0) }
+                let relation = members + [(cell: index[Key(zone: Self.all, mode: mode)]!, sign: -1.0)]
+                counts.append(relation)
+                co2e.append(relation)
+            }
+        }
+        let hidden = CellSuppression(cells: cells, relations: counts).suppressed()
+            .union(CellSuppression(cells: cells, relations: co2e).suppressed())
+        for cell in hidden { if cells[cell].sensitive { suppressedPrimary += 1 } else { suppressedComplementary += 1 } }
+        rows = keys.indices.filter { !hidden.contains($0) }.map { cell in
+            let (key, members) = (keys[cell], groups[keys[cell]]!)
+            let known = members.compactMap(\.co2eGrams)
+            return Row(
+                zone: key.zone, mode: key.mode, persons: persons[cell], trips: members.count,
+                distanceMeters: members.reduce(0) { $0 + $1.distanceMeters }, co2eGrams: known.reduce(0, +),
+                tripsWithoutFactor: members.count - known.count, personDays: personDays[key.zone] ?? 0,
+                weightedGrams: members.contains { $0.dailyWeight != nil }
+                    ? members.reduce(0) { $0 + ($1.co2eGrams ?? 0) * ($1.dailyWeight ?? 0) } : nil)
+        }
+    }
+}

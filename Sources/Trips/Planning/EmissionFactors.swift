@@ -1,0 +1,137 @@
+import MobilityCore
+
+/// Greenhouse-gas factors per mode for one country and year (`planning.emission_factors`;
+/// docs/planning.md): what a leg of a mode emits per kilometre, and whose share of it is the
+/// traveller's.
+///
+/// A factor is either per passenger-km (the operator's average occupancy is already in it, as
+/// in a national bus or rail factor) or per vehicle-km, divided by the `occupancy` the table
+/// gives (car, and a bus given per vehicle). A leg's CO2e is its distance times its mode's
+/// factor per passenger-km (`grams(mode:distanceMeters:)`). A mode the table does not list has
+/// no CO2e: `vehicle` (a motorised vehicle of unknown kind) and legs of no mode are never
+/// given a guessed one; tables count and say them instead.
+///
+/// The default is the UK Government's *GHG Conversion Factors for Company Reporting 2025*
+/// (Department for Energy Security and Net Zero, June 2025; flat file "GHG Conversion Factor
+/// 2025", kg CO2e per unit, Open Government Licence v3.0), `Business travel- land`, `- air`
+/// and `- sea` (ids in each row's source). These are UK factors: a city elsewhere gives its own
+/// table in the configuration, with its country, year and source.
+public struct EmissionFactors: Hashable, Sendable, Codable {
+    /// How a factor's kilometres are counted.
+    public enum Basis: String, Hashable, Sendable, Codable {
+        /// Per kilometre a passenger travels: the operator's average occupancy is in the factor.
+        case passenger
+        /// Per kilometre the vehicle travels, shared among `occupancy` persons.
+        case vehicle
+    }
+
+    public struct Factor: Hashable, Sendable, Codable {
+        public var mode: Mode
+        /// Grams of CO2e per kilometre of `per`.
+        public var gramsPerKm: Double
+        public var per: Basis
+        /// Persons in the vehicle a vehicle-km factor is shared among; 1 for a passenger-km one.
+        public var occupancy: Double
+        /// Where the number comes from: publication, table or row.
+        public var source: String
+
+        public init(mode: Mode, gramsPerKm: Double, per: Basis, occupancy: Double = 1, source: String) {
+            (self.mode, self.gramsPerKm, self.per, self.occupancy, self.source) = (mode, gramsPerKm, per, occupancy, source)
+        }
+
+        enum CodingKeys: String, CodingKey { case mode, gramsPerKm, per, occupancy, source }
+
+        /// `occupancy` may be left out: 1.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            mode = try container.decode(Mode.self, forKey: .mode)
+            gramsPerKm = try container.decode(Double.self, forKey: .gramsPerKm)
+            per = try container.decode(Basis.self, forKey: .per)
+            occupancy = try container.decodeIfPresent(Double.self, forKey: .occupancy) ?? 1
+            source = try container.decode(String.self, forKey: .source)
+        }
+
+        /// Grams of CO2e per kilometre the traveller travels.
+        public var gramsPerPassengerKm: Double { per == .vehicle ? gramsPerKm / occupancy : gramsPerKm }
+    }
+
+    /// ISO 3166-1 alpha-2 code of the country the factors are for.
+    public var country: String
+    /// The year they are for.
+    public var year: Int
+    /// The publication as a whole.
+    public var source: String
+    public var factors: [Factor]
+
+    public init(country: String, year: Int, source: String, factors: [Factor]) {
+        (self.country, self.year, self.source, self.factors) = (country, year, source, factors)
+    }
+
+    /// The factor of `mode`, or nil where the table lists none.
+    public func factor(_ mode: Mode?) -> Factor? {
+        guard let mode else { return nil }
+        return factors.first { $0.mode == mode }
+    }
+
+    /// Grams of CO2e of `distanceMeters` travelled in `mode`; nil where the table has no factor
+    /// for it (or no mode was decided). A leg without distance (`Tripleg.byTime`), or `still`
+    /// (a leg its person said was no trip), emits 0.
+    public func grams(mode: Mode?, distanceMeters: Double) -> Double? {
+        if mode == .still { return 0 } // no travel (a leg its person said was no trip)
+        guard let factor = factor(mode) else { return distanceMeters > 0 ? nil : 0 }
+        return factor.gramsPerPassengerKm * distanceMeters / 1000
+    }
+
+    /// One line naming the table, for the log and the report.
+    public var text: String {
+        "CO2e factors for \(country) \(year): \(source); "
+            + factors.map { factor in
+                String(format: "%@ %.2f g/passenger-km", factor.mode.rawValue, factor.gramsPerPassengerKm)
+                    + (factor.per == .vehicle
+                        ? String(format: " (%.2f g/vehicle-km ÷ %.2g persons)", factor.gramsPerKm, factor.occupancy) : "")
+            }.joined(separator: ", ")
+    }
+
+    /// Why the table cannot be used, or nil.
+    public var problem: String? {
+        if country.isEmpty || source.isEmpty { return "country and source must not be empty" }
+        var seen: Set<Mode> = []
+        for factor in factors {
+            guard seen.insert(factor.mode).inserted else { return "\(factor.mode.rawValue) is listed twice" }
+            guard factor.gramsPerKm.isFinite, factor.gramsPerKm >= 0 else {
+                return "\(factor.mode.rawValue): grams_per_km must be a number ≥ 0"
+            }
+            guard factor.occupancy.isFinite, factor.occupancy > 0 else { return "\(factor.mode.rawValue): occupancy must be > 0" }
+            if factor.source.isEmpty { return "\(factor.mode.rawValue): source must not be empty (name the publication and table)" }
+        }
+        return nil
+    }
+
+    /// DESNZ 2025, flat file rows by id. Walking and cycling emit nothing in operation (the
+    /// publication lists no factor for them). A car counts whole for its traveller (occupancy 1,
+    /// the publication's own convention for a car journey reported per vehicle-km); set your
+    /// city's occupancy to share it. `train` is any rail (`Mode`), given the national-rail factor,
+    /// the highest of the publication's rail factors (light rail and tram 28.60, Underground
+    /// 27.80 g). `airplane` is the domestic flight with radiative forcing, as the publication
+    /// advises for the full effect of flying; `boat` the ferry foot passenger.
+    public static let ukDESNZ2025 = EmissionFactors(
+        country: "GB", year: 2025,
+        source: "UK Government GHG Conversion Factors for Company Reporting 2025 (DESNZ), flat file, OGL v3.0",
+        factors: [
+            Factor(mode: .walk, gramsPerKm: 0, per: .passenger, source: "no operational emissions"),
+            Factor(mode: .bike, gramsPerKm: 0, per: .passenger, source: "no operational emissions"),
+            Factor(
+                mode: .car, gramsPerKm: 167.25, per: .vehicle, occupancy: 1,
+                source: "DESNZ 2025 25_301_3074_4_1: Cars (by size), Average car, Unknown fuel, km"),
+            Factor(
+                mode: .bus, gramsPerKm: 103.85, per: .passenger, source: "DESNZ 2025 25_314_3145_11_1: Bus, Average local bus, passenger.km"
+            ),
+            Factor(
+                mode: .train, gramsPerKm: 35.46, per: .passenger, source: "DESNZ 2025 25_315_3147_11_1: Rail, National rail, passenger.km"),
+            Factor(
+                mode: .boat, gramsPerKm: 18.71, per: .passenger, source: "DESNZ 2025 23_318_3188_11_1: Ferry, Foot passenger, passenger.km"),
+            Factor(
+                mode: .airplane, gramsPerKm: 229.28, per: .passenger,
+                source: "DESNZ 2025 21_316_3160_11_1: Flights, Domestic, Average passenger, With RF, passenger.km")
+        ])
+}

@@ -1,0 +1,135 @@
+import Foundation
+import MobilityCore
+import Reports
+import TestSupport
+import Testing
+
+/// CO2e end to end (`planning.emission_factors`, `co2e_g` on legs and trips, `co2e.csv`,
+/// `person_co2e.csv`, the report): a simulated city run with a factor table of its own, every
+/// number checked against the legs' distances and modes it comes from.
+@Suite(.serialized) struct CO2eTests {
+    let cli = PipelineCLI()
+
+    static let configuration = """
+        heatmap:
+          minimum_devices: 1
+        planning:
+          emission_factors:
+            country: FR
+            year: 2024
+            source: "A test city's own table"
+            factors:
+              - {mode: walk, grams_per_km: 0, per: passenger, source: "none in operation"}
+              - {mode: bike, grams_per_km: 0, per: passenger, source: "none in operation"}
+              - {mode: car, grams_per_km: 200, per: vehicle, occupancy: 1.6, source: "test car"}
+              - {mode: train, grams_per_km: 5, per: passenger, source: "test rail"}
+
+        """
+
+    @Test func legsTripsZonesAndPersonsAddUpFromTheConfiguredFactors() throws {
+        let folder = try TemporaryFolder()
+        let simulate = try cli.pipeline(
+            ["simulate", "--out", "city", "--devices", "8", "--days", "2", "--seed", "23", "--imu-rate", "0"], in: folder.path)
+        try #require(simulate.status == 0, "\(simulate.stderr)")
+        try folder.write("factors.yaml", Self.configuration)
+        try folder.write("zones.geojson", PopulationWeightsTests.zones)
+        let run = try cli.pipeline(
+            ["run", "city", "--out", "out", "--config", "factors.yaml", "--allow-identifying-k", "--zones", "zones.geojson", "--json"],
+            in: folder.path)
+        try #require([0, 2].contains(run.status), "\(run.stderr)")
+
+        // Each leg: its distance times its mode's grams per passenger-km; no factor, no CO2e.
+        let perKm = ["walk": 0.0, "bike": 0, "car": 200 / 1.6, "train": 5]
+        let legs = try CSVTable.read(path: folder.file("out/restricted/triplegs.csv"))
+        let l = { (name: String) in legs.columns.firstIndex(of: name)! }
+        var legGrams: [String: (sum: Double, missing: Bool)] = [:], legsWithout = 0
+        for row in legs.rows {
+            let distance = Double(row[l("distance_m")]!)!
+            let grams = row[l("co2e_g")].flatMap(Double.init)
+            if let factor = perKm[row[l("travel_mode")]!] {
+                #expect(abs(try #require(grams) - factor * distance / 1000) <= 0.05 + 1e-9, "\(row)")
+            } else if distance > 0 {
+                #expect(grams == nil, "\(row)")
+                legsWithout += 1
+            }
+            if let trip = row[l("trip_id")] {
+                let sofar = legGrams[trip] ?? (0, false)
+                legGrams[trip] = (sofar.sum + (grams ?? 0), sofar.missing || (grams == nil && distance > 0))
+            }
+        }
+        #expect(legs.rows.contains { ["car", "train"].contains($0[l("travel_mode")]!) && Double($0[l("co2e_g")] ?? "0")! > 0 })
+        print("legs without a factor (bus, vehicle or no mode, with distance): \(legsWithout) of \(legs.rows.count)")
+
+        // Each trip: the sum of its legs'; none where a leg has none.
+        let trips = try CSVTable.read(path: folder.file("out/restricted/trips.csv"))
+        let t = { (name: String) in trips.columns.firstIndex(of: name)! }
+        var tripTotal = 0.0
+        for row in trips.rows {
+            let grams = row[t("co2e_g")].flatMap(Double.init)
+            let legs = try #require(legGrams[row[t("trip_id")]!])
+            #expect((grams == nil) == legs.missing, "\(row)")
+            if let grams {
+                #expect(abs(grams - legs.sum) <= 0.05 * Double(Int(row[t("legs")]!)!) + 1e-9, "\(row)")
+                tripTotal += grams
+            }
+        }
+
+        // co2e.csv (k = 1, so every row is published): `all` is every trip counted; zones and
+        // modes add up to it, and per person-day divides by the zone's valid person-days.
+        let table = try CSVTable.read(path: folder.file("out/co2e.csv"))
+        let c = { (name: String) in table.columns.firstIndex(of: name)! }
+        func rows(zone: String? = nil, mode: String? = nil) -> [[String?]] {
+            table.rows.filter { row in zone.map { row[c("home_zone_id")] == $0 } ?? true && mode.map { row[c("travel_mode")] == $0 } ?? true
+            }
+        }
+        func kg(_ rows: [[String?]]) -> Double { rows.reduce(0) { $0 + Double($1[c("co2e_kg")]!)! } }
+        let everyone = try #require(rows(zone: "all", mode: "all").first)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let summary = try #require(json["co2e"] as? [String: Any], "\(json.keys.sorted())")
+        let excluded = (json["mode_shares"] as? [String: Any])?["excluded_trips"] as? Int ?? -1
+        if excluded == 0 { #expect(abs(Double(everyone[c("co2e_kg")]!)! - tripTotal / 1000) < 0.01) }
+        #expect(abs(kg(rows(zone: "all").filter { $0[c("travel_mode")] != "all" }) - Double(everyone[c("co2e_kg")]!)!) < 0.01)
+        #expect(abs(kg(rows(mode: "all").filter { $0[c("home_zone_id")] != "all" }) - Double(everyone[c("co2e_kg")]!)!) < 0.01)
+        for row in table.rows {
+            let perDay = Double(row[c("co2e_g_per_person_day")]!)!
+            #expect(abs(perDay - Double(row[c("co2e_kg")]!)! * 1000 / Double(row[c("person_days")]!)!) < 0.1, "\(row)")
+        }
+        #expect((summary["factors"] as? String)?.hasPrefix("CO2e factors for FR 2024: A test city's own table") == true, "\(summary)")
+        #expect(summary["trips_without_factor"] as? Int == Int(everyone[c("trips_without_factor")]!))
+
+        // Per person and week: their CO2e over their valid days, times 7.
+        let persons = try CSVTable.read(path: folder.file("out/restricted/person_co2e.csv"))
+        let p = { (name: String) in persons.columns.firstIndex(of: name)! }
+        #expect(persons.rows.count == 8)
+        for row in persons.rows {
+            let (kg, days) = (Double(row[p("co2e_kg")]!)!, Double(row[p("valid_days")]!)!)
+            if days > 0 { #expect(abs(Double(row[p("co2e_kg_per_week")]!)! - kg / days * 7) < 0.002, "\(row)") }
+        }
+        #expect(abs(persons.rows.reduce(0) { $0 + Double($1[p("co2e_kg")]!)! } - Double(everyone[c("co2e_kg")]!)!) < 0.01)
+
+        // The report names the table and each factor's source.
+        let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        #expect(
+            report.contains("Factors for FR 2024: A test city&#39;s own table")
+                || report.contains("Factors for FR 2024: A test city's own table"))
+        #expect(report.contains("test car") && report.contains("125.00"))
+    }
+
+    @Test func otherNumbersUnderTheDefaultsNameAreRefused() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("traces/empty.gpx", "<gpx version=\"1.1\"></gpx>")
+        try folder.write(
+            "bad.yaml",
+            "planning:\n  emission_factors:\n    factors:\n      - {mode: car, grams_per_km: 90, per: vehicle, source: guess}\n")
+        let refused = try cli.pipeline(["run", "traces", "--out", "out", "--config", "bad.yaml"], in: folder.path)
+        #expect(refused.status == 64 && refused.stderr.contains("need their own source"), "\(refused.stderr)")
+        try folder.write(
+            "mode.yaml",
+            "planning:\n  emission_factors:\n    source: x\n    factors:\n      - {mode: tram, grams_per_km: 9, per: passenger, source: y}\n"
+        )
+        let unknown = try cli.pipeline(["run", "traces", "--out", "out", "--config", "mode.yaml"], in: folder.path)
+        #expect(
+            unknown.status == 64 && unknown.stderr.contains("mode.yaml") && unknown.stderr.contains("tram"), "\(unknown.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out/pipeline.sqlite")), "stopped before any work")
+    }
+}

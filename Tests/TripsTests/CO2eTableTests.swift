@@ -1,0 +1,116 @@
+import MobilityCore
+import Testing
+import Trips
+
+/// CO2e per leg (`EmissionFactors`) and per home zone and mode (`CO2eTable`) with answers
+/// worked by hand.
+@Suite struct CO2eTableTests {
+    @Test func aLegsCO2eIsItsDistanceTimesItsModesFactorPerPassenger() throws {
+        let uk = EmissionFactors.ukDESNZ2025
+        // DESNZ 2025: average local bus 0.10385 kg CO2e per passenger.km; average car (unknown
+        // fuel) 0.16725 kg per km, the whole car the traveller's by default.
+        #expect(abs(try #require(uk.grams(mode: .bus, distanceMeters: 10_000)) - 1038.5) < 1e-9)
+        #expect(abs(try #require(uk.grams(mode: .car, distanceMeters: 10_000)) - 1672.5) < 1e-9)
+        #expect(uk.grams(mode: .walk, distanceMeters: 5_000) == 0)
+        // A vehicle of unknown kind, or no mode: no factor is guessed; a leg without distance emits nothing.
+        #expect(uk.grams(mode: .vehicle, distanceMeters: 1_000) == nil)
+        #expect(uk.grams(mode: nil, distanceMeters: 1_000) == nil)
+        #expect(uk.grams(mode: .vehicle, distanceMeters: 0) == 0)
+
+        // A car shared by 1.5 persons on average: per passenger, two thirds of the car.
+        var shared = uk
+        shared.source = "a city's survey"
+        shared.factors[shared.factors.firstIndex { $0.mode == .car }!].occupancy = 1.5
+        #expect(abs(try #require(shared.grams(mode: .car, distanceMeters: 3_000)) - 167.25 * 3 / 1.5) < 1e-9)
+        #expect(shared.problem == nil && uk.problem == nil)
+    }
+
+    @Test func aTableThatCannotBeUsedSaysWhy() {
+        var table = EmissionFactors.ukDESNZ2025
+        table.factors.append(.init(mode: .bus, gramsPerKm: 80, per: .passenger, source: "x"))
+        #expect(table.problem == "bus is listed twice")
+        table = .ukDESNZ2025
+        table.factors[0].occupancy = 0
+        #expect(table.problem == "walk: occupancy must be > 0")
+        // Other numbers under the default's name would be cited wrongly.
+        var planning = PlanningParameters()
+        planning.emissionFactors.factors[2].gramsPerKm = 100
+        #expect(planning.problem?.contains("need their own source") == true, "\(planning.problem ?? "nil")")
+        planning.emissionFactors.source = "Ademe Base Carbone 2024"
+        #expect(planning.problem == nil)
+    }
+
+    /// Three persons at home in `a` (p1, p2, p3), one in `b` (p4), one without a home (p5);
+    /// k = 2. Each trip: (person, main mode, km, grams, daily weight).
+    @Test func rowsAddUpPerZoneAndModeAndNoRowUnderKCanBeWorkedOut() throws {
+        func trip(_ person: String, _ mode: String, _ km: Double, _ grams: Double?, weight: Double = 2) -> PlanningTrip {
+            PlanningTrip(
+                device: person, person: person, startSeconds: 0, origin: nil, destination: nil, durationSeconds: 600,
+                distanceMeters: km * 1000, mainMode: mode, dailyWeight: weight, co2eGrams: grams)
+        }
+        let trips = [
+            trip("p1", "car", 10, 1000), trip("p1", "walk", 1, 0), trip("p2", "car", 20, 2000), trip("p2", "bus", 5, 500),
+            trip("p3", "bus", 5, 500), trip("p3", "vehicle", 8, nil), trip("p4", "car", 30, 3000), trip("p5", "walk", 2, 0)
+        ]
+        let days = ["p1": 2, "p2": 1, "p3": 1, "p4": 3, "p5": 1]
+        let homes = ["p1": "a", "p2": "a", "p3": "a", "p4": "b"]
+        let table = CO2eTable(trips, validDays: days, homeZones: homes, minimumPersons: 2)
+        func row(_ zone: String, _ mode: String) -> CO2eTable.Row? { table.rows.first { $0.zone == zone && $0.mode == mode } }
+
+        let everyone = try #require(row("all", "all"))
+        #expect(everyone.trips == 8 && everyone.persons == 5 && everyone.tripsWithoutFactor == 1)
+        #expect(everyone.co2eGrams == 7000 && everyone.personDays == 8 && everyone.weightedGrams == 14000)
+        #expect(abs(everyone.distanceMeters - 81_000) < 1e-6)
+        // Every published row as worked by hand: (grams, persons, person-days of the zone).
+        let expected: [String: (grams: Double, persons: Int, days: Int)] = [
+            "all all": (7000, 5, 8), "all car": (6000, 3, 8), "all bus": (1000, 2, 8), "all walk": (0, 2, 8), "all vehicle": (0, 1, 8),
+            "a all": (4000, 3, 4), "a car": (3000, 2, 4), "a bus": (1000, 2, 4), "a walk": (0, 1, 4), "a vehicle": (0, 1, 4),
+            "b all": (3000, 1, 3), "b car": (3000, 1, 3), "(no zone) all": (0, 1, 1), "(no zone) walk": (0, 1, 1)
+        ]
+        for published in table.rows {
+            let want = try #require(expected["\(published.zone) \(published.mode)"], "\(published)")
+            #expect(published.co2eGrams == want.grams && published.persons == want.persons && published.personDays == want.days)
+        }
+        // Zone b and the persons without a zone are one person each: left out, and so is what
+        // would give them away. With `all car` and `a car` both published, `b car` (one person)
+        // would follow; the audit leaves out at least one of them.
+        #expect(row("b", "all") == nil && row(CO2eTable.noZone, "all") == nil && row("b", "car") == nil)
+        #expect(table.rows.allSatisfy { $0.persons >= 2 })
+        #expect(table.suppressedPrimary == 7 && table.suppressedComplementary == 3)
+        #expect([row("all", "car"), row("a", "car")].compactMap { $0 }.count < 2, "b's car CO2e would be all's minus a's")
+        print("CO2e table, k = 2: published \(table.rows.map { "\($0.zone) \($0.mode)" })")
+    }
+
+    /// One car driver and one cyclist among walkers and bus riders, k = 3: the car row is left
+    /// out, and since a bike's CO2e is 0 by its factor, `all` minus bus minus walk would be the
+    /// driver's own CO2e; the audit leaves out one more, the smaller.
+    @Test func aModeThatEmitsNothingDoesNotHideTheOneThatDoes() {
+        func trip(_ person: String, _ mode: String, _ grams: Double) -> PlanningTrip {
+            PlanningTrip(
+                device: person, person: person, startSeconds: 0, origin: nil, destination: nil, durationSeconds: 60,
+                distanceMeters: 1000, mainMode: mode, co2eGrams: grams)
+        }
+        let trips =
+            ["w1", "w2", "w3"].map { trip($0, "walk", 0) } + ["b1", "b2", "b3"].map { trip($0, "bus", 104) }
+            + [trip("c1", "car", 1672), trip("k1", "bike", 0)]
+        let days = Dictionary(uniqueKeysWithValues: trips.map { ($0.person, 1) })
+        let zeroModes = CO2eTable.zeroModes(of: trips, factors: .ukDESNZ2025)
+        #expect(zeroModes == ["walk", "bike"])
+        let naive = CO2eTable(trips, validDays: days, homeZones: nil, minimumPersons: 3)
+        #expect(naive.rows.map(\.mode) == ["all", "bus", "walk"], "without the zero modes known, all three are published")
+        let audited = CO2eTable(trips, validDays: days, homeZones: nil, zeroModes: zeroModes, minimumPersons: 3)
+        #expect(audited.rows.map(\.mode) == ["all", "walk"] && audited.suppressedComplementary == 1, "\(audited.rows.map(\.mode))")
+        #expect(!(audited.rows.contains { $0.mode == "all" } && audited.rows.contains { $0.mode == "bus" }))
+    }
+
+    @Test func withoutZonesEveryoneIsOneZone() {
+        let trips = (1...3).map {
+            PlanningTrip(
+                device: "d\($0)", person: "p\($0)", startSeconds: 0, origin: nil, destination: nil, durationSeconds: 60,
+                distanceMeters: 1000, mainMode: "bus", co2eGrams: 103.85)
+        }
+        let table = CO2eTable(trips, validDays: ["p1": 1, "p2": 1, "p3": 1], homeZones: nil, minimumPersons: 3)
+        #expect(table.rows.map(\.zone) == ["all", "all"] && table.rows.map(\.mode) == ["all", "bus"])
+        #expect(table.rows.allSatisfy { abs($0.co2eGrams - 311.55) < 1e-9 && $0.weightedGrams == nil && $0.personDays == 3 })
+    }
+}
