@@ -12,7 +12,9 @@ import Trips
 /// leg's time; the leg then takes its mode, `mode_source` `correction` and a note naming the
 /// file and line. A leg under two corrections takes the one covering more of it (the earlier
 /// line on a tie). A leg nothing could name takes the correction too; flights and jumps (decided
-/// by speeds no ground mode reaches, `FlightsAndJumps`) are left as they are.
+/// by speeds no ground mode reaches, `FlightsAndJumps`) are left as they are. A leg under a
+/// "not a trip" row (`Correction.notATrip`) takes `still` and joins no trip (`TripBuilder`), so
+/// the OD tables, modal splits and planning tables no longer count it.
 public struct LegCorrections: Sendable {
     /// A row of the file (`Correction`, in Trips); only those with a mode correct legs.
     public typealias Correction = Trips.Correction
@@ -26,16 +28,22 @@ public struct LegCorrections: Sendable {
     /// Corrects `legs` of `device`, whose person is `person`; returns how many it changed.
     @discardableResult
     public func apply(device: String, person: String, legs: inout [Tripleg]) -> Int {
-        let mine = corrections.filter { $0.mode != nil && $0.covers(device: device, person: person) }
+        let mine = corrections.filter { ($0.mode != nil || $0.notATrip) && $0.covers(device: device, person: person) }
         guard !mine.isEmpty else { return 0 }
         var changed = 0
         for index in legs.indices {
             let leg = legs[index]
             guard leg.modeSource != .plausibility else { continue } // a flight or a jump is the speeds' answer
-            guard let correction = Correction.best(mine, start: leg.startSeconds, end: leg.endSeconds), let mode = correction.mode else {
+            guard let correction = Correction.best(mine, start: leg.startSeconds, end: leg.endSeconds) else { continue }
+            let before = leg.mode.map(\.rawValue) ?? unknownModeName
+            guard let mode = correction.mode else {
+                legs[index].mode = .still
+                legs[index].modeSource = .correction
+                legs[index].notATrip = true
+                legs[index].modeNote = "\(correction.file) line \(correction.line) says not a trip (inferred: \(before))"
+                changed += 1
                 continue
             }
-            let before = leg.mode.map(\.rawValue) ?? unknownModeName
             legs[index].mode = mode
             legs[index].modeSource = .correction
             legs[index].modeNote = "\(correction.file) line \(correction.line) says \(mode.rawValue) (inferred: \(before))"

@@ -71,6 +71,8 @@ public struct TripBuilder: Sendable {
             case .stay:
                 if first == nil { first = item.start }
                 last = item.end
+            case .leg(let index) where triplegs[index].notATrip:
+                break // its person said it was no travel: part of the stay around it, in no trip
             case .leg(let index):
                 if first == nil { first = item.start }
                 last = item.end

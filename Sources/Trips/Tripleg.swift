@@ -29,6 +29,8 @@ public struct Tripleg: Hashable, Sendable {
     /// A leg made from IMU windows alone, where no fix was recorded (`TimeLegs`): its times and
     /// mode are known, its fix indices mean nothing, and it has no distance and no geometry.
     public var byTime = false
+    /// Its person said it was no trip (`Correction.notATrip`): it joins no trip (`TripBuilder`).
+    public var notATrip = false
 
     public init(
         device: String, firstFix: Int, lastFix: Int, startSeconds: Double, endSeconds: Double, distanceMeters: Double,

@@ -74,6 +74,52 @@ import Testing
         #expect(["triplegs.csv", "trips.csv", "modal_split.csv", "mode_shares.csv"].map(bytes) == before)
     }
 
+    /// A trip its owner says was no trip (GPS drift at home, a phone left in a car): its legs
+    /// take `still` and join no trip, so the trip is gone from every table that counts trips.
+    @Test func aTripItsOwnerSaysWasNoTripIsInNoTable() throws {
+        let folder = try TemporaryFolder()
+        let simulate = try cli.pipeline(
+            ["simulate", "--out", "city", "--devices", "6", "--days", "1", "--seed", "23", "--imu-rate", "0"], in: folder.path)
+        try #require(simulate.status == 0, "\(simulate.stderr)")
+        func run(_ extra: [String]) throws {
+            let run = try cli.pipeline(
+                ["run", "city", "--out", "out", "--allow-identifying-k", "--config", "k1.yaml"] + extra, in: folder.path)
+            try #require([0, 2].contains(run.status), "\(run.stderr)")
+        }
+        try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
+        try run([])
+        let before = try CSVTable.read(path: folder.file("out/restricted/trips.csv"))
+        let t = { (name: String) in before.columns.firstIndex(of: name)! }
+        // The first trip of more than one leg.
+        let trip = try #require(before.rows.first { Int($0[t("legs")]!)! > 1 })
+        func modalTrips() throws -> Int {
+            let split = try CSVTable.read(path: folder.file("out/modal_split.csv"))
+            let m = { (name: String) in split.columns.firstIndex(of: name)! }
+            return split.rows.filter { $0[m("dimension")] == "all" }.reduce(0) { $0 + Int($1[m("trips")]!)! }
+        }
+        let tripsBefore = try modalTrips()
+        try folder.write(
+            "corrections.csv",
+            "device,start,end,travel_mode\n\(trip[t("device")]!),\(trip[t("started_at")]!),\(trip[t("finished_at")]!),not a trip\n")
+        try run(["--corrections", "corrections.csv"])
+
+        let after = try CSVTable.read(path: folder.file("out/restricted/trips.csv"))
+        #expect(after.rows.count == before.rows.count - 1)
+        let (start, end) = (Double(trip[t("started_unix_s")]!)!, Double(trip[t("finished_unix_s")]!)!)
+        #expect(
+            !after.rows.contains {
+                $0[t("device")] == trip[t("device")] && Double($0[t("started_unix_s")]!)! < end
+                    && Double($0[t("finished_unix_s")]!)! > start
+            }, "no trip is left in its time")
+        let legs = try CSVTable.read(path: folder.file("out/restricted/triplegs.csv"))
+        let l = { (name: String) in legs.columns.firstIndex(of: name)! }
+        let said = legs.rows.filter { $0[l("mode_note")]?.contains("corrections.csv line 2 says not a trip") == true }
+        #expect(said.count == Int(trip[t("legs")]!)!, "\(said)")
+        #expect(said.allSatisfy { $0[l("travel_mode")] == "still" && $0[l("mode_source")] == "correction" && $0[l("trip_id")] == nil })
+        #expect(said.allSatisfy { $0[l("co2e_g")] == "0.0" }, "no travel, no CO2e")
+        #expect(try modalTrips() == tripsBefore - 1, "the modal split follows")
+    }
+
     @Test func aCorrectionThatCannotBeReadNamesItsLine() throws {
         let folder = try TemporaryFolder()
         try folder.write("traces/empty.gpx", "<gpx version=\"1.1\"></gpx>")

@@ -5,7 +5,9 @@ import MobilityCore
 /// inferred mode (`LegCorrections`). Columns: `device` or `person` (one of them per row),
 /// `start` and `end` (ISO 8601 with a UTC offset, or Z), and either `travel_mode` (any name of
 /// the one mode table, `ModeNames`: `bus`, `Bus`, `subway` …) of the legs under it, or `purpose`
-/// (`home`, `work`, or any word for an activity elsewhere) of the stay under it. A row that cannot be used stops the
+/// (`home`, `work`, or any word for an activity elsewhere) of the stay under it; `travel_mode`
+/// `not_a_trip` (or `not a trip`) says the legs under it were no travel at all (GPS drift at
+/// home, a phone left in a car). A row that cannot be used stops the
 /// run with its file and line: a correction silently dropped would leave a wrong mode standing.
 public enum CorrectionsReader {
     public struct Row: Sendable, Equatable {
@@ -13,6 +15,8 @@ public enum CorrectionsReader {
         public var startSeconds: Double, endSeconds: Double
         public var mode: Mode?
         public var purpose: String?
+        /// The legs under it were no trip (`travel_mode` `not_a_trip`).
+        public var notATrip = false
         public var line: Int
     }
 
@@ -42,10 +46,11 @@ public enum CorrectionsReader {
             let (name, purpose) = (row.value("travel_mode"), row.value("purpose"))
             guard (name == nil) != (purpose == nil) else { throw failure("expected one of travel_mode and purpose", line: row.line) }
             var mode: Mode?
-            if let name {
+            let notATrip = name.map { ModeNames.normalise($0) == Self.notATrip } ?? false
+            if let name, !notATrip {
                 guard let known = Mode(labelName: name) else {
                     throw failure(
-                        "travel_mode \(name) is no mode the mode table knows (docs/inputs.md: walk, bike, car, bus, train …)",
+                        "travel_mode \(name) is no mode the mode table knows (docs/inputs.md: walk, bike, car, bus, train …), nor not_a_trip",
                         line: row.line)
                 }
                 mode = known
@@ -53,8 +58,11 @@ public enum CorrectionsReader {
             rows.append(
                 Row(
                     device: device, person: person, startSeconds: start.secondsSince1970, endSeconds: end.secondsSince1970, mode: mode,
-                    purpose: purpose?.lowercased(), line: row.line))
+                    purpose: purpose?.lowercased(), notATrip: notATrip, line: row.line))
         }
         return rows
     }
+
+    /// `travel_mode`'s value for legs that were no trip, as `ModeNames.normalise` spells it.
+    public static let notATrip = "notatrip"
 }

@@ -38,7 +38,7 @@ enum PlanningInputs {
             try CorrectionsReader.read(path: path).map {
                 .init(
                     device: $0.device, person: $0.person, startSeconds: $0.startSeconds, endSeconds: $0.endSeconds, mode: $0.mode,
-                    purpose: $0.purpose, file: name, line: $0.line)
+                    purpose: $0.purpose, notATrip: $0.notATrip, file: name, line: $0.line)
             })
     }
 

@@ -2,7 +2,8 @@ import MobilityCore
 
 /// What a person says of an interval of their day (`corrections.csv`): the mode of the legs
 /// under it (`LegCorrections`, in Fusion, where every mode is decided) or the purpose of the
-/// stay under it (`PlacePurposes.correct`). One of `mode` and `purpose` is set.
+/// stay under it (`PlacePurposes.correct`), or that the legs under it were no trip at all
+/// (`notATrip`: they take `still` and join no trip, `TripBuilder`). One of the three is set.
 public struct Correction: Sendable, Equatable {
     public var device: String?, person: String?
     public var startSeconds: Double, endSeconds: Double
@@ -10,13 +11,16 @@ public struct Correction: Sendable, Equatable {
     /// The stay's purpose as the person said it, lower case (`home`, `work`, `shopping` …):
     /// `home` and `work` make home- and work-based trips, any other word an activity elsewhere.
     public var purpose: String?
+    /// The legs under it were no travel (GPS drift at home, a phone left in a car).
+    public var notATrip: Bool
     /// Where it was written: the file's name and line, for notes.
     public var file: String, line: Int
 
     public init(
         device: String?, person: String?, startSeconds: Double, endSeconds: Double, mode: Mode? = nil, purpose: String? = nil,
-        file: String, line: Int
+        notATrip: Bool = false, file: String, line: Int
     ) {
+        self.notATrip = notATrip
         (self.device, self.person, self.startSeconds, self.endSeconds) = (device, person, startSeconds, endSeconds)
         (self.mode, self.purpose, self.file, self.line) = (mode, purpose?.lowercased(), file, line)
     }
