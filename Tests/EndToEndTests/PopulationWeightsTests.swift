@@ -99,6 +99,16 @@ import Testing
         #expect(error(expanded) <= error(raw) / 3, "weighted \(error(expanded)) vs unweighted \(error(raw))")
         // k keeps counting persons: the weighted columns never change which rows are published.
         #expect(Set(raw.keys) == Set(expanded.keys))
+
+        // The travel diary's persons carry the same weights.
+        let diary = try cli.pipeline(
+            ["export", "--store", "panel-out/pipeline.sqlite", "--format", "diary", "--out", "diary"], in: folder.path)
+        try #require(diary.status == 0, "\(diary.stderr)")
+        let persons = try CSVTable.read(path: folder.file("diary/persons.csv"))
+        let d = { (name: String) in persons.columns.firstIndex(of: name)! }
+        let byPerson = Dictionary(uniqueKeysWithValues: weights.rows.map { ($0[w("person")]!, $0[w("weight")]) })
+        #expect(persons.rows.count == 15 && persons.rows.allSatisfy { $0[d("weight")] != nil })
+        for row in persons.rows { #expect(row[d("weight")] == byPerson[row[d("person")]!] ?? nil, "\(row)") }
     }
 
     @Test func aPopulationWithoutZonesOrABadOneStopsTheRunAndSaysWhy() throws {

@@ -28,10 +28,13 @@ extension PublishStage {
                 sample, layer: zones, populationPath: population.path, zonePopulation: population.zones, margins: population.margins,
                 attributes: population.attributes, outputFolder: outputFolder)
             weights = computed
+            try store.setDerivedState(
+                PipelineStore.personWeightsKey, try JSONText.string(computed.weights, keys: .asDeclared, layout: .compact)) // the diary's
             outcome.weights = summary
             outcome.notes.append(PersonWeightsOutput.text(summary))
             outcome.files.append(path(PersonWeightsOutput.fileName))
         } else {
+            try store.setDerivedState(PipelineStore.personWeightsKey, "")
             try? FileManager.default.removeItem(atPath: path(PersonWeightsOutput.fileName))
         }
         step("weights")

@@ -128,7 +128,7 @@ public struct DiaryFiles {
         return rows.persons.map { row in
             var fields = Self.fields([row], schema)[0]
             let days = valid[(row["person"] ?? nil) ?? ""] ?? []
-            fields[schema.index("weight")] = nil
+            fields[schema.index("weight")] = rows.weights[(row["person"] ?? nil) ?? ""].map { String(format: "%.4f", $0) }
             guard let seeds = Diary.seedStatistics(validDays: days.map { seconds[$0] ?? [:] }) else { return fields }
             fields[schema.index("mean_daily_in_motion_h")] = String(format: "%.3f", seeds.dailyInMotionHours)
             for mode in OutputSchema.modeNames {

@@ -313,7 +313,7 @@ public struct OutputSchema: Sendable {
 
     public static let diaryPersons = OutputSchema(
         "persons.csv",
-        "Diary: each person, their devices, days and home and work, and seed statistics over their valid days (weekly hours per mode = mean valid day × 7). weight is empty until expansion weights are given (issue 54).",
+        "Diary: each person, their devices, days and home and work, and seed statistics over their valid days (weekly hours per mode = mean valid day × 7). weight is the person's expansion weight from the last run or publish with --population (person_weights.csv), empty without one.",
         "person text, devices integer, time_zone text, days integer, valid_days integer, home_location_id integer, home_lat real, "
             + "home_lon real, work_location_id integer, work_lat real, work_lon real, weight real, mean_daily_in_motion_h real",
         columns(modeNames.map { "weekly_\($0)_h" }, .real))

@@ -13,11 +13,14 @@ public struct DiaryRows: Sendable {
     public var activities: [[String: String?]] = []
     public var trips: [[String: String?]] = []
     public var legs: [[String: String?]] = []
+    /// Each person's expansion weight from the last publish with a population (`personWeights`).
+    public var weights: [String: Double] = [:]
 }
 
 extension PipelineStore {
     public func diaryRows() throws -> DiaryRows {
         var rows = DiaryRows()
+        rows.weights = try personWeights()
         let numbered = """
             episodes AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY person, local_date ORDER BY started_unix_s) AS episode FROM diary_episodes)
             """

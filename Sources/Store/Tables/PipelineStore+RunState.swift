@@ -174,6 +174,16 @@ extension PipelineStore {
     public static let co2eKey = "co2e"
     /// The emission factors the last publish used, as JSON (`EmissionFactors`), for the report.
     public static let co2eFactorsKey = "co2e_factors"
+    /// Each person's expansion weight from the last publish with a population, as JSON
+    /// (`person` → weight); empty without one. The diary export's `persons.csv` takes it.
+    public static let personWeightsKey = "person_weights"
+
+    /// The last publish's expansion weights by person; empty without a population.
+    public func personWeights() throws -> [String: Double] {
+        guard let text = try derivedState(Self.personWeightsKey), !text.isEmpty else { return [:] }
+        return (try? JSONDecoder().decode([String: Double].self, from: Data(text.utf8))) ?? [:]
+    }
+
     /// What the last geofence OD table published and suppressed, one line for the report.
     public static let odMatrixKey = "od_matrix"
     /// What the last modal split published and left out, one line for the report.
