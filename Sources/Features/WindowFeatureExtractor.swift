@@ -111,12 +111,12 @@ public struct WindowFeatureExtractor: Sendable {
                 labelName: label?.rawName, mode: label?.mode)
         }
         if let signals {
-            // Batches are independent and write disjoint rows, so they run on every core.
+            // Batches are independent and write disjoint rows, so they run side by side (`Jobs`).
             let batches = stride(from: 0, to: windows.count, by: batchSize).map { $0..<min(windows.count, $0 + batchSize) }
             table.values.withUnsafeMutableBufferPointer { values in
                 // Shared across the batches' threads: each writes only its own windows' rows.
                 nonisolated(unsafe) let output = values
-                DispatchQueue.concurrentPerform(iterations: batches.count) { index in
+                Jobs.perform(batches.count) { index in
                     computeIMU(signals, windows: batches[index], into: output)
                 }
             }

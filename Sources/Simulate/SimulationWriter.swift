@@ -34,7 +34,7 @@ public struct SimulationWriter: Sendable {
     public func write(progress: (String) -> Void = { _ in }) throws -> Summary {
         let residents = simulation.residents
         let results = ConcurrentSlots<Result<DeviceOutput, Error>>(count: residents.count)
-        DispatchQueue.concurrentPerform(iterations: residents.count) { index in
+        Jobs.perform(residents.count) { index in
             results.store(Result { try writeDevice(residents[index], index: index) }, at: index)
         }
         var truth = Truth()

@@ -97,7 +97,7 @@ public struct TripAnalysis: Sendable {
         legs: (@Sendable (DeviceTrack, inout [Tripleg]) -> Void)? = nil
     ) -> [DeviceTrips] {
         let slots = ConcurrentSlots<DeviceTrips>(count: tracks.count)
-        DispatchQueue.concurrentPerform(iterations: tracks.count) { index in
+        Jobs.perform(tracks.count) { index in
             slots.store(analyse(tracks[index], geofences: geofences, modes: modes, legs: legs), at: index)
         }
         return slots.values

@@ -142,6 +142,26 @@ import Testing
         }
     }
 
+    /// `--jobs 1` works on one recording or device at a time and gives the same bytes as the
+    /// default; 0 is refused.
+    @Test func oneJobAtATimeGivesTheSameOutputs() throws {
+        let folder = try TemporaryFolder()
+        let simulate = try cli.pipeline(
+            ["simulate", "--out", "city", "--devices", "4", "--days", "1", "--seed", "5", "--imu-rate", "20"], in: folder.path)
+        try #require(simulate.status == 0, "\(simulate.stderr)")
+        for (out, extra) in [("wide", [String]()), ("one", ["--jobs", "1"])] {
+            let run = try cli.pipeline(["run", "city", "--out", out] + extra, in: folder.path)
+            try #require([0, 2].contains(run.status), "\(run.stderr)")
+        }
+        for file in ["restricted/triplegs.csv", "restricted/trips.csv", "restricted/modes.csv", "modal_split.csv", "heatmap.csv"] {
+            #expect(
+                FileManager.default.contents(atPath: folder.file("wide/" + file))
+                    == FileManager.default.contents(atPath: folder.file("one/" + file)), "\(file)")
+        }
+        let refused = try cli.pipeline(["run", "city", "--out", "zero", "--jobs", "0"], in: folder.path)
+        #expect(refused.status == 64 && refused.stderr.contains("--jobs must be at least 1"), "\(refused.stderr)")
+    }
+
     @Test func aSecondRunOnTheSameStoreRefusesCleanly() throws {
         let folder = try TemporaryFolder()
         try simulate(folder, devices: 8)

@@ -31,6 +31,24 @@ EXPORTED_TABLES = [
 ID_SPACES = ["staypoints", "dwells", "locations", "triplegs", "trips"]
 
 
+def task_cpus():
+    """The cores Spark gave this task (spark.task.cpus), or None outside a task."""
+    try:
+        from pyspark import TaskContext
+        context = TaskContext.get()
+        return context.cpus() if context is not None else None
+    except Exception:  # an older pyspark, or not inside Spark
+        return None
+
+
+def jobs_option(run_args, cpus):
+    """`--jobs` for a part: the task's cores, so the executors' tasks side by side never take
+    more cores than Spark gave them; none where the user gave --jobs or no task is known."""
+    if cpus is None or any(a == "--jobs" or a.startswith("--jobs=") for a in run_args):
+        return []
+    return ["--jobs", str(max(1, int(cpus)))]
+
+
 def run_part(part, binary, run_args, run_dir, fail_marker=None):
     """Runs one part into `run_dir`/part-N; returns {index, exit_status, seconds, counts}."""
     started = time.time()
@@ -45,7 +63,7 @@ def run_part(part, binary, run_args, run_dir, fail_marker=None):
     attempt = os.path.join(run_dir, f".part-{part['index']}.{uuid.uuid4().hex}")
     try:
         out = os.path.join(work, "part")
-        command = [binary, "run", *part["files"], "--out", out, "--partial", "--json", *run_args]
+        command = [binary, "run", *part["files"], "--out", out, "--partial", "--json", *run_args, *jobs_option(run_args, task_cpus())]
         if part.get("first") is not None:
             command += ["--devices-from", part["first"]]
         if part.get("before") is not None:

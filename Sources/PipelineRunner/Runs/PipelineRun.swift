@@ -450,12 +450,12 @@ public struct PipelineRun {
         let window = model?.window ?? WindowParameters()
         // Files are read and classified as many at a time as there are cores (memory for that
         // many recordings), each on its own thread; their windows are stored in order.
-        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let width = Jobs.width
         for chunkStart in stride(from: 0, to: pending.count, by: width) {
             let chunk = Array(pending[chunkStart..<min(pending.count, chunkStart + width)])
             progress.update(done: chunkStart, total: pending.count, item: chunk[0].path)
             let outcomes = ConcurrentSlots<Result<FileModes, Error>>(count: chunk.count)
-            DispatchQueue.concurrentPerform(iterations: chunk.count) { [loader, predictor, window] index in
+            Jobs.perform(chunk.count) { [loader, predictor, window] index in
                 outcomes.store(
                     Result { try Self.classifyOne(chunk[index], loader: loader, predictor: predictor, window: window, setting: setting) },
                     at: index)

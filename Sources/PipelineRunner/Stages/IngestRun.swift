@@ -59,7 +59,7 @@ public struct IngestRun {
             case .skipped: counts.skipped += 1
             }
         }
-        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let width = Jobs.width
         do {
             var index = 0
             while index < inputs.count {
@@ -176,7 +176,7 @@ public struct IngestRun {
     /// Reads `batch` on as many threads as it has files.
     static func readAhead(_ batch: [Pending]) -> [ReadAhead?] {
         let reads = ConcurrentSlots<ReadAhead>(count: batch.count)
-        DispatchQueue.concurrentPerform(iterations: batch.count) { index in
+        Jobs.perform(batch.count) { index in
             let pending = batch[index], records = BufferedRecords()
             reads.store(Result { (try pending.ingestor.ingest(pending.input, format: pending.format, into: records), records) }, at: index)
         }

@@ -169,7 +169,7 @@ public struct TripsRun {
         var analysis = TripAnalysis(parameters: parameters)
         // A metro ride underground is a ride, not a stay.
         if transit != nil { analysis.ridesAcrossGap = { fusion.ridesUnderground($0, $1) } }
-        let batchSize = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let batchSize = Jobs.width
         var devices: [DeviceTrips] = []
         let manifestZones = try store.deviceTimeZones()
         let dataset = configuredCalendar?.calendar ?? CalendarKeys()

@@ -46,7 +46,10 @@ struct ClassifyCommand: ParsableCommand {
     @OptionGroup var smoothing: SmoothingOptions
     @OptionGroup var legContext: LegContextOptions
 
+    @OptionGroup(title: "Concurrency") var concurrency: JobsOptions
+
     func run() throws {
+        concurrency.apply()
         var classify = ClassifyRun(paths: paths, out: out, loader: try input.loader)
         (classify.model, classify.storePath) = (rules ? nil : model, store)
         (classify.smooth, classify.smoother, classify.findsVehicleStops) = (!noSmoothing, smoothing.smoother, !noVehicleStops)

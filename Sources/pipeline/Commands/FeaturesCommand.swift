@@ -26,7 +26,10 @@ struct FeaturesCommand: ParsableCommand {
     @OptionGroup var window: WindowOptions
     @OptionGroup var cleaning: CleaningOptions
 
+    @OptionGroup(title: "Concurrency") var concurrency: JobsOptions
+
     func run() throws {
+        concurrency.apply()
         let progress = ProgressReporter()
         var loader = try input.loader
         loader.cleaning = cleaning.parameters

@@ -42,7 +42,10 @@ struct IngestCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
     @OptionGroup var cleaning: CleaningOptions
 
+    @OptionGroup(title: "Concurrency") var concurrency: JobsOptions
+
     func run() throws {
+        concurrency.apply()
         var options = IngestOptions(paths: paths, storePath: store)
         options.reportsFolder = reports ?? (store as NSString).deletingLastPathComponent
         options.cleaning = cleaning.parameters

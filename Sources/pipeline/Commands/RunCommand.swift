@@ -114,7 +114,10 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
     @OptionGroup(title: "Cleaning (each overrides its cleaning key in --config)") var cleaning: CleaningOptions
 
+    @OptionGroup(title: "Concurrency") var concurrency: JobsOptions
+
     func run() throws {
+        concurrency.apply()
         let pipeline = try self.pipeline()
         let progress = ProgressReporter()
         let summary = try runStage(json: json, progress: progress) { try pipeline.run(progress: progress) }

@@ -65,7 +65,10 @@ struct TripsCommand: ParsableCommand {
         }
     }
 
+    @OptionGroup(title: "Concurrency") var concurrency: JobsOptions
+
     func run() throws {
+        concurrency.apply()
         try requireStore(store, after: "`pipeline ingest`", json: json)
         var run = TripsRun(storePath: store, reportsFolder: out ?? (store as NSString).deletingLastPathComponent)
         run.parameters = trips.parameters
