@@ -111,6 +111,27 @@ public struct FeatureTable: Sendable {
         subset(windows.indices.filter { keep(windows[$0]) })
     }
 
+    /// Keeps the windows for which `keep` holds, in place (`retain(_:)`).
+    public mutating func retainAll(where keep: (WindowInfo) -> Bool) {
+        retain(windows.indices.filter { keep(windows[$0]) })
+    }
+
+    /// Keeps the windows at `indices` (ascending), moving their rows forward in place: a
+    /// device's GPS windows at 1 Hz fill hundreds of megabytes, and a filtered copy beside them
+    /// doubled the trip stage's peak memory.
+    public mutating func retain(_ indices: [Int]) {
+        guard indices.count < windows.count else { return }
+        let width = Self.columns
+        values.withUnsafeMutableBufferPointer { rows in
+            for (to, from) in indices.enumerated() where to != from {
+                precondition(from > to, "retain takes ascending indices")
+                for column in 0..<width { rows[to * width + column] = rows[from * width + column] }
+            }
+        }
+        values.removeLast(values.count - indices.count * width)
+        windows = indices.map { windows[$0] }
+    }
+
     /// The windows at `indices`, in that order, with their rows.
     public func subset(_ indices: [Int]) -> FeatureTable {
         var result = FeatureTable()

@@ -130,14 +130,16 @@ public struct WindowFeatureExtractor: Sendable {
     /// IMU recording of the same device covers).
     /// A sparse logger's windows (a fix every 10–120 s) rarely hold a fix: for them a fix within
     /// half the track's typical interval of the window counts, which still never bridges a pause.
-    private func dropWindowsWithoutFixes(_ table: FeatureTable, fixes: [PositionFix]) -> FeatureTable {
+    private func dropWindowsWithoutFixes(_ table: consuming FeatureTable, fixes: [PositionFix]) -> FeatureTable {
         let times = fixes.map { $0.time!.secondsSince1970 }
         let interval = Self.typicalIntervalSeconds(times)
         let slack = interval > parameters.lengthSeconds ? min(interval, Self.sparsestIntervalSeconds) / 2 : 0
-        return table.filter { window in
+        var table = table
+        table.retainAll { window in
             let first = times.insertionIndex(of: window.start.secondsSince1970 - slack)
             return first < times.count && times[first] <= window.end.secondsSince1970 + slack
         }
+        return table
     }
 
     /// Sparsest fix interval the GPS windows adapt to, seconds: one fix every 2 minutes (a
@@ -228,13 +230,15 @@ public struct WindowFeatureExtractor: Sendable {
     }
 
     /// Windows with neither IMU nor GPS features (inside a recording pause) are left out.
-    private func dropEmptyWindows(_ table: FeatureTable) -> FeatureTable {
+    private func dropEmptyWindows(_ table: consuming FeatureTable) -> FeatureTable {
         let gpsColumn = FeatureSchema.Channel.allCases.count * FeatureSchema.perChannelCount
         let dynamicColumn = FeatureSchema.index(of: "acc_dyn_mean_mps2")! // present with or without gravity
-        return table.subset(
-            table.windows.indices.filter { index in
-                let row = index * FeatureTable.columns
-                return !table.values[row + dynamicColumn].isNaN || !table.values[row + gpsColumn].isNaN
-            })
+        var table = table
+        let kept = table.windows.indices.filter { index in
+            let row = index * FeatureTable.columns
+            return !table.values[row + dynamicColumn].isNaN || !table.values[row + gpsColumn].isNaN
+        }
+        table.retain(kept)
+        return table
     }
 }

@@ -2,7 +2,8 @@
 # The pipeline beside its peers, whole processes, same inputs, same run, alternating:
 # gpxpy (parse), gpxpy + sqlite3 (ingest), trackintel (GeoLife read + staypoints + triplegs +
 # trips), TSFEL and a vectorised numpy implementation (windowed features), and `pipeline run`
-# per device-day. Prints the Markdown table of medians and ratios (also in .bench/peers/peers.md).
+# per device-day. Prints the Markdown table of medians and ratios (also in .bench/peers/peers.md),
+# then peak RSS of `pipeline run` on one device at 100 k, 400 k and 1.6 M fixes (bench_memory.sh).
 # Inputs are built in .bench/peers/ from the real recordings in ../shared/data (GPX track
 # points, GeoTecINIT phone IMU) and, for GeoLife, from simulated fixes (labelled so).
 # The peers live in a virtual environment at pinned versions (.bench/venv).
@@ -51,3 +52,6 @@ if [ ! -d "$sim/traces" ]; then
 fi
 python3 scripts/peers/compare.py --pipeline "$pipeline" --python .bench/venv/bin/python --runs "$runs" \
     --device-days "$sim/traces" 26 --model models/mode-model.json "${readme[@]}"
+# Memory as one device's fixes grow (100 k, 400 k, 1.6 M at 1 Hz): issue 55's curve.
+echo
+scripts/bench/bench_memory.sh

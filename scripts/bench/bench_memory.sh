@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Peak memory of `pipeline run` on one device as its fixes grow (issue 55): a 1 Hz GPX of 100 k,
+# 400 k and 1.6 M points (`pipeline-bench generate-gpx`: one continuous track, the worst case
+# for a leg's fixes), each run once into a fresh store; prints fixes, input size, wall seconds and
+# peak RSS, and the growth of peak RSS from the smallest size.
+# Usage: scripts/bench/bench_memory.sh [--jobs N] [FIXES…]   (default sizes 100000 400000 1600000)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+jobs=()
+if [ "${1:-}" = "--jobs" ]; then jobs=(--jobs "$2"); shift 2; fi
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(100000 400000 1600000)
+scripts/bootstrap.sh time >&2 # GNU time for peak RSS
+swift build -c release --product pipeline >&2
+swift build -c release --product pipeline-bench >&2
+pipeline=$PWD/.build/release/pipeline
+mkdir -p .bench/memory
+echo "| fixes (one device, 1 Hz) | GPX | pipeline run wall | peak RSS | RSS ÷ smallest |"
+echo "|---:|---:|---:|---:|---:|"
+first=""
+for n in "${sizes[@]}"; do
+    folder=.bench/memory/one-device-$n
+    if [ ! -f "$folder/traces/device.gpx" ]; then
+        mkdir -p "$folder/traces"
+        .build/release/pipeline-bench generate-gpx "$folder/traces/device.gpx" "$n"
+    fi
+    rm -rf "$folder/out"
+    /usr/bin/time -f "%e %M" -o "$folder/time.txt" "$pipeline" run "$folder/traces" --out "$folder/out" "${jobs[@]}" \
+        >/dev/null 2>"$folder/run.log" || { s=$?; [ $s -eq 2 ] || { cat "$folder/run.log" >&2; exit $s; }; }
+    read -r wall kb <"$folder/time.txt"
+    mb=$(( kb / 1024 ))
+    [ -n "$first" ] || first=$mb
+    size=$(du -m "$folder/traces/device.gpx" | cut -f1)
+    printf "| %d | %d MB | %.1f s | %d MB | %s× |\n" "$n" "$size" "$wall" "$mb" "$(awk -v a="$mb" -v b="$first" 'BEGIN { printf "%.2f", a / b }')"
+done
+echo
+echo "Measured $(date -u +%F) by scripts/bench/bench_memory.sh${jobs[*]:+ ${jobs[*]}} on $(nproc) cores."
