@@ -75,20 +75,43 @@ public struct WindowFeatureExtractor: Sendable {
     /// beside a phone's 1 Hz files must get the context and slack of its own interval, not the
     /// device's median (which left its windows without a fix, and its legs without a mode).
     private func extractGPS(_ recording: Recording, fixes: [PositionFix]) -> FeatureTable {
-        let times = fixes.map { $0.time!.secondsSince1970 }
         var table = FeatureTable()
+        extractGPS(recording, fixes: fixes, piece: .max) { part in
+            if table.count == 0 { table = part } else { table.append(part) }
+        }
+        return table
+    }
+
+    /// The GPS windows of a recording of fixes alone (no IMU), handed to `body` in order in
+    /// pieces of at most `maxWindows`: the windows and rows `extract` gives, without holding
+    /// them all. A device's year at 1 Hz has millions of windows of a full row each; each
+    /// window's features depend only on the fixes around it, so the pieces change nothing.
+    public func forEachGPSPiece(_ recording: Recording, maxWindows: Int, _ body: (FeatureTable) -> Void) {
+        let fixes = recording.fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
+        guard recording.accelerationPieces(splittingAtGapsOver: parameters.maxGapSeconds).isEmpty else {
+            body(extract(recording)) // IMU too: windowed as one
+            return
+        }
+        extractGPS(recording, fixes: fixes, piece: max(1, maxWindows)) { body($0) }
+    }
+
+    private func extractGPS(_ recording: Recording, fixes: [PositionFix], piece: Int, _ body: (FeatureTable) -> Void) {
+        let times = fixes.map { $0.time!.secondsSince1970 }
         for segment in Recording.runs(times, splittingAtGapsOver: Self.widestContextSeconds) {
             let segmentFixes = Array(fixes[segment]), segmentTimes = Array(times[segment])
             let context = gpsContextSeconds(segmentTimes)
             let starts = Recording.runs(segmentTimes, splittingAtGapsOver: context).flatMap { run in
                 gpsWindowStarts(first: segmentFixes[run.lowerBound].time!, last: segmentFixes[run.upperBound - 1].time!)
             }
-            let part = dropWindowsWithoutFixes(
-                features(recording, starts: starts, signals: nil, fixes: segmentFixes, contextSeconds: context),
-                fixes: segmentFixes)
-            if table.count == 0 { table = part } else { table.append(part) }
+            let slack = fixSlack(segmentTimes)
+            for first in stride(from: 0, to: max(starts.count, 1), by: piece) {
+                let windows = Array(starts[first..<(starts.count - first > piece ? first + piece : starts.count)])
+                body(
+                    dropWindowsWithoutFixes(
+                        features(recording, starts: windows, signals: nil, fixes: segmentFixes, contextSeconds: context),
+                        times: segmentTimes, slack: slack))
+            }
         }
-        return table
     }
 
     /// The widest span of fixes a window's GPS features ever use, seconds: 2.5 × the sparsest
@@ -125,15 +148,19 @@ public struct WindowFeatureExtractor: Sendable {
         return dropEmptyWindows(table)
     }
 
+    /// How far from a window a fix may lie and still count as in it, seconds: half the
+    /// segment's typical interval for a sparse logger, none at 1 Hz (`dropWindowsWithoutFixes`).
+    private func fixSlack(_ times: [Double]) -> Double {
+        let interval = Self.typicalIntervalSeconds(times)
+        return interval > parameters.lengthSeconds ? min(interval, Self.sparsestIntervalSeconds) / 2 : 0
+    }
+
     /// Without IMU, a window is only classified where the device reported a position inside it:
     /// the context around it alone would carry a track across a pause (or across the span an
     /// IMU recording of the same device covers).
     /// A sparse logger's windows (a fix every 10–120 s) rarely hold a fix: for them a fix within
     /// half the track's typical interval of the window counts, which still never bridges a pause.
-    private func dropWindowsWithoutFixes(_ table: consuming FeatureTable, fixes: [PositionFix]) -> FeatureTable {
-        let times = fixes.map { $0.time!.secondsSince1970 }
-        let interval = Self.typicalIntervalSeconds(times)
-        let slack = interval > parameters.lengthSeconds ? min(interval, Self.sparsestIntervalSeconds) / 2 : 0
+    private func dropWindowsWithoutFixes(_ table: consuming FeatureTable, times: [Double], slack: Double) -> FeatureTable {
         var table = table
         table.retainAll { window in
             let first = times.insertionIndex(of: window.start.secondsSince1970 - slack)

@@ -9,22 +9,35 @@ import Trips
 /// The trip stage uses them wherever no classified IMU window (from `pipeline classify
 /// --store`) covers a fix.
 public enum GPSModeSpans {
+    /// Windows whose features are held at once: about 8 MB of rows.
+    static let piece = 8_192
+
     public static func spans(
         _ track: DeviceTrack, window: WindowParameters = WindowParameters(), legModel: GPSLegModel? = nil,
         legFeatures: LegFeatures = LegFeatures()
     ) -> [ModeSpan] {
         let fixes = track.points.map(PositionFix.init)
-        let table = WindowFeatureExtractor(parameters: window).extract(Recording(trace: track.device, device: track.device, fixes: fixes))
-        guard table.count > 0 else { return [] }
-        var prediction = ModePredictor(model: nil).predict(table)
+        // The windows' features in pieces, each scored and let go: only the windows and their
+        // class probabilities are kept for the smoothing over the whole track.
+        let predictor = ModePredictor(model: nil)
+        var windows: [WindowInfo] = [], probabilities: [Double] = [], sources: [Decider] = []
+        WindowFeatureExtractor(parameters: window).forEachGPSPiece(
+            Recording(trace: track.device, device: track.device, fixes: fixes), maxWindows: piece
+        ) { table in
+            let scored = predictor.scores(table)
+            windows += table.windows
+            probabilities += scored.probabilities
+            sources += scored.sources
+        }
+        guard !windows.isEmpty else { return [] }
+        var prediction = predictor.prediction(windows: windows, probabilities: probabilities, sources: sources)
         if let legModel {
             GPSLegDecision.apply(
-                legModel, windows: table.windows, range: 0..<table.count, fixes: fixes, prediction: &prediction,
-                features: legFeatures)
+                legModel, windows: windows, range: 0..<windows.count, fixes: fixes, prediction: &prediction, features: legFeatures)
         }
-        return table.windows.indices.map { index in
+        return windows.indices.map { index in
             ModeSpan(
-                startSeconds: table.windows[index].start.secondsSince1970, endSeconds: table.windows[index].end.secondsSince1970,
+                startSeconds: windows[index].start.secondsSince1970, endSeconds: windows[index].end.secondsSince1970,
                 mode: prediction.modes[index],
                 source: prediction.sources[index] == .rules ? GPSLegDecision.rulesSource : prediction.sources[index])
         }

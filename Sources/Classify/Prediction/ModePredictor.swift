@@ -42,6 +42,14 @@ public struct ModePredictor: Sendable {
     }
 
     public func predict(_ table: FeatureTable) -> Prediction {
+        let (probabilities, sources) = scores(table)
+        return prediction(windows: table.windows, probabilities: probabilities, sources: sources)
+    }
+
+    /// Each window's class probabilities (windows × `classes`) and who gave them, before
+    /// smoothing: a window's own, so a long track's windows can be scored piece by piece
+    /// (`GPSModeSpans`) and smoothed together (`prediction(windows:probabilities:sources:)`).
+    public func scores(_ table: FeatureTable) -> (probabilities: [Double], sources: [Decider]) {
         let classes = self.classes, k = classes.count, columns = FeatureTable.columns
         var probabilities = RuleClassifier().probabilities(table, classes: classes)
         var sources = [Decider](repeating: .rules, count: table.count)
@@ -62,11 +70,18 @@ public struct ModePredictor: Sendable {
                 }
             }
         }
-        let raw = (0..<table.count).map { index in
+        return (probabilities, sources)
+    }
+
+    /// The prediction of `windows` from their scores (`scores(_:)`, in window order): the most
+    /// probable class of each, then smoothing over them all.
+    public func prediction(windows: [WindowInfo], probabilities: [Double], sources: [Decider]) -> Prediction {
+        let classes = self.classes, k = classes.count
+        let raw = (0..<windows.count).map { index in
             classes[(0..<k).max { probabilities[index * k + $0] < probabilities[index * k + $1] }!]
         }
         var prediction = Prediction(classes: classes, probabilities: probabilities, raw: raw, modes: raw, sources: sources)
-        if smooth { prediction.modes = resmooth(prediction, windows: table.windows, with: smoother) }
+        if smooth { prediction.modes = resmooth(prediction, windows: windows, with: smoother) }
         return prediction
     }
 
