@@ -17,24 +17,11 @@ public struct CO2eOutput {
         /// unknown leg with distance).
         public var co2eKg = 0.0, trips = 0, tripsWithoutFactor = 0
         /// The same expanded to the population's average day; null without weights.
-        public var co2eKgWeighted: Double?
+        @NullEncodable public var co2eKgWeighted: Double?
         enum CodingKeys: String, CodingKey {
             case factors, rows, suppressedPrimary = "suppressed_primary", suppressedComplementary = "suppressed_complementary"
             case minimumPersons = "k", co2eKg = "co2e_kg", trips, tripsWithoutFactor = "trips_without_factor"
             case co2eKgWeighted = "co2e_kg_weighted"
-        }
-
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(factors, forKey: .factors)
-            try container.encode(rows, forKey: .rows)
-            try container.encode(suppressedPrimary, forKey: .suppressedPrimary)
-            try container.encode(suppressedComplementary, forKey: .suppressedComplementary)
-            try container.encode(minimumPersons, forKey: .minimumPersons)
-            try container.encode(co2eKg, forKey: .co2eKg)
-            try container.encode(trips, forKey: .trips)
-            try container.encode(tripsWithoutFactor, forKey: .tripsWithoutFactor)
-            try container.encode(co2eKgWeighted, forKey: .co2eKgWeighted)
         }
     }
 
