@@ -1,6 +1,6 @@
 import MobilityCore
 import Testing
-import Trips
+@testable import Trips
 
 /// CO2e per leg (`EmissionFactors`) and per home zone and mode (`CO2eTable`) with answers
 /// worked by hand.
@@ -23,6 +23,22 @@ import Trips
         shared.factors[shared.factors.firstIndex { $0.mode == .car }!].occupancy = 1.5
         #expect(abs(try #require(shared.grams(mode: .car, distanceMeters: 3_000)) - 167.25 * 3 / 1.5) < 1e-9)
         #expect(shared.problem == nil && uk.problem == nil)
+    }
+
+    @Test func aTripsCO2eIsItsLegsAndNoneWhenALegHasNoFactor() throws {
+        func leg(_ mode: Mode?, _ meters: Double) -> Tripleg {
+            Tripleg(
+                device: "d", firstFix: 0, lastFix: 1, startSeconds: 0, endSeconds: 60, distanceMeters: meters, mode: mode, modeSource: nil)
+        }
+        let legs = [leg(.walk, 400), leg(.bus, 5_000), leg(.walk, 300), leg(.vehicle, 2_000), leg(nil, 0)]
+        func trip(_ indices: [Int]) -> Trip {
+            Trip(
+                device: "d", startSeconds: 0, endSeconds: 60, distanceMeters: 0, mainMode: nil, legs: indices, originStaypoint: nil,
+                destinationStaypoint: nil, originGeofence: nil, destinationGeofence: nil)
+        }
+        let uk = EmissionFactors.ukDESNZ2025
+        #expect(abs(try #require(uk.grams(of: trip([0, 1, 2, 4]), legs: legs)) - 519.25) < 1e-9)
+        #expect(uk.grams(of: trip([1, 3]), legs: legs) == nil, "a vehicle leg of 2 km: no factor, so no CO2e for the trip")
     }
 
     @Test func aTableThatCannotBeUsedSaysWhy() {

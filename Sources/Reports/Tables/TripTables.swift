@@ -227,7 +227,8 @@ public struct TripTables {
                         + [
                             Self.number(trip.durationSeconds, 1), Self.number(trip.distanceMeters, 1),
                             trip.mainMode?.rawValue ?? unknownModeName,
-                            String(trip.legs.count), legModes, co2eGrams(trip, in: device).map { Self.number($0, 1) },
+                            String(trip.legs.count), legModes,
+                            emissionFactors.grams(of: trip, legs: device.triplegs).map { Self.number($0, 1) },
                             Self.id(trip.originStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                             Self.id(trip.destinationStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                             Self.id(trip.originStaypoint.flatMap { device.staypoints[$0].location }.map(TripIdentifiers.location)),
@@ -241,16 +242,6 @@ public struct TripTables {
             }
         }
         return csv
-    }
-
-    /// A trip's CO2e, the sum of its legs'; nil when a leg with distance has no factor.
-    func co2eGrams(_ trip: Trip, in device: DeviceTrips) -> Double? {
-        var sum = 0.0
-        for leg in trip.legs.map({ device.triplegs[$0] }) {
-            guard let grams = emissionFactors.grams(mode: leg.mode, distanceMeters: leg.distanceMeters) else { return nil }
-            sum += grams
-        }
-        return sum
     }
 
     /// The OD table of the trips, with k persons per pair.

@@ -82,6 +82,17 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
         return factor.gramsPerPassengerKm * distanceMeters / 1000
     }
 
+    /// Grams of CO2e of `trip`, the sum of its legs' (`legs`: its device's legs); nil when a
+    /// leg with distance has no factor.
+    public func grams(of trip: Trip, legs: [Tripleg]) -> Double? {
+        var sum = 0.0
+        for leg in trip.legs.map({ legs[$0] }) {
+            guard let grams = grams(mode: leg.mode, distanceMeters: leg.distanceMeters) else { return nil }
+            sum += grams
+        }
+        return sum
+    }
+
     /// One line naming the table, for the log and the report.
     public var text: String {
         "CO2e factors for \(country) \(year): \(source); "
