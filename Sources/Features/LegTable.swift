@@ -116,7 +116,7 @@ public enum LabelledLegs {
     ) -> LegTable {
         var table = LegTable()
         guard !recording.labels.isEmpty else { return table }
-        var fixes = recording.fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
+        var fixes = recording.fixes.timedInOrder
         guard let origin = fixes.first?.time?.secondsSince1970 else { return table }
         func replayed(_ seconds: Double) -> Double { speedScale.map { origin + (seconds - origin) / $0 } ?? seconds }
         if speedScale != nil {

@@ -43,7 +43,7 @@ public struct WindowFeatureExtractor: Sendable {
     /// The windows, and what the user should know about them (`notes`): why there are none,
     /// or what they lack (gravity, a rate high enough for the frequency features).
     public func extractWithNotes(_ recording: Recording) -> (table: FeatureTable, notes: [String]) {
-        let fixes = recording.fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
+        let fixes = recording.fixes.timedInOrder
         if let rate = streamRateTooLow(recording) {
             // Too slow for the IMU features anywhere: the fixes decide, as for a GPS-only trace.
             let table = extractGPS(recording, fixes: fixes)
@@ -87,7 +87,7 @@ public struct WindowFeatureExtractor: Sendable {
     /// them all. A device's year at 1 Hz has millions of windows of a full row each; each
     /// window's features depend only on the fixes around it, so the pieces change nothing.
     public func forEachGPSPiece(_ recording: Recording, maxWindows: Int, _ body: (FeatureTable) -> Void) {
-        let fixes = recording.fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
+        let fixes = recording.fixes.timedInOrder
         guard recording.accelerationPieces(splittingAtGapsOver: parameters.maxGapSeconds).isEmpty else {
             body(extract(recording)) // IMU too: windowed as one
             return

@@ -50,7 +50,7 @@ public enum GPSLegDecision {
         prediction: inout ModePredictor.Prediction, deciding sources: Set<Decider> = [.rules],
         segmentation: [Mode]? = nil, features: LegFeatures = LegFeatures()
     ) -> Int {
-        let timed = fixes.filter { $0.time != nil }.sorted { $0.time! < $1.time! }
+        let timed = fixes.timedInOrder
         let times = timed.map { $0.time!.secondsSince1970 }
         let rules = segmentation ?? prediction.modes
         func movable(_ index: Int) -> Bool { sources.contains(prediction.sources[index]) && rules[index] != .still }

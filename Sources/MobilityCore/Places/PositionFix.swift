@@ -124,3 +124,16 @@ public struct FixPosition: Hashable, Sendable {
         self.line = line
     }
 }
+
+extension Array where Element == PositionFix {
+    /// The fixes with a time, in time order (a stable sort): the array itself, not a copy, when
+    /// it already is (a device's track is), which spares a device's year of fixes two copies.
+    public var timedInOrder: [PositionFix] {
+        for index in indices {
+            guard let time = self[index].time, index == 0 || !(time < self[index - 1].time!) else {
+                return filter { $0.time != nil }.sorted { $0.time! < $1.time! }
+            }
+        }
+        return self
+    }
+}
