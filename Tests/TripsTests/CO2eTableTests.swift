@@ -94,6 +94,11 @@ import Testing
         #expect(table.rows.allSatisfy { $0.persons >= 2 })
         #expect(table.suppressedPrimary == 7 && table.suppressedComplementary == 3)
         #expect([row("all", "car"), row("a", "car")].compactMap { $0 }.count < 2, "b's car CO2e would be all's minus a's")
+        // Per person and week: p1's 1,000 g over 2 valid days is 3,500 g a week; p3's vehicle trip has none.
+        let persons = CO2eTable.persons(trips, validDays: days)
+        #expect(persons.map(\.person) == ["p1", "p2", "p3", "p4", "p5"])
+        #expect(persons[0].co2eGrams == 1000 && persons[0].weeklyGrams == 3500 && persons[0].trips == 2)
+        #expect(persons[2].tripsWithoutFactor == 1 && persons[2].co2eGrams == 500 && persons[2].weeklyGrams == 3500)
         print("CO2e table, k = 2: published \(table.rows.map { "\($0.zone) \($0.mode)" })")
     }
 

@@ -64,16 +64,12 @@ public struct CO2eOutput {
 
     /// A row per person with valid person-days or trips, by name.
     static func personCSV(_ sample: PlanningSample) -> CSVWriter {
-        var trips: [String: [PlanningTrip]] = [:]
-        for trip in sample.trips { trips[trip.person, default: []].append(trip) }
         var csv = CSVWriter(columns: OutputSchema.personCO2e.names)
-        for person in Set(sample.validDays.keys).union(trips.keys).sorted() {
-            let mine = trips[person] ?? [], days = sample.validDays[person] ?? 0
-            let grams = mine.compactMap(\.co2eGrams).reduce(0, +)
+        for row in CO2eTable.persons(sample.trips, validDays: sample.validDays) {
             csv.append([
-                person, String(days), String(mine.count), String(format: "%.1f", mine.reduce(0) { $0 + $1.distanceMeters }),
-                String(format: "%.3f", grams / 1000), String(mine.filter { $0.co2eGrams == nil }.count),
-                days > 0 ? String(format: "%.3f", grams / 1000 / Double(days) * 7) : nil
+                row.person, String(row.validDays), String(row.trips), String(format: "%.1f", row.distanceMeters),
+                String(format: "%.3f", row.co2eGrams / 1000), String(row.tripsWithoutFactor),
+                row.weeklyGrams.map { String(format: "%.3f", $0 / 1000) }
             ])
         }
         return csv

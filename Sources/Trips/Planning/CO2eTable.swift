@@ -43,6 +43,28 @@ public struct CO2eTable: Sendable {
     public var rows: [Row]
     public let minimumPersons: Int
 
+    /// A person's CO2e over their valid person-days (`person_co2e.csv`, restricted).
+    public struct PersonRow: Sendable, Equatable {
+        public var person: String
+        public var validDays: Int, trips: Int, tripsWithoutFactor: Int
+        public var distanceMeters: Double, co2eGrams: Double
+        /// CO2e per week: per valid person-day times 7; nil without a valid day.
+        public var weeklyGrams: Double? { validDays > 0 ? co2eGrams / Double(validDays) * 7 : nil }
+    }
+
+    /// A row per person with valid person-days or trips, by name.
+    public static func persons(_ trips: [PlanningTrip], validDays: [String: Int]) -> [PersonRow] {
+        var byPerson: [String: [PlanningTrip]] = [:]
+        for trip in trips { byPerson[trip.person, default: []].append(trip) }
+        return Set(validDays.keys).union(byPerson.keys).sorted().map { person in
+            let mine = byPerson[person] ?? []
+            return PersonRow(
+                person: person, validDays: validDays[person] ?? 0, trips: mine.count,
+                tripsWithoutFactor: mine.filter { $0.co2eGrams == nil }.count,
+                distanceMeters: mine.reduce(0) { $0 + $1.distanceMeters }, co2eGrams: mine.compactMap(\.co2eGrams).reduce(0, +))
+        }
+    }
+
     /// The main modes among `trips` that emit nothing by `factors`: a factor of 0, none, or no mode.
     public static func zeroModes(of trips: [PlanningTrip], factors: EmissionFactors) -> Set<String> {
         Set(trips.map(\.mainMode)).filter { name in (Mode(rawValue: name).flatMap { factors.factor($0) }?.gramsPerKm ?? 0) == 0 }
