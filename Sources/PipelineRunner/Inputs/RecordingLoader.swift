@@ -25,6 +25,8 @@ public struct RecordingLoader: Sendable {
         /// Label names that map to no product mode, with the windows' sources.
         public var unknownModes: Set<String> = []
         public var skipped = 0
+
+        public init(recordings: Int = 0) { self.recordings = recordings }
     }
 
     public func load(_ paths: [String], progress: ProgressReporter, each: (Recording) throws -> Void) throws -> Report {
@@ -93,16 +95,9 @@ public struct RecordingLoader: Sendable {
         let sink = RecordingSink()
         do {
             let result = try Ingestor(cleaning: cleaning, devices: devices).ingest(input, format: format, into: sink)
-            let labels = result.labels + sharedLabels.filter { $0.device == result.device }
-            report.unknownModes.formUnion(labels.filter { $0.mode == nil }.map(\.rawName))
+            let recording = Self.recording(of: input, result: result, read: sink, sharedLabels: sharedLabels)
+            report.unknownModes.formUnion(recording.labels.filter { $0.mode == nil }.map(\.rawName))
             report.recordings += 1
-            var recording = Recording(trace: input.path, device: result.device, streams: sink.streams, fixes: sink.fixes, labels: labels)
-            recording.activities = result.activities.sorted { $0.start < $1.start }
-            for stream in result.imuStreams { // measured while reading: the feature stage need not pass over them again
-                if let real = stream.realRateHz {
-                    recording.streamRates[stream.sensor] = StreamRate(realRateHz: real, repeatFactor: stream.repeatFactor)
-                }
-            }
             return recording
         } catch let error as InputError {
             quarantine(error, report: &report, progress: progress)
@@ -111,6 +106,23 @@ public struct RecordingLoader: Sendable {
             quarantine(InputError(.unreadable, "\(error)", path: input.path), report: &report, progress: progress)
             return nil
         }
+    }
+
+    /// The recording an input gave: what `sink` collected while `Ingestor` read it into `result`,
+    /// with its labels and the sample rates measured while reading (so the feature stage need
+    /// not pass over the samples again). Ingest builds its recordings here too (`IngestRun`).
+    static func recording(
+        of input: DiscoveredInput, result: IngestResult, read sink: RecordingSink, sharedLabels: [LabelInterval] = []
+    ) -> Recording {
+        let labels = result.labels + sharedLabels.filter { $0.device == result.device }
+        var recording = Recording(trace: input.path, device: result.device, streams: sink.streams, fixes: sink.fixes, labels: labels)
+        recording.activities = result.activities.sorted { $0.start < $1.start }
+        for stream in result.imuStreams {
+            if let real = stream.realRateHz {
+                recording.streamRates[stream.sensor] = StreamRate(realRateHz: real, repeatFactor: stream.repeatFactor)
+            }
+        }
+        return recording
     }
 
     private func quarantine(_ error: InputError, report: inout Report, progress: ProgressReporter) {

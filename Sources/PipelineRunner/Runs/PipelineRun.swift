@@ -222,7 +222,9 @@ public struct PipelineRun {
         if partial { options.reportsFolder = nil } // no quarantine.csv: the store keeps the quarantine
         let quarantinedBefore = Set(try store.quarantinedFiles().map(Self.quarantineKey))
         progress.log("ingest: \(inputs.joined(separator: " "))")
-        let ingest = IngestRun(options: options, progress: progress)
+        let classify = ClassifyStage(setting: configuration.classification, cleaning: configuration.cleaning, force: force)
+        var ingest = IngestRun(options: options, progress: progress)
+        ingest.onRecording = classify.classifyRead // each IMU recording parsed once, for its tally and its windows
         let ingested = try ingest.run(store: store)
         (summary.files, summary.ingested, summary.unchanged, summary.skipped) = (
             ingested.files, ingested.ingested, ingested.unchanged, ingested.skipped
@@ -268,17 +270,18 @@ public struct PipelineRun {
             return summary
         }
 
-        let model: ModeModel?
-        var modelWarning: String?
-        (summary.thisRun.classifiedFiles, summary.thisRun.windows, model) = try classify(
-            store, progress: progress, modelWarning: &modelWarning)
-        if let modelWarning { summary.warnings.append(modelWarning) }
+        if partial { try FileManager.default.createDirectory(atPath: filesFolder, withIntermediateDirectories: true) }
+        if !partial { try OutputLayout.prepareRestricted(in: outputFolder) }
+        let classified = try classify.run(store: store, restrictedFolder: restrictedFolder, progress: progress)
+        let model = classified.setup.model
+        summary.thisRun.classifiedFiles = classified.files
+        summary.thisRun.windows = classified.windows
+        if let warning = classified.setup.warning { summary.warnings.append(warning) }
         summary.classifiedFiles = summary.thisRun.classifiedFiles
         summary.windows = try store.rowCount("mode_windows") // the store's, as in a run that changed nothing
         summary.store.windows = summary.windows
         lap("classify")
 
-        if partial { try FileManager.default.createDirectory(atPath: filesFolder, withIntermediateDirectories: true) }
         var trips = TripsRun(storePath: storePath, reportsFolder: filesFolder)
         trips.restrictedFolder = restrictedFolder
         trips.legModel = model?.gpsLegs
@@ -408,129 +411,6 @@ public struct PipelineRun {
 
     /// What belongs to no device (release windows, the heat-map filter's dates): the configured calendar, else UTC.
     var calendar: CalendarKeys { configuration.calendar.dataset }
-
-    /// Classifies the files whose windows are missing or stale, as many at a time as there are
-    /// cores (memory for that many recordings), then rewrites modes.csv from the store.
-    private func classify(_ store: PipelineStore, progress: ProgressReporter, modelWarning: inout String?) throws -> (
-        files: Int, windows: Int, model: ModeModel?
-    ) {
-        let setting = configuration.classification
-        var model: ModeModel?
-        var modelKey = "rules"
-        let imuFiles = try store.filesToClassify(model: "").count
-        if !setting.rulesOnly && (imuFiles > 0 || FileManager.default.fileExists(atPath: setting.model)) {
-            // GPS-only data needs no model (its legs get the model's GPS leg model, or the GPS
-            // rules, in the trip stage).
-            if FileManager.default.fileExists(atPath: setting.model) {
-                model = try ModeModel.load(path: setting.model)
-                modelKey = try ContentHash.sha256(path: setting.model)
-            } else if setting.model == DefaultModel.relativePath {
-                // The default, found nowhere (a binary copied away from its install): the rules
-                // classify, and the run says so; a model the user named is never replaced.
-                progress.log("classify: warning: " + Self.modelFallback)
-                modelWarning = Self.modelFallback
-            } else {
-                throw Self.modelMissing(path: setting.model, imuFiles: imuFiles)
-            }
-        }
-        modelKey += " " + ToolVersion.string // a new version re-classifies: what it computes may differ
-        modelKey +=
-            setting.smoothing
-            ? String(
-                format: "+smoothing %g/%g/%g+vehicle stops", setting.switchPenaltyNats, setting.minimumSegmentSeconds,
-                setting.minimumStopSeconds) : ""
-        // With --force every IMU file is classified again (no stored mark matches "").
-        let pending = try store.filesToClassify(model: force ? "" : modelKey)
-        progress.log("classify: \(pending.count) files with IMU data to classify (\(model == nil ? "rules" : setting.model))")
-        var windows = 0
-        var loader = RecordingLoader()
-        loader.cleaning = configuration.cleaning
-        var predictor = ModePredictor(model: model, smooth: setting.smoothing)
-        predictor.smoother = setting.smoother
-        let window = model?.window ?? WindowParameters()
-        // Files are read and classified as many at a time as there are cores (memory for that
-        // many recordings), each on its own thread; their windows are stored in order.
-        let width = Jobs.width
-        for chunkStart in stride(from: 0, to: pending.count, by: width) {
-            let chunk = Array(pending[chunkStart..<min(pending.count, chunkStart + width)])
-            progress.update(done: chunkStart, total: pending.count, item: chunk[0].path)
-            let outcomes = ConcurrentSlots<Result<FileModes, Error>>(count: chunk.count)
-            Jobs.perform(chunk.count) { [loader, predictor, window] index in
-                outcomes.store(
-                    Result { try Self.classifyOne(chunk[index], loader: loader, predictor: predictor, window: window, setting: setting) },
-                    at: index)
-            }
-            for (file, outcome) in zip(chunk, outcomes.values) {
-                var modes: FileModes
-                do {
-                    modes = try outcome.get()
-                } catch {
-                    // No poison pill: one file that breaks this stage is set aside with its reason, the
-                    // others are classified, and the next run does not try it again until it changes.
-                    let code = (error as? InputError)?.code.rawValue ?? "stage_failed"
-                    let reason = (error as? InputError)?.message ?? "\(error)"
-                    try store.recordClassifyFailure(file, code: code, reason: reason, model: modelKey)
-                    progress.log("classify: set aside \(file.path): \(reason)")
-                    continue
-                }
-                // The store's identity wins.
-                for i in modes.rows.indices { modes.rows[i].device = file.device; modes.rows[i].trace = file.path }
-                try store.replaceModeWindows(modes.rows, classifying: file, model: modelKey, note: modes.note)
-                windows += modes.rows.count
-                let said = "classify: \(file.path): \(modes.rows.count) windows" + (modes.note.map { "; " + $0 } ?? "")
-                if modes.rows.isEmpty || modes.note != nil { progress.log(said) } else { progress.detail(said) }
-            }
-        }
-        progress.update(done: pending.count, total: pending.count, item: "")
-        if partial { try FileManager.default.createDirectory(atPath: filesFolder, withIntermediateDirectories: true) }
-        if !partial { try OutputLayout.prepareRestricted(in: outputFolder) }
-        try ModesCSV.write(
-            storeRows: try store.modeWindows(), shownPaths: try store.shownPaths(),
-            to: (restrictedFolder as NSString).appendingPathComponent("modes.csv"))
-        return (pending.count, windows, model)
-    }
-
-    /// One file's classified windows, and what to say about them.
-    struct FileModes: Sendable {
-        var rows: [PipelineStore.ModeWindowRow]
-        var note: String?
-    }
-
-    /// Reads one file and classifies its windows; throws when the file cannot be read now.
-    private static func classifyOne(
-        _ file: PipelineStore.ClassifiableFile, loader: RecordingLoader, predictor: ModePredictor,
-        window: WindowParameters, setting: PipelineConfiguration.Classification
-    ) throws -> FileModes {
-        var loader = loader
-        loader.mappings = try ColumnMappings(stored: file.columnMapping) // as the file was ingested
-        var run = FeatureRun(loader: loader, window: window)
-        let classifier = RecordingClassifier(
-            predictor: predictor, findsVehicleStops: setting.smoothing, minimumStopSeconds: setting.minimumStopSeconds)
-        run.onRecording = { recording, part in classifier.observe(recording, part: part) }
-        let output = try run.run([file.path], progress: ProgressReporter(quiet: true))
-        // The file was read at ingest; failing now (gone, changed, unreadable) sets it aside.
-        if let problem = output.report.quarantined.first { throw problem }
-        var prediction = classifier.predict(output.table)
-        classifier.applyStops(windows: output.table.windows, to: &prediction)
-        return FileModes(
-            rows: ModesCSV.storeRows(output.table.windows, prediction: prediction),
-            note: output.notes[file.path].map { $0.joined(separator: "; ") })
-    }
-
-    /// No model where the user named one, for the run's IMU files (`modelMissing`).
-    static func modelMissing(path: String, imuFiles: Int) -> PipelineError {
-        PipelineError(
-            .modelMissing,
-            "no mode model at \(path) for the \(imuFiles) files with IMU data: give --model FILE "
-                + "(the shipped model is models/mode-model.json in the repository, or share/mobility-pipeline/ under the install prefix), or set classification.rules_only: true in the configuration"
-        )
-    }
-
-    /// What a run says when the default model is found nowhere and the rules classify instead.
-    static let modelFallback =
-        "no mode model found (\(DefaultModel.relativePath) here, models/ above the executable, or "
-        + "\(DefaultModel.installedPath) under its install prefix): IMU windows were classified by the rules (still, walk, "
-        + "bike, car, from speed and steps); give --model FILE, or install with scripts/install.sh"
 
     /// What the outputs depend on: every input's content, the configuration (the zone layer by
     /// its content, not its path), the model file.

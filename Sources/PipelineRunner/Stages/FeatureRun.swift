@@ -49,6 +49,28 @@ public struct FeatureRun {
     }
 
     public func run(_ paths: [String], progress: ProgressReporter) throws -> Output {
+        let variants = self.variants
+        return try run { extract in
+            try loader.load(paths, progress: progress) { read in
+                for recording in variants?(read) ?? [read] { extract(recording) }
+            }
+        }
+    }
+
+    /// The windows of a recording already read, exactly as if `run` had read it from its file:
+    /// `pipeline run` hands over each IMU recording ingest read, so the file is parsed once.
+    public func run(_ recording: Recording) -> Output {
+        let variants = self.variants
+        return run { extract in
+            for each in variants?(recording) ?? [recording] { extract(each) }
+            return RecordingLoader.Report(recordings: 1)
+        }
+    }
+
+    /// Extracts every recording `read` hands over, in order.
+    private func run(
+        reading read: (_ extract: (Recording) -> Void) throws -> RecordingLoader.Report
+    ) rethrows -> Output {
         let started = Date()
         let extractor = WindowFeatureExtractor(parameters: window)
         var table = FeatureTable(), reduced = reducedWithout.map { _ in FeatureTable() }
@@ -72,10 +94,7 @@ public struct FeatureRun {
                 reduced!.append(extractor.extract(without))
             }
         }
-        let variants = self.variants
-        let report = try loader.load(paths, progress: progress) { read in
-            for recording in variants?(read) ?? [read] { extract(recording) }
-        }
+        let report = try read(extract)
         return Output(
             table: table, report: report, seconds: Date().timeIntervalSince(started), notes: notes, reducedTable: reduced, legs: legs,
             fixes: fixes)

@@ -1,3 +1,4 @@
+import Features
 import Foundation
 import Ingest
 import MobilityCore
@@ -11,6 +12,11 @@ import Store
 public struct IngestRun {
     public let options: IngestOptions
     public let progress: ProgressReporter
+    /// When set, each IMU recording read is also handed over whole, on the thread that read it,
+    /// with its content's SHA-256, before that thread reads another: `pipeline run` classifies
+    /// it there, so the file is parsed once (memory for one recording per job, as classification
+    /// alone needs).
+    public var onRecording: (@Sendable (_ path: String, _ contentSHA256: String, _ recording: Recording) -> Void)?
     /// The files whose ISO 8601 times carry no offset from UTC and were read as UTC, with the line.
     private let timesWithoutOffset = Lines()
 
@@ -81,7 +87,7 @@ public struct IngestRun {
                     case .ready(let pending): streamed = pending
                     }
                 }
-                let reads = batch.count > 1 ? Self.readAhead(batch) : batch.map { _ in nil }
+                let reads = batch.count > 1 || onRecording != nil ? Self.readAhead(batch, onRecording) : batch.map { _ in nil }
                 for (pending, read) in zip(batch, reads) {
                     count(try storeOne(pending, readAhead: read, store: store, runID: runID, summary: &summary))
                 }
@@ -173,12 +179,19 @@ public struct IngestRun {
     /// What one read ahead gave: the result and the fixes and waypoints it streamed, or why it failed.
     typealias ReadAhead = Result<(IngestResult, BufferedRecords), Error>
 
-    /// Reads `batch` on as many threads as it has files.
-    static func readAhead(_ batch: [Pending]) -> [ReadAhead?] {
+    /// Reads `batch` on as many threads as it has files, handing each recording read to `observer`.
+    static func readAhead(
+        _ batch: [Pending], _ observer: (@Sendable (String, String, Recording) -> Void)? = nil
+    ) -> [ReadAhead?] {
         let reads = ConcurrentSlots<ReadAhead>(count: batch.count)
         Jobs.perform(batch.count) { index in
-            let pending = batch[index], records = BufferedRecords()
-            reads.store(Result { (try pending.ingestor.ingest(pending.input, format: pending.format, into: records), records) }, at: index)
+            let pending = batch[index], records = BufferedRecords(recording: observer.map { _ in RecordingSink() })
+            let read = Result { (try pending.ingestor.ingest(pending.input, format: pending.format, into: records), records) }
+            if let observer, let sink = records.recording, case .success(let (result, _)) = read {
+                observer(pending.input.path, pending.hash, RecordingLoader.recording(of: pending.input, result: result, read: sink))
+                records.dropRecording()
+            }
+            reads.store(read, at: index)
         }
         return reads.values
     }
