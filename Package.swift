@@ -122,7 +122,8 @@ let package = Package(
         ),
         // The runs of PipelineRunner called as a library, over a real store and real files.
         .testTarget(
-            name: "PipelineRunnerTests", dependencies: ["PipelineRunner", "Store", "Ingest", "Trips", "MobilityCore", "TestSupport"]),
+            name: "PipelineRunnerTests",
+            dependencies: ["PipelineRunner", "Store", "Ingest", "Trips", "Comfort", "Features", "MobilityCore", "TestSupport"]),
         // Tests on the real recordings of ../shared/data (each skips with a message when its data is absent).
         .testTarget(
             name: "RealDataTests",

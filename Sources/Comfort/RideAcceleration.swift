@@ -93,12 +93,25 @@ public struct RideAcceleration: Sendable {
     /// The acceleration of `recording` inside [start, end]: with gravity when the recording has
     /// it (`accelerationWithGravity`), else its gravity-free linear acceleration.
     public static func of(_ recording: Recording, from start: Double, to end: Double) -> RideAcceleration {
+        of(withGravity: accelerationWithGravity(recording), linear: linearStream(recording), from: start, to: end)
+    }
+
+    /// The acceleration inside [start, end] of a recording's acceleration with gravity
+    /// (`accelerationWithGravity`) and, when gravity-free acceleration is its basis, of its linear
+    /// stream (`linearStream`): what `of(_:from:to:)` gives from those two alone, so they may
+    /// be kept without the recording.
+    public static func of(withGravity: [IMUSample], linear: [IMUSample]?, from start: Double, to end: Double) -> RideAcceleration {
         let inside = { (sample: IMUSample) in sample.time.secondsSince1970 >= start && sample.time.secondsSince1970 <= end }
-        let total = accelerationWithGravity(recording).filter(inside)
-        if total.isEmpty, recording.accelerationBasis == .linearAcceleration {
-            return RideAcceleration(samples: (recording.streams[.linearAcceleration] ?? []).filter(inside), gravityIncluded: false)
+        let total = withGravity.filter(inside)
+        if total.isEmpty, let linear {
+            return RideAcceleration(samples: linear.filter(inside), gravityIncluded: false)
         }
         return RideAcceleration(samples: total)
+    }
+
+    /// The linear acceleration stream of a recording whose basis it is; nil for any other.
+    public static func linearStream(_ recording: Recording) -> [IMUSample]? {
+        recording.accelerationBasis == .linearAcceleration ? recording.streams[.linearAcceleration] ?? [] : nil
     }
 
     /// The accelerometer with gravity, or linear acceleration plus gravity at the linear stream's

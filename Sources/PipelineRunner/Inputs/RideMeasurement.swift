@@ -12,6 +12,9 @@ import Store
 /// 50 Hz (100 Hz when the phone records at 90 Hz or more), and measures it.
 struct RideMeasurement {
     var loader: RecordingLoader
+    /// What ingest kept of the recordings it read this run: a ride inside it is measured from
+    /// it, and its file is not parsed again.
+    var kept: KeptRideSamples?
 
     /// The acceleration inside [start, end] of the IMU `files` (each read with the column mapping
     /// it was ingested with). A file that cannot be read now (gone, changed into something
@@ -21,6 +24,10 @@ struct RideMeasurement {
         var withGravity: [IMUSample] = [], gravityFree: [IMUSample] = []
         var unreadable: [InputError] = []
         for file in files {
+            if let part = kept?.acceleration(path: file.path, from: start, to: end) {
+                if part.gravityIncluded { withGravity += part.samples } else { gravityFree += part.samples }
+                continue
+            }
             do {
                 var loader = self.loader
                 loader.mappings = try ColumnMappings(stored: file.columnMapping)

@@ -224,7 +224,16 @@ public struct PipelineRun {
         progress.log("ingest: \(inputs.joined(separator: " "))")
         let classify = ClassifyStage(setting: configuration.classification, cleaning: configuration.cleaning, force: force)
         var ingest = IngestRun(options: options, progress: progress)
-        ingest.onRecording = classify.classifyRead // each IMU recording parsed once, for its tally and its windows
+        let kept = KeptRideSamples(
+            folder: (temporaryFolder as NSString).appendingPathComponent("ride-samples"),
+            maxRideSeconds: configuration.comfort.maxRideSeconds, wholeRecordings: configuration.comfort.ridesFromRecordings
+        ) { try store.checkInTimes(device: $0) }
+        defer { kept.discard() }
+        // Each IMU recording is parsed once: its tally, its windows and what comfort may measure.
+        ingest.onRecording = { path, contentSHA256, recording in
+            classify.classifyRead(path: path, contentSHA256: contentSHA256, recording: recording)
+            kept.keep(path: path, recording: recording)
+        }
         let ingested = try ingest.run(store: store)
         (summary.files, summary.ingested, summary.unchanged, summary.skipped) = (
             ingested.files, ingested.ingested, ingested.unchanged, ingested.skipped
@@ -325,6 +334,7 @@ public struct PipelineRun {
         comfort.metrics.accelerationThresholdMetersPerSecond2 = configuration.comfort.accelerationThresholdMetersPerSecond2
         comfort.recordings = configuration.comfort.ridesFromRecordings ? .all : .none
         comfort.rideGapSeconds = configuration.comfort.rideGapSeconds
+        comfort.keptSamples = kept
         let (comfortSummary, _) = try comfort.run(store: store, progress: progress)
         (summary.rides, summary.measuredRides) = (comfortSummary.rides, comfortSummary.byStatus["measured"] ?? 0)
         if comfortSummary.rides > 0 { progress.log("comfort: " + ComfortRun.text(comfortSummary)) }

@@ -46,6 +46,10 @@ public struct ComfortRun {
         case under([String])
     }
 
+    /// What ingest kept of this run's IMU recordings (`pipeline run`): rides inside it are
+    /// measured without parsing their files again.
+    var keptSamples: KeptRideSamples?
+
     public init(storePath: String, reportsFolder: String) {
         self.storePath = storePath
         self.reportsFolder = reportsFolder
@@ -94,7 +98,7 @@ public struct ComfortRun {
         summary.unknownStations = Array(
             Set(checkIns.flatMap { [$0.checkIn.fromStation, $0.checkIn.toStation] }.filter { station($0) == nil })
         ).sorted()
-        let measurement = RideMeasurement(loader: RecordingLoader()), analyser = RideAnalyser(parameters: metrics)
+        let measurement = RideMeasurement(loader: RecordingLoader(), kept: keptSamples), analyser = RideAnalyser(parameters: metrics)
         var rides: [Ride] = []
         var rows: [PipelineStore.RideRow] = []
         func setAside(_ errors: [InputError], for what: String) throws {
@@ -174,6 +178,7 @@ public struct ComfortRun {
             summary.events += ride.metrics?.events.count ?? 0
         }
         progress.update(done: checkIns.count, total: checkIns.count, item: "")
+        if let keptSamples, !rides.isEmpty { progress.log(keptSamples.line) }
         try store.replaceRides(rows)
         let restricted = restrictedFolder ?? OutputLayout.restricted(in: reportsFolder)
         if writesFiles {

@@ -39,6 +39,14 @@ extension PipelineStore {
         }
     }
 
+    /// The times of a device's check-ins, Unix seconds, in order.
+    public func checkInTimes(device: String) throws -> [Double] {
+        try database.read { db in
+            try Double.fetchAll(
+                db, sql: "SELECT checkin_unix_s FROM checkins WHERE device = ? ORDER BY checkin_unix_s", arguments: [device])
+        }
+    }
+
     /// A device's ingested IMU files whose span overlaps [start, end].
     public func imuFiles(device: String, from start: Double, to end: Double) throws -> [IMUFile] {
         try database.read { db in
