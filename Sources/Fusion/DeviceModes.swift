@@ -14,7 +14,11 @@ public enum DeviceModes {
     ) -> ModeTimeline {
         var moving = [Bool](repeating: true, count: track.points.count)
         for stay in staypoints { for index in stay.firstFix..<stay.endFix { moving[index] = false } }
-        let movement = DeviceTrack(device: track.device, points: track.points.indices.filter { moving[$0] }.map { track.points[$0] })
-        return ModeTimeline(layers: [stored, GPSModeSpans.spans(movement, legModel: legModel, legFeatures: legFeatures)])
+        // The moving fixes go straight to the form the GPS features take, with no copy of the
+        // track between (a device's track is the largest thing the trip stage holds).
+        var fixes: [PositionFix] = []
+        fixes.reserveCapacity(moving.lazy.filter { $0 }.count)
+        for (index, point) in track.points.enumerated() where moving[index] { fixes.append(PositionFix(point)) }
+        return ModeTimeline(layers: [stored, GPSModeSpans.spans(fixes, device: track.device, legModel: legModel, legFeatures: legFeatures)])
     }
 }

@@ -12,17 +12,17 @@ public enum GPSModeSpans {
     /// Windows whose features are held at once: about 8 MB of rows.
     static let piece = 8_192
 
+    /// The spans of a device's fixes (its track's points as `PositionFix`es, in time order).
     public static func spans(
-        _ track: DeviceTrack, window: WindowParameters = WindowParameters(), legModel: GPSLegModel? = nil,
+        _ fixes: [PositionFix], device: String, window: WindowParameters = WindowParameters(), legModel: GPSLegModel? = nil,
         legFeatures: LegFeatures = LegFeatures()
     ) -> [ModeSpan] {
-        let fixes = track.points.map(PositionFix.init)
         // The windows' features in pieces, each scored and let go: only the windows and their
         // class probabilities are kept for the smoothing over the whole track.
         let predictor = ModePredictor(model: nil)
         var windows: [WindowInfo] = [], probabilities: [Double] = [], sources: [Decider] = []
         WindowFeatureExtractor(parameters: window).forEachGPSPiece(
-            Recording(trace: track.device, device: track.device, fixes: fixes), maxWindows: piece
+            Recording(trace: device, device: device, fixes: fixes), maxWindows: piece
         ) { table in
             let scored = predictor.scores(table)
             windows += table.windows
