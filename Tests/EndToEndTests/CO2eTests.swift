@@ -6,7 +6,9 @@ import Testing
 
 /// CO2e end to end (`planning.emission_factors`, `co2e_g` on legs and trips, `co2e.csv`,
 /// `person_co2e.csv`, the report): a simulated city run with a factor table of its own, every
-/// number checked against the legs' distances and modes it comes from.
+/// number checked against the legs' distances and modes it comes from. The table is for 2025
+/// with a row of 2024 for the car: the simulated city's legs (2024) take the car's 2024 factor,
+/// and the 2025 factor of every other mode (the earliest year after theirs).
 @Suite(.serialized) struct CO2eTests {
     let cli = PipelineCLI()
 
@@ -16,12 +18,13 @@ import Testing
         planning:
           emission_factors:
             country: FR
-            year: 2024
+            year: 2025
             source: "A test city's own table"
             factors:
               - {mode: walk, grams_per_km: 0, per: passenger, source: "none in operation"}
               - {mode: bike, grams_per_km: 0, per: passenger, source: "none in operation"}
-              - {mode: car, grams_per_km: 200, per: vehicle, occupancy: 1.6, source: "test car"}
+              - {mode: car, grams_per_km: 400, per: vehicle, occupancy: 1.6, source: "test car of 2025"}
+              - {mode: car, grams_per_km: 200, per: vehicle, occupancy: 1.6, source: "test car", year: 2024}
               - {mode: train, grams_per_km: 5, per: passenger, source: "test rail"}
 
         """
@@ -94,7 +97,8 @@ import Testing
             let perDay = Double(row[c("co2e_g_per_person_day")]!)!
             #expect(abs(perDay - Double(row[c("co2e_kg")]!)! * 1000 / Double(row[c("person_days")]!)!) < 0.1, "\(row)")
         }
-        #expect((summary["factors"] as? String)?.hasPrefix("CO2e factors for FR 2024: A test city's own table") == true, "\(summary)")
+        #expect((summary["factors"] as? String)?.hasPrefix("CO2e factors for FR 2025: A test city's own table") == true, "\(summary)")
+        #expect((summary["factors"] as? String)?.contains("car 125.00 g/passenger-km (2024)") == true, "\(summary)")
         #expect(summary["trips_without_factor"] as? Int == Int(everyone[c("trips_without_factor")]!))
 
         // Per person and week: their CO2e over their valid days, times 7.
@@ -110,8 +114,9 @@ import Testing
         // The report names the table and each factor's source.
         let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
         #expect(
-            report.contains("Factors for FR 2024: A test city&#39;s own table")
-                || report.contains("Factors for FR 2024: A test city's own table"))
+            report.contains("Factors for FR 2025: A test city&#39;s own table")
+                || report.contains("Factors for FR 2025: A test city's own table"))
+        #expect(report.contains(">year</th>") && report.contains("of the local year it started in"))
         #expect(report.contains("test car") && report.contains("125.00"))
     }
 

@@ -41,10 +41,48 @@ import Testing
         #expect(uk.grams(of: trip([1, 3]), legs: legs) == nil, "a vehicle leg of 2 km: no factor, so no CO2e for the trip")
     }
 
+    /// A table of several years: a leg takes its mode's factor of its own year, else of the
+    /// latest year before it, else of the earliest after it; a trip's legs each their own.
+    @Test func aLegTakesTheFactorOfItsYear() throws {
+        var table = EmissionFactors(
+            country: "GB", year: 2025, source: "a city's table",
+            factors: [
+                .init(mode: .car, gramsPerKm: 160, per: .vehicle, source: "2025"),
+                .init(mode: .car, gramsPerKm: 180, per: .vehicle, source: "2023", year: 2023),
+                .init(mode: .car, gramsPerKm: 170, per: .vehicle, source: "2024", year: 2024),
+                .init(mode: .bus, gramsPerKm: 100, per: .passenger, source: "2025 bus")
+            ])
+        #expect(table.problem == nil && table.spansYears)
+        let car = { (year: Int?) in table.factor(.car, year: year)?.source }
+        #expect([car(2023), car(2024), car(2025), car(2030), car(2019), car(nil)] == ["2023", "2024", "2025", "2025", "2023", "2025"])
+        #expect(table.factor(.bus, year: 2020)?.source == "2025 bus", "a mode of one year serves every year")
+        #expect(abs(try #require(table.grams(mode: .car, distanceMeters: 1_000, year: 2024)) - 170) < 1e-9)
+        let legs = [
+            Tripleg(
+                device: "d", firstFix: 0, lastFix: 1, startSeconds: 0, endSeconds: 60, distanceMeters: 1_000, mode: .car, modeSource: nil),
+            Tripleg(
+                device: "d", firstFix: 1, lastFix: 2, startSeconds: 60, endSeconds: 120, distanceMeters: 2_000, mode: .car, modeSource: nil)
+        ]
+        let trip = Trip(
+            device: "d", startSeconds: 0, endSeconds: 120, distanceMeters: 3_000, mainMode: .car, legs: [0, 1], originStaypoint: nil,
+            destinationStaypoint: nil, originGeofence: nil, destinationGeofence: nil)
+        // A trip over New Year: its first leg in 2023, its second in 2024.
+        let grams = try #require(table.grams(of: trip, legs: legs) { $0 < 60 ? 2023 : 2024 })
+        #expect(abs(grams - (180 + 2 * 170)) < 1e-9)
+        #expect(table.text.contains("car 180.00 g/passenger-km (2023)") && table.text.contains("car 160.00 g/passenger-km (160.00"))
+        table.factors[0].gramsPerKm = 0
+        #expect(!table.emitsNothing(.car), "a mode emits nothing only when every year's factor is 0")
+        #expect(table.emitsNothing(.walk) && table.emitsNothing(nil))
+    }
+
     @Test func aTableThatCannotBeUsedSaysWhy() {
         var table = EmissionFactors.ukDESNZ2025
         table.factors.append(.init(mode: .bus, gramsPerKm: 80, per: .passenger, source: "x"))
-        #expect(table.problem == "bus is listed twice")
+        #expect(table.problem == "bus is listed twice for 2025")
+        table.factors[table.factors.count - 1].year = 2024 // another year's bus is another row
+        #expect(table.problem == nil)
+        table.factors[table.factors.count - 1].year = 24
+        #expect(table.problem == "bus: year 24 is not a year")
         table = .ukDESNZ2025
         table.factors[0].occupancy = 0
         #expect(table.problem == "walk: occupancy must be > 0")

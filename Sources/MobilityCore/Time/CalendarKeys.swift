@@ -126,6 +126,9 @@ public struct CalendarKeys: Hashable, Sendable {
         return midnight - pieces[last].offsetSeconds
     }
 
+    /// The local calendar year of an instant.
+    public func year(_ seconds: Double) -> Int { ISO8601.civil(fromDays: dayNumber(seconds)).0 }
+
     /// `YYYY-MM-DD` of a local date (`dayNumber`).
     public static func dateText(_ day: Int) -> String {
         let (y, m, d) = ISO8601.civil(fromDays: day)

@@ -96,18 +96,21 @@ extension ReportPage {
         if let factors {
             html +=
                 "<p class=\"note\">Factors for \(HTML.escape(factors.country)) \(factors.year): \(HTML.escape(factors.source)) "
-                + "(planning.emission_factors). A mode with no factor here has no CO2e.</p>"
+                + "(planning.emission_factors). A mode with no factor here has no CO2e."
+                + (factors.spansYears
+                    ? " A leg takes its mode's factor of the local year it started in, else of the latest year before it, else of the earliest after it."
+                    : "") + "</p>"
                 + HTML.table(
-                    ["mode", "g CO2e per passenger-km", "as given", "source"],
+                    ["mode"] + (factors.spansYears ? ["year"] : []) + ["g CO2e per passenger-km", "as given", "source"],
                     factors.factors.map { factor in
-                        [
-                            factor.mode.rawValue, HTML.number(factor.gramsPerPassengerKm, 2),
+                        [factor.mode.rawValue] + (factors.spansYears ? [String(factors.year(of: factor))] : []) + [
+                            HTML.number(factor.gramsPerPassengerKm, 2),
                             factor.per == .vehicle
                                 ? HTML.number(factor.gramsPerKm, 2) + " g per vehicle-km ÷ " + HTML.number(factor.occupancy, 2) + " persons"
                                 : HTML.number(factor.gramsPerKm, 2) + " g per passenger-km",
                             factor.source
                         ]
-                    }, numeric: [1])
+                    }, numeric: factors.spansYears ? [1, 2] : [1])
         }
         return html
     }

@@ -177,7 +177,10 @@ public struct TripTables {
                         + [
                             Self.number(leg.durationSeconds, 1), Self.number(leg.distanceMeters, 1), Self.number(speed, 2),
                             leg.mode?.rawValue ?? unknownModeName, leg.modeSource?.rawValue ?? Self.noDecider, leg.modeNote ?? "",
-                            emissionFactors.grams(mode: leg.mode, distanceMeters: leg.distanceMeters).map { Self.number($0, 1) },
+                            emissionFactors.grams(
+                                mode: leg.mode, distanceMeters: leg.distanceMeters,
+                                year: calendars.device(leg.device).year(leg.startSeconds)
+                            ).map { Self.number($0, 1) },
                             String(leg.fixCount),
                             Self.id(leg.previousStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                             Self.id(leg.nextStaypoint.map { ids.staypoint(deviceIndex, $0) })
@@ -228,7 +231,8 @@ public struct TripTables {
                             Self.number(trip.durationSeconds, 1), Self.number(trip.distanceMeters, 1),
                             trip.mainMode?.rawValue ?? unknownModeName,
                             String(trip.legs.count), legModes,
-                            emissionFactors.grams(of: trip, legs: device.triplegs).map { Self.number($0, 1) },
+                            emissionFactors.grams(of: trip, legs: device.triplegs) { calendars.device(trip.device).year($0) }
+                                .map { Self.number($0, 1) },
                             Self.id(trip.originStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                             Self.id(trip.destinationStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                             Self.id(trip.originStaypoint.flatMap { device.staypoints[$0].location }.map(TripIdentifiers.location)),

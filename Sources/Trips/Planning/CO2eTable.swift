@@ -67,7 +67,7 @@ public struct CO2eTable: Sendable {
 
     /// The main modes among `trips` that emit nothing by `factors`: a factor of 0, none, or no mode.
     public static func zeroModes(of trips: [PlanningTrip], factors: EmissionFactors) -> Set<String> {
-        Set(trips.map(\.mainMode)).filter { name in (Mode(rawValue: name).flatMap { factors.factor($0) }?.gramsPerKm ?? 0) == 0 }
+        Set(trips.map(\.mainMode)).filter { name in factors.emitsNothing(Mode(rawValue: name)) }
     }
     public private(set) var suppressedPrimary = 0, suppressedComplementary = 0
 

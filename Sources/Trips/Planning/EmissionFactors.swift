@@ -1,15 +1,19 @@
 import MobilityCore
 
-/// Greenhouse-gas factors per mode for one country and year (`planning.emission_factors`;
-/// docs/planning.md): what a leg of a mode emits per kilometre, and whose share of it is the
-/// traveller's.
+/// Greenhouse-gas factors per mode for one country, and for one year or several
+/// (`planning.emission_factors`; docs/planning.md): what a leg of a mode emits per kilometre,
+/// and whose share of it is the traveller's.
 ///
 /// A factor is either per passenger-km (the operator's average occupancy is already in it, as
 /// in a national bus or rail factor) or per vehicle-km, divided by the `occupancy` the table
 /// gives (car, and a bus given per vehicle). A leg's CO2e is its distance times its mode's
-/// factor per passenger-km (`grams(mode:distanceMeters:)`). A mode the table does not list has
-/// no CO2e: `vehicle` (a motorised vehicle of unknown kind) and legs of no mode are never
+/// factor per passenger-km (`grams(mode:distanceMeters:year:)`). A mode the table does not list
+/// has no CO2e: `vehicle` (a motorised vehicle of unknown kind) and legs of no mode are never
 /// given a guessed one; tables count and say them instead.
+///
+/// Factors change every year (fleets, occupancy, the grid's mix), so a row may name its `year`
+/// (by default the table's): a leg takes its mode's factor of the local year it started in,
+/// else of the latest year before it, else of the earliest after it (`factor(_:year:)`).
 ///
 /// The default is the UK Government's *GHG Conversion Factors for Company Reporting 2025*
 /// (Department for Energy Security and Net Zero, June 2025; flat file "GHG Conversion Factor
@@ -34,14 +38,18 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
         public var occupancy: Double
         /// Where the number comes from: publication, table or row.
         public var source: String
+        /// The year the factor is for; nil: the table's `year`.
+        public var year: Int?
 
-        public init(mode: Mode, gramsPerKm: Double, per: Basis, occupancy: Double = 1, source: String) {
-            (self.mode, self.gramsPerKm, self.per, self.occupancy, self.source) = (mode, gramsPerKm, per, occupancy, source)
+        public init(mode: Mode, gramsPerKm: Double, per: Basis, occupancy: Double = 1, source: String, year: Int? = nil) {
+            (self.mode, self.gramsPerKm, self.per, self.occupancy, self.source, self.year) = (
+                mode, gramsPerKm, per, occupancy, source, year
+            )
         }
 
-        enum CodingKeys: String, CodingKey { case mode, gramsPerKm, per, occupancy, source }
+        enum CodingKeys: String, CodingKey { case mode, gramsPerKm, per, occupancy, source, year }
 
-        /// `occupancy` may be left out: 1.
+        /// `occupancy` may be left out: 1; `year`: the table's.
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             mode = try container.decode(Mode.self, forKey: .mode)
@@ -49,6 +57,7 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
             per = try container.decode(Basis.self, forKey: .per)
             occupancy = try container.decodeIfPresent(Double.self, forKey: .occupancy) ?? 1
             source = try container.decode(String.self, forKey: .source)
+            year = try container.decodeIfPresent(Int.self, forKey: .year)
         }
 
         /// Grams of CO2e per kilometre the traveller travels.
@@ -57,7 +66,7 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
 
     /// ISO 3166-1 alpha-2 code of the country the factors are for.
     public var country: String
-    /// The year they are for.
+    /// The year they are for (a row naming another year is for that one).
     public var year: Int
     /// The publication as a whole.
     public var source: String
@@ -67,37 +76,54 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
         (self.country, self.year, self.source, self.factors) = (country, year, source, factors)
     }
 
-    /// The factor of `mode`, or nil where the table lists none.
-    public func factor(_ mode: Mode?) -> Factor? {
+    /// The year a row is for.
+    public func year(of factor: Factor) -> Int { factor.year ?? year }
+
+    /// The factor of `mode` for a leg in `year` (nil: the table's year): the mode's row of that
+    /// year, else of the latest year before it, else of the earliest after it; nil where the
+    /// table lists none for the mode.
+    public func factor(_ mode: Mode?, year wanted: Int? = nil) -> Factor? {
         guard let mode else { return nil }
-        return factors.first { $0.mode == mode }
+        let wanted = wanted ?? year
+        let rows = factors.filter { $0.mode == mode }
+        return rows.filter { year(of: $0) <= wanted }.max { year(of: $0) < year(of: $1) }
+            ?? rows.min { year(of: $0) < year(of: $1) }
     }
 
-    /// Grams of CO2e of `distanceMeters` travelled in `mode`; nil where the table has no factor
-    /// for it (or no mode was decided). A leg without distance (`Tripleg.byTime`), or `still`
-    /// (a leg its person said was no trip), emits 0.
-    public func grams(mode: Mode?, distanceMeters: Double) -> Double? {
+    /// Whether `mode` emits nothing in any year of the table (a factor of 0, or none).
+    public func emitsNothing(_ mode: Mode?) -> Bool {
+        factors.filter { $0.mode == mode }.allSatisfy { $0.gramsPerKm == 0 }
+    }
+
+    /// Grams of CO2e of `distanceMeters` travelled in `mode` in `year` (nil: the table's); nil
+    /// where the table has no factor for it (or no mode was decided). A leg without distance
+    /// (`Tripleg.byTime`), or `still` (a leg its person said was no trip), emits 0.
+    public func grams(mode: Mode?, distanceMeters: Double, year: Int? = nil) -> Double? {
         if mode == .still { return 0 } // no travel (a leg its person said was no trip)
-        guard let factor = factor(mode) else { return distanceMeters > 0 ? nil : 0 }
+        guard let factor = factor(mode, year: year) else { return distanceMeters > 0 ? nil : 0 }
         return factor.gramsPerPassengerKm * distanceMeters / 1000
     }
 
-    /// Grams of CO2e of `trip`, the sum of its legs' (`legs`: its device's legs); nil when a
-    /// leg with distance has no factor.
-    public func grams(of trip: Trip, legs: [Tripleg]) -> Double? {
+    /// Grams of CO2e of `trip`, the sum of its legs' (`legs`: its device's legs), each with the
+    /// factor of `year(leg start)`; nil when a leg with distance has no factor.
+    public func grams(of trip: Trip, legs: [Tripleg], year: (Double) -> Int? = { _ in nil }) -> Double? {
         var sum = 0.0
         for leg in trip.legs.map({ legs[$0] }) {
-            guard let grams = grams(mode: leg.mode, distanceMeters: leg.distanceMeters) else { return nil }
+            guard let grams = grams(mode: leg.mode, distanceMeters: leg.distanceMeters, year: year(leg.startSeconds)) else { return nil }
             sum += grams
         }
         return sum
     }
+
+    /// Whether any row names a year other than the table's.
+    public var spansYears: Bool { factors.contains { year(of: $0) != year } }
 
     /// One line naming the table, for the log and the report.
     public var text: String {
         "CO2e factors for \(country) \(year): \(source); "
             + factors.map { factor in
                 String(format: "%@ %.2f g/passenger-km", factor.mode.rawValue, factor.gramsPerPassengerKm)
+                    + (factor.year.map { $0 != year ? " (\($0))" : "" } ?? "")
                     + (factor.per == .vehicle
                         ? String(format: " (%.2f g/vehicle-km ÷ %.2g persons)", factor.gramsPerKm, factor.occupancy) : "")
             }.joined(separator: ", ")
@@ -106,9 +132,12 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
     /// Why the table cannot be used, or nil.
     public var problem: String? {
         if country.isEmpty || source.isEmpty { return "country and source must not be empty" }
-        var seen: Set<Mode> = []
+        var seen: Set<String> = []
         for factor in factors {
-            guard seen.insert(factor.mode).inserted else { return "\(factor.mode.rawValue) is listed twice" }
+            guard seen.insert("\(factor.mode.rawValue) \(year(of: factor))").inserted else {
+                return "\(factor.mode.rawValue) is listed twice for \(year(of: factor))"
+            }
+            guard (1900...2200).contains(year(of: factor)) else { return "\(factor.mode.rawValue): year \(year(of: factor)) is not a year" }
             guard factor.gramsPerKm.isFinite, factor.gramsPerKm >= 0 else {
                 return "\(factor.mode.rawValue): grams_per_km must be a number ≥ 0"
             }
