@@ -100,6 +100,22 @@ import Testing
         // k keeps counting persons: the weighted columns never change which rows are published.
         #expect(Set(raw.keys) == Set(expanded.keys))
 
+        // The same categories carried by the inputs' manifest, a row per device's files, give
+        // the same weights.
+        try files.copyItem(atPath: folder.file("panel"), toPath: folder.file("manifested"))
+        try folder.write(
+            "manifested/manifest.csv",
+            "path,device,person,commute\n" + panel.map { "\($0)/*,\($0),\($0),\(commute($0))\n" }.joined())
+        let manifested = try cli.pipeline(
+            [
+                "run", "manifested", "--out", "manifested-out", "--population", "population.csv", "--person-attributes",
+                "manifested/manifest.csv"
+            ] + options, in: folder.path)
+        try #require([0, 2].contains(manifested.status), "\(manifested.stderr)")
+        #expect(
+            FileManager.default.contents(atPath: folder.file("manifested-out/restricted/person_weights.csv"))
+                == FileManager.default.contents(atPath: folder.file("panel-out/restricted/person_weights.csv")))
+
         // The travel diary's persons carry the same weights.
         let diary = try cli.pipeline(
             ["export", "--store", "panel-out/pipeline.sqlite", "--format", "diary", "--out", "diary"], in: folder.path)

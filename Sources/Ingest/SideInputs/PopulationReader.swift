@@ -8,7 +8,7 @@ import MobilityCore
 /// `car:yes`) with the zone's residents in that category; a variable's categories are added
 /// over the zones into its margin. The persons' categories (`--person-attributes`): a CSV with
 /// `person` and a column per variable (`age_band`, `car`), as a survey's person questionnaire
-/// gives them.
+/// gives them, or the inputs' manifest when it carries them per person.
 public enum PopulationReader {
     public static func population(path: String) throws -> (zones: [String: Double], margins: [String: [String: Double]]) {
         var zones: [String: Double] = [:]
@@ -52,29 +52,48 @@ public enum PopulationReader {
         return (zones, margins)
     }
 
-    /// Each person's category of each variable.
+    /// Each person's category of each variable, from a persons file (`person` and a column per
+    /// variable) or from the inputs' `manifest.csv` when it carries them (a column per variable
+    /// beside `path,device,person,…`; a row without a person is its device's, as in the store).
+    /// A person given two categories of one variable (two rows of a manifest that disagree) is
+    /// an error naming both lines.
     public static func personAttributes(path: String) throws -> [String: [String: String]] {
-        var attributes: [String: [String: String]] = [:]
-        var variables: [String] = []
+        var attributes: [String: [String: String]] = [:], given: [String: Int] = [:]
+        var variables: [String] = [], isManifest = false
         try NamedColumnsCSV.forEachRow(
             path: path,
             header: { names in
                 let lower = names.map { $0.lowercased() }
-                guard lower.contains("person") else {
+                isManifest = lower.contains("path") && lower.contains("device")
+                guard lower.contains("person") || isManifest else {
                     throw PipelineError(
                         .invalidPopulation, path: path, line: 1,
-                        reason: "the header should have person and a column per variable; it has \(names.joined(separator: ", "))")
+                        reason:
+                            "the header should have person and a column per variable (or be a manifest: path,device,person and a column per variable); it has \(names.joined(separator: ", "))"
+                    )
                 }
-                variables = lower.filter { $0 != "person" }
+                variables = lower.filter { !(isManifest ? manifestColumns : ["person"]).contains($0) }
             }
         ) { row in
-            guard let person = row.value("person") else {
+            guard let person = row.value("person") ?? (isManifest ? row.value("device") : nil) else {
                 throw PipelineError(.invalidPopulation, path: path, line: row.line, reason: "expected a person")
             }
             for variable in variables {
-                if let value = row.value(variable) { attributes[person, default: [:]][variable] = value.lowercased() }
+                guard let value = row.value(variable)?.lowercased() else { continue }
+                if let earlier = attributes[person]?[variable], earlier != value {
+                    throw PipelineError(
+                        .invalidPopulation, path: path, line: row.line,
+                        reason:
+                            "person \(person) has \(variable) \(value) here and \(earlier) on line \(given[person + "\t" + variable]!): a person has one category of each variable"
+                    )
+                }
+                attributes[person, default: [:]][variable] = value
+                given[person + "\t" + variable] = given[person + "\t" + variable] ?? row.line
             }
         }
         return attributes
     }
+
+    /// The columns a manifest reads itself (`Manifest`): not persons' variables.
+    static let manifestColumns: Set<String> = ["path", "device", "person", "mode", "columns", "start", "utc_offset", "timezone"]
 }
