@@ -231,6 +231,8 @@ public struct PipelineRun {
         defer { kept.discard() }
         // Each IMU recording is parsed once: its tally, its windows and what comfort may measure.
         ingest.onRecording = { path, contentSHA256, recording in
+            // A recording without IMU samples (an export of locations alone) has no windows to classify.
+            guard recording.streams.values.contains(where: { !$0.isEmpty }) else { return }
             classify.classifyRead(path: path, contentSHA256: contentSHA256, recording: recording)
             kept.keep(path: path, recording: recording)
         }
