@@ -95,14 +95,31 @@ public struct WindowFeatureExtractor: Sendable {
         extractGPS(recording, fixes: fixes, piece: max(1, maxWindows)) { body($0) }
     }
 
+    /// At most how many windows `forEachGPSPiece` hands over for `fixes` alone (in time order):
+    /// what a caller keeping every window reserves, so its arrays are not grown by doubling.
+    public func gpsWindowBound(_ fixes: [PositionFix]) -> Int {
+        let times = fixes.timedInOrder.map { $0.time!.secondsSince1970 }
+        return Recording.runs(times, splittingAtGapsOver: Self.widestContextSeconds).reduce(0) { count, segment in
+            count + gpsStarts(Array(times[segment])).starts.count
+        }
+    }
+
+    /// A segment's GPS context and its windows' starts.
+    private func gpsStarts(_ segmentTimes: [Double]) -> (context: Double, starts: [Timestamp]) {
+        let context = gpsContextSeconds(segmentTimes)
+        let starts = Recording.runs(segmentTimes, splittingAtGapsOver: context).flatMap { run in
+            gpsWindowStarts(
+                first: Timestamp(secondsSince1970: segmentTimes[run.lowerBound]),
+                last: Timestamp(secondsSince1970: segmentTimes[run.upperBound - 1]))
+        }
+        return (context, starts)
+    }
+
     private func extractGPS(_ recording: Recording, fixes: [PositionFix], piece: Int, _ body: (FeatureTable) -> Void) {
         let times = fixes.map { $0.time!.secondsSince1970 }
         for segment in Recording.runs(times, splittingAtGapsOver: Self.widestContextSeconds) {
             let segmentFixes = Array(fixes[segment]), segmentTimes = Array(times[segment])
-            let context = gpsContextSeconds(segmentTimes)
-            let starts = Recording.runs(segmentTimes, splittingAtGapsOver: context).flatMap { run in
-                gpsWindowStarts(first: segmentFixes[run.lowerBound].time!, last: segmentFixes[run.upperBound - 1].time!)
-            }
+            let (context, starts) = gpsStarts(segmentTimes)
             let slack = fixSlack(segmentTimes)
             for first in stride(from: 0, to: max(starts.count, 1), by: piece) {
                 let windows = Array(starts[first..<(starts.count - first > piece ? first + piece : starts.count)])

@@ -41,6 +41,10 @@ import Testing
         extractor.forEachGPSPiece(recording, maxWindows: 97) { pieces.append($0) }
         #expect(pieces.count > 30 && pieces.allSatisfy { $0.count <= 97 })
         #expect(pieces.flatMap(\.windows) == whole.windows)
+        // What GPSModeSpans reserves: every window, and no more than the windows before the
+        // empty ones are dropped.
+        let bound = extractor.gpsWindowBound(recording.fixes)
+        #expect(bound >= whole.count && bound <= whole.count + whole.count / 10, "\(bound) for \(whole.count) windows")
         let values = pieces.flatMap(\.values)
         #expect(values.count == whole.values.count)
         #expect(zip(values, whole.values).allSatisfy { $0.bitPattern == $1.bitPattern }, "every row bit for bit, NaN where NaN")

@@ -94,14 +94,18 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
     private func viterbi(_ chain: [Int], probabilities: [Double], classes k: Int) -> [Int] {
         let logFloor = 1e-12
         var score = (0..<k).map { log(max(probabilities[chain[0] * k + $0], logFloor)) }
-        var back = [[Int]](repeating: [Int](repeating: 0, count: k), count: chain.count)
+        // Each window's best predecessor per class, in one flat array of bytes (a class index
+        // is below 256): a row array per window cost an allocation each, 41 MB for a device's
+        // 640,000 windows.
+        precondition(k < 256, "a class index must fit a byte")
+        var back = [UInt8](repeating: 0, count: chain.count * k)
         for position in chain.indices.dropFirst() {
             let best = score.indices.max { score[$0] < score[$1] }!
             var next = score
             for c in 0..<k {
                 let switched = score[best] - switchPenalty
                 let from = best != c && switched > score[c] ? best : c
-                back[position][c] = from
+                back[position * k + c] = UInt8(from)
                 next[c] = (from == c ? score[c] : switched) + log(max(probabilities[chain[position] * k + c], logFloor))
             }
             score = next
@@ -109,7 +113,7 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
         var state = score.indices.max { score[$0] < score[$1] }!
         var path = [Int](repeating: state, count: chain.count)
         for position in stride(from: chain.count - 1, to: 0, by: -1) {
-            state = back[position][state]
+            state = Int(back[position * k + state])
             path[position - 1] = state
         }
         return path
