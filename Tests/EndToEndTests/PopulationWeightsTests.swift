@@ -101,20 +101,22 @@ import Testing
         #expect(Set(raw.keys) == Set(expanded.keys))
 
         // The same categories carried by the inputs' manifest, a row per device's files, give
-        // the same weights.
+        // the same weights: picked up by themselves, and given as --person-attributes.
         try files.copyItem(atPath: folder.file("panel"), toPath: folder.file("manifested"))
         try folder.write(
             "manifested/manifest.csv",
             "path,device,person,commute\n" + panel.map { "\($0)/*,\($0),\($0),\(commute($0))\n" }.joined())
-        let manifested = try cli.pipeline(
-            [
-                "run", "manifested", "--out", "manifested-out", "--population", "population.csv", "--person-attributes",
-                "manifested/manifest.csv"
-            ] + options, in: folder.path)
-        try #require([0, 2].contains(manifested.status), "\(manifested.stderr)")
-        #expect(
-            FileManager.default.contents(atPath: folder.file("manifested-out/restricted/person_weights.csv"))
-                == FileManager.default.contents(atPath: folder.file("panel-out/restricted/person_weights.csv")))
+        for (out, given) in [("manifested-out", [String]()), ("given-out", ["--person-attributes", "manifested/manifest.csv"])] {
+            let manifested = try cli.pipeline(
+                ["run", "manifested", "--out", out, "--population", "population.csv"] + given + options, in: folder.path)
+            try #require([0, 2].contains(manifested.status), "\(manifested.stderr)")
+            #expect(
+                FileManager.default.contents(atPath: folder.file(out + "/restricted/person_weights.csv"))
+                    == FileManager.default.contents(atPath: folder.file("panel-out/restricted/person_weights.csv")), "\(out)")
+            #expect(
+                manifested.stderr.contains("weights: each person's commute from the manifest") == given.isEmpty,
+                "\(out): \(manifested.stderr)")
+        }
 
         // The travel diary's persons carry the same weights.
         let diary = try cli.pipeline(

@@ -1,4 +1,5 @@
 import Foundation
+import Ingest
 import MobilityCore
 import Reports
 import Store
@@ -24,9 +25,15 @@ extension PublishStage {
         outcome.notes.append(sample.text)
         var weights: ExpansionWeights?
         if let population, let zones {
+            var attributes = population.attributes
+            if attributes.isEmpty, !population.margins.isEmpty {
+                let said: [String]
+                (attributes, said) = try Self.manifestCategories(try store.manifestPaths(), variables: Set(population.margins.keys))
+                outcome.notes += said
+            }
             let (computed, summary) = try PersonWeightsOutput.write(
                 sample, layer: zones, populationPath: population.path, zonePopulation: population.zones, margins: population.margins,
-                attributes: population.attributes, outputFolder: outputFolder)
+                attributes: attributes, outputFolder: outputFolder)
             weights = computed
             try store.setDerivedState(
                 PipelineStore.personWeightsKey, try JSONText.string(computed.weights, keys: .asDeclared, layout: .compact)) // the diary's
@@ -76,5 +83,36 @@ extension PublishStage {
         outcome.files.append(path(ReviewOutput.fileName))
         step("review")
         return outcome
+    }
+
+    /// The persons' categories of the margins' `variables` that the inputs' manifests carry
+    /// (a column per variable; `PopulationReader.personAttributes`), when no persons file was
+    /// given; with what to say of it. Two manifests giving one person two categories of a
+    /// variable stop the stage; a manifest no longer found is said and left out.
+    static func manifestCategories(_ manifests: [String], variables: Set<String>) throws -> ([String: [String: String]], [String]) {
+        var categories: [String: [String: String]] = [:], from: [String: String] = [:], said: [String] = []
+        for manifest in manifests {
+            guard FileManager.default.fileExists(atPath: manifest) else {
+                said.append("weights: the manifest \(manifest) is no longer found: its persons' categories were not used")
+                continue
+            }
+            let given = try PopulationReader.personAttributes(path: manifest).mapValues { $0.filter { variables.contains($0.key) } }
+            guard given.values.contains(where: { !$0.isEmpty }) else { continue }
+            for (person, values) in given {
+                for (variable, value) in values {
+                    if let earlier = categories[person]?[variable], earlier != value {
+                        throw PipelineError(
+                            .invalidPopulation, path: manifest,
+                            reason: "person \(person) has \(variable) \(value) here and \(earlier) in \(from[person + "\t" + variable]!)")
+                    }
+                    categories[person, default: [:]][variable] = value
+                    from[person + "\t" + variable] = from[person + "\t" + variable] ?? manifest
+                }
+            }
+            let found = Set(given.values.flatMap { $0.keys }).sorted()
+            said.append(
+                "weights: each person's \(found.joined(separator: ", ")) from the manifest \(manifest) (no --person-attributes given)")
+        }
+        return (categories, said)
     }
 }

@@ -43,6 +43,13 @@ extension PipelineStore {
         }
     }
 
+    /// The manifests among the stored inputs (read, not quarantined), in path order.
+    public func manifestPaths() throws -> [String] {
+        try database.read { db in
+            try String.fetchAll(db, sql: "SELECT path FROM input_files WHERE format = 'manifest' AND status = 'ingested' ORDER BY path")
+        }
+    }
+
     /// Every stored input, in path order.
     public func storedInputs() throws -> [StoredInput] {
         try database.read { db in

@@ -22,7 +22,8 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
     /// margin columns) to weight the panel to (`ExpansionWeights`). Null: no weights.
     public var population: String?
     /// Each person's category of each margin variable (`person,<variable>…`), for raking to the
-    /// population's `variable:category` margins. Null: zones only.
+    /// population's `variable:category` margins. Null: the categories the inputs' manifests
+    /// carry (a column per variable), if any; else zones only.
     public var personAttributes: String?
     /// What people say of their day (`device|person,start,end`, and `travel_mode` or `purpose`),
     /// applied over every inferred mode and purpose (`LegCorrections`, `PlacePurposes.correct`).

@@ -42,7 +42,7 @@ struct PlanningOptions: ParsableArguments {
     @Option(
         name: .customLong("person-attributes"),
         help: ArgumentHelp(
-            "Each person's category of each margin variable of --population: a CSV person,<variable>…, or the inputs' manifest.csv carrying them (path,device,person,<variable>…) (overrides planning.person_attributes). Default: none (weights to the zones only).",
+            "Each person's category of each margin variable of --population: a CSV person,<variable>…, or the inputs' manifest.csv carrying them (path,device,person,<variable>…) (overrides planning.person_attributes). Default: the categories the inputs' manifests carry, if any (else weights to the zones only).",
             valueName: "file"))
     var personAttributes: String?
 
