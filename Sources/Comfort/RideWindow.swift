@@ -29,12 +29,19 @@ public struct RideWindow: Hashable, Sendable {
         (self.startSeconds, self.endSeconds) = (startSeconds, endSeconds)
     }
 
+    /// The times a check-in's ride is looked for in, and can lie in: from the boarding look-back
+    /// before the check-in to `maxRideSeconds` after it.
+    public static func searched(checkinSeconds: Double, maxRideSeconds: Double = Parameters.maxRideSeconds) -> ClosedRange<Double> {
+        (checkinSeconds - Parameters.boardingLookbackSeconds)...(checkinSeconds + maxRideSeconds)
+    }
+
     /// `points` sorted by time (the device's track); nil when the device has no fix near the ride.
     public init(
         checkinSeconds: Double, points: [TrackPoint], origin: Geofence?, destination: Geofence?,
         maxRideSeconds: Double = Parameters.maxRideSeconds
     ) {
-        let from = checkinSeconds - Parameters.boardingLookbackSeconds, until = checkinSeconds + maxRideSeconds
+        let searched = Self.searched(checkinSeconds: checkinSeconds, maxRideSeconds: maxRideSeconds)
+        let from = searched.lowerBound, until = searched.upperBound
         let nearby = points.filter { $0.timeSeconds >= from && $0.timeSeconds <= until }
         func inside(_ fence: Geofence?, _ point: TrackPoint) -> Bool {
             fence.map { GeofenceContainment.contains($0, latitudeDegrees: point.latitudeDegrees, longitudeDegrees: point.longitudeDegrees) }

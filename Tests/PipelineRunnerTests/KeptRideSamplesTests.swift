@@ -2,6 +2,7 @@ import Comfort
 import Features
 import Foundation
 import MobilityCore
+import Store
 import TestSupport
 import Testing
 
@@ -20,6 +21,11 @@ import Testing
         }
     }
 
+    /// The store's row for a file of that content.
+    func file(_ path: String, contentSHA256: String = "aaa") -> PipelineStore.IMUFile {
+        PipelineStore.IMUFile(path: path, contentSHA256: contentSHA256)
+    }
+
     func keeper(_ folder: TemporaryFolder, checkIns: [Double], whole: Bool = false) -> KeptRideSamples {
         KeptRideSamples(folder: folder.file("kept"), maxRideSeconds: 1800, wholeRecordings: whole) { device in
             device == "phone" ? checkIns : []
@@ -30,16 +36,20 @@ import Testing
         let folder = try TemporaryFolder()
         let recording = Recording(trace: "a.csv", device: "phone", streams: [.accelerometer: stream(.accelerometer)])
         let kept = keeper(folder, checkIns: [start + 3600])
-        kept.keep(path: "a.csv", recording: recording)
+        kept.keep(path: "a.csv", contentSHA256: "aaa", recording: recording)
         // Kept: 15 min before the check-in to 30 min after it.
         let from = start + 3600 - 900, to = start + 3600 + 1800
-        let ride = try #require(kept.acceleration(path: "a.csv", from: from + 10, to: to - 10))
+        let ride = try #require(kept.acceleration(of: file("a.csv"), from: from + 10, to: to - 10))
         let expected = RideAcceleration.of(recording, from: from + 10, to: to - 10)
         #expect(ride.samples == expected.samples && ride.gravityIncluded && ride.samples.count > 80_000)
-        #expect(kept.acceleration(path: "a.csv", from: from - 1, to: to - 10) == nil, "a ride starting before what was kept reads the file")
-        #expect(kept.acceleration(path: "a.csv", from: from + 10, to: to + 1) == nil)
-        #expect(kept.acceleration(path: "b.csv", from: from + 10, to: to - 10) == nil, "a file not kept")
-        #expect(kept.served == 1 && kept.missed == 3)
+        #expect(
+            kept.acceleration(of: file("a.csv"), from: from - 1, to: to - 10) == nil, "a ride starting before what was kept reads the file")
+        #expect(kept.acceleration(of: file("a.csv"), from: from + 10, to: to + 1) == nil)
+        #expect(kept.acceleration(of: file("b.csv"), from: from + 10, to: to - 10) == nil, "a file not kept")
+        #expect(
+            kept.acceleration(of: file("a.csv", contentSHA256: "bbb"), from: from + 10, to: to - 10) == nil,
+            "another content at the same path")
+        #expect(kept.served == 1 && kept.missed == 4)
         kept.discard()
         #expect(!FileManager.default.fileExists(atPath: folder.file("kept")))
     }
@@ -48,8 +58,8 @@ import Testing
         let folder = try TemporaryFolder()
         let recording = Recording(trace: "a.csv", device: "phone", streams: [.linearAcceleration: stream(.linearAcceleration)])
         let kept = keeper(folder, checkIns: [], whole: true)
-        kept.keep(path: "a.csv", recording: recording)
-        let ride = try #require(kept.acceleration(path: "a.csv", from: start + 100, to: start + 5000))
+        kept.keep(path: "a.csv", contentSHA256: "aaa", recording: recording)
+        let ride = try #require(kept.acceleration(of: file("a.csv"), from: start + 100, to: start + 5000))
         let expected = RideAcceleration.of(recording, from: start + 100, to: start + 5000)
         #expect(!ride.gravityIncluded && !expected.gravityIncluded && ride.samples == expected.samples && !ride.samples.isEmpty)
     }
@@ -57,8 +67,10 @@ import Testing
     @Test func nothingIsKeptForADeviceWithoutCheckIns() throws {
         let folder = try TemporaryFolder()
         let kept = keeper(folder, checkIns: [start])
-        kept.keep(path: "a.csv", recording: Recording(trace: "a.csv", device: "other", streams: [.accelerometer: stream(.accelerometer)]))
-        #expect(kept.acceleration(path: "a.csv", from: start, to: start + 60) == nil)
+        kept.keep(
+            path: "a.csv", contentSHA256: "aaa",
+            recording: Recording(trace: "a.csv", device: "other", streams: [.accelerometer: stream(.accelerometer)]))
+        #expect(kept.acceleration(of: file("a.csv"), from: start, to: start + 60) == nil)
         #expect(!FileManager.default.fileExists(atPath: folder.file("kept")), "no file written")
     }
 

@@ -2,13 +2,14 @@ import Comfort
 import Features
 import Foundation
 import MobilityCore
+import Store
 
 /// The acceleration the comfort stage may measure, kept from ingest's read of each IMU
 /// recording (`pipeline run`), so the comfort stage does not parse the file again.
 ///
 /// Only what a ride can need is kept: around each check-in of the recording's device known
-/// when the recording is read, from the boarding look-back before it to the longest ride after
-/// it (`RideWindow` never looks outside that), or the whole recording when recordings are
+/// when the recording is read, the times its ride is looked for in (`RideWindow.searched`), or
+/// the whole recording when recordings are
 /// measured as rides. The samples go to a file of their own in the run's temporary folder, as
 /// binary doubles (time, x, y, z), so memory stays one recording's. A ride whose window is not
 /// wholly inside what was kept of a file, or a file not read this run, is read from the file
@@ -26,8 +27,10 @@ final class KeptRideSamples: @unchecked Sendable {
     /// Reads `acceleration` answered, and those it left to the file.
     private(set) var served = 0, missed = 0
 
-    /// What was kept of one file: the time ranges, and how many samples of each stream its file holds.
+    /// What was kept of one file: its content, the time ranges, and how many samples of each
+    /// stream its file holds.
     struct Kept {
+        var contentSHA256: String
         var ranges: [ClosedRange<Double>]
         var file: String
         var withGravity: Int
@@ -41,16 +44,17 @@ final class KeptRideSamples: @unchecked Sendable {
         )
     }
 
-    /// Keeps what a ride may need of `recording`, read from `path` (`IngestRun.onRecording`).
+    /// Keeps what a ride may need of `recording`, read from `path` with content `contentSHA256`
+    /// (`IngestRun.onRecording`).
     /// Nothing is kept when no check-in of its device is known yet and recordings are not rides;
     /// a file that cannot be written is simply not kept (the comfort stage reads the recording).
-    func keep(path: String, recording: Recording) {
+    func keep(path: String, contentSHA256: String, recording: Recording) {
         let ranges: [ClosedRange<Double>]
         if wholeRecordings {
             ranges = [-Double.infinity...Double.infinity]
         } else {
             guard let times = try? checkInTimes(recording.device), !times.isEmpty else { return }
-            ranges = Self.merged(times.map { ($0 - RideWindow.Parameters.boardingLookbackSeconds)...($0 + maxRideSeconds) })
+            ranges = Self.merged(times.map { RideWindow.searched(checkinSeconds: $0, maxRideSeconds: maxRideSeconds) })
         }
         let inside = Self.membership(ranges)
         let withGravity = RideAcceleration.accelerationWithGravity(recording).filter { inside($0.time.secondsSince1970) }
@@ -67,7 +71,10 @@ final class KeptRideSamples: @unchecked Sendable {
                     var values: [Double] = []
                     values.reserveCapacity(4 * 65_536)
                     for sample in stream[start..<min(stream.count, start + 65_536)] {
-                        values += [sample.time.secondsSince1970, sample.x, sample.y, sample.z]
+                        values.append(sample.time.secondsSince1970)
+                        values.append(sample.x)
+                        values.append(sample.y)
+                        values.append(sample.z)
                     }
                     try values.withUnsafeBytes { try handle.write(contentsOf: Data($0)) }
                 }
@@ -76,13 +83,17 @@ final class KeptRideSamples: @unchecked Sendable {
             try? FileManager.default.removeItem(atPath: file)
             return
         }
-        lock.withLock { kept[path] = Kept(ranges: ranges, file: file, withGravity: withGravity.count, linear: linear?.count) }
+        lock.withLock {
+            kept[path] = Kept(
+                contentSHA256: contentSHA256, ranges: ranges, file: file, withGravity: withGravity.count, linear: linear?.count)
+        }
     }
 
-    /// The acceleration of the file at `path` inside [start, end], as `RideAcceleration.of`
-    /// gives it from the recording; nil when the window is not wholly inside what was kept.
-    func acceleration(path: String, from start: Double, to end: Double) -> RideAcceleration? {
-        guard let kept = lock.withLock({ self.kept[path] }), kept.ranges.contains(where: { $0.contains(start) && $0.contains(end) }),
+    /// The acceleration of `file` inside [start, end], as `RideAcceleration.of` gives it from the
+    /// recording; nil when that content was not kept or the window is not wholly inside what was.
+    func acceleration(of file: PipelineStore.IMUFile, from start: Double, to end: Double) -> RideAcceleration? {
+        guard let kept = lock.withLock({ self.kept[file.path] }), kept.contentSHA256 == file.contentSHA256,
+            kept.ranges.contains(where: { $0.contains(start) && $0.contains(end) }),
             let data = try? Data(contentsOf: URL(fileURLWithPath: kept.file), options: .alwaysMapped)
         else {
             lock.withLock { missed += 1 }

@@ -24,7 +24,7 @@ struct RideMeasurement {
         var withGravity: [IMUSample] = [], gravityFree: [IMUSample] = []
         var unreadable: [InputError] = []
         for file in files {
-            if let part = kept?.acceleration(path: file.path, from: start, to: end) {
+            if let part = kept?.acceleration(of: file, from: start, to: end) {
                 if part.gravityIncluded { withGravity += part.samples } else { gravityFree += part.samples }
                 continue
             }

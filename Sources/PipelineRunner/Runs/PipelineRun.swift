@@ -234,7 +234,7 @@ public struct PipelineRun {
             // A recording without IMU samples (an export of locations alone) has no windows to classify.
             guard recording.streams.values.contains(where: { !$0.isEmpty }) else { return }
             classify.classifyRead(path: path, contentSHA256: contentSHA256, recording: recording)
-            kept.keep(path: path, recording: recording)
+            kept.keep(path: path, contentSHA256: contentSHA256, recording: recording)
         }
         let ingested = try ingest.run(store: store)
         (summary.files, summary.ingested, summary.unchanged, summary.skipped) = (

@@ -33,9 +33,11 @@ extension PipelineStore {
         public var columnMapping: String?
         /// The path outputs show (below the folder given to the run).
         public var shownPath: String?
+        /// The SHA-256 of the content the store holds for it.
+        public var contentSHA256: String
 
-        public init(path: String, columnMapping: String? = nil, shownPath: String? = nil) {
-            (self.path, self.columnMapping, self.shownPath) = (path, columnMapping, shownPath)
+        public init(path: String, columnMapping: String? = nil, shownPath: String? = nil, contentSHA256: String = "") {
+            (self.path, self.columnMapping, self.shownPath, self.contentSHA256) = (path, columnMapping, shownPath, contentSHA256)
         }
     }
 
@@ -53,11 +55,11 @@ extension PipelineStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT path, column_mapping, COALESCE(relative_path, path) FROM input_files
+                    SELECT path, column_mapping, COALESCE(relative_path, path), content_sha256 FROM input_files
                     WHERE status = 'ingested' AND imu_samples > 0 AND COALESCE(device, path) = ?
                       AND first_unix_s <= ? AND last_unix_s >= ? ORDER BY first_unix_s
                     """, arguments: [device, end, start]
-            ).map { IMUFile(path: $0[0], columnMapping: $0[1], shownPath: $0[2]) }
+            ).map { IMUFile(path: $0[0], columnMapping: $0[1], shownPath: $0[2], contentSHA256: $0[3]) }
         }
     }
 
@@ -75,12 +77,14 @@ extension PipelineStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT COALESCE(device, path), path, column_mapping, first_unix_s, last_unix_s, COALESCE(relative_path, path) FROM input_files
+                    SELECT COALESCE(device, path), path, column_mapping, first_unix_s, last_unix_s, COALESCE(relative_path, path),
+                      content_sha256 FROM input_files
                     WHERE status = 'ingested' AND imu_samples > 0 AND first_unix_s IS NOT NULL ORDER BY COALESCE(device, path), first_unix_s, path
                     """
             ).map {
                 IMURecording(
-                    device: $0[0], file: IMUFile(path: $0[1], columnMapping: $0[2], shownPath: $0[5]), firstSeconds: $0[3],
+                    device: $0[0], file: IMUFile(path: $0[1], columnMapping: $0[2], shownPath: $0[5], contentSHA256: $0[6]),
+                    firstSeconds: $0[3],
                     lastSeconds: $0[4])
             }
         }
