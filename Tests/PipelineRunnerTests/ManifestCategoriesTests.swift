@@ -8,9 +8,11 @@ import Testing
 /// Without `--person-attributes`, the margins' categories come from the manifests among the
 /// store's inputs (`PublishStage.manifestCategories`).
 @Suite struct ManifestCategoriesTests {
+    /// A column that is no margin (ann's two phones' notes differ) is not read at all.
     @Test func theManifestsCategoriesOfTheMarginsAreTakenAndTheirDisagreementsRefused() throws {
         let folder = try TemporaryFolder()
-        let a = try folder.write("a/manifest.csv", "path,device,person,car,note\nx/*.gpx,x,ann,Yes,first phone\ny.gpx,y,,no,\n")
+        let a = try folder.write(
+            "a/manifest.csv", "path,device,person,car,note\nx/*.gpx,x,ann,Yes,first phone\nw/*.gpx,w,ann,yes,second phone\ny.gpx,y,,no,\n")
         let b = try folder.write("b/manifest.csv", "path,device,person,age_band\nz.gpx,z,bo,18-34\n")
         let gone = folder.file("c/manifest.csv")
         let (categories, said) = try PublishStage.manifestCategories([a, b, gone], variables: ["car"])

@@ -17,6 +17,10 @@ import MobilityCore
 /// nothing about how to read the file (that is `utc_offset`). A path listed by name wins over
 /// a glob; among globs, the first row that matches.
 public struct Manifest: Sendable {
+    /// The columns a manifest reads itself; any other column is the user's (such as a
+    /// person's categories, `PopulationReader.personAttributes`).
+    public static let columns: Set<String> = ["path", "device", "person", "mode", "columns", "start", "utc_offset", "timezone"]
+
     public struct Entry: Hashable, Sendable {
         public var device: String
         public var person: String?

@@ -52,48 +52,54 @@ public enum PopulationReader {
         return (zones, margins)
     }
 
-    /// Each person's category of each variable, from a persons file (`person` and a column per
-    /// variable) or from the inputs' `manifest.csv` when it carries them (a column per variable
-    /// beside `path,device,person,…`; a row without a person is its device's, as in the store).
-    /// A person given two categories of one variable (two rows of a manifest that disagree) is
-    /// an error naming both lines.
-    public static func personAttributes(path: String) throws -> [String: [String: String]] {
-        var attributes: [String: [String: String]] = [:], given: [String: Int] = [:]
-        var variables: [String] = [], isManifest = false
-        try NamedColumnsCSV.forEachRow(
-            path: path,
-            header: { names in
-                let lower = names.map { $0.lowercased() }
-                isManifest = lower.contains("path") && lower.contains("device")
-                guard lower.contains("person") || isManifest else {
-                    throw PipelineError(
-                        .invalidPopulation, path: path, line: 1,
-                        reason:
-                            "the header should have person and a column per variable (or be a manifest: path,device,person and a column per variable); it has \(names.joined(separator: ", "))"
-                    )
+    /// Each person's category of each variable (of `variables` only, when given: the margins'),
+    /// from a persons file (`person` and a column per variable) or from the inputs'
+    /// `manifest.csv` when it carries them (a column per variable beside `path,device,person,…`;
+    /// a row without a person is its device's, as in the store). A person given two categories
+    /// of one variable (two rows, in one file or two, that disagree) is an error naming both.
+    public static func personAttributes(paths: [String], variables wanted: Set<String>? = nil) throws -> [String: [String: String]] {
+        var attributes: [String: [String: String]] = [:], given: [String: (path: String, line: Int)] = [:]
+        for path in paths {
+            var variables: [String] = [], isManifest = false
+            try NamedColumnsCSV.forEachRow(
+                path: path,
+                header: { names in
+                    let lower = names.map { $0.lowercased() }
+                    isManifest = lower.contains("path") && lower.contains("device")
+                    guard lower.contains("person") || isManifest else {
+                        throw PipelineError(
+                            .invalidPopulation, path: path, line: 1,
+                            reason:
+                                "the header should have person and a column per variable (or be a manifest: path,device,person and a column per variable); it has \(names.joined(separator: ", "))"
+                        )
+                    }
+                    variables = lower.filter { !(isManifest ? Manifest.columns : ["person"]).contains($0) && wanted?.contains($0) ?? true }
                 }
-                variables = lower.filter { !(isManifest ? manifestColumns : ["person"]).contains($0) }
-            }
-        ) { row in
-            guard let person = row.value("person") ?? (isManifest ? row.value("device") : nil) else {
-                throw PipelineError(.invalidPopulation, path: path, line: row.line, reason: "expected a person")
-            }
-            for variable in variables {
-                guard let value = row.value(variable)?.lowercased() else { continue }
-                if let earlier = attributes[person]?[variable], earlier != value {
-                    throw PipelineError(
-                        .invalidPopulation, path: path, line: row.line,
-                        reason:
-                            "person \(person) has \(variable) \(value) here and \(earlier) on line \(given[person + "\t" + variable]!): a person has one category of each variable"
-                    )
+            ) { row in
+                guard let person = row.value("person") ?? (isManifest ? row.value("device") : nil) else {
+                    throw PipelineError(.invalidPopulation, path: path, line: row.line, reason: "expected a person")
                 }
-                attributes[person, default: [:]][variable] = value
-                given[person + "\t" + variable] = given[person + "\t" + variable] ?? row.line
+                for variable in variables {
+                    guard let value = row.value(variable)?.lowercased() else { continue }
+                    let key = person + "\t" + variable
+                    if let earlier = attributes[person]?[variable], earlier != value, let first = given[key] {
+                        let place = first.path == path ? "on line \(first.line)" : "in \(first.path) line \(first.line)"
+                        throw PipelineError(
+                            .invalidPopulation, path: path, line: row.line,
+                            reason:
+                                "person \(person) has \(variable) \(value) here and \(earlier) \(place): a person has one category of each variable"
+                        )
+                    }
+                    attributes[person, default: [:]][variable] = value
+                    given[key] = given[key] ?? (path, row.line)
+                }
             }
         }
         return attributes
     }
 
-    /// The columns a manifest reads itself (`Manifest`): not persons' variables.
-    static let manifestColumns: Set<String> = ["path", "device", "person", "mode", "columns", "start", "utc_offset", "timezone"]
+    /// `personAttributes(paths:variables:)` of one file.
+    public static func personAttributes(path: String, variables: Set<String>? = nil) throws -> [String: [String: String]] {
+        try personAttributes(paths: [path], variables: variables)
+    }
 }

@@ -89,7 +89,8 @@ enum PlanningInputs {
             throw PipelineError(.invalidPopulation, path: file, reason: "no such file (planning.population, person_attributes)")
         }
         let (zones, margins) = try PopulationReader.population(path: path)
-        let attributes = try planning.personAttributes.map(PopulationReader.personAttributes) ?? [:]
+        let attributes =
+            try planning.personAttributes.map { try PopulationReader.personAttributes(path: $0, variables: Set(margins.keys)) } ?? [:]
         return Population(path: path, zones: zones, margins: margins, attributes: attributes)
     }
 

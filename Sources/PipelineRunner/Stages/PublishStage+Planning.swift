@@ -90,29 +90,19 @@ extension PublishStage {
     /// given; with what to say of it. Two manifests giving one person two categories of a
     /// variable stop the stage; a manifest no longer found is said and left out.
     static func manifestCategories(_ manifests: [String], variables: Set<String>) throws -> ([String: [String: String]], [String]) {
-        var categories: [String: [String: String]] = [:], from: [String: String] = [:], said: [String] = []
+        var carrying: [String] = [], said: [String] = []
         for manifest in manifests {
             guard FileManager.default.fileExists(atPath: manifest) else {
                 said.append("weights: the manifest \(manifest) is no longer found: its persons' categories were not used")
                 continue
             }
-            let given = try PopulationReader.personAttributes(path: manifest).mapValues { $0.filter { variables.contains($0.key) } }
-            guard given.values.contains(where: { !$0.isEmpty }) else { continue }
-            for (person, values) in given {
-                for (variable, value) in values {
-                    if let earlier = categories[person]?[variable], earlier != value {
-                        throw PipelineError(
-                            .invalidPopulation, path: manifest,
-                            reason: "person \(person) has \(variable) \(value) here and \(earlier) in \(from[person + "\t" + variable]!)")
-                    }
-                    categories[person, default: [:]][variable] = value
-                    from[person + "\t" + variable] = from[person + "\t" + variable] ?? manifest
-                }
-            }
-            let found = Set(given.values.flatMap { $0.keys }).sorted()
+            let found = Set(try PopulationReader.personAttributes(path: manifest, variables: variables).values.flatMap { $0.keys })
+            guard !found.isEmpty else { continue }
+            carrying.append(manifest)
             said.append(
-                "weights: each person's \(found.joined(separator: ", ")) from the manifest \(manifest) (no --person-attributes given)")
+                "weights: each person's \(found.sorted().joined(separator: ", ")) from the manifest \(manifest) (no --person-attributes given)"
+            )
         }
-        return (categories, said)
+        return (try PopulationReader.personAttributes(paths: carrying, variables: variables), said)
     }
 }
