@@ -45,7 +45,12 @@ public struct LegFeatures: Sendable {
 
     /// The features of `fixes` (in time order, all with times), or nil when they do not make
     /// two chords (too few fixes or too short a time to say how the device moved).
-    public func compute(_ fixes: ArraySlice<PositionFix>) -> [Double]? {
+    public func compute(_ fixes: ArraySlice<PositionFix>) -> [Double]? { features(fixes) }
+
+    /// The same for a leg of a device's track, its fixes read one at a time (no copy of the leg).
+    public func compute(_ fixes: Slice<TrackFixes>) -> [Double]? { features(fixes) }
+
+    func features<Fixes: BidirectionalCollection<PositionFix>>(_ fixes: Fixes) -> [Double]? {
         guard let first = fixes.first?.time, let last = fixes.last?.time, first.seconds(until: last) > 0 else { return nil }
         let kept = chordEnds(fixes)
         guard kept.count >= 3 else { return nil }
@@ -91,7 +96,7 @@ public struct LegFeatures: Sendable {
     /// The fixes kept as chord ends: the first, then each fix at least `chordSeconds` after
     /// the last kept one; the last fix replaces the last kept one when it would make a chord
     /// shorter than half `chordSeconds`, so the leg's end is always in.
-    func chordEnds(_ fixes: ArraySlice<PositionFix>) -> [PositionFix] {
+    func chordEnds<Fixes: BidirectionalCollection<PositionFix>>(_ fixes: Fixes) -> [PositionFix] {
         var kept = [fixes.first!]
         for fix in fixes.dropFirst() where kept.last!.time!.seconds(until: fix.time!) >= chordSeconds { kept.append(fix) }
         let last = fixes.last!
@@ -106,7 +111,7 @@ public struct LegFeatures: Sendable {
     }
 
     /// Length along every fix, metres (trackintel's tripleg length).
-    func pathMeters(_ fixes: ArraySlice<PositionFix>) -> Double {
+    func pathMeters<Fixes: Collection<PositionFix>>(_ fixes: Fixes) -> Double {
         zip(fixes, fixes.dropFirst()).reduce(0) { $0 + Geodesy.distanceMeters($1.0, $1.1) }
     }
 

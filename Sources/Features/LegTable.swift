@@ -90,12 +90,29 @@ public struct LegTable: Sendable {
         _ fixes: ArraySlice<PositionFix>, trace: String, device: String, labelName: String? = nil,
         mode: Mode? = nil, features: LegFeatures = LegFeatures()
     ) -> Bool {
-        guard let values = features.compute(fixes) else { return false }
-        let intervals = zip(fixes, fixes.dropFirst()).map { $0.time!.seconds(until: $1.time!) }
+        add(leg: fixes, trace: trace, device: device, labelName: labelName, mode: mode, features: features)
+    }
+
+    /// The same for a leg of a device's track, its fixes read one at a time (no copy of the leg).
+    @discardableResult
+    public mutating func add(
+        _ fixes: Slice<TrackFixes>, trace: String, device: String, labelName: String? = nil,
+        mode: Mode? = nil, features: LegFeatures = LegFeatures()
+    ) -> Bool {
+        add(leg: fixes, trace: trace, device: device, labelName: labelName, mode: mode, features: features)
+    }
+
+    private mutating func add<Fixes: BidirectionalCollection<PositionFix>>(
+        leg fixes: Fixes, trace: String, device: String, labelName: String?, mode: Mode?, features: LegFeatures
+    ) -> Bool {
+        guard let values = features.features(fixes) else { return false }
+        var intervals = zip(fixes, fixes.dropFirst()).map { $0.time!.seconds(until: $1.time!) }
+        intervals.sort() // in place: a leg may be most of a long track
         append(
             LegInfo(
                 trace: trace, device: device, start: fixes.first!.time!, end: fixes.last!.time!, labelName: labelName,
-                mode: mode, fixes: fixes.count, fixIntervalSeconds: Quantile.of(intervals, 0.5) ?? 0), features: values)
+                mode: mode, fixes: fixes.count, fixIntervalSeconds: intervals.isEmpty ? 0 : Quantile.sorted(intervals, 0.5)),
+            features: values)
         legs[count - 1].longitudeDegrees = fixes.first!.longitudeDegrees
         return true
     }

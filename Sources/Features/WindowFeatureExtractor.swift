@@ -95,12 +95,26 @@ public struct WindowFeatureExtractor: Sendable {
         extractGPS(recording, fixes: fixes, piece: max(1, maxWindows)) { body($0) }
     }
 
+    /// The same pieces for a device's track (`TrackFixes`, in time order): the windows and rows
+    /// a recording of these fixes alone gives, but only the fixes one piece's windows read are
+    /// made `PositionFix`es at a time, so the track is never copied whole.
+    /// `times` are the fixes' (`fixes.times`), when the caller has them already.
+    public func forEachGPSPiece(
+        _ fixes: TrackFixes, times: [Double]? = nil, trace: String, device: String, maxWindows: Int, _ body: (FeatureTable) -> Void
+    ) {
+        extractGPS(Recording(trace: trace, device: device), fixes: fixes, times: times ?? fixes.times, piece: max(1, maxWindows), body)
+    }
+
     /// At most how many windows `forEachGPSPiece` hands over for `fixes` alone (in time order):
     /// what a caller keeping every window reserves, so its arrays are not grown by doubling.
     public func gpsWindowBound(_ fixes: [PositionFix]) -> Int {
-        let times = fixes.timedInOrder.map { $0.time!.secondsSince1970 }
-        return Recording.runs(times, splittingAtGapsOver: Self.widestContextSeconds).reduce(0) { count, segment in
-            count + gpsStarts(Array(times[segment])).starts.count
+        gpsWindowBound(times: fixes.timedInOrder.map { $0.time!.secondsSince1970 })
+    }
+
+    /// The same for fixes at `times` (seconds since 1970, in order).
+    public func gpsWindowBound(times: [Double]) -> Int {
+        Recording.runs(times, splittingAtGapsOver: Self.widestContextSeconds).reduce(0) { count, segment in
+            count + gpsStarts(segment == times.indices ? times : Array(times[segment])).starts.count
         }
     }
 
@@ -116,16 +130,34 @@ public struct WindowFeatureExtractor: Sendable {
     }
 
     private func extractGPS(_ recording: Recording, fixes: [PositionFix], piece: Int, _ body: (FeatureTable) -> Void) {
-        let times = fixes.map { $0.time!.secondsSince1970 }
+        extractGPS(recording, fixes: fixes, times: fixes.map { $0.time!.secondsSince1970 }, piece: piece, body)
+    }
+
+    /// `fixes` in time order, `times` theirs. Each piece's windows get an array of only the
+    /// fixes their features read (within half the context of a window's middle, `computeGPS`),
+    /// so neither a segment's fixes nor its times are copied per piece.
+    private func extractGPS<Fixes: RandomAccessCollection<PositionFix>>(
+        _ recording: Recording, fixes: Fixes, times: [Double], piece: Int, _ body: (FeatureTable) -> Void
+    ) where Fixes.Index == Int {
         for segment in Recording.runs(times, splittingAtGapsOver: Self.widestContextSeconds) {
-            let segmentFixes = Array(fixes[segment]), segmentTimes = Array(times[segment])
+            let segmentTimes = segment == times.indices ? times : Array(times[segment]) // one segment (the usual case): no copy
             let (context, starts) = gpsStarts(segmentTimes)
             let slack = fixSlack(segmentTimes)
             for first in stride(from: 0, to: max(starts.count, 1), by: piece) {
                 let windows = Array(starts[first..<(starts.count - first > piece ? first + piece : starts.count)])
+                var read = 0..<0
+                if let earliest = windows.first, let latest = windows.last {
+                    // A superset of what `computeGPS` reads: a window's middle lies between its start and end.
+                    let half = context / 2
+                    read =
+                        segmentTimes.insertionIndex(
+                            of: earliest.secondsSince1970 - half)..<segmentTimes.insertionIndex(
+                            of: latest.secondsSince1970 + parameters.lengthSeconds + half + 1)
+                }
+                let pieceFixes = Array(fixes[(segment.lowerBound + read.lowerBound)..<(segment.lowerBound + read.upperBound)])
                 body(
                     dropWindowsWithoutFixes(
-                        features(recording, starts: windows, signals: nil, fixes: segmentFixes, contextSeconds: context),
+                        features(recording, starts: windows, signals: nil, fixes: pieceFixes, contextSeconds: context),
                         times: segmentTimes, slack: slack))
             }
         }

@@ -14,11 +14,9 @@ public enum DeviceModes {
     ) -> ModeTimeline {
         var moving = [Bool](repeating: true, count: track.points.count)
         for stay in staypoints { for index in stay.firstFix..<stay.endFix { moving[index] = false } }
-        // The moving fixes go straight to the form the GPS features take, with no copy of the
-        // track between (a device's track is the largest thing the trip stage holds).
-        var fixes: [PositionFix] = []
-        fixes.reserveCapacity(moving.lazy.filter { $0 }.count)
-        for (index, point) in track.points.enumerated() where moving[index] { fixes.append(PositionFix(point)) }
+        // The moving fixes are read from the track as the GPS features need them (`TrackFixes`),
+        // never copied whole: a device's track is the largest thing the trip stage holds.
+        let fixes = TrackFixes(track.points, indices: moving.indices.lazy.filter { moving[$0] })
         return ModeTimeline(layers: [stored, GPSModeSpans.spans(fixes, device: track.device, legModel: legModel, legFeatures: legFeatures)])
     }
 }

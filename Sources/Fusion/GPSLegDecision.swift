@@ -51,7 +51,33 @@ public enum GPSLegDecision {
         segmentation: [Mode]? = nil, features: LegFeatures = LegFeatures()
     ) -> Int {
         let timed = fixes.timedInOrder
-        let times = timed.map { $0.time!.secondsSince1970 }
+        return apply(
+            model, windows: windows, range: range, times: timed.map { $0.time!.secondsSince1970 }, prediction: &prediction,
+            deciding: sources, segmentation: segmentation
+        ) { table, fixes, trace, device in table.add(timed[fixes], trace: trace, device: device, features: features) }
+    }
+
+    /// The same for a device's track (`TrackFixes`, in time order; `times` theirs when the
+    /// caller has them): each leg's features read its fixes one at a time, so a leg as long as
+    /// the track is never copied.
+    @discardableResult
+    public static func apply(
+        _ model: GPSLegModel, windows: [WindowInfo], range: Range<Int>, fixes: TrackFixes, times: [Double]? = nil,
+        prediction: inout ModePredictor.Prediction, deciding sources: Set<Decider> = [.rules],
+        segmentation: [Mode]? = nil, features: LegFeatures = LegFeatures()
+    ) -> Int {
+        apply(
+            model, windows: windows, range: range, times: times ?? fixes.times, prediction: &prediction, deciding: sources,
+            segmentation: segmentation
+        ) { table, range, trace, device in table.add(fixes[range], trace: trace, device: device, features: features) }
+    }
+
+    /// `times`: the fixes' (in order); `addLeg` adds the leg of the fixes at a range of them to a table.
+    private static func apply(
+        _ model: GPSLegModel, windows: [WindowInfo], range: Range<Int>, times: [Double],
+        prediction: inout ModePredictor.Prediction, deciding sources: Set<Decider>, segmentation: [Mode]?,
+        addLeg: (inout LegTable, Range<Int>, String, String) -> Bool
+    ) -> Int {
         let rules = segmentation ?? prediction.modes
         func movable(_ index: Int) -> Bool { sources.contains(prediction.sources[index]) && rules[index] != .still }
         var decided = 0, index = range.lowerBound
@@ -64,9 +90,7 @@ public enum GPSLegDecision {
             let lower = times.insertionIndex(of: windows[index].start.secondsSince1970)
             let upper = times.insertionIndex(of: windows[end - 1].end.secondsSince1970.nextUp)
             var leg = LegTable()
-            if upper - lower >= 3,
-                leg.add(timed[lower..<upper], trace: windows[index].trace, device: windows[index].device, features: features)
-            {
+            if upper - lower >= 3, addLeg(&leg, lower..<upper, windows[index].trace, windows[index].device) {
                 let mode = model.predict(leg)[0]
                 for window in index..<end {
                     prediction.modes[window] = mode

@@ -12,9 +12,10 @@ public enum GPSModeSpans {
     /// Windows whose features are held at once: about 8 MB of rows.
     static let piece = 8_192
 
-    /// The spans of a device's fixes (its track's points as `PositionFix`es, in time order).
+    /// The spans of a device's fixes (its track's points outside its stays, `TrackFixes`, in
+    /// time order).
     public static func spans(
-        _ fixes: [PositionFix], device: String, window: WindowParameters = WindowParameters(), legModel: GPSLegModel? = nil,
+        _ fixes: TrackFixes, device: String, window: WindowParameters = WindowParameters(), legModel: GPSLegModel? = nil,
         legFeatures: LegFeatures = LegFeatures()
     ) -> [ModeSpan] {
         // The windows' features in pieces, each scored and let go: only the windows and their
@@ -24,8 +25,9 @@ public enum GPSModeSpans {
         let extractor = WindowFeatureExtractor(parameters: window)
         // Reserved whole: grown by doubling, the windows alone held 113 MB at their last growth
         // for a device's 640,000 windows (46 MB).
-        let bound = extractor.gpsWindowBound(fixes)
-        extractor.forEachGPSPiece(Recording(trace: device, device: device, fixes: fixes), maxWindows: piece) { table in
+        let times = fixes.times // once for the windows, their bound and the legs
+        let bound = extractor.gpsWindowBound(times: times)
+        extractor.forEachGPSPiece(fixes, times: times, trace: device, device: device, maxWindows: piece) { table in
             let scored = predictor.scores(table)
             if windows.isEmpty, table.count > 0 {
                 windows.reserveCapacity(bound)
@@ -40,7 +42,8 @@ public enum GPSModeSpans {
         var prediction = predictor.prediction(windows: windows, probabilities: probabilities, sources: sources)
         if let legModel {
             GPSLegDecision.apply(
-                legModel, windows: windows, range: 0..<windows.count, fixes: fixes, prediction: &prediction, features: legFeatures)
+                legModel, windows: windows, range: 0..<windows.count, fixes: fixes, times: times, prediction: &prediction,
+                features: legFeatures)
         }
         return windows.indices.map { index in
             ModeSpan(

@@ -33,21 +33,37 @@ public struct DeviceTrips: Sendable {
     /// indices are renumbered into the smaller track; staypoint and dwell indices no longer
     /// point into it (their counts, times, positions and centres are kept).
     public func compacted() -> DeviceTrips {
-        var copy = self
-        var points: [TrackPoint] = []
-        var renumbered: [Int: Int] = [:]
-        var next = 0
+        // The runs of fixes the legs cover, in order (legs sorted by their first fix; a leg may
+        // share fixes with the one before). A fix's new index is its run's new start plus its
+        // offset in the run: no table per fix (a dictionary of them held 101 MB for a device's
+        // 1.6 M fixes).
+        var runs: [(old: ClosedRange<Int>, new: Int)] = []
+        var next = 0, kept = 0
         for leg in triplegs.filter({ !$0.byTime }).sorted(by: { $0.firstFix < $1.firstFix }) where max(leg.firstFix, next) <= leg.lastFix {
-            for old in max(leg.firstFix, next)...leg.lastFix {
-                renumbered[old] = points.count
-                points.append(track.points[old])
+            let first = max(leg.firstFix, next)
+            if let last = runs.last, last.old.upperBound + 1 == first {
+                runs[runs.count - 1].old = last.old.lowerBound...leg.lastFix
+            } else {
+                runs.append((first...leg.lastFix, kept))
             }
+            kept += leg.lastFix - first + 1
             next = leg.lastFix + 1
         }
-        for index in copy.triplegs.indices where !triplegs[index].byTime {
-            copy.triplegs[index].firstFix = renumbered[triplegs[index].firstFix]!
-            copy.triplegs[index].lastFix = renumbered[triplegs[index].lastFix]!
+        var copy = self
+        // Legs over every fix (one long leg) keep the track as it is, not a copy of it.
+        if runs.count == 1, runs[0].old == 0...(track.points.count - 1) { return copy }
+        func renumbered(_ old: Int) -> Int {
+            let run = runs[runs.firstIndex(notBelow: Double(old) + 0.5) { Double($0.old.lowerBound) } - 1] // the last run from `old` or before
+            precondition(run.old.contains(old), "a leg's fix outside the legs' runs")
+            return run.new + old - run.old.lowerBound
         }
+        for index in copy.triplegs.indices where !triplegs[index].byTime {
+            copy.triplegs[index].firstFix = renumbered(triplegs[index].firstFix)
+            copy.triplegs[index].lastFix = renumbered(triplegs[index].lastFix)
+        }
+        var points: [TrackPoint] = []
+        points.reserveCapacity(kept)
+        for run in runs { points += track.points[run.old] }
         copy.track = DeviceTrack(device: track.device, sortedUniquePoints: points)
         return copy
     }

@@ -61,4 +61,42 @@ import Testing
         #expect(pieced.modes == direct.modes && pieced.raw == direct.raw && pieced.probabilities == direct.probabilities)
         #expect(Set(direct.modes).count > 1, "the track is more than one mode: \(Set(direct.modes))")
     }
+
+    /// A device's track read as `TrackFixes` (the trip stage's GPS modes: only a piece's fixes
+    /// are made `PositionFix`es at a time) gives the same windows and rows bit for bit, and a
+    /// leg read from it the leg features of the same fixes as an array.
+    @Test func aTracksFixesReadInPiecesGiveTheRecordingsWindowsAndLegFeatures() throws {
+        let extractor = WindowFeatureExtractor()
+        let recording = Self.recording()
+        let whole = extractor.extract(recording)
+        let points = recording.fixes.map {
+            TrackPoint(
+                timeSeconds: $0.time!.secondsSince1970, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees,
+                accuracyMeters: $0.accuracyMeters!)
+        }
+        let fixes = TrackFixes(points)
+        #expect(fixes.count == recording.fixes.count && fixes.elementsEqual(recording.fixes))
+        var pieces: [FeatureTable] = []
+        extractor.forEachGPSPiece(fixes, trace: "t", device: "d", maxWindows: 53) { pieces.append($0) }
+        #expect(pieces.count > 50 && pieces.allSatisfy { $0.count <= 53 })
+        #expect(pieces.flatMap(\.windows) == whole.windows)
+        let values = pieces.flatMap(\.values)
+        #expect(values.count == whole.values.count)
+        #expect(zip(values, whole.values).allSatisfy { $0.bitPattern == $1.bitPattern }, "every row bit for bit, NaN where NaN")
+        #expect(extractor.gpsWindowBound(times: fixes.times) == extractor.gpsWindowBound(recording.fixes))
+
+        // Some of the points (every third), as the trip stage reads a track's fixes outside its stays.
+        let chosen = TrackFixes(points, indices: Array(stride(from: 0, to: points.count, by: 3)))
+        let everyThird = stride(from: 0, to: points.count, by: 3).map { recording.fixes[$0] }
+        #expect(chosen.elementsEqual(everyThird))
+        let features = LegFeatures()
+        for range in [0..<800, 100..<801, 1_000..<2_000, 0..<chosen.count] {
+            let fromTrack = try #require(features.compute(chosen[range]))
+            let fromArray = try #require(features.compute(everyThird[range]))
+            #expect(zip(fromTrack, fromArray).allSatisfy { $0.bitPattern == $1.bitPattern }, "\(range)")
+            var (tableA, tableB) = (LegTable(), LegTable())
+            #expect(tableA.add(chosen[range], trace: "t", device: "d") && tableB.add(everyThird[range], trace: "t", device: "d"))
+            #expect(tableA.legs == tableB.legs)
+        }
+    }
 }

@@ -106,3 +106,42 @@ import Testing
         #expect(result.trips[1].originStaypoint == nil && result.trips[1].destinationStaypoint == 1)
     }
 }
+
+/// `DeviceTrips.compacted()`: only the legs' fixes are kept, each leg's indices point at the
+/// same fixes in the smaller track, and legs over every fix keep the track as it is.
+@Suite struct CompactedTripsTests {
+    static let points = (0..<40).map { TrackPoint(timeSeconds: Double($0), latitudeDegrees: 48 + Double($0) * 1e-4, longitudeDegrees: 2) }
+
+    static func leg(_ first: Int, _ last: Int, byTime: Bool = false) -> Tripleg {
+        var leg = Tripleg(
+            device: "d", firstFix: first, lastFix: last, startSeconds: Double(first), endSeconds: Double(last), distanceMeters: 0,
+            mode: .walk, modeSource: nil)
+        leg.byTime = byTime
+        return leg
+    }
+
+    static func compacted(_ legs: [Tripleg]) -> (before: DeviceTrips, after: DeviceTrips) {
+        let before = DeviceTrips(
+            track: DeviceTrack(device: "d", points: points), staypoints: [], dwells: [], triplegs: legs, trips: [])
+        return (before, before.compacted())
+    }
+
+    @Test func legsKeepTheirFixesAndNothingElseIsKept() {
+        // Out of order, two sharing a fix, one inside another, a hole, and a leg by time.
+        let legs = [Self.leg(30, 35), Self.leg(2, 8), Self.leg(8, 12), Self.leg(4, 6), Self.leg(0, 39, byTime: true), Self.leg(13, 15)]
+        let (before, after) = Self.compacted(legs)
+        #expect(after.track.points.count == (2...15).count + (30...35).count)
+        for (old, new) in zip(before.triplegs, after.triplegs) where !old.byTime {
+            #expect(
+                Array(after.track.points[new.firstFix...new.lastFix]) == Array(before.track.points[old.firstFix...old.lastFix]),
+                "\(old.firstFix)...\(old.lastFix)")
+        }
+        #expect(after.triplegs[4].firstFix == 0 && after.triplegs[4].lastFix == 39, "a leg by time is left as it was")
+    }
+
+    @Test func legsOverEveryFixKeepTheTrack() {
+        let (before, after) = Self.compacted([Self.leg(0, 20), Self.leg(20, 39)])
+        #expect(after.track.points == before.track.points)
+        #expect(after.triplegs.map(\.firstFix) == [0, 20] && after.triplegs.map(\.lastFix) == [20, 39])
+    }
+}

@@ -1,0 +1,38 @@
+/// Some of a track's points, in their order, read as `PositionFix`es one at a time.
+///
+/// A device's track is the largest thing the trip stage holds (32 bytes a point). Its GPS
+/// windows and leg features read fixes: made into an array of `PositionFix`es (88 bytes each)
+/// they cost 2.75 times the track again, 141 MB for 1.6 million fixes. This view holds the
+/// track's points (shared, not copied) and 4 bytes per chosen point; a fix is made when it is
+/// read, and readers that need an array make one of a bounded piece at a time.
+public struct TrackFixes: RandomAccessCollection, Sendable {
+    public let points: [TrackPoint]
+    /// Which points, as indices into `points`, in time order.
+    private let chosen: [UInt32]
+
+    /// The points at `indices` (ascending).
+    public init(_ points: [TrackPoint], indices: some Collection<Int>) {
+        precondition(points.count <= Int(UInt32.max), "a track of more than 4 billion points")
+        self.points = points
+        var chosen: [UInt32] = []
+        chosen.reserveCapacity(indices.count) // counted first: grown by doubling, a year's indices would be copied 20 times
+        for index in indices { chosen.append(UInt32(index)) }
+        self.chosen = chosen
+    }
+
+    /// Every point of `points`.
+    public init(_ points: [TrackPoint]) {
+        self.init(points, indices: points.indices)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { chosen.count }
+
+    public subscript(position: Int) -> PositionFix { PositionFix(points[Int(chosen[position])]) }
+
+    /// The chosen points' times, seconds since 1970.
+    public var times: [Double] { chosen.map { points[Int($0)].timeSeconds } }
+
+    /// The fixes of `range` as an array (a piece a reader holds at once).
+    public func fixes(_ range: Range<Int>) -> [PositionFix] { range.map { self[$0] } }
+}
