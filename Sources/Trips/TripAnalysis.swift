@@ -53,7 +53,8 @@ public struct DeviceTrips: Sendable {
         // Legs over every fix (one long leg) keep the track as it is, not a copy of it.
         if runs.count == 1, runs[0].old == 0...(track.points.count - 1) { return copy }
         func renumbered(_ old: Int) -> Int {
-            let run = runs[runs.firstIndex(notBelow: Double(old) + 0.5) { Double($0.old.lowerBound) } - 1] // the last run from `old` or before
+            // The last run that starts at `old` or before.
+            let run = runs[runs.firstIndex(notBelow: Double(old) + 0.5) { Double($0.old.lowerBound) } - 1]
             precondition(run.old.contains(old), "a leg's fix outside the legs' runs")
             return run.new + old - run.old.lowerBound
         }
