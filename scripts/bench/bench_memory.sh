@@ -2,7 +2,9 @@
 # Peak memory of `pipeline run` on one device as its fixes grow (issue 55): a 1 Hz GPX of 100 k,
 # 400 k and 1.6 M points (`pipeline-bench generate-gpx`: one continuous track, the worst case
 # for a leg's fixes), each run once into a fresh store; prints fixes, input size, wall seconds and
-# peak RSS, and the growth of peak RSS from the smallest size.
+# peak RSS, and the growth of peak RSS from the smallest size. Then the same for one simulated
+# resident logging every second, moving and at rest (`pipeline simulate --gps-still-interval 1`),
+# over 1, 5 and 19 days (86 k, 432 k and 1.64 M fixes): a real day's stays and legs.
 # Usage: scripts/bench/bench_memory.sh [--jobs N] [FIXES…]   (default sizes 100000 400000 1600000)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -35,3 +37,22 @@ for n in "${sizes[@]}"; do
 done
 echo
 echo "Measured $(date -u +%F) by scripts/bench/bench_memory.sh${jobs[*]:+ ${jobs[*]}} on $(nproc) cores."
+
+echo
+echo "| days of one simulated resident (1 Hz) | fixes | pipeline run wall | peak RSS | RSS ÷ smallest |"
+echo "|---:|---:|---:|---:|---:|"
+first=""
+for days in 1 5 19; do
+    folder=.bench/memory/simulated-$days-days
+    if [ ! -d "$folder/traces" ]; then
+        "$pipeline" simulate --devices 1 --days "$days" --gps-still-interval 1 --imu-rate 0 --out "$folder/traces" >/dev/null 2>&1
+    fi
+    rm -rf "$folder/out"
+    /usr/bin/time -f "%e %M" -o "$folder/time.txt" "$pipeline" run "$folder/traces" --out "$folder/out" "${jobs[@]}" --json \
+        >"$folder/run.json" 2>"$folder/run.log" || { s=$?; [ $s -eq 2 ] || { cat "$folder/run.log" >&2; exit $s; }; }
+    read -r wall kb <"$folder/time.txt"
+    mb=$(( kb / 1024 ))
+    [ -n "$first" ] || first=$mb
+    fixes=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["fixes"])' "$folder/run.json")
+    printf "| %d | %d | %.1f s | %d MB | %s× |\n" "$days" "$fixes" "$wall" "$mb" "$(awk -v a="$mb" -v b="$first" 'BEGIN { printf "%.2f", a / b }')"
+done

@@ -6,14 +6,20 @@ public struct DeviceTrack: Sendable {
     public let device: String
     public let points: [TrackPoint]
 
-    public init(device: String, points: [TrackPoint]) {
+    /// In place when the caller hands `points` over (a store's read does): a filtered, a
+    /// sorted and a de-duplicated copy of a device's year of fixes were 1 GB each.
+    public init(device: String, points: consuming [TrackPoint]) {
         self.device = device
-        var sorted = points.filter { $0.timeSeconds.isFinite }
-        if !sorted.isSorted(by: TrackPoint.precedes) { sorted.sort(by: TrackPoint.precedes) }
-        var unique: [TrackPoint] = []
-        unique.reserveCapacity(sorted.count)
-        for point in sorted where unique.last != point { unique.append(point) }
-        self.points = unique
+        var points = points
+        points.removeAll { !$0.timeSeconds.isFinite }
+        if !points.isSorted(by: TrackPoint.precedes) { points.sort(by: TrackPoint.precedes) }
+        var kept = 0
+        for index in points.indices where kept == 0 || points[kept - 1] != points[index] {
+            points[kept] = points[index]
+            kept += 1
+        }
+        points.removeLast(points.count - kept)
+        self.points = points
     }
 
     /// Points already sorted and free of duplicates (a subset of another track's).

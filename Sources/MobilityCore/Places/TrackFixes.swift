@@ -4,7 +4,8 @@
 /// windows and leg features read fixes: made into an array of `PositionFix`es (88 bytes each)
 /// they cost 2.75 times the track again, 141 MB for 1.6 million fixes. This view holds the
 /// track's points (shared, not copied) and 4 bytes per chosen point; a fix is made when it is
-/// read, and readers that need an array make one of a bounded piece at a time.
+/// read, and readers that need an array make one of a bounded piece at a time
+/// (`WindowFeatureExtractor.forEachGPSPiece`).
 public struct TrackFixes: RandomAccessCollection, Sendable {
     public let points: [TrackPoint]
     /// Which points, as indices into `points`, in time order.
@@ -32,7 +33,4 @@ public struct TrackFixes: RandomAccessCollection, Sendable {
 
     /// The chosen points' times, seconds since 1970.
     public var times: [Double] { chosen.map { points[Int($0)].timeSeconds } }
-
-    /// The fixes of `range` as an array (a piece a reader holds at once).
-    public func fixes(_ range: Range<Int>) -> [PositionFix] { range.map { self[$0] } }
 }

@@ -1,0 +1,33 @@
+import MobilityCore
+import Testing
+
+/// `DeviceTrack`: timed fixes sorted by time, exact duplicates removed (trackintel's
+/// `exclude_duplicate_pfs`), untimed ones dropped, whatever order they came in; and
+/// `TrackFixes`, some of its points read as `PositionFix`es.
+@Suite struct DeviceTrackTests {
+    static func point(_ t: Double, _ lat: Double = 48) -> TrackPoint {
+        TrackPoint(timeSeconds: t, latitudeDegrees: lat, longitudeDegrees: 2, accuracyMeters: 5)
+    }
+
+    @Test func fixesAreSortedUniqueAndTimed() {
+        let given = [
+            Self.point(3), Self.point(1), Self.point(.nan), Self.point(2), Self.point(1), Self.point(2, 49), Self.point(3),
+            Self.point(.infinity), Self.point(0)
+        ]
+        let track = DeviceTrack(device: "d", points: given)
+        // Equal times at other places both stay (not exact duplicates), in the order given.
+        #expect(track.points == [Self.point(0), Self.point(1), Self.point(2), Self.point(2, 49), Self.point(3)])
+        #expect(DeviceTrack(device: "d", points: []).points.isEmpty)
+        let sorted = (0..<1_000).map { Self.point(Double($0)) }
+        #expect(DeviceTrack(device: "d", points: sorted + sorted).points == sorted)
+    }
+
+    @Test func trackFixesReadTheChosenPointsAsFixes() {
+        let points = (0..<10).map { Self.point(Double($0), 48 + Double($0) / 100) }
+        let fixes = TrackFixes(points, indices: [1, 4, 5, 9])
+        #expect(fixes.count == 4 && fixes.times == [1, 4, 5, 9])
+        #expect(fixes[2] == PositionFix(points[5]) && fixes[2].accuracyMeters == 5)
+        #expect(Array(fixes[1..<3]) == [PositionFix(points[4]), PositionFix(points[5])])
+        #expect(Array(TrackFixes(points)) == points.map(PositionFix.init))
+    }
+}
