@@ -29,14 +29,12 @@ for n in "${sizes[@]}"; do
     rm -rf "$folder/out"
     /usr/bin/time -f "%e %M" -o "$folder/time.txt" "$pipeline" run "$folder/traces" --out "$folder/out" "${jobs[@]}" \
         >/dev/null 2>"$folder/run.log" || { s=$?; [ $s -eq 2 ] || { cat "$folder/run.log" >&2; exit $s; }; }
-    read -r wall kb <"$folder/time.txt"
+    read -r wall kb < <(tail -1 "$folder/time.txt") # GNU time says a non-zero exit on a line of its own first
     mb=$(( kb / 1024 ))
     [ -n "$first" ] || first=$mb
     size=$(du -m "$folder/traces/device.gpx" | cut -f1)
     printf "| %d | %d MB | %.1f s | %d MB | %s× |\n" "$n" "$size" "$wall" "$mb" "$(awk -v a="$mb" -v b="$first" 'BEGIN { printf "%.2f", a / b }')"
 done
-echo
-echo "Measured $(date -u +%F) by scripts/bench/bench_memory.sh${jobs[*]:+ ${jobs[*]}} on $(nproc) cores."
 
 echo
 echo "| days of one simulated resident (1 Hz) | fixes | pipeline run wall | peak RSS | RSS ÷ smallest |"
@@ -50,9 +48,11 @@ for days in 1 5 19; do
     rm -rf "$folder/out"
     /usr/bin/time -f "%e %M" -o "$folder/time.txt" "$pipeline" run "$folder/traces" --out "$folder/out" "${jobs[@]}" --json \
         >"$folder/run.json" 2>"$folder/run.log" || { s=$?; [ $s -eq 2 ] || { cat "$folder/run.log" >&2; exit $s; }; }
-    read -r wall kb <"$folder/time.txt"
+    read -r wall kb < <(tail -1 "$folder/time.txt") # GNU time says a non-zero exit on a line of its own first
     mb=$(( kb / 1024 ))
     [ -n "$first" ] || first=$mb
     fixes=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["fixes"])' "$folder/run.json")
     printf "| %d | %d | %.1f s | %d MB | %s× |\n" "$days" "$fixes" "$wall" "$mb" "$(awk -v a="$mb" -v b="$first" 'BEGIN { printf "%.2f", a / b }')"
 done
+echo
+echo "Measured $(date -u +%F) by scripts/bench/bench_memory.sh${jobs[*]:+ ${jobs[*]}} on $(nproc) cores."
