@@ -58,7 +58,7 @@ extension PipelineStore {
             statement.arguments = seconds.map { [name, $0.upperBound, $0.lowerBound, $0.lowerBound, $0.upperBound] } ?? [name]
             var points: [TrackPoint] = []
             if seconds == nil {
-                // Reserved from the files' counts: grown by doubling, a year's 31 M fixes held 1.6 GB at their last growth.
+                // Reserved from the files' counts: grown by doubling, a year's 31 M fixes need 1.6 GB at their last growth.
                 points.reserveCapacity(
                     try Int.fetchOne(
                         db, sql: "SELECT COALESCE(SUM(i.fixes), 0) FROM input_files i WHERE i.status = 'ingested' AND \(key) = ?",
