@@ -8,7 +8,9 @@ import Testing
 /// `person_co2e.csv`, the report): a simulated city run with a factor table of its own, every
 /// number checked against the legs' distances and modes it comes from. The table is for 2025
 /// with a row of 2024 for the car: the simulated city's legs (2024) take the car's 2024 factor,
-/// and the 2025 factor of every other mode (the earliest year after theirs).
+/// and the 2025 factor of every other mode (the earliest year after theirs). The car and the
+/// modes on foot also give final energy (`megajoules_per_km`); the train gives none, so its legs
+/// have CO2e but no `energy_mj`.
 @Suite(.serialized) struct CO2eTests {
     let cli = PipelineCLI()
 
@@ -21,10 +23,10 @@ import Testing
             year: 2025
             source: "A test city's own table"
             factors:
-              - {mode: walk, grams_per_km: 0, per: passenger, source: "none in operation"}
-              - {mode: bike, grams_per_km: 0, per: passenger, source: "none in operation"}
-              - {mode: car, grams_per_km: 400, per: vehicle, occupancy: 1.6, source: "test car of 2025"}
-              - {mode: car, grams_per_km: 200, per: vehicle, occupancy: 1.6, source: "test car", year: 2024}
+              - {mode: walk, grams_per_km: 0, megajoules_per_km: 0, per: passenger, source: "none in operation"}
+              - {mode: bike, grams_per_km: 0, megajoules_per_km: 0, per: passenger, source: "none in operation"}
+              - {mode: car, grams_per_km: 400, megajoules_per_km: 4.8, per: vehicle, occupancy: 1.6, source: "test car of 2025"}
+              - {mode: car, grams_per_km: 200, megajoules_per_km: 3.2, per: vehicle, occupancy: 1.6, source: "test car", year: 2024}
               - {mode: train, grams_per_km: 5, per: passenger, source: "test rail"}
 
         """
@@ -43,12 +45,25 @@ import Testing
 
         // Each leg: its distance times its mode's grams per passenger-km; no factor, no CO2e.
         let perKm = ["walk": 0.0, "bike": 0, "car": 200 / 1.6, "train": 5]
+        // And its final energy: the car's 2024 row, 3.2 MJ per vehicle-km shared by 1.6 persons.
+        let megajoulesPerKm = ["walk": 0.0, "bike": 0, "car": 3.2 / 1.6]
         let legs = try CSVTable.read(path: folder.file("out/restricted/triplegs.csv"))
         let l = { (name: String) in legs.columns.firstIndex(of: name)! }
         var legGrams: [String: (sum: Double, missing: Bool)] = [:], legsWithout = 0
+        var legEnergy: [String: (sum: Double, missing: Bool)] = [:]
         for row in legs.rows {
             let distance = Double(row[l("distance_m")]!)!
             let grams = row[l("co2e_g")].flatMap(Double.init)
+            let energy = row[l("energy_mj")].flatMap(Double.init)
+            if let factor = megajoulesPerKm[row[l("travel_mode")]!] {
+                #expect(abs(try #require(energy) - factor * distance / 1000) <= 0.0005 + 1e-9, "\(row)")
+            } else if distance > 0 {
+                #expect(energy == nil, "a train leg, a bus or vehicle leg or one of no mode: no energy factor, \(row)")
+            }
+            if let trip = row[l("trip_id")] {
+                let sofar = legEnergy[trip] ?? (0, false)
+                legEnergy[trip] = (sofar.sum + (energy ?? 0), sofar.missing || (energy == nil && distance > 0))
+            }
             if let factor = perKm[row[l("travel_mode")]!] {
                 #expect(abs(try #require(grams) - factor * distance / 1000) <= 0.05 + 1e-9, "\(row)")
             } else if distance > 0 {
@@ -61,13 +76,22 @@ import Testing
             }
         }
         #expect(legs.rows.contains { ["car", "train"].contains($0[l("travel_mode")]!) && Double($0[l("co2e_g")] ?? "0")! > 0 })
+        #expect(legs.rows.contains { $0[l("travel_mode")] == "car" && Double($0[l("energy_mj")] ?? "0")! > 0 })
+        #expect(legs.rows.contains { $0[l("travel_mode")] == "train" && $0[l("energy_mj")] == nil && $0[l("co2e_g")] != nil })
         print("legs without a factor (bus, vehicle or no mode, with distance): \(legsWithout) of \(legs.rows.count)")
 
         // Each trip: the sum of its legs'; none where a leg has none.
         let trips = try CSVTable.read(path: folder.file("out/restricted/trips.csv"))
         let t = { (name: String) in trips.columns.firstIndex(of: name)! }
-        var tripTotal = 0.0
+        var tripTotal = 0.0, tripEnergy = 0.0
         for row in trips.rows {
+            let energy = row[t("energy_mj")].flatMap(Double.init)
+            let legsEnergy = try #require(legEnergy[row[t("trip_id")]!])
+            #expect((energy == nil) == legsEnergy.missing, "\(row)")
+            if let energy {
+                #expect(abs(energy - legsEnergy.sum) <= 0.0005 * Double(Int(row[t("legs")]!)!) + 1e-9, "\(row)")
+                tripEnergy += energy
+            }
             let grams = row[t("co2e_g")].flatMap(Double.init)
             let legs = try #require(legGrams[row[t("trip_id")]!])
             #expect((grams == nil) == legs.missing, "\(row)")
@@ -100,6 +124,16 @@ import Testing
         #expect((summary["factors"] as? String)?.hasPrefix("CO2e factors for FR 2025: A test city's own table") == true, "\(summary)")
         #expect((summary["factors"] as? String)?.contains("car 125.00 g/passenger-km (2024)") == true, "\(summary)")
         #expect(summary["trips_without_factor"] as? Int == Int(everyone[c("trips_without_factor")]!))
+        // Energy beside CO2e, the same way: `all` is every trip of known energy, zones add up to it.
+        func megajoules(_ rows: [[String?]]) -> Double { rows.reduce(0) { $0 + (Double($1[c("energy_mj")] ?? "") ?? 0) } }
+        if excluded == 0 { #expect(abs(Double(everyone[c("energy_mj")]!)! - tripEnergy) < 0.01) }
+        #expect(abs(megajoules(rows(mode: "all").filter { $0[c("home_zone_id")] != "all" }) - Double(everyone[c("energy_mj")]!)!) < 0.01)
+        #expect(summary["trips_without_energy"] as? Int == Int(everyone[c("trips_without_energy")]!))
+        #expect(
+            Int(everyone[c("trips_without_energy")]!)! > Int(everyone[c("trips_without_factor")]!)!,
+            "the train trips have CO2e but no energy")
+        #expect(abs((summary["energy_mj"] as? Double ?? -1) - Double(everyone[c("energy_mj")]!)!) < 0.01, "\(summary)")
+        #expect((summary["factors"] as? String)?.contains("and 2.000 MJ/passenger-km") == true, "\(summary)")
 
         // Per person and week: their CO2e over their valid days, times 7.
         let persons = try CSVTable.read(path: folder.file("out/restricted/person_co2e.csv"))
@@ -108,6 +142,9 @@ import Testing
         for row in persons.rows {
             let (kg, days) = (Double(row[p("co2e_kg")]!)!, Double(row[p("valid_days")]!)!)
             if days > 0 { #expect(abs(Double(row[p("co2e_kg_per_week")]!)! - kg / days * 7) < 0.002, "\(row)") }
+            if days > 0, let energy = row[p("energy_mj")].flatMap(Double.init) {
+                #expect(abs(Double(row[p("energy_mj_per_week")]!)! - energy / days * 7) < 0.002, "\(row)")
+            }
         }
         #expect(abs(persons.rows.reduce(0) { $0 + Double($1[p("co2e_kg")]!)! } - Double(everyone[c("co2e_kg")]!)!) < 0.01)
 
@@ -118,6 +155,7 @@ import Testing
                 || report.contains("Factors for FR 2025: A test city's own table"))
         #expect(report.contains(">year</th>") && report.contains("of the local year it started in"))
         #expect(report.contains("test car") && report.contains("125.00"))
+        #expect(report.contains("MJ per passenger-km") && report.contains("MJ per person-day"))
     }
 
     @Test func otherNumbersUnderTheDefaultsNameAreRefused() throws {

@@ -62,16 +62,24 @@ extension ReportPage {
         let table = try OutputSchema.co2e.read(in: folder)
         let column = OutputSchema.co2e.index
         let weighted = table.rows.contains { $0[column("co2e_kg_weighted")] != nil }
+        let energy = table.rows.contains { $0[column("energy_mj")] != nil }
         func row(_ row: [String?], first: String) -> [String] {
             [
                 first, row[column("trips")] ?? "", row[column("persons")] ?? "",
                 HTML.number((row[column("distance_m")].flatMap(Double.init) ?? 0) / 1000, 1), row[column("co2e_kg")] ?? "",
                 row[column("co2e_g_per_person_day")] ?? "–", row[column("trips_without_factor")] ?? ""
             ] + (weighted ? [row[column("co2e_kg_weighted")] ?? ""] : [])
+                + (energy
+                    ? [
+                        row[column("energy_mj")] ?? "–", row[column("energy_mj_per_person_day")] ?? "–",
+                        row[column("trips_without_energy")] ?? ""
+                    ]
+                        + (weighted ? [row[column("energy_mj_weighted")] ?? "–"] : []) : [])
         }
         let header =
             ["trips", "persons", "km", "kg CO2e", "g CO2e per person-day", "trips without a factor"]
             + (weighted ? ["kg CO2e per average day (weighted)"] : [])
+            + (energy ? ["MJ", "MJ per person-day", "trips without energy"] + (weighted ? ["MJ per average day (weighted)"] : []) : [])
         let modes = table.rows.filter { $0[column("home_zone_id")] == CO2eTable.all }.map {
             row($0, first: $0[column("travel_mode")] ?? "")
         }
@@ -85,7 +93,10 @@ extension ReportPage {
             + "to its main mode), from the factors below; a trip with a leg known only as a vehicle, or of no mode, has none: no "
             + "factor is guessed for it. Per person-day divides by the valid person-days of every person counted. "
             + (weighted ? "Weighted: expanded to the population's average day (person_weights.csv). " : "Not weighted: give --population. ")
-            + "A row fewer than k = \(published.minimumPersons) persons made, and whatever would give it away, is left out (co2e.csv).</p>"
+            + "A row fewer than k = \(published.minimumPersons) persons made, and whatever would give it away, is left out (co2e.csv). "
+            + (energy
+                ? "Energy is final energy in operation (the fuel or electricity used), from the factors' megajoules_per_km.</p>"
+                : "No energy is shown: the factors give no megajoules_per_km (docs/planning.md).</p>")
             + (published.co2eLine.map { "<p class=\"note\">\(HTML.escape($0)).</p>" } ?? "")
             + HTML.table(["mode"] + header, modes, numeric: Set(1...header.count))
         if !zones.isEmpty {
@@ -96,23 +107,31 @@ extension ReportPage {
         if let factors {
             html +=
                 "<p class=\"note\">Factors for \(HTML.escape(factors.country)) \(factors.year): \(HTML.escape(factors.source)) "
-                + "(planning.emission_factors). A mode with no factor here has no CO2e."
+                + "(planning.emission_factors). A mode with no factor here has no CO2e"
+                + (factors.givesEnergy ? ", and one without MJ no energy." : ".")
                 + (factors.spansYears
                     ? " A leg takes its mode's factor of the local year it started in, else of the latest year before it, else of the earliest after it."
                     : "") + "</p>"
-                + HTML.table(
-                    ["mode"] + (factors.spansYears ? ["year"] : []) + ["g CO2e per passenger-km", "as given", "source"],
-                    factors.factors.map { factor in
-                        [factor.mode.rawValue] + (factors.spansYears ? [String(factors.year(of: factor))] : []) + [
-                            HTML.number(factor.gramsPerPassengerKm, 2),
-                            factor.per == .vehicle
-                                ? HTML.number(factor.gramsPerKm, 2) + " g per vehicle-km ÷ " + HTML.number(factor.occupancy, 2) + " persons"
-                                : HTML.number(factor.gramsPerKm, 2) + " g per passenger-km",
-                            factor.source
-                        ]
-                    }, numeric: factors.spansYears ? [1, 2] : [1])
+                + Self.factorTable(factors)
         }
         return html
+    }
+
+    /// The factors, a row each: per passenger-km, as given, and the source.
+    static func factorTable(_ factors: EmissionFactors) -> String {
+        let header =
+            ["mode"] + (factors.spansYears ? ["year"] : []) + ["g CO2e per passenger-km"]
+            + (factors.givesEnergy ? ["MJ per passenger-km"] : []) + ["as given", "source"]
+        let rows = factors.factors.map { factor -> [String] in
+            let given = HTML.number(factor.gramsPerKm, 2) + (factor.megajoulesPerKm.map { " g and " + HTML.number($0, 3) + " MJ" } ?? " g")
+            let basis = factor.per == .vehicle ? " per vehicle-km ÷ " + HTML.number(factor.occupancy, 2) + " persons" : " per passenger-km"
+            var row = [factor.mode.rawValue]
+            if factors.spansYears { row.append(String(factors.year(of: factor))) }
+            row.append(HTML.number(factor.gramsPerPassengerKm, 2))
+            if factors.givesEnergy { row.append(factor.megajoulesPerPassengerKm.map { HTML.number($0, 3) } ?? "–") }
+            return row + [given + basis, factor.source]
+        }
+        return HTML.table(header, rows, numeric: Set(1...(1 + (factors.spansYears ? 1 : 0) + (factors.givesEnergy ? 1 : 0))))
     }
 
     /// The whole day's published zone pairs as desire lines between zone centres (weighted trips

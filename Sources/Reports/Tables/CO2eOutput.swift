@@ -18,10 +18,17 @@ public struct CO2eOutput {
         public var co2eKg = 0.0, trips = 0, tripsWithoutFactor = 0
         /// The same expanded to the population's average day; null without weights.
         @NullEncodable public var co2eKgWeighted: Double?
+        /// The final energy of the trips that have one, megajoules (null where the factors give
+        /// no energy), and the trips without one.
+        @NullEncodable public var energyMJ: Double?
+        public var tripsWithoutEnergy = 0
+        /// The same expanded to the population's average day; null without weights or energy.
+        @NullEncodable public var energyMJWeighted: Double?
         enum CodingKeys: String, CodingKey {
             case factors, rows, suppressedPrimary = "suppressed_primary", suppressedComplementary = "suppressed_complementary"
             case minimumPersons = "k", co2eKg = "co2e_kg", trips, tripsWithoutFactor = "trips_without_factor"
-            case co2eKgWeighted = "co2e_kg_weighted"
+            case co2eKgWeighted = "co2e_kg_weighted", energyMJ = "energy_mj", tripsWithoutEnergy = "trips_without_energy"
+            case energyMJWeighted = "energy_mj_weighted"
         }
     }
 
@@ -41,6 +48,7 @@ public struct CO2eOutput {
         }
         let table = CO2eTable(
             trips, validDays: sample.validDays, homeZones: homeZones, zeroModes: CO2eTable.zeroModes(of: trips, factors: factors),
+            zeroEnergyModes: factors.givesEnergy ? CO2eTable.zeroEnergyModes(of: trips, factors: factors) : nil,
             minimumPersons: minimumPersons)
         let names = Dictionary(layer?.zones.map { ($0.id, $0.name) } ?? [], uniquingKeysWith: { first, _ in first })
         var csv = CSVWriter(columns: OutputSchema.co2e.names)
@@ -49,17 +57,23 @@ public struct CO2eOutput {
                 row.zone, names[row.zone] ?? row.zone, row.mode, String(row.persons), String(row.trips),
                 String(format: "%.1f", row.distanceMeters), String(format: "%.3f", row.co2eGrams / 1000), String(row.tripsWithoutFactor),
                 String(row.personDays), row.personDays > 0 ? String(format: "%.1f", row.co2eGrams / Double(row.personDays)) : nil,
-                row.weightedGrams.map { String(format: "%.3f", $0 / 1000) }
+                row.weightedGrams.map { String(format: "%.3f", $0 / 1000) },
+                row.energyMegajoules.map { String(format: "%.3f", $0) }, String(row.tripsWithoutEnergy),
+                row.personDays > 0 ? row.energyMegajoules.map { String(format: "%.3f", $0 / Double(row.personDays)) } : nil,
+                row.weightedMegajoules.map { String(format: "%.3f", $0) }
             ])
         }
         try csv.write(to: OutputLayout.path(fileName, in: outputFolder))
         try personCSV(sample).write(to: OutputLayout.path(personFileName, in: outputFolder))
-        let known = trips.compactMap(\.co2eGrams)
+        let known = trips.compactMap(\.co2eGrams), energy = trips.compactMap(\.energyMegajoules)
         return Summary(
             factors: factors.text, rows: table.rows.count, suppressedPrimary: table.suppressedPrimary,
             suppressedComplementary: table.suppressedComplementary, minimumPersons: minimumPersons, co2eKg: known.reduce(0, +) / 1000,
             trips: trips.count, tripsWithoutFactor: trips.count - known.count,
-            co2eKgWeighted: weights.map { _ in trips.reduce(0) { $0 + ($1.co2eGrams ?? 0) * ($1.dailyWeight ?? 0) } / 1000 })
+            co2eKgWeighted: weights.map { _ in trips.reduce(0) { $0 + ($1.co2eGrams ?? 0) * ($1.dailyWeight ?? 0) } / 1000 },
+            energyMJ: energy.isEmpty ? nil : energy.reduce(0, +), tripsWithoutEnergy: trips.count - energy.count,
+            energyMJWeighted: energy.isEmpty
+                ? nil : weights.map { _ in trips.reduce(0) { $0 + ($1.energyMegajoules ?? 0) * ($1.dailyWeight ?? 0) } })
     }
 
     /// A row per person with valid person-days or trips, by name.
@@ -69,7 +83,9 @@ public struct CO2eOutput {
             csv.append([
                 row.person, String(row.validDays), String(row.trips), String(format: "%.1f", row.distanceMeters),
                 String(format: "%.3f", row.co2eGrams / 1000), String(row.tripsWithoutFactor),
-                row.weeklyGrams.map { String(format: "%.3f", $0 / 1000) }
+                row.weeklyGrams.map { String(format: "%.3f", $0 / 1000) },
+                row.energyMegajoules.map { String(format: "%.3f", $0) }, String(row.tripsWithoutEnergy),
+                row.weeklyMegajoules.map { String(format: "%.3f", $0) }
             ])
         }
         return csv
@@ -81,6 +97,11 @@ public struct CO2eOutput {
                 ? "; \(s.tripsWithoutFactor) trip\(s.tripsWithoutFactor == 1 ? " has" : "s have") none (a vehicle or unknown leg: no factor is guessed for them)"
                 : "")
             + (s.co2eKgWeighted.map { String(format: "; %.1f kg on the population's average day (weighted)", $0) } ?? "")
+            + (s.energyMJ.map { energy in
+                String(format: "; energy: %.1f MJ from %d trips", energy, s.trips - s.tripsWithoutEnergy)
+                    + (s.tripsWithoutEnergy > 0 ? " (\(s.tripsWithoutEnergy) without an energy factor)" : "")
+                    + (s.energyMJWeighted.map { String(format: ", %.1f MJ on the population's average day (weighted)", $0) } ?? "")
+            } ?? "; no energy counted (the factors give no megajoules_per_km)")
             + "; \(s.rows) rows of co2e.csv published, \(s.suppressedPrimary) made by fewer than k = \(s.minimumPersons) persons left out and \(s.suppressedComplementary) more so that those cannot be worked out by subtraction"
     }
 }

@@ -48,6 +48,8 @@ public struct OutputSchema: Sendable {
             let suffixes: [(String, String)] = [
                 ("co2e_g", "g CO2e"), ("co2e_kg", "kg CO2e"), ("co2e_g_per_person_day", "g CO2e per person-day"),
                 ("co2e_kg_weighted", "kg CO2e per average day"), ("co2e_kg_per_week", "kg CO2e per week"),
+                ("energy_mj", "MJ"), ("energy_mj_per_person_day", "MJ per person-day"), ("energy_mj_weighted", "MJ per average day"),
+                ("energy_mj_per_week", "MJ per week"),
                 ("_unix_s", "s since 1970-01-01 UTC"), ("_mps175", "m/s^1.75"), ("_mps3", "m/s³"), ("_mps2", "m/s²"), ("_mps", "m/s"),
                 ("_radps", "rad/s"), ("_deg_per_s", "degrees/s"), ("_per_h", "1/h"), ("_deg", "degrees"), ("_hz", "Hz"), ("_db", "dB"),
                 ("_db_mean", "dB"), ("_s", "s"), ("_m", "m"), ("_h", "h"),
@@ -126,7 +128,7 @@ public struct OutputSchema: Sendable {
     public static let triplegs = OutputSchema(
         "triplegs.csv", "Each leg between staypoints, with its mode and the evidence for it.",
         "tripleg_id integer, trip_id integer, device text, \(interval), duration_s real, distance_m real, speed_mps real, travel_mode text, "
-            + "mode_source text, mode_note text, co2e_g real, fixes integer, previous_staypoint_id integer, next_staypoint_id integer, imu_share real, imu_mode text, "
+            + "mode_source text, mode_note text, co2e_g real, energy_mj real, fixes integer, previous_staypoint_id integer, next_staypoint_id integer, imu_share real, imu_mode text, "
             + "imu_mode_share real",
         columns(gpsLegModes.map { "gps_p_\($0.rawValue)" }, .real)
             + OutputSchema(
@@ -138,7 +140,7 @@ public struct OutputSchema: Sendable {
 
     public static let trips = OutputSchema(
         "trips.csv", "Each trip between two activities, with its legs' modes.",
-        "trip_id integer, device text, \(interval), duration_s real, distance_m real, main_mode text, legs integer, leg_modes text, co2e_g real, "
+        "trip_id integer, device text, \(interval), duration_s real, distance_m real, main_mode text, legs integer, leg_modes text, co2e_g real, energy_mj real, "
             + "origin_staypoint_id integer, destination_staypoint_id integer, origin_location_id integer, destination_location_id integer, "
             + "origin_geofence_id text, origin_geofence_name text, destination_geofence_id text, destination_geofence_name text, "
             + "origin_purpose text, destination_purpose text, trip_purpose text")
@@ -184,14 +186,16 @@ public struct OutputSchema: Sendable {
 
     public static let co2e = OutputSchema(
         "co2e.csv",
-        "CO2e of the trips of valid person-days per home zone (with --zones; `all` is every person, `(no zone)` those whose home is in none) and main mode (`all` is every mode), from the factors of planning.emission_factors (the UK's DESNZ 2025 by default; the report names them): trips, distance and CO2e, per valid person-day of the zone's residents and, with --population, expanded to the population's average day. A trip's CO2e is its legs' and counts to its main mode; a trip with a `vehicle` or unknown leg has none and is counted in trips_without_factor. A row fewer than k persons made (unweighted), and any row that would give it away by subtraction, is left out.",
+        "CO2e of the trips of valid person-days per home zone (with --zones; `all` is every person, `(no zone)` those whose home is in none) and main mode (`all` is every mode), from the factors of planning.emission_factors (the UK's DESNZ 2025 by default; the report names them): trips, distance and CO2e, per valid person-day of the zone's residents and, with --population, expanded to the population's average day. A trip's CO2e is its legs' and counts to its main mode; a trip with a `vehicle` or unknown leg has none and is counted in trips_without_factor. The same for final energy in MJ where the table gives energy factors (megajoules_per_km; the default gives none, so the energy columns are empty). A row fewer than k persons made (unweighted), and any row that would give it away by subtraction, is left out.",
         "home_zone_id text, home_zone_name text, travel_mode text, persons integer, trips integer, distance_m real, co2e_kg real, trips_without_factor integer, "
-            + "person_days integer, co2e_g_per_person_day real, co2e_kg_weighted real")
+            + "person_days integer, co2e_g_per_person_day real, co2e_kg_weighted real, energy_mj real, trips_without_energy integer, "
+            + "energy_mj_per_person_day real, energy_mj_weighted real")
 
     public static let personCO2e = OutputSchema(
         "person_co2e.csv",
-        "Per person: the trips of their valid person-days, their distance and CO2e (planning.emission_factors), and the CO2e per week (per valid person-day times 7); trips with a `vehicle` or unknown leg have none and are counted.",
-        "person text, valid_days integer, trips integer, distance_m real, co2e_kg real, trips_without_factor integer, co2e_kg_per_week real"
+        "Per person: the trips of their valid person-days, their distance and CO2e (planning.emission_factors), and the CO2e per week (per valid person-day times 7); trips with a `vehicle` or unknown leg have none and are counted. The same for final energy in MJ where the table gives energy factors.",
+        "person text, valid_days integer, trips integer, distance_m real, co2e_kg real, trips_without_factor integer, co2e_kg_per_week real, "
+            + "energy_mj real, trips_without_energy integer, energy_mj_per_week real"
     )
 
     public static let modalSplit = OutputSchema(

@@ -57,7 +57,7 @@ public struct PlanningSample: Sendable {
                     destination: row[trip("destination_staypoint_id")].flatMap { places[$0] },
                     durationSeconds: row[trip("duration_s")].flatMap(Double.init) ?? 0,
                     distanceMeters: row[trip("distance_m")].flatMap(Double.init) ?? 0, mainMode: row[trip("main_mode")] ?? unknownModeName,
-                    co2eGrams: row[trip("co2e_g")].flatMap(Double.init)))
+                    co2eGrams: row[trip("co2e_g")].flatMap(Double.init), energyMegajoules: row[trip("energy_mj")].flatMap(Double.init)))
         }
         if seen.isEmpty { for trip in sample.trips { sample.validDays[trip.person] = 1 } } // no person-days: every trip counts
         if FileManager.default.fileExists(atPath: (restricted as NSString).appendingPathComponent(OutputSchema.locations.file)) {

@@ -181,6 +181,10 @@ public struct TripTables {
                                 mode: leg.mode, distanceMeters: leg.distanceMeters,
                                 year: calendars.device(leg.device).year(leg.startSeconds)
                             ).map { Self.number($0, 1) },
+                            emissionFactors.megajoules(
+                                mode: leg.mode, distanceMeters: leg.distanceMeters,
+                                year: calendars.device(leg.device).year(leg.startSeconds)
+                            ).map { Self.number($0, 3) },
                             String(leg.fixCount),
                             Self.id(leg.previousStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                             Self.id(leg.nextStaypoint.map { ids.staypoint(deviceIndex, $0) })
@@ -233,6 +237,8 @@ public struct TripTables {
                             String(trip.legs.count), legModes,
                             emissionFactors.grams(of: trip, legs: device.triplegs) { calendars.device(trip.device).year($0) }
                                 .map { Self.number($0, 1) },
+                            emissionFactors.megajoules(of: trip, legs: device.triplegs) { calendars.device(trip.device).year($0) }
+                                .map { Self.number($0, 3) },
                             Self.id(trip.originStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                             Self.id(trip.destinationStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                             Self.id(trip.originStaypoint.flatMap { device.staypoints[$0].location }.map(TripIdentifiers.location)),

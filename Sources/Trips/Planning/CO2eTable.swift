@@ -17,6 +17,11 @@ import MobilityCore
 /// `all` row): the audit of `CellSuppression`. A mode whose factor is 0 or missing (walking,
 /// cycling, `vehicle`) has a CO2e anyone can guess as 0, so its rows count as known: a zone's
 /// other modes' CO2e adds up to its `all` row without them: a second audit holds that relation.
+///
+/// Final energy (`PlanningTrip.energyMegajoules`, where the factors give it) is counted the same
+/// way beside CO2e, with its own trips without a factor, and its own audit over the modes that
+/// use energy (`EmissionFactors.usesNoEnergy`). A row with no trip of known energy has none
+/// (empty, not 0): the factors gave no energy for its modes.
 public struct CO2eTable: Sendable {
     /// The name of every person's zone, and of every trip's mode.
     public static let all = "all"
@@ -38,6 +43,12 @@ public struct CO2eTable: Sendable {
         /// The row's trips' CO2e expanded to the population's average day (each trip times its
         /// person's daily weight), grams; nil without weights.
         public var weightedGrams: Double?
+        /// Final energy of the row's trips that have one, megajoules; nil where none has.
+        public var energyMegajoules: Double?
+        public var tripsWithoutEnergy: Int
+        /// The row's trips' energy expanded to the population's average day; nil without
+        /// weights or energy.
+        public var weightedMegajoules: Double?
     }
 
     public var rows: [Row]
@@ -48,8 +59,13 @@ public struct CO2eTable: Sendable {
         public var person: String
         public var validDays: Int, trips: Int, tripsWithoutFactor: Int
         public var distanceMeters: Double, co2eGrams: Double
+        /// Final energy of the trips that have one, megajoules; nil where none has.
+        public var energyMegajoules: Double?
+        public var tripsWithoutEnergy: Int
         /// CO2e per week: per valid person-day times 7; nil without a valid day.
         public var weeklyGrams: Double? { validDays > 0 ? co2eGrams / Double(validDays) * 7 : nil }
+        /// Energy per week, the same way; nil without a valid day or energy.
+        public var weeklyMegajoules: Double? { validDays > 0 ? energyMegajoules.map { $0 / Double(validDays) * 7 } : nil }
     }
 
     /// A row per person with valid person-days or trips, by name.
@@ -58,10 +74,12 @@ public struct CO2eTable: Sendable {
         for trip in trips { byPerson[trip.person, default: []].append(trip) }
         return Set(validDays.keys).union(byPerson.keys).sorted().map { person in
             let mine = byPerson[person] ?? []
+            let energy = mine.compactMap(\.energyMegajoules)
             return PersonRow(
                 person: person, validDays: validDays[person] ?? 0, trips: mine.count,
                 tripsWithoutFactor: mine.filter { $0.co2eGrams == nil }.count,
-                distanceMeters: mine.reduce(0) { $0 + $1.distanceMeters }, co2eGrams: mine.compactMap(\.co2eGrams).reduce(0, +))
+                distanceMeters: mine.reduce(0) { $0 + $1.distanceMeters }, co2eGrams: mine.compactMap(\.co2eGrams).reduce(0, +),
+                energyMegajoules: energy.isEmpty ? nil : energy.reduce(0, +), tripsWithoutEnergy: mine.count - energy.count)
         }
     }
 
@@ -69,14 +87,23 @@ public struct CO2eTable: Sendable {
     public static func zeroModes(of trips: [PlanningTrip], factors: EmissionFactors) -> Set<String> {
         Set(trips.map(\.mainMode)).filter { name in factors.emitsNothing(Mode(rawValue: name)) }
     }
+
+    /// The main modes among `trips` that count no energy by `factors`: 0 or none in every row.
+    public static func zeroEnergyModes(of trips: [PlanningTrip], factors: EmissionFactors) -> Set<String> {
+        Set(trips.map(\.mainMode)).filter { name in factors.usesNoEnergy(Mode(rawValue: name)) }
+    }
     public private(set) var suppressedPrimary = 0, suppressedComplementary = 0
 
     /// `homeZones`: each person's home zone id; nil where no layer was given (one zone, `all`).
     /// `validDays`: each person's valid person-days.
-    /// `zeroModes`: the modes whose trips emit nothing by the factors (`zeroModes(of:factors:)`).
+    /// `zeroModes`: the modes whose trips emit nothing by the factors (`zeroModes(of:factors:)`);
+    /// `zeroEnergyModes`: those that count no energy (`zeroEnergyModes(of:factors:)`; nil: the
+    /// same as `zeroModes`).
     public init(
-        _ trips: [PlanningTrip], validDays: [String: Int], homeZones: [String: String]?, zeroModes: Set<String> = [], minimumPersons: Int
+        _ trips: [PlanningTrip], validDays: [String: Int], homeZones: [String: String]?, zeroModes: Set<String> = [],
+        zeroEnergyModes: Set<String>? = nil, minimumPersons: Int
     ) {
+        let zeroEnergyModes = zeroEnergyModes ?? zeroModes
         self.minimumPersons = minimumPersons
         struct Key: Hashable { var zone: String, mode: String }
         func zones(of person: String) -> [String] {
@@ -103,16 +130,18 @@ public struct CO2eTable: Sendable {
         let cells = keys.indices.map {
             CellSuppression.Cell(publishable: true, sensitive: persons[$0] < minimumPersons, size: Double(groups[keys[$0]]!.count))
         }
-        // Two audits, one per measure: the counts (trips, persons, distance) add up over every
-        // mode; CO2e adds up over the modes that emit. Leaving out more never gives a cell away,
-        // so the union of what each leaves out holds for both.
+        // Three audits, one per measure: the counts (trips, persons, distance) add up over every
+        // mode; CO2e over the modes that emit, energy over those that use it. Leaving out more
+        // never gives a cell away, so the union of what each leaves out holds for all.
         var counts: [[(cell: Int, sign: Double)]] = [], co2e: [[(cell: Int, sign: Double)]] = []
+        var energy: [[(cell: Int, sign: Double)]] = []
         let zoneNames = Set(keys.map(\.zone)), modeNames = Set(keys.map(\.mode))
         for zone in zoneNames.sorted(by: { order($0) < order($1) }) {
             let total = (cell: index[Key(zone: zone, mode: Self.all)]!, sign: -1.0)
             let members = keys.filter { $0.zone == zone && $0.mode != Self.all }
             counts.append(members.map { (cell: index[$0]!, sign: 1.0) } + [total])
             co2e.append(members.filter { !zeroModes.contains($0.mode) }.map { (cell: index[$0]!, sign: 1.0) } + [total])
+            energy.append(members.filter { !zeroEnergyModes.contains($0.mode) }.map { (cell: index[$0]!, sign: 1.0) } + [total])
         }
         if homeZones != nil {
             for mode in modeNames.sorted(by: { order($0) < order($1) }) {
@@ -120,20 +149,26 @@ public struct CO2eTable: Sendable {
                 let relation = members + [(cell: index[Key(zone: Self.all, mode: mode)]!, sign: -1.0)]
                 counts.append(relation)
                 co2e.append(relation)
+                energy.append(relation)
             }
         }
         let hidden = CellSuppression(cells: cells, relations: counts).suppressed()
             .union(CellSuppression(cells: cells, relations: co2e).suppressed())
+            .union(zeroEnergyModes == zeroModes ? [] : CellSuppression(cells: cells, relations: energy).suppressed())
         for cell in hidden { if cells[cell].sensitive { suppressedPrimary += 1 } else { suppressedComplementary += 1 } }
         rows = keys.indices.filter { !hidden.contains($0) }.map { cell in
             let (key, members) = (keys[cell], groups[keys[cell]]!)
             let known = members.compactMap(\.co2eGrams)
+            let energy = members.compactMap(\.energyMegajoules)
+            let weighted = members.contains { $0.dailyWeight != nil }
             return Row(
                 zone: key.zone, mode: key.mode, persons: persons[cell], trips: members.count,
                 distanceMeters: members.reduce(0) { $0 + $1.distanceMeters }, co2eGrams: known.reduce(0, +),
                 tripsWithoutFactor: members.count - known.count, personDays: personDays[key.zone] ?? 0,
-                weightedGrams: members.contains { $0.dailyWeight != nil }
-                    ? members.reduce(0) { $0 + ($1.co2eGrams ?? 0) * ($1.dailyWeight ?? 0) } : nil)
+                weightedGrams: weighted ? members.reduce(0) { $0 + ($1.co2eGrams ?? 0) * ($1.dailyWeight ?? 0) } : nil,
+                energyMegajoules: energy.isEmpty ? nil : energy.reduce(0, +), tripsWithoutEnergy: members.count - energy.count,
+                weightedMegajoules: weighted && !energy.isEmpty
+                    ? members.reduce(0) { $0 + ($1.energyMegajoules ?? 0) * ($1.dailyWeight ?? 0) } : nil)
         }
     }
 }

@@ -15,6 +15,13 @@ import MobilityCore
 /// (by default the table's): a leg takes its mode's factor of the local year it started in,
 /// else of the latest year before it, else of the earliest after it (`factor(_:year:)`).
 ///
+/// A row may also give the energy its mode uses, `megajoulesPerKm` on the same basis (per
+/// passenger-km, or per vehicle-km shared among `occupancy`): a leg's `energy_mj` is then its
+/// distance times that (`megajoules(mode:distanceMeters:year:)`). It is final energy in
+/// operation (tank to wheel: the fuel or electricity the vehicle uses), as a national energy
+/// balance counts it. The default table gives none: DESNZ publishes no energy per passenger-km,
+/// and no number is guessed; a city gives its own (docs/planning.md names sources).
+///
 /// The default is the UK Government's *GHG Conversion Factors for Company Reporting 2025*
 /// (Department for Energy Security and Net Zero, June 2025; flat file "GHG Conversion Factor
 /// 2025", kg CO2e per unit, Open Government Licence v3.0), `Business travel- land`, `- air`
@@ -40,16 +47,23 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
         public var source: String
         /// The year the factor is for; nil: the table's `year`.
         public var year: Int?
+        /// Megajoules of final energy per kilometre of `per` (fuel or electricity the vehicle
+        /// uses); nil where the table gives none.
+        public var megajoulesPerKm: Double?
 
-        public init(mode: Mode, gramsPerKm: Double, per: Basis, occupancy: Double = 1, source: String, year: Int? = nil) {
+        public init(
+            mode: Mode, gramsPerKm: Double, per: Basis, occupancy: Double = 1, source: String, year: Int? = nil,
+            megajoulesPerKm: Double? = nil
+        ) {
             (self.mode, self.gramsPerKm, self.per, self.occupancy, self.source, self.year) = (
                 mode, gramsPerKm, per, occupancy, source, year
             )
+            self.megajoulesPerKm = megajoulesPerKm
         }
 
-        enum CodingKeys: String, CodingKey { case mode, gramsPerKm, per, occupancy, source, year }
+        enum CodingKeys: String, CodingKey { case mode, gramsPerKm, per, occupancy, source, year, megajoulesPerKm }
 
-        /// `occupancy` may be left out: 1; `year`: the table's.
+        /// `occupancy` may be left out: 1; `year`: the table's; `megajoulesPerKm`: none.
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             mode = try container.decode(Mode.self, forKey: .mode)
@@ -58,10 +72,14 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
             occupancy = try container.decodeIfPresent(Double.self, forKey: .occupancy) ?? 1
             source = try container.decode(String.self, forKey: .source)
             year = try container.decodeIfPresent(Int.self, forKey: .year)
+            megajoulesPerKm = try container.decodeIfPresent(Double.self, forKey: .megajoulesPerKm)
         }
 
         /// Grams of CO2e per kilometre the traveller travels.
         public var gramsPerPassengerKm: Double { per == .vehicle ? gramsPerKm / occupancy : gramsPerKm }
+
+        /// Megajoules per kilometre the traveller travels; nil where the row gives none.
+        public var megajoulesPerPassengerKm: Double? { megajoulesPerKm.map { per == .vehicle ? $0 / occupancy : $0 } }
     }
 
     /// ISO 3166-1 alpha-2 code of the country the factors are for.
@@ -107,12 +125,42 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
     /// Grams of CO2e of `trip`, the sum of its legs' (`legs`: its device's legs), each with the
     /// factor of `year(leg start)`; nil when a leg with distance has no factor.
     public func grams(of trip: Trip, legs: [Tripleg], year: (Double) -> Int? = { _ in nil }) -> Double? {
+        sum(over: trip, legs: legs) { grams(mode: $0.mode, distanceMeters: $0.distanceMeters, year: year($0.startSeconds)) }
+    }
+
+    /// Megajoules of final energy of `distanceMeters` travelled in `mode` in `year` (nil: the
+    /// table's), from the row `factor(_:year:)` picks; nil where that row gives no energy (or
+    /// there is none). Like `grams`, a leg without distance or `still` uses 0; but a table that
+    /// gives no energy at all gives none to any leg.
+    public func megajoules(mode: Mode?, distanceMeters: Double, year: Int? = nil) -> Double? {
+        guard givesEnergy else { return nil }
+        if mode == .still { return 0 } // no travel (a leg its person said was no trip)
+        guard let perKm = factor(mode, year: year)?.megajoulesPerPassengerKm else { return distanceMeters > 0 ? nil : 0 }
+        return perKm * distanceMeters / 1000
+    }
+
+    /// Megajoules of `trip`, the sum of its legs'; nil when a leg with distance has none.
+    public func megajoules(of trip: Trip, legs: [Tripleg], year: (Double) -> Int? = { _ in nil }) -> Double? {
+        sum(over: trip, legs: legs) { megajoules(mode: $0.mode, distanceMeters: $0.distanceMeters, year: year($0.startSeconds)) }
+    }
+
+    /// The sum of `value` over `trip`'s legs; nil as soon as one leg has none.
+    private func sum(over trip: Trip, legs: [Tripleg], _ value: (Tripleg) -> Double?) -> Double? {
         var sum = 0.0
-        for leg in trip.legs.map({ legs[$0] }) {
-            guard let grams = grams(mode: leg.mode, distanceMeters: leg.distanceMeters, year: year(leg.startSeconds)) else { return nil }
-            sum += grams
+        for index in trip.legs {
+            guard let part = value(legs[index]) else { return nil }
+            sum += part
         }
         return sum
+    }
+
+    /// Whether any row gives the energy of its mode.
+    public var givesEnergy: Bool { factors.contains { $0.megajoulesPerKm != nil } }
+
+    /// Whether `mode`'s trips count no energy in any year: every row gives 0 or none (or there
+    /// is no row): an energy anyone can guess as 0 (`CO2eTable`'s audit).
+    public func usesNoEnergy(_ mode: Mode?) -> Bool {
+        factors.filter { $0.mode == mode }.allSatisfy { ($0.megajoulesPerKm ?? 0) == 0 }
     }
 
     /// Whether any row names a year other than the table's.
@@ -126,7 +174,9 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
                     + (factor.year.map { $0 != year ? " (\($0))" : "" } ?? "")
                     + (factor.per == .vehicle
                         ? String(format: " (%.2f g/vehicle-km ÷ %.2g persons)", factor.gramsPerKm, factor.occupancy) : "")
+                    + (factor.megajoulesPerPassengerKm.map { String(format: " and %.3f MJ/passenger-km", $0) } ?? "")
             }.joined(separator: ", ")
+            + (givesEnergy ? "" : "; no energy factors (megajoules_per_km), so no energy is counted")
     }
 
     /// Why the table cannot be used, or nil.
@@ -140,6 +190,9 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
             guard (1900...2200).contains(year(of: factor)) else { return "\(factor.mode.rawValue): year \(year(of: factor)) is not a year" }
             guard factor.gramsPerKm.isFinite, factor.gramsPerKm >= 0 else {
                 return "\(factor.mode.rawValue): grams_per_km must be a number ≥ 0"
+            }
+            if let energy = factor.megajoulesPerKm, !(energy.isFinite && energy >= 0) {
+                return "\(factor.mode.rawValue): megajoules_per_km must be a number ≥ 0"
             }
             guard factor.occupancy.isFinite, factor.occupancy > 0 else { return "\(factor.mode.rawValue): occupancy must be > 0" }
             if factor.source.isEmpty { return "\(factor.mode.rawValue): source must not be empty (name the publication and table)" }

@@ -15,13 +15,16 @@ public struct PlanningTrip: Sendable {
     /// Its CO2e (the sum of its legs', `EmissionFactors`), grams; nil where a leg with distance
     /// has no factor.
     public var co2eGrams: Double?
+    /// Its final energy (the sum of its legs', `EmissionFactors`), megajoules; nil where a leg
+    /// with distance has no energy factor.
+    public var energyMegajoules: Double?
 
     public init(
         device: String, person: String, startSeconds: Double, origin: (latitude: Double, longitude: Double)?,
         destination: (latitude: Double, longitude: Double)?, durationSeconds: Double, distanceMeters: Double, mainMode: String,
-        dailyWeight: Double? = nil, co2eGrams: Double? = nil
+        dailyWeight: Double? = nil, co2eGrams: Double? = nil, energyMegajoules: Double? = nil
     ) {
-        (self.dailyWeight, self.co2eGrams) = (dailyWeight, co2eGrams)
+        (self.dailyWeight, self.co2eGrams, self.energyMegajoules) = (dailyWeight, co2eGrams, energyMegajoules)
         (self.device, self.person, self.startSeconds, self.origin, self.destination) = (device, person, startSeconds, origin, destination)
         (self.durationSeconds, self.distanceMeters, self.mainMode) = (durationSeconds, distanceMeters, mainMode)
     }
