@@ -62,7 +62,7 @@ public enum GPSLegDecision {
     /// the track is never copied.
     @discardableResult
     public static func apply(
-        _ model: GPSLegModel, windows: [WindowInfo], range: Range<Int>, fixes: TrackFixes, times: [Double]? = nil,
+        _ model: GPSLegModel, windows: some WindowTimeline, range: Range<Int>, fixes: TrackFixes, times: [Double]? = nil,
         prediction: inout ModePredictor.Prediction, deciding sources: Set<Decider> = [.rules],
         segmentation: [Mode]? = nil, features: LegFeatures = LegFeatures()
     ) -> Int {
@@ -74,7 +74,7 @@ public enum GPSLegDecision {
 
     /// `times`: the fixes' (in order); `addLeg` adds the leg of the fixes at a range of them to a table.
     private static func apply(
-        _ model: GPSLegModel, windows: [WindowInfo], range: Range<Int>, times: [Double],
+        _ model: GPSLegModel, windows: some WindowTimeline, range: Range<Int>, times: [Double],
         prediction: inout ModePredictor.Prediction, deciding sources: Set<Decider>, segmentation: [Mode]?,
         addLeg: (inout LegTable, Range<Int>, String, String) -> Bool
     ) -> Int {
@@ -85,12 +85,12 @@ public enum GPSLegDecision {
             guard movable(index) else { index += 1; continue }
             var end = index + 1
             while end < range.upperBound, movable(end), (rules[end] == .walk) == (rules[index] == .walk),
-                windows[end - 1].end.seconds(until: windows[end].start) <= maxGapSeconds
+                windows.end(at: end - 1).seconds(until: windows.start(at: end)) <= maxGapSeconds
             { end += 1 }
-            let lower = times.insertionIndex(of: windows[index].start.secondsSince1970)
-            let upper = times.insertionIndex(of: windows[end - 1].end.secondsSince1970.nextUp)
+            let lower = times.insertionIndex(of: windows.start(at: index).secondsSince1970)
+            let upper = times.insertionIndex(of: windows.end(at: end - 1).secondsSince1970.nextUp)
             var leg = LegTable()
-            if upper - lower >= 3, addLeg(&leg, lower..<upper, windows[index].trace, windows[index].device) {
+            if upper - lower >= 3, addLeg(&leg, lower..<upper, windows.trace(at: index), windows.device(at: index)) {
                 let mode = model.predict(leg)[0]
                 for window in index..<end {
                     prediction.modes[window] = mode

@@ -21,33 +21,34 @@ public enum GPSModeSpans {
         // The windows' features in pieces, each scored and let go: only the windows and their
         // class probabilities are kept for the smoothing over the whole track.
         let predictor = ModePredictor(model: nil)
-        var windows: [WindowInfo] = [], probabilities: [Double] = [], sources: [Decider] = []
+        // The windows by their spans alone (16 bytes each; as `WindowInfo`s, 72).
+        var windows = TraceWindows(trace: device, device: device), probabilities: [Double] = [], sources: [Decider] = []
         let extractor = WindowFeatureExtractor(parameters: window)
         // Reserved whole: grown by doubling, the windows alone held 113 MB at their last growth
-        // for a device's 640,000 windows (46 MB).
+        // for a device's 640,000 windows (46 MB as `WindowInfo`s, 10 MB as spans).
         let times = fixes.times // once for the windows, their bound and the legs
         let bound = extractor.gpsWindowBound(times: times)
         extractor.forEachGPSPiece(fixes, times: times, trace: device, device: device, maxWindows: piece) { table in
             let scored = predictor.scores(table)
-            if windows.isEmpty, table.count > 0 {
+            if windows.count == 0, table.count > 0 {
                 windows.reserveCapacity(bound)
                 sources.reserveCapacity(bound)
                 probabilities.reserveCapacity(bound * (scored.probabilities.count / table.count))
             }
-            windows += table.windows
+            windows.append(contentsOf: table.windows)
             probabilities += scored.probabilities
             sources += scored.sources
         }
-        guard !windows.isEmpty else { return [] }
+        guard windows.count > 0 else { return [] }
         var prediction = predictor.prediction(windows: windows, probabilities: probabilities, sources: sources)
         if let legModel {
             GPSLegDecision.apply(
                 legModel, windows: windows, range: 0..<windows.count, fixes: fixes, times: times, prediction: &prediction,
                 features: legFeatures)
         }
-        return windows.indices.map { index in
+        return (0..<windows.count).map { index in
             ModeSpan(
-                startSeconds: windows[index].start.secondsSince1970, endSeconds: windows[index].end.secondsSince1970,
+                startSeconds: windows.starts[index].secondsSince1970, endSeconds: windows.ends[index].secondsSince1970,
                 mode: prediction.modes[index],
                 source: prediction.sources[index] == .rules ? GPSLegDecision.rulesSource : prediction.sources[index])
         }

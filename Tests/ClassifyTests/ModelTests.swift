@@ -219,6 +219,29 @@ enum SyntheticWindows {
         let chains = ModeSmoother().chains(windows(10) + windows(10, start: 1000))
         #expect(chains.count == 2)
     }
+
+    /// A device's windows by their spans alone (`TraceWindows`, 16 bytes each) smooth exactly as
+    /// the same windows as `WindowInfo`s: over pauses, stops and flicker, with three classes.
+    @Test func windowsByTheirSpansAloneSmoothTheSame() {
+        var generator = SeededGenerator(seed: 7)
+        var infos: [WindowInfo] = [], start = 0.0, probabilities: [Double] = []
+        for _ in 0..<3_000 {
+            start += generator.nextUnit() < 0.01 ? 120 : 2.5 // now and then a pause that breaks the chain
+            let begin = Timestamp(secondsSince1970: start)
+            infos.append(WindowInfo(trace: "phone", device: "phone", start: begin, end: begin.adding(seconds: 5)))
+            let row = (0..<3).map { _ in generator.nextUnit() }
+            probabilities += row.map { $0 / row.reduce(0, +) }
+        }
+        var spans = TraceWindows(trace: "phone", device: "phone")
+        spans.append(contentsOf: Array(infos[..<1_234]))
+        spans.append(contentsOf: Array(infos[1_234...]))
+        #expect(spans.count == infos.count && spans.start(at: 2_000) == infos[2_000].start && spans.end(at: 17) == infos[17].end)
+        let smoother = ModeSmoother()
+        let expected = smoother.smooth(windows: infos, probabilities: probabilities, classes: 3, stillClass: 0)
+        #expect(Set(expected).count == 3, "the case exercises every class")
+        #expect(smoother.smooth(windows: spans, probabilities: probabilities, classes: 3, stillClass: 0) == expected)
+        #expect(smoother.chains(spans) == smoother.chains(infos) && smoother.chains(spans).count > 10)
+    }
 }
 
 @Suite struct CrossValidationTests {

@@ -75,7 +75,7 @@ public struct ModePredictor: Sendable {
 
     /// The prediction of `windows` from their scores (`scores(_:)`, in window order): the most
     /// probable class of each, then smoothing over them all.
-    public func prediction(windows: [WindowInfo], probabilities: [Double], sources: [Decider]) -> Prediction {
+    public func prediction(windows: some WindowTimeline, probabilities: [Double], sources: [Decider]) -> Prediction {
         let classes = self.classes, k = classes.count
         let raw = (0..<windows.count).map { index in
             classes[(0..<k).max { probabilities[index * k + $0] < probabilities[index * k + $1] }!]
@@ -87,7 +87,7 @@ public struct ModePredictor: Sendable {
 
     /// The modes of `prediction`'s windows smoothed by `smoother`, from its probabilities, so
     /// smoothing options can be compared without predicting again.
-    public func resmooth(_ prediction: Prediction, windows: [WindowInfo], with smoother: ModeSmoother) -> [Mode] {
+    public func resmooth(_ prediction: Prediction, windows: some WindowTimeline, with smoother: ModeSmoother) -> [Mode] {
         smoother.smooth(
             windows: windows, probabilities: prediction.probabilities, classes: prediction.classes.count,
             stillClass: prediction.classes.firstIndex(of: .still)

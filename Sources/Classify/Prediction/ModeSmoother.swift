@@ -50,7 +50,7 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
 
     /// The smoothed class index of every window (in table order); `stillClass`: the index of
     /// still, whose runs of `minimumStopSeconds` or more are kept.
-    public func smooth(windows: [WindowInfo], probabilities: [Double], classes: Int, stillClass: Int? = nil) -> [Int] {
+    public func smooth(windows: some WindowTimeline, probabilities: [Double], classes: Int, stillClass: Int? = nil) -> [Int] {
         var result = [Int](repeating: 0, count: windows.count)
         for chain in chains(windows) {
             let path = viterbi(chain, probabilities: probabilities, classes: classes)
@@ -65,23 +65,27 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
 
     /// Sets `path` to still over every run of windows whose most probable class is still and
     /// that lasts `minimumStopSeconds` or more.
-    private func keepStops(_ chain: [Int], path: inout [Int], windows: [WindowInfo], probabilities: [Double], classes k: Int, still: Int) {
+    private func keepStops(
+        _ chain: [Int], path: inout [Int], windows: some WindowTimeline, probabilities: [Double], classes k: Int, still: Int
+    ) {
         let raw = chain.map { index in (0..<k).max { probabilities[index * k + $0] < probabilities[index * k + $1] }! }
         for run in Self.segments(raw) where raw[run.lowerBound] == still {
-            let seconds = windows[chain[run.lowerBound]].start.seconds(until: windows[chain[run.upperBound - 1]].end)
+            let seconds = windows.start(at: chain[run.lowerBound]).seconds(until: windows.end(at: chain[run.upperBound - 1]))
             if seconds >= minimumStopSeconds { for position in run { path[position] = still } }
         }
     }
 
     /// Window indices grouped by trace and contiguous time, each in time order.
-    func chains(_ windows: [WindowInfo]) -> [[Int]] {
-        let order = windows.indices.sorted {
-            (windows[$0].trace, windows[$0].start.secondsSince1970) < (windows[$1].trace, windows[$1].start.secondsSince1970)
+    func chains(_ windows: some WindowTimeline) -> [[Int]] {
+        let order = (0..<windows.count).sorted {
+            (windows.trace(at: $0), windows.start(at: $0).secondsSince1970) < (
+                windows.trace(at: $1), windows.start(at: $1).secondsSince1970
+            )
         }
         var chains: [[Int]] = []
         for index in order {
-            if let last = chains.last?.last, windows[last].trace == windows[index].trace,
-                windows[last].start.seconds(until: windows[index].start) <= maxChainGapSeconds
+            if let last = chains.last?.last, windows.trace(at: last) == windows.trace(at: index),
+                windows.start(at: last).seconds(until: windows.start(at: index)) <= maxChainGapSeconds
             {
                 chains[chains.count - 1].append(index)
             } else {
@@ -119,13 +123,15 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
         return path
     }
 
-    private func mergeShortSegments(_ chain: [Int], path: [Int], windows: [WindowInfo], probabilities: [Double], classes k: Int) -> [Int] {
+    private func mergeShortSegments(
+        _ chain: [Int], path: [Int], windows: some WindowTimeline, probabilities: [Double], classes k: Int
+    ) -> [Int] {
         var path = path
         while true {
             let segments = Self.segments(path)
             guard segments.count > 1 else { return path }
             let duration = { (range: Range<Int>) in
-                windows[chain[range.lowerBound]].start.seconds(until: windows[chain[range.upperBound - 1]].end)
+                windows.start(at: chain[range.lowerBound]).seconds(until: windows.end(at: chain[range.upperBound - 1]))
             }
             guard
                 let shortest = segments.indices.filter({ duration(segments[$0]) < minimumSegmentSeconds })
