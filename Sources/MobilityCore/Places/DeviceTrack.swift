@@ -60,12 +60,20 @@ extension DeviceTrack {
     /// A GeoJSON LineString geometry through a range of fixes, coordinates to 1e-6 degree
     /// (about 0.1 m).
     public func lineStringGeoJSON(_ range: ClosedRange<Int>) -> String {
-        var text = #"{"type":"LineString","coordinates":["#
+        var text = ""
+        writeLineStringGeoJSON(range, to: &text)
+        return text
+    }
+
+    /// The same written to `output` point by point: a leg as long as a year's track is never
+    /// one string (`TripGeoJSON` streams it to its file).
+    public func writeLineStringGeoJSON(_ range: ClosedRange<Int>, to output: inout some TextOutputStream) {
+        output.write(#"{"type":"LineString","coordinates":["#)
         for index in range {
-            if index != range.lowerBound { text += "," }
-            text += "[" + Self.coordinate(points[index].longitudeDegrees) + "," + Self.coordinate(points[index].latitudeDegrees) + "]"
+            if index != range.lowerBound { output.write(",") }
+            output.write("[" + Self.coordinate(points[index].longitudeDegrees) + "," + Self.coordinate(points[index].latitudeDegrees) + "]")
         }
-        return text + "]}"
+        output.write("]}")
     }
 
     /// A leg by time's geometry: a LineString of no point (readers take it as none).

@@ -25,32 +25,45 @@ public struct TripGeoJSON {
         "train": "#6a1b9a", "vehicle": "#546e7a", "boat": "#00838f", "airplane": "#4e342e", unknownModeName: "#000000"
     ]
 
+    /// Writes the three files into `folder`, each feature as it is made: a leg's line is never
+    /// one string in memory (a year's continuous leg is 750 MB of text).
     public func write(to folder: String) throws {
-        let path = { (name: String) in URL(fileURLWithPath: (folder as NSString).appendingPathComponent(name)) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Data(staypoints().utf8).writeThroughPartial(to: path("staypoints.geojson"))
-        try Data(triplegs().utf8).writeThroughPartial(to: path("triplegs.geojson"))
-        try Data(dwells().utf8).writeThroughPartial(to: path("dwells.geojson"))
+        let writers: [(String, (inout PartialFileWriter) throws -> Void)] = [
+            ("staypoints.geojson", staypoints(to:)), ("triplegs.geojson", triplegs(to:)), ("dwells.geojson", dwells(to:))
+        ]
+        for (name, write) in writers {
+            var file = try PartialFileWriter(path: (folder as NSString).appendingPathComponent(name))
+            file.write(Self.collectionStart)
+            try write(&file)
+            file.write(Self.collectionEnd)
+            try file.finish()
+        }
     }
 
     static func point(_ latitude: Double, _ longitude: Double) -> String {
         String(format: #"{"type":"Point","coordinates":[%.6f,%.6f]}"#, longitude, latitude)
     }
 
-    static func feature(geometry: String, properties: [String: Any]) throws -> String {
+    static let collectionStart = #"{"type":"FeatureCollection","features":["#
+    static let collectionEnd = "]}\n"
+
+    /// Writes a feature, after the separator unless it is the collection's `first`: its
+    /// geometry as `geometry` writes it, then its properties.
+    static func feature(
+        to file: inout PartialFileWriter, first: Bool, properties: [String: Any], geometry: (inout PartialFileWriter) -> Void
+    ) throws {
         let cleaned = properties.compactMapValues { $0 is NSNull ? nil : $0 }
         let json = try JSONSerialization.data(withJSONObject: cleaned, options: [.sortedKeys])
-        return #"{"type":"Feature","geometry":"# + geometry + #","properties":"# + String(decoding: json, as: UTF8.self) + "}"
-    }
-
-    static func collection(_ features: [String]) -> String {
-        #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}\n"
+        file.write(first ? #"{"type":"Feature","geometry":"# : ",\n" + #"{"type":"Feature","geometry":"#)
+        geometry(&file)
+        file.write(#","properties":"# + String(decoding: json, as: UTF8.self) + "}")
     }
 
     static func iso(_ seconds: Double) -> String { ISO8601.formatMillis(Timestamp(secondsSince1970: seconds)) }
 
-    func staypoints() throws -> String {
-        var features: [String] = []
+    func staypoints(to file: inout PartialFileWriter) throws {
+        var first = true
         for (deviceIndex, device) in result.devices.enumerated() {
             for (index, stay) in device.staypoints.enumerated() {
                 var properties: [String: Any] = [
@@ -59,14 +72,16 @@ public struct TripGeoJSON {
                     "fixes": stay.fixCount, "is_activity": stay.isActivity
                 ]
                 if let location = stay.location { properties["location_id"] = TripIdentifiers.location(location) }
-                features.append(try Self.feature(geometry: Self.point(stay.latitudeDegrees, stay.longitudeDegrees), properties: properties))
+                try Self.feature(to: &file, first: first, properties: properties) {
+                    $0.write(Self.point(stay.latitudeDegrees, stay.longitudeDegrees))
+                }
+                first = false
             }
         }
-        return Self.collection(features)
     }
 
-    func triplegs() throws -> String {
-        var features: [String] = []
+    func triplegs(to file: inout PartialFileWriter) throws {
+        var first = true
         for (deviceIndex, device) in result.devices.enumerated() {
             for (index, leg) in device.triplegs.enumerated() {
                 let mode = leg.mode?.rawValue ?? unknownModeName
@@ -78,16 +93,20 @@ public struct TripGeoJSON {
                 ]
                 if let trip = leg.trip { properties["trip_id"] = ids.trip(deviceIndex, trip) }
                 // A leg by time has no position: a feature with a null geometry (RFC 7946 §3.2).
-                features.append(
-                    try Self.feature(
-                        geometry: leg.byTime ? "null" : device.track.lineStringGeoJSON(leg.firstFix...leg.lastFix), properties: properties))
+                try Self.feature(to: &file, first: first, properties: properties) { output in
+                    if leg.byTime {
+                        output.write("null")
+                    } else {
+                        device.track.writeLineStringGeoJSON(leg.firstFix...leg.lastFix, to: &output)
+                    }
+                }
+                first = false
             }
         }
-        return Self.collection(features)
     }
 
-    func dwells() throws -> String {
-        var features: [String] = []
+    func dwells(to file: inout PartialFileWriter) throws {
+        var first = true
         for (deviceIndex, device) in result.devices.enumerated() {
             for (index, dwell) in device.dwells.enumerated() {
                 let centre = dwell.center
@@ -98,10 +117,11 @@ public struct TripGeoJSON {
                     "started_at": Self.iso(dwell.entrySeconds), "finished_at": Self.iso(dwell.exitSeconds),
                     "duration_s": (dwell.durationSeconds * 10).rounded() / 10, "fixes": dwell.fixesUsed, "closed_by": dwell.closure.rawValue
                 ]
-                features.append(
-                    try Self.feature(geometry: Self.point(centre.latitudeDegrees, centre.longitudeDegrees), properties: properties))
+                try Self.feature(to: &file, first: first, properties: properties) {
+                    $0.write(Self.point(centre.latitudeDegrees, centre.longitudeDegrees))
+                }
+                first = false
             }
         }
-        return Self.collection(features)
     }
 }
