@@ -84,21 +84,20 @@ import Testing
         let trips = try CSVTable.read(path: folder.file("out/restricted/trips.csv"))
         let t = { (name: String) in trips.columns.firstIndex(of: name)! }
         var tripTotal = 0.0, tripEnergy = 0.0
+        /// The trip's `column`: its legs' sum (each rounded to `rounding`), none where a leg has none.
+        func sumOfLegs(_ row: [String?], _ column: String, _ legs: [String: (sum: Double, missing: Bool)], rounding: Double) throws
+            -> Double
+        {
+            let value = row[t(column)].flatMap(Double.init)
+            let sum = try #require(legs[row[t("trip_id")]!])
+            #expect((value == nil) == sum.missing, "\(column): \(row)")
+            guard let value else { return 0 }
+            #expect(abs(value - sum.sum) <= rounding * Double(Int(row[t("legs")]!)!) + 1e-9, "\(column): \(row)")
+            return value
+        }
         for row in trips.rows {
-            let energy = row[t("energy_mj")].flatMap(Double.init)
-            let legsEnergy = try #require(legEnergy[row[t("trip_id")]!])
-            #expect((energy == nil) == legsEnergy.missing, "\(row)")
-            if let energy {
-                #expect(abs(energy - legsEnergy.sum) <= 0.0005 * Double(Int(row[t("legs")]!)!) + 1e-9, "\(row)")
-                tripEnergy += energy
-            }
-            let grams = row[t("co2e_g")].flatMap(Double.init)
-            let legs = try #require(legGrams[row[t("trip_id")]!])
-            #expect((grams == nil) == legs.missing, "\(row)")
-            if let grams {
-                #expect(abs(grams - legs.sum) <= 0.05 * Double(Int(row[t("legs")]!)!) + 1e-9, "\(row)")
-                tripTotal += grams
-            }
+            tripEnergy += try sumOfLegs(row, "energy_mj", legEnergy, rounding: 0.0005)
+            tripTotal += try sumOfLegs(row, "co2e_g", legGrams, rounding: 0.05)
         }
 
         // co2e.csv (k = 1, so every row is published): `all` is every trip counted; zones and
