@@ -6,11 +6,16 @@ extension Data {
     /// write of the same file replaces. (Foundation's `.atomic` writes through a randomly named
     /// `.dat.nosync…` file that a killed run leaves in the output folder for good.)
     public func writeThroughPartial(to url: URL) throws {
-        let partial = url.path + ".partial"
-        try write(to: URL(fileURLWithPath: partial))
-        guard rename(partial, url.path) == 0 else {
+        try write(to: URL(fileURLWithPath: url.path + ".partial"))
+        try Self.movePartialIntoPlace(url.path)
+    }
+
+    /// Renames `<path>.partial` to `path` (also `PartialFileWriter.finish`).
+    static func movePartialIntoPlace(_ path: String) throws {
+        let partial = path + ".partial"
+        guard rename(partial, path) == 0 else {
             throw CocoaError(
-                .fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSLocalizedDescriptionKey: "cannot move \(partial) into place"])
+                .fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "cannot move \(partial) into place"])
         }
     }
 }

@@ -9,6 +9,8 @@ public final class PartialFileWriter: TextOutputStream {
     private let handle: FileHandle
     private var buffer: [UInt8] = []
     private var finished = false
+    /// A block write that failed, thrown by `finish()`.
+    private var failure: Error?
     /// Bytes held before they are written: 1 MiB.
     public static let blockBytes = 1 << 20
 
@@ -30,8 +32,6 @@ public final class PartialFileWriter: TextOutputStream {
         if buffer.count >= Self.blockBytes { flushBlock() }
     }
 
-    private var failure: Error?
-
     private func flushBlock() {
         guard failure == nil, !buffer.isEmpty else { return buffer.removeAll(keepingCapacity: true) }
         do { try handle.write(contentsOf: buffer) } catch { failure = error }
@@ -44,11 +44,7 @@ public final class PartialFileWriter: TextOutputStream {
         finished = true
         try handle.close()
         if let failure { throw failure }
-        let partial = path + ".partial"
-        guard rename(partial, path) == 0 else {
-            throw CocoaError(
-                .fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "cannot move \(partial) into place"])
-        }
+        try Data.movePartialIntoPlace(path)
     }
 
     deinit {
