@@ -155,6 +155,7 @@ import Testing
         #expect(report.contains(">year</th>") && report.contains("of the local year it started in"))
         #expect(report.contains("test car") && report.contains("125.00"))
         #expect(report.contains("MJ per passenger-km") && report.contains("MJ per person-day"))
+        #expect(report.contains("<h3>CO2e and energy</h3>"))
     }
 
     @Test func otherNumbersUnderTheDefaultsNameAreRefused() throws {

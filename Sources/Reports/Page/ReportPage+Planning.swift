@@ -89,7 +89,7 @@ extension ReportPage {
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let factors = published.co2eFactors.flatMap { try? decoder.decode(EmissionFactors.self, from: Data($0.utf8)) }
         var html =
-            "<h3>CO2e</h3><p class=\"note\">CO2e of the trips of valid person-days by main mode (a trip's CO2e is its legs' and counts "
+            "<h3>\(energy ? "CO2e and energy" : "CO2e")</h3><p class=\"note\">CO2e of the trips of valid person-days by main mode (a trip's CO2e is its legs' and counts "
             + "to its main mode), from the factors below; a trip with a leg known only as a vehicle, or of no mode, has none: no "
             + "factor is guessed for it. Per person-day divides by the valid person-days of every person counted. "
             + (weighted ? "Weighted: expanded to the population's average day (person_weights.csv). " : "Not weighted: give --population. ")
