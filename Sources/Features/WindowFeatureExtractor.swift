@@ -295,13 +295,14 @@ public struct WindowFeatureExtractor: Sendable {
         guard fixes.count >= 2 else { return }
         let times = fixes.map { $0.time!.secondsSince1970 }
         let gps = GPSFeatures()
+        let chords = gps.chords(fixes)
         let column = FeatureSchema.Channel.allCases.count * FeatureSchema.perChannelCount
         let half = (contextSeconds ?? gpsContextSeconds(times)) / 2
         for (index, window) in windows.enumerated() {
             let middle = (window.start.secondsSince1970 + window.end.secondsSince1970) / 2
             let lower = times.insertionIndex(of: middle - half)
             let upper = times.insertionIndex(of: middle + half + 1e-9)
-            gps.compute(fixes: fixes[lower..<upper], into: &values, at: index * FeatureTable.columns + column)
+            gps.compute(fixes: fixes[lower..<upper], chords: chords, into: &values, at: index * FeatureTable.columns + column)
         }
     }
 
