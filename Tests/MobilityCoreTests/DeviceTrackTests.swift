@@ -22,6 +22,28 @@ import Testing
         #expect(DeviceTrack(device: "d", points: sorted + sorted).points == sorted)
     }
 
+    /// A leg's LineString: each point as `[lon,lat]` to 6 decimals (`FixedPoint.text`), over a
+    /// leg longer than one block of bytes, with negative, tiny and rounding-to-zero coordinates.
+    @Test func lineStringsAreTheirPointsToSixDecimals() throws {
+        var g = SeededGenerator(seed: 3)
+        var points: [TrackPoint] = []
+        for index in 0..<12_000 {
+            let latitude: Double = g.uniform(-90...90) * (index % 7 == 0 ? 1e-7 : 1)
+            let longitude: Double = g.uniform(-180...180) * (index % 5 == 0 ? 1e-6 : 1)
+            points.append(TrackPoint(timeSeconds: Double(index), latitudeDegrees: latitude, longitudeDegrees: longitude))
+        }
+        let track = DeviceTrack(device: "d", points: points)
+        for range in [0...0, 3...9, 0...(points.count - 1), 4_000...11_999] {
+            let coordinates = track.points[range].map { (point: TrackPoint) -> String in
+                let longitude = FixedPoint.text(point.longitudeDegrees, digits: 6)
+                return "[" + longitude + "," + FixedPoint.text(point.latitudeDegrees, digits: 6) + "]"
+            }
+            let expected = #"{"type":"LineString","coordinates":["# + coordinates.joined(separator: ",") + "]}"
+            #expect(track.lineStringGeoJSON(range) == expected, "\(range)")
+        }
+        #expect(track.lineStringGeoJSON(0...(points.count - 1)).utf8.count > 200_000, "more than one block")
+    }
+
     @Test func trackFixesReadTheChosenPointsAsFixes() {
         let points = (0..<10).map { Self.point(Double($0), 48 + Double($0) / 100) }
         let fixes = TrackFixes(points, indices: [1, 4, 5, 9])
