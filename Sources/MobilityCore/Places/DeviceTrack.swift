@@ -61,6 +61,9 @@ extension DeviceTrack {
     /// (about 0.1 m).
     public func lineStringGeoJSON(_ range: ClosedRange<Int>) -> String {
         var text = ""
+        // Reserved once for the longest text a point can take (`,[-180.000000,-90.000000]`):
+        // grown by doubling, a year-long leg's text would hold its old and new buffers at once.
+        text.reserveCapacity(range.count * 25 + 64)
         writeLineStringGeoJSON(range, to: &text)
         return text
     }
