@@ -16,7 +16,7 @@ public enum DeviceModes {
         for stay in staypoints { for index in stay.firstFix..<stay.endFix { moving[index] = false } }
         // The moving fixes are read from the track as the GPS features need them (`TrackFixes`),
         // never copied whole: a device's track is the largest thing the trip stage holds.
-        let fixes = TrackFixes(track.points, indices: moving.indices.lazy.filter { moving[$0] })
+        let fixes = TrackFixes(track.points, where: moving)
         return ModeTimeline(layers: [stored, GPSModeSpans.spans(fixes, device: track.device, legModel: legModel, legFeatures: legFeatures)])
     }
 }

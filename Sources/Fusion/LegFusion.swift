@@ -170,7 +170,7 @@ public struct LegFusion: Sendable {
         (evidence.imuShare, evidence.imuMode, evidence.imuModeShare) = Self.imu(spans, from: leg.startSeconds, to: leg.endSeconds)
         if let legModel, leg.lastFix - leg.firstFix + 1 >= 3 {
             // Read from the track one fix at a time: a leg may be most of a long track.
-            let fixes = TrackFixes(track.points, indices: leg.firstFix...leg.lastFix)
+            let fixes = TrackFixes(track.points, range: leg.firstFix...leg.lastFix)
             var table = LegTable()
             if table.add(fixes[...], trace: track.device, device: track.device, features: legFeatures) {
                 let p = legModel.probabilities(table)

@@ -51,5 +51,11 @@ import Testing
         #expect(fixes[2] == PositionFix(points[5]) && fixes[2].accuracyMeters == 5)
         #expect(Array(fixes[1..<3]) == [PositionFix(points[4]), PositionFix(points[5])])
         #expect(Array(TrackFixes(points)) == points.map(PositionFix.init))
+        // By a flag per point, and by a range.
+        let flags = points.indices.map { [1, 4, 5, 9].contains($0) }
+        #expect(Array(TrackFixes(points, where: flags)) == Array(fixes) && TrackFixes(points, where: flags).times == [1, 4, 5, 9])
+        #expect(TrackFixes(points, where: flags.map { _ in false }).isEmpty)
+        #expect(Array(TrackFixes(points, range: 3...6)) == points[3...6].map(PositionFix.init))
+        #expect(TrackFixes(points, range: 9...9).times == [9])
     }
 }
