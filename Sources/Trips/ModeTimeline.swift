@@ -24,8 +24,14 @@ public struct ModeTimeline: Sendable {
     static func nearestCovering(_ spans: [ModeSpan], _ seconds: Double) -> ModeSpan? {
         guard !spans.isEmpty else { return nil }
         let low = spans.firstIndex(notBelow: seconds) { $0.midSeconds }
-        let candidates = [low - 1, low].filter { spans.indices.contains($0) }
-            .filter { spans[$0].startSeconds <= seconds && seconds <= spans[$0].endSeconds }
-        return candidates.min { abs(spans[$0].midSeconds - seconds) < abs(spans[$1].midSeconds - seconds) }.map { spans[$0] }
+        // Of the spans either side of `seconds` that cover it, the one whose middle is nearer
+        // (the earlier on a tie); two candidates, so no array is made per instant looked up.
+        var nearest: Int?
+        for index in (low - 1)...low where spans.indices.contains(index) {
+            guard spans[index].startSeconds <= seconds && seconds <= spans[index].endSeconds else { continue }
+            if let best = nearest, !(abs(spans[index].midSeconds - seconds) < abs(spans[best].midSeconds - seconds)) { continue }
+            nearest = index
+        }
+        return nearest.map { spans[$0] }
     }
 }
