@@ -46,6 +46,40 @@ import Trips
         return (track, modes)
     }
 
+    /// A device that stays at home, walks away and comes back to stay again: its home cell
+    /// counts every fix and both stays' rest, and the device and its person once.
+    @Test func aDeviceComingBackToACellCountsOnce() {
+        let start = 1_714_982_400.0
+        var points: [TrackPoint] = []
+        for minute in 0..<5 {
+            points.append(.init(timeSeconds: start + Double(minute) * 60, latitudeDegrees: 48.85, longitudeDegrees: 2.35))
+        }
+        for step in 1...10 { // 500 m north and back, a fix every 10 s
+            let away = Double(step <= 5 ? step : 10 - step) * 100 / 111_195
+            points.append(.init(timeSeconds: start + 240 + Double(step) * 10, latitudeDegrees: 48.85 + away, longitudeDegrees: 2.35))
+        }
+        for minute in 1...4 {
+            points.append(.init(timeSeconds: start + 340 + Double(minute) * 60, latitudeDegrees: 48.85, longitudeDegrees: 2.35))
+        }
+        let track = DeviceTrack(device: "a", points: points)
+        let modes = FixModes(
+            track: track, staypoints: [(start, start + 240), (start + 340, start + 580)], legs: [(start + 240, start + 340, .walk)])
+        var map = HeatMap(grid: HeatGrid(cellMeters: 100))
+        map.add(track, modes: modes, person: "ann")
+        let home = map.cells[map.grid.cell(latitudeDegrees: 48.85, longitudeDegrees: 2.35)]!
+        #expect(home.devices == 1 && home.persons == 1)
+        // 5 + 4 fixes at rest, the leg's last fix (back home), and any leg fix within the home cell.
+        let homeFixes = points.filter {
+            map.grid.cell(latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: 2.35)
+                == map.grid.cell(latitudeDegrees: 48.85, longitudeDegrees: 2.35)
+        }.count
+        #expect(home.fixes == homeFixes && homeFixes >= 10)
+        // Four steps at rest in each stay: 0–240 s, and 340–580 s from the fix back home.
+        #expect(abs(home.dwellSeconds - (4 * 60 + 4 * 60)) < 1e-6, "\(home.dwellSeconds)")
+        #expect(map.cells.values.map(\.fixes).reduce(0, +) == points.count)
+        #expect(map.cells.values.allSatisfy { $0.devices == 1 && $0.persons == 1 })
+    }
+
     @Test func countsFixesDevicesAndRestAndSuppressesRareCells() {
         var map = HeatMap(grid: HeatGrid(cellMeters: 100))
         let monday8 = 1_714_982_400.0 // 2024-05-06 08:00 UTC, a Monday

@@ -75,7 +75,7 @@ extension DeviceTrack {
         // The coordinates go out in blocks of bytes (`FixedPoint.append`, the same text as
         // `FixedPoint.text`): a String per coordinate cost about ten allocations a point.
         var block: [UInt8] = []
-        block.reserveCapacity(min(range.count * 26, Self.lineBlockBytes) + 64)
+        block.reserveCapacity(min(range.count * 25, Self.lineBlockBytes) + 64)
         for index in range {
             if index != range.lowerBound { block.append(UInt8(ascii: ",")) }
             block.append(UInt8(ascii: "["))
