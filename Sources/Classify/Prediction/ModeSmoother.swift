@@ -50,15 +50,19 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
 
     /// The smoothed class index of every window (in table order); `stillClass`: the index of
     /// still, whose runs of `minimumStopSeconds` or more are kept.
+    ///
+    /// The paths are held as one byte a window (a class index is below 256): as `Int`s, a
+    /// device's 640,000 windows took 5 MB per path, and three were alive at once.
     public func smooth(windows: some WindowTimeline, probabilities: [Double], classes: Int, stillClass: Int? = nil) -> [Int] {
+        precondition(classes < 256, "a class index must fit a byte")
         var result = [Int](repeating: 0, count: windows.count)
         for chain in chains(windows) {
-            let path = viterbi(chain, probabilities: probabilities, classes: classes)
-            var merged = mergeShortSegments(chain, path: path, windows: windows, probabilities: probabilities, classes: classes)
+            var path = viterbi(chain, probabilities: probabilities, classes: classes)
+            mergeShortSegments(chain, path: &path, windows: windows, probabilities: probabilities, classes: classes)
             if let stillClass {
-                keepStops(chain, path: &merged, windows: windows, probabilities: probabilities, classes: classes, still: stillClass)
+                keepStops(chain, path: &path, windows: windows, probabilities: probabilities, classes: classes, still: UInt8(stillClass))
             }
-            for (position, index) in chain.enumerated() { result[index] = merged[position] }
+            for (position, index) in chain.enumerated() { result[index] = Int(path[position]) }
         }
         return result
     }
@@ -66,9 +70,9 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
     /// Sets `path` to still over every run of windows whose most probable class is still and
     /// that lasts `minimumStopSeconds` or more.
     private func keepStops(
-        _ chain: [Int], path: inout [Int], windows: some WindowTimeline, probabilities: [Double], classes k: Int, still: Int
+        _ chain: [Int], path: inout [UInt8], windows: some WindowTimeline, probabilities: [Double], classes k: Int, still: UInt8
     ) {
-        let raw = chain.map { index in (0..<k).max { probabilities[index * k + $0] < probabilities[index * k + $1] }! }
+        let raw = chain.map { index in UInt8((0..<k).max { probabilities[index * k + $0] < probabilities[index * k + $1] }!) }
         for run in Self.segments(raw) where raw[run.lowerBound] == still {
             let seconds = windows.start(at: chain[run.lowerBound]).seconds(until: windows.end(at: chain[run.upperBound - 1]))
             if seconds >= minimumStopSeconds { for position in run { path[position] = still } }
@@ -76,26 +80,32 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
     }
 
     /// Window indices grouped by trace and contiguous time, each in time order.
+    ///
+    /// Windows already in that order (a device's track) are not sorted, and one chain is the
+    /// order itself: a chain grown window by window held 8 MB for a device's 640,000 windows,
+    /// beside the 5 MB order. (Swift's sort is stable, so skipping it on sorted input changes
+    /// nothing.)
     func chains(_ windows: some WindowTimeline) -> [[Int]] {
-        let order = (0..<windows.count).sorted {
-            (windows.trace(at: $0), windows.start(at: $0).secondsSince1970) < (
-                windows.trace(at: $1), windows.start(at: $1).secondsSince1970
-            )
+        let precedes = { (a: Int, b: Int) in
+            (windows.trace(at: a), windows.start(at: a).secondsSince1970) < (windows.trace(at: b), windows.start(at: b).secondsSince1970)
         }
-        var chains: [[Int]] = []
-        for index in order {
-            if let last = chains.last?.last, windows.trace(at: last) == windows.trace(at: index),
-                windows.start(at: last).seconds(until: windows.start(at: index)) <= maxChainGapSeconds
+        var order = Array(0..<windows.count)
+        if order.indices.dropFirst().contains(where: { precedes(order[$0], order[$0 - 1]) }) { order.sort(by: precedes) }
+        var starts: [Int] = []
+        for position in order.indices {
+            if position == 0 { starts.append(0); continue }
+            let (last, index) = (order[position - 1], order[position])
+            if windows.trace(at: last) != windows.trace(at: index)
+                || windows.start(at: last).seconds(until: windows.start(at: index)) > maxChainGapSeconds
             {
-                chains[chains.count - 1].append(index)
-            } else {
-                chains.append([index])
+                starts.append(position)
             }
         }
-        return chains
+        if starts.count == 1 { return [order] }
+        return starts.indices.map { chain in Array(order[starts[chain]..<(chain + 1 < starts.count ? starts[chain + 1] : order.count)]) }
     }
 
-    private func viterbi(_ chain: [Int], probabilities: [Double], classes k: Int) -> [Int] {
+    private func viterbi(_ chain: [Int], probabilities: [Double], classes k: Int) -> [UInt8] {
         let logFloor = 1e-12
         var score = (0..<k).map { log(max(probabilities[chain[0] * k + $0], logFloor)) }
         // Each window's best predecessor per class, in one flat array of bytes (a class index
@@ -115,37 +125,38 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
             score = next
         }
         var state = score.indices.max { score[$0] < score[$1] }!
-        var path = [Int](repeating: state, count: chain.count)
+        var path = [UInt8](repeating: UInt8(state), count: chain.count)
         for position in stride(from: chain.count - 1, to: 0, by: -1) {
             state = Int(back[position * k + state])
-            path[position - 1] = state
+            path[position - 1] = UInt8(state)
         }
         return path
     }
 
     private func mergeShortSegments(
-        _ chain: [Int], path: [Int], windows: some WindowTimeline, probabilities: [Double], classes k: Int
-    ) -> [Int] {
-        var path = path
+        _ chain: [Int], path: inout [UInt8], windows: some WindowTimeline, probabilities: [Double], classes k: Int
+    ) {
         while true {
             let segments = Self.segments(path)
-            guard segments.count > 1 else { return path }
+            guard segments.count > 1 else { return }
             let duration = { (range: Range<Int>) in
                 windows.start(at: chain[range.lowerBound]).seconds(until: windows.end(at: chain[range.upperBound - 1]))
             }
             guard
                 let shortest = segments.indices.filter({ duration(segments[$0]) < minimumSegmentSeconds })
                     .min(by: { duration(segments[$0]) < duration(segments[$1]) })
-            else { return path }
+            else { return }
             let neighbours = [shortest - 1, shortest + 1].filter(segments.indices.contains).map { path[segments[$0].lowerBound] }
-            let evidence = { (c: Int) in segments[shortest].reduce(0.0) { $0 + log(max(probabilities[chain[$1] * k + c], 1e-12)) } }
+            let evidence = { (c: UInt8) in
+                segments[shortest].reduce(0.0) { $0 + log(max(probabilities[chain[$1] * k + Int(c)], 1e-12)) }
+            }
             let target = neighbours.max { evidence($0) < evidence($1) }!
             for position in segments[shortest] { path[position] = target }
         }
     }
 
     /// Runs of equal values, as position ranges.
-    static func segments(_ path: [Int]) -> [Range<Int>] {
+    static func segments(_ path: [UInt8]) -> [Range<Int>] {
         var result: [Range<Int>] = []
         var start = 0
         for position in 1...path.count where position == path.count || path[position] != path[start] {
