@@ -100,7 +100,8 @@ public struct WindowFeatureExtractor: Sendable {
     /// made `PositionFix`es at a time, so the track is never copied whole.
     /// `times` are the fixes' (`fixes.times`), when the caller has them already.
     public func forEachGPSPiece(
-        _ fixes: TrackFixes, times: [Double]? = nil, trace: String, device: String, maxWindows: Int, _ body: (FeatureTable) -> Void
+        _ fixes: TrackFixes, times: TrackFixes.Times? = nil, trace: String, device: String, maxWindows: Int,
+        _ body: (FeatureTable) -> Void
     ) {
         extractGPS(Recording(trace: trace, device: device), fixes: fixes, times: times ?? fixes.times, piece: max(1, maxWindows), body)
     }
@@ -112,16 +113,24 @@ public struct WindowFeatureExtractor: Sendable {
     }
 
     /// The same for fixes at `times` (seconds since 1970, in order).
-    public func gpsWindowBound(times: [Double]) -> Int {
-        Recording.runs(times, splittingAtGapsOver: Self.widestContextSeconds).reduce(0) { count, segment in
-            count + gpsStarts(segment == times.indices ? times : Array(times[segment])).starts.count
-        }
+    public func gpsWindowBound(times: [Double]) -> Int { windowBound(times) }
+
+    /// The same for a track's fixes (`TrackFixes.times`).
+    public func gpsWindowBound(times: TrackFixes.Times) -> Int { windowBound(times) }
+
+    private func windowBound(_ times: some FixTimes) -> Int {
+        Self.segments(times).reduce(0) { count, segment in count + gpsStarts(times.segment(segment)).starts.count }
+    }
+
+    /// The runs of `times` between gaps no window bridges.
+    private static func segments(_ times: some FixTimes) -> [Range<Int>] {
+        Recording.runs(count: times.count, splittingAtGapsOver: widestContextSeconds) { times[$0] }
     }
 
     /// A segment's GPS context and its windows' starts.
-    private func gpsStarts(_ segmentTimes: [Double]) -> (context: Double, starts: [Timestamp]) {
+    private func gpsStarts(_ segmentTimes: some FixTimes) -> (context: Double, starts: [Timestamp]) {
         let context = gpsContextSeconds(segmentTimes)
-        let starts = Recording.runs(segmentTimes, splittingAtGapsOver: context).flatMap { run in
+        let starts = Recording.runs(count: segmentTimes.count, splittingAtGapsOver: context) { segmentTimes[$0] }.flatMap { run in
             gpsWindowStarts(
                 first: Timestamp(secondsSince1970: segmentTimes[run.lowerBound]),
                 last: Timestamp(secondsSince1970: segmentTimes[run.upperBound - 1]))
@@ -137,10 +146,10 @@ public struct WindowFeatureExtractor: Sendable {
     /// fixes their features read (within half the context of a window's middle, `computeGPS`),
     /// so neither a segment's fixes nor its times are copied per piece.
     private func extractGPS<Fixes: RandomAccessCollection<PositionFix>>(
-        _ recording: Recording, fixes: Fixes, times: [Double], piece: Int, _ body: (FeatureTable) -> Void
+        _ recording: Recording, fixes: Fixes, times: some FixTimes, piece: Int, _ body: (FeatureTable) -> Void
     ) where Fixes.Index == Int {
-        for segment in Recording.runs(times, splittingAtGapsOver: Self.widestContextSeconds) {
-            let segmentTimes = segment == times.indices ? times : Array(times[segment]) // one segment (the usual case): no copy
+        for segment in Self.segments(times) {
+            let segmentTimes = times.segment(segment) // one segment of an array (the usual case): no copy
             let (context, starts) = gpsStarts(segmentTimes)
             let slack = fixSlack(segmentTimes)
             for first in stride(from: 0, to: max(starts.count, 1), by: piece) {
@@ -150,9 +159,11 @@ public struct WindowFeatureExtractor: Sendable {
                     // A superset of what `computeGPS` reads: a window's middle lies between its start and end.
                     let half = context / 2
                     read =
-                        segmentTimes.insertionIndex(
-                            of: earliest.secondsSince1970 - half)..<segmentTimes.insertionIndex(
-                            of: latest.secondsSince1970 + parameters.lengthSeconds + half + 1)
+                        segmentTimes.firstIndex(notBelow: earliest.secondsSince1970 - half) {
+                            $0
+                        }..<segmentTimes.firstIndex(
+                            notBelow: latest.secondsSince1970 + parameters.lengthSeconds + half + 1
+                        ) { $0 }
                 }
                 let pieceFixes = Array(fixes[(segment.lowerBound + read.lowerBound)..<(segment.lowerBound + read.upperBound)])
                 body(
@@ -199,7 +210,7 @@ public struct WindowFeatureExtractor: Sendable {
 
     /// How far from a window a fix may lie and still count as in it, seconds: half the
     /// segment's typical interval for a sparse logger, none at 1 Hz (`dropWindowsWithoutFixes`).
-    private func fixSlack(_ times: [Double]) -> Double {
+    private func fixSlack(_ times: some FixTimes) -> Double {
         let interval = Self.typicalIntervalSeconds(times)
         return interval > parameters.lengthSeconds ? min(interval, Self.sparsestIntervalSeconds) / 2 : 0
     }
@@ -209,10 +220,10 @@ public struct WindowFeatureExtractor: Sendable {
     /// IMU recording of the same device covers).
     /// A sparse logger's windows (a fix every 10–120 s) rarely hold a fix: for them a fix within
     /// half the track's typical interval of the window counts, which still never bridges a pause.
-    private func dropWindowsWithoutFixes(_ table: consuming FeatureTable, times: [Double], slack: Double) -> FeatureTable {
+    private func dropWindowsWithoutFixes(_ table: consuming FeatureTable, times: some FixTimes, slack: Double) -> FeatureTable {
         var table = table
         table.retainAll { window in
-            let first = times.insertionIndex(of: window.start.secondsSince1970 - slack)
+            let first = times.firstIndex(notBelow: window.start.secondsSince1970 - slack) { $0 }
             return first < times.count && times[first] <= window.end.secondsSince1970 + slack
         }
         return table
@@ -227,16 +238,16 @@ public struct WindowFeatureExtractor: Sendable {
     /// (or the window, when longer), widened for a sparse track to 2.5 × its median fix
     /// interval (at most `sparsestIntervalSeconds`), so that every window sees two or three
     /// fixes. A logger writing one fix a minute thus gets windows with speeds, not none.
-    func gpsContextSeconds(_ times: [Double]) -> Double {
+    func gpsContextSeconds(_ times: some FixTimes) -> Double {
         max(
             parameters.gpsContextSeconds, parameters.lengthSeconds,
             2.5 * min(Self.typicalIntervalSeconds(times), Self.sparsestIntervalSeconds))
     }
 
     /// The median time between consecutive fixes, seconds; 0 for fewer than two.
-    static func typicalIntervalSeconds(_ times: [Double]) -> Double {
+    static func typicalIntervalSeconds(_ times: some FixTimes) -> Double {
         guard times.count >= 2 else { return 0 }
-        return Quantile.of(zip(times, times.dropFirst()).map { $1 - $0 }, 0.5)!
+        return Quantile.of((1..<times.count).map { times[$0] - times[$0 - 1] }, 0.5)!
     }
 
     private func windowStarts(grid: UniformGrid) -> [Timestamp] {
@@ -319,3 +330,15 @@ public struct WindowFeatureExtractor: Sendable {
         return table
     }
 }
+
+/// Fix times in order, as an array or read from a track (`TrackFixes.Times`), cut into
+/// segments indexed from 0: a track's are read where they lie, not copied.
+protocol FixTimes: RandomAccessCollection<Double> where Index == Int {
+    func segment(_ range: Range<Int>) -> Self
+}
+
+extension Array: FixTimes where Element == Double {
+    func segment(_ range: Range<Int>) -> [Double] { range == indices ? self : Array(self[range]) }
+}
+
+extension TrackFixes.Times: FixTimes {}

@@ -62,7 +62,7 @@ public enum GPSLegDecision {
     /// the track is never copied.
     @discardableResult
     public static func apply(
-        _ model: GPSLegModel, windows: some WindowTimeline, range: Range<Int>, fixes: TrackFixes, times: [Double]? = nil,
+        _ model: GPSLegModel, windows: some WindowTimeline, range: Range<Int>, fixes: TrackFixes, times: TrackFixes.Times? = nil,
         prediction: inout ModePredictor.Prediction, deciding sources: Set<Decider> = [.rules],
         segmentation: [Mode]? = nil, features: LegFeatures = LegFeatures()
     ) -> Int {
@@ -73,11 +73,11 @@ public enum GPSLegDecision {
     }
 
     /// `times`: the fixes' (in order); `addLeg` adds the leg of the fixes at a range of them to a table.
-    private static func apply(
-        _ model: GPSLegModel, windows: some WindowTimeline, range: Range<Int>, times: [Double],
+    private static func apply<Times: RandomAccessCollection<Double>>(
+        _ model: GPSLegModel, windows: some WindowTimeline, range: Range<Int>, times: Times,
         prediction: inout ModePredictor.Prediction, deciding sources: Set<Decider>, segmentation: [Mode]?,
         addLeg: (inout LegTable, Range<Int>, String, String) -> Bool
-    ) -> Int {
+    ) -> Int where Times.Index == Int {
         let rules = segmentation ?? prediction.modes
         func movable(_ index: Int) -> Bool { sources.contains(prediction.sources[index]) && rules[index] != .still }
         var decided = 0, index = range.lowerBound
@@ -87,8 +87,8 @@ public enum GPSLegDecision {
             while end < range.upperBound, movable(end), (rules[end] == .walk) == (rules[index] == .walk),
                 windows.end(at: end - 1).seconds(until: windows.start(at: end)) <= maxGapSeconds
             { end += 1 }
-            let lower = times.insertionIndex(of: windows.start(at: index).secondsSince1970)
-            let upper = times.insertionIndex(of: windows.end(at: end - 1).secondsSince1970.nextUp)
+            let lower = times.firstIndex(notBelow: windows.start(at: index).secondsSince1970) { $0 }
+            let upper = times.firstIndex(notBelow: windows.end(at: end - 1).secondsSince1970.nextUp) { $0 }
             var leg = LegTable()
             if upper - lower >= 3, addLeg(&leg, lower..<upper, windows.trace(at: index), windows.device(at: index)) {
                 let mode = model.predict(leg)[0]

@@ -98,5 +98,13 @@ import Testing
             #expect(tableA.add(chosen[range], trace: "t", device: "d") && tableB.add(everyThird[range], trace: "t", device: "d"))
             #expect(tableA.legs == tableB.legs)
         }
+        // The windows of every third fix, read from the track: the second segment's times (after
+        // the pause) are read at an offset into the chosen points, not copied.
+        var thirds: [FeatureTable] = []
+        extractor.forEachGPSPiece(chosen, trace: "t", device: "d", maxWindows: 61) { thirds.append($0) }
+        let thirdsWhole = extractor.extract(Recording(trace: "t", device: "d", fixes: everyThird))
+        #expect(thirdsWhole.count > 1_000 && thirds.flatMap(\.windows) == thirdsWhole.windows)
+        #expect(zip(thirds.flatMap(\.values), thirdsWhole.values).allSatisfy { $0.bitPattern == $1.bitPattern })
+        #expect(extractor.gpsWindowBound(times: chosen.times) == extractor.gpsWindowBound(times: Array(chosen.times)))
     }
 }

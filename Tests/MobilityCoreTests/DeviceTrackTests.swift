@@ -47,15 +47,18 @@ import Testing
     @Test func trackFixesReadTheChosenPointsAsFixes() {
         let points = (0..<10).map { Self.point(Double($0), 48 + Double($0) / 100) }
         let fixes = TrackFixes(points, indices: [1, 4, 5, 9])
-        #expect(fixes.count == 4 && fixes.times == [1, 4, 5, 9])
+        #expect(fixes.count == 4 && Array(fixes.times) == [1, 4, 5, 9])
+        // A segment of the times is indexed from 0, and a segment of a segment reads on.
+        let middle = fixes.times.segment(1..<4)
+        #expect(Array(middle) == [4, 5, 9] && middle[0] == 4 && Array(middle.segment(1..<3)) == [5, 9])
         #expect(fixes[2] == PositionFix(points[5]) && fixes[2].accuracyMeters == 5)
         #expect(Array(fixes[1..<3]) == [PositionFix(points[4]), PositionFix(points[5])])
         #expect(Array(TrackFixes(points)) == points.map(PositionFix.init))
         // By a flag per point, and by a range.
         let flags = points.indices.map { [1, 4, 5, 9].contains($0) }
-        #expect(Array(TrackFixes(points, where: flags)) == Array(fixes) && TrackFixes(points, where: flags).times == [1, 4, 5, 9])
+        #expect(Array(TrackFixes(points, where: flags)) == Array(fixes) && Array(TrackFixes(points, where: flags).times) == [1, 4, 5, 9])
         #expect(TrackFixes(points, where: flags.map { _ in false }).isEmpty)
         #expect(Array(TrackFixes(points, range: 3...6)) == points[3...6].map(PositionFix.init))
-        #expect(TrackFixes(points, range: 9...9).times == [9])
+        #expect(Array(TrackFixes(points, range: 9...9).times) == [9])
     }
 }
