@@ -60,5 +60,11 @@ import Testing
         #expect(TrackFixes(points, where: flags.map { _ in false }).isEmpty)
         #expect(Array(TrackFixes(points, range: 3...6)) == points[3...6].map(PositionFix.init))
         #expect(Array(TrackFixes(points, range: 9...9).times) == [9])
+        // One run of the track (a leg's fixes, a track that never stops) is held by its ends
+        // alone, and reads as the same points by index.
+        let run = TrackFixes(points, where: points.indices.map { (2...7).contains($0) })
+        #expect(Array(run) == Array(TrackFixes(points, indices: 2...7)) && Array(run.times) == [2, 3, 4, 5, 6, 7])
+        #expect(Array(run.times.segment(1..<4)) == [3, 4, 5] && Array(run.times.segment(1..<4).segment(2..<3)) == [5])
+        #expect(Array(TrackFixes(points, range: 3...6).times.segment(0..<2)) == [3, 4])
     }
 }
