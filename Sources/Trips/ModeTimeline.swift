@@ -7,8 +7,14 @@ import MobilityCore
 public struct ModeTimeline: Sendable {
     private var layers: [[ModeSpan]]
 
+    /// A layer already in order of its spans' middles (a device's GPS windows) is kept as it
+    /// is, not sorted into a copy (24 bytes a window; Swift's sort is stable, so the order is
+    /// the same).
     public init(layers: [[ModeSpan]]) {
-        self.layers = layers.map { $0.sorted { $0.midSeconds < $1.midSeconds } }
+        self.layers = layers.map { layer in
+            layer.indices.dropFirst().contains { layer[$0].midSeconds < layer[$0 - 1].midSeconds }
+                ? layer.sorted { $0.midSeconds < $1.midSeconds } : layer
+        }
     }
 
     public static let empty = ModeTimeline(layers: [])
