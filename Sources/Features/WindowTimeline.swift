@@ -19,36 +19,47 @@ extension Array: WindowTimeline where Element == WindowInfo {
 }
 
 /// The windows of one trace (a device's track) by their start and end alone: 16 bytes a window,
-/// where a `WindowInfo` takes 72 (two names and a label). A device's year at 1 Hz on the move
-/// has 12 million windows; as `WindowInfo`s they held 900 MB.
+/// where a `WindowInfo` takes 72 (two names and a label); 8 when every window lasts the
+/// length it is given (the GPS windows do), its end then made from its start. A device's year
+/// at 1 Hz on the move has 12 million windows; as `WindowInfo`s they held 900 MB.
 public struct TraceWindows: WindowTimeline, Sendable {
     public let trace: String
     public let device: String
     public private(set) var starts: [Timestamp] = []
-    public private(set) var ends: [Timestamp] = []
+    /// Every window's end; empty while each is its start plus `lengthSeconds`.
+    private var ends: [Timestamp] = []
+    private let lengthSeconds: Double?
 
-    public init(trace: String, device: String) {
-        (self.trace, self.device) = (trace, device)
+    /// `lengthSeconds`: how long the windows usually last; a window that does not is kept
+    /// exactly too (then every end is held).
+    public init(trace: String, device: String, lengthSeconds: Double? = nil) {
+        (self.trace, self.device, self.lengthSeconds) = (trace, device, lengthSeconds)
     }
 
     public var count: Int { starts.count }
 
     public mutating func reserveCapacity(_ count: Int) {
         starts.reserveCapacity(count)
-        ends.reserveCapacity(count)
+        if lengthSeconds == nil { ends.reserveCapacity(count) }
     }
 
     /// Appends `windows`' spans; each must be of this trace and device (it is checked).
     public mutating func append(contentsOf windows: [WindowInfo]) {
         for window in windows {
             precondition(window.trace == trace && window.device == device, "a window of another trace")
+            if ends.isEmpty, let lengthSeconds, window.end != window.start.adding(seconds: lengthSeconds) {
+                ends = starts.map { $0.adding(seconds: lengthSeconds) }
+            }
             starts.append(window.start)
-            ends.append(window.end)
+            if lengthSeconds == nil || !ends.isEmpty { ends.append(window.end) }
         }
     }
 
     public func trace(at index: Int) -> String { trace }
     public func device(at index: Int) -> String { device }
     public func start(at index: Int) -> Timestamp { starts[index] }
-    public func end(at index: Int) -> Timestamp { ends[index] }
+    public func end(at index: Int) -> Timestamp {
+        if let lengthSeconds, ends.isEmpty { return starts[index].adding(seconds: lengthSeconds) }
+        return ends[index]
+    }
 }

@@ -22,7 +22,8 @@ public enum GPSModeSpans {
         // class probabilities are kept for the smoothing over the whole track.
         let predictor = ModePredictor(model: nil)
         // The windows by their spans alone (16 bytes each; as `WindowInfo`s, 72).
-        var windows = TraceWindows(trace: device, device: device), probabilities: [Double] = [], sources: [Decider] = []
+        var windows = TraceWindows(trace: device, device: device, lengthSeconds: window.lengthSeconds)
+        var probabilities: [Double] = [], sources: [Decider] = []
         let extractor = WindowFeatureExtractor(parameters: window)
         // Reserved whole: grown by doubling, the windows alone held 113 MB at their last growth
         // for a device's 640,000 windows (46 MB as `WindowInfo`s, 10 MB as spans).
@@ -48,7 +49,7 @@ public enum GPSModeSpans {
         }
         return (0..<windows.count).map { index in
             ModeSpan(
-                startSeconds: windows.starts[index].secondsSince1970, endSeconds: windows.ends[index].secondsSince1970,
+                startSeconds: windows.start(at: index).secondsSince1970, endSeconds: windows.end(at: index).secondsSince1970,
                 mode: prediction.modes[index],
                 source: prediction.sources[index] == .rules ? GPSLegDecision.rulesSource : prediction.sources[index])
         }

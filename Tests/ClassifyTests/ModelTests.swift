@@ -241,6 +241,18 @@ enum SyntheticWindows {
         #expect(Set(expected).count == 3, "the case exercises every class")
         #expect(smoother.smooth(windows: spans, probabilities: probabilities, classes: 3, stillClass: 0) == expected)
         #expect(smoother.chains(spans) == smoother.chains(infos) && smoother.chains(spans).count > 10)
+        // Given their length, the windows keep their starts alone and give the same ends; one
+        // window of another length makes every end held, before and after it.
+        var byLength = TraceWindows(trace: "phone", device: "phone", lengthSeconds: 5)
+        byLength.append(contentsOf: infos)
+        #expect(infos.indices.allSatisfy { byLength.start(at: $0) == infos[$0].start && byLength.end(at: $0) == infos[$0].end })
+        #expect(smoother.smooth(windows: byLength, probabilities: probabilities, classes: 3, stillClass: 0) == expected)
+        var odd = infos
+        odd[2_500].end = odd[2_500].start.adding(seconds: 7)
+        var mixed = TraceWindows(trace: "phone", device: "phone", lengthSeconds: 5)
+        mixed.append(contentsOf: Array(odd[..<2_000]))
+        mixed.append(contentsOf: Array(odd[2_000...]))
+        #expect(odd.indices.allSatisfy { mixed.end(at: $0) == odd[$0].end } && mixed.end(at: 2_500) != infos[2_500].end)
     }
 }
 
