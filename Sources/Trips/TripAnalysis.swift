@@ -14,7 +14,7 @@ public struct TripStageParameters: Hashable, Sendable, Codable {
 /// One device's staypoints, dwells, triplegs and trips; indices in them point into this
 /// value's own arrays (a leg's fixes into `track.points`, a trip's legs into `triplegs`).
 public struct DeviceTrips: Sendable {
-    /// The device's fixes; after `compacted()`, only those of its legs.
+    /// The device's fixes; after `compacted()`, none (the legs' lines are kept instead).
     public var track: DeviceTrack
     public var staypoints: [Staypoint]
     public var dwells: [GeofenceDwell]
@@ -22,51 +22,42 @@ public struct DeviceTrips: Sendable {
     public var trips: [Trip]
     /// What the device statistics need from the whole track.
     public var observed: ObservedTime
+    /// After `compacted()`, each leg's line (`DeviceTrack.lineStringGeoJSON`), nil for a leg by
+    /// time; before, nil, and the lines are made from the track.
+    public private(set) var lines: [String?]?
 
     public init(track: DeviceTrack, staypoints: [Staypoint], dwells: [GeofenceDwell], triplegs: [Tripleg], trips: [Trip]) {
         (self.track, self.staypoints, self.dwells, self.triplegs, self.trips) = (track, staypoints, dwells, triplegs, trips)
         observed = ObservedTime(track)
     }
 
-    /// The same results holding only the fixes the outputs still need (the legs', for their
-    /// geometry), so a run over many devices keeps one device's full track at a time. Leg
-    /// indices are renumbered into the smaller track; staypoint and dwell indices no longer
-    /// point into it (their counts, times, positions and centres are kept).
+    /// The same results holding only what the outputs still need of the track: each leg's line
+    /// as GeoJSON text (about 21 bytes a fix, where a fix is 32), so a run over many devices
+    /// keeps one device's track at a time, and a track that is one long leg is let go before
+    /// its line is written to the store (SQLite copies a value into its row: the track, the
+    /// line and that copy were 2.3 GB for a year at 1 Hz). Leg, staypoint and dwell indices no
+    /// longer point into the track (their counts, times, positions and centres are kept).
     public func compacted() -> DeviceTrips {
-        // The runs of fixes the legs cover, in order (legs sorted by their first fix; a leg may
-        // share fixes with the one before). A fix's new index is its run's new start plus its
-        // offset in the run: no table per fix (a dictionary of them held 101 MB for a device's
-        // 1.6 M fixes).
-        var runs: [(old: ClosedRange<Int>, new: Int)] = []
-        var next = 0, kept = 0
-        for leg in triplegs.filter({ !$0.byTime }).sorted(by: { $0.firstFix < $1.firstFix }) where max(leg.firstFix, next) <= leg.lastFix {
-            let first = max(leg.firstFix, next)
-            if let last = runs.last, last.old.upperBound + 1 == first {
-                runs[runs.count - 1].old = last.old.lowerBound...leg.lastFix
-            } else {
-                runs.append((first...leg.lastFix, kept))
-            }
-            kept += leg.lastFix - first + 1
-            next = leg.lastFix + 1
-        }
         var copy = self
-        // Legs over every fix (one long leg) keep the track as it is, not a copy of it.
-        if runs.count == 1, runs[0].old == 0...(track.points.count - 1) { return copy }
-        func renumbered(_ old: Int) -> Int {
-            // The last run that starts at `old` or before.
-            let run = runs[runs.firstIndex(notBelow: Double(old) + 0.5) { Double($0.old.lowerBound) } - 1]
-            precondition(run.old.contains(old), "a leg's fix outside the legs' runs")
-            return run.new + old - run.old.lowerBound
-        }
-        for index in copy.triplegs.indices where !triplegs[index].byTime {
-            copy.triplegs[index].firstFix = renumbered(triplegs[index].firstFix)
-            copy.triplegs[index].lastFix = renumbered(triplegs[index].lastFix)
-        }
-        var points: [TrackPoint] = []
-        points.reserveCapacity(kept)
-        for run in runs { points += track.points[run.old] }
-        copy.track = DeviceTrack(device: track.device, sortedUniquePoints: points)
+        copy.lines = triplegs.map { leg in leg.byTime ? nil : track.lineStringGeoJSON(leg.firstFix...leg.lastFix) }
+        copy.track = DeviceTrack(device: track.device, sortedUniquePoints: [])
         return copy
+    }
+
+    /// Leg `index`'s line (not a leg by time's), written to `output`: from the kept text once
+    /// compacted, else from the track point by point.
+    public func writeLine(ofLeg index: Int, to output: inout some TextOutputStream) {
+        if let lines {
+            output.write(lines[index]!)
+        } else {
+            track.writeLineStringGeoJSON(triplegs[index].firstFix...triplegs[index].lastFix, to: &output)
+        }
+    }
+
+    /// Leg `index`'s line as GeoJSON text (an empty line for a leg by time).
+    public func line(ofLeg index: Int) -> String {
+        if triplegs[index].byTime { return DeviceTrack.emptyLineStringGeoJSON }
+        return lines?[index] ?? track.lineStringGeoJSON(triplegs[index].firstFix...triplegs[index].lastFix)
     }
 
     public var isActivity: [Bool] { staypoints.map(\.isActivity) }

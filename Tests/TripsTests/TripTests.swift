@@ -107,8 +107,8 @@ import Testing
     }
 }
 
-/// `DeviceTrips.compacted()`: only the legs' fixes are kept, each leg's indices point at the
-/// same fixes in the smaller track, and legs over every fix keep the track as it is.
+/// `DeviceTrips.compacted()`: each leg's line is kept as the text its fixes give, the track is
+/// let go, and the store's and the GeoJSON file's lines are the same before and after.
 @Suite struct CompactedTripsTests {
     static let points = (0..<40).map { TrackPoint(timeSeconds: Double($0), latitudeDegrees: 48 + Double($0) * 1e-4, longitudeDegrees: 2) }
 
@@ -126,22 +126,28 @@ import Testing
         return (before, before.compacted())
     }
 
-    @Test func legsKeepTheirFixesAndNothingElseIsKept() {
+    @Test func legsKeepTheirLinesAndTheTrackIsLetGo() {
         // Out of order, two sharing a fix, one inside another, a hole, and a leg by time.
         let legs = [Self.leg(30, 35), Self.leg(2, 8), Self.leg(8, 12), Self.leg(4, 6), Self.leg(0, 39, byTime: true), Self.leg(13, 15)]
         let (before, after) = Self.compacted(legs)
-        #expect(after.track.points.count == (2...15).count + (30...35).count)
-        for (old, new) in zip(before.triplegs, after.triplegs) where !old.byTime {
-            #expect(
-                Array(after.track.points[new.firstFix...new.lastFix]) == Array(before.track.points[old.firstFix...old.lastFix]),
-                "\(old.firstFix)...\(old.lastFix)")
+        #expect(after.track.points.isEmpty && after.device == "d" && after.observed.fixes == 40)
+        #expect(after.lines?.count == legs.count && before.lines == nil)
+        for (index, leg) in legs.enumerated() {
+            let expected = leg.byTime ? DeviceTrack.emptyLineStringGeoJSON : before.track.lineStringGeoJSON(leg.firstFix...leg.lastFix)
+            #expect(after.line(ofLeg: index) == expected && before.line(ofLeg: index) == expected, "\(leg.firstFix)...\(leg.lastFix)")
+            guard !leg.byTime else { continue }
+            var (written, writtenBefore) = ("", "")
+            after.writeLine(ofLeg: index, to: &written)
+            before.writeLine(ofLeg: index, to: &writtenBefore)
+            #expect(written == expected && writtenBefore == expected)
         }
-        #expect(after.triplegs[4].firstFix == 0 && after.triplegs[4].lastFix == 39, "a leg by time is left as it was")
+        #expect(after.line(ofLeg: 1).hasPrefix(#"{"type":"LineString","coordinates":[[2.000000,48.000200],"#))
+        #expect(after.lines?[4] == nil, "a leg by time has no line")
     }
 
-    @Test func legsOverEveryFixKeepTheTrack() {
-        let (before, after) = Self.compacted([Self.leg(0, 20), Self.leg(20, 39)])
-        #expect(after.track.points == before.track.points)
-        #expect(after.triplegs.map(\.firstFix) == [0, 20] && after.triplegs.map(\.lastFix) == [20, 39])
+    @Test func aTrackThatIsOneLegKeepsItsLineAlone() {
+        let (before, after) = Self.compacted([Self.leg(0, 39)])
+        #expect(after.track.points.isEmpty && after.line(ofLeg: 0) == before.track.lineStringGeoJSON(0...39))
+        #expect(after.triplegs.map(\.firstFix) == [0] && after.triplegs.map(\.lastFix) == [39])
     }
 }

@@ -50,17 +50,14 @@ extension TripResultRows {
                 (row.originPurpose, row.destinationPurpose, row.tripPurpose) = PlacePurposes.ends(of: trip, in: device)
                 return row
             }
-            let track = device.track
             triplegs += device.triplegs.enumerated().map { index, leg in
-                let (fixes, byTime) = (leg.firstFix...leg.lastFix, leg.byTime)
-                let geometry: @Sendable () -> String = { byTime ? DeviceTrack.emptyLineStringGeoJSON : track.lineStringGeoJSON(fixes) }
-                return Tripleg(
+                Tripleg(
                     id: ids.tripleg(d, index), device: leg.device, tripID: leg.trip.map { ids.trip(d, $0) },
                     startSeconds: leg.startSeconds, endSeconds: leg.endSeconds, durationSeconds: leg.durationSeconds,
                     distanceMeters: leg.distanceMeters, mode: leg.mode?.rawValue, modeSource: leg.modeSource?.rawValue, fixes: leg.fixCount,
                     previousStaypointID: leg.previousStaypoint.map { ids.staypoint(d, $0) },
                     nextStaypointID: leg.nextStaypoint.map { ids.staypoint(d, $0) },
-                    geometryGeoJSON: geometry,
+                    geometryGeoJSON: { device.line(ofLeg: index) },
                     imuAnswer: leg.evidence?.imuAnswer?.rawValue, gpsLegModelAnswer: leg.evidence?.gpsLegModelAnswer?.rawValue)
             }
         }

@@ -97,7 +97,7 @@ public struct TripGeoJSON {
                     if leg.byTime {
                         output.write("null")
                     } else {
-                        device.track.writeLineStringGeoJSON(leg.firstFix...leg.lastFix, to: &output)
+                        device.writeLine(ofLeg: index, to: &output)
                     }
                 }
                 first = false
