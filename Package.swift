@@ -22,8 +22,10 @@ let package = Package(
         .systemLibrary(name: "CBLAS", providers: [.apt(["libopenblas-dev", "liblapacke-dev"])]),
         // SHA-256 of inputs (ContentHash): Debian's libcrypto instead of building BoringSSL.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // glibc's allocator settings (`LargeBlocks`): part of libc, nothing to install.
+        .systemLibrary(name: "CMalloc"),
 
-        .target(name: "MobilityCore", exclude: ["README.md"]),
+        .target(name: "MobilityCore", dependencies: ["CMalloc"], exclude: ["README.md"]),
         .target(
             name: "Ingest",
             dependencies: [
@@ -90,7 +92,7 @@ let package = Package(
             path: "Benchmarks/pipeline-bench"
         ),
         .target(name: "TestSupport", dependencies: ["MobilityCore", "Features", "CGZip"], exclude: ["README.md"]),
-        .testTarget(name: "MobilityCoreTests", dependencies: ["MobilityCore", "TestSupport"]),
+        .testTarget(name: "MobilityCoreTests", dependencies: ["MobilityCore", "TestSupport", "CMalloc"]),
         .testTarget(
             name: "IngestTests",
             dependencies: ["Ingest", "MobilityCore", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]

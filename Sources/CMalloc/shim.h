@@ -1,0 +1,2 @@
+// glibc's allocator settings (mallopt), which the Glibc module does not bring in.
+#include <malloc.h>
