@@ -22,12 +22,10 @@ struct Pipeline: ParsableCommand {
         ]
     )
 
-    /// Every command runs its own work on the cores; OpenBLAS's idle workers are stopped first,
-    /// and freed large blocks go back to the system (`LargeBlocks`).
+    /// Every command runs its own work on the cores; OpenBLAS's idle workers are stopped first.
     /// A usage error (exit 64) of a command given `--json` also prints the failure object, so a
     /// script reading standard output meets one on every failure (`StageFailure`, code `usage`).
     static func main() {
-        LargeBlocks.returnToTheSystem()
         BLASThreads.useOnePerCaller()
         do {
             var command = try parseAsRoot(nil)

@@ -237,6 +237,7 @@ public struct PipelineRun {
             kept.keep(path: path, contentSHA256: contentSHA256, recording: recording)
         }
         let ingested = try ingest.run(store: store)
+        LargeBlocks.returnFreed()
         (summary.files, summary.ingested, summary.unchanged, summary.skipped) = (
             ingested.files, ingested.ingested, ingested.unchanged, ingested.skipped
         )
@@ -284,6 +285,7 @@ public struct PipelineRun {
         if partial { try FileManager.default.createDirectory(atPath: filesFolder, withIntermediateDirectories: true) }
         if !partial { try OutputLayout.prepareRestricted(in: outputFolder) }
         let classified = try classify.run(store: store, restrictedFolder: restrictedFolder, progress: progress)
+        LargeBlocks.returnFreed()
         let model = classified.setup.model
         summary.thisRun.classifiedFiles = classified.files
         summary.thisRun.windows = classified.windows
@@ -306,6 +308,7 @@ public struct PipelineRun {
             configuration.calendar.configured, configuration.personDays, partialsFolder
         )
         let tripSummary = try trips.run(store: store, progress: progress)
+        LargeBlocks.returnFreed()
         (summary.odMatrix, summary.modalSplit) = (tripSummary.odMatrix, tripSummary.modalSplit)
         summary.warnings += [tripSummary.transitWarning, tripSummary.jumpWarning, tripSummary.undecidedWarning].compactMap { $0 }
         summary.warnings += tripSummary.zoneWarnings + [tripSummary.coverage?.warning].compactMap { $0 }

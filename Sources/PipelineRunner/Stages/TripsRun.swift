@@ -142,6 +142,7 @@ public struct TripsRun {
         var clock = Date()
         func lap() -> Double { defer { clock = Date() }; return Date().timeIntervalSince(clock) }
 
+        LargeBlocks.mapOnTheirOwn() // a device's arrays go back to the system when let go
         let runID = try store.beginRun(command: "trips")
         let geofences = try store.geofences()
         let stored = try store.modeSpans()
@@ -198,6 +199,7 @@ public struct TripsRun {
                     corrections.apply(device: track.device, person: owners[track.device] ?? track.device, legs: &legs)
                 }
             ).map { $0.compacted() }
+            LargeBlocks.returnFreed() // the batch's tracks and windows, before the next batch's
         }
         progress.update(done: names.count, total: names.count, item: "")
         var result = analysis.result(devices)
