@@ -92,7 +92,7 @@ let package = Package(
             path: "Benchmarks/pipeline-bench"
         ),
         .target(name: "TestSupport", dependencies: ["MobilityCore", "Features", "CGZip"], exclude: ["README.md"]),
-        .testTarget(name: "MobilityCoreTests", dependencies: ["MobilityCore", "TestSupport"]),
+        .testTarget(name: "MobilityCoreTests", dependencies: ["MobilityCore", "TestSupport", "CMalloc"]),
         .testTarget(
             name: "IngestTests",
             dependencies: ["Ingest", "MobilityCore", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]

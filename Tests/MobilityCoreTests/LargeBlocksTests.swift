@@ -1,10 +1,10 @@
+import CMalloc
 import Foundation
 import MobilityCore
 import Testing
 
 /// `LargeBlocks.returnFreed`: blocks served from the heap stay resident once freed, until they
-/// are handed back. (What `mapOnTheirOwn` saves is measured by `scripts/bench/bench_memory.sh`:
-/// whether glibc maps a block depends on the free blocks every other test left in the heap.)
+/// are handed back.
 @Suite struct LargeBlocksTests {
     /// The process's resident bytes (`/proc/self/statm`, second field, in pages).
     static func residentBytes() throws -> Int {
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func freedHeapBlocksGoBackToTheSystem() throws {
-        LargeBlocks.mapOnTheirOwn(fromBytes: 32 << 20) // so the 2 MiB blocks come from the heap
+        _ = mallopt(M_MMAP_THRESHOLD, 32 << 20) // so the 2 MiB blocks come from the heap
         var blocks = (0..<17).map { _ in Self.touched(2 << 20) }
         let pin = blocks.removeLast() // above the others, so freeing them does not shrink the heap's top
         blocks.forEach { free($0) }
@@ -27,7 +27,6 @@ import Testing
         LargeBlocks.returnFreed()
         let returned = held - (try Self.residentBytes())
         free(pin)
-        LargeBlocks.mapOnTheirOwn()
         #expect(returned >= 16 << 20, "\(returned) bytes returned of the 32 MiB freed")
     }
 }

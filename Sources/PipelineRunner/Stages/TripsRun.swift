@@ -142,7 +142,6 @@ public struct TripsRun {
         var clock = Date()
         func lap() -> Double { defer { clock = Date() }; return Date().timeIntervalSince(clock) }
 
-        LargeBlocks.mapOnTheirOwn() // a device's arrays go back to the system when let go
         let runID = try store.beginRun(command: "trips")
         let geofences = try store.geofences()
         let stored = try store.modeSpans()
