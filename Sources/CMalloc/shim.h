@@ -1,2 +1,2 @@
-// glibc's allocator settings (mallopt), which the Glibc module does not bring in.
+// glibc's allocator controls (malloc_trim, mallopt), which the Glibc module does not bring in.
 #include <malloc.h>

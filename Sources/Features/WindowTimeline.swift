@@ -26,40 +26,40 @@ public struct TraceWindows: WindowTimeline, Sendable {
     public let trace: String
     public let device: String
     public private(set) var starts: [Timestamp] = []
-    /// Every window's end; empty while each is its start plus `lengthSeconds`.
+    /// Every window's end, once one is not its start plus `lengthSeconds` (or none is given).
     private var ends: [Timestamp] = []
-    private let lengthSeconds: Double?
+    private var holdsEnds: Bool
+    private let lengthSeconds: Double
 
     /// `lengthSeconds`: how long the windows usually last; a window that does not is kept
     /// exactly too (then every end is held).
     public init(trace: String, device: String, lengthSeconds: Double? = nil) {
-        (self.trace, self.device, self.lengthSeconds) = (trace, device, lengthSeconds)
+        (self.trace, self.device) = (trace, device)
+        (self.lengthSeconds, holdsEnds) = (lengthSeconds ?? 0, lengthSeconds == nil)
     }
 
     public var count: Int { starts.count }
 
     public mutating func reserveCapacity(_ count: Int) {
         starts.reserveCapacity(count)
-        if lengthSeconds == nil { ends.reserveCapacity(count) }
+        if holdsEnds { ends.reserveCapacity(count) }
     }
 
     /// Appends `windows`' spans; each must be of this trace and device (it is checked).
     public mutating func append(contentsOf windows: [WindowInfo]) {
         for window in windows {
             precondition(window.trace == trace && window.device == device, "a window of another trace")
-            if ends.isEmpty, let lengthSeconds, window.end != window.start.adding(seconds: lengthSeconds) {
+            if !holdsEnds, window.end != window.start.adding(seconds: lengthSeconds) {
                 ends = starts.map { $0.adding(seconds: lengthSeconds) }
+                holdsEnds = true
             }
             starts.append(window.start)
-            if lengthSeconds == nil || !ends.isEmpty { ends.append(window.end) }
+            if holdsEnds { ends.append(window.end) }
         }
     }
 
     public func trace(at index: Int) -> String { trace }
     public func device(at index: Int) -> String { device }
     public func start(at index: Int) -> Timestamp { starts[index] }
-    public func end(at index: Int) -> Timestamp {
-        if let lengthSeconds, ends.isEmpty { return starts[index].adding(seconds: lengthSeconds) }
-        return ends[index]
-    }
+    public func end(at index: Int) -> Timestamp { holdsEnds ? ends[index] : starts[index].adding(seconds: lengthSeconds) }
 }

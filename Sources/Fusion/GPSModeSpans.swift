@@ -21,7 +21,8 @@ public enum GPSModeSpans {
         // The windows' features in pieces, each scored and let go: only the windows and their
         // class probabilities are kept for the smoothing over the whole track.
         let predictor = ModePredictor(model: nil)
-        // The windows by their spans alone (16 bytes each; as `WindowInfo`s, 72).
+        // The windows by their starts alone (8 bytes each, their ends made from the windows'
+        // length; as `WindowInfo`s, 72).
         var windows = TraceWindows(trace: device, device: device, lengthSeconds: window.lengthSeconds)
         var probabilities: [Double] = [], sources: [Decider] = []
         let extractor = WindowFeatureExtractor(parameters: window)

@@ -253,6 +253,12 @@ enum SyntheticWindows {
         mixed.append(contentsOf: Array(odd[..<2_000]))
         mixed.append(contentsOf: Array(odd[2_000...]))
         #expect(odd.indices.allSatisfy { mixed.end(at: $0) == odd[$0].end } && mixed.end(at: 2_500) != infos[2_500].end)
+        // The first window of another length, too.
+        var first = infos
+        first[0].end = first[0].start.adding(seconds: 7)
+        var fromTheFirst = TraceWindows(trace: "phone", device: "phone", lengthSeconds: 5)
+        fromTheFirst.append(contentsOf: first)
+        #expect(first.indices.allSatisfy { fromTheFirst.end(at: $0) == first[$0].end } && fromTheFirst.end(at: 0) != infos[0].end)
     }
 }
 
