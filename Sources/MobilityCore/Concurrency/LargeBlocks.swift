@@ -5,7 +5,7 @@ import CMalloc
 /// glibc serves a block below its mapping threshold from the heap, where it stays resident
 /// once freed, and raises that threshold to the largest block freed so far (up to 32 MiB). So
 /// one stage's freed arrays stayed resident under the next: 100,000 continuous fixes peaked at
-/// 82 MB of RSS, 74 MB with the heap handed back between stages (1.6 M: 180 and 172 MB).
+/// 82 MB of RSS, 74 MB with the heap handed back between stages (1.6 M: 165–180 and 162–173 MB).
 ///
 /// Fixing the threshold (4 MiB: every larger block mapped on its own and unmapped when freed)
 /// would save more, 147 MB at 1.6 M fixes, but maps each block afresh: set for the whole run,
