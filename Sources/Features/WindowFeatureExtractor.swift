@@ -98,12 +98,10 @@ public struct WindowFeatureExtractor: Sendable {
     /// The same pieces for a device's track (`TrackFixes`, in time order): the windows and rows
     /// a recording of these fixes alone gives, but only the fixes one piece's windows read are
     /// made `PositionFix`es at a time, so the track is never copied whole.
-    /// `times` are the fixes' (`fixes.times`), when the caller has them already.
     public func forEachGPSPiece(
-        _ fixes: TrackFixes, times: TrackFixes.Times? = nil, trace: String, device: String, maxWindows: Int,
-        _ body: (FeatureTable) -> Void
+        _ fixes: TrackFixes, trace: String, device: String, maxWindows: Int, _ body: (FeatureTable) -> Void
     ) {
-        extractGPS(Recording(trace: trace, device: device), fixes: fixes, times: times ?? fixes.times, piece: max(1, maxWindows), body)
+        extractGPS(Recording(trace: trace, device: device), fixes: fixes, times: fixes.times, piece: max(1, maxWindows), body)
     }
 
     /// At most how many windows `forEachGPSPiece` hands over for `fixes` alone (in time order):

@@ -57,17 +57,16 @@ public enum GPSLegDecision {
         ) { table, fixes, trace, device in table.add(timed[fixes], trace: trace, device: device, features: features) }
     }
 
-    /// The same for a device's track (`TrackFixes`, in time order; `times` theirs when the
-    /// caller has them): each leg's features read its fixes one at a time, so a leg as long as
-    /// the track is never copied.
+    /// The same for a device's track (`TrackFixes`, in time order): each leg's features read its
+    /// fixes one at a time, so a leg as long as the track is never copied.
     @discardableResult
     public static func apply(
-        _ model: GPSLegModel, windows: some WindowTimeline, range: Range<Int>, fixes: TrackFixes, times: TrackFixes.Times? = nil,
+        _ model: GPSLegModel, windows: some WindowTimeline, range: Range<Int>, fixes: TrackFixes,
         prediction: inout ModePredictor.Prediction, deciding sources: Set<Decider> = [.rules],
         segmentation: [Mode]? = nil, features: LegFeatures = LegFeatures()
     ) -> Int {
         apply(
-            model, windows: windows, range: range, times: times ?? fixes.times, prediction: &prediction, deciding: sources,
+            model, windows: windows, range: range, times: fixes.times, prediction: &prediction, deciding: sources,
             segmentation: segmentation
         ) { table, range, trace, device in table.add(fixes[range], trace: trace, device: device, features: features) }
     }

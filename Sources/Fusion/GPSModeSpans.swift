@@ -28,9 +28,8 @@ public enum GPSModeSpans {
         let extractor = WindowFeatureExtractor(parameters: window)
         // Reserved whole: grown by doubling, the windows alone held 113 MB at their last growth
         // for a device's 640,000 windows (46 MB as `WindowInfo`s, 10 MB as spans).
-        let times = fixes.times // once for the windows, their bound and the legs
-        let bound = extractor.gpsWindowBound(times: times)
-        extractor.forEachGPSPiece(fixes, times: times, trace: device, device: device, maxWindows: piece) { table in
+        let bound = extractor.gpsWindowBound(times: fixes.times)
+        extractor.forEachGPSPiece(fixes, trace: device, device: device, maxWindows: piece) { table in
             let scored = predictor.scores(table)
             if windows.count == 0, table.count > 0 {
                 windows.reserveCapacity(bound)
@@ -45,7 +44,7 @@ public enum GPSModeSpans {
         var prediction = predictor.prediction(windows: windows, probabilities: probabilities, sources: sources)
         if let legModel {
             GPSLegDecision.apply(
-                legModel, windows: windows, range: 0..<windows.count, fixes: fixes, times: times, prediction: &prediction,
+                legModel, windows: windows, range: 0..<windows.count, fixes: fixes, prediction: &prediction,
                 features: legFeatures)
         }
         return (0..<windows.count).map { index in

@@ -75,7 +75,7 @@ extension PipelineStore {
             ) {
                 [
                     $0.id, $0.device, $0.tripID, $0.startSeconds, $0.endSeconds, $0.durationSeconds, $0.distanceMeters, $0.mode,
-                    $0.modeSource, $0.fixes, $0.previousStaypointID, $0.nextStaypointID, $0.geometryGeoJSON(), $0.imuAnswer,
+                    $0.modeSource, $0.fixes, $0.previousStaypointID, $0.nextStaypointID, $0.geometryGeoJSON, $0.imuAnswer,
                     $0.gpsLegModelAnswer
                 ]
             }

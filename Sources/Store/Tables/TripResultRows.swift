@@ -78,18 +78,15 @@ public struct TripResultRows: Sendable {
         public var id: Int, device: String, tripID: Int?, startSeconds: Double, endSeconds: Double, durationSeconds: Double
         public var distanceMeters: Double, mode: String?, modeSource: String?, fixes: Int
         public var previousStaypointID: Int?, nextStaypointID: Int?
-        /// The leg's fixes as a GeoJSON LineString geometry, made when its row is written: so
-        /// the store holds one leg's text at a time (about 24 bytes a fix), not every leg's at
-        /// once (a year of fixes on the move took 750 MB of it).
-        public var geometryGeoJSON: @Sendable () -> String
+        /// The leg's fixes as a GeoJSON LineString geometry.
+        public var geometryGeoJSON: String
         /// What the IMU windows and the GPS leg model said on their own (`LegEvidence.imuAnswer`,
         /// `gpsLegModelAnswer`), nil where the source did not speak for the leg.
         public var imuAnswer: String?, gpsLegModelAnswer: String?
         public init(
             id: Int, device: String, tripID: Int?, startSeconds: Double, endSeconds: Double, durationSeconds: Double,
             distanceMeters: Double, mode: String?, modeSource: String?, fixes: Int, previousStaypointID: Int?,
-            nextStaypointID: Int?, geometryGeoJSON: @escaping @Sendable () -> String, imuAnswer: String? = nil,
-            gpsLegModelAnswer: String? = nil
+            nextStaypointID: Int?, geometryGeoJSON: String, imuAnswer: String? = nil, gpsLegModelAnswer: String? = nil
         ) {
             (self.id, self.device, self.tripID, self.startSeconds, self.endSeconds) = (id, device, tripID, startSeconds, endSeconds)
             (self.durationSeconds, self.distanceMeters, self.mode, self.modeSource, self.fixes) = (
