@@ -25,6 +25,9 @@ public struct DeviceTrips: Sendable {
     /// After `compacted()`, each leg's line (`DeviceTrack.lineStringGeoJSON`), nil for a leg by
     /// time; before, nil, and the lines are made from the track.
     public private(set) var lines: [String?]?
+    /// After `compacted()`, each leg's first fix (nil for a leg by time); before, nil, and the
+    /// track gives it.
+    private var starts: [GeoPoint?]?
 
     public init(track: DeviceTrack, staypoints: [Staypoint], dwells: [GeofenceDwell], triplegs: [Tripleg], trips: [Trip]) {
         (self.track, self.staypoints, self.dwells, self.triplegs, self.trips) = (track, staypoints, dwells, triplegs, trips)
@@ -40,6 +43,7 @@ public struct DeviceTrips: Sendable {
     public func compacted() -> DeviceTrips {
         var copy = self
         copy.lines = triplegs.map { leg in leg.byTime ? nil : track.lineStringGeoJSON(leg.firstFix...leg.lastFix) }
+        copy.starts = triplegs.indices.map(start(ofLeg:))
         copy.track = DeviceTrack(device: track.device, sortedUniquePoints: [])
         return copy
     }
@@ -58,6 +62,15 @@ public struct DeviceTrips: Sendable {
     public func line(ofLeg index: Int) -> String {
         if triplegs[index].byTime { return DeviceTrack.emptyLineStringGeoJSON }
         return lines?[index] ?? track.lineStringGeoJSON(triplegs[index].firstFix...triplegs[index].lastFix)
+    }
+
+    /// Where leg `index` began: its first fix; nil for a leg by time, which has no fix.
+    public func start(ofLeg index: Int) -> GeoPoint? {
+        if let starts { return starts[index] }
+        let leg = triplegs[index]
+        guard !leg.byTime, track.points.indices.contains(leg.firstFix) else { return nil }
+        let fix = track.points[leg.firstFix]
+        return GeoPoint(longitudeDegrees: fix.longitudeDegrees, latitudeDegrees: fix.latitudeDegrees)
     }
 
     public var isActivity: [Bool] { staypoints.map(\.isActivity) }

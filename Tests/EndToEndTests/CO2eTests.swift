@@ -158,6 +158,131 @@ import Testing
         #expect(report.contains("<h3>CO2e and energy</h3>"))
     }
 
+    /// Two countries' factors in one table, and a countries layer (`--countries`) that puts the
+    /// simulated city's west in France (two features), its south-east in Germany and its
+    /// north-east in Belgium, which the table does not list.
+    static let countriesConfiguration = """
+        heatmap:
+          minimum_devices: 1
+        planning:
+          emission_factors:
+            country: FR
+            year: 2025
+            source: "Two countries' tables"
+            factors:
+              - {mode: walk, grams_per_km: 0, per: passenger, source: "none in operation"}
+              - {mode: bike, grams_per_km: 0, per: passenger, source: "none in operation"}
+              - {mode: car, grams_per_km: 160, per: vehicle, occupancy: 1.6, source: "FR car"}
+              - {mode: train, grams_per_km: 4, per: passenger, source: "FR rail"}
+              - {mode: walk, grams_per_km: 0, per: passenger, source: "none in operation", country: DE}
+              - {mode: bike, grams_per_km: 0, per: passenger, source: "none in operation", country: DE}
+              - {mode: car, grams_per_km: 180, per: vehicle, occupancy: 1.5, source: "DE car", country: DE}
+              - {mode: train, grams_per_km: 30, per: passenger, source: "DE rail", country: DE}
+
+        """
+
+    static let countries = """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","properties":{"code":"FR","name":"France"},"geometry":{"type":"Polygon","coordinates":[[[-10,40],[2.3522,40],[2.3522,48.8566],[-10,48.8566],[-10,40]]]}},
+        {"type":"Feature","properties":{"code":"FR","name":"France"},"geometry":{"type":"Polygon","coordinates":[[[-10,48.8566],[2.3522,48.8566],[2.3522,60],[-10,60],[-10,48.8566]]]}},
+        {"type":"Feature","properties":{"code":"DE","name":"Germany"},"geometry":{"type":"Polygon","coordinates":[[[2.3522,40],[20,40],[20,48.8566],[2.3522,48.8566],[2.3522,40]]]}},
+        {"type":"Feature","properties":{"code":"BE","name":"Belgium"},"geometry":{"type":"Polygon","coordinates":[[[2.3522,48.8566],[20,48.8566],[20,60],[2.3522,60],[2.3522,48.8566]]]}},
+        {"type":"Feature","properties":{"code":"-99","name":"disputed"},"geometry":{"type":"Polygon","coordinates":[[[30,40],[31,40],[31,41],[30,41],[30,40]]]}}
+        ]}
+        """
+
+    @Test func eachLegTakesTheFactorsOfTheCountryItStartedIn() throws {
+        let folder = try TemporaryFolder()
+        let simulate = try cli.pipeline(
+            ["simulate", "--out", "city", "--devices", "8", "--days", "2", "--seed", "23", "--imu-rate", "0"], in: folder.path)
+        try #require(simulate.status == 0, "\(simulate.stderr)")
+        try folder.write("factors.yaml", Self.countriesConfiguration)
+        try folder.write("countries.geojson", Self.countries)
+        let run = try cli.pipeline(
+            [
+                "run", "city", "--out", "out", "--config", "factors.yaml", "--allow-identifying-k", "--countries", "countries.geojson",
+                "--country-property", "code", "--json"
+            ], in: folder.path)
+        try #require([0, 2].contains(run.status), "\(run.stderr)")
+
+        // Each leg's country is where its line (triplegs.geojson) begins; its CO2e that country's factor.
+        let geojson =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/restricted/triplegs.geojson"))))
+            as! [String: Any]
+        var starts: [String: [Double]] = [:]
+        for feature in geojson["features"] as! [[String: Any]] {
+            let id = (feature["properties"] as! [String: Any])["tripleg_id"] as! Int
+            starts[String(id)] = ((feature["geometry"] as! [String: Any])["coordinates"] as? [[Double]])?.first
+        }
+        let perKm = ["FR": ["walk": 0.0, "bike": 0, "car": 100, "train": 4], "DE": ["walk": 0.0, "bike": 0, "car": 120, "train": 30]]
+        let legs = try CSVTable.read(path: folder.file("out/restricted/triplegs.csv"))
+        let l = { (name: String) in legs.columns.firstIndex(of: name)! }
+        var byCountry: [String: Int] = [:], checked: [String: Int] = [:], grams: [String: (sum: Double, missing: Bool)] = [:]
+        for row in legs.rows {
+            let distance = Double(row[l("distance_m")]!)!
+            let co2e = row[l("co2e_g")].flatMap(Double.init)
+            if let trip = row[l("trip_id")] {
+                let sofar = grams[trip] ?? (0, false)
+                grams[trip] = (sofar.sum + (co2e ?? 0), sofar.missing || (co2e == nil && distance > 0))
+            }
+            guard let start = starts[row[l("tripleg_id")]!], start.count == 2 else {
+                #expect(row[l("start_country")] == nil, "a leg without a line has no country: \(row)")
+                continue
+            }
+            let country = start[0] < 2.3522 ? "FR" : start[1] < 48.8566 ? "DE" : "BE"
+            #expect(row[l("start_country")] == country, "\(start): \(row)")
+            byCountry[country, default: 0] += 1
+            guard distance > 0 else { continue }
+            if country == "BE" {
+                #expect(co2e == nil, "Belgium has no factors: none is borrowed, \(row)")
+            } else if let factor = perKm[country]![row[l("travel_mode")]!] {
+                #expect(abs(try #require(co2e) - factor * distance / 1000) <= 0.05 + 1e-9, "\(row)")
+                if factor > 0 { checked[country, default: 0] += 1 }
+            } else {
+                #expect(co2e == nil, "a mode neither country lists, \(row)")
+            }
+        }
+        print("legs by country: \(byCountry); checked with a factor above 0: \(checked)")
+        try #require(byCountry.keys.sorted() == ["BE", "DE", "FR"], "the simulated city spans the three: \(byCountry)")
+        #expect(checked["FR", default: 0] > 0 && checked["DE", default: 0] > 0)
+
+        // Each trip sums its legs' own countries'.
+        let trips = try CSVTable.read(path: folder.file("out/restricted/trips.csv"))
+        let t = { (name: String) in trips.columns.firstIndex(of: name)! }
+        for row in trips.rows {
+            let value = row[t("co2e_g")].flatMap(Double.init)
+            let sum = try #require(grams[row[t("trip_id")]!])
+            #expect((value == nil) == sum.missing, "\(row)")
+            if let value { #expect(abs(value - sum.sum) <= 0.05 * Double(Int(row[t("legs")]!)!) + 1e-9, "\(row)") }
+        }
+
+        // The run says it: legs per country, Belgium's without factors, the dropped feature.
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let warnings = json["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.contains("in BE have no CO2e: the table has no factors for that country") }, "\(warnings)")
+        let co2e = try #require(json["co2e"] as? [String: Any])
+        let tally = try #require(co2e["countries"] as? [String: Any], "\(co2e)")
+        #expect(tally["layer"] as? String == "countries.geojson" && tally["table_country"] as? String == "FR")
+        #expect((tally["legs"] as? [String: Int]) == byCountry.filter { $0.key != "BE" }, "\(tally)")
+        #expect((tally["without_factors"] as? [String: Int]) == ["BE": byCountry["BE"]!], "\(tally)")
+        #expect((tally["dropped"] as? [String])?.first?.hasPrefix("feature 5: its code -99") == true, "\(tally)")
+        let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        #expect(report.contains("Factors for FR, DE 2025") && report.contains(">country</th>"), "the factor table names each row's country")
+        #expect(report.contains("the country its first fix lies in") && report.contains("in BE have no CO2e"))
+
+        // Without the layer, the same table warns that every leg takes France's.
+        let plain = try cli.pipeline(
+            ["run", "city", "--out", "plain", "--config", "factors.yaml", "--allow-identifying-k", "--json"], in: folder.path)
+        try #require([0, 2].contains(plain.status), "\(plain.stderr)")
+        let plainJSON = try #require(try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])
+        #expect(
+            (plainJSON["warnings"] as? [String] ?? []).contains {
+                $0.contains("the table lists DE too, but no countries layer (planning.countries, --countries) says where legs are")
+            }, "\(plainJSON["warnings"] ?? "")")
+        let plainLegs = try CSVTable.read(path: folder.file("plain/restricted/triplegs.csv"))
+        #expect(plainLegs.rows.allSatisfy { $0[l("start_country")] == nil })
+    }
+
     @Test func otherNumbersUnderTheDefaultsNameAreRefused() throws {
         let folder = try TemporaryFolder()
         try folder.write("traces/empty.gpx", "<gpx version=\"1.1\"></gpx>")

@@ -125,7 +125,16 @@ class SparkEquivalence(CityRuns):
         population = os.path.join(cls.work, "population.csv")
         with open(population, "w") as f:
             f.write("zone_id,population\nwest,50000\neast,70000\n")
-        planning = ["--zones", zones, "--confusion", confusion, "--population", population]
+        # Countries, to choose each leg's CO2e factors by (triplegs.csv start_country): the west in
+        # the default table's GB, the east in IE, which it does not list (those legs have no CO2e).
+        countries = os.path.join(cls.work, "countries.geojson")
+        with open(countries, "w") as f:
+            json.dump({"type": "FeatureCollection", "features": [
+                {"type": "Feature", "properties": {"code": code},
+                 "geometry": {"type": "Polygon", "coordinates": [[[w, 40], [e, 40], [e, 60], [w, 60], [w, 40]]]}}
+                for code, w, e in (("GB", -10, 2.3522), ("IE", 2.3522, 20))]}, f)
+        planning = ["--zones", zones, "--confusion", confusion, "--population", population,
+                    "--countries", countries, "--country-property", "code"]
         cls.single = os.path.join(cls.work, "single")
         run = subprocess.run([BINARY, "run", traces, "--out", cls.single] + planning, capture_output=True, text=True)
         assert run.returncode == 2, run.stderr  # the cut-off upload is quarantined
@@ -200,6 +209,16 @@ class SparkEquivalence(CityRuns):
         for name in SAME_BYTES:
             with self.subTest(file=name):
                 self.assertEqual(self.read(self.single, name), self.read(self.spark, name))
+
+    def test_each_leg_takes_its_countrys_factors_in_every_part(self):
+        """The parts read the countries layer: legs start in GB and IE, and IE's (not in the
+        default table) have no CO2e, in the joined triplegs.csv as in the single run's."""
+        legs = list(csv.DictReader(io.StringIO(self.read(self.spark, "triplegs.csv"))))
+        countries = {row["start_country"] for row in legs}
+        self.assertTrue({"GB", "IE"} <= countries, countries)
+        self.assertTrue(all(row["co2e_g"] == "" for row in legs if row["start_country"] == "IE" and float(row["distance_m"]) > 0))
+        self.assertTrue(any(row["co2e_g"] not in ("", "0", "0.0") for row in legs if row["start_country"] == "GB"))
+        self.assertIn("in IE have no CO2e", self.read(self.spark, "report.html"))
 
     def test_the_geopackage_holds_the_single_runs_layers(self):
         """`pipeline publish` writes pipeline.gpkg from the merged store and the files the merge

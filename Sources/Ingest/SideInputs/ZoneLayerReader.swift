@@ -4,9 +4,10 @@ import MobilityCore
 /// Reads a zone layer's features from GeoJSON (RFC 7946: coordinates are WGS 84 longitude and
 /// latitude): Polygon and MultiPolygon features with an id property (a Feature's own `id` too
 /// when the property is `id`) and an optional name property. Other features are returned as
-/// dropped, with their number and why.
+/// dropped, with their number and why. A feature without the id property stops the read with
+/// a message naming `idOption`, the option that names another property.
 public enum ZoneLayerReader {
-    public static func geoJSON(path: String, idProperty: String, nameProperty: String) throws -> (
+    public static func geoJSON(path: String, idProperty: String, nameProperty: String, idOption: String = "--zone-id") throws -> (
         fences: [(feature: Int, fence: Geofence)], dropped: [(feature: Int, reason: String)]
     ) {
         let features: [[String: Any]]
@@ -23,7 +24,7 @@ public enum ZoneLayerReader {
                 throw PipelineError(
                     .invalidZoneLayer, path: path,
                     reason:
-                        "feature \(index + 1) has no property \(idProperty) (its properties: \(names.isEmpty ? "none" : names)); name the id property with --zone-id"
+                        "feature \(index + 1) has no property \(idProperty) (its properties: \(names.isEmpty ? "none" : names)); name the id property with \(idOption)"
                 )
             }
             guard let fence = GeofenceReader.geofence(feature, index: index, idProperty: idProperty, nameProperty: nameProperty) else {

@@ -14,17 +14,35 @@ enum PlanningInputs {
         var confusion: ConfusionCorrection?
         var population: Population?
         var corrections = LegCorrections()
+        var countries = LegCountries()
     }
 
     static func load(_ planning: PlanningParameters) throws -> Loaded {
         Loaded(
             zones: try zones(planning), confusion: try confusion(planning), population: try population(planning),
-            corrections: try corrections(planning))
+            corrections: try corrections(planning), countries: try countries(planning))
     }
 
-    /// What a partial run reads: the corrections alone (a part decides its legs; it publishes nothing).
+    /// What a partial run reads: the corrections and the countries (a part decides its legs
+    /// and their CO2e; it publishes nothing).
     static func loadForPart(_ planning: PlanningParameters) throws -> Loaded {
-        Loaded(corrections: try corrections(planning))
+        Loaded(corrections: try corrections(planning), countries: try countries(planning))
+    }
+
+    /// The countries layer (`planning.countries`, `--countries`): a GeoPackage's first feature
+    /// table (`.gpkg`), else GeoJSON.
+    static func countries(_ planning: PlanningParameters) throws -> LegCountries {
+        guard let path = planning.countries else { return LegCountries() }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw PipelineError(.invalidZoneLayer, path: path, reason: "no such file (planning.countries or --countries)")
+        }
+        let (fences, dropped) =
+            path.lowercased().hasSuffix(".gpkg")
+            ? try GeoPackageFeatures.zoneFences(
+                path: path, idColumn: planning.countryProperty, nameColumn: "name", nameColumnIsOptional: true)
+            : try ZoneLayerReader.geoJSON(
+                path: path, idProperty: planning.countryProperty, nameProperty: "name", idOption: "--country-property")
+        return try LegCountries(path: path, fences: fences, dropped: dropped)
     }
 
     /// People's corrections of their legs (`planning.corrections`, `--corrections`).

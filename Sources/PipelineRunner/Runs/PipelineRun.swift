@@ -303,14 +303,16 @@ public struct PipelineRun {
         trips.parameters = configuration.trips
         trips.minimumPersons = configuration.heatmap.minimumPersons
         (trips.bands, trips.corrections) = (configuration.planning.bands, planning.corrections)
-        trips.emissionFactors = configuration.planning.emissionFactors
+        (trips.emissionFactors, trips.legCountries) = (configuration.planning.emissionFactors, planning.countries)
         (trips.configuredCalendar, trips.personDayParameters, trips.partialsFolder) = (
             configuration.calendar.configured, configuration.personDays, partialsFolder
         )
         let tripSummary = try trips.run(store: store, progress: progress)
         LargeBlocks.returnFreed()
         (summary.odMatrix, summary.modalSplit) = (tripSummary.odMatrix, tripSummary.modalSplit)
-        summary.warnings += [tripSummary.transitWarning, tripSummary.jumpWarning, tripSummary.undecidedWarning].compactMap { $0 }
+        summary.warnings += [
+            tripSummary.transitWarning, tripSummary.jumpWarning, tripSummary.undecidedWarning, tripSummary.co2eCountries?.warning
+        ].compactMap { $0 }
         summary.warnings += tripSummary.zoneWarnings + [tripSummary.coverage?.warning].compactMap { $0 }
         (summary.coverage, summary.zoneSources, summary.zones) = (tripSummary.coverage, tripSummary.zoneSources, tripSummary.zones)
         progress.log(GPSLegDecision.line(decidedBy: tripSummary.legsByModeSource, model: model))
@@ -362,7 +364,8 @@ public struct PipelineRun {
             let stage = PublishStage(
                 store: store, outputFolder: outputFolder, tablesFolder: restrictedFolder, modelPath: modelPath, calendar: calendar,
                 heatMap: configuration.heatmap, zones: zones, bands: configuration.planning.bands,
-                confusion: confusion, population: population, emissionFactors: configuration.planning.emissionFactors)
+                confusion: confusion, population: population, emissionFactors: configuration.planning.emissionFactors,
+                countries: planning.countries)
             let (_, published) = try stage.run {}
             published.notes.forEach(progress.log)
             (summary.odGrid, summary.odZones, summary.modeShares) = (published.odGrid, published.odZones, published.modeShares)
@@ -435,7 +438,7 @@ public struct PipelineRun {
         var configuration = configuration
         if let zones { configuration.planning.zones = "sha256:" + (try ContentHash.sha256(path: zones.path)) }
         // The planning files by their content, so a moved or renamed copy changes nothing.
-        for file in [\PlanningParameters.confusion, \.population, \.personAttributes, \.corrections] {
+        for file in [\PlanningParameters.confusion, \.population, \.personAttributes, \.corrections, \.countries] {
             if let path = configuration.planning[keyPath: file] {
                 configuration.planning[keyPath: file] = "sha256:" + (try ContentHash.sha256(path: path))
             }

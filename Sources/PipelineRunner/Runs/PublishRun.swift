@@ -64,14 +64,15 @@ public struct PublishRun: Sendable {
     }
 
     public func run(progress: ProgressReporter) throws -> Summary {
-        let (zones, confusion, population) = try {
-            let l = try PlanningInputs.load(planning); return (l.zones, l.confusion, l.population)
+        let (zones, confusion, population, countries) = try {
+            let l = try PlanningInputs.load(planning); return (l.zones, l.confusion, l.population, l.countries)
         }()
         return try StoreSession.run(storePath: storePath) { store in
             let stage = PublishStage(
                 store: store, outputFolder: outputFolder, tablesFolder: tablesFolder ?? OutputLayout.restricted(in: outputFolder),
                 modelPath: modelPath, calendar: calendar, heatMap: heatMapParameters, zones: zones, bands: planning.bands,
-                confusion: confusion, population: population, emissionFactors: planning.emissionFactors)
+                confusion: confusion, population: population, emissionFactors: planning.emissionFactors,
+                countries: countries)
             var (summary, outcome) = try stage.run { [self] in try heatMapFiles(store: store) }
             (summary.notes + outcome.notes).forEach(progress.log)
             (summary.odGrid, summary.odZones, summary.quarantined) = (outcome.odGrid, outcome.odZones, outcome.quarantined)

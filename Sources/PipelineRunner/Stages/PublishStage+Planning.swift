@@ -70,7 +70,8 @@ extension PublishStage {
         step("mode_shares")
         let co2e = try CO2eOutput.write(
             sample, factors: emissionFactors, layer: zones, weights: weights, minimumPersons: heatMap.minimumPersons,
-            outputFolder: outputFolder)
+            outputFolder: outputFolder,
+            countries: try CO2eOutput.countryTally(tablesFolder: tablesFolder, countries: countries, factors: emissionFactors))
         try store.setDerivedState(PipelineStore.co2eKey, CO2eOutput.text(co2e)) // for the report
         try store.setDerivedState(
             PipelineStore.co2eFactorsKey,

@@ -33,6 +33,8 @@ struct PublishStage: Sendable {
     var population: PlanningInputs.Population? = nil
     /// CO2e per passenger-km of each mode (`co2e.csv`, `person_co2e.csv`; the report names them).
     var emissionFactors = EmissionFactors.ukDESNZ2025
+    /// The countries layer the legs' factors were chosen by (`planning.countries`), read before the run began.
+    var countries = LegCountries()
 
     struct Outcome {
         /// Nil when the per-device tables were not there to draw it from.

@@ -35,6 +35,8 @@ public struct TripsRun {
     public var bands = TimeBands()
     /// CO2e per passenger-km of each mode, for the legs' and trips' `co2e_g`.
     public var emissionFactors = EmissionFactors.ukDESNZ2025
+    /// The country each leg started in, whose factors it takes (`planning.countries`).
+    public var legCountries = LegCountries()
     /// What people say of their legs, applied after every inferred mode (`LegCorrections`).
     public var corrections = LegCorrections()
     public var grouping = TrackGrouping.device
@@ -88,6 +90,8 @@ public struct TripsRun {
         public var zones: [String] = []
         /// Devices whose zone was guessed from fixes far from every zone city, or not found at all.
         public var zoneWarnings: [String] = []
+        /// Legs by the country whose CO2e factors they took (`LegCountries`).
+        public var co2eCountries: LegCountries.Tally?
         /// Person-days and their tracking coverage (`person_days.csv`).
         @NullEncodable public var coverage: PersonDays.Summary?
         public var secondsLoading = 0.0
@@ -125,7 +129,7 @@ public struct TripsRun {
 
         enum CodingKeys: String, CodingKey {
             case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips, jumps, fusion, odMatrix = "od_matrix",
-                modalSplit = "modal_split", zoneSources = "zone_sources", zones, coverage
+                modalSplit = "modal_split", zoneSources = "zone_sources", zones, coverage, co2eCountries = "co2e_countries"
             case undecidedLegs = "undecided_legs", undecidedMeters = "undecided_m", undecidedSeconds = "undecided_s"
             case legsByModeSource = "legs_by_mode_source", legsNearTransit = "legs_near_transit", secondsLoading = "seconds_loading"
             case secondsTrips = "seconds_trips", secondsWriting = "seconds_writing", secondsPersonDays = "seconds_person_days", files
@@ -233,6 +237,10 @@ public struct TripsRun {
             result: result, geofences: geofences, calendars: calendars, persons: persons, minimumPersons: minimumPersons,
             personDays: personDays)
         (tables.locationParameters, tables.bands, tables.emissionFactors) = (parameters.locations, bands, emissionFactors)
+        tables.legCountries = legCountries
+        summary.co2eCountries = legCountries.tally(result.devices, factors: emissionFactors)
+        // The whole line comes with publish's CO2e (`CO2eOutput.text`); a warning is said at once.
+        if let warning = summary.co2eCountries?.warning { progress.log("warning: " + warning) }
         summary.odMatrix = ODMatrixCounts(tables.odMatrix)
         progress.log(summary.odMatrix.line)
         try store.setDerivedState(PipelineStore.minimumPersonsKey, String(minimumPersons))

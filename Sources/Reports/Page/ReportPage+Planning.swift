@@ -106,11 +106,15 @@ extension ReportPage {
         }
         if let factors {
             html +=
-                "<p class=\"note\">Factors for \(HTML.escape(factors.country)) \(factors.year): \(HTML.escape(factors.source)) "
+                "<p class=\"note\">Factors for \(HTML.escape(factors.spansCountries ? factors.countries.joined(separator: ", ") : factors.country)) \(factors.year): \(HTML.escape(factors.source)) "
                 + "(planning.emission_factors). A mode with no factor here has no CO2e"
                 + (factors.givesEnergy ? ", and one without MJ no energy." : ".")
                 + (factors.spansYears
                     ? " A leg takes its mode's factor of the local year it started in, else of the latest year before it, else of the earliest after it."
+                    : "")
+                + (factors.spansCountries
+                    ? " A leg takes the factors of the country its first fix lies in (planning.countries; triplegs.csv start_country), "
+                        + "else \(HTML.escape(factors.country))'s; one in a country not listed here has no CO2e."
                     : "") + "</p>"
                 + Self.factorTable(factors)
         }
@@ -120,18 +124,20 @@ extension ReportPage {
     /// The factors, a row each: per passenger-km, as given, and the source.
     static func factorTable(_ factors: EmissionFactors) -> String {
         let header =
-            ["mode"] + (factors.spansYears ? ["year"] : []) + ["g CO2e per passenger-km"]
+            ["mode"] + (factors.spansCountries ? ["country"] : []) + (factors.spansYears ? ["year"] : []) + ["g CO2e per passenger-km"]
             + (factors.givesEnergy ? ["MJ per passenger-km"] : []) + ["as given", "source"]
         let rows = factors.factors.map { factor -> [String] in
             let given = HTML.number(factor.gramsPerKm, 2) + (factor.megajoulesPerKm.map { " g and " + HTML.number($0, 3) + " MJ" } ?? " g")
             let basis = factor.per == .vehicle ? " per vehicle-km ÷ " + HTML.number(factor.occupancy, 2) + " persons" : " per passenger-km"
             var row = [factor.mode.rawValue]
+            if factors.spansCountries { row.append(factors.country(of: factor)) }
             if factors.spansYears { row.append(String(factors.year(of: factor))) }
             row.append(HTML.number(factor.gramsPerPassengerKm, 2))
             if factors.givesEnergy { row.append(factor.megajoulesPerPassengerKm.map { HTML.number($0, 3) } ?? "–") }
             return row + [given + basis, factor.source]
         }
-        return HTML.table(header, rows, numeric: Set(1...(1 + (factors.spansYears ? 1 : 0) + (factors.givesEnergy ? 1 : 0))))
+        let first = factors.spansCountries ? 2 : 1
+        return HTML.table(header, rows, numeric: Set(first...(first + (factors.spansYears ? 1 : 0) + (factors.givesEnergy ? 1 : 0))))
     }
 
     /// The whole day's published zone pairs as desire lines between zone centres (weighted trips

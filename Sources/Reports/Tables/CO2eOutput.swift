@@ -24,21 +24,23 @@ public struct CO2eOutput {
         public var tripsWithoutEnergy = 0
         /// The same expanded to the population's average day; null without weights or energy.
         @NullEncodable public var energyMJWeighted: Double?
+        /// Legs by the country whose factors they took (`triplegs.csv` `start_country`).
+        public var countries: LegCountries.Tally?
         enum CodingKeys: String, CodingKey {
             case factors, rows, suppressedPrimary = "suppressed_primary", suppressedComplementary = "suppressed_complementary"
             case minimumPersons = "k", co2eKg = "co2e_kg", trips, tripsWithoutFactor = "trips_without_factor"
             case co2eKgWeighted = "co2e_kg_weighted", energyMJ = "energy_mj", tripsWithoutEnergy = "trips_without_energy"
-            case energyMJWeighted = "energy_mj_weighted"
+            case energyMJWeighted = "energy_mj_weighted", countries
         }
     }
 
     /// Writes both files into `outputFolder` (the per-person one to its `restricted/`). With a
     /// `layer`, rows per home zone (the zone each person's home lies in); with `weights`, the
-    /// weighted CO2e.
+    /// weighted CO2e. `countries` tallies the legs by the country whose factors they took.
     @discardableResult
     public static func write(
         _ sample: PlanningSample, factors: EmissionFactors, layer: ZoneLayer?, weights: ExpansionWeights?, minimumPersons: Int,
-        outputFolder: String
+        outputFolder: String, countries: LegCountries.Tally? = nil
     ) throws -> Summary {
         let trips = sample.trips.map { $0.weighted(by: weights) }
         let homeZones = layer.map { layer in
@@ -73,7 +75,18 @@ public struct CO2eOutput {
             co2eKgWeighted: weights.map { _ in trips.reduce(0) { $0 + ($1.co2eGrams ?? 0) * ($1.dailyWeight ?? 0) } / 1000 },
             energyMJ: energy.isEmpty ? nil : energy.reduce(0, +), tripsWithoutEnergy: trips.count - energy.count,
             energyMJWeighted: energy.isEmpty
-                ? nil : weights.map { _ in trips.reduce(0) { $0 + ($1.energyMegajoules ?? 0) * ($1.dailyWeight ?? 0) } })
+                ? nil : weights.map { _ in trips.reduce(0) { $0 + ($1.energyMegajoules ?? 0) * ($1.dailyWeight ?? 0) } },
+            countries: countries)
+    }
+
+    /// The legs of `restricted/triplegs.csv` in `tablesFolder` by the country they started in
+    /// (`start_country`, which `countries` gave them), under `factors`.
+    public static func countryTally(tablesFolder: String, countries: LegCountries, factors: EmissionFactors) throws
+        -> LegCountries.Tally
+    {
+        let legs = try OutputSchema.triplegs.read(in: tablesFolder)
+        let column = OutputSchema.triplegs.index("start_country")
+        return countries.tally(legs.rows.map { $0[column].flatMap { $0.isEmpty ? nil : $0 } }, factors: factors)
     }
 
     /// A row per person with valid person-days or trips, by name.
@@ -94,8 +107,11 @@ public struct CO2eOutput {
     public static func text(_ s: Summary) -> String {
         String(format: "CO2e: %.1f kg from %d trips", s.co2eKg, s.trips - s.tripsWithoutFactor)
             + (s.tripsWithoutFactor > 0
-                ? "; \(s.tripsWithoutFactor) trip\(s.tripsWithoutFactor == 1 ? " has" : "s have") none (a vehicle or unknown leg: no factor is guessed for them)"
+                ? "; \(s.tripsWithoutFactor) trip\(s.tripsWithoutFactor == 1 ? " has" : "s have") none (a vehicle or unknown leg"
+                    + (s.countries?.withoutFactors.isEmpty == false ? ", or a leg in a country the factors do not list" : "")
+                    + ": no factor is guessed for them)"
                 : "")
+            + (s.countries?.line.map { "; " + $0 } ?? "")
             + (s.co2eKgWeighted.map { String(format: "; %.1f kg on the population's average day (weighted)", $0) } ?? "")
             + (s.energyMJ.map { energy in
                 String(format: "; energy: %.1f MJ from %d trips", energy, s.trips - s.tripsWithoutEnergy)

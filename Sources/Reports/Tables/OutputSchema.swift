@@ -128,7 +128,7 @@ public struct OutputSchema: Sendable {
     public static let triplegs = OutputSchema(
         "triplegs.csv", "Each leg between staypoints, with its mode and the evidence for it.",
         "tripleg_id integer, trip_id integer, device text, \(interval), duration_s real, distance_m real, speed_mps real, travel_mode text, "
-            + "mode_source text, mode_note text, co2e_g real, energy_mj real, fixes integer, previous_staypoint_id integer, next_staypoint_id integer, imu_share real, imu_mode text, "
+            + "mode_source text, mode_note text, co2e_g real, energy_mj real, start_country text, fixes integer, previous_staypoint_id integer, next_staypoint_id integer, imu_share real, imu_mode text, "
             + "imu_mode_share real",
         columns(gpsLegModes.map { "gps_p_\($0.rawValue)" }, .real)
             + OutputSchema(

@@ -21,6 +21,8 @@ public struct TripTables {
     public var bands = TimeBands()
     /// CO2e per passenger-km of each mode, for the legs' and trips' `co2e_g`.
     public var emissionFactors = EmissionFactors.ukDESNZ2025
+    /// The country each leg started in, whose factors it takes (`planning.countries`).
+    public var legCountries = LegCountries()
     /// Each device's person (the device itself where none is named), and the k of distinct
     /// persons a published aggregate row needs.
     public var persons: [String: String] = [:]
@@ -169,6 +171,7 @@ public struct TripTables {
     func triplegs() -> CSVWriter {
         var csv = CSVWriter(columns: OutputSchema.triplegs.names)
         for (deviceIndex, device) in result.devices.enumerated() {
+            let countries = legCountries.countries(of: device)
             for (index, leg) in device.triplegs.enumerated() {
                 let speed = leg.durationSeconds > 0 ? leg.distanceMeters / leg.durationSeconds : 0
                 csv.append(
@@ -179,12 +182,13 @@ public struct TripTables {
                             leg.mode?.rawValue ?? unknownModeName, leg.modeSource?.rawValue ?? Self.noDecider, leg.modeNote ?? "",
                             emissionFactors.grams(
                                 mode: leg.mode, distanceMeters: leg.distanceMeters,
-                                year: calendars.device(leg.device).year(leg.startSeconds)
+                                year: calendars.device(leg.device).year(leg.startSeconds), country: countries[index]
                             ).map { Self.number($0, 1) },
                             emissionFactors.megajoules(
                                 mode: leg.mode, distanceMeters: leg.distanceMeters,
-                                year: calendars.device(leg.device).year(leg.startSeconds)
+                                year: calendars.device(leg.device).year(leg.startSeconds), country: countries[index]
                             ).map { Self.number($0, 3) },
+                            countries[index],
                             String(leg.fixCount),
                             Self.id(leg.previousStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                             Self.id(leg.nextStaypoint.map { ids.staypoint(deviceIndex, $0) })
@@ -227,6 +231,7 @@ public struct TripTables {
     func trips() -> CSVWriter {
         var csv = CSVWriter(columns: OutputSchema.trips.names)
         for (deviceIndex, device) in result.devices.enumerated() {
+            let countries = legCountries.countries(of: device)
             for (index, trip) in device.trips.enumerated() {
                 let legModes = trip.legs.map { device.triplegs[$0].mode?.rawValue ?? unknownModeName }.joined(separator: ">")
                 csv.append(
@@ -235,10 +240,14 @@ public struct TripTables {
                             Self.number(trip.durationSeconds, 1), Self.number(trip.distanceMeters, 1),
                             trip.mainMode?.rawValue ?? unknownModeName,
                             String(trip.legs.count), legModes,
-                            emissionFactors.grams(of: trip, legs: device.triplegs) { calendars.device(trip.device).year($0) }
-                                .map { Self.number($0, 1) },
-                            emissionFactors.megajoules(of: trip, legs: device.triplegs) { calendars.device(trip.device).year($0) }
-                                .map { Self.number($0, 3) },
+                            emissionFactors.grams(
+                                of: trip, legs: device.triplegs, year: { calendars.device(trip.device).year($0) },
+                                country: { countries[$0] }
+                            ).map { Self.number($0, 1) },
+                            emissionFactors.megajoules(
+                                of: trip, legs: device.triplegs, year: { calendars.device(trip.device).year($0) },
+                                country: { countries[$0] }
+                            ).map { Self.number($0, 3) },
                             Self.id(trip.originStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                             Self.id(trip.destinationStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                             Self.id(trip.originStaypoint.flatMap { device.staypoints[$0].location }.map(TripIdentifiers.location)),

@@ -15,6 +15,12 @@ import MobilityCore
 /// (by default the table's): a leg takes its mode's factor of the local year it started in,
 /// else of the latest year before it, else of the earliest after it (`factor(_:year:)`).
 ///
+/// A row may name its `country` (by default the table's), so one table holds several
+/// countries' factors: a leg takes the rows of the country it started in, which the countries
+/// layer says (`planning.countries`, `LegCountries`); a leg outside every country of the layer,
+/// or in a run without one, takes the table's country. A leg in a country the table lists no
+/// row for has no factor: none is borrowed from another country.
+///
 /// A row may also give the energy its mode uses, `megajoulesPerKm` on the same basis (per
 /// passenger-km, or per vehicle-km shared among `occupancy`): a leg's `energy_mj` is then its
 /// distance times that (`megajoules(mode:distanceMeters:year:)`). It is final energy in
@@ -50,20 +56,23 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
         /// Megajoules of final energy per kilometre of `per` (fuel or electricity the vehicle
         /// uses); nil where the table gives none.
         public var megajoulesPerKm: Double?
+        /// ISO 3166-1 alpha-2 code of the country the factor is for; nil: the table's `country`.
+        public var country: String?
 
         public init(
             mode: Mode, gramsPerKm: Double, per: Basis, occupancy: Double = 1, source: String, year: Int? = nil,
-            megajoulesPerKm: Double? = nil
+            megajoulesPerKm: Double? = nil, country: String? = nil
         ) {
             (self.mode, self.gramsPerKm, self.per, self.occupancy, self.source, self.year) = (
                 mode, gramsPerKm, per, occupancy, source, year
             )
-            self.megajoulesPerKm = megajoulesPerKm
+            (self.megajoulesPerKm, self.country) = (megajoulesPerKm, country)
         }
 
-        enum CodingKeys: String, CodingKey { case mode, gramsPerKm, per, occupancy, source, year, megajoulesPerKm }
+        enum CodingKeys: String, CodingKey { case mode, gramsPerKm, per, occupancy, source, year, megajoulesPerKm, country }
 
-        /// `occupancy` may be left out: 1; `year`: the table's; `megajoulesPerKm`: none.
+        /// `occupancy` may be left out: 1; `year`: the table's; `megajoulesPerKm`: none;
+        /// `country`: the table's.
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             mode = try container.decode(Mode.self, forKey: .mode)
@@ -73,6 +82,7 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
             source = try container.decode(String.self, forKey: .source)
             year = try container.decodeIfPresent(Int.self, forKey: .year)
             megajoulesPerKm = try container.decodeIfPresent(Double.self, forKey: .megajoulesPerKm)
+            country = try container.decodeIfPresent(String.self, forKey: .country)
         }
 
         /// Grams of CO2e per kilometre the traveller travels.
@@ -97,58 +107,83 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
     /// The year a row is for.
     public func year(of factor: Factor) -> Int { factor.year ?? year }
 
-    /// The factor of `mode` for a leg in `year` (nil: the table's year): the mode's row of that
-    /// year, else of the latest year before it, else of the earliest after it; nil where the
-    /// table lists none for the mode.
-    public func factor(_ mode: Mode?, year wanted: Int? = nil) -> Factor? {
+    /// The country a row is for, upper-cased.
+    public func country(of factor: Factor) -> String { (factor.country ?? country).uppercased() }
+
+    /// The countries the table has rows for: its own first, then the others in order.
+    public var countries: [String] {
+        let own = country.uppercased()
+        return [own] + Set(factors.map { country(of: $0) }).subtracting([own]).sorted()
+    }
+
+    /// The factor of `mode` for a leg in `year` (nil: the table's year) in `country` (nil: the
+    /// table's): that country's row of the mode for that year, else of the latest year before
+    /// it, else of the earliest after it; nil where the table lists none for the mode in that
+    /// country.
+    public func factor(_ mode: Mode?, year wanted: Int? = nil, country place: String? = nil) -> Factor? {
         guard let mode else { return nil }
         let wanted = wanted ?? year
-        let rows = factors.filter { $0.mode == mode }
+        let place = (place ?? country).uppercased()
+        let rows = factors.filter { $0.mode == mode && country(of: $0) == place }
         return rows.filter { year(of: $0) <= wanted }.max { year(of: $0) < year(of: $1) }
             ?? rows.min { year(of: $0) < year(of: $1) }
     }
 
-    /// Whether `mode` emits nothing in any year of the table (a factor of 0, or none).
+    /// Whether `mode` emits nothing in any year and country of the table (a factor of 0, or none).
     public func emitsNothing(_ mode: Mode?) -> Bool {
         factors.filter { $0.mode == mode }.allSatisfy { $0.gramsPerKm == 0 }
     }
 
-    /// Grams of CO2e of `distanceMeters` travelled in `mode` in `year` (nil: the table's); nil
-    /// where the table has no factor for it (or no mode was decided). A leg without distance
-    /// (`Tripleg.byTime`), or `still` (a leg its person said was no trip), emits 0.
-    public func grams(mode: Mode?, distanceMeters: Double, year: Int? = nil) -> Double? {
+    /// Grams of CO2e of `distanceMeters` travelled in `mode` in `year` in `country` (nil: the
+    /// table's); nil where the table has no factor for it (or no mode was decided). A leg
+    /// without distance (`Tripleg.byTime`), or `still` (a leg its person said was no trip), emits 0.
+    public func grams(mode: Mode?, distanceMeters: Double, year: Int? = nil, country: String? = nil) -> Double? {
         if mode == .still { return 0 } // no travel (a leg its person said was no trip)
-        guard let factor = factor(mode, year: year) else { return distanceMeters > 0 ? nil : 0 }
+        guard let factor = factor(mode, year: year, country: country) else { return distanceMeters > 0 ? nil : 0 }
         return factor.gramsPerPassengerKm * distanceMeters / 1000
     }
 
     /// Grams of CO2e of `trip`, the sum of its legs' (`legs`: its device's legs), each with the
-    /// factor of `year(leg start)`; nil when a leg with distance has no factor.
-    public func grams(of trip: Trip, legs: [Tripleg], year: (Double) -> Int? = { _ in nil }) -> Double? {
-        sum(over: trip, legs: legs) { grams(mode: $0.mode, distanceMeters: $0.distanceMeters, year: year($0.startSeconds)) }
+    /// factor of `year(leg start)` in `country(leg index)`; nil when a leg with distance has no factor.
+    public func grams(
+        of trip: Trip, legs: [Tripleg], year: (Double) -> Int? = { _ in nil }, country: (Int) -> String? = { _ in nil }
+    ) -> Double? {
+        sum(over: trip) { index in
+            grams(
+                mode: legs[index].mode, distanceMeters: legs[index].distanceMeters, year: year(legs[index].startSeconds),
+                country: country(index))
+        }
     }
 
-    /// Megajoules of final energy of `distanceMeters` travelled in `mode` in `year` (nil: the
-    /// table's), from the row `factor(_:year:)` picks; nil where that row gives no energy (or
-    /// there is none). Like `grams`, a leg without distance or `still` uses 0; but a table that
-    /// gives no energy at all gives none to any leg.
-    public func megajoules(mode: Mode?, distanceMeters: Double, year: Int? = nil) -> Double? {
+    /// Megajoules of final energy of `distanceMeters` travelled in `mode` in `year` in `country`
+    /// (nil: the table's), from the row `factor(_:year:country:)` picks; nil where that row gives
+    /// no energy (or there is none). Like `grams`, a leg without distance or `still` uses 0; but
+    /// a table that gives no energy at all gives none to any leg.
+    public func megajoules(mode: Mode?, distanceMeters: Double, year: Int? = nil, country: String? = nil) -> Double? {
         guard givesEnergy else { return nil }
         if mode == .still { return 0 } // no travel (a leg its person said was no trip)
-        guard let perKm = factor(mode, year: year)?.megajoulesPerPassengerKm else { return distanceMeters > 0 ? nil : 0 }
+        guard let perKm = factor(mode, year: year, country: country)?.megajoulesPerPassengerKm else {
+            return distanceMeters > 0 ? nil : 0
+        }
         return perKm * distanceMeters / 1000
     }
 
     /// Megajoules of `trip`, the sum of its legs'; nil when a leg with distance has none.
-    public func megajoules(of trip: Trip, legs: [Tripleg], year: (Double) -> Int? = { _ in nil }) -> Double? {
-        sum(over: trip, legs: legs) { megajoules(mode: $0.mode, distanceMeters: $0.distanceMeters, year: year($0.startSeconds)) }
+    public func megajoules(
+        of trip: Trip, legs: [Tripleg], year: (Double) -> Int? = { _ in nil }, country: (Int) -> String? = { _ in nil }
+    ) -> Double? {
+        sum(over: trip) { index in
+            megajoules(
+                mode: legs[index].mode, distanceMeters: legs[index].distanceMeters, year: year(legs[index].startSeconds),
+                country: country(index))
+        }
     }
 
-    /// The sum of `value` over `trip`'s legs; nil as soon as one leg has none.
-    private func sum(over trip: Trip, legs: [Tripleg], _ value: (Tripleg) -> Double?) -> Double? {
+    /// The sum of `value` over `trip`'s legs (by index); nil as soon as one leg has none.
+    private func sum(over trip: Trip, _ value: (Int) -> Double?) -> Double? {
         var sum = 0.0
         for index in trip.legs {
-            guard let part = value(legs[index]) else { return nil }
+            guard let part = value(index) else { return nil }
             sum += part
         }
         return sum
@@ -166,12 +201,16 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
     /// Whether any row names a year other than the table's.
     public var spansYears: Bool { factors.contains { year(of: $0) != year } }
 
+    /// Whether any row is for a country other than the table's.
+    public var spansCountries: Bool { countries.count > 1 }
+
     /// One line naming the table, for the log and the report.
     public var text: String {
         "CO2e factors for \(country) \(year): \(source); "
             + factors.map { factor in
                 String(format: "%@ %.2f g/passenger-km", factor.mode.rawValue, factor.gramsPerPassengerKm)
                     + (factor.year.map { $0 != year ? " (\($0))" : "" } ?? "")
+                    + (country(of: factor) != country.uppercased() ? " in \(country(of: factor))" : "")
                     + (factor.per == .vehicle
                         ? String(format: " (%.2f g/vehicle-km ÷ %.2g persons)", factor.gramsPerKm, factor.occupancy) : "")
                     + (factor.megajoulesPerPassengerKm.map { String(format: " and %.3f MJ/passenger-km", $0) } ?? "")
@@ -184,8 +223,12 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
         if country.isEmpty || source.isEmpty { return "country and source must not be empty" }
         var seen: Set<String> = []
         for factor in factors {
-            guard seen.insert("\(factor.mode.rawValue) \(year(of: factor))").inserted else {
-                return "\(factor.mode.rawValue) is listed twice for \(year(of: factor))"
+            if let code = factor.country, !Self.isCountryCode(code) {
+                return "\(factor.mode.rawValue): country \(code) is not an ISO 3166-1 alpha-2 code (two letters)"
+            }
+            let place = spansCountries ? " in \(country(of: factor))" : ""
+            guard seen.insert("\(factor.mode.rawValue) \(year(of: factor)) \(country(of: factor))").inserted else {
+                return "\(factor.mode.rawValue) is listed twice for \(year(of: factor))\(place)"
             }
             guard (1900...2200).contains(year(of: factor)) else { return "\(factor.mode.rawValue): year \(year(of: factor)) is not a year" }
             guard factor.gramsPerKm.isFinite, factor.gramsPerKm >= 0 else {
@@ -198,6 +241,11 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
             if factor.source.isEmpty { return "\(factor.mode.rawValue): source must not be empty (name the publication and table)" }
         }
         return nil
+    }
+
+    /// Whether `code` has the form of an ISO 3166-1 alpha-2 code: two ASCII letters.
+    public static func isCountryCode(_ code: String) -> Bool {
+        code.utf8.count == 2 && code.utf8.allSatisfy { (65...90).contains($0) || (97...122).contains($0) }
     }
 
     /// DESNZ 2025, flat file rows by id. Walking and cycling emit nothing in operation (the

@@ -32,6 +32,14 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
     /// CO2e per passenger-km of each mode, with the country, year and source they are for
     /// (`EmissionFactors`). Default: the UK's DESNZ 2025 factors.
     public var emissionFactors = EmissionFactors.ukDESNZ2025
+    /// A polygon layer of countries (GeoJSON, or a GeoPackage's first feature table) whose
+    /// `country_property` holds each one's ISO 3166-1 alpha-2 code: a leg takes the emission
+    /// factors of the country its first fix lies in (`LegCountries`). Null: every leg takes the
+    /// table's country.
+    public var countries: String?
+    /// The feature property (GeoJSON) or column (GeoPackage) of `countries` holding the code.
+    /// Default `iso_a2` (Natural Earth's Admin 0 layer has `ISO_A2_EH`).
+    public var countryProperty = "iso_a2"
 
     public init() {}
 
@@ -44,6 +52,7 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
             return "time_bands: \(error.description)"
         } catch { return "time_bands: \(error)" }
         if zoneIdProperty.isEmpty || zoneNameProperty.isEmpty { return "zone_id_property and zone_name_property must not be empty" }
+        if countryProperty.isEmpty { return "country_property must not be empty" }
         if let problem = emissionFactors.problem { return "emission_factors: \(problem)" }
         let standard = EmissionFactors.ukDESNZ2025
         if emissionFactors.factors != standard.factors, emissionFactors.source == standard.source {
@@ -54,7 +63,7 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case timeBands, otherTimeBand, zones, zoneIdProperty, zoneNameProperty, confusion, population, personAttributes, corrections
-        case emissionFactors
+        case emissionFactors, countries, countryProperty
     }
 
     /// A key a stored configuration of an earlier version lacks takes its default.
@@ -70,6 +79,8 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
         personAttributes = try container.decodeIfPresent(String.self, forKey: .personAttributes)
         corrections = try container.decodeIfPresent(String.self, forKey: .corrections)
         emissionFactors = try container.decodeIfPresent(EmissionFactors.self, forKey: .emissionFactors) ?? emissionFactors
+        countries = try container.decodeIfPresent(String.self, forKey: .countries)
+        countryProperty = try container.decodeIfPresent(String.self, forKey: .countryProperty) ?? countryProperty
     }
 
     /// Every key written, the files as null when unset, so the printed configuration shows it.
@@ -85,5 +96,7 @@ public struct PlanningParameters: Hashable, Sendable, Codable {
         try container.encode(personAttributes, forKey: .personAttributes)
         try container.encode(corrections, forKey: .corrections)
         try container.encode(emissionFactors, forKey: .emissionFactors)
+        try container.encode(countries, forKey: .countries)
+        try container.encode(countryProperty, forKey: .countryProperty)
     }
 }

@@ -55,6 +55,21 @@ struct PlanningOptions: ParsableArguments {
     var corrections: String?
 
     @Option(
+        help: ArgumentHelp(
+            "A polygon layer of countries (GeoJSON, or a GeoPackage's first feature table, in EPSG:4326) with each one's ISO 3166-1 alpha-2 code: a leg's co2e_g and energy_mj use the emission factors of the country its first fix lies in (triplegs.csv start_country) (overrides planning.countries).",
+            discussion:
+                "Default: none (every leg takes planning.emission_factors' own country). A leg outside every country takes the table's; one in a country the table has no rows for has no CO2e, counted and said.",
+            valueName: "file"))
+    var countries: String?
+
+    @Option(
+        name: .customLong("country-property"),
+        help: ArgumentHelp(
+            "The property (GeoJSON) or column (GeoPackage) of --countries holding each country's ISO 3166-1 alpha-2 code (overrides planning.country_property; default \(PlanningParameters().countryProperty); Natural Earth's Admin 0 layer: ISO_A2_EH).",
+            valueName: "name"))
+    var countryProperty: String?
+
+    @Option(
         name: .customLong("time-band"),
         help: ArgumentHelp(
             "A band of the local day as `name HH:MM-HH:MM` (repeat for each; replaces planning.time_bands; default \(TimeBands.defaultSpecifications.map { "\"\($0)\"" }.joined(separator: " "))); the rest of the day is planning.other_time_band (\(TimeBands.defaultOther)).",
@@ -79,5 +94,7 @@ struct PlanningOptions: ParsableArguments {
         if let population { configuration.planning.population = population }
         if let personAttributes { configuration.planning.personAttributes = personAttributes }
         if let corrections { configuration.planning.corrections = corrections }
+        if let countries { configuration.planning.countries = countries }
+        if let countryProperty { configuration.planning.countryProperty = countryProperty }
     }
 }
