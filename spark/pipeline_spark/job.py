@@ -346,7 +346,7 @@ def run_job(args, sc, SparkFiles, phases, planned):
     phases.done("merged_store")
     # The planning options too: the weights, od_zones.csv and mode_shares.csv are drawn by publish, from the joined tables.
     passed = run_options(run_args, "--config", "--model", "--zones", "--zone-id", "--zone-name", "--time-band", "--confusion",
-                         "--population", "--person-attributes")
+                         "--population", "--person-attributes", "--countries", "--country-property")
     if args.report_model and "--model" not in passed:
         passed += ["--model", args.report_model]
     finish = {"run_dir": run_dir, "out": out, "part_dirs": part_dirs, "indices": [r["index"] for r in results],

@@ -111,7 +111,6 @@ public struct CO2eOutput {
                     + (s.countries?.withoutFactors.isEmpty == false ? ", or a leg in a country the factors do not list" : "")
                     + ": no factor is guessed for them)"
                 : "")
-            + (s.countries?.line.map { "; " + $0 } ?? "")
             + (s.co2eKgWeighted.map { String(format: "; %.1f kg on the population's average day (weighted)", $0) } ?? "")
             + (s.energyMJ.map { energy in
                 String(format: "; energy: %.1f MJ from %d trips", energy, s.trips - s.tripsWithoutEnergy)
@@ -119,5 +118,6 @@ public struct CO2eOutput {
                     + (s.energyMJWeighted.map { String(format: ", %.1f MJ on the population's average day (weighted)", $0) } ?? "")
             } ?? "; no energy counted (the factors give no megajoules_per_km)")
             + "; \(s.rows) rows of co2e.csv published, \(s.suppressedPrimary) made by fewer than k = \(s.minimumPersons) persons left out and \(s.suppressedComplementary) more so that those cannot be worked out by subtraction"
+            + (s.countries?.line.map { "; " + $0 } ?? "")
     }
 }

@@ -21,8 +21,9 @@ public struct TripTables {
     public var bands = TimeBands()
     /// CO2e per passenger-km of each mode, for the legs' and trips' `co2e_g`.
     public var emissionFactors = EmissionFactors.ukDESNZ2025
-    /// The country each leg started in, whose factors it takes (`planning.countries`).
-    public var legCountries = LegCountries()
+    /// The country each leg started in, whose factors it takes (`LegCountries.countries(of:)`;
+    /// per device, then leg, in `result`'s order); empty: every leg takes the table's country.
+    public var legCountries: [[String?]] = []
     /// Each device's person (the device itself where none is named), and the k of distinct
     /// persons a published aggregate row needs.
     public var persons: [String: String] = [:]
@@ -171,7 +172,7 @@ public struct TripTables {
     func triplegs() -> CSVWriter {
         var csv = CSVWriter(columns: OutputSchema.triplegs.names)
         for (deviceIndex, device) in result.devices.enumerated() {
-            let countries = legCountries.countries(of: device)
+            let countries = country(deviceIndex)
             for (index, leg) in device.triplegs.enumerated() {
                 let speed = leg.durationSeconds > 0 ? leg.distanceMeters / leg.durationSeconds : 0
                 csv.append(
@@ -182,13 +183,13 @@ public struct TripTables {
                             leg.mode?.rawValue ?? unknownModeName, leg.modeSource?.rawValue ?? Self.noDecider, leg.modeNote ?? "",
                             emissionFactors.grams(
                                 mode: leg.mode, distanceMeters: leg.distanceMeters,
-                                year: calendars.device(leg.device).year(leg.startSeconds), country: countries[index]
+                                year: calendars.device(leg.device).year(leg.startSeconds), country: countries(index)
                             ).map { Self.number($0, 1) },
                             emissionFactors.megajoules(
                                 mode: leg.mode, distanceMeters: leg.distanceMeters,
-                                year: calendars.device(leg.device).year(leg.startSeconds), country: countries[index]
+                                year: calendars.device(leg.device).year(leg.startSeconds), country: countries(index)
                             ).map { Self.number($0, 3) },
-                            countries[index],
+                            countries(index),
                             String(leg.fixCount),
                             Self.id(leg.previousStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                             Self.id(leg.nextStaypoint.map { ids.staypoint(deviceIndex, $0) })
@@ -196,6 +197,12 @@ public struct TripTables {
             }
         }
         return csv
+    }
+
+    /// Device `deviceIndex`'s legs' countries, by leg index (nil: the table's).
+    private func country(_ deviceIndex: Int) -> (Int) -> String? {
+        let countries = legCountries.isEmpty ? [] : legCountries[deviceIndex]
+        return { countries.isEmpty ? nil : countries[$0] }
     }
 
     /// `mode_source` of a leg nothing decided (`travel_mode` unknown): no IMU window and no GPS
@@ -231,7 +238,7 @@ public struct TripTables {
     func trips() -> CSVWriter {
         var csv = CSVWriter(columns: OutputSchema.trips.names)
         for (deviceIndex, device) in result.devices.enumerated() {
-            let countries = legCountries.countries(of: device)
+            let countries = country(deviceIndex)
             for (index, trip) in device.trips.enumerated() {
                 let legModes = trip.legs.map { device.triplegs[$0].mode?.rawValue ?? unknownModeName }.joined(separator: ">")
                 csv.append(
@@ -242,11 +249,11 @@ public struct TripTables {
                             String(trip.legs.count), legModes,
                             emissionFactors.grams(
                                 of: trip, legs: device.triplegs, year: { calendars.device(trip.device).year($0) },
-                                country: { countries[$0] }
+                                country: countries
                             ).map { Self.number($0, 1) },
                             emissionFactors.megajoules(
                                 of: trip, legs: device.triplegs, year: { calendars.device(trip.device).year($0) },
-                                country: { countries[$0] }
+                                country: countries
                             ).map { Self.number($0, 3) },
                             Self.id(trip.originStaypoint.map { ids.staypoint(deviceIndex, $0) }),
                             Self.id(trip.destinationStaypoint.map { ids.staypoint(deviceIndex, $0) }),
