@@ -91,7 +91,7 @@ public struct TripsRun {
         /// Devices whose zone was guessed from fixes far from every zone city, or not found at all.
         public var zoneWarnings: [String] = []
         /// Legs by the country whose CO2e factors they took (`LegCountries`).
-        public var co2eCountries: LegCountries.Tally?
+        @NullEncodable public var co2eCountries: LegCountries.Tally?
         /// Person-days and their tracking coverage (`person_days.csv`).
         @NullEncodable public var coverage: PersonDays.Summary?
         public var secondsLoading = 0.0

@@ -25,7 +25,7 @@ public struct CO2eOutput {
         /// The same expanded to the population's average day; null without weights or energy.
         @NullEncodable public var energyMJWeighted: Double?
         /// Legs by the country whose factors they took (`triplegs.csv` `start_country`).
-        public var countries: LegCountries.Tally?
+        @NullEncodable public var countries: LegCountries.Tally?
         enum CodingKeys: String, CodingKey {
             case factors, rows, suppressedPrimary = "suppressed_primary", suppressedComplementary = "suppressed_complementary"
             case minimumPersons = "k", co2eKg = "co2e_kg", trips, tripsWithoutFactor = "trips_without_factor"
