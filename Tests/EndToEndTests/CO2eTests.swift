@@ -31,11 +31,17 @@ import Testing
 
         """
 
-    @Test func legsTripsZonesAndPersonsAddUpFromTheConfiguredFactors() throws {
+    /// A folder with the simulated city of 8 devices over 2 days in `city/`, GPS only.
+    func simulatedCity() throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         let simulate = try cli.pipeline(
             ["simulate", "--out", "city", "--devices", "8", "--days", "2", "--seed", "23", "--imu-rate", "0"], in: folder.path)
         try #require(simulate.status == 0, "\(simulate.stderr)")
+        return folder
+    }
+
+    @Test func legsTripsZonesAndPersonsAddUpFromTheConfiguredFactors() throws {
+        let folder = try simulatedCity()
         try folder.write("factors.yaml", Self.configuration)
         try folder.write("zones.geojson", PopulationWeightsTests.zones)
         let run = try cli.pipeline(
@@ -192,10 +198,7 @@ import Testing
         """
 
     @Test func eachLegTakesTheFactorsOfTheCountryItStartedIn() throws {
-        let folder = try TemporaryFolder()
-        let simulate = try cli.pipeline(
-            ["simulate", "--out", "city", "--devices", "8", "--days", "2", "--seed", "23", "--imu-rate", "0"], in: folder.path)
-        try #require(simulate.status == 0, "\(simulate.stderr)")
+        let folder = try simulatedCity()
         try folder.write("factors.yaml", Self.countriesConfiguration)
         try folder.write("countries.geojson", Self.countries)
         let run = try cli.pipeline(

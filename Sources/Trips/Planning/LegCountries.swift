@@ -30,11 +30,7 @@ public struct LegCountries: Sendable {
                 dropped.append((feature, "its code \(fence.id) is not an ISO 3166-1 alpha-2 code (two letters)"))
                 continue
             }
-            let polygons: [[[GeoPoint]]]
-            switch fence.shape {
-            case .polygon(let rings): polygons = [rings]
-            case .multiPolygon(let list): polygons = list
-            case .circle:
+            guard let polygons = ZoneLayer.polygons(fence.shape) else {
                 dropped.append((feature, "a point, not a polygon"))
                 continue
             }

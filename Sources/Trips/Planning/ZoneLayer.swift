@@ -33,11 +33,7 @@ public struct ZoneLayer: Sendable {
         var zones: [Zone] = []
         var seen: [String: Int] = [:]
         for (feature, fence) in fences {
-            let polygons: [[[GeoPoint]]]
-            switch fence.shape {
-            case .polygon(let rings): polygons = [rings]
-            case .multiPolygon(let list): polygons = list
-            case .circle:
+            guard let polygons = Self.polygons(fence.shape) else {
                 dropped.append((feature, "a point, not a polygon"))
                 continue
             }
@@ -65,6 +61,15 @@ public struct ZoneLayer: Sendable {
                     + (dropped.first.map { ": feature \($0.feature), \($0.reason)" } ?? "") + ")")
         }
         (self.zones, self.dropped) = (zones, dropped.sorted { $0.feature < $1.feature })
+    }
+
+    /// A shape's polygons (each its outer ring, then its holes); nil for a circle, which is no zone.
+    static func polygons(_ shape: Geofence.Shape) -> [[[GeoPoint]]]? {
+        switch shape {
+        case .polygon(let rings): [rings]
+        case .multiPolygon(let list): list
+        case .circle: nil
+        }
     }
 
     /// The index of the first zone that contains the point, or nil.
