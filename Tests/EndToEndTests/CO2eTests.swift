@@ -271,7 +271,12 @@ import Testing
         #expect((tally["dropped"] as? [String])?.first?.hasPrefix("feature 5: its code -99") == true, "\(tally)")
         let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
         #expect(report.contains("Factors for FR, DE 2025") && report.contains(">country</th>"), "the factor table names each row's country")
-        #expect(report.contains("the country its first fix lies in") && report.contains("in BE have no CO2e"))
+        #expect(
+            report.contains("the country its first fix lies in")
+                && report.contains("\(byCountry["BE"]!) legs started in a country the table has no factors for and have no CO2e"))
+        // The published report gives totals only: no leg count per country, no unlisted country's name.
+        #expect(
+            !report.contains("\(byCountry["FR"]!) in FR") && !report.contains("in BE have no CO2e"), "per-country counts are restricted")
 
         // Without the layer, the same table warns that every leg takes France's.
         let plain = try cli.pipeline(

@@ -141,6 +141,11 @@ import Testing
         let alone = countries.tally([device], factors: france)
         #expect(alone.withoutFactors == ["DE": 1] && alone.legs == ["FR": 3])
         #expect(alone.warning?.contains("1 in DE have no CO2e: the table has no factors for that country") == true, "\(alone.line ?? "")")
+        // What is published holds totals only: no count per country, no unlisted country named.
+        #expect(
+            alone.publishedLine
+                == "CO2e factors by the country each leg started in (countries.geojson); 2 legs outside every country of the layer or without a fix, given FR's; 1 legs started in a country the table has no factors for and have no CO2e (restricted/triplegs.csv start_country names it; add rows with its country to planning.emission_factors); 1 feature is no country and not used (feature 4: its code -99 is not an ISO 3166-1 alpha-2 code (two letters))",
+            "\(alone.publishedLine ?? "")")
 
         // Without a layer every leg takes the table's country; a table of two countries warns.
         let none = LegCountries().tally([device], factors: Self.table)

@@ -118,6 +118,6 @@ public struct CO2eOutput {
                     + (s.energyMJWeighted.map { String(format: ", %.1f MJ on the population's average day (weighted)", $0) } ?? "")
             } ?? "; no energy counted (the factors give no megajoules_per_km)")
             + "; \(s.rows) rows of co2e.csv published, \(s.suppressedPrimary) made by fewer than k = \(s.minimumPersons) persons left out and \(s.suppressedComplementary) more so that those cannot be worked out by subtraction"
-            + (s.countries?.line.map { "; " + $0 } ?? "")
+            + (s.countries?.publishedLine.map { "; " + $0 } ?? "")
     }
 }

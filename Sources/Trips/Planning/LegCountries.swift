@@ -84,8 +84,30 @@ public struct LegCountries: Sendable {
         /// countries with no layer to tell them apart.
         public var warning: String? { withoutFactors.isEmpty && (layer != nil || unused.isEmpty) ? nil : line }
 
-        /// One line for the log and the report; nil when there is nothing to say (no layer and
-        /// a table of one country).
+        /// `line` as it may be published (the report, `publish`'s CO2e line): totals over
+        /// everyone only. Legs per country, and the names of countries the table does not list,
+        /// would say where one person travelled with no k held; `restricted/triplegs.csv`
+        /// (`start_country`), the log's warning and `--json` keep them.
+        public var publishedLine: String? {
+            guard let layer else { return line } // names only the configured table's countries
+            var text = "CO2e factors by the country each leg started in (\(layer))"
+            if outside > 0 { text += "; \(outside) legs outside every country of the layer or without a fix, given \(tableCountry)'s" }
+            let without = withoutFactors.values.reduce(0, +)
+            if without > 0 {
+                text +=
+                    "; \(without) legs started in a country the table has no factors for and have no CO2e "
+                    + "(restricted/triplegs.csv start_country names it; add rows with its country to planning.emission_factors)"
+            }
+            if !dropped.isEmpty {
+                text +=
+                    "; \(dropped.count) feature\(dropped.count == 1 ? " is" : "s are") no country and not used ("
+                    + dropped.prefix(3).joined(separator: "; ") + (dropped.count > 3 ? "; …" : "") + ")"
+            }
+            return text
+        }
+
+        /// One line for the operator's log; nil when there is nothing to say (no layer and a
+        /// table of one country).
         public var line: String? {
             guard layer != nil || !unused.isEmpty else { return nil }
             let counts = legs.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
