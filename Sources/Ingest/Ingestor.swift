@@ -6,6 +6,9 @@ import MobilityCore
 public struct Ingestor: Sendable {
     public var cleaning: CleaningParameters
     public var devices: DeviceResolver
+    /// Threads that scan a large GPX file's blocks ahead of the reading one (`GPXReader.blockWorkers`):
+    /// 0, the reading thread alone.
+    public var gpxBlockWorkers = 0
 
     public init(cleaning: CleaningParameters = CleaningParameters(), devices: DeviceResolver) {
         self.cleaning = cleaning
@@ -21,7 +24,9 @@ public struct Ingestor: Sendable {
         switch format {
         case .gpx:
             let visitor = CleaningGPXVisitor(sink: sink, parameters: cleaning, result: result)
-            let summary = try GPXReader(path: input.path).read(visitor: visitor)
+            var reader = GPXReader(path: input.path)
+            reader.blockWorkers = gpxBlockWorkers
+            let summary = try reader.read(visitor: visitor)
             result = visitor.finish()
             result.gpx = summary
             result.dialect = summary.version.map { "gpx_" + $0 }

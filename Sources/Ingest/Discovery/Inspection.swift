@@ -81,8 +81,10 @@ public struct Inspection: Encodable {
             }
             inspection.format = format.kind.rawValue
             if case .imuTable(let mapping) = format { inspection.columns = mapping.header }
-            let result = try Ingestor(cleaning: cleaning, devices: devices)
-                .ingest(input, format: format, into: DiscardingSink())
+            var ingestor = Ingestor(cleaning: cleaning, devices: devices)
+            // Nothing else runs beside a file's inspection: the cores scan a large GPX's blocks ahead.
+            ingestor.gpxBlockWorkers = Jobs.widthHere > 1 ? Jobs.widthHere : 0
+            let result = try ingestor.ingest(input, format: format, into: DiscardingSink())
             inspection.fill(from: result)
         } catch {
             inspection.error = "\(error)"

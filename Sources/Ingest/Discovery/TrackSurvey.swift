@@ -206,7 +206,9 @@ public struct TrackSurvey: Sendable {
         if FormatDetector.familyExtension(path) == "plt" {
             _ = try? PLTReader(path: path).read(visitor: collector)
         } else {
-            _ = try? GPXReader(path: path).read(visitor: collector)
+            var reader = GPXReader(path: path)
+            reader.blockWorkers = Jobs.widthHere > 1 ? Jobs.widthHere : 0 // tracks are surveyed one at a time
+            _ = try? reader.read(visitor: collector)
         }
         return collector.fixes.sorted { $0.seconds < $1.seconds }
     }

@@ -171,6 +171,71 @@ final class GPXParseState {
         }
     }
 
+    // MARK: Blocks (`GPXBlocks`)
+
+    /// Supposes the state of a block that starts at a `<trkpt>` inside `<gpx><trk><trkseg>`:
+    /// the track and segment are counted from 0, routes from -1, each relative to the true
+    /// ones there (`GPXBlockEnd.Counters`).
+    func beginInsideSegment() {
+        sawRoot = true
+        for element in [GPXElement.gpx, .trk, .trkseg] { stack.append(element) }
+        (track, segment, route) = (0, 0, -1)
+    }
+
+    /// No point and no value being read.
+    var isBetweenTokens: Bool { !inPoint && !capturing }
+
+    /// Between two points of a segment, as a block that starts here supposes.
+    var isBetweenPoints: Bool {
+        !failed && isBetweenTokens && sawRoot && Array(stack.elements) == [.gpx, .trk, .trkseg] && track >= 0 && segment >= 0
+    }
+
+    var openElements: (elements: [GPXElement], counters: GPXBlockEnd.Counters) {
+        (Array(stack.elements), GPXBlockEnd.Counters(track: track, segment: segment, route: route))
+    }
+
+    /// Hands a block's points to the visitor as if they had been read here, their tracks,
+    /// segments, routes and lines moved from the block's counting to this one's, and stops at
+    /// the visitor's first error as `emitPoint` does.
+    func replay(_ events: [GPXBlockEvent], line: Int) throws {
+        let here = GPXBlockEnd.Counters(track: track, segment: segment, route: route), lines = line - 1
+        for event in events {
+            var failedLine = 0
+            do {
+                switch event {
+                case .trackPoint(let fix, var position):
+                    failedLine = position.line + lines
+                    (position.track, position.segment) = here.absolute(track: position.track, segment: position.segment)
+                    position.line = failedLine
+                    try visitor.trackPoint(fix, at: position)
+                case .waypoint(var waypoint, let pointLine):
+                    failedLine = pointLine + lines
+                    waypoint.route = waypoint.route.map(here.absolute(route:))
+                    try visitor.waypoint(waypoint, line: failedLine)
+                case .rejected(let reason, let pointLine):
+                    visitor.rejectedPoint(reason, line: pointLine + lines)
+                }
+            } catch let failure as InputError {
+                error = failure
+                throw failure
+            } catch {
+                let failure = InputError(.unreadable, "\(error)", path: path, line: failedLine)
+                self.error = failure
+                throw failure
+            }
+        }
+    }
+
+    /// Takes over a block's end after its points were replayed.
+    func adopt(_ end: GPXBlockEnd) {
+        stack.removeAll()
+        for element in end.elements { stack.append(element) }
+        let here = GPXBlockEnd.Counters(track: track, segment: segment, route: route)
+        (track, segment) = here.absolute(track: end.counters.track, segment: end.counters.segment)
+        route = here.absolute(route: end.counters.route)
+        summary.add(end.summary)
+    }
+
     private func fail(_ code: InputError.Code, _ message: String) {
         let (line, column) = parser?.location() ?? (0, 0)
         stop(InputError(code, message, path: path, line: line, column: column))

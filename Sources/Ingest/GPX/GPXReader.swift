@@ -20,6 +20,11 @@ public struct GPXReader {
     public var chunkBytes = 1 << 16
     /// False to read every document with expat (to compare the two paths in tests).
     public var allowsFastScanner = true
+    /// Threads that scan a large plain file's blocks ahead of the reading thread (`GPXBlocks`);
+    /// 0 reads on the calling thread alone. Points, counts and errors are the same either way.
+    public var blockWorkers = 0
+    /// The blocks' size: 2 MiB. A file shorter than two blocks is read on one thread.
+    public var blockBytes = 2 << 20
 
     public init(path: String) {
         self.path = path
@@ -29,10 +34,25 @@ public struct GPXReader {
     /// file is not well-formed XML or not GPX; points already visited then belong to a file
     /// that is quarantined, so callers write them in a transaction they can roll back.
     public func read(visitor: GPXVisitor) throws -> GPXSummary {
+        var blocks = 0
+        return try read(visitor: visitor, blocksTakenOver: &blocks)
+    }
+
+    /// The same, saying how many blocks scanned ahead were taken over (`GPXBlocks`).
+    func read(visitor: GPXVisitor, blocksTakenOver: inout Int) throws -> GPXSummary {
         if allowsFastScanner {
             let state = GPXParseState(path: path, visitor: visitor)
             do {
-                try GPXScanner(source: try ByteSource(path: path), state: state, chunkBytes: chunkBytes).scan()
+                let source = try ByteSource(path: path)
+                let scanner = GPXScanner(source: source, state: state, chunkBytes: chunkBytes)
+                let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+                if blockWorkers > 0, size >= 2 * blockBytes, source.isPlain {
+                    blocksTakenOver = try GPXBlocks(
+                        path: path, size: size, blockBytes: blockBytes, workers: blockWorkers, chunkBytes: chunkBytes
+                    ).scan(with: scanner, state: state)
+                } else {
+                    try scanner.scan()
+                }
                 return state.summary
             } catch is GPXScanner.NeedsFullParser {
                 // Nothing was reported yet: read the whole document again with expat.

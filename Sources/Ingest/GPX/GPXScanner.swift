@@ -41,6 +41,10 @@ final class GPXScanner: GPXParserControl {
     private var stack = ManualBuffer<NameKey>()
     private var rootClosed = false
     private var attributes = ManualBuffer<AttributeSpan>()
+    /// `scanToLimit` stops before the first token starting at or past this offset in the file.
+    var limit = Int.max
+    /// Where the last `scanToLimit` stopped (the offset of the token it left), nil at the end.
+    private(set) var stoppedAt: Int?
 
     init(source: ByteSource, state: GPXParseState, chunkBytes: Int) {
         self.source = source
@@ -48,6 +52,18 @@ final class GPXScanner: GPXParserControl {
         capacity = max(chunkBytes, 64)
         buffer = .allocate(capacity: capacity)
         state.parser = self
+    }
+
+    /// A scanner of the block of a file that starts at `offset`, where a `<trkpt` begins,
+    /// supposed to lie inside `<gpx><trk><trkseg>` (`GPXBlocks` checks it later): `source` reads
+    /// the block alone, lines count from 1 at `offset`, and `state` counts tracks, segments and
+    /// routes from there (`GPXParseState.beginInsideSegment`).
+    convenience init(blockOf source: ByteSource, at offset: Int, state: GPXParseState, chunkBytes: Int) {
+        self.init(source: source, state: state, chunkBytes: chunkBytes)
+        bufferOffset = offset
+        lineTracker = LineTracker(at: offset)
+        for name in Self.segmentNames { stack.append(name) }
+        state.beginInsideSegment()
     }
 
     deinit {
@@ -58,14 +74,28 @@ final class GPXScanner: GPXParserControl {
 
     /// Scans the whole document into `state`.
     func scan() throws {
+        try begin()
+        try scanToLimit()
+        try finish()
+    }
+
+    /// Reads the first bytes and hands a document in another encoding to expat.
+    func begin() throws {
         try refill()
         try checkProlog()
+    }
+
+    /// Scans tokens until the end of the input, or until the first token that starts at or
+    /// past `limit` (an offset in the file), which it leaves unread: `stoppedAt` says where.
+    func scanToLimit() throws {
+        stoppedAt = nil
         while true {
             guard let lessThan = nextTagStart(from: position) else {
                 // Text runs on past the buffer: read on, so a text node is always whole.
                 if atEnd {
                     try text(upTo: filled)
-                    break
+                    position = filled
+                    return
                 }
                 try refill()
                 continue
@@ -73,6 +103,10 @@ final class GPXScanner: GPXParserControl {
             try text(upTo: lessThan)
             position = lessThan
             tokenStart = lessThan
+            if bufferOffset + lessThan >= limit {
+                stoppedAt = bufferOffset + lessThan
+                return
+            }
             guard let end = try markup(at: lessThan) else {
                 if atEnd { throw malformed("unclosed token") }
                 try refill()
@@ -81,7 +115,6 @@ final class GPXScanner: GPXParserControl {
             position = end + 1
             if state.failed, let error = state.error { throw error }
         }
-        try finish()
     }
 
     // MARK: Buffer
@@ -358,13 +391,60 @@ final class GPXScanner: GPXParserControl {
         }
     }
 
-    private func finish() throws {
+    func finish() throws {
         tokenStart = filled
         if !state.sawRoot { throw InputError(.notGPX, "the file is empty; expected a <gpx> document", path: state.path) }
         if !stack.isEmpty { throw malformed("unclosed element at the end of the file (truncated?)") }
     }
 
     func location() -> (line: Int, column: Int) { location(at: tokenStart) }
+
+    // MARK: Blocks (`GPXBlocks`)
+
+    /// The open elements a block supposes at its start: `gpx`, `trk`, `trkseg`, unprefixed.
+    static let segmentNames = ["gpx", "trk", "trkseg"].map { name in
+        Array(name.utf8).withUnsafeBufferPointer { NameKey($0) }
+    }
+
+    /// True when the scan stopped at `offset` between two points of a segment, as a block that
+    /// starts there supposes: no element open but `gpx`, `trk`, `trkseg`, no point or value being read.
+    func isBetweenPoints(at offset: Int) -> Bool {
+        stoppedAt == offset && !rootClosed && stack.count == 3 && Array(stack.elements) == Self.segmentNames
+            && state.isBetweenPoints
+    }
+
+    /// The line the scan stopped on (1-based).
+    func currentLine() -> Int {
+        lineTracker.advance(buffer, to: position, bufferOffset: bufferOffset)
+        return lineTracker.line
+    }
+
+    /// How a block's scan ended, to be taken over by the scanner of the whole file (`adopt`):
+    /// nil when it did not end between two tokens with no point or value being read.
+    func blockEnd() -> GPXBlockEnd? {
+        guard !state.failed, state.isBetweenTokens else { return nil }
+        lineTracker.advance(buffer, to: filled, bufferOffset: bufferOffset)
+        let (elements, counters) = state.openElements
+        return GPXBlockEnd(
+            names: Array(stack.elements), rootClosed: rootClosed, elements: elements, counters: counters,
+            summary: state.summary, newlines: lineTracker.line - 1,
+            lastLineStart: lineTracker.line > 1 ? lineTracker.lineStart : nil)
+    }
+
+    /// Takes over the end of a block that began where this scan stopped (`isBetweenPoints`) and
+    /// whose points were handed on (`GPXParseState.replay`), and goes on reading at `offset`,
+    /// where the block ended.
+    func adopt(_ end: GPXBlockEnd, resumingAt offset: Int) throws {
+        stack.removeAll()
+        for name in end.names { stack.append(name) }
+        rootClosed = end.rootClosed
+        state.adopt(end)
+        lineTracker.advance(buffer, to: position, bufferOffset: bufferOffset)
+        lineTracker.skip(newlines: end.newlines, lastLineStart: end.lastLineStart, to: offset)
+        try source.seek(to: offset)
+        (position, filled, bufferOffset, tokenStart, atEnd) = (0, 0, offset, 0, false)
+        stoppedAt = offset
+    }
 
     /// Nothing to do: the scanner checks `state.failed` after every token.
     func stop() {}

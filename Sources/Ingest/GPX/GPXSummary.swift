@@ -14,4 +14,17 @@ public struct GPXSummary: Hashable, Sendable {
     public var pointsWithoutTime = 0
 
     public init() {}
+
+    /// Adds the counts of a later part of the same document (`GPXBlocks`); its author's name,
+    /// when it gives one, replaces this one's, as reading on would.
+    mutating func add(_ later: GPXSummary) {
+        tracks += later.tracks
+        segments += later.segments
+        trackPoints += later.trackPoints
+        routes += later.routes
+        routePoints += later.routePoints
+        waypoints += later.waypoints
+        pointsWithoutTime += later.pointsWithoutTime
+        if let name = later.authorName { authorName = name }
+    }
 }

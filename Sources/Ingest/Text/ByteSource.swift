@@ -24,6 +24,8 @@ public final class ByteSource {
     private let compressedBytes: Int64
     private let isCompressed: Bool
     private var inflatedBytes: Int64 = 0
+    /// Bytes `read` may still hand out (`limit(to:)`); unlimited by default.
+    private var remaining = Int.max
 
     /// Opens `path`. `bufferBytes` is zlib's input buffer (default 128 KiB); zlib fills an
     /// output buffer of twice that before it hands out the first byte, so a reader that wants
@@ -42,9 +44,25 @@ public final class ByteSource {
 
     deinit { gzclose(file) }
 
+    /// True for a file stored as it is (not gzip): only such a file can be read from an offset.
+    public var isPlain: Bool { !isCompressed }
+
+    /// Moves to `offset` bytes from the start of a plain file (`isPlain`), so the next `read`
+    /// begins there: a GPX file's blocks are read side by side (`GPXBlocks`).
+    public func seek(to offset: Int) throws {
+        precondition(isPlain, "only a plain file is read from an offset")
+        guard gzseek(file, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw InputError(.unreadable, "cannot move to byte \(offset) of the file", path: path)
+        }
+    }
+
+    /// From now on `read` hands out at most `bytes` more bytes, then says the end.
+    public func limit(to bytes: Int) { remaining = max(0, bytes) }
+
     /// Fills `buffer` from its start; returns the number of bytes read, 0 at the end.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        let count = gzread(file, buffer.baseAddress, UInt32(buffer.count))
+        guard remaining > 0 else { return 0 }
+        let count = gzread(file, buffer.baseAddress, UInt32(min(buffer.count, remaining)))
         if count < 0 {
             var code: Int32 = 0
             let message = gzerror(file, &code).map { String(cString: $0) } ?? "unknown zlib error"
@@ -55,6 +73,7 @@ public final class ByteSource {
             try checkInflation()
             if count == 0 { try checkComplete() }
         }
+        if remaining != .max { remaining -= Int(count) }
         return Int(count)
     }
 

@@ -7,6 +7,21 @@ struct LineTracker {
     private(set) var lineStart = 0
     private var counted = 0
 
+    init() {}
+
+    /// Lines counted from 1 at `offset` (a block of a file read on its own).
+    init(at offset: Int) {
+        (lineStart, counted) = (offset, offset)
+    }
+
+    /// Jumps to `offset` over `newlines` line ends, the last of them starting a line at
+    /// `lastLineStart` (counted elsewhere: a block read on its own).
+    mutating func skip(newlines: Int, lastLineStart: Int?, to offset: Int) {
+        line += newlines
+        if let lastLineStart { lineStart = lastLineStart }
+        counted = offset
+    }
+
     mutating func advance(_ buffer: UnsafeMutablePointer<UInt8>, to index: Int, bufferOffset: Int) {
         let target = bufferOffset + index
         guard target > counted else { return }

@@ -14,6 +14,10 @@ public enum Jobs {
     /// At most this many pieces at once.
     public static var width: Int { state.width }
 
+    /// The threads work started on this thread may use: `width`, or 1 inside a `perform`
+    /// worker, where nested work runs on the worker's own thread.
+    public static var widthHere: Int { State.isNested ? 1 : width }
+
     /// Sets the width; nil or a value below 1: the cores the process may use.
     public static func set(_ jobs: Int?) { state.set(jobs) }
 
