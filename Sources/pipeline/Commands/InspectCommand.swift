@@ -18,8 +18,10 @@ struct InspectCommand: ParsableCommand {
 
     @OptionGroup var input: InputOptions
     @OptionGroup var cleaning: CleaningOptions
+    @OptionGroup(title: "Concurrency") var concurrency: JobsOptions
 
     func run() throws {
+        concurrency.apply()
         let devices = try DeviceResolver(namePattern: input.namePattern)
         let columns = try input.mappings()
         var skipped: [(path: String, reason: String)] = []

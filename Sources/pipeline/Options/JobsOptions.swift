@@ -6,7 +6,7 @@ import MobilityCore
 struct JobsOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "How many recordings (ingest, classification) or devices (trips) to work on at once; memory grows with it, about one recording or device each. Default: the cores this process may use (\(ProcessInfo.processInfo.activeProcessorCount) here).",
+            "How many recordings (ingest, classification), devices (trips) or blocks of a large GPX file (inspect) to work on at once; memory grows with it, about one recording or device each, 2 MiB of GPX a block. Default: the cores this process may use (\(ProcessInfo.processInfo.activeProcessorCount) here).",
             valueName: "n"))
     var jobs: Int?
 
