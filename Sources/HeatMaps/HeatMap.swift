@@ -42,33 +42,84 @@ public struct HeatMap: Sendable {
     /// - Precondition: the devices of one person are added one after another (sort the tracks
     ///   by person); otherwise a person is counted once per run of their devices.
     public mutating func add(_ track: DeviceTrack, modes: FixModes, person: String? = nil, maxDwellStepSeconds: Double = 900) {
-        let person = person ?? track.device
+        var adding = Adding(person: person ?? track.device, maxDwellStepSeconds: maxDwellStepSeconds)
+        add(track.points, modes: modes, to: &adding)
+        finish(&adding)
+    }
+
+    /// One device's fixes being added piece by piece (`add(_:modes:to:)`, then `finish`): what
+    /// `add(_:modes:person:)` does for a whole track, with the same sums in the same order, so
+    /// a device's fixes need never be held at once (the heat-map stage streams them).
+    public struct Adding: Sendable {
+        let person: String
+        let maxDwellStepSeconds: Double
+        /// The cells this device was counted in.
         var seen = Set<HeatGrid.Cell>()
-        let points = track.points
-        // Consecutive fixes mostly fall in one cell: its counts are kept here while they do and
-        // stored when the cell changes, one lookup per run of fixes instead of three per fix
-        // (the same sums, added in the same order).
+        /// Consecutive fixes mostly fall in one cell: its counts are kept here while they do and
+        /// stored when the cell changes, one lookup per run of fixes instead of three per fix.
         var run: (cell: HeatGrid.Cell, counts: Counts)?
-        for index in points.indices {
-            let point = points[index], state = modes.state(at: index)
-            guard filter.admits(seconds: point.timeSeconds, mode: state.mode) else { continue }
-            let cell = grid.cell(latitudeDegrees: point.latitudeDegrees, longitudeDegrees: point.longitudeDegrees)
-            if run?.cell != cell {
-                if let (previous, counts) = run { cells[previous] = counts }
-                var counts = cells[cell] ?? Counts()
-                if seen.insert(cell).inserted {
-                    counts.devices += 1
-                    if lastPerson[cell] != person { counts.persons += 1; lastPerson[cell] = person }
-                }
-                run = (cell, counts)
-            }
-            run!.counts.fixes += 1
-            if state.atRest, index + 1 < points.count, modes.state(at: index + 1).atRest {
-                let step = points[index + 1].timeSeconds - point.timeSeconds
-                if step <= maxDwellStepSeconds { run!.counts.dwellSeconds += step }
-            }
+        /// The last fix given, counted when the next one (or the end) says whether the time to
+        /// it was spent at rest.
+        var pending: (point: TrackPoint, mode: Mode?, atRest: Bool)?
+        /// What each cell held before this device first counted in it, for `rollBack`.
+        var before: [HeatGrid.Cell: (counts: Counts?, person: String?)] = [:]
+
+        public init(person: String, maxDwellStepSeconds: Double = 900) {
+            (self.person, self.maxDwellStepSeconds) = (person, maxDwellStepSeconds)
         }
-        if let (previous, counts) = run { cells[previous] = counts }
+    }
+
+    /// Adds the next fixes of the device `adding` follows, in time order; `modes` gives theirs.
+    public mutating func add(_ points: [TrackPoint], modes: FixModes, to adding: inout Adding) {
+        for index in points.indices {
+            let state = modes.state(at: index)
+            if let pending = adding.pending { count(pending, next: (points[index].timeSeconds, state.atRest), &adding) }
+            adding.pending = (points[index], state.mode, state.atRest)
+        }
+    }
+
+    /// Counts the device's last fix and stores what it left pending.
+    public mutating func finish(_ adding: inout Adding) {
+        if let pending = adding.pending { count(pending, next: nil, &adding) }
+        adding.pending = nil
+        if let (previous, counts) = adding.run { cells[previous] = counts }
+        adding.run = nil
+    }
+
+    /// Takes back everything the device `adding` follows has counted, as if it had never been
+    /// added (a stream of its fixes turned out not to be in time order).
+    public mutating func rollBack(_ adding: inout Adding) {
+        for (cell, before) in adding.before {
+            cells[cell] = before.counts
+            lastPerson[cell] = before.person
+        }
+        adding = Adding(person: adding.person, maxDwellStepSeconds: adding.maxDwellStepSeconds)
+    }
+
+    private mutating func count(
+        _ fix: (point: TrackPoint, mode: Mode?, atRest: Bool), next: (seconds: Double, atRest: Bool)?, _ adding: inout Adding
+    ) {
+        let point = fix.point
+        guard filter.admits(seconds: point.timeSeconds, mode: fix.mode) else { return }
+        let cell = grid.cell(latitudeDegrees: point.latitudeDegrees, longitudeDegrees: point.longitudeDegrees)
+        if adding.run?.cell != cell {
+            if let (previous, counts) = adding.run { cells[previous] = counts }
+            var counts = cells[cell] ?? Counts()
+            if adding.seen.insert(cell).inserted {
+                adding.before[cell] = (cells[cell], lastPerson[cell])
+                counts.devices += 1
+                if lastPerson[cell] != adding.person {
+                    counts.persons += 1
+                    lastPerson[cell] = adding.person
+                }
+            }
+            adding.run = (cell, counts)
+        }
+        adding.run!.counts.fixes += 1
+        if fix.atRest, let next, next.atRest {
+            let step = next.seconds - point.timeSeconds
+            if step <= adding.maxDwellStepSeconds { adding.run!.counts.dwellSeconds += step }
+        }
     }
 
     /// Adds another map's counts (of other devices and other persons) to this one.
@@ -100,7 +151,13 @@ public struct FixModes: Sendable {
     private var atRest: [Bool]
 
     public init(track: DeviceTrack, staypoints: [(start: Double, end: Double)], legs: [(start: Double, end: Double, mode: Mode?)]) {
-        let times = track.points.map(\.timeSeconds)
+        self.init(points: track.points, staypoints: staypoints, legs: legs)
+    }
+
+    /// The same for `points` in time order: a track's, or a piece of one (each fix's state
+    /// depends on its time alone).
+    public init(points: [TrackPoint], staypoints: [(start: Double, end: Double)], legs: [(start: Double, end: Double, mode: Mode?)]) {
+        let times = points.map(\.timeSeconds)
         modes = Array(repeating: nil, count: times.count)
         atRest = Array(repeating: false, count: times.count)
         for leg in legs { for index in Self.range(times, leg.start, leg.end) { modes[index] = leg.mode } }

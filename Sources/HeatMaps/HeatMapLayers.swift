@@ -14,48 +14,100 @@ public struct HeatMapLayers: Sendable {
         overall = HeatMap(grid: grid, filter: filter)
     }
 
-    /// Adds `track` with the modes of its staypoints and legs; returns those modes and the
-    /// per-mode maps it was added to. `calendar` is the device's local time, for the filter's
-    /// dates, weekdays and hours (nil: the filter's own).
-    @discardableResult
+    /// Adds `track` with the modes of its staypoints and legs. `calendar` is the device's local
+    /// time, for the filter's dates, weekdays and hours (nil: the filter's own).
     public mutating func add(
-        _ track: DeviceTrack, intervals: (stays: [(start: Double, end: Double)], legs: [(start: Double, end: Double, mode: Mode?)]),
-        person: String, calendar: CalendarKeys? = nil
-    ) -> (modes: FixModes, maps: [Mode]) {
-        let modes = FixModes(track: track, staypoints: intervals.stays, legs: intervals.legs)
+        _ track: DeviceTrack, intervals: Intervals, person: String, calendar: CalendarKeys? = nil
+    ) {
+        var device = begin(intervals: intervals, device: track.device, person: person, calendar: calendar)
+        add(track.points, to: &device)
+        _ = finish(&device)
+    }
+
+    public typealias Intervals = (stays: [(start: Double, end: Double)], legs: [(start: Double, end: Double, mode: Mode?)])
+
+    /// One device being added piece by piece (`begin`, `add(_:to:)`, `finish`), so that its
+    /// fixes need never be held at once: the overall map and the map of each mode its
+    /// intervals hold follow it, and with `keepingCells` its own unfiltered counts too.
+    public struct Device: Sendable {
+        let intervals: Intervals
+        let name: String, person: String
+        /// The mode maps it is added to.
+        let modes: [Mode]
+        var overall: HeatMap.Adding
+        var byMode: [HeatMap.Adding]
+        /// Its own counts per map ("all", then `modes`), unfiltered, when its cells are kept.
+        var own: [(name: String, map: HeatMap, adding: HeatMap.Adding)]
+    }
+
+    /// Starts adding a device (named `device`, carried by `person`) with the modes of its
+    /// staypoints and legs; `calendar` is its local time, for the filter's dates, weekdays and
+    /// hours (nil: the filter's own). With `keepingCells`, `finish` returns its own cells.
+    public mutating func begin(
+        intervals: Intervals, device: String, person: String, calendar: CalendarKeys? = nil, keepingCells: Bool = false
+    ) -> Device {
         overall.filter.calendar = calendar ?? filter.calendar
-        overall.add(track, modes: modes, person: person)
-        var maps: [Mode] = []
-        for mode in Set(intervals.legs.compactMap(\.mode) + (intervals.stays.isEmpty ? [] : [.still])).sorted()
-        where filter.modes?.contains(mode) ?? true {
+        let modes = Set(intervals.legs.compactMap(\.mode) + (intervals.stays.isEmpty ? [] : [.still])).sorted()
+            .filter { filter.modes?.contains($0) ?? true }
+        for mode in modes {
             var map = byMode[mode] ?? HeatMap(grid: grid, filter: filter.only(mode))
             map.filter.calendar = calendar ?? filter.calendar
-            map.add(track, modes: modes, person: person)
             byMode[mode] = map
-            maps.append(mode)
         }
-        return (modes, maps)
+        let adding = HeatMap.Adding(person: person)
+        let own =
+            keepingCells
+            ? ([("all", filter)] + modes.map { ($0.rawValue, filter.only($0)) }).map {
+                (name: $0.0, map: HeatMap(grid: grid, filter: $0.1), adding: adding)
+            } : []
+        return Device(
+            intervals: intervals, name: device, person: person, modes: modes, overall: adding,
+            byMode: Array(repeating: adding, count: modes.count), own: own)
+    }
+
+    /// Adds the device's next fixes, in time order.
+    public mutating func add(_ points: [TrackPoint], to device: inout Device) {
+        let fixModes = FixModes(points: points, staypoints: device.intervals.stays, legs: device.intervals.legs)
+        overall.add(points, modes: fixModes, to: &device.overall)
+        for (index, mode) in device.modes.enumerated() { byMode[mode]!.add(points, modes: fixModes, to: &device.byMode[index]) }
+        for index in device.own.indices {
+            var (map, adding) = (device.own[index].map, device.own[index].adding)
+            map.add(points, modes: fixModes, to: &adding)
+            (device.own[index].map, device.own[index].adding) = (map, adding)
+        }
+    }
+
+    /// Takes back what the device has counted so far; it starts again from its first fix.
+    public mutating func rollBack(_ device: inout Device) {
+        overall.rollBack(&device.overall)
+        for (index, mode) in device.modes.enumerated() { byMode[mode]!.rollBack(&device.byMode[index]) }
+        for index in device.own.indices {
+            device.own[index].map = HeatMap(grid: grid, filter: device.own[index].map.filter)
+            device.own[index].adding = HeatMap.Adding(person: device.person)
+        }
+    }
+
+    /// Ends the device; returns its own cells in each map (cell order per map) when kept.
+    public mutating func finish(_ device: inout Device) -> [DeviceCell] {
+        overall.finish(&device.overall)
+        for (index, mode) in device.modes.enumerated() { byMode[mode]!.finish(&device.byMode[index]) }
+        var cells: [DeviceCell] = []
+        for index in device.own.indices {
+            var (name, map, adding) = device.own[index]
+            map.finish(&adding)
+            cells += map.cells.sorted { $0.key < $1.key }.map {
+                DeviceCell(
+                    map: name, cellID: grid.id($0.key), device: device.name, person: device.person, fixes: $0.value.fixes,
+                    dwellSeconds: $0.value.dwellSeconds)
+            }
+        }
+        return cells
     }
 
     /// One device's unfiltered counts in one cell of one map: what runs over disjoint parts of
     /// a data set keep, so that they can be merged before k is applied.
     public struct DeviceCell: Sendable, Equatable {
         public var map: String, cellID: String, device: String, person: String, fixes: Int, dwellSeconds: Double
-    }
-
-    /// The cells of `track` alone (named `device`, carried by `person`) in the overall map and in
-    /// each mode map `added` names (what `add` returned for it), unfiltered, in cell order per map.
-    public func deviceCells(_ track: DeviceTrack, device: String, person: String, added: (modes: FixModes, maps: [Mode])) -> [DeviceCell] {
-        let maps = [("all", filter)] + added.maps.map { ($0.rawValue, filter.only($0)) }
-        return maps.flatMap { name, filter -> [DeviceCell] in
-            var mine = HeatMap(grid: grid, filter: filter)
-            mine.add(track, modes: added.modes, person: person)
-            return mine.cells.sorted { $0.key < $1.key }.map {
-                DeviceCell(
-                    map: name, cellID: grid.id($0.key), device: device, person: person, fixes: $0.value.fixes,
-                    dwellSeconds: $0.value.dwellSeconds)
-            }
-        }
     }
 
     /// Every map ("all" first, then the modes in order) with the cells k persons or more were

@@ -5,7 +5,7 @@ import Reports
 import Store
 import Trips
 
-/// The heat-map stage over a store: streams one device's fixes at a time with the modes of
+/// The heat-map stage over a store: streams each device's fixes, a piece at a time, with the modes of
 /// its stored staypoints and legs, counts them into the overall map and one map per mode,
 /// keeps the cells seen by at least k persons (store and files), and reports the rest as
 /// suppressed.
@@ -68,13 +68,24 @@ public struct HeatMapRun {
         var deviceCells: [HeatMapLayers.DeviceCell] = []
         for (index, name) in names.enumerated() {
             progress.update(done: index, total: names.count, item: name)
-            let track = try store.track(named: name, groupedBy: grouping)
-            let intervals = try store.storedIntervals(device: name)
-            let person = persons[name] ?? name
-            let added = layers.add(
-                track, intervals: intervals, person: person, calendar: grouping == .device ? calendars.device(name) : nil)
-            if keepDeviceCells { deviceCells += layers.deviceCells(track, device: name, person: person, added: added) }
-            summary.fixes += track.points.count
+            var device = layers.begin(
+                intervals: try store.storedIntervals(device: name), device: name, person: persons[name] ?? name,
+                calendar: grouping == .device ? calendars.device(name) : nil, keepingCells: keepDeviceCells)
+            // A piece of fixes at a time while the store holds them in time order; else what they
+            // counted is taken back and the track read whole and sorted.
+            var fixes = 0
+            let streamed = try store.forEachTrackPiece(named: name, groupedBy: grouping, pieceSize: Self.pieceFixes) { piece in
+                layers.add(piece, to: &device)
+                fixes += piece.count
+            }
+            if !streamed {
+                layers.rollBack(&device)
+                let track = try store.track(named: name, groupedBy: grouping)
+                layers.add(track.points, to: &device)
+                fixes = track.points.count
+            }
+            deviceCells += layers.finish(&device)
+            summary.fixes += fixes
         }
         progress.update(done: names.count, total: names.count, item: "")
         let (rows, published) = layers.published(minimumPersons: parameters.minimumPersons, filterDescription: parameters.filterDescription)
@@ -100,6 +111,10 @@ public struct HeatMapRun {
         summary.seconds = Date().timeIntervalSince(started)
         return summary
     }
+
+    /// Fixes read from the store at a time: 65,536 (2 MB), so the stage's memory follows the
+    /// cells, not the largest device's fixes.
+    static let pieceFixes = 1 << 16
 
     static func row(_ grid: HeatGrid, _ cell: HeatGrid.Cell, _ counts: HeatMap.Counts) -> PipelineStore.HeatMapRows.Cell {
         .init(

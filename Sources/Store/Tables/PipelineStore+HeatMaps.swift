@@ -75,6 +75,54 @@ extension PipelineStore {
         }
     }
 
+    /// One device's (or file's) timed fixes in time order, `pieceSize` at a time, for a stage
+    /// that reads each fix once in order (the heat maps): memory for a piece, not the track.
+    /// The store gives them in file and record order, which is time order when a device's files
+    /// follow one another. Returns false as soon as a time does not rise (some pieces may have
+    /// been given): the caller then takes back what it did with them and reads the whole track
+    /// to sort it (`trackPoints`, `DeviceTrack`). So the pieces, when it returns true, are
+    /// `DeviceTrack`'s points cut up.
+    public func forEachTrackPiece(
+        named name: String, groupedBy grouping: TrackGrouping = .device, pieceSize: Int, _ body: ([TrackPoint]) throws -> Void
+    ) throws -> Bool {
+        let key = grouping == .device ? "COALESCE(i.device, i.path)" : "i.path"
+        return try database.read { db in
+            let statement = try db.makeStatement(
+                sql: """
+                    SELECT f.time_unix_s, f.lat_deg, f.lon_deg, f.accuracy_m
+                    FROM input_files i CROSS JOIN fixes f ON f.file_id = i.id
+                    WHERE i.status = 'ingested' AND \(key) = ? AND f.time_unix_s IS NOT NULL
+                    ORDER BY i.id, f.seq
+                    """)
+            statement.arguments = [name]
+            var piece: [TrackPoint] = []
+            piece.reserveCapacity(pieceSize)
+            var last = -Double.infinity
+            do {
+                try statement.forEachCRow { handle in
+                    let time = sqlite3_column_double(handle, 0)
+                    guard time > last, time.isFinite else { throw OutOfOrder() }
+                    last = time
+                    let accuracy = sqlite3_column_type(handle, 3) == SQLITE_NULL ? Double.nan : sqlite3_column_double(handle, 3)
+                    piece.append(
+                        TrackPoint(
+                            timeSeconds: time, latitudeDegrees: sqlite3_column_double(handle, 1),
+                            longitudeDegrees: sqlite3_column_double(handle, 2), accuracyMeters: accuracy))
+                    if piece.count == pieceSize {
+                        try body(piece)
+                        piece.removeAll(keepingCapacity: true)
+                    }
+                }
+            } catch is OutOfOrder {
+                return false
+            }
+            if !piece.isEmpty { try body(piece) }
+            return true
+        }
+    }
+
+    private struct OutOfOrder: Error {}
+
     /// A device's stored staypoints and triplegs as time intervals (legs with their modes).
     public func storedIntervals(device: String) throws -> (
         stays: [(start: Double, end: Double)], legs: [(start: Double, end: Double, mode: Mode?)]
