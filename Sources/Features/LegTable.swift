@@ -106,12 +106,14 @@ public struct LegTable: Sendable {
         leg fixes: Fixes, trace: String, device: String, labelName: String?, mode: Mode?, features: LegFeatures
     ) -> Bool {
         guard let values = features.features(fixes) else { return false }
-        var intervals = zip(fixes, fixes.dropFirst()).map { $0.time!.seconds(until: $1.time!) }
-        intervals.sort() // in place: a leg may be most of a long track
+        // Counted by distinct value, not an array of a value per fix: a leg may be a whole
+        // track (1.6 M continuous fixes: 19 MB for the array and its sort, at the run's peak).
+        var intervals = Quantile.Tally()
+        for (fix, next) in zip(fixes, fixes.dropFirst()) { intervals.add(fix.time!.seconds(until: next.time!)) }
         append(
             LegInfo(
                 trace: trace, device: device, start: fixes.first!.time!, end: fixes.last!.time!, labelName: labelName,
-                mode: mode, fixes: fixes.count, fixIntervalSeconds: intervals.isEmpty ? 0 : Quantile.sorted(intervals, 0.5)),
+                mode: mode, fixes: fixes.count, fixIntervalSeconds: intervals.quantile(0.5) ?? 0),
             features: values)
         legs[count - 1].longitudeDegrees = fixes.first!.longitudeDegrees
         return true

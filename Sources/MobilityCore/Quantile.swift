@@ -38,3 +38,49 @@ public enum Quantile {
         values.isEmpty ? nil : sorted(values.sorted(), q)
     }
 }
+
+extension Quantile {
+    /// Values handed one at a time whose quantiles are then `Quantile.sorted` of them all, to
+    /// the bit. They are kept as counts of distinct values while there are at most
+    /// `distinctLimit` of them (a GPS logger's fix intervals take a few: 1 s, 2 s, 5 s), so a
+    /// leg as long as a year's track needs no array of a value per fix; past that, as an array.
+    /// Values must not be NaN; -0.0 counts as 0.0.
+    public struct Tally: Sendable {
+        public let distinctLimit: Int
+        public private(set) var count = 0
+        private var counts: [Double: Int] = [:]
+        private var values: [Double]?
+
+        public init(distinctLimit: Int = 4_096) { self.distinctLimit = distinctLimit }
+
+        public mutating func add(_ value: Double) {
+            count += 1
+            if values != nil { return values!.append(value) }
+            counts[value, default: 0] += 1
+            guard counts.count > distinctLimit else { return }
+            var all: [Double] = []
+            all.reserveCapacity(count)
+            for (value, times) in counts { all.append(contentsOf: repeatElement(value, count: times)) }
+            (values, counts) = (all, [:])
+        }
+
+        /// The `q` quantile (0…1) of the values added; nil when none was.
+        public func quantile(_ q: Double) -> Double? {
+            guard count > 0 else { return nil }
+            if let values { return Quantile.sorted(values.sorted(), q) }
+            let position = q * Double(count - 1)
+            let lower = Int(position.rounded(.down)), upper = min(lower + 1, count - 1)
+            var (low, high, seen) = (0.0, 0.0, 0)
+            for value in counts.keys.sorted() {
+                let next = seen + counts[value]!
+                if (seen..<next).contains(lower) { low = value }
+                if (seen..<next).contains(upper) {
+                    high = value
+                    break
+                }
+                seen = next
+            }
+            return low + (high - low) * (position - Double(lower))
+        }
+    }
+}
