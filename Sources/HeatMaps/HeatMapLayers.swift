@@ -36,8 +36,12 @@ public struct HeatMapLayers: Sendable {
         let modes: [Mode]
         var overall: HeatMap.Adding
         var byMode: [HeatMap.Adding]
-        /// Its own counts per map ("all", then `modes`), unfiltered, when its cells are kept.
-        var own: [(name: String, map: HeatMap, adding: HeatMap.Adding)]
+        /// Its own counts per map ("all", then `modes`), unfiltered, when its cells are kept:
+        /// the maps' names, the maps, and how each is being added to (apart, so that a map and
+        /// its adding are two accesses, with no copy of the map).
+        let ownNames: [String]
+        var ownMaps: [HeatMap]
+        var ownAdding: [HeatMap.Adding]
     }
 
     /// Starts adding a device (named `device`, carried by `person`) with the modes of its
@@ -55,14 +59,11 @@ public struct HeatMapLayers: Sendable {
             byMode[mode] = map
         }
         let adding = HeatMap.Adding(person: person)
-        let own =
-            keepingCells
-            ? ([("all", filter)] + modes.map { ($0.rawValue, filter.only($0)) }).map {
-                (name: $0.0, map: HeatMap(grid: grid, filter: $0.1), adding: adding)
-            } : []
+        let own = keepingCells ? [("all", filter)] + modes.map { ($0.rawValue, filter.only($0)) } : []
         return Device(
             intervals: intervals, name: device, person: person, modes: modes, overall: adding,
-            byMode: Array(repeating: adding, count: modes.count), own: own)
+            byMode: Array(repeating: adding, count: modes.count), ownNames: own.map(\.0),
+            ownMaps: own.map { HeatMap(grid: grid, filter: $0.1) }, ownAdding: Array(repeating: adding, count: own.count))
     }
 
     /// Adds the device's next fixes, in time order.
@@ -70,20 +71,16 @@ public struct HeatMapLayers: Sendable {
         let fixModes = FixModes(points: points, staypoints: device.intervals.stays, legs: device.intervals.legs)
         overall.add(points, modes: fixModes, to: &device.overall)
         for (index, mode) in device.modes.enumerated() { byMode[mode]!.add(points, modes: fixModes, to: &device.byMode[index]) }
-        for index in device.own.indices {
-            var (map, adding) = (device.own[index].map, device.own[index].adding)
-            map.add(points, modes: fixModes, to: &adding)
-            (device.own[index].map, device.own[index].adding) = (map, adding)
-        }
+        for index in device.ownMaps.indices { device.ownMaps[index].add(points, modes: fixModes, to: &device.ownAdding[index]) }
     }
 
     /// Takes back what the device has counted so far; it starts again from its first fix.
     public mutating func rollBack(_ device: inout Device) {
         overall.rollBack(&device.overall)
         for (index, mode) in device.modes.enumerated() { byMode[mode]!.rollBack(&device.byMode[index]) }
-        for index in device.own.indices {
-            device.own[index].map = HeatMap(grid: grid, filter: device.own[index].map.filter)
-            device.own[index].adding = HeatMap.Adding(person: device.person)
+        for index in device.ownMaps.indices {
+            device.ownMaps[index] = HeatMap(grid: grid, filter: device.ownMaps[index].filter)
+            device.ownAdding[index] = HeatMap.Adding(person: device.person)
         }
     }
 
@@ -92,12 +89,11 @@ public struct HeatMapLayers: Sendable {
         overall.finish(&device.overall)
         for (index, mode) in device.modes.enumerated() { byMode[mode]!.finish(&device.byMode[index]) }
         var cells: [DeviceCell] = []
-        for index in device.own.indices {
-            var (name, map, adding) = device.own[index]
-            map.finish(&adding)
-            cells += map.cells.sorted { $0.key < $1.key }.map {
+        for index in device.ownMaps.indices {
+            device.ownMaps[index].finish(&device.ownAdding[index])
+            cells += device.ownMaps[index].cells.sorted { $0.key < $1.key }.map {
                 DeviceCell(
-                    map: name, cellID: grid.id($0.key), device: device.name, person: device.person, fixes: $0.value.fixes,
+                    map: device.ownNames[index], cellID: grid.id($0.key), device: device.name, person: device.person, fixes: $0.value.fixes,
                     dwellSeconds: $0.value.dwellSeconds)
             }
         }
