@@ -190,15 +190,16 @@ final class GPXParseState {
         !failed && isBetweenTokens && sawRoot && Array(stack.elements) == [.gpx, .trk, .trkseg] && track >= 0 && segment >= 0
     }
 
-    var openElements: (elements: [GPXElement], counters: GPXBlockEnd.Counters) {
-        (Array(stack.elements), GPXBlockEnd.Counters(track: track, segment: segment, route: route))
-    }
+    var openElements: (elements: [GPXElement], counters: GPXBlockEnd.Counters) { (Array(stack.elements), counters) }
+
+    /// The track, segment and route being read.
+    private var counters: GPXBlockEnd.Counters { GPXBlockEnd.Counters(track: track, segment: segment, route: route) }
 
     /// Hands a block's points to the visitor as if they had been read here, their tracks,
     /// segments, routes and lines moved from the block's counting to this one's, and stops at
     /// the visitor's first error as `emitPoint` does.
     func replay(_ events: [GPXBlockEvent], line: Int) throws {
-        let here = GPXBlockEnd.Counters(track: track, segment: segment, route: route), lines = line - 1
+        let (here, lines) = (counters, line - 1)
         for event in events {
             var failedLine = 0
             do {
@@ -230,7 +231,7 @@ final class GPXParseState {
     func adopt(_ end: GPXBlockEnd) {
         stack.removeAll()
         for element in end.elements { stack.append(element) }
-        let here = GPXBlockEnd.Counters(track: track, segment: segment, route: route)
+        let here = counters
         (track, segment) = here.absolute(track: end.counters.track, segment: end.counters.segment)
         route = here.absolute(route: end.counters.route)
         summary.add(end.summary)

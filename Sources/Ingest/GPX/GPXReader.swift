@@ -45,7 +45,7 @@ public struct GPXReader {
             do {
                 let source = try ByteSource(path: path)
                 let scanner = GPXScanner(source: source, state: state, chunkBytes: chunkBytes)
-                let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+                let size = Int(source.fileBytes)
                 if blockWorkers > 0, size >= 2 * blockBytes, source.isPlain {
                     blocksTakenOver = try GPXBlocks(
                         path: path, size: size, blockBytes: blockBytes, workers: blockWorkers, chunkBytes: chunkBytes

@@ -21,7 +21,8 @@ public final class ByteSource {
 
     public let path: String
     private let file: gzFile
-    private let compressedBytes: Int64
+    /// The file's size on disk, bytes (for a gzip file, compressed).
+    public let fileBytes: Int64
     private let isCompressed: Bool
     private var inflatedBytes: Int64 = 0
     /// Bytes `read` may still hand out (`limit(to:)`); unlimited by default.
@@ -39,7 +40,7 @@ public final class ByteSource {
         self.path = path
         self.file = file
         isCompressed = gzdirect(file) == 0
-        compressedBytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+        fileBytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
     deinit { gzclose(file) }
@@ -91,10 +92,10 @@ public final class ByteSource {
     }
 
     private func checkInflation() throws {
-        let overRatio = inflatedBytes > Self.ratioCapAppliesAboveBytes && inflatedBytes > Self.maxInflationRatio * max(compressedBytes, 1)
+        let overRatio = inflatedBytes > Self.ratioCapAppliesAboveBytes && inflatedBytes > Self.maxInflationRatio * max(fileBytes, 1)
         guard overRatio || inflatedBytes > Self.maxInflatedBytes else { return }
         let why =
-            overRatio ? "more than \(Self.maxInflationRatio)× its \(compressedBytes) bytes" : "past \(Self.maxInflatedBytes >> 30) GiB"
+            overRatio ? "more than \(Self.maxInflationRatio)× its \(fileBytes) bytes" : "past \(Self.maxInflatedBytes >> 30) GiB"
         throw InputError(
             .tooLarge,
             "the gzip data expands \(why) (\(inflatedBytes >> 20) MiB so far): refused as a likely "

@@ -40,22 +40,8 @@ extension PipelineStore {
     public func trackPoints(named name: String, groupedBy grouping: TrackGrouping = .device, in seconds: ClosedRange<Double>? = nil) throws
         -> [TrackPoint]
     {
-        let key = grouping == .device ? "COALESCE(i.device, i.path)" : "i.path"
-        let within =
-            seconds == nil
-            ? ""
-            : """
-             AND (i.first_unix_s IS NULL OR (i.first_unix_s <= ? AND i.last_unix_s >= ?)) AND f.time_unix_s BETWEEN ? AND ?
-            """
+        let key = Self.trackKey(grouping)
         return try database.read { db in
-            let statement = try db.makeStatement(
-                sql: """
-                    SELECT f.time_unix_s, f.lat_deg, f.lon_deg, f.accuracy_m
-                    FROM input_files i CROSS JOIN fixes f ON f.file_id = i.id
-                    WHERE i.status = 'ingested' AND \(key) = ? AND f.time_unix_s IS NOT NULL\(within)
-                    ORDER BY i.id, f.seq
-                    """)
-            statement.arguments = seconds.map { [name, $0.upperBound, $0.lowerBound, $0.lowerBound, $0.upperBound] } ?? [name]
             var points: [TrackPoint] = []
             if seconds == nil {
                 // Reserved from the files' counts: grown by doubling, a year's 31 M fixes need 1.6 GB at their last growth.
@@ -64,15 +50,42 @@ extension PipelineStore {
                         db, sql: "SELECT COALESCE(SUM(i.fixes), 0) FROM input_files i WHERE i.status = 'ingested' AND \(key) = ?",
                         arguments: [name]) ?? 0)
             }
-            try statement.forEachCRow { handle in
-                let accuracy = sqlite3_column_type(handle, 3) == SQLITE_NULL ? Double.nan : sqlite3_column_double(handle, 3)
-                points.append(
-                    TrackPoint(
-                        timeSeconds: sqlite3_column_double(handle, 0), latitudeDegrees: sqlite3_column_double(handle, 1),
-                        longitudeDegrees: sqlite3_column_double(handle, 2), accuracyMeters: accuracy))
-            }
+            try Self.trackStatement(db, name: name, grouping: grouping, in: seconds).forEachCRow { points.append(Self.trackPoint($0)) }
             return points
         }
+    }
+
+    /// `COALESCE(i.device, i.path)` or `i.path`: what names a track.
+    private static func trackKey(_ grouping: TrackGrouping) -> String { grouping == .device ? "COALESCE(i.device, i.path)" : "i.path" }
+
+    /// The statement reading one track's timed fixes (time, latitude, longitude, accuracy) in
+    /// file and record order (see `trackPoints`).
+    private static func trackStatement(_ db: Database, name: String, grouping: TrackGrouping, in seconds: ClosedRange<Double>?) throws
+        -> Statement
+    {
+        let within =
+            seconds == nil
+            ? ""
+            : """
+             AND (i.first_unix_s IS NULL OR (i.first_unix_s <= ? AND i.last_unix_s >= ?)) AND f.time_unix_s BETWEEN ? AND ?
+            """
+        let statement = try db.makeStatement(
+            sql: """
+                SELECT f.time_unix_s, f.lat_deg, f.lon_deg, f.accuracy_m
+                FROM input_files i CROSS JOIN fixes f ON f.file_id = i.id
+                WHERE i.status = 'ingested' AND \(trackKey(grouping)) = ? AND f.time_unix_s IS NOT NULL\(within)
+                ORDER BY i.id, f.seq
+                """)
+        statement.arguments = seconds.map { [name, $0.upperBound, $0.lowerBound, $0.lowerBound, $0.upperBound] } ?? [name]
+        return statement
+    }
+
+    /// The fix on the row `trackStatement` is at.
+    private static func trackPoint(_ handle: OpaquePointer) -> TrackPoint {
+        let accuracy = sqlite3_column_type(handle, 3) == SQLITE_NULL ? Double.nan : sqlite3_column_double(handle, 3)
+        return TrackPoint(
+            timeSeconds: sqlite3_column_double(handle, 0), latitudeDegrees: sqlite3_column_double(handle, 1),
+            longitudeDegrees: sqlite3_column_double(handle, 2), accuracyMeters: accuracy)
     }
 
     /// One device's (or file's) timed fixes in time order, `pieceSize` at a time, for a stage
@@ -85,29 +98,16 @@ extension PipelineStore {
     public func forEachTrackPiece(
         named name: String, groupedBy grouping: TrackGrouping = .device, pieceSize: Int, _ body: ([TrackPoint]) throws -> Void
     ) throws -> Bool {
-        let key = grouping == .device ? "COALESCE(i.device, i.path)" : "i.path"
-        return try database.read { db in
-            let statement = try db.makeStatement(
-                sql: """
-                    SELECT f.time_unix_s, f.lat_deg, f.lon_deg, f.accuracy_m
-                    FROM input_files i CROSS JOIN fixes f ON f.file_id = i.id
-                    WHERE i.status = 'ingested' AND \(key) = ? AND f.time_unix_s IS NOT NULL
-                    ORDER BY i.id, f.seq
-                    """)
-            statement.arguments = [name]
+        try database.read { db in
             var piece: [TrackPoint] = []
             piece.reserveCapacity(pieceSize)
             var last = -Double.infinity
             do {
-                try statement.forEachCRow { handle in
-                    let time = sqlite3_column_double(handle, 0)
-                    guard time > last, time.isFinite else { throw OutOfOrder() }
-                    last = time
-                    let accuracy = sqlite3_column_type(handle, 3) == SQLITE_NULL ? Double.nan : sqlite3_column_double(handle, 3)
-                    piece.append(
-                        TrackPoint(
-                            timeSeconds: time, latitudeDegrees: sqlite3_column_double(handle, 1),
-                            longitudeDegrees: sqlite3_column_double(handle, 2), accuracyMeters: accuracy))
+                try Self.trackStatement(db, name: name, grouping: grouping, in: nil).forEachCRow { handle in
+                    let point = Self.trackPoint(handle)
+                    guard point.timeSeconds > last, point.timeSeconds.isFinite else { throw OutOfOrder() }
+                    last = point.timeSeconds
+                    piece.append(point)
                     if piece.count == pieceSize {
                         try body(piece)
                         piece.removeAll(keepingCapacity: true)
