@@ -52,7 +52,7 @@ let package = Package(
             name: "Reports",
             dependencies: [
                 "MobilityCore", "Ingest", "Store", "Features", "Classify", "Trips", "HeatMaps", "Comfort", "CPNG", "CFreeType",
-                .product(name: "GRDB", package: "GRDB.swift")
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")
             ],
             exclude: ["README.md"]),
         .target(name: "HeatMaps", dependencies: ["MobilityCore"], exclude: ["README.md"]),

@@ -6,7 +6,7 @@ import Store
 extension PipelineStore {
     /// The geofences of every ingested file, by id; when two files define one id, the later
     /// file's wins (a stored shape that no longer reads as a geofence leaves the earlier one).
-    func geofences() throws -> [Geofence] {
+    public func geofences() throws -> [Geofence] {
         var byID: [String: Geofence] = [:]
         for row in try geofenceRows() {
             if let lat = row.centerLatitudeDegrees, let lon = row.centerLongitudeDegrees, let radius = row.radiusMeters {

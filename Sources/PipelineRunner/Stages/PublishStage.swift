@@ -84,7 +84,7 @@ struct PublishStage: Sendable {
             { [self] in
                 let started = Date()
                 try GeoPackageOutput(folder: outputFolder, tablesFolder: tablesFolder).write(
-                    legLines: { [store] in try store.forEachTriplegGeometry(part: $0, of: $1, $2) }, geofences: try store.geofences()
+                    legLines: { [store] in try store.withTriplegLines($0) }, geofences: try store.geofences()
                 ) {
                     try gate.wait()
                     return try store.storedHeatMapNames()

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Writes an OGC GeoPackage 1.3 (OGC 12-128r18) through SQLite: feature layers in EPSG:4326
 /// with an R-tree per geometry column (Annex F.3, `gpkg_rtree_index`) and attribute tables.
@@ -24,7 +25,25 @@ public final class GeoPackageWriter: Sendable {
         case multiPolygon([[[(longitude: Double, latitude: Double)]]])
         /// Already in GeoPackageBinary (`LineStringEncoder`), written as it is.
         case encoded(Encoded)
+        /// A line string too long to hold (a leg of a year at 1 Hz: 31 M points), written a
+        /// block at a time (`LineStringPieces`).
+        case lineStringInPieces(LineStringPieces)
     }
+
+    /// A line string given by its point count and envelope, and a pass over its points that
+    /// gives them again, in order: its row is made with zero bytes in its place, then
+    /// written through SQLite's incremental I/O `pieceBytes` at a time. The line and its
+    /// GeoPackageBinary, 16 bytes a point, and SQLite's copy of them are never held.
+    public struct LineStringPieces {
+        let points: Int
+        let box: Envelope
+        let replay: (_ body: (_ longitude: Double, _ latitude: Double) -> Void) throws -> Void
+
+        var byteCount: Int { GeoPackageWriter.header(box: box).count + 9 + 16 * points }
+    }
+
+    /// How many bytes of a line in pieces go to SQLite at once.
+    static let pieceBytes = 1 << 19
 
     /// A geometry as GeoPackageBinary (`encode`) with its envelope, for the layer's extent
     /// and its R-tree.
@@ -104,7 +123,12 @@ public final class GeoPackageWriter: Sendable {
             var boxes: [(fid: Int64, box: Envelope)] = []
             boxes.reserveCapacity(rows.underestimatedCount)
             for row in rows {
-                if geometry != nil, let shape = row.geometry {
+                if geometry != nil, case let .lineStringInPieces(line)? = row.geometry {
+                    try insert.execute(zeroBlob: line.byteCount, values: row.values)
+                    try Self.write(line, into: name, row: db.lastInsertedRowID, db)
+                    extent.add(line.box)
+                    boxes.append((db.lastInsertedRowID, line.box))
+                } else if geometry != nil, let shape = row.geometry {
                     let encoded = Self.encode(shape)
                     try insert.execute(blob: encoded.bytes, values: row.values)
                     extent.add(encoded.box)
@@ -135,6 +159,45 @@ public final class GeoPackageWriter: Sendable {
             return .commit
         }
         return written
+    }
+
+    /// Writes a line in pieces into its row's zero bytes (`LineStringPieces`): the same bytes
+    /// `LineStringEncoder` gives.
+    private static func write(_ line: LineStringPieces, into table: String, row: Int64, _ db: Database) throws {
+        var blob: OpaquePointer?
+        let opened = sqlite3_blob_open(db.sqliteConnection, "main", table, "geom", row, 1, &blob)
+        guard opened == SQLITE_OK, let blob else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: opened), message: db.lastErrorMessage)
+        }
+        defer { sqlite3_blob_close(blob) }
+        var offset: Int32 = 0
+        func put(_ bytes: UnsafeRawBufferPointer) throws {
+            let code = sqlite3_blob_write(blob, bytes.baseAddress, Int32(bytes.count), offset)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage) }
+            offset += Int32(bytes.count)
+        }
+        var head = header(box: line.box)
+        head.append(1)
+        withUnsafeBytes(of: UInt32(2).littleEndian) { head.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(line.points).littleEndian) { head.append(contentsOf: $0) }
+        try head.withUnsafeBytes(put)
+        var block: [UInt64] = []
+        block.reserveCapacity(pieceBytes / 8)
+        var (written, failure): (Int, Error?) = (0, nil)
+        try line.replay { longitude, latitude in
+            guard failure == nil, written < line.points else { return }
+            block.append(longitude.bitPattern.littleEndian) // little-endian doubles, as WKB's byte order 1 says
+            block.append(latitude.bitPattern.littleEndian)
+            written += 1
+            guard block.count == block.capacity else { return }
+            do { try block.withUnsafeBytes(put) } catch { failure = error }
+            block.removeAll(keepingCapacity: true)
+        }
+        if let failure { throw failure }
+        try block.withUnsafeBytes(put)
+        guard written == line.points, Int(offset) == line.byteCount else {
+            throw DatabaseError(message: "a line of \(line.points) points gave \(written) when written in pieces")
+        }
     }
 
     /// Annex F.3: the R-tree virtual table filled with every geometry's envelope, then the
@@ -211,6 +274,8 @@ public final class GeoPackageWriter: Sendable {
         switch geometry {
         case let .encoded(encoded):
             return encoded
+        case .lineStringInPieces:
+            preconditionFailure("a line in pieces is written by addLayer, not encoded whole")
         case let .lineString(list):
             var line = LineStringEncoder(points: list.count)
             for p in list { line.add(longitude: p.longitude, latitude: p.latitude) }

@@ -29,11 +29,19 @@ public struct GeoPackageOutput: Sendable {
         (self.folder, self.tablesFolder) = (folder, tablesFolder ?? OutputLayout.restricted(in: folder))
     }
 
-    /// The legs' GeoJSON lines, streamed: every leg whose id is `part` modulo `parts`, its id and
-    /// its line's UTF-8 bytes (the store's `forEachTriplegGeometry`, as the runner passes it), on the
-    /// caller's thread, twice at once.
+    /// The stored legs' GeoJSON lines: `body` is given a lookup of a leg's line by its tripleg
+    /// id (the ids of `triplegs.csv`; nil for a leg by time or an id with no leg), read a
+    /// block at a time (the store's `withTriplegLines`, as the runner passes it). A line is
+    /// read until the next lookup.
     public typealias LegLines =
-        @Sendable (_ part: Int, _ parts: Int, _ each: (_ id: Int64, _ geoJSON: UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void
+        @Sendable (_ body: (_ line: (_ id: Int64) throws -> GeoJSONLineText.Source?) throws -> Void) throws -> Void
+
+    /// A leg's line longer than this (in bytes of GeoJSON text, about 21 a point) is written to
+    /// the GeoPackage in pieces, read twice (its count and envelope, then its points); a shorter
+    /// one is read and encoded whole, once.
+    public var wholeLineBytes = 4 << 20
+    /// How much of a line in pieces is read at once.
+    public var lineBlockBytes = 1 << 20
 
     /// Writes the two files; returns the features of each layer. `published` is called before
     /// the layers drawn from the published files (heat maps, OD grid) are read, and returns the
@@ -45,16 +53,7 @@ public struct GeoPackageOutput: Sendable {
     public func write(legLines: @escaping LegLines, geofences: [Geofence], published: () throws -> [String]) throws -> [String: Int] {
         let restricted = try GeoPackageWriter(
             path: (try OutputLayout.prepareRestricted(in: folder) as NSString).appendingPathComponent(Self.fileName))
-        // The legs' lines (6.3 M points at 1,600 device-days) are read and encoded on two
-        // threads while the point layers are written: a third of the file's work, off its path.
-        let points = ConcurrentSlots<(counts: [String: Int], staypoints: CSVTable)>(count: 1)
-        let lines = ConcurrentSlots<[Int64: GeoPackageWriter.Encoded]>(count: 2)
-        try runConcurrently([
-            { [self] in points.store(try writePointLayers(restricted), at: 0) },
-            { lines.store(try Self.encodedLines(legLines, part: 0, of: 2), at: 0) },
-            { lines.store(try Self.encodedLines(legLines, part: 1, of: 2), at: 1) }
-        ])
-        var (counts, staypoints) = points.values[0]
+        var (counts, staypoints) = try writePointLayers(restricted)
         func add(
             _ writer: GeoPackageWriter, _ name: String, _ about: String, _ schema: OutputSchema, _ type: GeoPackageWriter.GeometryType?,
             table: CSVTable, geometry: ([String?]) -> GeoPackageWriter.Geometry?
@@ -62,12 +61,24 @@ public struct GeoPackageOutput: Sendable {
             counts[name] = try addLayer(writer, name, about, schema, type, table: table, geometry: geometry)
         }
 
-        do {
-            let (even, odd) = (lines.take(at: 0) ?? [:], lines.take(at: 1) ?? [:])
-            let legID = OutputSchema.triplegs.index("tripleg_id")
-            try add(restricted, "triplegs", OutputSchema.triplegs.about, .triplegs, .lineString, table: try read(.triplegs)) { row in
-                row[legID].flatMap { Int64($0) }.flatMap { even[$0] ?? odd[$0] }.map { .encoded($0) }
+        // Each leg's line is read from the store as its row is written, so one leg's line is
+        // held at a time (none, in pieces, for a leg longer than `wholeLineBytes`): every
+        // leg's, encoded ahead, had been 16 bytes a point of the whole run (100 MB at 1,600
+        // device-days), and a year-long leg's text, its encoding and SQLite's copy 1.8 GB.
+        let legID = OutputSchema.triplegs.index("tripleg_id")
+        let table = try read(.triplegs)
+        try legLines { line in
+            var failure: Error?
+            try add(restricted, "triplegs", OutputSchema.triplegs.about, .triplegs, .lineString, table: table) { row in
+                guard failure == nil, let id = row[legID].flatMap({ Int64($0) }) else { return nil }
+                do {
+                    return try line(id).flatMap { try lineString($0) }
+                } catch {
+                    failure = error
+                    return nil
+                }
             }
+            if let failure { throw failure }
         }
 
         let point = pointReader(.staypoints)
@@ -207,13 +218,6 @@ public struct GeoPackageOutput: Sendable {
         }
     }
 
-    /// The legs' lines whose id is `part` modulo `parts`, encoded (`lineString(geoJSON:)`).
-    static func encodedLines(_ legLines: LegLines, part: Int, of parts: Int) throws -> [Int64: GeoPackageWriter.Encoded] {
-        var lines: [Int64: GeoPackageWriter.Encoded] = [:]
-        try legLines(part, parts) { id, geoJSON in lines[id] = lineString(geoJSON: geoJSON) }
-        return lines
-    }
-
     func path(_ file: String) -> String { (folder as NSString).appendingPathComponent(file) }
 
     func read(_ schema: OutputSchema) throws -> CSVTable {
@@ -242,6 +246,24 @@ public struct GeoPackageOutput: Sendable {
             case .text, .datetime: return field.databaseValue
             }
         }
+    }
+
+    /// A leg's line from the store's text (`lineString(geoJSON:)`): read whole and encoded up to
+    /// `wholeLineBytes`, else in pieces (`GeoPackageWriter.LineStringPieces`).
+    func lineString(_ text: GeoJSONLineText.Source) throws -> GeoPackageWriter.Geometry? {
+        guard text.count > wholeLineBytes else {
+            var bytes = [UInt8](repeating: 0, count: text.count)
+            try bytes.withUnsafeMutableBytes { try text.read($0, 0) }
+            return bytes.withUnsafeBufferPointer(Self.lineString(geoJSON:)).map { .encoded($0) }
+        }
+        var box = GeoPackageWriter.Envelope()
+        guard let points = try GeoJSONLineText.coordinates(text, blockBytes: lineBlockBytes, { box.add($0, $1) }), points >= 2 else {
+            return nil
+        }
+        return .lineStringInPieces(
+            GeoPackageWriter.LineStringPieces(points: points, box: box) { [lineBlockBytes] body in
+                _ = try GeoJSONLineText.coordinates(text, blockBytes: lineBlockBytes, body)
+            })
     }
 
     /// A GeoJSON LineString as the store keeps it (`{"type":"LineString","coordinates":[[lon,
