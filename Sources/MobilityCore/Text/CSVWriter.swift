@@ -32,6 +32,21 @@ public struct CSVWriter {
         text.append(UInt8(ascii: "\n"))
     }
 
+    /// Appends bytes to the row being written, without ending it (`endRow`): a field too long
+    /// to hold (a leg's line of a year at 1 Hz) is written a piece at a time, with `flush`
+    /// between the pieces.
+    public mutating func appendToRow(_ build: (inout [UInt8]) -> Void) {
+        build(&text)
+    }
+
+    /// Ends the row `appendToRow` wrote.
+    public mutating func endRow() {
+        text.append(UInt8(ascii: "\n"))
+    }
+
+    /// Bytes appended and not yet flushed.
+    public var pendingBytes: Int { text.count }
+
     /// A field as `append` writes it (neutralised, quoted when it must be; nil is empty).
     public static func encoded(_ field: String?) -> [UInt8] {
         var bytes: [UInt8] = []

@@ -18,14 +18,22 @@ extension PipelineStore {
     /// The trackintel tables' files in `folder`.
     public static let trackintelFileNames = ["positionfixes.csv", "staypoints.csv", "triplegs.csv", "trips.csv", "locations.csv"]
 
-    /// Writes the five tables into `folder` (which must exist); returns each file's rows.
-    public func writeTrackintel(to folder: String) throws -> [String: Int] {
+    /// Writes the five tables into `folder` (which must exist); returns each file's rows. A
+    /// leg's line of more than `wholeLineBytes` of the store's GeoJSON text is read in pieces
+    /// (twice: to count its points, then to write them), so its WKT is never held whole.
+    public func writeTrackintel(to folder: String, wholeLineBytes: Int = 4 << 20, lineBlockBytes: Int = 1 << 20) throws -> [String: Int] {
         func path(_ folder: String, _ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
         var written: [String: Int] = [:]
         let persons: [String: String?] = try devicePersons().mapValues { $0 }
 
         let staypoints = try self.rows("SELECT * FROM staypoints ORDER BY id")
-        let triplegs = try self.rows("SELECT * FROM triplegs ORDER BY id")
+        // Every column but the line, read leg by leg below: every leg's line at once had been
+        // the store's every point as text, held twice.
+        let triplegs = try self.rows(
+            """
+            SELECT id, device, trip_id, started_unix_s, finished_unix_s, duration_s, distance_m, mode, mode_source, fixes,
+              previous_staypoint_id, next_staypoint_id FROM triplegs ORDER BY id
+            """)
         written["positionfixes.csv"] = try writePositionfixes(staypoints: staypoints, triplegs: triplegs, in: folder)
 
         var csv = CSVWriter(columns: [
@@ -46,21 +54,37 @@ extension PipelineStore {
         try csv.write(to: path(folder, "staypoints.csv"))
         written["staypoints.csv"] = staypoints.count
 
-        csv = CSVWriter(columns: [
-            "id", "user_id", "started_at", "finished_at", "geom", "trip_id", "mode", "person", "duration_s", "distance_m",
-            "mode_source", "fixes", "previous_staypoint_id", "next_staypoint_id", "started_unix_s", "finished_unix_s"
-        ])
-        for t in triplegs {
-            csv.append([
-                t["id"]!, t["device"]!, Self.trackintelTime(t["started_unix_s"]!), Self.trackintelTime(t["finished_unix_s"]!),
-                t["geometry_geojson"]!.flatMap(Self.lineStringWKT), t["trip_id"]!, t["mode"]! ?? "unknown",
-                persons[t["device"]!!] ?? nil,
-                t["duration_s"]!, t["distance_m"]!, t["mode_source"]!, t["fixes"]!, t["previous_staypoint_id"]!,
-                t["next_staypoint_id"]!,
-                t["started_unix_s"]!, t["finished_unix_s"]!
+        let legs = try CSVFileStream(
+            path: path(folder, "triplegs.csv"),
+            columns: [
+                "id", "user_id", "started_at", "finished_at", "geom", "trip_id", "mode", "person", "duration_s", "distance_m",
+                "mode_source", "fixes", "previous_staypoint_id", "next_staypoint_id", "started_unix_s", "finished_unix_s"
             ])
+        try withTriplegLines { line in
+            for t in triplegs {
+                legs.csv.appendToRow { row in
+                    Self.appendFields(
+                        [t["id"]!, t["device"]!, Self.trackintelTime(t["started_unix_s"]!), Self.trackintelTime(t["finished_unix_s"]!)],
+                        to: &row)
+                    row.append(UInt8(ascii: ","))
+                }
+                if let text = try t["id"]!.flatMap({ Int64($0) }).flatMap(line) {
+                    try Self.appendLineStringWKT(text, to: legs, wholeLineBytes: wholeLineBytes, blockBytes: lineBlockBytes)
+                }
+                legs.csv.appendToRow { row in
+                    row.append(UInt8(ascii: ","))
+                    Self.appendFields(
+                        [
+                            t["trip_id"]!, t["mode"]! ?? "unknown", persons[t["device"]!!] ?? nil, t["duration_s"]!, t["distance_m"]!,
+                            t["mode_source"]!, t["fixes"]!, t["previous_staypoint_id"]!, t["next_staypoint_id"]!, t["started_unix_s"]!,
+                            t["finished_unix_s"]!
+                        ], to: &row)
+                }
+                legs.csv.endRow()
+                try legs.flushWhenFull()
+            }
         }
-        try csv.write(to: path(folder, "triplegs.csv"))
+        try legs.finish()
         written["triplegs.csv"] = triplegs.count
 
         let trips = try self.rows("SELECT * FROM trips ORDER BY id")
@@ -115,10 +139,14 @@ extension PipelineStore {
             return byDevice.mapValues { $0.sorted { $0.start < $1.start } }
         }
         let stays = spans(staypoints) { $0["is_open"]! == "1" }, legs = spans(triplegs) { _ in true }
-        var csv = CSVWriter(columns: [
-            "id", "user_id", "tracked_at", "latitude", "longitude", "elevation", "accuracy", "staypoint_id",
-            "tripleg_id", "person", "trace", "tracked_unix_s"
-        ])
+        // Streamed (a table of every fix would be held whole otherwise: 394 MB peak for the 200
+        // device-day benchmark).
+        let fixes = try CSVFileStream(
+            path: (folder as NSString).appendingPathComponent("positionfixes.csv"),
+            columns: [
+                "id", "user_id", "tracked_at", "latitude", "longitude", "elevation", "accuracy", "staypoint_id",
+                "tripleg_id", "person", "trace", "tracked_unix_s"
+            ])
         var count = 0
         var device = "", stayIndex = 0, legIndex = 0
         /// The span holding `time`, spans and fixes both in time order.
@@ -132,13 +160,6 @@ extension PipelineStore {
         let encoded = files.mapValues {
             (device: CSVWriter.encoded($0.device), person: CSVWriter.encoded($0.person), trace: CSVWriter.encoded($0.trace))
         }
-        // Streamed to a .partial file (a table of every fix would be held whole otherwise: 394 MB
-        // peak for the 200 device-day benchmark), renamed into place when complete.
-        let target = (folder as NSString).appendingPathComponent("positionfixes.csv"), partial = target + ".partial"
-        guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: partial])
-        }
-        defer { try? handle.close() }
         try forEachPositionFix { fix in
             guard let file = files[fix.fileID], let text = encoded[fix.fileID] else { return }
             if file.device != device { (device, stayIndex, legIndex) = (file.device, 0, 0) }
@@ -148,7 +169,7 @@ extension PipelineStore {
             // (1.4 M fixes of the 200 device-day benchmark: 13.5 s with String(format:), 4.6 s with
             // FixedPoint.text, 2.5 s so).
             let comma = UInt8(ascii: ",")
-            csv.appendEncodedRow { row in
+            fixes.csv.appendEncodedRow { row in
                 ASCIIDigits.append(count, to: &row); row.append(comma)
                 row += text.device; row.append(comma)
                 ISO8601.appendMillis(Timestamp(secondsSince1970: fix.timeSeconds), to: &row); row.append(comma)
@@ -166,11 +187,9 @@ extension PipelineStore {
                 row += text.trace; row.append(comma)
                 FixedPoint.append(fix.timeSeconds, digits: 3, to: &row)
             }
-            if count % 65_536 == 0 { try csv.flush(to: handle) }
+            try fixes.flushWhenFull()
         }
-        try csv.flush(to: handle)
-        try handle.close()
-        guard rename(partial, target) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target]) }
+        try fixes.finish()
         return count
     }
 
@@ -185,11 +204,53 @@ extension PipelineStore {
         return "POINT (\(lon) \(lat))"
     }
 
-    /// The store's GeoJSON line as WKT (`LINESTRING (lon lat, …)`).
-    static func lineStringWKT(_ geojson: String) -> String? {
-        var text = geojson, points: [String] = []
-        let count = text.withUTF8 { GeoJSONLineText.coordinates($0) { points.append("\($0) \($1)") } }
-        guard let count, count >= 2 else { return nil }
-        return "LINESTRING (" + points.joined(separator: ", ") + ")"
+    /// Fields as `CSVWriter.append` writes them, commas between.
+    private static func appendFields(_ fields: [String?], to row: inout [UInt8]) {
+        for (index, field) in fields.enumerated() {
+            if index > 0 { row.append(UInt8(ascii: ",")) }
+            row += CSVWriter.encoded(field)
+        }
     }
+
+    /// The store's GeoJSON line as a quoted WKT field (`"LINESTRING (lon lat, …)"`; nothing for
+    /// fewer than two points or text that is not numbers), written to the file's row as it is
+    /// read: whole up to `wholeLineBytes`, else in pieces, read once to count the points and
+    /// once to write them, with the file flushed between.
+    static func appendLineStringWKT(_ text: GeoJSONLineText.Source, to file: CSVFileStream, wholeLineBytes: Int, blockBytes: Int) throws {
+        if text.count <= wholeLineBytes {
+            var bytes = [UInt8](repeating: 0, count: text.count)
+            try bytes.withUnsafeMutableBytes { try text.read($0, 0) }
+            var points: [(Double, Double)] = []
+            let count = bytes.withUnsafeBufferPointer { GeoJSONLineText.coordinates($0) { points.append(($0, $1)) } }
+            guard let count, count >= 2 else { return }
+            file.csv.appendToRow { row in
+                row += Self.wktStart
+                for (index, point) in points.enumerated() { appendPoint(point, first: index == 0, to: &row) }
+                row += Self.wktEnd
+            }
+            return
+        }
+        guard let count = try GeoJSONLineText.coordinates(text, blockBytes: blockBytes, { _, _ in }), count >= 2 else { return }
+        file.csv.appendToRow { $0 += Self.wktStart }
+        var (first, failure): (Bool, Error?) = (true, nil)
+        _ = try GeoJSONLineText.coordinates(text, blockBytes: blockBytes) { longitude, latitude in
+            guard failure == nil else { return }
+            file.csv.appendToRow { appendPoint((longitude, latitude), first: first, to: &$0) }
+            first = false
+            do { try file.flushWhenFull() } catch { failure = error }
+        }
+        if let failure { throw failure }
+        file.csv.appendToRow { $0 += Self.wktEnd }
+    }
+
+    /// `lon lat` as Swift prints each, after `, ` but for the first.
+    private static func appendPoint(_ point: (Double, Double), first: Bool, to row: inout [UInt8]) {
+        if !first { row += Self.separator }
+        row += point.0.description.utf8
+        row.append(UInt8(ascii: " "))
+        row += point.1.description.utf8
+    }
+
+    /// A WKT line string holds commas: its field is quoted (`CSVWriter.appendQuoted`).
+    private static let wktStart = Array("\"LINESTRING (".utf8), wktEnd = Array(")\"".utf8), separator = Array(", ".utf8)
 }

@@ -7,10 +7,11 @@ import Store
 import TestSupport
 import Testing
 
-/// A leg's line written to the GeoPackage in pieces (`GeoPackageOutput.wholeLineBytes`,
-/// `GeoPackageWriter.LineStringPieces`), as a year-long leg is: read from the store a block at
-/// a time through SQLite's incremental I/O, it gives the file a line read whole gives.
-@Suite struct GeoPackageLinePiecesTests {
+/// A leg's line written in pieces, as a year-long leg is, to the GeoPackage
+/// (`GeoPackageOutput.wholeLineBytes`, `GeoPackageWriter.LineStringPieces`) and to trackintel's
+/// `triplegs.csv` (`writeTrackintel(wholeLineBytes:)`): read from the store a block at a time
+/// through SQLite's incremental I/O, it gives the file a line read whole gives.
+@Suite struct LegLinePiecesTests {
     /// The simulated city's run (OutputSchemaTests: 6 devices, a day) is copied and its
     /// restricted GeoPackage written again with every line of more than 64 bytes in pieces read
     /// 7 bytes at a time, so the key and numbers are cut at every place: every table's rows and
@@ -33,6 +34,31 @@ import Testing
         let (lines, pieces, boxes) = try Self.lines(written)
         #expect(lines > 20 && pieces == lines, "\(pieces) of \(lines) legs' lines are longer than 64 bytes of text")
         #expect(boxes == (try Self.lines(original)).boxes)
+    }
+
+    /// The city's store exported for trackintel with every line of more than 64 bytes in pieces
+    /// read 7 bytes at a time, the file flushed between points: the same five files, byte for byte.
+    @Test func trackintelLinesInPiecesAreTheWholeLinesWKT() throws {
+        let folder = try TemporaryFolder()
+        let copy = folder.file("city-out")
+        try FileManager.default.copyItem(atPath: OutputSchemaTests.runs.city, toPath: copy)
+        let store = try PipelineStore(path: (copy as NSString).appendingPathComponent("pipeline.sqlite"))
+        for name in ["whole", "pieces"] {
+            try FileManager.default.createDirectory(atPath: folder.file(name), withIntermediateDirectories: true)
+        }
+        let whole = try store.writeTrackintel(to: folder.file("whole"))
+        let pieces = try store.writeTrackintel(to: folder.file("pieces"), wholeLineBytes: 64, lineBlockBytes: 7)
+        #expect(whole == pieces && (whole["triplegs.csv"] ?? 0) > 20, "\(whole)")
+        for name in PipelineStore.trackintelFileNames {
+            let (a, b) = (
+                FileManager.default.contents(atPath: folder.file("whole/" + name)),
+                FileManager.default.contents(atPath: folder.file("pieces/" + name))
+            )
+            #expect(a != nil && a == b, "\(name)")
+        }
+        let legs = try CSVTable.read(path: folder.file("pieces/triplegs.csv"))
+        let geom = try #require(legs.columns.firstIndex(of: "geom"))
+        #expect(legs.rows.allSatisfy { $0[geom]?.hasPrefix("LINESTRING (") == true && $0[geom]?.hasSuffix(")") == true })
     }
 
     /// The legs with a line, those whose stored text is longer than 64 bytes, and the R-tree.
