@@ -50,7 +50,7 @@ import Testing
                 #expect(count == expected.count && (count == nil || pairs == expected.pairs), "\(text) in pieces of \(length)")
 
                 var reads = 0
-                let source = GeoJSONLineText.Source(count: bytes.count) { buffer, offset in
+                let source = BlockText(count: bytes.count) { buffer, offset in
                     reads += 1
                     bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + buffer.count])) }
                 }

@@ -49,6 +49,29 @@ import Testing
         return records
     }
 
+    /// A long text (a leg's line) written as it is read a few bytes at a time gives the field a
+    /// text read whole gives: quoted when it holds a comma, quote or line end, or is empty.
+    @Test func aTextReadInBlocksIsTheFieldOfTheWholeText() throws {
+        let texts = [
+            #"{"type":"LineString","coordinates":[[2.35,48.85],[2.36,48.86]]}"#, "plain", "", "a,b", "line\nend", #""""#,
+            "Café, \"Le Zinc\""
+        ]
+        for text in texts {
+            var whole: [UInt8] = []
+            ExportCSV.appendText(text, to: &whole)
+            let bytes = Array(text.utf8)
+            for block in [1, 2, 3, 7, 64] {
+                let stored = BlockText(count: bytes.count) { buffer, offset in
+                    bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + buffer.count])) }
+                }
+                var (streamed, flushes) = ([UInt8](), 0)
+                try ExportCSV.appendText(stored, blockBytes: block, to: &streamed) { _ in flushes += 1 }
+                #expect(streamed == whole, "\(text) in blocks of \(block)")
+                #expect(text.utf8.allSatisfy { $0 < 0x80 } ? flushes == (bytes.count + block - 1) / block : flushes == 1)
+            }
+        }
+    }
+
     @Test func everyValueReadsBackExactlyAsSQLiteHoldsIt() throws {
         let folder = try TemporaryFolder()
         let storePath = try makeStore(folder)

@@ -10,32 +10,10 @@ public enum GeoJSONLineText {
         return scanner.finish(body)
     }
 
-    /// A line's text kept elsewhere (a leg's row in the store) and read a block at a time, so
-    /// a line of a year at 1 Hz (650 MB of text) is never held whole.
-    public struct Source {
-        /// The text's length in bytes.
-        public let count: Int
-        /// Fills the buffer with the text's bytes from the offset.
-        public let read: (_ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) throws -> Void
-
-        public init(count: Int, read: @escaping (_ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) throws -> Void) {
-            (self.count, self.read) = (count, read)
-        }
-    }
-
-    /// `coordinates(_:_:)` of a source's text, read in blocks of `blockBytes`.
-    public static func coordinates(_ source: Source, blockBytes: Int = 1 << 20, _ body: (Double, Double) -> Void) throws -> Int? {
-        precondition(blockBytes > 0, "blocks of \(blockBytes) bytes")
+    /// `coordinates(_:_:)` of a text kept elsewhere, read in blocks of `blockBytes`.
+    public static func coordinates(_ source: BlockText, blockBytes: Int = 1 << 20, _ body: (Double, Double) -> Void) throws -> Int? {
         var scanner = Scanner()
-        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: min(blockBytes, max(source.count, 1)), alignment: 8)
-        defer { block.deallocate() }
-        var offset = 0
-        while offset < source.count {
-            let piece = UnsafeMutableRawBufferPointer(rebasing: block[0..<min(block.count, source.count - offset)])
-            try source.read(piece, offset)
-            scanner.add(UnsafeBufferPointer(piece.bindMemory(to: UInt8.self)), body)
-            offset += piece.count
-        }
+        try source.forEachBlock(blockBytes: blockBytes) { scanner.add($0, body) }
         return scanner.finish(body)
     }
 

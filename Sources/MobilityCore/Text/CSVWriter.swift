@@ -108,7 +108,7 @@ public struct CSVWriter {
     }
 
     /// A comma, quote or line end (either byte of `\r\n`) makes a field quoted.
-    private static func needsQuotes(_ byte: UInt8) -> Bool {
+    public static func needsQuotes(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D
     }
 

@@ -34,7 +34,7 @@ public struct GeoPackageOutput: Sendable {
     /// block at a time (the store's `withTriplegLines`, as the runner passes it). A line is
     /// read until the next lookup.
     public typealias LegLines =
-        @Sendable (_ body: (_ line: (_ id: Int64) throws -> GeoJSONLineText.Source?) throws -> Void) throws -> Void
+        @Sendable (_ body: (_ line: (_ id: Int64) throws -> BlockText?) throws -> Void) throws -> Void
 
     /// A leg's line longer than this (in bytes of GeoJSON text, about 21 a point) is written to
     /// the GeoPackage in pieces, read twice (its count and envelope, then its points); a shorter
@@ -250,7 +250,7 @@ public struct GeoPackageOutput: Sendable {
 
     /// A leg's line from the store's text (`lineString(geoJSON:)`): read whole and encoded up to
     /// `wholeLineBytes`, else in pieces (`GeoPackageWriter.LineStringPieces`).
-    func lineString(_ text: GeoJSONLineText.Source) throws -> GeoPackageWriter.Geometry? {
+    func lineString(_ text: BlockText) throws -> GeoPackageWriter.Geometry? {
         guard text.count > wholeLineBytes else {
             var bytes = [UInt8](repeating: 0, count: text.count)
             try bytes.withUnsafeMutableBytes { try text.read($0, 0) }

@@ -42,4 +42,35 @@ package enum ExportCSV {
     package static func appendText(_ string: String, to text: inout [UInt8]) {
         CSVWriter.appendQuoted(string, quotingEmpty: true, to: &text)
     }
+
+    /// `appendText` of a text read a block at a time (`BlockText`): read once to see whether it
+    /// needs quotes, then again into `text`, which `flush` is handed after each block (to write
+    /// out and empty when it likes). Text that is
+    /// not UTF-8 is repaired as `String(decoding:as:)` repairs a value read whole.
+    package static func appendText(
+        _ stored: BlockText, blockBytes: Int = 1 << 20, to text: inout [UInt8], flush: (inout [UInt8]) throws -> Void
+    ) throws {
+        var (quoted, valid) = (stored.count == 0, true)
+        try stored.forEachBlock(blockBytes: blockBytes) { block in
+            quoted = quoted || block.contains(where: CSVWriter.needsQuotes)
+            valid = valid && block.allSatisfy { $0 < 0x80 }
+        }
+        guard valid else {
+            // Not ASCII: a UTF-8 sequence may be cut by a block's end. Such a value is not a leg's
+            // line (the store writes them in ASCII); it is read whole.
+            var bytes = [UInt8](repeating: 0, count: stored.count)
+            try bytes.withUnsafeMutableBytes { try stored.read($0, 0) }
+            appendText(String(decoding: bytes, as: UTF8.self), to: &text)
+            return try flush(&text)
+        }
+        if quoted { text.append(UInt8(ascii: "\"")) }
+        try stored.forEachBlock(blockBytes: blockBytes) { block in
+            for byte in block {
+                if quoted, byte == UInt8(ascii: "\"") { text.append(byte) }
+                text.append(byte)
+            }
+            try flush(&text)
+        }
+        if quoted { text.append(UInt8(ascii: "\"")) }
+    }
 }

@@ -14,10 +14,29 @@ extension PipelineStore {
         do {
             defer { try? handle.close() }
             ExportCSV.appendHeader(table.columns.map(\.name), to: &text)
-            try forEachRow(of: table) { values in
+            func flushWhenFull(_ text: inout [UInt8]) throws {
+                if text.count >= 1 << 20 {
+                    try handle.write(contentsOf: text)
+                    text.removeAll(keepingCapacity: true)
+                }
+            }
+            // A long text column (a leg's line) is written as it is read, the file flushed
+            // between blocks, so a year-long leg's 650 MB line is never held.
+            try forEachRow(of: table) { values, long in
                 rows += 1
                 for (index, value) in values.enumerated() {
                     if index > 0 { text.append(UInt8(ascii: ",")) }
+                    if let long, long.index == index, let streamed = long.text {
+                        guard types[index] == .string else {
+                            throw PipelineError(
+                                .cannotExport,
+                                "\(table.name).\(table.columns[index].name), row \(rows) in key order: "
+                                    + "text is not a \(table.columns[index].declaredType) value; the export writes each column as its declared type"
+                            )
+                        }
+                        try ExportCSV.appendText(streamed, to: &text, flush: flushWhenFull)
+                        continue
+                    }
                     guard ExportCSV.append(value, as: types[index], to: &text) else {
                         throw PipelineError(
                             .cannotExport,
@@ -27,10 +46,7 @@ extension PipelineStore {
                     }
                 }
                 text.append(UInt8(ascii: "\n"))
-                if text.count >= 1 << 20 {
-                    try handle.write(contentsOf: text)
-                    text.removeAll(keepingCapacity: true)
-                }
+                try flushWhenFull(&text)
             }
             try handle.write(contentsOf: text)
         } catch {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import MobilityCore
 
 /// One value as SQLite stores it (its storage class), for exporting tables exactly.
 public enum StoredValue: Equatable, Sendable {
@@ -62,6 +63,64 @@ extension PipelineStore {
             try statement.forEachCRow { handle in
                 for index in values.indices { values[index] = Self.value(handle, Int32(index)) }
                 try body(values)
+            }
+        }
+    }
+
+    /// Columns whose values may be too long to hold (a leg's line: 650 MB of text for a year at
+    /// 1 Hz), by table: `forEachRow(of:long:)` gives them as texts read a block at a time.
+    package static let longTextColumns = ["triplegs": "geometry_geojson"]
+
+    /// `forEachRow(of:_:)` with the table's long text column (`longTextColumns`), if it has one,
+    /// given apart: `.null` in the values, and beside them as a text read through SQLite's
+    /// incremental I/O until the next row (nil when NULL). Its values must be text or NULL
+    /// (`SQLITE_MISMATCH` otherwise). A table without one goes as `forEachRow(of:_:)` does.
+    package func forEachRow(of table: StoredTable, long body: ([StoredValue], _ long: (index: Int, text: BlockText?)?) throws -> Void)
+        throws
+    {
+        guard let name = Self.longTextColumns[table.name], let long = table.columns.firstIndex(where: { $0.name == name }) else {
+            try forEachRow(of: table) { try body($0, nil) }
+            return
+        }
+        // The long column's type only (typeof() reads no content) and the rowid to open it by.
+        let columns = table.columns.enumerated().map { index, column in
+            index == long ? "typeof(\(quoted(column.name)))" : quoted(column.name)
+        }
+        let order = table.primaryKey.isEmpty ? "rowid" : table.primaryKey.map(quoted).joined(separator: ", ")
+        try database.read { db in
+            let statement = try db.makeStatement(
+                sql: "SELECT \(columns.joined(separator: ", ")), rowid FROM \(quoted(table.name)) ORDER BY \(order)")
+            var values = [StoredValue](repeating: .null, count: table.columns.count)
+            var blob: OpaquePointer?
+            defer { if let blob { sqlite3_blob_close(blob) } }
+            try statement.forEachCRow { handle in
+                for index in values.indices where index != long { values[index] = Self.value(handle, Int32(index)) }
+                let type = String(cString: sqlite3_column_text(handle, Int32(long)))
+                guard type != "null" else { return try body(values, (long, nil)) }
+                let rowid = sqlite3_column_int64(handle, Int32(table.columns.count))
+                var code = SQLITE_MISMATCH
+                if type == "text" {
+                    if let open = blob {
+                        code = sqlite3_blob_reopen(open, rowid)
+                        if code != SQLITE_OK { sqlite3_blob_close(open); blob = nil }
+                    } else {
+                        code = sqlite3_blob_open(db.sqliteConnection, "main", table.name, name, rowid, 0, &blob)
+                        if code != SQLITE_OK { blob = nil }
+                    }
+                }
+                guard code == SQLITE_OK, let opened = blob else {
+                    throw DatabaseError(
+                        resultCode: ResultCode(rawValue: code),
+                        message: "\(table.name).\(name) of rowid \(rowid) (\(type)) cannot be read in pieces")
+                }
+                let text = BlockText(count: Int(sqlite3_blob_bytes(opened))) { buffer, offset in
+                    let read = sqlite3_blob_read(opened, buffer.baseAddress, Int32(buffer.count), Int32(offset))
+                    guard read == SQLITE_OK else {
+                        throw DatabaseError(
+                            resultCode: ResultCode(rawValue: read), message: "\(table.name).\(name) of rowid \(rowid) at byte \(offset)")
+                    }
+                }
+                try body(values, (long, text))
             }
         }
     }

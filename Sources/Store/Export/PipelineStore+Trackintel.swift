@@ -216,7 +216,7 @@ extension PipelineStore {
     /// fewer than two points or text that is not numbers), written to the file's row as it is
     /// read: whole up to `wholeLineBytes`, else in pieces, read once to count the points and
     /// once to write them, with the file flushed between.
-    static func appendLineStringWKT(_ text: GeoJSONLineText.Source, to file: CSVFileStream, wholeLineBytes: Int, blockBytes: Int) throws {
+    static func appendLineStringWKT(_ text: BlockText, to file: CSVFileStream, wholeLineBytes: Int, blockBytes: Int) throws {
         if text.count <= wholeLineBytes {
             var bytes = [UInt8](repeating: 0, count: text.count)
             try bytes.withUnsafeMutableBytes { try text.read($0, 0) }

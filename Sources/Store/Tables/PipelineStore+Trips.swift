@@ -131,7 +131,7 @@ extension PipelineStore {
     /// with no leg. A source reads until the next lookup. A leg of a year at 1 Hz holds 650 MB
     /// of text, which a row's value would have held whole; one handle serves every leg
     /// (`sqlite3_blob_reopen`), where opening one per leg compiles a statement each time.
-    public func withTriplegLines<T>(_ body: (_ line: (_ id: Int64) throws -> GeoJSONLineText.Source?) throws -> T) throws -> T {
+    public func withTriplegLines<T>(_ body: (_ line: (_ id: Int64) throws -> BlockText?) throws -> T) throws -> T {
         try database.read { db in
             let connection = db.sqliteConnection
             // Stepped through the C API: the lookup may be called on another thread while this
@@ -160,7 +160,7 @@ extension PipelineStore {
                     }
                     return nil
                 }
-                return GeoJSONLineText.Source(count: Int(sqlite3_blob_bytes(handle))) { buffer, offset in
+                return BlockText(count: Int(sqlite3_blob_bytes(handle))) { buffer, offset in
                     let read = sqlite3_blob_read(handle, buffer.baseAddress, Int32(buffer.count), Int32(offset))
                     guard read == SQLITE_OK else {
                         throw DatabaseError(resultCode: ResultCode(rawValue: read), message: "tripleg \(id)'s line at byte \(offset)")
