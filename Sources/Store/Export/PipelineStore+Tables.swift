@@ -73,8 +73,8 @@ extension PipelineStore {
 
     /// `forEachRow(of:_:)` with the table's long text column (`longTextColumns`), if it has one,
     /// given apart: `.null` in the values, and beside them as a text read through SQLite's
-    /// incremental I/O until the next row (nil when NULL). Its values must be text or NULL
-    /// (`SQLITE_MISMATCH` otherwise). A table without one goes as `forEachRow(of:_:)` does.
+    /// incremental I/O until the next row (nil when NULL; `ColumnBlobs`). Its values must be
+    /// text or NULL (`SQLITE_MISMATCH` otherwise). A table without one goes as `forEachRow(of:_:)` does.
     package func forEachRow(of table: StoredTable, long body: ([StoredValue], _ long: (index: Int, text: BlockText?)?) throws -> Void)
         throws
     {
@@ -91,35 +91,18 @@ extension PipelineStore {
             let statement = try db.makeStatement(
                 sql: "SELECT \(columns.joined(separator: ", ")), rowid FROM \(quoted(table.name)) ORDER BY \(order)")
             var values = [StoredValue](repeating: .null, count: table.columns.count)
-            var blob: OpaquePointer?
-            defer { if let blob { sqlite3_blob_close(blob) } }
+            let texts = ColumnBlobs(db.sqliteConnection, table: table.name, column: name)
             try statement.forEachCRow { handle in
                 for index in values.indices where index != long { values[index] = Self.value(handle, Int32(index)) }
-                let type = String(cString: sqlite3_column_text(handle, Int32(long)))
+                let (type, rowid) = (
+                    String(cString: sqlite3_column_text(handle, Int32(long))), sqlite3_column_int64(handle, Int32(table.columns.count))
+                )
                 guard type != "null" else { return try body(values, (long, nil)) }
-                let rowid = sqlite3_column_int64(handle, Int32(table.columns.count))
-                var code = SQLITE_MISMATCH
-                if type == "text" {
-                    if let open = blob {
-                        code = sqlite3_blob_reopen(open, rowid)
-                        if code != SQLITE_OK { sqlite3_blob_close(open); blob = nil }
-                    } else {
-                        code = sqlite3_blob_open(db.sqliteConnection, "main", table.name, name, rowid, 0, &blob)
-                        if code != SQLITE_OK { blob = nil }
-                    }
-                }
-                guard code == SQLITE_OK, let opened = blob else {
+                guard type == "text" else {
                     throw DatabaseError(
-                        resultCode: ResultCode(rawValue: code),
-                        message: "\(table.name).\(name) of rowid \(rowid) (\(type)) cannot be read in pieces")
+                        resultCode: .SQLITE_MISMATCH, message: "\(table.name).\(name) of row \(rowid) holds a \(type), not text")
                 }
-                let text = BlockText(count: Int(sqlite3_blob_bytes(opened))) { buffer, offset in
-                    let read = sqlite3_blob_read(opened, buffer.baseAddress, Int32(buffer.count), Int32(offset))
-                    guard read == SQLITE_OK else {
-                        throw DatabaseError(
-                            resultCode: ResultCode(rawValue: read), message: "\(table.name).\(name) of rowid \(rowid) at byte \(offset)")
-                    }
-                }
+                let text = try texts.text(ofRow: rowid)
                 try body(values, (long, text))
             }
         }

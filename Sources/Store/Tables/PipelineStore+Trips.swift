@@ -126,45 +126,25 @@ extension PipelineStore {
 
 extension PipelineStore {
     /// The stored legs' lines by tripleg id (the ids of `triplegs.csv`): `body` gets a lookup
-    /// that gives a leg's GeoJSON text (a leg by time's is an empty line) as a source read a
-    /// block at a time through SQLite's incremental I/O (`sqlite3_blob_read`), nil for an id
-    /// with no leg. A source reads until the next lookup. A leg of a year at 1 Hz holds 650 MB
-    /// of text, which a row's value would have held whole; one handle serves every leg
-    /// (`sqlite3_blob_reopen`), where opening one per leg compiles a statement each time.
+    /// that gives a leg's GeoJSON text (a leg by time's is an empty line) read a block at a
+    /// time (`ColumnBlobs`), nil for an id with no leg. A text reads until the next lookup.
     public func withTriplegLines<T>(_ body: (_ line: (_ id: Int64) throws -> BlockText?) throws -> T) throws -> T {
         try database.read { db in
-            let connection = db.sqliteConnection
+            let lines = ColumnBlobs(db.sqliteConnection, table: "triplegs", column: "geometry_geojson")
             // Stepped through the C API: the lookup may be called on another thread while this
             // one waits (the GeoPackage's writer), where GRDB's own calls would refuse.
             let statement = try db.makeStatement(sql: "SELECT 1 FROM triplegs WHERE id = ?")
-            var blob: OpaquePointer?
-            defer { if let blob { sqlite3_blob_close(blob) } }
             return try body { id in
-                var code: Int32
-                if let open = blob {
-                    code = sqlite3_blob_reopen(open, id)
-                    if code != SQLITE_OK { sqlite3_blob_close(open); blob = nil }
-                } else {
-                    code = sqlite3_blob_open(connection, "main", "triplegs", "geometry_geojson", id, 0, &blob)
-                    if code != SQLITE_OK { blob = nil }
-                }
-                guard code == SQLITE_OK, let handle = blob else {
+                do {
+                    return try lines.text(ofRow: id)
+                } catch {
                     // No row for an id with no leg; anything else is an error.
                     let exists = statement.sqliteStatement
                     sqlite3_reset(exists)
                     sqlite3_bind_int64(exists, 1, id)
                     defer { sqlite3_reset(exists) }
-                    guard sqlite3_step(exists) == SQLITE_DONE else {
-                        throw DatabaseError(
-                            resultCode: ResultCode(rawValue: code), message: "tripleg \(id)'s line: \(db.lastErrorMessage ?? "")")
-                    }
+                    guard sqlite3_step(exists) == SQLITE_DONE else { throw error }
                     return nil
-                }
-                return BlockText(count: Int(sqlite3_blob_bytes(handle))) { buffer, offset in
-                    let read = sqlite3_blob_read(handle, buffer.baseAddress, Int32(buffer.count), Int32(offset))
-                    guard read == SQLITE_OK else {
-                        throw DatabaseError(resultCode: ResultCode(rawValue: read), message: "tripleg \(id)'s line at byte \(offset)")
-                    }
                 }
             }
         }
