@@ -30,9 +30,9 @@ public struct GeoPackageOutput: Sendable {
     }
 
     /// The stored legs' GeoJSON lines: `body` is given a lookup of a leg's line by its tripleg
-    /// id (the ids of `triplegs.csv`; nil for a leg by time or an id with no leg), read a
-    /// block at a time (the store's `withTriplegLines`, as the runner passes it). A line is
-    /// read until the next lookup.
+    /// id (the ids of `triplegs.csv`; nil for an id with no leg; a leg by time's line is empty
+    /// and draws no geometry), read a block at a time (the store's `withTriplegLines`, as the
+    /// runner passes it). A line is read until the next lookup.
     public typealias LegLines =
         @Sendable (_ body: (_ line: (_ id: Int64) throws -> BlockText?) throws -> Void) throws -> Void
 
