@@ -10,6 +10,13 @@ public struct BlockText {
         (self.count, self.read) = (count, read)
     }
 
+    /// The whole text's bytes, for a text known to be short enough to hold.
+    public func bytes() throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        try bytes.withUnsafeMutableBytes { try read($0, 0) }
+        return bytes
+    }
+
     /// Calls `body` with each block of at most `blockBytes`, in order.
     public func forEachBlock(blockBytes: Int = 1 << 20, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         precondition(blockBytes > 0, "blocks of \(blockBytes) bytes")

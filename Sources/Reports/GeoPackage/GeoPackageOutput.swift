@@ -252,9 +252,7 @@ public struct GeoPackageOutput: Sendable {
     /// `wholeLineBytes`, else in pieces (`GeoPackageWriter.LineStringPieces`).
     func lineString(_ text: BlockText) throws -> GeoPackageWriter.Geometry? {
         guard text.count > wholeLineBytes else {
-            var bytes = [UInt8](repeating: 0, count: text.count)
-            try bytes.withUnsafeMutableBytes { try text.read($0, 0) }
-            return bytes.withUnsafeBufferPointer(Self.lineString(geoJSON:)).map { .encoded($0) }
+            return try text.bytes().withUnsafeBufferPointer(Self.lineString(geoJSON:)).map { .encoded($0) }
         }
         var box = GeoPackageWriter.Envelope()
         guard let points = try GeoJSONLineText.coordinates(text, blockBytes: lineBlockBytes, { box.add($0, $1) }), points >= 2 else {

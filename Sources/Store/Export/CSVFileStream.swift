@@ -19,10 +19,12 @@ final class CSVFileStream {
         csv = CSVWriter(columns: columns)
     }
 
-    /// A file left unfinished (an error on the way) is closed; its `.partial` stays, as a
-    /// killed run's does, and the next export replaces it.
+    /// A file left unfinished (an error on the way) is closed and its `.partial` removed, as
+    /// `dump` removes its own: the previous export's file stays as it was.
     deinit {
-        if !finished { try? handle.close() }
+        guard !finished else { return }
+        try? handle.close()
+        try? FileManager.default.removeItem(atPath: partial)
     }
 
     /// Writes what is waiting once it is a MiB or more.

@@ -58,17 +58,19 @@ package enum ExportCSV {
         guard valid else {
             // Not ASCII: a UTF-8 sequence may be cut by a block's end. Such a value is not a leg's
             // line (the store writes them in ASCII); it is read whole.
-            var bytes = [UInt8](repeating: 0, count: stored.count)
-            try bytes.withUnsafeMutableBytes { try stored.read($0, 0) }
-            appendText(String(decoding: bytes, as: UTF8.self), to: &text)
+            appendText(String(decoding: try stored.bytes(), as: UTF8.self), to: &text)
             return try flush(&text)
         }
         if quoted { text.append(UInt8(ascii: "\"")) }
         try stored.forEachBlock(blockBytes: blockBytes) { block in
-            for byte in block {
-                if quoted, byte == UInt8(ascii: "\"") { text.append(byte) }
-                text.append(byte)
+            // Runs between quotes copied at once; inside quotes, each quote doubled.
+            var start = 0
+            while quoted, let quote = block[start...].firstIndex(of: UInt8(ascii: "\"")) {
+                text.append(contentsOf: block[start...quote])
+                text.append(UInt8(ascii: "\""))
+                start = quote + 1
             }
+            text.append(contentsOf: block[start...])
             try flush(&text)
         }
         if quoted { text.append(UInt8(ascii: "\"")) }

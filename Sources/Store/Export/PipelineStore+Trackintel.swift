@@ -218,10 +218,8 @@ extension PipelineStore {
     /// once to write them, with the file flushed between.
     static func appendLineStringWKT(_ text: BlockText, to file: CSVFileStream, wholeLineBytes: Int, blockBytes: Int) throws {
         if text.count <= wholeLineBytes {
-            var bytes = [UInt8](repeating: 0, count: text.count)
-            try bytes.withUnsafeMutableBytes { try text.read($0, 0) }
             var points: [(Double, Double)] = []
-            let count = bytes.withUnsafeBufferPointer { GeoJSONLineText.coordinates($0) { points.append(($0, $1)) } }
+            let count = try text.bytes().withUnsafeBufferPointer { GeoJSONLineText.coordinates($0) { points.append(($0, $1)) } }
             guard let count, count >= 2 else { return }
             file.csv.appendToRow { row in
                 row += Self.wktStart
