@@ -9,6 +9,9 @@ public struct Ingestor: Sendable {
     /// Threads that scan a large GPX file's blocks ahead of the reading one (`GPXReader.blockWorkers`):
     /// 0, the reading thread alone.
     public var gpxBlockWorkers = 0
+    /// Whether an IMU table is parsed on a second thread while its samples are tallied on this
+    /// one (`TableIMUReader.readsAhead`).
+    public var imuReadsAhead = false
 
     public init(cleaning: CleaningParameters = CleaningParameters(), devices: DeviceResolver) {
         self.cleaning = cleaning
@@ -36,7 +39,9 @@ public struct Ingestor: Sendable {
             result = visitor.finish()
         case .imuTable(let mapping):
             let tally = IMUTally(sink: sink, parameters: cleaning, result: result)
-            tally.addRows(try TableIMUReader(path: input.path, mapping: mapping).read(visitor: tally))
+            var reader = TableIMUReader(path: input.path, mapping: mapping)
+            reader.readsAhead = imuReadsAhead
+            tally.addRows(try reader.read(visitor: tally))
             result = tally.finish()
             result.dialect = mapping.dialect
             result.columnMapping = mapping.spec

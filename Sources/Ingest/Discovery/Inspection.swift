@@ -84,6 +84,7 @@ public struct Inspection: Encodable {
             var ingestor = Ingestor(cleaning: cleaning, devices: devices)
             // Nothing else runs beside a file's inspection: the cores scan a large GPX's blocks ahead.
             ingestor.gpxBlockWorkers = Jobs.widthHere > 1 ? Jobs.widthHere : 0
+            ingestor.imuReadsAhead = Jobs.widthHere > 1
             let result = try ingestor.ingest(input, format: format, into: DiscardingSink())
             inspection.fill(from: result)
         } catch {

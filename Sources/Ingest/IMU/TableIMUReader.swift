@@ -8,6 +8,10 @@ import MobilityCore
 public struct TableIMUReader {
     public let path: String
     public let mapping: ColumnMapping
+    /// Parses the rows on a second thread while the visitor takes them on this one
+    /// (`ReadAhead`), in the same order with the same lines: for a caller with a core to
+    /// spare (`Jobs.widthHere` > 1), not for one of several files read side by side.
+    public var readsAhead = false
 
     public init(path: String, mapping: ColumnMapping) {
         self.path = path
@@ -17,6 +21,12 @@ public struct TableIMUReader {
     /// Reads every data row; returns the number of data rows seen.
     @discardableResult
     public func read(visitor: IMUVisitor) throws -> Int {
+        guard readsAhead else { return try readRows(visitor: visitor) }
+        return try ReadAhead.run(
+            read: { queue in try readRows(visitor: IMUEventQueue(queue)) }, take: { (event: IMUEvent) in try event.replay(into: visitor) })
+    }
+
+    private func readRows(visitor: IMUVisitor) throws -> Int {
         var fields = CSVFields(delimiter: mapping.delimiter)
         var labels = LabelRunTracker()
         labels.names = mapping.labelNames

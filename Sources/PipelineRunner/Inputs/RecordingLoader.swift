@@ -94,7 +94,11 @@ public struct RecordingLoader: Sendable {
     ) -> Recording? {
         let sink = RecordingSink()
         do {
-            let result = try Ingestor(cleaning: cleaning, devices: devices).ingest(input, format: format, into: sink)
+            var ingestor = Ingestor(cleaning: cleaning, devices: devices)
+            // Recordings are read one at a time: the rows are parsed on a second core while the
+            // samples are tallied and kept on this one.
+            ingestor.imuReadsAhead = Jobs.widthHere > 1
+            let result = try ingestor.ingest(input, format: format, into: sink)
             let recording = Self.recording(of: input, result: result, read: sink, sharedLabels: sharedLabels)
             report.unknownModes.formUnion(recording.labels.filter { $0.mode == nil }.map(\.rawName))
             report.recordings += 1

@@ -186,7 +186,10 @@ public struct IngestRun {
         let reads = ConcurrentSlots<ReadAhead>(count: batch.count)
         Jobs.perform(batch.count) { index in
             let pending = batch[index], records = BufferedRecords(recording: observer.map { _ in RecordingSink() })
-            let read = Result { (try pending.ingestor.ingest(pending.input, format: pending.format, into: records), records) }
+            // One file alone in its batch has the other cores: its rows are parsed on one of them.
+            var ingestor = pending.ingestor
+            ingestor.imuReadsAhead = Jobs.widthHere > 1
+            let read = Result { (try ingestor.ingest(pending.input, format: pending.format, into: records), records) }
             if let observer, let sink = records.recording, case .success(let (result, _)) = read {
                 observer(pending.input.path, pending.hash, RecordingLoader.recording(of: pending.input, result: result, read: sink))
                 records.dropRecording()
