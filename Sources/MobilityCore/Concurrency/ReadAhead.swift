@@ -12,7 +12,9 @@ import Foundation
 public enum ReadAhead {
     /// Runs `read` on a second thread and `take` on this one, item by item in the order `read`
     /// put them; returns `read`'s result. Without a second thread to be had, `take` runs as
-    /// each item is put.
+    /// each item is put. Inlinable, so the caller's module specialises the taking loop for its
+    /// items.
+    @inlinable
     public static func run<Item, Outcome>(
         blockItems: Int = 4_096, queuedBlocks: Int = 4, read: (Queue<Item>) throws -> Outcome, take: (Item) throws -> Void
     ) throws -> Outcome {
@@ -26,19 +28,7 @@ public enum ReadAhead {
                     outcome.value = Result { try read(queue) }
                     queue.finish()
                 }
-                var thread = pthread_t()
-                var attributes = pthread_attr_t()
-                pthread_attr_init(&attributes)
-                pthread_attr_setstacksize(&attributes, 8 << 20)
-                let started = pthread_create(
-                    &thread, &attributes,
-                    { context in
-                        Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
-                        return nil
-                    }, Unmanaged.passRetained(work).toOpaque())
-                pthread_attr_destroy(&attributes)
-                guard started == 0 else {
-                    Unmanaged.passUnretained(work).release()
+                guard let thread = Work.start(work) else {
                     // No second thread to be had: read and take in turn.
                     return try read(Queue(taking: take))
                 }
@@ -54,7 +44,7 @@ public enum ReadAhead {
                         queue.cancel()
                     }
                 }
-                pthread_join(thread, nil)
+                Work.join(thread)
                 if let takeError { throw takeError }
                 return try outcome.value!.get()
             }
@@ -78,11 +68,13 @@ public enum ReadAhead {
         /// Set when there is no second thread: items are taken as they are put.
         @usableFromInline let direct: ((Item) throws -> Void)?
 
+        @usableFromInline
         init(blockItems: Int, queuedBlocks: Int) {
             (self.blockItems, self.queuedBlocks, direct) = (max(1, blockItems), max(1, queuedBlocks), nil)
             block.reserveCapacity(self.blockItems)
         }
 
+        @usableFromInline
         init(taking: @escaping (Item) throws -> Void) { (blockItems, queuedBlocks, direct) = (1, 1, taking) }
 
         /// Adds `item`; hands the block over when it is full, waiting while the queue is full.
@@ -113,7 +105,8 @@ public enum ReadAhead {
         }
 
         /// Takes back a block the taking side emptied.
-        fileprivate func recycle(_ block: [Item]) {
+        @usableFromInline
+        func recycle(_ block: [Item]) {
             condition.lock()
             defer { condition.unlock() }
             if spare.count < queuedBlocks { spare.append(block) }
@@ -121,7 +114,8 @@ public enum ReadAhead {
 
         /// Called once by the reader's thread when it is done, also when it threw: its last
         /// block is handed over, as its items would have been taken before the error.
-        fileprivate func finish() {
+        @usableFromInline
+        func finish() {
             condition.lock()
             defer { condition.unlock() }
             if !block.isEmpty { waiting.append(block) }
@@ -130,7 +124,8 @@ public enum ReadAhead {
             condition.broadcast()
         }
 
-        fileprivate func cancel() {
+        @usableFromInline
+        func cancel() {
             condition.lock()
             defer { condition.unlock() }
             cancelled = true
@@ -138,7 +133,8 @@ public enum ReadAhead {
         }
 
         /// The next block, or nil when the reader has finished and every block was taken.
-        fileprivate func next() -> [Item]? {
+        @usableFromInline
+        func next() -> [Item]? {
             condition.lock()
             defer { condition.unlock() }
             while waiting.isEmpty && !finished { condition.wait() }
@@ -150,14 +146,42 @@ public enum ReadAhead {
     }
 
     /// The reader's work, boxed to cross into the POSIX thread.
-    private final class Work {
-        let body: () -> Void
+    @usableFromInline
+    final class Work {
+        @usableFromInline let body: () -> Void
+        @usableFromInline
         init(_ body: @escaping () -> Void) { self.body = body }
+
+        /// Runs `work` on a new POSIX thread; nil when none can be had.
+        @usableFromInline
+        static func start(_ work: Work) -> pthread_t? {
+            var thread = pthread_t()
+            var attributes = pthread_attr_t()
+            pthread_attr_init(&attributes)
+            pthread_attr_setstacksize(&attributes, 8 << 20)
+            let started = pthread_create(
+                &thread, &attributes,
+                { context in
+                    Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
+                    return nil
+                }, Unmanaged.passRetained(work).toOpaque())
+            pthread_attr_destroy(&attributes)
+            guard started == 0 else {
+                Unmanaged.passUnretained(work).release()
+                return nil
+            }
+            return thread
+        }
+
+        @usableFromInline
+        static func join(_ thread: pthread_t) { pthread_join(thread, nil) }
     }
 
     /// The reader's result, written by its thread before the queue says it finished and read
     /// after the join.
-    private final class Box<Value>: @unchecked Sendable {
-        var value: Value?
+    @usableFromInline
+    final class Box<Value>: @unchecked Sendable {
+        @usableFromInline var value: Value?
+        @usableFromInline init() {}
     }
 }
