@@ -9,8 +9,8 @@ public struct Ingestor: Sendable {
     /// Threads that scan a large GPX file's blocks ahead of the reading one (`GPXReader.blockWorkers`):
     /// 0, the reading thread alone.
     public var gpxBlockWorkers = 0
-    /// Whether an IMU table is parsed on a second thread while its samples are tallied on this
-    /// one (`TableIMUReader.readsAhead`).
+    /// Whether an IMU table (or each sensor file of a phone's export) is parsed on a second
+    /// thread while its samples are tallied on this one (`TableIMUReader.readsAhead`).
     public var imuReadsAhead = false
 
     public init(cleaning: CleaningParameters = CleaningParameters(), devices: DeviceResolver) {
@@ -61,11 +61,15 @@ public struct Ingestor: Sendable {
             result.dialect = "android_event_log"
         case .sensorLogger(let zipped):
             result = try readExport(result, sink: sink, dialect: "sensor_logger") {
-                try SensorLoggerReader(path: input.path, zipped: zipped).read(visitor: $0)
+                var reader = SensorLoggerReader(path: input.path, zipped: zipped)
+                reader.readsAhead = imuReadsAhead
+                return try reader.read(visitor: $0)
             }
         case .phyphox(let zipped, let startSeconds, _):
             result = try readExport(result, sink: sink, dialect: "phyphox") {
-                try PhyphoxReader(path: input.path, zipped: zipped, startSeconds: startSeconds).read(visitor: $0)
+                var reader = PhyphoxReader(path: input.path, zipped: zipped, startSeconds: startSeconds)
+                reader.readsAhead = imuReadsAhead
+                return try reader.read(visitor: $0)
             }
         case .geoLifeLabels:
             result.labels = try LabelReaders.readGeoLife(path: input.path, device: identity.device, dropped: &result.dropped)

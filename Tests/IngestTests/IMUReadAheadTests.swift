@@ -8,7 +8,7 @@ import Testing
 /// visitor exactly what the one-thread read tells, in the same order with the same lines.
 @Suite struct IMUReadAheadTests {
     /// Every call, in order, with the numbers' bits.
-    final class Log: IMUVisitor {
+    final class Log: IMUTallyVisitor {
         var events: [String] = []
         var stopAfterSamples = Int.max
 
@@ -27,6 +27,8 @@ import Testing
             events.append("rejected \(reason) \(line) \(sensor.map { "\($0)" } ?? "-")")
         }
         func timeWithoutOffset(line: Int) { events.append("no offset \(line)") }
+        func addRows(_ count: Int) { events.append("rows \(count)") }
+        func addOtherSensor(_ name: String, rows: Int) { events.append("other sensor \(name) \(rows)") }
     }
 
     func read(_ path: String, ahead: Bool, stopAfter: Int = .max) throws -> (rows: Int?, error: String?, events: [String]) {
@@ -95,6 +97,48 @@ import Testing
         let one = try read(path, ahead: false), two = try read(path, ahead: true)
         #expect(one.error != nil && one.error == two.error)
         #expect(one.events.count == 20_000 && one.events == two.events)
+    }
+
+    /// A phone's export of several sensor files: a Sensor Logger folder, and the real phyphox
+    /// exports in `../shared/data/imu/phyphox-cycling` when they are there.
+    @Test func phoneExportsReadAheadTheSame() throws {
+        let folder = try TemporaryFolder()
+        let ns = Int64(1_700_000_000) * 1_000_000_000
+        let rows = (0..<6_000).map { "\(ns + Int64($0) * 10_000_000),\(Double($0) * 0.01),0.3,0.2,0.1\n" }.joined()
+        try folder.write("ride/Metadata.csv", "version,device name,recording time\n3,pixel,2023-11-14\n")
+        for sensor in ["Accelerometer", "Gyroscope", "Gravity", "Magnetometer"] {
+            try folder.write("ride/\(sensor).csv", "time,seconds_elapsed,z,y,x\n" + rows)
+        }
+        func log(_ read: (Bool, Log) throws -> String?) throws -> [String] {
+            let one = Log(), two = Log()
+            let phones = (try read(false, one), try read(true, two))
+            #expect(phones.0 == phones.1)
+            #expect(one.events == two.events)
+            return one.events
+        }
+        let events = try log { ahead, visitor in
+            var reader = SensorLoggerReader(path: folder.file("ride"), zipped: false)
+            reader.readsAhead = ahead
+            return try reader.read(visitor: visitor)
+        }
+        #expect(events.filter { $0.hasPrefix("sample") }.count == 18_000)
+        guard SharedData.isAvailable else { return }
+        let exports = Set(
+            SharedData.files(under: "imu/phyphox-cycling").compactMap { path -> String? in
+                let parts = path.components(separatedBy: "/phyphox-cycling/")
+                guard parts.count == 2, let top = parts[1].split(separator: "/").first, parts[1].contains("/") else { return nil }
+                return parts[0] + "/phyphox-cycling/" + top
+            })
+        #expect(!exports.isEmpty)
+        for export in exports.sorted() {
+            let phyphox = try log { ahead, visitor in
+                // These exports lost their meta/time.csv: a start is given, as a user would.
+                var reader = PhyphoxReader(path: export, zipped: false, startSeconds: 1_591_000_000)
+                reader.readsAhead = ahead
+                return try reader.read(visitor: visitor)
+            }
+            #expect(phyphox.count > 1_000, "\(export)")
+        }
     }
 
     /// The real recordings in `../shared/data/imu` that are tables.

@@ -11,6 +11,9 @@ import MobilityCore
 public struct PhyphoxReader {
     public let path: String
     public let zipped: Bool
+    /// Each sensor file's rows parsed on a second thread while the visitor takes them
+    /// (`TableIMUReader.readsAhead`).
+    public var readsAhead = false
     /// The recording's start, Unix seconds, given by the user for an export without
     /// `meta/time.csv`; it replaces that file's clock when set.
     public var startSeconds: Double?
@@ -60,7 +63,9 @@ public struct PhyphoxReader {
                     mapping.delimiter = IMUDialect.guessDelimiter(header)
                     mapping.header = fields
                     mapping.clock = clock
-                    visitor.addRows(try TableIMUReader(path: file, mapping: mapping).read(visitor: visitor))
+                    var reader = TableIMUReader(path: file, mapping: mapping)
+                    reader.readsAhead = readsAhead
+                    visitor.addRows(try reader.read(visitor: visitor))
                 } else if let sensor {
                     let kind =
                         if case .stream(let stream) = sensor { stream.rawValue.replacingOccurrences(of: "_", with: " ") } else {

@@ -13,6 +13,9 @@ import ZIPFoundation
 public struct SensorLoggerReader {
     public let path: String
     public let zipped: Bool
+    /// Each sensor file's rows parsed on a second thread while the visitor takes them
+    /// (`TableIMUReader.readsAhead`).
+    public var readsAhead = false
 
     public init(path: String, zipped: Bool) {
         self.path = path
@@ -53,7 +56,9 @@ public struct SensorLoggerReader {
                         path: file, line: 1)
                 }
                 if let mapping = IMUDialect.sensorLogger(CSVFields.split(header), fileName: name) {
-                    visitor.addRows(try TableIMUReader(path: file, mapping: mapping).read(visitor: visitor))
+                    var reader = TableIMUReader(path: file, mapping: mapping)
+                    reader.readsAhead = readsAhead
+                    visitor.addRows(try reader.read(visitor: visitor))
                 } else {
                     visitor.addOtherSensor(stem, rows: try LineReader.dataRows(path: file))
                 }
