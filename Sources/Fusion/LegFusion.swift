@@ -84,15 +84,26 @@ public struct LegFusion: Sendable {
     /// order), its fixes and the feed; sets each leg's `evidence`, and its mode and source when
     /// the evidence changes them.
     public func apply(_ track: DeviceTrack, legs: inout [Tripleg], imuSpans: [ModeSpan]) {
+        var device = DeviceLegs(self, imuSpans: imuSpans, device: track.device)
+        device.decide(track, legs: &legs)
+        device.finish(&legs)
+    }
+
+    /// `apply` to the legs made of one piece of a device's track (`spans` its IMU windows by start):
+    /// all but the legs by time, which need every fix of the device (`DeviceLegs`).
+    func decideFixLegs(_ track: DeviceTrack, legs: inout [Tripleg], spans: [ModeSpan]) {
         legs = legs.flatMap { plausibility.cut($0, track: track) }
         if transit != nil { legs = legs.flatMap { cutUnderground($0, track: track) } }
-        let spans = imuSpans.sorted { $0.startSeconds < $1.startSeconds }
         for index in legs.indices where legs[index].modeSource != .plausibility { decide(&legs[index], track: track, spans: spans) }
         for index in legs.indices where legs[index].mode == nil && legs[index].modeSource == nil {
             legs[index].modeNote = "no IMU window and no GPS speed covered the leg: its fixes are too few or too far apart"
         }
         if let transit { matchTransit(track, legs: &legs, transit: transit) }
-        let byTime = timeLegs.legs(track, spans: spans)
+    }
+
+    /// Adds the device's legs by time (IMU windows no fix is near) to its decided legs, in time order.
+    func addLegsByTime(_ legs: inout [Tripleg], device: String, placement: TimeLegs.Placement) {
+        let byTime = timeLegs.legs(device: device, placement: placement)
         if !byTime.isEmpty {
             legs += byTime
             legs.sort { ($0.startSeconds, $0.byTime ? 1 : 0, $0.firstFix) < ($1.startSeconds, $1.byTime ? 1 : 0, $1.firstFix) }

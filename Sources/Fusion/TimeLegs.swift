@@ -23,11 +23,46 @@ public struct TimeLegs: Sendable {
 
     /// The legs by time of `track`'s device from its IMU windows `spans` (any order).
     public func legs(_ track: DeviceTrack, spans: [ModeSpan]) -> [Tripleg] {
-        let times = track.points.map(\.timeSeconds)
-        let unplaced = spans.sorted { $0.startSeconds < $1.startSeconds }.filter { span in
-            let index = times.insertionIndex(of: span.startSeconds - maxGapSeconds)
-            return index >= times.count || times[index] > span.endSeconds + maxGapSeconds
+        var placement = Placement(spans, maxGapSeconds: maxGapSeconds)
+        placement.mark(near: track.points[...])
+        return legs(device: track.device, placement: placement)
+    }
+
+    /// Which of a device's IMU windows have a fix within `maxGapSeconds`, marked from its fixes
+    /// handed over in pieces in time order (pieces may overlap): the same as from the whole
+    /// track, as a window is placed when some fix is near it.
+    public struct Placement: Sendable {
+        /// The windows by start, and whether each is placed.
+        public let spans: [ModeSpan]
+        public private(set) var placed: [Bool]
+        let maxGapSeconds: Double
+        /// Windows before this one ended too long before the last piece's first fix for any later fix to place them.
+        private var cursor = 0
+
+        public init(_ spans: [ModeSpan], maxGapSeconds: Double) {
+            self.spans = spans.sorted { $0.startSeconds < $1.startSeconds }
+            placed = [Bool](repeating: false, count: spans.count)
+            self.maxGapSeconds = maxGapSeconds
         }
+
+        public mutating func mark(near points: ArraySlice<TrackPoint>) {
+            guard let first = points.first?.timeSeconds, let last = points.last?.timeSeconds, !spans.isEmpty else { return }
+            while cursor < spans.count, spans[cursor].endSeconds + maxGapSeconds < first { cursor += 1 }
+            let times = points.map(\.timeSeconds)
+            for index in spans.indices[cursor...] where !placed[index] {
+                let span = spans[index]
+                // By start: a window starting beyond the last fix's reach, and all after it, stay unplaced here.
+                if span.startSeconds - maxGapSeconds > last { break }
+                guard span.endSeconds + maxGapSeconds >= first else { continue }
+                let at = times.insertionIndex(of: span.startSeconds - maxGapSeconds)
+                placed[index] = at < times.count && times[at] <= span.endSeconds + maxGapSeconds
+            }
+        }
+    }
+
+    /// The legs by time of `device` from its IMU windows that no fix is near.
+    public func legs(device: String, placement: Placement) -> [Tripleg] {
+        let unplaced = placement.spans.indices.filter { !placement.placed[$0] }.map { placement.spans[$0] }
         var legs: [Tripleg] = []
         var run: [ModeSpan] = []
         func close() {
@@ -36,7 +71,7 @@ public struct TimeLegs: Sendable {
             let end = run.map(\.endSeconds).max()!
             guard end - first.startSeconds >= minimumLegSeconds else { return }
             var leg = Tripleg(
-                device: track.device, firstFix: 0, lastFix: 0, startSeconds: first.startSeconds, endSeconds: end,
+                device: device, firstFix: 0, lastFix: 0, startSeconds: first.startSeconds, endSeconds: end,
                 distanceMeters: 0, mode: first.mode, modeSource: first.source)
             leg.byTime = true
             leg.modeNote = Self.note

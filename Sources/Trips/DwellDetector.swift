@@ -25,69 +25,136 @@ public struct DwellDetector: Sendable {
     }
 
     public func detect(_ track: DeviceTrack, geofences: [Geofence]) -> [GeofenceDwell] {
-        geofences.flatMap { detect(track, geofence: $0) }.sorted { ($0.entrySeconds, $0.geofenceID) < ($1.entrySeconds, $1.geofenceID) }
+        var scan = Scan(self, device: track.device, geofences: geofences)
+        scan.feed(track.points[...])
+        return scan.finish()
     }
 
     public func detect(_ track: DeviceTrack, geofence: Geofence) -> [GeofenceDwell] {
-        let points = track.points
-        let box = FenceBox(geofence, marginMeters: parameters.maxAccuracyBufferMeters)
-        var dwells: [GeofenceDwell] = []
-        var candidateStart: Int?
-        var candidateFixes = 0
-        var open: GeofenceDwell?
-        var outsideSince: Int?
+        var scan = Scan(self, device: track.device, geofences: [geofence])
+        scan.feed(track.points[...])
+        return scan.finish()
+    }
 
-        func close(_ closure: GeofenceDwell.Closure) {
-            if var dwell = open, dwell.durationSeconds >= parameters.minimumDwellSeconds {
-                dwell.closure = closure
-                dwell.center = track.meanPosition(dwell.firstFix...dwell.lastFix)
-                dwells.append(dwell)
-            }
-            open = nil
-            outsideSince = nil
+    /// The dwells of a device's fixes handed over in pieces, in time order, each fix once: the
+    /// same dwells as `detect` on the whole track (a fix's index counts from the first fix of the
+    /// first piece), while only the pieces are held. What a dwell needs of fixes already gone
+    /// is kept as it runs: the sums its centre divides (added in the fixes' order, so the mean is
+    /// `DeviceTrack.meanPosition`'s to the bit), its longest gap and the time outside began.
+    public struct Scan: Sendable {
+        let detector: DwellDetector
+        let device: String
+        private var fences: [FenceState]
+        /// Fixes fed so far, and the time of the last.
+        private var count = 0
+        private var lastSeconds = 0.0
+
+        public init(_ detector: DwellDetector, device: String, geofences: [Geofence]) {
+            self.detector = detector
+            self.device = device
+            fences = geofences.map { FenceState(fence: $0, box: FenceBox($0, marginMeters: detector.parameters.maxAccuracyBufferMeters)) }
         }
 
-        for (index, point) in points.enumerated() {
-            let gap = track.secondsBefore(index)
-            if gap > parameters.maxGapSeconds {
-                if open != nil { close(.gap) }
-                candidateStart = nil
+        /// The next fixes, in time order after every fix fed before.
+        public mutating func feed(_ points: ArraySlice<TrackPoint>) {
+            guard !points.isEmpty else { return }
+            for fence in fences.indices {
+                var index = count, previous = lastSeconds
+                for point in points {
+                    let gap = index == 0 ? 0 : point.timeSeconds - previous
+                    step(&fences[fence], point, index: index, gap: gap)
+                    previous = point.timeSeconds
+                    index += 1
+                }
             }
-            if var dwell = open {
-                if isInside(point, geofence, box, buffered: true) {
+            count += points.count
+            lastSeconds = points.last!.timeSeconds
+        }
+
+        /// Every geofence's dwells, by entry time then geofence (a dwell still open ends with the track).
+        public mutating func finish() -> [GeofenceDwell] {
+            for fence in fences.indices { close(&fences[fence], .trackEnd) }
+            return fences.flatMap(\.dwells).sorted { ($0.entrySeconds, $0.geofenceID) < ($1.entrySeconds, $1.geofenceID) }
+        }
+
+        /// One geofence's state machine (see the type's comment).
+        struct FenceState: Sendable {
+            let fence: Geofence
+            let box: FenceBox
+            var dwells: [GeofenceDwell] = []
+            /// The run of consecutive inside fixes not yet an entry: its first fix and time,
+            /// its fixes, the sums of their coordinates and its longest gap.
+            var candidateStart: Int?
+            var candidateStartSeconds = 0.0
+            var candidateFixes = 0
+            var candidateSums = (latitude: 0.0, longitude: 0.0)
+            var candidateGap = 0.0
+            var open: GeofenceDwell?
+            /// The coordinates' sums from the open dwell's first fix to the last fix fed, and to its last fix inside.
+            var runningSums = (latitude: 0.0, longitude: 0.0)
+            var insideSums = (latitude: 0.0, longitude: 0.0)
+            /// When the fixes outside an open dwell began (nil: the last fix was inside).
+            var outsideSinceSeconds: Double?
+        }
+
+        private func close(_ state: inout FenceState, _ closure: GeofenceDwell.Closure) {
+            if var dwell = state.open, dwell.durationSeconds >= detector.parameters.minimumDwellSeconds {
+                dwell.closure = closure
+                let count = Double(dwell.lastFix - dwell.firstFix + 1)
+                dwell.center = GeoPoint(
+                    longitudeDegrees: state.insideSums.longitude / count, latitudeDegrees: state.insideSums.latitude / count)
+                state.dwells.append(dwell)
+            }
+            state.open = nil
+            state.outsideSinceSeconds = nil
+        }
+
+        private func step(_ state: inout FenceState, _ point: TrackPoint, index: Int, gap: Double) {
+            let parameters = detector.parameters
+            if gap > parameters.maxGapSeconds {
+                if state.open != nil { close(&state, .gap) }
+                state.candidateStart = nil
+            }
+            if var dwell = state.open {
+                state.runningSums.latitude += point.latitudeDegrees
+                state.runningSums.longitude += point.longitudeDegrees
+                if detector.isInside(point, state.fence, state.box, buffered: true) {
                     dwell.lastFix = index
                     dwell.exitSeconds = point.timeSeconds
                     dwell.fixesUsed += 1
                     dwell.longestGapSeconds = max(dwell.longestGapSeconds, gap)
-                    open = dwell
-                    outsideSince = nil
-                } else if let since = outsideSince {
-                    if point.timeSeconds - points[since].timeSeconds >= parameters.exitSeconds { close(.exit) }
+                    state.open = dwell
+                    state.insideSums = state.runningSums
+                    state.outsideSinceSeconds = nil
+                } else if let since = state.outsideSinceSeconds {
+                    if point.timeSeconds - since >= parameters.exitSeconds { close(&state, .exit) }
                 } else {
-                    outsideSince = index
+                    state.outsideSinceSeconds = point.timeSeconds
                 }
-                if open != nil { continue }
+                if state.open != nil { return }
             }
-            guard isInside(point, geofence, box, buffered: false) else {
-                candidateStart = nil
-                continue
+            guard detector.isInside(point, state.fence, state.box, buffered: false) else {
+                state.candidateStart = nil
+                return
             }
-            if candidateStart == nil { candidateStart = index; candidateFixes = 0 }
-            candidateFixes += 1
-            let start = candidateStart!
-            if candidateFixes >= parameters.enterFixes
-                || point.timeSeconds - points[start].timeSeconds >= parameters.enterSeconds
-            {
-                open = GeofenceDwell(
-                    device: track.device, geofenceID: geofence.id, geofenceKind: geofence.kind, entrySeconds: points[start].timeSeconds,
-                    exitSeconds: point.timeSeconds, fixesUsed: candidateFixes, firstFix: start,
-                    lastFix: index, closure: .trackEnd,
-                    longestGapSeconds: (start..<index).map { track.secondsBefore($0 + 1) }.max() ?? 0)
-                candidateStart = nil
+            if state.candidateStart == nil {
+                (state.candidateStart, state.candidateStartSeconds, state.candidateFixes) = (index, point.timeSeconds, 0)
+                (state.candidateSums, state.candidateGap) = ((0, 0), 0)
+            } else {
+                state.candidateGap = max(state.candidateGap, gap)
+            }
+            state.candidateFixes += 1
+            state.candidateSums.latitude += point.latitudeDegrees
+            state.candidateSums.longitude += point.longitudeDegrees
+            if state.candidateFixes >= parameters.enterFixes || point.timeSeconds - state.candidateStartSeconds >= parameters.enterSeconds {
+                state.open = GeofenceDwell(
+                    device: device, geofenceID: state.fence.id, geofenceKind: state.fence.kind, entrySeconds: state.candidateStartSeconds,
+                    exitSeconds: point.timeSeconds, fixesUsed: state.candidateFixes, firstFix: state.candidateStart!,
+                    lastFix: index, closure: .trackEnd, longestGapSeconds: state.candidateGap)
+                (state.runningSums, state.insideSums) = (state.candidateSums, state.candidateSums)
+                state.candidateStart = nil
             }
         }
-        close(.trackEnd)
-        return dwells
     }
 
     private func isInside(_ point: TrackPoint, _ fence: Geofence, _ box: FenceBox, buffered: Bool) -> Bool {

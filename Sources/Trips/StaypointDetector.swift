@@ -45,31 +45,45 @@ public struct StaypointDetector: Sendable {
     public func detect(_ track: DeviceTrack) -> [Staypoint] {
         let points = track.points
         guard points.count > 1 else { return [] }
+        var (stays, start, _) = closedStays(track, from: 0)
+        let last = points.count - 1
+        if parameters.includeLast, points[last].timeSeconds - points[start].timeSeconds >= parameters.timeSeconds {
+            stays.append(staypoint(track, from: start, to: points.count, end: points[last].timeSeconds, isOpen: true))
+        }
+        return stays
+    }
+
+    /// The stays of `track` from fix `anchor` on that a later fix of it ends, the anchor the scan
+    /// stopped at and the first fix it did not read. The scan's only state is its anchor, so from
+    /// any fix it anchored at (the first, a stay's first fix, the end of an earlier call's scan)
+    /// the stays are those `detect` finds there on the whole track, however much of it comes
+    /// later; and the fixes an earlier call read after that anchor changed nothing, so the scan
+    /// goes on from `next`. A track read in pieces is scanned on from where the last piece left
+    /// off (`TrackPieceAnalysis`), each fix once.
+    public func closedStays(_ track: DeviceTrack, from anchor: Int, next: Int = 0) -> (stays: [Staypoint], anchor: Int, next: Int) {
+        let points = track.points
+        guard anchor < points.count else { return ([], anchor, max(next, anchor + 1)) }
         var stays: [Staypoint] = []
-        var start = 0
-        var anchor = DistanceTest(points[0], thresholdMeters: parameters.distanceMeters)
-        var current = 1
+        var start = anchor
+        var test = DistanceTest(points[start], thresholdMeters: parameters.distanceMeters)
+        var current = max(start + 1, next)
         while current < points.count {
             defer { current += 1 }
             if points[current].timeSeconds - points[current - 1].timeSeconds > parameters.gapSeconds {
                 start = current
-                anchor = DistanceTest(points[start], thresholdMeters: parameters.distanceMeters)
+                test = DistanceTest(points[start], thresholdMeters: parameters.distanceMeters)
                 continue
             }
-            guard anchor.isAtOrBeyond(points[current]) else { continue }
+            guard test.isAtOrBeyond(points[current]) else { continue }
             let ride = ridesAcrossGap?(points[current - 1], points[current]) ?? false
             let end = ride ? current - 1 : current // after a ride, the next leg starts where it began
             if points[end].timeSeconds - points[start].timeSeconds >= parameters.timeSeconds {
                 stays.append(staypoint(track, from: start, to: end, end: points[end].timeSeconds, isOpen: false))
             }
             start = current
-            anchor = DistanceTest(points[start], thresholdMeters: parameters.distanceMeters)
+            test = DistanceTest(points[start], thresholdMeters: parameters.distanceMeters)
         }
-        let last = points.count - 1
-        if parameters.includeLast, points[last].timeSeconds - points[start].timeSeconds >= parameters.timeSeconds {
-            stays.append(staypoint(track, from: start, to: points.count, end: points[last].timeSeconds, isOpen: true))
-        }
-        return stays
+        return (stays, start, current)
     }
 
     private func staypoint(_ track: DeviceTrack, from start: Int, to end: Int, end endSeconds: Double, isOpen: Bool) -> Staypoint {

@@ -34,6 +34,16 @@ public struct DeviceTrips: Sendable {
         observed = ObservedTime(track)
     }
 
+    /// Compacted results made without the track in hand (`TrackPieceAnalysis`).
+    init(
+        device: String, staypoints: [Staypoint], dwells: [GeofenceDwell], triplegs: [Tripleg], trips: [Trip], observed: ObservedTime,
+        lines: [String?], starts: [GeoPoint?]
+    ) {
+        track = DeviceTrack(device: device, sortedUniquePoints: [])
+        (self.staypoints, self.dwells, self.triplegs, self.trips, self.observed) = (staypoints, dwells, triplegs, trips, observed)
+        (self.lines, self.starts) = (lines, starts)
+    }
+
     /// The same results holding only what the outputs still need of the track: each leg's line
     /// as GeoJSON text (about 21 bytes a fix, where a fix is 32), so a run over many devices
     /// keeps one device's track at a time, and a track that is one long leg is let go before
@@ -108,18 +118,14 @@ public struct TripAnalysis: Sendable {
         result(analyseConcurrently(tracks, geofences: geofences, modes: modes))
     }
 
-    /// Each track's stages, one device per core, in the tracks' order (for callers that feed
-    /// devices in batches and hand the collected results to `result(_:)`).
-    /// `legs`, when given, revisits the device's triplegs as wholes (their modes and evidence)
-    /// before trips are made of them.
-    public func analyseConcurrently(
-        _ tracks: [DeviceTrack], geofences: [Geofence],
-        modes: @escaping @Sendable (DeviceTrack, [Staypoint]) -> ModeTimeline,
-        legs: (@Sendable (DeviceTrack, inout [Tripleg]) -> Void)? = nil
+    /// Each track's stages, one device per core, in the tracks' order. (`TripsRun` reads each
+    /// device from the store in pieces instead, `TrackPieceAnalysis`.)
+    private func analyseConcurrently(
+        _ tracks: [DeviceTrack], geofences: [Geofence], modes: @escaping @Sendable (DeviceTrack, [Staypoint]) -> ModeTimeline
     ) -> [DeviceTrips] {
         let slots = ConcurrentSlots<DeviceTrips>(count: tracks.count)
         Jobs.perform(tracks.count) { index in
-            slots.store(analyse(tracks[index], geofences: geofences, modes: modes, legs: legs), at: index)
+            slots.store(analyse(tracks[index], geofences: geofences, modes: modes), at: index)
         }
         return slots.values
     }
@@ -131,6 +137,9 @@ public struct TripAnalysis: Sendable {
         return Result(devices: sorted, locations: locations)
     }
 
+    /// The staypoint detection of these parameters.
+    var staypointDetector: StaypointDetector { StaypointDetector(parameters: parameters.staypoints, ridesAcrossGap: ridesAcrossGap) }
+
     public func analyse(_ track: DeviceTrack, geofences: [Geofence], modes: ModeTimeline) -> DeviceTrips {
         analyse(track, geofences: geofences) { _, _ in modes }
     }
@@ -139,7 +148,7 @@ public struct TripAnalysis: Sendable {
         _ track: DeviceTrack, geofences: [Geofence], modes: (DeviceTrack, [Staypoint]) -> ModeTimeline,
         legs: ((DeviceTrack, inout [Tripleg]) -> Void)? = nil
     ) -> DeviceTrips {
-        var staypoints = StaypointDetector(parameters: parameters.staypoints, ridesAcrossGap: ridesAcrossGap).detect(track)
+        var staypoints = staypointDetector.detect(track)
         let dwells = DwellDetector(parameters: parameters.dwells).detect(track, geofences: geofences)
         let builder = TripBuilder(parameters: parameters.trips)
         builder.annotate(&staypoints, dwells: dwells)

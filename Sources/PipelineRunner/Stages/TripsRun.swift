@@ -53,6 +53,9 @@ public struct TripsRun {
     /// Distinct persons a published aggregate row needs (k; the heat maps' k). Default 3.
     public var minimumPersons = HeatMapParameters().minimumPersons
 
+    /// Fixes read from the store at a time (`PipelineStore.forEachTrackPiece`): 2 MB.
+    static let pieceFixes = 65_536
+
     public init(storePath: String, reportsFolder: String) {
         self.storePath = storePath
         self.reportsFolder = reportsFolder
@@ -178,36 +181,67 @@ public struct TripsRun {
         let manifestZones = try store.deviceTimeZones()
         let dataset = configuredCalendar?.calendar ?? CalendarKeys()
         var zones: [String: LocalCalendars.Zone] = [:]
-        func decideZone(_ device: String, _ track: DeviceTrack?) {
-            zones[device] = DeviceZone.decide(
-                track: track, manifest: manifestZones[device] ?? [], configured: configuredCalendar, dataset: dataset)
-        }
+        // One device per core, each read from the store a piece at a time (`TrackPieceAnalysis`:
+        // memory for the fixes since its last long stay, not its whole track); a device whose
+        // files the store does not give in time order is read whole and sorted, and analysed the same way.
+        let pieceFixes = Self.pieceFixes, analysed = analysis, grouping = grouping
         for start in stride(from: 0, to: names.count, by: batchSize) {
             progress.update(done: start, total: names.count, item: names[start])
-            let clock = Date()
-            let tracks = try names[start..<min(names.count, start + batchSize)].map { try store.track(named: $0, groupedBy: grouping) }
-            summary.secondsLoading += Date().timeIntervalSince(clock)
-            summary.fixes += tracks.reduce(0) { $0 + $1.points.count }
-            let zoneClock = Date()
-            for track in tracks { decideZone(track.device, track) }
-            summary.secondsPersonDays += Date().timeIntervalSince(zoneClock)
-            devices += analysis.analyseConcurrently(
-                tracks, geofences: geofences,
-                modes: { track, staypoints in
-                    DeviceModes.timeline(
-                        track, stored: stored[track.device] ?? [], staypoints: staypoints, legModel: legModel, legFeatures: legFeatures)
-                },
-                legs: { track, legs in
-                    fusion.apply(track, legs: &legs, imuSpans: (stored[track.device] ?? []).filter { $0.source.isIMUModel })
-                    corrections.apply(device: track.device, person: owners[track.device] ?? track.device, legs: &legs)
+            let batch = Array(names[start..<min(names.count, start + batchSize)])
+            let slots = ConcurrentSlots<Result<(trips: DeviceTrips, zone: LocalCalendars.Zone?, secondsReading: Double), Error>>(
+                count: batch.count)
+            Jobs.perform(batch.count) { index in
+                let name = batch[index]
+                let spans = stored[name] ?? []
+                let imuSpans = spans.filter { $0.source.isIMUModel }
+                func pieces() -> TrackPieceAnalysis<DeviceLegs> {
+                    TrackPieceAnalysis(
+                        analysed, device: name, geofences: geofences,
+                        modes: { track, staypoints in
+                            DeviceModes.timeline(track, stored: spans, staypoints: staypoints, legModel: legModel, legFeatures: legFeatures)
+                        },
+                        legs: DeviceLegs(fusion, imuSpans: imuSpans, device: name, person: owners[name] ?? name, corrections: corrections))
                 }
-            ).map { $0.compacted() }
-            LargeBlocks.returnFreed() // the batch's tracks and windows, before the next batch's
+                slots.store(
+                    Result {
+                        var analysis = pieces()
+                        let clock = Date()
+                        var secondsAnalysing = 0.0
+                        let streamed = try store.forEachTrackPiece(named: name, groupedBy: grouping, pieceSize: pieceFixes) { piece in
+                            let started = Date()
+                            analysis.add(piece)
+                            secondsAnalysing += Date().timeIntervalSince(started)
+                        }
+                        if !streamed {
+                            analysis = pieces()
+                            let track = try store.track(named: name, groupedBy: grouping)
+                            let started = Date()
+                            analysis.add(track.points)
+                            secondsAnalysing += Date().timeIntervalSince(started)
+                        }
+                        let secondsReading = Date().timeIntervalSince(clock) - secondsAnalysing
+                        let (trips, zone) = analysis.finish()
+                        return (trips, zone, secondsReading)
+                    }, at: index)
+            }
+            for result in slots.values {
+                let device = try result.get()
+                summary.secondsLoading += device.secondsReading
+                summary.fixes += device.trips.observed.fixes
+                zones[device.trips.device] = DeviceZone.decide(
+                    sampled: device.zone, manifest: manifestZones[device.trips.device] ?? [], configured: configuredCalendar,
+                    dataset: dataset)
+                devices.append(device.trips)
+            }
+            LargeBlocks.returnFreed() // the batch's pieces and windows, before the next batch's
         }
         progress.update(done: names.count, total: names.count, item: "")
         var result = analysis.result(devices)
         let personDayClock = Date()
-        for device in stored.keys where zones[device] == nil { decideZone(device, nil) } // IMU only
+        for device in stored.keys where zones[device] == nil { // IMU only
+            zones[device] = DeviceZone.decide(
+                track: nil, manifest: manifestZones[device] ?? [], configured: configuredCalendar, dataset: dataset)
+        }
         let persons = try store.devicePersons()
         let calendars = LocalCalendars(dataset, devices: zones, personDevices: DeviceZone.personDevices(zones: zones, persons: persons))
         PlacePurposes.label(

@@ -25,44 +25,68 @@ public enum DeviceZone {
     public static func decide(
         track: DeviceTrack?, manifest: [String], configured: (calendar: CalendarKeys, source: String)?, dataset: CalendarKeys
     ) -> LocalCalendars.Zone {
+        decide(sampled: track.map(fromFixes) ?? nil, manifest: manifest, configured: configured, dataset: dataset)
+    }
+
+    /// The same with the zones along the device's fixes already sampled (`Sampler.zone`, nil without fixes).
+    public static func decide(
+        sampled: @autoclosure () -> LocalCalendars.Zone?, manifest: [String], configured: (calendar: CalendarKeys, source: String)?,
+        dataset: CalendarKeys
+    ) -> LocalCalendars.Zone {
         if let zone = manifest.first, let calendar = CalendarKeys(zone: zone) {
             return LocalCalendars.Zone(calendar: calendar, source: "manifest")
         }
         if let configured { return LocalCalendars.Zone(calendar: configured.calendar, source: configured.source) }
-        if let track, let fromFixes = fromFixes(track) { return fromFixes }
+        if let fromFixes = sampled() { return fromFixes }
         return LocalCalendars.Zone(calendar: dataset, source: "none")
     }
 
     /// The zones along the device's fixes; nil without fixes.
     public static func fromFixes(_ track: DeviceTrack) -> LocalCalendars.Zone? {
-        guard let first = track.points.first else { return nil }
-        var samples: [(seconds: Double, zone: String)] = []
-        var farthest = 0.0
-        var last = first
-        func sample(_ point: TrackPoint) {
-            let nearest = ZoneLookup.nearest(latitude: point.latitudeDegrees, longitude: point.longitudeDegrees)
-            farthest = max(farthest, nearest.meters)
-            samples.append((point.timeSeconds, nearest.zone))
-            last = point
+        var sampler = Sampler()
+        sampler.add(track.points[...])
+        return sampler.zone
+    }
+
+    /// The samples `fromFixes` takes, from fixes handed over in pieces in time order (the same
+    /// zone as from the whole track): a fix an hour, or 50 km from the last sample.
+    public struct Sampler: Sendable {
+        private var samples: [(seconds: Double, zone: String)] = []
+        private var farthest = 0.0
+        private var last: TrackPoint?
+
+        public init() {}
+
+        public mutating func add(_ points: ArraySlice<TrackPoint>) {
+            for point in points {
+                if let last,
+                    point.timeSeconds - last.timeSeconds < DeviceZone.sampleSeconds
+                        && Geodesy.equirectangularMeters(
+                            latitude1: last.latitudeDegrees, longitude1: last.longitudeDegrees, latitude2: point.latitudeDegrees,
+                            longitude2: point.longitudeDegrees) < DeviceZone.sampleMeters
+                {
+                    continue
+                }
+                let nearest = ZoneLookup.nearest(latitude: point.latitudeDegrees, longitude: point.longitudeDegrees)
+                farthest = max(farthest, nearest.meters)
+                samples.append((point.timeSeconds, nearest.zone))
+                last = point
+            }
         }
-        sample(first)
-        for point in track.points.dropFirst()
-        where point.timeSeconds - last.timeSeconds >= sampleSeconds
-            || Geodesy.equirectangularMeters(
-                latitude1: last.latitudeDegrees, longitude1: last.longitudeDegrees, latitude2: point.latitudeDegrees,
-                longitude2: point.longitudeDegrees) >= sampleMeters
-        {
-            sample(point)
+
+        /// The zones along the fixes added; nil without fixes.
+        public var zone: LocalCalendars.Zone? {
+            guard !samples.isEmpty else { return nil }
+            // A zone holds from the first of two samples in a row that see it (or the last sample).
+            var timeline: [(startSeconds: Double, zone: String)] = [(-.infinity, samples[0].zone)]
+            for index in samples.indices.dropFirst() where samples[index].zone != timeline.last!.zone {
+                let confirmed = index + 1 == samples.count || samples[index + 1].zone == samples[index].zone
+                if confirmed { timeline.append((samples[index].seconds, samples[index].zone)) }
+            }
+            let calendar = CalendarKeys(
+                timeline: timeline.compactMap { change in CalendarKeys(zone: change.zone).map { (change.startSeconds, $0) } })
+            return LocalCalendars.Zone(calendar: calendar, source: "fixes", guessMeters: farthest)
         }
-        // A zone holds from the first of two samples in a row that see it (or the last sample).
-        var timeline: [(startSeconds: Double, zone: String)] = [(-.infinity, samples[0].zone)]
-        for index in samples.indices.dropFirst() where samples[index].zone != timeline.last!.zone {
-            let confirmed = index + 1 == samples.count || samples[index + 1].zone == samples[index].zone
-            if confirmed { timeline.append((samples[index].seconds, samples[index].zone)) }
-        }
-        let calendar = CalendarKeys(
-            timeline: timeline.compactMap { change in CalendarKeys(zone: change.zone).map { (change.startSeconds, $0) } })
-        return LocalCalendars.Zone(calendar: calendar, source: "fixes", guessMeters: farthest)
     }
 
     /// The calendars a trip stage stored (`device_zones`: each zone's device, start, nil for the

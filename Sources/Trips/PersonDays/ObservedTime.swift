@@ -10,12 +10,23 @@ public struct ObservedTime: Hashable, Sendable {
     public var fixesByQuarterHour: [Int: Int]
 
     init(_ track: DeviceTrack) {
-        fixes = track.points.count
-        firstSeconds = track.points.first?.timeSeconds
-        lastSeconds = track.points.last?.timeSeconds
-        var counts: [Int: Int] = [:]
-        for point in track.points { counts[Int((point.timeSeconds / 900).rounded(.down)), default: 0] += 1 }
-        fixesByQuarterHour = counts
+        self.init()
+        add(track.points[...])
+    }
+
+    /// Nothing observed yet.
+    init() {
+        fixes = 0
+        fixesByQuarterHour = [:]
+    }
+
+    /// The next fixes of the device, in time order after those added before.
+    mutating func add(_ points: ArraySlice<TrackPoint>) {
+        guard let first = points.first, let last = points.last else { return }
+        fixes += points.count
+        if firstSeconds == nil { firstSeconds = first.timeSeconds }
+        lastSeconds = last.timeSeconds
+        for point in points { fixesByQuarterHour[Int((point.timeSeconds / 900).rounded(.down)), default: 0] += 1 }
     }
 
     /// Distinct local days with a fix.

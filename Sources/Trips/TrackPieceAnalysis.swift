@@ -1,0 +1,130 @@
+import MobilityCore
+
+/// What decides a device's legs as wholes before trips are made of them (the evidence's fusion,
+/// then its person's corrections), fed the legs of each piece of its track in turn and
+/// finished once with all of them.
+public protocol DeviceLegDecisions {
+    /// Decides `legs`, made of `piece`'s fixes (their indices point into it).
+    mutating func decide(_ piece: DeviceTrack, legs: inout [Tripleg])
+    /// The device's legs once every piece's are decided (their indices into the whole track,
+    /// in order): adds and orders what needs every fix (legs by time), and corrects.
+    mutating func finish(_ legs: inout [Tripleg])
+}
+
+/// One device's trip stages over its fixes handed over in pieces, in time order (the store's
+/// `forEachTrackPiece`): the same staypoints, dwells, legs and trips as `TripAnalysis.analyse` on
+/// the whole track, compacted (`DeviceTrips.compacted`), while holding only the fixes since the
+/// last long stay (a night at home: a day's fixes, where the whole track was a year's).
+///
+/// Where the track may be cut: at the first fix of a stay of `cutSeconds` or more. The staypoint
+/// scan's only state is its anchor, and a stay's first fix is one, so the stays from there on
+/// are the whole track's. Everything else that joins fixes joins them within a movement between
+/// stays, or across less than an hour: a leg's fixes and its evidence, the GPS windows' context
+/// (up to 750 s, `WindowFeatureExtractor.widestContextSeconds`), the smoothing's chains and the
+/// leg decision's runs (60 s), IMU windows near a fix (60 s). So the fixes up to and including the
+/// one that ended the stay give every result before it, and the fixes from its first on give it
+/// and everything after. What needs the whole device waits for the end, from what each piece
+/// leaves: geofence dwells (a state machine fed every fix once, `DwellDetector.Scan`), which
+/// IMU windows a fix is near (`DeviceLegDecisions`), the stays' activities and the trips (from
+/// the stays, dwells and legs alone), the observed time and the zone's samples.
+///
+/// Without such a stay (a track that never stops) the fixes are held until the end, as
+/// `TripAnalysis.analyse` holds them.
+public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
+    let analysis: TripAnalysis
+    let device: String
+    let modes: (DeviceTrack, [Staypoint]) -> ModeTimeline
+    private var legs: Legs
+    /// A stay this long, or longer, is where the track may be cut, seconds. Default 3,600.
+    public var cutSeconds = 3_600.0
+    /// How often the track was cut so far.
+    public private(set) var cuts = 0
+
+    /// The fixes since the last cut (the first is the cut stay's first fix), and the index of
+    /// the first in the whole track.
+    private var buffer: [TrackPoint] = []
+    private var offset = 0
+    /// Where the staypoint scan of `buffer` stopped: its anchor, and the first fix it did not read.
+    private var anchor = 0, next = 0
+    /// The results before the last cut, their fix indices into the whole track; each leg's line
+    /// and first fix by its fixes' range (legs by time and reordering come in `finish`).
+    private var staypoints: [Staypoint] = []
+    private var triplegs: [Tripleg] = []
+    private var lines: [SIMD2<Int>: (line: String, start: GeoPoint)] = [:]
+    private var dwells: DwellDetector.Scan
+    private var observed = ObservedTime()
+    private var zone = DeviceZone.Sampler()
+
+    public init(
+        _ analysis: TripAnalysis, device: String, geofences: [Geofence], modes: @escaping (DeviceTrack, [Staypoint]) -> ModeTimeline,
+        legs: Legs
+    ) {
+        (self.analysis, self.device, self.modes, self.legs) = (analysis, device, modes, legs)
+        dwells = DwellDetector.Scan(DwellDetector(parameters: analysis.parameters.dwells), device: device, geofences: geofences)
+    }
+
+    /// The next fixes: in time order, each later than every fix before (as `DeviceTrack` sorts and de-duplicates them).
+    public mutating func add(_ piece: [TrackPoint]) {
+        dwells.feed(piece[...])
+        observed.add(piece[...])
+        zone.add(piece[...])
+        buffer += piece
+        let stays: [Staypoint]
+        (stays, anchor, next) = analysis.staypointDetector.closedStays(
+            DeviceTrack(device: device, sortedUniquePoints: buffer), from: anchor, next: next)
+        guard let cut = stays.last(where: { $0.firstFix > 0 && $0.durationSeconds >= cutSeconds }) else { return }
+        // The fixes up to the one that ended the stay (one past its end: a ride's gap ends it a
+        // fix later); what comes after the stay in them is made again from the next piece.
+        analyse(Array(buffer[..<min(buffer.count, cut.endFix + 2)]), before: cut.firstFix)
+        buffer.removeFirst(cut.firstFix)
+        cuts += 1
+        offset += cut.firstFix
+        anchor -= cut.firstFix
+        next -= cut.firstFix
+    }
+
+    /// The device's results: those of every piece, with its dwells, trips, observed time, and
+    /// its zone along the fixes (`DeviceZone.Sampler.zone`).
+    public mutating func finish() -> (trips: DeviceTrips, zone: LocalCalendars.Zone?) {
+        if !buffer.isEmpty { analyse(buffer, before: nil) }
+        buffer = []
+        legs.finish(&triplegs)
+        let dwells = self.dwells.finish()
+        let builder = TripBuilder(parameters: analysis.parameters.trips)
+        builder.annotate(&staypoints, dwells: dwells)
+        let trips = builder.build(staypoints: staypoints, triplegs: &triplegs)
+        let kept = triplegs.map { $0.byTime ? nil : lines[SIMD2($0.firstFix, $0.lastFix)] }
+        let result = DeviceTrips(
+            device: device, staypoints: staypoints, dwells: dwells, triplegs: triplegs, trips: trips, observed: observed,
+            lines: kept.map { $0?.line }, starts: kept.map { $0?.start })
+        return (result, zone.zone)
+    }
+
+    /// `TripAnalysis.analyse`'s stages over `points` (from the buffer's first fix), keeping the
+    /// stays and legs that begin before fix `before` (nil: all of them).
+    private mutating func analyse(_ points: [TrackPoint], before: Int?) {
+        let track = DeviceTrack(device: device, sortedUniquePoints: points)
+        let stays = analysis.staypointDetector.detect(track)
+        var pieceLegs = TriplegBuilder(parameters: analysis.parameters.trips).build(track, staypoints: stays, modes: modes(track, stays))
+        legs.decide(track, legs: &pieceLegs)
+        let limit = before ?? points.count
+        let base = staypoints.count
+        for var stay in stays where stay.firstFix < limit {
+            stay.firstFix += offset
+            stay.endFix += offset
+            staypoints.append(stay)
+        }
+        for var leg in pieceLegs where leg.firstFix < limit {
+            let first = track.points[leg.firstFix]
+            let line = track.lineStringGeoJSON(leg.firstFix...leg.lastFix)
+            leg.firstFix += offset
+            leg.lastFix += offset
+            leg.previousStaypoint = leg.previousStaypoint.map { $0 + base }
+            leg.nextStaypoint = leg.nextStaypoint.map { $0 + base }
+            lines[SIMD2(leg.firstFix, leg.lastFix)] = (
+                line, GeoPoint(longitudeDegrees: first.longitudeDegrees, latitudeDegrees: first.latitudeDegrees)
+            )
+            triplegs.append(leg)
+        }
+    }
+}

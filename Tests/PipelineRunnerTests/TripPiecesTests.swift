@@ -1,0 +1,80 @@
+import Foundation
+import Fusion
+import MobilityCore
+import Store
+import TestSupport
+import Testing
+import Trips
+
+/// The trip stage reads a device a piece at a time and cuts its track at long stays
+/// (`TrackPieceAnalysis`): its results must be those of the whole track analysed at once, bit
+/// for bit, however the fixes come and wherever it cuts.
+@Suite struct TripPiecesTests {
+    /// A simulated city of several days, its phones' IMU windows classified and stored, some
+    /// trips with the GPS off (legs by time); `pipeline run` fills the store.
+    static func store(_ folder: TemporaryFolder) throws -> PipelineStore {
+        let cli = PipelineCLI()
+        let simulated = try cli.pipeline(
+            [
+                "simulate", "--devices", "4", "--days", "3", "--imu-trips-per-day", "2", "--imu-devices", "3", "--imu-rate", "20",
+                "--phone-off-share", "0.3", "--out", folder.file("traces")
+            ], in: folder.path)
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        let run = try cli.pipeline(["run", folder.file("traces"), "--out", folder.file("out")], in: folder.path)
+        #expect(run.status == 0 || run.status == 2, "\(run.stderr)")
+        return try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+    }
+
+    @Test func piecesOfAnySizeCutAtLongStaysGiveTheWholeTracksResults() throws {
+        let folder = try TemporaryFolder()
+        let store = try Self.store(folder)
+        let geofences = try store.geofences()
+        let stored = try store.modeSpans()
+        let fusion = LegFusion(legModel: nil, imuClasses: [.still, .walk, .bike, .bus, .car, .train])
+        let analysis = TripAnalysis()
+        var cuts = 0, legsByTime = 0, legs = 0
+        for name in try store.trackNames() {
+            let spans = stored[name] ?? [], imu = spans.filter { $0.source.isIMUModel }
+            func modes(_ track: DeviceTrack, _ stays: [Staypoint]) -> ModeTimeline {
+                DeviceModes.timeline(track, stored: spans, staypoints: stays)
+            }
+            let track = DeviceTrack(device: name, points: try store.trackPoints(named: name))
+            let whole = analysis.analyse(
+                track, geofences: geofences, modes: modes,
+                legs: { track, legs in
+                    var decisions = DeviceLegs(fusion, imuSpans: imu, device: name)
+                    decisions.decide(track, legs: &legs)
+                    decisions.finish(&legs)
+                }
+            ).compacted()
+            #expect(whole.staypoints.contains { $0.durationSeconds >= 3_600 }, "a night at home to cut at")
+            legs += whole.triplegs.count
+            legsByTime += whole.triplegs.filter(\.byTime).count
+            // Pieces of one fix, of a few hours and of the whole track; cut at every stay longer
+            // than the GPS windows' widest context (750 s), at nights and long stays, or never.
+            for (pieceSize, cutSeconds) in [(1, 800.0), (997, 800), (997, 3_600), (997, 1e9), (1_000_000, 800), (1_000_000, 3_600)] {
+                do {
+                    var pieces = TrackPieceAnalysis(
+                        analysis, device: name, geofences: geofences, modes: modes, legs: DeviceLegs(fusion, imuSpans: imu, device: name))
+                    pieces.cutSeconds = cutSeconds
+                    #expect(try store.forEachTrackPiece(named: name, pieceSize: pieceSize) { pieces.add($0) })
+                    cuts += pieces.cuts
+                    let (result, zone) = pieces.finish()
+                    let context = "\(name), pieces of \(pieceSize), cut at stays of \(cutSeconds) s"
+                    #expect(result.staypoints == whole.staypoints, "\(context)")
+                    #expect(result.dwells == whole.dwells, "\(context)")
+                    #expect(result.triplegs == whole.triplegs, "\(context)")
+                    #expect(result.trips == whole.trips, "\(context)")
+                    #expect(result.observed == whole.observed, "\(context)")
+                    #expect(zone == DeviceZone.fromFixes(track), "\(context)")
+                    for index in whole.triplegs.indices {
+                        #expect(result.line(ofLeg: index) == whole.line(ofLeg: index), "\(context), leg \(index)")
+                        #expect(result.start(ofLeg: index) == whole.start(ofLeg: index), "\(context), leg \(index)")
+                    }
+                }
+            }
+        }
+        #expect(legs > 20 && legsByTime > 0, "legs by fixes and by time to compare")
+        #expect(cuts > 20, "the tracks were cut")
+    }
+}
