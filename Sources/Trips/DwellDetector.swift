@@ -58,11 +58,14 @@ public struct DwellDetector: Sendable {
         /// The next fixes, in time order after every fix fed before.
         public mutating func feed(_ points: ArraySlice<TrackPoint>) {
             guard !points.isEmpty else { return }
+            // A static step, given what it reads of self: a method on self would copy self (and
+            // with it the fences) for every fix while one fence is written.
+            let (detector, device) = (self.detector, self.device)
             for fence in fences.indices {
                 var index = count, previous = lastSeconds
                 for point in points {
                     let gap = index == 0 ? 0 : point.timeSeconds - previous
-                    step(&fences[fence], point, index: index, gap: gap)
+                    Self.step(&fences[fence], point, index: index, gap: gap, detector: detector, device: device)
                     previous = point.timeSeconds
                     index += 1
                 }
@@ -73,7 +76,8 @@ public struct DwellDetector: Sendable {
 
         /// Every geofence's dwells, by entry time then geofence (a dwell still open ends with the track).
         public mutating func finish() -> [GeofenceDwell] {
-            for fence in fences.indices { close(&fences[fence], .trackEnd) }
+            let detector = self.detector
+            for fence in fences.indices { Self.close(&fences[fence], .trackEnd, detector: detector) }
             return fences.flatMap(\.dwells).sorted { ($0.entrySeconds, $0.geofenceID) < ($1.entrySeconds, $1.geofenceID) }
         }
 
@@ -97,7 +101,7 @@ public struct DwellDetector: Sendable {
             var outsideSinceSeconds: Double?
         }
 
-        private func close(_ state: inout FenceState, _ closure: GeofenceDwell.Closure) {
+        private static func close(_ state: inout FenceState, _ closure: GeofenceDwell.Closure, detector: DwellDetector) {
             if var dwell = state.open, dwell.durationSeconds >= detector.parameters.minimumDwellSeconds {
                 dwell.closure = closure
                 let count = Double(dwell.lastFix - dwell.firstFix + 1)
@@ -109,10 +113,12 @@ public struct DwellDetector: Sendable {
             state.outsideSinceSeconds = nil
         }
 
-        private func step(_ state: inout FenceState, _ point: TrackPoint, index: Int, gap: Double) {
+        private static func step(
+            _ state: inout FenceState, _ point: TrackPoint, index: Int, gap: Double, detector: DwellDetector, device: String
+        ) {
             let parameters = detector.parameters
             if gap > parameters.maxGapSeconds {
-                if state.open != nil { close(&state, .gap) }
+                if state.open != nil { close(&state, .gap, detector: detector) }
                 state.candidateStart = nil
             }
             if var dwell = state.open {
@@ -127,7 +133,7 @@ public struct DwellDetector: Sendable {
                     state.insideSums = state.runningSums
                     state.outsideSinceSeconds = nil
                 } else if let since = state.outsideSinceSeconds {
-                    if point.timeSeconds - since >= parameters.exitSeconds { close(&state, .exit) }
+                    if point.timeSeconds - since >= parameters.exitSeconds { close(&state, .exit, detector: detector) }
                 } else {
                     state.outsideSinceSeconds = point.timeSeconds
                 }
