@@ -107,17 +107,17 @@ public struct ComfortRun {
                 progress.log("comfort: set aside \(error.path) for \(what): \(error.message)")
             }
         }
-        var tracks: [String: DeviceTrack] = [:]
-        func track(_ device: String) throws -> DeviceTrack {
-            if let known = tracks[device] { return known }
-            let loaded = try store.track(named: device)
-            tracks[device] = loaded
-            return loaded
+        // A ride reads the device's fixes of its own window, sorted as its track (`DeviceTrack`),
+        // never the device's history: every device's whole track had been read and kept to the
+        // stage's end. A ride looks at no fix outside that window (`RideWindow`, `RideAnalyser.speeds`).
+        func points(_ device: String, in seconds: ClosedRange<Double>) throws -> [TrackPoint] {
+            DeviceTrack(device: device, points: try store.trackPoints(named: device, in: seconds)).points
         }
         for (device, group) in Dictionary(grouping: checkIns, by: { $0.checkIn.device }).sorted(by: { $0.key < $1.key }) {
-            let points = try track(device).points
             for (id, checkIn) in group.sorted(by: { $0.checkIn.checkinTime < $1.checkIn.checkinTime }) {
                 progress.update(done: rides.count, total: checkIns.count, item: "\(device) \(checkIn.train)")
+                let points = try points(
+                    device, in: RideWindow.searched(checkinSeconds: checkIn.checkinTime.secondsSince1970, maxRideSeconds: maxRideSeconds))
                 let ride = try Ride.checkIn(
                     checkIn, points: points, origin: station(checkIn.fromStation), destination: station(checkIn.toStation),
                     maxRideSeconds: maxRideSeconds, analyser: analyser
@@ -145,7 +145,8 @@ public struct ComfortRun {
                 try setAside(unreadable, for: "its ride")
                 let parts = Ride.recording(
                     device: recording.device, trace: recording.file.shownPath ?? recording.file.path, acceleration: acceleration,
-                    points: try track(recording.device).points, checkInRides: checkedIn[recording.device] ?? [], gapSeconds: rideGapSeconds,
+                    points: try points(recording.device, in: recording.firstSeconds...max(recording.firstSeconds, recording.lastSeconds)),
+                    checkInRides: checkedIn[recording.device] ?? [], gapSeconds: rideGapSeconds,
                     analyser: analyser)
                 for (first, last, ride) in parts {
                     let when = "\(recording.file.path) \(Self.clock(first))–\(Self.clock(last))"
