@@ -35,7 +35,8 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
     let device: String
     let modes: (DeviceTrack, [Staypoint]) -> ModeTimeline
     private var legs: Legs
-    /// A stay this long, or longer, is where the track may be cut, seconds. Default 3,600.
+    /// A stay this long, or longer, is where the track may be cut, seconds. Default 3,600. It
+    /// must exceed the longest reach listed above (750 s), or the results may differ.
     public var cutSeconds = 3_600.0
     /// How often the track was cut so far.
     public private(set) var cuts = 0
