@@ -97,7 +97,10 @@ public struct TripsRun {
         @NullEncodable public var co2eCountries: LegCountries.Tally?
         /// Person-days and their tracking coverage (`person_days.csv`).
         @NullEncodable public var coverage: PersonDays.Summary?
+        /// Reading fixes from the store, summed over the devices read side by side: a device is
+        /// read a piece at a time between its stages, so this is part of `seconds_trips`, not before it.
         public var secondsLoading = 0.0
+        /// Everything up to writing: reading the devices and their stages, locations, person-days.
         public var secondsTrips = 0.0
         public var secondsWriting = 0.0
         /// Of `seconds_trips`: deciding zones, purposes, person-days and the diary's episodes.
@@ -264,7 +267,7 @@ public struct TripsRun {
         }
         if let warning = summary.coverage?.warning { progress.log("warning: " + warning) }
         summary.secondsPersonDays += Date().timeIntervalSince(personDayClock)
-        summary.secondsTrips = lap() - summary.secondsLoading
+        summary.secondsTrips = lap()
 
         try store.replaceTripResults(result, geofences: geofences, calendars: calendars, personDays: personDays, episodes: episodes)
         var tables = TripTables(

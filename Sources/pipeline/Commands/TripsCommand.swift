@@ -97,8 +97,10 @@ struct TripsCommand: ParsableCommand {
                     + summary.legsByModeSource.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             progress.log(
                 String(
-                    format: "%.2f s loading, %.2f s modes and trip stages, %.2f s writing; wrote %@",
-                    summary.secondsLoading, summary.secondsTrips, summary.secondsWriting, run.reportsFolder))
+                    format:
+                        "%.2f s reading fixes and the modes and trip stages (%.2f s reading, summed over the devices read side by side), "
+                        + "%.2f s writing; wrote %@", summary.secondsTrips, summary.secondsLoading, summary.secondsWriting,
+                    run.reportsFolder))
         }
     }
 }
