@@ -21,13 +21,6 @@ public struct TimeLegs: Sendable {
 
     public static let note = "by time: the IMU windows say how the device moved, and no fix says where: no distance, no geometry"
 
-    /// The legs by time of `track`'s device from its IMU windows `spans` (any order).
-    public func legs(_ track: DeviceTrack, spans: [ModeSpan]) -> [Tripleg] {
-        var placement = Placement(spans, maxGapSeconds: maxGapSeconds)
-        placement.mark(near: track.points[...])
-        return legs(device: track.device, placement: placement)
-    }
-
     /// Which of a device's IMU windows have a fix within `maxGapSeconds`, marked from its fixes
     /// handed over in pieces in time order (pieces may overlap): the same as from the whole
     /// track, as a window is placed when some fix is near it.
