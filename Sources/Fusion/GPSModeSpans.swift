@@ -18,30 +18,25 @@ public enum GPSModeSpans {
         _ fixes: TrackFixes, device: String, window: WindowParameters = WindowParameters(), legModel: GPSLegModel? = nil,
         legFeatures: LegFeatures = LegFeatures()
     ) -> [ModeSpan] {
-        // The windows' features in pieces, each scored and let go: only the windows and their
-        // class probabilities are kept for the smoothing over the whole track.
+        // The windows' features in pieces, each scored, smoothed as they come and let go: only
+        // the windows and a byte or two each are kept for the whole track (their probabilities,
+        // 20 MB for a device's 640,000 windows, only until their classes are settled).
         let predictor = ModePredictor(model: nil)
         // The windows by their starts alone (8 bytes each, their ends made from the windows'
         // length; as `WindowInfo`s, 72).
         var windows = TraceWindows(trace: device, device: device, lengthSeconds: window.lengthSeconds)
-        var probabilities: [Double] = [], sources: [Decider] = []
+        var stream = predictor.stream()
         let extractor = WindowFeatureExtractor(parameters: window)
         // Reserved whole: grown by doubling, the windows alone held 113 MB at their last growth
         // for a device's 640,000 windows (46 MB as `WindowInfo`s, 10 MB as spans).
         let bound = extractor.gpsWindowBound(times: fixes.times)
         extractor.forEachGPSPiece(fixes, trace: device, device: device, maxWindows: piece) { table in
-            let scored = predictor.scores(table)
-            if windows.count == 0, table.count > 0 {
-                windows.reserveCapacity(bound)
-                sources.reserveCapacity(bound)
-                probabilities.reserveCapacity(bound * (scored.probabilities.count / table.count))
-            }
+            if windows.count == 0, table.count > 0 { windows.reserveCapacity(bound) }
             windows.append(contentsOf: table.windows)
-            probabilities += scored.probabilities
-            sources += scored.sources
+            stream.add(table, scored: predictor.scores(table))
         }
         guard windows.count > 0 else { return [] }
-        var prediction = predictor.prediction(windows: windows, probabilities: probabilities, sources: sources)
+        var prediction = stream.finish(windows)
         if let legModel {
             GPSLegDecision.apply(
                 legModel, windows: windows, range: 0..<windows.count, fixes: fixes, prediction: &prediction,

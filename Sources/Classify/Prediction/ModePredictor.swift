@@ -85,6 +85,44 @@ public struct ModePredictor: Sendable {
         return prediction
     }
 
+    /// The prediction of windows scored a table at a time (`scores(_:)`), smoothed as they come
+    /// (`ModeSmoother.Stream`): the same as `prediction(windows:probabilities:sources:)` over them
+    /// all, without holding every window's probabilities (its `probabilities` are left empty).
+    public struct Stream {
+        let classes: [Mode]
+        let smooth: Bool
+        var smoothing: ModeSmoother.Stream
+        var sources: [Decider] = []
+
+        /// The next table's windows (of one trace, in time order, each ending no earlier than
+        /// the one before) and their scores.
+        public mutating func add(_ table: FeatureTable, scored: (probabilities: [Double], sources: [Decider])) {
+            let k = classes.count
+            for (index, window) in table.windows.enumerated() {
+                smoothing.add(
+                    trace: window.trace, start: window.start, end: window.end,
+                    probabilities: scored.probabilities[(index * k)..<((index + 1) * k)])
+            }
+            sources += scored.sources
+        }
+
+        /// The prediction of every window added (`windows`: the same windows, in order).
+        public mutating func finish(_ windows: some WindowTimeline) -> Prediction {
+            let smoothed = smoothing.finish(windows)
+            let raw = smoothing.raw.map { classes[Int($0)] }
+            return Prediction(
+                classes: classes, probabilities: [], raw: raw, modes: smooth ? smoothed.map { classes[Int($0)] } : raw, sources: sources)
+        }
+    }
+
+    /// A `Stream` of this predictor's classes and smoothing.
+    public func stream() -> Stream {
+        let classes = self.classes
+        return Stream(
+            classes: classes, smooth: smooth,
+            smoothing: ModeSmoother.Stream(smoother, classes: classes.count, stillClass: classes.firstIndex(of: .still)))
+    }
+
     /// The modes of `prediction`'s windows smoothed by `smoother`, from its probabilities, so
     /// smoothing options can be compared without predicting again.
     public func resmooth(_ prediction: Prediction, windows: some WindowTimeline, with smoother: ModeSmoother) -> [Mode] {
