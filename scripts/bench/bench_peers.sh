@@ -25,9 +25,11 @@ if [ ! -d "$data/gpx" ] || [ ! -d "$data/imu/GeoTecINIT_sp-sw-har" ]; then
     exit 0
 fi
 scripts/bootstrap.sh time python3-venv  # GNU time for peak RSS, venv for the peers
-swift build -c release --product pipeline >&2
 swift build -c release --product pipeline-bench >&2
-pipeline=$PWD/.build/release/pipeline
+# The binary the install script ships (the Swift runtime linked statically), as users run it: a
+# dynamically linked build spends 20-30 ms more starting, 10 % of parsing the 60 MB GPX
+# (2026-11-29, 10 alternating runs of `inspect`: median 0.355 s dynamic, 0.31 s static).
+pipeline=$(scripts/build/static_build.sh)
 
 peers="gpxpy==1.6.2 trackintel==1.4.2 tsfel==0.2.0"
 [ -x .bench/venv/bin/python ] || python3 -m venv .bench/venv

@@ -187,7 +187,8 @@ def rows(args):
 
 def markdown(table, runs):
     today = dt.date.today().isoformat()
-    lines = [f"Measured {today} by `scripts/bench/bench_peers.sh` on {machine()}: whole processes, each side "
+    lines = [f"Measured {today} by `scripts/bench/bench_peers.sh` on {machine()}: whole processes (the pipeline "
+             "as the install script ships it, its Swift runtime linked statically), each side "
              f"run {runs} times alternating after one untimed warm-up; median wall (range), largest peak RSS.",
              "",
              "| work | pipeline | peer, same input, same run | ratio | target (issue 18) |",

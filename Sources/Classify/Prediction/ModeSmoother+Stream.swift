@@ -26,8 +26,9 @@ extension ModeSmoother {
         let smoother: ModeSmoother
         let classes: Int
         let still: UInt8?
-        /// Each window's most probable class (the first on a tie), and its smoothed class once settled.
+        /// Each window's most probable class (the first on a tie).
         public private(set) var raw: [UInt8] = []
+        /// Each window's Viterbi state once fixed, then its smoothed class once merged.
         private var path: [UInt8] = []
         /// The first window of each chain.
         private var chainStarts: [Int] = []
@@ -42,8 +43,8 @@ extension ModeSmoother {
         private var fixedEnd = 0
         private var nextCheck = 0
 
-        // Merging: the windows from `regionStart` on are not merged yet; their probabilities and
-        // times are held from `heldStart` on (the same window).
+        // Merging: the windows from `regionStart` on are not merged yet, and their probabilities
+        // and times are held (the first held is `regionStart`'s).
         private var regionStart = 0
         private var leftBarrier: UInt8?
         /// Where the last look for a long segment stopped: the runs before it are short and
