@@ -77,9 +77,7 @@ public struct ModePredictor: Sendable {
     /// probable class of each, then smoothing over them all.
     public func prediction(windows: some WindowTimeline, probabilities: [Double], sources: [Decider]) -> Prediction {
         let classes = self.classes, k = classes.count
-        let raw = (0..<windows.count).map { index in
-            classes[(0..<k).max { probabilities[index * k + $0] < probabilities[index * k + $1] }!]
-        }
+        let raw = (0..<windows.count).map { classes[ModeSmoother.mostProbable(probabilities[($0 * k)..<(($0 + 1) * k)])] }
         var prediction = Prediction(classes: classes, probabilities: probabilities, raw: raw, modes: raw, sources: sources)
         if smooth { prediction.modes = resmooth(prediction, windows: windows, with: smoother) }
         return prediction

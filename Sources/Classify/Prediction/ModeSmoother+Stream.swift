@@ -71,31 +71,22 @@ extension ModeSmoother {
         public mutating func add(trace: String, start: Timestamp, end: Timestamp, probabilities: ArraySlice<Double>) {
             precondition(probabilities.count == classes, "a window has one probability per class")
             let k = classes, index = raw.count
-            let p = probabilities.startIndex
             let newChain =
                 lastTrace != trace || lastStart.map { $0.seconds(until: start) > smoother.maxChainGapSeconds } ?? true
             if let lastStart, let lastEnd, lastTrace == trace {
                 precondition(lastStart <= start && lastEnd <= end, "windows come in time order, their ends too")
             }
             if newChain, index > 0 { finishChain() }
-            raw.append(UInt8((0..<k).max { probabilities[p + $0] < probabilities[p + $1] }!))
+            raw.append(UInt8(ModeSmoother.mostProbable(probabilities)))
             path.append(0)
             if newChain {
                 chainStarts.append(index)
                 (fixedEnd, regionStart, scanFrom, leftBarrier, nextCheck) = (index, index, index, nil, index + 64)
                 back.removeAll(keepingCapacity: true)
-                score = (0..<k).map { log(max(probabilities[p + $0], Self.logFloor)) }
+                score = ModeSmoother.firstScores(probabilities)
                 back += repeatElement(0, count: k)
             } else {
-                let best = score.indices.max { score[$0] < score[$1] }!
-                var next = score
-                for c in 0..<k {
-                    let switched = score[best] - smoother.switchPenalty
-                    let from = best != c && switched > score[c] ? best : c
-                    back.append(UInt8(from))
-                    next[c] = (from == c ? score[c] : switched) + log(max(probabilities[p + c], Self.logFloor))
-                }
-                score = next
+                smoother.step(&score, probabilities, back: &back)
             }
             (lastTrace, lastStart, lastEnd) = (trace, start, end)
             heldProbabilities += probabilities
@@ -112,18 +103,13 @@ extension ModeSmoother {
             if let still {
                 for (number, first) in chainStarts.enumerated() {
                     let end = number + 1 < chainStarts.count ? chainStarts[number + 1] : raw.count
-                    for run in ModeSmoother.segments(Array(raw[first..<end])) where raw[first + run.lowerBound] == still {
-                        let (a, b) = (first + run.lowerBound, first + run.upperBound - 1)
-                        if windows.start(at: a).seconds(until: windows.end(at: b)) >= smoother.minimumStopSeconds {
-                            for index in a...b { path[index] = still }
-                        }
+                    smoother.keepStops(&path, raw: raw, first..<end, still: still) {
+                        windows.start(at: $0.lowerBound).seconds(until: windows.end(at: $0.upperBound - 1))
                     }
                 }
             }
             return path
         }
-
-        static let logFloor = 1e-12
 
         /// Fixes the Viterbi states the survivors share, and merges what that settles.
         private mutating func settle() {
@@ -214,37 +200,13 @@ extension ModeSmoother {
             heldStarts[windows.lowerBound - regionStart].seconds(until: heldEnds[windows.upperBound - 1 - regionStart])
         }
 
-        /// `mergeShortSegments` over one region's windows, between segments of classes `left`
-        /// and `right` that are never merged away (nil: the chain ends there).
+        /// `ModeSmoother.mergeShortRuns` over one region's windows, from what is held of them.
         private mutating func mergeRegion(_ region: Range<Int>, left: UInt8?, right: UInt8?) {
-            let k = classes
-            var region = region
-            while true {
-                // A run at an edge with its neighbour's class is part of that long segment.
-                while !region.isEmpty, let left, path[region.lowerBound] == left { region = (region.lowerBound + 1)..<region.upperBound }
-                while !region.isEmpty, let right, path[region.upperBound - 1] == right {
-                    region = region.lowerBound..<(region.upperBound - 1)
-                }
-                guard !region.isEmpty else { return }
-                var runs: [Range<Int>] = []
-                var runStart = region.lowerBound
-                for index in (region.lowerBound + 1)...region.upperBound where index == region.upperBound || path[index] != path[runStart] {
-                    runs.append(runStart..<index)
-                    runStart = index
-                }
-                guard
-                    let shortest = runs.indices.filter({ duration(runs[$0]) < smoother.minimumSegmentSeconds })
-                        .min(by: { duration(runs[$0]) < duration(runs[$1]) })
-                else { return }
-                let before = shortest > 0 ? path[runs[shortest - 1].lowerBound] : left
-                let after = shortest + 1 < runs.count ? path[runs[shortest + 1].lowerBound] : right
-                let neighbours = [before, after].compactMap { $0 }
-                guard !neighbours.isEmpty else { return } // the chain's only segment
-                let held = heldProbabilities, first = regionStart, run = runs[shortest]
-                let evidence = { (c: UInt8) in run.reduce(0.0) { $0 + log(max(held[($1 - first) * k + Int(c)], 1e-12)) } }
-                let target = neighbours.max { evidence($0) < evidence($1) }!
-                for index in runs[shortest] { path[index] = target }
-            }
+            let k = classes, first = regionStart, held = heldProbabilities, starts = heldStarts, ends = heldEnds
+            smoother.mergeShortRuns(
+                &path, region, left: left, right: right,
+                seconds: { starts[$0.lowerBound - first].seconds(until: ends[$0.upperBound - 1 - first]) },
+                evidence: { run, c in run.reduce(0.0) { $0 + log(max(held[($1 - first) * k + Int(c)], ModeSmoother.logFloor)) } })
         }
     }
 }

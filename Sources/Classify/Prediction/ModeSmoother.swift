@@ -72,11 +72,50 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
     private func keepStops(
         _ chain: [Int], path: inout [UInt8], windows: some WindowTimeline, probabilities: [Double], classes k: Int, still: UInt8
     ) {
-        let raw = chain.map { index in UInt8((0..<k).max { probabilities[index * k + $0] < probabilities[index * k + $1] }!) }
-        for run in Self.segments(raw) where raw[run.lowerBound] == still {
-            let seconds = windows.start(at: chain[run.lowerBound]).seconds(until: windows.end(at: chain[run.upperBound - 1]))
-            if seconds >= minimumStopSeconds { for position in run { path[position] = still } }
+        let raw = chain.map { UInt8(Self.mostProbable(probabilities[($0 * k)..<(($0 + 1) * k)])) }
+        keepStops(&path, raw: raw, chain.indices, still: still) { run in
+            windows.start(at: chain[run.lowerBound]).seconds(until: windows.end(at: chain[run.upperBound - 1]))
         }
+    }
+
+    /// Sets `path` to `still` over every run of `raw` in `range` that is `still` and lasts
+    /// `minimumStopSeconds` or more (`seconds`: a run's); shared by `smooth` and `Stream`.
+    func keepStops(_ path: inout [UInt8], raw: [UInt8], _ range: Range<Int>, still: UInt8, seconds: (Range<Int>) -> Double) {
+        var start = range.lowerBound
+        for index in (range.lowerBound + 1)...range.upperBound where index == range.upperBound || raw[index] != raw[start] {
+            if raw[start] == still, seconds(start..<index) >= minimumStopSeconds {
+                for position in start..<index { path[position] = still }
+            }
+            start = index
+        }
+    }
+
+    /// The class with the highest probability (the first on a tie).
+    static func mostProbable(_ probabilities: ArraySlice<Double>) -> Int {
+        let p = probabilities.startIndex
+        return (0..<probabilities.count).max { probabilities[p + $0] < probabilities[p + $1] }!
+    }
+
+    static let logFloor = 1e-12
+
+    /// The Viterbi scores at a chain's first window.
+    static func firstScores(_ probabilities: ArraySlice<Double>) -> [Double] {
+        probabilities.map { log(max($0, logFloor)) }
+    }
+
+    /// One Viterbi step: `score` moved to the next window (of `probabilities`), each class's
+    /// best predecessor appended to `back`; shared by `smooth` and `Stream`.
+    func step(_ score: inout [Double], _ probabilities: ArraySlice<Double>, back: inout [UInt8]) {
+        let best = score.indices.max { score[$0] < score[$1] }!
+        var next = score
+        let p = probabilities.startIndex
+        for c in score.indices {
+            let switched = score[best] - switchPenalty
+            let from = best != c && switched > score[c] ? best : c
+            back.append(UInt8(from))
+            next[c] = (from == c ? score[c] : switched) + log(max(probabilities[p + c], Self.logFloor))
+        }
+        score = next
     }
 
     /// Window indices grouped by trace and contiguous time, each in time order.
@@ -106,24 +145,15 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
     }
 
     private func viterbi(_ chain: [Int], probabilities: [Double], classes k: Int) -> [UInt8] {
-        let logFloor = 1e-12
-        var score = (0..<k).map { log(max(probabilities[chain[0] * k + $0], logFloor)) }
+        let row = { (window: Int) in probabilities[(window * k)..<((window + 1) * k)] }
+        var score = Self.firstScores(row(chain[0]))
         // Each window's best predecessor per class, in one flat array of bytes (a class index
         // is below 256): a row array per window cost an allocation each, 41 MB for a device's
         // 640,000 windows.
-        precondition(k < 256, "a class index must fit a byte")
-        var back = [UInt8](repeating: 0, count: chain.count * k)
-        for position in chain.indices.dropFirst() {
-            let best = score.indices.max { score[$0] < score[$1] }!
-            var next = score
-            for c in 0..<k {
-                let switched = score[best] - switchPenalty
-                let from = best != c && switched > score[c] ? best : c
-                back[position * k + c] = UInt8(from)
-                next[c] = (from == c ? score[c] : switched) + log(max(probabilities[chain[position] * k + c], logFloor))
-            }
-            score = next
-        }
+        var back = [UInt8]()
+        back.reserveCapacity(chain.count * k)
+        back += repeatElement(0, count: k)
+        for position in chain.indices.dropFirst() { step(&score, row(chain[position]), back: &back) }
         var state = score.indices.max { score[$0] < score[$1] }!
         var path = [UInt8](repeating: UInt8(state), count: chain.count)
         for position in stride(from: chain.count - 1, to: 0, by: -1) {
@@ -136,33 +166,44 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
     private func mergeShortSegments(
         _ chain: [Int], path: inout [UInt8], windows: some WindowTimeline, probabilities: [Double], classes k: Int
     ) {
-        while true {
-            let segments = Self.segments(path)
-            guard segments.count > 1 else { return }
-            let duration = { (range: Range<Int>) in
-                windows.start(at: chain[range.lowerBound]).seconds(until: windows.end(at: chain[range.upperBound - 1]))
-            }
-            guard
-                let shortest = segments.indices.filter({ duration(segments[$0]) < minimumSegmentSeconds })
-                    .min(by: { duration(segments[$0]) < duration(segments[$1]) })
-            else { return }
-            let neighbours = [shortest - 1, shortest + 1].filter(segments.indices.contains).map { path[segments[$0].lowerBound] }
-            let evidence = { (c: UInt8) in
-                segments[shortest].reduce(0.0) { $0 + log(max(probabilities[chain[$1] * k + Int(c)], 1e-12)) }
-            }
-            let target = neighbours.max { evidence($0) < evidence($1) }!
-            for position in segments[shortest] { path[position] = target }
-        }
+        mergeShortRuns(
+            &path, 0..<chain.count, left: nil, right: nil,
+            seconds: { windows.start(at: chain[$0.lowerBound]).seconds(until: windows.end(at: chain[$0.upperBound - 1])) },
+            evidence: { run, c in run.reduce(0.0) { $0 + log(max(probabilities[chain[$1] * k + Int(c)], Self.logFloor)) } })
     }
 
-    /// Runs of equal values, as position ranges.
-    static func segments(_ path: [UInt8]) -> [Range<Int>] {
-        var result: [Range<Int>] = []
-        var start = 0
-        for position in 1...path.count where position == path.count || path[position] != path[start] {
-            result.append(start..<position)
-            start = position
+    /// Merges the runs of `path` in `region` shorter than `minimumSegmentSeconds`, the shortest
+    /// first (the earliest on a tie), each into the neighbour whose class its windows find more
+    /// probable (`evidence`: a run's summed log-probability of a class; the earlier neighbour on
+    /// a tie), until none is left or the region is one run with no neighbour. `left` and `right`:
+    /// the classes of long segments beside the region, never merged away (nil: the chain ends
+    /// there); a run with one of their classes at an edge is part of that segment. Over a whole
+    /// chain (no neighbours) this is `smooth`'s step 2; `Stream` runs it region by region.
+    func mergeShortRuns(
+        _ path: inout [UInt8], _ region: Range<Int>, left: UInt8?, right: UInt8?, seconds: (Range<Int>) -> Double,
+        evidence: (Range<Int>, UInt8) -> Double
+    ) {
+        var region = region
+        while true {
+            while !region.isEmpty, let left, path[region.lowerBound] == left { region = (region.lowerBound + 1)..<region.upperBound }
+            while !region.isEmpty, let right, path[region.upperBound - 1] == right { region = region.lowerBound..<(region.upperBound - 1) }
+            guard !region.isEmpty else { return }
+            var runs: [Range<Int>] = []
+            var runStart = region.lowerBound
+            for index in (region.lowerBound + 1)...region.upperBound where index == region.upperBound || path[index] != path[runStart] {
+                runs.append(runStart..<index)
+                runStart = index
+            }
+            guard
+                let shortest = runs.indices.filter({ seconds(runs[$0]) < minimumSegmentSeconds })
+                    .min(by: { seconds(runs[$0]) < seconds(runs[$1]) })
+            else { return }
+            let before = shortest > 0 ? path[runs[shortest - 1].lowerBound] : left
+            let after = shortest + 1 < runs.count ? path[runs[shortest + 1].lowerBound] : right
+            let neighbours = [before, after].compactMap { $0 }
+            guard !neighbours.isEmpty else { return } // the chain's only segment
+            let target = neighbours.max { evidence(runs[shortest], $0) < evidence(runs[shortest], $1) }!
+            for index in runs[shortest] { path[index] = target }
         }
-        return result
     }
 }
