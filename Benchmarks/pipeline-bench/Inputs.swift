@@ -4,8 +4,10 @@ import MobilityCore
 /// Fixed, generated benchmark inputs: the same bytes on every machine and every run.
 enum Inputs {
     /// A Garmin-style GPX track with elevation, time and TrackPointExtension hr/cad, about
-    /// 190 bytes per point (1 Hz cycling around a loop).
-    static func writeGPX(path: String, points: Int) throws {
+    /// 190 bytes per point (1 Hz cycling around a loop). With `offSeconds`, the logger records
+    /// only on the move: after every `onSeconds` of fixes it is off for `offSeconds` (parked,
+    /// where it wakes on motion), so the track has gaps and no stays.
+    static func writeGPX(path: String, points: Int, onSeconds: Int = Int.max, offSeconds: Int = 0) throws {
         guard let file = fopen(path, "w") else { throw BenchError("cannot write \(path)") }
         defer { fclose(file) }
         fputs(#"<?xml version="1.0" encoding="UTF-8"?>"# + "\n", file)
@@ -16,7 +18,7 @@ enum Inputs {
         for i in 0..<points {
             let angle = Double(i) / 600 * 2 * .pi
             let lat = 48.85 + 0.01 * sin(angle), lon = 2.35 + 0.015 * cos(angle)
-            let time = ISO8601.format(Timestamp(secondsSince1970: start + Double(i)))
+            let time = ISO8601.format(Timestamp(secondsSince1970: start + Double(i + i / onSeconds * offSeconds)))
             let line = String(
                 format:
                     #"<trkpt lat="%.7f" lon="%.7f"><ele>%.1f</ele><time>%@</time><extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>%d</gpxtpx:hr><gpxtpx:cad>%d</gpxtpx:cad></gpxtpx:TrackPointExtension></extensions></trkpt>"#,

@@ -8,7 +8,12 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "generate-gpx":
-        try Inputs.writeGPX(path: arguments[1], points: Int(arguments[2])!)
+        if arguments.count > 4 {
+            try Inputs.writeGPX(
+                path: arguments[1], points: Int(arguments[2])!, onSeconds: Int(arguments[3])!, offSeconds: Int(arguments[4])!)
+        } else {
+            try Inputs.writeGPX(path: arguments[1], points: Int(arguments[2])!)
+        }
     case "generate-imu":
         try Inputs.writeIMU(path: arguments[1], rows: Int(arguments[2])!)
     case "parse":
@@ -34,7 +39,7 @@ do {
         FileHandle.standardError.write(
             Data(
                 """
-                usage: pipeline-bench generate-gpx FILE POINTS | generate-imu FILE ROWS
+                usage: pipeline-bench generate-gpx FILE POINTS [ON_S OFF_S] | generate-imu FILE ROWS
                        | parse NAME FILE… | ingest NAME STORE FILE… | sqlite ROWS STORE
                        | features NAME | features-files NAME PATH… | generate-device-day FOLDER | device-day FOLDER MODEL
                        | generate-days FILE DEVICES | trips NAME FILE

@@ -16,9 +16,12 @@ public protocol DeviceLegDecisions {
 /// the whole track, compacted (`DeviceTrips.compacted`), while holding only the fixes since the
 /// last long stay (a night at home: a day's fixes, where the whole track was a year's).
 ///
-/// Where the track may be cut: at the first fix of a stay of `cutSeconds` or more. The staypoint
-/// scan's only state is its anchor, and a stay's first fix is one, so the stays from there on
-/// are the whole track's. Everything else that joins fixes joins them within a movement between
+/// Where the track may be cut: at the first fix of a stay of `cutSeconds` or more, or at the
+/// first fix after `cutSeconds` or more without one (a logger that records only on the move, as
+/// GeoLife's did, is off between its trips: its track has gaps where a phone's has stays). The
+/// staypoint scan's only state is its anchor, and a stay's first fix is one, as is the first
+/// fix after a gap longer than the scan's `gapSeconds`, so the stays from there on are the whole
+/// track's; such a gap also ends every movement (the legs' `gapSeconds`). Everything else that joins fixes joins them within a movement between
 /// stays, or across less than an hour: a leg's fixes and its evidence, the GPS windows' context
 /// (up to 750 s, `WindowFeatureExtractor.widestContextSeconds`), the smoothing's chains and the
 /// leg decision's runs (60 s), IMU windows near a fix (60 s). So the fixes up to and including the
@@ -28,15 +31,16 @@ public protocol DeviceLegDecisions {
 /// IMU windows a fix is near (`DeviceLegDecisions`), the stays' activities and the trips (from
 /// the stays, dwells and legs alone), the observed time and the zone's samples.
 ///
-/// Without such a stay (a track that never stops) the fixes are held until the end, as
+/// Without such a stay or gap (a track that never stops) the fixes are held until the end, as
 /// `TripAnalysis.analyse` holds them.
 public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
     let analysis: TripAnalysis
     let device: String
     let modes: (DeviceTrack, [Staypoint]) -> ModeTimeline
     private var legs: Legs
-    /// A stay this long, or longer, is where the track may be cut, seconds. Default 3,600. It
-    /// must exceed the longest reach listed above (750 s), or the results may differ.
+    /// A stay this long, or longer, is where the track may be cut, seconds; so is a gap this
+    /// long that is also longer than the staypoints' and the legs' `gapSeconds`. Default 3,600.
+    /// It must exceed the longest reach listed above (750 s), or the results may differ.
     public var cutSeconds = 3_600.0
     /// How often the track was cut so far.
     public private(set) var cuts = 0
@@ -69,19 +73,41 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
         dwells.feed(piece[...])
         observed.add(piece[...])
         zone.add(piece[...])
+        let known = buffer.count
         buffer += piece
         let stays: [Staypoint]
         (stays, anchor, next) = analysis.staypointDetector.closedStays(
             DeviceTrack(device: device, sortedUniquePoints: buffer), from: anchor, next: next)
-        guard let cut = stays.last(where: { $0.firstFix > 0 && $0.durationSeconds >= cutSeconds }) else { return }
-        // The fixes up to the one that ended the stay (one past its end: a ride's gap ends it a
-        // fix later); what comes after the stay in them is made again from the next piece.
-        analyse(Array(buffer[..<min(buffer.count, cut.endFix + 2)]), before: cut.firstFix)
-        buffer.removeFirst(cut.firstFix)
+        let stay = stays.last { $0.firstFix > 0 && $0.durationSeconds >= cutSeconds }
+        if let gap = lastLongGap(after: known), gap >= stay?.firstFix ?? 0 {
+            // The fixes up to the first after the gap, which drops a stay in progress before it
+            // as on the whole track; the gap ended every stay and leg that began before it.
+            analyse(Array(buffer[...gap]), before: gap)
+            cut(at: gap)
+        } else if let stay {
+            // The fixes up to the one that ended the stay (one past its end: a ride's gap ends it
+            // a fix later); what comes after the stay in them is made again from the next piece.
+            analyse(Array(buffer[..<min(buffer.count, stay.endFix + 2)]), before: stay.firstFix)
+            cut(at: stay.firstFix)
+        }
+    }
+
+    /// The last fix from `known` on (the first new one) that comes after a gap where the track
+    /// may be cut (see `cutSeconds`); nil without one.
+    private func lastLongGap(after known: Int) -> Int? {
+        let parameters = analysis.parameters
+        let longest = max(cutSeconds, parameters.staypoints.gapSeconds.nextUp, parameters.trips.gapSeconds.nextUp)
+        return (max(1, known)..<buffer.count).last { buffer[$0].timeSeconds - buffer[$0 - 1].timeSeconds >= longest }
+    }
+
+    /// Lets the buffer's fixes before `first` go (their results are kept).
+    private mutating func cut(at first: Int) {
+        assert(anchor >= first, "the staypoint scan is anchored at or after the cut")
+        buffer.removeFirst(first)
         cuts += 1
-        offset += cut.firstFix
-        anchor -= cut.firstFix
-        next -= cut.firstFix
+        offset += first
+        anchor -= first
+        next -= first
     }
 
     /// The device's results: those of every piece, with its dwells, trips, observed time, and

@@ -6,19 +6,20 @@ import TestSupport
 import Testing
 import Trips
 
-/// The trip stage reads a device a piece at a time and cuts its track at long stays
-/// (`TrackPieceAnalysis`): its results must be those of the whole track analysed at once, bit
-/// for bit, however the fixes come and wherever it cuts.
+/// The trip stage reads a device a piece at a time and cuts its track at long stays and long
+/// gaps (`TrackPieceAnalysis`): its results must be those of the whole track analysed at once,
+/// bit for bit, however the fixes come and wherever it cuts.
 @Suite struct TripPiecesTests {
     /// A simulated city of several days, its phones' IMU windows classified and stored, some
-    /// trips with the GPS off (legs by time); `pipeline run` fills the store.
-    static func store(_ folder: TemporaryFolder) throws -> PipelineStore {
+    /// trips with the GPS off (legs by time); `pipeline run` fills the store. `options` are
+    /// added to `pipeline simulate`'s.
+    static func store(_ folder: TemporaryFolder, options: [String] = []) throws -> PipelineStore {
         let cli = PipelineCLI()
         let simulated = try cli.pipeline(
             [
                 "simulate", "--devices", "4", "--days", "3", "--imu-trips-per-day", "2", "--imu-devices", "3", "--imu-rate", "20",
                 "--phone-off-share", "0.3", "--out", folder.file("traces")
-            ], in: folder.path)
+            ] + options, in: folder.path)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let run = try cli.pipeline(["run", folder.file("traces"), "--out", folder.file("out")], in: folder.path)
         #expect(run.status == 0 || run.status == 2, "\(run.stderr)")
@@ -27,12 +28,26 @@ import Trips
 
     @Test func piecesOfAnySizeCutAtLongStaysGiveTheWholeTracksResults() throws {
         let folder = try TemporaryFolder()
-        let store = try Self.store(folder)
+        try Self.comparePieces(try Self.store(folder), stays: true)
+    }
+
+    /// A logger that records only on the move (GeoLife's did): at rest a fix every 4,000 s,
+    /// so no stay of an hour (fixes more than the staypoints' 900 s apart drop one, leaving
+    /// only the minutes a trip's first and last fixes wait), and every night and every day at
+    /// work a gap to cut at.
+    @Test func aTrackOfTripsAloneIsCutAtItsGapsAndGivesTheWholeTracksResults() throws {
+        let folder = try TemporaryFolder()
+        try Self.comparePieces(try Self.store(folder, options: ["--gps-still-interval", "4000"]), stays: false)
+    }
+
+    /// Each device of `store` analysed whole and in pieces, compared; `stays`: whether its
+    /// tracks have stays of an hour (else they are cut at an hour's gaps alone).
+    static func comparePieces(_ store: PipelineStore, stays: Bool) throws {
         let geofences = try store.geofences()
         let stored = try store.modeSpans()
         let fusion = LegFusion(legModel: nil, imuClasses: [.still, .walk, .bike, .bus, .car, .train])
         let analysis = TripAnalysis()
-        var cuts = 0, legsByTime = 0, legs = 0
+        var cuts = 0, hourCuts = 0, legsByTime = 0, legs = 0
         for name in try store.trackNames() {
             let spans = stored[name] ?? [], imu = spans.filter { $0.source.isIMUModel }
             func modes(_ track: DeviceTrack, _ stays: [Staypoint]) -> ModeTimeline {
@@ -47,11 +62,17 @@ import Trips
                     decisions.finish(&legs)
                 }
             ).compacted()
-            #expect(whole.staypoints.contains { $0.durationSeconds >= 3_600 }, "a night at home to cut at")
+            if stays {
+                #expect(whole.staypoints.contains { $0.durationSeconds >= 3_600 }, "a night at home to cut at")
+            } else {
+                #expect(!whole.staypoints.contains { $0.durationSeconds >= 3_600 }, "no stay of an hour: cut at gaps alone")
+                #expect(track.points.indices.dropFirst().contains { track.secondsBefore($0) >= 3_600 }, "a gap to cut at")
+            }
             legs += whole.triplegs.count
             legsByTime += whole.triplegs.filter(\.byTime).count
             // Pieces of one fix, of a few hours and of the whole track; cut at every stay longer
-            // than the GPS windows' widest context (750 s), at nights and long stays, or never.
+            // than the GPS windows' widest context (750 s) and every gap longer than the
+            // staypoints' (900 s), at nights, long stays and gaps of an hour, or never.
             for (pieceSize, cutSeconds) in [(1, 800.0), (997, 800), (997, 3_600), (997, 1e9), (1_000_000, 800), (1_000_000, 3_600)] {
                 do {
                     var pieces = TrackPieceAnalysis(
@@ -59,8 +80,9 @@ import Trips
                     pieces.cutSeconds = cutSeconds
                     #expect(try store.forEachTrackPiece(named: name, pieceSize: pieceSize) { pieces.add($0) })
                     cuts += pieces.cuts
+                    if cutSeconds == 3_600 { hourCuts += pieces.cuts }
                     let (result, zone) = pieces.finish()
-                    let context = "\(name), pieces of \(pieceSize), cut at stays of \(cutSeconds) s"
+                    let context = "\(name), pieces of \(pieceSize), cut at stays and gaps of \(cutSeconds) s"
                     #expect(result.staypoints == whole.staypoints, "\(context)")
                     #expect(result.dwells == whole.dwells, "\(context)")
                     #expect(result.triplegs == whole.triplegs, "\(context)")
@@ -75,6 +97,6 @@ import Trips
             }
         }
         #expect(legs > 20 && legsByTime > 0, "legs by fixes and by time to compare")
-        #expect(cuts > 20, "the tracks were cut")
+        #expect(cuts > 20 && hourCuts > 10, "the tracks were cut")
     }
 }
