@@ -44,6 +44,12 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
     public var cutSeconds = 3_600.0
     /// How often the track was cut so far.
     public private(set) var cuts = 0
+    /// Where the legs' lines are written as they are made (nil: kept in memory). A run keeps
+    /// every device's results until all are stored, and their lines were most of them.
+    public var lineSpool: TextSpool? {
+        didSet { lineWriter = lineSpool.map(TextSpool.Writer.init) }
+    }
+    private var lineWriter: TextSpool.Writer?
 
     /// The fixes since the last cut (the first is the cut stay's first fix), and the index of
     /// the first in the whole track.
@@ -55,7 +61,7 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
     /// and first fix by its fixes' range (legs by time and reordering come in `finish`).
     private var staypoints: [Staypoint] = []
     private var triplegs: [Tripleg] = []
-    private var lines: [SIMD2<Int>: (line: String, start: GeoPoint)] = [:]
+    private var lines: [SIMD2<Int>: (line: SpooledText, start: GeoPoint)] = [:]
     private var dwells: DwellDetector.Scan
     private var observed = ObservedTime()
     private var zone = DeviceZone.Sampler()
@@ -143,7 +149,15 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
         }
         for var leg in pieceLegs where leg.firstFix < limit {
             let first = track.points[leg.firstFix]
-            let line = track.lineStringGeoJSON(leg.firstFix...leg.lastFix)
+            let line: SpooledText
+            if let spool = lineSpool {
+                // Written point by point (in place: a copy of the writer would copy its block):
+                // a long leg's line is never whole in memory.
+                track.writeLineStringGeoJSON(leg.firstFix...leg.lastFix, to: &lineWriter!)
+                line = .spooled(spool, lineWriter!.end())
+            } else {
+                line = .inMemory(track.lineStringGeoJSON(leg.firstFix...leg.lastFix))
+            }
             leg.firstFix += offset
             leg.lastFix += offset
             leg.previousStaypoint = leg.previousStaypoint.map { $0 + base }

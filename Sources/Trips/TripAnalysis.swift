@@ -22,9 +22,10 @@ public struct DeviceTrips: Sendable {
     public var trips: [Trip]
     /// What the device statistics need from the whole track.
     public var observed: ObservedTime
-    /// After `compacted()`, each leg's line (`DeviceTrack.lineStringGeoJSON`), nil for a leg by
-    /// time; before, nil, and the lines are made from the track.
-    public private(set) var lines: [String?]?
+    /// After `compacted()`, each leg's line (`DeviceTrack.lineStringGeoJSON`), in memory or in
+    /// a spool (`TrackPieceAnalysis.lineSpool`), nil for a leg by time; before, nil, and the
+    /// lines are made from the track.
+    public private(set) var lines: [SpooledText?]?
     /// After `compacted()`, each leg's first fix (nil for a leg by time); before, nil, and the
     /// track gives it.
     private var starts: [GeoPoint?]?
@@ -37,7 +38,7 @@ public struct DeviceTrips: Sendable {
     /// Compacted results made without the track in hand (`TrackPieceAnalysis`).
     init(
         device: String, staypoints: [Staypoint], dwells: [GeofenceDwell], triplegs: [Tripleg], trips: [Trip], observed: ObservedTime,
-        lines: [String?], starts: [GeoPoint?]
+        lines: [SpooledText?], starts: [GeoPoint?]
     ) {
         track = DeviceTrack(device: device, sortedUniquePoints: [])
         (self.staypoints, self.dwells, self.triplegs, self.trips, self.observed) = (staypoints, dwells, triplegs, trips, observed)
@@ -52,27 +53,31 @@ public struct DeviceTrips: Sendable {
     /// longer point into the track (their counts, times, positions and centres are kept).
     public func compacted() -> DeviceTrips {
         var copy = self
-        copy.lines = triplegs.map { leg in leg.byTime ? nil : track.lineStringGeoJSON(leg.firstFix...leg.lastFix) }
+        copy.lines = triplegs.map { leg in leg.byTime ? nil : .inMemory(track.lineStringGeoJSON(leg.firstFix...leg.lastFix)) }
         copy.starts = triplegs.indices.map(start(ofLeg:))
         copy.track = DeviceTrack(device: track.device, sortedUniquePoints: [])
         return copy
     }
 
     /// Leg `index`'s line (not a leg by time's), written to `output`: from the kept text once
-    /// compacted, else from the track point by point.
-    public func writeLine(ofLeg index: Int, to output: inout some TextOutputStream) {
+    /// compacted (a spooled one a block at a time), else from the track point by point.
+    public func writeLine(ofLeg index: Int, to output: inout some TextOutputStream) throws {
         if let lines {
-            output.write(lines[index]!)
+            try lines[index]!.write(to: &output)
         } else {
             track.writeLineStringGeoJSON(triplegs[index].firstFix...triplegs[index].lastFix, to: &output)
         }
     }
 
-    /// Leg `index`'s line as GeoJSON text (an empty line for a leg by time).
-    public func line(ofLeg index: Int) -> String {
-        if triplegs[index].byTime { return DeviceTrack.emptyLineStringGeoJSON }
-        return lines?[index] ?? track.lineStringGeoJSON(triplegs[index].firstFix...triplegs[index].lastFix)
+    /// Leg `index`'s line as GeoJSON text (an empty line for a leg by time), as kept: a
+    /// spooled line stays in its spool until it is read.
+    public func lineText(ofLeg index: Int) -> SpooledText {
+        if triplegs[index].byTime { return .inMemory(DeviceTrack.emptyLineStringGeoJSON) }
+        return lines?[index] ?? .inMemory(track.lineStringGeoJSON(triplegs[index].firstFix...triplegs[index].lastFix))
     }
+
+    /// Leg `index`'s line as GeoJSON text (an empty line for a leg by time).
+    public func line(ofLeg index: Int) throws -> String { try lineText(ofLeg: index).string() }
 
     /// Where leg `index` began: its first fix; nil for a leg by time, which has no fix.
     public func start(ofLeg index: Int) -> GeoPoint? {

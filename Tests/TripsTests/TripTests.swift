@@ -126,7 +126,7 @@ import Testing
         return (before, before.compacted())
     }
 
-    @Test func legsKeepTheirLinesAndTheTrackIsLetGo() {
+    @Test func legsKeepTheirLinesAndTheTrackIsLetGo() throws {
         // Out of order, two sharing a fix, one inside another, a hole, and a leg by time.
         let legs = [Self.leg(30, 35), Self.leg(2, 8), Self.leg(8, 12), Self.leg(4, 6), Self.leg(0, 39, byTime: true), Self.leg(13, 15)]
         let (before, after) = Self.compacted(legs)
@@ -134,20 +134,20 @@ import Testing
         #expect(after.lines?.count == legs.count && before.lines == nil)
         for (index, leg) in legs.enumerated() {
             let expected = leg.byTime ? DeviceTrack.emptyLineStringGeoJSON : before.track.lineStringGeoJSON(leg.firstFix...leg.lastFix)
-            #expect(after.line(ofLeg: index) == expected && before.line(ofLeg: index) == expected, "\(leg.firstFix)...\(leg.lastFix)")
+            #expect(try after.line(ofLeg: index) == expected && before.line(ofLeg: index) == expected, "\(leg.firstFix)...\(leg.lastFix)")
             guard !leg.byTime else { continue }
             var (written, writtenBefore) = ("", "")
-            after.writeLine(ofLeg: index, to: &written)
-            before.writeLine(ofLeg: index, to: &writtenBefore)
+            try after.writeLine(ofLeg: index, to: &written)
+            try before.writeLine(ofLeg: index, to: &writtenBefore)
             #expect(written == expected && writtenBefore == expected)
         }
-        #expect(after.line(ofLeg: 1).hasPrefix(#"{"type":"LineString","coordinates":[[2.000000,48.000200],"#))
+        #expect(try after.line(ofLeg: 1).hasPrefix(#"{"type":"LineString","coordinates":[[2.000000,48.000200],"#))
         #expect(after.lines?[4] == nil, "a leg by time has no line")
     }
 
-    @Test func aTrackThatIsOneLegKeepsItsLineAlone() {
+    @Test func aTrackThatIsOneLegKeepsItsLineAlone() throws {
         let (before, after) = Self.compacted([Self.leg(0, 39)])
-        #expect(after.track.points.isEmpty && after.line(ofLeg: 0) == before.track.lineStringGeoJSON(0...39))
+        #expect(try after.track.points.isEmpty && after.line(ofLeg: 0) == before.track.lineStringGeoJSON(0...39))
         #expect(after.triplegs.map(\.firstFix) == [0] && after.triplegs.map(\.lastFix) == [39])
     }
 }

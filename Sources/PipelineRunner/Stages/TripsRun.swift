@@ -188,6 +188,8 @@ public struct TripsRun {
         // memory for the fixes since its last long stay, not its whole track); a device whose
         // files the store does not give in time order is read whole and sorted, and analysed the same way.
         let pieceFixes = Self.pieceFixes, analysed = analysis, grouping = grouping
+        // The legs' lines wait for the store in a file beside it, not in memory (`TextSpool`).
+        let lineSpool = try TextSpool(directory: URL(fileURLWithPath: storePath).deletingLastPathComponent().path)
         for start in stride(from: 0, to: names.count, by: batchSize) {
             progress.update(done: start, total: names.count, item: names[start])
             let batch = Array(names[start..<min(names.count, start + batchSize)])
@@ -198,12 +200,14 @@ public struct TripsRun {
                 let spans = stored[name] ?? []
                 let imuSpans = spans.filter { $0.source.isIMUModel }
                 func pieces() -> TrackPieceAnalysis<DeviceLegs> {
-                    TrackPieceAnalysis(
+                    var analysis = TrackPieceAnalysis(
                         analysed, device: name, geofences: geofences,
                         modes: { track, staypoints in
                             DeviceModes.timeline(track, stored: spans, staypoints: staypoints, legModel: legModel, legFeatures: legFeatures)
                         },
                         legs: DeviceLegs(fusion, imuSpans: imuSpans, device: name, person: owners[name] ?? name, corrections: corrections))
+                    analysis.lineSpool = lineSpool
+                    return analysis
                 }
                 slots.store(
                     Result {
@@ -239,6 +243,7 @@ public struct TripsRun {
             LargeBlocks.returnFreed() // the batch's pieces and windows, before the next batch's
         }
         progress.update(done: names.count, total: names.count, item: "")
+        try lineSpool.check()
         var result = analysis.result(devices)
         let personDayClock = Date()
         for device in stored.keys where zones[device] == nil { // IMU only

@@ -51,12 +51,12 @@ public struct TripGeoJSON {
     /// Writes a feature, after the separator unless it is the collection's `first`: its
     /// geometry as `geometry` writes it, then its properties.
     static func feature(
-        to file: inout PartialFileWriter, first: Bool, properties: [String: Any], geometry: (inout PartialFileWriter) -> Void
+        to file: inout PartialFileWriter, first: Bool, properties: [String: Any], geometry: (inout PartialFileWriter) throws -> Void
     ) throws {
         let cleaned = properties.compactMapValues { $0 is NSNull ? nil : $0 }
         let json = try JSONSerialization.data(withJSONObject: cleaned, options: [.sortedKeys])
         file.write(first ? #"{"type":"Feature","geometry":"# : ",\n" + #"{"type":"Feature","geometry":"#)
-        geometry(&file)
+        try geometry(&file)
         file.write(#","properties":"# + String(decoding: json, as: UTF8.self) + "}")
     }
 
@@ -97,7 +97,7 @@ public struct TripGeoJSON {
                     if leg.byTime {
                         output.write("null")
                     } else {
-                        device.writeLine(ofLeg: index, to: &output)
+                        try device.writeLine(ofLeg: index, to: &output)
                     }
                 }
                 first = false

@@ -75,7 +75,7 @@ extension PipelineStore {
             ) {
                 [
                     $0.id, $0.device, $0.tripID, $0.startSeconds, $0.endSeconds, $0.durationSeconds, $0.distanceMeters, $0.mode,
-                    $0.modeSource, $0.fixes, $0.previousStaypointID, $0.nextStaypointID, $0.geometryGeoJSON, $0.imuAnswer,
+                    $0.modeSource, $0.fixes, $0.previousStaypointID, $0.nextStaypointID, try $0.geometryGeoJSON.string(), $0.imuAnswer,
                     $0.gpsLegModelAnswer
                 ]
             }
@@ -135,12 +135,12 @@ extension PipelineStore {
     /// Inserts `rows` with one prepared statement.
     private func insert<Row>(
         into table: String, _ columns: [String], _ rows: [Row], db: Database,
-        values: (Row) -> [DatabaseValueConvertible?]
+        values: (Row) throws -> [DatabaseValueConvertible?]
     ) throws {
         let statement = try db.makeStatement(
             sql: """
                 INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
                 """)
-        for row in rows { try statement.execute(arguments: StatementArguments(values(row))) }
+        for row in rows { try statement.execute(arguments: StatementArguments(try values(row))) }
     }
 }

@@ -1,3 +1,5 @@
+import MobilityCore
+
 /// The trip stages' results as the store keeps them: identifiers assigned, every value plain,
 /// one type per table (`locations`, `staypoints`, `dwells`, `trips`, `triplegs`). The stages
 /// map their own types to these (PipelineRunner), so the store needs none of theirs.
@@ -78,15 +80,16 @@ public struct TripResultRows: Sendable {
         public var id: Int, device: String, tripID: Int?, startSeconds: Double, endSeconds: Double, durationSeconds: Double
         public var distanceMeters: Double, mode: String?, modeSource: String?, fixes: Int
         public var previousStaypointID: Int?, nextStaypointID: Int?
-        /// The leg's fixes as a GeoJSON LineString geometry.
-        public var geometryGeoJSON: String
+        /// The leg's fixes as a GeoJSON LineString geometry, read (from its spool) only as its
+        /// row is written.
+        public var geometryGeoJSON: SpooledText
         /// What the IMU windows and the GPS leg model said on their own (`LegEvidence.imuAnswer`,
         /// `gpsLegModelAnswer`), nil where the source did not speak for the leg.
         public var imuAnswer: String?, gpsLegModelAnswer: String?
         public init(
             id: Int, device: String, tripID: Int?, startSeconds: Double, endSeconds: Double, durationSeconds: Double,
             distanceMeters: Double, mode: String?, modeSource: String?, fixes: Int, previousStaypointID: Int?,
-            nextStaypointID: Int?, geometryGeoJSON: String, imuAnswer: String? = nil, gpsLegModelAnswer: String? = nil
+            nextStaypointID: Int?, geometryGeoJSON: SpooledText, imuAnswer: String? = nil, gpsLegModelAnswer: String? = nil
         ) {
             (self.id, self.device, self.tripID, self.startSeconds, self.endSeconds) = (id, device, tripID, startSeconds, endSeconds)
             (self.durationSeconds, self.distanceMeters, self.mode, self.modeSource, self.fixes) = (
