@@ -242,10 +242,14 @@ public struct WindowFeatureExtractor: Sendable {
             2.5 * min(Self.typicalIntervalSeconds(times), Self.sparsestIntervalSeconds))
     }
 
-    /// The median time between consecutive fixes, seconds; 0 for fewer than two.
+    /// The median time between consecutive fixes, seconds; 0 for fewer than two. Counted by
+    /// value (`Quantile.Tally`, the same median to the bit): an array of the intervals and its
+    /// sorted copy were 26 MB at 1.6 M fixes, beside the track.
     static func typicalIntervalSeconds(_ times: some FixTimes) -> Double {
         guard times.count >= 2 else { return 0 }
-        return Quantile.of((1..<times.count).map { times[$0] - times[$0 - 1] }, 0.5)!
+        var intervals = Quantile.Tally()
+        for index in 1..<times.count { intervals.add(times[index] - times[index - 1]) }
+        return intervals.quantile(0.5)!
     }
 
     private func windowStarts(grid: UniformGrid) -> [Timestamp] {
