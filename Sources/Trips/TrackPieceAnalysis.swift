@@ -17,19 +17,21 @@ public protocol DeviceLegDecisions {
 /// last long stay (a night at home: a day's fixes, where the whole track was a year's).
 ///
 /// Where the track may be cut: at the first fix of a stay of `cutSeconds` or more, or at the
-/// first fix after `cutSeconds` or more without one (a logger that records only on the move, as
-/// GeoLife's did, is off between its trips: its track has gaps where a phone's has stays). The
-/// staypoint scan's only state is its anchor, and a stay's first fix is one, as is the first
-/// fix after a gap longer than the scan's `gapSeconds`, so the stays from there on are the whole
-/// track's; such a gap also ends every movement (the legs' `gapSeconds`). Everything else that joins fixes joins them within a movement between
-/// stays, or across less than an hour: a leg's fixes and its evidence, the GPS windows' context
-/// (up to 750 s, `WindowFeatureExtractor.widestContextSeconds`), the smoothing's chains and the
-/// leg decision's runs (60 s), IMU windows near a fix (60 s). So the fixes up to and including the
-/// one that ended the stay give every result before it, and the fixes from its first on give it
-/// and everything after. What needs the whole device waits for the end, from what each piece
-/// leaves: geofence dwells (a state machine fed every fix once, `DwellDetector.Scan`), which
-/// IMU windows a fix is near (`DeviceLegDecisions`), the stays' activities and the trips (from
-/// the stays, dwells and legs alone), the observed time and the zone's samples.
+/// first fix after `cutSeconds` or more without one (a logger that records only on the move,
+/// such as a vehicle tracker that wakes on motion, is off between its trips: its track has
+/// gaps where a phone's has stays). The staypoint scan's only state is its anchor, and a
+/// stay's first fix is one, as is the first fix after a gap longer than the scan's
+/// `gapSeconds`, so the stays from there on are the whole track's; such a gap also ends every
+/// movement (the legs' `gapSeconds`). Everything else that joins fixes joins them within a
+/// movement between stays, or across less than an hour: a leg's fixes and its evidence, the
+/// GPS windows' context (up to 750 s, `WindowFeatureExtractor.widestContextSeconds`), the
+/// smoothing's chains and the leg decision's runs (60 s), IMU windows near a fix (60 s). So the
+/// fixes up to and including the one that ended the stay (or the first after the gap) give
+/// every result before it, and the fixes from its first on give it and everything after. What
+/// needs the whole device waits for the end, from what each piece leaves: geofence dwells (a
+/// state machine fed every fix once, `DwellDetector.Scan`), which IMU windows a fix is near
+/// (`DeviceLegDecisions`), the stays' activities and the trips (from the stays, dwells and legs
+/// alone), the observed time and the zone's samples.
 ///
 /// Without such a stay or gap (a track that never stops) the fixes are held until the end, as
 /// `TripAnalysis.analyse` holds them.
@@ -51,8 +53,8 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
     }
     private var lineWriter: TextSpool.Writer?
 
-    /// The fixes since the last cut (the first is the cut stay's first fix), and the index of
-    /// the first in the whole track.
+    /// The fixes since the last cut (the first is the cut stay's first fix, or the first fix
+    /// after the cut gap), and the index of the first in the whole track.
     private var buffer: [TrackPoint] = []
     private var offset = 0
     /// Where the staypoint scan of `buffer` stopped: its anchor, and the first fix it did not read.

@@ -31,7 +31,7 @@ import Trips
         try Self.comparePieces(try Self.store(folder), stays: true)
     }
 
-    /// A logger that records only on the move (GeoLife's did): at rest a fix every 4,000 s,
+    /// A logger that records (nearly) only on the move: at rest a fix every 4,000 s,
     /// so no stay of an hour (fixes more than the staypoints' 900 s apart drop one, leaving
     /// only the minutes a trip's first and last fixes wait), and every night and every day at
     /// work a gap to cut at.
