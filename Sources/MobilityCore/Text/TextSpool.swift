@@ -162,8 +162,8 @@ public final class TextSpool: @unchecked Sendable {
             let result = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
             if result < 0, errno == EINTR { continue }
             guard result > 0 else {
-                throw PipelineError(
-                    .cannotWrite, "cannot read the legs' lines' temporary file in \(directory): \(String(cString: strerror(errno)))")
+                let reason = result == 0 ? "it ended early" : String(cString: strerror(errno))
+                throw PipelineError(.cannotWrite, "cannot read the legs' lines' temporary file in \(directory): \(reason)")
             }
             done += result
         }

@@ -57,7 +57,7 @@ extension TripResultRows {
                     distanceMeters: leg.distanceMeters, mode: leg.mode?.rawValue, modeSource: leg.modeSource?.rawValue, fixes: leg.fixCount,
                     previousStaypointID: leg.previousStaypoint.map { ids.staypoint(d, $0) },
                     nextStaypointID: leg.nextStaypoint.map { ids.staypoint(d, $0) },
-                    geometryGeoJSON: device.lineText(ofLeg: index), // the compacted results' kept text, not a copy
+                    geometryGeoJSON: device.lineText(ofLeg: index), // as kept (spooled: read as its row is written)
                     imuAnswer: leg.evidence?.imuAnswer?.rawValue, gpsLegModelAnswer: leg.evidence?.gpsLegModelAnswer?.rawValue)
             }
         }

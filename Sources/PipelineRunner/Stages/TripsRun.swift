@@ -185,7 +185,7 @@ public struct TripsRun {
         let dataset = configuredCalendar?.calendar ?? CalendarKeys()
         var zones: [String: LocalCalendars.Zone] = [:]
         // One device per core, each read from the store a piece at a time (`TrackPieceAnalysis`:
-        // memory for the fixes since its last long stay, not its whole track); a device whose
+        // memory for the fixes since its last long stay or gap, not its whole track); a device whose
         // files the store does not give in time order is read whole and sorted, and analysed the same way.
         let pieceFixes = Self.pieceFixes, analysed = analysis, grouping = grouping
         // The legs' lines wait for the store in a file beside it, not in memory (`TextSpool`).
