@@ -101,4 +101,18 @@ import Testing
         #expect(smoothed.enumerated().allSatisfy { Int($1) == ($0 / 1_440) % k })
         #expect(mostHeld < 1_000, "\(mostHeld) windows held at once")
     }
+
+    @Test func runsAreScannedInTheirRangeAndAnEmptyRangeHasNone() {
+        let values: [UInt8] = [2, 2, 0, 0, 0, 1, 2, 2]
+        #expect(ModeSmoother.runs(of: values, in: 0..<8) == [0..<2, 2..<5, 5..<6, 6..<8])
+        #expect(ModeSmoother.runs(of: values, in: 3..<7) == [3..<5, 5..<6, 6..<7])
+        #expect(ModeSmoother.runs(of: values, in: 4..<4).isEmpty)
+        // Still (0) kept over its run of 3 windows of 60 s, and nothing done over an empty range.
+        let smoother = ModeSmoother()
+        var path: [UInt8] = [2, 2, 1, 1, 1, 1, 2, 2]
+        smoother.keepStops(&path, raw: values, 4..<4, still: 0) { _ in .infinity }
+        #expect(path == [2, 2, 1, 1, 1, 1, 2, 2])
+        smoother.keepStops(&path, raw: values, 0..<8, still: 0) { Double($0.count) * 60 }
+        #expect(path == [2, 2, 0, 0, 0, 1, 2, 2])
+    }
 }

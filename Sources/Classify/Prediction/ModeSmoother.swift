@@ -81,13 +81,22 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
     /// Sets `path` to `still` over every run of `raw` in `range` that is `still` and lasts
     /// `minimumStopSeconds` or more (`seconds`: a run's); shared by `smooth` and `Stream`.
     func keepStops(_ path: inout [UInt8], raw: [UInt8], _ range: Range<Int>, still: UInt8, seconds: (Range<Int>) -> Double) {
+        for run in Self.runs(of: raw, in: range) where raw[run.lowerBound] == still && seconds(run) >= minimumStopSeconds {
+            for position in run { path[position] = still }
+        }
+    }
+
+    /// The runs of equal values of `values` in `range`, in order (none in an empty range):
+    /// what `keepStops` and `mergeShortRuns` scan.
+    static func runs(of values: [UInt8], in range: Range<Int>) -> [Range<Int>] {
+        guard !range.isEmpty else { return [] }
+        var runs: [Range<Int>] = []
         var start = range.lowerBound
-        for index in (range.lowerBound + 1)...range.upperBound where index == range.upperBound || raw[index] != raw[start] {
-            if raw[start] == still, seconds(start..<index) >= minimumStopSeconds {
-                for position in start..<index { path[position] = still }
-            }
+        for index in (range.lowerBound + 1)...range.upperBound where index == range.upperBound || values[index] != values[start] {
+            runs.append(start..<index)
             start = index
         }
+        return runs
     }
 
     /// The class with the highest probability (the first on a tie).
@@ -188,12 +197,7 @@ public struct ModeSmoother: Codable, Hashable, Sendable {
             while !region.isEmpty, let left, path[region.lowerBound] == left { region = (region.lowerBound + 1)..<region.upperBound }
             while !region.isEmpty, let right, path[region.upperBound - 1] == right { region = region.lowerBound..<(region.upperBound - 1) }
             guard !region.isEmpty else { return }
-            var runs: [Range<Int>] = []
-            var runStart = region.lowerBound
-            for index in (region.lowerBound + 1)...region.upperBound where index == region.upperBound || path[index] != path[runStart] {
-                runs.append(runStart..<index)
-                runStart = index
-            }
+            let runs = Self.runs(of: path, in: region)
             guard
                 let shortest = runs.indices.filter({ seconds(runs[$0]) < minimumSegmentSeconds })
                     .min(by: { seconds(runs[$0]) < seconds(runs[$1]) })
