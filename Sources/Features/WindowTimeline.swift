@@ -58,6 +58,11 @@ public struct TraceWindows: WindowTimeline, Sendable {
         }
     }
 
+    /// Every window's end, when they are held (not every window lasts the given length); nil otherwise.
+    public var heldEnds: [Timestamp]? { holdsEnds ? ends : nil }
+    /// How long the windows usually last, seconds (0 when none was given: every end is held).
+    public var usualLengthSeconds: Double { lengthSeconds }
+
     public func trace(at index: Int) -> String { trace }
     public func device(at index: Int) -> String { device }
     public func start(at index: Int) -> Timestamp { starts[index] }

@@ -17,6 +17,8 @@ public enum DeviceModes {
         // The moving fixes are read from the track as the GPS features need them (`TrackFixes`),
         // never copied whole: a device's track is the largest thing the trip stage holds.
         let fixes = TrackFixes(track.points, where: moving)
-        return ModeTimeline(layers: [stored, GPSModeSpans.spans(fixes, device: track.device, legModel: legModel, legFeatures: legFeatures)])
+        return ModeTimeline([
+            .spans(stored), .windows(GPSModeSpans.spans(fixes, device: track.device, legModel: legModel, legFeatures: legFeatures))
+        ])
     }
 }

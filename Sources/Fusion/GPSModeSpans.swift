@@ -9,15 +9,15 @@ import Trips
 /// The trip stage uses them wherever no classified IMU window (from `pipeline classify
 /// --store`) covers a fix.
 public enum GPSModeSpans {
-    /// Windows whose features are held at once: about 8 MB of rows.
-    static let piece = 8_192
+    /// Windows whose features are held at once: about 2 MB of rows.
+    static let piece = 2_048
 
-    /// The spans of a device's fixes (its track's points outside its stays, `TrackFixes`, in
-    /// time order).
+    /// The modes of the windows over a device's fixes (its track's points outside its stays,
+    /// `TrackFixes`, in time order), held compactly as a timeline's layer (`ModeWindows`).
     public static func spans(
         _ fixes: TrackFixes, device: String, window: WindowParameters = WindowParameters(), legModel: GPSLegModel? = nil,
         legFeatures: LegFeatures = LegFeatures()
-    ) -> [ModeSpan] {
+    ) -> ModeWindows {
         // The windows' features in pieces, each scored, smoothed as they come and let go: only
         // the windows and a byte or two each are kept for the whole track (their probabilities,
         // 20 MB for a device's 640,000 windows, only until their classes are settled).
@@ -35,18 +35,16 @@ public enum GPSModeSpans {
             windows.append(contentsOf: table.windows)
             stream.add(table, scored: predictor.scores(table))
         }
-        guard windows.count > 0 else { return [] }
+        guard windows.count > 0 else { return .empty }
         var prediction = stream.finish(windows)
         if let legModel {
             GPSLegDecision.apply(
                 legModel, windows: windows, range: 0..<windows.count, fixes: fixes, prediction: &prediction,
                 features: legFeatures)
         }
-        return (0..<windows.count).map { index in
-            ModeSpan(
-                startSeconds: windows.start(at: index).secondsSince1970, endSeconds: windows.end(at: index).secondsSince1970,
-                mode: prediction.modes[index],
-                source: prediction.sources[index] == .rules ? GPSLegDecision.rulesSource : prediction.sources[index])
-        }
+        // The windows' starts and modes as they are (the spans were 24 bytes a window).
+        return ModeWindows(
+            starts: windows.starts, ends: windows.heldEnds, lengthSeconds: windows.usualLengthSeconds, modes: prediction.modes,
+            sources: prediction.sources.map { $0 == .rules ? GPSLegDecision.rulesSource : $0 })
     }
 }

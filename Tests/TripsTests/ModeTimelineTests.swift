@@ -24,4 +24,37 @@ import Trips
         #expect(timeline.span(at: 45)?.mode == .bus)
         #expect(timeline.span(at: 101) == nil && ModeTimeline.empty.span(at: 1) == nil)
     }
+
+    /// Windows held as `ModeWindows` (starts, one length, a mode and decider each) answer every
+    /// instant as the same windows held as spans: of one length, with some ends of their own, and
+    /// given out of order (then held as sorted spans).
+    @Test func windowsHeldCompactlyAnswerAsTheirSpans() {
+        var g = SeededGenerator(seed: 55)
+        let modes: [Mode] = [.walk, .bike, .car, .bus, .train]
+        let deciders: [Decider] = [.gpsRules, .gpsLegModel, .rules]
+        for variant in 0..<3 {
+            var starts: [Timestamp] = [], time = 1_700_000_000.0
+            for _ in 0..<2_000 {
+                time += Double.random(in: 0..<1, using: &g) < 0.01 ? Double.random(in: 30...400, using: &g) : 2.5
+                starts.append(Timestamp(secondsSince1970: time))
+            }
+            if variant == 2 { starts.swapAt(10, 11) } // out of order
+            let ends = variant == 1 ? starts.map { $0.adding(seconds: Double.random(in: 1...9, using: &g)) } : nil
+            let windows = ModeWindows(
+                starts: starts, ends: ends, lengthSeconds: 5, modes: starts.map { _ in modes.randomElement(using: &g)! },
+                sources: starts.map { _ in deciders.randomElement(using: &g)! })
+            let spans = Array(windows)
+            #expect(spans.count == 2_000 && spans[3].startSeconds == starts[3].secondsSince1970)
+            #expect(spans[3].endSeconds == (ends?[3] ?? starts[3].adding(seconds: 5)).secondsSince1970)
+            let stored = [Self.span(time - 100, time - 50, .boat)]
+            let compact = ModeTimeline([.spans(stored), .windows(windows)])
+            let whole = ModeTimeline(layers: [stored, spans])
+            var lookups = 0
+            for instant in stride(from: starts[0].secondsSince1970 - 10, through: time + 20, by: 0.37) {
+                #expect(compact.span(at: instant) == whole.span(at: instant))
+                lookups += 1
+            }
+            #expect(lookups > 10_000)
+        }
+    }
 }
