@@ -40,12 +40,18 @@ import Trips
             }
             if variant == 2 { starts.swapAt(10, 11) } // out of order
             let ends = variant == 1 ? starts.map { $0.adding(seconds: Double.random(in: 1...9, using: &g)) } : nil
-            let windows = ModeWindows(
-                starts: starts, ends: ends, lengthSeconds: 5, modes: starts.map { _ in modes.randomElement(using: &g)! },
-                sources: starts.map { _ in deciders.randomElement(using: &g)! })
-            let spans = Array(windows)
-            #expect(spans.count == 2_000 && spans[3].startSeconds == starts[3].secondsSince1970)
-            #expect(spans[3].endSeconds == (ends?[3] ?? starts[3].adding(seconds: 5)).secondsSince1970)
+            let (windowModes, windowSources) = (
+                starts.map { _ in modes.randomElement(using: &g)! }, starts.map { _ in deciders.randomElement(using: &g)! }
+            )
+            let windows = ModeWindows(starts: starts, ends: ends, lengthSeconds: 5, modes: windowModes, sources: windowSources)
+            // The same windows as spans, made here, not read from `windows`.
+            let spans = starts.indices.map { index in
+                ModeSpan(
+                    startSeconds: starts[index].secondsSince1970,
+                    endSeconds: ends?[index].secondsSince1970 ?? starts[index].secondsSince1970 + 5, mode: windowModes[index],
+                    source: windowSources[index])
+            }
+            #expect(Array(windows) == spans)
             let stored = [Self.span(time - 100, time - 50, .boat)]
             let compact = ModeTimeline([.spans(stored), .windows(windows)])
             let whole = ModeTimeline(layers: [stored, spans])
