@@ -29,7 +29,8 @@ public struct TraceWindows: WindowTimeline, Sendable {
     /// Every window's end, once one is not its start plus `lengthSeconds` (or none is given).
     private var ends: [Timestamp] = []
     private var holdsEnds: Bool
-    private let lengthSeconds: Double
+    /// How long the windows usually last, seconds (0 when none was given: every end is held).
+    public let lengthSeconds: Double
 
     /// `lengthSeconds`: how long the windows usually last; a window that does not is kept
     /// exactly too (then every end is held).
@@ -60,8 +61,6 @@ public struct TraceWindows: WindowTimeline, Sendable {
 
     /// Every window's end, when they are held (not every window lasts the given length); nil otherwise.
     public var heldEnds: [Timestamp]? { holdsEnds ? ends : nil }
-    /// How long the windows usually last, seconds (0 when none was given: every end is held).
-    public var usualLengthSeconds: Double { lengthSeconds }
 
     public func trace(at index: Int) -> String { trace }
     public func device(at index: Int) -> String { device }

@@ -44,7 +44,7 @@ public enum GPSModeSpans {
         }
         // The windows' starts and modes as they are (the spans were 24 bytes a window).
         return ModeWindows(
-            starts: windows.starts, ends: windows.heldEnds, lengthSeconds: windows.usualLengthSeconds, modes: prediction.modes,
+            starts: windows.starts, ends: windows.heldEnds, lengthSeconds: windows.lengthSeconds, modes: prediction.modes,
             sources: prediction.sources.map { $0 == .rules ? GPSLegDecision.rulesSource : $0 })
     }
 }
