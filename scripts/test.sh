@@ -15,23 +15,36 @@ swift format lint --strict -r --parallel Sources Tests Benchmarks Package.swift
 # for the debug build; the golden record and the report's sections are the same on both). The
 # tests' own code is not optimised (Package.swift says why).
 configuration="${TEST_CONFIGURATION:-release}"
+# What runs in the background below is stopped when the script stops early (a failed build or test).
+background=()
+# Each is started in a session of its own (setsid) so that its whole process group is stopped.
+trap 'for pid in "${background[@]}"; do kill -TERM -- "-$pid" 2>/dev/null; done; true' EXIT
+# The peer and Spark checks' environments (two venvs with pinned packages, Java, the driver's
+# class archive: about 2 of CI's minutes on a fresh clone) are set up while the Swift code builds.
+if [ "$#" -eq 0 ]; then
+    setup_log=$(mktemp)
+    setsid bash -c 'scripts/peers/peer_setup.sh && scripts/build/spark_setup.sh' > "$setup_log" 2>&1 &
+    setup=$!
+    background+=("$setup")
+fi
 swift build -c "$configuration" -Xswiftc -enable-testing --build-tests --explicit-target-dependency-import-check error
 # The static release binary that the install, peer and Spark checks below run (what users
 # install) is built while the tests run: each leaves a core idle part of the time, the build
 # waiting on its chain of modules, the tests on the pipeline processes they start.
-static_build=""
 if [ "$#" -eq 0 ]; then
     static_log=$(mktemp)
-    scripts/build/static_build.sh > /dev/null 2> "$static_log" &
+    setsid scripts/build/static_build.sh > /dev/null 2> "$static_log" &
     static_build=$!
-    # A failed test stops the build too (its `swift build`, then the script around it).
-    trap '[ -z "$static_build" ] || { pkill -TERM -P "$static_build"; kill "$static_build"; } 2>/dev/null || true; rm -f "$static_log"' EXIT
+    background+=("$static_build")
 fi
 swift test -c "$configuration" -Xswiftc -enable-testing --skip-build --disable-xctest "$@"
-if [ -n "$static_build" ]; then
+[ "$#" -gt 0 ] || {
     wait "$static_build" || { cat "$static_log" >&2; echo "test.sh: the static release build failed" >&2; exit 1; }
-    static_build=""
-fi
+    wait "$setup" || { cat "$setup_log" >&2; echo "test.sh: setting up the peer or Spark checks failed" >&2; exit 1; }
+    cat "$setup_log" >&2
+    background=()
+    rm -f "$static_log" "$setup_log"
+}
 # The installed binary on a machine without the toolchain (the static build above, which the
 # Spark bundle below reuses).
 [ "$#" -gt 0 ] || scripts/dev/install_test.sh
