@@ -11,14 +11,15 @@ python3 scripts/dev/check_architecture.py
 # Benchmarks Package.swift` fixes what this reports.
 swift format lint --strict -r --parallel Sources Tests Benchmarks Package.swift
 # The tests run on a release build, with -enable-testing for their @testable imports: on 2 cores
-# they took 183 s instead of 906 s on the debug build, for a longer build (TEST_CONFIGURATION=debug
+# they took 259 s instead of 906 s on the debug build, for a longer build (TEST_CONFIGURATION=debug
 # for the debug build; the golden record and the report's sections are the same on both). The
 # tests' own code is not optimised (Package.swift says why).
 configuration="${TEST_CONFIGURATION:-release}"
-# What runs in the background below is stopped when the script stops early (a failed build or test).
+# What runs in the background below is stopped when the script stops early (a failed build or
+# test), each in a session of its own (setsid) so that its whole process group is; its log goes.
 background=()
-# Each is started in a session of its own (setsid) so that its whole process group is stopped.
-trap 'for pid in "${background[@]}"; do kill -TERM -- "-$pid" 2>/dev/null; done; true' EXIT
+setup_log="" static_log=""
+trap 'for pid in "${background[@]}"; do kill -TERM -- "-$pid" 2>/dev/null; done; rm -f $setup_log $static_log' EXIT
 # The peer and Spark checks' environments (two venvs with pinned packages, Java, the driver's
 # class archive: about 2 of CI's minutes on a fresh clone) are set up while the Swift code builds.
 if [ "$#" -eq 0 ]; then
@@ -43,7 +44,6 @@ swift test -c "$configuration" -Xswiftc -enable-testing --skip-build --disable-x
     wait "$setup" || { cat "$setup_log" >&2; echo "test.sh: setting up the peer or Spark checks failed" >&2; exit 1; }
     cat "$setup_log" >&2
     background=()
-    rm -f "$static_log" "$setup_log"
 }
 # The installed binary on a machine without the toolchain (the static build above, which the
 # Spark bundle below reuses).
