@@ -27,7 +27,7 @@ public struct DeviceLegs: DeviceLegDecisions {
 
     public mutating func decide(_ piece: DeviceTrack, legs: inout [Tripleg]) {
         fusion.decideFixLegs(piece, legs: &legs, spans: placement.spans)
-        placement.mark(near: piece.points[...])
+        placement.mark(near: piece.points)
     }
 
     public mutating func finish(_ legs: inout [Tripleg]) {

@@ -6,7 +6,7 @@ extension Tripleg {
     /// leg and apart, becoming a leg of its own with its mode and decider; the stretches between
     /// them keep the leg's mode and decider. A piece starts where the one before ends (legs of
     /// one movement share their boundary fix), so distances and durations add up.
-    func cut(at stretches: [(first: Int, last: Int, mode: Mode?, source: Decider?, note: String?)], points: [TrackPoint]) -> [Tripleg] {
+    func cut(at stretches: [(first: Int, last: Int, mode: Mode?, source: Decider?, note: String?)], points: TrackPoints) -> [Tripleg] {
         guard !stretches.isEmpty else { return [self] }
         func piece(_ first: Int, _ last: Int, mode: Mode?, source: Decider?, note: String? = nil) -> Tripleg {
             var part = self

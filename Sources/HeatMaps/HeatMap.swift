@@ -43,7 +43,7 @@ public struct HeatMap: Sendable {
     ///   by person); otherwise a person is counted once per run of their devices.
     public mutating func add(_ track: DeviceTrack, modes: FixModes, person: String? = nil, maxDwellStepSeconds: Double = 900) {
         var adding = Adding(person: person ?? track.device, maxDwellStepSeconds: maxDwellStepSeconds)
-        add(track.points, modes: modes, to: &adding)
+        add(track.points.array, modes: modes, to: &adding)
         finish(&adding)
     }
 
@@ -151,7 +151,7 @@ public struct FixModes: Sendable {
     private var atRest: [Bool]
 
     public init(track: DeviceTrack, staypoints: [(start: Double, end: Double)], legs: [(start: Double, end: Double, mode: Mode?)]) {
-        self.init(points: track.points, staypoints: staypoints, legs: legs)
+        self.init(points: track.points.array, staypoints: staypoints, legs: legs)
     }
 
     /// The same for `points` in time order: a track's, or a piece of one (each fix's state

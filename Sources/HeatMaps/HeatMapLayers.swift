@@ -20,7 +20,7 @@ public struct HeatMapLayers: Sendable {
         _ track: DeviceTrack, intervals: Intervals, person: String, calendar: CalendarKeys? = nil
     ) {
         var device = begin(intervals: intervals, device: track.device, person: person, calendar: calendar)
-        add(track.points, to: &device)
+        add(track.points.array, to: &device)
         _ = finish(&device)
     }
 

@@ -26,13 +26,13 @@ public struct DwellDetector: Sendable {
 
     public func detect(_ track: DeviceTrack, geofences: [Geofence]) -> [GeofenceDwell] {
         var scan = Scan(self, device: track.device, geofences: geofences)
-        scan.feed(track.points[...])
+        scan.feed(track.points.array[...])
         return scan.finish()
     }
 
     public func detect(_ track: DeviceTrack, geofence: Geofence) -> [GeofenceDwell] {
         var scan = Scan(self, device: track.device, geofences: [geofence])
-        scan.feed(track.points[...])
+        scan.feed(track.points.array[...])
         return scan.finish()
     }
 

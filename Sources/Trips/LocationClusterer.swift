@@ -61,7 +61,7 @@ public struct LocationClusterer: Sendable {
         }
         return members.enumerated().map { number, indices in
             let centre = StaypointDetector.centroid(
-                ArraySlice(
+                TrackPoints(
                     indices.map {
                         TrackPoint(
                             timeSeconds: 0, latitudeDegrees: staypoints[$0].latitudeDegrees,

@@ -96,7 +96,7 @@ public struct StaypointDetector: Sendable {
 
     /// Mean latitude and longitude of the fixes, longitudes taken relative to the first so a
     /// stay on the antimeridian is not averaged to the other side of the Earth.
-    static func centroid(_ points: ArraySlice<TrackPoint>) -> GeoPoint {
+    static func centroid(_ points: TrackPoints) -> GeoPoint {
         guard let first = points.first else { return GeoPoint(longitudeDegrees: .nan, latitudeDegrees: .nan) }
         var latitudeSum = 0.0, longitudeOffsetSum = 0.0
         for point in points {

@@ -46,16 +46,29 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
     public var cutSeconds = 3_600.0
     /// How often the track was cut so far.
     public private(set) var cuts = 0
+    /// Whether the fixes held since the last cut are in `fixFolder`'s file.
+    public var fixesInFile: Bool { buffer.isInFile }
     /// Where the legs' lines are written as they are made (nil: kept in memory). A run keeps
     /// every device's results until all are stored, and their lines were most of them.
     public var lineSpool: TextSpool? {
         didSet { lineWriter = lineSpool.map(TextSpool.Writer.init) }
     }
     private var lineWriter: TextSpool.Writer?
+    /// Where the fixes held are written once there are more than `memoryFixes` (beside the
+    /// store); nil: they are all held in memory. A track that never stops is held whole.
+    public var fixFolder: String? {
+        get { buffer.directory }
+        set { buffer.directory = newValue }
+    }
+    /// Fixes held in memory before the rest go to `fixFolder`'s file: 262,144 (8 MiB).
+    public var memoryFixes: Int {
+        get { buffer.memoryFixes }
+        set { buffer.memoryFixes = newValue }
+    }
 
     /// The fixes since the last cut (the first is the cut stay's first fix, or the first fix
     /// after the cut gap), and the index of the first in the whole track.
-    private var buffer: [TrackPoint] = []
+    private var buffer = HeldFixes()
     private var offset = 0
     /// Where the staypoint scan of `buffer` stopped: its anchor, and the first fix it did not read.
     private var anchor = 0, next = 0
@@ -76,36 +89,43 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
         dwells = DwellDetector.Scan(DwellDetector(parameters: analysis.parameters.dwells), device: device, geofences: geofences)
     }
 
-    /// The next fixes: in time order, each later than every fix before (as `DeviceTrack` sorts and de-duplicates them).
-    public mutating func add(_ piece: [TrackPoint]) {
+    /// The next fixes: in time order, each later than every fix before (as `DeviceTrack` sorts
+    /// and de-duplicates them). Throws when the fixes held cannot be written to `fixFolder`.
+    public mutating func add(_ piece: [TrackPoint]) throws {
         dwells.feed(piece[...])
         observed.add(piece[...])
         zone.add(piece[...])
-        let known = buffer.count
-        buffer += piece
+        let gap = lastLongGap(in: piece).map { $0 + buffer.count }
+        try buffer.append(piece)
+        let held = buffer.points
         let stays: [Staypoint]
         (stays, anchor, next) = analysis.staypointDetector.closedStays(
-            DeviceTrack(device: device, sortedUniquePoints: buffer), from: anchor, next: next)
+            DeviceTrack(device: device, sortedUniquePoints: held), from: anchor, next: next)
         let stay = stays.last { $0.firstFix > 0 && $0.durationSeconds >= cutSeconds }
-        if let gap = lastLongGap(after: known), gap >= stay?.firstFix ?? 0 {
+        if let gap, gap >= stay?.firstFix ?? 0 {
             // The fixes up to the first after the gap, which drops a stay in progress before it
             // as on the whole track; the gap ended every stay and leg that began before it.
-            analyse(Array(buffer[...gap]), before: gap)
+            analyse(held[...gap], before: gap)
             cut(at: gap)
         } else if let stay {
             // The fixes up to the one that ended the stay (one past its end: a ride's gap ends it
             // a fix later); what comes after the stay in them is made again from the next piece.
-            analyse(Array(buffer[..<min(buffer.count, stay.endFix + 2)]), before: stay.firstFix)
+            analyse(held[..<min(held.count, stay.endFix + 2)], before: stay.firstFix)
             cut(at: stay.firstFix)
         }
     }
 
-    /// The last fix from `known` on (the first new one) that comes after a gap where the track
-    /// may be cut (see `cutSeconds`); nil without one.
-    private func lastLongGap(after known: Int) -> Int? {
+    /// The last fix of `piece` that comes after a gap where the track may be cut (see
+    /// `cutSeconds`), from the last fix held before it; nil without one.
+    private func lastLongGap(in piece: [TrackPoint]) -> Int? {
         let parameters = analysis.parameters
         let longest = max(cutSeconds, parameters.staypoints.gapSeconds.nextUp, parameters.trips.gapSeconds.nextUp)
-        return (max(1, known)..<buffer.count).last { buffer[$0].timeSeconds - buffer[$0 - 1].timeSeconds >= longest }
+        let held = buffer.points
+        let before = held.last?.timeSeconds
+        return piece.indices.last { index in
+            guard let previous = index > 0 ? piece[index - 1].timeSeconds : before else { return false }
+            return piece[index].timeSeconds - previous >= longest
+        }
     }
 
     /// Lets the buffer's fixes before `first` go (their results are kept).
@@ -121,8 +141,8 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
     /// The device's results: those of every piece, with its dwells, trips, observed time, and
     /// its zone along the fixes (`DeviceZone.Sampler.zone`).
     public mutating func finish() -> (trips: DeviceTrips, zone: LocalCalendars.Zone?) {
-        if !buffer.isEmpty { analyse(buffer, before: nil) }
-        buffer = []
+        if buffer.count > 0 { analyse(buffer.points, before: nil) }
+        buffer = HeldFixes()
         legs.finish(&triplegs)
         let dwells = self.dwells.finish()
         let builder = TripBuilder(parameters: analysis.parameters.trips)
@@ -137,7 +157,7 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
 
     /// `TripAnalysis.analyse`'s stages over `points` (from the buffer's first fix), keeping the
     /// stays and legs that begin before fix `before` (nil: all of them).
-    private mutating func analyse(_ points: [TrackPoint], before: Int?) {
+    private mutating func analyse(_ points: TrackPoints, before: Int?) {
         let track = DeviceTrack(device: device, sortedUniquePoints: points)
         let stays = analysis.staypointDetector.detect(track)
         var pieceLegs = TriplegBuilder(parameters: analysis.parameters.trips).build(track, staypoints: stays, modes: modes(track, stays))

@@ -65,7 +65,8 @@ public struct TriplegBuilder: Sendable {
     func split(_ track: DeviceTrack, _ movement: Movement, modes: ModeTimeline) -> [Tripleg] {
         let points = track.points
         var runs = Self.runs(movement.first...movement.last) { modes.span(at: points[$0].timeSeconds) }
-        mergeShortRuns(&runs, points: points, last: movement.last)
+        for index in runs.indices { runs[index].firstSeconds = points[runs[index].first].timeSeconds }
+        mergeShortRuns(&runs, lastSeconds: points[movement.last].timeSeconds)
         return runs.enumerated().map { number, run in
             let last = number + 1 < runs.count ? runs[number + 1].first : movement.last
             var distance = 0.0
@@ -82,6 +83,8 @@ public struct TriplegBuilder: Sendable {
     struct Run {
         var first: Int
         var span: ModeSpan?
+        /// Its first fix's time (the merging reads it often; the fixes may be in a file).
+        var firstSeconds = Double.nan
     }
 
     /// The runs of one mode over the fixes `indices`, each with the span at its first fix, from
@@ -103,10 +106,9 @@ public struct TriplegBuilder: Sendable {
         return runs
     }
 
-    private func mergeShortRuns(_ runs: inout [Run], points: [TrackPoint], last: Int) {
+    private func mergeShortRuns(_ runs: inout [Run], lastSeconds: Double) {
         func duration(_ index: Int) -> Double {
-            let end = index + 1 < runs.count ? runs[index + 1].first : last
-            return points[end].timeSeconds - points[runs[index].first].timeSeconds
+            (index + 1 < runs.count ? runs[index + 1].firstSeconds : lastSeconds) - runs[index].firstSeconds
         }
         while runs.count > 1 {
             // A run of zero duration (a lone last fix) is short whatever the minimum.
@@ -117,6 +119,7 @@ public struct TriplegBuilder: Sendable {
                 runs.remove(at: victim)
             } else {
                 runs[after].first = runs[victim].first
+                runs[after].firstSeconds = runs[victim].firstSeconds
                 runs.remove(at: victim)
             }
             // Neighbours that now share a mode become one run.

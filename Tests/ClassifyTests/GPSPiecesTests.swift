@@ -74,7 +74,7 @@ import Testing
                 timeSeconds: $0.time!.secondsSince1970, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees,
                 accuracyMeters: $0.accuracyMeters!)
         }
-        let fixes = TrackFixes(points)
+        let fixes = TrackFixes(TrackPoints(points))
         #expect(fixes.count == recording.fixes.count && fixes.elementsEqual(recording.fixes))
         var pieces: [FeatureTable] = []
         extractor.forEachGPSPiece(fixes, trace: "t", device: "d", maxWindows: 53) { pieces.append($0) }
@@ -86,7 +86,7 @@ import Testing
         #expect(extractor.gpsWindowBound(times: fixes.times) == extractor.gpsWindowBound(recording.fixes))
 
         // Some of the points (every third), as the trip stage reads a track's fixes outside its stays.
-        let chosen = TrackFixes(points, indices: Array(stride(from: 0, to: points.count, by: 3)))
+        let chosen = TrackFixes(TrackPoints(points), indices: Array(stride(from: 0, to: points.count, by: 3)))
         let everyThird = stride(from: 0, to: points.count, by: 3).map { recording.fixes[$0] }
         #expect(chosen.elementsEqual(everyThird))
         let features = LegFeatures()

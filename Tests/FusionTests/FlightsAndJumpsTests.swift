@@ -51,7 +51,7 @@ import Trips
     @Test func aJumpNoModeReachesIsALegWithoutAMode() {
         // A car at 15 m/s, then 35 km in 62 s (565 m/s), then the car again.
         var track = Self.track([(600, 15, 5)])
-        var points = track.points
+        var points = track.points.array
         let jumped = TrackPoint(
             timeSeconds: points.last!.timeSeconds + 62, latitudeDegrees: 0,
             longitudeDegrees: points.last!.longitudeDegrees + 35_000 / Self.metresPerDegree)

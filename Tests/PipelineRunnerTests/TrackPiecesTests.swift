@@ -30,7 +30,7 @@ import Testing
         let store = try PipelineStore(path: storePath)
         #expect(try store.trackNames() == ["inorder", "outoforder"])
 
-        let sorted = DeviceTrack(device: "inorder", points: try store.trackPoints(named: "inorder")).points
+        let sorted = DeviceTrack(device: "inorder", points: try store.trackPoints(named: "inorder")).points.array
         #expect(sorted.count == 1_200)
         for pieceSize in [1, 333, 1_200, 5_000] {
             var pieces: [[TrackPoint]] = []

@@ -74,19 +74,26 @@ import Trips
             legsByTime += whole.triplegs.filter(\.byTime).count
             // Pieces of one fix, of a few hours and of the whole track; cut at every stay longer
             // than the GPS windows' widest context (750 s) and every gap longer than the
-            // staypoints' (900 s), at nights, long stays and gaps of an hour, or never.
-            for (pieceSize, cutSeconds) in [(1, 800.0), (997, 800), (997, 3_600), (997, 1e9), (1_000_000, 800), (1_000_000, 3_600)] {
+            // staypoints' (900 s), at nights, long stays and gaps of an hour, or never. The
+            // fixes held in memory, or past 2,000 of them in a file, as `pipeline run` holds
+            // them past 262,144 (a track never cut is then read from the file whole).
+            for (pieceSize, cutSeconds, inFile) in [
+                (1, 800.0, false), (997, 800, false), (997, 3_600, false), (997, 1e9, false), (1_000_000, 800, false),
+                (1_000_000, 3_600, false), (997, 800, true), (997, 1e9, true), (1_000_000, 1e9, true)
+            ] {
                 do {
                     var pieces = TrackPieceAnalysis(
                         analysis, device: name, geofences: geofences, modes: modes, legs: DeviceLegs(fusion, imuSpans: imu, device: name))
                     pieces.cutSeconds = cutSeconds
                     // The lines in memory, or in a spool as `pipeline run` keeps them.
                     if pieceSize == 997 { pieces.lineSpool = spool }
-                    #expect(try store.forEachTrackPiece(named: name, pieceSize: pieceSize) { pieces.add($0) })
+                    if inFile { (pieces.fixFolder, pieces.memoryFixes) = (spoolFolder.path, 2_000) }
+                    #expect(try store.forEachTrackPiece(named: name, pieceSize: pieceSize) { try pieces.add($0) })
                     cuts += pieces.cuts
                     if cutSeconds == 3_600 { hourCuts += pieces.cuts }
+                    if inFile, cutSeconds == 1e9 { #expect(pieces.fixesInFile, "\(name): a track never cut goes to the file") }
                     let (result, zone) = pieces.finish()
-                    let context = "\(name), pieces of \(pieceSize), cut at stays and gaps of \(cutSeconds) s"
+                    let context = "\(name), pieces of \(pieceSize), cut at stays and gaps of \(cutSeconds) s\(inFile ? ", in a file" : "")"
                     #expect(result.staypoints == whole.staypoints, "\(context)")
                     #expect(result.dwells == whole.dwells, "\(context)")
                     #expect(result.triplegs == whole.triplegs, "\(context)")

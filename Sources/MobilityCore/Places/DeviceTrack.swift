@@ -4,7 +4,8 @@ import Foundation
 /// trackintel's `exclude_duplicate_pfs`), whatever order they were given in.
 public struct DeviceTrack: Sendable {
     public let device: String
-    public let points: [TrackPoint]
+    /// In memory, or read from a file (a movement too long to hold, `TrackPointFile`).
+    public let points: TrackPoints
 
     /// In place when the caller hands `points` over (a store's read does): a filtered, a
     /// sorted and a de-duplicated copy of a device's year of fixes were 1 GB each.
@@ -19,13 +20,19 @@ public struct DeviceTrack: Sendable {
             kept += 1
         }
         points.removeLast(points.count - kept)
-        self.points = points
+        self.points = TrackPoints(points)
     }
 
     /// Points already sorted and free of duplicates (a subset of another track's).
     package init(device: String, sortedUniquePoints: [TrackPoint]) {
         self.device = device
-        points = sortedUniquePoints
+        points = TrackPoints(sortedUniquePoints)
+    }
+
+    /// The same, in memory or in a file, indexed from 0.
+    package init(device: String, sortedUniquePoints: TrackPoints) {
+        self.device = device
+        points = sortedUniquePoints.rebased()
     }
 
     /// Seconds between fix `index` and the fix before it (0 for the first).

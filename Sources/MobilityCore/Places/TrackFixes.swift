@@ -8,7 +8,7 @@
 /// year at 1 Hz); a fix is made when it is read, and readers that need an array make one of a
 /// bounded piece at a time (`WindowFeatureExtractor.forEachGPSPiece`).
 public struct TrackFixes: RandomAccessCollection, Sendable {
-    public let points: [TrackPoint]
+    public let points: TrackPoints
     /// Which points, in time order.
     @usableFromInline let chosen: Choice
 
@@ -43,9 +43,9 @@ public struct TrackFixes: RandomAccessCollection, Sendable {
     }
 
     /// The points at `indices` (ascending).
-    public init(_ points: [TrackPoint], indices: some Collection<Int>) {
+    public init(_ points: TrackPoints, indices: some Collection<Int>) {
         precondition(points.count <= Int(UInt32.max), "a track of more than 4 billion points")
-        self.points = points
+        self.points = points.rebased()
         var chosen: [UInt32] = []
         chosen.reserveCapacity(indices.count) // counted first: grown by doubling, a year's indices would be copied 20 times
         for index in indices { chosen.append(UInt32(index)) }
@@ -56,18 +56,18 @@ public struct TrackFixes: RandomAccessCollection, Sendable {
     /// `init(_:where:)`: the generic initialiser, called from another module, is not
     /// specialised and read each index through the runtime's generic metadata (11 % of a
     /// 1.6 M-fix run's samples).
-    public init(_ points: [TrackPoint], range: ClosedRange<Int>) {
+    public init(_ points: TrackPoints, range: ClosedRange<Int>) {
         precondition(range.lowerBound >= 0 && range.upperBound < points.count, "a range of the track's points")
-        self.points = points
+        self.points = points.rebased()
         chosen = .run(start: range.lowerBound, count: range.count)
     }
 
     /// The points whose entry in `chosen` (one per point) is true: by the run alone when they
     /// are one.
-    public init(_ points: [TrackPoint], where chosen: [Bool]) {
+    public init(_ points: TrackPoints, where chosen: [Bool]) {
         precondition(chosen.count == points.count, "one flag per point")
         precondition(points.count <= Int(UInt32.max), "a track of more than 4 billion points")
-        self.points = points
+        self.points = points.rebased()
         var count = 0, first = -1, last = -1
         for (index, flag) in chosen.enumerated() where flag {
             count += 1
@@ -85,8 +85,8 @@ public struct TrackFixes: RandomAccessCollection, Sendable {
     }
 
     /// Every point of `points`.
-    public init(_ points: [TrackPoint]) {
-        self.points = points
+    public init(_ points: TrackPoints) {
+        self.points = points.rebased()
         chosen = .run(start: 0, count: points.count)
     }
 
@@ -101,10 +101,10 @@ public struct TrackFixes: RandomAccessCollection, Sendable {
 
     /// Some of a track's points' times, indexed from 0.
     public struct Times: RandomAccessCollection, Sendable {
-        @usableFromInline let points: [TrackPoint]
+        @usableFromInline let points: TrackPoints
         @usableFromInline let chosen: Choice
 
-        @usableFromInline init(points: [TrackPoint], chosen: Choice) { (self.points, self.chosen) = (points, chosen) }
+        @usableFromInline init(points: TrackPoints, chosen: Choice) { (self.points, self.chosen) = (points, chosen) }
 
         @inlinable public var startIndex: Int { 0 }
         @inlinable public var endIndex: Int { chosen.count }

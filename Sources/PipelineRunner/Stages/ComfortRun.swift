@@ -111,7 +111,7 @@ public struct ComfortRun {
         // never the device's history: every device's whole track had been read and kept to the
         // stage's end. A ride looks at no fix outside that window (`RideWindow`, `RideAnalyser.speeds`).
         func points(_ device: String, in seconds: ClosedRange<Double>) throws -> [TrackPoint] {
-            DeviceTrack(device: device, points: try store.trackPoints(named: device, in: seconds)).points
+            DeviceTrack(device: device, points: try store.trackPoints(named: device, in: seconds)).points.array
         }
         for (device, group) in Dictionary(grouping: checkIns, by: { $0.checkIn.device }).sorted(by: { $0.key < $1.key }) {
             for (id, checkIn) in group.sorted(by: { $0.checkIn.checkinTime < $1.checkIn.checkinTime }) {

@@ -81,7 +81,7 @@ public struct HeatMapRun {
             if !streamed {
                 layers.rollBack(&device)
                 let track = try store.track(named: name, groupedBy: grouping)
-                layers.add(track.points, to: &device)
+                layers.add(track.points.array, to: &device)
                 fixes = track.points.count
             }
             deviceCells += layers.finish(&device)

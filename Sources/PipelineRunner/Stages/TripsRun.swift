@@ -207,6 +207,7 @@ public struct TripsRun {
                         },
                         legs: DeviceLegs(fusion, imuSpans: imuSpans, device: name, person: owners[name] ?? name, corrections: corrections))
                     analysis.lineSpool = lineSpool
+                    analysis.fixFolder = lineSpool.directory
                     return analysis
                 }
                 slots.store(
@@ -216,14 +217,14 @@ public struct TripsRun {
                         var secondsAnalysing = 0.0
                         let streamed = try store.forEachTrackPiece(named: name, groupedBy: grouping, pieceSize: pieceFixes) { piece in
                             let started = Date()
-                            analysis.add(piece)
+                            try analysis.add(piece)
                             secondsAnalysing += Date().timeIntervalSince(started)
                         }
                         if !streamed {
                             analysis = pieces()
                             let track = try store.track(named: name, groupedBy: grouping)
                             let started = Date()
-                            analysis.add(track.points)
+                            try analysis.add(track.points.array)
                             secondsAnalysing += Date().timeIntervalSince(started)
                         }
                         let secondsReading = Date().timeIntervalSince(clock) - secondsAnalysing

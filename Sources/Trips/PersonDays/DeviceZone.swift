@@ -44,7 +44,7 @@ public enum DeviceZone {
     /// The zones along the device's fixes; nil without fixes.
     public static func fromFixes(_ track: DeviceTrack) -> LocalCalendars.Zone? {
         var sampler = Sampler()
-        sampler.add(track.points[...])
+        sampler.add(track.points.array[...])
         return sampler.zone
     }
 

@@ -11,7 +11,7 @@ public struct ObservedTime: Hashable, Sendable {
 
     init(_ track: DeviceTrack) {
         self.init()
-        add(track.points[...])
+        add(track.points.array[...])
     }
 
     /// Nothing observed yet.
