@@ -183,6 +183,23 @@ public enum SpooledText: Sendable {
         }
     }
 
+    /// The text's length in bytes (of UTF-8), without reading it.
+    public var byteCount: Int {
+        switch self {
+        case let .inMemory(text): text.utf8.count
+        case let .spooled(_, text): text.count
+        }
+    }
+
+    /// Calls `body` with the text's bytes a block of at most `blockBytes` at a time, in order
+    /// (a block may end inside a character); a text in memory is one block.
+    public func forEachBlock(blockBytes: Int = TextSpool.blockBytes, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        switch self {
+        case var .inMemory(text): try text.withUTF8(body)
+        case let .spooled(spool, text): try spool.blockText(text).forEachBlock(blockBytes: blockBytes, body)
+        }
+    }
+
     /// The text written to `output` a block at a time, never whole in memory.
     public func write(to output: inout some TextOutputStream) throws {
         switch self {

@@ -74,7 +74,7 @@ extension PipelineStore {
     /// `forEachRow(of:_:)` with the table's long text column (`longTextColumns`), if it has one,
     /// given apart: `.null` in the values, and beside them as a text read through SQLite's
     /// incremental I/O until the next row (nil when NULL; `ColumnBlobs`). Its values must be
-    /// text or NULL (`SQLITE_MISMATCH` otherwise). A table without one goes as `forEachRow(of:_:)` does.
+    /// text, NULL or a blob of a text's bytes (`SQLITE_MISMATCH` otherwise). A table without one goes as `forEachRow(of:_:)` does.
     package func forEachRow(of table: StoredTable, long body: ([StoredValue], _ long: (index: Int, text: BlockText?)?) throws -> Void)
         throws
     {
@@ -98,7 +98,8 @@ extension PipelineStore {
                     String(cString: sqlite3_column_text(handle, Int32(long))), sqlite3_column_int64(handle, Int32(table.columns.count))
                 )
                 guard type != "null" else { return try body(values, (long, nil)) }
-                guard type == "text" else {
+                // A long line is stored as a blob of its text's bytes (`PipelineStore.longLineBytes`).
+                guard type == "text" || type == "blob" else {
                     throw DatabaseError(
                         resultCode: .SQLITE_MISMATCH, message: "\(table.name).\(name) of row \(rowid) holds a \(type), not text")
                 }

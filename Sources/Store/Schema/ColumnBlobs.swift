@@ -45,3 +45,32 @@ final class ColumnBlobs {
         }
     }
 }
+
+extension ColumnBlobs {
+    /// Writes `text`'s bytes, a block at a time through SQLite's incremental I/O, into row
+    /// `rowid`'s value of `column`, which must be a blob of as many zero bytes (`zeroblob`): SQLite
+    /// builds a row whole in memory, a text value too, but leaves a blob's zeros out.
+    static func write(
+        _ text: SpooledText, into table: String, column: String, row rowid: Int64, connection: OpaquePointer?, blockBytes: Int
+    ) throws {
+        var blob: OpaquePointer?
+        let opened = sqlite3_blob_open(connection, "main", table, column, rowid, 1, &blob)
+        guard opened == SQLITE_OK, let blob else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: opened),
+                message: "\(table).\(column) of row \(rowid): \(String(cString: sqlite3_errmsg(connection)))")
+        }
+        defer { sqlite3_blob_close(blob) }
+        var offset = 0
+        try text.forEachBlock(blockBytes: blockBytes) { block in
+            let code = sqlite3_blob_write(blob, block.baseAddress, Int32(block.count), Int32(offset))
+            guard code == SQLITE_OK else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "\(table).\(column) of row \(rowid) at byte \(offset)")
+            }
+            offset += block.count
+        }
+        guard offset == Int(sqlite3_blob_bytes(blob)) else {
+            throw DatabaseError(message: "\(table).\(column) of row \(rowid): \(offset) bytes written of \(sqlite3_blob_bytes(blob))")
+        }
+    }
+}

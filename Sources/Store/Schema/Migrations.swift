@@ -124,6 +124,42 @@ enum Migrations {
                     );
                     """)
         }
+        // A leg's line moves to the end of its row. SQLite builds a row whole in memory, but
+        // leaves out the zeros of a blob (`zeroblob`) that only empty values follow, so the
+        // line must come last to be written in pieces (`PipelineStore.longLineBytes`); and a
+        // value after a long one is read only by walking the long one's overflow pages. The
+        // table is made again (SQLite moves no column), as its documentation's steps say.
+        migrator.registerMigration("v18_triplegs_line_last") { db in
+            let columns = """
+                id, device, trip_id, started_unix_s, finished_unix_s, duration_s, distance_m, mode, mode_source, fixes,
+                previous_staypoint_id, next_staypoint_id, imu_answer, gps_leg_model_answer, geometry_geojson
+                """
+            try db.execute(
+                sql: """
+                    CREATE TABLE triplegs_moved (
+                      id INTEGER PRIMARY KEY,
+                      device TEXT NOT NULL,
+                      trip_id INTEGER REFERENCES trips(id),
+                      started_unix_s REAL NOT NULL,
+                      finished_unix_s REAL NOT NULL,
+                      duration_s REAL NOT NULL,
+                      distance_m REAL NOT NULL,
+                      mode TEXT,
+                      mode_source TEXT,
+                      fixes INTEGER NOT NULL,
+                      previous_staypoint_id INTEGER REFERENCES staypoints(id),
+                      next_staypoint_id INTEGER REFERENCES staypoints(id),
+                      imu_answer TEXT,
+                      gps_leg_model_answer TEXT,
+                      geometry_geojson TEXT NOT NULL
+                    );
+                    INSERT INTO triplegs_moved (\(columns)) SELECT \(columns) FROM triplegs;
+                    DROP TABLE triplegs;
+                    ALTER TABLE triplegs_moved RENAME TO triplegs;
+                    CREATE INDEX triplegs_trip ON triplegs(trip_id);
+                    CREATE INDEX triplegs_device ON triplegs(device, started_unix_s);
+                    """)
+        }
         return migrator
     }
 

@@ -5,7 +5,7 @@ extension PipelineStore {
     /// Replaces every staypoint, dwell, location, tripleg and trip with `rows`, in one
     /// transaction: a killed run leaves the previous results whole, and a re-run never
     /// duplicates rows.
-    public func replaceTripResults(_ rows: TripResultRows) throws {
+    public func replaceTripResults(_ rows: TripResultRows, longLineBytes: Int = PipelineStore.longLineBytes) throws {
         try database.write { db in
             for table in [
                 "diary_episodes", "triplegs", "trips", "staypoints", "dwells", "locations", "device_zones", "person_days",
@@ -64,21 +64,7 @@ extension PipelineStore {
                     $0.originGeofenceID, $0.destinationGeofenceID, $0.originPurpose, $0.destinationPurpose, $0.tripPurpose
                 ]
             }
-            try insert(
-                into: "triplegs",
-                [
-                    "id", "device", "trip_id", "started_unix_s", "finished_unix_s", "duration_s", "distance_m", "mode",
-                    "mode_source", "fixes", "previous_staypoint_id", "next_staypoint_id", "geometry_geojson",
-                    "imu_answer", "gps_leg_model_answer"
-                ],
-                rows.triplegs, db: db
-            ) {
-                [
-                    $0.id, $0.device, $0.tripID, $0.startSeconds, $0.endSeconds, $0.durationSeconds, $0.distanceMeters, $0.mode,
-                    $0.modeSource, $0.fixes, $0.previousStaypointID, $0.nextStaypointID, try $0.geometryGeoJSON.string(), $0.imuAnswer,
-                    $0.gpsLegModelAnswer
-                ]
-            }
+            try insertTriplegs(rows.triplegs, longLineBytes: longLineBytes, db: db)
             try insert(into: "device_zones", ["device", "started_unix_s", "zone", "source", "guess_m"], rows.deviceZones, db: db) {
                 [$0.device, $0.startSeconds, $0.zone, $0.source, $0.guessMeters]
             }
@@ -129,6 +115,44 @@ extension PipelineStore {
                 sql:
                     "SELECT device, started_unix_s, zone, source, guess_m FROM device_zones ORDER BY device, COALESCE(started_unix_s, -1e300)"
             ).map { TripResultRows.DeviceZone(device: $0[0], startSeconds: $0[1], zone: $0[2], source: $0[3], guessMeters: $0[4]) }
+        }
+    }
+
+    /// A leg's line longer than this, in bytes of GeoJSON text (about 21 a fix: 200,000 fixes,
+    /// two days and more of one leg at 1 Hz), is stored as a BLOB of the same UTF-8 bytes,
+    /// written in pieces: SQLite builds a row whole in memory, a TEXT value too, so such a line
+    /// was held twice as its row was written (33 MB each for 1.6 M fixes, 650 MB for a year at
+    /// 1 Hz), where a BLOB's zeros (`zeroblob`) are left out and filled a block at a time after.
+    /// Readers that take either (`CAST(geometry_geojson AS TEXT)`, `json.loads`) see one text;
+    /// every export and the GeoPackage read it in pieces (`ColumnBlobs`). 4 MiB.
+    public static let longLineBytes = 4 << 20
+
+    /// The legs' rows, each line read from its spool only as its row is written; a line longer
+    /// than `longLineBytes` written into its row in pieces, as a BLOB.
+    private func insertTriplegs(_ legs: [TripResultRows.Tripleg], longLineBytes: Int, db: Database) throws {
+        let columns = [
+            "id", "device", "trip_id", "started_unix_s", "finished_unix_s", "duration_s", "distance_m", "mode", "mode_source", "fixes",
+            "previous_staypoint_id", "next_staypoint_id", "imu_answer", "gps_leg_model_answer", "geometry_geojson"
+        ]
+        func statement(line: String) throws -> Statement {
+            let values = columns.dropLast().map { _ in "?, " }.joined() + line
+            return try db.makeStatement(sql: "INSERT INTO triplegs (\(columns.joined(separator: ", "))) VALUES (\(values))")
+        }
+        let whole = try statement(line: "?"), inPieces = try statement(line: "zeroblob(?)")
+        for leg in legs {
+            let values: [DatabaseValueConvertible?] = [
+                leg.id, leg.device, leg.tripID, leg.startSeconds, leg.endSeconds, leg.durationSeconds, leg.distanceMeters, leg.mode,
+                leg.modeSource, leg.fixes, leg.previousStaypointID, leg.nextStaypointID, leg.imuAnswer, leg.gpsLegModelAnswer
+            ]
+            let bytes = leg.geometryGeoJSON.byteCount
+            if bytes > longLineBytes {
+                try inPieces.execute(arguments: StatementArguments(values + [bytes]))
+                try ColumnBlobs.write(
+                    leg.geometryGeoJSON, into: "triplegs", column: "geometry_geojson", row: db.lastInsertedRowID,
+                    connection: db.sqliteConnection, blockBytes: 1 << 20)
+            } else {
+                try whole.execute(arguments: StatementArguments(values + [try leg.geometryGeoJSON.string()]))
+            }
         }
     }
 
