@@ -114,14 +114,18 @@ public final class GeoPackageWriter: Sendable {
     ) throws -> Int {
         var written = 0
         try queue.inTransaction { db in
+            // The geometry is the row's last value: SQLite builds a row whole in memory, but
+            // leaves out the zeros of a blob that only empty values follow (a line in pieces,
+            // `zeroblob`), and a reader of the other columns skips it. Readers find it by name.
             let declared =
-                ["fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL"] + (geometry.map { ["geom \($0.rawValue)"] } ?? [])
-                + columns.map { "\"\($0.name)\" \($0.type.geoPackage)" }
+                ["fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL"] + columns.map { "\"\($0.name)\" \($0.type.geoPackage)" }
+                + (geometry.map { ["geom \($0.rawValue)"] } ?? [])
             try db.execute(sql: "CREATE TABLE \"\(name)\" (\(declared.joined(separator: ", ")))")
-            let names = (geometry == nil ? [] : ["geom"]) + columns.map { "\"\($0.name)\"" }
+            let names = columns.map { "\"\($0.name)\"" } + (geometry == nil ? [] : ["geom"])
+            // The geometry is bound first (`execute(blob:zeroBlob:values:)`), the values after it.
+            let parameters = geometry == nil ? columns.indices.map { "?\($0 + 1)" } : columns.indices.map { "?\($0 + 2)" } + ["?1"]
             let insert = try db.makeStatement(
-                sql: "INSERT INTO \"\(name)\" (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
-            )
+                sql: "INSERT INTO \"\(name)\" (\(names.joined(separator: ", "))) VALUES (\(parameters.joined(separator: ", ")))")
             var extent = Envelope.empty
             var boxes: [(fid: Int64, box: Envelope)] = []
             boxes.reserveCapacity(rows.underestimatedCount)
@@ -185,14 +189,18 @@ public final class GeoPackageWriter: Sendable {
         withUnsafeBytes(of: UInt32(line.points).littleEndian) { head.append(contentsOf: $0) }
         try head.withUnsafeBytes(put)
         var block: [UInt64] = []
-        block.reserveCapacity(pieceBytes / 8)
+        // Written when it holds `pieceBytes`: its capacity may be more than reserved (the
+        // allocator's rounding), and an odd one, never reached two values at a time, had let
+        // the block grow to the whole line (25 MB for 1.6 M points).
+        let full = pieceBytes / 8
+        block.reserveCapacity(full)
         var (written, failure): (Int, Error?) = (0, nil)
         try line.replay { longitude, latitude in
             guard failure == nil, written < line.points else { return }
             block.append(longitude.bitPattern.littleEndian) // little-endian doubles, as WKB's byte order 1 says
             block.append(latitude.bitPattern.littleEndian)
             written += 1
-            guard block.count == block.capacity else { return }
+            guard block.count >= full else { return }
             do { try block.withUnsafeBytes(put) } catch { failure = error }
             block.removeAll(keepingCapacity: true)
         }
