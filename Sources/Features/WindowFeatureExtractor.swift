@@ -164,10 +164,13 @@ public struct WindowFeatureExtractor: Sendable {
                         ) { $0 }
                 }
                 let pieceFixes = Array(fixes[(segment.lowerBound + read.lowerBound)..<(segment.lowerBound + read.upperBound)])
+                // Each window's fixes are searched among the piece's (`read` holds every fix within
+                // `slack` of a window: slack < half the context), not the segment's: the same
+                // answers, but a year's track in a file is not probed across its pages per window.
                 body(
                     dropWindowsWithoutFixes(
                         features(recording, starts: windows, signals: nil, fixes: pieceFixes, contextSeconds: context),
-                        times: segmentTimes, slack: slack))
+                        times: segmentTimes.segment(read), slack: slack))
             }
         }
     }
