@@ -8,8 +8,8 @@ import MobilityCore
 struct HeldFixes {
     /// Where the file is made (beside the store); nil: every fix is held in memory.
     var directory: String?
-    /// Fixes held in memory before they go to the file: 262,144 (8 MiB), about 3 days at 1 Hz of
-    /// the fixes outside stays; a day of a resident at 1 Hz is 86,400.
+    /// Fixes held in memory before they go to the file: 262,144 (8 MiB), three days of fixes at
+    /// 1 Hz; a resident's day at 1 Hz is 86,400, cut at the night's stay.
     var memoryFixes = 1 << 18
 
     private var memory: [TrackPoint] = []

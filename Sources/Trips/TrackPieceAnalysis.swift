@@ -34,7 +34,7 @@ public protocol DeviceLegDecisions {
 /// alone), the observed time and the zone's samples.
 ///
 /// Without such a stay or gap (a track that never stops) the fixes are held until the end, as
-/// `TripAnalysis.analyse` holds them.
+/// `TripAnalysis.analyse` holds them: past `memoryFixes`, in a file in `fixFolder`.
 public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
     let analysis: TripAnalysis
     let device: String
