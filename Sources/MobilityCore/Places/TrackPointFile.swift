@@ -44,14 +44,7 @@ public final class TrackPointFile: @unchecked Sendable {
     /// disk) and unlinked at once.
     public init(directory: String) throws {
         self.directory = directory
-        var template = Array((directory + "/.pipeline-fixes-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard made >= 0 else {
-            throw PipelineError(
-                .cannotWrite, "cannot make a temporary file in \(directory) for a device's fixes: \(String(cString: strerror(errno)))")
-        }
-        descriptor = made
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        descriptor = try UnlinkedFile.make(in: directory, prefix: ".pipeline-fixes", for: "a device's fixes")
         written.initialize(to: 0)
         slots = .allocate(capacity: Self.cachedPages * Self.pagePoints)
         (slotFirst, slotCount, slotUsed) = (

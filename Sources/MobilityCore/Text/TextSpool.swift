@@ -39,14 +39,7 @@ public final class TextSpool: @unchecked Sendable {
     /// folder may be a RAM disk) and unlinked at once.
     public init(directory: String) throws {
         self.directory = directory
-        var template = Array((directory + "/.pipeline-spool-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard made >= 0 else {
-            throw PipelineError(
-                .cannotWrite, "cannot make a temporary file in \(directory) for the legs' lines: \(String(cString: strerror(errno)))")
-        }
-        descriptor = made
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        descriptor = try UnlinkedFile.make(in: directory, prefix: ".pipeline-spool", for: "the legs' lines")
     }
 
     deinit { close(descriptor) }
