@@ -23,6 +23,12 @@
 #                             device,start,end,mode labels file (vehicle departure to arrival).
 #                             Persons are not named: 7 people carried the 8 phones, and which
 #                             two were one person's is not in the data.
+#   panel_inputs DIR SHARED   a panel of 12 real persons in three cities, for the published
+#                             tables (OD, modal split, shares, CO2e) as an analyst gets them:
+#                             the Helsinki phones as 8 persons (which two phones share a person
+#                             is not in the data), gps/cbs-ssi as 3 persons (Utrecht1, 2 and 12
+#                             are one person, its README), MobilityNet's raw iPhone runs as 1.
+#                             No labels, no geofences, no time zones: what a new user gives.
 
 geotec_inputs() {
     local dir=$1 shared=$2 file subject
@@ -86,4 +92,25 @@ with open(os.path.join(source, "manual_log.csv"), newline="") as f, open(os.path
         start, end = (row[key].replace(" ", "T") + "+03:00" for key in ("vehicle_dep_time", "vehicle_arr_time"))
         labels.write(f"helsinki-phone-{row['device_id']},{start},{end},{row['line_type']}\n")
 PY
+}
+
+panel_inputs() {
+    local dir=$1 shared=$2 file user person work
+    mkdir -p "$dir/cbs"
+    helsinki_inputs "$dir/helsinki" "$shared"
+    rm -f "$dir/helsinki/manifest.csv" "$dir/helsinki/labels.csv"
+    work=$(mktemp -d)
+    python3 scripts/data/mobilitynet_inputs.py "$work/mobilitynet" "$shared/gps/mobilitynet" 2> /dev/null
+    mv "$work/mobilitynet/ios-3" "$dir/mobilitynet"
+    rm -rf "$work"
+    for file in "$shared"/gps/cbs-ssi/open_geo_data/split-by-day/*.csv; do ln -sf "$(realpath "$file")" "$dir/cbs/"; done
+    printf 'path,device,person\n' > "$dir/manifest.csv"
+    for file in "$dir"/helsinki/phone-*; do
+        echo "helsinki/$(basename "$file")/*.csv,helsinki-$(basename "$file"),helsinki-$(basename "$file")" >> "$dir/manifest.csv"
+    done
+    for user in $(ls "$dir/cbs" | sed -n 's/^ssi_open_geodata-\(Utrecht[0-9]*\)-.*\.csv$/\1/p' | sort -u); do
+        case $user in Utrecht1|Utrecht2|Utrecht12) person=cbs-utrechtX ;; *) person=cbs-$(echo "$user" | tr A-Z a-z) ;; esac
+        echo "cbs/ssi_open_geodata-$user-*.csv,cbs-$(echo "$user" | tr A-Z a-z)-phone,$person" >> "$dir/manifest.csv"
+    done
+    echo "mobilitynet/*/*.csv,ucb-sdb-ios-3,mobilitynet" >> "$dir/manifest.csv"
 }
