@@ -51,7 +51,8 @@ let package = Package(
         .target(
             name: "Reports",
             dependencies: [
-                "MobilityCore", "Ingest", "Store", "Features", "Classify", "Trips", "HeatMaps", "Comfort", "CPNG", "CFreeType",
+                "MobilityCore", "Ingest", "Store", "Features", "Classify", "Trips", "HeatMaps", "Comfort", "Publication", "CPNG",
+                "CFreeType",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")
             ],
             exclude: ["README.md"]),
@@ -60,11 +61,13 @@ let package = Package(
         // Every decision that combines stages' evidence (above all a leg's mode), one home for it.
         .target(
             name: "Fusion", dependencies: ["MobilityCore", "Features", "Transit", "Classify", "Trips", "Comfort"], exclude: ["README.md"]),
+        // Every published number, computed once, and its disclosure audit across the tables.
+        .target(name: "Publication", dependencies: ["MobilityCore", "Trips", "Comfort"], exclude: ["README.md"]),
         .target(
             name: "PipelineRunner",
             dependencies: [
                 "MobilityCore", "Ingest", "Store", "Reports", "Features", "Classify", "Fusion", "Trips", "Transit", "HeatMaps", "Comfort",
-                .product(name: "Yams", package: "Yams")
+                "Publication", .product(name: "Yams", package: "Yams")
             ],
             exclude: ["README.md"]
         ),
@@ -111,6 +114,7 @@ let package = Package(
             dependencies: ["Transit", "MobilityCore", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "HeatMapsTests", dependencies: ["HeatMaps", "Trips", "MobilityCore", "Reports", "CPNG", "TestSupport"]),
         .testTarget(name: "ComfortTests", dependencies: ["Comfort", "MobilityCore", "Trips"]),
+        .testTarget(name: "PublicationTests", dependencies: ["Publication", "Trips", "Comfort", "MobilityCore"]),
         .testTarget(name: "SimulateTests", dependencies: ["Simulate", "MobilityCore", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests",

@@ -5,6 +5,7 @@ import Foundation
 import Fusion
 import Ingest
 import MobilityCore
+import Publication
 import Reports
 import Store
 import Trips

@@ -2,6 +2,7 @@ import Comfort
 import Foundation
 import HeatMaps
 import MobilityCore
+import Publication
 import Reports
 import Store
 import Trips

@@ -1,6 +1,7 @@
 import Foundation
 import Ingest
 import MobilityCore
+import Publication
 import Reports
 import Store
 import Trips

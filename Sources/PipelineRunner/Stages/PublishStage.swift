@@ -1,6 +1,7 @@
 import Foundation
 import HeatMaps
 import MobilityCore
+import Publication
 import Reports
 import Store
 import Trips

@@ -4,6 +4,7 @@ import Foundation
 import Fusion
 import HeatMaps
 import MobilityCore
+import Publication
 import Reports
 import Store
 import Transit

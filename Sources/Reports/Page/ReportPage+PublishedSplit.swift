@@ -1,4 +1,5 @@
 import MobilityCore
+import Publication
 import Store
 import Trips
 

@@ -3,6 +3,7 @@ import Comfort
 import Foundation
 import HeatMaps
 import MobilityCore
+import Publication
 import Store
 import Trips
 

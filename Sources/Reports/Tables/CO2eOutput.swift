@@ -1,5 +1,6 @@
 import Foundation
 import MobilityCore
+import Publication
 import Trips
 
 /// `co2e.csv` (CO2e per home zone and main mode, `CO2eTable`) and `restricted/person_co2e.csv`

@@ -1,6 +1,7 @@
 import Comfort
 import Foundation
 import MobilityCore
+import Publication
 
 /// `rides.csv` (one row per check-in), `train_comfort.csv` (per train number) and
 /// `route_comfort.csv` (per from → to), with units in the column names.

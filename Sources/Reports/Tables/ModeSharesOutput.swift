@@ -1,5 +1,6 @@
 import Foundation
 import MobilityCore
+import Publication
 import Trips
 
 /// `mode_shares.csv`: each main mode's share of trips, whole day and per time band, with its

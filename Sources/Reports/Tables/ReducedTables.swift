@@ -2,6 +2,7 @@ import Comfort
 import Foundation
 import HeatMaps
 import MobilityCore
+import Publication
 import Trips
 
 /// The reductions a distributed run's Spark job merges from every part's partial groups (the

@@ -1,6 +1,7 @@
 import Foundation
 import HeatMaps
 import MobilityCore
+import Publication
 import Trips
 
 /// The trip stage's CSV files, with the same ids as the store: `staypoints.csv`,

@@ -1,5 +1,6 @@
 import Foundation
 import MobilityCore
+import Publication
 import Trips
 
 /// `od_zones.csv`: the origin–destination table between a planner's zones (`ZoneOD`), whole

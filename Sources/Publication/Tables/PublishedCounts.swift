@@ -1,4 +1,5 @@
 import Foundation
+import Trips
 
 /// What `od_matrix.csv` published and suppressed under k persons per pair.
 public struct ODMatrixCounts: Sendable, Codable, Equatable {

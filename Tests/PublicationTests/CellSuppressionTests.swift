@@ -1,4 +1,5 @@
-@testable import MobilityCore
+import MobilityCore
+@testable import Publication
 import Testing
 
 /// Cell suppression, checked against an audit written apart from it: a left-out cell can be

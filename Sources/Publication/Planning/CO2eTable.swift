@@ -1,4 +1,5 @@
 import MobilityCore
+import Trips
 
 /// CO2e of the panel's travel per home zone and main mode (`co2e.csv`): the trips of valid
 /// person-days (`PlanningTrip`), their kilometres and CO2e (`EmissionFactors`), per resident's

@@ -1,5 +1,6 @@
 import Foundation
 import MobilityCore
+import Publication
 import Testing
 @testable import Trips
 

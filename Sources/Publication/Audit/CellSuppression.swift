@@ -1,3 +1,4 @@
+import MobilityCore
 /// Statistical disclosure control for an additive table published with its margins: which
 /// cells to leave out so that no cell fewer than k persons made can be read, neither directly
 /// nor by subtraction from the published cells, totals and margins.

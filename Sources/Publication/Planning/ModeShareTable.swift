@@ -1,4 +1,5 @@
 import MobilityCore
+import Trips
 
 /// The modal split a city publishes (`mode_shares.csv`): each main mode's share of trips over
 /// the whole day and per time band, with its 95 % interval over persons, and, given the

@@ -1,4 +1,5 @@
 import MobilityCore
+import Trips
 
 /// Origin–destination between a planner's zones (`ZoneLayer`), over the whole day and per time
 /// band (`TimeBands`): one row per (band, origin zone, destination zone) that at least k

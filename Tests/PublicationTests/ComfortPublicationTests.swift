@@ -1,4 +1,5 @@
 import Comfort
+import Publication
 import Testing
 
 /// Which trains and routes the comfort summaries publish: k persons each, and none whose rides
