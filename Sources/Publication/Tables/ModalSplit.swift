@@ -115,4 +115,3 @@ public struct ModalSplit: Sendable {
         return CellSuppression(cells: cells, relations: relations, revealedBy: revealedBy).suppressed()
     }
 }
-

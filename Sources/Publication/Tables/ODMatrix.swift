@@ -92,4 +92,3 @@ public struct ODMatrix: Sendable {
         }
     }
 }
-
