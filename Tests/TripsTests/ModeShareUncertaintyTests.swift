@@ -138,4 +138,3 @@ import Trips
         #expect(ModeShareEstimate(persons: panel, correction: known).shares == estimate.shares)
     }
 }
-
