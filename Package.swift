@@ -82,7 +82,7 @@ let package = Package(
             name: "pipeline",
             dependencies: [
                 "MobilityCore", "Ingest", "Store", "PipelineRunner", "Features", "Classify", "Fusion", "Reports", "Simulate", "HeatMaps",
-                "Trips", "Comfort",
+                "Trips", "Comfort", "Publication",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             exclude: ["README.md"]

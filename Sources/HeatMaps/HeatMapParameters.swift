@@ -4,8 +4,9 @@ import MobilityCore
 public struct HeatMapParameters: Hashable, Sendable, Codable {
     /// Cell side, metres.
     public var cellMeters = 100.0
-    /// k: a cell (and an OD pair, a modal-split row) is published only when at least this many
-    /// distinct persons made it (k-anonymity of places; 3 hides single homes and pairs).
+    /// k: a cell is published only when at least this many distinct persons were in it. Not a
+    /// setting of its own: the configuration's `privacy.k` (Publication's `PrivacyParameters`),
+    /// which every published table takes, is copied here; 3 by default.
     public var minimumPersons = 3
     /// Only fixes travelling by these modes (mode names); nil keeps all.
     public var modes: [String]?
@@ -25,17 +26,6 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
 
     public init() {}
 
-    /// The flag that lets k fall below 2, named in the error that asks for it.
-    public static let identifyingKFlag = "--allow-identifying-k"
-
-    /// Why `k` may not be used without `allowed`: below 2 a published number can be one
-    /// person's alone. Nil when it may.
-    public static func kProblem(_ k: Int, allowed: Bool) -> String? {
-        guard k < 2, !allowed else { return nil }
-        return "k = \(k) publishes heat-map cells, OD pairs and modal-split rows that one person alone made, which can identify "
-            + "them (where they live, when they travel); k counts persons and its default is 3. Give \(identifyingKFlag) to publish so"
-    }
-
     enum CodingKeys: String, CodingKey {
         case cellMeters, minimumPersons = "minimumDevices", modes, from, to, weekdays, hours, odCellMeters, odCoarserLevels
     }
@@ -45,7 +35,8 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         cellMeters = try container.decode(Double.self, forKey: .cellMeters)
-        minimumPersons = try container.decode(Int.self, forKey: .minimumPersons)
+        // k before `privacy.k`; a configuration stored since holds it there, not here.
+        minimumPersons = try container.decodeIfPresent(Int.self, forKey: .minimumPersons) ?? minimumPersons
         modes = try container.decodeIfPresent([String].self, forKey: .modes)
         from = try container.decodeIfPresent(String.self, forKey: .from)
         to = try container.decodeIfPresent(String.self, forKey: .to)
@@ -55,11 +46,11 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
         odCoarserLevels = try container.decodeIfPresent(Int.self, forKey: .odCoarserLevels) ?? odCoarserLevels
     }
 
-    /// Unset filters are written as null (not left out), so a printed configuration shows them.
+    /// Unset filters are written as null (not left out), so a printed configuration shows them;
+    /// k is written under `privacy`, not here.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(cellMeters, forKey: .cellMeters)
-        try container.encode(minimumPersons, forKey: .minimumPersons)
         try container.encode(modes, forKey: .modes)
         try container.encode(from, forKey: .from)
         try container.encode(to, forKey: .to)
@@ -105,7 +96,7 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
                 .invalidConfiguration, "heatmap.od_coarser_levels must be 0 to 8 (doublings of od_cell_meters), got \(odCoarserLevels)")
         }
         guard minimumPersons >= 1 else {
-            throw PipelineError(.invalidConfiguration, "k (heatmap.minimum_devices, which counts persons) must be 1 or more")
+            throw PipelineError(.invalidConfiguration, "k (privacy.k, which counts persons) must be 1 or more")
         }
         return filter
     }

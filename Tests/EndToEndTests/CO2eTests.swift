@@ -15,8 +15,8 @@ import Testing
     let cli = PipelineCLI()
 
     static let configuration = """
-        heatmap:
-          minimum_devices: 1
+        privacy:
+          k: 1
         planning:
           emission_factors:
             country: FR
@@ -168,8 +168,8 @@ import Testing
     /// simulated city's west in France (two features), its south-east in Germany and its
     /// north-east in Belgium, which the table does not list.
     static let countriesConfiguration = """
-        heatmap:
-          minimum_devices: 1
+        privacy:
+          k: 1
         planning:
           emission_factors:
             country: FR

@@ -86,7 +86,7 @@ import Testing
                 ["run", "city", "--out", "out", "--allow-identifying-k", "--config", "k1.yaml"] + extra, in: folder.path)
             try #require([0, 2].contains(run.status), "\(run.stderr)")
         }
-        try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
+        try folder.write("k1.yaml", "privacy:\n  k: 1\n")
         try run([])
         let before = try CSVTable.read(path: folder.file("out/restricted/trips.csv"))
         let t = { (name: String) in before.columns.firstIndex(of: name)! }

@@ -429,7 +429,7 @@ import Testing
         #expect(listed.stdout.contains("device p2 (manifest), person ann (manifest)"))
 
         // k below 2 publishes one person's numbers: only when asked for by name.
-        try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
+        try folder.write("k1.yaml", "privacy:\n  k: 1\n")
         let refused = try cli.pipeline(["run", "in", "--out", "k1", "--config", "k1.yaml"], in: folder.path)
         #expect(refused.status == 64 && refused.stderr.contains("--allow-identifying-k"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("k1")), "nothing is written")

@@ -27,7 +27,7 @@ import Testing
         _ = try! cli.pipeline(
             ["simulate", "--out", "city", "--devices", "6", "--days", "1", "--seed", "11", "--imu-rate", "0"], in: folder.path)
         // k = 1 here, so the OD grid and every heat map publish rows for the layers to hold.
-        _ = try! folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
+        _ = try! folder.write("k1.yaml", "privacy:\n  k: 1\n")
         _ = try! cli.pipeline(
             [
                 "run", "city", "--out", "city-out", "--config", "k1.yaml", "--allow-identifying-k", "--zones", "hemispheres.geojson",
@@ -265,7 +265,7 @@ import Testing
             gpx.tracks = [[GPXBuilder.walk(count: count, latitude: latitude, longitude: longitude)]]
             try folder.write("in/\(name)/walk.gpx", gpx.text)
         }
-        try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
+        try folder.write("k1.yaml", "privacy:\n  k: 1\n")
         let run = try cli.pipeline(["run", "in", "--out", "out", "--config", "k1.yaml", "--allow-identifying-k"], in: folder.path)
         #expect([0, 2].contains(run.status), "\(run.stderr)")
         let pngs = try FileManager.default.contentsOfDirectory(atPath: folder.file("out")).filter { $0.hasSuffix(".png") }.sorted()

@@ -108,7 +108,7 @@ import Testing
             atPath: SharedData.projectRoot + "/traces/phone-01/phone-2024-05-06-0700.csv.gz",
             toPath: folder.file("traces/phone-01/phone-2024-05-06-0700.csv.gz"))
         // One person: the modal split publishes her row only at k = 1, which this test asks for to see the leg counted.
-        try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
+        try folder.write("k1.yaml", "privacy:\n  k: 1\n")
         let outcome = try cli.pipeline(
             [
                 "run", "traces", "--out", "out", "--json", "--config", "k1.yaml", "--allow-identifying-k",
@@ -142,7 +142,7 @@ import Testing
         let folder = try TemporaryFolder()
         for person in ["ana", "ben", "cat"] { try folder.write("traces/\(person)/day.gpx", PlausibleModeTests.gpx([(1200, 5, 5)])) }
         try folder.write("traces/dee/day.gpx", PlausibleModeTests.gpx([(1200, 15, 5)]))
-        try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
+        try folder.write("k1.yaml", "privacy:\n  k: 1\n")
         #expect(
             try cli.pipeline(["run", "traces", "--out", "open", "--config", "k1.yaml", "--allow-identifying-k"], in: folder.path).status
                 == 0)

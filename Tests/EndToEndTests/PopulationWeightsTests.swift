@@ -20,7 +20,7 @@ import Testing
         let simulate = try cli.pipeline(
             ["simulate", "--out", "city", "--devices", "24", "--days", "2", "--seed", "17", "--imu-rate", "0"], in: folder.path)
         try #require(simulate.status == 0, "\(simulate.stderr)")
-        try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
+        try folder.write("k1.yaml", "privacy:\n  k: 1\n")
         try folder.write("zones.geojson", Self.zones)
 
         // The population: each resident's home zone (the simulator's home geofences) and commute.

@@ -198,7 +198,7 @@ import Testing
         #expect(printed.status == 0)
         for key in [
             "cleaning:", "max_accuracy_meters: 150", "staypoints:", "distance_meters: 100", "heatmap:", "cell_meters: 100",
-            "minimum_devices: 3", "switch_penalty_nats: 6", "transfer_kinds:", "time_zone: null", "utc_offset_hours: null",
+            "privacy:", "  k: 3", "switch_penalty_nats: 6", "transfer_kinds:", "time_zone: null", "utc_offset_hours: null",
             "minimum_coverage: 0.6", "model: \"models/mode-model.json\""
         ] {
             #expect(printed.stdout.contains(key), "config --print lacks \(key)")
@@ -229,9 +229,22 @@ import Testing
         #expect(negative.status == 64 && negative.stderr.contains("switch_penalty_nats"), "\(negative.stderr)")
 
         try simulate(folder, devices: 4, imu: false)
-        try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n  cell_meters: 250\nclassification:\n  rules_only: true\n")
+        // k is one setting, privacy.k; its old key, heatmap.minimum_devices, is still read with a warning, and both
+        // given with different values is a usage error.
+        #expect(!printed.stdout.contains("minimum_devices"), "k is printed once, as privacy.k")
+        try folder.write("both.yaml", "heatmap:\n  minimum_devices: 1\nprivacy:\n  k: 3\n")
+        let both = try cli.pipeline(["config", "--config", "both.yaml"], in: folder.path)
+        #expect(both.status == 64 && both.stderr.contains("privacy.k is 3 and heatmap.minimum_devices is 1"), "\(both.stderr)")
+        try folder.write("old.yaml", "heatmap:\n  minimum_devices: 4\n")
+        let old = try cli.pipeline(["config", "--print", "--config", "old.yaml"], in: folder.path)
+        #expect(old.status == 0 && old.stdout.contains("privacy:\n  k: 4") && old.stderr.contains("heatmap.minimum_devices is deprecated"))
+        try folder.write("k1.yaml", "heatmap:\n  cell_meters: 250\nprivacy:\n  k: 1\nclassification:\n  rules_only: true\n")
         let (_, k3) = try run(folder, out: "k3")
+        let refused = try cli.pipeline(["run", "traces", "--out", "k1", "--config", "k1.yaml"], in: folder.path)
+        #expect(refused.status == 64 && refused.stderr.contains("--allow-identifying-k"), "k = 1 only when asked for by name")
         let (_, k1) = try run(folder, out: "k1", ["--config", "k1.yaml", "--allow-identifying-k"])
+        let (_, k1Option) = try run(folder, out: "k1-option", ["--k", "1", "--allow-identifying-k"])
+        #expect(k1Option["suppressed_cells"] as? Int == 0, "--k on run overrides privacy.k")
         #expect((k1["cells"] as? Int ?? 0) > (k3["cells"] as? Int ?? 0) && k1["suppressed_cells"] as? Int == 0)
         #expect(try readCSV(folder.file("k1/heatmap.csv")).first?["cell_id"]?.hasPrefix("250m:") == true)
         let noModel = try cli.pipeline(["run", "traces", "--out", "gps-only", "--model", "missing.json"], in: folder.path)
@@ -276,7 +289,7 @@ import Testing
             html.contains("Train comfort and punctuality") && html.contains("1 no data") && !html.contains("N_MV of each measured ride")
                 && !html.contains("Continuous comfort, "))
         // At k = 1, asked for by name, every ride is in a train's summary.
-        try folder.write("k1.yaml", "heatmap:\n  minimum_devices: 1\n")
+        try folder.write("k1.yaml", "privacy:\n  k: 1\n")
         _ = try run(folder, out: "k1", ["--config", "k1.yaml", "--allow-identifying-k"])
         let all = try readCSV(folder.file("k1/train_comfort.csv"))
         #expect(all.reduce(0) { $0 + (Int($1["rides"] ?? "") ?? 0) } == truth.count + 1)

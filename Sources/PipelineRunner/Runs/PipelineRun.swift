@@ -302,7 +302,7 @@ public struct PipelineRun {
         trips.imuClasses = model.map { $0.usesInertial ? $0.classes : [] } ?? []
         (trips.transit, trips.transitDescription) = try transitFeed.map { try TransitRun.index(feed: $0, progress: progress) } ?? (nil, nil)
         trips.parameters = configuration.trips
-        trips.minimumPersons = configuration.heatmap.minimumPersons
+        trips.minimumPersons = configuration.privacy.k
         (trips.bands, trips.corrections) = (configuration.planning.bands, planning.corrections)
         (trips.emissionFactors, trips.legCountries) = (configuration.planning.emissionFactors, planning.countries)
         (trips.configuredCalendar, trips.personDayParameters, trips.partialsFolder) = (
@@ -334,7 +334,7 @@ public struct PipelineRun {
 
         var comfort = ComfortRun(storePath: storePath, reportsFolder: filesFolder)
         comfort.restrictedFolder = restrictedFolder
-        comfort.minimumPersons = configuration.heatmap.minimumPersons
+        comfort.minimumPersons = configuration.privacy.k
         comfort.ownedDevices = ownedDevices
         comfort.partialsFolder = partialsFolder
         comfort.maxRideSeconds = configuration.comfort.maxRideSeconds

@@ -4,6 +4,7 @@ import Foundation
 import HeatMaps
 import Ingest
 import MobilityCore
+import Publication
 import Trips
 import Yams
 
@@ -134,10 +135,18 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
     public var release = Release()
     /// Planning tables: time bands and the zone layer (`od_zones.csv`).
     public var planning = PlanningParameters()
+    /// k for every published table (`privacy.k`); `heatmap`'s copy follows it.
+    public var privacy = PrivacyParameters() {
+        didSet { heatmap.minimumPersons = privacy.k }
+    }
+    /// What the file said that still works but should change (a deprecated key), to print.
+    public var warnings: [String] = []
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey { case cleaning, classification, trips, heatmap, comfort, calendar, personDays, release, planning }
+    enum CodingKeys: String, CodingKey {
+        case cleaning, classification, trips, heatmap, comfort, calendar, personDays, release, planning, privacy
+    }
 
     /// `release` came in 0.6, `person_days` and `planning` later: a configuration an earlier run
     /// stored has none (`forget` reads it back).
@@ -152,6 +161,9 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         release = try container.decodeIfPresent(Release.self, forKey: .release) ?? Release()
         personDays = try container.decodeIfPresent(PersonDayParameters.self, forKey: .personDays) ?? PersonDayParameters()
         planning = try container.decodeIfPresent(PlanningParameters.self, forKey: .planning) ?? PlanningParameters()
+        // Before `privacy`, k was the heat map's `minimum_devices`, which a stored configuration still holds.
+        privacy = try container.decodeIfPresent(PrivacyParameters.self, forKey: .privacy) ?? PrivacyParameters(k: heatmap.minimumPersons)
+        heatmap.minimumPersons = privacy.k // didSet does not run in an initializer
     }
 
     /// Reads a YAML file over the defaults.
@@ -164,7 +176,23 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         do { parsed = try Yams.load(yaml: text) } catch {
             throw PipelineError(.invalidConfiguration, path: path, reason: "not valid YAML: \(error)")
         }
-        guard let parsed else { return PipelineConfiguration() }
+        guard var parsed else { return PipelineConfiguration() }
+        // k's old key (`heatmap.minimum_devices`) is taken out before the check of known keys,
+        // and read as privacy.k with a warning.
+        var deprecatedK: Int?
+        var givenK: Int?
+        if var sections = parsed as? [String: Any] {
+            if var heatmap = sections["heatmap"] as? [String: Any], let old = heatmap.removeValue(forKey: "minimum_devices") {
+                guard let old = old as? Int else {
+                    throw PipelineError(
+                        .invalidConfiguration, path: path, reason: "\(PrivacyParameters.deprecatedKey) should be an integer")
+                }
+                deprecatedK = old
+                sections["heatmap"] = heatmap
+            }
+            givenK = (sections["privacy"] as? [String: Any])?["k"] as? Int
+            parsed = sections
+        }
         var tree = try SettingsTree(defaults: PipelineConfiguration())
         do { try tree.merge(SettingsTree(any: parsed, path: ""), path: "") } catch let error as PipelineError
             where error.code == .invalidConfiguration
@@ -173,9 +201,19 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        let configuration: PipelineConfiguration
+        var configuration: PipelineConfiguration
         do { configuration = try decoder.decode(PipelineConfiguration.self, from: JSONEncoder().encode(tree)) } catch {
             throw PipelineError(.invalidConfiguration, path: path, reason: "a value has the wrong type (\(Self.describe(error)))")
+        }
+        do {
+            let (k, warning) = try PrivacyParameters.k(privacy: givenK, deprecated: deprecatedK)
+            configuration.privacy.k = k
+            if let warning { configuration.warnings.append("\(path): " + warning) }
+        } catch let error as PipelineError {
+            throw PipelineError(.invalidConfiguration, path: path, reason: error.message)
+        }
+        if let problem = PrivacyParameters.kProblem(configuration.privacy.k, allowed: true) {
+            throw PipelineError(.invalidConfiguration, path: path, reason: "privacy.\(problem)")
         }
         if let problem = configuration.cleaning.problem {
             throw PipelineError(.invalidConfiguration, path: path, reason: "cleaning.\(problem)")

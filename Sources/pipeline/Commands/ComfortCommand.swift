@@ -59,7 +59,6 @@ struct ComfortCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func validate() throws {
-        if let problem = HeatMapParameters.kProblem(minimumPersons, allowed: allowIdentifyingK) { throw ValidationError(problem) }
         guard maxRideMinutes > 0, rideGapSeconds > 0 else {
             throw ValidationError("--max-ride-minutes and --ride-gap-seconds must be positive")
         }
@@ -68,17 +67,7 @@ struct ComfortCommand: ParsableCommand {
         }
     }
 
-    @Option(
-        name: .customLong("k"),
-        help: ArgumentHelp(
-            "Publish a train's or route's summary (train_comfort.csv, route_comfort.csv) only when at least k distinct persons rode it.",
-            valueName: "persons"))
-    var minimumPersons = HeatMapParameters().minimumPersons
-
-    @Flag(
-        name: .customLong("allow-identifying-k"),
-        help: "Allow --k below 2, which publishes the comfort of a train one person alone rode (default: off; an error).")
-    var allowIdentifyingK = false
+    @OptionGroup(title: "Privacy") var privacy: PrivacyOptions
 
     func run() throws {
         let folder = out ?? (store as NSString).deletingLastPathComponent
@@ -97,7 +86,7 @@ struct ComfortCommand: ParsableCommand {
         var run = ComfortRun(storePath: store, reportsFolder: folder)
         run.maxRideSeconds = maxRideMinutes * 60
         run.rideGapSeconds = rideGapSeconds
-        run.minimumPersons = minimumPersons
+        run.minimumPersons = privacy.resolved
         run.metrics.accelerationThresholdMetersPerSecond2 = accelerationThreshold
         run.metrics.jerkThresholdMetersPerSecond3 = jerkThreshold
         run.recordings = paths.isEmpty ? (ridesFromRecordings ? .all : .none) : .under(paths)

@@ -40,6 +40,7 @@ struct HeatMapCommand: ParsableCommand {
     var json = false
 
     @OptionGroup var heatMap: HeatMapOptions
+    @OptionGroup(title: "Privacy") var privacy: PrivacyOptions
 
     /// The date filter's zone, as the configuration reads and checks one.
     var calendar: PipelineConfiguration.Calendar {
@@ -56,6 +57,7 @@ struct HeatMapCommand: ParsableCommand {
         try requireStore(store, after: "`pipeline ingest` and `pipeline trips`", json: json)
         var run = HeatMapRun(storePath: store, reportsFolder: out ?? (store as NSString).deletingLastPathComponent)
         try heatMap.apply(to: &run.parameters)
+        run.parameters.minimumPersons = privacy.resolved
         run.calendar = calendar.dataset
         run.keepDeviceCells = keepDeviceCells
         let progress = ProgressReporter()

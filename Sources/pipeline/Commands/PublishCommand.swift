@@ -46,6 +46,7 @@ struct PublishCommand: ParsableCommand {
     var tables: String?
 
     @OptionGroup(title: "Planning tables (as given to `pipeline run`)") var planning: PlanningOptions
+    @OptionGroup(title: "Privacy (as given to `pipeline run`)") var privacy: PrivacyOptions
 
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
@@ -55,6 +56,7 @@ struct PublishCommand: ParsableCommand {
         var configuration = try ConfigCommand.configuration(config)
         if let model { configuration.classification.model = model }
         planning.apply(to: &configuration)
+        try privacy.apply(to: &configuration)
         var publish = PublishRun(storePath: store, outputFolder: out)
         publish.modelPath = configuration.classification.rulesOnly ? nil : DefaultModel.resolve(configuration.classification.model)
         publish.calendar = configuration.calendar.dataset

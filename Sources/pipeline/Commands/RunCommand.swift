@@ -95,10 +95,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup(title: "Local time and person-days") var localTime: LocalTimeOptions
     @OptionGroup(title: "Planning tables") var planning: PlanningOptions
 
-    @Flag(
-        name: .customLong("allow-identifying-k"),
-        help: "Allow heatmap.minimum_devices (k) below 2 in --config, which publishes what one person alone made (default: off; an error).")
-    var allowIdentifyingK = false
+    @OptionGroup(title: "Privacy") var privacy: PrivacyOptions
 
     @Flag(help: "Print one JSON summary object on standard output.")
     var json = false
@@ -143,9 +140,7 @@ struct RunCommand: ParsableCommand {
         if let minimumStopSeconds { configuration.classification.minimumStopSeconds = minimumStopSeconds }
         localTime.apply(to: &configuration)
         planning.apply(to: &configuration)
-        if let problem = HeatMapParameters.kProblem(configuration.heatmap.minimumPersons, allowed: allowIdentifyingK) {
-            throw ValidationError(problem)
-        }
+        try privacy.apply(to: &configuration)
         configuration.cleaning = cleaning.applied(to: configuration.cleaning)
         if let problem = configuration.cleaning.problem { throw ValidationError(problem) }
         configuration.classification.model = DefaultModel.resolve(configuration.classification.model)
@@ -227,9 +222,13 @@ struct ConfigCommand: ParsableCommand {
     /// The defaults, or the file laid over them; a bad file is a usage error (exit 64).
     static func configuration(_ path: String?) throws -> PipelineConfiguration {
         guard let path else { return PipelineConfiguration() }
-        do { return try PipelineConfiguration.load(path: path) } catch let error as PipelineError where error.code == .invalidConfiguration
+        let configuration: PipelineConfiguration
+        do { configuration = try PipelineConfiguration.load(path: path) } catch let error as PipelineError
+            where error.code == .invalidConfiguration
         {
             throw ValidationError(error.description)
         }
+        for warning in configuration.warnings { FileHandle.standardError.write(Data(("warning: " + warning + "\n").utf8)) }
+        return configuration
     }
 }

@@ -41,23 +41,12 @@ struct TripsCommand: ParsableCommand {
             valueName: "feed"))
     var transit: String?
 
-    @Option(
-        name: .customLong("k"),
-        help: ArgumentHelp(
-            "Publish only OD pairs (od_matrix.csv) and modal-split rows (modal_split.csv) made by at least k distinct persons.",
-            valueName: "persons"))
-    var minimumPersons = HeatMapParameters().minimumPersons
-
-    @Flag(
-        name: .customLong("allow-identifying-k"),
-        help: "Allow --k below 2, which publishes OD pairs and modal-split rows one person alone made (default: off; an error).")
-    var allowIdentifyingK = false
+    @OptionGroup(title: "Privacy") var privacy: PrivacyOptions
 
     @OptionGroup var trips: TripOptions
     @OptionGroup(title: "Local time and person-days") var localTime: LocalTimeOptions
 
     func validate() throws {
-        if let problem = HeatMapParameters.kProblem(minimumPersons, allowed: allowIdentifyingK) { throw ValidationError(problem) }
         if let transit, !FileManager.default.fileExists(atPath: transit) {
             throw ValidationError(
                 "--transit \(transit): no such file or folder (expected a GTFS feed: a .zip, or a folder with stops.txt, routes.txt, trips.txt, stop_times.txt)"
@@ -76,7 +65,7 @@ struct TripsCommand: ParsableCommand {
         localTime.apply(to: &configuration)
         (run.configuredCalendar, run.personDayParameters) = (configuration.calendar.configured, configuration.personDays)
         run.grouping = trips.trackBy
-        run.minimumPersons = minimumPersons
+        run.minimumPersons = privacy.resolved
         let progress = ProgressReporter()
         if let model {
             let loaded = try ModeModel.load(path: model)

@@ -6,18 +6,6 @@ struct HeatMapOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Grid cell side, metres.", valueName: "m"))
     var cellSize = HeatMapParameters().cellMeters
 
-    @Option(
-        name: .customLong("k"),
-        help: ArgumentHelp(
-            "Publish only cells at least k distinct persons were in (k-anonymity; a device without a named person counts as one).",
-            valueName: "persons"))
-    var minimumPersons = HeatMapParameters().minimumPersons
-
-    @Flag(
-        name: .customLong("allow-identifying-k"),
-        help: "Allow k below 2, which publishes what one person alone made (default: off; an error).")
-    var allowIdentifyingK = false
-
     @Option(help: "Only fixes travelling by these modes, comma-separated (still, walk, bike, car, bus, train …). Default: all.")
     var modes: String?
 
@@ -35,8 +23,6 @@ struct HeatMapOptions: ParsableArguments {
 
     func apply(to parameters: inout HeatMapParameters) throws {
         parameters.cellMeters = cellSize
-        if let problem = HeatMapParameters.kProblem(minimumPersons, allowed: allowIdentifyingK) { throw ValidationError(problem) }
-        parameters.minimumPersons = minimumPersons
         parameters.modes = modes.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? parameters.modes
         parameters.from = from ?? parameters.from
         parameters.to = to ?? parameters.to
