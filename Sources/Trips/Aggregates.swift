@@ -36,14 +36,19 @@ public struct ODGroup: Sendable, Equatable {
     public var distancesMeters: [Double]
     /// Trips per main mode name ("unknown" for none).
     public var mainModes: [String: Int]
+    /// Distinct persons per main mode name: a mode's share of the row is a count of its own,
+    /// which k applies to. Empty for groups a version before it reduced (every share is then
+    /// taken as made by fewer than k).
+    public var modePersons: [String: Int]
 
     public init(
         band: String = TimeBands.allDay, origin: String?, destination: String?, trips: Int, devices: Int, persons: Int,
-        durationsSeconds: [Double], distancesMeters: [Double], mainModes: [String: Int]
+        durationsSeconds: [Double], distancesMeters: [Double], mainModes: [String: Int], modePersons: [String: Int] = [:]
     ) {
         self.band = band
         (self.origin, self.destination, self.trips, self.devices, self.persons) = (origin, destination, trips, devices, persons)
         (self.durationsSeconds, self.distancesMeters, self.mainModes) = (durationsSeconds, distancesMeters, mainModes)
+        self.modePersons = modePersons
     }
 
     /// The groups of `devices`' trips; `persons` names each device's person (the device itself
@@ -89,7 +94,8 @@ public struct ODGroup: Sendable, Equatable {
                 band: key[0]!, origin: key[1], destination: key[2], trips: members.count, devices: Set(members.map(\.device)).count,
                 persons: Set(members.map(\.person)).count,
                 durationsSeconds: members.map(\.durationSeconds), distancesMeters: members.map(\.distanceMeters),
-                mainModes: Dictionary(members.map { ($0.mainMode, 1) }, uniquingKeysWith: +))
+                mainModes: Dictionary(members.map { ($0.mainMode, 1) }, uniquingKeysWith: +),
+                modePersons: Dictionary(grouping: members, by: \.mainMode).mapValues { Set($0.map(\.person)).count })
         }
     }
 
@@ -120,6 +126,31 @@ public struct ODGroup: Sendable, Equatable {
         }
         return table
     }
+
+    /// A distributed run's part's persons per main mode of each group (`od_mode_groups`): the
+    /// group's trips of each mode and their persons by name, which the merge counts.
+    public static func modePartialTable(
+        _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars(),
+        bands: TimeBands = TimeBands()
+    ) -> PartialTable {
+        var table = modePartialSchema
+        for (key, members) in grouped(members(devices, persons: persons, calendars: calendars, bands: bands)) {
+            for (mode, ofMode) in Dictionary(grouping: members, by: \.mainMode) {
+                table.append([
+                    .text(key[0]), .text(key[1]), .text(key[2]), .text(mode), .integer(ofMode.count), .names(Set(ofMode.map(\.person)))
+                ])
+            }
+        }
+        return table
+    }
+
+    /// `od_mode_groups` without rows.
+    public static let modePartialSchema = PartialTable(
+        name: "od_mode_groups",
+        columns: [
+            .init("time_band", .key), .init("origin_geofence_id", .key), .init("destination_geofence_id", .key), .init("main_mode", .key),
+            .init("trips", .sum), .init("persons", .distinctCount)
+        ])
 
     /// `od_groups` without rows: its columns and how each merges.
     public static let partialSchema = PartialTable(

@@ -52,7 +52,7 @@ class DeclaredMerges(unittest.TestCase):
         cls.partials = schema()
 
     def test_the_schema_declares_every_reduced_table_and_only_known_merges(self):
-        self.assertEqual(set(self.partials), {"heatmaps", "heat_cells", "od_groups", "modal_totals", "train_comfort_groups",
+        self.assertEqual(set(self.partials), {"heatmaps", "heat_cells", "od_groups", "od_mode_groups", "modal_totals", "train_comfort_groups",
                                               "route_comfort_groups"})
         merges = {merge for columns in self.partials.values() for _, merge in columns}
         self.assertEqual(merges, {"key", "same", "sum", "distinct_count", "ordered_sum", "sorted_numbers", "joined", "any"})

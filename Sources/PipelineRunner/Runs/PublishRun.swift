@@ -162,11 +162,13 @@ public struct PublishRun: Sendable {
         try store.replaceHeatMaps(heatMaps.maps)
         func path(_ name: String) -> String { (outputFolder as NSString).appendingPathComponent(name) }
         let geofences = Dictionary(try store.geofences().map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-        let odMatrix = ODMatrix(groups: try reduced.odGroups(), minimumPersons: heatMapParameters.minimumPersons, bands: planning.bands)
+        let published = TripPublication(
+            odGroups: try reduced.odGroups(), modalTotals: try reduced.modalTotals(), bands: planning.bands,
+            privacy: PrivacyParameters(k: heatMapParameters.minimumPersons), geofences: geofences.count)
+        let (odMatrix, modalSplit) = (published.odMatrix, published.modalSplit)
         try TripTables.odMatrix(odMatrix, geofences: geofences).write(to: path("od_matrix.csv"))
         try store.setDerivedState(PipelineStore.minimumPersonsKey, String(heatMapParameters.minimumPersons))
         try store.setDerivedState(PipelineStore.odMatrixKey, ODMatrixCounts(odMatrix).line)
-        let modalSplit = ModalSplit(totals: try reduced.modalTotals(), minimumPersons: heatMapParameters.minimumPersons)
         try TripTables.modalSplit(modalSplit).write(to: path("modal_split.csv"))
         try store.setDerivedState(PipelineStore.modalSplitKey, ModalSplitCounts(modalSplit).line)
         var files = [path("od_matrix.csv"), path("modal_split.csv")]

@@ -100,15 +100,13 @@ public struct ReleaseRun {
         func path(_ name: String) -> String { (partial as NSString).appendingPathComponent(name) }
         let k = heatMap.minimumPersons
         let calendars = try store.localCalendars(dataset: calendar)
-        let od = ODMatrix(
-            groups: ODGroup.groups(
-                members.map {
-                    ODGroup.Member(
-                        device: $0.device, person: $0.person, origin: $0.originGeofence, destination: $0.destinationGeofence,
-                        durationSeconds: $0.durationSeconds, distanceMeters: $0.distanceMeters, mainMode: $0.mainMode,
-                        band: bands.name(startSeconds: $0.startSeconds, calendar: calendars.person($0.person)))
-                }), minimumPersons: k, bands: bands)
-        try TripTables.odMatrix(od, geofences: geofences).write(to: path(OutputSchema.odMatrix.file))
+        let groups = ODGroup.groups(
+            members.map {
+                ODGroup.Member(
+                    device: $0.device, person: $0.person, origin: $0.originGeofence, destination: $0.destinationGeofence,
+                    durationSeconds: $0.durationSeconds, distanceMeters: $0.distanceMeters, mainMode: $0.mainMode,
+                    band: bands.name(startSeconds: $0.startSeconds, calendar: calendars.person($0.person)))
+            })
         let grid = ODGrid(
             members.map {
                 ODGrid.Trip(
@@ -126,8 +124,10 @@ public struct ReleaseRun {
                     person: $0.person, startSeconds: $0.startSeconds, mode: $0.mode,
                     distanceMeters: $0.distanceMeters, durationSeconds: $0.durationSeconds, purpose: $0.purpose)
             }, calendars: calendars, bands: bands)
-        let split = ModalSplit(totals: totals, minimumPersons: k)
-        try TripTables.modalSplit(split).write(to: path(OutputSchema.modalSplit.file))
+        let published = TripPublication(
+            odGroups: groups, modalTotals: totals, bands: bands, privacy: PrivacyParameters(k: k), geofences: geofences.count)
+        try TripTables.odMatrix(published.odMatrix, geofences: geofences).write(to: path(OutputSchema.odMatrix.file))
+        try TripTables.modalSplit(published.modalSplit).write(to: path(OutputSchema.modalSplit.file))
         try writeHeatMaps(members, window: window.id, to: partial)
         let readme = ReleaseWindows.readme(window, minimumPersons: k, calendar: calendar)
         try Data(readme.utf8).write(to: URL(fileURLWithPath: path("README.txt")))

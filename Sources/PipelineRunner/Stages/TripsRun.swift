@@ -277,8 +277,11 @@ public struct TripsRun {
         summary.secondsTrips = lap()
 
         try store.replaceTripResults(result, geofences: geofences, calendars: calendars, personDays: personDays, episodes: episodes)
+        let publication = TripPublication(
+            result.devices, persons: persons, calendars: calendars, bands: bands, privacy: PrivacyParameters(k: minimumPersons),
+            geofences: geofences.count)
         var tables = TripTables(
-            result: result, geofences: geofences, calendars: calendars, persons: persons, minimumPersons: minimumPersons,
+            result: result, geofences: geofences, calendars: calendars, persons: persons, publication: publication,
             personDays: personDays)
         (tables.locationParameters, tables.bands, tables.emissionFactors) = (parameters.locations, bands, emissionFactors)
         // Each leg's country is looked up once (a country's polygon may have thousands of vertices).
@@ -287,11 +290,11 @@ public struct TripsRun {
         summary.co2eCountries = legCountries.tally(countries.flatMap { $0 }, factors: emissionFactors)
         // The whole line comes with publish's CO2e (`CO2eOutput.text`); a warning is said at once.
         if let warning = summary.co2eCountries?.warning { progress.log("warning: " + warning) }
-        summary.odMatrix = ODMatrixCounts(tables.odMatrix)
+        summary.odMatrix = ODMatrixCounts(publication.odMatrix)
         progress.log(summary.odMatrix.line)
         try store.setDerivedState(PipelineStore.minimumPersonsKey, String(minimumPersons))
         try store.setDerivedState(PipelineStore.odMatrixKey, summary.odMatrix.line)
-        summary.modalSplit = ModalSplitCounts(tables.modalSplit)
+        summary.modalSplit = ModalSplitCounts(publication.modalSplit)
         progress.log(summary.modalSplit.line)
         try store.setDerivedState(PipelineStore.modalSplitKey, summary.modalSplit.line)
         let restricted = restrictedFolder ?? OutputLayout.restricted(in: reportsFolder)

@@ -50,16 +50,28 @@ public struct CellSuppression: Sendable {
     /// The publishable cells to leave out: every sensitive one, and the complementary ones the
     /// audit adds. Never-publishable cells are not in the set (they are never printed).
     public func suppressed() -> Set<Int> {
-        var hidden = Set(cells.indices.filter { cells[$0].publishable && cells[$0].sensitive })
+        protected() ?? Set(cells.indices.filter { cells[$0].publishable })
+    }
+
+    /// The publishable cells to leave out, starting from `initial` besides the sensitive ones;
+    /// nil when some sensitive cell stays determined whatever is left out beside it (the caller
+    /// then leaves out more: a whole sub-table, or everything).
+    public func protected(initial: Set<Int> = []) -> Set<Int>? {
+        var hidden = Set(cells.indices.filter { cells[$0].publishable && cells[$0].sensitive }).union(initial)
         while true {
             let unknown = unknownCells(hidden)
             let exposed = determined(unknown).filter { cells[$0].sensitive }
             guard let cell = exposed.min() else { return hidden }
-            guard let complement = complement(for: cell, hidden: hidden) else {
-                return hidden.union(cells.indices.filter { cells[$0].publishable })
+            guard let complement = complement(for: cell, hidden: hidden), !complement.isSubset(of: hidden) else {
+                return nil
             }
             hidden.formUnion(complement)
         }
+    }
+
+    /// The sensitive cells whose values follow from the published ones when `hidden` is left out.
+    public func exposed(hidden: Set<Int>) -> [Int] {
+        determined(unknownCells(hidden)).filter { cells[$0].sensitive }
     }
 
     /// Cells whose values are not published: the hidden ones, and the never-publishable ones no
@@ -145,7 +157,31 @@ public struct CellSuppression: Sendable {
             return [smallest]
         }
         let totals = Set(shared).subtracting([cell]).filter { !cells[$0].publishable && !unknown.contains($0) }
-        guard let total = totals.min(by: { (cells[$0].size, $0) < (cells[$1].size, $1) }) else { return nil }
-        return Set((revealedBy[total] ?? []).filter(open))
+        if let total = totals.min(by: { (cells[$0].size, $0) < (cells[$1].size, $1) }) {
+            let revealing = Set((revealedBy[total] ?? []).filter(open))
+            if !revealing.isEmpty { return revealing }
+        }
+        return nearest(to: cell, relationsOf: relationsOf, unknown: unknown, open: open)
+    }
+
+    /// The smallest published cell nearest to `cell` through left-out cells: every cell around
+    /// it is left out, yet it follows from published cells further away (a chain of relations
+    /// through left-out cells ends in them), so the nearest of those goes. Breadth-first over the
+    /// relations; nil when no published cell is connected to it at all.
+    func nearest(to cell: Int, relationsOf: [Int: [Int]], unknown: Set<Int>, open: (Int) -> Bool) -> Set<Int>? {
+        var seen: Set<Int> = [cell], frontier = [cell], usedRelations = Set<Int>()
+        while !frontier.isEmpty {
+            var next: [Int] = [], candidates: [Int] = []
+            for member in frontier {
+                for relation in relationsOf[member] ?? [] where usedRelations.insert(relation).inserted {
+                    for term in relations[relation] where seen.insert(term.cell).inserted {
+                        if open(term.cell) { candidates.append(term.cell) } else { next.append(term.cell) }
+                    }
+                }
+            }
+            if let smallest = candidates.min(by: { (cells[$0].size, $0) < (cells[$1].size, $1) }) { return [smallest] }
+            frontier = next
+        }
+        return nil
     }
 }

@@ -3,10 +3,16 @@ import Trips
 
 /// Modal split by trips (main mode), distance and time (legs), overall and by local hour of
 /// day, weekday, time band (`TimeBands`) and trip purpose. A trip counts in the hour, weekday
-/// and band it starts in; a leg likewise. A row
-/// fewer than k distinct persons made is left out, and so are the rows that would give it away
-/// by subtraction from the others and the margins (`CellSuppression`); shares are of the whole
-/// group, left-out rows included. Per-device splits are in `device_stats.csv`.
+/// and band it starts in; a leg likewise. Per-device splits are in `device_stats.csv`.
+///
+/// Before suppressing, the modes fewer than k persons used are published together as `other`
+/// (`ModeRecoding`). Then a row fewer than k distinct persons made is left out, and so are the
+/// rows that would give it away by subtraction from the others and the margins
+/// (`CellSuppression`); shares are of the whole group, left-out rows included. Each breakdown
+/// (hour, weekday, time band, purpose) is protected with the whole-day rows as its margins
+/// (`DisclosureAudit`): one that cannot be without leaving out a whole-day row is left out
+/// whole instead (`dimensionsLeftOut`), so the whole-day rows survive a small panel. The hour of
+/// day left out so is recoded into the time bands, which the `time_band` rows give.
 public struct ModalSplit: Sendable {
     public struct Row: Sendable, Equatable {
         /// "all", "hour", "weekday", "time_band" or "trip_purpose".
@@ -28,6 +34,13 @@ public struct ModalSplit: Sendable {
     /// Rows under k persons (`primary`), and rows left out so that those cannot be recovered
     /// by subtraction (`complementary`).
     public var suppressedPrimary = 0, suppressedComplementary = 0
+    /// Trips of the whole day's rows (`all`) left out under k, and beside them.
+    public var suppressedTrips = 0, complementaryTrips = 0
+    /// The modes published as `other`.
+    public var recoding = ModeRecoding()
+    /// The breakdowns left out whole (their rows' count), since protecting them would have
+    /// taken whole-day rows (`hour`: recoded into the time bands).
+    public var dimensionsLeftOut: [String: Int] = [:]
 
     public init(
         _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars(),
@@ -36,82 +49,173 @@ public struct ModalSplit: Sendable {
         self.init(totals: ModalTotal.totals(devices, persons: persons, calendars: calendars, bands: bands), minimumPersons: minimumPersons)
     }
 
-    /// Shares within each (dimension, key) of trips, distance and duration; the group's
-    /// whole is its modes' totals added in `Mode` order. Rows by dimension, key, mode.
+    /// The split of `totals`, audited alone: its trips, and its legs' distance and time, each
+    /// measure in an audit of its own (a row left out by either is left out).
     public init(totals: [ModalTotal], minimumPersons: Int) {
-        self.minimumPersons = minimumPersons
+        let prepared = Prepared(totals, k: minimumPersons)
+        var (trips, legs) = (DisclosureAudit(), DisclosureAudit())
+        let (tripCells, legCells) = (prepared.audit(into: &trips, measure: .trips), prepared.audit(into: &legs, measure: .legs))
+        let (tripsHidden, tripsDropped) = trips.suppressed()
+        let (legsHidden, legsDropped) = legs.suppressed(initial: Set(tripCells.hiddenRows(tripsHidden).map { legCells.rows[$0] }))
+        self.init(
+            prepared, hiddenRows: tripCells.hiddenRows(tripsHidden).union(legCells.hiddenRows(legsHidden)),
+            dropped: Array(Set(tripsDropped + legsDropped)).sorted())
+    }
+
+    /// The split of `prepared` with the rows at `hiddenRows` (of `prepared.totals`) left out,
+    /// and the breakdowns `dropped` left out whole.
+    init(_ prepared: Prepared, hiddenRows left: Set<Int>, dropped: [String]) {
+        (minimumPersons, recoding) = (prepared.k, prepared.recoding)
+        let ordered = prepared.totals
+        for dimension in dropped { dimensionsLeftOut[dimension] = ordered.filter { $0.dimension == dimension }.count }
         struct Whole { var trips = 0, distance = 0.0, duration = 0.0 }
         var wholes: [[String]: Whole] = [:]
-        for total in totals.sorted(by: { modeRank($0.mode) < modeRank($1.mode) }) {
+        for total in ordered.sorted(by: { publishedModeRank($0.mode) < publishedModeRank($1.mode) }) {
             let group = [total.dimension, total.key]
             wholes[group, default: Whole()].trips += total.trips
             wholes[group, default: Whole()].distance += total.distanceMeters
             wholes[group, default: Whole()].duration += total.durationSeconds
         }
         func share(_ part: Double, _ whole: Double) -> Double { whole > 0 ? part / whole : 0 }
-        let dimensionOrder = ["all": 0, "hour": 1, "weekday": 2, "time_band": 3, "trip_purpose": 4]
-        let weekdayOrder = Dictionary(uniqueKeysWithValues: CalendarKeys.weekdayNames.enumerated().map { ($1, $0) })
-        // One order for the audit whatever order the totals came in (a dictionary's, or a
-        // distributed run's reducers'): its tie-breaks go by position, so a run and Spark leave
-        // out the same rows, every time.
-        let ordered = totals.sorted {
-            (dimensionOrder[$0.dimension] ?? 5, weekdayOrder[$0.key] ?? 0, $0.key, modeRank($0.mode), $0.mode)
-                < (dimensionOrder[$1.dimension] ?? 5, weekdayOrder[$1.key] ?? 0, $1.key, modeRank($1.mode), $1.mode)
+        for index in left where dimensionsLeftOut[ordered[index].dimension] == nil {
+            let primary = ordered[index].persons < prepared.k
+            if primary { suppressedPrimary += 1 } else { suppressedComplementary += 1 }
+            guard ordered[index].dimension == "all" else { continue }
+            if primary { suppressedTrips += ordered[index].trips } else { complementaryTrips += ordered[index].trips }
         }
-        let hidden = Self.suppressed(ordered, minimumPersons: minimumPersons)
-        suppressedPrimary = totals.filter { $0.persons < minimumPersons }.count
-        suppressedComplementary = hidden.count - suppressedPrimary
-        rows = ordered.enumerated().filter { !hidden.contains($0.offset) }.map { _, total in
+        rows = ordered.enumerated().filter { !left.contains($0.offset) }.map { _, total in
             let whole = wholes[[total.dimension, total.key]]!
             return Row(
                 dimension: total.dimension, key: total.key, mode: total.mode, trips: total.trips, persons: total.persons,
                 tripShare: share(Double(total.trips), Double(whole.trips)), distanceMeters: total.distanceMeters,
                 distanceShare: share(total.distanceMeters, whole.distance), durationSeconds: total.durationSeconds,
                 durationShare: share(total.durationSeconds, whole.duration))
-        }.sorted { a, b in
-            (dimensionOrder[a.dimension] ?? 5, weekdayOrder[a.key] ?? 0, a.key, modeRank(a.mode))
-                < (dimensionOrder[b.dimension] ?? 5, weekdayOrder[b.key] ?? 0, b.key, modeRank(b.mode))
         }
     }
 
-    /// The indices of `totals` to leave out. The table's relations: each group's rows add up to
-    /// its whole (never printed, but any published share gives it away), and for each of hour
-    /// and weekday, a mode's rows add up to its row in "all", and the groups' wholes to the
-    /// whole of "all". A group's whole is sensitive when every row of it is (its persons, not
-    /// counted here, are then taken as fewer than k).
+    /// The indices of `totals` to leave out, audited alone and without recoding (`mode_shares.csv`
+    /// recodes its own trips first). The relations are `Prepared.audit`'s.
     static func suppressed(_ totals: [ModalTotal], minimumPersons k: Int) -> Set<Int> {
-        var cells = totals.map {
-            CellSuppression.Cell(publishable: true, sensitive: $0.persons < k, size: $0.durationSeconds + Double($0.trips))
-        }
-        var members: [[String]: [Int]] = [:]
-        for (index, total) in totals.enumerated() { members[[total.dimension, total.key], default: []].append(index) }
-        var whole: [[String]: Int] = [:], revealedBy: [Int: [Int]] = [:]
-        for (group, indices) in members.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            whole[group] = cells.count
-            revealedBy[cells.count] = indices
-            cells.append(
-                CellSuppression.Cell(
-                    publishable: false, sensitive: indices.allSatisfy { cells[$0].sensitive },
-                    size: indices.reduce(0) { $0 + cells[$1].size }))
-        }
-        var relations: [[(cell: Int, sign: Double)]] = members.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }).map {
-            group, indices in
-            indices.map { ($0, 1.0) } + [(whole[group]!, -1.0)]
-        }
-        let overall = Dictionary(
-            totals.enumerated().filter { $0.element.dimension == "all" }.map { ($0.element.mode, $0.offset) },
-            uniquingKeysWith: { first, _ in first })
-        for dimension in Set(totals.map(\.dimension)).subtracting(["all"]).sorted() {
-            let inDimension = totals.indices.filter { totals[$0].dimension == dimension }
-            for (mode, all) in overall.sorted(by: { $0.key < $1.key }) {
-                relations.append(inDimension.filter { totals[$0].mode == mode }.map { ($0, 1.0) } + [(all, -1.0)])
+        var audit = DisclosureAudit()
+        let prepared = Prepared(asGiven: totals, k: k)
+        let cells = prepared.audit(into: &audit, measure: .trips)
+        return cells.hiddenRows(audit.suppressed().hidden)
+    }
+}
+
+extension ModalSplit {
+    /// The totals as they are audited and published: recoded, in one canonical order.
+    struct Prepared: Sendable {
+        var totals: [ModalTotal]
+        var k: Int
+        var recoding = ModeRecoding()
+
+        /// `totals` recoded (`ModeRecoding` from the `all` row's persons per mode) and sorted by
+        /// dimension, key, mode:
+        /// one order for the audit whatever order the totals came in (a dictionary's, or a
+        /// distributed run's reducers'), so a run and Spark leave out the same rows, every time.
+        init(_ totals: [ModalTotal], k: Int, recoding: ModeRecoding? = nil) {
+            self.k = k
+            let overall = Dictionary(
+                totals.filter { $0.dimension == "all" }.map { ($0.mode, $0.persons) }, uniquingKeysWith: { max($0, $1) })
+            self.recoding = recoding ?? ModeRecoding(persons: overall, k: k)
+            var merged: [[String]: ModalTotal] = [:]
+            // Added in mode order, so that the sums' last digit does not follow the input's order.
+            for total in totals.sorted(by: { (publishedModeRank($0.mode), $0.mode) < (publishedModeRank($1.mode), $1.mode) }) {
+                let mode = self.recoding.name(total.mode)
+                let key = [total.dimension, total.key, mode]
+                var row =
+                    merged[key]
+                    ?? ModalTotal(
+                        dimension: total.dimension, key: total.key, mode: mode, trips: 0, distanceMeters: 0, durationSeconds: 0, persons: 0)
+                row.trips += total.trips
+                row.distanceMeters += total.distanceMeters
+                row.durationSeconds += total.durationSeconds
+                row.persons = max(row.persons, total.persons)
+                merged[key] = row
             }
-            if let allWhole = whole[["all", "all"]] {
-                relations.append(
-                    Set(inDimension.map { [totals[$0].dimension, totals[$0].key] }).sorted { $0.lexicographicallyPrecedes($1) }
-                        .map { (whole[$0]!, 1.0) } + [(allWhole, -1.0)])
+            self.totals = Self.ordered(Array(merged.values))
+        }
+
+        /// `totals` as given: already recoded, in the order the caller audits them in.
+        init(asGiven totals: [ModalTotal], k: Int) {
+            (self.totals, self.k) = (totals, k)
+        }
+
+        static func ordered(_ totals: [ModalTotal]) -> [ModalTotal] {
+            let dimensionOrder = ["all": 0, "hour": 1, "weekday": 2, "time_band": 3, "trip_purpose": 4]
+            let weekdayOrder = Dictionary(uniqueKeysWithValues: CalendarKeys.weekdayNames.enumerated().map { ($1, $0) })
+            return totals.sorted {
+                (dimensionOrder[$0.dimension] ?? 5, weekdayOrder[$0.key] ?? 0, $0.key, publishedModeRank($0.mode), $0.mode)
+                    < (dimensionOrder[$1.dimension] ?? 5, weekdayOrder[$1.key] ?? 0, $1.key, publishedModeRank($1.mode), $1.mode)
             }
         }
-        return CellSuppression(cells: cells, relations: relations, revealedBy: revealedBy).suppressed()
+
+        /// Adds the table's cells and relations to `audit`: each group's rows add up to its
+        /// whole (never printed, but any published share gives it away), and for each dimension
+        /// but `all`, a mode's rows add up to its row in `all`, and the groups' wholes to the
+        /// whole of `all`. A group's whole is sensitive when every row of it is (its persons, not
+        /// counted here, are then taken as fewer than k).
+        func audit(into audit: inout DisclosureAudit, measure: Measure) -> Cells {
+            var cells = Cells()
+            func layer(_ dimension: String) -> String? { dimension == "all" ? nil : dimension }
+            cells.rows = totals.map { total in
+                // A measure a row has none of (a row of legs alone has no trips) is 0 by the table's
+                // own make: nothing to hide, and the other measure's audit holds the row.
+                let has = measure == .trips ? total.trips > 0 : total.durationSeconds > 0 || total.distanceMeters > 0
+                return audit.add(
+                    CellSuppression.Cell(
+                        publishable: true, sensitive: total.persons < k && has,
+                        size: measure == .trips ? Double(total.trips) : total.durationSeconds),
+                    layer: layer(total.dimension))
+            }
+            var members: [[String]: [Int]] = [:]
+            for (index, total) in totals.enumerated() { members[[total.dimension, total.key], default: []].append(index) }
+            let groups = members.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) })
+            for (group, indices) in groups {
+                let whole = audit.add(
+                    CellSuppression.Cell(
+                        publishable: false, sensitive: indices.allSatisfy { audit.cells[cells.rows[$0]].sensitive },
+                        size: indices.reduce(0) { $0 + audit.cells[cells.rows[$1]].size }), layer: layer(group[0]))
+                cells.wholes[group] = whole
+                audit.reveal(whole, by: indices.map { cells.rows[$0] })
+            }
+            for (group, indices) in groups { audit.relate(indices.map { (cells.rows[$0], 1.0) } + [(cells.wholes[group]!, -1.0)]) }
+            let overall = Dictionary(
+                totals.enumerated().filter { $0.element.dimension == "all" }.map { ($0.element.mode, $0.offset) },
+                uniquingKeysWith: { first, _ in first })
+            for dimension in Set(totals.map(\.dimension)).subtracting(["all"]).sorted() {
+                let inDimension = totals.indices.filter { totals[$0].dimension == dimension }
+                for (mode, all) in overall.sorted(by: { $0.key < $1.key }) {
+                    audit.relate(
+                        inDimension.filter { totals[$0].mode == mode }.map { (cells.rows[$0], 1.0) } + [(cells.rows[all], -1.0)])
+                }
+                if let allWhole = cells.wholes[["all", "all"]] {
+                    audit.relate(
+                        Set(inDimension.map { [totals[$0].dimension, totals[$0].key] }).sorted { $0.lexicographicallyPrecedes($1) }
+                            .map { (cells.wholes[$0]!, 1.0) } + [(allWhole, -1.0)])
+                }
+            }
+            return cells
+        }
+    }
+
+    /// What an audit counts of each row: its trips (which the OD's rows add up to), or its legs'
+    /// distance and time (which add up the same way, over other relations of no other table).
+    enum Measure: Sendable { case trips, legs }
+
+    /// Where the table's rows and its groups' wholes are in an audit.
+    struct Cells: Sendable {
+        /// The rows (indices of `Prepared.totals`) whose cells are in `hidden`.
+        func hiddenRows(_ hidden: Set<Int>) -> Set<Int> { Set(rows.indices.filter { hidden.contains(rows[$0]) }) }
+
+        /// The audit's cell of each of `Prepared.totals`.
+        var rows: [Int] = []
+        /// The audit's cell of each (dimension, key) group's whole.
+        var wholes: [[String]: Int] = [:]
+        /// The cell of `mode`'s row in (dimension, key), if it has one.
+        func row(_ totals: [ModalTotal], dimension: String, key: String, mode: String) -> Int? {
+            totals.firstIndex { $0.dimension == dimension && $0.key == key && $0.mode == mode }.map { rows[$0] }
+        }
     }
 }

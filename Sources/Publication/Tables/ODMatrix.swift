@@ -2,9 +2,16 @@ import MobilityCore
 import Trips
 
 /// Origin–destination table over geofence zones: one row per (time band, origin, destination)
-/// of geofence ids (nil where a trip's end lies in no geofence) that at least k distinct persons
-/// made, `all_day` and each band of the departure; rows fewer made are suppressed and counted,
-/// never published.
+/// of geofence ids (nil where a trip's end lies in no geofence), `all_day` and each band of the
+/// departure, with each main mode's share of the row's trips.
+///
+/// Every count is a cell of the audit: a row's trips, and each mode's trips in it (its share
+/// times the row's trips), each made by its own persons. A row fewer than k persons made is
+/// left out; so is a share fewer than k persons made (printed empty), with the rows and shares
+/// that would give either away by subtraction (a pair's band rows add up to its `all_day` row,
+/// a row's modes to its trips). The modes fewer than k persons used over the whole data are
+/// shown together as `other` (`ModeRecoding`). With no geofences at all the table has no rows:
+/// its one pair would be every trip, the modal split again.
 public struct ODMatrix: Sendable {
     public struct Row: Sendable, Equatable {
         /// `all_day` or a band's name.
@@ -16,8 +23,11 @@ public struct ODMatrix: Sendable {
         public var persons: Int
         public var medianDurationSeconds: Double
         public var medianDistanceMeters: Double
-        /// Share of the row's trips by main mode, keyed by mode name.
+        /// Share of the row's trips by main mode (recoded), keyed by mode name; a mode whose
+        /// share is left out is absent, one without trips in the row too.
         public var modeShares: [String: Double]
+        /// The modes with trips in the row whose share is left out.
+        public var suppressedModes: Set<String> = []
     }
 
     public var rows: [Row]
@@ -25,8 +35,19 @@ public struct ODMatrix: Sendable {
     public var minimumPersons: Int
     /// Whole-day pairs, and their trips, made by fewer than `minimumPersons` persons: in no row.
     public var suppressedPairs = 0, suppressedTrips = 0
+    /// Whole-day pairs of k persons or more, and their trips, left out so that those cannot be
+    /// worked out.
+    public var complementaryPairs = 0, complementaryTrips = 0
     /// Band rows under k, and band rows of k or more left out so the first cannot be subtracted.
     public var suppressedBandRows = 0, complementaryRows = 0
+    /// Every band row left out, since protecting them would have taken whole-day rows.
+    public var bandRowsLeftOut = false
+    /// Mode shares left out of published rows: under k persons, and beside them.
+    public var suppressedShares = 0, complementaryShares = 0
+    /// The modes shown as `other`.
+    public var recoding = ModeRecoding()
+    /// Geofences the trips' ends were matched against; nil: not said (a caller before it).
+    public var geofences: Int?
 
     public init(
         _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars(),
@@ -37,58 +58,146 @@ public struct ODMatrix: Sendable {
             bands: bands)
     }
 
+    /// The table of `groups`, audited alone.
+    public init(groups: [ODGroup], minimumPersons: Int, bands: TimeBands = TimeBands(), geofences: Int? = nil) {
+        var audit = DisclosureAudit()
+        let prepared = Prepared(groups, k: minimumPersons, bands: bands, recoding: ModeRecoding(), geofences: geofences)
+        let cells = prepared.audit(into: &audit)
+        let (hidden, dropped) = audit.suppressed()
+        self.init(prepared, cells: cells, hidden: hidden, dropped: dropped)
+    }
+
     /// Medians (type 7) of each published row's durations and distances, the share of each main
     /// mode (trips of the mode / trips); rows by band (`all_day`, then `bands`' order), then
-    /// trips, then origin and destination. A pair's band rows add up to its `all_day` row, so a
-    /// band row under k that would be the only one left out of its pair takes a second with it
-    /// (`CellSuppression`, as `ZoneOD` does).
-    public init(groups: [ODGroup], minimumPersons: Int, bands: TimeBands = TimeBands()) {
-        self.minimumPersons = minimumPersons
-        let order = Dictionary(uniqueKeysWithValues: ([TimeBands.allDay] + bands.names).enumerated().map { ($1, $0) })
-        func rank(_ band: String) -> Int { order[band] ?? order.count }
-        // One canonical order for the audit, so a run and Spark leave out the same rows.
-        let sorted = groups.sorted {
-            ($0.origin ?? "", $0.destination ?? "", rank($0.band), $0.band) < (
-                $1.origin ?? "", $1.destination ?? "", rank($1.band), $1.band
-            )
-        }
-        let cells = sorted.map {
-            CellSuppression.Cell(publishable: true, sensitive: $0.persons < minimumPersons, size: Double($0.trips))
-        }
-        var relations: [[(cell: Int, sign: Double)]] = []
-        var start = 0
-        for index in sorted.indices
-        where index == sorted.count - 1
-            || (sorted[index + 1].origin, sorted[index + 1].destination) != (sorted[index].origin, sorted[index].destination)
-        {
-            // Groups of a version before bands (a Spark part's reductions) have no band rows, and no relation.
-            if index > start {
-                relations.append((start...index).map { (cell: $0, sign: sorted[$0].band == TimeBands.allDay ? -1.0 : 1.0) })
-            }
-            start = index + 1
-        }
-        let hidden = CellSuppression(cells: cells, relations: relations).suppressed()
-        for index in hidden {
-            if sorted[index].band == TimeBands.allDay {
-                suppressedPairs += 1
-                suppressedTrips += sorted[index].trips
-            } else if cells[index].sensitive {
-                suppressedBandRows += 1
-            } else {
-                complementaryRows += 1
+    /// trips, then origin and destination.
+    init(_ prepared: Prepared, cells: Cells, hidden: Set<Int>, dropped: [String] = []) {
+        (minimumPersons, recoding, geofences) = (prepared.k, prepared.recoding, prepared.geofences)
+        bandRowsLeftOut = dropped.contains(Prepared.bandLayer) && prepared.groups.contains { $0.band != TimeBands.allDay }
+        let sorted = prepared.groups
+        for index in sorted.indices where hidden.contains(cells.totals[index]) {
+            let (group, primary) = (sorted[index], sorted[index].persons < prepared.k)
+            switch (group.band == TimeBands.allDay, primary) {
+            case (true, true): (suppressedPairs, suppressedTrips) = (suppressedPairs + 1, suppressedTrips + group.trips)
+            case (true, false): (complementaryPairs, complementaryTrips) = (complementaryPairs + 1, complementaryTrips + group.trips)
+            case (false, true): suppressedBandRows += 1
+            case (false, false): complementaryRows += 1
             }
         }
-        rows = sorted.indices.filter { !hidden.contains($0) }.map { index in
+        let rank = prepared.rank
+        var (shares, beside) = (0, 0)
+        let k = prepared.k
+        rows = sorted.indices.filter { !hidden.contains(cells.totals[$0]) }.map { index in
             let group = sorted[index]
-            return Row(
+            var row = Row(
                 band: group.band, origin: group.origin, destination: group.destination, trips: group.trips, devices: group.devices,
                 persons: group.persons, medianDurationSeconds: Quantile.median(group.durationsSeconds)!,
-                medianDistanceMeters: Quantile.median(group.distancesMeters)!,
-                modeShares: group.mainModes.mapValues { Double($0) / Double(group.trips) })
+                medianDistanceMeters: Quantile.median(group.distancesMeters)!, modeShares: [:])
+            for (mode, trips) in group.mainModes {
+                if cells.modes[index][mode].map(hidden.contains) ?? true {
+                    row.suppressedModes.insert(mode)
+                    if (group.modePersons[mode] ?? 0) < k { shares += 1 } else { beside += 1 }
+                } else {
+                    row.modeShares[mode] = Double(trips) / Double(group.trips)
+                }
+            }
+            return row
         }.sorted {
             (rank($0.band), -$0.trips, $0.origin ?? "", $0.destination ?? "") < (
                 rank($1.band), -$1.trips, $1.origin ?? "", $1.destination ?? ""
             )
         }
+        (suppressedShares, complementaryShares) = (shares, beside)
+    }
+}
+
+extension ODMatrix {
+    /// The groups as they are audited and published: recoded, in one canonical order.
+    struct Prepared: Sendable {
+        var groups: [ODGroup]
+        var k: Int
+        var recoding: ModeRecoding
+        var geofences: Int?
+        var bandOrder: [String: Int]
+
+        /// `groups` with their modes recoded, sorted by origin, destination and band (one order
+        /// for the audit, so a run and Spark leave out the same cells); none without geofences.
+        init(_ groups: [ODGroup], k: Int, bands: TimeBands, recoding: ModeRecoding, geofences: Int?) {
+            (self.k, self.recoding, self.geofences) = (k, recoding, geofences)
+            bandOrder = Dictionary(uniqueKeysWithValues: ([TimeBands.allDay] + bands.names).enumerated().map { ($1, $0) })
+            let order = bandOrder
+            func rank(_ band: String) -> Int { order[band] ?? order.count }
+            self.groups = (geofences == 0 ? [] : groups).map { group in
+                var group = group
+                (group.mainModes, group.modePersons) = recoding.recode(trips: group.mainModes, persons: group.modePersons)
+                return group
+            }.sorted {
+                ($0.origin ?? "", $0.destination ?? "", rank($0.band), $0.band) < (
+                    $1.origin ?? "", $1.destination ?? "", rank($1.band), $1.band
+                )
+            }
+        }
+
+        func rank(_ band: String) -> Int { bandOrder[band] ?? bandOrder.count }
+
+        /// What leaving a row out costs against leaving one of its shares out, per trip: a row
+        /// takes its trips, medians and every share with it, so complementary cells are shares
+        /// first (the heuristic that loses the fewest published trips).
+        static let rowCost = 10.0
+
+        /// The sub-table of the band rows (`DisclosureAudit`).
+        static let bandLayer = "od_time_band"
+
+        /// Adds the table's cells and relations to `audit`: each row's trips and each of its
+        /// modes' trips; a row's modes add up to its trips, and a pair's band rows (and each
+        /// mode's in them) to its `all_day` row. Groups of a version before bands (a Spark
+        /// part's reductions) have no band rows, and no band relation.
+        func audit(into audit: inout DisclosureAudit) -> Cells {
+            var cells = Cells()
+            for group in groups {
+                // The band rows are a sub-table of their own (`DisclosureAudit`): when they cannot be
+                // protected without whole-day rows, they are left out, not those.
+                let layer = group.band == TimeBands.allDay ? nil : Self.bandLayer
+                cells.totals.append(
+                    audit.add(
+                        CellSuppression.Cell(publishable: true, sensitive: group.persons < k, size: Self.rowCost * Double(group.trips)),
+                        layer: layer))
+                var modes: [String: Int] = [:]
+                // Groups a version before persons per mode reduced have no share cells: their shares are left out.
+                for mode in group.mainModes.keys.sorted(by: { (publishedModeRank($0), $0) < (publishedModeRank($1), $1) })
+                where !group.modePersons.isEmpty {
+                    modes[mode] = audit.add(
+                        CellSuppression.Cell(
+                            publishable: true, sensitive: (group.modePersons[mode] ?? 0) < k, size: Double(group.mainModes[mode]!)),
+                        layer: layer)
+                }
+                cells.modes.append(modes)
+            }
+            for (index, group) in groups.enumerated() where !group.modePersons.isEmpty {
+                audit.relate(
+                    group.mainModes.keys.sorted().map { (cells.modes[index][$0]!, 1.0) } + [(cells.totals[index], -1.0)])
+            }
+            var start = 0
+            for index in groups.indices
+            where index == groups.count - 1
+                || (groups[index + 1].origin, groups[index + 1].destination) != (groups[index].origin, groups[index].destination)
+            {
+                let pair = Array(start...index)
+                start = index + 1
+                guard pair.count > 1, let whole = pair.first(where: { groups[$0].band == TimeBands.allDay }) else { continue }
+                audit.relate(pair.map { (cells.totals[$0], $0 == whole ? -1.0 : 1.0) })
+                for mode in groups[whole].mainModes.keys.sorted() {
+                    audit.relate(pair.compactMap { member in cells.modes[member][mode].map { ($0, member == whole ? -1.0 : 1.0) } })
+                }
+            }
+            return cells
+        }
+    }
+
+    /// Where the table's counts are in an audit.
+    struct Cells: Sendable {
+        /// The cell of each group's trips, in `Prepared.groups`' order.
+        var totals: [Int] = []
+        /// The cell of each group's trips of each mode.
+        var modes: [[String: Int]] = []
     }
 }

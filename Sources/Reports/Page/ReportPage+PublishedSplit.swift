@@ -4,8 +4,8 @@ import Store
 import Trips
 
 /// The modal split the report shows is the one `modal_split.csv` publishes: the same rows, k
-/// persons each, the same rows left out (`ModalSplit`'s complementary suppression), worked out
-/// from the store with each person's calendar. What a group left out is drawn as one remainder,
+/// persons each, the same rows left out (`TripPublication`'s audit of the split with the OD
+/// table), worked out by the same code from the store's trips and legs with each person's calendar. What a group left out is drawn as one remainder,
 /// only where the group publishes a row (its whole is then given away by any share anyway).
 extension ReportPage {
     /// The name the page gives the rows left out.
@@ -48,7 +48,16 @@ extension ReportPage {
         }
         let totals = ModalTotal.totals(trips: entries.trips.map(entry), legs: entries.legs.map(entry), calendars: calendars, bands: bands)
         let k = try minimumPersons()
-        let split = ModalSplit(totals: totals, minimumPersons: k)
+        let members = entries.trips.map {
+            ODGroup.Member(
+                device: $0.device ?? $0.person, person: $0.person, origin: $0.originGeofence, destination: $0.destinationGeofence,
+                durationSeconds: $0.durationSeconds, distanceMeters: $0.distanceMeters, mainMode: $0.mode,
+                band: bands.name(startSeconds: $0.startSeconds, calendar: calendars.person($0.person)))
+        }
+        let split = TripPublication(
+            odGroups: ODGroup.groups(members), modalTotals: totals, bands: bands, privacy: PrivacyParameters(k: k),
+            geofences: facts.geofences
+        ).modalSplit
         return PublishedSplit(
             totals: Dictionary(totals.map { ([$0.dimension, $0.key, $0.mode], $0) }, uniquingKeysWith: { first, _ in first }),
             published: Dictionary(split.rows.map { ([$0.dimension, $0.key, $0.mode], $0) }, uniquingKeysWith: { first, _ in first }),

@@ -3,6 +3,7 @@ import Comfort
 import Features
 import HeatMaps
 import MobilityCore
+import Publication
 import Trips
 
 /// Every published CSV file's columns, in order, with their types: the one list the writers
@@ -100,6 +101,10 @@ public struct OutputSchema: Sendable {
     /// "unknown" (a leg no evidence decided).
     public static let modeNames = Mode.allCases.map(\.rawValue) + [unknownModeName]
 
+    /// The modes of a published table that recodes the modes fewer than k persons used
+    /// (`ModeRecoding`): `modeNames` and `other`.
+    public static let publishedModeNames = modeNames + [ModeRecoding.other]
+
     // MARK: The files of `pipeline run`
 
     public static let modes = OutputSchema(
@@ -147,9 +152,9 @@ public struct OutputSchema: Sendable {
 
     public static let odMatrix = OutputSchema(
         "od_matrix.csv",
-        "Trips between geofences (\"(no geofence)\" where an end lies in none), over the whole day (`all_day`) and per time band of the departure on the local clock (planning.time_bands), with each mode's share; a row made by fewer than k persons is suppressed, and so is a second band row of its pair where the first could be read from the all_day row.",
+        "Trips between geofences (\"(no geofence)\" where an end lies in none; no rows when no geofence was given), over the whole day (`all_day`) and per time band of the departure on the local clock (planning.time_bands), with each main mode's share (the modes fewer than k persons used, over all trips, together as `other`). A row made by fewer than k persons is suppressed, and so is a share fewer than k persons made (empty; 0 is no trip of the mode), with the rows and shares that would give either away by subtraction, in this table or with modal_split.csv (one audit of both).",
         "time_band text, origin_geofence_id text, origin_name text, destination_geofence_id text, destination_name text, trips integer, devices integer, "
-            + "persons integer, median_duration_s real, median_distance_m real", columns(modeNames.map { "share_\($0)" }, .real))
+            + "persons integer, median_duration_s real, median_distance_m real", columns(publishedModeNames.map { "share_\($0)" }, .real))
 
     public static let odGrid = OutputSchema(
         "od_grid.csv",
@@ -359,7 +364,7 @@ public struct OutputSchema: Sendable {
     /// each column with how the reducer merges it over the parts. The reduced table has the
     /// same columns, merged (`pipeline publish --reduced`, `ReducedTables`).
     public static let partialTables: [PartialTable] = [
-        HeatMapPartials.mapSchema, HeatMapPartials.cellSchema, ODGroup.partialSchema, ModalTotal.partialSchema,
+        HeatMapPartials.mapSchema, HeatMapPartials.cellSchema, ODGroup.partialSchema, ODGroup.modePartialSchema, ModalTotal.partialSchema,
         ComfortGroup.partialSchema(byRoute: false), ComfortGroup.partialSchema(byRoute: true)
     ]
 

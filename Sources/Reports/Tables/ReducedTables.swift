@@ -82,13 +82,29 @@ public struct ReducedTables {
     }
 
     public func odGroups() throws -> [ODGroup] {
-        try rows("od_groups").map { row in
+        var modePersons: [[String?]: [String: Int]] = [:]
+        // A reduction before persons per mode has none: its rows' shares are then left out (`ODMatrix`).
+        let byMode = FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("od_mode_groups"))
+        for row in byMode ? try rows("od_mode_groups") : [] {
+            let key = [
+                row.optional("time_band") ?? TimeBands.allDay, row.optional("origin_geofence_id"), row.optional("destination_geofence_id")
+            ]
+            modePersons[key, default: [:]][try row.text("main_mode")] = try row.integer("persons")
+        }
+        return try rows("od_groups").map { row in
             ODGroup(
                 band: row.optional("time_band") ?? TimeBands.allDay, origin: row.optional("origin_geofence_id"),
                 destination: row.optional("destination_geofence_id"),
                 trips: try row.integer("trips"), devices: try row.integer("devices"), persons: try row.integer("persons"),
                 durationsSeconds: try row.numbers("durations_s"), distancesMeters: try row.numbers("distances_m"),
-                mainModes: Dictionary((row.optional("main_modes") ?? "").split(separator: " ").map { (String($0), 1) }, uniquingKeysWith: +)
+                mainModes: Dictionary(
+                    (row.optional("main_modes") ?? "").split(separator: " ").map { (String($0), 1) }, uniquingKeysWith: +),
+                modePersons: modePersons[
+                    [
+                        row.optional("time_band") ?? TimeBands.allDay, row.optional("origin_geofence_id"),
+                        row.optional("destination_geofence_id")
+                    ]
+                ] ?? [:]
             )
         }
     }

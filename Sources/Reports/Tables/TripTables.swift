@@ -28,15 +28,16 @@ public struct TripTables {
     /// Each device's person (the device itself where none is named), and the k of distinct
     /// persons a published aggregate row needs.
     public var persons: [String: String] = [:]
-    public var minimumPersons: Int
+    /// The published trip tables, `od_matrix.csv` and `modal_split.csv`, as Publication computed them.
+    public var publication: TripPublication
 
     public init(
         result: TripAnalysis.Result, geofences: [Geofence], calendars: LocalCalendars = LocalCalendars(),
-        persons: [String: String] = [:], minimumPersons: Int, personDays: PersonDays? = nil
+        persons: [String: String] = [:], publication: TripPublication, personDays: PersonDays? = nil
     ) {
         self.personDays = personDays
         self.result = result
-        (self.persons, self.minimumPersons) = (persons, minimumPersons)
+        (self.persons, self.publication) = (persons, publication)
         self.geofences = Dictionary(geofences.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         ids = TripIdentifiers(result.devices)
         self.calendars = calendars
@@ -271,12 +272,7 @@ public struct TripTables {
         return csv
     }
 
-    /// The OD table of the trips, with k persons per pair.
-    public var odMatrix: ODMatrix {
-        ODMatrix(result.devices, persons: persons, calendars: calendars, bands: bands, minimumPersons: minimumPersons)
-    }
-
-    func odMatrixCSV() -> CSVWriter { Self.odMatrix(odMatrix, geofences: geofences) }
+    func odMatrixCSV() -> CSVWriter { Self.odMatrix(publication.odMatrix, geofences: geofences) }
 
     /// A distributed run's part's partial groups of the OD table and the modal split (never
     /// published): the groups a single run reduces its trips to, before the merge
@@ -284,16 +280,12 @@ public struct TripTables {
     public func partialTables() -> [PartialTable] {
         [
             ODGroup.partialTable(result.devices, persons: persons, calendars: calendars, bands: bands),
+            ODGroup.modePartialTable(result.devices, persons: persons, calendars: calendars, bands: bands),
             ModalTotal.partialTable(result.devices, persons: persons, calendars: calendars, bands: bands)
         ]
     }
 
-    /// The modal split of the trips, with k persons per row and complementary suppression.
-    public var modalSplit: ModalSplit {
-        ModalSplit(result.devices, persons: persons, calendars: calendars, bands: bands, minimumPersons: minimumPersons)
-    }
-
-    func modalSplitCSV() -> CSVWriter { Self.modalSplit(modalSplit) }
+    func modalSplitCSV() -> CSVWriter { Self.modalSplit(publication.modalSplit) }
 
     /// `od_grid.csv`'s rows of a grid OD.
     public static func odGrid(_ od: ODGrid) -> CSVWriter {
@@ -315,16 +307,17 @@ public struct TripTables {
 
     /// `od_matrix.csv` of a matrix (from one run's trips, or from a distributed run's groups).
     public static func odMatrix(_ matrix: ODMatrix, geofences: [String: Geofence]) -> CSVWriter {
-        let modes = OutputSchema.modeNames
+        let modes = OutputSchema.publishedModeNames
         var csv = CSVWriter(columns: OutputSchema.odMatrix.names)
         for row in matrix.rows {
-            csv.append(
-                [
-                    row.band, row.origin, row.origin.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", row.destination,
-                    row.destination.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", String(row.trips), String(row.devices),
-                    String(row.persons), Self.number(row.medianDurationSeconds, 1), Self.number(row.medianDistanceMeters, 1)
-                ]
-                    + modes.map { Self.number(row.modeShares[$0] ?? 0, 4) })
+            let fields: [String?] = [
+                row.band, row.origin, row.origin.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", row.destination,
+                row.destination.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", String(row.trips), String(row.devices),
+                String(row.persons), Self.number(row.medianDurationSeconds, 1), Self.number(row.medianDistanceMeters, 1)
+            ]
+            // A share left out is empty; a mode without trips in the row is 0.
+            let shares: [String?] = modes.map { row.suppressedModes.contains($0) ? "" : Self.number(row.modeShares[$0] ?? 0, 4) }
+            csv.append(fields + shares)
         }
         return csv
     }

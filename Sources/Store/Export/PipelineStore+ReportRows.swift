@@ -104,6 +104,8 @@ extension PipelineStore {
     public struct ModalEntry: Sendable {
         public var person: String, startSeconds: Double, mode: String, distanceMeters: Double, durationSeconds: Double
         public var purpose: String? = nil
+        /// A trip's device and the geofences of its ends (the OD table's pair); nil for a leg.
+        public var device: String? = nil, originGeofence: String? = nil, destinationGeofence: String? = nil
     }
 
     /// Every trip (by main mode) and every leg, in id order (device order, then time: the order
@@ -113,10 +115,15 @@ extension PipelineStore {
             let trips = try Row.fetchAll(
                 db,
                 sql: """
-                    WITH \(Self.personOf) SELECT COALESCE(p.person, t.device), t.started_unix_s, COALESCE(t.main_mode, 'unknown'), t.trip_purpose
+                    WITH \(Self.personOf) SELECT COALESCE(p.person, t.device), t.started_unix_s, COALESCE(t.main_mode, 'unknown'), t.trip_purpose,
+                      t.distance_m, t.duration_s, t.device, t.origin_geofence_id, t.destination_geofence_id
                     FROM trips t LEFT JOIN person_of p ON p.device = t.device ORDER BY t.id
                     """
-            ).map { ModalEntry(person: $0[0], startSeconds: $0[1], mode: $0[2], distanceMeters: 0, durationSeconds: 0, purpose: $0[3]) }
+            ).map {
+                ModalEntry(
+                    person: $0[0], startSeconds: $0[1], mode: $0[2], distanceMeters: $0[4], durationSeconds: $0[5], purpose: $0[3],
+                    device: $0[6], originGeofence: $0[7], destinationGeofence: $0[8])
+            }
             let legs = try Row.fetchAll(
                 db,
                 sql: """
