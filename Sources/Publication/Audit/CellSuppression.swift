@@ -113,9 +113,10 @@ public struct CellSuppression: Sendable {
     }
 
     /// The cells to leave out beside `cell` so that it is no longer determined. For a publishable
-    /// cell: the cheapest "rectangle", two published cells each sharing a different relation
-    /// with it and a fourth sharing a relation with both (so the four lie on a cycle of
-    /// relations and none can be worked out), tried cheapest first until the audit clears it;
+    /// cell: the cheapest of the "rectangles" (two published cells each sharing a different
+    /// relation with it and a fourth sharing a relation with both, so the four lie on a cycle of
+    /// relations and none can be worked out) and the single published cells sharing a relation
+    /// with it, tried cheapest first (cost: the sizes of the cells it would add) until the audit clears it;
     /// failing that, the smallest published cell sharing a relation with it. For a
     /// never-publishable cell (a group's total): every published cell of the group whose total
     /// is the smallest other one in a relation with it.
@@ -147,6 +148,11 @@ public struct CellSuppression: Sendable {
                         }
                     }
                 }
+            }
+            // A single published cell sharing a relation with it is an option too, ranked by the
+            // same cost: a cheap one that clears it loses fewer published trips than a dear rectangle.
+            for relation in containing {
+                for term in relations[relation] where term.cell != cell && open(term.cell) { options.append([term.cell]) }
             }
             let ranked = Set(options).map { ($0, cost($0), $0.sorted()) }
                 .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.2.lexicographicallyPrecedes($1.2) }
