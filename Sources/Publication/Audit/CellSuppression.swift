@@ -24,8 +24,10 @@ import MobilityCore
 public struct CellSuppression: Sendable {
     /// One cell: whether it may be published at all (a group's total that is never printed is
     /// not: it is known only when a published cell of its group gives it away), whether its
-    /// value must stay hidden when left out, and its size (complementary cells are taken
-    /// smallest first, so the least information is lost).
+    /// value must stay hidden when left out, and its size: its value or a multiple of it
+    /// (complementary cells are taken smallest first, so the least information is lost). A cell
+    /// of size 0 has the value 0, which non-negativity gives an attacker whether it is left out
+    /// or not: it is never a complement, and counts as known.
     public struct Cell: Sendable, Equatable {
         public var publishable: Bool
         public var sensitive: Bool
@@ -78,8 +80,9 @@ public struct CellSuppression: Sendable {
     /// published cell gives away.
     func unknownCells(_ hidden: Set<Int>) -> [Int] {
         cells.indices.filter { index in
-            if cells[index].publishable { return hidden.contains(index) }
-            return !(revealedBy[index] ?? []).contains { cells[$0].publishable && !hidden.contains($0) }
+            // A cell of value 0 left out is known all the same: its margin, and non-negativity, give it.
+            if cells[index].publishable { return hidden.contains(index) && cells[index].size > 0 }
+            return !(revealedBy[index] ?? []).contains { cells[$0].publishable && !hidden.contains($0) && cells[$0].size > 0 }
         }
     }
 
@@ -129,7 +132,8 @@ public struct CellSuppression: Sendable {
         func near(_ member: Int, except: Int) -> Set<Int> {
             Set((relationsOf[member] ?? []).filter { $0 != except }.flatMap { relations[$0].map(\.cell) })
         }
-        func open(_ index: Int) -> Bool { cells[index].publishable && !hidden.contains(index) }
+        // A cell of value 0 hides nothing: an attacker bounds it by 0 from both sides.
+        func open(_ index: Int) -> Bool { cells[index].publishable && !hidden.contains(index) && cells[index].size > 0 }
         func cost(_ set: Set<Int>) -> Double { set.reduce(0) { $0 + cells[$1].size } }
         if cells[cell].publishable {
             var options: [Set<Int>] = []

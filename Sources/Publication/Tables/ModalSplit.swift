@@ -166,7 +166,7 @@ extension ModalSplit {
                 return audit.add(
                     CellSuppression.Cell(
                         publishable: true, sensitive: total.persons < k && has,
-                        size: measure == .trips ? Double(total.trips) : total.durationSeconds),
+                        size: measure == .trips ? Double(total.trips) : total.durationSeconds + total.distanceMeters),
                     layer: layer(total.dimension))
             }
             var members: [[String]: [Int]] = [:]
