@@ -40,6 +40,17 @@ extension ReportPage {
     }
 
     func publishedSplit() throws -> PublishedSplit {
+        let (totals, publication) = try publishedTrips()
+        let (k, split) = (publication.modalSplit.minimumPersons, publication.modalSplit)
+        return PublishedSplit(
+            totals: Dictionary(totals.map { ([$0.dimension, $0.key, $0.mode], $0) }, uniquingKeysWith: { first, _ in first }),
+            published: Dictionary(split.rows.map { ([$0.dimension, $0.key, $0.mode], $0) }, uniquingKeysWith: { first, _ in first }),
+            minimumPersons: k)
+    }
+
+    /// The trip tables as a run publishes them (`od_matrix.csv`, `modal_split.csv`), by the same
+    /// code over the store's trips and legs, and the modal split's totals before suppression.
+    func publishedTrips() throws -> (totals: [ModalTotal], publication: TripPublication) {
         let entries = facts.modalEntries
         func entry(_ e: ReportFacts.ModalEntry) -> ModalTotal.Entry {
             ModalTotal.Entry(
@@ -54,13 +65,9 @@ extension ReportPage {
                 durationSeconds: $0.durationSeconds, distanceMeters: $0.distanceMeters, mainMode: $0.mode,
                 band: bands.name(startSeconds: $0.startSeconds, calendar: calendars.person($0.person)))
         }
-        let split = TripPublication(
+        let publication = TripPublication(
             odGroups: ODGroup.groups(members), modalTotals: totals, bands: bands, privacy: PrivacyParameters(k: k),
-            geofences: facts.geofences
-        ).modalSplit
-        return PublishedSplit(
-            totals: Dictionary(totals.map { ([$0.dimension, $0.key, $0.mode], $0) }, uniquingKeysWith: { first, _ in first }),
-            published: Dictionary(split.rows.map { ([$0.dimension, $0.key, $0.mode], $0) }, uniquingKeysWith: { first, _ in first }),
-            minimumPersons: k)
+            geofences: facts.geofences)
+        return (totals, publication)
     }
 }

@@ -339,11 +339,16 @@ public struct ReportPage {
 
     func originDestination(_ published: ReportFacts.Published) throws -> String {
         let k = published.minimumPersons
-        let (pairs, suppressed) = published.busiestPairs
-        let rows = pairs.map { pair in
+        // The whole-day rows od_matrix.csv publishes, busiest first: the report shows no pair, and no
+        // figure of one, that the audit of the OD table with the modal split left out.
+        let od = try publishedTrips().publication.odMatrix
+        let pairs = od.rows.filter { $0.band == TimeBands.allDay }
+        let suppressed = od.suppressedPairs + od.complementaryPairs
+        func name(_ id: String?) -> String { id.map { facts.geofenceNames[$0] ?? $0 } ?? "(no geofence)" }
+        let rows = pairs.prefix(20).map { pair in
             [
-                pair.origin, pair.destination, String(pair.trips), String(pair.persons), HTML.duration(pair.meanDurationSeconds),
-                HTML.number(pair.meanDistanceMeters / 1000, 1)
+                name(pair.origin), name(pair.destination), String(pair.trips), String(pair.persons),
+                HTML.duration(pair.medianDurationSeconds), HTML.number(pair.medianDistanceMeters / 1000, 1)
             ]
         }
         let matrix = published.odMatrixLine.map { HTML.escape($0) + "." } ?? ""
@@ -356,9 +361,10 @@ public struct ReportPage {
                 "<p class=\"note\">\(HTML.escape($0)); the rows are in od_zones.csv and the GeoPackage's od_zones layer.</p>"
             } ?? ""
         return
-            "<section><h2>Origin–destination</h2><p class=\"note\">The 20 busiest pairs of geofences made by at least k = \(k) distinct persons "
-            + "(\(suppressed) pairs made by fewer are not shown; the published pairs, with medians, are in od_matrix.csv). \(matrix)</p>"
-            + HTML.table(["origin", "destination", "trips", "persons", "mean duration", "mean km"], rows, numeric: [2, 3, 4, 5]) + grid
+            "<section><h2>Origin–destination</h2><p class=\"note\">The 20 busiest pairs of geofences od_matrix.csv publishes over the whole day, "
+            + "each made by at least k = \(k) distinct persons (\(suppressed) pairs made by fewer, or left out so that those cannot be worked "
+            + "out, are not shown; every published row, per time band too, is in od_matrix.csv). \(matrix)</p>"
+            + HTML.table(["origin", "destination", "trips", "persons", "median duration", "median km"], rows, numeric: [2, 3, 4, 5]) + grid
             + zones
             + "</section>"
     }

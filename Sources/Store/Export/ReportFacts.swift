@@ -32,7 +32,9 @@ public struct ReportFacts {
     public var deviceSpans: [DeviceSpan]
     public var modalEntries: (trips: [ModalEntry], legs: [ModalEntry])
     /// The geofences the trips' ends were matched against (the OD table has rows only with some).
-    public var geofences: Int
+    public var geofences: Int { geofenceNames.count }
+    /// Each geofence's name by id (a later file's fence replacing an earlier one's).
+    public var geofenceNames: [String: String]
     public var tripsByMode: [TripsByMode]
     /// The 15 geofences with the most time in them that k persons dwelt in, and how many fewer dwelt in.
     public var topDwellPlaces: (places: [DwellPlace], suppressed: Int)
@@ -72,7 +74,7 @@ extension PipelineStore {
             minimumPersons: k, overview: try overview(), deviceIdentities: try deviceIdentities(), devicePersons: try devicePersons(),
             quarantined: try quarantinedFiles(), fileOutcomes: try fileOutcomes(), inputGroups: try inputGroups(),
             droppedRecords: try droppedRecordTotals(), deviceSpans: try deviceSpans(), modalEntries: try modalEntries(),
-            geofences: try geofenceRows().count,
+            geofenceNames: Dictionary(try geofenceRows().map { ($0.id, $0.name) }, uniquingKeysWith: { $1 }),
             tripsByMode: try tripsByMode(), topDwellPlaces: try topDwellPlaces(limit: 15, minimumPersons: k),
             checkInRides: try checkInRides(), recordingRides: try recordingRides(), windowDecisions: try windowDecisions(),
             legDecisions: try legDecisions(), legSecondsByDecision: try legSecondsByDecision(), legSourceChanges: try legSourceChanges(),
