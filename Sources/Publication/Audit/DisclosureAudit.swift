@@ -23,6 +23,12 @@ public struct DisclosureAudit: Sendable {
         return cells.count - 1
     }
 
+    /// Sets what a cell is: the same cells and relations audited for another measure of theirs
+    /// (a weighted value, sensitive by the dominance rule) take their own sensitivity and size.
+    public mutating func set(_ cell: Int, sensitive: Bool, size: Double) {
+        (cells[cell].sensitive, cells[cell].size) = (sensitive, size)
+    }
+
     /// Adds a relation: the terms sum to zero.
     public mutating func relate(_ terms: [(cell: Int, sign: Double)]) {
         if terms.count > 1 { relations.append(terms) }

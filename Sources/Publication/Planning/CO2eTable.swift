@@ -94,6 +94,9 @@ public struct CO2eTable: Sendable {
         Set(trips.map(\.mainMode)).filter { name in factors.usesNoEnergy(Mode(rawValue: name)) }
     }
     public private(set) var suppressedPrimary = 0, suppressedComplementary = 0
+    /// Published values of the weighted CO2e and energy left out: dominated (`DominanceRule`),
+    /// and beside them.
+    public private(set) var dominatedWeights = 0, complementaryWeights = 0
 
     /// `homeZones`: each person's home zone id; nil where no layer was given (one zone, `all`).
     /// `validDays`: each person's valid person-days.
@@ -157,6 +160,30 @@ public struct CO2eTable: Sendable {
             .union(CellSuppression(cells: cells, relations: co2e).suppressed())
             .union(zeroEnergyModes == zeroModes ? [] : CellSuppression(cells: cells, relations: energy).suppressed())
         for cell in hidden { if cells[cell].sensitive { suppressedPrimary += 1 } else { suppressedComplementary += 1 } }
+        // The weighted CO2e and energy, magnitudes expanded to a population: the dominance rule on
+        // each person's part, then the same relations' audit from the rows the counts left out.
+        let hasWeights = trips.contains { $0.dailyWeight != nil }
+        var (dominated, beside) = (0, 0)
+        func weightsLeftOut(_ value: @escaping (PlanningTrip) -> Double, _ relations: [[(cell: Int, sign: Double)]]) -> Set<Int> {
+            guard hasWeights else { return [] }
+            let weightCells = keys.map { key in
+                let members = groups[key]!
+                return CellSuppression.Cell(
+                    publishable: true,
+                    sensitive: !DominanceRule.publishes(
+                        DominanceRule.contributions(members, person: \.person, value: value), k: minimumPersons),
+                    size: members.reduce(0) { $0 + value($1) })
+            }
+            let audit = CellSuppression(cells: weightCells, relations: relations)
+            let left = audit.protected(initial: hidden) ?? Set(keys.indices)
+            for cell in left where !hidden.contains(cell) {
+                if weightCells[cell].sensitive { dominated += 1 } else { beside += 1 }
+            }
+            return left
+        }
+        let gramsLeftOut = weightsLeftOut({ ($0.co2eGrams ?? 0) * ($0.dailyWeight ?? 0) }, co2e)
+        let megajoulesLeftOut = weightsLeftOut({ ($0.energyMegajoules ?? 0) * ($0.dailyWeight ?? 0) }, energy)
+        (dominatedWeights, complementaryWeights) = (dominated, beside)
         rows = keys.indices.filter { !hidden.contains($0) }.map { cell in
             let (key, members) = (keys[cell], groups[keys[cell]]!)
             let known = members.compactMap(\.co2eGrams)
@@ -166,9 +193,10 @@ public struct CO2eTable: Sendable {
                 zone: key.zone, mode: key.mode, persons: persons[cell], trips: members.count,
                 distanceMeters: members.reduce(0) { $0 + $1.distanceMeters }, co2eGrams: known.reduce(0, +),
                 tripsWithoutFactor: members.count - known.count, personDays: personDays[key.zone] ?? 0,
-                weightedGrams: weighted ? members.reduce(0) { $0 + ($1.co2eGrams ?? 0) * ($1.dailyWeight ?? 0) } : nil,
+                weightedGrams: weighted && !gramsLeftOut.contains(cell)
+                    ? members.reduce(0) { $0 + ($1.co2eGrams ?? 0) * ($1.dailyWeight ?? 0) } : nil,
                 energyMegajoules: energy.isEmpty ? nil : energy.reduce(0, +), tripsWithoutEnergy: members.count - energy.count,
-                weightedMegajoules: weighted && !energy.isEmpty
+                weightedMegajoules: weighted && !energy.isEmpty && !megajoulesLeftOut.contains(cell)
                     ? members.reduce(0) { $0 + ($1.energyMegajoules ?? 0) * ($1.dailyWeight ?? 0) } : nil)
         }
     }

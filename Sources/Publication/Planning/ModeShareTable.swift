@@ -27,7 +27,9 @@ public struct ModeShareTable: Sendable {
         public var band: String
         public var share: ModeShareEstimate.Share
         /// The mode's trips expanded to the population's average day, and their share of the
-        /// band's; nil without weights. k still counts the persons of `share`, unweighted.
+        /// band's; nil without weights, or where the dominance rule leaves them out
+        /// (`DominanceRule`: fewer than k weighted persons, or two of them 85 % of it). k still
+        /// counts the persons of `share`, unweighted.
         public var tripsWeighted: Double? = nil, shareWeighted: Double? = nil
     }
 
@@ -35,6 +37,8 @@ public struct ModeShareTable: Sendable {
     public let minimumPersons: Int
     /// Rows under k persons, and rows left out so those cannot be worked out.
     public private(set) var suppressedPrimary = 0, suppressedComplementary = 0
+    /// Published rows whose weighted values are left out: dominated, and beside them.
+    public private(set) var dominatedWeights = 0, complementaryWeights = 0
 
     public init(
         _ trips: [Trip], calendars: LocalCalendars, bands: TimeBands, minimumPersons: Int, correction: ConfusionCorrection? = nil,
@@ -44,6 +48,7 @@ public struct ModeShareTable: Sendable {
         let groups = [TimeBands.allDay] + bands.names
         var counts: [String: [String: [String: Int]]] = [:] // band → person → mode → trips
         var weighted: [String: [String: Double]] = [:] // band → mode → weighted trips
+        var weightParts: [String: [String: [String: Double]]] = [:] // band → mode → person → weighted trips
         let hasWeights = trips.contains { $0.dailyWeight != nil }
         var calendar: (person: String, keys: CalendarKeys)?
         for trip in trips {
@@ -52,6 +57,7 @@ public struct ModeShareTable: Sendable {
             for group in [TimeBands.allDay, band] {
                 counts[group, default: [:]][trip.person, default: [:]][trip.mode, default: 0] += 1
                 weighted[group, default: [:]][trip.mode, default: 0] += trip.dailyWeight ?? 0
+                weightParts[group, default: [:]][trip.mode, default: [:]][trip.person, default: 0] += trip.dailyWeight ?? 0
             }
         }
         var all: [Row] = []
@@ -80,6 +86,18 @@ public struct ModeShareTable: Sendable {
         let hidden = ModalSplit.suppressed(totals, minimumPersons: minimumPersons)
         suppressedPrimary = all.filter { $0.share.persons < minimumPersons }.count
         suppressedComplementary = hidden.count - suppressedPrimary
+        if hasWeights {
+            // The weighted trips, a magnitude: the dominance rule, then the same relations' audit
+            // from the rows the counts left out.
+            let dominated = all.map {
+                !DominanceRule.publishes(Array((weightParts[$0.band]?[$0.share.mode] ?? [:]).values), k: minimumPersons)
+            }
+            let left = ModalSplit.suppressed(totals, sensitive: dominated, sizes: all.map { $0.tripsWeighted ?? 0 }, initial: hidden)
+            for index in all.indices where left.contains(index) {
+                if !hidden.contains(index) { if dominated[index] { dominatedWeights += 1 } else { complementaryWeights += 1 } }
+                (all[index].tripsWeighted, all[index].shareWeighted) = (nil, nil)
+            }
+        }
         rows = all.enumerated().filter { !hidden.contains($0.offset) }.map(\.element)
     }
 }

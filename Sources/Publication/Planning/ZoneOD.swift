@@ -26,7 +26,8 @@ public struct ZoneOD: Sendable {
         /// Share of the row's trips by main mode, keyed by mode name.
         public var modeShares: [String: Double]
         /// The row's trips expanded to the population's average day (the sum of their persons'
-        /// daily weights); nil without weights.
+        /// daily weights); nil without weights, or where the dominance rule leaves it out
+        /// (`DominanceRule`: fewer than k weighted persons, or two of them 85 % of it).
         public var tripsWeighted: Double?
     }
 
@@ -38,6 +39,8 @@ public struct ZoneOD: Sendable {
     public private(set) var suppressedBandRows = 0, complementaryRows = 0
     /// Trips with an end in no zone, and trips without both staypoints.
     public private(set) var outsideTrips = 0, unplacedTrips = 0
+    /// Published rows whose weighted trips are left out: dominated, and beside them.
+    public private(set) var dominatedWeights = 0, complementaryWeights = 0
 
     /// Rows by band (`all_day`, then the bands in order), then most trips first, then zone order.
     public init(_ trips: [Trip], layer: ZoneLayer, calendars: LocalCalendars, bands: TimeBands, minimumPersons: Int) {
@@ -78,6 +81,16 @@ public struct ZoneOD: Sendable {
             pairStart = index + 1
         }
         let hidden = CellSuppression(cells: cells, relations: relations).suppressed()
+        // The weighted trips, a magnitude: the dominance rule, then the same relations' audit.
+        let hasWeights = trips.contains { $0.dailyWeight != nil }
+        let weighted = keys.map { groups[$0]!.reduce(0) { $0 + ($1.dailyWeight ?? 0) } }
+        let dominated = keys.map {
+            hasWeights
+                && !DominanceRule.publishes(
+                    DominanceRule.contributions(groups[$0]!, person: \.person, value: { $0.dailyWeight ?? 0 }), k: minimumPersons)
+        }
+        let weightCells = keys.indices.map { CellSuppression.Cell(publishable: true, sensitive: dominated[$0], size: weighted[$0]) }
+        let weightsHidden = hasWeights ? CellSuppression(cells: weightCells, relations: relations).protected(initial: hidden) : []
         for index in hidden {
             let trips = groups[keys[index]]!.count
             if keys[index].band == 0 {
@@ -89,6 +102,9 @@ public struct ZoneOD: Sendable {
                 complementaryRows += 1
             }
         }
+        for index in keys.indices where hasWeights && !hidden.contains(index) && weightsHidden?.contains(index) != false {
+            if dominated[index] { dominatedWeights += 1 } else { complementaryWeights += 1 }
+        }
         rows = keys.indices.filter { !hidden.contains($0) }.map { index in
             let (key, members) = (keys[index], groups[keys[index]]!)
             var shares: [String: Double] = [:]
@@ -99,7 +115,7 @@ public struct ZoneOD: Sendable {
                 medianDurationSeconds: Quantile.median(members.map(\.durationSeconds))!,
                 medianDistanceMeters: Quantile.median(members.map(\.distanceMeters))!,
                 modeShares: shares.mapValues { $0 / Double(members.count) },
-                tripsWeighted: members.contains { $0.dailyWeight != nil } ? members.reduce(0) { $0 + ($1.dailyWeight ?? 0) } : nil)
+                tripsWeighted: !hasWeights || weightsHidden?.contains(index) != false ? nil : weighted[index])
         }.sorted {
             (bandIndex[$0.band]!, -$0.trips, $0.origin, $0.destination) < (bandIndex[$1.band]!, -$1.trips, $1.origin, $1.destination)
         }

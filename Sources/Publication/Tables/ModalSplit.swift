@@ -95,6 +95,19 @@ public struct ModalSplit: Sendable {
 
     /// The indices of `totals` to leave out, audited alone and without recoding (`mode_shares.csv`
     /// recodes its own trips first). The relations are `Prepared.audit`'s.
+    /// The indices of `totals` to leave out of another measure of the same rows (a weighted
+    /// value): `sensitive` and `sizes` per row, from `initial` (the rows the counts left out).
+    static func suppressed(_ totals: [ModalTotal], sensitive: [Bool], sizes: [Double], initial: Set<Int>) -> Set<Int> {
+        var audit = DisclosureAudit()
+        let cells = Prepared(asGiven: totals, k: 1).audit(into: &audit, measure: .trips)
+        for (index, cell) in cells.rows.enumerated() { audit.set(cell, sensitive: sensitive[index], size: sizes[index]) }
+        for (group, whole) in cells.wholes {
+            let members = totals.indices.filter { [totals[$0].dimension, totals[$0].key] == group }
+            audit.set(whole, sensitive: members.allSatisfy { sensitive[$0] }, size: members.reduce(0) { $0 + sizes[$1] })
+        }
+        return cells.hiddenRows(audit.suppressed(initial: Set(initial.map { cells.rows[$0] })).hidden)
+    }
+
     static func suppressed(_ totals: [ModalTotal], minimumPersons k: Int) -> Set<Int> {
         var audit = DisclosureAudit()
         let prepared = Prepared(asGiven: totals, k: k)

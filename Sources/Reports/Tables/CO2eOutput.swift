@@ -14,6 +14,8 @@ public struct CO2eOutput {
         /// The factors' country, year and source, and each mode's grams per passenger-km.
         public var factors = ""
         public var rows = 0, suppressedPrimary = 0, suppressedComplementary = 0, minimumPersons = 0
+        /// Published rows whose weighted CO2e or energy the dominance rule left out, and beside them.
+        public var dominatedWeights = 0, complementaryWeights = 0
         /// The CO2e of the trips counted, kilograms, and the trips without one (a `vehicle` or
         /// unknown leg with distance).
         public var co2eKg = 0.0, trips = 0, tripsWithoutFactor = 0
@@ -32,6 +34,7 @@ public struct CO2eOutput {
             case minimumPersons = "k", co2eKg = "co2e_kg", trips, tripsWithoutFactor = "trips_without_factor"
             case co2eKgWeighted = "co2e_kg_weighted", energyMJ = "energy_mj", tripsWithoutEnergy = "trips_without_energy"
             case energyMJWeighted = "energy_mj_weighted", countries
+            case dominatedWeights = "dominated_weights", complementaryWeights = "complementary_weights"
         }
     }
 
@@ -69,15 +72,17 @@ public struct CO2eOutput {
         try csv.write(to: OutputLayout.path(fileName, in: outputFolder))
         try personCSV(sample).write(to: OutputLayout.path(personFileName, in: outputFolder))
         let known = trips.compactMap(\.co2eGrams), energy = trips.compactMap(\.energyMegajoules)
-        return Summary(
+        let everyone = table.rows.first { $0.zone == CO2eTable.all && $0.mode == CO2eTable.all }
+        let weighted = (grams: everyone?.weightedGrams.map { $0 / 1000 }, megajoules: energy.isEmpty ? nil : everyone?.weightedMegajoules)
+        var summary = Summary(
             factors: factors.text, rows: table.rows.count, suppressedPrimary: table.suppressedPrimary,
             suppressedComplementary: table.suppressedComplementary, minimumPersons: minimumPersons, co2eKg: known.reduce(0, +) / 1000,
             trips: trips.count, tripsWithoutFactor: trips.count - known.count,
-            co2eKgWeighted: weights.map { _ in trips.reduce(0) { $0 + ($1.co2eGrams ?? 0) * ($1.dailyWeight ?? 0) } / 1000 },
-            energyMJ: energy.isEmpty ? nil : energy.reduce(0, +), tripsWithoutEnergy: trips.count - energy.count,
-            energyMJWeighted: energy.isEmpty
-                ? nil : weights.map { _ in trips.reduce(0) { $0 + ($1.energyMegajoules ?? 0) * ($1.dailyWeight ?? 0) } },
-            countries: countries)
+            // The weighted totals are the table's `all` row, as it publishes them: none where the dominance rule left them out.
+            co2eKgWeighted: weighted.grams, energyMJ: energy.isEmpty ? nil : energy.reduce(0, +),
+            tripsWithoutEnergy: trips.count - energy.count, energyMJWeighted: weighted.megajoules, countries: countries)
+        (summary.dominatedWeights, summary.complementaryWeights) = (table.dominatedWeights, table.complementaryWeights)
+        return summary
     }
 
     /// The legs of `restricted/triplegs.csv` in `tablesFolder` by the country they started in
@@ -119,6 +124,9 @@ public struct CO2eOutput {
                     + (s.energyMJWeighted.map { String(format: ", %.1f MJ on the population's average day (weighted)", $0) } ?? "")
             } ?? "; no energy counted (the factors give no megajoules_per_km)")
             + "; \(s.rows) rows of co2e.csv published, \(s.suppressedPrimary) made by fewer than k = \(s.minimumPersons) persons left out and \(s.suppressedComplementary) more so that those cannot be worked out by subtraction"
+            + (s.dominatedWeights + s.complementaryWeights > 0
+                ? "; weighted CO2e or energy left out of \(s.dominatedWeights) rows two persons dominate (or fewer than k weighted persons "
+                    + "made; the total when it is one of them), and of \(s.complementaryWeights) beside them" : "")
             + (s.countries?.publishedLine.map { "; " + $0 } ?? "")
     }
 }

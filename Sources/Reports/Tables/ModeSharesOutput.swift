@@ -26,6 +26,8 @@ public struct ModeSharesOutput {
 
     public struct Summary: Sendable, Codable {
         public var rows = 0, suppressedPrimary = 0, suppressedComplementary = 0, minimumPersons = 0
+        /// Published rows whose weighted trips and share the dominance rule left out, and beside them.
+        public var dominatedWeights = 0, complementaryWeights = 0
         /// Bootstrap replicates over persons behind each interval.
         public var replicates = 0
         /// What the correction's confusion matrix was measured on; null without one.
@@ -35,6 +37,7 @@ public struct ModeSharesOutput {
         enum CodingKeys: String, CodingKey {
             case rows, suppressedPrimary = "suppressed_primary", suppressedComplementary = "suppressed_complementary"
             case minimumPersons = "k", replicates, correction, excludedPersonDays = "excluded_person_days", excludedTrips = "excluded_trips"
+            case dominatedWeights = "dominated_weights", complementaryWeights = "complementary_weights"
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -47,6 +50,8 @@ public struct ModeSharesOutput {
             try container.encode(correction, forKey: .correction)
             try container.encode(excludedPersonDays, forKey: .excludedPersonDays)
             try container.encode(excludedTrips, forKey: .excludedTrips)
+            try container.encode(dominatedWeights, forKey: .dominatedWeights)
+            try container.encode(complementaryWeights, forKey: .complementaryWeights)
         }
     }
 
@@ -63,7 +68,8 @@ public struct ModeSharesOutput {
         try Self.csv(table, correction: correction).write(to: (folder as NSString).appendingPathComponent(Self.fileName))
         return Summary(
             rows: table.rows.count, suppressedPrimary: table.suppressedPrimary, suppressedComplementary: table.suppressedComplementary,
-            minimumPersons: minimumPersons, replicates: ModeShareEstimate.defaultReplicates, correction: correction?.source)
+            minimumPersons: minimumPersons, dominatedWeights: table.dominatedWeights, complementaryWeights: table.complementaryWeights,
+            replicates: ModeShareEstimate.defaultReplicates, correction: correction?.source)
     }
 
     static func csv(_ table: ModeShareTable, correction: ConfusionCorrection?) -> CSVWriter {
@@ -86,5 +92,8 @@ public struct ModeSharesOutput {
             + (s.correction.map { ", corrected for the classifier's confusion measured on \($0)" } ?? ", not corrected (no --confusion)")
             + "; \(s.suppressedPrimary) rows made by fewer than k = \(s.minimumPersons) persons left out, and \(s.suppressedComplementary) more so that those cannot be worked out by subtraction"
             + "; \(s.excludedPersonDays) person-days under the coverage threshold and their \(s.excludedTrips) trips not counted"
+            + (s.dominatedWeights + s.complementaryWeights > 0
+                ? "; weighted values left out of \(s.dominatedWeights) rows two persons dominate (or fewer than k weighted persons made), "
+                    + "and of \(s.complementaryWeights) beside them" : "")
     }
 }

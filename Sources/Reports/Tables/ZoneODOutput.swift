@@ -27,6 +27,8 @@ public struct ZoneODOutput {
         public var rows = 0, pairs = 0, publishedTrips = 0
         public var suppressedPairs = 0, suppressedTrips = 0, suppressedBandRows = 0, complementaryRows = 0
         public var outsideTrips = 0, unplacedTrips = 0
+        /// Published rows whose weighted trips the dominance rule left out, and beside them.
+        public var dominatedWeights = 0, complementaryWeights = 0
         /// Person-days under the coverage threshold, and their trips, left out (`PlanningSample`).
         public var excludedPersonDays = 0, excludedTrips = 0
         public var minimumPersons = 0
@@ -37,7 +39,7 @@ public struct ZoneODOutput {
             case suppressedPairs = "suppressed_pairs", suppressedTrips = "suppressed_trips", suppressedBandRows = "suppressed_band_rows"
             case complementaryRows = "complementary_rows", outsideTrips = "outside_trips", unplacedTrips = "unplaced_trips"
             case minimumPersons = "k", timeBands = "time_bands", excludedPersonDays = "excluded_person_days"
-            case excludedTrips = "excluded_trips"
+            case excludedTrips = "excluded_trips", dominatedWeights = "dominated_weights", complementaryWeights = "complementary_weights"
         }
     }
 
@@ -52,6 +54,7 @@ public struct ZoneODOutput {
             layer: layer.path, zones: layer.zones.count, droppedFeatures: layer.dropped.count, rows: od.rows.count,
             suppressedPairs: od.suppressedPairs, suppressedTrips: od.suppressedTrips, suppressedBandRows: od.suppressedBandRows,
             complementaryRows: od.complementaryRows, outsideTrips: od.outsideTrips, unplacedTrips: od.unplacedTrips,
+            dominatedWeights: od.dominatedWeights, complementaryWeights: od.complementaryWeights,
             minimumPersons: minimumPersons, timeBands: bands.specifications + [bands.other])
         let allDay = od.rows.filter { $0.band == TimeBands.allDay }
         (summary.pairs, summary.publishedTrips) = (allDay.count, allDay.reduce(0) { $0 + $1.trips })
@@ -81,6 +84,9 @@ public struct ZoneODOutput {
             + "\(s.publishedTrips) trips, \(s.rows) rows with the time bands (\(s.timeBands.dropLast().joined(separator: ", ")), "
             + "the rest \(s.timeBands.last ?? "")); k = \(s.minimumPersons) persons: \(s.suppressedPairs) pairs suppressed "
             + "(\(s.suppressedTrips) trips), \(s.suppressedBandRows) band rows under k and \(s.complementaryRows) beside them left out"
+            + (s.dominatedWeights + s.complementaryWeights > 0
+                ? "; trips_weighted left out of \(s.dominatedWeights) rows two persons dominate (or fewer than k weighted persons made), "
+                    + "and of \(s.complementaryWeights) beside them" : "")
             + (s.outsideTrips > 0 ? "; \(s.outsideTrips) trips with an end outside every zone not counted" : "")
             + (s.unplacedTrips > 0 ? "; \(s.unplacedTrips) trips without both staypoints not placed" : "")
             + (s.droppedFeatures > 0 ? "; \(s.droppedFeatures) features of the layer are no polygon and were not used" : "")
