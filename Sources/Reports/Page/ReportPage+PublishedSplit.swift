@@ -17,6 +17,8 @@ extension ReportPage {
         /// The rows `modal_split.csv` publishes, by dimension, key and mode.
         var published: [[String]: ModalSplit.Row]
         var minimumPersons: Int
+        /// The OD table audited with it (the OD section's pairs).
+        var odMatrix: ODMatrix
 
         /// The modes published in "all", in `Mode` order.
         var modes: [String] {
@@ -45,7 +47,7 @@ extension ReportPage {
         return PublishedSplit(
             totals: Dictionary(totals.map { ([$0.dimension, $0.key, $0.mode], $0) }, uniquingKeysWith: { first, _ in first }),
             published: Dictionary(split.rows.map { ([$0.dimension, $0.key, $0.mode], $0) }, uniquingKeysWith: { first, _ in first }),
-            minimumPersons: k)
+            minimumPersons: k, odMatrix: publication.odMatrix)
     }
 
     /// The trip tables as a run publishes them (`od_matrix.csv`, `modal_split.csv`), by the same

@@ -65,7 +65,7 @@ public struct ReportPage {
         let recordingRides = try restricted.recordingRides()
         let inputCounts = try inputCounts()
         let late = try published()
-        let (od, heat, planning) = (try originDestination(late), try heatMaps(late), try planning(late))
+        let (od, heat, planning) = (try originDestination(late, split.odMatrix), try heatMaps(late), try planning(late))
         let publicPage: [Section] = [
             ("overview", overview), ("input_counts", inputCounts), ("modal_split", modalSplit), ("trust", trust),
             ("trips", publicTrips), ("origin_destination", od), ("planning", planning), ("dwell_places", publicDwells), ("heat_maps", heat),
@@ -337,11 +337,11 @@ public struct ReportPage {
     /// The k every published aggregate row meets: the last trip stage's or publish's.
     func minimumPersons() throws -> Int { facts.minimumPersons }
 
-    func originDestination(_ published: ReportFacts.Published) throws -> String {
+    /// `od`: the OD table audited with the modal split the page shows (`publishedSplit`).
+    func originDestination(_ published: ReportFacts.Published, _ od: ODMatrix) throws -> String {
         let k = published.minimumPersons
         // The whole-day rows od_matrix.csv publishes, busiest first: the report shows no pair, and no
         // figure of one, that the audit of the OD table with the modal split left out.
-        let od = try publishedTrips().publication.odMatrix
         let pairs = od.rows.filter { $0.band == TimeBands.allDay }
         let suppressed = od.suppressedPairs + od.complementaryPairs
         func name(_ id: String?) -> String { id.map { facts.geofenceNames[$0] ?? $0 } ?? "(no geofence)" }
