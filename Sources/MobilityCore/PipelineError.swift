@@ -77,6 +77,8 @@ extension PipelineError.Code {
     public static let storeLocked = Self(rawValue: "store_locked")
     /// The lock file cannot be created or opened (a read-only folder, permissions).
     public static let storeUnavailable = Self(rawValue: "store_unavailable")
+    /// A store both where earlier versions kept it and in `restricted/` (`StoreLocation`).
+    public static let storeInTwoPlaces = Self(rawValue: "store_in_two_places")
     /// No store where the command needs one.
     public static let noStore = Self(rawValue: "no_store")
     /// The folder holds what another kind of run wrote (a partial run into a complete run's folder).

@@ -306,6 +306,6 @@ import Testing
         let unknown = try cli.pipeline(["run", "traces", "--out", "out", "--config", "mode.yaml"], in: folder.path)
         #expect(
             unknown.status == 64 && unknown.stderr.contains("mode.yaml") && unknown.stderr.contains("tram"), "\(unknown.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: folder.file("out/pipeline.sqlite")), "stopped before any work")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out/restricted/pipeline.sqlite")), "stopped before any work")
     }
 }

@@ -12,7 +12,7 @@ import Testing
         #expect(help.status == 0)
         let flat = help.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
         for text in [
-            "--store", "(default: reports/pipeline.sqlite)", "--max-accuracy-m", "Default: 150.", "metres",
+            "--store", "(default: reports/restricted/pipeline.sqlite)", "--max-accuracy-m", "Default: 150.", "metres",
             "--max-speed-mps", "Default: 100.", "m/s", "--meters-per-hdop", "Default: 5.", "--name-pattern",
             "--columns", "--json", "--force", "--reports"
         ] {

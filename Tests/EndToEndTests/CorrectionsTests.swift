@@ -126,6 +126,6 @@ import Testing
         try folder.write("corrections.csv", "device,start,end,travel_mode\nphone,2024-05-06T08:00:00Z,2024-05-06T08:30:00Z,hovercraft\n")
         let run = try cli.pipeline(["run", "traces", "--out", "out", "--corrections", "corrections.csv"], in: folder.path)
         #expect(run.status == 1 && run.stderr.contains("corrections.csv:2: travel_mode hovercraft is no mode"), "\(run.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: folder.file("out/pipeline.sqlite")), "stopped before any work")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out/restricted/pipeline.sqlite")), "stopped before any work")
     }
 }

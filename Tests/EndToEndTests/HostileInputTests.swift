@@ -77,7 +77,7 @@ import Testing
             try folder.write("traces/fuzz/\(name)", Data(bytes))
         }
         #expect(try cli.pipeline(["ingest", "traces", "--store", "out/pipeline.sqlite"], in: folder.path).status == 0)
-        let lock = try RunLock(storePath: folder.file("out/pipeline.sqlite"))
+        let lock = try RunLock(storePath: folder.file("out/restricted/pipeline.sqlite"))
         defer { withExtendedLifetime(lock) {} }
         let commands = [
             ["run", "traces", "--out", "out", "--json"], ["ingest", "traces", "--store", "out/pipeline.sqlite", "--json"],
@@ -117,12 +117,13 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder.file("traces/phone"), withIntermediateDirectories: true)
         try FileManager.default.zipItem(
             at: URL(fileURLWithPath: folder.file("export")), to: URL(fileURLWithPath: folder.file("traces/phone/export.zip")))
-        try folder.write("out/.pipeline-tmp/left-by-a-killed-run/x.csv", "stale")
+        try folder.write("out/restricted/.pipeline-tmp/left-by-a-killed-run/x.csv", "stale") // beside the store
         let before = Set(
             try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("pipeline-zip-") })
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
         #expect(outcome.status == 0 && (json(outcome)["windows"] as? Int ?? 0) > 0, "\(outcome.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: folder.file("out/.pipeline-tmp")))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out/restricted/.pipeline-tmp")))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out/.pipeline-tmp")), "nothing unpacked among what publishes")
         let after = Set(
             try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("pipeline-zip-") })
         #expect(after.subtracting(before).isEmpty, "nothing unpacked under the system's temporary folder")

@@ -27,7 +27,9 @@ import Testing
     func outputs(_ folder: String) throws -> [String: Data] {
         var files: [String: Data] = [:]
         for name in try FileManager.default.subpathsOfDirectory(atPath: folder).sorted()
-        where !name.hasPrefix("pipeline.sqlite") && !(name as NSString).lastPathComponent.hasPrefix(".") {
+        where !(name as NSString).lastPathComponent.hasPrefix(StoreLocation.fileName)
+            && !(name as NSString).lastPathComponent.hasPrefix(".")
+        {
             let path = (folder as NSString).appendingPathComponent(name)
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
@@ -130,7 +132,7 @@ import Testing
         let summary = try json(run)
         let store = try #require(summary["store"] as? [String: Any])
         #expect(store["devices"] as? Int == 2 && store["persons"] as? Int == 1, "\(store)")
-        let identities = try PipelineStore(path: folder.file("out/pipeline.sqlite")).deviceIdentities()
+        let identities = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite")).deviceIdentities()
         #expect(
             Set(identities.map(\.device)) == ["anna/google Pixel 6", "anna/Apple iPhone13,2"]
                 && identities.allSatisfy { $0.person == "anna" },
@@ -206,11 +208,11 @@ import Testing
         #expect(
             said.count == 2 && said.contains { $0.contains("manifest.csv line 3") && $0.contains("a/dya.gpx") }
                 && said.contains { $0.contains("manifest.csv line 4") && $0.contains("b/*.gpx") }, "\(warnings)")
-        #expect(try PipelineStore(path: folder.file("out/pipeline.sqlite")).deviceIdentities().map(\.device) == ["dev-a"])
+        #expect(try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite")).deviceIdentities().map(\.device) == ["dev-a"])
     }
 
     @Test func discoveryKnowsEveryFileARunWrites() {
-        for name in PipelineRun.outputNames + ["heatmap-walk.png", PipelineRun.storeName + "-wal", PipelineRun.partTablesName] {
+        for name in PipelineRun.outputNames + ["heatmap-walk.png", StoreLocation.fileName + "-wal", PipelineRun.partTablesName] {
             #expect(PipelineOutputs.isOutputName(name), "\(name) would be read back from a store's folder among the inputs")
         }
     }
@@ -336,7 +338,7 @@ import Testing
         #expect(forgotten["input_files"] as? Int == 1 && forgotten["checkins"] as? Int == 1 && forgotten["fixes"] as? Int == 900)
         #expect(try mentionsBob().isEmpty, "bob is gone from every output")
         #expect(!before.isEmpty, "before, bob was in \(before)")
-        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        let store = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite"))
         #expect(try store.rows("SELECT COUNT(*) AS n FROM input_files WHERE device = 'bob'").first?["n"] == "0")
         // The next nightly run finds bob's files still there and leaves them unread.
         let next = try json(try cli.pipeline(["run", "in", "--out", "out", "--json"], in: folder.path))
@@ -352,7 +354,7 @@ import Testing
         try walk(folder, "in/p2/day.gpx", latitude: 48.0005)
         try folder.write("in/manifest.csv", "path,device,person\np2/*.gpx,p2,zijie\n")
         #expect(try cli.pipeline(["run", "in", "--out", "out"], in: folder.path).status == 0)
-        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        let store = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite"))
         func state() throws -> [[String: String?]] {
             try store.rows(
                 "SELECT (SELECT COUNT(*) FROM input_files) AS files, (SELECT COUNT(*) FROM forgotten) AS forgotten, "
@@ -457,8 +459,10 @@ import Testing
         #expect(try cli.pipeline(["run", "in", "--out", "out2"], in: folder.path).status == 2)
         func mtimes() throws -> [String: Date] {
             var times: [String: Date] = [:]
-            for name in try FileManager.default.contentsOfDirectory(atPath: folder.file("out2")) {
-                times[name] = try FileManager.default.attributesOfItem(atPath: folder.file("out2/" + name))[.modificationDate] as? Date
+            for name in try FileManager.default.subpathsOfDirectory(atPath: folder.file("out2")) {
+                let attributes = try FileManager.default.attributesOfItem(atPath: folder.file("out2/" + name))
+                guard attributes[.type] as? FileAttributeType == .typeRegular else { continue } // a folder's time is its entries'
+                times[name] = attributes[.modificationDate] as? Date
             }
             return times
         }
@@ -468,7 +472,7 @@ import Testing
         #expect(noOp.status == 0, "an old quarantine does not make exit 2 again")
         #expect(try json(noOp)["up_to_date"] as? Bool == true)
         let after = try mtimes()
-        for (name, time) in before where !name.hasPrefix("pipeline.sqlite") {
+        for (name, time) in before where !(name as NSString).lastPathComponent.hasPrefix(StoreLocation.fileName) {
             #expect(after[name] == time, "\(name) was rewritten by a run that changed nothing")
         }
     }

@@ -24,7 +24,7 @@ import Testing
         let written = OutputLayout.path(GeoPackageOutput.fileName, in: OutputLayout.restricted(in: copy))
         try FileManager.default.removeItem(atPath: written)
 
-        let store = try PipelineStore(path: (copy as NSString).appendingPathComponent("pipeline.sqlite"))
+        let store = try PipelineStore(path: StoreLocation.path(in: copy))
         var output = GeoPackageOutput(folder: copy)
         (output.wholeLineBytes, output.lineBlockBytes) = (64, 7)
         try output.write(legLines: { [store] in try store.withTriplegLines($0) }, geofences: try store.geofences()) {
@@ -42,7 +42,7 @@ import Testing
         let folder = try TemporaryFolder()
         let copy = folder.file("city-out")
         try FileManager.default.copyItem(atPath: OutputSchemaTests.runs.city, toPath: copy)
-        let store = try PipelineStore(path: (copy as NSString).appendingPathComponent("pipeline.sqlite"))
+        let store = try PipelineStore(path: StoreLocation.path(in: copy))
         for name in ["whole", "pieces"] {
             try FileManager.default.createDirectory(atPath: folder.file(name), withIntermediateDirectories: true)
         }
@@ -78,7 +78,7 @@ import Testing
         let folder = try TemporaryFolder()
         let copy = folder.file("city-out")
         try FileManager.default.copyItem(atPath: OutputSchemaTests.runs.city, toPath: copy)
-        let path = (copy as NSString).appendingPathComponent("pipeline.sqlite")
+        let path = StoreLocation.path(in: copy)
         let texts = try DatabaseQueue(path: path).read { db in
             try Row.fetchAll(db, sql: "SELECT id, geometry_geojson FROM triplegs ORDER BY id").map { ($0[0] as Int64, $0[1] as String?) }
         }

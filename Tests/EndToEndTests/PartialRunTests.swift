@@ -17,7 +17,10 @@ import Testing
         #expect(first.status == 2, "one input is quarantined on purpose: \(first.stderr)")
         #expect(summary["partial"] as? Bool == true && (summary["trips"] as? Int ?? 0) > 0 && summary["quarantined"] as? Int == 1)
         let written = try FileManager.default.contentsOfDirectory(atPath: folder.file("part")).filter { !$0.hasPrefix(".") }.sorted()
-        #expect(written == ["part-tables", "pipeline.sqlite", "pipeline.sqlite.lock"], "nothing published: \(written)")
+        #expect(written == ["part-tables", "restricted"], "nothing published: \(written)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.file("part/restricted")).filter { !$0.hasPrefix(".") }
+            .sorted()
+        #expect(kept == ["pipeline.sqlite", "pipeline.sqlite.lock"], "the part's store, in restricted/: \(kept)")
         let own = try FileManager.default.contentsOfDirectory(atPath: folder.file("part/part-tables"))
         for name in ["staypoints.csv", "trips.csv", "triplegs.csv", "device_stats.csv", "modes.csv", "rides.csv", "triplegs.geojson"] {
             #expect(own.contains(name), "the part's own rows for the merge: \(name) missing from \(own)")
@@ -50,7 +53,7 @@ import Testing
         #expect(groups.filter { $0[0] as? String != "all_day" }.map { $0[3] as? Int ?? 0 }.reduce(0, +) == trips.rows.count)
         #expect(first.stderr.contains("partial run: nothing published"))
 
-        let store = try PipelineStore(path: folder.file("part/pipeline.sqlite"))
+        let store = try PipelineStore(path: folder.file("part/restricted/pipeline.sqlite"))
         let deviceCells = try store.heatMapDeviceCells()
         #expect(Set(deviceCells.map(\.device)).count == 4, "every device's cells are kept for merging")
         #expect(try store.tableCounts()["quarantine"] == 1, "the store keeps the quarantine that quarantine.csv would have shown")
@@ -64,7 +67,7 @@ import Testing
         for name in ["report.html", "heatmap.csv", "restricted/trips.csv", "restricted/quarantine.csv", "restricted/modes.csv"] {
             #expect(FileManager.default.fileExists(atPath: folder.file("part/\(name)")), "missing \(name)")
         }
-        #expect(try PipelineStore(path: folder.file("part/pipeline.sqlite")).heatMapDeviceCells().isEmpty)
+        #expect(try PipelineStore(path: folder.file("part/restricted/pipeline.sqlite")).heatMapDeviceCells().isEmpty)
 
         // Now that the folder holds published reports, a partial run refuses it.
         let (refused, _) = try runs.run(folder, out: "part", ["--partial"])

@@ -20,7 +20,7 @@ import Testing
     }
 
     func files(_ folder: TemporaryFolder, _ out: String = "out") throws -> [String: [String: String?]] {
-        let rows = try PipelineStore(path: folder.file(out + "/pipeline.sqlite"))
+        let rows = try PipelineStore(path: StoreLocation.path(in: folder.file(out)))
             .rows("SELECT relative_path, format, status, imu_samples, first_unix_s, column_mapping FROM input_files")
         return Dictionary(uniqueKeysWithValues: rows.map { (($0["relative_path"] ?? nil) ?? "", $0) })
     }
@@ -100,7 +100,7 @@ import Testing
         let files = try files(folder)
         #expect(files["tram-2024-05-01_10-00-00.txt"]?["first_unix_s"] == "1714550400.005", "\(files)")
         #expect(files["bus-2024-05-01_11-00-00.txt"]?["first_unix_s"] == "1714554000.005", "\(files)")
-        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        let store = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite"))
         #expect(
             try store.rows("SELECT COUNT(*) AS n FROM stage_failures")[0]["n"] == "0",
             "classify reads them as ingest did: nothing set aside")

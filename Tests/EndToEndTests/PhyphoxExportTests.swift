@@ -114,7 +114,7 @@ import Testing
             "\(inspect.stdout)")
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        let store = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite"))
         let files = try store.rows("SELECT fixes, imu_samples FROM input_files")
         #expect(files.count == 1 && files[0]["fixes"] == "60" && files[0]["imu_samples"] == "18000", "\(files)")
         let streams = try store.rows("SELECT sensor, samples FROM imu_streams ORDER BY sensor")
@@ -136,7 +136,7 @@ import Testing
         try FileManager.default.removeItem(atPath: folder.file("traces/walk-1/meta"))
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
         #expect(outcome.status == 2, "\(outcome.stderr)")
-        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        let store = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite"))
         let files = try store.rows("SELECT format, status FROM input_files")
         #expect(files.count == 1 && files[0]["format"] == "phyphox" && files[0]["status"] == "quarantined", "\(files)")
         let reason = try store.rows("SELECT reason FROM quarantine")[0]["reason"] ?? ""
@@ -170,7 +170,7 @@ import Testing
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--model", model], in: folder.path)
         #expect(
             outcome.status == 2 && outcome.stderr.contains("a phyphox export") && outcome.stderr.contains("start="), "\(outcome.stderr)")
-        let reason = try PipelineStore(path: folder.file("out/pipeline.sqlite")).rows(
+        let reason = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite")).rows(
             "SELECT f.path, q.reason FROM quarantine q JOIN input_files f ON f.id = q.file_id")
         #expect(reason.count == 1 && reason[0]["path"]??.hasSuffix("traces/walk.zip") == true, "stored under the zip's path: \(reason)")
     }
@@ -197,7 +197,7 @@ import Testing
         #expect(inspect.stdout.contains("other sensors proximity 60"))
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
         #expect(outcome.status == 0, "nothing quarantined: \(outcome.stderr)")
-        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        let store = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite"))
         let files = try store.rows("SELECT path, format, fixes, imu_samples FROM input_files")
         #expect(files.count == 1 && files[0]["format"] == "phyphox" && files[0]["fixes"] == "60", "\(files)")
         #expect(files[0]["imu_samples"] == "18000", "accelerometer, linear acceleration and gyroscope, 6,000 each")

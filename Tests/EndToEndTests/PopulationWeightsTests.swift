@@ -139,7 +139,7 @@ import Testing
         let badHeader = try cli.pipeline(
             ["run", "traces", "--out", "out", "--population", "population.csv", "--zones", "zones.geojson"], in: folder.path)
         #expect(badHeader.status == 1 && badHeader.stderr.contains("population.csv:1: the header should have zone_id and population"))
-        #expect(!FileManager.default.fileExists(atPath: folder.file("out/pipeline.sqlite")), "stopped before any work")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out/restricted/pipeline.sqlite")), "stopped before any work")
     }
 
     static let zones = """

@@ -105,7 +105,7 @@ import Testing
         let folder = try TemporaryFolder()
         let outcome = try cli.pipeline(["run", SharedData.path("imu/metro"), "--out", "out", "--json", "--model", model], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        let store = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite"))
         let rides = try store.rows(
             """
             SELECT f.path, f.first_unix_s AS first, f.last_unix_s AS last, COUNT(w.start_unix_s) AS windows,
@@ -200,7 +200,7 @@ import Testing
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
         #expect(
             outcome.status == 0 && json(outcome)["rides"] as? Int == 1 && json(outcome)["measured_rides"] as? Int == 1, "\(outcome.stderr)")
-        let rides = try PipelineStore(path: folder.file("out/pipeline.sqlite")).rows(
+        let rides = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite")).rows(
             "SELECT vertical, source, finished_unix_s - started_unix_s AS seconds, covered_s FROM rides")
         #expect(rides.count == 1 && rides[0]["vertical"] == "estimated" && rides[0]["source"] == "checkin")
         // The ride never lasts longer than the data (400 s), whatever the window the fixes gave.
@@ -234,7 +234,7 @@ import Testing
         let skipped = (summary["skipped_files"] as? [[String: Any]]) ?? []
         #expect(outcomes.count + skipped.count == summary["files"] as? Int, "every input is an outcome or a skip")
         #expect(skipped.allSatisfy { !(($0["reason"] as? String) ?? "").isEmpty })
-        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        let store = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite"))
         let waypoints = Dictionary(
             uniqueKeysWithValues: try store.rows("SELECT path, waypoints FROM input_files").map {
                 (($0["path"] ?? nil) ?? "", Int(($0["waypoints"] ?? nil) ?? "0") ?? 0)
@@ -288,7 +288,7 @@ import Testing
         let rows = (before + after).map { "\($0),0.1,0.2,9.8" }
         try folder.write("traces/fuzz/phone.csv", "time,ax,ay,az\n" + rows.joined(separator: "\n") + "\n")
         let outcome = try cli.pipeline(["run", "traces", "--out", "out", "--json", "--model", model], in: folder.path)
-        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        let store = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite"))
         #expect(try store.rows("SELECT status FROM rides").map { $0["status"] ?? nil } == ["no_imu"], "\(outcome.stderr)")
         #expect(outcome.stderr.contains("no_imu: no IMU sample of the device inside the ride"))
     }

@@ -47,7 +47,7 @@ import Testing
         let outcome = try cli.pipeline(["comfort", "rides", "--store", "out/pipeline.sqlite", "--json"], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(json(outcome)["recording_rides"] as? Int == 4 && json(outcome)["checkins"] as? Int == 0, "\(outcome.stdout)")
-        let rides = try rides(folder.file("out/pipeline.sqlite"))
+        let rides = try rides(folder.file("out/restricted/pipeline.sqlite"))
         #expect(rides.count == 4 && rides.allSatisfy { $0["source"] == "recording" })
         let byDevice = Dictionary(grouping: rides) { ($0["device"] ?? nil) ?? "" }
         // The paused recording: two rides of 120 s, never the 840 s the clock spans.
@@ -105,7 +105,7 @@ import Testing
         let outcome = try cli.pipeline(
             ["comfort", SharedData.path("imu/metro"), "--store", "out/pipeline.sqlite", "--json"], in: folder.path)
         #expect(outcome.status == 0 && json(outcome)["recording_rides"] as? Int == 2, "\(outcome.stderr)")
-        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        let store = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite"))
         // Both rides are one phone's (their Metadata.csv's device id): each is found by its trace,
         // the export's path below the folder given.
         for ride in ["L4_Chatelet_-_Montparnasse_-_brutal-2024-03-29_18-03-15", "L4_Les_Halles_-_Montparnasse_-2024-02-13_17-29-59"] {

@@ -79,7 +79,7 @@ import Testing
             ["publish", "--store", "run/pipeline.sqlite", "--out", "run", "--reduced", "reduced"], in: folder.path)
         try #require(publish.status == 0, "\(publish.stderr)")
         // The Spark job copies the store as one file: publish's writes are in it, not left in a WAL.
-        let wal = (try? FileManager.default.attributesOfItem(atPath: folder.file("run/pipeline.sqlite-wal"))[.size] as? Int) ?? 0
+        let wal = (try? FileManager.default.attributesOfItem(atPath: folder.file("run/restricted/pipeline.sqlite-wal"))[.size] as? Int) ?? 0
         #expect(wal == 0, "publish left \(wal) bytes in pipeline.sqlite-wal")
 
         // At k = 3: the pair of 2 persons is suppressed. The hand-made reductions do not add up (the
@@ -120,7 +120,7 @@ import Testing
 
         let cells = try readCSV(folder.file("run/heatmap.csv"))
         #expect(cells.map { $0["cell_id"] } == ["100m:5:7"], "k = 3 persons keeps one of the two cells")
-        let store = try PipelineStore(path: folder.file("run/pipeline.sqlite"))
+        let store = try PipelineStore(path: folder.file("run/restricted/pipeline.sqlite"))
         #expect(try store.rows("SELECT suppressed_cells FROM heatmaps WHERE map = 'all'").first?["suppressed_cells"] == "1")
 
         let train = try #require(try readCSV(folder.file("run/train_comfort.csv")).first)

@@ -90,7 +90,7 @@ import Trips
         let third = try night()
         #expect((third.json["releases"] as? [String: Any])?["released"] as? [String] == ["2024-05-07"])
         #expect(third.releases.filter { $0.key.hasPrefix("2024-05-06/") } == first.releases)
-        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        let store = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite"))
         let late = try store.rows(
             "SELECT window_id, MIN(started_unix_s) AS first FROM released_trips WHERE device = 'phone-02' GROUP BY window_id")
         #expect(late.map { $0["window_id"] } == ["2024-05-07"], "phone-02 had nothing in Monday's release: \(late)")

@@ -35,7 +35,8 @@ import Testing
     /// Every output file below `folder` but the store, by its path below it (`restricted/modes.csv`).
     func contents(_ folder: String) throws -> [String: Data] {
         var files: [String: Data] = [:]
-        for name in try FileManager.default.subpathsOfDirectory(atPath: folder) where !name.hasPrefix("pipeline.sqlite") {
+        for name in try FileManager.default.subpathsOfDirectory(atPath: folder)
+        where !(name as NSString).lastPathComponent.hasPrefix(StoreLocation.fileName) {
             let path = (folder as NSString).appendingPathComponent(name)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
@@ -58,12 +59,14 @@ import Testing
         #expect(summary["quarantined"] as? Int == 1 && summary["up_to_date"] as? Bool == false)
         #expect((summary["classified_files"] as? Int ?? 0) == 2 && (summary["trips"] as? Int ?? 0) > 10)
         for name in [
-            "pipeline.sqlite", "quarantine.csv", "modes.csv", "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv",
+            "quarantine.csv", "modes.csv", "staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv",
             "od_matrix.csv", "modal_split.csv", "device_stats.csv", "staypoints.geojson", "triplegs.geojson", "dwells.geojson",
             "heatmap.csv", "heatmap.geojson", "heatmap.png", "heatmap-walk.png", "heatmap-still.png", "report.html"
         ] {
             #expect(FileManager.default.fileExists(atPath: OutputLayout.path(name, in: folder.file("out"))), "missing \(name)")
         }
+        #expect(FileManager.default.fileExists(atPath: folder.file("out/restricted/pipeline.sqlite")), "the store is in restricted/")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out/pipeline.sqlite")), "no store among what publishes")
         let png = try #require(FileManager.default.contents(atPath: folder.file("out/heatmap.png")))
         #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
         let html = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
@@ -123,7 +126,7 @@ import Testing
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             if process.terminationReason == .uncaughtSignal { interrupted += 1 }
-            let store = try PipelineStore(path: folder.file("resumed/pipeline.sqlite"))
+            let store = try PipelineStore(path: folder.file("resumed/restricted/pipeline.sqlite"))
             #expect(try store.rows("PRAGMA integrity_check").first?["integrity_check"] == "ok")
         }
         #expect(interrupted >= 3, "most kills land before the run completes (\(interrupted) of 4 did)")
@@ -139,8 +142,8 @@ import Testing
             try readCSV(folder.file("\(name)/restricted/quarantine.csv")).map { $0.filter { !$0.key.hasPrefix("run_started") } }
         }
         #expect(try withoutTime("resumed") == withoutTime("reference"))
-        let a = try PipelineStore(path: folder.file("reference/pipeline.sqlite")),
-            b = try PipelineStore(path: folder.file("resumed/pipeline.sqlite"))
+        let a = try PipelineStore(path: folder.file("reference/restricted/pipeline.sqlite")),
+            b = try PipelineStore(path: folder.file("resumed/restricted/pipeline.sqlite"))
         for table in ["fixes", "mode_windows", "staypoints", "dwells", "triplegs", "trips", "heatmap_cells", "input_files", "quarantine"] {
             let sql = "SELECT COUNT(*) AS n FROM \(table)"
             #expect(try a.rows(sql) == b.rows(sql), "\(table) row counts differ")
@@ -176,7 +179,7 @@ import Testing
         first.currentDirectoryURL = URL(fileURLWithPath: folder.path)
         first.standardError = FileHandle.nullDevice
         try first.run()
-        let lock = folder.file("out/pipeline.sqlite.lock")
+        let lock = folder.file("out/restricted/pipeline.sqlite.lock")
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, !((try? String(contentsOfFile: lock, encoding: .utf8)) ?? "").contains("pid") {
             Thread.sleep(forTimeInterval: 0.01)
@@ -187,7 +190,7 @@ import Testing
         #expect(
             second.stderr.contains("another pipeline run is using this store") && second.stderr.contains("pid \(first.processIdentifier)"))
         #expect(first.terminationStatus == 2)
-        let store = try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        let store = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite"))
         #expect(try store.rows("PRAGMA integrity_check").first?["integrity_check"] == "ok")
         #expect(try run(folder).1["up_to_date"] as? Bool == true, "the first run completed and the refused one left no trace")
     }

@@ -23,7 +23,7 @@ import Trips
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let run = try cli.pipeline(["run", folder.file("traces"), "--out", folder.file("out")], in: folder.path)
         #expect(run.status == 0 || run.status == 2, "\(run.stderr)")
-        return try PipelineStore(path: folder.file("out/pipeline.sqlite"))
+        return try PipelineStore(path: StoreLocation.path(in: folder.file("out")))
     }
 
     @Test func piecesOfAnySizeCutAtLongStaysGiveTheWholeTracksResults() throws {

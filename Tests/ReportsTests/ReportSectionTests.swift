@@ -26,7 +26,7 @@ import Trips
     }()
 
     static func sections() throws -> (public: [ReportPage.Section], restricted: [ReportPage.Section]) {
-        let store = try PipelineStore(path: (out as NSString).appendingPathComponent("pipeline.sqlite"))
+        let store = try PipelineStore(path: StoreLocation.path(in: out))
         let model = SharedData.projectRoot + "/models/mode-model.json"
         let k = HeatMapParameters().minimumPersons
         return try ReportPage(

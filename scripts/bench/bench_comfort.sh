@@ -27,12 +27,12 @@ run() {
     local best=""
     for _ in 1 2 3; do
         rm -rf .bench/comfort/out
-        /usr/bin/time -f "%e %M" -o .bench/comfort/time.txt "$pipeline" comfort "$@" --store .bench/comfort/out/pipeline.sqlite --json \
+        /usr/bin/time -f "%e %M" -o .bench/comfort/time.txt "$pipeline" comfort "$@" --store .bench/comfort/out/restricted/pipeline.sqlite --json \
             >.bench/comfort/summary.json 2>/dev/null
         read -r wall rss <.bench/comfort/time.txt
         if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if $wall < ${best%% *} else 1)"; then best="$wall $rss"; fi
     done
-    python3 - "$name" "$best" .bench/comfort/out/pipeline.sqlite <<'PY'
+    python3 - "$name" "$best" .bench/comfort/out/restricted/pipeline.sqlite <<'PY'
 import sqlite3, sys
 name, best, store = sys.argv[1], sys.argv[2].split(), sys.argv[3]
 wall, rss = float(best[0]), int(best[1])

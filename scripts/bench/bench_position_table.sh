@@ -22,7 +22,7 @@ pd.DataFrame({"user_id": 7, "tracked_at": t.strftime("%Y-%m-%d %H:%M:%S.000+00:0
 PY
 fi
 rm -rf .bench/positions/out
-/usr/bin/time -f "%e %M" -o .bench/positions/ours.txt .build/release/pipeline ingest "$table" --store .bench/positions/out/pipeline.sqlite >/dev/null 2>&1
+/usr/bin/time -f "%e %M" -o .bench/positions/ours.txt .build/release/pipeline ingest "$table" --store .bench/positions/out/restricted/pipeline.sqlite >/dev/null 2>&1
 /usr/bin/time -f "%e %M" -o .bench/positions/peer.txt .venv-peers/bin/python -c "
 import sys, trackintel as ti
 pfs = ti.read_positionfixes_csv(sys.argv[1], index_col='id')

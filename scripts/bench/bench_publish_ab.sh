@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: scripts/bench/bench_publish_ab.sh OLD_BINARY NEW_BINARY RUN_FOLDER [RUNS]
 # Times `pipeline publish` of two builds on one finished run's store: RUN_FOLDER holds
-# pipeline.sqlite and the per-device tables' CSVs (a `pipeline run` output folder, or a Spark
+# restricted/pipeline.sqlite (pipeline.sqlite at the top, from earlier versions) and the per-device tables' CSVs (a `pipeline run` output folder, or a Spark
 # run's with --csv, e.g. .bench/sim-1600/spark-pair). The store and the CSVs publish reads are
 # copied once into a temporary folder (RUN_FOLDER is not written); the builds run alternately
 # RUNS times each (default 5). Prints each build's medians: wall, peak RSS and publish's
@@ -12,11 +12,13 @@ cd "$(dirname "$0")/../.."
 scripts/bootstrap.sh time sqlite3 >&2
 [ $# -ge 3 ] || { echo "usage: $0 OLD_BINARY NEW_BINARY RUN_FOLDER [RUNS]" >&2; exit 64; }
 old=$(realpath "$1") new=$(realpath "$2") folder=$(realpath "$3") runs=${4:-5}
-[ -f "$folder/pipeline.sqlite" ] || { echo "$folder/pipeline.sqlite is missing: give a finished run's output folder" >&2; exit 64; }
+store="$folder/restricted/pipeline.sqlite"
+[ -f "$store" ] || store="$folder/pipeline.sqlite" # where earlier versions kept it
+[ -f "$store" ] || { echo "$folder/restricted/pipeline.sqlite is missing: give a finished run's output folder" >&2; exit 64; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/tables" "$work/old" "$work/new"
-cp "$folder/pipeline.sqlite" "$work/store.sqlite"
+cp "$store" "$work/store.sqlite"
 # The per-device tables are in restricted/ since 0.7 (at the top before); each side gets
 # locations.csv where its version reads it.
 for name in staypoints dwells locations triplegs trips rides; do

@@ -253,8 +253,12 @@ def publish_and_move(task, steps, step, tables, files):
         finally:
             db.close()
         heat_map = dict(zip(("cells", "suppressed", "min_devices"), found)) if found else None
-        shutil.copyfile(store, os.path.join(out, "pipeline.sqlite.partial"))
-        os.replace(os.path.join(out, "pipeline.sqlite.partial"), os.path.join(out, "pipeline.sqlite"))
+        # The store holds every fix: it goes to DIR/restricted, never among what publishes
+        # (StoreLocation.swift); the merged store replaces the one an earlier job left there.
+        kept = os.path.join(out, "restricted", "pipeline.sqlite")
+        os.makedirs(os.path.dirname(kept), exist_ok=True)
+        shutil.copyfile(store, kept + ".partial")
+        os.replace(kept + ".partial", kept)
     finally:
         shutil.rmtree(local, ignore_errors=True)
     move_parquet(os.path.join(run_dir, "parquet"), out)

@@ -245,8 +245,18 @@ def run_job(args, sc, SparkFiles, phases, planned):
     shutil.rmtree(os.path.join(out, "logs"), ignore_errors=True)
     if os.path.exists(os.path.join(out, "spark_summary.json")):
         os.remove(os.path.join(out, "spark_summary.json"))
+    # Earlier versions kept the merged store at the top too; the job makes its store anew in
+    # restricted/, so the old one (every fix) goes rather than stay among what publishes.
+    former = [os.path.join(out, "pipeline.sqlite" + s) for s in ("", "-wal", "-shm", ".lock")]
+    if any(os.path.exists(f) for f in former):
+        for f in former:
+            if os.path.exists(f):
+                os.remove(f)
+        log(f"removed {os.path.join(out, 'pipeline.sqlite')}, an earlier job's store: this job's store is "
+            f"{os.path.join(out, 'restricted', 'pipeline.sqlite')}, apart from what publishes")
     os.makedirs(os.path.join(out, "restricted", "logs"), exist_ok=True)
     shutil.rmtree(layout.work_root(out), ignore_errors=True)  # a killed run's leftovers
+    shutil.rmtree(os.path.join(out, layout.FORMER_WORK_ROOT), ignore_errors=True)  # and an older version's, at the top
     run_dir = layout.run_folder(out, f"{int(time.time())}-{os.getpid()}")
     os.makedirs(run_dir)
     run_args = args.run_args

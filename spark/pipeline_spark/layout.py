@@ -1,30 +1,32 @@
 """Where a distributed run keeps its intermediate data: a work folder inside the output
-folder (on the shared file system the inputs are on, so every executor reaches it), one
+folder's restricted/ (on the shared file system the inputs are on, so every executor reaches
+it; its parts' stores and exports hold every fix, so never among what publishes), one
 sub-folder per part. The driver never reads these files; executors write and read them.
 
-    OUT/.spark-work/<run>/part-N/        one part's run: export/ (exact CSV of its store),
+    OUT/restricted/.spark-work/<run>/part-N/   one part's run: export/ (exact CSV of its store),
                                          part-tables/ (its per-device files), verbatim.sqlite (its
                                          windows, for the merged store), ddl.json, run.json, log.txt
-    OUT/.spark-work/<run>/part-N/global/ the part's rows with data-set ids, as chunks to concatenate
-    OUT/.spark-work/<run>/tables/T/part=N/  intermediate Parquet the merge reads (check-ins, geofences,
+    OUT/restricted/.spark-work/<run>/part-N/global/ the part's rows with data-set ids, as chunks to concatenate
+    OUT/restricted/.spark-work/<run>/tables/T/part=N/  intermediate Parquet the merge reads (check-ins, geofences,
                                          heat-map cells per device: never published)
-    OUT/.spark-work/<run>/parquet/T/part=N/ the published Parquet datasets, moved to OUT/parquet/ at the end
-    OUT/.spark-work/<run>/merged/        the merged store (and dataset-scope locations)
+    OUT/restricted/.spark-work/<run>/parquet/T/part=N/ the published Parquet datasets, moved to OUT/restricted/parquet/ at the end
+    OUT/restricted/.spark-work/<run>/merged/        the merged store (and dataset-scope locations)
 
 A run removes its work folder when it ends; a run that was killed leaves it, and the next
 run over the same OUT removes it (`.spark-work` is never an input: discovery skips folders
-whose name starts with a dot)."""
+whose name starts with a dot, and restricted/ holds the store)."""
 import os
 import shutil
 
 WORK = ".spark-work"
+FORMER_WORK_ROOT = WORK  # where earlier versions kept it: at the top of OUT
 # What the merged store, the tiles and the renumbering read from a part folder: the last task
 # reads none of it (only global/ and log.txt), so it removes them while it works.
 READ_BEFORE_FINISH = ("export", "part-tables", "verbatim.sqlite")
 
 
 def work_root(out):
-    return os.path.join(out, WORK)
+    return os.path.join(out, "restricted", WORK)
 
 
 def run_folder(out, run):

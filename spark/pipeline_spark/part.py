@@ -71,7 +71,7 @@ def run_part(part, binary, run_args, run_dir, fail_marker=None):
         run = subprocess.run(command, capture_output=True, text=True)
         if run.returncode not in (0, 2):
             raise RuntimeError(f"part {part['index']}: pipeline run exited {run.returncode}:\n{run.stderr[-4000:]}")
-        store = os.path.join(out, "pipeline.sqlite")
+        store = os.path.join(out, "restricted", "pipeline.sqlite")  # a run's store is in its restricted/ (StoreLocation.swift)
         os.makedirs(attempt)
         present = existing_tables(store)
         tables = [t for t in EXPORTED_TABLES if t in present]

@@ -180,8 +180,10 @@ class SparkEquivalence(CityRuns):
         """The logs and spark_summary.json name input files: they are in restricted/, and the
         top of the folder, which is published, holds the single run's files and no other."""
         def top(folder):
-            return sorted(n for n in os.listdir(folder) if not n.startswith(".") and not n.startswith("pipeline.sqlite"))
+            return sorted(n for n in os.listdir(folder) if not n.startswith("."))
         self.assertEqual(top(self.spark), top(self.single))
+        self.assertNotIn("pipeline.sqlite", top(self.spark), "the store is in restricted/, not among what publishes")
+        self.assertTrue(os.path.exists(os.path.join(self.spark, "restricted", "pipeline.sqlite")))
         self.assertTrue(os.path.exists(os.path.join(self.spark, "restricted", "logs", "part-0.log")))
 
     def test_exit_status_is_the_single_runs(self):
@@ -238,7 +240,7 @@ class SparkEquivalence(CityRuns):
 
     def test_suppressed_cells_match_and_no_published_cell_is_below_k(self):
         def maps(folder):
-            with sqlite3.connect(os.path.join(folder, "pipeline.sqlite")) as db:
+            with sqlite3.connect(os.path.join(folder, "restricted", "pipeline.sqlite")) as db:
                 return db.execute("SELECT map, min_devices, cells, suppressed_cells FROM heatmaps ORDER BY map").fetchall()
         self.assertEqual(maps(self.single), maps(self.spark))
         k = maps(self.spark)[0][1]
@@ -261,8 +263,8 @@ class SparkEquivalence(CityRuns):
 
     def test_the_merged_store_holds_the_single_runs_rows(self):
         for table in ("staypoints", "trips", "triplegs", "dwells", "rides", "mode_windows"):
-            with sqlite3.connect(os.path.join(self.single, "pipeline.sqlite")) as a, \
-                    sqlite3.connect(os.path.join(self.spark, "pipeline.sqlite")) as b:
+            with sqlite3.connect(os.path.join(self.single, "restricted", "pipeline.sqlite")) as a, \
+                    sqlite3.connect(os.path.join(self.spark, "restricted", "pipeline.sqlite")) as b:
                 self.assertEqual(a.execute(f"SELECT COUNT(*) FROM {table}").fetchone(), b.execute(f"SELECT COUNT(*) FROM {table}").fetchone(), table)
 
     def test_comfort_summaries_group_rides_of_several_devices(self):
@@ -294,7 +296,7 @@ class SparkEquivalence(CityRuns):
         return pq.read_table(os.path.join(self.spark, "restricted", "parquet", name))
 
     def test_parquet_tables_hold_the_single_runs_rows_and_ids(self):
-        with sqlite3.connect(os.path.join(self.single, "pipeline.sqlite")) as db:
+        with sqlite3.connect(os.path.join(self.single, "restricted", "pipeline.sqlite")) as db:
             for name, (store_table, pairs) in self.PARQUET.items():
                 with self.subTest(table=name):
                     table = self.parquet(name)
@@ -317,7 +319,7 @@ class SparkEquivalence(CityRuns):
 
     def test_geoparquet_reads_in_geopandas_with_the_rows_places(self):
         import geopandas
-        with sqlite3.connect(os.path.join(self.single, "pipeline.sqlite")) as db:
+        with sqlite3.connect(os.path.join(self.single, "restricted", "pipeline.sqlite")) as db:
             legs = dict(db.execute("SELECT id, geometry_geojson FROM triplegs"))
         for name, kind in (("staypoints", "Point"), ("dwells", "Point"), ("fixes", "Point"), ("triplegs", "LineString"), ("trips", "LineString")):
             with self.subTest(table=name):
@@ -359,6 +361,7 @@ class SparkEquivalence(CityRuns):
             summary = json.load(f)
         self.assertGreater(summary["driver_peak_rss_mb"], 0)
         self.assertFalse(os.path.exists(os.path.join(self.spark, ".spark-work")))
+        self.assertFalse(os.path.exists(os.path.join(self.spark, "restricted", ".spark-work")))
         self.assertFalse(os.path.exists(os.path.join(self.spark, "restricted", "parquet", "heatmap_device_cells")), "cells below k must not be published")
         self.assertEqual(sorted(os.listdir(os.path.join(self.spark, "restricted", "parquet"))),
                          ["dwells", "events", "fixes", "rides", "staypoints", "stops", "triplegs", "trips", "windows"])

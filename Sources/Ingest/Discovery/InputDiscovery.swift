@@ -1,4 +1,5 @@
 import Foundation
+import MobilityCore
 
 /// An input found under one of the paths a user gave.
 public struct DiscoveredInput: Hashable, Sendable {
@@ -42,14 +43,18 @@ public enum DiscoveryProblem: Hashable, Sendable {
 
 /// The files and folders a pipeline store writes, which discovery never reads as inputs.
 public enum PipelineOutputs {
-    public static let storeName = "pipeline.sqlite"
+    public static let storeName = StoreLocation.fileName
     /// The hidden file `pipeline export` leaves in its folder: its tables (trackintel's
     /// `positionfixes.csv` above all, a format ingest reads) are never read back as inputs.
     public static let exportMarker = ".pipeline-export"
 
-    /// Whether `folder` holds a pipeline store (its database or its lock).
+    /// Whether `folder` holds a pipeline store (its database or its lock), itself or in its
+    /// `restricted/` (`StoreLocation`): an output folder, or the restricted folder of one.
     public static func holdsStore(_ folder: String) -> Bool {
-        [storeName, storeName + ".lock"].contains { FileKind(path: (folder as NSString).appendingPathComponent($0)) == .regular }
+        let files = [storeName, storeName + ".lock"]
+        return (files + files.map { StoreLocation.restrictedFolderName + "/" + $0 }).contains {
+            FileKind(path: (folder as NSString).appendingPathComponent($0)) == .regular
+        }
     }
 
     /// Whether `folder` is a `pipeline export` folder.

@@ -44,12 +44,12 @@ public struct ForgetRun {
     }
 
     public func run(progress: ProgressReporter) throws -> Summary {
-        let storePath = (outputFolder as NSString).appendingPathComponent(PipelineRun.storeName)
-        guard FileManager.default.fileExists(atPath: storePath) else {
+        let storePath = StoreLocation.path(in: outputFolder)
+        guard StoreLocation.exists(storePath) else {
             throw PipelineError(.noStore, "no pipeline store at \(storePath): give the --out folder of an earlier `pipeline run`")
         }
         var pipeline = PipelineRun(inputs: [], outputFolder: outputFolder)
-        return try StoreSession.run(storePath: storePath, temporaryFolder: pipeline.temporaryFolder) { store in
+        return try StoreSession.run(storePath: storePath, temporaryFolder: pipeline.temporaryFolder, progress: progress) { store in
             try forget(store: store, storePath: storePath, rebuilding: &pipeline, progress: progress)
         }
     }

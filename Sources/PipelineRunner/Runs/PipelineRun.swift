@@ -41,11 +41,10 @@ public struct PipelineRun {
     public init(inputs: [String], outputFolder: String) {
         self.inputs = inputs
         self.outputFolder = outputFolder
-        ingest = IngestOptions(paths: inputs, storePath: (outputFolder as NSString).appendingPathComponent(Self.storeName))
+        ingest = IngestOptions(paths: inputs, storePath: StoreLocation.path(in: outputFolder))
         ingest.reportsFolder = outputFolder
     }
 
-    public static let storeName = PipelineOutputs.storeName
     /// Files every complete run leaves in the output folder.
     /// The stages a run times (`Summary.stageSeconds`), in order.
     public static let stages = ["ingest", "classify", "trips", "heatmap", "comfort", "report", "geopackage"]
@@ -171,14 +170,15 @@ public struct PipelineRun {
     }
 
     /// The output folder's own temporary folder, where zips are unpacked once per run (see
-    /// `ZipExtraction`); emptied when a run starts and removed when it ends.
-    public var temporaryFolder: String { (outputFolder as NSString).appendingPathComponent(".pipeline-tmp") }
+    /// `ZipExtraction`), beside the store in `restricted/` (`StoreLocation`); emptied when a
+    /// run starts and removed when it ends.
+    public var temporaryFolder: String { StoreLocation.temporaryFolder(in: outputFolder) }
 
     public func run(progress: ProgressReporter) throws -> Summary {
         try InputPath.requireExisting(inputs) // a mistyped or unmounted path: exit 1, and no store is created
         // Read first: a planning file that cannot be used stops the run before any store is made.
         let planning = try partial ? PlanningInputs.loadForPart(configuration.planning) : PlanningInputs.load(configuration.planning)
-        return try StoreSession.run(storePath: storePath, temporaryFolder: temporaryFolder) {
+        return try StoreSession.run(storePath: storePath, temporaryFolder: temporaryFolder, progress: progress) {
             try run(store: $0, progress: progress, planning: planning)
         }
     }

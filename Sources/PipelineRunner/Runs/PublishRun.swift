@@ -68,7 +68,7 @@ public struct PublishRun: Sendable {
         let (zones, confusion, population, countries) = try {
             let l = try PlanningInputs.load(planning); return (l.zones, l.confusion, l.population, l.countries)
         }()
-        return try StoreSession.run(storePath: storePath) { store in
+        return try StoreSession.run(storePath: storePath, progress: progress) { store in
             let stage = PublishStage(
                 store: store, outputFolder: outputFolder, tablesFolder: tablesFolder ?? OutputLayout.restricted(in: outputFolder),
                 modelPath: modelPath, calendar: calendar, heatMap: heatMapParameters, zones: zones, bands: planning.bands,

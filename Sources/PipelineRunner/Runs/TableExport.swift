@@ -32,7 +32,7 @@ public struct TableExport {
 
     public func run(progress: ProgressReporter) throws -> Summary {
         let started = Date()
-        return try StoreSession.run(storePath: storePath) { store in
+        return try StoreSession.run(storePath: storePath, progress: progress) { store in
             let all = try store.storedTables()
             let unknown = tables.filter { name in !all.contains { $0.name == name } }
             guard unknown.isEmpty else {

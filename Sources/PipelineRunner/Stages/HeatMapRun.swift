@@ -51,7 +51,7 @@ public struct HeatMapRun {
     }
 
     public func run(progress: ProgressReporter) throws -> Summary {
-        try StoreSession.run(storePath: storePath) { try run(store: $0, progress: progress) }
+        try StoreSession.run(storePath: storePath, progress: progress) { try run(store: $0, progress: progress) }
     }
 
     /// The stage on a command's open store (`pipeline run` hands every stage its one session's store).

@@ -37,7 +37,7 @@ public struct LocationsRun {
 
     public func run(progress: ProgressReporter) throws -> Summary {
         let started = Date()
-        return try StoreSession.run(storePath: storePath) { store in
+        return try StoreSession.run(storePath: storePath, progress: progress) { store in
             let rows = try store.storedStaypoints()
             var staypoints = rows.map {
                 Staypoint(

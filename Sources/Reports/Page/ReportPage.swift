@@ -86,7 +86,8 @@ public struct ReportPage {
     private func write(_ sections: [String], to path: String) throws {
         let page =
             Self.head + "<body><main>\n" + sections.joined(separator: "\n") + "\n<footer>Made by \(Self.generator) from "
-            + "the store " + (isRestricted ? "in the folder above" : "beside this file") + " (pipeline.sqlite). Times are UTC; "
+            + "the store " + (isRestricted ? "beside this file" : "kept with the data in restricted/")
+            + " (pipeline.sqlite). Times are UTC; "
             + "local hours, weekdays and dates are in \(HTML.escape(calendars.name)).</footer></main></body></html>\n"
         try Data(page.utf8).writeThroughPartial(to: URL(fileURLWithPath: path))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MobilityCore
 
 /// Which outputs may leave the store's folder and which identify people.
 ///
@@ -16,7 +17,7 @@ import Foundation
 /// published); the merge puts the restricted tables in `restricted/` again.
 public enum OutputLayout {
     /// The sub-folder of an output folder for the files that identify people.
-    public static let restrictedFolderName = "restricted"
+    public static let restrictedFolderName = StoreLocation.restrictedFolderName
 
     /// The files that go to `restricted/`: a row per person, device, input file or event.
     public static let restrictedFiles: Set<String> = [
@@ -47,7 +48,8 @@ public enum OutputLayout {
     public static let readme = """
         The files in this folder identify people: each has a row per person, device, input file, \
         window, staypoint, dwell, location, leg, trip, ride, stop or event, with device names, \
-        times and places. Keep them with the data; do not publish or share them.
+        times and places, and pipeline.sqlite, the store, holds every fix. Keep them with the \
+        data; do not publish or share them.
 
         What may be published is in the folder above: report.html, pipeline.gpkg, od_matrix.csv, \
         od_grid.csv, od_zones.csv, mode_shares.csv, modal_split.csv, train_comfort.csv, route_comfort.csv and the heat maps, each \

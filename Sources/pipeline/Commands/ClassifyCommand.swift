@@ -51,7 +51,7 @@ struct ClassifyCommand: ParsableCommand {
     func run() throws {
         concurrency.apply()
         var classify = ClassifyRun(paths: paths, out: out, loader: try input.loader)
-        (classify.model, classify.storePath) = (rules ? nil : model, store)
+        (classify.model, classify.storePath) = (rules ? nil : model, store.map(StorePath.resolved))
         (classify.smooth, classify.smoother, classify.findsVehicleStops) = (!noSmoothing, smoothing.smoother, !noVehicleStops)
         let progress = ProgressReporter()
         classify.legFeatures = { [legContext] in try legContext.legFeatures(progress: progress) }

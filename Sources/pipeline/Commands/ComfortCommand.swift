@@ -27,10 +27,10 @@ struct ComfortCommand: ParsableCommand {
     )
     var paths: [String] = []
 
-    @Option(help: "The SQLite store (created when PATHs are given; else see `pipeline ingest`).")
-    var store = "reports/pipeline.sqlite"
+    @Option(help: "The SQLite store (created when PATHs are given; else see `pipeline ingest`). \(StorePath.note)")
+    var store = StorePath.defaultValue
 
-    @Option(help: "Folder for the CSV files. Default: the store's folder.")
+    @Option(help: "Folder for the published CSV files (rides, stops and events go to its restricted/). Default: the store's output folder.")
     var out: String?
 
     @Flag(help: "Also measure the store's recordings that no check-in covers, each as rides of its own. Default: off.")
@@ -70,10 +70,10 @@ struct ComfortCommand: ParsableCommand {
     @OptionGroup(title: "Privacy") var privacy: PrivacyOptions
 
     func run() throws {
-        let folder = out ?? (store as NSString).deletingLastPathComponent
+        let (storePath, folder) = (StorePath.resolved(store), out ?? StorePath.outputFolder(store))
         let progress = ProgressReporter()
         if !paths.isEmpty {
-            var options = IngestOptions(paths: paths, storePath: store)
+            var options = IngestOptions(paths: paths, storePath: storePath)
             options.reportsFolder = folder
             options.namePattern = input.namePattern
             options.columns = try input.mappings()
@@ -83,7 +83,7 @@ struct ComfortCommand: ParsableCommand {
         } else {
             try requireStore(store, after: "`pipeline ingest`", json: json)
         }
-        var run = ComfortRun(storePath: store, reportsFolder: folder)
+        var run = ComfortRun(storePath: storePath, reportsFolder: folder)
         run.maxRideSeconds = maxRideMinutes * 60
         run.rideGapSeconds = rideGapSeconds
         run.minimumPersons = privacy.resolved

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PipelineRunner
 import Reports
+import MobilityCore
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,20 +33,20 @@ struct ExportCommand: ParsableCommand {
         case csv, trackintel, diary
     }
 
-    @Option(help: "The SQLite store to export.")
-    var store = "reports/pipeline.sqlite"
+    @Option(help: "The SQLite store to export. \(StorePath.note)")
+    var store = StorePath.defaultValue
 
     @Option(
         help:
-            "Folder for the files (created when missing): <table>.csv and schema.json, or trackintel's five tables. Default: restricted/export or restricted/trackintel beside the store."
+            "Folder for the files (created when missing): <table>.csv and schema.json, or trackintel's five tables. Default: restricted/export, restricted/trackintel or restricted/diary in the store's output folder."
     )
     var out: String?
 
-    /// The folder written: `--out`, else `restricted/<format>` in the store's folder, where
-    /// what identifies people is kept (`OutputLayout`).
+    /// The folder written: `--out`, else `restricted/<format>` in the store's output folder,
+    /// where what identifies people is kept (`OutputLayout`).
     var folder: String {
         out
-            ?? (((store as NSString).deletingLastPathComponent as NSString).appendingPathComponent("restricted") as NSString)
+            ?? (((StorePath.outputFolder(store) as NSString).appendingPathComponent(StoreLocation.restrictedFolderName)) as NSString)
             .appendingPathComponent(format == .csv ? "export" : format.rawValue)
     }
 
@@ -71,7 +72,7 @@ struct ExportCommand: ParsableCommand {
         try requireStore(store, after: "`pipeline run` or `pipeline ingest`", json: json)
         if format == .trackintel { return try runTrackintel() }
         if format == .diary { return try runDiary() }
-        var export = TableExport(storePath: store, folder: folder)
+        var export = TableExport(storePath: StorePath.resolved(store), folder: folder)
         export.tables = tables
         let progress = ProgressReporter()
         let summary = try runStage(json: json, progress: progress) { try export.run(progress: progress) }
@@ -86,13 +87,15 @@ struct ExportCommand: ParsableCommand {
 
     func runDiary() throws {
         try runFiles(
-            { try DiaryExport(storePath: store, folder: folder).run(progress: $0) }, files: OutputSchema.diaryFiles.map(\.file),
+            { try DiaryExport(storePath: StorePath.resolved(store), folder: folder).run(progress: $0) },
+            files: OutputSchema.diaryFiles.map(\.file),
             said: "of the diary", extra: " and \(DiaryFiles.geoPackageName)")
     }
 
     func runTrackintel() throws {
         try runFiles(
-            { try TrackintelExport(storePath: store, folder: folder).run(progress: $0) }, files: TrackintelExport.fileNames,
+            { try TrackintelExport(storePath: StorePath.resolved(store), folder: folder).run(progress: $0) },
+            files: TrackintelExport.fileNames,
             said: "for trackintel", extra: "")
     }
 

@@ -16,10 +16,10 @@ struct HeatMapCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The SQLite store (see `pipeline ingest` and `pipeline trips`).")
-    var store = "reports/pipeline.sqlite"
+    @Option(help: "The SQLite store (see `pipeline ingest` and `pipeline trips`). \(StorePath.note)")
+    var store = StorePath.defaultValue
 
-    @Option(help: "Folder for the CSV, GeoJSON and PNG files. Default: the store's folder.")
+    @Option(help: "Folder for the CSV, GeoJSON and PNG files. Default: the store's output folder.")
     var out: String?
 
     @Option(
@@ -55,7 +55,7 @@ struct HeatMapCommand: ParsableCommand {
 
     func run() throws {
         try requireStore(store, after: "`pipeline ingest` and `pipeline trips`", json: json)
-        var run = HeatMapRun(storePath: store, reportsFolder: out ?? (store as NSString).deletingLastPathComponent)
+        var run = HeatMapRun(storePath: StorePath.resolved(store), reportsFolder: out ?? StorePath.outputFolder(store))
         try heatMap.apply(to: &run.parameters)
         run.parameters.minimumPersons = privacy.resolved
         run.calendar = calendar.dataset

@@ -18,8 +18,8 @@ struct IngestCommand: ParsableCommand {
     @Argument(help: "Trace files or folders (searched recursively).")
     var paths: [String]
 
-    @Option(help: "The SQLite store to create or update.")
-    var store = "reports/pipeline.sqlite"
+    @Option(help: "The SQLite store to create or update. \(StorePath.note)")
+    var store = StorePath.defaultValue
 
     @Option(help: "Folder for quarantine.csv. Default: the store's folder.")
     var reports: String?
@@ -46,8 +46,8 @@ struct IngestCommand: ParsableCommand {
 
     func run() throws {
         concurrency.apply()
-        var options = IngestOptions(paths: paths, storePath: store)
-        options.reportsFolder = reports ?? (store as NSString).deletingLastPathComponent
+        var options = IngestOptions(paths: paths, storePath: StorePath.resolved(store))
+        options.reportsFolder = reports ?? StorePath.outputFolder(store)
         options.cleaning = cleaning.parameters
         options.namePattern = input.namePattern
         options.columns = try input.mappings()

@@ -71,7 +71,7 @@ struct LocationsCommand: ParsableCommand {
         }
         guard let store, let out else { return }
         try requireStore(store, after: "the merge of a distributed run (scripts/spark_run.sh) or `pipeline run`", json: json)
-        var pass = LocationsRun(storePath: store, outputFolder: out)
+        var pass = LocationsRun(storePath: StorePath.resolved(store), outputFolder: out)
         (pass.parameters, pass.linksFolder) = (parameters, links)
         let summary = try runStage(json: json, progress: progress) { try pass.run(progress: progress) }
         if json {

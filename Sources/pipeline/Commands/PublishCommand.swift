@@ -15,7 +15,7 @@ struct PublishCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The merged SQLite store.")
+    @Option(help: "The merged SQLite store (OUT/restricted/pipeline.sqlite after `scripts/spark_run.sh`).")
     var store: String
 
     @Option(help: "Folder for the files (created when missing).")
@@ -57,7 +57,7 @@ struct PublishCommand: ParsableCommand {
         if let model { configuration.classification.model = model }
         planning.apply(to: &configuration)
         try privacy.apply(to: &configuration)
-        var publish = PublishRun(storePath: store, outputFolder: out)
+        var publish = PublishRun(storePath: StorePath.resolved(store), outputFolder: out)
         publish.modelPath = configuration.classification.rulesOnly ? nil : DefaultModel.resolve(configuration.classification.model)
         publish.calendar = configuration.calendar.dataset
         publish.heatMapParameters = configuration.heatmap

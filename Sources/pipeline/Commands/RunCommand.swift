@@ -9,9 +9,10 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run every stage: ingest, classify, trips, heat maps, train comfort and the HTML report, incrementally.",
         discussion: """
-            Keeps one store, OUT/pipeline.sqlite. Beside it, what may be published (each row of k persons or more): \
+            At the top of OUT, only what may be published (each row of k persons or more): \
             report.html, pipeline.gpkg, od_matrix.csv, od_grid.csv, modal_split.csv, train_comfort.csv, route_comfort.csv, \
             heatmap.csv, heatmap.geojson, heatmap.png and heatmap-<mode>.png. In OUT/restricted, what identifies people: \
+            the store (pipeline.sqlite, every fix; a store at OUT/pipeline.sqlite, where earlier versions kept it, is moved there), \
             quarantine.csv, modes.csv, staypoints/dwells/locations/triplegs/trips/device_stats.csv, staypoints/triplegs/\
             dwells.geojson, rides.csv, stops.csv, events.csv, the operator's report.html and pipeline.gpkg. \
             Only new or changed inputs are read and classified; the later stages are rebuilt from the store. When \
@@ -24,7 +25,7 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "Trace files or folders (searched recursively).")
     var paths: [String]
 
-    @Option(help: "Folder for the store and every output.")
+    @Option(help: "Folder for every output; the store and what identifies people go to its restricted/.")
     var out = "reports"
 
     @Option(help: "A YAML file with stage parameters (keys as in `pipeline config --print`). Default: built-in defaults.")

@@ -20,10 +20,13 @@ struct TripsCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The SQLite store (see `pipeline ingest`).")
-    var store = "reports/pipeline.sqlite"
+    @Option(help: "The SQLite store (see `pipeline ingest`). \(StorePath.note)")
+    var store = StorePath.defaultValue
 
-    @Option(help: "Folder for the CSV and GeoJSON files. Default: the store's folder.")
+    @Option(
+        help:
+            "Folder for the published CSV files (the per-person tables and GeoJSON go to its restricted/). Default: the store's output folder."
+    )
     var out: String?
 
     @Flag(help: "Print one JSON summary object on standard output.")
@@ -59,7 +62,7 @@ struct TripsCommand: ParsableCommand {
     func run() throws {
         concurrency.apply()
         try requireStore(store, after: "`pipeline ingest`", json: json)
-        var run = TripsRun(storePath: store, reportsFolder: out ?? (store as NSString).deletingLastPathComponent)
+        var run = TripsRun(storePath: StorePath.resolved(store), reportsFolder: out ?? StorePath.outputFolder(store))
         run.parameters = trips.parameters
         var configuration = PipelineConfiguration()
         localTime.apply(to: &configuration)

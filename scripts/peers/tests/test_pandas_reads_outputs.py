@@ -100,7 +100,7 @@ class IdentifiersStayText(unittest.TestCase):
         devices = set(legs["device"])
         self.assertIn("010", devices)
         self.assertTrue(devices <= {f"{i:03d}" for i in range(11)}, devices)
-        with sqlite3.connect(os.path.join(self.out, "pipeline.sqlite")) as db:
+        with sqlite3.connect(os.path.join(self.out, "restricted", "pipeline.sqlite")) as db:
             stored = pd.read_sql("SELECT id AS tripleg_id, device FROM triplegs", db)
         joined = legs.merge(stored, on=["tripleg_id", "device"])
         self.assertEqual(len(joined), len(legs), "every leg joins the store's row by id and device")

@@ -61,7 +61,7 @@ class TrackintelPersonDays(unittest.TestCase):
         cls.work = tempfile.mkdtemp(prefix="trackintel-person-days-")
         traces, out, export = (os.path.join(cls.work, name) for name in ("traces", "reports", "ti"))
         cls.truth = os.path.join(cls.work, "truth")
-        store = os.path.join(out, "pipeline.sqlite")
+        store = os.path.join(out, "restricted", "pipeline.sqlite")
         cls.freq = os.path.join(cls.work, "freq")
 
         def run(command):
@@ -187,7 +187,8 @@ class TrackintelToursOnSharedGPX(unittest.TestCase):
         try:
             out, export = os.path.join(work, "reports"), os.path.join(work, "ti")
             for command in ([BINARY, "run", corpora, "--out", out],
-                            [BINARY, "export", "--store", os.path.join(out, "pipeline.sqlite"), "--format", "trackintel", "--out", export]):
+                            [BINARY, "export", "--store", os.path.join(out, "restricted", "pipeline.sqlite"), "--format", "trackintel",
+                             "--out", export]):
                 done = subprocess.run(command, capture_output=True, text=True)
                 self.assertIn(done.returncode, (0, 2), done.stderr)  # 2: the corpora hold malformed files on purpose
             warnings.simplefilter("ignore")

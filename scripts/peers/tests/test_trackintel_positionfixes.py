@@ -42,7 +42,7 @@ class TrackintelRoundTrip(unittest.TestCase):
         shutil.rmtree(self.work, ignore_errors=True)
 
     def ingest(self):
-        store = os.path.join(self.work, "out", "pipeline.sqlite")
+        store = os.path.join(self.work, "out", "restricted", "pipeline.sqlite")
         run = subprocess.run([BINARY, "ingest", self.traces, "--store", store, "--json"], capture_output=True, text=True)
         return run, sqlite3.connect(store)
 

@@ -26,7 +26,7 @@ class TrackintelReadsExport(unittest.TestCase):
         cls.export = os.path.join(cls.work, "ti")
         run = subprocess.run([BINARY, "run", os.path.join(ROOT, "traces"), "--out", cls.out], capture_output=True, text=True)
         assert run.returncode in (0, 2), run.stderr  # 2: the bundled traces hold files quarantined on purpose
-        export = subprocess.run([BINARY, "export", "--store", os.path.join(cls.out, "pipeline.sqlite"), "--format", "trackintel",
+        export = subprocess.run([BINARY, "export", "--store", os.path.join(cls.out, "restricted", "pipeline.sqlite"), "--format", "trackintel",
                                  "--out", cls.export], capture_output=True, text=True)
         assert export.returncode == 0, export.stderr
         warnings.simplefilter("ignore")  # trackintel 1.4.2 calls pandas 3 APIs that warn of their own deprecation

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Where an output folder keeps its store: `OUT/restricted/pipeline.sqlite`, with the files
+/// SQLite and the pipeline keep beside it (`-wal`, `-shm`, `.lock`, the unlinked spools of the
+/// legs' lines and a device's fixes, the temporary folder zips are unpacked in), all in
+/// `restricted/`, beside the tables that identify people.
+///
+/// The store holds every fix of every person, so it is the first thing that must not be
+/// handed on with what publishes: the top of an output folder holds only what may be
+/// published, and `restricted/` what stays with the data's keepers (`OutputLayout`). Earlier
+/// versions kept the store at the top (`formerPath`); the first command that opens it there
+/// moves it (`StoreRelocation`).
+public enum StoreLocation {
+    /// The store's file name.
+    public static let fileName = "pipeline.sqlite"
+    /// The sub-folder of an output folder for the store and the files that identify people.
+    public static let restrictedFolderName = "restricted"
+    /// What SQLite and the lock add to the store's path: the write-ahead log, its shared
+    /// memory, a rollback journal and `RunLock`'s file.
+    public static let companionSuffixes = ["-wal", "-shm", "-journal", ".lock"]
+
+    /// `outputFolder/restricted/pipeline.sqlite`.
+    public static func path(in outputFolder: String) -> String {
+        ((outputFolder as NSString).appendingPathComponent(restrictedFolderName) as NSString).appendingPathComponent(fileName)
+    }
+
+    /// Where earlier versions kept the store: `outputFolder/pipeline.sqlite`, among what publishes.
+    public static func formerPath(in outputFolder: String) -> String {
+        (outputFolder as NSString).appendingPathComponent(fileName)
+    }
+
+    /// The output folder's temporary folder (zips unpacked once per run, kept ride samples):
+    /// `restricted/.pipeline-tmp`, since what it holds is the inputs' own data.
+    public static func temporaryFolder(in outputFolder: String) -> String {
+        ((outputFolder as NSString).appendingPathComponent(restrictedFolderName) as NSString).appendingPathComponent(".pipeline-tmp")
+    }
+
+    /// The output folder a store belongs to: the folder above its `restricted/`, else (a store
+    /// kept anywhere else by name) the store's own folder.
+    public static func outputFolder(ofStore storePath: String) -> String {
+        let folder = (storePath as NSString).deletingLastPathComponent
+        guard (folder as NSString).lastPathComponent == restrictedFolderName else { return folder.isEmpty ? "." : folder }
+        let above = (folder as NSString).deletingLastPathComponent
+        return above.isEmpty ? "." : above
+    }
+
+    /// The store a `--store` path means: a `pipeline.sqlite` at the top of a folder (where
+    /// earlier versions kept it, and where scripts still name it) is that folder's
+    /// `restricted/pipeline.sqlite`; any other path is the store itself.
+    public static func resolve(_ given: String) -> String {
+        let folder = (given as NSString).deletingLastPathComponent
+        guard (given as NSString).lastPathComponent == fileName,
+            (folder as NSString).lastPathComponent != restrictedFolderName
+        else { return given }
+        return path(in: folder.isEmpty ? "." : folder)
+    }
+
+    /// Whether the store `storePath` names exists, there or where earlier versions kept it
+    /// (the first command to open it moves it).
+    public static func exists(_ storePath: String) -> Bool {
+        FileManager.default.fileExists(atPath: storePath)
+            || formerPath(ofStore: storePath).map { FileManager.default.fileExists(atPath: $0) } == true
+    }
+
+    /// For a store in an output folder's `restricted/`, where earlier versions kept it;
+    /// nil for a store kept anywhere else.
+    public static func formerPath(ofStore storePath: String) -> String? {
+        let folder = (storePath as NSString).deletingLastPathComponent
+        guard (storePath as NSString).lastPathComponent == fileName,
+            (folder as NSString).lastPathComponent == restrictedFolderName
+        else { return nil }
+        return formerPath(in: outputFolder(ofStore: storePath))
+    }
+}
