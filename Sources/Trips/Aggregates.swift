@@ -175,12 +175,21 @@ public struct ModalTotal: Sendable, Equatable {
     public var trips: Int
     public var distanceMeters: Double
     public var durationSeconds: Double
-    /// Distinct persons with a trip or a leg in the row.
+    /// Distinct persons with a trip or a leg in the row (the published `persons`).
     public var persons: Int
+    /// Distinct persons with a trip in the row, who made its `trips`, and with a leg, who made
+    /// its distance and time: each measure is published only when k of its own made it (a
+    /// row's trips by one person must not pass k on others' legs).
+    public var tripPersons: Int, legPersons: Int
 
-    public init(dimension: String, key: String, mode: String, trips: Int, distanceMeters: Double, durationSeconds: Double, persons: Int) {
+    /// `tripPersons` and `legPersons` default to `persons` (a table of one measure).
+    public init(
+        dimension: String, key: String, mode: String, trips: Int, distanceMeters: Double, durationSeconds: Double, persons: Int,
+        tripPersons: Int? = nil, legPersons: Int? = nil
+    ) {
         (self.dimension, self.key, self.mode, self.trips, self.distanceMeters, self.durationSeconds, self.persons) =
             (dimension, key, mode, trips, distanceMeters, durationSeconds, persons)
+        (self.tripPersons, self.legPersons) = (tripPersons ?? persons, legPersons ?? persons)
     }
 
     /// The (dimension, key) pairs a trip or leg starting at `seconds` counts in: all, its local
@@ -261,7 +270,7 @@ public struct ModalTotal: Sendable, Equatable {
     public static func totals(
         trips: [Entry], legs: [Entry], calendars: LocalCalendars = LocalCalendars(), bands: TimeBands = TimeBands()
     ) -> [ModalTotal] {
-        var totals: [[String]: ModalTotal] = [:], people: [[String]: Set<String>] = [:]
+        var totals: [[String]: ModalTotal] = [:], people: [[String]: (trips: Set<String>, legs: Set<String>)] = [:]
         forEachRow(trips: trips, legs: legs, calendars: calendars, bands: bands) { row, entry, isTrip in
             var total =
                 totals[row]
@@ -273,11 +282,18 @@ public struct ModalTotal: Sendable, Equatable {
                 total.durationSeconds += entry.durationSeconds
             }
             totals[row] = total
-            people[row, default: []].insert(entry.person)
+            if isTrip {
+                people[row, default: ([], [])].trips.insert(entry.person)
+            } else {
+                people[row, default: ([], [])].legs.insert(entry.person)
+            }
         }
         return totals.map { key, total in
             var total = total
-            total.persons = people[key]!.count
+            let (tripPersons, legPersons) = people[key]!
+            (total.persons, total.tripPersons, total.legPersons) = (
+                tripPersons.union(legPersons).count, tripPersons.count, legPersons.count
+            )
             return total
         }
     }
@@ -298,23 +314,27 @@ public struct ModalTotal: Sendable, Equatable {
     public static func partialTable(
         trips: [Entry], legs: [Entry], calendars: LocalCalendars = LocalCalendars(), bands: TimeBands = TimeBands()
     ) -> PartialTable {
-        var rows: [[String]: (trips: Int, distances: [Double], durations: [Double], persons: Set<String>)] = [:]
+        var rows: [[String]: (trips: Int, distances: [Double], durations: [Double], tripPersons: Set<String>, legPersons: Set<String>)] =
+            [:]
         forEachRow(trips: trips, legs: legs, calendars: calendars, bands: bands) { row, entry, isTrip in
-            var found = rows[row] ?? (0, [], [], [])
+            var found = rows[row] ?? (0, [], [], [], [])
             if isTrip {
                 found.trips += 1
+                found.tripPersons.insert(entry.person)
             } else {
                 found.distances.append(entry.distanceMeters)
                 found.durations.append(entry.durationSeconds)
+                found.legPersons.insert(entry.person)
             }
-            found.persons.insert(entry.person)
             rows[row] = found
         }
         var table = partialSchema
         for (row, found) in rows {
             table.append(
-                row.map { .text($0) } + [.integer(found.trips), .numbers(found.distances), .numbers(found.durations), .names(found.persons)]
-            )
+                row.map { .text($0) } + [
+                    .integer(found.trips), .numbers(found.distances), .numbers(found.durations),
+                    .names(found.tripPersons.union(found.legPersons)), .names(found.tripPersons), .names(found.legPersons)
+                ])
         }
         return table
     }
@@ -324,7 +344,8 @@ public struct ModalTotal: Sendable, Equatable {
         name: "modal_totals",
         columns: [
             .init("dimension", .key), .init("dimension_value", .key), .init("travel_mode", .key), .init("trips", .sum),
-            .init("distance_m", .orderedSum), .init("duration_s", .orderedSum), .init("persons", .distinctCount)
+            .init("distance_m", .orderedSum), .init("duration_s", .orderedSum), .init("persons", .distinctCount),
+            .init("trip_persons", .distinctCount), .init("leg_persons", .distinctCount)
         ])
 }
 

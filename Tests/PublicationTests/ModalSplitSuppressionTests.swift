@@ -34,4 +34,33 @@ import Trips
             #expect(ModalSplit(totals: totals.shuffled(using: &generator), minimumPersons: 3).rows == split.rows)
         }
     }
+
+    /// A row's trips are one person's, its legs four persons': the persons who made its trips
+    /// are fewer than k, so its trip count is left out (and whatever would give it away),
+    /// though the row's persons (trip or leg) are k or more.
+    @Test func aRowsTripsOfOnePersonDoNotPassKOnOthersLegs() {
+        let entries = (
+            trips: [ModalTotal.Entry(person: "ann", startSeconds: 8 * 3600, mode: "bus")]
+                + ["ann", "ben", "cem", "dov"].flatMap { person in
+                    (0..<3).map { ModalTotal.Entry(person: person, startSeconds: 7 * 3600 + Double($0) * 60, mode: "walk") }
+                },
+            legs: ["ann", "ben", "cem", "dov"].flatMap { person in
+                [
+                    ModalTotal.Entry(person: person, startSeconds: 8 * 3600, mode: "bus", distanceMeters: 3000, durationSeconds: 600),
+                    ModalTotal.Entry(person: person, startSeconds: 7 * 3600, mode: "walk", distanceMeters: 800, durationSeconds: 600)
+                ]
+            }
+        )
+        let totals = ModalTotal.totals(trips: entries.trips, legs: entries.legs)
+        let bus = totals.first { $0.dimension == "all" && $0.mode == "bus" }!
+        #expect((bus.persons, bus.tripPersons, bus.legPersons) == (4, 1, 4))
+        let split = ModalSplit(totals: totals, minimumPersons: 3)
+        #expect(
+            !split.rows.contains { $0.mode == "bus" && $0.trips > 0 },
+            "one person's bus trip published as a count: \(split.rows.filter { $0.mode == "bus" })")
+        #expect(split.suppressedPrimary > 0)
+        // The part tables a distributed run merges carry both counts of persons.
+        let partial = ModalTotal.partialTable(trips: entries.trips, legs: entries.legs)
+        #expect(partial.columns.map(\.name).suffix(3) == ["persons", "trip_persons", "leg_persons"])
+    }
 }

@@ -20,18 +20,23 @@ import Trips
         let trips = (0..<200).map { _ in entry(leg: false) }, legs = (0..<500).map { _ in entry(leg: true) }
         let totals = ModalTotal.totals(trips: trips, legs: legs)
         let partial = ModalTotal.partialTable(trips: trips, legs: legs)
-        #expect(partial.columns.map(\.merge) == [.key, .key, .key, .sum, .orderedSum, .orderedSum, .distinctCount])
+        #expect(
+            partial.columns.map(\.merge) == [
+                .key, .key, .key, .sum, .orderedSum, .orderedSum, .distinctCount, .distinctCount, .distinctCount
+            ])
         #expect(partial.rows.count == totals.count)
         for row in partial.rows {
             guard case .text(let dimension?) = row[0], case .text(let key?) = row[1], case .text(let mode?) = row[2],
                 case .integer(let tripCount) = row[3], case .numbers(let distances) = row[4], case .numbers(let durations) = row[5],
-                case .names(let names) = row[6]
+                case .names(let names) = row[6], case .names(let tripNames) = row[7], case .names(let legNames) = row[8]
             else {
                 Issue.record("unexpected values \(row)")
                 continue
             }
             let total = try #require(totals.first { $0.dimension == dimension && $0.key == key && $0.mode == mode })
             #expect(total.trips == tripCount && total.persons == names.count)
+            #expect(total.tripPersons == tripNames.count && total.legPersons == legNames.count)
+            #expect(names == tripNames.union(legNames))
             #expect(distances.reduce(0, +).bitPattern == total.distanceMeters.bitPattern)
             #expect(durations.reduce(0, +).bitPattern == total.durationSeconds.bitPattern)
         }

@@ -78,7 +78,7 @@ public struct ModalSplit: Sendable {
         }
         func share(_ part: Double, _ whole: Double) -> Double { whole > 0 ? part / whole : 0 }
         for index in left where dimensionsLeftOut[ordered[index].dimension] == nil {
-            let primary = ordered[index].persons < prepared.k
+            let primary = Prepared.isUnderK(ordered[index], k: prepared.k)
             if primary { suppressedPrimary += 1 } else { suppressedComplementary += 1 }
             guard ordered[index].dimension == "all" else { continue }
             if primary { suppressedTrips += ordered[index].trips } else { complementaryTrips += ordered[index].trips }
@@ -145,6 +145,8 @@ extension ModalSplit {
                 row.distanceMeters += total.distanceMeters
                 row.durationSeconds += total.durationSeconds
                 row.persons = max(row.persons, total.persons)
+                row.tripPersons = max(row.tripPersons, total.tripPersons)
+                row.legPersons = max(row.legPersons, total.legPersons)
                 merged[key] = row
             }
             self.totals = Self.ordered(Array(merged.values))
@@ -153,6 +155,11 @@ extension ModalSplit {
         /// `totals` as given: already recoded, in the order the caller audits them in.
         init(asGiven totals: [ModalTotal], k: Int) {
             (self.totals, self.k) = (totals, k)
+        }
+
+        /// Whether fewer than k persons made a measure the row has: its trips, or its legs.
+        static func isUnderK(_ total: ModalTotal, k: Int) -> Bool {
+            (total.trips > 0 && total.tripPersons < k) || ((total.durationSeconds > 0 || total.distanceMeters > 0) && total.legPersons < k)
         }
 
         static func ordered(_ totals: [ModalTotal]) -> [ModalTotal] {
@@ -176,9 +183,10 @@ extension ModalSplit {
                 // A measure a row has none of (a row of legs alone has no trips) is 0 by the table's
                 // own make: nothing to hide, and the other measure's audit holds the row.
                 let has = measure == .trips ? total.trips > 0 : total.durationSeconds > 0 || total.distanceMeters > 0
+                let persons = measure == .trips ? total.tripPersons : total.legPersons
                 return audit.add(
                     CellSuppression.Cell(
-                        publishable: true, sensitive: total.persons < k && has,
+                        publishable: true, sensitive: persons < k && has,
                         size: measure == .trips ? Double(total.trips) : total.durationSeconds + total.distanceMeters),
                     layer: layer(total.dimension))
             }

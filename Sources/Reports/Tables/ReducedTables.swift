@@ -114,7 +114,8 @@ public struct ReducedTables {
             ModalTotal(
                 dimension: try row.text("dimension"), key: try row.text("dimension_value"), mode: try row.text("travel_mode"),
                 trips: try row.integer("trips"), distanceMeters: try row.number("distance_m"),
-                durationSeconds: try row.number("duration_s"), persons: try row.integer("persons"))
+                durationSeconds: try row.number("duration_s"), persons: try row.integer("persons"),
+                tripPersons: row.optional("trip_persons").flatMap { Int($0) }, legPersons: row.optional("leg_persons").flatMap { Int($0) })
         }
     }
 
