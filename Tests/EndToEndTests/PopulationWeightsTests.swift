@@ -129,6 +129,36 @@ import Testing
         for row in persons.rows { #expect(row[d("weight")] == byPerson[row[d("person")]!] ?? nil, "\(row)") }
     }
 
+    /// One person is the only car owner of a population that owns nine cars in ten: raked, they
+    /// stand for 90 % of it. The run warns, names them in --json, person_weights.csv and the
+    /// operator's page, and the published page says only that there are such weights.
+    @Test func anImplausibleWeightIsNamedForTheOperatorOnly() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("hemispheres.geojson", PublishedFilesTests.hemispheres)
+        try folder.write("population.csv", "zone_id,population,car:yes,car:no\nwest,1000,900,100\neast,1000,900,100\n")
+        let phones = (1...8).map { String(format: "phone-%02d", $0) }
+        try folder.write("attributes.csv", "person,car\n" + phones.map { "\($0),\($0 == "phone-01" ? "yes" : "no")\n" }.joined())
+        let run = try cli.pipeline(
+            [
+                "run", SharedData.projectRoot + "/traces", "--out", "out", "--zones", "hemispheres.geojson", "--population",
+                "population.csv",
+                "--person-attributes", "attributes.csv", "--json"
+            ], in: folder.path)
+        try #require([0, 2].contains(run.status), "\(run.stderr)")
+        #expect(run.stderr.contains("warning: weights: 1 of 8 weighted persons have an implausible weight"), "\(run.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let implausible = try #require((json["weights"] as? [String: Any])?["implausible"] as? [[String: Any]])
+        #expect(implausible.map { $0["person"] as? String } == ["phone-01"], "\(implausible)")
+        #expect((implausible.first?["reason"] as? String ?? "").contains("of the 1000 residents represented"), "\(implausible)")
+        let weights = try CSVTable.read(path: folder.file("out/restricted/person_weights.csv"))
+        let (person, reason) = (weights.columns.firstIndex(of: "person")!, weights.columns.firstIndex(of: "implausible_weight")!)
+        #expect(weights.rows.filter { $0[reason] != nil }.map { $0[person] } == ["phone-01"])
+        let operatorPage = try String(contentsOfFile: folder.file("out/restricted/report.html"), encoding: .utf8)
+        let publishedPage = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        #expect(operatorPage.contains("1 of the weighted persons have an implausible weight") && operatorPage.contains("<td>phone-01</td>"))
+        #expect(publishedPage.contains("Some persons' weights are implausible") && !publishedPage.contains("phone-01"))
+    }
+
     @Test func aPopulationWithoutZonesOrABadOneStopsTheRunAndSaysWhy() throws {
         let folder = try TemporaryFolder()
         try folder.write("traces/empty.gpx", "<gpx version=\"1.1\"></gpx>")

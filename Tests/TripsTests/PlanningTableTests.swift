@@ -107,5 +107,26 @@ extension ZoneLayer {
         #expect(abs(w["a"]! + w["c"]! - 1000) < 1e-3 && abs(w["b"]! + w["d"]! - 3000) < 1e-3)
         // Spread over valid days: c's weight per day is a quarter of it.
         #expect(abs(weights.dailyWeights["c"]! - w["c"]! / 4) < 1e-9)
+        // Four weighted persons: d, without a car in S, alone stands for 2,250 of the 4,000 residents.
+        #expect(Set(weights.implausible.keys) == ["d"] && weights.implausible["d"]!.contains("56.2 %"), "\(weights.implausible)")
+    }
+
+    /// The plausibility bounds with known answers: one weighted person is a whole district; a
+    /// person six times the median weight is named; the others are not.
+    @Test func aWeightOfMostOfThePopulationOrFarAboveTheMedianIsImplausible() {
+        let alone = ExpansionWeights(
+            persons: [.init(person: "a", homeZone: "N", validDays: 1), .init(person: "b", homeZone: "N", validDays: 0)],
+            zonePopulation: ["N": 2_112_000])
+        #expect(alone.weights == ["a": 2_112_000])
+        #expect(alone.implausible["a"]?.contains("100.0 % of the 2112000 residents") == true, "\(alone.implausible)")
+        // Twelve persons of 100 residents each in N, one of 600 in S: 6 times the median, a third of the residents.
+        let persons =
+            (0..<12).map { ExpansionWeights.Person(person: "n\($0)", homeZone: "N", validDays: 1) }
+            + [.init(person: "s", homeZone: "S", validDays: 1)]
+        let weights = ExpansionWeights(persons: persons, zonePopulation: ["N": 1200, "S": 600])
+        #expect(Set(weights.implausible.keys) == ["s"], "\(weights.implausible)")
+        #expect(weights.implausible["s"]?.contains("6.0 times the median weight 100.0") == true, "\(weights.implausible)")
+        // At five times the median, the bound itself, the weight stands.
+        #expect(ExpansionWeights.implausible(["a": 100, "b": 100, "c": 100, "d": 500], representedPopulation: 10_000).isEmpty)
     }
 }

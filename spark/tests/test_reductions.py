@@ -108,12 +108,14 @@ class DeclaredMerges(unittest.TestCase):
     def test_modal_totals_add_legs_in_part_order_and_union_persons(self):
         p = self.partials
         items = [item(p, "modal_totals", 1, dimension="hour", dimension_value="08", travel_mode="bike", trips=0, distance_m=[1.0],
-                      duration_s=[2.0], persons=["ann"]),
+                      duration_s=[2.0], persons=["ann"], trip_persons=[], leg_persons=["ann"]),
                  item(p, "modal_totals", 0, dimension="hour", dimension_value="08", travel_mode="bike", trips=2,
-                      distance_m=[1e16, 1.0], duration_s=[10.0, 20.0], persons=["ann", "bo"])]
+                      distance_m=[1e16, 1.0], duration_s=[10.0, 20.0], persons=["ann", "bo"], trip_persons=["bo"],
+                      leg_persons=["ann", "bo"])]
         row, = reduced(items, p, ["modal_totals"])[0]["modal_totals"]
         self.assertEqual((row["trips"], float(row["distance_m"]), float(row["duration_s"])), ("2", (1e16 + 1.0) + 1.0, 32.0))
         self.assertEqual(row["persons"], "2", "persons are unioned by name over parts")
+        self.assertEqual((row["trip_persons"], row["leg_persons"]), ("1", "2"), "trips' and legs' persons apart")
 
     def test_comfort_groups_merge_counts_lists_and_noise_in_part_order(self):
         p = self.partials

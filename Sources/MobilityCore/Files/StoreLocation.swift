@@ -44,15 +44,29 @@ public enum StoreLocation {
         return above.isEmpty ? "." : above
     }
 
-    /// The store a `--store` path means: a `pipeline.sqlite` at the top of a folder (where
+    /// The store a `--store` path means. A `pipeline.sqlite` at the top of a folder (where
     /// earlier versions kept it, and where scripts still name it) is that folder's
-    /// `restricted/pipeline.sqlite`; any other path is the store itself.
+    /// `restricted/pipeline.sqlite` when that exists, when no store is there yet (a new store
+    /// goes to `restricted/`), or when the folder is an output folder (it holds `restricted/`
+    /// or a published file: the store is moved into it when opened). A `pipeline.sqlite` kept
+    /// by itself elsewhere (a copy, a merge's work file), and any other path, is the store itself.
     public static func resolve(_ given: String) -> String {
         let folder = (given as NSString).deletingLastPathComponent
         guard (given as NSString).lastPathComponent == fileName,
             (folder as NSString).lastPathComponent != restrictedFolderName
         else { return given }
-        return path(in: folder.isEmpty ? "." : folder)
+        let moved = path(in: folder.isEmpty ? "." : folder)
+        let files = FileManager.default
+        guard files.fileExists(atPath: given), !files.fileExists(atPath: moved) else { return moved }
+        return isOutputFolder(folder.isEmpty ? "." : folder) ? moved : given
+    }
+
+    /// What a run's output folder holds besides its store: its `restricted/` or a published file.
+    static let outputFolderMarks = [restrictedFolderName, "report.html", "od_matrix.csv", "modal_split.csv", "heatmap.csv"]
+
+    /// Whether `folder` is a run's output folder (`outputFolderMarks`).
+    static func isOutputFolder(_ folder: String) -> Bool {
+        outputFolderMarks.contains { FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent($0)) }
     }
 
     /// Whether the store `storePath` names exists, there or where earlier versions kept it

@@ -369,6 +369,7 @@ public struct PipelineRun {
                 countries: planning.countries)
             let (_, published) = try stage.run {}
             published.notes.forEach(progress.log)
+            summary.warnings += published.warnings
             (summary.odGrid, summary.odZones, summary.modeShares) = (published.odGrid, published.odZones, published.modeShares)
             summary.co2e = published.co2e
             summary.weights = published.weights

@@ -75,7 +75,7 @@ public struct PublishRun: Sendable {
                 confusion: confusion, population: population, emissionFactors: planning.emissionFactors,
                 countries: countries)
             var (summary, outcome) = try stage.run { [self] in try heatMapFiles(store: store) }
-            (summary.notes + outcome.notes).forEach(progress.log)
+            (summary.notes + outcome.notes + outcome.warnings.map { "warning: " + $0 }).forEach(progress.log)
             (summary.odGrid, summary.odZones, summary.quarantined) = (outcome.odGrid, outcome.odZones, outcome.quarantined)
             (summary.modeShares, summary.weights, summary.co2e) = (outcome.modeShares, outcome.weights, outcome.co2e)
             summary.files += outcome.files

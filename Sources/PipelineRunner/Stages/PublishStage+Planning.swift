@@ -40,6 +40,7 @@ extension PublishStage {
                 PipelineStore.personWeightsKey, try JSONText.string(computed.weights, keys: .asDeclared, layout: .compact)) // the diary's
             outcome.weights = summary
             outcome.notes.append(PersonWeightsOutput.text(summary))
+            if let warning = PersonWeightsOutput.implausibleWarning(summary) { outcome.warnings.append(warning) }
             outcome.files.append(path(PersonWeightsOutput.fileName))
         } else {
             try store.setDerivedState(PipelineStore.personWeightsKey, "")

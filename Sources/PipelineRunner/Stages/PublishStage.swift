@@ -53,6 +53,8 @@ struct PublishStage: Sendable {
         var files: [String] = []
         /// What to log, in order.
         var notes: [String] = []
+        /// What the user should know that stopped nothing (the run prints them last).
+        var warnings: [String] = []
         /// Wall seconds: `od_grid` and `quarantine` (after `first`), `report` and `geopackage`
         /// (beside them).
         var stageSeconds: [String: Double] = [:]

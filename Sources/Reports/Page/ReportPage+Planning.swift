@@ -47,11 +47,37 @@ extension ReportPage {
             + "Only the trips of valid person-days count. A row fewer than k = \(k) persons made (unweighted), and whatever would give it "
             + "away, is left out.</p>"
             + (published.modeSharesLine.map { "<p class=\"note\">\(HTML.escape($0)).</p>" } ?? "")
+            + (weighted ? try implausibleWeights() : "")
             + HTML.table(
                 ["time band", "mode", "trips", "persons", "share", "95 % interval"] + (corrected ? ["corrected", "95 % interval"] : [])
                     + (weighted ? ["weighted share", "weighted trips per day"] : []),
                 rows, numeric: Set(2..<(6 + (corrected ? 2 : 0) + (weighted ? 2 : 0))))
             + (try zoneOD(minimumPersons: k)) + (try co2e(published)) + "</section>"
+    }
+
+    /// The persons whose expansion weight passes a plausibility bound (`ExpansionWeights`,
+    /// `restricted/person_weights.csv`): by name on the operator's page; on the published page,
+    /// only that there are some, and the bounds.
+    func implausibleWeights() throws -> String {
+        let path = OutputLayout.path(OutputSchema.personWeights.file, in: folder)
+        guard FileManager.default.fileExists(atPath: path) else { return "" }
+        let table = try CSVTable.read(path: path)
+        guard let person = table.columns.firstIndex(of: "person"), let weight = table.columns.firstIndex(of: "weight"),
+            let reason = table.columns.firstIndex(of: "implausible_weight")
+        else { return "" }
+        let found = table.rows.filter { $0[reason] != nil }
+        guard !found.isEmpty else { return "" }
+        let bounds =
+            "over \(Int(ExpansionWeights.medianMultiple)) times the median weight, or alone over "
+            + "\(Int(100 * ExpansionWeights.populationShare)) % of the residents the panel represents"
+        guard isRestricted else {
+            return "<p class=\"warning\">Some persons' weights are implausible (\(bounds)): the weighted columns lean on few "
+                + "persons, and a weighted value they make most of is left out. The operator's page names them.</p>"
+        }
+        return "<p class=\"warning\">\(found.count) of the weighted persons have an implausible weight (\(bounds)); the weights "
+            + "are kept as raked, and a weighted value such a person makes most of is left out (dominance rule).</p>"
+            + HTML.table(
+                ["person", "weight", "why implausible"], found.map { [$0[person] ?? "", $0[weight] ?? "", $0[reason] ?? ""] }, numeric: [1])
     }
 
     /// CO2e per main mode (every person) and per home zone, as `co2e.csv` publishes them, and

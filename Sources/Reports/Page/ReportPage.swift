@@ -66,6 +66,7 @@ public struct ReportPage {
         let inputCounts = try inputCounts()
         let late = try published()
         let (od, heat, planning) = (try originDestination(late, split.odMatrix), try heatMaps(late), try planning(late))
+        let restrictedPlanning = try restricted.planning(late) // names the persons of implausible weight
         let publicPage: [Section] = [
             ("overview", overview), ("input_counts", inputCounts), ("modal_split", modalSplit), ("trust", trust),
             ("trips", publicTrips), ("origin_destination", od), ("planning", planning), ("dwell_places", publicDwells), ("heat_maps", heat),
@@ -73,7 +74,8 @@ public struct ReportPage {
         ]
         let restrictedPage: [Section] = [
             ("overview", restrictedOverview), ("inputs", inputs), ("file_outcomes", fileOutcomes), ("devices", devices),
-            ("modal_split", modalSplit), ("trust", trust), ("trips", restrictedTrips), ("origin_destination", od), ("planning", planning),
+            ("modal_split", modalSplit), ("trust", trust), ("trips", restrictedTrips), ("origin_destination", od),
+            ("planning", restrictedPlanning),
             ("dwell_places", restrictedDwells), ("heat_maps", heat), ("comfort", restrictedComfort),
             ("recording_rides", recordingRides), ("classifier", restrictedModes)
         ]

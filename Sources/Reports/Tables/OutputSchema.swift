@@ -186,8 +186,9 @@ public struct OutputSchema: Sendable {
 
     public static let personWeights = OutputSchema(
         "person_weights.csv",
-        "With --population: each person's expansion weight to the population (home zone, raked to the margins; docs/planning.md), their valid person-days and the weight per valid day that expands their trips to an average day; the reason where a person has none.",
-        "person text, home_zone_id text, valid_days integer, weight real, daily_weight real, unweighted_reason text")
+        "With --population: each person's expansion weight to the population (home zone, raked to the margins; docs/planning.md), their valid person-days and the weight per valid day that expands their trips to an average day; the reason where a person has none, and where the weight is implausible (over 5 times the median weight, or alone over half the represented residents) by how much.",
+        "person text, home_zone_id text, valid_days integer, weight real, daily_weight real, unweighted_reason text, implausible_weight text"
+    )
 
     public static let co2e = OutputSchema(
         "co2e.csv",

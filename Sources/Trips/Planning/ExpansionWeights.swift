@@ -20,6 +20,17 @@ import MobilityCore
 ///
 /// A person's trips are expanded per valid day: `dailyWeight` is the weight over their valid
 /// person-days, so weighted trips are the population's trips on an average day.
+///
+/// A weight is implausible (`implausible`) when it is more than `medianMultiple` times the
+/// median weight, the trimming bound of Potter ("A study of procedures to identify and trim
+/// extreme sampling weights", *Proceedings of the Survey Research Methods Section*, American
+/// Statistical Association, 1990: weights above a multiple of the median, 3.5 to 5 in
+/// practice; 5 here, the lenient end), or when the person alone stands for more than
+/// `populationShare` (half) of the residents the panel represents: a panel in which one person
+/// is most of the population represents no population, and the median cannot say so when
+/// there are one or two weights (one weighted person is all of a district). Such weights are kept, not trimmed (the
+/// estimates stay those of the weights raked to the margins); they are named for the operator,
+/// and the dominance rule keeps a value they make most of from being published.
 public struct ExpansionWeights: Sendable {
     public struct Person: Sendable {
         public var person: String
@@ -49,6 +60,14 @@ public struct ExpansionWeights: Sendable {
     public var zonesWithoutSample: [String] = []
     /// Categories no sampled person has (`variable=category`), left out of raking.
     public var categoriesWithoutSample: [String] = []
+
+    /// A weight above this multiple of the median weight is implausible. Default 5.
+    public static let medianMultiple = 5.0
+    /// A weight above this share of the represented population is implausible. Default 0.5.
+    public static let populationShare = 0.5
+
+    /// Why a person's weight is implausible, by person (`weights`' persons only).
+    public var implausible: [String: String] = [:]
 
     /// Raking stops when every margin is met within this share. Default 1e-6.
     public static let tolerance = 1e-6
@@ -116,5 +135,24 @@ public struct ExpansionWeights: Sendable {
             weights[person.person] = w[index]
             dailyWeights[person.person] = w[index] / Double(person.validDays)
         }
+        implausible = Self.implausible(weights, representedPopulation: representedPopulation)
+    }
+
+    /// The weights above the bounds (`medianMultiple` times the median, `populationShare` of
+    /// `representedPopulation`), each with the bound it passes.
+    public static func implausible(_ weights: [String: Double], representedPopulation: Double) -> [String: String] {
+        let median = Quantile.median(Array(weights.values)) ?? 0
+        var found: [String: String] = [:]
+        for (person, weight) in weights {
+            if representedPopulation > 0, weight > populationShare * representedPopulation {
+                found[person] = String(
+                    format: "stands for %.1f %% of the %.0f residents represented (bound %.0f %%)", 100 * weight / representedPopulation,
+                    representedPopulation, 100 * populationShare)
+            } else if median > 0, weight > medianMultiple * median {
+                found[person] = String(
+                    format: "%.1f times the median weight %.1f (bound %.0f times)", weight / median, median, medianMultiple)
+            }
+        }
+        return found
     }
 }
