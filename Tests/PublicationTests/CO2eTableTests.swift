@@ -160,6 +160,7 @@ import Testing
         #expect(naive.rows.map(\.mode) == ["all", "bus", "walk"], "without the zero modes known, all three are published")
         let audited = CO2eTable(trips, validDays: days, homeZones: nil, zeroModes: zeroModes, minimumPersons: 3)
         #expect(audited.rows.map(\.mode) == ["all", "walk"] && audited.suppressedComplementary == 1, "\(audited.rows.map(\.mode))")
+        #expect((audited.suppressedTrips, audited.complementaryTrips) == (2, 3), "the car and bike trips under k, the bus trips beside")
         #expect(!(audited.rows.contains { $0.mode == "all" } && audited.rows.contains { $0.mode == "bus" }))
     }
 

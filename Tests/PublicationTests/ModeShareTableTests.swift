@@ -23,6 +23,10 @@ import Trips
         // With bike gone, am_peak's and all_day's walk rows with their shares give bike's share
         // away unless one more row of each group goes: the audit takes it.
         #expect(table.suppressedPrimary == 2 && table.suppressedComplementary >= 1, "\(table.suppressedComplementary)")
+        // The trips lost: the one bike trip under k, and the whole-day rows beside it; with what
+        // is published, every one of the 11 trips.
+        let published = table.rows.filter { $0.band == TimeBands.allDay }.reduce(0) { $0 + $1.share.trips }
+        #expect(table.suppressedTrips == 1 && published + table.suppressedTrips + table.complementaryTrips == 11)
         let car = try #require(table.rows.first { $0.band == "off_peak" && $0.share.mode == "car" })
         #expect(car.share.share == 1 && car.share.trips == 5 && car.share.persons == 5)
         // Shares are of every trip, the left-out ones included.

@@ -53,6 +53,7 @@ import Trips
         let od = ZoneOD(trips, layer: zones, calendars: calendars, bands: TimeBands(), minimumPersons: 3)
         #expect(od.outsideTrips == 1 && od.unplacedTrips == 1)
         #expect(od.suppressedPairs == 1 && od.suppressedTrips == 2)
+        #expect(od.complementaryPairs == 0 && od.complementaryTrips == 0, "no whole-day pair was left out beside E→W")
         #expect(od.suppressedBandRows == 2 && od.complementaryRows == 1, "\(od.suppressedBandRows) \(od.complementaryRows)")
         #expect(od.rows.count == 1)
         let row = try #require(od.rows.first)

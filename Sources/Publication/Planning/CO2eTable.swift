@@ -94,6 +94,9 @@ public struct CO2eTable: Sendable {
         Set(trips.map(\.mainMode)).filter { name in factors.usesNoEnergy(Mode(rawValue: name)) }
     }
     public private(set) var suppressedPrimary = 0, suppressedComplementary = 0
+    /// The trips of the `all` zone's mode rows left out under k, and beside them: what the
+    /// table loses of its trips (each trip is in one such row).
+    public private(set) var suppressedTrips = 0, complementaryTrips = 0
     /// Published values of the weighted CO2e and energy left out: dominated (`DominanceRule`),
     /// and beside them.
     public private(set) var dominatedWeights = 0, complementaryWeights = 0
@@ -160,6 +163,13 @@ public struct CO2eTable: Sendable {
             .union(CellSuppression(cells: cells, relations: co2e).suppressed())
             .union(zeroEnergyModes == zeroModes ? [] : CellSuppression(cells: cells, relations: energy).suppressed())
         for cell in hidden { if cells[cell].sensitive { suppressedPrimary += 1 } else { suppressedComplementary += 1 } }
+        for cell in hidden where keys[cell].zone == Self.all && keys[cell].mode != Self.all {
+            if cells[cell].sensitive {
+                suppressedTrips += groups[keys[cell]]!.count
+            } else {
+                complementaryTrips += groups[keys[cell]]!.count
+            }
+        }
         // The weighted CO2e and energy, magnitudes expanded to a population: the dominance rule on
         // each person's part, then the same relations' audit from the rows the counts left out.
         let hasWeights = trips.contains { $0.dailyWeight != nil }

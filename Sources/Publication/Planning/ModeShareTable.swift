@@ -37,6 +37,9 @@ public struct ModeShareTable: Sendable {
     public let minimumPersons: Int
     /// Rows under k persons, and rows left out so those cannot be worked out.
     public private(set) var suppressedPrimary = 0, suppressedComplementary = 0
+    /// The trips of the whole day's rows left out under k, and beside them: what the table
+    /// loses of its trips (each trip is in one whole-day row).
+    public private(set) var suppressedTrips = 0, complementaryTrips = 0
     /// Published rows whose weighted values are left out: dominated, and beside them.
     public private(set) var dominatedWeights = 0, complementaryWeights = 0
 
@@ -86,6 +89,13 @@ public struct ModeShareTable: Sendable {
         let hidden = ModalSplit.suppressed(totals, minimumPersons: minimumPersons)
         suppressedPrimary = all.filter { $0.share.persons < minimumPersons }.count
         suppressedComplementary = hidden.count - suppressedPrimary
+        for index in hidden where all[index].band == TimeBands.allDay {
+            if all[index].share.persons < minimumPersons {
+                suppressedTrips += all[index].share.trips
+            } else {
+                complementaryTrips += all[index].share.trips
+            }
+        }
         if hasWeights {
             // The weighted trips, a magnitude: the dominance rule, then the same relations' audit
             // from the rows the counts left out.

@@ -35,6 +35,8 @@ public struct ZoneOD: Sendable {
     public let minimumPersons: Int
     /// `all_day` pairs made by fewer than k persons, and their trips: in no row.
     public private(set) var suppressedPairs = 0, suppressedTrips = 0
+    /// Whole-day pairs of k persons or more left out beside those under k, and their trips.
+    public private(set) var complementaryPairs = 0, complementaryTrips = 0
     /// Band rows under k, and band rows of k or more left out so the first cannot be subtracted.
     public private(set) var suppressedBandRows = 0, complementaryRows = 0
     /// Trips with an end in no zone, and trips without both staypoints.
@@ -93,9 +95,12 @@ public struct ZoneOD: Sendable {
         let weightsHidden = hasWeights ? CellSuppression(cells: weightCells, relations: relations).protected(initial: hidden) : []
         for index in hidden {
             let trips = groups[keys[index]]!.count
-            if keys[index].band == 0 {
+            if keys[index].band == 0, cells[index].sensitive {
                 suppressedPairs += 1
                 suppressedTrips += trips
+            } else if keys[index].band == 0 {
+                complementaryPairs += 1
+                complementaryTrips += trips
             } else if cells[index].sensitive {
                 suppressedBandRows += 1
             } else {

@@ -14,6 +14,8 @@ public struct CO2eOutput {
         /// The factors' country, year and source, and each mode's grams per passenger-km.
         public var factors = ""
         public var rows = 0, suppressedPrimary = 0, suppressedComplementary = 0, minimumPersons = 0
+        /// The trips left out with the whole panel's mode rows under k, and with those beside them.
+        public var suppressedTrips = 0, complementaryTrips = 0
         /// Published rows whose weighted CO2e or energy the dominance rule left out, and beside them.
         public var dominatedWeights = 0, complementaryWeights = 0
         /// The CO2e of the trips counted, kilograms, and the trips without one (a `vehicle` or
@@ -31,6 +33,7 @@ public struct CO2eOutput {
         @NullEncodable public var countries: LegCountries.Tally?
         enum CodingKeys: String, CodingKey {
             case factors, rows, suppressedPrimary = "suppressed_primary", suppressedComplementary = "suppressed_complementary"
+            case suppressedTrips = "suppressed_trips", complementaryTrips = "complementary_trips"
             case minimumPersons = "k", co2eKg = "co2e_kg", trips, tripsWithoutFactor = "trips_without_factor"
             case co2eKgWeighted = "co2e_kg_weighted", energyMJ = "energy_mj", tripsWithoutEnergy = "trips_without_energy"
             case energyMJWeighted = "energy_mj_weighted", countries
@@ -82,6 +85,7 @@ public struct CO2eOutput {
             co2eKgWeighted: weighted.grams, energyMJ: energy.isEmpty ? nil : energy.reduce(0, +),
             tripsWithoutEnergy: trips.count - energy.count, energyMJWeighted: weighted.megajoules, countries: countries)
         (summary.dominatedWeights, summary.complementaryWeights) = (table.dominatedWeights, table.complementaryWeights)
+        (summary.suppressedTrips, summary.complementaryTrips) = (table.suppressedTrips, table.complementaryTrips)
         return summary
     }
 
@@ -124,6 +128,7 @@ public struct CO2eOutput {
                     + (s.energyMJWeighted.map { String(format: ", %.1f MJ on the population's average day (weighted)", $0) } ?? "")
             } ?? "; no energy counted (the factors give no megajoules_per_km)")
             + "; \(s.rows) rows of co2e.csv published, \(s.suppressedPrimary) made by fewer than k = \(s.minimumPersons) persons left out and \(s.suppressedComplementary) more so that those cannot be worked out by subtraction"
+            + " (trips left out by mode: \(s.suppressedTrips) under k, \(s.complementaryTrips) beside them)"
             + (s.dominatedWeights + s.complementaryWeights > 0
                 ? "; weighted CO2e or energy left out of \(s.dominatedWeights) rows two persons dominate (or fewer than k weighted persons "
                     + "made; the total when it is one of them), and of \(s.complementaryWeights) beside them" : "")

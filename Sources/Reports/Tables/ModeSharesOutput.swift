@@ -26,6 +26,8 @@ public struct ModeSharesOutput {
 
     public struct Summary: Sendable, Codable {
         public var rows = 0, suppressedPrimary = 0, suppressedComplementary = 0, minimumPersons = 0
+        /// The whole day's trips left out with the rows under k, and with those beside them.
+        public var suppressedTrips = 0, complementaryTrips = 0
         /// Published rows whose weighted trips and share the dominance rule left out, and beside them.
         public var dominatedWeights = 0, complementaryWeights = 0
         /// Bootstrap replicates over persons behind each interval.
@@ -38,6 +40,7 @@ public struct ModeSharesOutput {
             case rows, suppressedPrimary = "suppressed_primary", suppressedComplementary = "suppressed_complementary"
             case minimumPersons = "k", replicates, correction, excludedPersonDays = "excluded_person_days", excludedTrips = "excluded_trips"
             case dominatedWeights = "dominated_weights", complementaryWeights = "complementary_weights"
+            case suppressedTrips = "suppressed_trips", complementaryTrips = "complementary_trips"
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -45,6 +48,8 @@ public struct ModeSharesOutput {
             try container.encode(rows, forKey: .rows)
             try container.encode(suppressedPrimary, forKey: .suppressedPrimary)
             try container.encode(suppressedComplementary, forKey: .suppressedComplementary)
+            try container.encode(suppressedTrips, forKey: .suppressedTrips)
+            try container.encode(complementaryTrips, forKey: .complementaryTrips)
             try container.encode(minimumPersons, forKey: .minimumPersons)
             try container.encode(replicates, forKey: .replicates)
             try container.encode(correction, forKey: .correction)
@@ -68,7 +73,8 @@ public struct ModeSharesOutput {
         try Self.csv(table, correction: correction).write(to: (folder as NSString).appendingPathComponent(Self.fileName))
         return Summary(
             rows: table.rows.count, suppressedPrimary: table.suppressedPrimary, suppressedComplementary: table.suppressedComplementary,
-            minimumPersons: minimumPersons, dominatedWeights: table.dominatedWeights, complementaryWeights: table.complementaryWeights,
+            minimumPersons: minimumPersons, suppressedTrips: table.suppressedTrips, complementaryTrips: table.complementaryTrips,
+            dominatedWeights: table.dominatedWeights, complementaryWeights: table.complementaryWeights,
             replicates: ModeShareEstimate.defaultReplicates, correction: correction?.source)
     }
 
@@ -91,6 +97,7 @@ public struct ModeSharesOutput {
         "mode shares: \(s.rows) rows published with 95 % intervals over persons (\(s.replicates) bootstrap replicates)"
             + (s.correction.map { ", corrected for the classifier's confusion measured on \($0)" } ?? ", not corrected (no --confusion)")
             + "; \(s.suppressedPrimary) rows made by fewer than k = \(s.minimumPersons) persons left out, and \(s.suppressedComplementary) more so that those cannot be worked out by subtraction"
+            + " (whole-day trips left out: \(s.suppressedTrips) under k, \(s.complementaryTrips) beside them)"
             + "; \(s.excludedPersonDays) person-days under the coverage threshold and their \(s.excludedTrips) trips not counted"
             + (s.dominatedWeights + s.complementaryWeights > 0
                 ? "; weighted values left out of \(s.dominatedWeights) rows two persons dominate (or fewer than k weighted persons made), "

@@ -26,6 +26,8 @@ public struct ZoneODOutput {
         public var layer = "", zones = 0, droppedFeatures = 0
         public var rows = 0, pairs = 0, publishedTrips = 0
         public var suppressedPairs = 0, suppressedTrips = 0, suppressedBandRows = 0, complementaryRows = 0
+        /// Whole-day pairs of k persons or more left out beside those under k, and their trips.
+        public var complementaryPairs = 0, complementaryTrips = 0
         public var outsideTrips = 0, unplacedTrips = 0
         /// Published rows whose weighted trips the dominance rule left out, and beside them.
         public var dominatedWeights = 0, complementaryWeights = 0
@@ -40,6 +42,7 @@ public struct ZoneODOutput {
             case complementaryRows = "complementary_rows", outsideTrips = "outside_trips", unplacedTrips = "unplaced_trips"
             case minimumPersons = "k", timeBands = "time_bands", excludedPersonDays = "excluded_person_days"
             case excludedTrips = "excluded_trips", dominatedWeights = "dominated_weights", complementaryWeights = "complementary_weights"
+            case complementaryPairs = "complementary_pairs", complementaryTrips = "complementary_trips"
         }
     }
 
@@ -56,6 +59,7 @@ public struct ZoneODOutput {
             complementaryRows: od.complementaryRows, outsideTrips: od.outsideTrips, unplacedTrips: od.unplacedTrips,
             dominatedWeights: od.dominatedWeights, complementaryWeights: od.complementaryWeights,
             minimumPersons: minimumPersons, timeBands: bands.specifications + [bands.other])
+        (summary.complementaryPairs, summary.complementaryTrips) = (od.complementaryPairs, od.complementaryTrips)
         let allDay = od.rows.filter { $0.band == TimeBands.allDay }
         (summary.pairs, summary.publishedTrips) = (allDay.count, allDay.reduce(0) { $0 + $1.trips })
         return summary
@@ -83,7 +87,8 @@ public struct ZoneODOutput {
         "OD by zone (\(s.zones) zones of \((s.layer as NSString).lastPathComponent)): \(s.pairs) zone pairs published over the whole day with "
             + "\(s.publishedTrips) trips, \(s.rows) rows with the time bands (\(s.timeBands.dropLast().joined(separator: ", ")), "
             + "the rest \(s.timeBands.last ?? "")); k = \(s.minimumPersons) persons: \(s.suppressedPairs) pairs suppressed "
-            + "(\(s.suppressedTrips) trips), \(s.suppressedBandRows) band rows under k and \(s.complementaryRows) beside them left out"
+            + "(\(s.suppressedTrips) trips) and \(s.complementaryPairs) beside them (\(s.complementaryTrips) trips), "
+            + "\(s.suppressedBandRows) band rows under k and \(s.complementaryRows) beside them left out"
             + (s.dominatedWeights + s.complementaryWeights > 0
                 ? "; trips_weighted left out of \(s.dominatedWeights) rows two persons dominate (or fewer than k weighted persons made), "
                     + "and of \(s.complementaryWeights) beside them" : "")
