@@ -48,4 +48,29 @@ import Trips
         #expect(balanced.rows.first { $0.zone == "all" && $0.mode == "all" }?.weightedGrams == 2_700_000)
         #expect(balanced.dominatedWeights == 0)
     }
+
+    /// Unweighted magnitudes too: two long car commutes and one short make a car row whose CO2e
+    /// is 99 % two persons', so each could read the other's from it. The CO2e of the car row is
+    /// left out, and of the whole row too (walking emits nothing: it is the car's, as dominated);
+    /// trips, persons and the walk row stand.
+    @Test func aCO2eTwoPersonsMakeMostOfIsLeftOutAndTheRowStands() throws {
+        let trips = [("p1", 9000.0), ("p2", 8000), ("p3", 100)].flatMap { person, grams in
+            [
+                PlanningTrip(
+                    device: person, person: person, startSeconds: 0, origin: nil, destination: nil, durationSeconds: 600,
+                    distanceMeters: grams * 5, mainMode: "car", co2eGrams: grams),
+                PlanningTrip(
+                    device: person, person: person, startSeconds: 0, origin: nil, destination: nil, durationSeconds: 600,
+                    distanceMeters: 1000, mainMode: "walk", co2eGrams: 0)
+            ]
+        }
+        let table = CO2eTable(trips, validDays: ["p1": 1, "p2": 1, "p3": 1], homeZones: nil, zeroModes: ["walk"], minimumPersons: 3)
+        let car = try #require(table.rows.first { $0.mode == "car" })
+        let all = try #require(table.rows.first { $0.mode == CO2eTable.all })
+        let walk = try #require(table.rows.first { $0.mode == "walk" })
+        #expect(car.trips == 3 && car.persons == 3 && car.co2eGrams == nil && car.distanceMeters == nil)
+        #expect(all.trips == 6 && all.co2eGrams == nil, "all's CO2e is the car's")
+        #expect(walk.co2eGrams == 0 && walk.distanceMeters == 3000)
+        #expect(table.dominatedMagnitudes == 2 && table.complementaryMagnitudes == 0)
+    }
 }

@@ -35,16 +35,20 @@ public struct CO2eTable: Sendable {
         /// A main mode's name, `unknown`, or `all`.
         public var mode: String
         public var persons: Int, trips: Int
-        public var distanceMeters: Double
-        /// CO2e of the row's trips that have one, grams.
-        public var co2eGrams: Double
+        /// The row's trips' distance; nil where the dominance rule leaves it out (two persons
+        /// make 85 % of it, `DominanceRule`), or beside such a row.
+        public var distanceMeters: Double?
+        /// CO2e of the row's trips that have one, grams; nil where the dominance rule leaves it
+        /// out, or beside such a row.
+        public var co2eGrams: Double?
         public var tripsWithoutFactor: Int
         /// Valid person-days of the zone's residents.
         public var personDays: Int
         /// The row's trips' CO2e expanded to the population's average day (each trip times its
         /// person's daily weight), grams; nil without weights.
         public var weightedGrams: Double?
-        /// Final energy of the row's trips that have one, megajoules; nil where none has.
+        /// Final energy of the row's trips that have one, megajoules; nil where none has, or
+        /// where the dominance rule leaves it out.
         public var energyMegajoules: Double?
         public var tripsWithoutEnergy: Int
         /// The row's trips' energy expanded to the population's average day; nil without
@@ -100,6 +104,9 @@ public struct CO2eTable: Sendable {
     /// Published values of the weighted CO2e and energy left out: dominated (`DominanceRule`),
     /// and beside them.
     public private(set) var dominatedWeights = 0, complementaryWeights = 0
+    /// Published rows whose unweighted distance, CO2e or energy the dominance rule leaves out
+    /// (two persons make 85 % of it), and rows whose magnitudes are left out beside them.
+    public private(set) var dominatedMagnitudes = 0, complementaryMagnitudes = 0
 
     /// `homeZones`: each person's home zone id; nil where no layer was given (one zone, `all`).
     /// `validDays`: each person's valid person-days.
@@ -170,13 +177,13 @@ public struct CO2eTable: Sendable {
                 complementaryTrips += groups[keys[cell]]!.count
             }
         }
-        // The weighted CO2e and energy, magnitudes expanded to a population: the dominance rule on
-        // each person's part, then the same relations' audit from the rows the counts left out.
-        let hasWeights = trips.contains { $0.dailyWeight != nil }
-        var (dominated, beside) = (0, 0)
-        func weightsLeftOut(_ value: @escaping (PlanningTrip) -> Double, _ relations: [[(cell: Int, sign: Double)]]) -> Set<Int> {
-            guard hasWeights else { return [] }
-            let weightCells = keys.map { key in
+        // A magnitude of a row (its distance, CO2e or energy, and each expanded to a population):
+        // the dominance rule on each person's part, then the same relations' audit from the rows
+        // the counts left out (and, for a weighted value, from those its unweighted one left out).
+        func leftOut(
+            _ value: @escaping (PlanningTrip) -> Double, _ relations: [[(cell: Int, sign: Double)]], from initial: Set<Int>
+        ) -> (left: Set<Int>, dominated: Set<Int>) {
+            let magnitudeCells = keys.map { key in
                 let members = groups[key]!
                 return CellSuppression.Cell(
                     publishable: true,
@@ -184,16 +191,38 @@ public struct CO2eTable: Sendable {
                         DominanceRule.contributions(members, person: \.person, value: value), k: minimumPersons),
                     size: members.reduce(0) { $0 + value($1) })
             }
-            let audit = CellSuppression(cells: weightCells, relations: relations)
-            let left = audit.protected(initial: hidden) ?? Set(keys.indices)
-            for cell in left where !hidden.contains(cell) {
-                if weightCells[cell].sensitive { dominated += 1 } else { beside += 1 }
-            }
-            return left
+            let dominated = Set(keys.indices.filter { magnitudeCells[$0].sensitive && !hidden.contains($0) })
+            guard !dominated.isEmpty || initial != hidden else { return (initial, []) }
+            let audit = CellSuppression(cells: magnitudeCells, relations: relations)
+            return (audit.protected(initial: initial) ?? Set(keys.indices), dominated)
         }
-        let gramsLeftOut = weightsLeftOut({ ($0.co2eGrams ?? 0) * ($0.dailyWeight ?? 0) }, co2e)
-        let megajoulesLeftOut = weightsLeftOut({ ($0.energyMegajoules ?? 0) * ($0.dailyWeight ?? 0) }, energy)
-        (dominatedWeights, complementaryWeights) = (dominated, beside)
+        let distance = leftOut({ $0.distanceMeters }, counts, from: hidden)
+        let grams = leftOut({ $0.co2eGrams ?? 0 }, co2e, from: hidden)
+        let megajoules = leftOut({ $0.energyMegajoules ?? 0 }, energy, from: hidden)
+        for cell in keys.indices where !hidden.contains(cell) {
+            let left = [distance, grams, megajoules].filter { $0.left.contains(cell) }
+            if left.contains(where: { $0.dominated.contains(cell) }) {
+                dominatedMagnitudes += 1
+            } else if !left.isEmpty {
+                complementaryMagnitudes += 1
+            }
+        }
+        let hasWeights = trips.contains { $0.dailyWeight != nil }
+        let weightedGrams =
+            hasWeights ? leftOut({ ($0.co2eGrams ?? 0) * ($0.dailyWeight ?? 0) }, co2e, from: grams.left) : (left: hidden, dominated: [])
+        let weightedMegajoules =
+            hasWeights
+            ? leftOut({ ($0.energyMegajoules ?? 0) * ($0.dailyWeight ?? 0) }, energy, from: megajoules.left) : (left: hidden, dominated: [])
+        let (gramsLeftOut, megajoulesLeftOut) = (weightedGrams.left, weightedMegajoules.left)
+        if hasWeights {
+            for cell in keys.indices where !hidden.contains(cell) && (gramsLeftOut.contains(cell) || megajoulesLeftOut.contains(cell)) {
+                if weightedGrams.dominated.contains(cell) || weightedMegajoules.dominated.contains(cell) {
+                    dominatedWeights += 1
+                } else {
+                    complementaryWeights += 1
+                }
+            }
+        }
         rows = keys.indices.filter { !hidden.contains($0) }.map { cell in
             let (key, members) = (keys[cell], groups[keys[cell]]!)
             let known = members.compactMap(\.co2eGrams)
@@ -201,11 +230,13 @@ public struct CO2eTable: Sendable {
             let weighted = members.contains { $0.dailyWeight != nil }
             return Row(
                 zone: key.zone, mode: key.mode, persons: persons[cell], trips: members.count,
-                distanceMeters: members.reduce(0) { $0 + $1.distanceMeters }, co2eGrams: known.reduce(0, +),
+                distanceMeters: distance.left.contains(cell) ? nil : members.reduce(0) { $0 + $1.distanceMeters },
+                co2eGrams: grams.left.contains(cell) ? nil : known.reduce(0, +),
                 tripsWithoutFactor: members.count - known.count, personDays: personDays[key.zone] ?? 0,
                 weightedGrams: weighted && !gramsLeftOut.contains(cell)
                     ? members.reduce(0) { $0 + ($1.co2eGrams ?? 0) * ($1.dailyWeight ?? 0) } : nil,
-                energyMegajoules: energy.isEmpty ? nil : energy.reduce(0, +), tripsWithoutEnergy: members.count - energy.count,
+                energyMegajoules: energy.isEmpty || megajoules.left.contains(cell) ? nil : energy.reduce(0, +),
+                tripsWithoutEnergy: members.count - energy.count,
                 weightedMegajoules: weighted && !energy.isEmpty && !megajoulesLeftOut.contains(cell)
                     ? members.reduce(0) { $0 + ($1.energyMegajoules ?? 0) * ($1.dailyWeight ?? 0) } : nil)
         }

@@ -18,6 +18,8 @@ public struct CO2eOutput {
         public var suppressedTrips = 0, complementaryTrips = 0
         /// Published rows whose weighted CO2e or energy the dominance rule left out, and beside them.
         public var dominatedWeights = 0, complementaryWeights = 0
+        /// Published rows whose unweighted distance, CO2e or energy the dominance rule left out, and beside them.
+        public var dominatedMagnitudes = 0, complementaryMagnitudes = 0
         /// The CO2e of the trips counted, kilograms, and the trips without one (a `vehicle` or
         /// unknown leg with distance).
         public var co2eKg = 0.0, trips = 0, tripsWithoutFactor = 0
@@ -38,6 +40,7 @@ public struct CO2eOutput {
             case co2eKgWeighted = "co2e_kg_weighted", energyMJ = "energy_mj", tripsWithoutEnergy = "trips_without_energy"
             case energyMJWeighted = "energy_mj_weighted", countries
             case dominatedWeights = "dominated_weights", complementaryWeights = "complementary_weights"
+            case dominatedMagnitudes = "dominated_magnitudes", complementaryMagnitudes = "complementary_magnitudes"
         }
     }
 
@@ -64,8 +67,9 @@ public struct CO2eOutput {
         for row in table.rows {
             csv.append([
                 row.zone, names[row.zone] ?? row.zone, row.mode, String(row.persons), String(row.trips),
-                String(format: "%.1f", row.distanceMeters), String(format: "%.3f", row.co2eGrams / 1000), String(row.tripsWithoutFactor),
-                String(row.personDays), row.personDays > 0 ? String(format: "%.1f", row.co2eGrams / Double(row.personDays)) : nil,
+                row.distanceMeters.map { String(format: "%.1f", $0) }, row.co2eGrams.map { String(format: "%.3f", $0 / 1000) },
+                String(row.tripsWithoutFactor), String(row.personDays),
+                row.personDays > 0 ? row.co2eGrams.map { String(format: "%.1f", $0 / Double(row.personDays)) } : nil,
                 row.weightedGrams.map { String(format: "%.3f", $0 / 1000) },
                 row.energyMegajoules.map { String(format: "%.3f", $0) }, String(row.tripsWithoutEnergy),
                 row.personDays > 0 ? row.energyMegajoules.map { String(format: "%.3f", $0 / Double(row.personDays)) } : nil,
@@ -86,6 +90,7 @@ public struct CO2eOutput {
             tripsWithoutEnergy: trips.count - energy.count, energyMJWeighted: weighted.megajoules, countries: countries)
         (summary.dominatedWeights, summary.complementaryWeights) = (table.dominatedWeights, table.complementaryWeights)
         (summary.suppressedTrips, summary.complementaryTrips) = (table.suppressedTrips, table.complementaryTrips)
+        (summary.dominatedMagnitudes, summary.complementaryMagnitudes) = (table.dominatedMagnitudes, table.complementaryMagnitudes)
         return summary
     }
 
@@ -129,6 +134,9 @@ public struct CO2eOutput {
             } ?? "; no energy counted (the factors give no megajoules_per_km)")
             + "; \(s.rows) rows of co2e.csv published, \(s.suppressedPrimary) made by fewer than k = \(s.minimumPersons) persons left out and \(s.suppressedComplementary) more so that those cannot be worked out by subtraction"
             + " (trips left out by mode: \(s.suppressedTrips) under k, \(s.complementaryTrips) beside them)"
+            + (s.dominatedMagnitudes + s.complementaryMagnitudes > 0
+                ? "; distance, CO2e or energy left out of \(s.dominatedMagnitudes) rows two persons make 85 % of, and of "
+                    + "\(s.complementaryMagnitudes) beside them (the rows' trips and persons stand)" : "")
             + (s.dominatedWeights + s.complementaryWeights > 0
                 ? "; weighted CO2e or energy left out of \(s.dominatedWeights) rows two persons dominate (or fewer than k weighted persons "
                     + "made; the total when it is one of them), and of \(s.complementaryWeights) beside them" : "")
