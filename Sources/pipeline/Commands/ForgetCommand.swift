@@ -20,7 +20,7 @@ struct ForgetCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The output folder of an earlier `pipeline run` (holding pipeline.sqlite).")
+    @Option(help: "The output folder of an earlier `pipeline run` (holding restricted/pipeline.sqlite).")
     var out = "reports"
 
     @Option(

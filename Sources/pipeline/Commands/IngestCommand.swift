@@ -21,7 +21,7 @@ struct IngestCommand: ParsableCommand {
     @Option(help: "The SQLite store to create or update. \(StorePath.note)")
     var store = StorePath.defaultValue
 
-    @Option(help: "Folder for quarantine.csv. Default: the store's folder.")
+    @Option(help: "Output folder for quarantine.csv (written to its restricted/). Default: the store's output folder.")
     var reports: String?
 
     @Flag(help: "Re-read inputs even when their content is unchanged.")
