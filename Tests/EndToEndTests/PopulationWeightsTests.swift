@@ -145,7 +145,7 @@ import Testing
                 "--person-attributes", "attributes.csv", "--json"
             ], in: folder.path)
         try #require([0, 2].contains(run.status), "\(run.stderr)")
-        #expect(run.stderr.contains("warning: weights: 1 of 8 weighted persons have an implausible weight"), "\(run.stderr)")
+        #expect(run.stderr.contains("warning: weights: 1 of 8 weighted persons has an implausible weight"), "\(run.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let implausible = try #require((json["weights"] as? [String: Any])?["implausible"] as? [[String: Any]])
         #expect(implausible.map { $0["person"] as? String } == ["phone-01"], "\(implausible)")
@@ -155,7 +155,7 @@ import Testing
         #expect(weights.rows.filter { $0[reason] != nil }.map { $0[person] } == ["phone-01"])
         let operatorPage = try String(contentsOfFile: folder.file("out/restricted/report.html"), encoding: .utf8)
         let publishedPage = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
-        #expect(operatorPage.contains("1 of the weighted persons have an implausible weight") && operatorPage.contains("<td>phone-01</td>"))
+        #expect(operatorPage.contains("1 of the weighted persons has an implausible weight") && operatorPage.contains("<td>phone-01</td>"))
         #expect(publishedPage.contains("Some persons' weights are implausible") && !publishedPage.contains("phone-01"))
     }
 

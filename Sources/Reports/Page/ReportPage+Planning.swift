@@ -74,7 +74,8 @@ extension ReportPage {
             return "<p class=\"warning\">Some persons' weights are implausible (\(bounds)): the weighted columns lean on few "
                 + "persons, and a weighted value they make most of is left out. The operator's page names them.</p>"
         }
-        return "<p class=\"warning\">\(found.count) of the weighted persons have an implausible weight (\(bounds)); the weights "
+        return
+            "<p class=\"warning\">\(found.count) of the weighted persons \(found.count == 1 ? "has" : "have") an implausible weight (\(bounds)); the weights "
             + "are kept as raked, and a weighted value such a person makes most of is left out (dominance rule).</p>"
             + HTML.table(
                 ["person", "weight", "why implausible"], found.map { [$0[person] ?? "", $0[weight] ?? "", $0[reason] ?? ""] }, numeric: [1])

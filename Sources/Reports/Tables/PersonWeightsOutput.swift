@@ -114,7 +114,8 @@ public struct PersonWeightsOutput {
     /// The warning when weights are implausible: how many, the bounds, and where they are named.
     public static func implausibleWarning(_ s: Summary) -> String? {
         guard !s.implausible.isEmpty else { return nil }
-        return "weights: \(s.implausible.count) of \(s.weighted) weighted persons have an implausible weight (over "
+        return
+            "weights: \(s.implausible.count) of \(s.weighted) weighted persons \(s.implausible.count == 1 ? "has" : "have") an implausible weight (over "
             + "\(Int(ExpansionWeights.medianMultiple)) times the median weight, or alone over "
             + "\(Int(100 * ExpansionWeights.populationShare)) % of the represented residents): the weighted columns lean on them, "
             + "and a weighted value they make most of is left out (dominance rule). restricted/person_weights.csv "
