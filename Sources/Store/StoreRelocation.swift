@@ -9,8 +9,9 @@ import MobilityCore
 /// The move is a rename on one file system, so a store is never copied in part: first the
 /// store is checkpointed (its write-ahead log written into the database and truncated) and
 /// closed, so the database file alone holds every committed row; then it is renamed, and the
-/// empty log, its index and the former lock file go. A store found in both places is not moved: which one holds the
-/// data is the user's to say, so the command stops (exit 1) naming both.
+/// empty log, its index and the former lock file go. A store found in both places is not
+/// moved: which one holds the data is the user's to say, so the command stops (exit 1) naming
+/// both.
 public enum StoreRelocation {
     /// The line the command logs after a move.
     static func movedMessage(from former: String, to path: String) -> String {

@@ -157,6 +157,17 @@ import Testing
         let publishedPage = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
         #expect(operatorPage.contains("1 of the weighted persons has an implausible weight") && operatorPage.contains("<td>phone-01</td>"))
         #expect(publishedPage.contains("Some persons' weights are implausible") && !publishedPage.contains("phone-01"))
+        // A re-run that finds nothing changed warns again, and --json names them again.
+        let again = try cli.pipeline(
+            [
+                "run", SharedData.projectRoot + "/traces", "--out", "out", "--zones", "hemispheres.geojson", "--population",
+                "population.csv",
+                "--person-attributes", "attributes.csv", "--json"
+            ], in: folder.path)
+        let second = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        #expect(second["up_to_date"] as? Bool == true, "\(again.stderr)")
+        #expect(again.stderr.contains("warning: weights: 1 of 8 weighted persons has an implausible weight"), "\(again.stderr)")
+        #expect(((second["weights"] as? [String: Any])?["implausible"] as? [[String: Any]])?.count == 1)
     }
 
     @Test func aPopulationWithoutZonesOrABadOneStopsTheRunAndSaysWhy() throws {

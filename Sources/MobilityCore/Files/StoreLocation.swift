@@ -15,10 +15,6 @@ public enum StoreLocation {
     public static let fileName = "pipeline.sqlite"
     /// The sub-folder of an output folder for the store and the files that identify people.
     public static let restrictedFolderName = "restricted"
-    /// What SQLite and the lock add to the store's path: the write-ahead log, its shared
-    /// memory, a rollback journal and `RunLock`'s file.
-    public static let companionSuffixes = ["-wal", "-shm", "-journal", ".lock"]
-
     /// `outputFolder/restricted/pipeline.sqlite`.
     public static func path(in outputFolder: String) -> String {
         ((outputFolder as NSString).appendingPathComponent(restrictedFolderName) as NSString).appendingPathComponent(fileName)

@@ -278,6 +278,8 @@ public struct PipelineRun {
                 (summary.odGrid, summary.odMatrix, summary.modalSplit) = (published.odGrid, published.odMatrix, published.modalSplit)
                 (summary.odZones, summary.modeShares, summary.weights) = (published.odZones, published.modeShares, published.weights)
                 summary.co2e = published.co2e
+                // A nightly re-run that finds nothing changed still says what the last one warned of.
+                if let warning = published.weights.flatMap(PersonWeightsOutput.implausibleWarning) { summary.warnings.append(warning) }
             }
             progress.log("nothing changed since the last run: outputs in \(outputFolder) are up to date")
             return summary
