@@ -62,7 +62,7 @@ let package = Package(
         .target(
             name: "Fusion", dependencies: ["MobilityCore", "Features", "Transit", "Classify", "Trips", "Comfort"], exclude: ["README.md"]),
         // Every published number, computed once, and its disclosure audit across the tables.
-        .target(name: "Publication", dependencies: ["MobilityCore", "Trips", "Comfort"], exclude: ["README.md"]),
+        .target(name: "Publication", dependencies: ["MobilityCore", "Trips", "HeatMaps", "Comfort"], exclude: ["README.md"]),
         .target(
             name: "PipelineRunner",
             dependencies: [
@@ -114,7 +114,7 @@ let package = Package(
             dependencies: ["Transit", "MobilityCore", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "HeatMapsTests", dependencies: ["HeatMaps", "Trips", "MobilityCore", "Reports", "CPNG", "TestSupport"]),
         .testTarget(name: "ComfortTests", dependencies: ["Comfort", "MobilityCore", "Trips"]),
-        .testTarget(name: "PublicationTests", dependencies: ["Publication", "Trips", "Comfort", "MobilityCore"]),
+        .testTarget(name: "PublicationTests", dependencies: ["Publication", "Trips", "HeatMaps", "Comfort", "MobilityCore"]),
         .testTarget(name: "SimulateTests", dependencies: ["Simulate", "MobilityCore", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests",

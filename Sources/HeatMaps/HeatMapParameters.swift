@@ -22,7 +22,10 @@ public struct HeatMapParameters: Hashable, Sendable, Codable {
     public var odCellMeters = 1000.0
     /// How many times a pair under k is tried again on cells twice the size (`ODGrid`): 3
     /// publishes at 1, 2, 4 or 8 km; 0 suppresses at `odCellMeters` alone.
-    public var odCoarserLevels = ODGrid.defaultCoarserLevels
+    public var odCoarserLevels = Self.defaultODCoarserLevels
+
+    /// The default number of doublings of the OD grid's cell size (1 km → 8 km).
+    public static let defaultODCoarserLevels = 3
 
     public init() {}
 

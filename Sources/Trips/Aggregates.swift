@@ -89,14 +89,17 @@ public struct ODGroup: Sendable, Equatable {
 
     /// The groups of `members` by origin and destination.
     public static func groups(_ members: [Member]) -> [ODGroup] {
-        grouped(members).map { key, members in
-            ODGroup(
-                band: key[0]!, origin: key[1], destination: key[2], trips: members.count, devices: Set(members.map(\.device)).count,
-                persons: Set(members.map(\.person)).count,
-                durationsSeconds: members.map(\.durationSeconds), distancesMeters: members.map(\.distanceMeters),
-                mainModes: Dictionary(members.map { ($0.mainMode, 1) }, uniquingKeysWith: +),
-                modePersons: Dictionary(grouping: members, by: \.mainMode).mapValues { Set($0.map(\.person)).count })
-        }
+        grouped(members).map { key, members in of(members, band: key[0]!, origin: key[1], destination: key[2]) }
+    }
+
+    /// The one group of `members`, whatever their own ends and bands.
+    public static func of(_ members: [Member], band: String = TimeBands.allDay, origin: String?, destination: String?) -> ODGroup {
+        ODGroup(
+            band: band, origin: origin, destination: destination, trips: members.count, devices: Set(members.map(\.device)).count,
+            persons: Set(members.map(\.person)).count,
+            durationsSeconds: members.map(\.durationSeconds), distancesMeters: members.map(\.distanceMeters),
+            mainModes: Dictionary(members.map { ($0.mainMode, 1) }, uniquingKeysWith: +),
+            modePersons: Dictionary(grouping: members, by: \.mainMode).mapValues { Set($0.map(\.person)).count })
     }
 
     /// Keyed (band, origin, destination): each member in its pair's `all_day` group and its band's.

@@ -32,7 +32,8 @@ import Trips
     /// Known counts: W→E made by four persons (three in the morning peak, one off-peak), E→W by
     /// two; one trip ends in W's hole, one has no staypoint. k = 3: E→W is suppressed whole;
     /// W→E's off-peak row (one person) is under k and, as the only band row left out, could be
-    /// read as all_day minus am_peak, so am_peak goes too.
+    /// read as all_day minus am_peak, so am_peak goes too. W→E's one bus trip is one person's: its
+    /// share, and car's beside it, are left out.
     @Test func zoneODCountsPersonsPerBandAndLeavesNoRowToSubtraction() throws {
         let zones = try layer()
         let paris = try #require(CalendarKeys(zone: "Europe/Paris"))
@@ -58,7 +59,9 @@ import Trips
         #expect(od.rows.count == 1)
         let row = try #require(od.rows.first)
         #expect(row.band == "all_day" && row.origin == 0 && row.destination == 1 && row.trips == 4 && row.persons == 4)
-        #expect(row.modeShares == ["car": 0.75, "bus": 0.25])
+        // Bus is one person's (bo), so `other`, under k; car's share would give it away as the row's rest: both left out.
+        #expect(od.recoding.names == ["bus"] && row.modeShares.isEmpty && row.suppressedModes == ["car", "other"])
+        #expect(od.suppressedShares == 1 && od.complementaryShares == 1)
         // With k = 1 every row stands: all_day and each band of each pair.
         let open = ZoneOD(trips, layer: zones, calendars: calendars, bands: TimeBands(), minimumPersons: 1)
         #expect(

@@ -5,9 +5,11 @@
 /// *Statistical Disclosure Control*, Wiley 2012, §4.2.1 and §5.2; τ-ARGUS's "recode").
 ///
 /// `other` is still a cell like any other: made by fewer than k persons it is suppressed too.
-/// Its persons are taken as the most persons of any one mode in it: a distributed run's
-/// reductions count each mode's persons, not their union, so this lower bound is what both a
-/// single run and Spark know, and k applies to it.
+/// In the tables a distributed run reduces (the geofence OD, the modal split) its persons are
+/// taken as the most persons of any one mode in it: the reductions count each mode's persons,
+/// not their union, so this lower bound is what both a single run and Spark know, and k applies
+/// to it. The tables made from the trips themselves (`ODGrid`, `ZoneOD`) recode each trip
+/// before grouping, and count `other`'s own persons.
 public struct ModeRecoding: Sendable, Equatable {
     /// The name of the recoded modes' row and column.
     public static let other = "other"

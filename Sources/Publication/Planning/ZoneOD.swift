@@ -8,10 +8,12 @@ import Trips
 /// A trip counts from the zone of its origin staypoint to the zone of its destination one, in
 /// the band of its departure on its person's local clock. A trip with an end in no zone is
 /// counted as `outsideTrips`, one without both staypoints as `unplacedTrips`; neither is in a
-/// row. A pair's band rows add up to its `all_day` row, so a band row under k could be read by
-/// subtraction when it is the only one left out: the audit of `CellSuppression` leaves out a
-/// second, the smallest (Hundepool et al., *Statistical Disclosure Control*, 2012, §5.2–5.3).
-/// No other total of the table is published.
+/// row. The rows and their mode shares are audited as the geofence OD's (`ODMatrix`): a pair's
+/// band rows add up to its `all_day` row and a row's modes to its trips, so a row or share
+/// under k is left out with what would give it away by subtraction (Hundepool et al.,
+/// *Statistical Disclosure Control*, 2012, §5.2–5.3); the modes fewer than k persons used over
+/// the table's trips are shown as `other` (`ModeRecoding`). No other total of the table is
+/// published.
 public struct ZoneOD: Sendable {
     /// A trip as the zone OD counts it (`PlanningTrip`).
     public typealias Trip = PlanningTrip
@@ -23,8 +25,11 @@ public struct ZoneOD: Sendable {
         public var origin: Int, destination: Int
         public var trips: Int, devices: Int, persons: Int
         public var medianDurationSeconds: Double, medianDistanceMeters: Double
-        /// Share of the row's trips by main mode, keyed by mode name.
+        /// Share of the row's trips by main mode (recoded), keyed by mode name; a mode whose
+        /// share is left out is absent, one without trips in the row too.
         public var modeShares: [String: Double]
+        /// The modes with trips in the row whose share is left out.
+        public var suppressedModes: Set<String> = []
         /// The row's trips expanded to the population's average day (the sum of their persons'
         /// daily weights); nil without weights, or where the dominance rule leaves it out
         /// (`DominanceRule`: fewer than k weighted persons, or two of them 85 % of it).
@@ -43,6 +48,12 @@ public struct ZoneOD: Sendable {
     public private(set) var outsideTrips = 0, unplacedTrips = 0
     /// Published rows whose weighted trips are left out: dominated, and beside them.
     public private(set) var dominatedWeights = 0, complementaryWeights = 0
+    /// Mode shares left out of published rows: under k persons, and beside them.
+    public private(set) var suppressedShares = 0, complementaryShares = 0
+    /// Every band row left out, since protecting them would have taken whole-day rows.
+    public private(set) var bandRowsLeftOut = false
+    /// The modes shown as `other`.
+    public private(set) var recoding = ModeRecoding()
 
     /// Rows by band (`all_day`, then the bands in order), then most trips first, then zone order.
     public init(_ trips: [Trip], layer: ZoneLayer, calendars: LocalCalendars, bands: TimeBands, minimumPersons: Int) {
@@ -66,12 +77,41 @@ public struct ZoneOD: Sendable {
             groups[Key(band: 0, origin: origin, destination: destination), default: []].append(trip)
             groups[Key(band: band, origin: origin, destination: destination), default: []].append(trip)
         }
+        // The rows and their mode shares, audited as the geofence OD's are (`ODMatrix`): the
+        // modes fewer than k persons used over the table's trips shown as `other`, recoded before
+        // the trips are grouped so that `other`'s persons are its own.
+        var modePersons: [String: Set<String>] = [:]
+        for (key, members) in groups where key.band == 0 {
+            for trip in members { modePersons[trip.mainMode, default: []].insert(trip.person) }
+        }
+        let recoding = ModeRecoding(persons: modePersons.mapValues(\.count), k: minimumPersons)
+        self.recoding = recoding
+        func member(_ trip: Trip) -> ODGroup.Member {
+            ODGroup.Member(
+                device: trip.device, person: trip.person, origin: nil, destination: nil, durationSeconds: trip.durationSeconds,
+                distanceMeters: trip.distanceMeters, mainMode: recoding.name(trip.mainMode), band: TimeBands.allDay)
+        }
         // One canonical order for the audit, so every run leaves out the same rows.
         let keys = groups.keys.sorted { ($0.origin, $0.destination, $0.band) < ($1.origin, $1.destination, $1.band) }
-        let persons = keys.map { Set(groups[$0]!.map(\.person)).count }
-        let cells = keys.indices.map {
-            CellSuppression.Cell(publishable: true, sensitive: persons[$0] < minimumPersons, size: Double(groups[keys[$0]]!.count))
-        }
+        let matrix = ODMatrix(
+            groups: keys.map {
+                ODGroup.of(
+                    groups[$0]!.map(member), band: bandNames[$0.band], origin: String($0.origin), destination: String($0.destination))
+            }, minimumPersons: minimumPersons, bands: bands, recoding: recoding)
+        (suppressedPairs, suppressedTrips, complementaryPairs, complementaryTrips) = (
+            matrix.suppressedPairs, matrix.suppressedTrips, matrix.complementaryPairs, matrix.complementaryTrips
+        )
+        (suppressedBandRows, complementaryRows) = (matrix.suppressedBandRows, matrix.complementaryRows)
+        (suppressedShares, complementaryShares, bandRowsLeftOut) = (
+            matrix.suppressedShares, matrix.complementaryShares, matrix.bandRowsLeftOut
+        )
+        let published = Dictionary(
+            uniqueKeysWithValues: matrix.rows.map {
+                (Key(band: bandIndex[$0.band]!, origin: Int($0.origin!)!, destination: Int($0.destination!)!), $0)
+            })
+        let hidden = Set(keys.indices.filter { published[keys[$0]] == nil })
+        // The weighted trips, a magnitude: the dominance rule, then the audit of the rows'
+        // relations (a pair's band rows add up to its whole day) from the rows left out.
         var relations: [[(cell: Int, sign: Double)]] = []
         var pairStart = 0
         for index in keys.indices
@@ -82,8 +122,6 @@ public struct ZoneOD: Sendable {
             relations.append(pair.map { (cell: $0, sign: keys[$0].band == 0 ? -1.0 : 1.0) })
             pairStart = index + 1
         }
-        let hidden = CellSuppression(cells: cells, relations: relations).suppressed()
-        // The weighted trips, a magnitude: the dominance rule, then the same relations' audit.
         let hasWeights = trips.contains { $0.dailyWeight != nil }
         let weighted = keys.map { groups[$0]!.reduce(0) { $0 + ($1.dailyWeight ?? 0) } }
         let dominated = keys.map {
@@ -93,33 +131,15 @@ public struct ZoneOD: Sendable {
         }
         let weightCells = keys.indices.map { CellSuppression.Cell(publishable: true, sensitive: dominated[$0], size: weighted[$0]) }
         let weightsHidden = hasWeights ? CellSuppression(cells: weightCells, relations: relations).protected(initial: hidden) : []
-        for index in hidden {
-            let trips = groups[keys[index]]!.count
-            if keys[index].band == 0, cells[index].sensitive {
-                suppressedPairs += 1
-                suppressedTrips += trips
-            } else if keys[index].band == 0 {
-                complementaryPairs += 1
-                complementaryTrips += trips
-            } else if cells[index].sensitive {
-                suppressedBandRows += 1
-            } else {
-                complementaryRows += 1
-            }
-        }
         for index in keys.indices where hasWeights && !hidden.contains(index) && weightsHidden?.contains(index) != false {
             if dominated[index] { dominatedWeights += 1 } else { complementaryWeights += 1 }
         }
-        rows = keys.indices.filter { !hidden.contains($0) }.map { index in
-            let (key, members) = (keys[index], groups[keys[index]]!)
-            var shares: [String: Double] = [:]
-            for member in members { shares[member.mainMode, default: 0] += 1 }
+        rows = keys.indices.compactMap { index in
+            guard let row = published[keys[index]] else { return nil }
             return Row(
-                band: bandNames[key.band], origin: key.origin, destination: key.destination, trips: members.count,
-                devices: Set(members.map(\.device)).count, persons: persons[index],
-                medianDurationSeconds: Quantile.median(members.map(\.durationSeconds))!,
-                medianDistanceMeters: Quantile.median(members.map(\.distanceMeters))!,
-                modeShares: shares.mapValues { $0 / Double(members.count) },
+                band: row.band, origin: keys[index].origin, destination: keys[index].destination, trips: row.trips, devices: row.devices,
+                persons: row.persons, medianDurationSeconds: row.medianDurationSeconds, medianDistanceMeters: row.medianDistanceMeters,
+                modeShares: row.modeShares, suppressedModes: row.suppressedModes,
                 tripsWeighted: !hasWeights || weightsHidden?.contains(index) != false ? nil : weighted[index])
         }.sorted {
             (bandIndex[$0.band]!, -$0.trips, $0.origin, $0.destination) < (bandIndex[$1.band]!, -$1.trips, $1.origin, $1.destination)

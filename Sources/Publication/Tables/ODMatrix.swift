@@ -59,9 +59,13 @@ public struct ODMatrix: Sendable {
     }
 
     /// The table of `groups`, audited alone.
-    public init(groups: [ODGroup], minimumPersons: Int, bands: TimeBands = TimeBands(), geofences: Int? = nil) {
+    /// `recoding`: the modes shown as `other` (none by default).
+    public init(
+        groups: [ODGroup], minimumPersons: Int, bands: TimeBands = TimeBands(), geofences: Int? = nil,
+        recoding: ModeRecoding = ModeRecoding()
+    ) {
         var audit = DisclosureAudit()
-        let prepared = Prepared(groups, k: minimumPersons, bands: bands, recoding: ModeRecoding(), geofences: geofences)
+        let prepared = Prepared(groups, k: minimumPersons, bands: bands, recoding: recoding, geofences: geofences)
         let cells = prepared.audit(into: &audit)
         let (hidden, dropped) = audit.suppressed()
         self.init(prepared, cells: cells, hidden: hidden, dropped: dropped)

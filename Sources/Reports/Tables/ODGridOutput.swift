@@ -1,5 +1,6 @@
 import Foundation
 import HeatMaps
+import Publication
 import MobilityCore
 
 /// `od_grid.csv`: the origin–destination table on the global grid (`ODGrid`), for data with
@@ -24,10 +25,15 @@ public struct ODGridOutput {
         /// Trips in published pairs; pairs published on cells coarser than `cellMeters`; the
         /// coarsest cell tried (`ODGrid`).
         public var publishedTrips = 0, coarserPairs = 0, coarsestCellMeters = 0.0
+        /// Mode shares left out of published rows: under k persons, and beside them; the modes
+        /// shown together as `other`.
+        public var suppressedShares = 0, complementaryShares = 0, recodedModes: [String] = []
         enum CodingKeys: String, CodingKey {
             case pairs, suppressedPairs = "suppressed_pairs", suppressedTrips = "suppressed_trips", unplacedTrips = "unplaced_trips"
             case cellMeters = "cell_m", minimumPersons = "k", publishedTrips = "published_trips", coarserPairs = "coarser_pairs"
-            case coarsestCellMeters = "coarsest_cell_m"
+            case coarsestCellMeters = "coarsest_cell_m", suppressedShares = "suppressed_shares", complementaryShares =
+                "complementary_shares"
+            case recodedModes = "recoded_modes"
         }
     }
 
@@ -50,9 +56,14 @@ public struct ODGridOutput {
             input, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumPersons, coarserLevels: parameters.odCoarserLevels
         )
         try TripTables.odGrid(od).write(to: (folder as NSString).appendingPathComponent(Self.fileName))
-        var summary = Summary(
-            pairs: od.rows.count, suppressedPairs: od.suppressedPairs, suppressedTrips: od.suppressedTrips,
-            unplacedTrips: od.unplacedTrips, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumPersons)
+        var summary = Summary()
+        (summary.pairs, summary.suppressedPairs, summary.suppressedTrips) = (od.rows.count, od.suppressedPairs, od.suppressedTrips)
+        (summary.unplacedTrips, summary.cellMeters, summary.minimumPersons) = (
+            od.unplacedTrips, parameters.odCellMeters, parameters.minimumPersons
+        )
+        (summary.suppressedShares, summary.complementaryShares, summary.recodedModes) = (
+            od.suppressedShares, od.complementaryShares, od.recoding.names
+        )
         summary.coarsestCellMeters = parameters.odCellMeters * Double(1 << parameters.odCoarserLevels)
         summary.publishedTrips = od.rows.reduce(0) { $0 + $1.trips }
         for row in od.rows where row.grid.cellMeters > parameters.odCellMeters { summary.coarserPairs += 1 }
@@ -64,5 +75,7 @@ public struct ODGridOutput {
             + "\(s.coarserPairs) of cells up to \(Int(s.coarsestCellMeters)) m where a pair of smaller ones had fewer than k = \(s.minimumPersons) persons); "
             + "\(s.suppressedPairs) pairs of \(Int(s.coarsestCellMeters)) m cells made by fewer suppressed (\(s.suppressedTrips) trips)"
             + (s.unplacedTrips > 0 ? ", \(s.unplacedTrips) trips without both staypoints not placed" : "")
+            + "; \(s.suppressedShares) mode shares left out under k and \(s.complementaryShares) beside them"
+            + (s.recodedModes.isEmpty ? "" : "; shown as other: " + s.recodedModes.joined(separator: ", "))
     }
 }

@@ -158,18 +158,18 @@ public struct OutputSchema: Sendable {
 
     public static let odGrid = OutputSchema(
         "od_grid.csv",
-        "Trips between cells of the global grid (heatmap.od_cell_meters, 1 km by default), from origin to destination staypoint; a pair made by fewer than k persons is tried again on cells twice the size, up to heatmap.od_coarser_levels times (8 km by default), each trip in one row at most (`cell_m` says which size), and suppressed where none reaches k.",
+        "Trips between cells of the global grid (heatmap.od_cell_meters, 1 km by default), from origin to destination staypoint; a pair made by fewer than k persons is tried again on cells twice the size, up to heatmap.od_coarser_levels times (8 km by default), each trip in one row at most (`cell_m` says which size), and suppressed where none reaches k. Each row gives each main mode's share (the modes fewer than k persons used, over the table's trips, together as `other`); a share fewer than k persons made is left out (empty; 0 is no trip of the mode), with a second where the row's trips would give the first away.",
         "cell_m integer, origin_cell_id text, origin_center_lat_deg real, origin_center_lon_deg real, destination_cell_id text, destination_center_lat_deg real, "
             + "destination_center_lon_deg real, trips integer, devices integer, persons integer, median_duration_s real, median_distance_m real",
-        columns(modeNames.map { "share_\($0)" }, .real))
+        columns(publishedModeNames.map { "share_\($0)" }, .real))
 
     public static let odZones = OutputSchema(
         "od_zones.csv",
-        "Trips between the zones of a planner's layer (--zones, planning.zones), over the whole day (`all_day`) and per time band of the departure on the local clock (planning.time_bands: am_peak 07:00-10:00, pm_peak 16:00-19:00, off_peak by default), from origin to destination staypoint, of the trips of valid person-days (person_days.minimum_coverage); with --population, `trips_weighted` expands them to the population's average day. A row made by fewer than k persons (unweighted) is suppressed, and so is a second band row of its pair where the first could be read from the all_day row.",
+        "Trips between the zones of a planner's layer (--zones, planning.zones), over the whole day (`all_day`) and per time band of the departure on the local clock (planning.time_bands: am_peak 07:00-10:00, pm_peak 16:00-19:00, off_peak by default), from origin to destination staypoint, of the trips of valid person-days (person_days.minimum_coverage); with --population, `trips_weighted` expands them to the population's average day. Each row gives each main mode's share (the modes fewer than k persons used, over the table's trips, together as `other`). A row made by fewer than k persons (unweighted) is suppressed, and so is a share fewer than k persons made (empty; 0 is no trip of the mode), with the rows and shares that would give either away by subtraction (a pair's band rows add up to its all_day row, a row's modes to its trips).",
         "time_band text, origin_zone_id text, origin_zone_name text, destination_zone_id text, destination_zone_name text, "
             + "origin_center_lat_deg real, origin_center_lon_deg real, destination_center_lat_deg real, destination_center_lon_deg real, "
             + "trips integer, devices integer, persons integer, median_duration_s real, median_distance_m real, trips_weighted real",
-        columns(modeNames.map { "share_\($0)" }, .real))
+        columns(publishedModeNames.map { "share_\($0)" }, .real))
 
     public static let modeShares = OutputSchema(
         "mode_shares.csv",

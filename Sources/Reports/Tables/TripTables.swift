@@ -299,15 +299,13 @@ public struct TripTables {
                     row.grid.id(row.destination), degrees(d.latitude),
                     degrees(d.longitude), String(row.trips), String(row.devices), String(row.persons),
                     String(format: "%.1f", row.medianDurationSeconds), String(format: "%.1f", row.medianDistanceMeters)
-                ]
-                    + OutputSchema.modeNames.map { String(format: "%.4f", row.modeShares[$0] ?? 0) })
+                ] + shares(row.modeShares, leftOut: row.suppressedModes))
         }
         return csv
     }
 
     /// `od_matrix.csv` of a matrix (from one run's trips, or from a distributed run's groups).
     public static func odMatrix(_ matrix: ODMatrix, geofences: [String: Geofence]) -> CSVWriter {
-        let modes = OutputSchema.publishedModeNames
         var csv = CSVWriter(columns: OutputSchema.odMatrix.names)
         for row in matrix.rows {
             let fields: [String?] = [
@@ -315,11 +313,15 @@ public struct TripTables {
                 row.destination.map { geofences[$0]?.name ?? $0 } ?? "(no geofence)", String(row.trips), String(row.devices),
                 String(row.persons), Self.number(row.medianDurationSeconds, 1), Self.number(row.medianDistanceMeters, 1)
             ]
-            // A share left out is empty; a mode without trips in the row is 0.
-            let shares: [String?] = modes.map { row.suppressedModes.contains($0) ? "" : Self.number(row.modeShares[$0] ?? 0, 4) }
-            csv.append(fields + shares)
+            csv.append(fields + shares(row.modeShares, leftOut: row.suppressedModes))
         }
         return csv
+    }
+
+    /// An OD row's share columns (`OutputSchema.publishedModeNames`): a share left out is empty,
+    /// a mode without trips in the row 0.
+    public static func shares(_ shares: [String: Double], leftOut: Set<String>) -> [String?] {
+        OutputSchema.publishedModeNames.map { leftOut.contains($0) ? "" : number(shares[$0] ?? 0, 4) }
     }
 
     /// `modal_split.csv` of a split (from one run's trips, or from a distributed run's totals).

@@ -33,6 +33,9 @@ public struct ZoneODOutput {
         public var dominatedWeights = 0, complementaryWeights = 0
         /// Person-days under the coverage threshold, and their trips, left out (`PlanningSample`).
         public var excludedPersonDays = 0, excludedTrips = 0
+        /// Mode shares left out of published rows: under k persons, and beside them; every band
+        /// row left out (protecting them would have taken whole-day rows); the modes shown as `other`.
+        public var suppressedShares = 0, complementaryShares = 0, bandRowsLeftOut = false, recodedModes: [String] = []
         public var minimumPersons = 0
         /// The bands, each `name HH:MM-HH:MM`, then the rest of the day's name.
         public var timeBands: [String] = []
@@ -43,6 +46,8 @@ public struct ZoneODOutput {
             case minimumPersons = "k", timeBands = "time_bands", excludedPersonDays = "excluded_person_days"
             case excludedTrips = "excluded_trips", dominatedWeights = "dominated_weights", complementaryWeights = "complementary_weights"
             case complementaryPairs = "complementary_pairs", complementaryTrips = "complementary_trips"
+            case suppressedShares = "suppressed_shares", complementaryShares = "complementary_shares"
+            case bandRowsLeftOut = "band_rows_left_out", recodedModes = "recoded_modes"
         }
     }
 
@@ -60,6 +65,8 @@ public struct ZoneODOutput {
             dominatedWeights: od.dominatedWeights, complementaryWeights: od.complementaryWeights,
             minimumPersons: minimumPersons, timeBands: bands.specifications + [bands.other])
         (summary.complementaryPairs, summary.complementaryTrips) = (od.complementaryPairs, od.complementaryTrips)
+        (summary.suppressedShares, summary.complementaryShares) = (od.suppressedShares, od.complementaryShares)
+        (summary.bandRowsLeftOut, summary.recodedModes) = (od.bandRowsLeftOut, od.recoding.names)
         let allDay = od.rows.filter { $0.band == TimeBands.allDay }
         (summary.pairs, summary.publishedTrips) = (allDay.count, allDay.reduce(0) { $0 + $1.trips })
         return summary
@@ -77,7 +84,7 @@ public struct ZoneODOutput {
                     String(row.persons), String(format: "%.1f", row.medianDurationSeconds),
                     String(format: "%.1f", row.medianDistanceMeters),
                     row.tripsWeighted.map { String(format: "%.1f", $0) }
-                ] + OutputSchema.modeNames.map { String(format: "%.4f", row.modeShares[$0] ?? 0) })
+                ] + TripTables.shares(row.modeShares, leftOut: row.suppressedModes))
         }
         return csv
     }
@@ -88,7 +95,11 @@ public struct ZoneODOutput {
             + "\(s.publishedTrips) trips, \(s.rows) rows with the time bands (\(s.timeBands.dropLast().joined(separator: ", ")), "
             + "the rest \(s.timeBands.last ?? "")); k = \(s.minimumPersons) persons: \(s.suppressedPairs) pairs suppressed "
             + "(\(s.suppressedTrips) trips) and \(s.complementaryPairs) beside them (\(s.complementaryTrips) trips), "
-            + "\(s.suppressedBandRows) band rows under k and \(s.complementaryRows) beside them left out"
+            + (s.bandRowsLeftOut
+                ? "no band row published (\(s.suppressedBandRows) under k, and the others could not be protected without whole-day rows)"
+                : "\(s.suppressedBandRows) band rows under k and \(s.complementaryRows) beside them left out")
+            + "; \(s.suppressedShares) mode shares left out under k and \(s.complementaryShares) beside them"
+            + (s.recodedModes.isEmpty ? "" : "; shown as other: " + s.recodedModes.joined(separator: ", "))
             + (s.dominatedWeights + s.complementaryWeights > 0
                 ? "; trips_weighted left out of \(s.dominatedWeights) rows two persons dominate (or fewer than k weighted persons made), "
                     + "and of \(s.complementaryWeights) beside them" : "")

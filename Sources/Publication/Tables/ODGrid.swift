@@ -1,4 +1,6 @@
+import HeatMaps
 import MobilityCore
+import Trips
 
 /// Origin–destination on the heat maps' global grid (`HeatGrid`), for data without geofences:
 /// a trip counts from the cell of its origin staypoint to the cell of its destination one, at
@@ -13,6 +15,12 @@ import MobilityCore
 /// published row at most, so no row contains another and none can be subtracted from
 /// another. What no size publishes is suppressed and counted, never shown. A trip without
 /// both staypoints is counted apart (`unplaced`).
+///
+/// A row's mode shares are counts of their own (a share times the row's trips) and obey the
+/// same k as the modal split's rows: the modes fewer than k persons used over the table's trips
+/// are shown as `other` (`ModeRecoding`), a share fewer than k persons made is left out
+/// (printed empty), and so is a second one where the row's trips would give the first away by
+/// subtraction: the rows' cells are audited as `ODMatrix`'s are (`CellSuppression`).
 public struct ODGrid: Sendable {
     public struct Trip: Sendable {
         public var device: String, person: String
@@ -37,8 +45,11 @@ public struct ODGrid: Sendable {
         public var origin: HeatGrid.Cell, destination: HeatGrid.Cell
         public var trips: Int, devices: Int, persons: Int
         public var medianDurationSeconds: Double, medianDistanceMeters: Double
-        /// Share of the pair's trips by main mode, keyed by mode name.
+        /// Share of the pair's trips by main mode (recoded), keyed by mode name; a mode whose
+        /// share is left out is absent, one without trips in the row too.
         public var modeShares: [String: Double]
+        /// The modes with trips in the row whose share is left out.
+        public var suppressedModes: Set<String> = []
     }
 
     /// The finest grid (`cellMeters`).
@@ -48,9 +59,13 @@ public struct ODGrid: Sendable {
     public private(set) var rows: [Row] = []
     /// Pairs of the coarsest grid still under k, and their trips: what is published nowhere.
     public private(set) var suppressedPairs = 0, suppressedTrips = 0, unplacedTrips = 0
+    /// Mode shares left out of published rows: under k persons, and beside them.
+    public private(set) var suppressedShares = 0, complementaryShares = 0
+    /// The modes shown as `other`.
+    public private(set) var recoding = ModeRecoding()
 
     /// The default number of doublings of the cell size (1 km → 8 km).
-    public static let defaultCoarserLevels = 3
+    public static let defaultCoarserLevels = HeatMapParameters.defaultODCoarserLevels
 
     public init(_ trips: [Trip], cellMeters: Double, minimumPersons: Int, coarserLevels: Int = Self.defaultCoarserLevels) {
         grid = HeatGrid(cellMeters: cellMeters)
@@ -61,6 +76,11 @@ public struct ODGrid: Sendable {
             guard trip.origin != nil, trip.destination != nil else { unplacedTrips += 1; continue }
             pending.append(trip)
         }
+        var persons: [String: Set<String>] = [:]
+        for trip in pending { persons[trip.mainMode, default: []].insert(trip.person) }
+        recoding = ModeRecoding(persons: persons.mapValues(\.count), k: minimumPersons)
+        // The pairs published at each size, finest first, before their shares' audit.
+        var pairs: [(grid: HeatGrid, key: Key, members: [Trip])] = []
         for level in 0...max(0, coarserLevels) {
             let grid = HeatGrid(cellMeters: cellMeters * Double(1 << level))
             var groups: [Key: [Trip]] = [:]
@@ -71,27 +91,47 @@ public struct ODGrid: Sendable {
                     destination: grid.cell(latitudeDegrees: d.latitude, longitudeDegrees: d.longitude))
                 groups[key, default: []].append(trip)
             }
-            var published: [Row] = []
+            var published: [(grid: HeatGrid, key: Key, members: [Trip])] = []
             // In cell order, so the trips left for the next size come in the same order on every run.
             pending = []
             for (key, members) in groups.sorted(by: { ($0.key.origin, $0.key.destination) < ($1.key.origin, $1.key.destination) }) {
-                let persons = Set(members.map(\.person)).count
-                guard persons >= minimumPersons else { pending += members; continue }
-                var shares: [String: Double] = [:]
-                for member in members { shares[member.mainMode, default: 0] += 1 / Double(members.count) }
-                published.append(
-                    Row(
-                        grid: grid, origin: key.origin, destination: key.destination, trips: members.count,
-                        devices: Set(members.map(\.device)).count, persons: persons,
-                        medianDurationSeconds: Quantile.median(members.map(\.durationSeconds))!,
-                        medianDistanceMeters: Quantile.median(members.map(\.distanceMeters))!, modeShares: shares))
+                guard Set(members.map(\.person)).count >= minimumPersons else { pending += members; continue }
+                published.append((grid, key, members))
             }
-            published.sort { ($0.trips, $1.origin, $1.destination) > ($1.trips, $0.origin, $0.destination) }
-            rows += published
+            published.sort {
+                ($0.members.count, $1.key.origin, $1.key.destination) > ($1.members.count, $0.key.origin, $0.key.destination)
+            }
+            pairs += published
             if level == max(0, coarserLevels) {
                 suppressedPairs = groups.count - published.count
                 suppressedTrips = pending.count
             }
+        }
+        // Each pair a group of its own (no pair contains another), audited for its shares; its
+        // trips recoded before they are grouped, so `other`'s persons are its own (not the most of one mode's).
+        func name(_ grid: HeatGrid, _ cell: HeatGrid.Cell) -> String { "\(Int(grid.cellMeters)) \(grid.id(cell))" }
+        let groups = pairs.map { pair in
+            ODGroup.of(
+                pair.members.map {
+                    ODGroup.Member(
+                        device: $0.device, person: $0.person, origin: nil, destination: nil, durationSeconds: $0.durationSeconds,
+                        distanceMeters: $0.distanceMeters, mainMode: recoding.name($0.mainMode), band: TimeBands.allDay)
+                }, origin: name(pair.grid, pair.key.origin), destination: name(pair.grid, pair.key.destination))
+        }
+        let matrix = ODMatrix(groups: groups, minimumPersons: minimumPersons, recoding: recoding)
+        let audited = Dictionary(uniqueKeysWithValues: matrix.rows.map { ("\($0.origin ?? "") > \($0.destination ?? "")", $0) })
+        (suppressedShares, complementaryShares) = (matrix.suppressedShares, matrix.complementaryShares)
+        for pair in pairs {
+            // A pair of k persons is left out only should its shares' audit need its trips (never yet: shares go first).
+            guard let row = audited["\(name(pair.grid, pair.key.origin)) > \(name(pair.grid, pair.key.destination))"] else {
+                (suppressedPairs, suppressedTrips) = (suppressedPairs + 1, suppressedTrips + pair.members.count)
+                continue
+            }
+            rows.append(
+                Row(
+                    grid: pair.grid, origin: pair.key.origin, destination: pair.key.destination, trips: row.trips, devices: row.devices,
+                    persons: row.persons, medianDurationSeconds: row.medianDurationSeconds, medianDistanceMeters: row.medianDistanceMeters,
+                    modeShares: row.modeShares, suppressedModes: row.suppressedModes))
         }
     }
 }

@@ -1,4 +1,5 @@
 import HeatMaps
+import Publication
 import Testing
 
 /// `ODGrid` on trips with known answers: which pairs of cells are published under k, and what
@@ -34,7 +35,8 @@ import Testing
         let row = od.rows[0]
         #expect(row.trips == 4 && row.devices == 4 && row.persons == 3)
         #expect(row.medianDurationSeconds == 26 * 60) // 20, 22, 30, 40 minutes
-        #expect(row.modeShares == ["bike": 0.5, "bus": 0.25, "car": 0.25])
+        // Bike, bus and car each one person's, so all three are `other`, which the three made.
+        #expect(Set(od.recoding.names) == ["bike", "bus", "car", "walk"] && row.modeShares == ["other": 1] && row.suppressedModes.isEmpty)
         #expect(od.grid.id(row.origin) != od.grid.id(row.destination))
         // k = 2 publishes home → shop too; the bigger pair comes first.
         let looser = ODGrid(trips, cellMeters: 1000, minimumPersons: 2)
@@ -76,11 +78,31 @@ import Testing
             + [Self.trip("gus", "gus", farAway, Self.work, minutes: 600, mode: "car")] // alone at every size
         let od = ODGrid(trips, cellMeters: 1000, minimumPersons: 3)
         #expect(od.rows.map(\.grid.cellMeters) == [1000, 2000] && od.rows.map(\.persons) == [3, 3])
-        #expect(od.rows.last?.modeShares["bus"] == 2.0 / 3, "dan, eve and fay only, not the three already published")
+        #expect(od.rows.last?.persons == 3 && od.rows.last?.trips == 3, "dan, eve and fay only, not the three already published")
         #expect(od.suppressedTrips == 1 && od.suppressedPairs == 1)
         #expect(od.rows.reduce(0) { $0 + $1.trips } + od.suppressedTrips + od.unplacedTrips == trips.count, "every trip counted once")
         // With no coarser size, what 1 km leaves out is suppressed.
         let strict = ODGrid(trips, cellMeters: 1000, minimumPersons: 3, coarserLevels: 0)
         #expect(strict.rows.map(\.persons) == [3] && strict.suppressedTrips == 4 && strict.suppressedPairs == 3)
+    }
+
+    @Test func aShareFewerThanKPersonsMadeIsLeftOutWithASecondSoItCannotBeSubtracted() {
+        // Home → work: four persons by bike, three by bus, one by car; k = 3.
+        let trips =
+            ["ann", "ben", "cat", "dan"].map { Self.trip($0, $0, Self.home, Self.work, minutes: 20, mode: "bike") }
+            + ["eve", "fay", "gus"].map { Self.trip($0, $0, Self.home, Self.work, minutes: 30, mode: "bus") }
+            + [Self.trip("hal", "hal", Self.home, Self.work, minutes: 15, mode: "car")]
+            + ["ann", "ben", "cat"].map { Self.trip($0, $0, Self.home, Self.work, minutes: 18, mode: "car") }
+        let od = ODGrid(trips, cellMeters: 1000, minimumPersons: 3)
+        let row = od.rows[0]
+        #expect(row.trips == 11 && row.persons == 8)
+        // Car is four persons' (not recoded, and published); make it one person's and it is `other`, left out.
+        #expect(row.modeShares == ["bike": 4.0 / 11, "bus": 3.0 / 11, "car": 4.0 / 11] && row.suppressedModes.isEmpty)
+        let rare = ODGrid(Array(trips.dropLast(3)), cellMeters: 1000, minimumPersons: 3)
+        let left = rare.rows[0]
+        #expect(rare.recoding.names == ["car"] && left.suppressedModes.contains("other"))
+        // The row's trips less the published shares would give the one car trip: a second share goes too, the smaller.
+        #expect(left.suppressedModes == ["other", "bus"] && left.modeShares == ["bike": 0.5])
+        #expect(rare.suppressedShares == 1 && rare.complementaryShares == 1)
     }
 }
