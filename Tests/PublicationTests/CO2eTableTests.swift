@@ -145,9 +145,10 @@ import Testing
         print("CO2e table, k = 2: published \(table.rows.map { "\($0.zone) \($0.mode)" })")
     }
 
-    /// One car driver and one cyclist among walkers and bus riders, k = 3: the car row is left
-    /// out, and since a bike's CO2e is 0 by its factor, `all` minus bus minus walk would be the
-    /// driver's own CO2e; the audit leaves out one more, the smaller.
+    /// One car driver and one cyclist (three trips each) among walkers and bus riders, k = 3: the
+    /// car and bike rows are left out (each keeps the other within ±3 trips), and since a
+    /// bike's CO2e is 0 by its factor, `all` minus bus minus walk would be the driver's own
+    /// CO2e; the audit leaves out one more, the smaller.
     @Test func aModeThatEmitsNothingDoesNotHideTheOneThatDoes() {
         func trip(_ person: String, _ mode: String, _ grams: Double) -> PlanningTrip {
             PlanningTrip(
@@ -156,15 +157,15 @@ import Testing
         }
         let trips =
             ["w1", "w2", "w3"].map { trip($0, "walk", 0) } + ["b1", "b2", "b3"].map { trip($0, "bus", 104) }
-            + [trip("c1", "car", 1672), trip("k1", "bike", 0)]
-        let days = Dictionary(uniqueKeysWithValues: trips.map { ($0.person, 1) })
+            + (1...3).map { _ in trip("c1", "car", 1672) } + (1...3).map { _ in trip("k1", "bike", 0) }
+        let days = Dictionary(trips.map { ($0.person, 1) }, uniquingKeysWith: { first, _ in first })
         let zeroModes = CO2eTable.zeroModes(of: trips, factors: .ukDESNZ2025)
         #expect(zeroModes == ["walk", "bike"])
         let naive = CO2eTable(trips, validDays: days, homeZones: nil, minimumPersons: 3)
         #expect(naive.rows.map(\.mode) == ["all", "bus", "walk"], "without the zero modes known, all three are published")
         let audited = CO2eTable(trips, validDays: days, homeZones: nil, zeroModes: zeroModes, minimumPersons: 3)
         #expect(audited.rows.map(\.mode) == ["all", "walk"] && audited.suppressedComplementary == 1, "\(audited.rows.map(\.mode))")
-        #expect((audited.suppressedTrips, audited.complementaryTrips) == (2, 3), "the car and bike trips under k, the bus trips beside")
+        #expect((audited.suppressedTrips, audited.complementaryTrips) == (6, 3), "the car and bike trips under k, the bus trips beside")
         #expect(!(audited.rows.contains { $0.mode == "all" } && audited.rows.contains { $0.mode == "bus" }))
     }
 

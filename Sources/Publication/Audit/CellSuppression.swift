@@ -32,9 +32,16 @@ public struct CellSuppression: Sendable {
         public var publishable: Bool
         public var sensitive: Bool
         public var size: Double
+        /// Its value, where `size` is a multiple of it (the feasible intervals are of values).
+        public var value: Double
+        /// How far below and above its value a sensitive cell's feasible interval must reach
+        /// when left out (its protection levels; 0: none checked, as for a magnitude, whose rule
+        /// is dominance). Below, the interval need reach no lower than 0.
+        public var protection: Double
 
-        public init(publishable: Bool, sensitive: Bool, size: Double) {
+        public init(publishable: Bool, sensitive: Bool, size: Double, value: Double? = nil, protection: Double = 0) {
             (self.publishable, self.sensitive, self.size) = (publishable, sensitive, size)
+            (self.value, self.protection) = (value ?? size, protection)
         }
     }
 
@@ -58,18 +65,99 @@ public struct CellSuppression: Sendable {
     /// The publishable cells to leave out, starting from `initial` besides the sensitive ones;
     /// nil when some sensitive cell stays determined whatever is left out beside it (the caller
     /// then leaves out more: a whole sub-table, or everything).
+    ///
+    /// Once no sensitive cell is determined, each one with a protection level is checked
+    /// against its feasible interval (`FeasibleInterval`: the least and the most it can be given
+    /// every published cell and non-negativity); one whose interval does not reach its value ±
+    /// its protection (0 below) takes the cheapest complement that makes it reach, else the one
+    /// that widens it most; one no complement widens is left as it is (`narrow(hidden:)` counts
+    /// them). Leaving out more only widens intervals, so a cell that passed stays passed.
     public func protected(initial: Set<Int> = []) -> Set<Int>? {
         var hidden = Set(cells.indices.filter { cells[$0].publishable && cells[$0].sensitive }).union(initial)
+        var settled = Set<Int>()
         while true {
             let unknown = unknownCells(hidden)
             let exposed = determined(unknown).filter { cells[$0].sensitive }
-            guard let cell = exposed.min() else { return hidden }
-            guard let complement = complement(for: cell, hidden: hidden), !complement.isSubset(of: hidden) else {
-                return nil
+            if let cell = exposed.min() {
+                guard let complement = complement(for: cell, hidden: hidden), !complement.isSubset(of: hidden) else {
+                    return nil
+                }
+                hidden.formUnion(complement)
+                continue
             }
-            hidden.formUnion(complement)
+            guard let cell = checked(hidden).first(where: { !settled.contains($0) && !reaches($0, hidden: hidden) }) else {
+                return hidden
+            }
+            settled.insert(cell)
+            if let complement = widening(for: cell, hidden: hidden) { hidden.formUnion(complement) }
         }
     }
+
+    /// The sensitive cells left out whose feasible interval does not reach their protection.
+    public func narrow(hidden: Set<Int>) -> [Int] {
+        checked(hidden).filter { !reaches($0, hidden: hidden) }
+    }
+
+    /// The left-out sensitive cells with a value and a protection level, in index order.
+    func checked(_ hidden: Set<Int>) -> [Int] {
+        hidden.sorted().filter { cells[$0].sensitive && cells[$0].protection > 0 && cells[$0].value > 0 && cells[$0].size > 0 }
+    }
+
+    /// Whether `cell`'s feasible interval reaches its value ± its protection (0 below).
+    func reaches(_ cell: Int, hidden: Set<Int>) -> Bool {
+        guard let interval = interval(of: cell, hidden: hidden) else { return true }
+        let (value, protection) = (cells[cell].value, cells[cell].protection)
+        return interval.upper >= value + protection - 1e-6 && interval.lower <= max(0, value - protection) + 1e-6
+    }
+
+    /// The least and the most `cell` can be with `hidden` left out; nil when it is published.
+    func interval(of cell: Int, hidden: Set<Int>) -> (lower: Double, upper: Double)? {
+        let unknown = unknownCells(hidden)
+        let column = Dictionary(uniqueKeysWithValues: unknown.enumerated().map { ($1, $0) })
+        guard column[cell] != nil else { return nil }
+        // Only the relations reaching the cell through unknown cells bear on it.
+        var relationsOf: [Int: [Int]] = [:]
+        for (index, relation) in relations.enumerated() {
+            for term in relation where column[term.cell] != nil { relationsOf[term.cell, default: []].append(index) }
+        }
+        var reached: Set<Int> = [cell], frontier = [cell], used = Set<Int>()
+        while let member = frontier.popLast() {
+            for relation in relationsOf[member] ?? [] where used.insert(relation).inserted {
+                for term in relations[relation] where column[term.cell] != nil && reached.insert(term.cell).inserted {
+                    frontier.append(term.cell)
+                }
+            }
+        }
+        let members = reached.sorted()
+        let local = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1, $0) })
+        let equalities = used.sorted().map { index in
+            var terms: [(unknown: Int, coefficient: Double)] = [], value = 0.0
+            for term in relations[index] {
+                if let u = local[term.cell] { terms.append((u, term.sign)) } else { value -= term.sign * cells[term.cell].value }
+            }
+            return (terms: terms, value: value)
+        }
+        return FeasibleInterval(equalities: equalities, unknowns: members.count).interval(of: local[cell]!)
+    }
+
+    /// The complement that makes `cell`'s interval reach its protection, cheapest first (the
+    /// options of `options(for:hidden:)`); else the one that widens it most; nil when none widens it.
+    func widening(for cell: Int, hidden: Set<Int>) -> Set<Int>? {
+        guard let before = interval(of: cell, hidden: hidden) else { return nil }
+        var best: (option: Set<Int>, gain: Double)?
+        for option in options(for: cell, hidden: hidden).prefix(Self.intervalOptions) {
+            let union = hidden.union(option)
+            if reaches(cell, hidden: union) { return option }
+            guard let after = interval(of: cell, hidden: union) else { continue }
+            let gain = (after.upper - before.upper) + (before.lower - after.lower)
+            if gain > 1e-6, gain > (best?.gain ?? 0) { best = (option, gain) }
+        }
+        return best?.option
+    }
+
+    /// How many complementary options a narrow cell tries: the cheapest ones, so the audit's
+    /// cost stays that of a few linear programs per left-out cell.
+    static let intervalOptions = 24
 
     /// The sensitive cells whose values follow from the published ones when `hidden` is left out.
     public func exposed(hidden: Set<Int>) -> [Int] {
@@ -128,39 +216,12 @@ public struct CellSuppression: Sendable {
         var relationsOf: [Int: [Int]] = [:]
         for (index, relation) in relations.enumerated() { for term in relation { relationsOf[term.cell, default: []].append(index) } }
         let containing = relationsOf[cell] ?? []
-        /// The cells sharing a relation other than `except` with `member`.
-        func near(_ member: Int, except: Int) -> Set<Int> {
-            Set((relationsOf[member] ?? []).filter { $0 != except }.flatMap { relations[$0].map(\.cell) })
-        }
         // A cell of value 0 hides nothing: an attacker bounds it by 0 from both sides.
         func open(_ index: Int) -> Bool { cells[index].publishable && !hidden.contains(index) && cells[index].size > 0 }
-        func cost(_ set: Set<Int>) -> Double { set.reduce(0) { $0 + cells[$1].size } }
         if cells[cell].publishable {
-            var options: [Set<Int>] = []
-            for (i, first) in containing.enumerated() {
-                for second in containing[(i + 1)...] {
-                    let aSide = relations[first].map(\.cell).filter { $0 != cell && cells[$0].publishable }
-                    let bSide = relations[second].map(\.cell).filter { $0 != cell && cells[$0].publishable }
-                    let nearB = Dictionary(bSide.map { ($0, near($0, except: second)) }, uniquingKeysWith: { first, _ in first })
-                    for a in aSide {
-                        let nearA = near(a, except: first)
-                        for b in bSide where a != b {
-                            for d in nearA.intersection(nearB[b]!) where d != cell && d != a && d != b && cells[d].publishable {
-                                let added = Set([a, b, d].filter(open))
-                                if !added.isEmpty { options.append(added) }
-                            }
-                        }
-                    }
-                }
+            for option in options(for: cell, hidden: hidden) where !determined(unknownCells(hidden.union(option))).contains(cell) {
+                return option
             }
-            // A single published cell sharing a relation with it is an option too, ranked by the
-            // same cost: a cheap one that clears it loses fewer published trips than a dear rectangle.
-            for relation in containing {
-                for term in relations[relation] where term.cell != cell && open(term.cell) { options.append([term.cell]) }
-            }
-            let ranked = Set(options).map { ($0, cost($0), $0.sorted()) }
-                .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.2.lexicographicallyPrecedes($1.2) }
-            for (option, _, _) in ranked where !determined(unknownCells(hidden.union(option))).contains(cell) { return option }
         }
         let shared = containing.flatMap { relations[$0].map(\.cell) }
         if let smallest = Set(shared).subtracting([cell]).filter(open).min(by: { (cells[$0].size, $0) < (cells[$1].size, $1) }) {
@@ -172,6 +233,46 @@ public struct CellSuppression: Sendable {
             if !revealing.isEmpty { return revealing }
         }
         return nearest(to: cell, relationsOf: relationsOf, unknown: unknown, open: open)
+    }
+
+    /// The complements that could take `cell` off a cycle of published relations, cheapest first
+    /// (cost: the sizes of the cells each would add): the "rectangles" (two published cells each
+    /// sharing a different relation with it and a fourth sharing a relation with both) and the
+    /// single published cells sharing a relation with it.
+    func options(for cell: Int, hidden: Set<Int>) -> [Set<Int>] {
+        var relationsOf: [Int: [Int]] = [:]
+        for (index, relation) in relations.enumerated() { for term in relation { relationsOf[term.cell, default: []].append(index) } }
+        let containing = relationsOf[cell] ?? []
+        func near(_ member: Int, except: Int) -> Set<Int> {
+            Set((relationsOf[member] ?? []).filter { $0 != except }.flatMap { relations[$0].map(\.cell) })
+        }
+        func open(_ index: Int) -> Bool { cells[index].publishable && !hidden.contains(index) && cells[index].size > 0 }
+        func cost(_ set: Set<Int>) -> Double { set.reduce(0) { $0 + cells[$1].size } }
+        var options: [Set<Int>] = []
+        for (i, first) in containing.enumerated() {
+            for second in containing[(i + 1)...] {
+                let aSide = relations[first].map(\.cell).filter { $0 != cell && cells[$0].publishable }
+                let bSide = relations[second].map(\.cell).filter { $0 != cell && cells[$0].publishable }
+                let nearB = Dictionary(bSide.map { ($0, near($0, except: second)) }, uniquingKeysWith: { first, _ in first })
+                for a in aSide {
+                    let nearA = near(a, except: first)
+                    for b in bSide where a != b {
+                        for d in nearA.intersection(nearB[b]!) where d != cell && d != a && d != b && cells[d].publishable {
+                            let added = Set([a, b, d].filter(open))
+                            if !added.isEmpty { options.append(added) }
+                        }
+                    }
+                }
+            }
+        }
+        // A single published cell sharing a relation with it is an option too, ranked by the
+        // same cost: a cheap one that clears it loses fewer published trips than a dear rectangle.
+        for relation in containing {
+            for term in relations[relation] where term.cell != cell && open(term.cell) { options.append([term.cell]) }
+        }
+        let ranked = Set(options).map { ($0, cost($0), $0.sorted()) }
+            .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.2.lexicographicallyPrecedes($1.2) }
+        return ranked.map(\.0)
     }
 
     /// The smallest published cell nearest to `cell` through left-out cells: every cell around

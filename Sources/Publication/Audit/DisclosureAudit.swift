@@ -24,9 +24,10 @@ public struct DisclosureAudit: Sendable {
     }
 
     /// Sets what a cell is: the same cells and relations audited for another measure of theirs
-    /// (a weighted value, sensitive by the dominance rule) take their own sensitivity and size.
+    /// (a weighted value, sensitive by the dominance rule) take their own sensitivity and size,
+    /// which is their value; a magnitude's rule is dominance, so no protection interval.
     public mutating func set(_ cell: Int, sensitive: Bool, size: Double) {
-        (cells[cell].sensitive, cells[cell].size) = (sensitive, size)
+        (cells[cell].sensitive, cells[cell].size, cells[cell].value, cells[cell].protection) = (sensitive, size, size, 0)
     }
 
     /// Adds a relation: the terms sum to zero.
@@ -73,6 +74,12 @@ public struct DisclosureAudit: Sendable {
             hidden = whole.protected(initial: hidden) ?? Set(cells.indices.filter { cells[$0].publishable })
         }
         return (hidden, dropped)
+    }
+
+    /// The sensitive cells left out whose feasible interval, over every cell, does not reach
+    /// their protection (`CellSuppression.narrow(hidden:)`): none widened it.
+    public func narrow(hidden: Set<Int>) -> [Int] {
+        CellSuppression(cells: cells, relations: relations, revealedBy: revealedBy).narrow(hidden: hidden)
     }
 
     /// The audit of `members` alone (relations wholly among them), from `initial`: the cells it

@@ -142,7 +142,9 @@ public struct CO2eTable: Sendable {
         let index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         let persons = keys.map { Set(groups[$0]!.map(\.person)).count }
         let cells = keys.indices.map {
-            CellSuppression.Cell(publishable: true, sensitive: persons[$0] < minimumPersons, size: Double(groups[keys[$0]]!.count))
+            CellSuppression.Cell(
+                publishable: true, sensitive: persons[$0] < minimumPersons, size: Double(groups[keys[$0]]!.count),
+                protection: Double(minimumPersons))
         }
         // Three audits, one per measure: the counts (trips, persons, distance) add up over every
         // mode; CO2e over the modes that emit, energy over those that use it. Leaving out more

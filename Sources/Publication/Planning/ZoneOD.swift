@@ -54,6 +54,8 @@ public struct ZoneOD: Sendable {
     public private(set) var bandRowsLeftOut = false
     /// The modes shown as `other`.
     public private(set) var recoding = ModeRecoding()
+    /// Counts under k left out (rows and shares) whose feasible interval no complement widened to ±k.
+    public private(set) var narrowCounts = 0
 
     /// Rows by band (`all_day`, then the bands in order), then most trips first, then zone order.
     public init(_ trips: [Trip], layer: ZoneLayer, calendars: LocalCalendars, bands: TimeBands, minimumPersons: Int) {
@@ -101,7 +103,7 @@ public struct ZoneOD: Sendable {
         (suppressedPairs, suppressedTrips, complementaryPairs, complementaryTrips) = (
             matrix.suppressedPairs, matrix.suppressedTrips, matrix.complementaryPairs, matrix.complementaryTrips
         )
-        (suppressedBandRows, complementaryRows) = (matrix.suppressedBandRows, matrix.complementaryRows)
+        (suppressedBandRows, complementaryRows, narrowCounts) = (matrix.suppressedBandRows, matrix.complementaryRows, matrix.narrowCounts)
         (suppressedShares, complementaryShares, bandRowsLeftOut) = (
             matrix.suppressedShares, matrix.complementaryShares, matrix.bandRowsLeftOut
         )

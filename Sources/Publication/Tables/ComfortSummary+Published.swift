@@ -11,7 +11,9 @@ extension ComfortSummary {
         -> (trains: [ComfortSummary], routes: [ComfortSummary], underK: Int, complementary: Int)
     {
         let all = trains + routes
-        var cells = all.map { CellSuppression.Cell(publishable: true, sensitive: $0.persons < k, size: Double($0.rides)) }
+        var cells = all.map {
+            CellSuppression.Cell(publishable: true, sensitive: $0.persons < k, size: Double($0.rides), protection: Double(k))
+        }
         let whole = cells.count
         cells.append(CellSuppression.Cell(publishable: false, sensitive: false, size: 0)) // every ride: never printed
         let relations: [[(cell: Int, sign: Double)]] = [

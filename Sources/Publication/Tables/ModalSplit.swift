@@ -41,6 +41,9 @@ public struct ModalSplit: Sendable {
     /// The breakdowns left out whole (their rows' count), since protecting them would have
     /// taken whole-day rows (`hour`: recoded into the time bands).
     public var dimensionsLeftOut: [String: Int] = [:]
+    /// Counts under k left out whose feasible interval is narrower than ±k: no complement
+    /// widened it (`CellSuppression`'s protection levels).
+    public var narrowCounts = 0
 
     public init(
         _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars(),
@@ -59,13 +62,13 @@ public struct ModalSplit: Sendable {
         let (legsHidden, legsDropped) = legs.suppressed(initial: Set(tripCells.hiddenRows(tripsHidden).map { legCells.rows[$0] }))
         self.init(
             prepared, hiddenRows: tripCells.hiddenRows(tripsHidden).union(legCells.hiddenRows(legsHidden)),
-            dropped: Array(Set(tripsDropped + legsDropped)).sorted())
+            dropped: Array(Set(tripsDropped + legsDropped)).sorted(), narrowCounts: trips.narrow(hidden: tripsHidden).count)
     }
 
     /// The split of `prepared` with the rows at `hiddenRows` (of `prepared.totals`) left out,
     /// and the breakdowns `dropped` left out whole.
-    init(_ prepared: Prepared, hiddenRows left: Set<Int>, dropped: [String]) {
-        (minimumPersons, recoding) = (prepared.k, prepared.recoding)
+    init(_ prepared: Prepared, hiddenRows left: Set<Int>, dropped: [String], narrowCounts: Int = 0) {
+        (minimumPersons, recoding, self.narrowCounts) = (prepared.k, prepared.recoding, narrowCounts)
         let ordered = prepared.totals
         for dimension in dropped { dimensionsLeftOut[dimension] = ordered.filter { $0.dimension == dimension }.count }
         struct Whole { var trips = 0, distance = 0.0, duration = 0.0 }
@@ -187,7 +190,8 @@ extension ModalSplit {
                 return audit.add(
                     CellSuppression.Cell(
                         publishable: true, sensitive: persons < k && has,
-                        size: measure == .trips ? Double(total.trips) : total.durationSeconds + total.distanceMeters),
+                        size: measure == .trips ? Double(total.trips) : total.durationSeconds + total.distanceMeters,
+                        protection: measure == .trips ? Double(k) : 0),
                     layer: layer(total.dimension))
             }
             var members: [[String]: [Int]] = [:]

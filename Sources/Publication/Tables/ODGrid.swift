@@ -59,10 +59,16 @@ public struct ODGrid: Sendable {
     public private(set) var rows: [Row] = []
     /// Pairs of the coarsest grid still under k, and their trips: what is published nowhere.
     public private(set) var suppressedPairs = 0, suppressedTrips = 0, unplacedTrips = 0
+    /// Pairs of k persons or more, and their trips, left out so that a share under k in them
+    /// keeps its feasible interval (`CellSuppression`'s protection levels: a share cannot
+    /// reach ±k inside a row of few trips).
+    public private(set) var complementaryPairs = 0, complementaryTrips = 0
     /// Mode shares left out of published rows: under k persons, and beside them.
     public private(set) var suppressedShares = 0, complementaryShares = 0
     /// The modes shown as `other`.
     public private(set) var recoding = ModeRecoding()
+    /// Shares under k left out whose feasible interval no complement widened to ±k.
+    public private(set) var narrowCounts = 0
 
     /// The default number of doublings of the cell size (1 km → 8 km).
     public static let defaultCoarserLevels = HeatMapParameters.defaultODCoarserLevels
@@ -120,11 +126,11 @@ public struct ODGrid: Sendable {
         }
         let matrix = ODMatrix(groups: groups, minimumPersons: minimumPersons, recoding: recoding)
         let audited = Dictionary(uniqueKeysWithValues: matrix.rows.map { ("\($0.origin ?? "") > \($0.destination ?? "")", $0) })
-        (suppressedShares, complementaryShares) = (matrix.suppressedShares, matrix.complementaryShares)
+        (suppressedShares, complementaryShares, narrowCounts) = (matrix.suppressedShares, matrix.complementaryShares, matrix.narrowCounts)
         for pair in pairs {
-            // A pair of k persons is left out only should its shares' audit need its trips (never yet: shares go first).
+            // A pair of k persons is left out where its shares' audit needs its trips.
             guard let row = audited["\(name(pair.grid, pair.key.origin)) > \(name(pair.grid, pair.key.destination))"] else {
-                (suppressedPairs, suppressedTrips) = (suppressedPairs + 1, suppressedTrips + pair.members.count)
+                (complementaryPairs, complementaryTrips) = (complementaryPairs + 1, complementaryTrips + pair.members.count)
                 continue
             }
             rows.append(

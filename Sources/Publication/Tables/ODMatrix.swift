@@ -46,6 +46,9 @@ public struct ODMatrix: Sendable {
     public var suppressedShares = 0, complementaryShares = 0
     /// The modes shown as `other`.
     public var recoding = ModeRecoding()
+    /// Counts under k left out (rows and shares) whose feasible interval is narrower than ±k:
+    /// no complement widened it (`CellSuppression`'s protection levels).
+    public var narrowCounts = 0
     /// Geofences the trips' ends were matched against; nil: not said (a caller before it).
     public var geofences: Int?
 
@@ -68,14 +71,15 @@ public struct ODMatrix: Sendable {
         let prepared = Prepared(groups, k: minimumPersons, bands: bands, recoding: recoding, geofences: geofences)
         let cells = prepared.audit(into: &audit)
         let (hidden, dropped) = audit.suppressed()
-        self.init(prepared, cells: cells, hidden: hidden, dropped: dropped)
+        self.init(prepared, cells: cells, hidden: hidden, dropped: dropped, narrow: audit.narrow(hidden: hidden))
     }
 
     /// Medians (type 7) of each published row's durations and distances, the share of each main
     /// mode (trips of the mode / trips); rows by band (`all_day`, then `bands`' order), then
     /// trips, then origin and destination.
-    init(_ prepared: Prepared, cells: Cells, hidden: Set<Int>, dropped: [String] = []) {
+    init(_ prepared: Prepared, cells: Cells, hidden: Set<Int>, dropped: [String] = [], narrow: [Int] = []) {
         (minimumPersons, recoding, geofences) = (prepared.k, prepared.recoding, prepared.geofences)
+        narrowCounts = Set(cells.totals + cells.modes.flatMap(\.values)).intersection(narrow).count
         bandRowsLeftOut = dropped.contains(Prepared.bandLayer) && prepared.groups.contains { $0.band != TimeBands.allDay }
         let sorted = prepared.groups
         for index in sorted.indices where hidden.contains(cells.totals[index]) {
@@ -163,7 +167,9 @@ extension ODMatrix {
                 let layer = group.band == TimeBands.allDay ? nil : Self.bandLayer
                 cells.totals.append(
                     audit.add(
-                        CellSuppression.Cell(publishable: true, sensitive: group.persons < k, size: Self.rowCost * Double(group.trips)),
+                        CellSuppression.Cell(
+                            publishable: true, sensitive: group.persons < k, size: Self.rowCost * Double(group.trips),
+                            value: Double(group.trips), protection: Double(k)),
                         layer: layer))
                 var modes: [String: Int] = [:]
                 // Groups a version before persons per mode reduced have no share cells: their shares are left out.
@@ -171,7 +177,8 @@ extension ODMatrix {
                 where !group.modePersons.isEmpty {
                     modes[mode] = audit.add(
                         CellSuppression.Cell(
-                            publishable: true, sensitive: (group.modePersons[mode] ?? 0) < k, size: Double(group.mainModes[mode]!)),
+                            publishable: true, sensitive: (group.modePersons[mode] ?? 0) < k, size: Double(group.mainModes[mode]!),
+                            protection: Double(k)),
                         layer: layer)
                 }
                 cells.modes.append(modes)

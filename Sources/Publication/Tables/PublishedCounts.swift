@@ -17,6 +17,8 @@ public struct ODMatrixCounts: Sendable, Codable, Equatable {
     public var geofences: Int?
     /// The modes shown together as `other` (fewer than k persons used them).
     public var recodedModes: [String] = []
+    /// Counts under k left out whose feasible interval no complement widened to ±k.
+    public var narrowCounts = 0
 
     public init() {}
 
@@ -31,7 +33,7 @@ public struct ODMatrixCounts: Sendable, Codable, Equatable {
         (bandRowsLeftOut, suppressedShares, complementaryShares) = (
             matrix.bandRowsLeftOut, matrix.suppressedShares, matrix.complementaryShares
         )
-        (geofences, recodedModes) = (matrix.geofences, matrix.recoding.names)
+        (geofences, recodedModes, narrowCounts) = (matrix.geofences, matrix.recoding.names, matrix.narrowCounts)
     }
 
     public var line: String {
@@ -48,6 +50,7 @@ public struct ODMatrixCounts: Sendable, Codable, Equatable {
                 : "\(bandRows) time-band rows published, \(suppressedBandRows) under k and \(complementaryRows) beside them left out")
             + "; \(suppressedShares) mode shares left out under k and \(complementaryShares) beside them"
             + (recodedModes.isEmpty ? "" : "; shown as other: " + recodedModes.joined(separator: ", "))
+            + PublishedCounts.narrowText(narrowCounts)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -55,7 +58,7 @@ public struct ODMatrixCounts: Sendable, Codable, Equatable {
         case complementaryPairs = "complementary_pairs", complementaryTrips = "complementary_trips"
         case bandRows = "band_rows", suppressedBandRows = "suppressed_band_rows", complementaryRows = "complementary_rows"
         case bandRowsLeftOut = "band_rows_left_out", suppressedShares = "suppressed_shares", complementaryShares = "complementary_shares"
-        case geofences, recodedModes = "recoded_modes"
+        case geofences, recodedModes = "recoded_modes", narrowCounts = "narrow_counts"
     }
 
     /// Counts stored by a version before time bands (or before shares were audited) read back without them.
@@ -75,6 +78,7 @@ public struct ODMatrixCounts: Sendable, Codable, Equatable {
         complementaryShares = try c.decodeIfPresent(Int.self, forKey: .complementaryShares) ?? 0
         geofences = try c.decodeIfPresent(Int.self, forKey: .geofences)
         recodedModes = try c.decodeIfPresent([String].self, forKey: .recodedModes) ?? []
+        narrowCounts = try c.decodeIfPresent(Int.self, forKey: .narrowCounts) ?? 0
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -93,6 +97,18 @@ public struct ODMatrixCounts: Sendable, Codable, Equatable {
         try c.encode(complementaryShares, forKey: .complementaryShares)
         try c.encode(geofences, forKey: .geofences) // null: not known
         try c.encode(recodedModes, forKey: .recodedModes)
+        try c.encode(narrowCounts, forKey: .narrowCounts)
+    }
+}
+
+/// What the tables' lines share.
+public enum PublishedCounts {
+    /// The clause of a table's line for the counts left out whose feasible interval no
+    /// complement widened to ±k; empty when there are none.
+    public static func narrowText(_ count: Int) -> String {
+        count == 0
+            ? ""
+            : "; \(count) counts left out under k can be bounded closer than ±k from the published ones (no complement widened them)"
     }
 }
 
@@ -105,6 +121,8 @@ public struct ModalSplitCounts: Sendable, Codable, Equatable {
     public var recodedModes: [String] = []
     /// The breakdowns left out whole (`hour`: recoded into the time bands), with their rows.
     public var dimensionsLeftOut: [String: Int] = [:]
+    /// Counts under k left out whose feasible interval no complement widened to ±k.
+    public var narrowCounts = 0
 
     public init() {}
 
@@ -113,7 +131,7 @@ public struct ModalSplitCounts: Sendable, Codable, Equatable {
             split.rows.count, split.suppressedPrimary, split.suppressedComplementary, split.minimumPersons
         )
         (suppressedTrips, complementaryTrips) = (split.suppressedTrips, split.complementaryTrips)
-        (recodedModes, dimensionsLeftOut) = (split.recoding.names, split.dimensionsLeftOut)
+        (recodedModes, dimensionsLeftOut, narrowCounts) = (split.recoding.names, split.dimensionsLeftOut, split.narrowCounts)
     }
 
     public var line: String {
@@ -127,12 +145,13 @@ public struct ModalSplitCounts: Sendable, Codable, Equatable {
                     + dimensionsLeftOut.sorted { $0.key < $1.key }.map {
                         "\($0.key) (\($0.value) rows\($0.key == "hour" ? ", recoded into the time bands" : ""))"
                     }.joined(separator: ", "))
+            + PublishedCounts.narrowText(narrowCounts)
     }
 
     enum CodingKeys: String, CodingKey {
         case rows, suppressedRows = "suppressed_rows", complementaryRows = "complementary_rows", minimumPersons = "k"
         case suppressedTrips = "suppressed_trips", complementaryTrips = "complementary_trips", recodedModes = "recoded_modes"
-        case dimensionsLeftOut = "dimensions_left_out"
+        case dimensionsLeftOut = "dimensions_left_out", narrowCounts = "narrow_counts"
     }
 
     /// Counts stored by a version before recoding read back without it.
@@ -146,5 +165,6 @@ public struct ModalSplitCounts: Sendable, Codable, Equatable {
         complementaryTrips = try c.decodeIfPresent(Int.self, forKey: .complementaryTrips) ?? 0
         recodedModes = try c.decodeIfPresent([String].self, forKey: .recodedModes) ?? []
         dimensionsLeftOut = try c.decodeIfPresent([String: Int].self, forKey: .dimensionsLeftOut) ?? [:]
+        narrowCounts = try c.decodeIfPresent(Int.self, forKey: .narrowCounts) ?? 0
     }
 }

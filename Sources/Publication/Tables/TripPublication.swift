@@ -39,10 +39,12 @@ public struct TripPublication: Sendable {
         let (hidden, dropped) = audit.suppressed()
         // The legs' audit starts from the rows the trips' left out: the same complements serve both where they can.
         let (legsHidden, legsDropped) = legs.suppressed(initial: Set(splitCells.hiddenRows(hidden).map { legCells.rows[$0] }))
-        odMatrix = ODMatrix(od, cells: odCells, hidden: hidden, dropped: dropped)
+        let narrow = audit.narrow(hidden: hidden)
+        odMatrix = ODMatrix(od, cells: odCells, hidden: hidden, dropped: dropped, narrow: narrow)
         modalSplit = ModalSplit(
             split, hiddenRows: splitCells.hiddenRows(hidden).union(legCells.hiddenRows(legsHidden)),
-            dropped: Array(Set(dropped + legsDropped)).filter { $0 != ODMatrix.Prepared.bandLayer })
+            dropped: Array(Set(dropped + legsDropped)).filter { $0 != ODMatrix.Prepared.bandLayer },
+            narrowCounts: Set(splitCells.rows).intersection(narrow).count)
     }
 
     /// The relations between the tables: per band (`all_day` with the split's `all` row, each

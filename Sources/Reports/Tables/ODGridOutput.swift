@@ -28,12 +28,17 @@ public struct ODGridOutput {
         /// Mode shares left out of published rows: under k persons, and beside them; the modes
         /// shown together as `other`.
         public var suppressedShares = 0, complementaryShares = 0, recodedModes: [String] = []
+        /// Shares under k left out whose feasible interval no complement widened to ±k.
+        public var narrowCounts = 0
+        /// Pairs of k persons or more (and their trips) left out to protect a share in them.
+        public var complementaryPairs = 0, complementaryTrips = 0
         enum CodingKeys: String, CodingKey {
             case pairs, suppressedPairs = "suppressed_pairs", suppressedTrips = "suppressed_trips", unplacedTrips = "unplaced_trips"
             case cellMeters = "cell_m", minimumPersons = "k", publishedTrips = "published_trips", coarserPairs = "coarser_pairs"
             case coarsestCellMeters = "coarsest_cell_m", suppressedShares = "suppressed_shares", complementaryShares =
                 "complementary_shares"
-            case recodedModes = "recoded_modes"
+            case recodedModes = "recoded_modes", narrowCounts = "narrow_counts"
+            case complementaryPairs = "complementary_pairs", complementaryTrips = "complementary_trips"
         }
     }
 
@@ -64,6 +69,9 @@ public struct ODGridOutput {
         (summary.suppressedShares, summary.complementaryShares, summary.recodedModes) = (
             od.suppressedShares, od.complementaryShares, od.recoding.names
         )
+        (summary.narrowCounts, summary.complementaryPairs, summary.complementaryTrips) = (
+            od.narrowCounts, od.complementaryPairs, od.complementaryTrips
+        )
         summary.coarsestCellMeters = parameters.odCellMeters * Double(1 << parameters.odCoarserLevels)
         summary.publishedTrips = od.rows.reduce(0) { $0 + $1.trips }
         for row in od.rows where row.grid.cellMeters > parameters.odCellMeters { summary.coarserPairs += 1 }
@@ -74,8 +82,12 @@ public struct ODGridOutput {
         "OD grid: \(s.pairs) pairs published with \(s.publishedTrips) trips (\(s.pairs - s.coarserPairs) of \(Int(s.cellMeters)) m cells, "
             + "\(s.coarserPairs) of cells up to \(Int(s.coarsestCellMeters)) m where a pair of smaller ones had fewer than k = \(s.minimumPersons) persons); "
             + "\(s.suppressedPairs) pairs of \(Int(s.coarsestCellMeters)) m cells made by fewer suppressed (\(s.suppressedTrips) trips)"
+            + (s.complementaryPairs > 0
+                ? ", \(s.complementaryPairs) of k persons or more left out to protect a mode share in them (\(s.complementaryTrips) trips)"
+                : "")
             + (s.unplacedTrips > 0 ? ", \(s.unplacedTrips) trips without both staypoints not placed" : "")
             + "; \(s.suppressedShares) mode shares left out under k and \(s.complementaryShares) beside them"
             + (s.recodedModes.isEmpty ? "" : "; shown as other: " + s.recodedModes.joined(separator: ", "))
+            + PublishedCounts.narrowText(s.narrowCounts)
     }
 }

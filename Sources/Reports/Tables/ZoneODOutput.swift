@@ -36,6 +36,8 @@ public struct ZoneODOutput {
         /// Mode shares left out of published rows: under k persons, and beside them; every band
         /// row left out (protecting them would have taken whole-day rows); the modes shown as `other`.
         public var suppressedShares = 0, complementaryShares = 0, bandRowsLeftOut = false, recodedModes: [String] = []
+        /// Counts under k left out whose feasible interval no complement widened to ±k.
+        public var narrowCounts = 0
         public var minimumPersons = 0
         /// The bands, each `name HH:MM-HH:MM`, then the rest of the day's name.
         public var timeBands: [String] = []
@@ -47,7 +49,7 @@ public struct ZoneODOutput {
             case excludedTrips = "excluded_trips", dominatedWeights = "dominated_weights", complementaryWeights = "complementary_weights"
             case complementaryPairs = "complementary_pairs", complementaryTrips = "complementary_trips"
             case suppressedShares = "suppressed_shares", complementaryShares = "complementary_shares"
-            case bandRowsLeftOut = "band_rows_left_out", recodedModes = "recoded_modes"
+            case bandRowsLeftOut = "band_rows_left_out", recodedModes = "recoded_modes", narrowCounts = "narrow_counts"
         }
     }
 
@@ -66,7 +68,7 @@ public struct ZoneODOutput {
             minimumPersons: minimumPersons, timeBands: bands.specifications + [bands.other])
         (summary.complementaryPairs, summary.complementaryTrips) = (od.complementaryPairs, od.complementaryTrips)
         (summary.suppressedShares, summary.complementaryShares) = (od.suppressedShares, od.complementaryShares)
-        (summary.bandRowsLeftOut, summary.recodedModes) = (od.bandRowsLeftOut, od.recoding.names)
+        (summary.bandRowsLeftOut, summary.recodedModes, summary.narrowCounts) = (od.bandRowsLeftOut, od.recoding.names, od.narrowCounts)
         let allDay = od.rows.filter { $0.band == TimeBands.allDay }
         (summary.pairs, summary.publishedTrips) = (allDay.count, allDay.reduce(0) { $0 + $1.trips })
         return summary
@@ -100,6 +102,7 @@ public struct ZoneODOutput {
                 : "\(s.suppressedBandRows) band rows under k and \(s.complementaryRows) beside them left out")
             + "; \(s.suppressedShares) mode shares left out under k and \(s.complementaryShares) beside them"
             + (s.recodedModes.isEmpty ? "" : "; shown as other: " + s.recodedModes.joined(separator: ", "))
+            + PublishedCounts.narrowText(s.narrowCounts)
             + (s.dominatedWeights + s.complementaryWeights > 0
                 ? "; trips_weighted left out of \(s.dominatedWeights) rows two persons dominate (or fewer than k weighted persons made), "
                     + "and of \(s.complementaryWeights) beside them" : "")

@@ -1,8 +1,11 @@
 """An attacker written apart from the pipeline's audit: it reads only what a run publishes
-(od_matrix.csv and modal_split.csv), builds its own linear relations from what the columns
-mean, and asks a linear program (scipy's HiGHS) for the least and the most each left-out count
-can be. A count is recovered when the two are equal and above zero: the attack must recover
-none, on seeded simulated panels and on the shared real panel when it is there.
+(od_matrix.csv, modal_split.csv, od_grid.csv, od_zones.csv and the counts `run --json` gives
+beside them), builds its own linear relations from what the columns mean, and asks a linear
+program (scipy's HiGHS) for the least and the most each left-out count can be. A count is
+recovered when the two are equal and above zero: the attack must recover none, and bound no
+modal-split count under k closer than ±k (judged against a k = 1 run's rows), on seeded
+simulated panels (with and without a layer of zones) and on the shared real panel when it is
+there.
 
 What the columns mean, as a reader of docs/output-schema.md takes them:
 - modal_split.csv: a row's `trips` is a count; `trips / trip_share` is its group's (dimension,
@@ -14,6 +17,14 @@ What the columns mean, as a reader of docs/output-schema.md takes them:
   published rows and what is not published) a mode's trips equal its modal-split row of the
   band (`all` for all_day, `time_band` for a band), and the rows' trips the group's whole; a
   pair's band rows add up to its all_day row.
+- od_grid.csv and od_zones.csv: the same for their rows and shares, with their own modes shown
+  as `other` (`--json` `od_grid.recoded_modes`, `od_zones.recoded_modes`; the modal split's are
+  `modal_split.recoded_modes`), so the attacker counts each row's trips of every mode apart. A
+  grid row's trips are in no other grid row; the trips in no published row are `--json`'s
+  `suppressed_trips` and `unplaced_trips` (od_grid), and every trip not in a published zone
+  row is a remainder >= 0 (od_zones counts only valid person-days). Over the whole day (and,
+  for zones, per band) a mode's trips in the rows and the remainder are at most the modal
+  split's, exactly for the grid.
 
 The cells under k are not known to the attacker; every count it cannot read is a variable
 >= 0. The LP relaxation is weaker than an integer attacker, and stronger than subtraction.
@@ -21,7 +32,9 @@ The cells under k are not known to the attacker; every count it cannot read is a
 Run by scripts/peers/peer_test.sh (part of scripts/test.sh)."""
 import csv
 import itertools
+import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -46,7 +59,8 @@ def read(path):
 class Attack:
     """The relations of the published tables over the attacker's variables."""
 
-    def __init__(self, folder):
+    def __init__(self, folder, summary):
+        self.summary = summary
         self.split = read(os.path.join(folder, "modal_split.csv"))
         self.od = read(os.path.join(folder, "od_matrix.csv"))
         with open(os.path.join(folder, "od_matrix.csv"), newline="") as f:
@@ -60,6 +74,10 @@ class Attack:
         self.names, self.rows, self.values = {}, [], []
         self.known = {}
         self.build(bands)
+        self.grid = read(os.path.join(folder, "od_grid.csv")) if os.path.exists(os.path.join(folder, "od_grid.csv")) else []
+        zones = os.path.join(folder, "od_zones.csv")
+        self.zones = read(zones) if os.path.exists(zones) else []
+        self.build_other_od(bands)
 
     def var(self, name):
         if name not in self.names:
@@ -124,6 +142,60 @@ class Attack:
             for band in ["all_day"] + bands:
                 self.fix(("restrow", band), 0)
 
+    def split_terms(self, group, base):
+        """The modal split's cell of `group` that holds the trips of `base` mode (its `other` when recoded)."""
+        recoded = set(self.summary["modal_split"]["recoded_modes"])
+        return ("ms",) + group + ("other" if base in recoded else base,)
+
+    def build_other_od(self, bands):
+        """od_grid.csv and od_zones.csv: each row's trips of every base mode, their published columns,
+        and their sum over the rows (with a remainder) against the modal split's."""
+        base = [m for m in self.modes if m != "other"]
+        split_recoded = set(self.summary["modal_split"]["recoded_modes"])
+        tables = []
+        if self.grid:
+            rows = [(("grid", r["cell_m"], r["origin_cell_id"], r["destination_cell_id"]), "all_day", r) for r in self.grid]
+            rest = self.summary["od_grid"]["suppressed_trips"] + self.summary["od_grid"]["unplaced_trips"]
+            tables.append(("grid", rows, set(self.summary["od_grid"]["recoded_modes"]), rest))
+        if self.zones:
+            rows = [(("zone", r["origin_zone_id"], r["destination_zone_id"]), r["time_band"], r) for r in self.zones]
+            tables.append(("zone", rows, set(self.summary["od_zones"]["recoded_modes"]), None))
+        for table, rows, recoded, rest in tables:
+            pairs = {}
+            for pair, band, r in rows:
+                pairs.setdefault(pair, set()).add(band)
+                trips = float(r["trips"])
+                self.fix((table + "row", band) + pair, trips)
+                self.equal([((table, band) + pair + (m,), 1) for m in base] + [((table + "row", band) + pair, -1)])
+                for column in self.modes:
+                    share = r["share_" + column]
+                    members = sorted(recoded) if column == "other" else ([] if column in recoded else [column])
+                    if share == "" or not members:
+                        continue
+                    self.equal([((table, band) + pair + (m,), 1) for m in members], round(float(share) * trips))
+                    if len(members) == 1:
+                        self.known[(table, band) + pair + (members[0],)] = round(float(share) * trips)
+                # The published share columns left out, each a count of the row (other: of its modes together).
+                for column in self.modes:
+                    if r["share_" + column] == "":
+                        members = sorted(recoded) if column == "other" else [column]
+                        self.equal([((table, band) + pair + (m,), 1) for m in members] + [((table + "col", band) + pair + (column,), -1)])
+            for band in sorted({b for _, b, _ in rows}):
+                group = ("all", "all") if band == "all_day" else ("time_band", band)
+                members = [p for p in pairs if band in pairs[p]]
+                for name in sorted({"other" if m in split_recoded else m for m in base}):
+                    modes = [m for m in base if (m in split_recoded) == (name == "other") and (name == "other" or m == name)]
+                    self.equal([((table, band) + p + (m,), 1) for p in members for m in modes]
+                               + [((table + "rest", band, m), 1) for m in modes] + [(("ms",) + group + (name,), -1)])
+                if rest is not None:
+                    self.equal([((table + "rest", band, m), 1) for m in base], rest)
+            if table == "zone":
+                # A pair's band rows add up to its all_day row, mode by mode, when all its rows are published.
+                for p, present in pairs.items():
+                    if present == {"all_day"} | set(bands):
+                        for m in base:
+                            self.equal([(("zone", b) + p + (m,), 1) for b in bands] + [(("zone", "all_day") + p + (m,), -1)])
+
     def bounds(self, name):
         """The least and the most `name` can be under the relations (None when unbounded)."""
         n = len(self.names)
@@ -140,12 +212,36 @@ class Attack:
 
     def targets(self):
         """The counts a reader cannot read: the modal split's rows and the OD shares left out."""
-        return [name for name in self.names if name[0] in ("ms", "od") and name not in self.known]
+        return [name for name in self.names if name[0] in ("ms", "od", "gridcol", "zonecol") and name not in self.known]
 
 
 def run(binary, traces, out, *arguments):
-    result = subprocess.run([binary, "run", traces, "--out", out, *arguments], capture_output=True, text=True, cwd=ROOT)
+    """`run --json`'s summary: the counts a reader of the report has beside the files."""
+    result = subprocess.run([binary, "run", traces, "--out", out, "--json", *arguments], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode in (0, 2), result.stderr
+    return json.loads(result.stdout)
+
+
+def zone_layer(traces, path, side=3):
+    """A planner's layer of side × side squares over the traces' extent (read from their GPX)."""
+    points = []
+    for folder, _, files in os.walk(traces):
+        for name in files:
+            if name.endswith(".gpx"):
+                with open(os.path.join(folder, name)) as f:
+                    points += [(float(a), float(b)) for a, b in re.findall(r'lat="([-0-9.]+)" lon="([-0-9.]+)"', f.read())]
+    lats, lons = [p[0] for p in points], [p[1] for p in points]
+    south, west = min(lats) - 0.001, min(lons) - 0.001
+    dlat, dlon = (max(lats) + 0.001 - south) / side, (max(lons) + 0.001 - west) / side
+    features = []
+    for i, j in itertools.product(range(side), range(side)):
+        s, w = south + i * dlat, west + j * dlon
+        ring = [[w, s], [w + dlon, s], [w + dlon, s + dlat], [w, s + dlat], [w, s]]
+        features.append({"type": "Feature", "properties": {"id": f"z{i}{j}", "name": f"zone {i}{j}"},
+                         "geometry": {"type": "Polygon", "coordinates": [ring]}})
+    with open(path, "w") as f:
+        json.dump({"type": "FeatureCollection", "features": features}, f)
+    return path
 
 
 class DisclosureAttack(unittest.TestCase):
@@ -157,27 +253,38 @@ class DisclosureAttack(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.work, ignore_errors=True)
 
-    def attack(self, traces, label, k=3):
+    def attack(self, traces, label, *arguments, k=3):
         out = os.path.join(self.work, label)
-        run(BINARY, traces, out)
+        summary = run(BINARY, traces, out, *arguments)
         # The truth, for judging only (the attacker never reads it): every row with its persons.
         truth = os.path.join(self.work, label + "-k1")
-        run(BINARY, traces, truth, "--k", "1", "--allow-identifying-k")
+        run(BINARY, traces, truth, "--k", "1", "--allow-identifying-k", *arguments)
         persons = {("ms", r["dimension"], r["dimension_value"], r["travel_mode"]): int(r["persons"])
                    for r in read(os.path.join(truth, "modal_split.csv"))}
-        attack = Attack(out)
-        recovered, widths = [], []
+        values = {("ms", r["dimension"], r["dimension_value"], r["travel_mode"]): int(r["trips"])
+                  for r in read(os.path.join(truth, "modal_split.csv"))}
+        attack = Attack(out, summary)
+        recovered, widths, narrow = [], [], []
         for name in attack.targets():
             low, high = attack.bounds(name)
             # A count under k read exactly; an OD share read exactly (its persons are not in any file: taken as under k).
             exact = high is not None and high - low < 1e-6 and low > 0.5
-            if exact and (name[0] == "od" or persons.get(name, 0) < k):
+            if exact and (name[0] != "ms" or persons.get(name, 0) < k):
                 recovered.append((name, low))
-            widths.append(float("inf") if high is None else high - low)
-        positive = [w for w in widths if w > 1e-6]
+            widths.append((float("inf") if high is None else high - low, name))
+            recoded = set(summary["modal_split"]["recoded_modes"])
+            if name[0] == "ms" and persons.get(name, 0) < k and values.get(name, 0) > 0 and name[3] not in recoded:
+                x = values[name]
+                if not (low <= max(0, x - k) + 1e-6 and (high is None or high >= x + k - 1e-6)):
+                    narrow.append((name, x, low, high))
+        positive = sorted(w for w in widths if w[0] > 1e-6)
         print(f"{label}: {len(attack.targets())} counts left out; recovered {len(recovered)}; "
-              f"narrowest feasible interval {min(positive) if positive else None}")
+              f"narrowest feasible interval {min(positive) if positive else None}; "
+              f"{len(narrow)} modal-split counts under k within less than ±{k}: {narrow[:5]}")
         self.assertEqual(recovered, [], f"{label}: counts the published files give away exactly")
+        # Protected also means bounded no closer than ±k: the least the attacker can say is 0 (or
+        # the count less k), the most the count plus k (docs/privacy.md, protection levels).
+        self.assertEqual(narrow, [], f"{label}: modal-split counts under k the published files bound closer than ±{k}")
         return attack
 
     def simulate(self, devices, seed):
@@ -192,6 +299,15 @@ class DisclosureAttack(unittest.TestCase):
             with self.subTest(devices=devices, seed=seed):
                 attack = self.attack(self.simulate(devices, seed), f"city-{devices}-{seed}")
                 self.assertGreater(len(attack.od), 0, "the city has geofences: the OD table has rows to attack with")
+                self.assertGreater(len(attack.grid), 0, "the city's trips have staypoints: the OD grid has rows to attack with")
+
+    def test_no_left_out_count_of_a_simulated_city_with_zones_can_be_recovered(self):
+        for devices, seed in [(20, 7), (16, 3)]:
+            with self.subTest(devices=devices, seed=seed):
+                traces = self.simulate(devices, seed)
+                layer = zone_layer(traces, os.path.join(self.work, f"zones-{devices}-{seed}.geojson"))
+                attack = self.attack(traces, f"city-zones-{devices}-{seed}", "--zones", layer)
+                self.assertGreater(len(attack.zones), 0, "the city's zones have rows to attack with")
 
     def test_no_left_out_count_of_the_shared_real_panel_can_be_recovered(self):
         if not os.path.isdir(SHARED):
