@@ -21,7 +21,7 @@ What the columns mean, as a reader of docs/output-schema.md takes them:
   as `other` (`--json` `od_grid.recoded_modes`, `od_zones.recoded_modes`; the modal split's are
   `modal_split.recoded_modes`), so the attacker counts each row's trips of every mode apart. A
   grid row's trips are in no other grid row; the trips in no published row are `--json`'s
-  `suppressed_trips` and `unplaced_trips` (od_grid), and every trip not in a published zone
+  `suppressed_trips`, `complementary_trips` and `unplaced_trips` (od_grid), and every trip not in a published zone
   row is a remainder >= 0 (od_zones counts only valid person-days). Over the whole day (and,
   for zones, per band) a mode's trips in the rows and the remainder are at most the modal
   split's, exactly for the grid.
@@ -155,7 +155,8 @@ class Attack:
         tables = []
         if self.grid:
             rows = [(("grid", r["cell_m"], r["origin_cell_id"], r["destination_cell_id"]), "all_day", r) for r in self.grid]
-            rest = self.summary["od_grid"]["suppressed_trips"] + self.summary["od_grid"]["unplaced_trips"]
+            grid = self.summary["od_grid"]
+            rest = grid["suppressed_trips"] + grid["complementary_trips"] + grid["unplaced_trips"]
             tables.append(("grid", rows, set(self.summary["od_grid"]["recoded_modes"]), rest))
         if self.zones:
             rows = [(("zone", r["origin_zone_id"], r["destination_zone_id"]), r["time_band"], r) for r in self.zones]
@@ -281,7 +282,7 @@ class DisclosureAttack(unittest.TestCase):
         print(f"{label}: {len(attack.targets())} counts left out; recovered {len(recovered)}; "
               f"narrowest feasible interval {min(positive) if positive else None}; "
               f"{len(narrow)} modal-split counts under k within less than ±{k}: {narrow[:5]}")
-        self.assertEqual(recovered, [], f"{label}: counts the published files give away exactly")
+        self.assertEqual(recovered, [], f"{label}: counts the published files give away exactly: {recovered}")
         # Protected also means bounded no closer than ±k: the least the attacker can say is 0 (or
         # the count less k), the most the count plus k (docs/privacy.md, protection levels).
         self.assertEqual(narrow, [], f"{label}: modal-split counts under k the published files bound closer than ±{k}")
