@@ -106,9 +106,11 @@ public enum PublishedCounts {
     /// The clause of a table's line for the counts left out whose feasible interval no
     /// complement widened to ±k; empty when there are none.
     public static func narrowText(_ count: Int) -> String {
-        count == 0
-            ? ""
-            : "; \(count) counts left out under k can be bounded closer than ±k from the published ones (no complement widened them)"
+        switch count {
+        case 0: ""
+        case 1: "; 1 count left out under k can be bounded closer than ±k from the published ones (no complement widened it)"
+        default: "; \(count) counts left out under k can be bounded closer than ±k from the published ones (no complement widened them)"
+        }
     }
 }
 
