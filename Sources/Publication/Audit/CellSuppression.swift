@@ -106,6 +106,10 @@ public struct CellSuppression: Sendable {
     /// Whether `cell`'s feasible interval reaches its value ± its protection (0 below).
     func reaches(_ cell: Int, hidden: Set<Int>) -> Bool {
         guard let interval = interval(of: cell, hidden: hidden) else { return true }
+        return reaches(cell, interval)
+    }
+
+    func reaches(_ cell: Int, _ interval: (lower: Double, upper: Double)) -> Bool {
         let (value, protection) = (cells[cell].value, cells[cell].protection)
         return interval.upper >= value + protection - 1e-6 && interval.lower <= max(0, value - protection) + 1e-6
     }
@@ -146,9 +150,8 @@ public struct CellSuppression: Sendable {
         guard let before = interval(of: cell, hidden: hidden) else { return nil }
         var best: (option: Set<Int>, gain: Double)?
         for option in options(for: cell, hidden: hidden).prefix(Self.intervalOptions) {
-            let union = hidden.union(option)
-            if reaches(cell, hidden: union) { return option }
-            guard let after = interval(of: cell, hidden: union) else { continue }
+            guard let after = interval(of: cell, hidden: hidden.union(option)) else { return option }
+            if reaches(cell, after) { return option }
             let gain = (after.upper - before.upper) + (before.lower - after.lower)
             if gain > 1e-6, gain > (best?.gain ?? 0) { best = (option, gain) }
         }

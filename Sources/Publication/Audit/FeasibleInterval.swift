@@ -25,43 +25,44 @@ struct FeasibleInterval {
     static let tolerance = 1e-9
 
     /// A simplex tableau in one flat array: `rows` constraint rows and the reduced costs' row
-    /// last, each `width` wide (the unknowns, one artificial per row, the right-hand side).
+    /// last, each `width` wide (the unknowns, then the right-hand side). Phase one's artificial
+    /// columns are not stored: an artificial that leaves the basis never enters again, so only
+    /// which rows still have theirs (`basis` < 0) is kept.
     struct Tableau {
         var values: [Double]
+        /// Each row's basic unknown; −1 − row while the row's artificial is basic.
         var basis: [Int]
         let rows: Int, unknowns: Int, width: Int
 
         /// Phase one from the artificial basis; nil when no non-negative solution exists.
         init?(_ system: FeasibleInterval) {
             (rows, unknowns) = (system.equalities.count, system.unknowns)
-            width = unknowns + rows + 1
+            width = unknowns + 1
             values = [Double](repeating: 0, count: (rows + 1) * width)
-            basis = (0..<rows).map { system.unknowns + $0 }
+            basis = (0..<rows).map { -1 - $0 }
             for (row, equality) in system.equalities.enumerated() {
                 let flip: Double = equality.value < 0 ? -1 : 1
                 for term in equality.terms { values[row * width + term.unknown] += flip * term.coefficient }
-                values[row * width + unknowns + row] = 1
-                values[row * width + width - 1] = flip * equality.value
+                values[row * width + unknowns] = flip * equality.value
             }
-            // Maximise −Σ artificials: a real column's reduced cost is its column's sum.
+            // Maximise −Σ artificials: a column's reduced cost is its column's sum.
             let objective = rows * width
             for row in 0..<rows {
-                for column in 0..<unknowns { values[objective + column] += values[row * width + column] }
-                values[objective + width - 1] += values[row * width + width - 1]
+                for column in 0...unknowns { values[objective + column] += values[row * width + column] }
             }
-            run(columns: unknowns + rows)
+            run()
             var left = 0.0
-            for row in 0..<rows where basis[row] >= unknowns { left += values[row * width + width - 1] }
+            for row in 0..<rows where basis[row] < 0 { left += values[row * width + unknowns] }
             guard left < 1e-7 else { return nil }
             // Artificials still in the basis (at zero) leave it where a real column can take their place.
-            for row in 0..<rows where basis[row] >= unknowns {
+            for row in 0..<rows where basis[row] < 0 {
                 if let column = (0..<unknowns).first(where: { abs(values[row * width + $0]) > FeasibleInterval.tolerance }) {
                     pivot(row: row, column: column)
                 }
             }
         }
 
-        /// The most `sign × unknown` can be (+∞ when unbounded), phase two over the real columns.
+        /// The most `sign × unknown` can be (+∞ when unbounded), phase two.
         mutating func maximise(unknown: Int, sign: Double) -> Double {
             let objective = rows * width
             for column in 0..<width { values[objective + column] = 0 }
@@ -71,21 +72,21 @@ struct FeasibleInterval {
                 for column in 0..<width { values[objective + column] -= sign * values[row * width + column] }
                 values[objective + unknown] = 0
             }
-            guard run(columns: unknowns) else { return .infinity }
+            guard run() else { return .infinity }
             guard let row = basis.firstIndex(of: unknown) else { return 0 }
-            return sign * values[row * width + width - 1]
+            return sign * values[row * width + unknowns]
         }
 
-        /// Pivots until no reduced cost below `columns` is positive: the largest first (Dantzig),
-        /// the lowest index first (Bland, which cannot cycle) after pivots that gained nothing.
-        /// False when unbounded.
+        /// Pivots until no reduced cost is positive: the largest first (Dantzig), the lowest
+        /// index first (Bland, which cannot cycle) after pivots that gained nothing. False when
+        /// unbounded.
         @discardableResult
-        mutating func run(columns: Int) -> Bool {
+        mutating func run() -> Bool {
             let objective = rows * width
             var stalled = 0
             while true {
                 var entering = -1, best = FeasibleInterval.tolerance
-                for column in 0..<columns where values[objective + column] > best {
+                for column in 0..<unknowns where values[objective + column] > best {
                     entering = column
                     if stalled > 20 { break }
                     best = values[objective + column]
@@ -95,7 +96,7 @@ struct FeasibleInterval {
                 for row in 0..<rows {
                     let a = values[row * width + entering]
                     guard a > FeasibleInterval.tolerance else { continue }
-                    let r = values[row * width + width - 1] / a
+                    let r = values[row * width + unknowns] / a
                     if r < ratio - FeasibleInterval.tolerance
                         || (abs(r - ratio) <= FeasibleInterval.tolerance && basis[row] < basis[leaving])
                     {
