@@ -106,6 +106,12 @@ public struct HeatMapLayers: Sendable {
         public var map: String, cellID: String, device: String, person: String, fixes: Int, dwellSeconds: Double
     }
 
+    /// Whether a map is published at all: the overall one always, a mode's only when some cell
+    /// of it reached k. A mode's map with no cell would say that fewer than k persons used the
+    /// mode (which the modal split shows as `other`), and its count of suppressed cells how many
+    /// cells their fixes were in.
+    public static func isPublished(map: String, cells: Int) -> Bool { map == "all" || cells > 0 }
+
     /// Every map ("all" first, then the modes in order) with the cells k persons or more were
     /// in, and how many cells it suppressed.
     public func published(minimumPersons k: Int) -> [(

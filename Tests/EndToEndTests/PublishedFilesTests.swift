@@ -2,6 +2,7 @@ import Foundation
 import Ingest
 import MobilityCore
 import Reports
+import Store
 import TestSupport
 import Testing
 
@@ -56,6 +57,17 @@ import Testing
             let few = table.rows.filter { (Int($0[persons] ?? "") ?? 0) < 3 }
             #expect(few.isEmpty, "\(file): rows of fewer than 3 persons: \(few)")
         }
+
+        // A mode's heat map is published only with a cell k persons were in: an empty one would
+        // say that fewer than k persons used the mode. The store keeps every map.
+        let modeMaps = top.filter { $0.hasPrefix("heatmap-") && $0.hasSuffix(".geojson") }
+        #expect(!modeMaps.isEmpty)
+        for file in modeMaps {
+            let text = try String(contentsOfFile: (out as NSString).appendingPathComponent(file), encoding: .utf8)
+            #expect(text.contains("\"Polygon\""), "\(file) is published without a cell")
+        }
+        let stored = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite")).heatMapSummaries()
+        #expect(stored.contains { $0.map != "all" && $0.cells == 0 }, "the bundled traces have a mode no cell of which reaches k")
 
         // No published byte names a device, a person or an input file.
         let devices = try CSVTable.read(path: folder.file("out/restricted/device_stats.csv"))

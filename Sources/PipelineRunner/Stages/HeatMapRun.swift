@@ -90,7 +90,7 @@ public struct HeatMapRun {
         progress.update(done: names.count, total: names.count, item: "")
         let (rows, published) = layers.published(minimumPersons: parameters.minimumPersons, filterDescription: parameters.filterDescription)
         for row in rows {
-            summary.cellsByMap[row.map] = row.cells.count
+            if HeatMapLayers.isPublished(map: row.map, cells: row.cells.count) { summary.cellsByMap[row.map] = row.cells.count }
             if row.map == "all" { (summary.cells, summary.suppressedCells) = (row.cells.count, row.suppressed) }
         }
         try store.replaceHeatMaps(

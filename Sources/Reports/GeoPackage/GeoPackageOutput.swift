@@ -146,8 +146,10 @@ public struct GeoPackageOutput: Sendable {
                 if byMap[name] == nil { order.append(name) }
                 byMap[name, default: []].append(row)
             }
-            // A map whose every cell was suppressed is an empty layer, as it is an empty PNG.
-            order = (order + heatMapNames.filter { byMap[$0] == nil }).sorted(by: HeatMap.runsBefore)
+            // The overall map with every cell suppressed is an empty layer, as it is an empty PNG; a
+            // mode's map without a cell is not published (`HeatMapLayers.isPublished`).
+            order = (order + heatMapNames.filter { byMap[$0] == nil && HeatMapLayers.isPublished(map: $0, cells: 0) })
+                .sorted(by: HeatMap.runsBefore)
             for name in order {
                 let layer = "heatmap_" + name
                 try add(

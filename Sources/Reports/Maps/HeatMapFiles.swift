@@ -18,8 +18,10 @@ public struct HeatMapFiles {
     public static func imageName(_ map: String) -> String { map == "all" ? "heatmap.png" : "heatmap-\(map).png" }
     public static func geoJSONName(_ map: String) -> String { map == "all" ? "heatmap.geojson" : "heatmap-\(map).geojson" }
 
-    /// Paths written.
+    /// Paths written: the maps that are published (`HeatMapLayers.isPublished`); an earlier
+    /// run's files of any other map are removed.
     public func write(to folder: String, cells: [String: [(cell: HeatGrid.Cell, counts: HeatMap.Counts)]]) throws -> [String] {
+        let maps = maps.filter { HeatMapLayers.isPublished(map: $0.map, cells: $0.cells.count) }
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var csv = CSVWriter(columns: OutputSchema.heatMap.names)
@@ -68,9 +70,9 @@ public struct HeatMapFiles {
                 written.append(file)
             }
         }
-        // Region images of an earlier run that this one did not draw would be shown as current.
+        // Maps and region images of an earlier run that this one did not draw would be shown as current.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        where name.hasPrefix("heatmap") && name.contains("-region-") && name.hasSuffix(".png") && !written.contains(path(name)) {
+        where name.hasPrefix("heatmap-") && (name.hasSuffix(".png") || name.hasSuffix(".geojson")) && !written.contains(path(name)) {
             try FileManager.default.removeItem(atPath: path(name))
         }
         return written

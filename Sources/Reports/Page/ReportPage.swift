@@ -388,13 +388,14 @@ public struct ReportPage {
     }
 
     func heatMaps(_ published: ReportFacts.Published) throws -> String {
-        let maps = published.heatMaps
+        let maps = published.heatMaps.filter { HeatMapLayers.isPublished(map: $0.map, cells: $0.cells) }
         guard !maps.isEmpty else { return "<section><h2>Heat maps</h2><p class=\"none\">No heat map in the store.</p></section>" }
         var html = "<section><h2>Heat maps</h2>"
         if let all = maps.first {
             html +=
                 "<p class=\"note\">\(Int(all.cellMeters)) m cells; "
                 + "a cell is shown only when at least k = \(all.minimumPersons) distinct persons were in it (a device without a named person counts as one). "
+                + "a mode's map with no such cell is not published (it would say that fewer than k persons used the mode). "
                 + "heatmap.csv and heatmap.geojson hold the same cells.</p>"
         }
         html += HTML.table(
