@@ -38,10 +38,16 @@ public struct CellSuppression: Sendable {
         /// when left out (its protection levels; 0: none checked, as for a magnitude, whose rule
         /// is dominance). Below, the interval need reach no lower than 0.
         public var protection: Double
+        /// Known to an attacker though this audit does not publish it: a number another table
+        /// already published (the modal split's row a later table is audited against). It is
+        /// never publishable, so never a complement; its value is a constant of the relations.
+        public var known: Bool
 
-        public init(publishable: Bool, sensitive: Bool, size: Double, value: Double? = nil, protection: Double = 0) {
-            (self.publishable, self.sensitive, self.size) = (publishable, sensitive, size)
-            (self.value, self.protection) = (value ?? size, protection)
+        public init(
+            publishable: Bool, sensitive: Bool, size: Double, value: Double? = nil, protection: Double = 0, known: Bool = false
+        ) {
+            (self.publishable, self.sensitive, self.size) = (publishable && !known, sensitive, size)
+            (self.value, self.protection, self.known) = (value ?? size, protection, known)
         }
     }
 
@@ -98,9 +104,14 @@ public struct CellSuppression: Sendable {
         checked(hidden).filter { !reaches($0, hidden: hidden) }
     }
 
-    /// The left-out sensitive cells with a value and a protection level, in index order.
+    /// The left-out sensitive cells with a value and a protection level, in index order: those
+    /// this audit left out, and the never-publishable ones with a protection level (a count
+    /// another table left out, which this one must not bound either).
     func checked(_ hidden: Set<Int>) -> [Int] {
-        hidden.sorted().filter { cells[$0].sensitive && cells[$0].protection > 0 && cells[$0].value > 0 && cells[$0].size > 0 }
+        cells.indices.filter {
+            (hidden.contains($0) || (!cells[$0].publishable && !cells[$0].known)) && cells[$0].sensitive && cells[$0].protection > 0
+                && cells[$0].value > 0 && cells[$0].size > 0
+        }
     }
 
     /// Whether `cell`'s feasible interval reaches its value ± its protection (0 below).
@@ -149,7 +160,21 @@ public struct CellSuppression: Sendable {
     func widening(for cell: Int, hidden: Set<Int>) -> Set<Int>? {
         guard let before = interval(of: cell, hidden: hidden) else { return nil }
         var best: (option: Set<Int>, gain: Double)?
-        for option in options(for: cell, hidden: hidden).prefix(Self.intervalOptions) {
+        var candidates = options(for: cell, hidden: hidden)
+        // A cell with no published neighbour (a count another table left out, bounded through this
+        // one's remainders) is widened by the published cells further along its relations.
+        if candidates.count < Self.intervalOptions {
+            let near = Set(candidates)
+            for further in reachable(from: cell, hidden: hidden).prefix(Self.intervalOptions - candidates.count) {
+                // With what keeps it from being worked out in its own relations (its row's trips less the rest).
+                var option: Set<Int> = [further]
+                if determined(unknownCells(hidden.union(option))).contains(further) {
+                    option.formUnion(complement(for: further, hidden: hidden.union(option)) ?? [])
+                }
+                if !near.contains(option) { candidates.append(option) }
+            }
+        }
+        for option in candidates.prefix(Self.intervalOptions) {
             guard let after = interval(of: cell, hidden: hidden.union(option)) else { return option }
             if reaches(cell, after) { return option }
             let gain = (after.upper - before.upper) + (before.lower - after.lower)
@@ -173,6 +198,7 @@ public struct CellSuppression: Sendable {
         cells.indices.filter { index in
             // A cell of value 0 left out is known all the same: its margin, and non-negativity, give it.
             if cells[index].publishable { return hidden.contains(index) && cells[index].size > 0 }
+            if cells[index].known { return false }
             return !(revealedBy[index] ?? []).contains { cells[$0].publishable && !hidden.contains($0) && cells[$0].size > 0 }
         }
     }
@@ -276,6 +302,29 @@ public struct CellSuppression: Sendable {
         let ranked = Set(options).map { ($0, cost($0), $0.sorted()) }
             .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.2.lexicographicallyPrecedes($1.2) }
         return ranked.map(\.0)
+    }
+
+    /// The published cells connected to `cell` through left-out cells, nearest first (breadth-first
+    /// over the relations), each ring smallest first.
+    func reachable(from cell: Int, hidden: Set<Int>) -> [Int] {
+        var relationsOf: [Int: [Int]] = [:]
+        for (index, relation) in relations.enumerated() { for term in relation { relationsOf[term.cell, default: []].append(index) } }
+        func open(_ index: Int) -> Bool { cells[index].publishable && !hidden.contains(index) && cells[index].size > 0 }
+        let unknown = Set(unknownCells(hidden))
+        var seen: Set<Int> = [cell], frontier = [cell], used = Set<Int>(), found: [Int] = []
+        while !frontier.isEmpty {
+            var next: [Int] = [], ring: [Int] = []
+            for member in frontier {
+                for relation in relationsOf[member] ?? [] where used.insert(relation).inserted {
+                    for term in relations[relation] where seen.insert(term.cell).inserted {
+                        if open(term.cell) { ring.append(term.cell) } else if unknown.contains(term.cell) { next.append(term.cell) }
+                    }
+                }
+            }
+            found += ring.sorted { (cells[$0].size, $0) < (cells[$1].size, $1) }
+            frontier = next
+        }
+        return found
     }
 
     /// The smallest published cell nearest to `cell` through left-out cells: every cell around

@@ -54,11 +54,19 @@ public struct ZoneOD: Sendable {
     public private(set) var bandRowsLeftOut = false
     /// The modes shown as `other`.
     public private(set) var recoding = ModeRecoding()
-    /// Counts under k left out (rows and shares) whose feasible interval no complement widened to ±k.
+    /// Counts under k left out (rows and shares, and the modal split's rows under k where the
+    /// table was audited against them) whose feasible interval no complement widened to ±k.
     public private(set) var narrowCounts = 0
+    /// The margins (`all_day`, bands) the rows were audited against the modal split's published
+    /// rows in (`SplitMargins`); empty when audited alone.
+    public private(set) var auditedMargins: [String] = []
 
     /// Rows by band (`all_day`, then the bands in order), then most trips first, then zone order.
-    public init(_ trips: [Trip], layer: ZoneLayer, calendars: LocalCalendars, bands: TimeBands, minimumPersons: Int) {
+    /// `margins`: the modal split's published rows of the same trips (nil: audited alone).
+    public init(
+        _ trips: [Trip], layer: ZoneLayer, calendars: LocalCalendars, bands: TimeBands, minimumPersons: Int,
+        margins: SplitMargins? = nil
+    ) {
         self.minimumPersons = minimumPersons
         struct Key: Hashable { var band: Int, origin: Int, destination: Int }
         var groups: [Key: [Trip]] = [:]
@@ -99,7 +107,8 @@ public struct ZoneOD: Sendable {
             groups: keys.map {
                 ODGroup.of(
                     groups[$0]!.map(member), band: bandNames[$0.band], origin: String($0.origin), destination: String($0.destination))
-            }, minimumPersons: minimumPersons, bands: bands, recoding: recoding)
+            }, minimumPersons: minimumPersons, bands: bands, recoding: recoding, margins: margins)
+        auditedMargins = matrix.linkedMargins
         (suppressedPairs, suppressedTrips, complementaryPairs, complementaryTrips) = (
             matrix.suppressedPairs, matrix.suppressedTrips, matrix.complementaryPairs, matrix.complementaryTrips
         )

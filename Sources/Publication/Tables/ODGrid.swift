@@ -67,13 +67,22 @@ public struct ODGrid: Sendable {
     public private(set) var suppressedShares = 0, complementaryShares = 0
     /// The modes shown as `other`.
     public private(set) var recoding = ModeRecoding()
-    /// Shares under k left out whose feasible interval no complement widened to ±k.
+    /// Shares under k left out whose feasible interval no complement widened to ±k (and the
+    /// modal split's rows under k, where the table was audited against them).
     public private(set) var narrowCounts = 0
+    /// `all_day` when the pairs were audited against the modal split's published whole-day rows
+    /// (`SplitMargins`); empty without margins, or when the split's rows are not of these trips.
+    public private(set) var auditedMargins: [String] = []
 
     /// The default number of doublings of the cell size (1 km → 8 km).
     public static let defaultCoarserLevels = HeatMapParameters.defaultODCoarserLevels
 
-    public init(_ trips: [Trip], cellMeters: Double, minimumPersons: Int, coarserLevels: Int = Self.defaultCoarserLevels) {
+    /// `margins`: the modal split's published rows of the same trips, which the pairs' shares are
+    /// audited against (nil: the pairs audited alone).
+    public init(
+        _ trips: [Trip], cellMeters: Double, minimumPersons: Int, coarserLevels: Int = Self.defaultCoarserLevels,
+        margins: SplitMargins? = nil
+    ) {
         grid = HeatGrid(cellMeters: cellMeters)
         self.minimumPersons = minimumPersons
         struct Key: Hashable { var origin: HeatGrid.Cell, destination: HeatGrid.Cell }
@@ -124,7 +133,8 @@ public struct ODGrid: Sendable {
                         distanceMeters: $0.distanceMeters, mainMode: recoding.name($0.mainMode), band: TimeBands.allDay)
                 }, origin: name(pair.grid, pair.key.origin), destination: name(pair.grid, pair.key.destination))
         }
-        let matrix = ODMatrix(groups: groups, minimumPersons: minimumPersons, recoding: recoding)
+        let matrix = ODMatrix(groups: groups, minimumPersons: minimumPersons, recoding: recoding, margins: margins)
+        auditedMargins = matrix.linkedMargins
         let audited = Dictionary(uniqueKeysWithValues: matrix.rows.map { ("\($0.origin ?? "") > \($0.destination ?? "")", $0) })
         (suppressedShares, complementaryShares, narrowCounts) = (matrix.suppressedShares, matrix.complementaryShares, matrix.narrowCounts)
         for pair in pairs {

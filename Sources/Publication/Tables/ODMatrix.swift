@@ -51,6 +51,9 @@ public struct ODMatrix: Sendable {
     public var narrowCounts = 0
     /// Geofences the trips' ends were matched against; nil: not said (a caller before it).
     public var geofences: Int?
+    /// The margins (`all_day`, bands) the rows were audited against the modal split's published
+    /// rows in (`SplitMargins`); empty when audited alone.
+    public var linkedMargins: [String] = []
 
     public init(
         _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars(),
@@ -61,17 +64,22 @@ public struct ODMatrix: Sendable {
             bands: bands)
     }
 
-    /// The table of `groups`, audited alone.
+    /// The table of `groups`, audited alone, or against the modal split's published rows
+    /// (`margins`: the table's trips are some of the split's).
     /// `recoding`: the modes shown as `other` (none by default).
     public init(
         groups: [ODGroup], minimumPersons: Int, bands: TimeBands = TimeBands(), geofences: Int? = nil,
-        recoding: ModeRecoding = ModeRecoding()
+        recoding: ModeRecoding = ModeRecoding(), margins: SplitMargins? = nil
     ) {
         var audit = DisclosureAudit()
         let prepared = Prepared(groups, k: minimumPersons, bands: bands, recoding: recoding, geofences: geofences)
         let cells = prepared.audit(into: &audit)
+        let linked = margins?.link(prepared.groups, cells, recoding: recoding, k: minimumPersons, into: &audit) ?? []
         let (hidden, dropped) = audit.suppressed()
-        self.init(prepared, cells: cells, hidden: hidden, dropped: dropped, narrow: audit.narrow(hidden: hidden))
+        let narrow = audit.narrow(hidden: hidden)
+        self.init(prepared, cells: cells, hidden: hidden, dropped: dropped, narrow: narrow)
+        // The split's rows left out are bounded by this table's too: a narrow one is counted here.
+        (linkedMargins, narrowCounts) = (linked, linked.isEmpty ? narrowCounts : narrow.count)
     }
 
     /// Medians (type 7) of each published row's durations and distances, the share of each main

@@ -14,6 +14,9 @@ import Trips
 public struct TripPublication: Sendable {
     public var odMatrix: ODMatrix
     public var modalSplit: ModalSplit
+    /// The split's whole-day and band rows, published or not, for the tables audited after it
+    /// (`od_grid.csv`, `od_zones.csv`).
+    public var margins: SplitMargins
 
     public init(
         _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars(),
@@ -41,8 +44,10 @@ public struct TripPublication: Sendable {
         let (legsHidden, legsDropped) = legs.suppressed(initial: Set(splitCells.hiddenRows(hidden).map { legCells.rows[$0] }))
         let narrow = audit.narrow(hidden: hidden)
         odMatrix = ODMatrix(od, cells: odCells, hidden: hidden, dropped: dropped, narrow: narrow)
+        let splitHidden = splitCells.hiddenRows(hidden).union(legCells.hiddenRows(legsHidden))
+        margins = SplitMargins(split, hidden: splitHidden)
         modalSplit = ModalSplit(
-            split, hiddenRows: splitCells.hiddenRows(hidden).union(legCells.hiddenRows(legsHidden)),
+            split, hiddenRows: splitHidden,
             dropped: Array(Set(dropped + legsDropped)).filter { $0 != ODMatrix.Prepared.bandLayer },
             narrowCounts: Set(splitCells.rows).intersection(narrow).count)
     }
