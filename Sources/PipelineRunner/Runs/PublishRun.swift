@@ -171,6 +171,7 @@ public struct PublishRun: Sendable {
         try store.setDerivedState(PipelineStore.odMatrixKey, ODMatrixCounts(odMatrix).line)
         try TripTables.modalSplit(modalSplit).write(to: path("modal_split.csv"))
         try store.setDerivedState(PipelineStore.modalSplitKey, ModalSplitCounts(modalSplit).line)
+        try store.setDerivedState(PipelineStore.splitMarginsKey, try published.margins.text())
         var files = [path("od_matrix.csv"), path("modal_split.csv")]
         if FileManager.default.fileExists(atPath: (reduced.folder as NSString).appendingPathComponent("train_comfort_groups")) {
             try ComfortTables.writeSummaries(

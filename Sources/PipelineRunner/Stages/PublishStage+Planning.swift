@@ -50,7 +50,9 @@ extension PublishStage {
         if let zones {
             var od = try ZoneODOutput(
                 folder: outputFolder, layer: zones, bands: bands, minimumPersons: heatMap.minimumPersons, tablesFolder: tablesFolder
-            ).write(sample, calendars: calendars, weights: weights)
+            ).write(
+                sample, calendars: calendars, weights: weights,
+                margins: SplitMargins(text: try store.derivedState(PipelineStore.splitMarginsKey)))
             (od.excludedPersonDays, od.excludedTrips) = (sample.invalidPersonDays, sample.tripsOnInvalidDays)
             try store.setDerivedState(PipelineStore.odZonesKey, ZoneODOutput.text(od)) // for the report
             outcome.odZones = od

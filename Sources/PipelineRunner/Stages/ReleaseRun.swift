@@ -107,14 +107,6 @@ public struct ReleaseRun {
                     durationSeconds: $0.durationSeconds, distanceMeters: $0.distanceMeters, mainMode: $0.mainMode,
                     band: bands.name(startSeconds: $0.startSeconds, calendar: calendars.person($0.person)))
             })
-        let grid = ODGrid(
-            members.map {
-                ODGrid.Trip(
-                    device: $0.device, person: $0.person, origin: $0.origin, destination: $0.destination,
-                    durationSeconds: $0.durationSeconds,
-                    distanceMeters: $0.distanceMeters, mainMode: $0.mainMode)
-            }, cellMeters: heatMap.odCellMeters, minimumPersons: k, coarserLevels: heatMap.odCoarserLevels)
-        try TripTables.odGrid(grid).write(to: path(OutputSchema.odGrid.file))
         let totals = ModalTotal.totals(
             trips: members.map {
                 ModalTotal.Entry(person: $0.person, startSeconds: $0.startSeconds, mode: $0.mainMode, purpose: $0.purpose)
@@ -128,6 +120,16 @@ public struct ReleaseRun {
             odGroups: groups, modalTotals: totals, bands: bands, privacy: PrivacyParameters(k: k), geofences: geofences.count)
         try TripTables.odMatrix(published.odMatrix, geofences: geofences).write(to: path(OutputSchema.odMatrix.file))
         try TripTables.modalSplit(published.modalSplit).write(to: path(OutputSchema.modalSplit.file))
+        // Audited against the window's modal split, which counts the same trips.
+        let grid = ODGrid(
+            members.map {
+                ODGrid.Trip(
+                    device: $0.device, person: $0.person, origin: $0.origin, destination: $0.destination,
+                    durationSeconds: $0.durationSeconds,
+                    distanceMeters: $0.distanceMeters, mainMode: $0.mainMode)
+            }, cellMeters: heatMap.odCellMeters, minimumPersons: k, coarserLevels: heatMap.odCoarserLevels,
+            margins: published.margins)
+        try TripTables.odGrid(grid).write(to: path(OutputSchema.odGrid.file))
         try writeHeatMaps(members, window: window.id, to: partial)
         let readme = ReleaseWindows.readme(window, minimumPersons: k, calendar: calendar)
         try Data(readme.utf8).write(to: URL(fileURLWithPath: path("README.txt")))

@@ -297,6 +297,7 @@ public struct TripsRun {
         summary.modalSplit = ModalSplitCounts(publication.modalSplit)
         progress.log(summary.modalSplit.line)
         try store.setDerivedState(PipelineStore.modalSplitKey, summary.modalSplit.line)
+        try store.setDerivedState(PipelineStore.splitMarginsKey, try publication.margins.text())
         let restricted = restrictedFolder ?? OutputLayout.restricted(in: reportsFolder)
         if writesFiles {
             if restrictedFolder == nil { try OutputLayout.prepareRestricted(in: reportsFolder) }

@@ -188,6 +188,9 @@ extension PipelineStore {
     public static let odMatrixKey = "od_matrix"
     /// What the last modal split published and left out, one line for the report.
     public static let modalSplitKey = "modal_split"
+    /// The last modal split's whole-day and band rows, published or not, as JSON
+    /// (`SplitMargins`): the tables published after it are audited against them.
+    public static let splitMarginsKey = "split_margins"
     /// The k (distinct persons) the last trip stage or publish held every aggregate row to.
     public static let minimumPersonsKey = "minimum_persons"
 

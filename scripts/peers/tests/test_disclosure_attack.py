@@ -2,8 +2,9 @@
 (od_matrix.csv, modal_split.csv, od_grid.csv, od_zones.csv and the counts `run --json` gives
 beside them), builds its own linear relations from what the columns mean, and asks a linear
 program (scipy's HiGHS) for the least and the most each left-out count can be. A count is
-recovered when the two are equal and above zero: the attack must recover none, and bound no
-modal-split count under k closer than ±k (judged against a k = 1 run's rows), on seeded
+recovered when the two are equal and above zero: the attack must recover none, bound no
+modal-split count under k closer than ±k (judged against a k = 1 run's rows), and bound no grid
+or zone share left out to k or less (it holds a trip or more: under k it must reach k above), on seeded
 simulated panels (with and without a layer of zones) and on the shared real panel when it is
 there.
 
@@ -265,7 +266,7 @@ class DisclosureAttack(unittest.TestCase):
         values = {("ms", r["dimension"], r["dimension_value"], r["travel_mode"]): int(r["trips"])
                   for r in read(os.path.join(truth, "modal_split.csv"))}
         attack = Attack(out, summary)
-        recovered, widths, narrow = [], [], []
+        recovered, widths, narrow, narrow_shares = [], [], [], []
         for name in attack.targets():
             low, high = attack.bounds(name)
             # A count under k read exactly; an OD share read exactly (its persons are not in any file: taken as under k).
@@ -278,14 +279,21 @@ class DisclosureAttack(unittest.TestCase):
                 x = values[name]
                 if not (low <= max(0, x - k) + 1e-6 and (high is None or high >= x + k - 1e-6)):
                     narrow.append((name, x, low, high))
+            # A grid or zone share printed empty holds a trip or more; under k it must reach k above
+            # its count, so a most of k or less is too narrow whatever the count (a necessary condition:
+            # the files do not say which shares are under k).
+            if name[0] in ("gridcol", "zonecol") and high is not None and high < k + 1 - 1e-6:
+                narrow_shares.append((name, low, high))
         positive = sorted(w for w in widths if w[0] > 1e-6)
         print(f"{label}: {len(attack.targets())} counts left out; recovered {len(recovered)}; "
               f"narrowest feasible interval {min(positive) if positive else None}; "
-              f"{len(narrow)} modal-split counts under k within less than ±{k}: {narrow[:5]}")
+              f"{len(narrow)} modal-split counts under k within less than ±{k}: {narrow[:5]}; "
+              f"{len(narrow_shares)} left-out grid or zone shares at most {k}: {narrow_shares[:5]}")
         self.assertEqual(recovered, [], f"{label}: counts the published files give away exactly: {recovered}")
         # Protected also means bounded no closer than ±k: the least the attacker can say is 0 (or
         # the count less k), the most the count plus k (docs/privacy.md, protection levels).
         self.assertEqual(narrow, [], f"{label}: modal-split counts under k the published files bound closer than ±{k}")
+        self.assertEqual(narrow_shares, [], f"{label}: left-out grid or zone shares the published files bound to at most k")
         return attack
 
     def simulate(self, devices, seed):
