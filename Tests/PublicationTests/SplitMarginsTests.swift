@@ -35,8 +35,8 @@ import Trips
                     .init(mode: "walk", trips: 10, published: true, underK: false)
                 ]
             ])
-        let linked = ODMatrix(groups: groups, minimumPersons: 3, margins: margins)
-        #expect(linked.linkedMargins == [TimeBands.allDay])
+        let linked = ODMatrix(groups: groups, minimumPersons: 3, margins: [margins])
+        #expect(linked.linkedMargins == [SplitMargins.modalSplit: [TimeBands.allDay]])
         #expect(linked.rows.count == 2, "the rows' trips stand: only shares go")
         #expect(linked.rows.first { $0.origin == "a" }?.suppressedModes == ["train", "walk"])
         #expect(linked.rows.first { $0.origin == "b" }?.suppressedModes == ["train", "walk"])
@@ -67,11 +67,11 @@ import Trips
                 ]
             ])
         #expect(ODMatrix(groups: [row(walk: 5, car: 4)], minimumPersons: 3).rows.first?.suppressedModes == [])
-        let linked = ODMatrix(groups: [row(walk: 5, car: 4)], minimumPersons: 3, margins: margins)
-        #expect(linked.linkedMargins == [TimeBands.allDay])
+        let linked = ODMatrix(groups: [row(walk: 5, car: 4)], minimumPersons: 3, margins: [margins])
+        #expect(linked.linkedMargins == [SplitMargins.modalSplit: [TimeBands.allDay]])
         #expect(linked.rows.first?.suppressedModes == ["car", "walk"], "car's 4 would bound the split's bike to [0, 1]")
         #expect(linked.narrowCounts == 0)
-        let pinned = ODMatrix(groups: [row(walk: 10, car: 4)], minimumPersons: 3, margins: margins)
+        let pinned = ODMatrix(groups: [row(walk: 10, car: 4)], minimumPersons: 3, margins: [margins])
         #expect(pinned.narrowCounts == 1 && pinned.rows.count == 1)
     }
 
@@ -81,7 +81,7 @@ import Trips
         let groups = [pair("a", train: (4, 3), walk: (5, 3))]
         let margins = SplitMargins(
             recoded: [], margins: [TimeBands.allDay: [.init(mode: "train", trips: 2, published: true, underK: false)]])
-        let od = ODMatrix(groups: groups, minimumPersons: 3, margins: margins)
+        let od = ODMatrix(groups: groups, minimumPersons: 3, margins: [margins])
         #expect(od.linkedMargins.isEmpty && od.rows.count == 1)
     }
 
@@ -101,5 +101,40 @@ import Trips
             recoded: ["airplane"], margins: ["am_peak": [.init(mode: "walk", trips: 3, published: false, underK: true)]])
         #expect(SplitMargins(text: try margins.text()) == margins)
         #expect(SplitMargins(text: "") == nil && SplitMargins(text: nil) == nil && SplitMargins(text: "{") == nil)
+    }
+
+    /// `co2e.csv` counts the trips `mode_shares.csv` counts (valid person-days), mode by mode:
+    /// when the mode shares left out a bike trip of one person with the bus's 5 beside it, a
+    /// `co2e.csv` that chose walk's 3 as the bike's complement would publish the bus's 5, and
+    /// the mode shares' whole (9) less walk and bus gives the bike. Against the mode shares'
+    /// rows, the bus goes too.
+    @Test func co2eLeavesOutWhatTheModeSharesLeftOut() {
+        var trips: [PlanningTrip] = []
+        func add(_ mode: String, _ count: Int, persons: Int) {
+            for index in 0..<count {
+                trips.append(
+                    PlanningTrip(
+                        device: "\(mode)-\(index % persons)", person: "\(mode)-\(index % persons)", startSeconds: Double(index) * 3600,
+                        origin: nil, destination: nil, durationSeconds: 600, distanceMeters: 2000, mainMode: mode, co2eGrams: 100))
+            }
+        }
+        add("walk", 3, persons: 3)
+        add("bike", 1, persons: 1)
+        add("bus", 5, persons: 3)
+        let days = Dictionary(uniqueKeysWithValues: Set(trips.map(\.person)).map { ($0, 1) })
+        let alone = CO2eTable(trips, validDays: days, homeZones: nil, minimumPersons: 3)
+        #expect(alone.rows.map(\.mode).sorted() == ["all", "bus"], "alone, walk's 3 is the bike's complement")
+        let shares = SplitMargins(
+            table: "mode_shares.csv", recoded: [],
+            margins: [
+                TimeBands.allDay: [
+                    .init(mode: "walk", trips: 3, published: true, underK: false),
+                    .init(mode: "bike", trips: 1, published: false, underK: true),
+                    .init(mode: "bus", trips: 5, published: false, underK: false)
+                ]
+            ])
+        let linked = CO2eTable(trips, validDays: days, homeZones: nil, minimumPersons: 3, margins: [shares])
+        #expect(linked.auditedMargins == ["mode_shares.csv": [TimeBands.allDay]])
+        #expect(!linked.rows.contains { $0.mode == "bus" || $0.mode == "bike" })
     }
 }

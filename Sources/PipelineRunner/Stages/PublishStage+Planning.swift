@@ -8,9 +8,10 @@ import Trips
 
 extension PublishStage {
     /// The planning tables (docs/planning.md), from the trips of valid person-days read once
-    /// (`PlanningSample`): the persons' weights (with a population), `od_zones.csv` (with a zone
-    /// layer), `mode_shares.csv`, `co2e.csv` and `person_co2e.csv`. A table the settings no longer ask for is removed. Adds
-    /// to `outcome` what it wrote, said and how long each took (`weights`, `od_zones`, `mode_shares`, `co2e`, `review`).
+    /// (`PlanningSample`): the persons' weights (with a population), `mode_shares.csv`,
+    /// `od_zones.csv` (with a zone layer), `co2e.csv` and `person_co2e.csv`, in that order (each
+    /// audited against the splits before it). A table the settings no longer ask for is removed. Adds
+    /// to `outcome` what it wrote, said and how long each took (`weights`, `mode_shares`, `od_zones`, `co2e`, `review`).
     func planningFiles(into outcome: Outcome) throws -> Outcome {
         var outcome = outcome
         var clock = Date()
@@ -47,12 +48,24 @@ extension PublishStage {
             try? FileManager.default.removeItem(atPath: path(PersonWeightsOutput.fileName))
         }
         step("weights")
+        // Each table of the same trips is audited against the splits published before it (`SplitMargins`):
+        // the modal split's, then the mode shares' (trips of valid person-days, which od_zones.csv and co2e.csv count again).
+        let split = [SplitMargins(text: try store.derivedState(PipelineStore.splitMarginsKey))].compactMap { $0 }
+        var shares = try ModeSharesOutput(
+            folder: outputFolder, bands: bands, minimumPersons: heatMap.minimumPersons, correction: confusion, tablesFolder: tablesFolder
+        ).write(
+            sample, calendars: calendars, weights: weights, margins: split)
+        let earlier = split + [shares.published].compactMap { $0 }
+        (shares.excludedPersonDays, shares.excludedTrips) = (sample.invalidPersonDays, sample.tripsOnInvalidDays)
+        try store.setDerivedState(PipelineStore.modeSharesKey, ModeSharesOutput.text(shares)) // for the report
+        outcome.modeShares = shares
+        outcome.notes.append(ModeSharesOutput.text(shares))
+        outcome.files.append(path(ModeSharesOutput.fileName))
+        step("mode_shares")
         if let zones {
             var od = try ZoneODOutput(
                 folder: outputFolder, layer: zones, bands: bands, minimumPersons: heatMap.minimumPersons, tablesFolder: tablesFolder
-            ).write(
-                sample, calendars: calendars, weights: weights,
-                margins: SplitMargins(text: try store.derivedState(PipelineStore.splitMarginsKey)))
+            ).write(sample, calendars: calendars, weights: weights, margins: earlier)
             (od.excludedPersonDays, od.excludedTrips) = (sample.invalidPersonDays, sample.tripsOnInvalidDays)
             try store.setDerivedState(PipelineStore.odZonesKey, ZoneODOutput.text(od)) // for the report
             outcome.odZones = od
@@ -63,19 +76,11 @@ extension PublishStage {
             try? FileManager.default.removeItem(atPath: path(ZoneODOutput.fileName))
         }
         step("od_zones")
-        var shares = try ModeSharesOutput(
-            folder: outputFolder, bands: bands, minimumPersons: heatMap.minimumPersons, correction: confusion, tablesFolder: tablesFolder
-        ).write(sample, calendars: calendars, weights: weights)
-        (shares.excludedPersonDays, shares.excludedTrips) = (sample.invalidPersonDays, sample.tripsOnInvalidDays)
-        try store.setDerivedState(PipelineStore.modeSharesKey, ModeSharesOutput.text(shares)) // for the report
-        outcome.modeShares = shares
-        outcome.notes.append(ModeSharesOutput.text(shares))
-        outcome.files.append(path(ModeSharesOutput.fileName))
-        step("mode_shares")
         let co2e = try CO2eOutput.write(
             sample, factors: emissionFactors, layer: zones, weights: weights, minimumPersons: heatMap.minimumPersons,
             outputFolder: outputFolder,
-            countries: try CO2eOutput.countryTally(tablesFolder: tablesFolder, countries: countries, factors: emissionFactors))
+            countries: try CO2eOutput.countryTally(tablesFolder: tablesFolder, countries: countries, factors: emissionFactors),
+            margins: earlier)
         try store.setDerivedState(PipelineStore.co2eKey, CO2eOutput.text(co2e)) // for the report
         try store.setDerivedState(
             PipelineStore.co2eFactorsKey,

@@ -113,7 +113,8 @@ struct PublishStage: Sendable {
         func step(_ stage: String) { outcome.stageSeconds[stage] = Date().timeIntervalSince(clock); clock = Date() }
         if FileManager.default.fileExists(atPath: (tablesFolder as NSString).appendingPathComponent(OutputSchema.trips.file)) {
             let grid = try ODGridOutput(folder: outputFolder, parameters: heatMap, tablesFolder: tablesFolder).write(
-                persons: try store.devicePersons(), margins: SplitMargins(text: try store.derivedState(PipelineStore.splitMarginsKey)))
+                persons: try store.devicePersons(),
+                margins: [SplitMargins(text: try store.derivedState(PipelineStore.splitMarginsKey))].compactMap { $0 })
             try store.setDerivedState(PipelineStore.odGridKey, ODGridOutput.text(grid)) // for the report
             outcome.odGrid = grid
             outcome.notes.append(ODGridOutput.text(grid))

@@ -128,7 +128,7 @@ public struct ReleaseRun {
                     durationSeconds: $0.durationSeconds,
                     distanceMeters: $0.distanceMeters, mainMode: $0.mainMode)
             }, cellMeters: heatMap.odCellMeters, minimumPersons: k, coarserLevels: heatMap.odCoarserLevels,
-            margins: published.margins)
+            margins: [published.margins])
         try TripTables.odGrid(grid).write(to: path(OutputSchema.odGrid.file))
         try writeHeatMaps(members, window: window.id, to: partial)
         let readme = ReleaseWindows.readme(window, minimumPersons: k, calendar: calendar)

@@ -2,8 +2,9 @@ import Foundation
 import MobilityCore
 import Trips
 
-/// What the modal split published of its trips, as margins for the tables published after it
-/// (`od_grid.csv`, `od_zones.csv`): those count the same trips again, a subset of them, so a
+/// What a modal split published of its trips (`modal_split.csv`, or `mode_shares.csv`, the split
+/// of valid person-days), as margins for the tables published after it (`od_grid.csv`,
+/// `od_zones.csv`, `mode_shares.csv`, `co2e.csv`): those count the same trips again, a subset of them, so a
 /// mode's trips over a later table's rows can be no more than the split's row of that mode, and
 /// a count left out of the later table must keep its protection against the split's published
 /// rows too. Statistics offices audit a release's linked tables together, the tables published
@@ -28,12 +29,19 @@ public struct SplitMargins: Sendable, Codable, Equatable {
         enum CodingKeys: String, CodingKey { case mode, trips, published, underK = "under_k" }
     }
 
+    /// The published file the rows are of (`modal_split.csv`, `mode_shares.csv`).
+    public var table: String
     /// The modes the split shows as `other`.
     public var recoded: [String]
     /// `all_day` and each band's name → the split's rows of that margin, in the split's order.
     public var margins: [String: [Row]]
 
-    public init(recoded: [String], margins: [String: [Row]]) { (self.recoded, self.margins) = (recoded, margins) }
+    public init(table: String = Self.modalSplit, recoded: [String], margins: [String: [Row]]) {
+        (self.table, self.recoded, self.margins) = (table, recoded, margins)
+    }
+
+    /// The file of the modal split, the margins of every later table.
+    public static let modalSplit = "modal_split.csv"
 
     /// The margins as the store keeps them (compact JSON).
     public func text() throws -> String { try JSONText.string(self, keys: .asDeclared, layout: .compact) }
@@ -45,8 +53,8 @@ public struct SplitMargins: Sendable, Codable, Equatable {
     }
 
     /// The margins of `prepared` with its rows at `hidden` left out.
-    init(_ prepared: ModalSplit.Prepared, hidden: Set<Int>) {
-        recoded = prepared.recoding.names
+    init(_ prepared: ModalSplit.Prepared, hidden: Set<Int>, table: String = Self.modalSplit) {
+        (self.table, recoded) = (table, prepared.recoding.names)
         var margins: [String: [Row]] = [:]
         for (index, total) in prepared.totals.enumerated() where total.trips > 0 {
             let band: String
@@ -61,41 +69,58 @@ public struct SplitMargins: Sendable, Codable, Equatable {
         self.margins = margins
     }
 
-    /// Adds to `audit` the relations between a later table's rows (`groups`, their modes recoded
-    /// by `recoding`, at `cells`) and the split: per margin and per class of modes (a table's
-    /// mode and the split's that share a raw mode, joined: the two recode apart), the table's
-    /// trips of the class over its rows (published or left out) and a remainder ≥ 0 (trips in
-    /// no row: under k at the coarsest, without both ends, outside every zone, on an invalid
-    /// person-day) add up to the split's rows of the class; the remainders add up to the trips
-    /// in no row, known for the whole day (`--json` counts them), and the rows' trips and those to
-    /// the split's whole. The split's published rows are known cells, its rows left out unknown
-    /// ones (those under k keep their protection of ±k), its whole known where any row of its
-    /// margin is published.
+    /// A later table's row in one margin, as its audit holds it: the cell of its trips, and the
+    /// cell and trips of each of its modes (recoded by the table).
+    struct LinkedRow {
+        var band: String
+        var total: Int, trips: Int
+        var modes: [String: (cell: Int, trips: Int)]
+    }
+
+    /// Adds to `audit` the relations between a later table's rows and the split: per margin and
+    /// per class of modes (a table's mode and the split's that share a raw mode, joined: the two
+    /// recode apart), the table's trips of the class over its rows (published or left out) and
+    /// a remainder ≥ 0 (trips in no row: under k at the coarsest, without both ends, outside
+    /// every zone, on an invalid person-day) add up to the split's rows of the class; the
+    /// remainders add up to the trips in no row, known for the whole day (`--json` counts them),
+    /// and the rows' trips and those to the split's whole. The split's published rows are known
+    /// cells, its rows left out unknown ones (those under k keep their protection of ±k), its
+    /// whole known where any row of its margin is published. `layer`: the sub-table of a band's
+    /// cells (`DisclosureAudit`); the whole day's are the base.
     ///
     /// Returns the margins linked; a margin whose rows the table's exceed (not the same trips)
-    /// is not, and is left out of the count.
-    @discardableResult
+    /// is not.
+    static func link(
+        _ tableRows: [LinkedRow], to margins: [SplitMargins], recoding: ModeRecoding, k: Int, layer: String,
+        into audit: inout DisclosureAudit
+    ) -> [String: [String]] {
+        var linked: [String: [String]] = [:]
+        for margin in margins {
+            let bands = margin.link(tableRows, recoding: recoding, k: k, layer: layer, into: &audit)
+            if !bands.isEmpty { linked[margin.table, default: []] += bands }
+        }
+        return linked
+    }
+
     func link(
-        _ groups: [ODGroup], _ cells: ODMatrix.Cells, recoding: ModeRecoding, k: Int, into audit: inout DisclosureAudit
+        _ tableRows: [LinkedRow], recoding: ModeRecoding, k: Int, layer bandLayer: String, into audit: inout DisclosureAudit
     ) -> [String] {
         var linked: [String] = []
         let splitRecoding = ModeRecoding(recoded: Set(recoded))
-        for band in Set(groups.map(\.band)).sorted() {
+        for band in Set(tableRows.map(\.band)).sorted() {
             guard let rows = margins[band], !rows.isEmpty else { continue }
-            let members = groups.indices.filter { groups[$0].band == band && !groups[$0].modePersons.isEmpty }
-            guard members.count == groups.indices.filter({ groups[$0].band == band }).count else { continue }
+            let members = tableRows.filter { $0.band == band }
             let classes = Self.classes(
-                tableModes: Set(members.flatMap { groups[$0].mainModes.keys }), splitModes: Set(rows.map(\.mode)), table: recoding,
-                split: splitRecoding)
+                tableModes: Set(members.flatMap(\.modes.keys)), splitModes: Set(rows.map(\.mode)), table: recoding, split: splitRecoding)
             var tableTrips = [Int](repeating: 0, count: classes.count), splitTrips = tableTrips
             var classOf: [String: Int] = [:]
             for (index, members) in classes.enumerated() { for name in members.table { classOf["t " + name] = index } }
             for (index, members) in classes.enumerated() { for name in members.split { classOf["s " + name] = index } }
-            for member in members { for (mode, trips) in groups[member].mainModes { tableTrips[classOf["t " + mode]!] += trips } }
+            for member in members { for (mode, found) in member.modes { tableTrips[classOf["t " + mode]!] += found.trips } }
             for row in rows { splitTrips[classOf["s " + row.mode]!] += row.trips }
-            let whole = rows.reduce(0) { $0 + $1.trips }, inRows = members.reduce(0) { $0 + groups[$1].trips }
+            let whole = rows.reduce(0) { $0 + $1.trips }, inRows = members.reduce(0) { $0 + $1.trips }
             guard whole >= inRows, zip(splitTrips, tableTrips).allSatisfy({ $0 >= $1 }) else { continue }
-            let layer = band == TimeBands.allDay ? nil : ODMatrix.Prepared.bandLayer
+            let layer = band == TimeBands.allDay ? nil : bandLayer
             let splitCells = rows.map { row in
                 audit.add(
                     CellSuppression.Cell(
@@ -106,9 +131,8 @@ public struct SplitMargins: Sendable, Codable, Equatable {
             let wholeCell = audit.add(
                 CellSuppression.Cell(publishable: false, sensitive: false, size: Double(whole), known: rows.contains(where: \.published)),
                 layer: layer)
-            let rest = whole - inRows
             let restCell = audit.add(
-                CellSuppression.Cell(publishable: false, sensitive: false, size: Double(rest), known: band == TimeBands.allDay),
+                CellSuppression.Cell(publishable: false, sensitive: false, size: Double(whole - inRows), known: band == TimeBands.allDay),
                 layer: layer)
             let remainders = classes.indices.map { index in
                 audit.add(
@@ -116,12 +140,10 @@ public struct SplitMargins: Sendable, Codable, Equatable {
                     layer: layer)
             }
             audit.relate(splitCells.map { ($0, 1.0) } + [(wholeCell, -1.0)])
-            audit.relate(members.map { (cells.totals[$0], 1.0) } + [(restCell, 1.0), (wholeCell, -1.0)])
+            audit.relate(members.map { ($0.total, 1.0) } + [(restCell, 1.0), (wholeCell, -1.0)])
             audit.relate(remainders.map { ($0, 1.0) } + [(restCell, -1.0)])
             for (index, modes) in classes.enumerated() {
-                let table = members.flatMap { member in
-                    modes.table.sorted().compactMap { cells.modes[member][$0] }.map { ($0, 1.0) }
-                }
+                let table = members.flatMap { member in modes.table.sorted().compactMap { member.modes[$0] }.map { ($0.cell, 1.0) } }
                 let split = rows.indices.filter { modes.split.contains(rows[$0].mode) }.map { (splitCells[$0], -1.0) }
                 audit.relate(table + [(remainders[index], 1.0)] + split)
             }

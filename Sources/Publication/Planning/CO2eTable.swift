@@ -107,15 +107,23 @@ public struct CO2eTable: Sendable {
     /// Published rows whose unweighted distance, CO2e or energy the dominance rule leaves out
     /// (two persons make 85 % of it), and rows whose magnitudes are left out beside them.
     public private(set) var dominatedMagnitudes = 0, complementaryMagnitudes = 0
+    /// Per published table, the margins (`all_day`) the `all` zone's mode rows were audited
+    /// against its rows in (`SplitMargins`); empty when audited alone.
+    public private(set) var auditedMargins: [String: [String]] = [:]
+    /// Trip counts under k left out (and the splits', where audited against them) whose
+    /// feasible interval no complement widened to ±k.
+    public private(set) var narrowCounts = 0
 
     /// `homeZones`: each person's home zone id; nil where no layer was given (one zone, `all`).
     /// `validDays`: each person's valid person-days.
     /// `zeroModes`: the modes whose trips emit nothing by the factors (`zeroModes(of:factors:)`);
     /// `zeroEnergyModes`: those that count no energy (`zeroEnergyModes(of:factors:)`; nil: the
     /// same as `zeroModes`).
+    /// `margins`: published splits of the same trips (the mode shares', the modal split's), which
+    /// the `all` zone's mode rows are audited against (`SplitMargins`).
     public init(
         _ trips: [PlanningTrip], validDays: [String: Int], homeZones: [String: String]?, zeroModes: Set<String> = [],
-        zeroEnergyModes: Set<String>? = nil, minimumPersons: Int
+        zeroEnergyModes: Set<String>? = nil, minimumPersons: Int, margins: [SplitMargins] = []
     ) {
         let zeroEnergyModes = zeroEnergyModes ?? zeroModes
         self.minimumPersons = minimumPersons
@@ -168,7 +176,21 @@ public struct CO2eTable: Sendable {
                 energy.append(relation)
             }
         }
-        let hidden = CellSuppression(cells: cells, relations: counts).suppressed()
+        // The counts against the splits published before: the `all` zone's mode rows are their whole day's.
+        var countsAudit = DisclosureAudit()
+        for cell in cells { _ = countsAudit.add(cell) }
+        for relation in counts { countsAudit.relate(relation) }
+        if let whole = index[Key(zone: Self.all, mode: Self.all)] {
+            let modes = keys.indices.filter { keys[$0].zone == Self.all && keys[$0].mode != Self.all }
+            let row = SplitMargins.LinkedRow(
+                band: TimeBands.allDay, total: whole, trips: groups[keys[whole]]!.count,
+                modes: Dictionary(uniqueKeysWithValues: modes.map { (keys[$0].mode, (cell: $0, trips: groups[keys[$0]]!.count)) }))
+            auditedMargins = SplitMargins.link(
+                [row], to: margins, recoding: ModeRecoding(), k: minimumPersons, layer: "zone", into: &countsAudit)
+        }
+        let countsHidden = countsAudit.suppressed().hidden
+        narrowCounts = countsAudit.narrow(hidden: countsHidden).count
+        let hidden = countsHidden.filter { $0 < cells.count }
             .union(CellSuppression(cells: cells, relations: co2e).suppressed())
             .union(zeroEnergyModes == zeroModes ? [] : CellSuppression(cells: cells, relations: energy).suppressed())
         for cell in hidden { if cells[cell].sensitive { suppressedPrimary += 1 } else { suppressedComplementary += 1 } }

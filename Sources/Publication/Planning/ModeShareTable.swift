@@ -42,10 +42,19 @@ public struct ModeShareTable: Sendable {
     public private(set) var suppressedTrips = 0, complementaryTrips = 0
     /// Published rows whose weighted values are left out: dominated, and beside them.
     public private(set) var dominatedWeights = 0, complementaryWeights = 0
+    /// Per published table, the margins (`all_day`, bands) the rows were audited against its
+    /// rows in (`SplitMargins`); empty when audited alone.
+    public private(set) var auditedMargins: [String: [String]] = [:]
+    /// The table's rows as margins for the tables of the same trips after it (`od_zones.csv`,
+    /// `co2e.csv`): published or left out, under k or not.
+    public private(set) var published = SplitMargins(table: "mode_shares.csv", recoded: [], margins: [:])
+    /// Counts under k left out (and the split's, where audited against it) whose feasible
+    /// interval no complement widened to ±k.
+    public private(set) var narrowCounts = 0
 
     public init(
         _ trips: [Trip], calendars: LocalCalendars, bands: TimeBands, minimumPersons: Int, correction: ConfusionCorrection? = nil,
-        replicates: Int = ModeShareEstimate.defaultReplicates
+        replicates: Int = ModeShareEstimate.defaultReplicates, margins: [SplitMargins] = []
     ) {
         self.minimumPersons = minimumPersons
         let groups = [TimeBands.allDay] + bands.names
@@ -86,7 +95,15 @@ public struct ModeShareTable: Sendable {
                 dimension: $0.band == TimeBands.allDay ? "all" : "time_band", key: $0.band == TimeBands.allDay ? "all" : $0.band,
                 mode: $0.share.mode, trips: $0.share.trips, distanceMeters: 0, durationSeconds: 0, persons: $0.share.persons)
         }
-        let hidden = ModalSplit.suppressed(totals, minimumPersons: minimumPersons)
+        // Against the modal split's published rows, of which these trips are some (`SplitMargins`).
+        let (hidden, linked, narrow) = ModalSplit.suppressed(totals, minimumPersons: minimumPersons, margins: margins)
+        (auditedMargins, narrowCounts) = (linked, narrow)
+        for (index, row) in all.enumerated() {
+            published.margins[row.band, default: []].append(
+                .init(
+                    mode: row.share.mode, trips: row.share.trips, published: !hidden.contains(index),
+                    underK: row.share.persons < minimumPersons))
+        }
         suppressedPrimary = all.filter { $0.share.persons < minimumPersons }.count
         suppressedComplementary = hidden.count - suppressedPrimary
         for index in hidden where all[index].band == TimeBands.allDay {

@@ -57,15 +57,15 @@ public struct ZoneOD: Sendable {
     /// Counts under k left out (rows and shares, and the modal split's rows under k where the
     /// table was audited against them) whose feasible interval no complement widened to ±k.
     public private(set) var narrowCounts = 0
-    /// The margins (`all_day`, bands) the rows were audited against the modal split's published
+    /// Per published table, the margins (`all_day`, bands) the rows were audited against its
     /// rows in (`SplitMargins`); empty when audited alone.
-    public private(set) var auditedMargins: [String] = []
+    public private(set) var auditedMargins: [String: [String]] = [:]
 
     /// Rows by band (`all_day`, then the bands in order), then most trips first, then zone order.
-    /// `margins`: the modal split's published rows of the same trips (nil: audited alone).
+    /// `margins`: published splits' rows of the same trips (the modal split's, the mode shares'; none: audited alone).
     public init(
         _ trips: [Trip], layer: ZoneLayer, calendars: LocalCalendars, bands: TimeBands, minimumPersons: Int,
-        margins: SplitMargins? = nil
+        margins: [SplitMargins] = []
     ) {
         self.minimumPersons = minimumPersons
         struct Key: Hashable { var band: Int, origin: Int, destination: Int }

@@ -111,11 +111,17 @@ public struct ModalSplit: Sendable {
         return cells.hiddenRows(audit.suppressed(initial: Set(initial.map { cells.rows[$0] })).hidden)
     }
 
-    static func suppressed(_ totals: [ModalTotal], minimumPersons k: Int) -> Set<Int> {
+    /// `margins`: the modal split's published rows, which `totals` (some of its trips again) are
+    /// audited against (`SplitMargins`); the margins linked, and the counts under k left narrow.
+    static func suppressed(_ totals: [ModalTotal], minimumPersons k: Int, margins: [SplitMargins] = []) -> (
+        hidden: Set<Int>, linked: [String: [String]], narrow: Int
+    ) {
         var audit = DisclosureAudit()
         let prepared = Prepared(asGiven: totals, k: k)
         let cells = prepared.audit(into: &audit, measure: .trips)
-        return cells.hiddenRows(audit.suppressed().hidden)
+        let linked = prepared.link(cells, to: margins, into: &audit)
+        let hidden = audit.suppressed().hidden
+        return (cells.hiddenRows(hidden), linked, audit.narrow(hidden: hidden).count)
     }
 }
 
@@ -153,6 +159,22 @@ extension ModalSplit {
                 merged[key] = row
             }
             self.totals = Self.ordered(Array(merged.values))
+        }
+
+        /// Links the whole-day and band rows at `cells` to the split's `margins`
+        /// (`SplitMargins.link`): each group's whole is its rows' trips.
+        func link(_ cells: Cells, to margins: [SplitMargins], into audit: inout DisclosureAudit) -> [String: [String]] {
+            let rows = cells.wholes.filter { ["all", "time_band"].contains($0.key[0]) }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+                .map { group, whole in
+                    let members = totals.indices.filter { [totals[$0].dimension, totals[$0].key] == group }
+                    return SplitMargins.LinkedRow(
+                        band: group[0] == "all" ? TimeBands.allDay : group[1], total: whole,
+                        trips: members.reduce(0) { $0 + totals[$1].trips },
+                        modes: Dictionary(
+                            members.map { (totals[$0].mode, (cell: cells.rows[$0], trips: totals[$0].trips)) },
+                            uniquingKeysWith: { first, _ in first }))
+                }
+            return SplitMargins.link(rows, to: margins, recoding: recoding, k: k, layer: "time_band", into: &audit)
         }
 
         /// `totals` as given: already recoded, in the order the caller audits them in.

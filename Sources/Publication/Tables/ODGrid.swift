@@ -70,9 +70,10 @@ public struct ODGrid: Sendable {
     /// Shares under k left out whose feasible interval no complement widened to ±k (and the
     /// modal split's rows under k, where the table was audited against them).
     public private(set) var narrowCounts = 0
-    /// `all_day` when the pairs were audited against the modal split's published whole-day rows
-    /// (`SplitMargins`); empty without margins, or when the split's rows are not of these trips.
-    public private(set) var auditedMargins: [String] = []
+    /// `modal_split.csv` → `all_day` when the pairs were audited against the modal split's
+    /// published whole-day rows (`SplitMargins`); empty without margins, or when the split's
+    /// rows are not of these trips.
+    public private(set) var auditedMargins: [String: [String]] = [:]
 
     /// The default number of doublings of the cell size (1 km → 8 km).
     public static let defaultCoarserLevels = HeatMapParameters.defaultODCoarserLevels
@@ -81,7 +82,7 @@ public struct ODGrid: Sendable {
     /// audited against (nil: the pairs audited alone).
     public init(
         _ trips: [Trip], cellMeters: Double, minimumPersons: Int, coarserLevels: Int = Self.defaultCoarserLevels,
-        margins: SplitMargins? = nil
+        margins: [SplitMargins] = []
     ) {
         grid = HeatGrid(cellMeters: cellMeters)
         self.minimumPersons = minimumPersons

@@ -51,9 +51,9 @@ public struct ODMatrix: Sendable {
     public var narrowCounts = 0
     /// Geofences the trips' ends were matched against; nil: not said (a caller before it).
     public var geofences: Int?
-    /// The margins (`all_day`, bands) the rows were audited against the modal split's published
-    /// rows in (`SplitMargins`); empty when audited alone.
-    public var linkedMargins: [String] = []
+    /// Per published table (`modal_split.csv` …), the margins (`all_day`, bands) the rows were
+    /// audited against its rows in (`SplitMargins`); empty when audited alone.
+    public var linkedMargins: [String: [String]] = [:]
 
     public init(
         _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars(),
@@ -64,17 +64,17 @@ public struct ODMatrix: Sendable {
             bands: bands)
     }
 
-    /// The table of `groups`, audited alone, or against the modal split's published rows
-    /// (`margins`: the table's trips are some of the split's).
+    /// The table of `groups`, audited alone, or against published splits' rows (`margins`: the
+    /// table's trips are some of each one's).
     /// `recoding`: the modes shown as `other` (none by default).
     public init(
         groups: [ODGroup], minimumPersons: Int, bands: TimeBands = TimeBands(), geofences: Int? = nil,
-        recoding: ModeRecoding = ModeRecoding(), margins: SplitMargins? = nil
+        recoding: ModeRecoding = ModeRecoding(), margins: [SplitMargins] = []
     ) {
         var audit = DisclosureAudit()
         let prepared = Prepared(groups, k: minimumPersons, bands: bands, recoding: recoding, geofences: geofences)
         let cells = prepared.audit(into: &audit)
-        let linked = margins?.link(prepared.groups, cells, recoding: recoding, k: minimumPersons, into: &audit) ?? []
+        let linked = prepared.link(cells, to: margins, into: &audit)
         let (hidden, dropped) = audit.suppressed()
         let narrow = audit.narrow(hidden: hidden)
         self.init(prepared, cells: cells, hidden: hidden, dropped: dropped, narrow: narrow)
@@ -154,6 +154,21 @@ extension ODMatrix {
         }
 
         func rank(_ band: String) -> Int { bandOrder[band] ?? bandOrder.count }
+
+        /// Links the rows at `cells` to the split's `margins` (`SplitMargins.link`); a band with a
+        /// group of a version before persons per mode (no share cells) is not linked.
+        func link(_ cells: Cells, to margins: [SplitMargins], into audit: inout DisclosureAudit) -> [String: [String]] {
+            let withoutShares = Set(groups.filter { $0.modePersons.isEmpty }.map(\.band))
+            let rows = groups.indices.filter { !withoutShares.contains(groups[$0].band) }.map { index in
+                SplitMargins.LinkedRow(
+                    band: groups[index].band, total: cells.totals[index], trips: groups[index].trips,
+                    modes: Dictionary(
+                        uniqueKeysWithValues: cells.modes[index].map {
+                            ($0.key, (cell: $0.value, trips: groups[index].mainModes[$0.key] ?? 0))
+                        }))
+            }
+            return SplitMargins.link(rows, to: margins, recoding: recoding, k: k, layer: Self.bandLayer, into: &audit)
+        }
 
         /// What leaving a row out costs against leaving one of its shares out, per trip: a row
         /// takes its trips, medians and every share with it, so complementary cells are shares

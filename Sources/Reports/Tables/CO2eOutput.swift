@@ -33,6 +33,11 @@ public struct CO2eOutput {
         @NullEncodable public var energyMJWeighted: Double?
         /// Legs by the country whose factors they took (`triplegs.csv` `start_country`).
         @NullEncodable public var countries: LegCountries.Tally?
+        /// Trip counts under k left out whose feasible interval no complement widened to ±k.
+        public var narrowCounts = 0
+        /// Per published table (`modal_split.csv`, `mode_shares.csv`), the margins (`all_day`, the
+        /// bands) the rows were audited against its rows in; empty when audited alone.
+        public var linkedTables: [String: [String]] = [:]
         enum CodingKeys: String, CodingKey {
             case factors, rows, suppressedPrimary = "suppressed_primary", suppressedComplementary = "suppressed_complementary"
             case suppressedTrips = "suppressed_trips", complementaryTrips = "complementary_trips"
@@ -41,6 +46,7 @@ public struct CO2eOutput {
             case energyMJWeighted = "energy_mj_weighted", countries
             case dominatedWeights = "dominated_weights", complementaryWeights = "complementary_weights"
             case dominatedMagnitudes = "dominated_magnitudes", complementaryMagnitudes = "complementary_magnitudes"
+            case narrowCounts = "narrow_counts", linkedTables = "linked_tables"
         }
     }
 
@@ -50,7 +56,7 @@ public struct CO2eOutput {
     @discardableResult
     public static func write(
         _ sample: PlanningSample, factors: EmissionFactors, layer: ZoneLayer?, weights: ExpansionWeights?, minimumPersons: Int,
-        outputFolder: String, countries: LegCountries.Tally? = nil
+        outputFolder: String, countries: LegCountries.Tally? = nil, margins: [SplitMargins] = []
     ) throws -> Summary {
         let trips = sample.trips.map { $0.weighted(by: weights) }
         let homeZones = layer.map { layer in
@@ -61,7 +67,7 @@ public struct CO2eOutput {
         let table = CO2eTable(
             trips, validDays: sample.validDays, homeZones: homeZones, zeroModes: CO2eTable.zeroModes(of: trips, factors: factors),
             zeroEnergyModes: factors.givesEnergy ? CO2eTable.zeroEnergyModes(of: trips, factors: factors) : nil,
-            minimumPersons: minimumPersons)
+            minimumPersons: minimumPersons, margins: margins)
         let names = Dictionary(layer?.zones.map { ($0.id, $0.name) } ?? [], uniquingKeysWith: { first, _ in first })
         var csv = CSVWriter(columns: OutputSchema.co2e.names)
         for row in table.rows {
@@ -91,6 +97,7 @@ public struct CO2eOutput {
         (summary.dominatedWeights, summary.complementaryWeights) = (table.dominatedWeights, table.complementaryWeights)
         (summary.suppressedTrips, summary.complementaryTrips) = (table.suppressedTrips, table.complementaryTrips)
         (summary.dominatedMagnitudes, summary.complementaryMagnitudes) = (table.dominatedMagnitudes, table.complementaryMagnitudes)
+        (summary.narrowCounts, summary.linkedTables) = (table.narrowCounts, table.auditedMargins)
         return summary
     }
 
@@ -140,6 +147,7 @@ public struct CO2eOutput {
             + (s.dominatedWeights + s.complementaryWeights > 0
                 ? "; weighted CO2e or energy left out of \(s.dominatedWeights) rows two persons dominate (or fewer than k weighted persons "
                     + "made; the total when it is one of them), and of \(s.complementaryWeights) beside them" : "")
+            + PublishedCounts.narrowText(s.narrowCounts)
             + (s.countries?.publishedLine.map { "; " + $0 } ?? "")
     }
 }

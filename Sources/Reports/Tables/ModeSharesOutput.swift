@@ -36,11 +36,19 @@ public struct ModeSharesOutput {
         public var correction: String?
         /// Person-days under the coverage threshold, and their trips, left out (`PlanningSample`).
         public var excludedPersonDays = 0, excludedTrips = 0
+        /// Counts under k left out whose feasible interval no complement widened to ±k.
+        public var narrowCounts = 0
+        /// Per published table (`modal_split.csv`, `mode_shares.csv`), the margins (`all_day`, the
+        /// bands) the rows were audited against its rows in; empty when audited alone.
+        public var linkedTables: [String: [String]] = [:]
+        /// The table's rows as margins for `od_zones.csv` and `co2e.csv` (not in `--json`: it holds the rows left out).
+        public var published: SplitMargins? = nil
         enum CodingKeys: String, CodingKey {
             case rows, suppressedPrimary = "suppressed_primary", suppressedComplementary = "suppressed_complementary"
             case minimumPersons = "k", replicates, correction, excludedPersonDays = "excluded_person_days", excludedTrips = "excluded_trips"
             case dominatedWeights = "dominated_weights", complementaryWeights = "complementary_weights"
             case suppressedTrips = "suppressed_trips", complementaryTrips = "complementary_trips"
+            case narrowCounts = "narrow_counts", linkedTables = "linked_tables"
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -57,25 +65,33 @@ public struct ModeSharesOutput {
             try container.encode(excludedTrips, forKey: .excludedTrips)
             try container.encode(dominatedWeights, forKey: .dominatedWeights)
             try container.encode(complementaryWeights, forKey: .complementaryWeights)
+            try container.encode(narrowCounts, forKey: .narrowCounts)
+            try container.encode(linkedTables, forKey: .linkedTables)
         }
     }
 
     /// Writes `mode_shares.csv` of the sample's trips (those of valid person-days); with
-    /// `weights`, the weighted trips and shares beside.
+    /// `weights`, the weighted trips and shares beside; the rows audited against the modal
+    /// split's `margins` (none: alone).
     @discardableResult
-    public func write(_ sample: PlanningSample, calendars: LocalCalendars, weights: ExpansionWeights? = nil) throws -> Summary {
+    public func write(
+        _ sample: PlanningSample, calendars: LocalCalendars, weights: ExpansionWeights? = nil, margins: [SplitMargins] = []
+    ) throws -> Summary {
         let input = sample.trips.map { trip in
             ModeShareTable.Trip(
                 person: trip.person, startSeconds: trip.startSeconds, mode: trip.mainMode,
                 dailyWeight: trip.weighted(by: weights).dailyWeight)
         }
-        let table = ModeShareTable(input, calendars: calendars, bands: bands, minimumPersons: minimumPersons, correction: correction)
+        let table = ModeShareTable(
+            input, calendars: calendars, bands: bands, minimumPersons: minimumPersons, correction: correction, margins: margins)
         try Self.csv(table, correction: correction).write(to: (folder as NSString).appendingPathComponent(Self.fileName))
-        return Summary(
+        var summary = Summary(
             rows: table.rows.count, suppressedPrimary: table.suppressedPrimary, suppressedComplementary: table.suppressedComplementary,
             minimumPersons: minimumPersons, suppressedTrips: table.suppressedTrips, complementaryTrips: table.complementaryTrips,
             dominatedWeights: table.dominatedWeights, complementaryWeights: table.complementaryWeights,
             replicates: ModeShareEstimate.defaultReplicates, correction: correction?.source)
+        (summary.narrowCounts, summary.linkedTables, summary.published) = (table.narrowCounts, table.auditedMargins, table.published)
+        return summary
     }
 
     static func csv(_ table: ModeShareTable, correction: ConfusionCorrection?) -> CSVWriter {
@@ -99,6 +115,7 @@ public struct ModeSharesOutput {
             + "; \(s.suppressedPrimary) rows made by fewer than k = \(s.minimumPersons) persons left out, and \(s.suppressedComplementary) more so that those cannot be worked out by subtraction"
             + " (whole-day trips left out: \(s.suppressedTrips) under k, \(s.complementaryTrips) beside them)"
             + "; \(s.excludedPersonDays) person-days under the coverage threshold and their \(s.excludedTrips) trips not counted"
+            + PublishedCounts.narrowText(s.narrowCounts)
             + (s.dominatedWeights + s.complementaryWeights > 0
                 ? "; weighted values left out of \(s.dominatedWeights) rows two persons dominate (or fewer than k weighted persons made), "
                     + "and of \(s.complementaryWeights) beside them" : "")

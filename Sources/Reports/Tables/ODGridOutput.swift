@@ -32,8 +32,9 @@ public struct ODGridOutput {
         public var narrowCounts = 0
         /// Pairs of k persons or more (and their trips) left out to protect a share in them.
         public var complementaryPairs = 0, complementaryTrips = 0
-        /// `all_day` when the pairs were audited against the modal split's published rows.
-        public var modalSplitMargins: [String] = []
+        /// Per published table (`modal_split.csv`, `mode_shares.csv`), the margins (`all_day`, the
+        /// bands) the rows were audited against its rows in; empty when audited alone.
+        public var linkedTables: [String: [String]] = [:]
         enum CodingKeys: String, CodingKey {
             case pairs, suppressedPairs = "suppressed_pairs", suppressedTrips = "suppressed_trips", unplacedTrips = "unplaced_trips"
             case cellMeters = "cell_m", minimumPersons = "k", publishedTrips = "published_trips", coarserPairs = "coarser_pairs"
@@ -41,14 +42,14 @@ public struct ODGridOutput {
                 "complementary_shares"
             case recodedModes = "recoded_modes", narrowCounts = "narrow_counts"
             case complementaryPairs = "complementary_pairs", complementaryTrips = "complementary_trips"
-            case modalSplitMargins = "modal_split_margins"
+            case linkedTables = "linked_tables"
         }
     }
 
     /// Writes `od_grid.csv`, each trip's device counted as its person in `persons` (the device
-    /// itself where none is named); its shares audited against the modal split's `margins` (nil: alone).
+    /// itself where none is named); its shares audited against the modal split's `margins` (none: alone).
     @discardableResult
-    public func write(persons: [String: String], margins: SplitMargins? = nil) throws -> Summary {
+    public func write(persons: [String: String], margins: [SplitMargins] = []) throws -> Summary {
         let places = try PlanningSample.staypointPlaces(in: tablesFolder)
         let (trips, trip) = (try OutputSchema.trips.read(in: tablesFolder), OutputSchema.trips.index)
         let input = trips.rows.map { row in
@@ -76,7 +77,7 @@ public struct ODGridOutput {
         (summary.narrowCounts, summary.complementaryPairs, summary.complementaryTrips) = (
             od.narrowCounts, od.complementaryPairs, od.complementaryTrips
         )
-        summary.modalSplitMargins = od.auditedMargins
+        summary.linkedTables = od.auditedMargins
         summary.coarsestCellMeters = parameters.odCellMeters * Double(1 << parameters.odCoarserLevels)
         summary.publishedTrips = od.rows.reduce(0) { $0 + $1.trips }
         for row in od.rows where row.grid.cellMeters > parameters.odCellMeters { summary.coarserPairs += 1 }

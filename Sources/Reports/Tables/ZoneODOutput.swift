@@ -38,8 +38,9 @@ public struct ZoneODOutput {
         public var suppressedShares = 0, complementaryShares = 0, bandRowsLeftOut = false, recodedModes: [String] = []
         /// Counts under k left out whose feasible interval no complement widened to ±k.
         public var narrowCounts = 0
-        /// The margins (`all_day`, the bands) the rows were audited against the modal split's published rows in.
-        public var modalSplitMargins: [String] = []
+        /// Per published table (`modal_split.csv`, `mode_shares.csv`), the margins (`all_day`, the
+        /// bands) the rows were audited against its rows in; empty when audited alone.
+        public var linkedTables: [String: [String]] = [:]
         public var minimumPersons = 0
         /// The bands, each `name HH:MM-HH:MM`, then the rest of the day's name.
         public var timeBands: [String] = []
@@ -52,16 +53,16 @@ public struct ZoneODOutput {
             case complementaryPairs = "complementary_pairs", complementaryTrips = "complementary_trips"
             case suppressedShares = "suppressed_shares", complementaryShares = "complementary_shares"
             case bandRowsLeftOut = "band_rows_left_out", recodedModes = "recoded_modes", narrowCounts = "narrow_counts"
-            case modalSplitMargins = "modal_split_margins"
+            case linkedTables = "linked_tables"
         }
     }
 
     /// Writes `od_zones.csv` of the sample's trips (those of valid person-days), each trip's band
     /// read on its person's clock in `calendars`; with `weights`, each row's trips expanded; the
-    /// rows audited against the modal split's `margins` (nil: alone).
+    /// rows audited against the published splits' `margins` (none: alone).
     @discardableResult
     public func write(
-        _ sample: PlanningSample, calendars: LocalCalendars, weights: ExpansionWeights? = nil, margins: SplitMargins? = nil
+        _ sample: PlanningSample, calendars: LocalCalendars, weights: ExpansionWeights? = nil, margins: [SplitMargins] = []
     ) throws -> Summary {
         let input = sample.trips.map { $0.weighted(by: weights) }
         let od = ZoneOD(input, layer: layer, calendars: calendars, bands: bands, minimumPersons: minimumPersons, margins: margins)
@@ -75,7 +76,7 @@ public struct ZoneODOutput {
         (summary.complementaryPairs, summary.complementaryTrips) = (od.complementaryPairs, od.complementaryTrips)
         (summary.suppressedShares, summary.complementaryShares) = (od.suppressedShares, od.complementaryShares)
         (summary.bandRowsLeftOut, summary.recodedModes, summary.narrowCounts) = (od.bandRowsLeftOut, od.recoding.names, od.narrowCounts)
-        summary.modalSplitMargins = od.auditedMargins
+        summary.linkedTables = od.auditedMargins
         let allDay = od.rows.filter { $0.band == TimeBands.allDay }
         (summary.pairs, summary.publishedTrips) = (allDay.count, allDay.reduce(0) { $0 + $1.trips })
         return summary
