@@ -101,6 +101,11 @@ import Trips
             recoded: ["airplane"], margins: ["am_peak": [.init(mode: "walk", trips: 3, published: false, underK: true)]])
         #expect(SplitMargins(text: try margins.text()) == margins)
         #expect(SplitMargins(text: "") == nil && SplitMargins(text: nil) == nil && SplitMargins(text: "{") == nil)
+        // The tables' lines say what they were audited against, and nothing when alone.
+        #expect(PublishedCounts.linkedText([:]).isEmpty)
+        #expect(
+            PublishedCounts.linkedText(["mode_shares.csv": ["all_day"], "modal_split.csv": ["all_day"]])
+                == "; audited against the rows of modal_split.csv and mode_shares.csv (the same trips)")
     }
 
     /// `co2e.csv` counts the trips `mode_shares.csv` counts (valid person-days), mode by mode:

@@ -112,6 +112,12 @@ public enum PublishedCounts {
         default: "; \(count) counts left out under k can be bounded closer than ±k from the published ones (no complement widened them)"
         }
     }
+
+    /// The clause of a table's line for the published splits it was audited against
+    /// (`SplitMargins`: file → margins); empty when audited alone.
+    public static func linkedText(_ tables: [String: [String]]) -> String {
+        tables.isEmpty ? "" : "; audited against the rows of " + tables.keys.sorted().joined(separator: " and ") + " (the same trips)"
+    }
 }
 
 /// What `modal_split.csv` published and left out under k persons per row.

@@ -147,7 +147,7 @@ public struct CO2eOutput {
             + (s.dominatedWeights + s.complementaryWeights > 0
                 ? "; weighted CO2e or energy left out of \(s.dominatedWeights) rows two persons dominate (or fewer than k weighted persons "
                     + "made; the total when it is one of them), and of \(s.complementaryWeights) beside them" : "")
-            + PublishedCounts.narrowText(s.narrowCounts)
+            + PublishedCounts.narrowText(s.narrowCounts) + PublishedCounts.linkedText(s.linkedTables)
             + (s.countries?.publishedLine.map { "; " + $0 } ?? "")
     }
 }

@@ -115,7 +115,7 @@ public struct ModeSharesOutput {
             + "; \(s.suppressedPrimary) rows made by fewer than k = \(s.minimumPersons) persons left out, and \(s.suppressedComplementary) more so that those cannot be worked out by subtraction"
             + " (whole-day trips left out: \(s.suppressedTrips) under k, \(s.complementaryTrips) beside them)"
             + "; \(s.excludedPersonDays) person-days under the coverage threshold and their \(s.excludedTrips) trips not counted"
-            + PublishedCounts.narrowText(s.narrowCounts)
+            + PublishedCounts.narrowText(s.narrowCounts) + PublishedCounts.linkedText(s.linkedTables)
             + (s.dominatedWeights + s.complementaryWeights > 0
                 ? "; weighted values left out of \(s.dominatedWeights) rows two persons dominate (or fewer than k weighted persons made), "
                     + "and of \(s.complementaryWeights) beside them" : "")

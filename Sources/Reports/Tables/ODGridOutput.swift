@@ -94,6 +94,6 @@ public struct ODGridOutput {
             + (s.unplacedTrips > 0 ? ", \(s.unplacedTrips) trips without both staypoints not placed" : "")
             + "; \(s.suppressedShares) mode shares left out under k and \(s.complementaryShares) beside them"
             + (s.recodedModes.isEmpty ? "" : "; shown as other: " + s.recodedModes.joined(separator: ", "))
-            + PublishedCounts.narrowText(s.narrowCounts)
+            + PublishedCounts.narrowText(s.narrowCounts) + PublishedCounts.linkedText(s.linkedTables)
     }
 }

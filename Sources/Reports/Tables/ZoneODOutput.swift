@@ -110,7 +110,7 @@ public struct ZoneODOutput {
                 : "\(s.suppressedBandRows) band rows under k and \(s.complementaryRows) beside them left out")
             + "; \(s.suppressedShares) mode shares left out under k and \(s.complementaryShares) beside them"
             + (s.recodedModes.isEmpty ? "" : "; shown as other: " + s.recodedModes.joined(separator: ", "))
-            + PublishedCounts.narrowText(s.narrowCounts)
+            + PublishedCounts.narrowText(s.narrowCounts) + PublishedCounts.linkedText(s.linkedTables)
             + (s.dominatedWeights + s.complementaryWeights > 0
                 ? "; trips_weighted left out of \(s.dominatedWeights) rows two persons dominate (or fewer than k weighted persons made), "
                     + "and of \(s.complementaryWeights) beside them" : "")
