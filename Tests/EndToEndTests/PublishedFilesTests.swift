@@ -108,6 +108,48 @@ import Testing
         print("od_grid.csv publishes \(published) of \(trips) trips of a 20-device city at k = 3")
     }
 
+    /// The same city with a 3 × 3 layer of zones over its fixes: nine home zones of few persons
+    /// each cannot be protected without the whole panel's rows, so `co2e.csv` leaves the zones'
+    /// rows out whole and publishes the panel's (before, it published no row at all).
+    @Test func co2eOfACityOfManyHomeZonesKeepsTheWholePanelsRows() throws {
+        let folder = try TemporaryFolder()
+        let simulate = try cli.pipeline(
+            ["simulate", "--out", "city", "--devices", "20", "--days", "2", "--seed", "7", "--imu-rate", "0"], in: folder.path)
+        try #require(simulate.status == 0, "\(simulate.stderr)")
+        var (latitudes, longitudes) = ([Double](), [Double]())
+        let files = FileManager.default.enumerator(atPath: folder.file("city"))!.compactMap { $0 as? String }.filter {
+            $0.hasSuffix(".gpx")
+        }
+        for file in files {
+            let text = try String(contentsOfFile: folder.file("city/" + file), encoding: .utf8)
+            for match in text.matches(of: /lat="([-0-9.]+)" lon="([-0-9.]+)"/) {
+                latitudes.append(Double(match.1)!)
+                longitudes.append(Double(match.2)!)
+            }
+        }
+        let (south, west) = (latitudes.min()! - 0.001, longitudes.min()! - 0.001)
+        let (dLat, dLon) = ((latitudes.max()! + 0.001 - south) / 3, (longitudes.max()! + 0.001 - west) / 3)
+        var features: [String] = []
+        for i in 0..<3 {
+            for j in 0..<3 {
+                let (s, w) = (south + Double(i) * dLat, west + Double(j) * dLon)
+                let ring = [(w, s), (w + dLon, s), (w + dLon, s + dLat), (w, s + dLat), (w, s)].map { "[\($0.0), \($0.1)]" }
+                features.append(
+                    #"{"type":"Feature","properties":{"id":"z\#(i)\#(j)","name":"zone \#(i)\#(j)"},"geometry":{"type":"Polygon","coordinates":[["#
+                        + ring.joined(separator: ",") + "]]}}")
+            }
+        }
+        try folder.write("zones.geojson", #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}")
+        let run = try cli.pipeline(["run", "city", "--out", "out", "--zones", "zones.geojson", "--json"], in: folder.path)
+        try #require([0, 2].contains(run.status), "\(run.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let said = try #require(summary["co2e"] as? [String: Any])
+        let co2e = try CSVTable.read(path: folder.file("out/co2e.csv"))
+        let (zone, persons) = (co2e.columns.firstIndex(of: "home_zone_id")!, co2e.columns.firstIndex(of: "persons")!)
+        #expect(said["zone_rows_left_out"] as? Bool == true)
+        #expect(co2e.rows.count >= 5 && co2e.rows.allSatisfy { $0[zone] == "all" && (Int($0[persons] ?? "") ?? 0) >= 3 })
+    }
+
     /// Two persons' walks, k = 3: every total of the run is theirs alone, so the published page
     /// withholds the overview's and the inputs' counts and the time span, and says why; the
     /// operator's page keeps them.

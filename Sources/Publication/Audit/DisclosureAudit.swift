@@ -46,8 +46,10 @@ public struct DisclosureAudit: Sendable {
     /// would take a base cell the base's audit left in, or cannot be done, the whole sub-table is
     /// left out instead (its margins, the base, stay): a sparse breakdown (the hour of day on a
     /// small panel) must not take the whole-day rows with it. A last audit of every cell together
-    /// checks the union (sub-tables share the base's left-out cells); should it find a cell
-    /// determined, it leaves out more from there (`CellSuppression.protected(initial:)`).
+    /// (but those of the sub-tables left out whole, which are not published at all, not even
+    /// which cells they have) checks the union (sub-tables share the base's left-out cells);
+    /// should it find a cell determined, it leaves out more from there
+    /// (`CellSuppression.protected(initial:)`).
     ///
     /// `initial`: cells to leave out from the start (another measure's audit of the same rows
     /// left them out, so this one takes the same complements where they do).
@@ -70,8 +72,12 @@ public struct DisclosureAudit: Sendable {
                 dropped.append(name)
             }
         }
-        if !whole.exposed(hidden: hidden).isEmpty {
-            hidden = whole.protected(initial: hidden) ?? Set(cells.indices.filter { cells[$0].publishable })
+        // A sub-table left out whole is not published at all, not even which cells it has: the
+        // last audit is of the rest.
+        let kept = Set(cells.indices.filter { layers[$0].map { !dropped.contains($0) } ?? true })
+        if !isProtected(kept, hidden: hidden) {
+            hidden = (part(kept, initial: hidden.intersection(kept)) ?? Set(kept.filter { cells[$0].publishable }))
+                .union(hidden.subtracting(kept))
         }
         return (hidden, dropped)
     }
@@ -80,6 +86,17 @@ public struct DisclosureAudit: Sendable {
     /// their protection (`CellSuppression.narrow(hidden:)`): none widened it.
     public func narrow(hidden: Set<Int>) -> [Int] {
         CellSuppression(cells: cells, relations: relations, revealedBy: revealedBy).narrow(hidden: hidden)
+    }
+
+    /// Whether no sensitive cell of `members` follows from the published ones among them.
+    private func isProtected(_ members: Set<Int>, hidden: Set<Int>) -> Bool {
+        let order = members.sorted()
+        let index = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        let kept = relations.filter { $0.allSatisfy { index[$0.cell] != nil } }.map { $0.map { (cell: index[$0.cell]!, sign: $0.sign) } }
+        var revealed: [Int: [Int]] = [:]
+        for (cell, by) in revealedBy { if let c = index[cell] { revealed[c] = by.compactMap { index[$0] } } }
+        let suppression = CellSuppression(cells: order.map { cells[$0] }, relations: kept, revealedBy: revealed)
+        return suppression.exposed(hidden: Set(hidden.compactMap { index[$0] })).isEmpty
     }
 
     /// The audit of `members` alone (relations wholly among them), from `initial`: the cells it

@@ -110,6 +110,10 @@ public struct CO2eTable: Sendable {
     /// Per published table, the margins (`all_day`) the `all` zone's mode rows were audited
     /// against its rows in (`SplitMargins`); empty when audited alone.
     public private(set) var auditedMargins: [String: [String]] = [:]
+    /// Every home zone's row left out, since protecting them would have taken the `all` zone's.
+    public private(set) var zoneRowsLeftOut = false
+    /// The sub-table of the home zones' rows.
+    static let homeZoneLayer = "home_zone"
     /// Trip counts under k left out (and the splits', where audited against them) whose
     /// feasible interval no complement widened to ±k.
     public private(set) var narrowCounts = 0
@@ -176,23 +180,46 @@ public struct CO2eTable: Sendable {
                 energy.append(relation)
             }
         }
-        // The counts against the splits published before: the `all` zone's mode rows are their whole day's.
-        var countsAudit = DisclosureAudit()
-        for cell in cells { _ = countsAudit.add(cell) }
-        for relation in counts { countsAudit.relate(relation) }
-        if let whole = index[Key(zone: Self.all, mode: Self.all)] {
-            let modes = keys.indices.filter { keys[$0].zone == Self.all && keys[$0].mode != Self.all }
-            let row = SplitMargins.LinkedRow(
-                band: TimeBands.allDay, total: whole, trips: groups[keys[whole]]!.count,
-                modes: Dictionary(uniqueKeysWithValues: modes.map { (keys[$0].mode, (cell: $0, trips: groups[keys[$0]]!.count)) }))
-            auditedMargins = SplitMargins.link(
-                [row], to: margins, recoding: ModeRecoding(), k: minimumPersons, layer: "zone", into: &countsAudit)
+        // Two ways to protect the table, both audited in full, the one that leaves out fewer of the
+        // whole panel's trips kept (the first on a tie): every row in one audit, or the home
+        // zones' rows as a sub-table (`DisclosureAudit`), left out whole when they cannot be
+        // protected without the `all` zone's rows (a panel of many home zones, few persons each).
+        func audit(_ relations: [[(cell: Int, sign: Double)]], layered: Bool) -> DisclosureAudit {
+            var audit = DisclosureAudit()
+            for (cell, key) in zip(cells, keys) {
+                _ = audit.add(cell, layer: layered && key.zone != Self.all ? Self.homeZoneLayer : nil)
+            }
+            for relation in relations { audit.relate(relation) }
+            return audit
         }
-        let countsHidden = countsAudit.suppressed().hidden
-        narrowCounts = countsAudit.narrow(hidden: countsHidden).count
-        let hidden = countsHidden.filter { $0 < cells.count }
-            .union(CellSuppression(cells: cells, relations: co2e).suppressed())
-            .union(zeroEnergyModes == zeroModes ? [] : CellSuppression(cells: cells, relations: energy).suppressed())
+        func protect(layered: Bool) -> (hidden: Set<Int>, narrow: Int, linked: [String: [String]], zonesLeftOut: Bool) {
+            // The counts also against the splits published before: the `all` zone's mode rows are their whole day's.
+            var countsAudit = audit(counts, layered: layered)
+            var linked: [String: [String]] = [:]
+            if let whole = index[Key(zone: Self.all, mode: Self.all)] {
+                let modes = keys.indices.filter { keys[$0].zone == Self.all && keys[$0].mode != Self.all }
+                let row = SplitMargins.LinkedRow(
+                    band: TimeBands.allDay, total: whole, trips: groups[keys[whole]]!.count,
+                    modes: Dictionary(uniqueKeysWithValues: modes.map { (keys[$0].mode, (cell: $0, trips: groups[keys[$0]]!.count)) }))
+                linked = SplitMargins.link(
+                    [row], to: margins, recoding: ModeRecoding(), k: minimumPersons, layer: Self.homeZoneLayer, into: &countsAudit)
+            }
+            let (countsHidden, countsDropped) = countsAudit.suppressed()
+            let (co2eHidden, co2eDropped) = audit(co2e, layered: layered).suppressed()
+            let (energyHidden, energyDropped) = zeroEnergyModes == zeroModes ? ([], []) : audit(energy, layered: layered).suppressed()
+            let zonesLeftOut = (countsDropped + co2eDropped + energyDropped).contains(Self.homeZoneLayer)
+            let hidden = countsHidden.filter { $0 < cells.count }.union(co2eHidden).union(energyHidden)
+                .union(zonesLeftOut ? Set(keys.indices.filter { keys[$0].zone != Self.all }) : [])
+            return (hidden, countsAudit.narrow(hidden: countsHidden).count, linked, zonesLeftOut)
+        }
+        func panelTripsLeftOut(_ hidden: Set<Int>) -> Int {
+            hidden.filter { keys[$0].zone == Self.all && keys[$0].mode != Self.all }.reduce(0) { $0 + groups[keys[$1]]!.count }
+        }
+        let joint = protect(layered: false)
+        let layered = homeZones == nil ? joint : protect(layered: true)
+        let chosen = panelTripsLeftOut(layered.hidden) < panelTripsLeftOut(joint.hidden) ? layered : joint
+        let hidden = chosen.hidden
+        (narrowCounts, auditedMargins, zoneRowsLeftOut) = (chosen.narrow, chosen.linked, chosen.zonesLeftOut)
         for cell in hidden { if cells[cell].sensitive { suppressedPrimary += 1 } else { suppressedComplementary += 1 } }
         for cell in hidden where keys[cell].zone == Self.all && keys[cell].mode != Self.all {
             if cells[cell].sensitive {

@@ -35,6 +35,8 @@ public struct CO2eOutput {
         @NullEncodable public var countries: LegCountries.Tally?
         /// Trip counts under k left out whose feasible interval no complement widened to ±k.
         public var narrowCounts = 0
+        /// Every home zone's row left out: protecting them would have taken the whole panel's.
+        public var zoneRowsLeftOut = false
         /// Per published table (`modal_split.csv`, `mode_shares.csv`), the margins (`all_day`, the
         /// bands) the rows were audited against its rows in; empty when audited alone.
         public var linkedTables: [String: [String]] = [:]
@@ -46,7 +48,7 @@ public struct CO2eOutput {
             case energyMJWeighted = "energy_mj_weighted", countries
             case dominatedWeights = "dominated_weights", complementaryWeights = "complementary_weights"
             case dominatedMagnitudes = "dominated_magnitudes", complementaryMagnitudes = "complementary_magnitudes"
-            case narrowCounts = "narrow_counts", linkedTables = "linked_tables"
+            case narrowCounts = "narrow_counts", linkedTables = "linked_tables", zoneRowsLeftOut = "zone_rows_left_out"
         }
     }
 
@@ -97,7 +99,9 @@ public struct CO2eOutput {
         (summary.dominatedWeights, summary.complementaryWeights) = (table.dominatedWeights, table.complementaryWeights)
         (summary.suppressedTrips, summary.complementaryTrips) = (table.suppressedTrips, table.complementaryTrips)
         (summary.dominatedMagnitudes, summary.complementaryMagnitudes) = (table.dominatedMagnitudes, table.complementaryMagnitudes)
-        (summary.narrowCounts, summary.linkedTables) = (table.narrowCounts, table.auditedMargins)
+        (summary.narrowCounts, summary.linkedTables, summary.zoneRowsLeftOut) = (
+            table.narrowCounts, table.auditedMargins, table.zoneRowsLeftOut
+        )
         return summary
     }
 
@@ -141,6 +145,7 @@ public struct CO2eOutput {
             } ?? "; no energy counted (the factors give no megajoules_per_km)")
             + "; \(s.rows) rows of co2e.csv published, \(s.suppressedPrimary) made by fewer than k = \(s.minimumPersons) persons left out and \(s.suppressedComplementary) more so that those cannot be worked out by subtraction"
             + " (trips left out by mode: \(s.suppressedTrips) under k, \(s.complementaryTrips) beside them)"
+            + (s.zoneRowsLeftOut ? "; no home zone's row published (they could not be protected without the whole panel's rows)" : "")
             + (s.dominatedMagnitudes + s.complementaryMagnitudes > 0
                 ? "; distance, CO2e or energy left out of \(s.dominatedMagnitudes) rows two persons make 85 % of, and of "
                     + "\(s.complementaryMagnitudes) beside them (the rows' trips and persons stand)" : "")
