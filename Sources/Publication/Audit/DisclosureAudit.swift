@@ -90,25 +90,26 @@ public struct DisclosureAudit: Sendable {
 
     /// Whether no sensitive cell of `members` follows from the published ones among them.
     private func isProtected(_ members: Set<Int>, hidden: Set<Int>) -> Bool {
-        let order = members.sorted()
-        let index = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
-        let kept = relations.filter { $0.allSatisfy { index[$0.cell] != nil } }.map { $0.map { (cell: index[$0.cell]!, sign: $0.sign) } }
-        var revealed: [Int: [Int]] = [:]
-        for (cell, by) in revealedBy { if let c = index[cell] { revealed[c] = by.compactMap { index[$0] } } }
-        let suppression = CellSuppression(cells: order.map { cells[$0] }, relations: kept, revealedBy: revealed)
+        let (suppression, _, index) = restricted(to: members)
         return suppression.exposed(hidden: Set(hidden.compactMap { index[$0] })).isEmpty
     }
 
     /// The audit of `members` alone (relations wholly among them), from `initial`: the cells it
     /// leaves out, in this audit's indices; nil when it cannot protect them.
     private func part(_ members: Set<Int>, initial: Set<Int> = []) -> Set<Int>? {
+        let (suppression, order, index) = restricted(to: members)
+        return suppression.protected(initial: Set(initial.compactMap { index[$0] })).map { Set($0.map { order[$0] }) }
+    }
+
+    /// The cells of `members` and the relations wholly among them, as a suppression of their own;
+    /// with `members` in its order, and each one's index in it.
+    private func restricted(to members: Set<Int>) -> (CellSuppression, order: [Int], index: [Int: Int]) {
         let order = members.sorted()
         let index = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
         let kept = relations.filter { $0.allSatisfy { index[$0.cell] != nil } }.map { $0.map { (cell: index[$0.cell]!, sign: $0.sign) } }
         var revealed: [Int: [Int]] = [:]
         for (cell, by) in revealedBy { if let c = index[cell] { revealed[c] = by.compactMap { index[$0] } } }
-        let suppression = CellSuppression(cells: order.map { cells[$0] }, relations: kept, revealedBy: revealed)
-        return suppression.protected(initial: Set(initial.compactMap { index[$0] })).map { Set($0.map { order[$0] }) }
+        return (CellSuppression(cells: order.map { cells[$0] }, relations: kept, revealedBy: revealed), order, index)
     }
 }
 
