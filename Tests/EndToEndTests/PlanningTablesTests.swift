@@ -241,5 +241,10 @@ import Testing
         #expect(missing.status == 1 && missing.stderr.contains("nowhere.geojson: no such file"), "\(missing.stderr)")
         let band = try cli.pipeline(["run", "city", "--out", "out", "--time-band", "am 7-9"], in: folder.path)
         #expect(band.status == 64 && band.stderr.contains("name HH:MM-HH:MM"), "\(band.stderr)")
+        // `publish` at another k than the trip stage published at would audit against margins of that k: refused, naming both.
+        let otherK = try cli.pipeline(["publish", "--store", "out/pipeline.sqlite", "--out", "out", "--k", "7"], in: folder.path)
+        #expect(
+            otherK.status == 64 && otherK.stderr.contains("publish --k 7") && otherK.stderr.contains("published at k = 3"),
+            "\(otherK.stderr)")
     }
 }

@@ -69,6 +69,7 @@ public struct PublishRun: Sendable {
             let l = try PlanningInputs.load(planning); return (l.zones, l.confusion, l.population, l.countries)
         }()
         return try StoreSession.run(storePath: storePath, progress: progress) { store in
+            try checkK(store: store)
             let stage = PublishStage(
                 store: store, outputFolder: outputFolder, tablesFolder: tablesFolder ?? OutputLayout.restricted(in: outputFolder),
                 modelPath: modelPath, calendar: calendar, heatMap: heatMapParameters, zones: zones, bands: planning.bands,
@@ -82,6 +83,19 @@ public struct PublishRun: Sendable {
             summary.stageSeconds.merge(outcome.stageSeconds) { $1 }
             return summary
         }
+    }
+
+    /// Without reductions, the store's modal split, OD table, heat maps and split margins are
+    /// the ones the trip stage published, at its k: a later table published at another k would be
+    /// audited against margins of that k and stand beside tables of it. Exit 64 naming both.
+    func checkK(store: PipelineStore) throws {
+        let k = heatMapParameters.minimumPersons
+        guard reducedFolder == nil, let stored = try store.minimumPersons(), stored != k else { return }
+        throw PipelineError(
+            .usage,
+            "publish --k \(k): \(storePath) was published at k = \(stored) (its modal_split.csv, od_matrix.csv and heat maps); "
+                + "publish applies another k only to a distributed run's --reduced tables. Give --k \(stored), "
+                + "or run `pipeline run --k \(k)` on the inputs again.")
     }
 
     /// What only `publish` writes: the reductions' tables and the heat maps (`publishReductions`),
