@@ -25,6 +25,17 @@ public struct Staypoint: Hashable, Sendable {
     public var isActivity = false
     /// Set by `PlacePurposes.label`: home, work or other.
     public var purpose: String? = nil
+    /// How the stay was found: from its fixes (trackintel's sliding detection) or across a
+    /// recording gap (`StaypointDetector.gapStays`).
+    public var kind = Kind.sliding
+
+    /// How a stay was found.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// Fixes within the radius for the time threshold (trackintel's `generate_staypoints`).
+        case sliding
+        /// A recording gap that began and ended at the same place (`StaypointDetector.gapStays`).
+        case gap
+    }
 
     /// A staypoint as a store keeps it, without its track: what the location pass over every
     /// device of a distributed run (`pipeline locations`) clusters. Its fix indices are 0.
@@ -60,6 +71,22 @@ public struct StaypointParameters: Hashable, Sendable, Codable {
     /// false, which turns a device's last evening at home into a tripleg hours long; the
     /// product emits it (`--no-last-stay` for trackintel's behaviour).
     public var includeLast = true
+    /// The longest recording gap that is a stay when it begins and ends within `distanceMeters`
+    /// (`StaypointDetector.gapStays`), seconds; 0: no stays across gaps (trackintel's staypoints
+    /// alone). 24 hours: a phone off overnight, or one that records only on the move, stayed
+    /// where it went quiet; after days without a fix nobody can say where the person was.
+    public var gapStayMaxSeconds = 86_400.0
 
     public init() {}
+
+    /// A configuration stored before stays across gaps has no `gapStayMaxSeconds` (`forget`
+    /// reads it back): the default.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        distanceMeters = try container.decode(Double.self, forKey: .distanceMeters)
+        timeSeconds = try container.decode(Double.self, forKey: .timeSeconds)
+        gapSeconds = try container.decode(Double.self, forKey: .gapSeconds)
+        includeLast = try container.decode(Bool.self, forKey: .includeLast)
+        gapStayMaxSeconds = try container.decodeIfPresent(Double.self, forKey: .gapStayMaxSeconds) ?? Self().gapStayMaxSeconds
+    }
 }

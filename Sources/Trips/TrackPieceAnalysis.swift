@@ -76,7 +76,7 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
     /// and first fix by its fixes' range (legs by time and reordering come in `finish`).
     private var staypoints: [Staypoint] = []
     private var triplegs: [Tripleg] = []
-    private var lines: [SIMD2<Int>: (line: SpooledText, start: GeoPoint)] = [:]
+    private var lines: [SIMD2<Int>: (line: SpooledText, start: GeoPoint, end: GeoPoint)] = [:]
     private var dwells: DwellDetector.Scan
     private var observed = ObservedTime()
     private var zone = DeviceZone.Sampler()
@@ -147,8 +147,8 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
         let dwells = self.dwells.finish()
         let builder = TripBuilder(parameters: analysis.parameters.trips)
         builder.annotate(&staypoints, dwells: dwells)
-        let trips = builder.build(staypoints: staypoints, triplegs: &triplegs)
         let kept = triplegs.map { $0.byTime ? nil : lines[SIMD2($0.firstFix, $0.lastFix)] }
+        let trips = builder.build(staypoints: staypoints, triplegs: &triplegs) { leg, first in first ? kept[leg]?.start : kept[leg]?.end }
         let result = DeviceTrips(
             device: device, staypoints: staypoints, dwells: dwells, triplegs: triplegs, trips: trips, observed: observed,
             lines: kept.map { $0?.line }, starts: kept.map { $0?.start })
@@ -159,7 +159,7 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
     /// stays and legs that begin before fix `before` (nil: all of them).
     private mutating func analyse(_ points: TrackPoints, before: Int?) {
         let track = DeviceTrack(device: device, sortedUniquePoints: points)
-        let stays = analysis.staypointDetector.detect(track)
+        let stays = analysis.staypointDetector.stays(track)
         var pieceLegs = TriplegBuilder(parameters: analysis.parameters.trips).build(track, staypoints: stays, modes: modes(track, stays))
         legs.decide(track, legs: &pieceLegs)
         let limit = before ?? points.count
@@ -170,7 +170,7 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
             staypoints.append(stay)
         }
         for var leg in pieceLegs where leg.firstFix < limit {
-            let first = track.points[leg.firstFix]
+            let (first, last) = (track.points[leg.firstFix], track.points[leg.lastFix])
             let line: SpooledText
             if let spool = lineSpool {
                 // Written point by point (in place: a copy of the writer would copy its block):
@@ -183,9 +183,15 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
             leg.firstFix += offset
             leg.lastFix += offset
             leg.previousStaypoint = leg.previousStaypoint.map { $0 + base }
+            // A piece cut at a gap begins with the fix that ended the stay across it, kept with the
+            // piece before: on the whole track, the leg from that fix follows that stay.
+            if leg.previousStaypoint == nil, base > 0, staypoints[base - 1].kind == .gap, staypoints[base - 1].endFix == leg.firstFix {
+                leg.previousStaypoint = base - 1
+            }
             leg.nextStaypoint = leg.nextStaypoint.map { $0 + base }
             lines[SIMD2(leg.firstFix, leg.lastFix)] = (
-                line, GeoPoint(longitudeDegrees: first.longitudeDegrees, latitudeDegrees: first.latitudeDegrees)
+                line, GeoPoint(longitudeDegrees: first.longitudeDegrees, latitudeDegrees: first.latitudeDegrees),
+                GeoPoint(longitudeDegrees: last.longitudeDegrees, latitudeDegrees: last.latitudeDegrees)
             )
             triplegs.append(leg)
         }

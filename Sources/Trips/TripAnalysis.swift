@@ -108,6 +108,14 @@ public struct TripAnalysis: Sendable {
         /// Sorted by device.
         public var devices: [DeviceTrips]
         public var locations: [Location]
+
+        /// How the trips' ends were placed, and the stays across gaps.
+        public var tripEnds: TripEnd.Tally {
+            let trips = devices.flatMap(\.trips)
+            return TripEnd.Tally(
+                origins: trips.map { $0.origin?.kind.rawValue }, destinations: trips.map { $0.destination?.kind.rawValue },
+                gapStays: devices.reduce(0) { $0 + $1.staypoints.filter { $0.kind == .gap }.count })
+        }
     }
 
     public func run(tracks: [DeviceTrack], geofences: [Geofence], modes: [String: ModeTimeline]) -> Result {
@@ -153,14 +161,19 @@ public struct TripAnalysis: Sendable {
         _ track: DeviceTrack, geofences: [Geofence], modes: (DeviceTrack, [Staypoint]) -> ModeTimeline,
         legs: ((DeviceTrack, inout [Tripleg]) -> Void)? = nil
     ) -> DeviceTrips {
-        var staypoints = staypointDetector.detect(track)
+        var staypoints = staypointDetector.stays(track)
         let dwells = DwellDetector(parameters: parameters.dwells).detect(track, geofences: geofences)
         let builder = TripBuilder(parameters: parameters.trips)
         builder.annotate(&staypoints, dwells: dwells)
         let timeline = modes(track, staypoints)
         var triplegs = TriplegBuilder(parameters: parameters.trips).build(track, staypoints: staypoints, modes: timeline)
         legs?(track, &triplegs)
-        let trips = builder.build(staypoints: staypoints, triplegs: &triplegs)
+        let fixes = triplegs.map { $0.byTime ? nil : SIMD2($0.firstFix, $0.lastFix) }
+        let trips = builder.build(staypoints: staypoints, triplegs: &triplegs) { leg, first in
+            guard let range = fixes[leg] else { return nil }
+            let fix = track.points[first ? range[0] : range[1]]
+            return GeoPoint(longitudeDegrees: fix.longitudeDegrees, latitudeDegrees: fix.latitudeDegrees)
+        }
         return DeviceTrips(track: track, staypoints: staypoints, dwells: dwells, triplegs: triplegs, trips: trips)
     }
 

@@ -30,8 +30,12 @@ public struct TripBuilder: Sendable {
         }
     }
 
-    /// Builds the trips from annotated staypoints and sets each leg's `trip`.
-    public func build(staypoints: [Staypoint], triplegs: inout [Tripleg]) -> [Trip] {
+    /// Builds the trips from annotated staypoints and sets each leg's `trip`. `fix(leg, first)`
+    /// is leg `leg`'s first (or last) fix, the end of a trip without a stay there (nil for a leg
+    /// by time, which has none: the next leg with a fix gives it).
+    public func build(
+        staypoints: [Staypoint], triplegs: inout [Tripleg], fix: (_ leg: Int, _ first: Bool) -> GeoPoint? = { _, _ in nil }
+    ) -> [Trip] {
         enum Element { case stay(Int), leg(Int) }
         var elements: [(start: Double, end: Double, element: Element)] =
             staypoints.indices.map { (staypoints[$0].startSeconds, staypoints[$0].endSeconds, .stay($0)) }
@@ -44,6 +48,15 @@ public struct TripBuilder: Sendable {
         var origin: Int?
         var previousEnd: Double?
 
+        func end(_ stay: Int?, _ point: GeoPoint?, _ kind: TripEnd.Kind) -> TripEnd? {
+            if let stay { return TripEnd(stay: staypoints[stay], activityMinimumSeconds: parameters.activityMinimumSeconds) }
+            return point.map { TripEnd(kind: kind, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees) }
+        }
+
+        func firstFix(_ legs: some Sequence<Int>, first: Bool) -> GeoPoint? {
+            for leg in legs { if let point = fix(leg, first) { return point } }
+            return nil
+        }
         func finish(destination: Int?) {
             defer { legs = []; first = nil }
             guard let start = first, !legs.isEmpty else { return }
@@ -56,7 +69,9 @@ public struct TripBuilder: Sendable {
                     mainMode: Self.mainMode(legs.map { triplegs[$0] }), legs: legs,
                     originStaypoint: origin, destinationStaypoint: destination,
                     originGeofence: origin.flatMap { staypoints[$0].geofence },
-                    destinationGeofence: destination.flatMap { staypoints[$0].geofence }))
+                    destinationGeofence: destination.flatMap { staypoints[$0].geofence },
+                    origin: end(origin, firstFix(legs, first: true), .firstFix),
+                    destination: end(destination, firstFix(legs.reversed(), first: false), .lastFix)))
         }
 
         for item in elements {

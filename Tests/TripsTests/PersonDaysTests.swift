@@ -10,8 +10,9 @@ import Testing
     let paris = CalendarKeys(zone: "Europe/Paris")!
     func utc(_ text: String) -> Double { ISO8601.parse(text)!.secondsSince1970 }
 
-    /// Home from local midnight, to work 6.6 km east at 10 m/s, work, 3 h with no fix, work,
-    /// home, until the next local midnight.
+    /// Home from local midnight, to work 6.6 km east at 10 m/s, work, 3 h with no fix after
+    /// which the phone is 300 m further (it moved unrecorded: no stay across the gap), work
+    /// there, home, until the next local midnight.
     func day(startingAt midnight: Double, lengthSeconds: Double) -> TrackScript {
         var script = TrackScript()
         script.intervalSeconds = 5
@@ -20,6 +21,7 @@ import Testing
         script.move(to: SIMD2(6640, 0), speedMetersPerSecond: 10, mode: .car)
         script.stay(3 * 3600)
         script.gap(3 * 3600)
+        script.position = SIMD2(6940, 0)
         script.stay(3 * 3600)
         script.move(to: SIMD2(0, 0), speedMetersPerSecond: 10, mode: .car)
         script.stay(midnight + lengthSeconds - script.time)

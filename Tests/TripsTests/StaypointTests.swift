@@ -38,6 +38,51 @@ import Testing
         #expect(StaypointDetector().detect(script.track()).isEmpty)
     }
 
+    /// The same track with stays across gaps (`stays`): the hour's gap began and ended at one
+    /// place, so it is a stay there, from the first of the fixes before it (all within 100 m) to
+    /// the first fix after it; trackintel's sliding stays stay as they were.
+    @Test func aGapThatBeganAndEndedAtOnePlaceIsAStayAcrossIt() throws {
+        var script = TrackScript()
+        script.stay(200)
+        let quiet = script.time - script.intervalSeconds
+        script.gap(3600)
+        let woke = script.time
+        script.stay(200)
+        script.move(to: SIMD2(1000, 0), speedMetersPerSecond: 10, mode: .car)
+        let stays = StaypointDetector().stays(script.track())
+        try #require(stays.count == 1)
+        #expect(stays[0].kind == .gap && stays[0].startSeconds == 1_700_000_000 && stays[0].endSeconds == woke)
+        #expect(stays[0].firstFix == 0 && script.points[stays[0].endFix - 1].timeSeconds == quiet)
+    }
+
+    /// What is not a stay across a gap: one that ends 150 m away (the person moved), one longer
+    /// than a day, one shorter than 5 minutes, one a sliding stay already spans (10 minutes
+    /// without a fix at home), and any with `gapStayMaxSeconds` 0.
+    @Test func gapsThatEndElsewhereLastADayOrLieInAStayAreNoStayAcrossThem() {
+        func stays(gap: Double, movedMeters: Double = 0, gapStayMaxSeconds: Double = 86_400) -> [Staypoint] {
+            var script = TrackScript()
+            script.move(to: SIMD2(500, 0), speedMetersPerSecond: 1.4, mode: .walk)
+            script.gap(gap)
+            script.position.x += movedMeters
+            script.move(to: SIMD2(1500, 0), speedMetersPerSecond: 1.4, mode: .walk)
+            var parameters = StaypointParameters()
+            parameters.gapStayMaxSeconds = gapStayMaxSeconds
+            return StaypointDetector(parameters: parameters).stays(script.track())
+        }
+        #expect(stays(gap: 3600).map(\.kind) == [.gap])
+        #expect(stays(gap: 3600, movedMeters: 150).isEmpty)
+        #expect(stays(gap: 86_400 + 60).isEmpty)
+        // 4 minutes: no stay across it (trackintel's sliding stay counts the walk's 70 m before it with it: 5 minutes within 100 m).
+        #expect(stays(gap: 240).map(\.kind) == [.sliding])
+        #expect(stays(gap: 3600, gapStayMaxSeconds: 0).isEmpty)
+        var home = TrackScript()
+        home.stay(600)
+        home.gap(600)
+        home.stay(600)
+        home.move(to: SIMD2(1000, 0), speedMetersPerSecond: 1.4, mode: .walk)
+        #expect(StaypointDetector().stays(home.track()).map(\.kind) == [.sliding])
+    }
+
     /// `waitSeconds` on a platform, eight minutes without a fix, then a walk from 4 km away;
     /// with the index of the platform's last fix.
     static func platformAndRide(waitSeconds: Double) -> (TrackScript, Int) {

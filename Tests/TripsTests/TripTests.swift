@@ -93,17 +93,55 @@ import Testing
         #expect(result.trips[0].destinationGeofence == "shop" && result.trips[1].originGeofence == "shop")
     }
 
-    @Test func aLongGapEndsTheTripWithoutADestination() {
+    /// The phone is quiet for an hour and wakes 500 m on: where the person was is not known, so
+    /// the trips end and begin at the fixes around the gap (their last and first).
+    @Test func aGapThatEndsElsewhereEndsTheTripAtItsLastFix() throws {
         var script = TrackScript()
         script.stay(1800)
         script.move(to: SIMD2(2000, 0), speedMetersPerSecond: 1.4, mode: .walk)
         script.gap(3600)
+        script.position = SIMD2(2500, 0)
         script.move(to: SIMD2(4000, 0), speedMetersPerSecond: 1.4, mode: .walk)
         script.stay(1800)
         let result = analyse(script)
-        #expect(result.trips.count == 2)
+        try #require(result.trips.count == 2)
+        #expect(result.staypoints.allSatisfy { $0.kind == .sliding })
         #expect(result.trips[0].originStaypoint == 0 && result.trips[0].destinationStaypoint == nil)
         #expect(result.trips[1].originStaypoint == nil && result.trips[1].destinationStaypoint == 1)
+        let (arrived, left) = (try #require(result.trips[0].destination), try #require(result.trips[1].origin))
+        #expect(arrived.kind == .lastFix && left.kind == .firstFix)
+        // The last fix before the gap is one step (7 m) short of 2 km east, the first after it 2.5 km east.
+        let (end, start) = (TrackScript.coordinates(SIMD2(2000, 0)), TrackScript.coordinates(SIMD2(2500, 0)))
+        #expect(distance(arrived, end) < 10 && distance(left, start) < 1, "\(arrived) \(left)")
+        #expect(result.trips[0].origin?.kind == .staypoint && result.trips[1].destination?.kind == .staypoint)
+    }
+
+    /// The phone is quiet for an hour and wakes where it went quiet (an app that sleeps when
+    /// still): a stay across the gap, which ends the first trip and begins the second.
+    @Test func aGapThatEndsWhereItBeganIsAStayBetweenTwoTrips() throws {
+        var script = TrackScript()
+        script.stay(1800)
+        script.move(to: SIMD2(2000, 0), speedMetersPerSecond: 1.4, mode: .walk)
+        let quiet = script.time - script.intervalSeconds // the last fix before the gap
+        script.gap(3600)
+        script.move(to: SIMD2(4000, 0), speedMetersPerSecond: 1.4, mode: .walk)
+        script.stay(1800)
+        let result = analyse(script)
+        try #require(result.trips.count == 2 && result.staypoints.count == 3)
+        let gap = result.staypoints[1]
+        #expect(gap.kind == .gap && gap.isActivity)
+        // From the last fix before the gap (the person's arrival: the fixes within 100 m before it) to the first after.
+        #expect(gap.endSeconds == quiet + 5 + 3600 && gap.startSeconds <= quiet && gap.startSeconds >= quiet - 100 / 1.4 - 5)
+        #expect(result.trips[0].destinationStaypoint == 1 && result.trips[1].originStaypoint == 1)
+        #expect(result.trips[0].destination?.kind == .gapStay && result.trips[1].origin?.kind == .gapStay)
+        // trackintel's staypoints are unchanged: the sliding detection alone finds the other two.
+        #expect(StaypointDetector().detect(script.track()).count == 2)
+    }
+
+    func distance(_ end: TripEnd, _ point: (latitude: Double, longitude: Double)) -> Double {
+        TrackPoint.distanceMeters(
+            TrackPoint(timeSeconds: 0, latitudeDegrees: end.latitudeDegrees, longitudeDegrees: end.longitudeDegrees),
+            TrackPoint(timeSeconds: 0, latitudeDegrees: point.latitude, longitudeDegrees: point.longitude))
     }
 }
 

@@ -26,7 +26,7 @@ extension TripResultRows {
                     durationSeconds: stay.durationSeconds, latitudeDegrees: stay.latitudeDegrees,
                     longitudeDegrees: stay.longitudeDegrees, fixes: stay.fixCount, isOpen: stay.isOpen, isActivity: stay.isActivity,
                     locationID: stay.location.map(TripIdentifiers.location), geofenceID: stay.geofence)
-                row.purpose = stay.purpose
+                (row.purpose, row.kind) = (stay.purpose, stay.kind.rawValue)
                 return row
             }
             dwells += device.dwells.enumerated().map { index, dwell in
@@ -48,6 +48,9 @@ extension TripResultRows {
                     originLocationID: location(trip.originStaypoint), destinationLocationID: location(trip.destinationStaypoint),
                     originGeofenceID: trip.originGeofence, destinationGeofenceID: trip.destinationGeofence)
                 (row.originPurpose, row.destinationPurpose, row.tripPurpose) = PlacePurposes.ends(of: trip, in: device)
+                (row.originKind, row.destinationKind) = (trip.origin?.kind.rawValue, trip.destination?.kind.rawValue)
+                row.origin = trip.origin.map { ($0.latitudeDegrees, $0.longitudeDegrees) }
+                row.destination = trip.destination.map { ($0.latitudeDegrees, $0.longitudeDegrees) }
                 return row
             }
             triplegs += device.triplegs.enumerated().map { index, leg in

@@ -77,6 +77,9 @@ public struct PipelineRun {
         public var fixes = 0, imuSamples = 0, checkins = 0
         public var classifiedFiles = 0, windows = 0
         public var staypoints = 0, dwells = 0, trips = 0, triplegs = 0
+        /// How the trips' ends were placed (`TripEnd.Kind`: staypoint, dwell, gap stay, first or
+        /// last fix), and the stays across recording gaps.
+        public var tripEnds = TripEnd.Tally()
         /// Legs per source of their mode: "model" (classified IMU windows), "gps_leg_model",
         /// "gps_rules", "imu+gps_leg_model", "transit" (`LegFusion`), "none".
         public var legsByModeSource: [String: Int] = [:]
@@ -134,7 +137,7 @@ public struct PipelineRun {
             case files, ingested, unchanged, quarantined, skipped, skippedFiles = "skipped_files", fixes, imuSamples = "imu_samples",
                 checkins
             case classifiedFiles = "classified_files", windows, staypoints, dwells, trips, triplegs, cells, legsByModeSource =
-                "legs_by_mode_source"
+                "legs_by_mode_source", tripEnds = "trip_ends"
             case suppressedCells = "suppressed_cells", odGrid = "od_grid", odZones = "od_zones", modeShares = "mode_shares", co2e, weights,
                 odMatrix =
                 "od_matrix", modalSplit =
@@ -394,6 +397,7 @@ public struct PipelineRun {
         (summary.staypoints, summary.dwells, summary.triplegs, summary.trips) =
             (tripSummary.staypoints, tripSummary.dwells, tripSummary.triplegs, tripSummary.trips)
         summary.legsByModeSource = tripSummary.legsByModeSource
+        summary.tripEnds = tripSummary.tripEnds
         return summary
     }
 
@@ -503,6 +507,8 @@ public struct PipelineRun {
         summary.trips = counts["trips"] ?? 0
         summary.triplegs = counts["triplegs"] ?? 0
         for decision in try store.legDecisions() { summary.legsByModeSource[decision.decidedBy, default: 0] += decision.count }
+        let ends = try store.tripEndKinds()
+        summary.tripEnds = TripEnd.Tally(origins: ends.origins, destinations: ends.destinations, gapStays: ends.gapStays)
         summary.windows = counts["mode_windows"] ?? 0
         let heat = try store.heatMapSummaries().first { $0.map == "all" }
         summary.cells = heat?.cells ?? 0

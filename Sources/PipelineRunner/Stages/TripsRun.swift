@@ -71,6 +71,8 @@ public struct TripsRun {
         public var locations = 0
         public var triplegs = 0
         public var trips = 0
+        /// How the trips' ends were placed (`TripEnd.Kind`), and the stays across gaps.
+        public var tripEnds = TripEnd.Tally()
         /// Legs whose mode came from classified IMU windows, from GPS rules, or from nothing.
         /// `seconds_trips` includes the GPS-rule modes, computed per device beside its stages.
         public var legsByModeSource: [String: Int] = [:]
@@ -136,6 +138,7 @@ public struct TripsRun {
 
         enum CodingKeys: String, CodingKey {
             case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips, jumps, fusion, odMatrix = "od_matrix",
+                tripEnds = "trip_ends",
                 modalSplit = "modal_split", zoneSources = "zone_sources", zones, coverage, co2eCountries = "co2e_countries"
             case undecidedLegs = "undecided_legs", undecidedMeters = "undecided_m", undecidedSeconds = "undecided_s"
             case legsByModeSource = "legs_by_mode_source", legsNearTransit = "legs_near_transit", secondsLoading = "seconds_loading"
@@ -314,6 +317,8 @@ public struct TripsRun {
         summary.locations = result.locations.count
         summary.triplegs = result.devices.reduce(0) { $0 + $1.triplegs.count }
         summary.trips = result.devices.reduce(0) { $0 + $1.trips.count }
+        summary.tripEnds = result.tripEnds
+        progress.log(summary.tripEnds.text)
         for leg in result.devices.flatMap(\.triplegs) { summary.legsByModeSource[leg.modeSource?.rawValue ?? "none", default: 0] += 1 }
         summary.jumps = result.devices.flatMap(\.triplegs).filter { $0.modeSource == .plausibility && $0.mode == nil }.count
         if let warning = summary.jumpWarning { progress.log("warning: " + warning) }

@@ -5,9 +5,11 @@ import Trips
 /// band (`TimeBands`): one row per (band, origin zone, destination zone) that at least k
 /// distinct persons made, intrazonal pairs included.
 ///
-/// A trip counts from the zone of its origin staypoint to the zone of its destination one, in
-/// the band of its departure on its person's local clock. A trip with an end in no zone is
-/// counted as `outsideTrips`, one without both staypoints as `unplacedTrips`; neither is in a
+/// A trip counts from the zone of its origin to the zone of its destination (its activity
+/// staypoints, or its first or last fix where it has none: `TripEnd`), in the band of its
+/// departure on its person's local clock; those placed with an end at a fix are also counted
+/// apart (`placedByFix`). A trip with an end in no zone is counted as `outsideTrips`, one
+/// without a position at both ends (legs by time alone) as `unplacedTrips`; neither is in a
 /// row. The rows and their mode shares are audited as the geofence OD's (`ODMatrix`): a pair's
 /// band rows add up to its `all_day` row and a row's modes to its trips, so a row or share
 /// under k is left out with what would give it away by subtraction (Hundepool et al.,
@@ -46,6 +48,8 @@ public struct ZoneOD: Sendable {
     public private(set) var suppressedBandRows = 0, complementaryRows = 0
     /// Trips with an end in no zone, and trips without both staypoints.
     public private(set) var outsideTrips = 0, unplacedTrips = 0
+    /// Trips placed in zones with an end at their first or last fix (no stay there).
+    public private(set) var placedByFix = 0
     /// Published rows whose weighted trips are left out: dominated, and beside them.
     public private(set) var dominatedWeights = 0, complementaryWeights = 0
     /// Mode shares left out of published rows: under k persons, and beside them.
@@ -83,6 +87,7 @@ public struct ZoneOD: Sendable {
         for trip in trips {
             guard let o = trip.origin, let d = trip.destination else { unplacedTrips += 1; continue }
             guard let origin = zone(o), let destination = zone(d) else { outsideTrips += 1; continue }
+            if trip.endsAtFix { placedByFix += 1 }
             let band = bandIndex[bands.name(startSeconds: trip.startSeconds, calendar: calendars.person(trip.person))]!
             groups[Key(band: 0, origin: origin, destination: destination), default: []].append(trip)
             groups[Key(band: band, origin: origin, destination: destination), default: []].append(trip)

@@ -13,8 +13,10 @@ import Trips
 /// to coarser geography that disclosure-control guides prefer to suppression (Hundepool et
 /// al., *Statistical Disclosure Control*, 2012, §5.2 "global recoding"): each trip is in one
 /// published row at most, so no row contains another and none can be subtracted from
-/// another. What no size publishes is suppressed and counted, never shown. A trip without
-/// both staypoints is counted apart (`unplaced`).
+/// another. What no size publishes is suppressed and counted, never shown. A trip is placed by
+/// its ends (its activity staypoints, or its first or last fix where it has none: `TripEnd`;
+/// those with an end at a fix counted apart, `placedByFix`); one without a position at both
+/// ends (legs by time alone) is counted apart (`unplaced`).
 ///
 /// A row's mode shares are counts of their own (a share times the row's trips) and obey the
 /// same k as the modal split's rows: the modes fewer than k persons used over the table's trips
@@ -29,6 +31,8 @@ public struct ODGrid: Sendable {
         public var durationSeconds: Double, distanceMeters: Double
         /// The trip's main mode's name ("unknown" when none).
         public var mainMode: String
+        /// Whether an end is its first or last fix (no stay there).
+        public var endsAtFix = false
 
         public init(
             device: String, person: String, origin: (latitude: Double, longitude: Double)?,
@@ -59,6 +63,8 @@ public struct ODGrid: Sendable {
     public private(set) var rows: [Row] = []
     /// Pairs of the coarsest grid still under k, and their trips: what is published nowhere.
     public private(set) var suppressedPairs = 0, suppressedTrips = 0, unplacedTrips = 0
+    /// Placed trips with an end at their first or last fix.
+    public private(set) var placedByFix = 0
     /// Pairs of k persons or more, and their trips, left out so that a share under k in them
     /// keeps its feasible interval (`CellSuppression`'s protection levels: a share cannot
     /// reach ±k inside a row of few trips).
@@ -90,6 +96,7 @@ public struct ODGrid: Sendable {
         var pending: [Trip] = []
         for trip in trips {
             guard trip.origin != nil, trip.destination != nil else { unplacedTrips += 1; continue }
+            if trip.endsAtFix { placedByFix += 1 }
             pending.append(trip)
         }
         var persons: [String: Set<String>] = [:]

@@ -53,7 +53,7 @@ public struct GeoPackageOutput: Sendable {
     public func write(legLines: @escaping LegLines, geofences: [Geofence], published: () throws -> [String]) throws -> [String: Int] {
         let restricted = try GeoPackageWriter(
             path: (try OutputLayout.prepareRestricted(in: folder) as NSString).appendingPathComponent(Self.fileName))
-        var (counts, staypoints) = try writePointLayers(restricted)
+        var counts = try writePointLayers(restricted)
         func add(
             _ writer: GeoPackageWriter, _ name: String, _ about: String, _ schema: OutputSchema, _ type: GeoPackageWriter.GeometryType?,
             table: CSVTable, geometry: ([String?]) -> GeoPackageWriter.Geometry?
@@ -81,22 +81,15 @@ public struct GeoPackageOutput: Sendable {
             if let failure { throw failure }
         }
 
-        let point = pointReader(.staypoints)
-        let stays = Dictionary(
-            staypoints.rows.compactMap { row in
-                row[OutputSchema.staypoints.index("staypoint_id")].flatMap { id in point(row).map { (id, $0) } }
-            }, uniquingKeysWith: { a, _ in a })
         let trips = try read(.trips)
-        let (origin, destination) = (OutputSchema.trips.index("origin_staypoint_id"), OutputSchema.trips.index("destination_staypoint_id"))
         try add(
-            restricted, "trips", OutputSchema.trips.about + " Drawn as a straight line from origin to destination staypoint.", .trips,
-            .lineString,
-            table: trips
+            restricted, "trips",
+            OutputSchema.trips.about
+                + " Drawn as a straight line from origin to destination (origin_kind, destination_kind say how each was placed).",
+            .trips, .lineString, table: trips
         ) { row in
-            guard case let .point(x0, y0)? = row[origin].flatMap({ stays[$0] }),
-                case let .point(x1, y1)? = row[destination].flatMap({ stays[$0] })
-            else { return nil }
-            return Self.segment((x0, y0), (x1, y1))
+            guard let o = PlanningSample.end(row, "origin"), let d = PlanningSample.end(row, "destination") else { return nil }
+            return Self.segment((o.longitude, o.latitude), (d.longitude, d.latitude))
         }
 
         // Geofences only in the restricted file: a user's geofences may be homes.
@@ -192,18 +185,16 @@ public struct GeoPackageOutput: Sendable {
         return counts
     }
 
-    /// The staypoints, locations and dwells layers; returns their counts and the staypoints
-    /// (the trips layer draws lines between them).
-    func writePointLayers(_ writer: GeoPackageWriter) throws -> (counts: [String: Int], staypoints: CSVTable) {
+    /// The staypoints, locations and dwells layers; returns their counts.
+    func writePointLayers(_ writer: GeoPackageWriter) throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        let staypoints = try read(.staypoints)
         for (name, schema, table) in [
-            ("staypoints", OutputSchema.staypoints, staypoints), ("locations", .locations, try read(.locations)),
+            ("staypoints", OutputSchema.staypoints, try read(.staypoints)), ("locations", .locations, try read(.locations)),
             ("dwells", .dwells, try read(.dwells))
         ] {
             counts[name] = try addLayer(writer, name, schema.about, schema, .point, table: table, geometry: pointReader(schema))
         }
-        return (counts, staypoints)
+        return counts
     }
 
     /// A layer of a CSV table's rows, typed by its schema, each with the geometry `geometry`

@@ -164,9 +164,13 @@ public struct ReportPage {
             ? "<h1>Mobility pipeline report: operator's page (restricted)</h1><p class=\"warning\">This page names "
                 + "input files, devices and rides: it identifies people. Keep it with the data; report.html in the folder above is the page to publish.</p>"
             : "<h1>Mobility pipeline report</h1>"
+        let ends = facts.tripEndKinds
+        let tally = TripEnd.Tally(origins: ends.origins, destinations: ends.destinations, gapStays: ends.gapStays)
         return title + "<p class=\"note\">Data from \(time(counts.firstSeconds ?? 0)) to "
             + "\(time(counts.lastSeconds ?? 0)) UTC.</p><div class=\"cards\">"
             + cards.map { "<div class=\"card\"><b>\(Self.compact($0.1))</b><span>\($0.0)</span></div>" }.joined() + "</div>"
+            + "<p class=\"note\">\(HTML.escape(tally.text.prefix(1).uppercased() + tally.text.dropFirst())): an end without a stay "
+            + "takes the trip's first or last fix (docs/trips.md).</p>"
     }
 
     static func compact(_ value: Double) -> String {

@@ -21,6 +21,8 @@ public struct ODGridOutput {
 
     public struct Summary: Sendable, Codable {
         public var pairs = 0, suppressedPairs = 0, suppressedTrips = 0, unplacedTrips = 0
+        /// Trips placed with an end at their first or last fix (no stay there: `TripEnd`).
+        public var placedByFix = 0
         public var cellMeters = 0.0, minimumPersons = 0
         /// Trips in published pairs; pairs published on cells coarser than `cellMeters`; the
         /// coarsest cell tried (`ODGrid`).
@@ -37,6 +39,7 @@ public struct ODGridOutput {
         public var linkedTables: [String: [String]] = [:]
         enum CodingKeys: String, CodingKey {
             case pairs, suppressedPairs = "suppressed_pairs", suppressedTrips = "suppressed_trips", unplacedTrips = "unplaced_trips"
+            case placedByFix = "placed_by_fix"
             case cellMeters = "cell_m", minimumPersons = "k", publishedTrips = "published_trips", coarserPairs = "coarser_pairs"
             case coarsestCellMeters = "coarsest_cell_m", suppressedShares = "suppressed_shares", complementaryShares =
                 "complementary_shares"
@@ -50,16 +53,16 @@ public struct ODGridOutput {
     /// itself where none is named); its shares audited against the modal split's `margins` (none: alone).
     @discardableResult
     public func write(persons: [String: String], margins: [SplitMargins] = []) throws -> Summary {
-        let places = try PlanningSample.staypointPlaces(in: tablesFolder)
         let (trips, trip) = (try OutputSchema.trips.read(in: tablesFolder), OutputSchema.trips.index)
         let input = trips.rows.map { row in
             let device = row[trip("device")] ?? ""
-            return ODGrid.Trip(
+            var input = ODGrid.Trip(
                 device: device, person: persons[device] ?? device,
-                origin: row[trip("origin_staypoint_id")].flatMap { places[$0] },
-                destination: row[trip("destination_staypoint_id")].flatMap { places[$0] },
+                origin: PlanningSample.end(row, "origin"), destination: PlanningSample.end(row, "destination"),
                 durationSeconds: row[trip("duration_s")].flatMap(Double.init) ?? 0,
                 distanceMeters: row[trip("distance_m")].flatMap(Double.init) ?? 0, mainMode: row[trip("main_mode")] ?? "unknown")
+            input.endsAtFix = PlanningSample.endsAtFix(row)
+            return input
         }
         let od = ODGrid(
             input, cellMeters: parameters.odCellMeters, minimumPersons: parameters.minimumPersons,
@@ -78,6 +81,7 @@ public struct ODGridOutput {
             od.narrowCounts, od.complementaryPairs, od.complementaryTrips
         )
         summary.linkedTables = od.auditedMargins
+        summary.placedByFix = od.placedByFix
         summary.coarsestCellMeters = parameters.odCellMeters * Double(1 << parameters.odCoarserLevels)
         summary.publishedTrips = od.rows.reduce(0) { $0 + $1.trips }
         for row in od.rows where row.grid.cellMeters > parameters.odCellMeters { summary.coarserPairs += 1 }
@@ -91,7 +95,8 @@ public struct ODGridOutput {
             + (s.complementaryPairs > 0
                 ? ", \(s.complementaryPairs) of k persons or more left out to protect a mode share in them (\(s.complementaryTrips) trips)"
                 : "")
-            + (s.unplacedTrips > 0 ? ", \(s.unplacedTrips) trips without both staypoints not placed" : "")
+            + (s.placedByFix > 0 ? ", \(s.placedByFix) trips placed with an end at their first or last fix (no stay there)" : "")
+            + (s.unplacedTrips > 0 ? ", \(s.unplacedTrips) trips without a position at both ends not placed" : "")
             + "; \(s.suppressedShares) mode shares left out under k and \(s.complementaryShares) beside them"
             + (s.recodedModes.isEmpty ? "" : "; shown as other: " + s.recodedModes.joined(separator: ", "))
             + PublishedCounts.narrowText(s.narrowCounts) + PublishedCounts.linkedText(s.linkedTables)

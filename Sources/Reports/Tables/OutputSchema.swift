@@ -57,7 +57,7 @@ public struct OutputSchema: Sendable {
                 ("_share", "0–1"), ("_probability", "0–1"), ("_fraction", "0–1")
             ]
             if name.hasPrefix("share_") || name.hasPrefix("gps_p_") { return "0–1" }
-            if name == "lat" || name == "lon" { return "degrees (WGS 84)" }
+            if ["lat", "lon"].contains(name) || name.hasSuffix("_lat") || name.hasSuffix("_lon") { return "degrees (WGS 84)" }
             return suffixes.first { name.hasSuffix($0.0) }?.1 ?? ""
         }
     }
@@ -113,9 +113,10 @@ public struct OutputSchema: Sendable {
         "trace text, device text, \(interval), travel_mode text, raw_mode text, raw_probability real, decided_by text, label_mode text")
 
     public static let staypoints = OutputSchema(
-        "staypoints.csv", "Where a device stayed (trackintel's semantics).",
+        "staypoints.csv",
+        "Where a device stayed: `kind` sliding, trackintel's staypoints (its semantics); `kind` gap, a recording gap of 5 minutes to 24 hours that began and ended within the staypoint radius (docs/trips.md).",
         "staypoint_id integer, device text, \(interval), duration_s real, lat real, lon real, fixes integer, is_open boolean, "
-            + "is_activity boolean, location_id integer, geofence_id text, purpose text")
+            + "is_activity boolean, location_id integer, geofence_id text, purpose text, kind text")
 
     public static let dwells = OutputSchema(
         "dwells.csv", "Each stay inside a named geofence, from entry to exit.",
@@ -148,7 +149,8 @@ public struct OutputSchema: Sendable {
         "trip_id integer, device text, \(interval), duration_s real, distance_m real, main_mode text, legs integer, leg_modes text, co2e_g real, energy_mj real, "
             + "origin_staypoint_id integer, destination_staypoint_id integer, origin_location_id integer, destination_location_id integer, "
             + "origin_geofence_id text, origin_geofence_name text, destination_geofence_id text, destination_geofence_name text, "
-            + "origin_purpose text, destination_purpose text, trip_purpose text")
+            + "origin_purpose text, destination_purpose text, trip_purpose text, origin_kind text, destination_kind text, "
+            + "origin_lat real, origin_lon real, destination_lat real, destination_lon real")
 
     public static let odMatrix = OutputSchema(
         "od_matrix.csv",
@@ -158,14 +160,14 @@ public struct OutputSchema: Sendable {
 
     public static let odGrid = OutputSchema(
         "od_grid.csv",
-        "Trips between cells of the global grid (heatmap.od_cell_meters, 1 km by default), from origin to destination staypoint; a pair made by fewer than k persons is tried again on cells twice the size, up to heatmap.od_coarser_levels times (8 km by default), each trip in one row at most (`cell_m` says which size), and suppressed where none reaches k. Each row gives each main mode's share (the modes fewer than k persons used, over the table's trips, together as `other`); a share fewer than k persons made is left out (empty; 0 is no trip of the mode), with a second where the row's trips would give the first away or bound it closer than ±k trips (in a row of few trips, the whole pair).",
+        "Trips between cells of the global grid (heatmap.od_cell_meters, 1 km by default), from a trip's origin to its destination (its activity staypoints, else its first or last fix: trips.csv origin_kind, destination_kind); a pair made by fewer than k persons is tried again on cells twice the size, up to heatmap.od_coarser_levels times (8 km by default), each trip in one row at most (`cell_m` says which size), and suppressed where none reaches k. Each row gives each main mode's share (the modes fewer than k persons used, over the table's trips, together as `other`); a share fewer than k persons made is left out (empty; 0 is no trip of the mode), with a second where the row's trips would give the first away or bound it closer than ±k trips (in a row of few trips, the whole pair).",
         "cell_m integer, origin_cell_id text, origin_center_lat_deg real, origin_center_lon_deg real, destination_cell_id text, destination_center_lat_deg real, "
             + "destination_center_lon_deg real, trips integer, devices integer, persons integer, median_duration_s real, median_distance_m real",
         columns(publishedModeNames.map { "share_\($0)" }, .real))
 
     public static let odZones = OutputSchema(
         "od_zones.csv",
-        "Trips between the zones of a planner's layer (--zones, planning.zones), over the whole day (`all_day`) and per time band of the departure on the local clock (planning.time_bands: am_peak 07:00-10:00, pm_peak 16:00-19:00, off_peak by default), from origin to destination staypoint, of the trips of valid person-days (person_days.minimum_coverage); with --population, `trips_weighted` expands them to the population's average day. Each row gives each main mode's share (the modes fewer than k persons used, over the table's trips, together as `other`). A row made by fewer than k persons (unweighted) is suppressed, and so is a share fewer than k persons made (empty; 0 is no trip of the mode), with the rows and shares that would give either away by subtraction (a pair's band rows add up to its all_day row, a row's modes to its trips).",
+        "Trips between the zones of a planner's layer (--zones, planning.zones), over the whole day (`all_day`) and per time band of the departure on the local clock (planning.time_bands: am_peak 07:00-10:00, pm_peak 16:00-19:00, off_peak by default), from a trip's origin to its destination (its activity staypoints, else its first or last fix: trips.csv origin_kind, destination_kind), of the trips of valid person-days (person_days.minimum_coverage); with --population, `trips_weighted` expands them to the population's average day. Each row gives each main mode's share (the modes fewer than k persons used, over the table's trips, together as `other`). A row made by fewer than k persons (unweighted) is suppressed, and so is a share fewer than k persons made (empty; 0 is no trip of the mode), with the rows and shares that would give either away by subtraction (a pair's band rows add up to its all_day row, a row's modes to its trips).",
         "time_band text, origin_zone_id text, origin_zone_name text, destination_zone_id text, destination_zone_name text, "
             + "origin_center_lat_deg real, origin_center_lon_deg real, destination_center_lat_deg real, destination_center_lon_deg real, "
             + "trips integer, devices integer, persons integer, median_duration_s real, median_distance_m real, trips_weighted real",

@@ -26,7 +26,6 @@ public struct PlanningSample: Sendable {
     {
         var sample = PlanningSample()
         let restricted = OutputLayout.restricted(in: outputFolder)
-        let places = try staypointPlaces(in: tablesFolder)
         // Valid person-days; a day listed twice (a person's devices in two parts of a Spark run) counts once.
         var valid: Set<[String]> = [], seen: Set<[String]> = []
         if FileManager.default.fileExists(atPath: (restricted as NSString).appendingPathComponent(OutputSchema.personDays.file)) {
@@ -53,11 +52,12 @@ public struct PlanningSample: Sendable {
             }
             sample.trips.append(
                 PlanningTrip(
-                    device: device, person: person, startSeconds: start, origin: row[trip("origin_staypoint_id")].flatMap { places[$0] },
-                    destination: row[trip("destination_staypoint_id")].flatMap { places[$0] },
+                    device: device, person: person, startSeconds: start, origin: Self.end(row, "origin"),
+                    destination: Self.end(row, "destination"),
                     durationSeconds: row[trip("duration_s")].flatMap(Double.init) ?? 0,
                     distanceMeters: row[trip("distance_m")].flatMap(Double.init) ?? 0, mainMode: row[trip("main_mode")] ?? unknownModeName,
                     co2eGrams: row[trip("co2e_g")].flatMap(Double.init), energyMegajoules: row[trip("energy_mj")].flatMap(Double.init)))
+            sample.trips[sample.trips.count - 1].endsAtFix = Self.endsAtFix(row)
         }
         if seen.isEmpty { for trip in sample.trips { sample.validDays[trip.person] = 1 } } // no person-days: every trip counts
         if FileManager.default.fileExists(atPath: (restricted as NSString).appendingPathComponent(OutputSchema.locations.file)) {
@@ -73,18 +73,23 @@ public struct PlanningSample: Sendable {
         return sample
     }
 
-    /// Where each staypoint of `staypoints.csv` in `tablesFolder` is, by its id: the ends of
-    /// the trips the OD tables place.
-    public static func staypointPlaces(in tablesFolder: String) throws -> [String: (latitude: Double, longitude: Double)] {
-        let (stays, stay) = (try OutputSchema.staypoints.read(in: tablesFolder), OutputSchema.staypoints.index)
-        var places: [String: (latitude: Double, longitude: Double)] = [:]
-        for row in stays.rows {
-            guard let id = row[stay("staypoint_id")], let lat = row[stay("lat")].flatMap(Double.init),
-                let lon = row[stay("lon")].flatMap(Double.init)
-            else { continue }
-            places[id] = (lat, lon)
+    /// Whether a row of `trips.csv` has an end at its first or last fix (`TripEnd.Kind`).
+    public static func endsAtFix(_ row: [String?]) -> Bool {
+        let column = OutputSchema.trips.index
+        return [row[column("origin_kind")], row[column("destination_kind")]].contains {
+            $0.flatMap(TripEnd.Kind.init(rawValue:)).map { !$0.isStay } ?? false
         }
-        return places
+    }
+
+    /// Where a row of `trips.csv` began (`end` "origin") or ended ("destination"): its activity
+    /// staypoint, or its first or last fix where it has none (`TripEnd`); nil for an end without
+    /// a position. The OD tables place trips by these.
+    public static func end(_ row: [String?], _ end: String) -> (latitude: Double, longitude: Double)? {
+        let column = OutputSchema.trips.index
+        guard let lat = row[column(end + "_lat")].flatMap(Double.init), let lon = row[column(end + "_lon")].flatMap(Double.init) else {
+            return nil
+        }
+        return (lat, lon)
     }
 
     /// One line for the log and the report.

@@ -127,7 +127,7 @@ public struct TripTables {
                         + [
                             Self.number(stay.durationSeconds, 1), Self.degrees(stay.latitudeDegrees), Self.degrees(stay.longitudeDegrees),
                             String(stay.fixCount), String(stay.isOpen), String(stay.isActivity),
-                            Self.id(stay.location.map(TripIdentifiers.location)), stay.geofence, stay.purpose
+                            Self.id(stay.location.map(TripIdentifiers.location)), stay.geofence, stay.purpose, stay.kind.rawValue
                         ])
             }
         }
@@ -266,7 +266,11 @@ public struct TripTables {
                         ]
                         + {
                             let ends = PlacePurposes.ends(of: trip, in: device); return [ends.origin, ends.destination, ends.trip]
-                        }())
+                        }()
+                        + [trip.origin?.kind.rawValue, trip.destination?.kind.rawValue]
+                        + [trip.origin, trip.destination].flatMap { end in
+                            [end.map { Self.degrees($0.latitudeDegrees) }, end.map { Self.degrees($0.longitudeDegrees) }]
+                        })
             }
         }
         return csv

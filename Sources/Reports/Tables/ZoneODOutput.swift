@@ -29,6 +29,8 @@ public struct ZoneODOutput {
         /// Whole-day pairs of k persons or more left out beside those under k, and their trips.
         public var complementaryPairs = 0, complementaryTrips = 0
         public var outsideTrips = 0, unplacedTrips = 0
+        /// Trips placed in zones with an end at their first or last fix (no stay there: `TripEnd`).
+        public var placedByFix = 0
         /// Published rows whose weighted trips the dominance rule left out, and beside them.
         public var dominatedWeights = 0, complementaryWeights = 0
         /// Person-days under the coverage threshold, and their trips, left out (`PlanningSample`).
@@ -48,6 +50,7 @@ public struct ZoneODOutput {
             case layer, zones, droppedFeatures = "dropped_features", rows, pairs, publishedTrips = "published_trips"
             case suppressedPairs = "suppressed_pairs", suppressedTrips = "suppressed_trips", suppressedBandRows = "suppressed_band_rows"
             case complementaryRows = "complementary_rows", outsideTrips = "outside_trips", unplacedTrips = "unplaced_trips"
+            case placedByFix = "placed_by_fix"
             case minimumPersons = "k", timeBands = "time_bands", excludedPersonDays = "excluded_person_days"
             case excludedTrips = "excluded_trips", dominatedWeights = "dominated_weights", complementaryWeights = "complementary_weights"
             case complementaryPairs = "complementary_pairs", complementaryTrips = "complementary_trips"
@@ -77,6 +80,7 @@ public struct ZoneODOutput {
         (summary.suppressedShares, summary.complementaryShares) = (od.suppressedShares, od.complementaryShares)
         (summary.bandRowsLeftOut, summary.recodedModes, summary.narrowCounts) = (od.bandRowsLeftOut, od.recoding.names, od.narrowCounts)
         summary.linkedTables = od.auditedMargins
+        summary.placedByFix = od.placedByFix
         let allDay = od.rows.filter { $0.band == TimeBands.allDay }
         (summary.pairs, summary.publishedTrips) = (allDay.count, allDay.reduce(0) { $0 + $1.trips })
         return summary
@@ -115,7 +119,8 @@ public struct ZoneODOutput {
                 ? "; trips_weighted left out of \(s.dominatedWeights) rows two persons dominate (or fewer than k weighted persons made), "
                     + "and of \(s.complementaryWeights) beside them" : "")
             + (s.outsideTrips > 0 ? "; \(s.outsideTrips) trips with an end outside every zone not counted" : "")
-            + (s.unplacedTrips > 0 ? "; \(s.unplacedTrips) trips without both staypoints not placed" : "")
+            + (s.placedByFix > 0 ? "; \(s.placedByFix) trips placed with an end at their first or last fix (no stay there)" : "")
+            + (s.unplacedTrips > 0 ? "; \(s.unplacedTrips) trips without a position at both ends not placed" : "")
             + (s.droppedFeatures > 0 ? "; \(s.droppedFeatures) features of the layer are no polygon and were not used" : "")
     }
 }

@@ -47,6 +47,8 @@ public struct ReportFacts {
     public var labelledLegSeconds: [(legMode: String, labelledMode: String, seconds: Double)]
     /// The transit feed that decided legs, as the trip stage described it.
     public var transitUse: String?
+    /// Each trip's end kinds and the stays across gaps (`tripEndKinds`).
+    public var tripEndKinds: (origins: [String?], destinations: [String?], gapStays: Int) = ([], [], 0)
 
     /// What the pages show once publishing is done.
     public struct Published {
@@ -78,7 +80,7 @@ extension PipelineStore {
             tripsByMode: try tripsByMode(), topDwellPlaces: try topDwellPlaces(limit: 15, minimumPersons: k),
             checkInRides: try checkInRides(), recordingRides: try recordingRides(), windowDecisions: try windowDecisions(),
             legDecisions: try legDecisions(), legSecondsByDecision: try legSecondsByDecision(), legSourceChanges: try legSourceChanges(),
-            labelledLegSeconds: try labelledLegSeconds(), transitUse: try transitUse())
+            labelledLegSeconds: try labelledLegSeconds(), transitUse: try transitUse(), tripEndKinds: try tripEndKinds())
     }
 
     /// The report's facts that publishing writes: read once it has.

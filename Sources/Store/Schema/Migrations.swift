@@ -160,6 +160,20 @@ enum Migrations {
                     CREATE INDEX triplegs_device ON triplegs(device, started_unix_s);
                     """)
         }
+        // Trips placed by their ends (issue 82): how each end was placed and where it is, and
+        // stays across recording gaps beside trackintel's staypoints.
+        migrator.registerMigration("v19_trip_ends") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE staypoints ADD COLUMN kind TEXT NOT NULL DEFAULT 'sliding';
+                    ALTER TABLE trips ADD COLUMN origin_kind TEXT;
+                    ALTER TABLE trips ADD COLUMN destination_kind TEXT;
+                    ALTER TABLE trips ADD COLUMN origin_lat_deg REAL;
+                    ALTER TABLE trips ADD COLUMN origin_lon_deg REAL;
+                    ALTER TABLE trips ADD COLUMN destination_lat_deg REAL;
+                    ALTER TABLE trips ADD COLUMN destination_lon_deg REAL;
+                    """)
+        }
         return migrator
     }
 

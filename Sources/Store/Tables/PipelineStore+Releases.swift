@@ -25,9 +25,8 @@ extension PipelineStore {
                 sql: """
                     WITH \(Self.personOf) SELECT t.id, t.device, COALESCE(p.person, t.device), t.started_unix_s, t.finished_unix_s, t.duration_s,
                       t.distance_m, COALESCE(t.main_mode, 'unknown'), t.origin_geofence_id, t.destination_geofence_id,
-                      o.lat_deg, o.lon_deg, d.lat_deg, d.lon_deg, t.trip_purpose
+                      t.origin_lat_deg, t.origin_lon_deg, t.destination_lat_deg, t.destination_lon_deg, t.trip_purpose
                     FROM trips t LEFT JOIN person_of p ON p.device = t.device
-                      LEFT JOIN staypoints o ON o.id = t.origin_staypoint_id LEFT JOIN staypoints d ON d.id = t.destination_staypoint_id
                     ORDER BY t.id
                     """
             ).enumerated().map { index, row -> ReleaseTrip in

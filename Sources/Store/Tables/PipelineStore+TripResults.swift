@@ -30,12 +30,12 @@ extension PipelineStore {
                 into: "staypoints",
                 [
                     "id", "device", "started_unix_s", "finished_unix_s", "duration_s", "lat_deg", "lon_deg", "fixes",
-                    "is_open", "is_activity", "location_id", "geofence_id", "purpose"
+                    "is_open", "is_activity", "location_id", "geofence_id", "purpose", "kind"
                 ], rows.staypoints, db: db
             ) {
                 [
                     $0.id, $0.device, $0.startSeconds, $0.endSeconds, $0.durationSeconds, $0.latitudeDegrees, $0.longitudeDegrees, $0.fixes,
-                    $0.isOpen, $0.isActivity, $0.locationID, $0.geofenceID, $0.purpose
+                    $0.isOpen, $0.isActivity, $0.locationID, $0.geofenceID, $0.purpose, $0.kind
                 ]
             }
             try insert(
@@ -55,13 +55,16 @@ extension PipelineStore {
                 [
                     "id", "device", "started_unix_s", "finished_unix_s", "duration_s", "distance_m", "main_mode", "legs",
                     "origin_staypoint_id", "destination_staypoint_id", "origin_location_id", "destination_location_id",
-                    "origin_geofence_id", "destination_geofence_id", "origin_purpose", "destination_purpose", "trip_purpose"
+                    "origin_geofence_id", "destination_geofence_id", "origin_purpose", "destination_purpose", "trip_purpose",
+                    "origin_kind", "destination_kind", "origin_lat_deg", "origin_lon_deg", "destination_lat_deg", "destination_lon_deg"
                 ], rows.trips, db: db
             ) {
                 [
                     $0.id, $0.device, $0.startSeconds, $0.endSeconds, $0.durationSeconds, $0.distanceMeters, $0.mainMode, $0.legs,
                     $0.originStaypointID, $0.destinationStaypointID, $0.originLocationID, $0.destinationLocationID,
-                    $0.originGeofenceID, $0.destinationGeofenceID, $0.originPurpose, $0.destinationPurpose, $0.tripPurpose
+                    $0.originGeofenceID, $0.destinationGeofenceID, $0.originPurpose, $0.destinationPurpose, $0.tripPurpose,
+                    $0.originKind, $0.destinationKind, $0.origin?.latitude, $0.origin?.longitude, $0.destination?.latitude,
+                    $0.destination?.longitude
                 ]
             }
             try insertTriplegs(rows.triplegs, longLineBytes: longLineBytes, db: db)
@@ -97,6 +100,16 @@ extension PipelineStore {
                     $0.tripID, $0.triplegID, $0.purpose, $0.mode, $0.latitudeDegrees, $0.longitudeDegrees
                 ]
             }
+        }
+    }
+
+    /// Each stored trip's end kinds (nil for an end without a position), and the stays across
+    /// recording gaps.
+    public func tripEndKinds() throws -> (origins: [String?], destinations: [String?], gapStays: Int) {
+        try database.read { db in
+            let ends = try Row.fetchAll(db, sql: "SELECT origin_kind, destination_kind FROM trips ORDER BY id")
+            let gaps = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM staypoints WHERE kind = 'gap'") ?? 0
+            return (ends.map { $0[0] }, ends.map { $0[1] }, gaps)
         }
     }
 

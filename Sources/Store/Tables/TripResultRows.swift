@@ -26,6 +26,8 @@ public struct TripResultRows: Sendable {
         public var locationID: Int?, geofenceID: String?
         /// Home, work or other (`PlacePurposes`).
         public var purpose: String? = nil
+        /// `sliding` (trackintel's) or `gap` (a stay across a recording gap).
+        public var kind = "sliding"
         public init(
             id: Int, device: String, startSeconds: Double, endSeconds: Double, durationSeconds: Double, latitudeDegrees: Double,
             longitudeDegrees: Double, fixes: Int, isOpen: Bool, isActivity: Bool, locationID: Int?, geofenceID: String?
@@ -63,6 +65,10 @@ public struct TripResultRows: Sendable {
         public var originGeofenceID: String?, destinationGeofenceID: String?
         /// The ends' purposes (home, work, other) and the trip's (HBW, HBO, NHB).
         public var originPurpose: String? = nil, destinationPurpose: String? = nil, tripPurpose: String? = nil
+        /// How each end was placed (`staypoint`, `dwell`, `gap_stay`, `first_fix`, `last_fix`) and
+        /// where it is; nil for an end without a position.
+        public var originKind: String? = nil, destinationKind: String? = nil
+        public var origin: (latitude: Double, longitude: Double)? = nil, destination: (latitude: Double, longitude: Double)? = nil
         public init(
             id: Int, device: String, startSeconds: Double, endSeconds: Double, durationSeconds: Double, distanceMeters: Double,
             mainMode: String?, legs: Int, originStaypointID: Int?, destinationStaypointID: Int?, originLocationID: Int?,

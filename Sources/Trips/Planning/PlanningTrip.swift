@@ -1,5 +1,5 @@
-/// A trip as every planning table counts it: who made it, when it left, where it went between
-/// its staypoints, and, given weights, its person's expansion weight per valid day. Read once
+/// A trip as every planning table counts it: who made it, when it left, where it went (between
+/// its ends, `TripEnd`), and, given weights, its person's expansion weight per valid day. Read once
 /// from the restricted tables (`PlanningSample`, in Reports) for the zone OD and the mode shares.
 public struct PlanningTrip: Sendable {
     public var device: String, person: String
@@ -18,6 +18,8 @@ public struct PlanningTrip: Sendable {
     /// Its final energy (the sum of its legs', `EmissionFactors`), megajoules; nil where a leg
     /// with distance has no energy factor.
     public var energyMegajoules: Double?
+    /// Whether an end is its first or last fix (no stay there, `TripEnd.Kind`).
+    public var endsAtFix = false
 
     public init(
         device: String, person: String, startSeconds: Double, origin: (latitude: Double, longitude: Double)?,

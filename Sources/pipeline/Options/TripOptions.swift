@@ -20,6 +20,12 @@ struct TripOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Emit the stay still open when a track ends (trackintel include_last; its default is off).")
     var lastStay = StaypointParameters().includeLast
 
+    @Option(
+        help: ArgumentHelp(
+            "The longest recording gap that is a stay when its next fix lies within --staypoint-distance of its last (a phone quiet where its person stayed), seconds; 0: none, trackintel's staypoints alone.",
+            valueName: "s"))
+    var gapStayMax = StaypointParameters().gapStayMaxSeconds
+
     @Option(help: ArgumentHelp("Consecutive fixes inside a geofence that confirm an entry.", valueName: "n"))
     var dwellEnterFixes = DwellParameters().enterFixes
 
@@ -65,6 +71,7 @@ struct TripOptions: ParsableArguments {
         parameters.staypoints.timeSeconds = staypointTime
         parameters.staypoints.gapSeconds = gap
         parameters.staypoints.includeLast = lastStay
+        parameters.staypoints.gapStayMaxSeconds = gapStayMax
         parameters.dwells.enterFixes = dwellEnterFixes
         parameters.dwells.enterSeconds = dwellEnterTime
         parameters.dwells.exitSeconds = dwellExitTime
@@ -91,7 +98,7 @@ struct TripOptions: ParsableArguments {
         let nonNegative = [
             ("--dwell-enter-time", dwellEnterTime), ("--dwell-exit-time", dwellExitTime), ("--dwell-minimum", dwellMinimum),
             ("--dwell-max-gap", dwellMaxGap), ("--dwell-max-buffer", dwellMaxBuffer), ("--minimum-leg", minimumLeg),
-            ("--activity-minimum", activityMinimum)
+            ("--activity-minimum", activityMinimum), ("--gap-stay-max", gapStayMax)
         ]
         for (name, value) in nonNegative where !(value >= 0) { throw ValidationError("\(name) must be 0 or more, got \(value)") }
         if dwellEnterFixes < 1 { throw ValidationError("--dwell-enter-fixes must be 1 or more") }
