@@ -28,7 +28,8 @@
 #                             the Helsinki phones as 8 persons (which two phones share a person
 #                             is not in the data), gps/cbs-ssi as 3 persons (Utrecht1, 2 and 12
 #                             are one person, its README), MobilityNet's raw iPhone runs as 1.
-#                             No labels, no geofences, no time zones: what a new user gives.
+#                             No labels, no geofences, no time zones: what a new user gives
+#                             (the Helsinki files' UTC offset, which their README states, given).
 
 geotec_inputs() {
     local dir=$1 shared=$2 file subject
@@ -104,13 +105,15 @@ panel_inputs() {
     mv "$work/mobilitynet/ios-3" "$dir/mobilitynet"
     rm -rf "$work"
     for file in "$shared"/gps/cbs-ssi/open_geo_data/split-by-day/*.csv; do ln -sf "$(realpath "$file")" "$dir/cbs/"; done
-    printf 'path,device,person\n' > "$dir/manifest.csv"
+    # The Helsinki files write local times (EEST) without an offset, as their README says: the
+    # manifest gives it, as the run's warning asks a new user to.
+    printf 'path,device,person,utc_offset\n' > "$dir/manifest.csv"
     for file in "$dir"/helsinki/phone-*; do
-        echo "helsinki/$(basename "$file")/*.csv,helsinki-$(basename "$file"),helsinki-$(basename "$file")" >> "$dir/manifest.csv"
+        echo "helsinki/$(basename "$file")/*.csv,helsinki-$(basename "$file"),helsinki-$(basename "$file"),+03:00" >> "$dir/manifest.csv"
     done
     for user in $(ls "$dir/cbs" | sed -n 's/^ssi_open_geodata-\(Utrecht[0-9]*\)-.*\.csv$/\1/p' | sort -u); do
         case $user in Utrecht1|Utrecht2|Utrecht12) person=cbs-utrechtX ;; *) person=cbs-$(echo "$user" | tr A-Z a-z) ;; esac
-        echo "cbs/ssi_open_geodata-$user-*.csv,cbs-$(echo "$user" | tr A-Z a-z)-phone,$person" >> "$dir/manifest.csv"
+        echo "cbs/ssi_open_geodata-$user-*.csv,cbs-$(echo "$user" | tr A-Z a-z)-phone,$person," >> "$dir/manifest.csv"
     done
-    echo "mobilitynet/*/*.csv,ucb-sdb-ios-3,mobilitynet" >> "$dir/manifest.csv"
+    echo "mobilitynet/*/*.csv,ucb-sdb-ios-3,mobilitynet," >> "$dir/manifest.csv"
 }
