@@ -88,7 +88,10 @@ extension TripEnd {
         enum CodingKeys: String, CodingKey { case origin, destination, gapStays = "gap_stays" }
 
         /// One line for the log and the report.
-        public var text: String {
+        public var text: String { text(staypoints: "staypoints.csv") }
+
+        /// The line, naming the staypoints' table as `staypoints` (the report's path to it).
+        public func text(staypoints: String) -> String {
             func kinds(_ counts: [String: Int]) -> String {
                 let names = [
                     "staypoint": ("staypoint", "staypoints"), "dwell": ("dwell", "dwells"), "gap_stay": ("gap stay", "gap stays"),
@@ -102,7 +105,7 @@ extension TripEnd {
             let trips = origin.values.reduce(0, +)
             return "trip ends: of \(trips) trips, origins at "
                 + (trips == 0 ? "none" : kinds(origin)) + "; destinations at " + (trips == 0 ? "none" : kinds(destination))
-                + "; \(gapStays) stays across recording gaps (staypoints.csv kind gap)"
+                + "; \(gapStays) stays across recording gaps (\(staypoints) kind gap)"
         }
     }
 }

@@ -64,38 +64,89 @@ import Testing
         #expect(abs(result[0].trackedSeconds - (82_800 - 3 * 3600 - 5)) <= 10)
     }
 
-    @Test func aShortDayIsInvalidAndTheDaysBetweenAreListed() {
+    /// Monday's hour, two days without a fix, then Wednesday 07:00 to Thursday 03:00: Tuesday
+    /// was recorded by nobody, so it is no person-day (counted apart), not a day without travel.
+    @Test func aShortDayIsInvalidAndADayWithoutAFixIsNoPersonDay() {
         var script = TrackScript()
         script.time = utc("2024-05-06T06:00:00Z")
         script.stay(3600) // 1 h on Monday (UTC)
         script.gap(2 * 86_400)
         script.stay(20 * 3600) // Wednesday 07:00 to Thursday 03:00
         let result = days(script, calendars: LocalCalendars())
-        #expect(result.map(\.date) == ["2024-05-06", "2024-05-07", "2024-05-08", "2024-05-09"])
-        #expect(result.map(\.valid) == [false, false, true, false])
-        #expect(result[1].trackedSeconds == 0)
-        #expect(result[1].untracked == [.init(utc("2024-05-07T00:00:00Z"), utc("2024-05-08T00:00:00Z"))])
+        #expect(result.map(\.date) == ["2024-05-06", "2024-05-08", "2024-05-09"])
+        #expect(result.map(\.valid) == [false, true, false])
         var parameters = PersonDayParameters()
         parameters.minimumCoverage = 0.05
         let trips = TripAnalysis().analyse(script.track(), geofences: [], modes: script.timeline)
         let lenient = PersonDays([trips], persons: [:], calendars: LocalCalendars(), parameters: parameters)
-        #expect(lenient.days.map(\.valid) == [false, false, true, true])
-        #expect(lenient.days.map(\.person) == Array(repeating: "d1", count: 4))
-        #expect(lenient.summary.personDays == 4 && lenient.summary.valid == 2)
+        #expect(lenient.days.map(\.valid) == [false, true, true] && lenient.daysNotRecorded == 1)
+        #expect(lenient.days.map(\.person) == Array(repeating: "d1", count: 3))
+        let summary = lenient.summary()
+        #expect(summary.personDays == 3 && summary.valid == 2 && summary.daysNotRecorded == 1 && summary.noValidDay == nil)
         // The last fix of each stay ends it: 1 h and 3 h less a fix interval (5 s).
-        let expected: [Double] = [3595, 0, 61_200, 10_795]
+        let expected: [Double] = [3595, 61_200, 10_795]
         #expect(lenient.days.map(\.trackedSeconds) == expected)
-        let median: Double = (3595.0 / 86_400 + 10_795.0 / 86_400) / 2
-        #expect(lenient.summary.medianTrackedShare == median)
-        #expect(lenient.summary.belowFloor)
-        #expect(lenient.summary.warning?.contains("below the floor of 50 %") == true)
+        #expect(summary.medianTrackedShare == 10_795.0 / 86_400)
+        // No alarm before a week of earlier runs, whatever the figure; then one below half the panel's usual median.
+        #expect(!summary.belowFloor && summary.warning == nil && summary.earlierRuns == 0)
+        #expect(!lenient.summary(earlierMedians: Array(repeating: 0.5, count: 6)).belowFloor)
+        let alarmed = lenient.summary(earlierMedians: Array(repeating: 0.1, count: 3) + Array(repeating: 0.5, count: 7))
+        #expect(alarmed.belowFloor && alarmed.earlierRuns == 10 && alarmed.usualMedianTrackedShare == 0.5)
+        #expect(alarmed.warning?.contains("below 50 % of the panel's usual 50 % (the median of its last 10 runs") == true)
+        #expect(!lenient.summary(earlierMedians: Array(repeating: 0.2, count: 7)).belowFloor, "0.125 is not below half of 0.2")
+        // Every day below the threshold: one sentence says what that leaves empty and what changes it.
+        let strict = PersonDays([trips], persons: [:], calendars: LocalCalendars()).summary()
+        #expect(strict.valid == 1)
+        parameters.minimumCoverage = 0.9
+        let none = PersonDays([trips], persons: [:], calendars: LocalCalendars(), parameters: parameters).summary()
+        #expect(none.valid == 0 && none.noValidDay?.contains("--study-window HH:MM-HH:MM") == true)
+    }
+
+    /// A one-day study from 09:00 to 16:00 (Paris): the day's coverage is that of its hours, so
+    /// a phone that recorded them makes a valid day, and one that stopped at 11:00 does not.
+    @Test func aStudyWindowMakesAOneDayStudysDaysValid() {
+        func study(until end: String) -> PersonDays {
+            var script = TrackScript()
+            script.time = utc("2024-06-12T06:55:00Z") // 08:55 CEST
+            script.stay(2 * 3600)
+            script.move(to: SIMD2(3000, 0), speedMetersPerSecond: 8, mode: .bike)
+            script.stay(utc(end) - script.time)
+            var parameters = PersonDayParameters()
+            parameters.window = "09:00-16:00"
+            let calendars = LocalCalendars(paris, devices: ["d1": .init(calendar: paris, source: "configuration")])
+            let trips = TripAnalysis().analyse(script.track(), geofences: [], modes: script.timeline)
+            return PersonDays([trips], persons: ["d1": "anna"], calendars: calendars, parameters: parameters)
+        }
+        let whole = study(until: "2024-06-12T14:05:00Z") // to 16:05 CEST
+        #expect(whole.days.count == 1 && whole.days[0].valid)
+        #expect(whole.days[0].startSeconds == utc("2024-06-12T07:00:00Z") && whole.days[0].endSeconds == utc("2024-06-12T14:00:00Z"))
+        #expect(whole.days[0].trackedShare > 0.99 && whole.summary().window == "09:00-16:00")
+        // The same hours on the whole day: 7 h of 24 is no valid day.
+        #expect(
+            days(
+                {
+                    var script = TrackScript()
+                    script.time = utc("2024-06-12T06:55:00Z")
+                    script.stay(7 * 3600 + 600)
+                    return script
+                }(), calendars: LocalCalendars(paris, devices: ["d1": .init(calendar: paris, source: "configuration")])
+            ).allSatisfy { !$0.valid })
+        let stopped = study(until: "2024-06-12T09:00:00Z") // to 11:00 CEST
+        #expect(stopped.days.count == 1 && !stopped.days[0].valid)
+        #expect(abs(stopped.days[0].trackedShare - 2.0 / 7) < 0.01, "\(stopped.days[0].trackedShare)")
+        #expect(PersonDayParameters().problem == nil)
+        var wrong = PersonDayParameters()
+        wrong.window = "16:00-09:00"
+        #expect(wrong.problem?.contains("HH:MM-HH:MM") == true)
     }
 
     @Test func aStoredConfigurationWithoutTheNewerKeysTakesTheirDefaults() throws {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let parameters = try decoder.decode(PersonDayParameters.self, from: Data(#"{"minimum_coverage": 0.7}"#.utf8))
-        #expect(parameters.minimumCoverage == 0.7 && parameters.coverageFloor == 0.5 && parameters.purposeMethod == .osna)
+        #expect(
+            parameters.minimumCoverage == 0.7 && parameters.coverageFloor == 0.5 && parameters.purposeMethod == .osna
+                && parameters.window == nil)
     }
 
     @Test func aDeviceThatTravelsFromLondonToParisChangesZoneOnArrival() {
@@ -147,7 +198,8 @@ import Testing
         PlacePurposes.label(&result, geofenceKinds: [:], calendars: calendars, method: .osna)
         let days = PersonDays(result.devices, persons: ["d1": "anna"], calendars: calendars)
         let episodes = Diary.episodes(result, persons: ["d1": "anna"], days: days)
-        #expect(days.days.map(\.date) == ["2024-10-27", "2024-10-28", "2024-10-29", "2024-10-30"])
+        // The two days between without a fix are no person-days.
+        #expect(days.days.map(\.date) == ["2024-10-27", "2024-10-30"] && days.daysNotRecorded == 2)
         for day in days.days {
             let own = episodes.filter { $0.date == day.date }
             #expect(own.reduce(0) { $0 + $1.seconds } == day.lengthSeconds, "\(day.date)")
@@ -162,7 +214,7 @@ import Testing
         let long = sunday.filter { $0.seconds >= 60 }
         #expect(long.map(\.kind) == [.activity, .trip, .untracked, .activity, .trip], "\(long.map(\.kind))")
         #expect(long[0].purpose == "home" && long[3].purpose == "other")
-        #expect(episodes.filter { $0.date == "2024-10-28" || $0.date == "2024-10-29" }.map(\.kind) == [.untracked, .untracked])
+        #expect(episodes.filter { $0.date == "2024-10-28" || $0.date == "2024-10-29" }.isEmpty)
         #expect(episodes.filter { $0.date == "2024-10-30" }.map(\.kind).contains(.activity))
     }
 }

@@ -319,7 +319,9 @@ public struct PipelineRun {
         summary.warnings += [
             tripSummary.transitWarning, tripSummary.jumpWarning, tripSummary.undecidedWarning, tripSummary.co2eCountries?.warning
         ].compactMap { $0 }
-        summary.warnings += tripSummary.zoneWarnings + [tripSummary.coverage?.warning].compactMap { $0 }
+        summary.warnings +=
+            tripSummary.zoneWarnings
+            + [tripSummary.coverage?.warning, tripSummary.coverage?.noValidDay.map { "person-days: " + $0 }].compactMap { $0 }
         (summary.coverage, summary.zoneSources, summary.zones) = (tripSummary.coverage, tripSummary.zoneSources, tripSummary.zones)
         progress.log(GPSLegDecision.line(decidedBy: tripSummary.legsByModeSource, model: model))
         lap("trips")
@@ -427,9 +429,15 @@ public struct PipelineRun {
     /// Coverage and zones as the last trip stage stored them (a run that found nothing new says
     /// what the store holds, so the nightly alarm sounds every night until the phones record).
     private func fillPersonDays(_ summary: inout Summary, _ store: PipelineStore) throws {
-        let days = try store.personDayShares()
-        summary.coverage = PersonDays.summary(
-            shares: days.map(\.share), valid: days.filter(\.valid).count, parameters: configuration.personDays)
+        if let text = try store.derivedState(PipelineStore.personDaysSummaryKey),
+            let stored = try? JSONDecoder().decode(PersonDays.Summary.self, from: Data(text.utf8))
+        {
+            summary.coverage = stored
+        } else { // a store of an earlier version
+            let days = try store.personDayShares()
+            summary.coverage = PersonDays.summary(
+                shares: days.map(\.share), valid: days.filter(\.valid).count, parameters: configuration.personDays)
+        }
         if let warning = summary.coverage?.warning { summary.warnings.append(warning) }
         let calendars = try store.localCalendars(dataset: calendar)
         (summary.zoneSources, summary.zones, _) = DeviceZone.tally(calendars.devices, manifest: [:])

@@ -266,15 +266,30 @@ public struct TripsRun {
         }
         let personDays = PersonDays(
             result.devices, persons: persons, calendars: calendars, imuSpans: imuSpans, parameters: personDayParameters)
-        summary.coverage = personDays.summary
+        // The alarm compares this run with the store's earlier ones; this run's median joins them.
+        let history =
+            (try store.derivedState(PipelineStore.coverageHistoryKey)).flatMap {
+                try? JSONDecoder().decode([Double].self, from: Data($0.utf8))
+            } ?? []
+        let coverage = personDays.summary(earlierMedians: history)
+        summary.coverage = coverage
+        if let median = coverage.medianTrackedShare {
+            try store.setDerivedState(
+                PipelineStore.coverageHistoryKey, try JSONText.string(history + [median], keys: .asDeclared, layout: .compact))
+        }
+        try store.setDerivedState(PipelineStore.personDaysSummaryKey, try JSONText.string(coverage, keys: .asDeclared, layout: .compact))
         let episodes = Diary.episodes(result, persons: persons, days: personDays)
         (summary.zoneSources, summary.zones, summary.zoneWarnings) = DeviceZone.tally(zones, manifest: manifestZones)
         summary.zoneWarnings.forEach { progress.log("warning: " + $0) }
         if let coverage = summary.coverage, coverage.personDays > 0 {
             progress.log(
-                "person-days: \(coverage.personDays), \(coverage.valid) valid (tracked ≥ \(Int(coverage.minimumCoverage * 100)) %), median tracked "
-                    + String(format: "%.0f %%", (coverage.medianTrackedShare ?? 0) * 100) + "; local time in " + calendars.name)
+                "person-days: \(coverage.personDays), \(coverage.valid) valid (tracked ≥ \(Int(coverage.minimumCoverage * 100)) % of "
+                    + (coverage.window.map { "the study window \($0)" } ?? "the day") + "), median tracked "
+                    + String(format: "%.0f %%", (coverage.medianTrackedShare ?? 0) * 100)
+                    + "; \(coverage.daysNotRecorded) dates between a person's first and last without a fix or IMU window are no person-days"
+                    + "; local time in " + calendars.name)
         }
+        if let sentence = summary.coverage?.noValidDay { progress.log("warning: person-days: " + sentence) }
         if let warning = summary.coverage?.warning { progress.log("warning: " + warning) }
         summary.secondsPersonDays += Date().timeIntervalSince(personDayClock)
         summary.secondsTrips = lap()

@@ -193,6 +193,12 @@ extension PipelineStore {
     public static let splitMarginsKey = "split_margins"
     /// The k (distinct persons) the last trip stage or publish held every aggregate row to.
     public static let minimumPersonsKey = "minimum_persons"
+    /// The median person-day coverage of each trip stage run so far, oldest first (a JSON array):
+    /// the nightly alarm compares a run with its panel's earlier nights.
+    public static let coverageHistoryKey = "coverage_history"
+    /// The last trip stage's person-day summary (`--json`'s `coverage`), as JSON: what a run
+    /// that found nothing new says.
+    public static let personDaysSummaryKey = "person_days_summary"
 
     /// The k of the last trip stage or publish; nil before either.
     public func minimumPersons() throws -> Int? { try derivedState(Self.minimumPersonsKey).flatMap { Int($0) } }

@@ -30,9 +30,15 @@ struct LocalTimeOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Warn at the end of a run whose median person-day coverage is below this share, 0–1 (overrides person_days.coverage_floor; default \(PersonDayParameters().coverageFloor)).",
+            "Warn at the end of a run whose median person-day coverage is below this share of the panel's usual median (that of its earlier runs; with fewer than \(PersonDays.minimumEarlierRuns), no alarm), 0–1 (overrides person_days.coverage_floor; default \(PersonDayParameters().coverageFloor)).",
             valueName: "share"))
     var coverageFloor: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "The hours of a study's day on the local clock, HH:MM-HH:MM: a person-day's coverage is that of these hours (a one-day study from 09:00 to 16:00 is valid when its phone recorded them) (overrides person_days.window). Default: none (the whole day).",
+            valueName: "HH:MM-HH:MM"))
+    var studyWindow: String?
 
     @Option(
         help: ArgumentHelp(
@@ -49,7 +55,7 @@ struct LocalTimeOptions: ParsableArguments {
             throw ValidationError("calendar.\(problem) (as --time-zone or --utc-offset-hours set it)")
         }
         if let problem = configuration.personDays.problem {
-            throw ValidationError("person_days.\(problem) (as --min-coverage or --coverage-floor set it)")
+            throw ValidationError("person_days.\(problem) (as --min-coverage, --coverage-floor or --study-window set it)")
         }
     }
 
@@ -59,5 +65,6 @@ struct LocalTimeOptions: ParsableArguments {
         if let minCoverage { configuration.personDays.minimumCoverage = minCoverage }
         if let coverageFloor { configuration.personDays.coverageFloor = coverageFloor }
         if let purposeMethod { configuration.personDays.purposeMethod = purposeMethod }
+        if let studyWindow { configuration.personDays.window = studyWindow }
     }
 }
