@@ -171,21 +171,7 @@ public struct ReportPage {
             + "\(time(counts.lastSeconds ?? 0)) UTC.</p><div class=\"cards\">"
             + cards.map { "<div class=\"card\"><b>\(Self.compact($0.1))</b><span>\($0.0)</span></div>" }.joined() + "</div>"
             + "<p class=\"note\">\(HTML.escape(tally.prefix(1).uppercased() + tally.dropFirst())): an end without a stay "
-            + "takes the trip's first or last fix (docs/trips.md).</p>" + personDaysNote()
-    }
-
-    /// The person-days in one sentence, and when none is valid, what that leaves empty and the
-    /// option that changes it.
-    func personDaysNote() -> String {
-        guard let text = facts.personDaysSummary,
-            let days = try? JSONDecoder().decode(PersonDays.Summary.self, from: Data(text.utf8)), days.personDays > 0
-        else { return "" }
-        let line =
-            "\(days.personDays) person-days, \(days.valid) valid (tracked ≥ \(Int(days.minimumCoverage * 100)) % of "
-            + (days.window.map { "the study window \($0)" } ?? "the day")
-            + "); \(days.daysNotRecorded) dates without a fix between a person's first and last are no person-days."
-        return
-            "<p class=\"\(days.noValidDay == nil ? "note" : "warning")\">\(HTML.escape(line + (days.noValidDay.map { " " + $0 } ?? "")))</p>"
+            + "takes the trip's first or last fix (docs/trips.md).</p>"
     }
 
     static func compact(_ value: Double) -> String {

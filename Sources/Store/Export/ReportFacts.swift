@@ -49,8 +49,6 @@ public struct ReportFacts {
     public var transitUse: String?
     /// Each trip's end kinds and the stays across gaps (`tripEndKinds`).
     public var tripEndKinds: (origins: [String?], destinations: [String?], gapStays: Int) = ([], [], 0)
-    /// The last trip stage's person-day summary as JSON (`personDaysSummaryKey`), nil before one.
-    public var personDaysSummary: String? = nil
 
     /// What the pages show once publishing is done.
     public struct Published {
@@ -82,8 +80,7 @@ extension PipelineStore {
             tripsByMode: try tripsByMode(), topDwellPlaces: try topDwellPlaces(limit: 15, minimumPersons: k),
             checkInRides: try checkInRides(), recordingRides: try recordingRides(), windowDecisions: try windowDecisions(),
             legDecisions: try legDecisions(), legSecondsByDecision: try legSecondsByDecision(), legSourceChanges: try legSourceChanges(),
-            labelledLegSeconds: try labelledLegSeconds(), transitUse: try transitUse(), tripEndKinds: try tripEndKinds(),
-            personDaysSummary: try derivedState(Self.personDaysSummaryKey))
+            labelledLegSeconds: try labelledLegSeconds(), transitUse: try transitUse(), tripEndKinds: try tripEndKinds())
     }
 
     /// The report's facts that publishing writes: read once it has.
