@@ -80,11 +80,6 @@ extension TripEnd {
             self.gapStays = gapStays
         }
 
-        /// Trips with an end placed by a first or last fix.
-        public var byFix: (origins: Int, destinations: Int) {
-            (origin[Kind.firstFix.rawValue] ?? 0, destination[Kind.lastFix.rawValue] ?? 0)
-        }
-
         enum CodingKeys: String, CodingKey { case origin, destination, gapStays = "gap_stays" }
 
         /// One line for the log and the report.

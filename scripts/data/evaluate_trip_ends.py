@@ -19,6 +19,7 @@ the share `at_stay` of those judged; `--json` prints the same as one object. The
 EUPL-1.2 and evaluation only: nothing here trains or tunes anything.
 """
 import bisect
+import calendar
 import csv
 import glob
 import json
@@ -34,7 +35,7 @@ VERDICTS = ("at_stay", "far", "moving", "no_rows")
 
 
 def seconds(text):
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=None).timestamp() - datetime(1970, 1, 1).timestamp()
+    return float(calendar.timegm(datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").timetuple()))  # UTC, whatever the machine's zone
 
 
 def metres(a, b):
