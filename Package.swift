@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "ClassifyTests", dependencies: ["Classify", "Features", "MobilityCore", "TestSupport"]),
         .testTarget(
             name: "FusionTests", dependencies: ["Fusion", "Classify", "Features", "MobilityCore", "Trips", "Transit", "TestSupport"]),
-        .testTarget(name: "TripsTests", dependencies: ["Trips", "MobilityCore"]),
+        .testTarget(name: "TripsTests", dependencies: ["Trips", "MobilityCore", "TestSupport"]),
         .testTarget(
             name: "ReportsTests", dependencies: ["Reports", "Store", "HeatMaps", "MobilityCore", "TestSupport", "Trips"],
             exclude: ["Fixtures"]),

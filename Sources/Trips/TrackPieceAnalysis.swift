@@ -79,7 +79,11 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
     private var lines: [SIMD2<Int>: (line: SpooledText, start: GeoPoint, end: GeoPoint)] = [:]
     private var dwells: DwellDetector.Scan
     private var observed = ObservedTime()
-    private var zone = DeviceZone.Sampler()
+    private var zone = DeviceZone.Sampler(boundaries: nil)
+    /// Where the device's zone is looked up from its fixes; nil: its zone is given (no sampling).
+    public var zoneBoundaries: ZoneBoundaries? {
+        didSet { zone = DeviceZone.Sampler(boundaries: zoneBoundaries) }
+    }
 
     public init(
         _ analysis: TripAnalysis, device: String, geofences: [Geofence], modes: @escaping (DeviceTrack, [Staypoint]) -> ModeTimeline,

@@ -18,7 +18,8 @@ struct Pipeline: ParsableCommand {
         subcommands: [
             RunCommand.self, IngestCommand.self, InspectCommand.self, FeaturesCommand.self, TrainCommand.self, EvaluateCommand.self,
             ClassifyCommand.self, TripsCommand.self, HeatMapCommand.self, ComfortCommand.self, ExportCommand.self, InputsCommand.self,
-            ForgetCommand.self, PublishCommand.self, LocationsCommand.self, SimulateCommand.self, ConfigCommand.self, SchemaCommand.self
+            ForgetCommand.self, PublishCommand.self, LocationsCommand.self, SimulateCommand.self, ConfigCommand.self, SchemaCommand.self,
+            TimeZoneCommand.self
         ]
     )
 

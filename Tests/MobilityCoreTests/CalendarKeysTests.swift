@@ -72,18 +72,4 @@ import Testing
         #expect(trip.dayStart(july1 + 1) == utc("2024-07-01T15:00:00Z"))
         #expect(trip.dayNumber(landed - 1) == july1)
     }
-
-    @Test func theNearestZoneCity() {
-        #expect(ZoneLookup.zone(latitude: 48.8566, longitude: 2.3522) == "Europe/Paris")
-        #expect(ZoneLookup.zone(latitude: 60.1699, longitude: 24.9384) == "Europe/Helsinki")
-        // GeoLife's Beijing lies nearer Pyongyang than Shanghai: too far from either to be trusted.
-        #expect(ZoneLookup.nearest(latitude: 39.9042, longitude: 116.4074).meters > ZoneLookup.confidentMeters)
-        #expect(ZoneLookup.nearest(latitude: 48.8566, longitude: 2.3522).meters < 5000)
-        #expect(ZoneLookup.zone(latitude: 40.7128, longitude: -74.0060) == "America/New_York")
-        // Lyon's nearest zone city is Zurich: the same clock as Paris since 1981.
-        let lyon = CalendarKeys(zone: ZoneLookup.zone(latitude: 45.764, longitude: 4.8357))!
-        for text in ["2024-03-31T01:00:00Z", "2024-07-01T00:00:00Z", "2024-10-27T01:00:00Z", "2025-01-01T00:00:00Z"] {
-            #expect(lyon.offsetSeconds(at: utc(text)) == paris.offsetSeconds(at: utc(text)))
-        }
-    }
 }

@@ -89,6 +89,7 @@ import Trips
                     var pieces = TrackPieceAnalysis(
                         analysis, device: name, geofences: geofences, modes: modes, legs: DeviceLegs(fusion, imuSpans: imu, device: name))
                     pieces.cutSeconds = cutSeconds
+                    pieces.zoneBoundaries = ShippedData.zoneBoundaries
                     // The lines in memory, or in a spool as `pipeline run` keeps them.
                     if pieceSize == 997 { pieces.lineSpool = spool }
                     if inFile { (pieces.fixFolder, pieces.memoryFixes) = (spoolFolder.path, 2_000) }
@@ -103,7 +104,7 @@ import Trips
                     #expect(result.triplegs == whole.triplegs, "\(context)")
                     #expect(result.trips == whole.trips, "\(context)")
                     #expect(result.observed == whole.observed, "\(context)")
-                    #expect(zone == DeviceZone.fromFixes(track), "\(context)")
+                    #expect(zone == DeviceZone.fromFixes(track, boundaries: ShippedData.zoneBoundaries), "\(context)")
                     for index in whole.triplegs.indices {
                         #expect(try result.line(ofLeg: index) == whole.line(ofLeg: index), "\(context), leg \(index)")
                         #expect(result.start(ofLeg: index) == whole.start(ofLeg: index), "\(context), leg \(index)")

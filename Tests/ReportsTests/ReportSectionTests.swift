@@ -32,7 +32,7 @@ import Trips
         return try ReportPage(
             facts: try store.reportFacts(defaultMinimumPersons: k), folder: out, modelPath: model,
             calendars: DeviceZone.calendars(
-                stored: try store.deviceZones().map { ($0.device, $0.startSeconds, $0.zone, $0.source, $0.guessMeters) },
+                stored: try store.deviceZones().map { ($0.device, $0.startSeconds, $0.zone, $0.source) },
                 persons: try store.devicePersons(), dataset: CalendarKeys())
         )
         .sections { try store.publishedReportFacts(defaultMinimumPersons: k) }

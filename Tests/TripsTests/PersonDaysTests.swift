@@ -1,6 +1,7 @@
 import Foundation
 import MobilityCore
 import Testing
+import TestSupport
 
 @testable import Trips
 
@@ -149,6 +150,36 @@ import Testing
                 && parameters.window == nil)
     }
 
+    @Test func aTravellersDayTakesTheZoneOfItsFirstStay() {
+        let (london, tokyo) = (CalendarKeys(zone: "Europe/London")!, CalendarKeys(zone: "Asia/Tokyo")!)
+        // Slept in London, flew, landed at 08:00 UTC (17:00 in Tokyo), slept in a Tokyo hotel.
+        let landed = utc("2024-07-01T08:00:00Z")
+        let fixes = LocalCalendars.Zone(calendar: CalendarKeys(timeline: [(-.infinity, london), (landed, tokyo)]), source: "fixes")
+        let stays = [
+            (utc("2024-06-30T22:00:00Z"), utc("2024-07-01T06:00:00Z")), (utc("2024-07-01T10:00:00Z"), utc("2024-07-02T00:00:00Z"))
+        ]
+        let byDays = DeviceZone.byFirstStays(fixes, stays: stays).calendar
+        // 1 July is London's day, from its midnight to Tokyo's (15:00 UTC); 2 July is Tokyo's.
+        #expect(byDays.zone(at: landed) == "Europe/London")
+        #expect(byDays.zone(at: utc("2024-07-01T15:00:00Z")) == "Asia/Tokyo")
+        let july1 = byDays.dayNumber(landed)
+        #expect(byDays.dayStart(july1) == utc("2024-06-30T23:00:00Z"))
+        #expect(byDays.dayStart(july1 + 1) == utc("2024-07-01T15:00:00Z"))
+        #expect(byDays.hour(utc("2024-07-01T14:00:00Z")) == 15) // still London's clock on its day
+
+        // A day trip from Elvas into Badajoz and back: the day is Portugal's all through.
+        let (lisbon, madrid) = (CalendarKeys(zone: "Europe/Lisbon")!, CalendarKeys(zone: "Europe/Madrid")!)
+        let (crossed, back) = (utc("2024-07-01T09:00:00Z"), utc("2024-07-01T17:00:00Z"))
+        let trip = LocalCalendars.Zone(
+            calendar: CalendarKeys(timeline: [(-.infinity, lisbon), (crossed, madrid), (back, lisbon)]), source: "fixes")
+        let night = [(utc("2024-06-30T20:00:00Z"), utc("2024-07-01T07:00:00Z")), (utc("2024-07-01T19:00:00Z"), utc("2024-07-02T07:00:00Z"))]
+        #expect(DeviceZone.byFirstStays(trip, stays: night).calendar.zones == ["Europe/Lisbon"])
+        // Without stays, the zone at the new zone's midnight decides; a named zone is left as it is.
+        #expect(DeviceZone.byFirstStays(fixes, stays: []).calendar.zone(at: utc("2024-07-01T15:00:00Z")) == "Asia/Tokyo")
+        let named = LocalCalendars.Zone(calendar: fixes.calendar, source: "manifest")
+        #expect(DeviceZone.byFirstStays(named, stays: stays) == named)
+    }
+
     @Test func aDeviceThatTravelsFromLondonToParisChangesZoneOnArrival() {
         var points: [TrackPoint] = []
         let start = utc("2024-07-01T06:00:00Z")
@@ -159,19 +190,20 @@ import Testing
         for second in stride(from: 0.0, to: 8 * 3600, by: 10) {
             points.append(TrackPoint(timeSeconds: landed + second, latitudeDegrees: 48.8566, longitudeDegrees: 2.3522))
         }
-        let zone = DeviceZone.fromFixes(DeviceTrack(device: "d1", points: points))!
+        let zone = DeviceZone.fromFixes(DeviceTrack(device: "d1", points: points), boundaries: ShippedData.zoneBoundaries)!
         #expect(zone.source == "fixes")
         #expect(zone.calendar.zones == ["Europe/London", "Europe/Paris"])
         #expect(zone.calendar.zone(at: landed - 1) == "Europe/London")
         #expect(zone.calendar.zone(at: landed) == "Europe/Paris")
         #expect(zone.calendar.hour(landed) == 14)
-        #expect(zone.guessMeters! < 5000)
         // Named zones win over the fixes, the manifest over the configuration.
         let configured = (calendar: paris, source: "configuration")
         #expect(
-            DeviceZone.decide(track: nil, manifest: ["Asia/Tokyo"], configured: configured, dataset: CalendarKeys()).source == "manifest")
-        #expect(DeviceZone.decide(track: nil, manifest: [], configured: configured, dataset: CalendarKeys()).calendar == paris)
-        #expect(DeviceZone.decide(track: nil, manifest: [], configured: nil, dataset: paris).source == "none")
+            DeviceZone.decide(track: nil, boundaries: nil, manifest: ["Asia/Tokyo"], configured: configured, dataset: CalendarKeys()).source
+                == "manifest")
+        #expect(
+            DeviceZone.decide(track: nil, boundaries: nil, manifest: [], configured: configured, dataset: CalendarKeys()).calendar == paris)
+        #expect(DeviceZone.decide(track: nil, boundaries: nil, manifest: [], configured: nil, dataset: paris).source == "none")
         // A person's days follow the device whose zone was named, else the first with fixes.
         let zones: [String: LocalCalendars.Zone] = [
             "a-watch": .init(calendar: CalendarKeys(), source: "none"), "b-phone": zone,

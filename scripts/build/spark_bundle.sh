@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Packs the release binary (the Swift runtime linked statically, as scripts/install.sh
 # installs it) with the shared libraries it loads (OpenBLAS, LAPACKE, SQLite, libpng, …, not
-# the C library itself) and the shipped mode model into
+# the C library itself) and the shipped mode model and time-zone boundaries into
 # .build/spark/pipeline-bundle.tar.gz, which the Spark job ships to every executor: a
 # cluster needs Spark and Python, nothing of ours pre-installed. Prints the bundle's path.
 set -euo pipefail
@@ -10,7 +10,7 @@ binary=$(scripts/build/static_build.sh)
 stage=.build/spark/bundle
 bundle=.build/spark/pipeline-bundle.tar.gz
 # Packing takes seconds: skip it when the bundle is newer than the binary, the model, the job and this script.
-if [ -f "$bundle" ] && [ -f .build/spark/pipeline_spark.zip ] && [ -z "$(find "$binary" models/mode-model.json spark/pipeline_spark scripts/build/spark_bundle.sh \
+if [ -f "$bundle" ] && [ -f .build/spark/pipeline_spark.zip ] && [ -z "$(find "$binary" models/mode-model.json models/time-zones.bin spark/pipeline_spark scripts/build/spark_bundle.sh \
         -newer "$bundle" -print -quit)" ]; then
     echo "$PWD/$bundle"
     exit 0
@@ -19,7 +19,7 @@ rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/lib" "$stage/models"
 cp "$binary" "$stage/bin/pipeline.real"
 ldd "$binary" | awk '/=> \// {print $3}' \
     | grep -v -E '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*)\.so' | while read -r lib; do cp -L "$lib" "$stage/lib/"; done
-cp models/mode-model.json "$stage/models/"
+cp models/mode-model.json models/time-zones.bin models/time-zones.NOTICE "$stage/models/"
 cat > "$stage/bin/pipeline" <<'SH'
 #!/bin/sh
 # The pipeline with the libraries packed beside it.

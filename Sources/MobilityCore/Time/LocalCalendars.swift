@@ -9,15 +9,11 @@ public struct LocalCalendars: Hashable, Sendable {
         public var calendar: CalendarKeys
         /// `manifest` (its `timezone` column), `configuration` (`calendar.time_zone` or
         /// `--time-zone`), `utc_offset` (`calendar.utc_offset_hours`, a fixed offset), `fixes`
-        /// (the zone of the nearest zone city to its fixes, `ZoneLookup`), or `none` (no fix and
+        /// (the zones whose borders hold its fixes, `ZoneBoundaries`), or `none` (no fix and
         /// nothing given: the data set's calendar).
         public var source: String
-        /// With `fixes`: how far from its zone's city the farthest fix looked up lay, metres.
-        public var guessMeters: Double?
 
-        public init(calendar: CalendarKeys, source: String, guessMeters: Double? = nil) {
-            (self.calendar, self.source, self.guessMeters) = (calendar, source, guessMeters)
-        }
+        public init(calendar: CalendarKeys, source: String) { (self.calendar, self.source) = (calendar, source) }
     }
 
     /// The data set's calendar: what was configured, else the zone most devices are in.

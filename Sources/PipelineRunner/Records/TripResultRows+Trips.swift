@@ -78,7 +78,7 @@ extension PipelineStore {
             rows.deviceZones += zone.calendar.zoneChanges.map { change in
                 TripResultRows.DeviceZone(
                     device: device, startSeconds: change.startSeconds.isFinite ? change.startSeconds : nil, zone: change.zone,
-                    source: zone.source, guessMeters: zone.guessMeters)
+                    source: zone.source)
             }
         }
         rows.episodes = episodes.map {
@@ -103,7 +103,7 @@ extension PipelineStore {
     /// `dataset` for what belongs to no device, and for devices the stage has not seen.
     public func localCalendars(dataset: CalendarKeys) throws -> LocalCalendars {
         DeviceZone.calendars(
-            stored: try deviceZones().map { ($0.device, $0.startSeconds, $0.zone, $0.source, $0.guessMeters) },
+            stored: try deviceZones().map { ($0.device, $0.startSeconds, $0.zone, $0.source) },
             persons: try devicePersons(),
             dataset: dataset)
     }

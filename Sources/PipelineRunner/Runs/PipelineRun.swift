@@ -310,8 +310,8 @@ public struct PipelineRun {
         trips.minimumPersons = configuration.privacy.k
         (trips.bands, trips.corrections) = (configuration.planning.bands, planning.corrections)
         (trips.emissionFactors, trips.legCountries) = (configuration.planning.emissionFactors, planning.countries)
-        (trips.configuredCalendar, trips.personDayParameters, trips.partialsFolder) = (
-            configuration.calendar.configured, configuration.personDays, partialsFolder
+        (trips.configuredCalendar, trips.zoneBoundaries, trips.personDayParameters, trips.partialsFolder) = (
+            configuration.calendar.configured, configuration.calendar.boundaries, configuration.personDays, partialsFolder
         )
         let tripSummary = try trips.run(store: store, progress: progress)
         LargeBlocks.returnFreed()

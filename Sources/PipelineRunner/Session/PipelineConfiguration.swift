@@ -46,15 +46,19 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         /// A fixed offset from UTC for every device, hours, without daylight saving (what runs
         /// before 0.9 did, with 0); null: as `time_zone` says. `time_zone` wins over it.
         public var utcOffsetHours: Double?
+        /// The time-zone boundary file a device's zone is looked up in from its fixes
+        /// (`ZoneBoundaries`; default the shipped one, found beside the binary as the mode model is).
+        public var boundaries = ShippedFile.timeZones
 
         public init() {}
 
-        enum CodingKeys: String, CodingKey { case timeZone, utcOffsetHours }
+        enum CodingKeys: String, CodingKey { case timeZone, utcOffsetHours, boundaries }
 
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
             utcOffsetHours = try container.decodeIfPresent(Double.self, forKey: .utcOffsetHours)
+            boundaries = try container.decodeIfPresent(String.self, forKey: .boundaries) ?? ShippedFile.timeZones
         }
 
         /// Both written, null when unset, so the printed configuration shows the keys.
@@ -62,6 +66,7 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(timeZone, forKey: .timeZone)
             try container.encode(utcOffsetHours, forKey: .utcOffsetHours)
+            try container.encode(boundaries, forKey: .boundaries)
         }
 
         /// The calendar every device's local time is in, and its source (`configuration`,

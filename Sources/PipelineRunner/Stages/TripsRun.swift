@@ -30,6 +30,9 @@ public struct TripsRun {
     /// The calendar every device's local time is in, with its source (`calendar.time_zone`,
     /// `--time-zone`, or a fixed offset); nil: each device's own (`DeviceZone`).
     public var configuredCalendar: (calendar: CalendarKeys, source: String)?
+    /// The time-zone boundary file (`calendar.boundaries`): read when a device with fixes has no
+    /// zone from the manifest or the configuration; missing then, the stage fails naming it.
+    public var zoneBoundaries = ShippedFile.timeZones
     /// Person-days' coverage settings.
     public var personDayParameters = PersonDayParameters()
     /// The bands of the local day the modal split is cut by.
@@ -56,6 +59,24 @@ public struct TripsRun {
 
     /// Fixes read from the store at a time (`PipelineStore.forEachTrackPiece`): 2 MB.
     static let pieceFixes = 65_536
+
+    /// The time-zone boundaries, when a device with fixes needs them (nil when the manifest or
+    /// the configuration gives every such device its zone).
+    func loadBoundaries(devices: [String], manifestZones: [String: [String]]) throws -> ZoneBoundaries? {
+        let unnamed = configuredCalendar == nil ? devices.filter { manifestZones[$0]?.isEmpty ?? true } : []
+        guard !unnamed.isEmpty else { return nil }
+        let path = ShippedFile.resolve(zoneBoundaries, default: ShippedFile.timeZones)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw PipelineError(
+                .modelMissing, path: path,
+                reason:
+                    "no time-zone boundary file, and \(unnamed.count) devices (\(unnamed.prefix(3).joined(separator: ", "))\(unnamed.count > 3 ? ", …" : "")) "
+                    + "have no zone from the manifest: give the file with --time-zone-boundaries (the shipped one is \(ShippedFile.timeZones) in the "
+                    + "repository, or share/mobility-pipeline/ under the install prefix), or every device's zone in the manifest (timezone) or with --time-zone"
+            )
+        }
+        return try ZoneBoundaries(contentsOf: path)
+    }
 
     public init(storePath: String, reportsFolder: String) {
         self.storePath = storePath
@@ -94,7 +115,7 @@ public struct TripsRun {
         /// Devices by where their local time's zone came from (`DeviceZone`), and the zones used.
         public var zoneSources: [String: Int] = [:]
         public var zones: [String] = []
-        /// Devices whose zone was guessed from fixes far from every zone city, or not found at all.
+        /// Devices whose manifest rows name two zones, or that have no zone at all.
         public var zoneWarnings: [String] = []
         /// Legs by the country whose CO2e factors they took (`LegCountries`).
         @NullEncodable public var co2eCountries: LegCountries.Tally?
@@ -187,6 +208,7 @@ public struct TripsRun {
         var devices: [DeviceTrips] = []
         let manifestZones = try store.deviceTimeZones()
         let dataset = configuredCalendar?.calendar ?? CalendarKeys()
+        let boundaries = try loadBoundaries(devices: names, manifestZones: manifestZones)
         var zones: [String: LocalCalendars.Zone] = [:]
         // One device per core, each read from the store a piece at a time (`TrackPieceAnalysis`:
         // memory for the fixes since its last long stay or gap, not its whole track); a device whose
@@ -211,6 +233,7 @@ public struct TripsRun {
                         },
                         legs: DeviceLegs(fusion, imuSpans: imuSpans, device: name, person: owners[name] ?? name, corrections: corrections))
                     analysis.lineSpool = lineSpool
+                    analysis.zoneBoundaries = boundaries
                     analysis.fixFolder = lineSpool.directory
                     return analysis
                 }
@@ -241,7 +264,9 @@ public struct TripsRun {
                 summary.secondsLoading += device.secondsReading
                 summary.fixes += device.trips.observed.fixes
                 zones[device.trips.device] = DeviceZone.decide(
-                    sampled: device.zone, manifest: manifestZones[device.trips.device] ?? [], configured: configuredCalendar,
+                    sampled: device.zone.map {
+                        DeviceZone.byFirstStays($0, stays: device.trips.staypoints.map { ($0.startSeconds, $0.endSeconds) })
+                    }, manifest: manifestZones[device.trips.device] ?? [], configured: configuredCalendar,
                     dataset: dataset)
                 devices.append(device.trips)
             }
@@ -253,7 +278,7 @@ public struct TripsRun {
         let personDayClock = Date()
         for device in stored.keys where zones[device] == nil { // IMU only
             zones[device] = DeviceZone.decide(
-                track: nil, manifest: manifestZones[device] ?? [], configured: configuredCalendar, dataset: dataset)
+                track: nil, boundaries: nil, manifest: manifestZones[device] ?? [], configured: configuredCalendar, dataset: dataset)
         }
         let persons = try store.devicePersons()
         let calendars = LocalCalendars(dataset, devices: zones, personDevices: DeviceZone.personDevices(zones: zones, persons: persons))

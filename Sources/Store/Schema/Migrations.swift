@@ -174,6 +174,11 @@ enum Migrations {
                     ALTER TABLE trips ADD COLUMN destination_lon_deg REAL;
                     """)
         }
+        // Zones come from the zones' borders (`ZoneBoundaries`), not the nearest zone city:
+        // there is no guess distance to keep.
+        migrator.registerMigration("v20_zone_boundaries") { db in
+            try db.execute(sql: "ALTER TABLE device_zones DROP COLUMN guess_m")
+        }
         return migrator
     }
 

@@ -68,8 +68,8 @@ extension PipelineStore {
                 ]
             }
             try insertTriplegs(rows.triplegs, longLineBytes: longLineBytes, db: db)
-            try insert(into: "device_zones", ["device", "started_unix_s", "zone", "source", "guess_m"], rows.deviceZones, db: db) {
-                [$0.device, $0.startSeconds, $0.zone, $0.source, $0.guessMeters]
+            try insert(into: "device_zones", ["device", "started_unix_s", "zone", "source"], rows.deviceZones, db: db) {
+                [$0.device, $0.startSeconds, $0.zone, $0.source]
             }
             try insert(
                 into: "person_days",
@@ -126,8 +126,8 @@ extension PipelineStore {
             try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT device, started_unix_s, zone, source, guess_m FROM device_zones ORDER BY device, COALESCE(started_unix_s, -1e300)"
-            ).map { TripResultRows.DeviceZone(device: $0[0], startSeconds: $0[1], zone: $0[2], source: $0[3], guessMeters: $0[4]) }
+                    "SELECT device, started_unix_s, zone, source FROM device_zones ORDER BY device, COALESCE(started_unix_s, -1e300)"
+            ).map { TripResultRows.DeviceZone(device: $0[0], startSeconds: $0[1], zone: $0[2], source: $0[3]) }
         }
     }
 

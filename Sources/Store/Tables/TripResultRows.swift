@@ -110,9 +110,9 @@ public struct TripResultRows: Sendable {
     /// of time), the IANA zone or fixed offset, where it came from, and for zones guessed from
     /// fixes how far the farthest fix lay from its zone's city.
     public struct DeviceZone: Sendable {
-        public var device: String, startSeconds: Double?, zone: String, source: String, guessMeters: Double?
-        public init(device: String, startSeconds: Double?, zone: String, source: String, guessMeters: Double?) {
-            (self.device, self.startSeconds, self.zone, self.source, self.guessMeters) = (device, startSeconds, zone, source, guessMeters)
+        public var device: String, startSeconds: Double?, zone: String, source: String
+        public init(device: String, startSeconds: Double?, zone: String, source: String) {
+            (self.device, self.startSeconds, self.zone, self.source) = (device, startSeconds, zone, source)
         }
     }
 

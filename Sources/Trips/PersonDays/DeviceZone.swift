@@ -6,10 +6,11 @@ import MobilityCore
 /// 1. the manifest's `timezone` for the device's files (`manifest`);
 /// 2. the configuration's zone, `calendar.time_zone` or `--time-zone` (`configuration`), or its
 ///    fixed offset, `calendar.utc_offset_hours` or `--utc-offset-hours` (`utc_offset`);
-/// 3. where its fixes are (`fixes`): the zone of the nearest zone city (`ZoneLookup`) to a fix
+/// 3. where its fixes are (`fixes`): the zone whose borders hold a fix (`ZoneBoundaries`), a fix
 ///    every `sampleSeconds` or `sampleMeters`, whichever comes first; a device seen in another
-///    zone at two such fixes in a row is in it from the first of them on (a traveller's days
-///    follow the clock where they are);
+///    zone at two such fixes in a row has moved to it, and its days follow the clock where they
+///    are: a day takes the zone of its first stay (`byFirstStays`), so a traveller's day is
+///    never cut at the border;
 /// 4. else (no fix, nothing given) the data set's calendar (`none`).
 ///
 /// trackintel keeps times in the zone they were given in and leaves the choice to the user;
@@ -23,9 +24,13 @@ public enum DeviceZone {
     /// The device's zone. `manifest` are the zones its files' manifest rows name (the first is
     /// taken; the caller warns of two); `configured` the configuration's calendar and its source.
     public static func decide(
-        track: DeviceTrack?, manifest: [String], configured: (calendar: CalendarKeys, source: String)?, dataset: CalendarKeys
+        track: DeviceTrack?, boundaries: ZoneBoundaries?, manifest: [String], configured: (calendar: CalendarKeys, source: String)?,
+        dataset: CalendarKeys
     ) -> LocalCalendars.Zone {
-        decide(sampled: track.map(fromFixes) ?? nil, manifest: manifest, configured: configured, dataset: dataset)
+        decide(
+            sampled: track.flatMap { track in boundaries.flatMap { fromFixes(track, boundaries: $0) } }, manifest: manifest,
+            configured: configured,
+            dataset: dataset)
     }
 
     /// The same with the zones along the device's fixes already sampled (`Sampler.zone`, nil without fixes).
@@ -42,22 +47,24 @@ public enum DeviceZone {
     }
 
     /// The zones along the device's fixes; nil without fixes.
-    public static func fromFixes(_ track: DeviceTrack) -> LocalCalendars.Zone? {
-        var sampler = Sampler()
+    public static func fromFixes(_ track: DeviceTrack, boundaries: ZoneBoundaries) -> LocalCalendars.Zone? {
+        var sampler = Sampler(boundaries: boundaries)
         sampler.add(track.points.array[...])
         return sampler.zone
     }
 
     /// The samples `fromFixes` takes, from fixes handed over in pieces in time order (the same
-    /// zone as from the whole track): a fix an hour, or 50 km from the last sample.
+    /// zone as from the whole track): a fix an hour, or 50 km from the last sample. Without
+    /// boundaries it samples nothing (the zone is given).
     public struct Sampler: Sendable {
+        private let boundaries: ZoneBoundaries?
         private var samples: [(seconds: Double, zone: String)] = []
-        private var farthest = 0.0
         private var last: TrackPoint?
 
-        public init() {}
+        public init(boundaries: ZoneBoundaries?) { self.boundaries = boundaries }
 
         public mutating func add(_ points: ArraySlice<TrackPoint>) {
+            guard let boundaries else { return }
             for point in points {
                 if let last,
                     point.timeSeconds - last.timeSeconds < DeviceZone.sampleSeconds
@@ -67,9 +74,7 @@ public enum DeviceZone {
                 {
                     continue
                 }
-                let nearest = ZoneLookup.nearest(latitude: point.latitudeDegrees, longitude: point.longitudeDegrees)
-                farthest = max(farthest, nearest.meters)
-                samples.append((point.timeSeconds, nearest.zone))
+                samples.append((point.timeSeconds, boundaries.zone(latitude: point.latitudeDegrees, longitude: point.longitudeDegrees)))
                 last = point
             }
         }
@@ -85,22 +90,49 @@ public enum DeviceZone {
             }
             let calendar = CalendarKeys(
                 timeline: timeline.compactMap { change in CalendarKeys(zone: change.zone).map { (change.startSeconds, $0) } })
-            return LocalCalendars.Zone(calendar: calendar, source: "fixes", guessMeters: farthest)
+            return LocalCalendars.Zone(calendar: calendar, source: "fixes")
         }
     }
 
+    /// A zone found along the fixes, its changes moved to day boundaries: each local day takes
+    /// the zone of its first stay (a stay it begins in, or the first to begin in it), as a travel
+    /// survey dates a traveller's day by where it began. A change of zone takes effect at the
+    /// first midnight of the new zone after it, if the day from that midnight begins its first
+    /// stay there; a day trip across a border and back changes nothing. Without stays, the zone
+    /// at that midnight decides. `stays` are (start, end) seconds in time order.
+    public static func byFirstStays(_ zone: LocalCalendars.Zone, stays: [(startSeconds: Double, endSeconds: Double)])
+        -> LocalCalendars.Zone
+    {
+        let raw = zone.calendar
+        let changes = raw.zoneChanges
+        guard zone.source == "fixes", changes.count > 1 else { return zone }
+        var timeline: [(startSeconds: Double, zone: String)] = [changes[0]]
+        for change in changes.dropFirst() where change.zone != timeline.last!.zone {
+            guard let calendar = CalendarKeys(zone: change.zone) else { continue }
+            var midnight = calendar.dayStart(calendar.dayNumber(change.startSeconds))
+            if midnight < change.startSeconds { midnight = calendar.dayStart(calendar.dayNumber(change.startSeconds) + 1) }
+            guard midnight > timeline.last!.startSeconds else { continue }
+            let first = stays.first { $0.endSeconds > midnight }
+            let at = first.map { max($0.startSeconds, midnight) } ?? midnight
+            if raw.zone(at: at) == change.zone { timeline.append((midnight, change.zone)) }
+        }
+        let calendar = CalendarKeys(
+            timeline: timeline.compactMap { change in CalendarKeys(zone: change.zone).map { (change.startSeconds, $0) } })
+        return LocalCalendars.Zone(calendar: calendar, source: zone.source)
+    }
+
     /// The calendars a trip stage stored (`device_zones`: each zone's device, start, nil for the
-    /// first, name, source and guess distance), with each person's device.
+    /// first, name and source), with each person's device.
     public static func calendars(
-        stored: [(device: String, startSeconds: Double?, zone: String, source: String, guessMeters: Double?)], persons: [String: String],
+        stored: [(device: String, startSeconds: Double?, zone: String, source: String)], persons: [String: String],
         dataset: CalendarKeys
     ) -> LocalCalendars {
-        var rows: [String: [(device: String, startSeconds: Double?, zone: String, source: String, guessMeters: Double?)]] = [:]
+        var rows: [String: [(device: String, startSeconds: Double?, zone: String, source: String)]] = [:]
         for row in stored { rows[row.device, default: []].append(row) }
         let zones = rows.compactMapValues { rows -> LocalCalendars.Zone? in
             let timeline = rows.compactMap { row in CalendarKeys(named: row.zone).map { (row.startSeconds ?? -.infinity, $0) } }
             guard !timeline.isEmpty else { return nil }
-            return LocalCalendars.Zone(calendar: CalendarKeys(timeline: timeline), source: rows[0].source, guessMeters: rows[0].guessMeters)
+            return LocalCalendars.Zone(calendar: CalendarKeys(timeline: timeline), source: rows[0].source)
         }
         return LocalCalendars(dataset, devices: zones, personDevices: personDevices(zones: zones, persons: persons))
     }
@@ -128,8 +160,7 @@ public enum DeviceZone {
 
 extension DeviceZone {
     /// Devices by the source of their zone, the zones used, and what a run warns of: a device
-    /// whose manifest rows name two zones, zones guessed far from every zone city, devices with
-    /// no zone at all.
+    /// whose manifest rows name two zones, devices with no zone at all.
     public static func tally(_ zones: [String: LocalCalendars.Zone], manifest: [String: [String]]) -> (
         sources: [String: Int], zones: [String], warnings: [String]
     ) {
@@ -139,13 +170,6 @@ extension DeviceZone {
         for (device, named) in manifest.sorted(by: { $0.key < $1.key }) where named.count > 1 {
             warnings.append(
                 "zones: the manifest gives device \(device) the zones \(named.joined(separator: " and ")); \(named[0]) was used")
-        }
-        let far = zones.filter { ($0.value.guessMeters ?? 0) > ZoneLookup.confidentMeters }.keys.sorted()
-        if !far.isEmpty {
-            warnings.append(
-                "zones: \(far.count) devices (\(far.prefix(5).joined(separator: ", "))\(far.count > 5 ? ", …" : "")) have fixes over "
-                    + "\(Int(ZoneLookup.confidentMeters / 1000)) km from the nearest zone city, so their zone (\(Set(far.flatMap { zones[$0]!.calendar.zones }).sorted().joined(separator: ", "))) "
-                    + "is a guess that may be the neighbour's; give the zone in the manifest (timezone) or with --time-zone")
         }
         let none = zones.filter { $0.value.source == "none" }.keys.sorted()
         if !none.isEmpty {

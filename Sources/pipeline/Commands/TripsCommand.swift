@@ -66,7 +66,9 @@ struct TripsCommand: ParsableCommand {
         run.parameters = trips.parameters
         var configuration = PipelineConfiguration()
         localTime.apply(to: &configuration)
-        (run.configuredCalendar, run.personDayParameters) = (configuration.calendar.configured, configuration.personDays)
+        (run.configuredCalendar, run.zoneBoundaries, run.personDayParameters) = (
+            configuration.calendar.configured, configuration.calendar.boundaries, configuration.personDays
+        )
         run.grouping = trips.trackBy
         run.minimumPersons = privacy.resolved
         let progress = ProgressReporter()

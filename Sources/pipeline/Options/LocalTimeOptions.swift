@@ -11,7 +11,7 @@ struct LocalTimeOptions: ParsableArguments {
         help: ArgumentHelp(
             "The IANA time zone of every device's local hours, weekdays and dates, daylight saving applied (overrides calendar.time_zone).",
             discussion:
-                "Default: each device's own, from its manifest row's timezone, else from where its fixes are (the nearest zone city of the tz database; docs/person-days.md). A manifest's timezone still wins for its devices.",
+                "Default: each device's own, from its manifest row's timezone, else from where its fixes are (the zone whose borders hold them, --time-zone-boundaries; docs/person-days.md). A manifest's timezone still wins for its devices.",
             valueName: "zone"))
     var timeZone: String?
 
@@ -21,6 +21,12 @@ struct LocalTimeOptions: ParsableArguments {
             "A fixed offset of every device's local time from UTC, hours, without daylight saving (overrides calendar.utc_offset_hours; --time-zone wins over it). Default: none (each device's zone).",
             valueName: "h"))
     var utcOffsetHours: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "The time-zone boundary file a device's zone is looked up in from its fixes (overrides calendar.boundaries). Default: \(ShippedFile.timeZones) in the working folder, else the shipped one beside the executable (models/ above it, or share/mobility-pipeline/ under the install prefix); not read when the manifest or --time-zone gives every device's zone.",
+            valueName: "file"))
+    var timeZoneBoundaries: String?
 
     @Option(
         help: ArgumentHelp(
@@ -62,6 +68,7 @@ struct LocalTimeOptions: ParsableArguments {
     func apply(to configuration: inout PipelineConfiguration) {
         if let timeZone { configuration.calendar.timeZone = timeZone }
         if let utcOffsetHours { configuration.calendar.utcOffsetHours = utcOffsetHours }
+        if let timeZoneBoundaries { configuration.calendar.boundaries = timeZoneBoundaries }
         if let minCoverage { configuration.personDays.minimumCoverage = minCoverage }
         if let coverageFloor { configuration.personDays.coverageFloor = coverageFloor }
         if let purposeMethod { configuration.personDays.purposeMethod = purposeMethod }
