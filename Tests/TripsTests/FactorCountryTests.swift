@@ -28,8 +28,9 @@ import Testing
         #expect(table.grams(mode: .car, distanceMeters: 10_000, year: 2025, country: "DE") == 1_200, "180 g ÷ 1.5 × 10 km, 2023's")
         #expect(table.grams(mode: .car, distanceMeters: 10_000, year: 2025, country: "de") == 1_200, "codes match whatever their case")
         #expect(table.grams(mode: .train, distanceMeters: 10_000, country: "DE") == 300)
-        // Germany lists no walk: a German walk has no factor, France's is not borrowed.
-        #expect(table.grams(mode: .walk, distanceMeters: 1_000, country: "DE") == nil)
+        // Germany lists no walk, but a walk emits nothing wherever the table lists it: 0, not none.
+        #expect(table.grams(mode: .walk, distanceMeters: 1_000, country: "DE") == 0)
+        #expect(table.grams(mode: .walk, distanceMeters: 1_000, country: "BE") == 0)
         #expect(table.grams(mode: .walk, distanceMeters: 1_000, country: "FR") == 0)
         // A country the table does not list at all has no factor for any mode.
         #expect(table.grams(mode: .train, distanceMeters: 1_000, country: "BE") == nil)
@@ -123,10 +124,10 @@ import Testing
                 modeSource: .gpsRules)
         ]
         let device = DeviceTrips(track: DeviceTrack(device: "d", points: points), staypoints: [], dwells: [], triplegs: legs, trips: [])
-        #expect(countries.countries(of: device) == ["FR", "DE", nil, nil])
-        #expect(countries.countries(of: device.compacted()) == ["FR", "DE", nil, nil])
+        #expect(countries.countries(of: device, calendar: CalendarKeys()) == ["FR", "DE", nil, nil])
+        #expect(countries.countries(of: device.compacted(), calendar: CalendarKeys()) == ["FR", "DE", nil, nil])
 
-        let tally = countries.tally([device], factors: Self.table)
+        let tally = countries.tally(countries.countries(of: device, calendar: CalendarKeys()), factors: Self.table)
         #expect(tally.legs == ["FR": 3, "DE": 1] && tally.outside == 2 && tally.withoutFactors.isEmpty && tally.unused.isEmpty)
         #expect(tally.layer == "countries.geojson", "the file's name, not where it lies")
         #expect(tally.warning == nil)
@@ -138,19 +139,46 @@ import Testing
         // Under a table of France alone, Germany's legs have no factor: counted, said, a warning.
         var france = Self.table
         france.factors.removeAll { $0.country != nil }
-        let alone = countries.tally([device], factors: france)
+        let alone = countries.tally(countries.countries(of: device, calendar: CalendarKeys()), factors: france)
         #expect(alone.withoutFactors == ["DE": 1] && alone.legs == ["FR": 3])
-        #expect(alone.warning?.contains("1 in DE have no CO2e: the table has no factors for that country") == true, "\(alone.line ?? "")")
+        #expect(
+            alone.warning?.contains("1 in DE have no CO2e (but a walk's or ride's 0): the table has no factors for that country") == true,
+            "\(alone.line ?? "")")
         // What is published holds totals only: no count per country, no unlisted country named.
         #expect(
             alone.publishedLine
-                == "CO2e factors by the country each leg started in (countries.geojson); 2 legs outside every country of the layer or without a fix, given FR's; 1 legs started in a country the table has no factors for and have no CO2e (restricted/triplegs.csv start_country names it; add rows with its country to planning.emission_factors); 1 feature is no country and not used (feature 4: its code -99 is not an ISO 3166-1 alpha-2 code (two letters))",
+                == "CO2e factors by the country each leg started in (countries.geojson); 2 legs outside every country of the layer or without a fix, given FR's; 1 legs started in a country the table has no factors for and have no CO2e (but a walk's or ride's 0) (restricted/triplegs.csv start_country names it; add rows with its country to planning.emission_factors, or name it in planning.emission_factors.also_for); 1 feature is no country and not used (feature 4: its code -99 is not an ISO 3166-1 alpha-2 code (two letters))",
             "\(alone.publishedLine ?? "")")
 
-        // Without a layer every leg takes the table's country; a table of two countries warns.
-        let none = LegCountries().tally([device], factors: Self.table)
-        #expect(none.legs == ["FR": 4] && none.outside == 0 && none.unused == ["DE"])
-        #expect(none.warning?.contains("the table lists DE too, but no countries layer") == true, "\(none.line ?? "")")
-        #expect(LegCountries().tally([device], factors: france).line == nil, "one country, no layer: nothing to say")
+        // Without a layer a leg takes its time zone's country: a Paris phone's are France's.
+        let paris = CalendarKeys(zone: "Europe/Paris")!, helsinki = CalendarKeys(zone: "Europe/Helsinki")!
+        let byZone = LegCountries().countries(of: device, calendar: paris)
+        #expect(byZone == ["FR", "FR", "FR", "FR"])
+        let none = LegCountries().tally(byZone, factors: Self.table)
+        #expect(none.legs == ["FR": 4] && none.outside == 0 && none.unused == ["DE"] && none.warning == nil)
+        // A Helsinki phone under France's table: no factor is borrowed unasked; said, with the options.
+        let finnish = LegCountries().countries(of: device, calendar: helsinki)
+        let abroad = LegCountries().tally(finnish, factors: france)
+        #expect(abroad.withoutFactors == ["FI": 4] && abroad.legs.isEmpty)
+        #expect(
+            abroad.warning
+                == "CO2e factors by the country of each leg's time zone: legs none; 4 in FI have no CO2e (but a walk's or ride's 0): the table has no factors for that country (add rows with its country to planning.emission_factors, or name it in planning.emission_factors.also_for if the table's FR factors apply there too)",
+            "\(abroad.warning ?? "")")
+        #expect(france.grams(mode: .car, distanceMeters: 1000, country: "FI") == nil)
+        #expect(france.grams(mode: .walk, distanceMeters: 1000, country: "FI") == 0, "walking emits nothing anywhere")
+        // The user's word that France's factors apply in Finland too (or everywhere).
+        for alsoFor in [["FI"], ["*"]] {
+            var shared = france
+            shared.alsoFor = alsoFor
+            let tally = LegCountries().tally(finnish, factors: shared)
+            #expect(tally.legs == ["FR": 4] && tally.borrowed == ["FI": 4] && tally.withoutFactors.isEmpty && tally.warning == nil)
+            #expect(shared.grams(mode: .car, distanceMeters: 1000, country: "FI") == france.grams(mode: .car, distanceMeters: 1000))
+            #expect(shared.problem == nil)
+        }
+        var wrong = france
+        wrong.alsoFor = ["Finland"]
+        #expect(wrong.problem == "also_for: Finland is not an ISO 3166-1 alpha-2 code (two letters) or *")
+        // A fixed offset has no country: the table's.
+        #expect(LegCountries().countries(of: device, calendar: CalendarKeys(utcOffsetSeconds: 3600)) == [nil, nil, nil, nil])
     }
 }

@@ -328,8 +328,8 @@ public struct TripsRun {
             personDays: personDays)
         (tables.locationParameters, tables.bands, tables.emissionFactors) = (parameters.locations, bands, emissionFactors)
         // Each leg's country is looked up once (a country's polygon may have thousands of vertices).
-        let countries = result.devices.map(legCountries.countries(of:))
-        if legCountries.layer != nil { tables.legCountries = countries }
+        let countries = result.devices.map { legCountries.countries(of: $0, calendar: calendars.device($0.device)) }
+        tables.legCountries = countries
         summary.co2eCountries = legCountries.tally(countries.flatMap { $0 }, factors: emissionFactors)
         // The whole line comes with publish's CO2e (`CO2eOutput.text`); a warning is said at once.
         if let warning = summary.co2eCountries?.warning { progress.log("warning: " + warning) }

@@ -18,8 +18,11 @@ import MobilityCore
 /// A row may name its `country` (by default the table's), so one table holds several
 /// countries' factors: a leg takes the rows of the country it started in, which the countries
 /// layer says (`planning.countries`, `LegCountries`); a leg outside every country of the layer,
-/// or in a run without one, takes the table's country. A leg in a country the table lists no
-/// row for has no factor: none is borrowed from another country.
+/// or in a run without one, takes the country of its time zone (`ZoneCountries`); a leg of no
+/// country (a fixed offset, a nautical zone) takes the table's. A leg in a country the table
+/// lists no row for has no factor, unless `alsoFor` names that country (or is `*`): then it
+/// takes the table's own country's rows, as its user said. None is borrowed unasked, save
+/// the zero of a mode the table gives 0 wherever it lists it (walking, cycling).
 ///
 /// A row may also give the energy its mode uses, `megajoulesPerKm` on the same basis (per
 /// passenger-km, or per vehicle-km shared among `occupancy`): a leg's `energy_mj` is then its
@@ -99,9 +102,33 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
     /// The publication as a whole.
     public var source: String
     public var factors: [Factor]
+    /// Countries (ISO 3166-1 alpha-2, or `*` for every one) whose legs take the table's own
+    /// country's rows where the table lists none of theirs: the user's word that they apply
+    /// there too (`also_for`). Default none.
+    public var alsoFor: [String] = []
 
-    public init(country: String, year: Int, source: String, factors: [Factor]) {
-        (self.country, self.year, self.source, self.factors) = (country, year, source, factors)
+    public init(country: String, year: Int, source: String, factors: [Factor], alsoFor: [String] = []) {
+        (self.country, self.year, self.source, self.factors, self.alsoFor) = (country, year, source, factors, alsoFor)
+    }
+
+    enum CodingKeys: String, CodingKey { case country, year, source, factors, alsoFor }
+
+    /// `also_for` may be left out: none.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        country = try container.decode(String.self, forKey: .country)
+        year = try container.decode(Int.self, forKey: .year)
+        source = try container.decode(String.self, forKey: .source)
+        factors = try container.decode([Factor].self, forKey: .factors)
+        alsoFor = try container.decodeIfPresent([String].self, forKey: .alsoFor) ?? []
+    }
+
+    /// The country whose rows a leg in `place` takes: its own where the table lists it, the
+    /// table's where `alsoFor` names it, else its own (which has no rows: no factor).
+    public func rowsCountry(for place: String) -> String {
+        let place = place.uppercased()
+        guard !countries.contains(place), alsoFor.contains(where: { $0 == "*" || $0.uppercased() == place }) else { return place }
+        return country.uppercased()
     }
 
     /// The year a row is for.
@@ -123,7 +150,7 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
     public func factor(_ mode: Mode?, year wanted: Int? = nil, country place: String? = nil) -> Factor? {
         guard let mode else { return nil }
         let wanted = wanted ?? year
-        let place = (place ?? country).uppercased()
+        let place = rowsCountry(for: place ?? country)
         let rows = factors.filter { $0.mode == mode && country(of: $0) == place }
         return rows.filter { year(of: $0) <= wanted }.max { year(of: $0) < year(of: $1) }
             ?? rows.min { year(of: $0) < year(of: $1) }
@@ -139,7 +166,12 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
     /// without distance (`Tripleg.byTime`), or `still` (a leg its person said was no trip), emits 0.
     public func grams(mode: Mode?, distanceMeters: Double, year: Int? = nil, country: String? = nil) -> Double? {
         if mode == .still { return 0 } // no travel (a leg its person said was no trip)
-        guard let factor = factor(mode, year: year, country: country) else { return distanceMeters > 0 ? nil : 0 }
+        guard let factor = factor(mode, year: year, country: country) else {
+            // Walking and cycling emit nothing in operation anywhere: a table that gives them 0
+            // wherever it lists them gives 0 in a country it does not list, too.
+            let nothingAnywhere = factors.contains { $0.mode == mode } && emitsNothing(mode)
+            return distanceMeters > 0 && !nothingAnywhere ? nil : 0
+        }
         return factor.gramsPerPassengerKm * distanceMeters / 1000
     }
 
@@ -216,11 +248,18 @@ public struct EmissionFactors: Hashable, Sendable, Codable {
                     + (factor.megajoulesPerPassengerKm.map { String(format: " and %.3f MJ/passenger-km", $0) } ?? "")
             }.joined(separator: ", ")
             + (givesEnergy ? "" : "; no energy factors (megajoules_per_km), so no energy is counted")
+            + (alsoFor.isEmpty
+                ? ""
+                : "; \(country)'s rows also for legs in "
+                    + (alsoFor.contains("*") ? "every country the table does not list" : alsoFor.joined(separator: ", ")))
     }
 
     /// Why the table cannot be used, or nil.
     public var problem: String? {
         if country.isEmpty || source.isEmpty { return "country and source must not be empty" }
+        if let code = alsoFor.first(where: { $0 != "*" && !Self.isCountryCode($0) }) {
+            return "also_for: \(code) is not an ISO 3166-1 alpha-2 code (two letters) or *"
+        }
         var seen: Set<String> = []
         for factor in factors {
             if let code = factor.country, !Self.isCountryCode(code) {

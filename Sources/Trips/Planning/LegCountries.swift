@@ -10,8 +10,12 @@ import MobilityCore
 /// `planning.country_property` holds an ISO 3166-1 alpha-2 code, such as Natural Earth's
 /// Admin 0 countries (`ISO_A2_EH`). Features of one code are one country (a mainland and its
 /// islands may come as several). A feature whose code is not two letters (Natural Earth writes
-/// `-99` for a few disputed areas) is dropped and said. A leg outside every polygon, a leg by
-/// time (it has no fix), and every leg of a run without a layer take the table's own country.
+/// `-99` for a few disputed areas) is dropped and said. A leg outside every polygon and a leg
+/// by time (it has no fix) take the table's own country.
+///
+/// Without a layer, a leg's country is that of its device's time zone when it started
+/// (`ZoneCountries`, from the tz database): a Helsinki phone's legs are Finland's, not the UK
+/// table's. A zone of no country (a fixed offset, a nautical zone) gives the table's country.
 /// A leg starting in one country and ending in another takes its start's: a leg is short
 /// beside a country, and its start is where the traveller chose the mode.
 public struct LegCountries: Sendable {
@@ -53,9 +57,12 @@ public struct LegCountries: Sendable {
         return layer.zone(latitudeDegrees: point.latitudeDegrees, longitudeDegrees: point.longitudeDegrees).map { layer.zones[$0].id }
     }
 
-    /// The country each of `device`'s legs started in (nil: none found, the table's).
-    public func countries(of device: DeviceTrips) -> [String?] {
-        guard layer != nil else { return Array(repeating: nil, count: device.triplegs.count) }
+    /// The country each of `device`'s legs started in, by the layer, else by `calendar`'s zone
+    /// at the leg's start (nil: none found, the table's).
+    public func countries(of device: DeviceTrips, calendar: CalendarKeys) -> [String?] {
+        guard layer != nil else {
+            return device.triplegs.map { ZoneCountries.country(ofZone: calendar.zone(at: $0.startSeconds)) }
+        }
         return device.triplegs.indices.map { country(of: device.start(ofLeg: $0)) }
     }
 
@@ -71,33 +78,48 @@ public struct LegCountries: Sendable {
         public var outside = 0
         /// Legs of a country the table has no rows for, per country: they have no CO2e.
         public var withoutFactors: [String: Int] = [:]
+        /// Legs of a country the table has no rows for that took the table's own country's, as
+        /// its `also_for` says, per country.
+        public var borrowed: [String: Int] = [:]
         /// Countries the table has rows for that no leg took: with no layer, all but its own.
         public var unused: [String] = []
         /// The layer's features that are no country, each with its number and why.
         public var dropped: [String] = []
 
         enum CodingKeys: String, CodingKey {
-            case layer, tableCountry = "table_country", legs, outside, withoutFactors = "without_factors", unused, dropped
+            case layer, tableCountry = "table_country", legs, outside, withoutFactors = "without_factors", borrowed, unused, dropped
         }
 
-        /// The line, when it warns: legs of a country without factors, or a table of several
-        /// countries with no layer to tell them apart.
-        public var warning: String? { withoutFactors.isEmpty && (layer != nil || unused.isEmpty) ? nil : line }
+        /// The line, when it warns: legs of a country without factors.
+        public var warning: String? { withoutFactors.isEmpty ? nil : line }
+
+        /// What decides a leg's country, for the lines.
+        private var decidedBy: String { layer.map { "the country each leg started in (\($0))" } ?? "the country of each leg's time zone" }
+
+        /// What the lines say of legs in countries the table has no rows for.
+        private var withoutFactorsText: String {
+            "the table has no factors for "
+                + (withoutFactors.count == 1 ? "that country" : "those countries")
+                + " (add rows with its country to planning.emission_factors, or name it in planning.emission_factors.also_for "
+                + "if the table's \(tableCountry) factors apply there too)"
+        }
 
         /// `line` as it may be published (the report, `publish`'s CO2e line): totals over
         /// everyone only. Legs per country, and the names of countries the table does not list,
         /// would say where one person travelled with no k held; `restricted/triplegs.csv`
         /// (`start_country`), the log's warning and `--json` keep them.
         public var publishedLine: String? {
-            guard let layer else { return line } // names only the configured table's countries
-            var text = "CO2e factors by the country each leg started in (\(layer))"
+            var text = "CO2e factors by " + decidedBy
             if outside > 0 { text += "; \(outside) legs outside every country of the layer or without a fix, given \(tableCountry)'s" }
             let without = withoutFactors.values.reduce(0, +)
             if without > 0 {
                 text +=
-                    "; \(without) legs started in a country the table has no factors for and have no CO2e "
-                    + "(restricted/triplegs.csv start_country names it; add rows with its country to planning.emission_factors)"
+                    "; \(without) legs started in a country the table has no factors for and have no CO2e (but a walk's or ride's 0) "
+                    + "(restricted/triplegs.csv start_country names it; add rows with its country to planning.emission_factors, "
+                    + "or name it in planning.emission_factors.also_for)"
             }
+            let borrowed = self.borrowed.values.reduce(0, +)
+            if borrowed > 0 { text += "; \(borrowed) legs elsewhere took \(tableCountry)'s factors (planning.emission_factors.also_for)" }
             if !dropped.isEmpty {
                 text +=
                     "; \(dropped.count) feature\(dropped.count == 1 ? " is" : "s are") no country and not used ("
@@ -106,27 +128,25 @@ public struct LegCountries: Sendable {
             return text
         }
 
-        /// One line for the operator's log; nil when there is nothing to say (no layer and a
-        /// table of one country).
+        /// One line for the operator's log; nil when there is nothing to say (every leg in the
+        /// table's one country).
         public var line: String? {
-            guard layer != nil || !unused.isEmpty else { return nil }
+            guard layer != nil || !unused.isEmpty || !withoutFactors.isEmpty || !borrowed.isEmpty else { return nil }
             let counts = legs.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
                 .map { "\($0.value) in \($0.key)" }
-            guard let layer else {
-                return "CO2e factors: the table lists \(unused.joined(separator: ", ")) too, but no countries layer "
-                    + "(planning.countries, --countries) says where legs are, so every leg takes \(tableCountry)'s"
-            }
-            var text =
-                "CO2e factors by the country each leg started in (\(layer)): legs "
-                + (counts.isEmpty ? "none" : counts.joined(separator: ", "))
+            var text = "CO2e factors by \(decidedBy): legs " + (counts.isEmpty ? "none" : counts.joined(separator: ", "))
             if outside > 0 { text += "; \(outside) outside every country of the layer or without a fix, given \(tableCountry)'s" }
+            if !borrowed.isEmpty {
+                text +=
+                    "; of them "
+                    + borrowed.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }.joined(separator: ", ")
+                    + " with \(tableCountry)'s factors (planning.emission_factors.also_for)"
+            }
             if !withoutFactors.isEmpty {
                 text +=
                     "; "
                     + withoutFactors.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }.joined(separator: ", ")
-                    + " have no CO2e: the table has no factors for "
-                    + (withoutFactors.count == 1 ? "that country" : "those countries")
-                    + " (add rows with its country to planning.emission_factors)"
+                    + " have no CO2e (but a walk's or ride's 0): " + withoutFactorsText
             }
             if !unused.isEmpty { text += "; no leg started in \(unused.joined(separator: ", "))" }
             if !dropped.isEmpty {
@@ -136,11 +156,6 @@ public struct LegCountries: Sendable {
             }
             return text
         }
-    }
-
-    /// The tally of `devices`' legs under `factors`.
-    public func tally(_ devices: [DeviceTrips], factors: EmissionFactors) -> Tally {
-        tally(devices.flatMap(countries(of:)), factors: factors)
     }
 
     /// The tally of legs that started in `countries` (nil: outside this layer, or no layer)
@@ -158,6 +173,9 @@ public struct LegCountries: Sendable {
             }
             if listed.contains(country) {
                 tally.legs[country, default: 0] += 1
+            } else if factors.rowsCountry(for: country) != country {
+                tally.legs[own, default: 0] += 1
+                tally.borrowed[country, default: 0] += 1
             } else {
                 tally.withoutFactors[country, default: 0] += 1
             }
