@@ -211,6 +211,33 @@ import Testing
         #expect(try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite")).deviceIdentities().map(\.device) == ["dev-a"])
     }
 
+    /// A person's labels at the top of their folder and tracks in a folder below (GeoLife's
+    /// layout): `user/*` matches the top only, so the tracks would be another device; the run
+    /// says so, and `user/**` gives every file below the row's device.
+    @Test func aGlobOfTwoStarsMatchesTheFoldersBelowAndOneStarIsWarnedOf() throws {
+        let folder = try TemporaryFolder()
+        try walk(folder, "in/user/day.gpx")
+        try walk(folder, "in/user/Trajectory/2008/one.gpx")
+        try folder.write("in/manifest.csv", "path,device,person\nuser/*,user-phone,ann\n")
+        let one = try cli.pipeline(["run", "in", "--out", "one", "--json"], in: folder.path)
+        #expect(one.status == 0, "\(one.stderr)")
+        let warnings = (try json(one)["warnings"] as? [String]) ?? []
+        #expect(
+            warnings.contains {
+                $0.contains("1 files lie in folders below a manifest row's glob but match no row")
+                    && $0.contains("Trajectory/2008/one.gpx") && $0.contains("manifest.csv line 2 (") && $0.contains("user/**")
+            }, "\(warnings)")
+        #expect(try PipelineStore(path: folder.file("one/restricted/pipeline.sqlite")).deviceIdentities().count == 2)
+
+        try folder.write("in/manifest.csv", "path,device,person\nuser/**,user-phone,ann\n")
+        let two = try cli.pipeline(["run", "in", "--out", "two", "--json"], in: folder.path)
+        #expect(two.status == 0, "\(two.stderr)")
+        #expect(!(((try json(two)["warnings"] as? [String]) ?? []).contains { $0.contains("below a manifest row's glob") }))
+        #expect(try PipelineStore(path: folder.file("two/restricted/pipeline.sqlite")).deviceIdentities().map(\.device) == ["user-phone"])
+        #expect(Manifest.matches("/a/user/**", "/a/user/x.gpx") && Manifest.matches("/a/user/**/*.gpx", "/a/user/T/2008/x.gpx"))
+        #expect(!Manifest.matches("/a/user/**/*.gpx", "/a/user/T/x.csv") && !Manifest.matches("/a/user/**", "/a/other/x.gpx"))
+    }
+
     @Test func discoveryKnowsEveryFileARunWrites() {
         for name in PipelineRun.outputNames + ["heatmap-walk.png", StoreLocation.fileName + "-wal", PipelineRun.partTablesName] {
             #expect(PipelineOutputs.isOutputName(name), "\(name) would be read back from a store's folder among the inputs")

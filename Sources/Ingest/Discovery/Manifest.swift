@@ -6,7 +6,8 @@ import MobilityCore
 
 /// `manifest.csv`: `path,device[,person][,mode][,columns][,start][,utc_offset][,timezone]`, paths relative
 /// to the manifest's folder, or globs (`alice/*.gpx`, `*` and `?` within one path component,
-/// `[…]` sets; fnmatch(3) with FNM_PATHNAME). It names the device, the person who carried it
+/// `[…]` sets, fnmatch(3) with FNM_PATHNAME; `**` as a whole component matches any number of
+/// folders, `alice/**` every file below `alice/`, as in git and bash's globstar). It names the device, the person who carried it
 /// and optionally the whole-file mode label of each listed input, overriding every other
 /// source of identity; and how to read it: `columns`, a column mapping as `--columns` takes it
 /// (quoted, as it holds commas: `"delimiter=space; header=0; dt=4:ms; acc=1,2,3"`), `start`,
@@ -103,14 +104,45 @@ public struct Manifest: Sendable {
         let paths = Set(inputs.map(InputPath.standardise))
         return rows.filter { row in
             row.path.contains(where: { "*?[".contains($0) })
-                ? !paths.contains { fnmatch(row.path, $0, FNM_PATHNAME) == 0 } : !paths.contains(row.path)
+                ? !paths.contains { Self.matches(row.path, $0) } : !paths.contains(row.path)
         }
     }
 
     public func entry(for path: String) -> Entry? {
         let path = InputPath.standardise(path)
         if let entry = entries[path] { return entry }
-        return globs.first { fnmatch($0.pattern, path, FNM_PATHNAME) == 0 }?.entry
+        return globs.first { Self.matches($0.pattern, path) }?.entry
+    }
+
+    /// Whether the glob `pattern` matches `path`, component by component: fnmatch(3) within a
+    /// component, `**` for any number of components (none included).
+    public static func matches(_ pattern: String, _ path: String) -> Bool {
+        guard pattern.contains("**") else { return fnmatch(pattern, path, FNM_PATHNAME) == 0 }
+        let parts = pattern.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let names = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        func match(_ p: Int, _ n: Int) -> Bool {
+            if p == parts.count { return n == names.count }
+            if parts[p] == "**" { return (n...names.count).contains { match(p + 1, $0) } }
+            return n < names.count && fnmatch(parts[p], names[n], 0) == 0 && match(p + 1, n + 1)
+        }
+        return match(0, 0)
+    }
+
+    /// The glob row whose folder holds `path` below the depth its pattern reaches, for a path
+    /// no row matches (`user/*` and `user/Trajectory/1.plt`): such a file takes its device
+    /// from elsewhere (its folder), likely not what the row meant.
+    public func rowAbove(_ path: String) -> (pattern: String, manifest: String, line: Int)? {
+        let path = InputPath.standardise(path)
+        guard entry(for: path) == nil else { return nil }
+        for row in rows where row.path.contains(where: { "*?[".contains($0) }) && !row.path.contains("**") {
+            let parts = row.path.split(separator: "/", omittingEmptySubsequences: false)
+            guard let wild = parts.firstIndex(where: { $0.contains(where: { "*?[".contains($0) }) }) else { continue }
+            let folder = parts[..<wild].joined(separator: "/") + "/"
+            if path.hasPrefix(folder), path.split(separator: "/", omittingEmptySubsequences: false).count > parts.count {
+                return (row.path, row.manifest, row.line)
+            }
+        }
+        return nil
     }
 }
 

@@ -121,6 +121,14 @@ public struct IngestRun {
                     + (listed.count > 3 ? ", …" : "") + "), and none was given, so they were read as UTC; if they are local times, "
                     + "give the offset: a utc_offset column in manifest.csv, or --columns 'files=GLOB; utc_offset=+01:00'")
         }
+        let below = inputs.compactMap { input in catalog.resolver.manifest.rowAbove(input.path).map { (input.path, $0) } }
+        if let (path, row) = below.first {
+            summary.warnings.append(
+                "\(below.count) files lie in folders below a manifest row's glob but match no row, so their device comes from "
+                    + "their folder or name, not the row's: \(path) under \(row.manifest) line \(row.line) (\(row.pattern))"
+                    + (below.count > 1 ? ", …" : "") + "; a recording's labels and tracks would be two devices. "
+                    + "Write the row with ** to match every folder below (user/**), or give the files rows of their own")
+        }
         for row in catalog.resolver.manifest.unmatchedRows(inputs.map(\.path)) {
             summary.warnings.append(
                 "\(row.manifest) line \(row.line): \(row.path) matches no input file (moved, renamed or misspelt? the path is "

@@ -75,7 +75,7 @@ class JSONSchemas(unittest.TestCase):
         self.valid("forget", refused)
 
     def test_stage_commands_done_again_and_failed(self):
-        """trips, heatmap, comfort and export on a store, twice (the second changes nothing), and
+        """trips, heatmap, comfort and export (exact CSV, trackintel's tables, the diary) on a store, twice (the second changes nothing), and
         each on a store that is not there: the failure object, exit 1."""
         status, first = self.pipeline("ingest", os.path.join(ROOT, "traces"), "--store", "stages/pipeline.sqlite")
         self.assertEqual(status, 2)
@@ -87,7 +87,7 @@ class JSONSchemas(unittest.TestCase):
         self.assertEqual(status, 1)
         self.valid("ingest", failed)
         for command, extra in (("trips", ["--out", "stages"]), ("heatmap", ["--out", "stages"]), ("comfort", ["--out", "stages"]),
-                               ("export", []), ("export", ["--format", "trackintel"])):
+                               ("export", []), ("export", ["--format", "trackintel"]), ("export", ["--format", "diary"])):
             for attempt in (1, 2):
                 with self.subTest(command=command, extra=extra, attempt=attempt):
                     status, summary = self.pipeline(command, "--store", "stages/pipeline.sqlite", *extra)
