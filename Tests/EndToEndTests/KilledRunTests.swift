@@ -46,6 +46,35 @@ import Testing
         return lines
     }
 
+    /// A run killed after it quarantined a file never exited 2; the run that completes after it
+    /// does, once, and names the file. The killed run's state is made exactly: the quarantine is
+    /// in the store (ingest commits it with the file), the record of what was reported is not.
+    @Test func aQuarantineOfARunThatDidNotCompleteIsReportedByTheRunThatCompletes() throws {
+        let folder = try TemporaryFolder()
+        var gpx = GPXBuilder()
+        gpx.tracks = [[GPXBuilder.walk(count: 600, start: .init(secondsSince1970: 1_700_000_000))]]
+        try folder.write("traces/a/day.gpx", gpx.text)
+        try folder.write("traces/b/broken.gpx", "<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"48.8\" lon=")
+        let cli = PipelineCLI()
+        #expect(try cli.pipeline(["run", "traces", "--out", "out"], in: folder.path).status == 2, "the run that quarantined it")
+        #expect(try cli.pipeline(["run", "traces", "--out", "out"], in: folder.path).status == 0, "carried over: said once")
+
+        // As a run killed after its ingest leaves it: the quarantine stored, nothing reported.
+        let store = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite"))
+        try store.setDerivedState(PipelineStore.reportedQuarantinesKey, "[]")
+        let completing = try cli.pipeline(["run", "traces", "--out", "out", "--json"], in: folder.path)
+        #expect(completing.status == 2, "\(completing.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(completing.stdout.utf8)) as? [String: Any])
+        #expect((summary["this_run"] as? [String: Any])?["quarantined"] as? Int == 1, "\(summary["this_run"] ?? "")")
+        #expect(try cli.pipeline(["run", "traces", "--out", "out"], in: folder.path).status == 0)
+
+        // The same for `pipeline ingest`.
+        try store.setDerivedState(PipelineStore.reportedQuarantinesKey, "[]")
+        let ingest = try cli.pipeline(["ingest", "traces", "--store", "out/restricted/pipeline.sqlite", "--json"], in: folder.path)
+        #expect(ingest.status == 2 && ingest.stdout.contains("quarantined by an earlier command that did not complete"), "\(ingest.stdout)")
+        #expect(try cli.pipeline(["ingest", "traces", "--store", "out/restricted/pipeline.sqlite"], in: folder.path).status == 0)
+    }
+
     @Test func aKilledRunResumesToTheSameStore() throws {
         let reference = try TemporaryFolder()
         try makeTraces(in: reference)

@@ -224,7 +224,9 @@ public struct PipelineRun {
         options.cleaning = configuration.cleaning
         options.force = force
         if partial { options.reportsFolder = nil } // no quarantine.csv: the store keeps the quarantine
-        let quarantinedBefore = Set(try store.quarantinedFiles().map(Self.quarantineKey))
+        // What a completed command has reported (exit 2) already: a run killed after it
+        // quarantined a file never said so, so the run that completes after it does.
+        let quarantinedBefore = try store.reportedQuarantines()
         progress.log("ingest: \(inputs.joined(separator: " "))")
         let classify = ClassifyStage(setting: configuration.classification, cleaning: configuration.cleaning, force: force)
         var ingest = IngestRun(options: options, progress: progress)
@@ -285,6 +287,7 @@ public struct PipelineRun {
                 if let warning = published.weights.flatMap(PersonWeightsOutput.implausibleWarning) { summary.warnings.append(warning) }
             }
             progress.log("nothing changed since the last run: outputs in \(outputFolder) are up to date")
+            try store.markQuarantinesReported()
             return summary
         }
 
@@ -400,6 +403,7 @@ public struct PipelineRun {
             (tripSummary.staypoints, tripSummary.dwells, tripSummary.triplegs, tripSummary.trips)
         summary.legsByModeSource = tripSummary.legsByModeSource
         summary.tripEnds = tripSummary.tripEnds
+        try store.markQuarantinesReported()
         return summary
     }
 
@@ -476,11 +480,7 @@ public struct PipelineRun {
             && FileManager.default.fileExists(atPath: OutputLayout.path(GeoPackageOutput.fileName, in: restrictedFolder))
     }
 
-    /// An entry's identity across runs: its content (or path, when it could not be hashed),
-    /// stage and code, so a moved input's old quarantine is not new.
-    static func quarantineKey(_ entry: QuarantineEntry) -> String {
-        (entry.contentSHA256.isEmpty ? entry.path : entry.contentSHA256) + "\t" + entry.stage + "\t" + entry.code
-    }
+    static func quarantineKey(_ entry: QuarantineEntry) -> String { PipelineStore.quarantineKey(entry) }
 
     /// Counts quarantined inputs (store totals) and this run's new ones; exit 2 only for new ones,
     /// the others listed as carried over.

@@ -34,7 +34,21 @@ public struct IngestRun {
 
     public func run() throws -> IngestSummary {
         try InputPath.requireExisting(options.paths) // before the lock or store is created
-        return try StoreSession.run(storePath: options.storePath) { try run(store: $0) }
+        return try StoreSession.run(storePath: options.storePath) { store in
+            let reported = try store.reportedQuarantines()
+            var summary = try run(store: store)
+            // A file an earlier command quarantined and was killed before it said so: said now, exit 2.
+            let unreported = Set(try store.quarantinedFiles().filter { !reported.contains(PipelineStore.quarantineKey($0)) }.map(\.path))
+            if !unreported.isEmpty, summary.exitStatus == 0 {
+                summary.exitStatus = 2
+                summary.warnings.append(
+                    "\(unreported.count) files were quarantined by an earlier command that did not complete ("
+                        + unreported.sorted().prefix(3).joined(separator: ", ") + (unreported.count > 3 ? ", …" : "")
+                        + "): see quarantine.csv")
+            }
+            try store.markQuarantinesReported()
+            return summary
+        }
     }
 
     /// The stage on a command's open store (`pipeline run` hands every stage its one session's store).

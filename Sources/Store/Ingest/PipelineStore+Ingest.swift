@@ -86,6 +86,35 @@ extension PipelineStore {
         }
     }
 
+    /// The derived state holding the quarantines a completed command has reported (exit 2), by
+    /// `quarantineKey`: a command killed after it quarantined a file never said so, so the
+    /// command that completes after it does.
+    public static let reportedQuarantinesKey = "reported_quarantines"
+
+    /// An entry's identity across runs: its content (or path, when it could not be hashed),
+    /// stage and code, so a moved input's old quarantine is not new.
+    public static func quarantineKey(_ entry: QuarantineEntry) -> String {
+        (entry.contentSHA256.isEmpty ? entry.path : entry.contentSHA256) + "\t" + entry.stage + "\t" + entry.code
+    }
+
+    /// The quarantines a completed command reported; for a store of an earlier version (no
+    /// record), every quarantine it holds.
+    public func reportedQuarantines() throws -> Set<String> {
+        if let text = try derivedState(Self.reportedQuarantinesKey),
+            let keys = try? JSONDecoder().decode([String].self, from: Data(text.utf8))
+        {
+            return Set(keys)
+        }
+        return Set(try quarantinedFiles().map(Self.quarantineKey))
+    }
+
+    /// A command completed: every quarantine the store holds has been reported.
+    public func markQuarantinesReported() throws {
+        let keys = try quarantinedFiles().map(Self.quarantineKey).sorted()
+        let text = String(decoding: try JSONEncoder().encode(keys), as: UTF8.self)
+        try setDerivedState(Self.reportedQuarantinesKey, text)
+    }
+
     /// Every quarantined input with its reason, in path order: inputs that could not be read
     /// (stage `ingest`) and ingested files a later stage failed on (see `recordStageFailure`).
     public func quarantinedFiles() throws -> [QuarantineEntry] {
