@@ -132,6 +132,28 @@ import Testing
     /// One person is the only car owner of a population that owns nine cars in ten: raked, they
     /// stand for 90 % of it. The run warns, names them in --json, person_weights.csv and the
     /// operator's page, and the published page says only that there are such weights.
+    /// A population nobody's home lies in: the tables are not weighted (no weighted columns of
+    /// 0 %), and the report says --population was given but nobody could be weighted, not "give
+    /// --population".
+    @Test func aPopulationNobodyCouldBeWeightedToIsSaidSo() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("hemispheres.geojson", PublishedFilesTests.hemispheres)
+        try folder.write("population.csv", "zone_id,population\nwest,1000\n")
+        let run = try cli.pipeline(
+            [
+                "run", SharedData.projectRoot + "/traces", "--out", "out", "--zones", "hemispheres.geojson", "--population",
+                "population.csv", "--json"
+            ], in: folder.path)
+        try #require([0, 2].contains(run.status), "\(run.stderr)")
+        #expect(run.stderr.contains("weights: 0 of 8 persons weighted"), "\(run.stderr)")
+        let shares = try CSVTable.read(path: folder.file("out/mode_shares.csv"))
+        let weighted = try #require(shares.columns.firstIndex(of: "share_weighted"))
+        #expect(!shares.rows.isEmpty && shares.rows.allSatisfy { $0[weighted] == nil }, "no weighted share where nobody is weighted")
+        let page = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        #expect(page.contains("Not weighted: --population was given, but no person could be weighted to it"))
+        #expect(!page.contains("give --population") && !page.contains("Weighted: each person expanded"))
+    }
+
     @Test func anImplausibleWeightIsNamedForTheOperatorOnly() throws {
         let folder = try TemporaryFolder()
         try folder.write("hemispheres.geojson", PublishedFilesTests.hemispheres)

@@ -36,7 +36,7 @@ extension PublishStage {
             let (computed, summary) = try PersonWeightsOutput.write(
                 sample, layer: zones, populationPath: population.path, zonePopulation: population.zones, margins: population.margins,
                 attributes: attributes, outputFolder: outputFolder)
-            weights = computed
+            weights = computed.weightsAnyone ? computed : nil
             try store.setDerivedState(
                 PipelineStore.personWeightsKey, try JSONText.string(computed.weights, keys: .asDeclared, layout: .compact)) // the diary's
             outcome.weights = summary

@@ -11,6 +11,7 @@ extension ReportPage {
     /// says its k and how it was made; then, with a zone layer, the busiest zone pairs per time
     /// band as `od_zones.csv` publishes them (the zone OD's line is in the OD section).
     func planning(_ published: ReportFacts.Published) throws -> String {
+        let notWeighted = Self.notWeighted(populationGiven: published.populationGiven)
         let path = (folder as NSString).appendingPathComponent(OutputSchema.modeShares.file)
         guard FileManager.default.fileExists(atPath: path) else { return "" }
         let table = try OutputSchema.modeShares.read(in: folder)
@@ -43,7 +44,7 @@ extension ReportPage {
             + (weighted
                 ? "Weighted: each person expanded to their home zone's residents and raked to the population's margins, "
                     + "trips per valid day (person_weights.csv), so weighted trips are the population's on an average day. "
-                : "Not weighted to the population: give --population. ")
+                : notWeighted)
             + "Only the trips of valid person-days count. A row fewer than k = \(k) persons made (unweighted), and whatever would give it "
             + "away, is left out.</p>"
             + (published.modeSharesLine.map { "<p class=\"note\">\(HTML.escape($0)).</p>" } ?? "")
@@ -53,6 +54,14 @@ extension ReportPage {
                     + (weighted ? ["weighted share", "weighted trips per day"] : []),
                 rows, numeric: Set(2..<(6 + (corrected ? 2 : 0) + (weighted ? 2 : 0))))
             + (try zoneOD(minimumPersons: k)) + (try co2e(published)) + "</section>"
+    }
+
+    /// What a table says when it is not weighted: the option that weights it, or, when it was
+    /// given, that nobody could be weighted (the log and `--json` say why).
+    static func notWeighted(populationGiven: Bool) -> String {
+        populationGiven
+            ? "Not weighted: --population was given, but no person could be weighted to it (restricted/person_weights.csv and the log say why). "
+            : "Not weighted to the population: give --population. "
     }
 
     /// The persons whose expansion weight passes a plausibility bound (`ExpansionWeights`,
@@ -84,6 +93,7 @@ extension ReportPage {
     /// CO2e per main mode (every person) and per home zone, as `co2e.csv` publishes them, and
     /// the factors they come from, each with its source.
     func co2e(_ published: ReportFacts.Published) throws -> String {
+        let notWeighted = published.populationGiven ? Self.notWeighted(populationGiven: true) : "Not weighted: give --population. "
         guard FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(OutputSchema.co2e.file)) else {
             return ""
         }
@@ -120,7 +130,7 @@ extension ReportPage {
             "<h3>\(energy ? "CO2e and energy" : "CO2e")</h3><p class=\"note\">CO2e of the trips of valid person-days by main mode (a trip's CO2e is its legs' and counts "
             + "to its main mode), from the factors below; a trip with a leg known only as a vehicle, or of no mode, has none: no "
             + "factor is guessed for it. Per person-day divides by the valid person-days of every person counted. "
-            + (weighted ? "Weighted: expanded to the population's average day (person_weights.csv). " : "Not weighted: give --population. ")
+            + (weighted ? "Weighted: expanded to the population's average day (person_weights.csv). " : notWeighted)
             + "A row fewer than k = \(published.minimumPersons) persons made, and whatever would give it away, is left out (co2e.csv). "
             + (energy
                 ? "Energy is final energy in operation (the fuel or electricity used), from the factors' megajoules_per_km.</p>"

@@ -65,6 +65,9 @@ public struct ReportFacts {
         /// What `co2e.csv` published, and the factors it used (JSON of `EmissionFactors`).
         public var co2eLine: String?, co2eFactors: String?
         public var heatMaps: [HeatMapSummary]
+        /// Whether the last publish was given a population (`--population`), whether or not
+        /// anyone could be weighted to it.
+        public var populationGiven = false
     }
 }
 
@@ -91,6 +94,7 @@ extension PipelineStore {
             odMatrixLine: try derivedState(Self.odMatrixKey),
             odGridLine: try derivedState(Self.odGridKey), odZonesLine: try derivedState(Self.odZonesKey),
             modeSharesLine: try derivedState(Self.modeSharesKey), co2eLine: try derivedState(Self.co2eKey),
-            co2eFactors: try derivedState(Self.co2eFactorsKey), heatMaps: try heatMapSummaries())
+            co2eFactors: try derivedState(Self.co2eFactorsKey), heatMaps: try heatMapSummaries(),
+            populationGiven: !(try derivedState(Self.personWeightsKey) ?? "").isEmpty)
     }
 }

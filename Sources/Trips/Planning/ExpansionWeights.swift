@@ -51,6 +51,10 @@ public struct ExpansionWeights: Sendable {
     /// Persons without a weight, by reason (`no home`, `home outside the population's zones`,
     /// `no valid person-day`, `no <variable>`).
     public var unweighted: [String: Int] = [:]
+
+    /// Whether anyone was weighted: without, the tables are not weighted at all (weighted
+    /// columns of 0 would read as a population that makes no trip).
+    public var weightsAnyone: Bool { weights.values.contains { $0 > 0 } }
     public var iterations = 0
     public var converged = false
     /// The largest relative difference between a margin and its weighted sum after raking.
