@@ -147,7 +147,7 @@ import Testing
         // What is published holds totals only: no count per country, no unlisted country named.
         #expect(
             alone.publishedLine
-                == "CO2e factors by the country each leg started in (countries.geojson); 2 legs outside every country of the layer or without a fix, given FR's; 1 legs started in a country the table has no factors for and have no CO2e (but a walk's or ride's 0) (restricted/triplegs.csv start_country names it; add rows with its country to planning.emission_factors, or name it in planning.emission_factors.also_for); 1 feature is no country and not used (feature 4: its code -99 is not an ISO 3166-1 alpha-2 code (two letters))",
+                == "CO2e factors by the country each leg started in (countries.geojson); 2 legs outside every country of the layer or without a fix, given FR's; 1 legs started in a country the table has no factors for and have no CO2e (but a walk's or ride's 0) (the legs' table names it, start_country; add rows with its country to planning.emission_factors, or name it in planning.emission_factors.also_for); 1 feature is no country and not used (feature 4: its code -99 is not an ISO 3166-1 alpha-2 code (two letters))",
             "\(alone.publishedLine ?? "")")
 
         // Without a layer a leg takes its time zone's country: a Paris phone's are France's.

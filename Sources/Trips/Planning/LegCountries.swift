@@ -115,7 +115,7 @@ public struct LegCountries: Sendable {
             if without > 0 {
                 text +=
                     "; \(without) legs started in a country the table has no factors for and have no CO2e (but a walk's or ride's 0) "
-                    + "(restricted/triplegs.csv start_country names it; add rows with its country to planning.emission_factors, "
+                    + "(the legs' table names it, start_country; add rows with its country to planning.emission_factors, "
                     + "or name it in planning.emission_factors.also_for)"
             }
             let borrowed = self.borrowed.values.reduce(0, +)
