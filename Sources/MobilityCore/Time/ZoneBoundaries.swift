@@ -162,8 +162,6 @@ public final class ZoneBoundaries: Sendable {
         let bytes: [UInt8]
         var offset = 0
 
-        struct Truncated: Error {}
-
         mutating func byte() throws -> UInt8 {
             guard offset < bytes.count else { throw PipelineError(.modelUnreadable, "the time-zone boundary file ends early") }
             defer { offset += 1 }

@@ -11,7 +11,7 @@ struct TimeZoneCommand: ParsableCommand {
             A device without a zone from the manifest or --time-zone takes the zone of its fixes, looked up in the \
             time-zone boundaries (timezone-boundary-builder, ODbL; docs/person-days.md). Give places as LAT,LON \
             (degrees, WGS 84), or a CSV with lat and lon columns on standard input with --csv. Prints \
-            lat,lon,zone,utc_offset (CSV, the offset as ±HH:MM at the time given by --at, default now).
+            lat,lon,zone,utc_offset (CSV, the offset as UTC±HH:MM at the time given by --at, default now).
             """
     )
 
