@@ -58,14 +58,22 @@ public enum OutputLayout {
 
         """
 
-    /// Creates `folder/restricted` with its README (rewritten only when it differs).
+    /// Creates `folder/restricted` with its README (rewritten only when it differs), through
+    /// `README.txt.partial`, so a run killed mid-write leaves nothing the next one does not
+    /// replace. Also removes the `.dat.nosync…` files that Foundation's `.atomic` writes of
+    /// earlier versions left in both folders when a run was killed mid-write.
     @discardableResult
     public static func prepareRestricted(in folder: String) throws -> String {
         let restricted = restricted(in: folder)
         try FileManager.default.createDirectory(atPath: restricted, withIntermediateDirectories: true)
+        for place in [folder, restricted] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: place)) ?? [] where name.hasPrefix(".dat.nosync") {
+                try? FileManager.default.removeItem(atPath: (place as NSString).appendingPathComponent(name))
+            }
+        }
         let readmePath = (restricted as NSString).appendingPathComponent("README.txt")
         if FileManager.default.contents(atPath: readmePath) != Data(readme.utf8) {
-            try Data(readme.utf8).write(to: URL(fileURLWithPath: readmePath), options: .atomic)
+            try Data(readme.utf8).writeThroughPartial(to: URL(fileURLWithPath: readmePath))
         }
         return restricted
     }
