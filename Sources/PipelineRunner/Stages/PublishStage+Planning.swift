@@ -18,6 +18,7 @@ extension PublishStage {
         func step(_ stage: String) { outcome.stageSeconds[stage] = Date().timeIntervalSince(clock); clock = Date() }
         func path(_ file: String) -> String { OutputLayout.path(file, in: outputFolder) }
         guard FileManager.default.fileExists(atPath: (tablesFolder as NSString).appendingPathComponent(OutputSchema.trips.file)) else {
+            try store.setDerivedState(PipelineStore.noValidDayKey, "")
             ["weights", "od_zones", "mode_shares", "co2e", "review"].forEach(step)
             return outcome
         }
@@ -25,6 +26,7 @@ extension PublishStage {
         let sample = try PlanningSample.read(
             outputFolder: outputFolder, tablesFolder: tablesFolder, persons: try store.devicePersons(), calendars: calendars)
         outcome.notes.append(sample.text)
+        try store.setDerivedState(PipelineStore.noValidDayKey, sample.noValidDay ?? "") // for the report's first section
         var weights: ExpansionWeights?
         if let population, let zones {
             var attributes = population.attributes

@@ -55,7 +55,6 @@ public struct ReportPage {
         var restricted = self
         restricted.isRestricted = true
         let split = try publishedSplit() // read once: the modal split, the trust table and the trips by mode show the same rows
-        let (overview, restrictedOverview) = (try overview(), try restricted.overview())
         let (modalSplit, trust) = (modalSplit(split), try trust(split))
         let (publicTrips, restrictedTrips) = (try trips(split), try restricted.trips(split))
         let (publicDwells, restrictedDwells) = (try dwellPlaces(), try restricted.dwellPlaces())
@@ -65,6 +64,9 @@ public struct ReportPage {
         let recordingRides = try restricted.recordingRides()
         let inputCounts = try inputCounts()
         let late = try published()
+        let (overview, restrictedOverview) = (
+            try overview(noValidDay: late.noValidDay), try restricted.overview(noValidDay: late.noValidDay)
+        )
         let (od, heat, planning) = (try originDestination(late, split.odMatrix), try heatMaps(late), try planning(late))
         let restrictedPlanning = try restricted.planning(late) // names the persons of implausible weight
         let publicPage: [Section] = [
@@ -144,8 +146,11 @@ public struct ReportPage {
             + "The operator's page, \(perDeviceTable("report.html")), has them.</p>"
     }
 
-    func overview() throws -> String {
-        if try withholdsTotals() { return "<h1>Mobility pipeline report</h1>" + (try withheldNote()) }
+    /// The page's title, its totals and how the trips' ends were placed; `noValidDay` (the
+    /// publish's sentence when no person-day was valid) says why the planning tables are empty.
+    func overview(noValidDay: String? = nil) throws -> String {
+        let noValidDay = noValidDay.map { "<p class=\"warning\">\(HTML.escape($0))</p>" } ?? ""
+        if try withholdsTotals() { return "<h1>Mobility pipeline report</h1>" + (try withheldNote()) + noValidDay }
         let counts = facts.overview
         let cards: [(String, Double)] = [
             ("inputs", Double(counts.inputs)),
@@ -171,7 +176,7 @@ public struct ReportPage {
             + "\(time(counts.lastSeconds ?? 0)) UTC.</p><div class=\"cards\">"
             + cards.map { "<div class=\"card\"><b>\(Self.compact($0.1))</b><span>\($0.0)</span></div>" }.joined() + "</div>"
             + "<p class=\"note\">\(HTML.escape(tally.prefix(1).uppercased() + tally.dropFirst())): an end without a stay "
-            + "takes the trip's first or last fix (docs/trips.md).</p>"
+            + "takes the trip's first or last fix (docs/trips.md).</p>" + noValidDay
     }
 
     static func compact(_ value: Double) -> String {

@@ -92,6 +92,15 @@ public struct PlanningSample: Sendable {
         return (lat, lon)
     }
 
+    /// One sentence when the sample has person-days and none is valid (the report's first
+    /// section says it); nil otherwise. It names the setting, not its value: `pipeline publish`
+    /// after a distributed run reads only the days' validity (`person_days.csv`).
+    public var noValidDay: String? {
+        guard personDays > 0, invalidPersonDays == personDays else { return nil }
+        return "No person-day was tracked enough of its day or study window to be valid (person_days.minimum_coverage)"
+            + PersonDays.Summary.noValidDayConsequence
+    }
+
     /// One line for the log and the report.
     public var text: String {
         personDays == 0

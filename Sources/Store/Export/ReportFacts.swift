@@ -68,6 +68,8 @@ public struct ReportFacts {
         /// Whether the last publish was given a population (`--population`), whether or not
         /// anyone could be weighted to it.
         public var populationGiven = false
+        /// The publish's sentence when no person-day was valid (`PipelineStore.noValidDayKey`), else nil.
+        public var noValidDay: String?
     }
 }
 
@@ -95,6 +97,7 @@ extension PipelineStore {
             odGridLine: try derivedState(Self.odGridKey), odZonesLine: try derivedState(Self.odZonesKey),
             modeSharesLine: try derivedState(Self.modeSharesKey), co2eLine: try derivedState(Self.co2eKey),
             co2eFactors: try derivedState(Self.co2eFactorsKey), heatMaps: try heatMapSummaries(),
-            populationGiven: !(try derivedState(Self.personWeightsKey) ?? "").isEmpty)
+            populationGiven: !(try derivedState(Self.personWeightsKey) ?? "").isEmpty,
+            noValidDay: try derivedState(Self.noValidDayKey).flatMap { $0.isEmpty ? nil : $0 })
     }
 }

@@ -170,6 +170,9 @@ extension PipelineStore {
     public static let odZonesKey = "od_zones"
     /// What the last mode shares published, with their intervals and correction (`ModeSharesOutput`).
     public static let modeSharesKey = "mode_shares"
+    /// The last publish's sentence when no person-day of its planning sample was valid
+    /// (`PlanningSample.noValidDay`), for the report's first section; empty otherwise.
+    public static let noValidDayKey = "no_valid_day"
     /// What the last `co2e.csv` published and left out, one line for the report (`CO2eOutput`).
     public static let co2eKey = "co2e"
     /// The emission factors the last publish used, as JSON (`EmissionFactors`), for the report.

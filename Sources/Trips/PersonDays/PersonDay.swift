@@ -239,12 +239,15 @@ public struct PersonDays: Sendable {
         /// valid days only is empty, and what changes it. Nil otherwise.
         public var noValidDay: String? {
             guard personDays > 0, valid == 0 else { return nil }
-            return String(
-                format: "No person-day was tracked %.0f %% of its %@ (person_days.minimum_coverage), so mode_shares.csv, co2e.csv "
-                    + "and od_zones.csv count no trip: a study of fixed hours gives them with --study-window HH:MM-HH:MM, "
-                    + "or a lower --min-coverage accepts days tracked less.",
-                minimumCoverage * 100, window.map { "study window (\($0))" } ?? "day")
+            return String(format: "No person-day was tracked %.0f %% of its ", minimumCoverage * 100)
+                + (window.map { "study window (\($0))" } ?? "day") + " (person_days.minimum_coverage)" + Self.noValidDayConsequence
         }
+
+        /// What a run without a valid person-day lacks, and the options that change it: the end
+        /// of `noValidDay`'s sentence and of the report's (`PlanningSample.noValidDay`).
+        public static let noValidDayConsequence =
+            ", so mode_shares.csv, co2e.csv and od_zones.csv count no trip: a study of fixed hours gives them with "
+            + "--study-window HH:MM-HH:MM, or a lower --min-coverage accepts days tracked less."
 
         public func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
