@@ -151,8 +151,8 @@ import Testing
     }
 
     /// Two persons' walks, k = 3: every total of the run is theirs alone, so the published page
-    /// withholds the overview's and the inputs' counts and the time span, and says why; the
-    /// operator's page keeps them.
+    /// withholds the overview's and the inputs' counts and the time span, and says why, and no
+    /// table's line says how many trips it left out; the operator's page keeps them.
     @Test func aRunOfFewerThanKPersonsPublishesNoTotal() throws {
         let folder = try TemporaryFolder()
         for (person, latitude) in [("ann", 48.0), ("ben", 48.2)] {
@@ -167,5 +167,9 @@ import Testing
         #expect(published.contains("fewer than k = 3 persons") && !published.contains("GPS fixes") && !published.contains("Data from"))
         #expect(!published.contains("<th>format</th>"), "no files by format")
         #expect(restricted.contains("GPS fixes") && restricted.contains("Data from"))
+        let tripCount = #/\b\d+ trips\b/#
+        #expect(published.firstMatch(of: tripCount) == nil, "no count of the two persons' trips on the published page")
+        #expect(published.contains("What this table left out, and of how many trips: not shown, fewer than k persons"))
+        #expect(restricted.firstMatch(of: tripCount) != nil, "the operator's page says what each table left out")
     }
 }

@@ -63,12 +63,13 @@ public struct ReportPage {
         let (publicModes, restrictedModes) = (try classifier(), try restricted.classifier())
         let recordingRides = try restricted.recordingRides()
         let inputCounts = try inputCounts()
-        let late = try published()
+        let given = try published()
+        let late = try shown(given) // the stages' lines, which count what each table left out, withheld under k persons
         let (overview, restrictedOverview) = (
-            try overview(noValidDay: late.noValidDay), try restricted.overview(noValidDay: late.noValidDay)
+            try overview(noValidDay: late.noValidDay), try restricted.overview(noValidDay: given.noValidDay)
         )
         let (od, heat, planning) = (try originDestination(late, split.odMatrix), try heatMaps(late), try planning(late))
-        let restrictedPlanning = try restricted.planning(late) // names the persons of implausible weight
+        let restrictedPlanning = try restricted.planning(given) // names the persons of implausible weight
         let publicPage: [Section] = [
             ("overview", overview), ("input_counts", inputCounts), ("modal_split", modalSplit), ("trust", trust),
             ("trips", publicTrips), ("origin_destination", od), ("planning", planning), ("dwell_places", publicDwells), ("heat_maps", heat),
@@ -137,6 +138,23 @@ public struct ReportPage {
         guard !isRestricted else { return false }
         return Set(facts.deviceIdentities.map(\.person)).count < (try minimumPersons())
     }
+
+    /// The publish's facts as this page may show them: on the published page of a run of fewer
+    /// than k persons, the stages' lines (what each table published and left out, from how many
+    /// trips, legs and person-days) are totals of those persons alone, and say `withheldLine`.
+    func shown(_ published: ReportFacts.Published) throws -> ReportFacts.Published {
+        guard try withholdsTotals() else { return published }
+        var shown = published
+        let withheld = { (line: String?) in line.map { $0.isEmpty ? $0 : Self.withheldLine } }
+        (shown.odMatrixLine, shown.odGridLine, shown.odZonesLine) = (
+            withheld(published.odMatrixLine), withheld(published.odGridLine), withheld(published.odZonesLine)
+        )
+        (shown.modeSharesLine, shown.co2eLine) = (withheld(published.modeSharesLine), withheld(published.co2eLine))
+        return shown
+    }
+
+    /// A stage's line on the published page of a run of fewer than k persons (`shown`).
+    static let withheldLine = "What this table left out, and of how many trips: not shown, fewer than k persons (above)"
 
     /// What the published page says instead of a total it withholds.
     func withheldNote() throws -> String {
@@ -356,7 +374,7 @@ public struct ReportPage {
         // The whole-day rows od_matrix.csv publishes, busiest first: the report shows no pair, and no
         // figure of one, that the audit of the OD table with the modal split left out.
         let pairs = od.rows.filter { $0.band == TimeBands.allDay }
-        let suppressed = od.suppressedPairs + od.complementaryPairs
+        let suppressed = try withholdsTotals() ? "the" : String(od.suppressedPairs + od.complementaryPairs)
         func name(_ id: String?) -> String { id.map { facts.geofenceNames[$0] ?? $0 } ?? "(no geofence)" }
         let rows = pairs.prefix(20).map { pair in
             [
@@ -384,7 +402,8 @@ public struct ReportPage {
 
     func dwellPlaces() throws -> String {
         let k = try minimumPersons()
-        let (places, suppressed) = facts.topDwellPlaces
+        let (places, left) = facts.topDwellPlaces
+        let suppressed = try withholdsTotals() ? "the" : String(left)
         let rows = places.map { place in
             [
                 place.geofence, place.name, place.kind, String(place.dwells), String(place.persons), HTML.duration(place.totalSeconds),
