@@ -179,6 +179,7 @@ public struct PipelineRun {
 
     public func run(progress: ProgressReporter) throws -> Summary {
         try InputPath.requireExisting(inputs) // a mistyped or unmounted path: exit 1, and no store is created
+        try TripsRun.requireNamedBoundaries(configuration.calendar.boundaries, configured: configuration.calendar.configured != nil)
         // Read first: a planning file that cannot be used stops the run before any store is made.
         let planning = try partial ? PlanningInputs.loadForPart(configuration.planning) : PlanningInputs.load(configuration.planning)
         return try StoreSession.run(storePath: storePath, temporaryFolder: temporaryFolder, progress: progress) {

@@ -60,6 +60,20 @@ public struct TripsRun {
     /// Fixes read from the store at a time (`PipelineStore.forEachTrackPiece`): 2 MB.
     static let pieceFixes = 65_536
 
+    /// A boundary file the user named (`--time-zone-boundaries`, `calendar.boundaries`) that is
+    /// not there stops the command before it reads anything (no zone given for every device):
+    /// a mistyped path would otherwise be found only after a whole ingest. The shipped file,
+    /// missing, is checked where it is needed (`loadBoundaries`): a manifest may give every
+    /// device its zone.
+    public static func requireNamedBoundaries(_ path: String, configured: Bool) throws {
+        guard !configured, path != ShippedFile.timeZones, !FileManager.default.fileExists(atPath: path) else { return }
+        throw PipelineError(
+            .modelMissing, path: path,
+            reason: "the time-zone boundary file given (--time-zone-boundaries, calendar.boundaries) does not exist: give the path "
+                + "of one (the shipped one is \(ShippedFile.timeZones) in the repository, or share/mobility-pipeline/ under the "
+                + "install prefix), or every device's zone with --time-zone")
+    }
+
     /// The time-zone boundaries, when a device with fixes needs them (nil when the manifest or
     /// the configuration gives every such device its zone).
     func loadBoundaries(devices: [String], manifestZones: [String: [String]]) throws -> ZoneBoundaries? {
@@ -168,7 +182,8 @@ public struct TripsRun {
     }
 
     public func run(progress: ProgressReporter) throws -> Summary {
-        try StoreSession.run(storePath: storePath, progress: progress) { try run(store: $0, progress: progress) }
+        try Self.requireNamedBoundaries(zoneBoundaries, configured: configuredCalendar != nil)
+        return try StoreSession.run(storePath: storePath, progress: progress) { try run(store: $0, progress: progress) }
     }
 
     /// The stage on a command's open store (`pipeline run` hands every stage its one session's store).
