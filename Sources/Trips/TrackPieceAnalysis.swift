@@ -150,7 +150,7 @@ public struct TrackPieceAnalysis<Legs: DeviceLegDecisions> {
         legs.finish(&triplegs)
         let dwells = self.dwells.finish()
         let builder = TripBuilder(parameters: analysis.parameters.trips)
-        builder.annotate(&staypoints, dwells: dwells)
+        builder.annotate(&staypoints, dwells: dwells, triplegs: triplegs)
         let kept = triplegs.map { $0.byTime ? nil : lines[SIMD2($0.firstFix, $0.lastFix)] }
         let trips = builder.build(staypoints: staypoints, triplegs: &triplegs) { leg, first in first ? kept[leg]?.start : kept[leg]?.end }
         let result = DeviceTrips(

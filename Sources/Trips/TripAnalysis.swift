@@ -168,6 +168,7 @@ public struct TripAnalysis: Sendable {
         let timeline = modes(track, staypoints)
         var triplegs = TriplegBuilder(parameters: parameters.trips).build(track, staypoints: staypoints, modes: timeline)
         legs?(track, &triplegs)
+        builder.annotate(&staypoints, dwells: dwells, triplegs: triplegs) // a change of vehicle needs the legs' modes
         let fixes = triplegs.map { $0.byTime ? nil : SIMD2($0.firstFix, $0.lastFix) }
         let trips = builder.build(staypoints: staypoints, triplegs: &triplegs) { leg, first in
             guard let range = fixes[leg] else { return nil }

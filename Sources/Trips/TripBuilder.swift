@@ -7,7 +7,9 @@ import MobilityCore
 /// An activity is a staypoint of `activityMinimumSeconds` or longer, or one that overlaps a
 /// geofence dwell of the same device (a short stop at the shop is still a destination), except
 /// in transfer geofences such as stations (`transferKinds`: waiting for a train is part of the
-/// trip). Its
+/// trip). A stay shorter than `transferMaximumSeconds` between a public-transport leg that
+/// ends and one that starts within `transferWalkSeconds` of it is a change of vehicle, not an
+/// activity, where no geofence of another kind says it is one (`isTransfer`). Its
 /// origin and destination geofences are the dwell that overlaps the activity staypoint most.
 ///
 /// - Complexity: O((s + t) log(s + t)) for s staypoints and t triplegs, plus O(s · d) for
@@ -19,15 +21,42 @@ public struct TripBuilder: Sendable {
         self.parameters = parameters
     }
 
-    /// Sets each staypoint's `geofence` (the dwell overlapping it longest) and `isActivity`.
-    public func annotate(_ staypoints: inout [Staypoint], dwells: [GeofenceDwell]) {
+    /// Sets each staypoint's `geofence` (the dwell overlapping it longest) and `isActivity`;
+    /// `triplegs` (the device's, with their modes) tell a change of vehicle (`isTransfer`).
+    public func annotate(_ staypoints: inout [Staypoint], dwells: [GeofenceDwell], triplegs: [Tripleg] = []) {
+        let riding = triplegs.filter { $0.mode.map(Self.publicTransport.contains) ?? false }
+        let publicTransport = (ends: riding.map(\.endSeconds).sorted(), starts: riding.map(\.startSeconds).sorted())
         for index in staypoints.indices {
-            let dwell = dwellOverlapping(staypoints[index], dwells)
+            let stay = staypoints[index]
+            let dwell = dwellOverlapping(stay, dwells)
             staypoints[index].geofence = dwell?.geofenceID
             staypoints[index].isActivity =
-                staypoints[index].durationSeconds >= parameters.activityMinimumSeconds
+                (stay.durationSeconds >= parameters.activityMinimumSeconds && !isTransfer(stay, publicTransport))
                 || (dwell.map { !parameters.transferKinds.contains($0.geofenceKind) } ?? false)
         }
+    }
+
+    /// The modes whose legs a change of vehicle lies between: a bus, train or boat runs to its
+    /// timetable, so its rider waits for it; a car or bike leaves when its rider does.
+    static let publicTransport: Set<Mode> = [.bus, .train, .boat]
+
+    /// Whether `stay` is a change of vehicle: shorter than `transferMaximumSeconds`, with a
+    /// public-transport leg ending within `transferWalkSeconds` before it and another starting
+    /// within as long after it (`legs`: their end and start times, sorted; 1 s of slack where
+    /// a leg and a stay share their boundary fix). O(log t) for t legs.
+    func isTransfer(_ stay: Staypoint, _ legs: (ends: [Double], starts: [Double])) -> Bool {
+        guard stay.durationSeconds < parameters.transferMaximumSeconds else { return false }
+        func any(_ times: [Double], in range: ClosedRange<Double>) -> Bool {
+            var (low, high) = (0, times.count) // the first time at or after the range's start
+            while low < high {
+                let middle = (low + high) / 2
+                if times[middle] < range.lowerBound { low = middle + 1 } else { high = middle }
+            }
+            return low < times.count && times[low] <= range.upperBound
+        }
+        let walk = parameters.transferWalkSeconds
+        return any(legs.ends, in: (stay.startSeconds - walk)...(stay.startSeconds + 1))
+            && any(legs.starts, in: (stay.endSeconds - 1)...(stay.endSeconds + walk))
     }
 
     /// Builds the trips from annotated staypoints and sets each leg's `trip`. `fix(leg, first)`

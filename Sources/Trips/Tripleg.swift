@@ -62,6 +62,35 @@ public struct TripParameters: Hashable, Sendable, Codable {
     /// Geofence kinds where people change vehicles, not stop for a purpose: a short stay in
     /// one (waiting for a train) stays inside its trip instead of ending it.
     public var transferKinds = ["bus_stop", "station"]
+    /// A stay shorter than this between two public-transport legs (bus, train, boat) is a
+    /// change of vehicle inside the trip, not an activity, seconds. Travel surveys count a
+    /// change of vehicle as part of one trip (MiD 2017 Methodenbericht §3.2, "Wege": changing
+    /// the means of transport does not end a trip; the Dutch ODiN's "verplaatsing" likewise),
+    /// and a wait for the next bus or train of a journey rarely lasts half an hour; a longer
+    /// stay is taken for an activity, as trackintel takes every stay of 15 min.
+    public var transferMaximumSeconds = 1800.0
+    /// How far from a stay, seconds, the public-transport legs around it may end and start for
+    /// it to be a change of vehicle (`transferMaximumSeconds`): the walk between platforms or
+    /// stops, and a still leg on the platform, lie between them.
+    public var transferWalkSeconds = 600.0
 
     public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case gapSeconds, minimumLegSeconds, activityMinimumSeconds, transferKinds, transferMaximumSeconds, transferWalkSeconds
+    }
+
+    /// Keys missing from a configuration file of an earlier version keep their defaults.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = TripParameters()
+        gapSeconds = try container.decodeIfPresent(Double.self, forKey: .gapSeconds) ?? defaults.gapSeconds
+        minimumLegSeconds = try container.decodeIfPresent(Double.self, forKey: .minimumLegSeconds) ?? defaults.minimumLegSeconds
+        activityMinimumSeconds =
+            try container.decodeIfPresent(Double.self, forKey: .activityMinimumSeconds) ?? defaults.activityMinimumSeconds
+        transferKinds = try container.decodeIfPresent([String].self, forKey: .transferKinds) ?? defaults.transferKinds
+        transferMaximumSeconds =
+            try container.decodeIfPresent(Double.self, forKey: .transferMaximumSeconds) ?? defaults.transferMaximumSeconds
+        transferWalkSeconds = try container.decodeIfPresent(Double.self, forKey: .transferWalkSeconds) ?? defaults.transferWalkSeconds
+    }
 }

@@ -143,6 +143,40 @@ import Testing
             TrackPoint(timeSeconds: 0, latitudeDegrees: end.latitudeDegrees, longitudeDegrees: end.longitudeDegrees),
             TrackPoint(timeSeconds: 0, latitudeDegrees: point.latitude, longitudeDegrees: point.longitude))
     }
+
+    /// Home, a walk to the station, 20 min by train, a walk to the bus stop, a wait of
+    /// `wait` seconds, 15 min by bus and a walk to work; `first` and `second` are the vehicles.
+    func journey(wait: Double, first: Mode = .train, second: Mode = .bus) -> TrackScript {
+        var script = TrackScript()
+        script.stay(1800)
+        script.move(to: SIMD2(400, 0), speedMetersPerSecond: 1.35, mode: .walk)
+        script.move(to: SIMD2(24400, 0), speedMetersPerSecond: 20, mode: first)
+        script.move(to: SIMD2(24560, 0), speedMetersPerSecond: 1.35, mode: .walk)
+        script.stay(wait)
+        script.move(to: SIMD2(33560, 0), speedMetersPerSecond: 10, mode: second)
+        script.move(to: SIMD2(33800, 0), speedMetersPerSecond: 1.35, mode: .walk)
+        script.stay(1800)
+        return script
+    }
+
+    @Test func aWaitToChangeFromTrainToBusIsPartOfTheTrip() {
+        let result = analyse(journey(wait: 1200))
+        #expect(result.staypoints.count == 3 && result.isActivity == [true, false, true], "20 min at the stop: a change of vehicle")
+        #expect(result.trips.count == 1 && result.trips.first?.mainMode == .train)
+        #expect(result.trips.first.map { $0.originStaypoint == 0 && $0.destinationStaypoint == 2 } == true)
+    }
+
+    @Test func aLongerStayOrOneBetweenCarRidesIsAnActivity() {
+        // 40 min between the train and the bus: something was done there (TripParameters.transferMaximumSeconds).
+        let long = analyse(journey(wait: 2400))
+        #expect(long.isActivity == [true, true, true] && long.trips.count == 2)
+        // A car leaves when its driver does: 20 min between two drives is a stop for a purpose.
+        let driven = analyse(journey(wait: 1200, first: .car, second: .car))
+        #expect(driven.isActivity == [true, true, true] && driven.trips.count == 2)
+        // Under trackintel's 15 min a stay was never an activity, whatever the legs around it.
+        let short = analyse(journey(wait: 600, first: .car, second: .car))
+        #expect(short.isActivity == [true, false, true] && short.trips.count == 1)
+    }
 }
 
 /// `DeviceTrips.compacted()`: each leg's line is kept as the text its fixes give, the track is
@@ -188,4 +222,5 @@ import Testing
         #expect(try after.track.points.isEmpty && after.line(ofLeg: 0) == before.track.lineStringGeoJSON(0...39))
         #expect(after.triplegs.map(\.firstFix) == [0] && after.triplegs.map(\.lastFix) == [39])
     }
+
 }
