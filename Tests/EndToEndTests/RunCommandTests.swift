@@ -6,6 +6,7 @@ import PipelineRunner
 import Store
 import TestSupport
 import Testing
+import Trips
 
 /// `pipeline run` and `pipeline simulate` as a user runs them, on simulated data.
 @Suite(.serialized) struct RunCommandTests {
@@ -102,6 +103,36 @@ import Testing
         let (_, forced) = try run(folder, out: "out", ["--force"])
         #expect(
             forced["classified_files"] as? Int == 3 && forced["unchanged"] as? Int == 0, "--force reads and classifies everything again")
+    }
+
+    /// The coverage alarm's earlier runs are earlier nights: `--force` over the same recordings
+    /// makes its night again, it does not add one, and a night of new recordings does.
+    @Test func aForcedRunIsNotAnotherNightForTheCoverageAlarm() throws {
+        let folder = try TemporaryFolder()
+        try simulate(folder, devices: 3, imu: false)
+        func earlierRuns(_ json: [String: Any]) -> Int? { (json["coverage"] as? [String: Any])?["earlier_runs"] as? Int }
+        func history() throws -> [CoverageHistory.Run] {
+            let store = try PipelineStore(path: folder.file("out/restricted/pipeline.sqlite"))
+            return CoverageHistory(text: try store.derivedState(PipelineStore.coverageHistoryKey)).runs
+        }
+        let first = try run(folder)
+        #expect(earlierRuns(first.1) == 0, "\(first.0.stderr)")
+        for _ in 0..<2 {
+            let forced = try run(folder, ["--force"])
+            #expect(earlierRuns(forced.1) == 0, "the same night, made again, is not its own earlier run")
+        }
+        #expect(try history().count == 1)
+        // A second day of recordings: one earlier night.
+        let day = try cli.pipeline(
+            [
+                "simulate", "--out", "traces/day2", "--devices", "3", "--days", "1", "--seed", "8", "--start-day", "2024-05-07",
+                "--imu-rate", "0"
+            ],
+            in: folder.path)
+        #expect(day.status == 0, "\(day.stderr)")
+        let next = try run(folder)
+        let runs = try history().count
+        #expect(earlierRuns(next.1) == 1 && runs == 2, "\(next.0.stderr)")
     }
 
     @Test func aRunKilledAtAnyPointIsFinishedByTheNextOne() throws {

@@ -307,15 +307,11 @@ public struct TripsRun {
         let personDays = PersonDays(
             result.devices, persons: persons, calendars: calendars, imuSpans: imuSpans, parameters: personDayParameters)
         // The alarm compares this run with the store's earlier ones; this run's median joins them.
-        let history =
-            (try store.derivedState(PipelineStore.coverageHistoryKey)).flatMap {
-                try? JSONDecoder().decode([Double].self, from: Data($0.utf8))
-            } ?? []
-        let coverage = personDays.summary(earlierMedians: history)
+        let history = CoverageHistory(text: try store.derivedState(PipelineStore.coverageHistoryKey))
+        let coverage = personDays.summary(earlierMedians: history.earlierMedians(than: personDays.data))
         summary.coverage = coverage
         if let median = coverage.medianTrackedShare {
-            try store.setDerivedState(
-                PipelineStore.coverageHistoryKey, try JSONText.string(history + [median], keys: .asDeclared, layout: .compact))
+            try store.setDerivedState(PipelineStore.coverageHistoryKey, history.recording(median: median, data: personDays.data).text)
         }
         try store.setDerivedState(PipelineStore.personDaysSummaryKey, try JSONText.string(coverage, keys: .asDeclared, layout: .compact))
         let episodes = Diary.episodes(result, persons: persons, days: personDays)
