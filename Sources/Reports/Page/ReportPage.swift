@@ -187,14 +187,34 @@ public struct ReportPage {
             ? "<h1>Mobility pipeline report: operator's page (restricted)</h1><p class=\"warning\">This page names "
                 + "input files, devices and rides: it identifies people. Keep it with the data; report.html in the folder above is the page to publish.</p>"
             : "<h1>Mobility pipeline report</h1>"
-        let ends = facts.tripEndKinds
-        let tally = TripEnd.Tally(origins: ends.origins, destinations: ends.destinations, gapStays: ends.gapStays).text(
-            staypoints: perDeviceTable("staypoints.csv"))
+        let tally = try tripEnds()
         return title + "<p class=\"note\">Data from \(time(counts.firstSeconds ?? 0)) to "
             + "\(time(counts.lastSeconds ?? 0)) UTC.</p><div class=\"cards\">"
             + cards.map { "<div class=\"card\"><b>\(Self.compact($0.1))</b><span>\($0.0)</span></div>" }.joined() + "</div>"
             + "<p class=\"note\">\(HTML.escape(tally.prefix(1).uppercased() + tally.dropFirst())): an end without a stay "
             + "takes the trip's first or last fix (docs/trips.md).</p>" + noValidDay
+    }
+
+    /// How the trips' ends were placed, a count per kind; on the published page only when every
+    /// kind with an end was made by k persons or more (else a kind's count would be those few
+    /// persons' own, and the counts are on the operator's page).
+    func tripEnds() throws -> String {
+        let ends = facts.tripEndKinds
+        let tally = TripEnd.Tally(origins: ends.origins, destinations: ends.destinations, gapStays: ends.gapStays)
+        let text = tally.text(staypoints: perDeviceTable("staypoints.csv"))
+        guard !isRestricted else { return text }
+        let person = { (device: String) in facts.devicePersons[device] ?? device }
+        var persons: [String: Set<String>] = [:]
+        for (index, device) in ends.devices.enumerated() {
+            persons["origin " + (ends.origins[index] ?? "none"), default: []].insert(person(device))
+            persons["destination " + (ends.destinations[index] ?? "none"), default: []].insert(person(device))
+        }
+        if !ends.gapStayDevices.isEmpty { persons["gap stays"] = Set(ends.gapStayDevices.map(person)) }
+        let k = try minimumPersons()
+        guard persons.values.contains(where: { $0.count < k }) else { return text }
+        return "trip ends: how many were placed at each kind of end (staypoint, dwell, gap stay, first or last fix) is not shown "
+            + "here, as some kind was made by fewer than k = \(k) persons; the operator's page, \(perDeviceTable("report.html")), "
+            + "counts them"
     }
 
     static func compact(_ value: Double) -> String {

@@ -47,8 +47,10 @@ public struct ReportFacts {
     public var labelledLegSeconds: [(legMode: String, labelledMode: String, seconds: Double)]
     /// The transit feed that decided legs, as the trip stage described it.
     public var transitUse: String?
-    /// Each trip's end kinds and the stays across gaps (`tripEndKinds`).
-    public var tripEndKinds: (origins: [String?], destinations: [String?], gapStays: Int) = ([], [], 0)
+    /// Each trip's device and end kinds, and the stays across gaps with their devices (`tripEndKinds`).
+    public var tripEndKinds: (devices: [String], origins: [String?], destinations: [String?], gapStays: Int, gapStayDevices: [String]) = (
+        [], [], [], 0, []
+    )
 
     /// What the pages show once publishing is done.
     public struct Published {

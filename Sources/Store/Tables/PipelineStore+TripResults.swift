@@ -103,13 +103,15 @@ extension PipelineStore {
         }
     }
 
-    /// Each stored trip's end kinds (nil for an end without a position), and the stays across
-    /// recording gaps.
-    public func tripEndKinds() throws -> (origins: [String?], destinations: [String?], gapStays: Int) {
+    /// Each stored trip's device and end kinds (nil for an end without a position), and the
+    /// device of each stay across a recording gap.
+    public func tripEndKinds() throws -> (
+        devices: [String], origins: [String?], destinations: [String?], gapStays: Int, gapStayDevices: [String]
+    ) {
         try database.read { db in
-            let ends = try Row.fetchAll(db, sql: "SELECT origin_kind, destination_kind FROM trips ORDER BY id")
-            let gaps = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM staypoints WHERE kind = 'gap'") ?? 0
-            return (ends.map { $0[0] }, ends.map { $0[1] }, gaps)
+            let ends = try Row.fetchAll(db, sql: "SELECT device, origin_kind, destination_kind FROM trips ORDER BY id")
+            let gaps = try String.fetchAll(db, sql: "SELECT device FROM staypoints WHERE kind = 'gap' ORDER BY id")
+            return (ends.map { $0[0] }, ends.map { $0[1] }, ends.map { $0[2] }, gaps.count, gaps)
         }
     }
 
