@@ -94,4 +94,15 @@ import Trips
         for device in ["phone-01", "phone-02"] { #expect(!published.contains(device), "the published page names \(device)") }
         #expect(restrictedPage.map(\.html).joined().contains("phone-01"), "the operator's page names devices")
     }
+
+    /// The bundled traces' trips end at 27 staypoint origins, 25 staypoint destinations and 2
+    /// dwell ends that fewer than k = 3 persons made: the published page counts no kind (with
+    /// the 27 trips shown, 25 would give the 2 away), the operator's page counts every one.
+    @Test func tripEndsPerKindArePublishedOnlyWhenEveryKindHasKPersons() throws {
+        let (publicPage, restrictedPage) = try Self.sections()
+        let overview = { (page: [ReportPage.Section]) in page.first { $0.name == "overview" }?.html ?? "" }
+        #expect(overview(publicPage).contains("is not shown here, as some kind was made by fewer than k = 3 persons"))
+        #expect(!overview(publicPage).contains("2 dwells") && !overview(publicPage).contains("25 staypoints"))
+        #expect(overview(restrictedPage).contains("destinations at 25 staypoints, 2 dwells"))
+    }
 }
