@@ -12,7 +12,7 @@ import Testing
 
     /// `pipeline run` on the bundled traces and on a simulated city (6 devices, a day, no IMU,
     /// k = 1), each into its own output folder; made once for the suite's tests.
-    nonisolated(unsafe) static let folder = try! TemporaryFolder() // kept for the process (its deinit removes it); only read
+    nonisolated(unsafe) static let folder = try! TemporaryFolder.forProcess() // kept for the process, removed at its exit; only read
     static let runs: (bundled: String, city: String) = {
         let cli = PipelineCLI()
         let bundled = folder.file("bundled")

@@ -31,7 +31,7 @@ import Testing
     }
 
     static func makeFixture() throws -> Fixture {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder.forProcess()
         let cli = PipelineCLI()
         let simulate = try cli.pipeline(
             [

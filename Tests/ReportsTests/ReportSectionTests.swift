@@ -17,7 +17,7 @@ import Trips
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/report-sections")
 
     /// The run's folder and its store, made once for the suite.
-    nonisolated(unsafe) static let folder = try! TemporaryFolder()
+    nonisolated(unsafe) static let folder = try! TemporaryFolder.forProcess()
     static let out: String = {
         let out = folder.file("out")
         let run = try! PipelineCLI().pipeline(["run", SharedData.projectRoot + "/traces", "--out", out], in: folder.path)
