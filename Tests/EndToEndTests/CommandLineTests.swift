@@ -125,7 +125,8 @@ import Testing
         for text in [
             "--staypoint-distance <m>", "(default: 100.0)", "--staypoint-time <s>", "(default: 300.0)", "--gap <s>", "(default: 900.0)",
             "--dwell-enter-fixes", "--dwell-exit-time", "--dwell-minimum", "--location-epsilon", "--minimum-leg",
-            "--activity-minimum", "--utc-offset-hours", "--no-last-stay", "metres", "seconds"
+            "--activity-minimum", "--transfer-maximum <s>", "(default: 1800.0)", "--transfer-walk <s>", "(default: 600.0)",
+            "--utc-offset-hours", "--no-last-stay", "metres", "seconds"
         ] {
             #expect(flat.contains(text), "trips --help lacks \(text)")
         }
@@ -136,5 +137,7 @@ import Testing
         #expect(failure?["exit_status"] as? Int == 1 && failure?["code"] as? String == "no_store", "\(scripted.stdout)")
         let bad = try cli.pipeline(["trips", "--store", "out/p.sqlite", "--staypoint-distance=-5"], in: folder.path)
         #expect(bad.status == 64 && bad.stderr.contains("--staypoint-distance must be a positive number"))
+        let transfer = try cli.pipeline(["trips", "--store", "out/p.sqlite", "--transfer-walk=-1"], in: folder.path)
+        #expect(transfer.status == 64 && transfer.stderr.contains("--transfer-walk must be 0 or more"), "\(transfer.stderr)")
     }
 }

@@ -62,6 +62,18 @@ struct TripOptions: ParsableArguments {
     @Option(help: "Geofence kinds where a short stay is a transfer inside a trip, not an activity (comma-separated).")
     var transferKinds = TripParameters().transferKinds.sorted().joined(separator: ",")
 
+    @Option(
+        help: ArgumentHelp(
+            "A stay shorter than this between a bus, train or boat leg and the next is a change of vehicle inside the trip, not an activity, seconds; 0: never.",
+            valueName: "s"))
+    var transferMaximum = TripParameters().transferMaximumSeconds
+
+    @Option(
+        help: ArgumentHelp(
+            "How long before and after such a stay its public-transport legs may end and start (the walk between platforms), seconds.",
+            valueName: "s"))
+    var transferWalk = TripParameters().transferWalkSeconds
+
     @Option(help: "One track per device, or per file (device, file).")
     var trackBy = TrackGrouping.device
 
@@ -84,6 +96,7 @@ struct TripOptions: ParsableArguments {
         parameters.trips.gapSeconds = gap
         parameters.trips.minimumLegSeconds = minimumLeg
         parameters.trips.activityMinimumSeconds = activityMinimum
+        (parameters.trips.transferMaximumSeconds, parameters.trips.transferWalkSeconds) = (transferMaximum, transferWalk)
         parameters.trips.transferKinds =
             (transferKinds.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }).sorted()
         return parameters
@@ -98,7 +111,8 @@ struct TripOptions: ParsableArguments {
         let nonNegative = [
             ("--dwell-enter-time", dwellEnterTime), ("--dwell-exit-time", dwellExitTime), ("--dwell-minimum", dwellMinimum),
             ("--dwell-max-gap", dwellMaxGap), ("--dwell-max-buffer", dwellMaxBuffer), ("--minimum-leg", minimumLeg),
-            ("--activity-minimum", activityMinimum), ("--gap-stay-max", gapStayMax)
+            ("--activity-minimum", activityMinimum), ("--gap-stay-max", gapStayMax), ("--transfer-maximum", transferMaximum),
+            ("--transfer-walk", transferWalk)
         ]
         for (name, value) in nonNegative where !(value >= 0) { throw ValidationError("\(name) must be 0 or more, got \(value)") }
         if dwellEnterFixes < 1 { throw ValidationError("--dwell-enter-fixes must be 1 or more") }
