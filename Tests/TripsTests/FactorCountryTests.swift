@@ -133,7 +133,7 @@ import Testing
         #expect(tally.warning == nil)
         #expect(
             tally.line
-                == "CO2e factors by the country each leg started in (countries.geojson): legs 3 in FR, 1 in DE; 2 outside every country of the layer or without a fix, given FR's; 1 feature is no country and not used (feature 4: its code -99 is not an ISO 3166-1 alpha-2 code (two letters))",
+                == "CO2e factors by the country each leg started in (countries.geojson): legs with factors 3 in FR, 1 in DE; 2 outside every country of the layer or without a fix, given FR's; 1 feature is no country and not used (feature 4: its code -99 is not an ISO 3166-1 alpha-2 code (two letters))",
             "\(tally.line ?? "")")
 
         // Under a table of France alone, Germany's legs have no factor: counted, said, a warning.
@@ -162,7 +162,7 @@ import Testing
         #expect(abroad.withoutFactors == ["FI": 4] && abroad.legs.isEmpty)
         #expect(
             abroad.warning
-                == "CO2e factors by the country of each leg's time zone: legs none; 4 in FI have no CO2e (but a walk's or ride's 0): the table has no factors for that country (add rows with its country to planning.emission_factors, or name it in planning.emission_factors.also_for if the table's FR factors apply there too)",
+                == "CO2e factors by the country of each leg's time zone: legs with factors none; 4 in FI have no CO2e (but a walk's or ride's 0): the table has no factors for that country (add rows with its country to planning.emission_factors, or name it in planning.emission_factors.also_for if the table's FR factors apply there too)",
             "\(abroad.warning ?? "")")
         #expect(france.grams(mode: .car, distanceMeters: 1000, country: "FI") == nil)
         #expect(france.grams(mode: .walk, distanceMeters: 1000, country: "FI") == 0, "walking emits nothing anywhere")

@@ -134,7 +134,7 @@ public struct LegCountries: Sendable {
             guard layer != nil || !unused.isEmpty || !withoutFactors.isEmpty || !borrowed.isEmpty else { return nil }
             let counts = legs.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
                 .map { "\($0.value) in \($0.key)" }
-            var text = "CO2e factors by \(decidedBy): legs " + (counts.isEmpty ? "none" : counts.joined(separator: ", "))
+            var text = "CO2e factors by \(decidedBy): legs with factors " + (counts.isEmpty ? "none" : counts.joined(separator: ", "))
             if outside > 0 { text += "; \(outside) outside every country of the layer or without a fix, given \(tableCountry)'s" }
             if !borrowed.isEmpty {
                 text +=
