@@ -2,7 +2,8 @@ import MobilityCore
 
 /// Trips as trackintel's `generate_trips` defines them: a trip is everything (triplegs and
 /// non-activity staypoints) between two activity staypoints, cut where the time between two
-/// consecutive elements exceeds `gapSeconds`; a trip needs at least one tripleg.
+/// consecutive elements exceeds `gapSeconds`; a trip needs at least one tripleg, and one that
+/// is not `still` (legs at rest alone are no travel).
 ///
 /// An activity is a staypoint of `activityMinimumSeconds` or longer, or one that overlaps a
 /// geofence dwell of the same device (a short stop at the shop is still a destination), except
@@ -89,6 +90,9 @@ public struct TripBuilder: Sendable {
         func finish(destination: Int?) {
             defer { legs = []; first = nil }
             guard let start = first, !legs.isEmpty else { return }
+            // Nobody travelled: a piece of still legs alone (a stationary phone that no staypoint
+            // closed, as a gap or the end of its file came first) is no trip; its legs are in none.
+            guard legs.contains(where: { triplegs[$0].mode != .still }) else { return }
             let tripNumber = trips.count
             for leg in legs { triplegs[leg].trip = tripNumber }
             trips.append(
@@ -138,11 +142,12 @@ public struct TripBuilder: Sendable {
         return best?.dwell
     }
 
-    /// The mode with the longest distance, then the longest time.
+    /// The mode with the longest distance, then the longest time; `still` is no travel mode
+    /// (its distance is the drift of fixes at rest), so never a trip's main mode.
     static func mainMode(_ legs: [Tripleg]) -> Mode? {
         var totals: [Mode: (distance: Double, seconds: Double)] = [:]
         for leg in legs {
-            guard let mode = leg.mode else { continue }
+            guard let mode = leg.mode, mode != .still else { continue }
             totals[mode, default: (0, 0)].distance += leg.distanceMeters
             totals[mode, default: (0, 0)].seconds += leg.durationSeconds
         }

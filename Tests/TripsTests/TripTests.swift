@@ -159,6 +159,22 @@ import Testing
         return script
     }
 
+    /// Legs at rest alone are no travel: a phone still for 50 min that no staypoint closed (its
+    /// file ended first) makes no trip, and a still leg's drift never makes a trip's main mode.
+    @Test func stillLegsAloneAreNoTripAndNeverTheMainMode() {
+        func leg(_ start: Double, _ end: Double, _ meters: Double, _ mode: Mode) -> Tripleg {
+            Tripleg(
+                device: "d", firstFix: 0, lastFix: 1, startSeconds: start, endSeconds: end, distanceMeters: meters, mode: mode,
+                modeSource: .gpsRules)
+        }
+        let builder = TripBuilder()
+        var resting = [leg(0, 3000, 12, .still)]
+        #expect(builder.build(staypoints: [], triplegs: &resting).isEmpty && resting[0].trip == nil)
+        var drifting = [leg(0, 3000, 1200, .still), leg(3000, 3100, 90, .walk)]
+        let trips = builder.build(staypoints: [], triplegs: &drifting)
+        #expect(trips.count == 1 && trips.first?.mainMode == .walk, "1.2 km of drift at rest is not the trip's travel")
+    }
+
     @Test func aWaitToChangeFromTrainToBusIsPartOfTheTrip() {
         let result = analyse(journey(wait: 1200))
         #expect(result.staypoints.count == 3 && result.isActivity == [true, false, true], "20 min at the stop: a change of vehicle")

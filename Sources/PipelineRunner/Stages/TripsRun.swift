@@ -116,6 +116,8 @@ public struct TripsRun {
         @NullEncodable public var legsNearTransit: Int?
         /// Jumps no mode reaches, split off as legs without a mode (`FlightsAndJumps`).
         public var jumps = 0
+        /// Legs at rest in no trip: pieces of still legs alone, which no staypoint closed (`TripBuilder`).
+        public var stillLegsInNoTrip = 0
         /// How often the leg decision changed a source's own answer (`FusionTally`).
         public var fusion = FusionTally()
         /// Legs nothing decided (no IMU window, no GPS speed covered them), their metres and seconds.
@@ -173,6 +175,7 @@ public struct TripsRun {
 
         enum CodingKeys: String, CodingKey {
             case devices, fixes, geofences, staypoints, dwells, locations, triplegs, trips, jumps, fusion, odMatrix = "od_matrix",
+                stillLegsInNoTrip = "still_legs_in_no_trip",
                 tripEnds = "trip_ends",
                 modalSplit = "modal_split", zoneSources = "zone_sources", zones, coverage, co2eCountries = "co2e_countries"
             case undecidedLegs = "undecided_legs", undecidedMeters = "undecided_m", undecidedSeconds = "undecided_s"
@@ -373,6 +376,12 @@ public struct TripsRun {
         for leg in result.devices.flatMap(\.triplegs) { summary.legsByModeSource[leg.modeSource?.rawValue ?? "none", default: 0] += 1 }
         summary.jumps = result.devices.flatMap(\.triplegs).filter { $0.modeSource == .plausibility && $0.mode == nil }.count
         if let warning = summary.jumpWarning { progress.log("warning: " + warning) }
+        summary.stillLegsInNoTrip = result.devices.flatMap(\.triplegs).filter { $0.trip == nil && !$0.notATrip }.count
+        if summary.stillLegsInNoTrip > 0 {
+            progress.log(
+                "trips: \(summary.stillLegsInNoTrip) still legs between stays made no trip, no leg of theirs moved (a phone at rest "
+                    + "that no staypoint closed, as a gap or the end of its file came first; triplegs.csv: trip_id empty)")
+        }
         for leg in result.devices.flatMap(\.triplegs) where leg.mode == nil && leg.modeSource == nil {
             summary.undecidedLegs += 1
             summary.undecidedMeters += leg.distanceMeters
