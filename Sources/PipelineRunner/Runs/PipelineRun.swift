@@ -481,15 +481,13 @@ public struct PipelineRun {
             && FileManager.default.fileExists(atPath: OutputLayout.path(GeoPackageOutput.fileName, in: restrictedFolder))
     }
 
-    static func quarantineKey(_ entry: QuarantineEntry) -> String { PipelineStore.quarantineKey(entry) }
-
     /// Counts quarantined inputs (store totals) and this run's new ones; exit 2 only for new ones,
     /// the others listed as carried over.
     @discardableResult
     private func settleQuarantines(_ summary: inout Summary, store: PipelineStore, before: Set<String>) throws -> [QuarantineEntry] {
         let entries = try store.quarantinedFiles()
         summary.quarantined = Set(entries.map(\.path)).count // files, whatever the stages
-        let new = Set(entries.filter { !before.contains(Self.quarantineKey($0)) }.map(\.path))
+        let new = Set(entries.filter { !before.contains(PipelineStore.quarantineKey($0)) }.map(\.path))
         summary.thisRun.quarantined = new.count
         summary.carriedOverQuarantines = Set(entries.map(\.path)).subtracting(new).sorted()
         summary.exitStatus = new.isEmpty ? 0 : 2

@@ -93,7 +93,7 @@ extension ReportPage {
     /// CO2e per main mode (every person) and per home zone, as `co2e.csv` publishes them, and
     /// the factors they come from, each with its source.
     func co2e(_ published: ReportFacts.Published) throws -> String {
-        let notWeighted = published.populationGiven ? Self.notWeighted(populationGiven: true) : "Not weighted: give --population. "
+        let notWeighted = Self.notWeighted(populationGiven: published.populationGiven)
         guard FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(OutputSchema.co2e.file)) else {
             return ""
         }
