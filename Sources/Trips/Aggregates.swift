@@ -184,15 +184,21 @@ public struct ModalTotal: Sendable, Equatable {
     /// its distance and time: each measure is published only when k of its own made it (a
     /// row's trips by one person must not pass k on others' legs).
     public var tripPersons: Int, legPersons: Int
+    /// Each person's part of `distanceMeters` and of `durationSeconds`, by person (their legs
+    /// added in the order the totals add them): what the dominance rule weighs (`DominanceRule`).
+    /// Empty for a table of counts alone.
+    public var distanceByPerson: [String: Double], durationByPerson: [String: Double]
 
     /// `tripPersons` and `legPersons` default to `persons` (a table of one measure).
     public init(
         dimension: String, key: String, mode: String, trips: Int, distanceMeters: Double, durationSeconds: Double, persons: Int,
-        tripPersons: Int? = nil, legPersons: Int? = nil
+        tripPersons: Int? = nil, legPersons: Int? = nil, distanceByPerson: [String: Double] = [:],
+        durationByPerson: [String: Double] = [:]
     ) {
         (self.dimension, self.key, self.mode, self.trips, self.distanceMeters, self.durationSeconds, self.persons) =
             (dimension, key, mode, trips, distanceMeters, durationSeconds, persons)
         (self.tripPersons, self.legPersons) = (tripPersons ?? persons, legPersons ?? persons)
+        (self.distanceByPerson, self.durationByPerson) = (distanceByPerson, durationByPerson)
     }
 
     /// The (dimension, key) pairs a trip or leg starting at `seconds` counts in: all, its local
@@ -283,6 +289,8 @@ public struct ModalTotal: Sendable, Equatable {
             } else {
                 total.distanceMeters += entry.distanceMeters
                 total.durationSeconds += entry.durationSeconds
+                total.distanceByPerson[entry.person, default: 0] += entry.distanceMeters
+                total.durationByPerson[entry.person, default: 0] += entry.durationSeconds
             }
             totals[row] = total
             if isTrip {
@@ -317,10 +325,13 @@ public struct ModalTotal: Sendable, Equatable {
     public static func partialTable(
         trips: [Entry], legs: [Entry], calendars: LocalCalendars = LocalCalendars(), bands: TimeBands = TimeBands()
     ) -> PartialTable {
-        var rows: [[String]: (trips: Int, distances: [Double], durations: [Double], tripPersons: Set<String>, legPersons: Set<String>)] =
-            [:]
+        struct Found {
+            var trips = 0, distances: [Double] = [], durations: [Double] = [], tripPersons: Set<String> = [], legPersons: Set<String> = []
+            var distanceParts: [String: [Double]] = [:], durationParts: [String: [Double]] = [:]
+        }
+        var rows: [[String]: Found] = [:]
         forEachRow(trips: trips, legs: legs, calendars: calendars, bands: bands) { row, entry, isTrip in
-            var found = rows[row] ?? (0, [], [], [], [])
+            var found = rows[row] ?? Found()
             if isTrip {
                 found.trips += 1
                 found.tripPersons.insert(entry.person)
@@ -328,6 +339,8 @@ public struct ModalTotal: Sendable, Equatable {
                 found.distances.append(entry.distanceMeters)
                 found.durations.append(entry.durationSeconds)
                 found.legPersons.insert(entry.person)
+                found.distanceParts[entry.person, default: []].append(entry.distanceMeters)
+                found.durationParts[entry.person, default: []].append(entry.durationSeconds)
             }
             rows[row] = found
         }
@@ -336,7 +349,8 @@ public struct ModalTotal: Sendable, Equatable {
             table.append(
                 row.map { .text($0) } + [
                     .integer(found.trips), .numbers(found.distances), .numbers(found.durations),
-                    .names(found.tripPersons.union(found.legPersons)), .names(found.tripPersons), .names(found.legPersons)
+                    .names(found.tripPersons.union(found.legPersons)), .names(found.tripPersons), .names(found.legPersons),
+                    .personNumbers(found.distanceParts), .personNumbers(found.durationParts)
                 ])
         }
         return table
@@ -348,7 +362,8 @@ public struct ModalTotal: Sendable, Equatable {
         columns: [
             .init("dimension", .key), .init("dimension_value", .key), .init("travel_mode", .key), .init("trips", .sum),
             .init("distance_m", .orderedSum), .init("duration_s", .orderedSum), .init("persons", .distinctCount),
-            .init("trip_persons", .distinctCount), .init("leg_persons", .distinctCount)
+            .init("trip_persons", .distinctCount), .init("leg_persons", .distinctCount),
+            .init("distance_m_by_person", .personSums), .init("duration_s_by_person", .personSums)
         ])
 }
 

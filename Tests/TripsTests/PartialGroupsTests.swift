@@ -22,13 +22,15 @@ import Trips
         let partial = ModalTotal.partialTable(trips: trips, legs: legs)
         #expect(
             partial.columns.map(\.merge) == [
-                .key, .key, .key, .sum, .orderedSum, .orderedSum, .distinctCount, .distinctCount, .distinctCount
+                .key, .key, .key, .sum, .orderedSum, .orderedSum, .distinctCount, .distinctCount, .distinctCount, .personSums,
+                .personSums
             ])
         #expect(partial.rows.count == totals.count)
         for row in partial.rows {
             guard case .text(let dimension?) = row[0], case .text(let key?) = row[1], case .text(let mode?) = row[2],
                 case .integer(let tripCount) = row[3], case .numbers(let distances) = row[4], case .numbers(let durations) = row[5],
-                case .names(let names) = row[6], case .names(let tripNames) = row[7], case .names(let legNames) = row[8]
+                case .names(let names) = row[6], case .names(let tripNames) = row[7], case .names(let legNames) = row[8],
+                case .personNumbers(let distanceParts) = row[9], case .personNumbers(let durationParts) = row[10]
             else {
                 Issue.record("unexpected values \(row)")
                 continue
@@ -39,6 +41,10 @@ import Trips
             #expect(names == tripNames.union(legNames))
             #expect(distances.reduce(0, +).bitPattern == total.distanceMeters.bitPattern)
             #expect(durations.reduce(0, +).bitPattern == total.durationSeconds.bitPattern)
+            // Each person's part, as the reducer adds it (one value at a time, in order), is the totals' to the last bit.
+            #expect(distanceParts.mapValues { $0.reduce(0, +).bitPattern } == total.distanceByPerson.mapValues(\.bitPattern))
+            #expect(durationParts.mapValues { $0.reduce(0, +).bitPattern } == total.durationByPerson.mapValues(\.bitPattern))
+            #expect(Set(distanceParts.keys) == legNames)
         }
     }
 }

@@ -19,6 +19,8 @@ which the driver reads once and passes here as `partials`: {table: [(column, mer
   sorted_numbers  a list of numbers per part: all ascending, one field separated by spaces
   joined          a list of texts per part: all separated by spaces, parts in order
   any             a boolean per part: 1 when true in any part (the groups with 1 are counted)
+  person_sums     a map of name to numbers per part: per name, added one at a time from 0, parts
+                  in order; a JSON object name -> sum (each person's part, for the dominance rule)
 
 Merging is exact, not approximate: parts hold disjoint, contiguous ranges of devices in the
 single run's order (plan.py), so counts of devices add up across parts, persons (a person may
@@ -116,6 +118,15 @@ def merge_column(merge, values):
         return " ".join(text for texts in values for text in texts)
     if merge == "any":
         return 1 if any(values) else 0
+    if merge == "person_sums":
+        sums = {}
+        for parts in values:
+            for name, numbers_ in parts.items():
+                total = sums.get(name, 0.0)
+                for x in numbers_:
+                    total += x
+                sums[name] = total
+        return json.dumps(dict(sorted(sums.items())), ensure_ascii=False, separators=(",", ":"))
     raise ValueError(f"unknown merge {merge!r} (pipeline schema --json names it; this reducer is older than the binary)")
 
 

@@ -55,9 +55,10 @@ class DeclaredMerges(unittest.TestCase):
         self.assertEqual(set(self.partials), {"heatmaps", "heat_cells", "od_groups", "od_mode_groups", "modal_totals", "train_comfort_groups",
                                               "route_comfort_groups"})
         merges = {merge for columns in self.partials.values() for _, merge in columns}
-        self.assertEqual(merges, {"key", "same", "sum", "distinct_count", "ordered_sum", "sorted_numbers", "joined", "any"})
+        self.assertEqual(merges, {"key", "same", "sum", "distinct_count", "ordered_sum", "sorted_numbers", "joined", "any", "person_sums"})
         for merge in merges:
-            reductions.merge_column(merge, [[] if merge in ("distinct_count", "ordered_sum", "sorted_numbers", "joined") else 0])
+            empty = {} if merge == "person_sums" else [] if merge in ("distinct_count", "ordered_sum", "sorted_numbers", "joined") else 0
+            reductions.merge_column(merge, [empty])
 
     def test_an_unknown_merge_is_an_error(self):
         with self.assertRaisesRegex(ValueError, "unknown merge 'median'"):
@@ -108,14 +109,19 @@ class DeclaredMerges(unittest.TestCase):
     def test_modal_totals_add_legs_in_part_order_and_union_persons(self):
         p = self.partials
         items = [item(p, "modal_totals", 1, dimension="hour", dimension_value="08", travel_mode="bike", trips=0, distance_m=[1.0],
-                      duration_s=[2.0], persons=["ann"], trip_persons=[], leg_persons=["ann"]),
+                      duration_s=[2.0], persons=["ann"], trip_persons=[], leg_persons=["ann"],
+                      distance_m_by_person={"ann": [1.0]}, duration_s_by_person={"ann": [2.0]}),
                  item(p, "modal_totals", 0, dimension="hour", dimension_value="08", travel_mode="bike", trips=2,
                       distance_m=[1e16, 1.0], duration_s=[10.0, 20.0], persons=["ann", "bo"], trip_persons=["bo"],
-                      leg_persons=["ann", "bo"])]
+                      leg_persons=["ann", "bo"], distance_m_by_person={"ann": [1e16], "bo": [1.0]},
+                      duration_s_by_person={"ann": [10.0], "bo": [20.0]})]
         row, = reduced(items, p, ["modal_totals"])[0]["modal_totals"]
         self.assertEqual((row["trips"], float(row["distance_m"]), float(row["duration_s"])), ("2", (1e16 + 1.0) + 1.0, 32.0))
         self.assertEqual(row["persons"], "2", "persons are unioned by name over parts")
         self.assertEqual((row["trip_persons"], row["leg_persons"]), ("1", "2"), "trips' and legs' persons apart")
+        # Each person's part, over the parts in order: ann's legs of parts 0 and 1 added to 1e16 one at a time.
+        self.assertEqual(json.loads(row["distance_m_by_person"]), {"ann": 1e16 + 1.0, "bo": 1.0})
+        self.assertEqual(json.loads(row["duration_s_by_person"]), {"ann": 12.0, "bo": 20.0})
 
     def test_comfort_groups_merge_counts_lists_and_noise_in_part_order(self):
         p = self.partials

@@ -37,6 +37,11 @@ public struct PartialTable: Sendable, Equatable {
         /// A boolean per part; 1 when it is true in any part, else 0. The reducer also counts
         /// the groups where it is 1 (a negative control).
         case any
+        /// A map of name to a list of numbers per part; per name, the numbers added one at a
+        /// time from 0, parts in order (each person's part of a magnitude, which the dominance
+        /// rule needs: a person may carry devices in two parts). Written as a JSON object, name
+        /// to sum.
+        case personSums = "person_sums"
 
         /// What the rule says, for the schema and its page.
         public var about: String {
@@ -49,6 +54,7 @@ public struct PartialTable: Sendable, Equatable {
             case .sortedNumbers: "a list of numbers per part; all ascending, space-separated"
             case .joined: "a list of texts per part; all space-separated, parts in order"
             case .any: "a boolean per part; 1 when true in any part, else 0 (groups with 1 are counted)"
+            case .personSums: "a map of name to numbers per part; per name added one at a time from 0, parts in order; a JSON object"
             }
         }
     }
@@ -68,6 +74,7 @@ public struct PartialTable: Sendable, Equatable {
         case numbers([Double])
         case texts([String])
         case flag(Bool)
+        case personNumbers([String: [Double]])
     }
 
     public var name: String
@@ -124,6 +131,8 @@ public struct PartialTable: Sendable, Equatable {
         case .numbers(let numbers): "[" + numbers.map(json).joined(separator: ",") + "]"
         case .texts(let texts): "[" + texts.map(json).joined(separator: ",") + "]"
         case .flag(let flag): flag ? "true" : "false"
+        case .personNumbers(let parts):
+            "{" + parts.sorted { $0.key < $1.key }.map { json($0.key) + ":" + json(.numbers($0.value)) }.joined(separator: ",") + "}"
         }
     }
 

@@ -20,12 +20,14 @@ public struct DominanceRule: Hashable, Sendable {
     /// holds nothing back either.
     public static func publishes(_ contributions: [Double], k: Int) -> Bool {
         guard k >= 2 else { return true }
-        let positive = contributions.filter { $0 > 0 }
+        // Largest first, and added in that order: contributions often come from a dictionary,
+        // whose order (and a sum's last digit with it) changes from process to process.
+        let positive = contributions.filter { $0 > 0 }.sorted(by: >)
         // A value of 0 (a mode that emits nothing) tells nothing of anyone's part.
         guard !positive.isEmpty else { return true }
         guard positive.count >= k else { return false }
         let total = positive.reduce(0, +)
-        let largest = positive.sorted(by: >).prefix(contributors).reduce(0, +)
+        let largest = positive.prefix(contributors).reduce(0, +)
         return largest <= share * total
     }
 

@@ -13,8 +13,13 @@ import Trips
 /// (`DisclosureAudit`): one that cannot be without leaving out a whole-day row is left out
 /// whole instead (`dimensionsLeftOut`), so the whole-day rows survive a small panel. The hour of
 /// day left out so is recoded into the time bands, which the `time_band` rows give.
+///
+/// A row's distance and time are magnitudes: published only where the dominance rule holds for
+/// each (`DominanceRule`: the two persons with most of it make no more than 85 %), and for the
+/// whole of its group (which any share gives away); otherwise they, and the magnitudes that would
+/// give them away by subtraction, are left out while the row's trips stand.
 public struct ModalSplit: Sendable {
-    public struct Row: Sendable, Equatable {
+    public struct Row: Sendable, Equatable, Codable {
         /// "all", "hour", "weekday", "time_band" or "trip_purpose".
         public var dimension: String
         public var key: String
@@ -22,13 +27,21 @@ public struct ModalSplit: Sendable {
         public var trips: Int
         public var persons: Int
         public var tripShare: Double
-        public var distanceMeters: Double
-        public var distanceShare: Double
-        public var durationSeconds: Double
-        public var durationShare: Double
+        /// The legs' distance and time, and their shares of the group's; nil where the dominance
+        /// rule leaves them out.
+        public var distanceMeters: Double?
+        public var distanceShare: Double?
+        public var durationSeconds: Double?
+        public var durationShare: Double?
     }
 
     public var rows: [Row]
+    /// Each group's whole (dimension, key: its rows' trips, distance and time, left-out rows
+    /// included), which the shares are of; never printed but where a published share gives it away.
+    public var wholes: [Whole] = []
+    public struct Whole: Sendable, Equatable, Codable {
+        public var dimension: String, key: String, trips: Int, distanceMeters: Double, durationSeconds: Double
+    }
     /// The k every published row met: distinct persons per row.
     public var minimumPersons: Int
     /// Rows under k persons (`primary`), and rows left out so that those cannot be recovered
@@ -44,6 +57,10 @@ public struct ModalSplit: Sendable {
     /// Counts under k left out whose feasible interval is narrower than ±k: no complement
     /// widened it (`CellSuppression`'s protection levels).
     public var narrowCounts = 0
+    /// Published rows whose distance and time the dominance rule leaves out (two persons make
+    /// 85 % of one of them, or of its group's whole), and rows whose distance and time are left
+    /// out beside them.
+    public var dominatedMagnitudes = 0, complementaryMagnitudes = 0
 
     public init(
         _ devices: [DeviceTrips], persons: [String: String] = [:], calendars: LocalCalendars = LocalCalendars(),
@@ -71,13 +88,16 @@ public struct ModalSplit: Sendable {
         (minimumPersons, recoding, self.narrowCounts) = (prepared.k, prepared.recoding, narrowCounts)
         let ordered = prepared.totals
         for dimension in dropped { dimensionsLeftOut[dimension] = ordered.filter { $0.dimension == dimension }.count }
-        struct Whole { var trips = 0, distance = 0.0, duration = 0.0 }
-        var wholes: [[String]: Whole] = [:]
+        struct Sum { var trips = 0, distance = 0.0, duration = 0.0 }
+        var wholes: [[String]: Sum] = [:]
         for total in ordered.sorted(by: { publishedModeRank($0.mode) < publishedModeRank($1.mode) }) {
             let group = [total.dimension, total.key]
-            wholes[group, default: Whole()].trips += total.trips
-            wholes[group, default: Whole()].distance += total.distanceMeters
-            wholes[group, default: Whole()].duration += total.durationSeconds
+            wholes[group, default: Sum()].trips += total.trips
+            wholes[group, default: Sum()].distance += total.distanceMeters
+            wholes[group, default: Sum()].duration += total.durationSeconds
+        }
+        self.wholes = wholes.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { group, whole in
+            Whole(dimension: group[0], key: group[1], trips: whole.trips, distanceMeters: whole.distance, durationSeconds: whole.duration)
         }
         func share(_ part: Double, _ whole: Double) -> Double { whole > 0 ? part / whole : 0 }
         for index in left where dimensionsLeftOut[ordered[index].dimension] == nil {
@@ -86,13 +106,19 @@ public struct ModalSplit: Sendable {
             guard ordered[index].dimension == "all" else { continue }
             if primary { suppressedTrips += ordered[index].trips } else { complementaryTrips += ordered[index].trips }
         }
-        rows = ordered.enumerated().filter { !left.contains($0.offset) }.map { _, total in
+        let magnitudes = prepared.magnitudesLeftOut(hidden: left)
+        for index in ordered.indices where !left.contains(index) && magnitudes.left.contains(index) {
+            if magnitudes.dominated.contains(index) { dominatedMagnitudes += 1 } else { complementaryMagnitudes += 1 }
+        }
+        rows = ordered.enumerated().filter { !left.contains($0.offset) }.map { index, total in
             let whole = wholes[[total.dimension, total.key]]!
+            let shown = !magnitudes.left.contains(index)
             return Row(
                 dimension: total.dimension, key: total.key, mode: total.mode, trips: total.trips, persons: total.persons,
-                tripShare: share(Double(total.trips), Double(whole.trips)), distanceMeters: total.distanceMeters,
-                distanceShare: share(total.distanceMeters, whole.distance), durationSeconds: total.durationSeconds,
-                durationShare: share(total.durationSeconds, whole.duration))
+                tripShare: share(Double(total.trips), Double(whole.trips)), distanceMeters: shown ? total.distanceMeters : nil,
+                distanceShare: shown ? share(total.distanceMeters, whole.distance) : nil,
+                durationSeconds: shown ? total.durationSeconds : nil,
+                durationShare: shown ? share(total.durationSeconds, whole.duration) : nil)
         }
     }
 
@@ -153,6 +179,9 @@ extension ModalSplit {
                 row.trips += total.trips
                 row.distanceMeters += total.distanceMeters
                 row.durationSeconds += total.durationSeconds
+                // Each person's part over the modes recoded together, in the same mode order.
+                row.distanceByPerson.merge(total.distanceByPerson, uniquingKeysWith: +)
+                row.durationByPerson.merge(total.durationByPerson, uniquingKeysWith: +)
                 row.persons = max(row.persons, total.persons)
                 row.tripPersons = max(row.tripPersons, total.tripPersons)
                 row.legPersons = max(row.legPersons, total.legPersons)
@@ -175,6 +204,32 @@ extension ModalSplit {
                             uniquingKeysWith: { first, _ in first }))
                 }
             return SplitMargins.link(rows, to: margins, recoding: recoding, k: k, layer: "time_band", into: &audit)
+        }
+
+        /// The rows (indices of `totals`) whose distance and time are left out, from the rows
+        /// `hidden` whole: those the dominance rule holds back (`dominated`: a measure of the row,
+        /// or of its group's whole, two persons make more than 85 % of), and the magnitudes that
+        /// would give them away by the table's relations (the audit of the counts' relations with
+        /// each row's distance and time as its size, from `hidden`).
+        func magnitudesLeftOut(hidden: Set<Int>) -> (left: Set<Int>, dominated: Set<Int>) {
+            func dominated(_ distance: [String: Double], _ duration: [String: Double]) -> Bool {
+                !DominanceRule.publishes(Array(distance.values), k: k) || !DominanceRule.publishes(Array(duration.values), k: k)
+            }
+            var wholes: [[String]: (distance: [String: Double], duration: [String: Double])] = [:]
+            for total in totals {
+                let group = [total.dimension, total.key]
+                for (person, part) in total.distanceByPerson { wholes[group, default: ([:], [:])].distance[person, default: 0] += part }
+                for (person, part) in total.durationByPerson { wholes[group, default: ([:], [:])].duration[person, default: 0] += part }
+            }
+            let sensitive = totals.map { total in
+                let whole = wholes[[total.dimension, total.key]] ?? ([:], [:])
+                return dominated(total.distanceByPerson, total.durationByPerson) || dominated(whole.distance, whole.duration)
+            }
+            let dominatedRows = Set(totals.indices.filter { sensitive[$0] && !hidden.contains($0) })
+            guard !dominatedRows.isEmpty else { return (hidden, []) }
+            let left = ModalSplit.suppressed(
+                totals, sensitive: sensitive, sizes: totals.map { $0.distanceMeters + $0.durationSeconds }, initial: hidden)
+            return (left, dominatedRows)
         }
 
         /// `totals` as given: already recoded, in the order the caller audits them in.

@@ -131,6 +131,8 @@ public struct ModalSplitCounts: Sendable, Codable, Equatable {
     public var dimensionsLeftOut: [String: Int] = [:]
     /// Counts under k left out whose feasible interval no complement widened to ±k.
     public var narrowCounts = 0
+    /// Published rows whose distance and time the dominance rule left out, and beside them.
+    public var dominatedMagnitudes = 0, complementaryMagnitudes = 0
 
     public init() {}
 
@@ -140,6 +142,7 @@ public struct ModalSplitCounts: Sendable, Codable, Equatable {
         )
         (suppressedTrips, complementaryTrips) = (split.suppressedTrips, split.complementaryTrips)
         (recodedModes, dimensionsLeftOut, narrowCounts) = (split.recoding.names, split.dimensionsLeftOut, split.narrowCounts)
+        (dominatedMagnitudes, complementaryMagnitudes) = (split.dominatedMagnitudes, split.complementaryMagnitudes)
     }
 
     public var line: String {
@@ -154,12 +157,16 @@ public struct ModalSplitCounts: Sendable, Codable, Equatable {
                         "\($0.key) (\($0.value) rows\($0.key == "hour" ? ", recoded into the time bands" : ""))"
                     }.joined(separator: ", "))
             + PublishedCounts.narrowText(narrowCounts)
+            + (dominatedMagnitudes + complementaryMagnitudes > 0
+                ? "; distance and time left out of \(dominatedMagnitudes) rows two persons make 85 % of (or of their group's whole), "
+                    + "and of \(complementaryMagnitudes) more beside them (dominance rule; their trips stand)" : "")
     }
 
     enum CodingKeys: String, CodingKey {
         case rows, suppressedRows = "suppressed_rows", complementaryRows = "complementary_rows", minimumPersons = "k"
         case suppressedTrips = "suppressed_trips", complementaryTrips = "complementary_trips", recodedModes = "recoded_modes"
         case dimensionsLeftOut = "dimensions_left_out", narrowCounts = "narrow_counts"
+        case dominatedMagnitudes = "dominated_magnitudes", complementaryMagnitudes = "complementary_magnitudes"
     }
 
     /// Counts stored by a version before recoding read back without it.
@@ -174,5 +181,7 @@ public struct ModalSplitCounts: Sendable, Codable, Equatable {
         recodedModes = try c.decodeIfPresent([String].self, forKey: .recodedModes) ?? []
         dimensionsLeftOut = try c.decodeIfPresent([String: Int].self, forKey: .dimensionsLeftOut) ?? [:]
         narrowCounts = try c.decodeIfPresent(Int.self, forKey: .narrowCounts) ?? 0
+        dominatedMagnitudes = try c.decodeIfPresent(Int.self, forKey: .dominatedMagnitudes) ?? 0
+        complementaryMagnitudes = try c.decodeIfPresent(Int.self, forKey: .complementaryMagnitudes) ?? 0
     }
 }

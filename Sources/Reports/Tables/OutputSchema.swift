@@ -208,7 +208,7 @@ public struct OutputSchema: Sendable {
 
     public static let modalSplit = OutputSchema(
         "modal_split.csv",
-        "Each mode's share of trips, distance and time, overall, by local hour, weekday and time band (planning.time_bands; each person's zone) and by trip purpose (HBW, HBO, NHB, unknown); a row fewer than k persons made, and any row that would give it away by subtraction, is left out (shares are of the whole group).",
+        "Each mode's share of trips, distance and time, overall, by local hour, weekday and time band (planning.time_bands; each person's zone) and by trip purpose (HBW, HBO, NHB, unknown); a row fewer than k persons made, and any row that would give it away by subtraction, is left out (shares are of the whole group); a row's distance and time (and their shares) are empty where two persons make more than 85 % of either, or of its group's whole, and where they would give such a value away (dominance rule; the row's trips stand).",
         "dimension text, dimension_value text, travel_mode text, trips integer, persons integer, trip_share real, distance_m real, distance_share real, "
             + "duration_s real, duration_share real")
 

@@ -50,6 +50,20 @@ public struct ReducedTables {
             return value
         }
 
+        /// A JSON object of name to number (`person_sums`; empty or NULL: none).
+        func personSums(_ column: String) throws -> [String: Double] {
+            guard let text = optional(column), !text.isEmpty else { return [:] }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+                throw PipelineError(.malformedTable, "\(path):\(line): \(column) is \(text), not a JSON object of names to numbers")
+            }
+            return try object.mapValues { value in
+                guard let number = (value as? NSNumber)?.doubleValue else {
+                    throw PipelineError(.malformedTable, "\(path):\(line): \(column) holds \(value), not a number")
+                }
+                return number
+            }
+        }
+
         /// A space-separated list of numbers (empty or NULL: none).
         func numbers(_ column: String) throws -> [Double] {
             try (optional(column) ?? "").split(separator: " ").map {
@@ -115,7 +129,8 @@ public struct ReducedTables {
                 dimension: try row.text("dimension"), key: try row.text("dimension_value"), mode: try row.text("travel_mode"),
                 trips: try row.integer("trips"), distanceMeters: try row.number("distance_m"),
                 durationSeconds: try row.number("duration_s"), persons: try row.integer("persons"),
-                tripPersons: row.optional("trip_persons").flatMap { Int($0) }, legPersons: row.optional("leg_persons").flatMap { Int($0) })
+                tripPersons: row.optional("trip_persons").flatMap { Int($0) }, legPersons: row.optional("leg_persons").flatMap { Int($0) },
+                distanceByPerson: try row.personSums("distance_m_by_person"), durationByPerson: try row.personSums("duration_s_by_person"))
         }
     }
 

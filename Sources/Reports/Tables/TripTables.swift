@@ -334,8 +334,8 @@ public struct TripTables {
         for row in split.rows {
             csv.append([
                 row.dimension, row.key, row.mode, String(row.trips), String(row.persons), Self.number(row.tripShare, 4),
-                Self.number(row.distanceMeters, 1),
-                Self.number(row.distanceShare, 4), Self.number(row.durationSeconds, 1), Self.number(row.durationShare, 4)
+                row.distanceMeters.map { Self.number($0, 1) }, row.distanceShare.map { Self.number($0, 4) },
+                row.durationSeconds.map { Self.number($0, 1) }, row.durationShare.map { Self.number($0, 4) }
             ])
         }
         return csv

@@ -6,7 +6,8 @@ recovered when the two are equal and above zero: the attack must recover none, b
 modal-split count under k closer than ±k (judged against a k = 1 run's rows), and bound no grid
 or zone share left out to k or less (it holds a trip or more: under k it must reach k above), on seeded
 simulated panels (with and without a layer of zones) and on the shared real panel when it is
-there.
+there. Beside the attack, a judge of its own checks the dominance rule on the modal split's
+whole-day distance and time against the run's legs.
 
 What the columns mean, as a reader of docs/output-schema.md takes them:
 - modal_split.csv: a row's `trips` is a count; `trips / trip_share` is its group's (dimension,
@@ -224,6 +225,48 @@ def run(binary, traces, out, *arguments):
     return json.loads(result.stdout)
 
 
+def dominated(parts, k, n=2, p=0.85):
+    """The (n, p) dominance rule (Hundepool et al. 2012, section 4.2.2), written here apart from
+    the pipeline's: a magnitude made of `parts` (one per person) may not be published when fewer
+    than k persons made it, or its n largest parts make more than p of it."""
+    xs = sorted((x for x in parts if x > 0), reverse=True)
+    return bool(xs) and (len(xs) < k or sum(xs[:n]) > p * sum(xs))
+
+
+def dominance_violations(out, traces, summary, k):
+    """The whole-day rows of modal_split.csv whose published distance or time (or whose group's
+    whole, which a published share gives) one or two persons make most of, judged from the run's
+    own legs (restricted/triplegs.csv) and each device's person (the traces' manifest.csv; a
+    device without one is its own person). Also the rows whose published distance is not the
+    legs' (the judge reads the legs wrongly)."""
+    person = {}
+    manifest = os.path.join(traces, "manifest.csv")
+    if os.path.exists(manifest):
+        person = {r["device"]: r["person"] or r["device"] for r in read(manifest)}
+    recoded = set(summary["modal_split"]["recoded_modes"])
+    parts = {}
+    for leg in read(os.path.join(out, "restricted", "triplegs.csv")):
+        mode = leg["travel_mode"] or "unknown"
+        for row in ("other" if mode in recoded else mode, None):  # None: the whole day's whole
+            made = parts.setdefault(row, {}).setdefault(person.get(leg["device"], leg["device"]), [0.0, 0.0])
+            made[0] += float(leg["distance_m"])
+            made[1] += float(leg["duration_s"])
+    found, published = [], False
+    for r in read(os.path.join(out, "modal_split.csv")):
+        if r["dimension"] != "all" or r["distance_m"] == "":
+            continue
+        published = True
+        made = parts.get(r["travel_mode"], {}).values()
+        if abs(sum(m[0] for m in made) - float(r["distance_m"])) > 1 + 1e-6 * float(r["distance_m"]):
+            found.append((r["travel_mode"], "distance is not its legs'", r["distance_m"], sum(m[0] for m in made)))
+        elif dominated([m[0] for m in made], k) or dominated([m[1] for m in made], k):
+            found.append((r["travel_mode"], "dominated"))
+    whole = parts.get(None, {}).values()
+    if published and (dominated([m[0] for m in whole], k) or dominated([m[1] for m in whole], k)):
+        found.append(("(the whole day)", "dominated"))
+    return found
+
+
 def zone_layer(traces, path, side=3):
     """A planner's layer of side × side squares over the traces' extent (read from their GPX)."""
     points = []
@@ -294,6 +337,9 @@ class DisclosureAttack(unittest.TestCase):
         # the count less k), the most the count plus k (docs/privacy.md, protection levels).
         self.assertEqual(narrow, [], f"{label}: modal-split counts under k the published files bound closer than ±{k}")
         self.assertEqual(narrow_shares, [], f"{label}: left-out grid or zone shares the published files bound to at most k")
+        # Magnitudes (issue 81, step 5): no whole-day distance or time published that one or two persons make most of.
+        violations = dominance_violations(out, traces, summary, k)
+        self.assertEqual(violations, [], f"{label}: modal-split distances or times the dominance rule should have left out")
         return attack
 
     def simulate(self, devices, seed):
