@@ -186,6 +186,7 @@ public struct PublishRun: Sendable {
         try TripTables.modalSplit(modalSplit).write(to: path("modal_split.csv"))
         try store.setDerivedState(PipelineStore.modalSplitKey, ModalSplitCounts(modalSplit).line)
         try store.setDerivedState(PipelineStore.splitMarginsKey, try published.margins.text())
+        try store.setDerivedState(PipelineStore.tripFiguresKey, try TripFigures(published, store: store).text()) // for the report
         var files = [path("od_matrix.csv"), path("modal_split.csv")]
         if FileManager.default.fileExists(atPath: (reduced.folder as NSString).appendingPathComponent("train_comfort_groups")) {
             try ComfortTables.writeSummaries(

@@ -355,6 +355,7 @@ public struct TripsRun {
         progress.log(summary.modalSplit.line)
         try store.setDerivedState(PipelineStore.modalSplitKey, summary.modalSplit.line)
         try store.setDerivedState(PipelineStore.splitMarginsKey, try publication.margins.text())
+        try store.setDerivedState(PipelineStore.tripFiguresKey, try TripFigures(publication, store: store).text()) // for the report
         let restricted = restrictedFolder ?? OutputLayout.restricted(in: reportsFolder)
         if writesFiles {
             if restrictedFolder == nil { try OutputLayout.prepareRestricted(in: reportsFolder) }

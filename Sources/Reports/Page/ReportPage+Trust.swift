@@ -12,14 +12,16 @@ extension ReportPage {
         let deciders =
             Self.trustDeciders.filter { decider in rows.contains { $0.decidedBy == decider.key } }
             + Array(Set(rows.map(\.decidedBy)).subtracting(Self.trustDeciders.map(\.key))).sorted().map { ($0, $0) }
-        // Only the modes modal_split.csv publishes in "all"; the others are one left-out row.
-        let published = Set(split.modes)
+        // Only the modes whose time modal_split.csv publishes in "all"; the others are one left-out
+        // row, and none when it publishes no mode's time (the remainder would be the whole's).
+        let published = Set(split.magnitudeModes)
         let modes = Array(Set(rows.map(\.mode)).intersection(published)).sorted {
             (Mode(rawValue: $0) ?? .airplane, $0) < (Mode(rawValue: $1) ?? .airplane, $1)
         }
         let total = rows.reduce(0) { $0 + $1.seconds }
         // The left-out remainder is a total; of fewer than k persons in all, it is theirs alone.
-        let leftOut = try withholdsTotals() ? 0 : rows.filter { !published.contains($0.mode) }.reduce(0) { $0 + $1.seconds }
+        let leftOut =
+            try withholdsTotals() || published.isEmpty ? 0 : rows.filter { !published.contains($0.mode) }.reduce(0) { $0 + $1.seconds }
         let changes = Dictionary(uniqueKeysWithValues: facts.legSourceChanges.map { ($0.mode, $0) })
         let table = HTML.table(
             ["mode", "minutes", "share of travel time"] + deciders.map(\.1)

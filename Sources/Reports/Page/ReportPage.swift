@@ -68,7 +68,7 @@ public struct ReportPage {
         let (overview, restrictedOverview) = (
             try overview(noValidDay: late.noValidDay), try restricted.overview(noValidDay: given.noValidDay)
         )
-        let (od, heat, planning) = (try originDestination(late, split.odMatrix), try heatMaps(late), try planning(late))
+        let (od, heat, planning) = (try originDestination(late, split), try heatMaps(late), try planning(late))
         let restrictedPlanning = try restricted.planning(given) // names the persons of implausible weight
         let publicPage: [Section] = [
             ("overview", overview), ("input_counts", inputCounts), ("modal_split", modalSplit), ("trust", trust),
@@ -341,20 +341,23 @@ public struct ReportPage {
 
     /// Minutes per mode by hour of day and by weekday, from the triplegs' start times.
     func modalSplit(_ split: PublishedSplit) -> String {
-        guard !split.totals.isEmpty else { return "<section><h2>Modal split</h2><p class=\"none\">No triplegs.</p></section>" }
-        let modes = split.modes, shown = split.modes + [Self.leftOutName]
-        func values(_ dimension: String, _ keys: [String], _ value: (ModalTotal) -> Double) -> [[Double]] {
+        guard !split.wholes.isEmpty else { return "<section><h2>Modal split</h2><p class=\"none\">No triplegs.</p></section>" }
+        // The modes whose distance and time are published: a mode whose trips stand but whose
+        // magnitudes the dominance rule left out is part of the left-out remainder, not a bar of 0.
+        let modes = split.magnitudeModes, shown = split.magnitudeModes + [Self.leftOutName]
+        func values(_ dimension: String, _ keys: [String], _ value: (Double, Double) -> Double) -> [[Double]] {
             keys.map { key in
                 split.group(dimension, key, modes: modes, value).map { $0.perMode + [$0.leftOut] }
                     ?? Array(repeating: 0, count: shown.count)
             }
         }
         let hours = (0..<24).map { String(format: "%02d", $0) }
-        let minutes = { (total: ModalTotal) in total.durationSeconds / 60 }
-        let distance = split.group("all", "all", modes: modes) { $0.distanceMeters / 1000 }.map { $0.perMode + [$0.leftOut] } ?? []
+        let minutes = { (_: Double, seconds: Double) in seconds / 60 }
+        let distance = split.group("all", "all", modes: modes) { meters, _ in meters / 1000 }.map { $0.perMode + [$0.leftOut] } ?? []
         return "<section><h2>Modal split</h2><p class=\"note\">Share of travel time per mode, by the local hour and weekday legs start in, "
             + "as modal_split.csv publishes it: a mode of fewer than k = \(split.minimumPersons) persons in an hour or weekday, and whatever "
-            + "would give it away, is shown only as \"\(Self.leftOutName)\" (docs/privacy.md); an hour or weekday that publishes nothing is empty.</p>"
+            + "would give it away, is shown only as \"\(Self.leftOutName)\", and so is a mode whose distance and time two persons make more than 85 % of "
+            + "(dominance rule; docs/privacy.md); an hour or weekday that publishes nothing is empty.</p>"
             + SVGChart.stackedShares(
                 categories: hours, modes: shown, values: values("hour", hours, minutes),
                 title: "Travel time by mode and hour of day", unit: "min")
@@ -371,9 +374,11 @@ public struct ReportPage {
         let published = Set(split.modes)
         let all = facts.tripsByMode
         var rows = all.filter { published.contains($0.mode) }.map { row in
-            [
-                row.mode, String(row.trips), HTML.number(row.distanceMeters / 1000, 1), HTML.duration(row.meanDurationSeconds),
-                String(row.devices), String(row.betweenGeofences)
+            // A magnitude: shown only where the dominance rule holds over its persons' trips (`TripFigures`).
+            let shown = split.tripMagnitudesShown[row.mode] ?? false
+            return [
+                row.mode, String(row.trips), shown ? HTML.number(row.distanceMeters / 1000, 1) : "",
+                shown ? HTML.duration(row.meanDurationSeconds) : "", String(row.devices), String(row.betweenGeofences)
             ]
         }
         let leftOut = all.filter { !published.contains($0.mode) }.reduce(0) { $0 + $1.trips }
@@ -388,13 +393,13 @@ public struct ReportPage {
     /// The k every published aggregate row meets: the last trip stage's or publish's.
     func minimumPersons() throws -> Int { facts.minimumPersons }
 
-    /// `od`: the OD table audited with the modal split the page shows (`publishedSplit`).
-    func originDestination(_ published: ReportFacts.Published, _ od: ODMatrix) throws -> String {
+    /// `split`: the OD table's whole-day pairs, audited with the modal split the page shows (`publishedSplit`).
+    func originDestination(_ published: ReportFacts.Published, _ split: PublishedSplit) throws -> String {
         let k = published.minimumPersons
         // The whole-day rows od_matrix.csv publishes, busiest first: the report shows no pair, and no
         // figure of one, that the audit of the OD table with the modal split left out.
-        let pairs = od.rows.filter { $0.band == TimeBands.allDay }
-        let suppressed = try withholdsTotals() ? "the" : String(od.suppressedPairs + od.complementaryPairs)
+        let pairs = split.odPairs
+        let suppressed = try withholdsTotals() ? "the" : String(split.odPairsLeftOut)
         func name(_ id: String?) -> String { id.map { facts.geofenceNames[$0] ?? $0 } ?? "(no geofence)" }
         let rows = pairs.prefix(20).map { pair in
             [

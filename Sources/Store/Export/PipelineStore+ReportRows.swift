@@ -108,33 +108,19 @@ extension PipelineStore {
         public var device: String? = nil, originGeofence: String? = nil, destinationGeofence: String? = nil
     }
 
-    /// Every trip (by main mode) and every leg, in id order (device order, then time: the order
-    /// a run adds them in), for the report's modal split (`ModalTotal.totals(trips:legs:)`).
-    public func modalEntries() throws -> (trips: [ModalEntry], legs: [ModalEntry]) {
+    /// Each person's trips per main mode ("unknown" when none; the person as `deviceIdentities`
+    /// decides): their distance and duration added, for the dominance rule over the trips table's
+    /// magnitudes (`TripFigures`).
+    public func tripParts() throws -> [(mode: String, person: String, distanceMeters: Double, durationSeconds: Double)] {
         try database.read { db in
-            let trips = try Row.fetchAll(
+            try Row.fetchAll(
                 db,
                 sql: """
-                    WITH \(Self.personOf) SELECT COALESCE(p.person, t.device), t.started_unix_s, COALESCE(t.main_mode, 'unknown'), t.trip_purpose,
-                      t.distance_m, t.duration_s, t.device, t.origin_geofence_id, t.destination_geofence_id
-                    FROM trips t LEFT JOIN person_of p ON p.device = t.device ORDER BY t.id
+                    WITH \(Self.personOf) SELECT COALESCE(t.main_mode, 'unknown'), COALESCE(p.person, t.device), SUM(t.distance_m),
+                      SUM(t.duration_s)
+                    FROM trips t LEFT JOIN person_of p ON p.device = t.device GROUP BY 1, 2 ORDER BY 1, 2
                     """
-            ).map {
-                ModalEntry(
-                    person: $0[0], startSeconds: $0[1], mode: $0[2], distanceMeters: $0[4], durationSeconds: $0[5], purpose: $0[3],
-                    device: $0[6], originGeofence: $0[7], destinationGeofence: $0[8])
-            }
-            let legs = try Row.fetchAll(
-                db,
-                sql: """
-                    WITH \(Self.personOf) SELECT COALESCE(p.person, t.device), t.started_unix_s, COALESCE(t.mode, 'unknown'), t.distance_m, t.duration_s,
-                      r.trip_purpose
-                    FROM triplegs t LEFT JOIN person_of p ON p.device = t.device LEFT JOIN trips r ON r.id = t.trip_id ORDER BY t.id
-                    """
-            ).map {
-                ModalEntry(person: $0[0], startSeconds: $0[1], mode: $0[2], distanceMeters: $0[3], durationSeconds: $0[4], purpose: $0[5])
-            }
-            return (trips, legs)
+            ).map { (mode: $0[0], person: $0[1], distanceMeters: $0[2], durationSeconds: $0[3]) }
         }
     }
 

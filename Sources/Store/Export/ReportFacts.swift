@@ -30,7 +30,9 @@ public struct ReportFacts {
     public var inputGroups: [InputGroup]
     public var droppedRecords: [(reason: String, records: Int)]
     public var deviceSpans: [DeviceSpan]
-    public var modalEntries: (trips: [ModalEntry], legs: [ModalEntry])
+    /// What the report prints of the trip tables, as the trip stage or `publish` kept it
+    /// (`TripFigures`' JSON); nil before a trip stage.
+    public var tripFigures: String?
     /// The geofences the trips' ends were matched against (the OD table has rows only with some).
     public var geofences: Int { geofenceNames.count }
     /// Each geofence's name by id (a later file's fence replacing an earlier one's).
@@ -82,7 +84,7 @@ extension PipelineStore {
         return ReportFacts(
             minimumPersons: k, overview: try overview(), deviceIdentities: try deviceIdentities(), devicePersons: try devicePersons(),
             quarantined: try quarantinedFiles(), fileOutcomes: try fileOutcomes(), inputGroups: try inputGroups(),
-            droppedRecords: try droppedRecordTotals(), deviceSpans: try deviceSpans(), modalEntries: try modalEntries(),
+            droppedRecords: try droppedRecordTotals(), deviceSpans: try deviceSpans(), tripFigures: try derivedState(Self.tripFiguresKey),
             geofenceNames: Dictionary(try geofenceRows().map { ($0.id, $0.name) }, uniquingKeysWith: { $1 }),
             tripsByMode: try tripsByMode(), topDwellPlaces: try topDwellPlaces(limit: 15, minimumPersons: k),
             checkInRides: try checkInRides(), recordingRides: try recordingRides(), windowDecisions: try windowDecisions(),

@@ -194,6 +194,8 @@ extension PipelineStore {
     /// The last modal split's whole-day and band rows, published or not, as JSON
     /// (`SplitMargins`): the tables published after it are audited against them.
     public static let splitMarginsKey = "split_margins"
+    /// What the report prints of the trip tables (`TripFigures`, JSON), kept where they were made.
+    public static let tripFiguresKey = "trip_figures"
     /// The k (distinct persons) the last trip stage or publish held every aggregate row to.
     public static let minimumPersonsKey = "minimum_persons"
     /// The median person-day coverage of each trip stage run so far, oldest first (a JSON array):
