@@ -62,7 +62,7 @@ extension ReportPage {
         }
     }
 
-    func publishedSplit() throws -> PublishedSplit {
-        PublishedSplit(TripFigures(text: facts.tripFigures), minimumPersons: try minimumPersons())
+    func publishedSplit(_ published: ReportFacts.Published) throws -> PublishedSplit {
+        PublishedSplit(TripFigures(text: published.tripFigures), minimumPersons: try minimumPersons())
     }
 }

@@ -54,7 +54,10 @@ public struct ReportPage {
     ) {
         var restricted = self
         restricted.isRestricted = true
-        let split = try publishedSplit() // read once: the modal split, the trust table and the trips by mode show the same rows
+        // The trip tables' figures are kept by the trip stage, or by `publish` from a distributed
+        // run's reductions while the other sections are drawn: read once it has.
+        let given = try published()
+        let split = try publishedSplit(given) // read once: the modal split, the trust table and the trips by mode show the same rows
         let (modalSplit, trust) = (modalSplit(split), try trust(split))
         let (publicTrips, restrictedTrips) = (try trips(split), try restricted.trips(split))
         let (publicDwells, restrictedDwells) = (try dwellPlaces(), try restricted.dwellPlaces())
@@ -63,7 +66,6 @@ public struct ReportPage {
         let (publicModes, restrictedModes) = (try classifier(), try restricted.classifier())
         let recordingRides = try restricted.recordingRides()
         let inputCounts = try inputCounts()
-        let given = try published()
         let late = try shown(given) // the stages' lines, which count what each table left out, withheld under k persons
         let (overview, restrictedOverview) = (
             try overview(noValidDay: late.noValidDay), try restricted.overview(noValidDay: given.noValidDay)

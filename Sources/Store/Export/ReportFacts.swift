@@ -30,9 +30,6 @@ public struct ReportFacts {
     public var inputGroups: [InputGroup]
     public var droppedRecords: [(reason: String, records: Int)]
     public var deviceSpans: [DeviceSpan]
-    /// What the report prints of the trip tables, as the trip stage or `publish` kept it
-    /// (`TripFigures`' JSON); nil before a trip stage.
-    public var tripFigures: String?
     /// The geofences the trips' ends were matched against (the OD table has rows only with some).
     public var geofences: Int { geofenceNames.count }
     /// Each geofence's name by id (a later file's fence replacing an earlier one's).
@@ -74,6 +71,10 @@ public struct ReportFacts {
         public var populationGiven = false
         /// The publish's sentence when no person-day was valid (`PipelineStore.noValidDayKey`), else nil.
         public var noValidDay: String?
+        /// What the report prints of the trip tables, as the trip stage or `publish` kept it
+        /// (`TripFigures`' JSON; a distributed run's publish writes it from the reductions);
+        /// nil before a trip stage.
+        public var tripFigures: String?
     }
 }
 
@@ -84,7 +85,7 @@ extension PipelineStore {
         return ReportFacts(
             minimumPersons: k, overview: try overview(), deviceIdentities: try deviceIdentities(), devicePersons: try devicePersons(),
             quarantined: try quarantinedFiles(), fileOutcomes: try fileOutcomes(), inputGroups: try inputGroups(),
-            droppedRecords: try droppedRecordTotals(), deviceSpans: try deviceSpans(), tripFigures: try derivedState(Self.tripFiguresKey),
+            droppedRecords: try droppedRecordTotals(), deviceSpans: try deviceSpans(), 
             geofenceNames: Dictionary(try geofenceRows().map { ($0.id, $0.name) }, uniquingKeysWith: { $1 }),
             tripsByMode: try tripsByMode(), topDwellPlaces: try topDwellPlaces(limit: 15, minimumPersons: k),
             checkInRides: try checkInRides(), recordingRides: try recordingRides(), windowDecisions: try windowDecisions(),
@@ -102,6 +103,7 @@ extension PipelineStore {
             modeSharesLine: try derivedState(Self.modeSharesKey), co2eLine: try derivedState(Self.co2eKey),
             co2eFactors: try derivedState(Self.co2eFactorsKey), heatMaps: try heatMapSummaries(),
             populationGiven: !(try derivedState(Self.personWeightsKey) ?? "").isEmpty,
-            noValidDay: try derivedState(Self.noValidDayKey).flatMap { $0.isEmpty ? nil : $0 })
+            noValidDay: try derivedState(Self.noValidDayKey).flatMap { $0.isEmpty ? nil : $0 },
+            tripFigures: try derivedState(Self.tripFiguresKey))
     }
 }
