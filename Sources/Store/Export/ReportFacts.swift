@@ -85,7 +85,7 @@ extension PipelineStore {
         return ReportFacts(
             minimumPersons: k, overview: try overview(), deviceIdentities: try deviceIdentities(), devicePersons: try devicePersons(),
             quarantined: try quarantinedFiles(), fileOutcomes: try fileOutcomes(), inputGroups: try inputGroups(),
-            droppedRecords: try droppedRecordTotals(), deviceSpans: try deviceSpans(), 
+            droppedRecords: try droppedRecordTotals(), deviceSpans: try deviceSpans(),
             geofenceNames: Dictionary(try geofenceRows().map { ($0.id, $0.name) }, uniquingKeysWith: { $1 }),
             tripsByMode: try tripsByMode(), topDwellPlaces: try topDwellPlaces(limit: 15, minimumPersons: k),
             checkInRides: try checkInRides(), recordingRides: try recordingRides(), windowDecisions: try windowDecisions(),
