@@ -106,7 +106,7 @@ enum SyntheticWindows {
                 && loaded.standardizer == model.standardizer)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         for key in [
-            "\"format_version\" : 2", "\"kind\" : \"mlp\"", "\"feature_schema_version\"", "\"acc_mag_std_mps2\"", "\"window\"",
+            "\"format_version\" : 3", "\"kind\" : \"mlp\"", "\"feature_schema_version\"", "\"acc_mag_std_mps2\"", "\"window\"",
             "\"provenance\""
         ] {
             #expect(text.contains(key), "model file lacks \(key)")

@@ -74,16 +74,16 @@ import Testing
         let path = folder.path + "/v1.json"
         try model.save(path: path)
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"format_version\" : 2", with: "\"format_version\" : 1").write(
+        try text.replacingOccurrences(of: "\"format_version\" : 3", with: "\"format_version\" : 1").write(
             toFile: path, atomically: true, encoding: .utf8)
         let loaded = try ModeModel.load(path: path)
         #expect(loaded.kind == .softmaxRegression && loaded.regression == model.regression && loaded.formatVersion == 1)
         let test = SyntheticWindows.table(devices: ["b"], secondsPerMode: 30)
         let prediction = ModePredictor(model: loaded).predict(test)
         #expect(ConfusionMatrix(truth: test.windows.map { $0.mode! }, predicted: prediction.modes).macroF1 > 0.9)
-        try text.replacingOccurrences(of: "\"format_version\" : 2", with: "\"format_version\" : 3").write(
+        try text.replacingOccurrences(of: "\"format_version\" : 3", with: "\"format_version\" : 4").write(
             toFile: path, atomically: true, encoding: .utf8)
         let error = #expect(throws: PipelineError.self) { try ModeModel.load(path: path) }
-        #expect(error?.code == .modelUnreadable && error?.message.contains("version 3") == true)
+        #expect(error?.code == .modelUnreadable && error?.message.contains("version 4") == true)
     }
 }

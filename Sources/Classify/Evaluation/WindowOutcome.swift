@@ -26,6 +26,11 @@ public struct WindowOutcome: Hashable, Sendable {
     /// The data set the window came from (the path given to `evaluate` that holds its trace),
     /// when the evaluation had several: `DatasetScore` scores each apart.
     public var dataset: String? = nil
+    /// A leg's calibrated probability of the GPS leg model's most probable mode (`raw`), for
+    /// its expected calibration error; nil for a window and for trackintel's rule.
+    public var confidence: Double? = nil
+    /// A leg's local date (`GroupedCrossValidation.day`); nil for a window.
+    public var day: String? = nil
 
     /// The outcomes of `table`'s windows (all labelled) under `prediction` and the rules'
     /// prediction `rules`.

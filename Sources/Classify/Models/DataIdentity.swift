@@ -66,6 +66,19 @@ public struct DataIdentity: Sendable {
         return datasets
     }
 
+    /// The name a data set goes by in a model file: its folder's name, never the path it had on
+    /// the machine that trained (which says nothing to the model's users and may name people).
+    public static func name(ofDataset given: String) -> String {
+        (InputPath.standardise(given) as NSString).lastPathComponent
+    }
+
+    /// The traces of `traces` that lie under one of `under` (each one of `paths`, as given).
+    public static func traces(_ traces: Set<String>, under: [String], paths: [String]) -> Set<String> {
+        guard !under.isEmpty else { return [] }
+        let sets = datasets(of: traces, paths: paths), wanted = Set(under)
+        return Set(traces.filter { sets[$0].map(wanted.contains) ?? false })
+    }
+
     /// Windows per trace of a feature table.
     public static func windowsPerTrace(_ table: FeatureTable) -> [String: Int] {
         var counts: [String: Int] = [:]

@@ -25,6 +25,12 @@ public struct GPSLegModel: Codable, Sendable {
     /// The paces the training legs were also replayed at (`LegTrainer.speedScales`); nil in
     /// models trained without.
     public var speedScales: [Double]?
+    /// Its probabilities' temperature, the type threshold and the training range, chosen on
+    /// legs its weights never saw; nil in models trained before them, which load uncalibrated
+    /// with a warning (`ModeModel.warnings`).
+    public var calibration: LegCalibration?
+    /// The persons whose legs trained its weights, per data set (the folder given to `train`).
+    public var personsPerDataset: [String: [String]]?
 
     /// True when the training legs had transit geofences (`LegFeatures.transitDistanceMeters`),
     /// so the model reads the distances of a leg's ends from them.
@@ -37,6 +43,28 @@ public struct GPSLegModel: Codable, Sendable {
         let x = standardizer.transform(table.values)
         if let network { return network.probabilities(x, rows: table.count) }
         return regression!.probabilities(x, rows: table.count)
+    }
+
+    /// Class probabilities after calibration (`LegCalibration.temperature`), legs × classes;
+    /// as `probabilities` for a model without one.
+    public func calibratedProbabilities(_ table: LegTable) -> [Double] {
+        let p = probabilities(table)
+        guard let calibration else { return p }
+        return LegCalibration.scaled(p, classes: classes.count, temperature: calibration.temperature)
+    }
+
+    /// What the model says of each leg of `table`: its calibrated probabilities, the features
+    /// outside its training range and whether the leg keeps a steady running or slow cycling
+    /// pace (`LegReading`).
+    public func readings(_ table: LegTable) -> [LegReading] {
+        let p = calibratedProbabilities(table), k = classes.count
+        return (0..<table.count).map { row in
+            let values = table.row(row)
+            return LegReading(
+                probabilities: Dictionary(uniqueKeysWithValues: classes.enumerated().map { ($1, p[row * k + $0]) }),
+                outside: calibration?.outside(values) ?? [], pace: LegReading.Pace(values),
+                typeThreshold: calibration?.typeThreshold ?? LegReading.uncalibratedThreshold)
+        }
     }
 
     /// The most probable mode of every leg.
@@ -76,6 +104,9 @@ public struct LegTrainer: Sendable {
     /// Each recording's fixes are also cut into legs after thinning to these intervals,
     /// seconds (`LabelledLegs.of(_:everySeconds:)`). Default 10 and 60.
     public static let thinningSeconds = [10.0, 60.0]
+    /// The intervals `evaluate` also scores legs at, seconds: from a 5 s logger to one fix a
+    /// minute. Only `thinningSeconds` copies train.
+    public static let scoredThinningSeconds = [5.0, 10.0, 15.0, 30.0, 60.0]
     /// Each recording's legs are also cut from it replayed 0.75 and 1.35 times as fast: one
     /// person's pace is not everyone's. MobilityNet's walker (the shipped leg model's only
     /// person) walks at a median 1.12 m/s (over 30 s chords, the middle of 79 legs); adults'
@@ -97,6 +128,11 @@ public struct LegTrainer: Sendable {
     /// The labelled legs of `table` a model can learn from (a known mode of movement).
     public static func labelled(_ table: LegTable) -> LegTable { table.filter { $0.mode != nil && $0.mode != .still } }
 
+    /// The legs of `table` a model trains on: as recorded, and thinned to `thinningSeconds`.
+    public static func trained(_ table: LegTable) -> LegTable {
+        table.filter { $0.thinnedToSeconds.map(thinningSeconds.contains) ?? true }
+    }
+
     /// Modes of movement a leg model needs among its labelled legs: it tells modes apart.
     public static let minimumModes = 2
 
@@ -104,7 +140,7 @@ public struct LegTrainer: Sendable {
     public static func modes(_ table: LegTable) -> [Mode] { Array(Set(labelled(table).legs.compactMap(\.mode))).sorted() }
 
     public func train(_ table: LegTable) throws -> GPSLegModel {
-        let labelled = Self.labelled(table)
+        let labelled = Self.trained(Self.labelled(table))
         let classes = Self.modes(labelled)
         guard classes.count >= Self.minimumModes else {
             throw PipelineError(

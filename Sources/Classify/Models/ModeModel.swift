@@ -8,9 +8,11 @@ import MobilityCore
 /// a silent misclassification.
 public struct ModeModel: Codable, Sendable {
     public static let format = "mobility-pipeline/mode-model"
-    /// Version 2 added the neural network; version 1 files (logistic regression) still load.
-    public static let currentVersion = 2
-    public static let readableVersions = 1...2
+    /// Version 2 added the neural network; version 3 the GPS leg model's calibration
+    /// (`LegCalibration`). Version 1 and 2 files still load (a version 2 leg model uncalibrated,
+    /// with a warning: `warnings`).
+    public static let currentVersion = 3
+    public static let readableVersions = 1...3
 
     public var format = ModeModel.format
     public var formatVersion = ModeModel.currentVersion
@@ -123,6 +125,16 @@ public struct ModeModel: Codable, Sendable {
         }
         if let problem = model.schemaProblem { throw PipelineError(.modelUnreadable, path: path, reason: problem) }
         return model
+    }
+
+    /// What a user of this model should know before trusting its answers: a GPS leg model
+    /// without calibration (trained before version 3) names a type whenever it is more likely
+    /// than the others together, and reads every leg as if it were like its training legs.
+    public var warnings: [String] {
+        guard let gpsLegs, gpsLegs.calibration == nil else { return [] }
+        return [
+            "the model's GPS leg model has no calibration (model format version \(formatVersion)): its probabilities are used as they are, a type is named when it is more likely than the other types together, and legs unlike its training legs are not recognised; retrain it with this version's `pipeline train`"
+        ]
     }
 
     /// Why this model cannot be fed the features this build computes, or nil.
