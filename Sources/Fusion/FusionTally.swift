@@ -12,12 +12,21 @@ public struct FusionTally: Sendable, Encodable, Equatable {
     public var gpsLegs = 0
     public var gpsChanged = 0
     public var gpsChangedSeconds = 0.0
+    /// Legs of movement, and those answered by their family only (`vehicle`: no source could
+    /// name the type), with their minutes.
+    public var movingLegs = 0
+    public var familyOnlyLegs = 0
+    public var familyOnlySeconds = 0.0
 
     public init() {}
 
     public init(_ legs: [Tripleg]) {
         for leg in legs {
             guard let evidence = leg.evidence, let mode = leg.mode else { continue }
+            if mode != .still {
+                movingLegs += 1
+                if mode == .vehicle { (familyOnlyLegs, familyOnlySeconds) = (familyOnlyLegs + 1, familyOnlySeconds + leg.durationSeconds) }
+            }
             if let imu = evidence.imuAnswer {
                 imuLegs += 1
                 if imu != mode { (imuChanged, imuChangedSeconds) = (imuChanged + 1, imuChangedSeconds + leg.durationSeconds) }
@@ -36,11 +45,14 @@ public struct FusionTally: Sendable, Encodable, Equatable {
             + String(format: "(%.0f min)", imuChangedSeconds / 60)
             + " and from the GPS leg model's on \(gpsChanged) of the \(gpsLegs) legs it read "
             + String(format: "(%.0f min)", gpsChangedSeconds / 60)
-            + "; triplegs.csv has each source's answer and mode_note why"
+            + "; \(familyOnlyLegs) of the \(movingLegs) legs of movement "
+            + String(format: "(%.0f min)", familyOnlySeconds / 60)
+            + " are `vehicle`, their type out of reach; triplegs.csv has each source's answer and mode_note why"
     }
 
     enum CodingKeys: String, CodingKey {
         case imuLegs = "imu_legs", imuChanged = "imu_changed", imuChangedSeconds = "imu_changed_s"
         case gpsLegs = "gps_leg_model_legs", gpsChanged = "gps_leg_model_changed", gpsChangedSeconds = "gps_leg_model_changed_s"
+        case movingLegs = "moving_legs", familyOnlyLegs = "family_only_legs", familyOnlySeconds = "family_only_s"
     }
 }

@@ -8,7 +8,7 @@ extension LegEvaluationSummary {
     /// it; nil when the legs hold no labelled one. What `pipeline evaluate` says of the legs.
     public static func scores(
         _ legs: LegTable, saved: (model: ModeModel, path: String)?, groupBy: GroupedCrossValidation.GroupBy, folds: Int, seed: UInt64,
-        datasets: [String: String], persons: [String: String]
+        datasets: [String: String], persons: [String: String], choosing: Set<String> = []
     ) throws -> LegEvaluationSummary? {
         let labelled = LegTrainer.labelled(legs)
         guard labelled.count > 0 else { return nil }
@@ -46,10 +46,9 @@ extension LegEvaluationSummary {
                     "no leg model cross-validated: the labelled legs are of \(modes.count) modes and \(groups.count) groups (\(groupBy.rawValue)), and it needs two of each"
             )
         }
-        return LegEvaluationSummary(
-            try LegCrossValidation(
-                folds: folds, seed: seed, groupBy: groupBy, datasets: datasets, persons: persons,
-                decide: LegModeRule.gpsAloneDecision
-            ).evaluate(labelled))
+        var validation = LegCrossValidation(
+            folds: folds, seed: seed, groupBy: groupBy, datasets: datasets, persons: persons, decide: LegModeRule.gpsAloneDecision)
+        validation.choosing = choosing
+        return LegEvaluationSummary(try validation.evaluate(labelled))
     }
 }

@@ -39,6 +39,9 @@ public struct LegEvaluationSummary: Encodable {
         @NullEncodable public var modelTimeAgreementInterval: GroupBootstrap.Interval?
         @NullEncodable public var trackintelTimeAgreement: Double?
         @NullEncodable public var trackintelTimeAgreementInterval: GroupBootstrap.Interval?
+        /// The leg model's measures per data set and pooled (`LegMeasures`; intervals only as
+        /// recorded); nil without a leg model.
+        @NullEncodable public var measures: [LegMeasures]?
     }
 
     public struct Coarse: Encodable {
@@ -81,6 +84,15 @@ public struct LegEvaluationSummary: Encodable {
             let coarseModel = hasModel ? report(coarse, \.smoothed) : nil, coarseBaseline = report(coarse, \.baseline)
             let datasets = DatasetScore.of(legs, hasModel ? \.smoothed : \.baseline, baseline: \.baseline, bootstrap: bootstrap)
             let modelTime = hasModel ? bootstrap.agreement(legs, \.smoothed) : nil, trackintelTime = bootstrap.agreement(legs, \.baseline)
+            var measures: [LegMeasures]?
+            if hasModel {
+                var measuring = bootstrap
+                if seconds != nil { measuring.replicates = 0 }
+                let sets = Dictionary(grouping: legs.filter { $0.dataset != nil }) { $0.dataset! }
+                measures =
+                    (sets.count >= 2 ? sets.keys.sorted().map { LegMeasures($0, sets[$0]!, bootstrap: measuring) } : [])
+                    + [LegMeasures(sets.count >= 2 ? "all" : "legs", legs, bootstrap: measuring)]
+            }
             return RateScores(
                 fixes: seconds.map { String(format: "one fix every %g s", $0) } ?? "as recorded", thinnedToSeconds: seconds,
                 nLegs: legs.count, model: hasModel ? report(legs, \.smoothed) : nil, trackintel: report(legs, \.baseline),
@@ -89,7 +101,7 @@ public struct LegEvaluationSummary: Encodable {
                     trackintelMacroF1: coarseBaseline.macroF1, trackintelMacroF1Interval: coarseBaseline.macroF1Interval),
                 perDataset: datasets.isEmpty ? nil : datasets, modelTimeAgreement: modelTime?.share,
                 modelTimeAgreementInterval: modelTime?.interval, trackintelTimeAgreement: trackintelTime?.share,
-                trackintelTimeAgreementInterval: trackintelTime?.interval)
+                trackintelTimeAgreementInterval: trackintelTime?.interval, measures: measures)
         }
     }
 
@@ -137,7 +149,7 @@ public struct LegEvaluationSummary: Encodable {
             if let model = rate.model {
                 sections += [
                     "",
-                    "leg model (the mode run gives a leg only GPS covers: vehicle where its best type is no more likely than the other types together)",
+                    "leg model (the mode run gives a leg only GPS covers: vehicle where it cannot name the type)",
                     model.text(unit: "legs")
                 ]
             }
@@ -145,9 +157,17 @@ public struct LegEvaluationSummary: Encodable {
                 sections +=
                     [
                         "",
-                        "per data set (\(rate.model == nil ? "trackintel" : "leg model"); intervals over that data set's \(days == nil ? "devices" : "days")):"
+                        "per data set (\(rate.model == nil ? "trackintel" : "leg model"); intervals over that data set's \(days == nil ? "devices" : "persons, or days of one person's data")):"
                     ]
                     + perDataset.map { $0.line(unit: "legs", baseline: "trackintel") }
+            }
+            if let measures = rate.measures {
+                sections +=
+                    [
+                        "",
+                        "measures (time-weighted; the family is on foot, bike or vehicle; `vehicle` is right for the family, wrong for the type"
+                            + (rate.thinnedToSeconds == nil ? "; 95 % intervals over persons, or days of one person's data)" : ")") + ":"
+                    ] + measures.map(\.text)
             }
             sections += ["", "trackintel's speed rule", rate.trackintel.text(unit: "legs")]
         }

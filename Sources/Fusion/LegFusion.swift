@@ -7,16 +7,16 @@ import Trips
 /// A tripleg's mode from all its evidence at once, where the windows only ever saw ±30 s:
 ///
 /// 1. **IMU and GPS together** (`LegModeRule`). When IMU windows cover at least
-///    `minimumIMUShare` of the leg, the IMU decides whether the phone was on foot or in a
-///    vehicle (the majority of its windows' time: what an accelerometer tells well on any
-///    phone). A vehicle type the IMU model learnt, held by 60 % of its windows' time or more,
-///    stands: the GPS leg model is trained on one person in one region (MobilityNet), and on
-///    other people's car rides it said train with p 0.84–0.98 where 228 of 240 IMU windows said
-///    car (issue 50), so it never overrules a confident IMU. Otherwise the GPS leg model names
-///    the mode within that family when its best is more likely than the family's other types
-///    together, and the leg is `vehicle` when it is not. An IMU model that never learnt bike
-///    cannot say bike, so bike is then open to the GPS leg model in either family. Source
-///    `imu+gps_leg_model`.
+///    `minimumIMUShare` of the leg, the IMU decides the family: on foot, bike or vehicle (the
+///    majority of its windows' time: what an accelerometer tells well on any phone). It names
+///    no vehicle type: the window model's bus and train were each one TMD user's, and its car
+///    was said of every tram and bus ride of a 200 Hz logger (issue 83). The GPS leg model,
+///    trained on several cities and calibrated on a data set it never trained on, names the
+///    type when its calibrated best type clears the threshold chosen with it and the leg lies
+///    within what it learnt from; otherwise the leg is `vehicle`, with the reason in its note.
+///    A steady running or slow-cycling pace is never a vehicle. An IMU model that never learnt
+///    bike cannot say bike, so bike is then open to the GPS leg model in either family. Source
+///    `imu+gps_leg_model` (the IMU's own source, `vehicle`, where no GPS leg model read it).
 /// 2. **Transit.** With a feed (`--transit`), a motorised leg (car, bus, train or vehicle by now) is
 ///    matched as part of its ride: the run of adjacent legs (no staypoint between) that are
 ///    motorised or still, since a bus's stops cut its ride into legs that alone show no stop.
@@ -26,9 +26,10 @@ import Trips
 ///    between them (a metro ride: no fixes underground). It becomes bus when `busShare` of it
 ///    runs along bus routes, it stops at two or more bus stops and at least half of its stops
 ///    are at bus stops (a car stops at lights, a bus at its stops). Source `transit`.
-///    A vehicle type the IMU windows named with confidence (rule 1) stands against the feed,
-///    with a note: the feed says where a ride ran, not what the phone felt, and no real feed
-///    has been scored on people.
+///    A vehicle type the IMU windows named (an older model's legs in the store) stands
+///    against the feed, with a note: the feed says where a ride ran, not what the phone felt,
+///    and no real feed has been scored on people. The feed's type replaces `vehicle` and the
+///    GPS leg model's type, and the note that explained the earlier answer.
 /// 3. A moving leg that only GPS covers (named by the GPS leg model on its run of windows, or by
 ///    the speed rules where that run was too short for it) is named again by the leg model on
 ///    the tripleg's own fixes, so its mode and the probabilities kept with it agree (`vehicle`
@@ -134,6 +135,7 @@ public struct LegFusion: Sendable {
                     }
                     legs[index].mode = mode
                     legs[index].modeSource = Self.transitSource
+                    legs[index].modeNote = nil
                 }
             } else {
                 for index in ride where legs[index].lastFix > legs[index].firstFix {
@@ -177,15 +179,15 @@ public struct LegFusion: Sendable {
     }
 
     func decide(_ leg: inout Tripleg, track: DeviceTrack, spans: [ModeSpan]) {
-        var evidence = LegEvidence()
+        var evidence = LegEvidence(), reading: LegReading?
         (evidence.imuShare, evidence.imuMode, evidence.imuModeShare) = Self.imu(spans, from: leg.startSeconds, to: leg.endSeconds)
         if let legModel, leg.lastFix - leg.firstFix + 1 >= 3 {
             // Read from the track one fix at a time: a leg may be most of a long track.
             let fixes = TrackFixes(track.points, range: leg.firstFix...leg.lastFix)
             var table = LegTable()
             if table.add(fixes[...], trace: track.device, device: track.device, features: legFeatures) {
-                let p = legModel.probabilities(table)
-                evidence.gpsProbabilities = Dictionary(uniqueKeysWithValues: legModel.classes.enumerated().map { ($1, p[$0]) })
+                reading = legModel.readings(table)[0]
+                evidence.gpsProbabilities = reading?.probabilities
             }
         }
         leg.evidence = evidence
@@ -194,12 +196,18 @@ public struct LegFusion: Sendable {
             let source =
                 spans.first { $0.mode == imuMode && $0.endSeconds > leg.startSeconds && $0.startSeconds < leg.endSeconds }?.source ?? .model
             let motion = LegModeRule.Motion(mode: imuMode, share: evidence.imuModeShare, knownModes: Set(imuClasses), source: source)
-            if let decision = rule.decide(motion: motion, gps: evidence.gpsProbabilities) {
+            if let decision = rule.decide(motion: motion, gps: reading) {
+                (leg.mode, leg.modeSource, leg.modeNote) = (decision.mode, decision.source, decision.note)
+            }
+        } else if let source = leg.modeSource, source.isIMUModel, LegModeRule.vehicleTypes.contains(mode) {
+            // Windows too few to decide the family still named a type: it holds no more here.
+            let motion = LegModeRule.Motion(mode: mode, share: evidence.imuModeShare, knownModes: Set(imuClasses), source: source)
+            if let decision = rule.decide(motion: motion, gps: reading) {
                 (leg.mode, leg.modeSource, leg.modeNote) = (decision.mode, decision.source, decision.note)
             }
         } else if leg.modeSource == GPSLegDecision.source || leg.modeSource == GPSLegDecision.rulesSource,
-            let p = evidence.gpsProbabilities,
-            let decision = rule.decideGPSAlone(p)
+            let reading,
+            let decision = rule.decideGPSAlone(reading)
         {
             (leg.mode, leg.modeSource, leg.modeNote) = (decision.mode, decision.source, decision.note)
         }

@@ -27,11 +27,10 @@ public enum LegSourceScores {
         guard !rows.isEmpty else { return [:] }
         var legs = LegTable()
         for row in rows { legs.append(table.legs[row], features: Array(table.row(row))) }
-        let predicted = model.predict(legs), probabilities = model.probabilities(legs), trackintel = TrackintelBaseline.predict(legs)
-        let k = model.classes.count
+        let predicted = model.predict(legs), readings = model.readings(legs), trackintel = TrackintelBaseline.predict(legs)
         var outcomes: [String: [WindowOutcome]] = [:]
         for (index, leg) in legs.legs.enumerated() {
-            let gps = Dictionary(uniqueKeysWithValues: model.classes.enumerated().map { ($1, probabilities[index * k + $0]) })
+            let gps = readings[index]
             let motion = LegModeRule.Motion(
                 mode: leg.activity!, share: leg.activityShare, knownModes: activityModes, source: .model,
                 name: "the phone's activity labels")

@@ -38,8 +38,10 @@ public struct TripBuilder: Sendable {
     }
 
     /// The modes whose legs a change of vehicle lies between: a bus, train or boat runs to its
-    /// timetable, so its rider waits for it; a car or bike leaves when its rider does.
-    static let publicTransport: Set<Mode> = [.bus, .train, .boat]
+    /// timetable, so its rider waits for it; a car or bike leaves when its rider does. A
+    /// `vehicle` leg (its type out of reach of the evidence) may be any of them, so a short
+    /// wait beside one is a change of vehicle too: the trip is not cut where the type is unknown.
+    static let publicTransport: Set<Mode> = [.bus, .train, .boat, .vehicle]
 
     /// Whether `stay` is a change of vehicle: shorter than `transferMaximumSeconds`, with a
     /// public-transport leg ending within `transferWalkSeconds` before it and another starting

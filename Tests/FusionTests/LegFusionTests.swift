@@ -42,22 +42,26 @@ import Trips
         return legs[0]
     }
 
-    @Test func aCarRideTheIMUIsSureOfStaysCarThoughItsFixesMoveLikeATrain() throws {
-        let leg = Self.decide(windows: [.car])
-        let gps = try #require(leg.evidence?.gpsProbabilities)
-        #expect(gps.max { $0.value < $1.value }?.key == .train, "the GPS leg model alone says train: \(gps)")
-        #expect(leg.mode == .car && leg.modeSource == Decider.model)
-        #expect(
-            leg.evidence?.imuMode == .car && leg.evidence?.imuModeShare == 1 && leg.evidence?.imuShare == 1, "each source's answer is kept")
+    /// The IMU windows say the family, not the type (their bus and train were each one TMD
+    /// user's, and their car was said of every tram and bus ride of another logger): however
+    /// sure they are of car, the leg's fixes name the type.
+    @Test func theIMUWindowsSayAVehicleAndTheFixesNameTheType() throws {
+        for windows: [Mode] in [[.car], [.car, .car, .car, .bus], [.car, .bus]] {
+            let leg = Self.decide(windows: windows)
+            let gps = try #require(leg.evidence?.gpsProbabilities)
+            #expect(gps.max { $0.value < $1.value }?.key == .train, "the GPS leg model alone says train: \(gps)")
+            #expect(leg.mode == .train && leg.modeSource == Decider.imuAndGPSLegModel, "\(windows): \(leg.mode)")
+            #expect(leg.evidence?.imuMode == .car && leg.evidence?.imuShare == 1, "each source's answer is kept")
+        }
+        #expect(Self.decide(windows: [.car]).evidence?.imuModeShare == 1)
+        #expect(Self.decide(windows: [.car, .bus]).evidence?.imuModeShare == 0.5)
     }
 
-    @Test func aClearIMUMajorityStandsAndAnEvenSplitLeavesTheTypeToGPS() {
-        // 3 of 4 windows car: confident (0.75 ≥ 0.6).
-        #expect(Self.decide(windows: [.car, .car, .car, .bus]).mode == .car)
-        // Car and bus in turn: the IMU knows it is a vehicle, not which; the leg's fixes decide.
-        let split = Self.decide(windows: [.car, .bus])
-        #expect(split.mode == .train && split.modeSource == Decider.imuAndGPSLegModel)
-        #expect(split.evidence?.imuModeShare == 0.5)
+    /// Windows that say on foot keep the leg on foot (or bike, which the window model never
+    /// learnt), whatever type the fixes suggest.
+    @Test func windowsOnFootKeepTheLegOffAVehicle() {
+        let leg = Self.decide(windows: [.walk])
+        #expect((leg.mode == .walk || leg.mode == .bike) && leg.modeSource == Decider.imuAndGPSLegModel, "\(leg.mode)")
     }
 
     @Test func aVehicleTypeTheIMUModelNeverLearntIsLeftToGPS() {
@@ -68,11 +72,15 @@ import Trips
     }
 
     @Test func theTallySaysWhichSourceTheDecisionOverruled() throws {
-        let kept = Self.decide(windows: [.car]), typed = Self.decide(windows: [.car, .bus])
-        let tally = FusionTally([kept, typed])
-        // The IMU's car stood against the leg model's train; the split IMU's car was replaced by the leg model's train.
-        #expect(tally.imuLegs == 2 && tally.imuChanged == 1 && tally.gpsLegs == 2 && tally.gpsChanged == 1)
-        #expect(abs(tally.gpsChangedSeconds - kept.durationSeconds) < 1e-9)
-        #expect(tally.line?.contains("on 1 of the 2 legs they cover") == true && FusionTally([]).line == nil)
+        let typed = Self.decide(windows: [.car]), onFoot = Self.decide(windows: [.walk])
+        let tally = FusionTally([typed, onFoot])
+        // The IMU's car was made the leg model's train; the leg model's train was overruled by the
+        // IMU's walk, which the fixes may make a bike (a change of the IMU's answer too).
+        let imuChanged = onFoot.mode == .walk ? 1 : 2
+        #expect(tally.imuLegs == 2 && tally.imuChanged == imuChanged && tally.gpsLegs == 2 && tally.gpsChanged == 1, "\(tally)")
+        #expect(abs(tally.gpsChangedSeconds - onFoot.durationSeconds) < 1e-9)
+        #expect(
+            tally.line?.contains("on \(imuChanged) of the 2 legs they cover") == true && FusionTally([]).line == nil, "\(tally.line ?? "")")
+        #expect(tally.movingLegs == 2 && tally.familyOnlyLegs == 0)
     }
 }

@@ -62,11 +62,10 @@ import Testing
         let rule = LegModeRule()
         let decided = try #require(LegCrossValidation.outcomes(of: Self.model, legs, decide: { rule.decideGPSAlone($0)!.mode })[nil])
         let plain = try #require(LegCrossValidation.outcomes(of: Self.model, legs)[nil])
-        let p = Self.model.probabilities(legs), k = Self.model.classes.count, argmax = Self.model.predict(legs)
+        let readings = Self.model.readings(legs), argmax = Self.model.predict(legs)
         #expect(decided.count == legs.count && plain.count == legs.count)
         for index in decided.indices {
-            let gps = Dictionary(uniqueKeysWithValues: Self.model.classes.enumerated().map { ($1, p[index * k + $0]) })
-            #expect(decided[index].smoothed == rule.decideGPSAlone(gps)?.mode && decided[index].raw == argmax[index])
+            #expect(decided[index].smoothed == rule.decideGPSAlone(readings[index])?.mode && decided[index].raw == argmax[index])
             #expect(plain[index].smoothed == argmax[index])
         }
     }

@@ -136,7 +136,9 @@ import Trips
     @Test func classifiedWindowsInTheStoreDecideTheLegsTheyCover() throws {
         let folder = try TemporaryFolder()
         let store = try makeStore(folder)
-        // Say an IMU model called the drive a bus ride: its windows outrank the GPS rules.
+        // Say an IMU model called the drive a bus ride: its windows outrank the GPS rules for the
+        // family, but the window model's types do not transfer to other people (TMD's bus and
+        // train are one user's each), and with no GPS leg model to read the leg it is `vehicle`.
         let rows = stride(from: Self.start + 1800 + 300, to: Self.start + 1800 + 900, by: 2.5).map {
             PipelineStore.ModeWindowRow(
                 device: "ana", trace: "ana/phone.csv", startSeconds: $0, endSeconds: $0 + 5, mode: .bus, rawMode: .bus,
@@ -148,6 +150,9 @@ import Trips
         let summary = try TripsRun(storePath: store, reportsFolder: folder.file("out")).run(progress: ProgressReporter(quiet: true))
         #expect(summary.legsByModeSource["model"] == 1)
         let trips = try CSVRows.read(folder.file("out/restricted/trips.csv"))
-        #expect(trips[0]["main_mode"] == "bus")
+        #expect(trips[0]["main_mode"] == "vehicle")
+        let drive = try CSVRows.read(folder.file("out/restricted/triplegs.csv")).filter { $0["mode_source"] == "model" }
+        #expect(drive.count == 1 && drive.first?["travel_mode"] == "vehicle", "\(drive)")
+        #expect(drive.first?["mode_note"]?.contains("no GPS leg model read the leg") == true, "\(drive)")
     }
 }
