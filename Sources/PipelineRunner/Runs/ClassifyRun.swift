@@ -37,6 +37,7 @@ public struct ClassifyRun {
                 let advice = error.message + " (train one with `pipeline train`, or use --rules)"
                 throw PipelineError(error.code, advice, at: error.location)
             }
+            for warning in saved?.warnings ?? [] { progress.log("warning: \(model): \(warning)") }
         }
         var predictor = ModePredictor(model: saved, smooth: smooth)
         predictor.smoother = smoother

@@ -18,6 +18,9 @@ public struct EvaluationRun {
     public var testWithoutStreams: String?
     /// Score only the GPS legs.
     public var legsOnly = false
+    /// Labelled data sets among `paths` whose GPS legs choose the leg model's calibration and
+    /// threshold and are scored, never train (`--choose-with`).
+    public var chooseWith: [String] = []
     public var loader: RecordingLoader
     public var listing: InputListing
     /// The windows' parameters when no model gives them.
@@ -44,15 +47,17 @@ public struct EvaluationRun {
     public func run(progress: ProgressReporter) throws -> Outcome {
         let started = Date()
         let saved = try model.map(ModeModel.load)
+        for warning in saved?.warnings ?? [] { progress.log("warning: \(model!): \(warning)") }
         let parameters = saved?.window ?? window
         var run = FeatureRun(loader: loader, window: parameters)
-        run.legThinningSeconds = LegTrainer.thinningSeconds
+        run.legThinningSeconds = LegTrainer.scoredThinningSeconds
         if saved == nil { run.legSpeedScales = LegTrainer.speedScales } // training folds only; never scored
         run.legFeatures = legFeatures
         run.reducedWithout = testWithoutStreams.map { Set($0.split(separator: ",").compactMap { IMUSensor(rawValue: String($0)) }) }
         final class Traces: @unchecked Sendable { var read: [String] = [] } // filled on the loading thread, read after
         let traces = Traces()
         run.onRecording = { recording, _ in traces.read.append(recording.trace) }
+        let paths = self.paths + chooseWith.filter { !self.paths.contains($0) }
         var output = try run.run(paths, progress: progress)
         let persons = try DataIdentity.persons(paths: paths, listing: listing)
         let grouping = DataIdentity.grouping(model == nil ? groupBy : nil, persons: persons)
@@ -60,11 +65,12 @@ public struct EvaluationRun {
             paths.count < 2
             ? [:]
             : DataIdentity.datasets(of: Set(output.table.windows.map(\.trace) + output.legs.legs.map(\.trace)), paths: paths)
+        let choosing = DataIdentity.traces(Set(output.legs.legs.map(\.trace)), under: chooseWith, paths: paths)
         if legsOnly {
             guard
                 let legs = try LegEvaluationSummary.scores(
                     output.legs, saved: saved.flatMap { saved in model.map { (saved, $0) } }, groupBy: groupBy, folds: folds, seed: seed,
-                    datasets: datasets, persons: persons)
+                    datasets: datasets, persons: persons, choosing: choosing)
             else {
                 throw PipelineError(
                     .noLabelledData,
@@ -108,7 +114,7 @@ public struct EvaluationRun {
         }
         summary.gpsLegs = try LegEvaluationSummary.scores(
             output.legs, saved: saved.flatMap { saved in model.map { (saved, $0) } }, groupBy: groupBy, folds: folds, seed: seed,
-            datasets: datasets, persons: persons)
+            datasets: datasets, persons: persons, choosing: choosing)
         let scoredLegs = LegTrainer.labelled(output.legs)
         var used = DataIdentity.windowsPerTrace(labelled)
         for leg in scoredLegs.legs where used[leg.trace] == nil { used[leg.trace] = 0 }

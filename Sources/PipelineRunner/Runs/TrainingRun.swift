@@ -13,6 +13,9 @@ public struct TrainingRun {
     public var model: String
     /// Labelled GPS traces that train only the GPS leg model.
     public var legData: [String] = []
+    /// Labelled GPS traces that choose the GPS leg model's calibration and type threshold and
+    /// never train its weights (`--choose-with`: a data set whose licence forbids training).
+    public var chooseWith: [String] = []
     /// Groups of the inner folds that choose the leg model's classifier.
     public var groupBy: GroupedCrossValidation.GroupBy = .person
     public var loader: RecordingLoader
@@ -43,6 +46,14 @@ public struct TrainingRun {
             output.report.recordings += legsOnly.report.recordings
             output.report.unknownModes.formUnion(legsOnly.report.unknownModes)
         }
+        var choosing = Set<String>()
+        if !chooseWith.isEmpty {
+            var chooserRun = run
+            chooserRun.legSpeedScales = [] // replayed copies only train
+            let chooser = try chooserRun.run(chooseWith, progress: progress)
+            choosing = Set(chooser.legs.legs.map(\.trace))
+            output.legs.append(chooser.legs)
+        }
         output.table = restrict(output.table)
         if let supplement { output.table.append(try supplement.trainingTable(loader: loader, window: window, progress: progress)) }
         let labelled = ModeTrainer.labelled(output.table)
@@ -60,8 +71,11 @@ public struct TrainingRun {
         provenance.trainingInputs = identity.inputs.values.sorted { $0.path < $1.path }
         provenance.persons = Set(identity.inputs.values.map(\.person)).sorted()
         var trained = try trainer.train(output.table, window: window, provenance: provenance)
-        let persons = try DataIdentity.persons(paths: paths + legData, listing: listing)
-        trained.gpsLegs = try Self.legModel(output.legs, groupBy: groupBy, persons: persons, progress: progress)
+        let persons = try DataIdentity.persons(paths: paths + legData + chooseWith, listing: listing)
+        let legPaths = paths + legData + chooseWith
+        let datasets = legPaths.count < 2 ? [:] : DataIdentity.datasets(of: Set(output.legs.legs.map(\.trace)), paths: legPaths)
+        trained.gpsLegs = try Self.legModel(
+            output.legs, groupBy: groupBy, persons: persons, datasets: datasets, choosing: choosing, progress: progress)
         try trained.save(path: model)
         progress.log(
             "trained on \(labelled.count) windows of \(output.report.recordings) recordings ("
@@ -75,10 +89,10 @@ public struct TrainingRun {
     /// The GPS leg model of the labelled legs, its classifier chosen on inner folds over people;
     /// nil, said in the log, when the legs are of fewer than two modes of movement.
     static func legModel(
-        _ legs: LegTable, groupBy: GroupedCrossValidation.GroupBy, persons: [String: String],
-        progress: ProgressReporter
+        _ legs: LegTable, groupBy: GroupedCrossValidation.GroupBy, persons: [String: String], datasets: [String: String] = [:],
+        choosing: Set<String> = [], progress: ProgressReporter
     ) throws -> GPSLegModel? {
-        let labelled = LegTrainer.labelled(legs)
+        let labelled = LegTrainer.labelled(legs).filter { !choosing.contains($0.trace) }
         let modes = LegTrainer.modes(labelled)
         guard modes.count >= LegTrainer.minimumModes else {
             progress.log(
@@ -87,8 +101,15 @@ public struct TrainingRun {
                     + "and it needs two; GPS-only legs will be decided by the speed rules")
             return nil
         }
-        let (kind, inner) = try LegCrossValidation(groupBy: groupBy, persons: persons).choose(labelled)
-        let model = try LegTrainer(kind: kind).train(labelled)
+        var validation = LegCrossValidation(groupBy: groupBy, datasets: datasets, persons: persons)
+        validation.choosing = choosing
+        var (model, kind, inner) = try validation.fit(LegTrainer.labelled(legs), choosing: choosing)
+        var perDataset: [String: Set<String>] = [:]
+        for leg in labelled.legs {
+            let dataset = datasets[leg.trace].map(DataIdentity.name(ofDataset:)) ?? "inputs"
+            perDataset[dataset, default: []].insert(persons[leg.trace] ?? leg.device)
+        }
+        model.personsPerDataset = perDataset.mapValues { $0.sorted() }
         let chosen = kind.rawValue + (inner.map { String(format: ", inner-fold macro-F1 %.3f", $0) } ?? "")
         let perClass = model.legsPerClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         let thinning = model.thinnedToSeconds.map { String(format: "%g", $0) }.joined(separator: " and ")
@@ -96,6 +117,13 @@ public struct TrainingRun {
         progress.log(
             "GPS leg model (\(chosen)) trained on \(perClass) legs of \(model.devices.count) devices, also thinned to one fix every \(thinning) s"
                 + (paces.isEmpty ? "" : " and replayed at \(paces) times their pace"))
+        if let calibration = model.calibration {
+            progress.log(
+                String(
+                    format:
+                        "GPS leg model calibration: temperature %.2f, a vehicle type named above %.0f%% of the vehicle types' probability; chosen on %@",
+                    calibration.temperature, 100 * calibration.typeThreshold, calibration.chosenOn))
+        }
         return model
     }
 }

@@ -55,6 +55,7 @@ final class ClassifyStage: @unchecked Sendable {
                 if modelFound {
                     model = try ModeModel.load(path: setting.model)
                     key = try ContentHash.sha256(path: setting.model)
+                    warning = model?.warnings.first
                 } else if setting.model == DefaultModel.relativePath {
                     // The default, found nowhere (a binary copied away from its install): the rules
                     // classify, and the run says so; a model the user named is never replaced.

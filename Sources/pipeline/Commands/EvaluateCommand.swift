@@ -65,6 +65,15 @@ struct EvaluateCommand: ParsableCommand {
         ))
     var legsOnly = false
 
+    @Option(
+        name: .customLong("choose-with"),
+        help: ArgumentHelp(
+            "A labelled data set (file or folder) whose GPS legs choose the leg model's calibration and type threshold and are scored, never train; repeatable. Default: none.",
+            discussion:
+                "Without --model: in every fold its legs are predicted by the model of the training legs and choose with them; held out in turn (--group-by dataset), it is scored by a model trained and chosen without it. Added to the paths evaluated when not among them.",
+            valueName: "path"))
+    var chooseWith: [String] = []
+
     @OptionGroup var input: InputOptions
     @OptionGroup var window: WindowOptions
     @OptionGroup var training: TrainingOptions
@@ -77,9 +86,14 @@ struct EvaluateCommand: ParsableCommand {
             throw ValidationError("--supplement only trains, and with --model nothing is trained: drop one of them")
         }
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
-        if groupBy == .dataset && paths.count < 2 {
+        let given = Set(paths + chooseWith).count
+        if groupBy == .dataset && given < 2 {
             throw ValidationError(
-                "--group-by dataset holds out each path given in turn: give two data sets or more (got \(paths.count) path)")
+                "--group-by dataset holds out each path given in turn: give two data sets or more (got \(given) path)")
+        }
+        if model != nil && !chooseWith.isEmpty {
+            throw ValidationError(
+                "--choose-with chooses a trained model's calibration, and with --model nothing is trained: drop one of them")
         }
         if groupBy == .dataset && model != nil {
             throw ValidationError(
@@ -108,7 +122,7 @@ struct EvaluateCommand: ParsableCommand {
     /// The run these options describe.
     private func evaluation(progress: ProgressReporter) throws -> EvaluationRun {
         var evaluation = EvaluationRun(paths: paths, loader: try input.loader, listing: try input.listing)
-        (evaluation.model, evaluation.groupBy, evaluation.folds) = (model, groupBy, folds)
+        (evaluation.model, evaluation.groupBy, evaluation.folds, evaluation.chooseWith) = (model, groupBy, folds, chooseWith)
         (evaluation.testWithoutStreams, evaluation.legsOnly, evaluation.window) = (testWithoutStreams, legsOnly, window.parameters)
         (evaluation.restrict, evaluation.trainer, evaluation.smoother) = (training.restrict, training.trainer, training.smoothing.smoother)
         (evaluation.search, evaluation.seed) = (search.search(around: training.trainer), training.seed)

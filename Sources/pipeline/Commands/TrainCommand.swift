@@ -40,6 +40,15 @@ struct TrainCommand: ParsableCommand {
     var legData: [String] = []
 
     @Option(
+        name: .customLong("choose-with"),
+        help: ArgumentHelp(
+            "Labelled GPS traces, file or folder, that choose the GPS leg model's calibration and type threshold and never train its weights; repeatable. Default: none.",
+            discussion:
+                "For a data set whose licence allows evaluating with it but not training on it (gps/cbs-ssi, EUPL-1.2): its legs are predicted by the model of the training legs, beside each training data set predicted by a model of the others.",
+            valueName: "path"))
+    var chooseWith: [String] = []
+
+    @Option(
         name: .customLong("group-by"),
         help: ArgumentHelp(
             "Groups of the inner folds that choose the GPS leg model's classifier: person, device, trace or day.",
@@ -73,7 +82,7 @@ struct TrainCommand: ParsableCommand {
     /// The run these options describe.
     private func training(progress: ProgressReporter) throws -> TrainingRun {
         var run = TrainingRun(paths: paths, model: model, loader: try input.loader, listing: try input.listing)
-        (run.legData, run.groupBy, run.window) = (legData, groupBy, window.parameters)
+        (run.legData, run.chooseWith, run.groupBy, run.window) = (legData, chooseWith, groupBy, window.parameters)
         (run.restrict, run.trainer, run.supplement) = (training.restrict, training.trainer, supplement.supplement)
         (run.legFeatures, run.command) = (
             try legContext.legFeatures(progress: progress), "pipeline " + CommandLine.arguments.dropFirst().joined(separator: " ")

@@ -76,6 +76,7 @@ struct TripsCommand: ParsableCommand {
             let loaded = try ModeModel.load(path: model)
             run.legModel = loaded.gpsLegs
             run.imuClasses = loaded.usesInertial ? loaded.classes : []
+            for warning in loaded.warnings { progress.log("warning: \(model): \(warning)") }
             if loaded.gpsLegs == nil { progress.log("\(model) has no GPS leg model: GPS-only legs are decided by the GPS-speed rules") }
         }
         let summary = try runStage(json: json, progress: progress) {
