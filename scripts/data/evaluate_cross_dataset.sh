@@ -11,16 +11,22 @@
 #    the metro rides (GPL-2.0) are for tests and evaluation only.
 # 2. The shipped model's window part (trained on TMD alone) on the three data sets it never
 #    saw, GeoTecINIT, QROWD and the metro rides, each scored apart.
-# 3. Its GPS leg part, trained on MobilityNet alone, on the real GPX tracks of ../shared/data
-#    (a Limerick bus ride, two hikes, a stroll; other people, receivers and countries), each
-#    labelled whole with its mode in a manifest: scored as legs beside trackintel's rule, and
-#    run through the pipeline for the moving minutes per mode of the legs it cuts.
+# 3. Its GPS leg part, trained on MobilityNet and the Helsinki legs, on the real GPX tracks of
+#    ../shared/data (a Limerick bus ride, two hikes, a stroll; other people, receivers and
+#    countries), each labelled whole with its mode in a manifest: scored as legs beside
+#    trackintel's rule, and run through the pipeline for the moving minutes per mode of the legs
+#    it cuts.
 # 4. The shipped model on WISDM's 21 people (walk and still only, read through a per-file
 #    mapping with its label map), grouped by person, beside the rules on the same windows.
-# 5. The Helsinki legs (Aalto TrafficSense: 8 phones, one day, 82 of its 103 hand-logged legs
-#    with 3 fixes or more; held out: they score, they never choose): the GPS leg model, the
-#    phones' own activity labels (a motion source: on foot, bike or vehicle, never a type),
-#    the two fused by the rule `run` uses, always-train and trackintel's rule, side by side.
+# 5. The GPS leg model left one data set out, as the shipped recipe trains and chooses it:
+#    MobilityNet and Helsinki (Aalto TrafficSense, 8 phones; it now trains the shipped model, so
+#    it is scored only left out) train, gps/cbs-ssi (EUPL-1.2) chooses and is scored, never
+#    trains; each set scored by a model trained and chosen without it (MobilityNet by day).
+#    The table: data set x measure (time right, family right, on foot as a vehicle,
+#    vehicle-type macro-F1 beside always-train, `vehicle` share, ECE), per fix rate.
+# 6. The Helsinki legs by source: the phones' own activity labels (a motion source: on foot,
+#    bike or vehicle, never a type), the GPS leg model trained without Helsinki, the two fused
+#    by the rule `run` uses, always-train and trackintel's rule, side by side.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 shared=${SHARED_DATA:-../shared/data}
@@ -74,6 +80,11 @@ PY
 echo "== the shipped model on WISDM (21 people it never saw, still and walk), grouped by person =="
 "$pipeline" evaluate "$work/wisdm" --model "$model" 2>/dev/null | summary
 "$pipeline" evaluate "$work/wisdm" --model "$model" 2>/dev/null | sed -n '/^rules baseline, smoothed/,/^$/p' | head -3
-echo "== Helsinki legs (held out, grouped by phone): the GPS leg model, the phones' activity labels, both fused, and the baselines =="
-"$pipeline" evaluate "$work/helsinki" --model "$model" --legs-only 2>/dev/null | sed -n '/^GPS legs, as recorded/,/^trackintel/p' | head -12
-"$pipeline" evaluate "$work/helsinki" --model "$model" --legs-only 2>/dev/null | sed -n '/^GPS legs by source/,$p'
+echo "== GPS legs left one data set out (MobilityNet and Helsinki train, CBS SSI chooses and scores; each set scored by a model trained and chosen without it) =="
+cbs_inputs "$work/cbs-ssi" "$shared"
+python3 scripts/data/mobilitynet_inputs.py "$work/mobilitynet" "$shared/gps/mobilitynet" 2>/dev/null
+(cd "$work" && "$pipeline" evaluate mobilitynet helsinki --choose-with cbs-ssi --group-by dataset --legs-only 2>/dev/null) \
+    | sed -n '/^GPS legs, /p; /^measures/,/^$/p'
+echo "== Helsinki legs by source, the GPS leg model trained without them (on MobilityNet): the phones' activity labels, both fused, and the baselines =="
+"$pipeline" train "$work/mobilitynet" --model "$work/mnet-only.json" >/dev/null 2>&1
+"$pipeline" evaluate "$work/helsinki" --model "$work/mnet-only.json" --legs-only 2>/dev/null | sed -n '/^GPS legs by source/,$p'

@@ -23,6 +23,11 @@
 #                             device,start,end,mode labels file (vehicle departure to arrival).
 #                             Persons are not named: 7 people carried the 8 phones, and which
 #                             two were one person's is not in the data.
+#   cbs_inputs DIR SHARED     gps/cbs-ssi's day files (3 persons: Utrecht1, 2 and 12 are one,
+#                             its README) with the diary's modes as a device,start,end,mode
+#                             labels file: each run of rows the diary marks moving (`stop`
+#                             FALSE) in one mode is one leg, from its first fix to its last.
+#                             EUPL-1.2: it chooses and scores, never trains the shipped weights.
 #   panel_inputs DIR SHARED   a panel of 12 real persons in three cities, for the published
 #                             tables (OD, modal split, shares, CO2e) as an analyst gets them:
 #                             the Helsinki phones as 8 persons (which two phones share a person
@@ -92,6 +97,35 @@ with open(os.path.join(source, "manual_log.csv"), newline="") as f, open(os.path
         row = {key.strip(): value for key, value in row.items()}
         start, end = (row[key].replace(" ", "T") + "+03:00" for key in ("vehicle_dep_time", "vehicle_arr_time"))
         labels.write(f"helsinki-phone-{row['device_id']},{start},{end},{row['line_type']}\n")
+PY
+}
+
+cbs_inputs() {
+    local dir=$1 shared=$2 file user person
+    mkdir -p "$dir"
+    for file in "$shared"/gps/cbs-ssi/open_geo_data/split-by-day/*.csv; do ln -sf "$(realpath "$file")" "$dir/"; done
+    printf 'path,device,person\n' > "$dir/manifest.csv"
+    for user in $(ls "$dir" | sed -n 's/^ssi_open_geodata-\(Utrecht[0-9]*\)-.*\.csv$/\1/p' | sort -u); do
+        case $user in Utrecht1|Utrecht2|Utrecht12) person=cbs-utrechtX ;; *) person=cbs-$(echo "$user" | tr A-Z a-z) ;; esac
+        echo "ssi_open_geodata-$user-*.csv,cbs-$(echo "$user" | tr A-Z a-z)-phone,$person" >> "$dir/manifest.csv"
+    done
+    python3 - "$dir" <<'PY'
+import csv, glob, os, sys
+out = sys.argv[1]
+with open(os.path.join(out, "labels.csv"), "w") as labels:
+    labels.write("device,start,end,mode\n")
+    for path in sorted(glob.glob(os.path.join(out, "ssi_open_geodata-*.csv"))):
+        run = None
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        for row in rows + [None]:
+            mode = row["mode"] if row and row["stop"] == "FALSE" and row["mode"] else None
+            if run and (mode != run[0] or row["user_id"] != run[3]):
+                if run[1] < run[2]:
+                    labels.write(f"cbs-{run[3].lower()}-phone,{run[1]},{run[2]},{run[0].lower()}\n")
+                run = None
+            if mode:
+                run = [mode, row["timestamp"], row["timestamp"], row["user_id"]] if run is None else run[:2] + [row["timestamp"], run[3]]
 PY
 }
 
