@@ -7,9 +7,9 @@ import Testing
 /// CO2e end to end (`planning.emission_factors`, `co2e_g` on legs and trips, `co2e.csv`,
 /// `person_co2e.csv`, the report): a simulated city run with a factor table of its own, every
 /// number checked against the legs' distances and modes it comes from. The table is for 2025
-/// with a row of 2024 for the car: the simulated city's legs (2024) take the car's 2024 factor,
-/// and the 2025 factor of every other mode (the earliest year after theirs). The car and the
-/// modes on foot also give final energy (`megajoules_per_km`); the train gives none, so its legs
+/// with rows of 2024 for the car and the bus: the simulated city's legs (2024) take their 2024
+/// factors, and the 2025 factor of every other mode (the earliest year after theirs). The road
+/// vehicles and the modes on foot also give final energy (`megajoules_per_km`); the train gives none, so its legs
 /// have CO2e but no `energy_mj`.
 @Suite(.serialized) struct CO2eTests {
     let cli = PipelineCLI()
@@ -27,6 +27,8 @@ import Testing
               - {mode: bike, grams_per_km: 0, megajoules_per_km: 0, per: passenger, source: "none in operation"}
               - {mode: car, grams_per_km: 400, megajoules_per_km: 4.8, per: vehicle, occupancy: 1.6, source: "test car of 2025"}
               - {mode: car, grams_per_km: 200, megajoules_per_km: 3.2, per: vehicle, occupancy: 1.6, source: "test car", year: 2024}
+              - {mode: bus, grams_per_km: 900, megajoules_per_km: 14, per: vehicle, occupancy: 20, source: "test bus of 2025"}
+              - {mode: bus, grams_per_km: 800, megajoules_per_km: 12, per: vehicle, occupancy: 20, source: "test bus", year: 2024}
               - {mode: train, grams_per_km: 5, per: passenger, source: "test rail"}
 
         """
@@ -50,9 +52,9 @@ import Testing
         try #require([0, 2].contains(run.status), "\(run.stderr)")
 
         // Each leg: its distance times its mode's grams per passenger-km; no factor, no CO2e.
-        let perKm = ["walk": 0.0, "bike": 0, "car": 200 / 1.6, "train": 5]
+        let perKm: [String: Double] = ["walk": 0, "bike": 0, "car": 200 / 1.6, "bus": 800.0 / 20, "train": 5]
         // And its final energy: the car's 2024 row, 3.2 MJ per vehicle-km shared by 1.6 persons.
-        let megajoulesPerKm = ["walk": 0.0, "bike": 0, "car": 3.2 / 1.6]
+        let megajoulesPerKm: [String: Double] = ["walk": 0, "bike": 0, "car": 3.2 / 1.6, "bus": 12.0 / 20]
         let legs = try CSVTable.read(path: folder.file("out/restricted/triplegs.csv"))
         let l = { (name: String) in legs.columns.firstIndex(of: name)! }
         var legGrams: [String: (sum: Double, missing: Bool)] = [:], legsWithout = 0
@@ -64,7 +66,7 @@ import Testing
             if let factor = megajoulesPerKm[row[l("travel_mode")]!] {
                 #expect(abs(try #require(energy) - factor * distance / 1000) <= 0.0005 + 1e-9, "\(row)")
             } else if distance > 0 {
-                #expect(energy == nil, "a train leg, a bus or vehicle leg or one of no mode: no energy factor, \(row)")
+                #expect(energy == nil, "a train leg, a vehicle leg or one of no mode: no energy factor, \(row)")
             }
             if let trip = row[l("trip_id")] {
                 let sofar = legEnergy[trip] ?? (0, false)
@@ -81,8 +83,9 @@ import Testing
                 legGrams[trip] = (sofar.sum + (grams ?? 0), sofar.missing || (grams == nil && distance > 0))
             }
         }
-        #expect(legs.rows.contains { ["car", "train"].contains($0[l("travel_mode")]!) && Double($0[l("co2e_g")] ?? "0")! > 0 })
-        #expect(legs.rows.contains { $0[l("travel_mode")] == "car" && Double($0[l("energy_mj")] ?? "0")! > 0 })
+        #expect(legs.rows.contains { ["car", "bus", "train"].contains($0[l("travel_mode")]!) && Double($0[l("co2e_g")] ?? "0")! > 0 })
+        // A road vehicle's legs (the GPS leg model types the simulated drives car or bus) give energy.
+        #expect(legs.rows.contains { ["car", "bus"].contains($0[l("travel_mode")]!) && Double($0[l("energy_mj")] ?? "0")! > 0 })
         #expect(legs.rows.contains { $0[l("travel_mode")] == "train" && $0[l("energy_mj")] == nil && $0[l("co2e_g")] != nil })
         print("legs without a factor (bus, vehicle or no mode, with distance): \(legsWithout) of \(legs.rows.count)")
 
@@ -128,6 +131,7 @@ import Testing
         }
         #expect((summary["factors"] as? String)?.hasPrefix("CO2e factors for FR 2025: A test city's own table") == true, "\(summary)")
         #expect((summary["factors"] as? String)?.contains("car 125.00 g/passenger-km (2024)") == true, "\(summary)")
+        #expect((summary["factors"] as? String)?.contains("bus 40.00 g/passenger-km (2024)") == true, "\(summary)")
         #expect(summary["trips_without_factor"] as? Int == Int(everyone[c("trips_without_factor")]!))
         // Energy beside CO2e, the same way: `all` is every trip of known energy, zones add up to it.
         func megajoules(_ rows: [[String?]]) -> Double { rows.reduce(0) { $0 + (Double($1[c("energy_mj")] ?? "") ?? 0) } }

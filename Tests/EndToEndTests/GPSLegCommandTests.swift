@@ -43,7 +43,7 @@ import Testing
         let gps = try #require(scores["gps_legs"] as? [String: Any])
         #expect((gps["evaluated"] as? String)?.contains("nested grouped") == true && gps["people"] as? Int == 5)
         let rates = try #require(gps["rates"] as? [[String: Any]])
-        #expect(rates.map { $0["fixes"] as? String } == ["as recorded", "one fix every 10 s", "one fix every 60 s"])
+        #expect(rates.map { $0["fixes"] as? String } == ["as recorded"] + [5, 10, 15, 30, 60].map { "one fix every \($0) s" })
         for rate in rates {
             let model = try #require(rate["model"] as? [String: Any]), trackintel = try #require(rate["trackintel"] as? [String: Any])
             #expect(model["n_windows"] as? Int == rate["n_legs"] as? Int && trackintel["n_windows"] as? Int == rate["n_legs"] as? Int)

@@ -11,12 +11,20 @@ import Testing
 @Suite(.serialized) struct MobilityNetLegTests {
     let cli = PipelineCLI()
 
-    @Test func theShippedLegModelLearntFiveModesFromMobilityNetAndNothingSimulated() throws {
+    /// Two cities' legs train it (MobilityNet's one person in the Bay Area, Helsinki's eight
+    /// phones), each person under the data set they came from; CBS SSI only chose its
+    /// calibration (its licence does not let it train shipped weights).
+    @Test func theShippedLegModelLearntFiveModesFromTwoCitiesAndNothingSimulated() throws {
         let model = try ModeModel.load(path: SharedData.projectRoot + "/models/mode-model.json")
         let legs = try #require(model.gpsLegs, "the shipped model names GPS-only legs")
         #expect(legs.classes == [.walk, .bike, .car, .bus, .train])
-        #expect(legs.devices == ["mobilitynet-reference", "ucb-sdb-ios-3"])
+        let phones = (1...8).map { "helsinki-phone-\($0)" }
+        #expect(legs.devices == phones + ["mobilitynet-reference", "ucb-sdb-ios-3"])
+        #expect(legs.personsPerDataset == ["helsinki": phones, "mobilitynet": ["mobilitynet"]], "\(legs.personsPerDataset ?? [:])")
         #expect(legs.thinnedToSeconds == [10, 60])
+        let calibration = try #require(legs.calibration, "the shipped leg model is calibrated")
+        #expect(calibration.temperature > 0 && LegCalibration.thresholds.contains(calibration.typeThreshold))
+        #expect(model.warnings.isEmpty && !(model.provenance.trainingInputs ?? []).contains { $0.device.hasPrefix("cbs") })
         let inputs = model.provenance.trainingInputs ?? []
         #expect(inputs.contains { $0.device == "ucb-sdb-ios-3" } && inputs.allSatisfy { !$0.device.hasPrefix("supplement:") })
         #expect(model.provenance.supplement == nil && !model.provenance.devices.contains { $0.hasPrefix("supplement:") })
@@ -49,7 +57,7 @@ import Testing
         #expect((scores["folds"] as? [Any])?.count == 22 && scores["group_by"] as? String == "day")
         #expect((scores["evaluated"] as? String)?.contains("cross-validation by day") == true)
         let rates = try #require(scores["rates"] as? [[String: Any]])
-        #expect(rates.map { $0["fixes"] as? String } == ["as recorded", "one fix every 10 s", "one fix every 60 s"])
+        #expect(rates.map { $0["fixes"] as? String } == ["as recorded"] + [5, 10, 15, 30, 60].map { "one fix every \($0) s" })
         let recorded = try #require(rates.first)
         // Every section of movement with 3 or more fixes: 196 reference legs and 229 of the iPhone's.
         #expect(recorded["n_legs"] as? Int == 425)
