@@ -11,8 +11,8 @@ import MobilityCore
 ///    type: the shipped window model's bus and train were each recorded by one TMD user, so
 ///    they cannot be shown to hold for anyone else, and its car was said of every tram and bus
 ///    ride of a 200 Hz logger. Without GPS, its vehicle is `vehicle`, with the reason.
-/// 2. A steady pace of running or slow cycling (`LegReading.Pace.isSteady`) is on foot or
-///    bike, never a vehicle, whatever the probabilities say.
+/// 2. A steady pace of walking, running or slow cycling (`LegReading.Pace.isSteady`) is on
+///    foot or bike, never a vehicle, whatever the probabilities say.
 /// 3. The GPS leg model names the type within the family, when its calibrated best type's
 ///    share of the vehicle types' probability is above the threshold chosen with its
 ///    calibration (`LegTypeChoice`) and the leg lies within what it learnt from (fewer than
@@ -113,8 +113,8 @@ public struct LegModeRule: Sendable {
     static func steadyNote(_ pace: LegReading.Pace, said: String) -> String {
         String(
             format:
-                "on foot or bike: a steady pace (median %.1f m/s, 95th percentile %.1f m/s over 30 s chords, %.0f%% of the time slower than walking) that no vehicle keeps; %@",
-            pace.medianMps, pace.p95Mps, 100 * pace.slowShare, said)
+                "on foot or bike: a steady pace (median %.1f m/s, 85th percentile %.1f m/s, 95th %.1f m/s over 30 s chords, %.0f%% of the time slower than walking) that no vehicle keeps; %@",
+            pace.medianMps, pace.p85Mps, pace.p95Mps, 100 * pace.slowShare, said)
     }
 
     static func percent(_ share: Double) -> String { String(format: "%.0f%%", 100 * share) }

@@ -89,4 +89,21 @@ import Testing
         let fused = try #require(rule.decide(motion: imu(.car, 0.9), gps: reading))
         #expect(fused.mode == .walk || fused.mode == .bike, "\(fused)")
     }
+
+    /// A walk whose last minute runs fast (its end put late, on a train already moving: a
+    /// diary's 4-minute walk of CBS SSI, median 1.5 m/s, 85th percentile 1.7, 95th 7.6) is on
+    /// foot, whatever the GPS leg model's best mode; a bus crawling in traffic at the same
+    /// median, stopping a fifth of its time, is not caught by the rule.
+    @Test func aSteadyWalkWithAFastEndIsNotAVehicle() throws {
+        var walk = gps([.train: 0.85, .bus: 0.07, .walk: 0.07, .bike: 0.01])
+        (walk.pace.medianMps, walk.pace.p85Mps, walk.pace.p95Mps, walk.pace.slowShare) = (1.5, 1.7, 7.6, 0)
+        let alone = try #require(rule.decideGPSAlone(walk))
+        #expect(alone.mode == .walk && alone.note?.contains("85th percentile 1.7 m/s") == true, "\(alone)")
+        var crawl = walk
+        crawl.pace.slowShare = 0.2
+        #expect(rule.decideGPSAlone(crawl)?.mode == .train)
+        var fast = walk
+        fast.pace.p85Mps = 4
+        #expect(rule.decideGPSAlone(fast)?.mode == .train, "a sixth of the leg above walking pace is not a walk's fast end")
+    }
 }

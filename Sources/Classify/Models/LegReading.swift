@@ -26,6 +26,7 @@ public struct LegReading: Hashable, Sendable {
     /// 60 s between fixes), and whether they make a steady pace of running or slow cycling.
     public struct Pace: Hashable, Sendable {
         public var medianMps = Double.nan
+        public var p85Mps = Double.nan
         public var p95Mps = Double.nan
         public var slowShare = Double.nan
 
@@ -34,7 +35,9 @@ public struct LegReading: Hashable, Sendable {
         public init(_ row: ArraySlice<Double>) {
             let names = LegFeatures.names
             func value(_ name: String) -> Double { row[row.startIndex + names.firstIndex(of: name)!] }
-            (medianMps, p95Mps, slowShare) = (value("leg_speed_p50_mps"), value("leg_speed_p95_mps"), value("leg_slow_share"))
+            (medianMps, p85Mps, p95Mps, slowShare) = (
+                value("leg_speed_p50_mps"), value("leg_speed_p85_mps"), value("leg_speed_p95_mps"), value("leg_slow_share")
+            )
         }
 
         /// The band of a steady run or slow ride, m/s: 2.5 m/s (9 km/h) is above the fastest
@@ -45,11 +48,20 @@ public struct LegReading: Hashable, Sendable {
         /// light): a tenth. A bus or tram in a street this slow stops at every stop.
         public static let steadySlowShare = 0.1
 
-        /// True when the median and the 95th percentile of the chord speeds lie in
-        /// `steadyBandMps` and the leg is rarely slower than walking: a pace no motorised
-        /// vehicle keeps for a whole leg (in traffic it stops and starts; free, it is faster).
+        /// The fastest walking pace, m/s: adults' fastest walking speed reaches 2.53 m/s
+        /// (Bohannon 1997, table 1), the lower end of `steadyBandMps`.
+        public static let walkingPaceMps = 2.5
+
+        /// True when the leg is rarely slower than walking and keeps a pace no motorised vehicle
+        /// keeps for a whole leg (in traffic it stops and starts; free, it is faster): either a
+        /// run or slow ride (the median and the 95th percentile of the chord speeds in
+        /// `steadyBandMps`), or a walk (the median and the 85th percentile at or under
+        /// `walkingPaceMps`; the fastest sixth may be faster, as a leg's last minute is when the
+        /// diary or the stop detector puts its end a little late).
         public var isSteady: Bool {
-            Self.steadyBandMps.contains(medianMps) && Self.steadyBandMps.contains(p95Mps) && slowShare <= Self.steadySlowShare
+            guard slowShare <= Self.steadySlowShare else { return false }
+            return Self.steadyBandMps.contains(medianMps) && Self.steadyBandMps.contains(p95Mps)
+                || (medianMps <= Self.walkingPaceMps && p85Mps <= Self.walkingPaceMps)
         }
     }
 }
