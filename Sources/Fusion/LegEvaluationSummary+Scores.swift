@@ -12,6 +12,21 @@ extension LegEvaluationSummary {
     ) throws -> LegEvaluationSummary? {
         let labelled = LegTrainer.labelled(legs)
         guard labelled.count > 0 else { return nil }
+        var summary = try scoresOfLabelled(
+            labelled, saved: saved, groupBy: groupBy, folds: folds, seed: seed, datasets: datasets, persons: persons, choosing: choosing)
+        summary.labelsSetAside = LegTrainer.setAside(legs).map { leg, reason in
+            SetAside(
+                dataset: datasets[leg.trace].map(DataIdentity.name(ofDataset:)), device: leg.device,
+                label: leg.labelName ?? leg.mode!.rawValue,
+                minutes: leg.start.seconds(until: leg.end) / 60, reason: reason)
+        }
+        return summary
+    }
+
+    static func scoresOfLabelled(
+        _ labelled: LegTable, saved: (model: ModeModel, path: String)?, groupBy: GroupedCrossValidation.GroupBy, folds: Int, seed: UInt64,
+        datasets: [String: String], persons: [String: String], choosing: Set<String>
+    ) throws -> LegEvaluationSummary {
         if case let .some((saved, path)) = saved {
             guard let legModel = saved.gpsLegs else {
                 return LegEvaluationSummary(
@@ -50,5 +65,25 @@ extension LegEvaluationSummary {
             folds: folds, seed: seed, groupBy: groupBy, datasets: datasets, persons: persons, decide: LegModeRule.gpsAloneDecision)
         validation.choosing = choosing
         return LegEvaluationSummary(try validation.evaluate(labelled))
+    }
+}
+
+extension LegHeldOutScores {
+    /// The per-mode scores of the leg model recipe `train` runs, left one data set out: each
+    /// data set of `legs` (`datasets`, by trace; two or more) scored by a model trained, chosen
+    /// and calibrated without it, as `run` decides a GPS-only leg (`LegModeRule`), its legs as
+    /// recorded. Nil with fewer than two data sets, or when no fold could train.
+    public static func leavingOneDatasetOut(
+        _ legs: LegTable, datasets: [String: String], persons: [String: String], choosing: Set<String>, seed: UInt64 = 42
+    ) throws -> LegHeldOutScores? {
+        let labelled = LegTrainer.labelled(legs)
+        guard Set(labelled.legs.compactMap { datasets[$0.trace] }).count >= 2 else { return nil }
+        var validation = LegCrossValidation(
+            seed: seed, groupBy: .dataset, datasets: datasets, persons: persons, decide: LegModeRule.gpsAloneDecision)
+        validation.choosing = choosing
+        guard let outcomes = try validation.evaluate(labelled).outcomes[Double?.none], !outcomes.isEmpty else { return nil }
+        return LegHeldOutScores(
+            heldOutBy: "each data set scored by a model trained, chosen and calibrated without it (one person's data set by day)",
+            outcomes)
     }
 }

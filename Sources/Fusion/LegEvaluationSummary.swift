@@ -20,6 +20,17 @@ public struct LegEvaluationSummary: Encodable {
     public var rates: [RateScores]
     @NullEncodable public var folds: [FoldSummary]?
     @NullEncodable public var groupBy: String?
+    /// Labelled legs whose label the fixes make impossible (`LegTrainer.setAside`): they
+    /// neither trained nor were scored.
+    public var labelsSetAside: [SetAside] = []
+
+    public struct SetAside: Encodable {
+        @NullEncodable public var dataset: String?
+        public var device: String
+        public var label: String
+        public var minutes: Double
+        public var reason: String
+    }
 
     public struct RateScores: Encodable {
         /// "as recorded", or "one fix every 60 s".
@@ -121,6 +132,13 @@ public struct LegEvaluationSummary: Encodable {
     public var text: String {
         var sections = ["GPS legs: \(evaluated)"]
         if let note { sections.append(note) }
+        if !labelsSetAside.isEmpty {
+            sections.append(
+                "labels set aside (neither trained nor scored; the fixes make them impossible): "
+                    + labelsSetAside.map {
+                        "\($0.dataset.map { "\($0) " } ?? "")\($0.device) \($0.label) \(String(format: "%.1f", $0.minutes)) min: \($0.reason)"
+                    }.joined(separator: "; "))
+        }
         sections.append(
             "legs are labelled intervals of movement (still left out); trackintel: predict_transport_mode simple-coarse "
                 + "(average speed < 15 km/h slow → walk, < 100 km/h motorised → car, else fast → train)")

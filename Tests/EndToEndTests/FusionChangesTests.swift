@@ -1,3 +1,4 @@
+import Classify
 import Foundation
 import MobilityCore
 import TestSupport
@@ -59,6 +60,18 @@ import Testing
             let row = try #require(found, "no row for \(mode)")
             for (label, (legs, changed)) in [("IMU", counts.imu), ("GPS", counts.gps)] where legs > 0 {
                 #expect(row.contains(">\(changed) of \(legs)"), "\(mode), \(label): \(changed) of \(legs) expected in \(row)")
+            }
+        }
+        // Beside each mode, the shipped leg model's held-out precision on each data set it learnt
+        // from, as its model file has it.
+        let heldOut = try #require(try ModeModel.load(path: SharedData.projectRoot + "/models/mode-model.json").gpsLegs?.heldOut)
+        #expect(table.contains("GPS leg model held out: right when it named the mode"))
+        for mode in published {
+            let row = try #require(table.components(separatedBy: "<tr>").first { $0.contains("<td>\(mode)</td>") })
+            for (dataset, score) in heldOut.scores(of: try #require(Mode(rawValue: mode))) {
+                if let precision = score.precision {
+                    #expect(row.contains("\(dataset) " + String(format: "%.2f", precision)), "\(mode), \(dataset) in \(row)")
+                }
             }
         }
         let imuTotal = expected.values.reduce((0, 0)) { ($0.0 + $1.imu.0, $0.1 + $1.imu.1) }

@@ -28,6 +28,14 @@ import Testing
         let inputs = model.provenance.trainingInputs ?? []
         #expect(inputs.contains { $0.device == "ucb-sdb-ios-3" } && inputs.allSatisfy { !$0.device.hasPrefix("supplement:") })
         #expect(model.provenance.supplement == nil && !model.provenance.devices.contains { $0.hasPrefix("supplement:") })
+        // Its recipe's scores on each data set left out, for the report's trust section: every
+        // set, by folder name (no path of the training machine), walk and train scored on each.
+        let heldOut = try #require(legs.heldOut, "the shipped leg model carries its held-out scores")
+        #expect(heldOut.datasets.map(\.dataset) == ["cbs-ssi", "helsinki", "mobilitynet"])
+        for set in heldOut.datasets {
+            #expect(set.legs > 50 && set.modes.contains { $0.mode == .train && ($0.recall ?? 0) > 0.3 }, "\(set.line)")
+            #expect(set.modes.allSatisfy { ($0.recall ?? 0) <= 1 && ($0.precision ?? 0) <= 1 && $0.labelledMinutes >= 0 })
+        }
     }
 
     /// Legs held out by day: the two "devices" (fused reference tracks, one iPhone's raw fixes)

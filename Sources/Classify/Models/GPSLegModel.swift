@@ -31,6 +31,9 @@ public struct GPSLegModel: Codable, Sendable {
     public var calibration: LegCalibration?
     /// The persons whose legs trained its weights, per data set (the folder given to `train`).
     public var personsPerDataset: [String: [String]]?
+    /// Per mode, how its recipe scored on each data set it was trained and chosen without
+    /// (`LegHeldOutScores`); nil when it learnt from one data set, or was trained before them.
+    public var heldOut: LegHeldOutScores?
 
     /// True when the training legs had transit geofences (`LegFeatures.transitDistanceMeters`),
     /// so the model reads the distances of a leg's ends from them.
@@ -125,8 +128,43 @@ public struct LegTrainer: Sendable {
         self.kind = kind
     }
 
-    /// The labelled legs of `table` a model can learn from (a known mode of movement).
-    public static func labelled(_ table: LegTable) -> LegTable { table.filter { $0.mode != nil && $0.mode != .still } }
+    /// The labelled legs of `table` a model can learn from and be scored on: a known mode of
+    /// movement, and a label the fixes make possible (`implausible`).
+    public static func labelled(_ table: LegTable) -> LegTable {
+        table.subset(table.legs.indices.filter { table.legs[$0].mode.map { $0 != .still } == true && implausible(table, $0) == nil })
+    }
+
+    /// The labelled legs of `table` as recorded whose label no one could have travelled as
+    /// labelled, with the reason: they neither train nor score (`labelled`), and `evaluate`
+    /// lists them. A diary's or an app's leg boundaries and modes are the person's memory, not
+    /// the fixes' (`gps/cbs-ssi`'s README): its 86-minute walk of 20 km at 13 m/s.
+    public static func setAside(_ table: LegTable) -> [(leg: LegInfo, reason: String)] {
+        table.legs.indices.compactMap { index in
+            let leg = table.legs[index]
+            guard leg.thinnedToSeconds == nil, leg.speedScale == nil, leg.mode.map({ $0 != .still }) == true,
+                let reason = implausible(table, index)
+            else { return nil }
+            return (leg, reason)
+        }
+    }
+
+    /// The fastest pace a labelled walk's 85th percentile of chord speeds (`LegFeatures`, over
+    /// 30 s chords or longer) may have, m/s: 7 m/s (25 km/h) is faster than the marathon record's
+    /// 5.8 m/s, so a sixth of a leg above it was not on foot. A bike's: 14 m/s (50 km/h), above a
+    /// speed pedelec's 45 km/h limit (EU Regulation 168/2013, Annex I, category L1e-B).
+    public static let plausibleP85Mps: [Mode: Double] = [.walk: 7, .bike: 14]
+
+    /// Why leg `index` of `table` cannot be what its label says (its speeds, replayed copies at
+    /// their recorded pace), or nil.
+    static func implausible(_ table: LegTable, _ index: Int) -> String? {
+        guard let mode = table.legs[index].mode, let limit = plausibleP85Mps[mode] else { return nil }
+        let row = table.row(index), column = LegFeatures.names.firstIndex(of: "leg_speed_p85_mps")!
+        let p85 = row[row.startIndex + column] / (table.legs[index].speedScale ?? 1)
+        guard p85 > limit else { return nil }
+        return String(
+            format: "labelled %@ with a sixth of its time faster than %.0f m/s (85th percentile of its chord speeds %.1f m/s)",
+            mode.rawValue, limit, p85)
+    }
 
     /// The legs of `table` a model trains on: as recorded, and thinned to `thinningSeconds`.
     public static func trained(_ table: LegTable) -> LegTable {

@@ -1,6 +1,7 @@
 import Classify
 import Features
 import Foundation
+import Fusion
 import Ingest
 import MobilityCore
 
@@ -110,6 +111,11 @@ public struct TrainingRun {
             perDataset[dataset, default: []].insert(persons[leg.trace] ?? leg.device)
         }
         model.personsPerDataset = perDataset.mapValues { $0.sorted() }
+        if Set(datasets.values).count >= 2 {
+            progress.log("GPS leg model: scoring its recipe on each data set left out, for the model file and the report")
+            model.heldOut = try LegHeldOutScores.leavingOneDatasetOut(legs, datasets: datasets, persons: persons, choosing: choosing)
+            for set in model.heldOut?.datasets ?? [] { progress.log("GPS leg model held out: " + set.line) }
+        }
         let chosen = kind.rawValue + (inner.map { String(format: ", inner-fold macro-F1 %.3f", $0) } ?? "")
         let perClass = model.legsPerClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         let thinning = model.thinnedToSeconds.map { String(format: "%g", $0) }.joined(separator: " and ")
