@@ -14,9 +14,10 @@ extension LegEvaluationSummary {
         guard labelled.count > 0 else { return nil }
         var summary = try scoresOfLabelled(
             labelled, saved: saved, groupBy: groupBy, folds: folds, seed: seed, datasets: datasets, persons: persons, choosing: choosing)
+        let names = DataIdentity.names(ofDatasets: datasets.values)
         summary.labelsSetAside = LegTrainer.setAside(legs).map { leg, reason in
             SetAside(
-                dataset: datasets[leg.trace].map(DataIdentity.name(ofDataset:)), device: leg.device,
+                dataset: datasets[leg.trace].flatMap { names[$0] }, device: leg.device,
                 label: leg.labelName ?? leg.mode!.rawValue,
                 minutes: leg.start.seconds(until: leg.end) / 60, reason: reason)
         }

@@ -62,4 +62,13 @@ import Testing
         #expect(scores.scores(of: .bus).map(\.dataset) == ["city-a", "city-b"])
         #expect(scores.scores(of: .bus)[1].score.precision == 0 && scores.scores(of: .bus)[0].score.precision == nil)
     }
+
+    /// Data sets go by their folder's name; two of the same name are told apart by the folders
+    /// above them, never merged (their persons and scores would be counted as one set's).
+    @Test func twoDataSetsOfOneFolderNameKeepTwoNames() {
+        let names = DataIdentity.names(ofDatasets: ["/data/2019/legs", "/data/2020/legs", "../shared/cbs-ssi", "/data/2019/legs/"])
+        #expect(names["/data/2019/legs"] == "2019/legs" && names["/data/2020/legs"] == "2020/legs")
+        #expect(names["../shared/cbs-ssi"] == "cbs-ssi")
+        #expect(Set(names.values).count == names.count - 1, "one folder given twice is one data set: \(names)")
+    }
 }

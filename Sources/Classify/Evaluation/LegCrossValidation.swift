@@ -177,9 +177,9 @@ public struct LegCrossValidation: Sendable {
         }
         if chooser.count > 0 { add(chooser, by: model) }
         let (temperature, threshold) = LegCalibration.fit(examples, classes: model.classes)
+        let names = DataIdentity.names(ofDatasets: datasets.values)
         let chosenSets = Set(
-            examples.isEmpty
-                ? [] : (training.legs + chooser.legs).map { datasets[$0.trace].map(DataIdentity.name(ofDataset:)) ?? $0.device })
+            examples.isEmpty ? [] : (training.legs + chooser.legs).map { datasets[$0.trace].flatMap { names[$0] } ?? $0.device })
         let chosenOn =
             "\(examples.count) out-of-fold legs (as recorded and thinned) of "
             + (sets.count >= 2 || !chooser.legs.isEmpty ? chosenSets.sorted().joined(separator: ", ") : "the training legs")

@@ -14,7 +14,8 @@ public struct LegHeldOutScores: Codable, Hashable, Sendable {
     public var datasets: [Dataset]
 
     public struct Dataset: Codable, Hashable, Sendable {
-        /// The data set's folder name (`DataIdentity.name(ofDataset:)`).
+        /// The data set's folder name, with the folders above it that tell it from another
+        /// of the same name (`DataIdentity.names(ofDatasets:)`).
         public var dataset: String
         public var legs: Int
         /// Persons, or days for one person's data: the groups its legs were held out by.
@@ -52,11 +53,12 @@ public struct LegHeldOutScores: Codable, Hashable, Sendable {
     public init(heldOutBy: String, _ outcomes: [WindowOutcome]) {
         self.heldOutBy = heldOutBy
         let sets = Dictionary(grouping: outcomes) { $0.dataset ?? "legs" }
-        datasets = sets.keys.sorted().map { name in
+        let names = DataIdentity.names(ofDatasets: sets.keys)
+        datasets = sets.keys.sorted { names[$0]! < names[$1]! }.map { name in
             let legs = sets[name]!
             let modes = Set(legs.map(\.truth) + legs.map(\.smoothed)).sorted()
             return Dataset(
-                dataset: DataIdentity.name(ofDataset: name), legs: legs.count,
+                dataset: names[name]!, legs: legs.count,
                 groups: Set(legs.map { $0.group ?? $0.person ?? $0.device }).count,
                 vehicleAnswered: LegMeasures.share(legs.filter { LegMeasures.family($0.truth) == .vehicle }) { $0.smoothed == .vehicle },
                 modes: modes.map { mode in

@@ -66,10 +66,25 @@ public struct DataIdentity: Sendable {
         return datasets
     }
 
-    /// The name a data set goes by in a model file: its folder's name, never the path it had on
-    /// the machine that trained (which says nothing to the model's users and may name people).
-    public static func name(ofDataset given: String) -> String {
-        (InputPath.standardise(given) as NSString).lastPathComponent
+    /// The names the data sets `given` (paths, as given) go by in a model file and an
+    /// evaluation: each its folder's name, never the path it had on the machine that trained
+    /// (which says nothing to the model's users and may name people); where two share one, as
+    /// many of the folders above it as tell them apart ("2019/legs", "2020/legs"), so two data
+    /// sets never merge under one name.
+    public static func names(ofDatasets given: some Sequence<String>) -> [String: String] {
+        let paths = Dictionary(Set(given).map { ($0, InputPath.standardise($0).split(separator: "/").map(String.init)) }) { a, _ in a }
+        var names: [String: String] = [:]
+        for (dataset, components) in paths {
+            var depth = 1
+            // The fewest trailing folders no other data set ends with (one folder given twice is one).
+            while depth < components.count,
+                paths.contains(where: { $0.value != components && $0.value.suffix(depth) == components.suffix(depth) })
+            {
+                depth += 1
+            }
+            names[dataset] = components.isEmpty ? "/" : components.suffix(depth).joined(separator: "/")
+        }
+        return names
     }
 
     /// The traces of `traces` that lie under one of `under` (each one of `paths`, as given).

@@ -106,8 +106,9 @@ public struct TrainingRun {
         validation.choosing = choosing
         var (model, kind, inner) = try validation.fit(LegTrainer.labelled(legs), choosing: choosing)
         var perDataset: [String: Set<String>] = [:]
+        let names = DataIdentity.names(ofDatasets: datasets.values)
         for leg in labelled.legs {
-            let dataset = datasets[leg.trace].map(DataIdentity.name(ofDataset:)) ?? "inputs"
+            let dataset = datasets[leg.trace].flatMap { names[$0] } ?? "inputs"
             perDataset[dataset, default: []].insert(persons[leg.trace] ?? leg.device)
         }
         model.personsPerDataset = perDataset.mapValues { $0.sorted() }
