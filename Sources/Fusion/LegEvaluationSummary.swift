@@ -53,6 +53,9 @@ public struct LegEvaluationSummary: Encodable {
         /// The leg model's measures per data set and pooled (`LegMeasures`; intervals only as
         /// recorded); nil without a leg model.
         @NullEncodable public var measures: [LegMeasures]?
+        /// Thinned rates only: how often a leg keeps the family and the mode it has as
+        /// recorded (`LegKept`, per leg, whatever the truth); nil as recorded and without a leg model.
+        @NullEncodable public var keptFromRecorded: [LegKept]?
     }
 
     public struct Coarse: Encodable {
@@ -104,6 +107,7 @@ public struct LegEvaluationSummary: Encodable {
                     (sets.count >= 2 ? sets.keys.sorted().map { LegMeasures($0, sets[$0]!, bootstrap: measuring) } : [])
                     + [LegMeasures(sets.count >= 2 ? "all" : "legs", legs, bootstrap: measuring)]
             }
+            let kept = hasModel && seconds != nil ? LegKept.of(thinned: legs, recorded: outcomes[Double?.none] ?? []) : []
             return RateScores(
                 fixes: seconds.map { String(format: "one fix every %g s", $0) } ?? "as recorded", thinnedToSeconds: seconds,
                 nLegs: legs.count, model: hasModel ? report(legs, \.smoothed) : nil, trackintel: report(legs, \.baseline),
@@ -112,7 +116,8 @@ public struct LegEvaluationSummary: Encodable {
                     trackintelMacroF1: coarseBaseline.macroF1, trackintelMacroF1Interval: coarseBaseline.macroF1Interval),
                 perDataset: datasets.isEmpty ? nil : datasets, modelTimeAgreement: modelTime?.share,
                 modelTimeAgreementInterval: modelTime?.interval, trackintelTimeAgreement: trackintelTime?.share,
-                trackintelTimeAgreementInterval: trackintelTime?.interval, measures: measures)
+                trackintelTimeAgreementInterval: trackintelTime?.interval, measures: measures,
+                keptFromRecorded: kept.isEmpty ? nil : kept)
         }
     }
 
@@ -186,6 +191,9 @@ public struct LegEvaluationSummary: Encodable {
                         "measures (time-weighted; the family is on foot, bike or vehicle; `vehicle` is right for the family, wrong for the type"
                             + (rate.thinnedToSeconds == nil ? "; 95 % intervals over persons, or days of one person's data)" : ")") + ":"
                     ] + measures.map(\.text)
+            }
+            if let kept = rate.keptFromRecorded {
+                sections += ["", "the same legs as recorded (per leg, whatever the truth):"] + kept.map(\.text)
             }
             sections += ["", "trackintel's speed rule", rate.trackintel.text(unit: "legs")]
         }

@@ -71,4 +71,23 @@ import Testing
         #expect(names["../shared/cbs-ssi"] == "cbs-ssi")
         #expect(Set(names.values).count == names.count - 1, "one folder given twice is one data set: \(names)")
     }
+
+    /// A thinned leg is matched to the recorded leg whose span holds its middle; kept counts
+    /// the same answer, whatever the truth: a train called bus at both rates is kept.
+    @Test func aThinnedLegKeepsItsAnswerWhenItSaysWhatTheRecordedLegSaid() throws {
+        func leg(_ truth: Mode, _ said: Mode, from start: Double, to end: Double) -> WindowOutcome {
+            var o = WindowOutcome(trace: "t", device: "d", truth: truth, predicted: said, baseline: .walk, source: .gpsLegModel)
+            o.span = start...end
+            return o
+        }
+        let recorded = [
+            leg(.walk, .walk, from: 0, to: 600), leg(.train, .bus, from: 900, to: 2_000), leg(.bike, .bike, from: 2_500, to: 3_000)
+        ]
+        let thinned = [
+            leg(.walk, .bike, from: 10, to: 590), leg(.train, .bus, from: 930, to: 1_980), leg(.bike, .vehicle, from: 2_520, to: 2_990),
+            leg(.bus, .bus, from: 5_000, to: 5_100) // no recorded leg: not counted
+        ]
+        let kept = try #require(LegKept.of(thinned: thinned, recorded: recorded).first)
+        #expect(kept.legs == 3 && kept.mode == 1.0 / 3 && kept.family == 1.0 / 3, "walk → bike and bike → vehicle change the family")
+    }
 }

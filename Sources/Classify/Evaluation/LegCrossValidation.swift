@@ -128,6 +128,7 @@ public struct LegCrossValidation: Sendable {
                 group: groupBy == .day ? group(of: leg, groupBy) : nil, person: persons[leg.trace], dataset: datasets[leg.trace])
             outcome.seconds = leg.start.seconds(until: leg.end)
             outcome.day = group(of: leg, .day)
+            outcome.span = leg.start.secondsSince1970...max(leg.start.secondsSince1970, leg.end.secondsSince1970)
             if !readings.isEmpty { outcome.confidence = readings[index].probabilities.values.max() }
             outcomes[leg.thinnedToSeconds, default: []].append(outcome)
         }

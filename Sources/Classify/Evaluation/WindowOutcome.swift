@@ -31,6 +31,9 @@ public struct WindowOutcome: Hashable, Sendable {
     public var confidence: Double? = nil
     /// A leg's local date (`GroupedCrossValidation.day`); nil for a window.
     public var day: String? = nil
+    /// A leg's first and last fix times, seconds since 1970: a thinned copy of a leg is matched
+    /// to the leg as recorded by them (`LegKept`); nil for a window.
+    public var span: ClosedRange<Double>? = nil
 
     /// The outcomes of `table`'s windows (all labelled) under `prediction` and the rules'
     /// prediction `rules`.
