@@ -78,8 +78,8 @@ extension ReportPage {
             ", answered by the family only: \(family) of the \(all) legs in a vehicle (\(HTML.number(100 * Double(family) / Double(all), 0))%)"
     }
 
-    /// The held-out precision and recall of `mode`, one data set a line; dashes where the
-    /// model's data sets neither held nor gave it.
+    /// The held-out precision and recall of `mode`, each data set with its share and minutes;
+    /// dashes where the model's data sets neither held nor gave it.
     static func heldOutCells(_ heldOut: LegHeldOutScores, mode: String) -> [String] {
         guard let mode = Mode(rawValue: mode) else { return ["–", "–"] }
         let scores = heldOut.scores(of: mode)
