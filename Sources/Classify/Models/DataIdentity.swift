@@ -72,7 +72,8 @@ public struct DataIdentity: Sendable {
     /// many of the folders above it as tell them apart ("2019/legs", "2020/legs"), so two data
     /// sets never merge under one name.
     public static func names(ofDatasets given: some Sequence<String>) -> [String: String] {
-        let paths = Dictionary(Set(given).map { ($0, InputPath.standardise($0).split(separator: "/").map(String.init)) }) { a, _ in a }
+        let paths = Dictionary(
+            uniqueKeysWithValues: Set(given).map { ($0, InputPath.standardise($0).split(separator: "/").map(String.init)) })
         var names: [String: String] = [:]
         for (dataset, components) in paths {
             var depth = 1

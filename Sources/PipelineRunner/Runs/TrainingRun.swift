@@ -102,6 +102,15 @@ public struct TrainingRun {
                     + "and it needs two; GPS-only legs will be decided by the speed rules")
             return nil
         }
+        let setAside = LegTrainer.setAside(legs)
+        if !setAside.isEmpty {
+            let minutes = setAside.reduce(0) { $0 + $1.leg.start.seconds(until: $1.leg.end) } / 60
+            progress.log(
+                "GPS leg model: \(setAside.count) labelled legs (\(String(format: "%.0f", minutes)) min) set aside, their labels impossible "
+                    + "for their fixes (they neither train nor choose): "
+                    + setAside.map { "\($0.leg.trace) \($0.leg.labelName ?? $0.leg.mode!.rawValue) at \($0.leg.start): \($0.reason)" }
+                    .joined(separator: "; "))
+        }
         var validation = LegCrossValidation(groupBy: groupBy, datasets: datasets, persons: persons)
         validation.choosing = choosing
         var (model, kind, inner) = try validation.fit(LegTrainer.labelled(legs), choosing: choosing)

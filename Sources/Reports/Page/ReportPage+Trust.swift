@@ -24,7 +24,7 @@ extension ReportPage {
         let leftOut =
             try withholdsTotals() || published.isEmpty ? 0 : rows.filter { !published.contains($0.mode) }.reduce(0) { $0 + $1.seconds }
         let changes = Dictionary(uniqueKeysWithValues: facts.legSourceChanges.map { ($0.mode, $0) })
-        let heldOut = modelPath.flatMap { try? ModeModel.load(path: $0) }?.gpsLegs?.heldOut
+        let heldOut = model?.gpsLegs?.heldOut
         let heldOutColumns =
             heldOut == nil ? [] : ["GPS leg model held out: right when it named the mode", "held out: the mode's time it found"]
         let table = HTML.table(

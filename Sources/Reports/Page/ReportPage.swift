@@ -13,7 +13,10 @@ import Trips
 public struct ReportPage {
     public var facts: ReportFacts
     public var folder: String
-    public var modelPath: String?
+    public let modelPath: String?
+    /// The model at `modelPath`, read once for every section that shows it; nil without one
+    /// (or when it cannot be read: the page then shows the GPS-speed rules).
+    let model: ModeModel?
     /// Each device's and person's local time (the modal split's hours and weekdays).
     public var calendars: LocalCalendars
     /// The bands of the local day the modal split is cut by, as the run's tables are.
@@ -29,6 +32,7 @@ public struct ReportPage {
         self.facts = facts
         self.folder = folder
         self.modelPath = modelPath
+        self.model = modelPath.flatMap { try? ModeModel.load(path: $0) }
         self.calendars = calendars
     }
 
@@ -574,7 +578,7 @@ public struct ReportPage {
 
     func classifier() throws -> String {
         var html = "<section><h2>Transport modes</h2>"
-        if let modelPath, let model = try? ModeModel.load(path: modelPath) {
+        if let modelPath, let model {
             let provenance = model.provenance
             let kind = HTML.escape(model.kind.rawValue), classes = model.classes.map(\.rawValue).joined(separator: ", ")
             // Its file name only: the page names no path of the machine that made it.
