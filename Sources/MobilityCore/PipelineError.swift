@@ -14,11 +14,12 @@ public struct PipelineError: Error, CustomStringConvertible, Hashable, Sendable 
         /// The process's exit status when a command stops on this error, from sysexits.h: 75
         /// (`EX_TEMPFAIL`, "try again later") when another run holds the store, since nothing
         /// was done and the same command will work once that run ends; 64 (`EX_USAGE`) for a
-        /// usage error; 1 otherwise.
+        /// usage error and a transit feed that cannot be read (it is named on the command line or
+        /// in the configuration, and checked before any stage); 1 otherwise.
         public var exitStatus: Int32 {
             switch self {
             case .storeLocked: 75
-            case .usage: 64
+            case .usage, .invalidTransitFeed: 64
             default: 1
             }
         }

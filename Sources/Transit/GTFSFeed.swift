@@ -29,13 +29,23 @@ public struct GTFSFeed: Sendable {
         public var kinds: TransitKinds
         /// `location_type`: 0 stop or platform, 1 station, 2 entrance, 3 generic node, 4 boarding area.
         public var locationType: Int
+        /// The feed's place among the run's feeds (`TransitIndex(feeds:)`): ids are only unique within a feed.
+        public var feed = 0
     }
 
     public struct Corridor: Sendable {
         public var kinds: TransitKinds
         /// Latitude, longitude pairs in order.
         public var points: [(Double, Double)]
+        /// The feed's place among the run's feeds, as `Stop.feed`.
+        public var feed = 0
     }
+
+    /// What the run calls the feed: its file or folder name, `.zip` left off (`TransitNetwork`
+    /// makes it unique among the run's feeds).
+    public var name = ""
+    /// Its agencies and calendars.
+    public var service = GTFSService()
 
     public var stops: [Stop] = []
     public var corridors: [Corridor] = []
@@ -60,15 +70,24 @@ public struct GTFSFeed: Sendable {
                     "no such file or folder (expected a GTFS feed: a .zip or a folder with stops.txt, routes.txt, trips.txt, stop_times.txt)"
             )
         }
-        if isFolder.boolValue { return try load(folder: path) }
-        return try ZipExtraction.withUnpackedFolder(path) { root in
+        var feed = try isFolder.boolValue ? load(folder: path) : load(zip: path)
+        feed.name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return feed
+    }
+
+    static func load(zip path: String) throws -> GTFSFeed {
+        try ZipExtraction.withUnpackedFolder(path) { root in
             // Feeds are zipped flat, but some wrap the files in one folder.
             if FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent("stops.txt")) {
-                return try load(folder: root)
+                return try load(folder: root, shownAs: path)
             }
             let names =
                 (try? FileManager.default.contentsOfDirectory(atPath: root))?.filter { !$0.hasPrefix(".") && $0 != "__MACOSX" } ?? []
-            if names.count == 1 { return try load(folder: (root as NSString).appendingPathComponent(names[0]), shownAs: path) }
+            if names.count == 1 {
+                return try load(
+                    folder: (root as NSString).appendingPathComponent(names[0]),
+                    shownAs: (path as NSString).appendingPathComponent(names[0]))
+            }
             throw PipelineError(
                 .invalidTransitFeed, path: path, reason: "the zip holds no stops.txt; it holds [\(names.sorted().joined(separator: ", "))]")
         }
@@ -77,19 +96,22 @@ public struct GTFSFeed: Sendable {
     static func load(folder: String, shownAs: String? = nil) throws -> GTFSFeed {
         var feed = GTFSFeed()
         func file(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
+        // Errors name a file inside a zip as `feed.zip/stops.txt`, not where it was unpacked.
+        func shown(_ name: String) -> String { ((shownAs ?? folder) as NSString).appendingPathComponent(name) }
         for name in ["stops.txt", "routes.txt", "trips.txt", "stop_times.txt"] where !FileManager.default.fileExists(atPath: file(name)) {
             throw PipelineError(.invalidTransitFeed, path: shownAs ?? folder, reason: "a GTFS feed needs \(name), and it is missing")
         }
+        feed.service = try GTFSService.load(folder: folder, shownAs: shownAs ?? folder)
         // routes.txt: route_id → kind.
         var routeKinds: [String: TransitKinds] = [:]
-        try Table.read(file("routes.txt"), required: ["route_id", "route_type"]) { row in
+        try Table.read(file("routes.txt"), shownAs: shown("routes.txt"), required: ["route_id", "route_type"]) { row in
             feed.routes += 1
             guard let type = row.int("route_type"), let kind = TransitKind(routeType: type) else { feed.routesWithoutKind += 1; return }
             routeKinds[row.string("route_id")] = TransitKinds(kind)
         }
         // trips.txt: trip_id → (kinds, shape).
         var tripKinds: [String: TransitKinds] = [:], tripShape: [String: String] = [:], shapeKinds: [String: TransitKinds] = [:]
-        try Table.read(file("trips.txt"), required: ["route_id", "trip_id"]) { row in
+        try Table.read(file("trips.txt"), shownAs: shown("trips.txt"), required: ["route_id", "trip_id"]) { row in
             feed.trips += 1
             guard let kinds = routeKinds[row.string("route_id")] else { return }
             let trip = row.string("trip_id")
@@ -103,7 +125,7 @@ public struct GTFSFeed: Sendable {
         let hasShapes = FileManager.default.fileExists(atPath: file("shapes.txt"))
         // stops.txt first (ids to indices), then stop_times.txt.
         var stopIndex: [String: Int] = [:], parents: [Int: String] = [:]
-        try Table.read(file("stops.txt"), required: ["stop_id"]) { row in
+        try Table.read(file("stops.txt"), shownAs: shown("stops.txt"), required: ["stop_id"]) { row in
             guard let latitude = row.double("stop_lat"), let longitude = row.double("stop_lon"),
                 abs(latitude) <= 90, abs(longitude) <= 180, latitude != 0 || longitude != 0
             else { feed.skippedRows += 1; return }
@@ -118,7 +140,7 @@ public struct GTFSFeed: Sendable {
         }
         // Trips without a shape keep their stop sequence, for corridors between stops.
         var sequences: [String: [(Int, Int)]] = [:]
-        try Table.read(file("stop_times.txt"), required: ["trip_id", "stop_id"]) { row in
+        try Table.read(file("stop_times.txt"), shownAs: shown("stop_times.txt"), required: ["trip_id", "stop_id"]) { row in
             feed.stopTimes += 1
             let trip = row.string("trip_id")
             guard let kinds = tripKinds[trip], let stop = stopIndex[row.string("stop_id")] else { feed.skippedRows += 1; return }
@@ -138,7 +160,8 @@ public struct GTFSFeed: Sendable {
 
         if hasShapes, !shapeKinds.isEmpty {
             var points: [String: [(Int, Double, Double)]] = [:]
-            try Table.read(file("shapes.txt"), required: ["shape_id", "shape_pt_lat", "shape_pt_lon"]) { row in
+            try Table.read(file("shapes.txt"), shownAs: shown("shapes.txt"), required: ["shape_id", "shape_pt_lat", "shape_pt_lon"]) {
+                row in
                 let shape = row.string("shape_id")
                 guard shapeKinds[shape] != nil else { return }
                 guard let latitude = row.double("shape_pt_lat"), let longitude = row.double("shape_pt_lon") else {
@@ -190,6 +213,9 @@ public struct GTFSFeed: Sendable {
         var columns: [String: Int]
         var fields: CSVFields
         var line: UnsafeBufferPointer<UInt8>
+        /// The file, and the 1-based number of the line being read, for errors.
+        var path = ""
+        var number = 0
 
         func string(_ name: String) -> String {
             guard let index = columns[name], index < fields.count else { return "" }
@@ -205,17 +231,23 @@ public struct GTFSFeed: Sendable {
             double(name).flatMap { $0.isFinite && $0 == $0.rounded() && abs($0) < 1e15 ? Int($0) : nil }
         }
 
-        static func read(_ path: String, required: [String], _ body: (Table) throws -> Void) throws {
-            var table = Table(columns: [:], fields: CSVFields(), line: UnsafeBufferPointer(start: nil, count: 0))
+        /// Calls `body` with each row of the file at `path` after its header; errors name it `shownAs`.
+        static func read(_ path: String, shownAs: String? = nil, required: [String], _ body: (Table) throws -> Void) throws {
+            let shown = shownAs ?? path
+            var table = Table(columns: [:], fields: CSVFields(), line: UnsafeBufferPointer(start: nil, count: 0), path: shown)
             try LineReader(path: path).forEachLine { line, number in
                 if number == 1 {
                     table.fields.split(line)
-                    for index in 0..<table.fields.count { table.columns[table.fields.string(index, in: line)] = index }
+                    for index in 0..<table.fields.count {
+                        var name = table.fields.string(index, in: line)
+                        if index == 0, name.hasPrefix("\u{FEFF}") { name.removeFirst() } // a byte-order mark, as some agencies write
+                        table.columns[name] = index
+                    }
                     let missing = required.filter { table.columns[$0] == nil }
                     guard missing.isEmpty else {
                         throw PipelineError(
-                            .invalidTransitFeed, path: path,
-                            reason: "line 1: the header lacks \(missing.joined(separator: ", ")) (GTFS names them so); it has "
+                            .invalidTransitFeed, path: shown, line: 1,
+                            reason: "the header lacks \(missing.joined(separator: ", ")) (GTFS names them so); it has "
                                 + table.columns.sorted { $0.value < $1.value }.map(\.key).joined(separator: ","))
                     }
                     return true
@@ -223,6 +255,7 @@ public struct GTFSFeed: Sendable {
                 guard !line.isEmpty else { return true }
                 table.fields.split(line)
                 table.line = line
+                table.number = number
                 try body(table)
                 return true
             }

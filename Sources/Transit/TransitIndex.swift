@@ -20,8 +20,12 @@ public struct TransitIndex: Sendable {
     public static let maxSearchMeters = 2_000.0
 
     public let stops: [GTFSFeed.Stop]
+    /// The feeds' names, in the order their `Stop.feed` and `Corridor.feed` count.
+    public let feedNames: [String]
     /// Corridor pieces: start and end latitude, longitude, and kinds.
     private var pieces: [(Double, Double, Double, Double, TransitKinds)] = []
+    /// Each piece's feed.
+    private var pieceFeeds: [Int32] = []
     private var stopCells: [Int64: [Int32]] = [:]
     private var pieceCells: [Int64: [Int32]] = [:]
     private let originLatitude: Double
@@ -30,9 +34,27 @@ public struct TransitIndex: Sendable {
     /// How much wider a search must be in the grid than on the ground, for the feed's latitudes.
     private let margin: Double
 
-    public init(_ feed: GTFSFeed) {
-        stops = feed.stops.filter { !$0.kinds.isEmpty }
-        let latitudes = stops.map(\.latitudeDegrees) + feed.corridors.flatMap { $0.points.map(\.0) }
+    public init(_ feed: GTFSFeed) { self.init(feeds: [feed]) }
+
+    /// One index of several feeds (a region's agencies): each stop and corridor keeps its feed,
+    /// so two agencies' equal `stop_id`s stay two stops.
+    public init(feeds: [GTFSFeed]) {
+        feedNames = feeds.map(\.name)
+        stops = feeds.enumerated().flatMap { number, feed in
+            feed.stops.filter { !$0.kinds.isEmpty }.map { stop in
+                var stop = stop
+                stop.feed = number
+                return stop
+            }
+        }
+        let corridors = feeds.enumerated().flatMap { number, feed in
+            feed.corridors.map { corridor in
+                var corridor = corridor
+                corridor.feed = number
+                return corridor
+            }
+        }
+        let latitudes = stops.map(\.latitudeDegrees) + corridors.flatMap { $0.points.map(\.0) }
         let low = latitudes.min() ?? 0, high = latitudes.max() ?? 0
         originLatitude = (low + high) / 2
         metresPerDegreeLongitude = metresPerDegreeLatitude * max(0.01, cos(originLatitude * .pi / 180))
@@ -41,7 +63,7 @@ public struct TransitIndex: Sendable {
         for (index, stop) in stops.enumerated() {
             stopCells[key(cell(stop.latitudeDegrees, stop.longitudeDegrees)), default: []].append(Int32(index))
         }
-        for corridor in feed.corridors {
+        for corridor in corridors {
             for (a, b) in zip(corridor.points, corridor.points.dropFirst()) {
                 let length = Self.planarMeters(a.0, a.1, b.0, b.1)
                 let parts = max(1, Int((length / Self.cellMeters).rounded(.up)))
@@ -50,6 +72,7 @@ public struct TransitIndex: Sendable {
                     let p = (a.0 + (b.0 - a.0) * f0, a.1 + (b.1 - a.1) * f0), q = (a.0 + (b.0 - a.0) * f1, a.1 + (b.1 - a.1) * f1)
                     let number = Int32(pieces.count)
                     pieces.append((p.0, p.1, q.0, q.1, corridor.kinds))
+                    pieceFeeds.append(Int32(corridor.feed))
                     let reach = Self.maxCorridorMeters * margin
                     let (r0, c0) = cell(min(p.0, q.0), min(p.1, q.1), widenedBy: -reach)
                     let (r1, c1) = cell(max(p.0, q.0), max(p.1, q.1), widenedBy: reach)
@@ -114,23 +137,34 @@ public struct TransitIndex: Sendable {
 
     /// The kinds of the corridors that pass within `metres` (at most `maxCorridorMeters`).
     public func corridorKinds(_ latitude: Double, _ longitude: Double, within metres: Double) -> TransitKinds {
-        var kinds = TransitKinds()
+        corridors(latitude, longitude, within: metres, feeds: false).kinds
+    }
+
+    /// The kinds of the corridors that pass within `metres` (at most `maxCorridorMeters`) and,
+    /// with `feeds`, the feeds they belong to (each once, in no order).
+    public func corridors(_ latitude: Double, _ longitude: Double, within metres: Double, feeds: Bool = true)
+        -> (kinds: TransitKinds, feeds: [Int])
+    {
+        var kinds = TransitKinds(), found: [Int] = []
         let metres = min(metres, Self.maxCorridorMeters)
         let cosine = cos(latitude * .pi / 180) // once per position, not per piece
         let scale = Geodesy.earthRadiusMeters * .pi / 180
         let reachLatitude = metres / scale, reachLongitude = metres / (scale * max(cosine, 1e-6))
         candidates(pieceCells, latitude, longitude, within: metres) { index in
-            let piece = pieces[Int(index)]
-            guard !kinds.isSuperset(of: piece.4) else { return }
+            let piece = pieces[Int(index)], feed = Int(pieceFeeds[Int(index)])
+            guard !kinds.isSuperset(of: piece.4) || (feeds && !found.contains(feed)) else { return }
             // Both ends beyond reach on one side: the piece cannot pass within `metres`.
             if min(piece.0, piece.2) > latitude + reachLatitude || max(piece.0, piece.2) < latitude - reachLatitude
                 || min(piece.1, piece.3) > longitude + reachLongitude || max(piece.1, piece.3) < longitude - reachLongitude
             {
                 return
             }
-            if Self.segmentMeters(latitude, longitude, piece, cosine: cosine) <= metres { kinds.formUnion(piece.4) }
+            if Self.segmentMeters(latitude, longitude, piece, cosine: cosine) <= metres {
+                kinds.formUnion(piece.4)
+                if feeds, !found.contains(feed) { found.append(feed) }
+            }
         }
-        return kinds
+        return (kinds, found)
     }
 
     /// Metres from a position to a piece, on the tangent plane at the position; `cosine` is

@@ -14,7 +14,9 @@ import Foundation
 /// - `startMeters[kind]`, `endMeters[kind]`: from the leg's first and last fix to the nearest
 ///   stop of that kind, at most `TransitIndex.maxSearchMeters`;
 /// - `longestGapSeconds`: the longest time between two fixes (underground, a metro leg has
-///   fixes only near its ends).
+///   fixes only near its ends);
+/// - `feedCorridorShare[feed]`: per feed of the index (`TransitIndex.feedNames`), the share of
+///   the fixes within `corridorMeters` of one of its corridors, whatever the kind.
 ///
 /// Radii by kind: a bus stop is a pole at the kerb (30 m passed, 50 m stopped at, for a
 /// phone's 5–20 m error); a station is a platform of 100–200 m (100 m passed, 200 m stopped at).
@@ -26,6 +28,11 @@ public struct TransitMatch: Sendable, Hashable {
     public var startMeters: [TransitKind: Double] = [:]
     public var endMeters: [TransitKind: Double] = [:]
     public var longestGapSeconds = 0.0
+    public var feedCorridorShare: [Int: Double] = [:]
+
+    /// The share of its fixes a leg runs along a feed's corridors to count as one of its legs
+    /// (`TransitFeedUse.legsMatched`): half.
+    public static let feedShare = 0.5
 
     public static let corridorMeters = 30.0
     public static func passMeters(_ kind: TransitKind) -> Double { kind == .bus ? 30 : 100 }
@@ -40,10 +47,12 @@ public struct TransitMatch: Sendable, Hashable {
     /// The match of `fixes` (seconds, latitude, longitude; in time order, two or more).
     public init(_ fixes: [(Double, Double, Double)], index: TransitIndex) {
         guard let first = fixes.first, let last = fixes.last else { return }
-        var inCorridor: [TransitKind: Int] = [:]
+        var inCorridor: [TransitKind: Int] = [:], inFeed: [Int: Int] = [:]
         var passedStops: [TransitKind: Set<Int>] = [:]
         for (position, fix) in fixes.enumerated() {
-            for kind in index.corridorKinds(fix.1, fix.2, within: Self.corridorMeters).kinds { inCorridor[kind, default: 0] += 1 }
+            let near = index.corridors(fix.1, fix.2, within: Self.corridorMeters)
+            for kind in near.kinds.kinds { inCorridor[kind, default: 0] += 1 }
+            for feed in near.feeds { inFeed[feed, default: 0] += 1 }
             var points = [(fix.1, fix.2)]
             if position + 1 < fixes.count {
                 let next = fixes[position + 1]
@@ -67,6 +76,7 @@ public struct TransitMatch: Sendable, Hashable {
                 stoppedStops[kind, default: []].formUnion(index.stops(near: place.0, place.1, within: Self.stopMeters(kind), kind: kind))
             }
         }
+        feedCorridorShare = inFeed.mapValues { Double($0) / Double(fixes.count) }
         for kind in TransitKind.allCases {
             corridorShare[kind] = Double(inCorridor[kind] ?? 0) / Double(fixes.count)
             if kind != .ferry {
