@@ -138,7 +138,10 @@ import Testing
         #expect(!plainReport.contains("Transit feed"), "no feed, no feed line")
 
         let run = try cli.pipeline(["run", "in", "--out", "out", "--model", shipped, "--transit", "feed"], in: folder.path)
-        #expect(run.status == 0 && run.stderr.contains("transit: feed: 21 stops (7 rail, 14 bus), 2 corridors"), "\(run.stderr)")
+        #expect(
+            run.status == 0
+                && run.stderr.contains("transit: feed (feed): no agency named, no calendar; 21 stops (7 rail, 14 bus), 2 corridors"),
+            "\(run.stderr)")
         let everyLeg = try Self.legs(folder.file("out/restricted/triplegs.csv"))
         let named = everyLeg.filter { $0["mode_source"] == "transit" }.count
         let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
@@ -196,6 +199,68 @@ import Testing
         let farSummary = try JSONSerialization.jsonObject(with: Data(far.stdout.utf8)) as! [String: Any]
         #expect(
             (farSummary["warnings"] as? [String])?.contains { $0.contains("within 2 km of a stop of the feed") } == true, "\(far.stderr)")
+    }
+
+    /// A region's feeds together: `--transit` twice, a folder of feeds, or `transit.feeds`, each
+    /// feed with its own `--json` object; a feed that cannot be read stops the run before any
+    /// stage, naming its file and line.
+    @Test func severalFeedsServeTheLegsTogetherAndEachSaysWhatItGave() throws {
+        let folder = try TemporaryFolder()
+        try SyntheticGTFS.writeFeed(folder.file("region/city"))
+        // Another agency's feed, one bus stop 100 km away, with equal ids and a calendar.
+        _ = try folder.write("region/far/agency.txt", "agency_name,agency_timezone\nFar Buses,Europe/Paris\n")
+        _ = try folder.write("region/far/stops.txt", "stop_id,stop_lat,stop_lon\nB1,49.0,3.2\n")
+        _ = try folder.write("region/far/routes.txt", "route_id,route_type\nR1,3\n")
+        _ = try folder.write("region/far/trips.txt", "route_id,service_id,trip_id\nR1,WD,bus1\n")
+        _ = try folder.write("region/far/stop_times.txt", "trip_id,stop_id,stop_sequence\nbus1,B1,1\n")
+        _ = try folder.write(
+            "region/far/calendar.txt",
+            "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWD,1,1,1,1,1,0,0,20240101,20241231\n")
+        _ = try folder.write("in/commuter.gpx", Self.day())
+        let model = try Self.rulesForGPS(in: folder)
+        func feeds(_ run: PipelineCLI.Outcome) throws -> [[String: Any]] {
+            let summary = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+            return try #require(summary["transit"] as? [[String: Any]], "\(run.stdout)")
+        }
+        let twice = try cli.pipeline(
+            ["run", "in", "--out", "twice", "--model", model, "--transit", "region/city", "--transit", "region/far", "--json"],
+            in: folder.path)
+        #expect(twice.status == 0, "\(twice.stderr)")
+        let given = try feeds(twice)
+        #expect(given.map { $0["feed"] as? String } == ["city", "far"], "both feeds, in the order given: \(given)")
+        #expect((given[0]["legs_matched"] as? Int ?? 0) >= 1 && given[1]["legs_matched"] as? Int == 0, "\(given)")
+        #expect(given[1]["agency"] as? String == "Far Buses" && given[1]["service_start"] as? String == "2024-01-01")
+        #expect(given[1]["legs_outside_dates"] as? Int == 0 && given[0]["service_start"] is NSNull && given[0]["warning"] is String)
+        #expect(
+            twice.stderr.contains("transit: far (region/far): Far Buses, service 2024-01-01 – 2024-12-31 (Europe/Paris); 1 stops"),
+            "\(twice.stderr)")
+        #expect(twice.stderr.contains("warning: transit: region/city has no calendar.txt or calendar_dates.txt"), "\(twice.stderr)")
+        let bus = try Self.legs(folder.file("twice/restricted/triplegs.csv")).filter { $0["mode_source"] == "transit" }
+        #expect(!bus.isEmpty && bus.allSatisfy { $0["travel_mode"] == "bus" }, "the city's bus line still names its ride: \(bus)")
+
+        let report = try String(contentsOfFile: folder.file("twice/report.html"), encoding: .utf8)
+        #expect(
+            report.contains("Transit feeds city: 21 stops (7 rail, 14 bus), 2 corridors") && report.contains("; far: 0 along its lines"),
+            "the report names each feed and what it gave")
+
+        let whole = try cli.pipeline(["run", "in", "--out", "whole", "--model", model, "--transit", "region", "--json"], in: folder.path)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(try feeds(whole).map { $0["feed"] as? String } == ["city", "far"], "a folder of feeds: \(whole.stderr)")
+        _ = try folder.write("config.yaml", "transit:\n  feeds: [region/city, region/far]\n")
+        let configured = try cli.pipeline(
+            ["run", "in", "--out", "configured", "--model", model, "--config", "config.yaml", "--json"], in: folder.path)
+        #expect(configured.status == 0, "\(configured.stderr)")
+        #expect(try feeds(configured).count == 2, "\(configured.stderr)")
+        #expect(
+            try String(contentsOfFile: folder.file("configured/restricted/triplegs.csv"), encoding: .utf8)
+                == String(contentsOfFile: folder.file("twice/restricted/triplegs.csv"), encoding: .utf8), "the same feeds, the same legs")
+
+        _ = try folder.write("region/far/routes.txt", "route_id\nR1\n")
+        let broken = try cli.pipeline(["run", "in", "--out", "broken", "--model", model, "--transit", "region"], in: folder.path)
+        #expect(
+            broken.status == 64 && broken.stderr.contains("region/far/routes.txt:1") && broken.stderr.contains("route_type"),
+            "exit 64 naming the file and line: \(broken.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("broken/restricted/pipeline.sqlite")), "before any stage, no store")
     }
 
     /// The shipped model without its GPS leg model, written into `folder`: GPS-only legs are

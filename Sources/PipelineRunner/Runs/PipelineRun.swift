@@ -8,6 +8,7 @@ import MobilityCore
 import Publication
 import Reports
 import Store
+import Transit
 import Trips
 
 /// `pipeline run`: ingest → classify → trips → heat maps → report, over one store in the
@@ -32,9 +33,6 @@ public struct PipelineRun {
     /// nothing is published: no CSV, GeoJSON, PNG or report is written, since the part's
     /// cross-device results (k-anonymous cells, OD, locations) are not the data set's.
     public var partial = false
-    /// A GTFS feed (zip or folder) whose stops and route shapes every leg is matched against
-    /// (`TransitMatch`, `LegFusion`); nil: no transit evidence, its columns left empty.
-    public var transitFeed: String?
     /// The devices a partial run owns (check-ins of others are left to their part).
     public var ownedDevices = DeviceRange()
 
@@ -100,6 +98,8 @@ public struct PipelineRun {
         @NullEncodable public var odMatrix: ODMatrixCounts?
         /// The modal split's published rows and those left out under k persons (`modal_split.csv`).
         @NullEncodable public var modalSplit: ModalSplitCounts?
+        /// Per transit feed (`transit.feeds`, `--transit`), what it gave the legs; empty without one.
+        public var transit: [TransitFeedUse] = []
         /// Person-days and their tracking coverage, with the nightly alarm (`below_floor`); null
         /// when the trip stage did not run.
         @NullEncodable public var coverage: PersonDays.Summary?
@@ -141,7 +141,7 @@ public struct PipelineRun {
             case suppressedCells = "suppressed_cells", odGrid = "od_grid", odZones = "od_zones", modeShares = "mode_shares", co2e, weights,
                 odMatrix =
                 "od_matrix", modalSplit =
-                "modal_split", coverage,
+                "modal_split", transit, coverage,
                 zoneSources = "zone_sources", zones, rides,
                 measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
             case exitStatus = "exit_status", outputFolder = "output_folder", warnings, fileOutcomes = "file_outcomes", partial, releases
@@ -180,10 +180,11 @@ public struct PipelineRun {
     public func run(progress: ProgressReporter) throws -> Summary {
         try InputPath.requireExisting(inputs) // a mistyped or unmounted path: exit 1, and no store is created
         try TripsRun.requireNamedBoundaries(configuration.calendar.boundaries, configured: configuration.calendar.configured != nil)
-        // Read first: a planning file that cannot be used stops the run before any store is made.
+        // Read first: a planning file or a transit feed that cannot be used stops the run before any store is made.
         let planning = try partial ? PlanningInputs.loadForPart(configuration.planning) : PlanningInputs.load(configuration.planning)
+        let transit = try loadTransit(progress: progress)
         return try StoreSession.run(storePath: storePath, temporaryFolder: temporaryFolder, progress: progress) {
-            try run(store: $0, progress: progress, planning: planning)
+            try run(store: $0, progress: progress, planning: planning, transit: transit)
         }
     }
 
@@ -191,10 +192,19 @@ public struct PipelineRun {
     public func run(store: PipelineStore, progress: ProgressReporter) throws -> Summary {
         try run(
             store: store, progress: progress,
-            planning: try partial ? PlanningInputs.loadForPart(configuration.planning) : PlanningInputs.load(configuration.planning))
+            planning: try partial ? PlanningInputs.loadForPart(configuration.planning) : PlanningInputs.load(configuration.planning),
+            transit: try loadTransit(progress: progress))
     }
 
-    func run(store: PipelineStore, progress: ProgressReporter, planning: PlanningInputs.Loaded) throws -> Summary {
+    /// The feeds of `transit.feeds` read and indexed, with the trip stage's description of them; nil without any.
+    func loadTransit(progress: ProgressReporter) throws -> (network: TransitNetwork, description: String)? {
+        configuration.transit.feeds.isEmpty ? nil : try TransitRun.index(feeds: configuration.transit.feeds, progress: progress)
+    }
+
+    func run(
+        store: PipelineStore, progress: ProgressReporter, planning: PlanningInputs.Loaded,
+        transit: (network: TransitNetwork, description: String)?
+    ) throws -> Summary {
         var summary = Summary(outputFolder: outputFolder, partial: partial)
         if partial,
             let file = Self.outputNames.first(where: {
@@ -282,6 +292,7 @@ public struct PipelineRun {
                 let published = try? JSONDecoder().decode(PublishedOD.self, from: Data(text.utf8))
             {
                 (summary.odGrid, summary.odMatrix, summary.modalSplit) = (published.odGrid, published.odMatrix, published.modalSplit)
+                summary.transit = published.transit ?? []
                 (summary.odZones, summary.modeShares, summary.weights) = (published.odZones, published.modeShares, published.weights)
                 summary.co2e = published.co2e
                 // A nightly re-run that finds nothing changed still says what the last one warned of.
@@ -309,7 +320,7 @@ public struct PipelineRun {
         trips.restrictedFolder = restrictedFolder
         trips.legModel = model?.gpsLegs
         trips.imuClasses = model.map { $0.usesInertial ? $0.classes : [] } ?? []
-        (trips.transit, trips.transitDescription) = try transitFeed.map { try TransitRun.index(feed: $0, progress: progress) } ?? (nil, nil)
+        (trips.transit, trips.transitDescription) = (transit?.network, transit?.description)
         trips.parameters = configuration.trips
         trips.minimumPersons = configuration.privacy.k
         (trips.bands, trips.corrections) = (configuration.planning.bands, planning.corrections)
@@ -319,7 +330,7 @@ public struct PipelineRun {
         )
         let tripSummary = try trips.run(store: store, progress: progress)
         LargeBlocks.returnFreed()
-        (summary.odMatrix, summary.modalSplit) = (tripSummary.odMatrix, tripSummary.modalSplit)
+        (summary.odMatrix, summary.modalSplit, summary.transit) = (tripSummary.odMatrix, tripSummary.modalSplit, tripSummary.transit)
         summary.warnings += [
             tripSummary.transitWarning, tripSummary.jumpWarning, tripSummary.undecidedWarning, tripSummary.co2eCountries?.warning
         ].compactMap { $0 }
@@ -387,7 +398,7 @@ public struct PipelineRun {
             let od = PublishedOD(
                 odGrid: published.odGrid, odZones: published.odZones, modeShares: published.modeShares, co2e: published.co2e,
                 weights: published.weights,
-                odMatrix: summary.odMatrix, modalSplit: summary.modalSplit)
+                odMatrix: summary.odMatrix, modalSplit: summary.modalSplit, transit: summary.transit.isEmpty ? nil : summary.transit)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys] // the same bytes on every run (the golden record compares the store)
             try store.setDerivedState(Self.publishedODKey, String(decoding: try encoder.encode(od), as: UTF8.self))
@@ -458,7 +469,12 @@ public struct PipelineRun {
         for line in try store.inputIdentities() { hash.update(data: Data((line + "\n").utf8)) }
         var configuration = configuration
         if let zones { configuration.planning.zones = "sha256:" + (try ContentHash.sha256(path: zones.path)) }
-        // The planning files by their content, so a moved or renamed copy changes nothing.
+        // The planning files and the feeds by their content, so a moved or renamed copy changes nothing.
+        if !configuration.transit.feeds.isEmpty {
+            let feeds = SHA256Hasher()
+            feeds.update(data: Data(try TransitRun.contentHash(feeds: configuration.transit.feeds).utf8))
+            configuration.transit.feeds = ["sha256:" + feeds.hexDigest()]
+        }
         for file in [\PlanningParameters.confusion, \.population, \.personAttributes, \.corrections, \.countries] {
             if let path = configuration.planning[keyPath: file] {
                 configuration.planning[keyPath: file] = "sha256:" + (try ContentHash.sha256(path: path))
@@ -471,8 +487,6 @@ public struct PipelineRun {
         hash.update(data: Data(ReportPage.generator.utf8))
         // A complete run after a partial one runs every stage; a part owns its devices.
         if partial { hash.update(data: Data("partial \(ownedDevices)".utf8)) }
-        // Another feed redoes the trips.
-        if let transitFeed { hash.update(data: Data("transit \(try TransitRun.contentHash(feed: transitFeed))".utf8)) }
         return hash.hexDigest()
     }
 
@@ -534,4 +548,5 @@ struct PublishedOD: Codable {
     var weights: PersonWeightsOutput.Summary?
     var odMatrix: ODMatrixCounts?
     var modalSplit: ModalSplitCounts?
+    var transit: [TransitFeedUse]?
 }

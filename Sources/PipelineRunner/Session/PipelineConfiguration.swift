@@ -129,6 +129,14 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         }
     }
 
+    /// The GTFS feeds every leg is matched against (`TransitNetwork`, `--transit`).
+    public struct Transit: Hashable, Sendable, Codable {
+        /// GTFS zips, feed folders (holding stops.txt) or folders of feeds; empty: no transit
+        /// evidence, the legs' transit columns left empty.
+        public var feeds: [String] = []
+        public init() {}
+    }
+
     public var cleaning = CleaningParameters()
     public var classification = Classification()
     public var trips = TripStageParameters()
@@ -138,6 +146,7 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
     /// Tracking coverage of person-days (`person_days.csv`).
     public var personDays = PersonDayParameters()
     public var release = Release()
+    public var transit = Transit()
     /// Planning tables: time bands and the zone layer (`od_zones.csv`).
     public var planning = PlanningParameters()
     /// k for every published table (`privacy.k`); `heatmap`'s copy follows it.
@@ -150,10 +159,10 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case cleaning, classification, trips, heatmap, comfort, calendar, personDays, release, planning, privacy
+        case cleaning, classification, trips, heatmap, comfort, calendar, personDays, release, transit, planning, privacy
     }
 
-    /// `release` came in 0.6, `person_days` and `planning` later: a configuration an earlier run
+    /// `release` came in 0.6, `person_days`, `planning` and `transit` later: a configuration an earlier run
     /// stored has none (`forget` reads it back).
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -164,6 +173,7 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         comfort = try container.decode(Comfort.self, forKey: .comfort)
         calendar = try container.decode(Calendar.self, forKey: .calendar)
         release = try container.decodeIfPresent(Release.self, forKey: .release) ?? Release()
+        transit = try container.decodeIfPresent(Transit.self, forKey: .transit) ?? Transit()
         personDays = try container.decodeIfPresent(PersonDayParameters.self, forKey: .personDays) ?? PersonDayParameters()
         planning = try container.decodeIfPresent(PlanningParameters.self, forKey: .planning) ?? PlanningParameters()
         // Before `privacy`, k was the heat map's `minimum_devices`, which a stored configuration still holds.

@@ -3,33 +3,32 @@ import Ingest
 import MobilityCore
 import Transit
 
-/// Loads a `--transit` feed for the trip stage and says what it gave.
+/// Loads the `--transit` feeds for the trip stage and says what they gave.
 public enum TransitRun {
-    /// The feed at `path` (GTFS zip or folder) indexed, with one log line of what it holds and
-    /// how long it took; `description` ("PATH: N stops (…), M corridors …") is what the trip
-    /// stage keeps for the report.
-    public static func index(feed path: String, progress: ProgressReporter) throws -> (index: TransitIndex, description: String) {
-        let started = Date()
-        let feed = try GTFSFeed.load(path: path)
-        let index = TransitIndex(feed)
-        progress.log("transit: \(path): " + feed.summary + String(format: "; indexed in %.2f s", Date().timeIntervalSince(started)))
-        if index.stops.isEmpty {
-            progress.log("warning: transit: \(path) has no stop served by a rail, bus or ferry route: legs get no transit evidence from it")
+    /// The feeds of `paths` (GTFS zips, feed folders, folders of feeds) read and indexed
+    /// together, one log line per feed; `description` ("feed NAME: N stops (…), M corridors …",
+    /// or "feeds A: …; B: …") is what the trip stage keeps for the report.
+    public static func index(feeds paths: [String], progress: ProgressReporter) throws -> (network: TransitNetwork, description: String) {
+        let network = try TransitNetwork.load(paths: paths) { progress.log($0) }
+        if network.index.stops.isEmpty {
+            progress.log(
+                "warning: transit: no stop of the feeds is served by a rail, bus or ferry route: legs get no transit evidence from them")
         }
-        return (index, "\(path): " + feed.summary)
+        let parts = network.feeds.map { "\($0.name): \($0.summary)" }
+        return (network, (parts.count == 1 ? "feed " : "feeds ") + parts.joined(separator: "; "))
     }
 
-    /// The feed's content, for a run's no-op check: the SHA-256 of a zip, or of a folder's
-    /// files (names and contents, in name order).
-    public static func contentHash(feed path: String) throws -> String {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw PipelineError(
-                .invalidTransitFeed, path: path, reason: "no such file or folder (expected a GTFS feed: a .zip or a folder)")
-        }
-        guard isFolder.boolValue else { return try ContentHash.sha256(path: path) }
-        let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".txt") }.sorted()
-        return names.map { name in "\(name) " + ((try? ContentHash.sha256(path: (path as NSString).appendingPathComponent(name))) ?? "") }
+    /// The feeds' content, for a run's no-op check: per feed in order, the SHA-256 of a zip, or
+    /// of a folder's files (names and contents, in name order).
+    public static func contentHash(feeds paths: [String]) throws -> String {
+        try TransitNetwork.feedPaths(paths).map { path in
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            guard isFolder.boolValue else { return try ContentHash.sha256(path: path) }
+            let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".txt") }.sorted()
+            return names.map { name in "\(name) " + ((try? ContentHash.sha256(path: (path as NSString).appendingPathComponent(name))) ?? "")
+            }
             .joined(separator: "\n")
+        }.joined(separator: "\n\n")
     }
 }

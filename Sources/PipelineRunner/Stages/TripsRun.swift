@@ -49,8 +49,8 @@ public struct TripsRun {
     /// The modes of the IMU model that classified the stored windows (`LegFusion` leaves bike
     /// to the GPS leg model when it is not among them).
     public var imuClasses: [Mode] = []
-    /// A transit feed's stops and corridors (`--transit`), for every leg's transit match.
-    public var transit: TransitIndex?
+    /// The transit feeds' stops and corridors (`--transit`), for every leg's transit match.
+    public var transit: TransitNetwork?
     /// What the feed is ("PATH: N stops …", `TransitRun.index`): kept in the store with what it
     /// gave the legs (`PipelineStore.transitUse`), so the report says which feed decided them, or that none did.
     public var transitDescription: String?
@@ -114,6 +114,8 @@ public struct TripsRun {
         /// With a transit feed: the legs that start or end within 2 km of one of its stops
         /// (the others got no evidence from it); nil without a feed.
         @NullEncodable public var legsNearTransit: Int?
+        /// Per feed, what it gave the legs (`TransitNetwork.uses`); empty without a feed.
+        public var transit: [TransitFeedUse] = []
         /// Jumps no mode reaches, split off as legs without a mode (`FlightsAndJumps`).
         public var jumps = 0
         /// Legs at rest in no trip: pieces of still legs alone, which no staypoint closed (`TripBuilder`).
@@ -179,7 +181,8 @@ public struct TripsRun {
                 tripEnds = "trip_ends",
                 modalSplit = "modal_split", zoneSources = "zone_sources", zones, coverage, co2eCountries = "co2e_countries"
             case undecidedLegs = "undecided_legs", undecidedMeters = "undecided_m", undecidedSeconds = "undecided_s"
-            case legsByModeSource = "legs_by_mode_source", legsNearTransit = "legs_near_transit", secondsLoading = "seconds_loading"
+            case legsByModeSource = "legs_by_mode_source", legsNearTransit = "legs_near_transit", transit
+            case secondsLoading = "seconds_loading"
             case secondsTrips = "seconds_trips", secondsWriting = "seconds_writing", secondsPersonDays = "seconds_person_days", files
         }
     }
@@ -217,7 +220,7 @@ public struct TripsRun {
                 "warning: the GPS leg model was trained with transit geofences and the store has none of kinds "
                     + TransitGeofences.kinds.sorted().joined(separator: ", ") + ": its legs lack the distances of their ends from transit")
         }
-        let fusion = LegFusion(legModel: legModel, imuClasses: imuClasses, legFeatures: legFeatures, transit: transit)
+        let fusion = LegFusion(legModel: legModel, imuClasses: imuClasses, legFeatures: legFeatures, transit: transit?.index)
         let (corrections, owners) = (self.corrections, corrections.isEmpty ? [:] : try store.devicePersons())
         var analysis = TripAnalysis(parameters: parameters)
         // A metro ride underground is a ride, not a stay.
@@ -391,20 +394,24 @@ public struct TripsRun {
         if let warning = summary.undecidedWarning { progress.log("warning: " + warning) }
         summary.fusion = FusionTally(result.devices.flatMap(\.triplegs))
         if let line = summary.fusion.line { progress.log(line) }
-        if transit != nil {
+        if let transit {
+            let matched = result.devices.flatMap(\.triplegs).compactMap { leg in leg.evidence?.transit.map { (leg.startSeconds, $0) } }
             summary.legsNearTransit =
-                result.devices.flatMap(\.triplegs).filter { leg in
-                    guard let match = leg.evidence?.transit else { return false }
-                    return [match.startMeters, match.endMeters].contains { $0.values.contains { $0 < TransitIndex.maxSearchMeters } }
+                matched.filter { _, match in
+                    [match.startMeters, match.endMeters].contains { $0.values.contains { $0 < TransitIndex.maxSearchMeters } }
                 }.count
+            summary.transit = transit.uses(legs: matched)
+            for use in summary.transit { progress.log(use.line) }
             if let warning = summary.transitWarning { progress.log("warning: " + warning) }
         }
+        let several = summary.transit.count > 1
         try store.setTransitUse(
             transit == nil
                 ? ""
                 : (transitDescription ?? "a transit feed")
-                    + "; \(summary.legsNearTransit ?? 0) of \(summary.triplegs) triplegs start or end within 2 km of its stops, "
-                    + "\(summary.legsByModeSource["transit"] ?? 0) named by it")
+                    + "; \(summary.legsNearTransit ?? 0) of \(summary.triplegs) triplegs start or end within 2 km of \(several ? "their" : "its") stops, "
+                    + "\(summary.legsByModeSource["transit"] ?? 0) named by \(several ? "them" : "it")"
+                    + (several ? summary.transit.map { "; \($0.feed): \($0.legsMatched) along its lines" }.joined() : ""))
         summary.files =
             writesFiles
             ? (TripTables.fileNames + TripGeoJSON.fileNames).map { file in

@@ -625,7 +625,7 @@ public struct ReportPage {
     /// merged store keeps no such line.
     func transitUse() throws -> String {
         guard let use = facts.transitUse, !use.isEmpty else { return "" }
-        return "<p>Transit feed " + HTML.escape(use) + ".</p>"
+        return "<p>Transit " + HTML.escape(use) + ".</p>" // "feed NAME: …" or "feeds A: …; B: …" (`TransitRun.index`)
     }
 
     /// Where labels exist: the triplegs' modes against the labelled mode, weighted by time.

@@ -103,11 +103,11 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A GTFS feed (.zip or folder) whose stops and route shapes every leg is matched against (triplegs.csv's transit columns; bus and train from the feed).",
+            "A GTFS feed (.zip or folder with stops.txt), or a folder of feeds, whose stops and route shapes every leg is matched against (triplegs.csv's transit columns; bus and train from the feeds). Give it once per feed: a region's agencies serve every leg together.",
             discussion:
-                "Default: none (transit columns empty, never guessed). A city's feed is published by its transit agency (docs/modes.md: \"IMU and GPS together, and transit\").",
+                "Default: transit.feeds in --config, else none (transit columns empty, never guessed). Given here, it replaces transit.feeds. A city's feeds are published by its transit agencies (docs/modes.md: \"IMU and GPS together, and transit\"). A feed that cannot be read stops the run before any stage (exit 64).",
             valueName: "feed"))
-    var transit: String?
+    var transit: [String] = []
 
     @OptionGroup var input: InputOptions
     @OptionGroup(title: "Cleaning (each overrides its cleaning key in --config)") var cleaning: CleaningOptions
@@ -145,16 +145,16 @@ struct RunCommand: ParsableCommand {
         configuration.cleaning = cleaning.applied(to: configuration.cleaning)
         if let problem = configuration.cleaning.problem { throw ValidationError(problem) }
         configuration.classification.model = DefaultModel.resolve(configuration.classification.model)
+        if !transit.isEmpty { configuration.transit.feeds = transit }
+        for feed in configuration.transit.feeds where !FileManager.default.fileExists(atPath: feed) {
+            throw ValidationError(
+                "\(transit.isEmpty ? "transit.feeds" : "--transit") \(feed): no such file or folder (expected a GTFS feed: a .zip, a folder with stops.txt, routes.txt, trips.txt, stop_times.txt, or a folder of such feeds)"
+            )
+        }
         var pipeline = PipelineRun(inputs: paths, outputFolder: out)
         pipeline.configuration = configuration
         pipeline.force = force
         pipeline.partial = partial
-        if let transit, !FileManager.default.fileExists(atPath: transit) {
-            throw ValidationError(
-                "--transit \(transit): no such file or folder (expected a GTFS feed: a .zip, or a folder with stops.txt, routes.txt, trips.txt, stop_times.txt)"
-            )
-        }
-        pipeline.transitFeed = transit
         if devicesFrom != nil || devicesBefore != nil {
             guard partial else {
                 throw ValidationError("--devices-from and --devices-before only apply to a part of a distributed run (--partial)")

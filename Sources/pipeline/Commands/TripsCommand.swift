@@ -40,9 +40,9 @@ struct TripsCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A GTFS feed (.zip or folder) whose stops and route shapes every leg is matched against. Default: none (transit columns empty).",
+            "A GTFS feed (.zip or folder with stops.txt), or a folder of feeds, whose stops and route shapes every leg is matched against; once per feed. Default: none (transit columns empty). A feed that cannot be read is exit 64 before the stage.",
             valueName: "feed"))
-    var transit: String?
+    var transit: [String] = []
 
     @OptionGroup(title: "Privacy") var privacy: PrivacyOptions
 
@@ -50,9 +50,9 @@ struct TripsCommand: ParsableCommand {
     @OptionGroup(title: "Local time and person-days") var localTime: LocalTimeOptions
 
     func validate() throws {
-        if let transit, !FileManager.default.fileExists(atPath: transit) {
+        for feed in transit where !FileManager.default.fileExists(atPath: feed) {
             throw ValidationError(
-                "--transit \(transit): no such file or folder (expected a GTFS feed: a .zip, or a folder with stops.txt, routes.txt, trips.txt, stop_times.txt)"
+                "--transit \(feed): no such file or folder (expected a GTFS feed: a .zip, a folder with stops.txt, routes.txt, trips.txt, stop_times.txt, or a folder of such feeds)"
             )
         }
     }
@@ -80,7 +80,7 @@ struct TripsCommand: ParsableCommand {
             if loaded.gpsLegs == nil { progress.log("\(model) has no GPS leg model: GPS-only legs are decided by the GPS-speed rules") }
         }
         let summary = try runStage(json: json, progress: progress) {
-            (run.transit, run.transitDescription) = try transit.map { try TransitRun.index(feed: $0, progress: progress) } ?? (nil, nil)
+            if !transit.isEmpty { (run.transit, run.transitDescription) = try TransitRun.index(feeds: transit, progress: progress) }
             return try run.run(progress: progress)
         }
         if json {

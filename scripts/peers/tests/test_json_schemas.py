@@ -63,6 +63,21 @@ class JSONSchemas(unittest.TestCase):
         self.valid("run", failed)
         self.assertIn("no such file or folder", failed["error"])
 
+    def test_run_and_trips_with_two_transit_feeds(self):
+        """`transit`, one object per feed: the real BART and Caltrain feeds of the shared data, given as their folder."""
+        feeds = os.path.join(os.path.dirname(ROOT), "shared", "data", "gtfs")
+        if not os.path.isdir(feeds):
+            self.skipTest(f"{feeds} is absent (the shared data is not beside the project)")
+        status, run = self.pipeline("run", os.path.join(ROOT, "traces"), "--out", "transit-out", "--transit", feeds)
+        self.assertEqual(status, 2)
+        self.valid("run", run)
+        self.assertEqual([feed["feed"] for feed in run["transit"]], ["bart-2018-05-26", "caltrain-2017-10-02"])
+        status, trips = self.pipeline("trips", "--store", "transit-out/restricted/pipeline.sqlite", "--out", "transit-out",
+                                      "--transit", os.path.join(feeds, "caltrain-2017-10-02.zip"))
+        self.assertEqual(status, 0, trips)
+        self.valid("trips", trips)
+        self.assertEqual([(feed["agency"], feed["service_start"]) for feed in trips["transit"]], [("Caltrain", "2017-10-02")])
+
     def test_forget_known_and_unknown(self):
         status, _ = self.pipeline("run", os.path.join(ROOT, "traces"), "--out", "forget-out")
         self.assertEqual(status, 2)

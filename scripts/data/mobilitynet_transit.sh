@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# What the Bay Area's GTFS feeds (../shared/data/gtfs: BART, Caltrain) give MobilityNet's raw
+# iPhone runs (scripts/data/mobilitynet_inputs.py, `ucb-sdb-ios-3`): `pipeline run` without a
+# feed, with each feed alone and with both, and per labelled mode the share of its labelled time
+# a leg of that mode covers (SUBWAY, TRAIN and LIGHT_RAIL are the product's train; `vehicle`
+# counts as wrong). One person: a measure of what the feeds change, not a score that transfers.
+# Usage: scripts/data/mobilitynet_transit.sh [SHARED_DATA]   (default ../shared/data)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+shared=$(cd "${1:-../shared/data}" && pwd)
+swift build -c release --product pipeline >&2
+pipeline=$PWD/.build/release/pipeline
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 scripts/data/mobilitynet_inputs.py "$work/mnet" "$shared/gps/mobilitynet" 2>/dev/null
+mkdir "$work/in"
+mv "$work/mnet/ios-3" "$work/in/ios-3"
+cp "$work/mnet/labels.csv" "$work/in/labels.csv"
+{ head -1 "$work/mnet/manifest.csv"; grep '^ios-3/' "$work/mnet/manifest.csv"; } >"$work/in/manifest.csv"
+bart=$shared/gtfs/bart-2018-05-26.zip caltrain=$shared/gtfs/caltrain-2017-10-02.zip
+for side in none bart caltrain both; do
+    case $side in
+        none) feeds=() ;;
+        bart) feeds=(--transit "$bart") ;;
+        caltrain) feeds=(--transit "$caltrain") ;;
+        both) feeds=(--transit "$bart" --transit "$caltrain") ;;
+    esac
+    "$pipeline" run "$work/in" --out "$work/out-$side" --model models/mode-model.json \
+        --time-zone-boundaries models/time-zones.bin "${feeds[@]}" 2>"$work/$side.log"
+    grep -h '^\[.*\] transit: [^ ]*: ' "$work/$side.log" | sed 's/^\[[^]]*\] /  /' || true
+done
+python3 - "$work" <<'PY'
+import collections, csv, sys
+work = sys.argv[1]
+MODE = {"WALKING": "walk", "BICYCLING": "bike", "E_BIKE": "bike", "ESCOOTER": "bike", "CAR": "car", "BUS": "bus",
+        "LIGHT_RAIL": "train", "TRAIN": "train", "SUBWAY": "train"}
+labels = [row for row in csv.DictReader(open(f"{work}/in/labels.csv")) if row["mode"] in MODE]
+sides = ["none", "bart", "caltrain", "both"]
+right = {}
+for side in sides:
+    legs = [(float(r["started_unix_s"]), float(r["finished_unix_s"]), r["travel_mode"])
+            for r in csv.DictReader(open(f"{work}/out-{side}/restricted/triplegs.csv"))]
+    total, hit = collections.Counter(), collections.Counter()
+    for label in labels:
+        start, end, mode = float(label["start"]), float(label["end"]), label["mode"]
+        total[mode] += end - start
+        hit[mode] += sum(max(0, min(b, end) - max(a, start)) for a, b, m in legs if m == MODE[mode])
+    right[side] = {mode: hit[mode] / total[mode] for mode in total} | {"all": sum(hit.values()) / sum(total.values())}
+    minutes = {mode: total[mode] / 60 for mode in total} | {"all": sum(total.values()) / 60}
+print(f"{'labelled mode':<14}{'minutes':>8}" + "".join(f"{side:>10}" for side in sides))
+for mode in sorted(minutes, key=lambda m: (m == "all", m)):
+    print(f"{mode:<14}{minutes[mode]:8.0f}" + "".join(f"{right[side][mode]:10.3f}" for side in sides))
+PY
