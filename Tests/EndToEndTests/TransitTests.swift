@@ -145,10 +145,13 @@ import Testing
         let everyLeg = try Self.legs(folder.file("out/restricted/triplegs.csv"))
         let named = everyLeg.filter { $0["mode_source"] == "transit" }.count
         let report = try String(contentsOfFile: folder.file("out/report.html"), encoding: .utf8)
+        let operatorsPage = try String(contentsOfFile: folder.file("out/restricted/report.html"), encoding: .utf8)
+        let gave = "of \(everyLeg.count) triplegs start or end within 2 km of its stops, \(named) named by it"
         #expect(
             named > 0 && report.contains("Transit feed feed: 21 stops (7 rail, 14 bus), 2 corridors")
-                && report.contains("of \(everyLeg.count) triplegs start or end within 2 km of its stops, \(named) named by it"),
-            "the report names the feed and what it gave the legs")
+                && !report.contains("triplegs start or end within 2 km")
+                && operatorsPage.contains("Transit feed feed: 21 stops (7 rail, 14 bus), 2 corridors") && operatorsPage.contains(gave),
+            "the published report names the feed; only the operator's page counts the legs it gave (counts of legs, not of k persons)")
         let metro = everyLeg.filter { $0["device"] == "rider" }
         print(
             "the metro rider with the feed: "
@@ -239,9 +242,12 @@ import Testing
         #expect(!bus.isEmpty && bus.allSatisfy { $0["travel_mode"] == "bus" }, "the city's bus line still names its ride: \(bus)")
 
         let report = try String(contentsOfFile: folder.file("twice/report.html"), encoding: .utf8)
+        let operatorsPage = try String(contentsOfFile: folder.file("twice/restricted/report.html"), encoding: .utf8)
         #expect(
-            report.contains("Transit feeds city: 21 stops (7 rail, 14 bus), 2 corridors") && report.contains("; far: 0 along its lines"),
-            "the report names each feed and what it gave")
+            report.contains("Transit feeds city: 21 stops (7 rail, 14 bus), 2 corridors") && !report.contains("along its lines")
+                && operatorsPage.contains("Transit feeds city: 21 stops (7 rail, 14 bus), 2 corridors")
+                && operatorsPage.contains("; far: 0 along its lines"),
+            "the report names each feed; the operator's page what each gave")
 
         let whole = try cli.pipeline(["run", "in", "--out", "whole", "--model", model, "--transit", "region", "--json"], in: folder.path)
         #expect(whole.status == 0, "\(whole.stderr)")

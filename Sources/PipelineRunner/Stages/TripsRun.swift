@@ -405,12 +405,13 @@ public struct TripsRun {
             if let warning = summary.transitWarning { progress.log("warning: " + warning) }
         }
         let several = summary.transit.count > 1
+        // The description is published; the counts are of legs, not of k persons, so they go to the operator's page only.
         try store.setTransitUse(
-            transit == nil
+            description: transit == nil ? "" : (transitDescription ?? "a transit feed"),
+            legs: transit == nil
                 ? ""
-                : (transitDescription ?? "a transit feed")
-                    + "; \(summary.legsNearTransit ?? 0) of \(summary.triplegs) triplegs start or end within 2 km of \(several ? "their" : "its") stops, "
-                    + "\(summary.legsByModeSource["transit"] ?? 0) named by \(several ? "them" : "it")"
+                : "\(summary.legsNearTransit ?? 0) of \(summary.triplegs) triplegs start or end within 2 km of \(several ? "their" : "its") "
+                    + "stops, \(summary.legsByModeSource["transit"] ?? 0) named by \(several ? "them" : "it")"
                     + (several ? summary.transit.map { "; \($0.feed): \($0.legsMatched) along its lines" }.joined() : ""))
         summary.files =
             writesFiles

@@ -599,7 +599,8 @@ public struct ReportPage {
         }
         guard isRestricted else {
             // Counts of windows and legs per mode and decider are not held to k: one person's rare mode would show.
-            return html + (try transitUse()) + "<p class=\"note\">How many windows and legs each source decided, per mode, is on the "
+            return html + (try transitUse())
+                + "<p class=\"note\">How many windows and legs each source (and each transit feed) decided, per mode, is on the "
                 + "operator's page (\(perDeviceTable("report.html"))): those counts are not held to k.</p></section>"
         }
         let decided = facts.windowDecisions.map { [$0.decidedBy, $0.mode, String($0.count)] }
@@ -625,7 +626,9 @@ public struct ReportPage {
     /// merged store keeps no such line.
     func transitUse() throws -> String {
         guard let use = facts.transitUse, !use.isEmpty else { return "" }
-        return "<p>Transit " + HTML.escape(use) + ".</p>" // "feed NAME: …" or "feeds A: …; B: …" (`TransitRun.index`)
+        // "feed NAME: …" or "feeds A: …; B: …" (`TransitRun.index`); the legs they named are counts of legs, not of k persons.
+        let legs = isRestricted ? facts.transitLegs.flatMap { $0.isEmpty ? nil : "; " + $0 } ?? "" : ""
+        return "<p>Transit " + HTML.escape(use + legs) + ".</p>"
     }
 
     /// Where labels exist: the triplegs' modes against the labelled mode, weighted by time.

@@ -44,8 +44,10 @@ public struct ReportFacts {
     public var legSecondsByDecision: [(mode: String, decidedBy: String, seconds: Double, legs: Int)]
     public var legSourceChanges: [LegSourceChanges]
     public var labelledLegSeconds: [(legMode: String, labelledMode: String, seconds: Double)]
-    /// The transit feed that decided legs, as the trip stage described it.
+    /// The transit feeds the trip stage matched legs against, as it described them.
     public var transitUse: String?
+    /// How many legs those feeds reached and named: for the operator's page only.
+    public var transitLegs: String?
     /// Each trip's device and end kinds, and the stays across gaps with their devices (`tripEndKinds`).
     public var tripEndKinds: (devices: [String], origins: [String?], destinations: [String?], gapStays: Int, gapStayDevices: [String]) = (
         [], [], [], 0, []
@@ -90,7 +92,8 @@ extension PipelineStore {
             tripsByMode: try tripsByMode(), topDwellPlaces: try topDwellPlaces(limit: 15, minimumPersons: k),
             checkInRides: try checkInRides(), recordingRides: try recordingRides(), windowDecisions: try windowDecisions(),
             legDecisions: try legDecisions(), legSecondsByDecision: try legSecondsByDecision(), legSourceChanges: try legSourceChanges(),
-            labelledLegSeconds: try labelledLegSeconds(), transitUse: try transitUse(), tripEndKinds: try tripEndKinds())
+            labelledLegSeconds: try labelledLegSeconds(), transitUse: try transitUse(), transitLegs: try transitLegs(),
+            tripEndKinds: try tripEndKinds())
     }
 
     /// The report's facts that publishing writes: read once it has.

@@ -159,9 +159,13 @@ extension PipelineStore {
         Dictionary(try deviceIdentities().map { ($0.device, $0.person) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The last trip stage's transit feed and what it gave the legs, one line for the report;
+    /// The last trip stage's transit feeds, one line for the report ("feed NAME: N stops …");
     /// empty when that stage had no feed, nil before any trip stage.
     public func transitUse() throws -> String? { try derivedState("transit_feed") }
+
+    /// How many of the last trip stage's legs its feeds reached and named, one line for the
+    /// operator's page only: counts of legs, not held to k persons (`setTransitUse`).
+    public func transitLegs() throws -> String? { try derivedState("transit_feed_legs") }
 
     /// What the last OD grid published and suppressed, one line for the report (`ODGridOutput`).
     public static let odGridKey = "od_grid"
@@ -208,7 +212,12 @@ extension PipelineStore {
     /// The k of the last trip stage or publish; nil before either.
     public func minimumPersons() throws -> Int? { try derivedState(Self.minimumPersonsKey).flatMap { Int($0) } }
 
-    public func setTransitUse(_ line: String) throws { try setDerivedState("transit_feed", line) }
+    /// Keeps what the trip stage's feeds are (published) apart from how many legs they named
+    /// (restricted): both empty when the stage had no feed.
+    public func setTransitUse(description: String, legs: String) throws {
+        try setDerivedState("transit_feed", description)
+        try setDerivedState("transit_feed_legs", legs)
+    }
 
     public func derivedState(_ key: String) throws -> String? {
         try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM derived_state WHERE key = ?", arguments: [key]) }
