@@ -18,6 +18,14 @@ public enum TransitRun {
         return (network, (parts.count == 1 ? "feed " : "feeds ") + parts.joined(separator: "; "))
     }
 
+    /// Whether every path names a feed or a folder of feeds (`TransitNetwork.feedPaths`), before
+    /// any stage: the error names the option or key the paths came from (`source`).
+    public static func check(feeds paths: [String], from source: String) throws {
+        do { _ = try TransitNetwork.feedPaths(paths) } catch let error as PipelineError {
+            throw PipelineError(error.code, "\(source) \(error.message)")
+        }
+    }
+
     /// The feeds' content, for a run's no-op check: per feed in order, the SHA-256 of a zip, or
     /// of a folder's files (names and contents, in name order).
     public static func contentHash(feeds paths: [String]) throws -> String {

@@ -146,11 +146,10 @@ struct RunCommand: ParsableCommand {
         if let problem = configuration.cleaning.problem { throw ValidationError(problem) }
         configuration.classification.model = DefaultModel.resolve(configuration.classification.model)
         if !transit.isEmpty { configuration.transit.feeds = transit }
-        for feed in configuration.transit.feeds where !FileManager.default.fileExists(atPath: feed) {
-            throw ValidationError(
-                "\(transit.isEmpty ? "transit.feeds" : "--transit") \(feed): no such file or folder (expected a GTFS feed: a .zip, a folder with stops.txt, routes.txt, trips.txt, stop_times.txt, or a folder of such feeds)"
-            )
-        }
+        // A usage error (exit 64), as a missing input is: the feed is named before any stage.
+        do { try TransitRun.check(feeds: configuration.transit.feeds, from: transit.isEmpty ? "transit.feeds" : "--transit") } catch let
+            error as PipelineError
+        { throw ValidationError(error.message) }
         var pipeline = PipelineRun(inputs: paths, outputFolder: out)
         pipeline.configuration = configuration
         pipeline.force = force

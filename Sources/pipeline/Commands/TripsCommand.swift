@@ -50,10 +50,9 @@ struct TripsCommand: ParsableCommand {
     @OptionGroup(title: "Local time and person-days") var localTime: LocalTimeOptions
 
     func validate() throws {
-        for feed in transit where !FileManager.default.fileExists(atPath: feed) {
-            throw ValidationError(
-                "--transit \(feed): no such file or folder (expected a GTFS feed: a .zip, a folder with stops.txt, routes.txt, trips.txt, stop_times.txt, or a folder of such feeds)"
-            )
+        // A usage error (exit 64), as a missing input is: the feed is named before any stage.
+        do { try TransitRun.check(feeds: transit, from: "--transit") } catch let error as PipelineError {
+            throw ValidationError(error.message)
         }
     }
 
