@@ -25,8 +25,10 @@ import Trips
 ///    its ends are that near a rail stop and its fixes stop for `undergroundGapSeconds` or more
 ///    between them (a metro ride: no fixes underground). It becomes bus when `busShare` of it
 ///    runs along bus routes, it stops at two or more bus stops and at least half of its stops
-///    are at bus stops (a car stops at lights, a bus at its stops). Source `transit`.
-///    A vehicle type the IMU windows named (an older model's legs in the store) stands
+///    are at bus stops (a car stops at lights, a bus at its stops). First of all, the ride's
+///    line (`TransitLine`: the route it followed from a stop near its start to one near its end)
+///    names it when the ride stopped at two or more of that line's stops: rail train, bus bus,
+///    ferry boat (`lineMode`). Source `transit`. A vehicle type the IMU windows named (an older model's legs in the store) stands
 ///    against the feed, with a note: the feed says where a ride ran, not what the phone felt,
 ///    and no real feed has been scored on people. The feed's type replaces `vehicle` and the
 ///    GPS leg model's type, and the note that explained the earlier answer.
@@ -122,8 +124,10 @@ public struct LegFusion: Sendable {
             let ride = start..<end
             if ride.contains(where: { legs[$0].mode.map(Self.motorised.contains) ?? false }) {
                 let points = track.points[legs[ride.lowerBound].firstFix...legs[ride.upperBound - 1].lastFix]
-                let match = TransitMatch(points.map { ($0.timeSeconds, $0.latitudeDegrees, $0.longitudeDegrees) }, index: transit)
-                let mode = transitMode(match)
+                let fixes = points.map { ($0.timeSeconds, $0.latitudeDegrees, $0.longitudeDegrees) }
+                var match = TransitMatch(fixes, index: transit)
+                (match.line, match.lineNote) = transit.line(for: fixes)
+                let mode = Self.lineMode(match.line) ?? transitMode(match)
                 for index in ride where legs[index].mode.map(Self.motorised.contains) ?? false {
                     legs[index].evidence?.transit = match
                     guard let mode, mode != legs[index].mode else { continue }
@@ -149,6 +153,21 @@ public struct LegFusion: Sendable {
     }
 
     static let motorised: Set<Mode> = [.car, .bus, .train, .vehicle]
+
+    /// The mode a matched line names (rail `train`, bus `bus`, ferry `boat`) when the ride
+    /// stopped at two or more of its stops (`TransitLine.stationStops`): a route the ride followed
+    /// from stop to stop says which vehicle it was better than a speed profile does, so it
+    /// overrules the GPS leg model's and the speed rules' type. It is only sought for a ride the
+    /// motion already called motorised, so it never changes the family, and a vehicle type the
+    /// IMU windows named with confidence still stands against it (`matchTransit`).
+    static func lineMode(_ line: TransitLine?) -> Mode? {
+        guard let line, line.stationStops >= 2 else { return nil }
+        return switch line.kind {
+        case .rail: .train
+        case .bus: .bus
+        case .ferry: .boat
+        }
+    }
 
     /// `leg` cut around every underground ride in it (see the type's notes); `[leg]` when it
     /// has none or is motorised already.

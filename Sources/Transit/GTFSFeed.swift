@@ -49,6 +49,9 @@ public struct GTFSFeed: Sendable {
 
     public var stops: [Stop] = []
     public var corridors: [Corridor] = []
+    /// The routes of a rail, bus or ferry kind, and the distinct ways their trips run (`Pattern`).
+    public var lines: [Route] = []
+    public var patterns: [Pattern] = []
     /// What was read and left out, for the log.
     public var routes = 0
     public var routesWithoutKind = 0
@@ -103,19 +106,26 @@ public struct GTFSFeed: Sendable {
         }
         feed.service = try GTFSService.load(folder: folder, shownAs: shownAs ?? folder)
         // routes.txt: route_id → kind.
-        var routeKinds: [String: TransitKinds] = [:]
+        var routeKinds: [String: TransitKinds] = [:], routeIndex: [String: Int] = [:]
         try Table.read(file("routes.txt"), shownAs: shown("routes.txt"), required: ["route_id", "route_type"]) { row in
             feed.routes += 1
             guard let type = row.int("route_type"), let kind = TransitKind(routeType: type) else { feed.routesWithoutKind += 1; return }
             routeKinds[row.string("route_id")] = TransitKinds(kind)
+            routeIndex[row.string("route_id")] = feed.lines.count
+            feed.lines.append(
+                Route(
+                    id: row.string("route_id"), agencyID: row.string("agency_id"), shortName: row.string("route_short_name"),
+                    longName: row.string("route_long_name"), routeType: type, kind: kind))
         }
-        // trips.txt: trip_id → (kinds, shape).
+        // trips.txt: trip_id → (kinds, shape), and its route and direction for the patterns.
         var tripKinds: [String: TransitKinds] = [:], tripShape: [String: String] = [:], shapeKinds: [String: TransitKinds] = [:]
+        var tripRoute: [String: (route: Int, direction: Int?)] = [:]
         try Table.read(file("trips.txt"), shownAs: shown("trips.txt"), required: ["route_id", "trip_id"]) { row in
             feed.trips += 1
             guard let kinds = routeKinds[row.string("route_id")] else { return }
             let trip = row.string("trip_id")
             tripKinds[trip] = kinds
+            tripRoute[trip] = (routeIndex[row.string("route_id")]!, row.int("direction_id"))
             let shape = row.string("shape_id")
             if !shape.isEmpty {
                 tripShape[trip] = shape
@@ -138,17 +148,15 @@ public struct GTFSFeed: Sendable {
                     id: id, name: row.string("stop_name"), latitudeDegrees: latitude, longitudeDegrees: longitude,
                     kinds: [], locationType: row.int("location_type") ?? 0))
         }
-        // Trips without a shape keep their stop sequence, for corridors between stops.
+        // Every trip keeps its stop sequence: for its pattern, and for corridors between stops where it has no shape.
         var sequences: [String: [(Int, Int)]] = [:]
         try Table.read(file("stop_times.txt"), shownAs: shown("stop_times.txt"), required: ["trip_id", "stop_id"]) { row in
             feed.stopTimes += 1
             let trip = row.string("trip_id")
             guard let kinds = tripKinds[trip], let stop = stopIndex[row.string("stop_id")] else { feed.skippedRows += 1; return }
             feed.stops[stop].kinds.formUnion(kinds)
-            if !hasShapes || tripShape[trip] == nil {
-                let sequence = row.int("stop_sequence") ?? sequences[trip]?.count ?? 0
-                sequences[trip, default: []].append((sequence, stop))
-            }
+            let sequence = row.int("stop_sequence") ?? sequences[trip]?.count ?? 0
+            sequences[trip, default: []].append((sequence, stop))
         }
         // Kinds up to parent stations, then down to their entrances and other children.
         for (child, parent) in parents {
@@ -158,6 +166,7 @@ public struct GTFSFeed: Sendable {
             if let station = stopIndex[parent] { feed.stops[child].kinds.formUnion(feed.stops[station].kinds) }
         }
 
+        var shapePoints: [String: [(Double, Double)]] = [:]
         if hasShapes, !shapeKinds.isEmpty {
             var points: [String: [(Int, Double, Double)]] = [:]
             try Table.read(file("shapes.txt"), shownAs: shown("shapes.txt"), required: ["shape_id", "shape_pt_lat", "shape_pt_lon"]) {
@@ -173,15 +182,26 @@ public struct GTFSFeed: Sendable {
             for shape in points.keys.sorted() {
                 let ordered = points[shape]!.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
                 guard ordered.count >= 2 else { continue }
+                shapePoints[shape] = ordered
                 feed.corridors.append(Corridor(kinds: shapeKinds[shape]!, points: ordered))
                 feed.shapesUsed += 1
             }
         }
         var patterns: [[Int]: TransitKinds] = [:]
+        var ways: [PatternKey: Int] = [:]
         for (trip, calls) in sequences {
             let pattern = calls.sorted { $0.0 < $1.0 }.map(\.1)
             guard pattern.count >= 2 else { continue }
-            patterns[pattern, default: []].formUnion(tripKinds[trip]!)
+            let shape = tripShape[trip].flatMap { shapePoints[$0] == nil ? nil : $0 }
+            if shape == nil { patterns[pattern, default: []].formUnion(tripKinds[trip]!) }
+            let route = tripRoute[trip]!
+            ways[PatternKey(route: route.route, direction: route.direction, stops: pattern, shape: shape), default: 0] += 1
+        }
+        feed.patterns = ways.keys.sorted().map { key in
+            Pattern(
+                route: key.route, direction: key.direction, stops: key.stops, trips: ways[key]!,
+                path: key.shape.flatMap { shapePoints[$0] }
+                    ?? key.stops.map { (feed.stops[$0].latitudeDegrees, feed.stops[$0].longitudeDegrees) })
         }
         for pattern in patterns.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             feed.corridors.append(

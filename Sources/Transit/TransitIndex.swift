@@ -22,6 +22,23 @@ public struct TransitIndex: Sendable {
     public let stops: [GTFSFeed.Stop]
     /// The feeds' names, in the order their `Stop.feed` and `Corridor.feed` count.
     public let feedNames: [String]
+    /// Every feed's routes, with their feed and agency (`TransitLine`).
+    public let lines: [Line]
+    /// Every feed's patterns, their stops as indices into `stops` and `route` into `lines`.
+    public let patterns: [GTFSFeed.Pattern]
+    /// Per pattern, per stop, the index of the point of its path nearest the stop, never before
+    /// the previous stop's: where on the path the pattern calls at each stop.
+    let stopPoints: [[Int]]
+    /// Per stop (index into `stops`), each pattern that calls at it and the stop's place in it.
+    let calls: [[(pattern: Int32, position: Int32)]]
+
+    /// A route of one of the feeds.
+    public struct Line: Sendable, Hashable {
+        public var feed: Int
+        /// `agency_name` of the route's `agency_id`, or of the feed's one agency.
+        public var agency: String
+        public var route: GTFSFeed.Route
+    }
     /// Corridor pieces: start and end latitude, longitude, and kinds.
     private var pieces: [(Double, Double, Double, Double, TransitKinds)] = []
     /// Each piece's feed.
@@ -40,13 +57,44 @@ public struct TransitIndex: Sendable {
     /// so two agencies' equal `stop_id`s stay two stops.
     public init(feeds: [GTFSFeed]) {
         feedNames = feeds.map(\.name)
-        stops = feeds.enumerated().flatMap { number, feed in
-            feed.stops.filter { !$0.kinds.isEmpty }.map { stop in
-                var stop = stop
-                stop.feed = number
-                return stop
+        var stops: [GTFSFeed.Stop] = [], lines: [Line] = [], patterns: [GTFSFeed.Pattern] = []
+        for (number, feed) in feeds.enumerated() {
+            var global: [Int: Int] = [:]
+            for (index, stop) in feed.stops.enumerated() where !stop.kinds.isEmpty {
+                global[index] = stops.count
+                stops.append(stop)
+                stops[stops.count - 1].feed = number
+            }
+            let agencies = Dictionary(feed.service.agencies.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+            let firstLine = lines.count
+            for route in feed.lines {
+                let agency = agencies[route.agencyID] ?? (feed.service.agencies.count == 1 ? feed.service.agencies[0].name : "")
+                lines.append(Line(feed: number, agency: agency, route: route))
+            }
+            for var pattern in feed.patterns {
+                pattern.route += firstLine
+                pattern.stops = pattern.stops.compactMap { global[$0] }
+                if pattern.stops.count >= 2 { patterns.append(pattern) }
             }
         }
+        (self.stops, self.lines, self.patterns) = (stops, lines, patterns)
+        var calls = [[(pattern: Int32, position: Int32)]](repeating: [], count: stops.count)
+        stopPoints = patterns.enumerated().map { number, pattern in
+            var from = 0
+            return pattern.stops.enumerated().map { position, stop in
+                calls[stop].append((Int32(number), Int32(position)))
+                let here = stops[stop]
+                var best = from, bestMeters = Double.infinity
+                for point in from..<pattern.path.count {
+                    let meters = Self.planarMeters(
+                        here.latitudeDegrees, here.longitudeDegrees, pattern.path[point].0, pattern.path[point].1)
+                    if meters < bestMeters { (best, bestMeters) = (point, meters) }
+                }
+                from = best
+                return best
+            }
+        }
+        self.calls = calls
         let corridors = feeds.enumerated().flatMap { number, feed in
             feed.corridors.map { corridor in
                 var corridor = corridor

@@ -16,7 +16,9 @@ import Foundation
 /// - `longestGapSeconds`: the longest time between two fixes (underground, a metro leg has
 ///   fixes only near its ends);
 /// - `feedCorridorShare[feed]`: per feed of the index (`TransitIndex.feedNames`), the share of
-///   the fixes within `corridorMeters` of one of its corridors, whatever the kind.
+///   the fixes within `corridorMeters` of one of its corridors, whatever the kind;
+/// - `line`: the route, direction and stops of the ride (`TransitLine`), where one fits; else
+///   `lineNote`, why none does. Both nil for a leg no line was sought for (on foot, on a bike).
 ///
 /// Radii by kind: a bus stop is a pole at the kerb (30 m passed, 50 m stopped at, for a
 /// phone's 5–20 m error); a station is a platform of 100–200 m (100 m passed, 200 m stopped at).
@@ -29,6 +31,8 @@ public struct TransitMatch: Sendable, Hashable {
     public var endMeters: [TransitKind: Double] = [:]
     public var longestGapSeconds = 0.0
     public var feedCorridorShare: [Int: Double] = [:]
+    public var line: TransitLine?
+    public var lineNote: String?
 
     /// The share of its fixes a leg runs along a feed's corridors to count as one of its legs
     /// (`TransitFeedUse.legsMatched`): half.

@@ -163,6 +163,16 @@ import Testing
         #expect(
             Double(underground.first?["start_rail_stop_m"] ?? "") ?? 999 <= 20 && Double(underground.first?["longest_gap_s"] ?? "") == 240)
         #expect(metro.filter { $0["travel_mode"] == "walk" }.count == 2, "the walks to and from the stations stay walks: \(metro)")
+        let line = try #require(underground.first)
+        #expect(
+            line["transit_feed"] == "feed" && line["transit_route_id"] == "M1" && line["transit_route_name"] == "M"
+                && line["transit_route_type"] == "subway" && line["transit_direction"] == "" && line["board_stop_id"] == "S0P"
+                && line["board_stop_name"] == "Station 0 platform" && line["alight_stop_id"] == "S1P"
+                && line["transit_station_stops"] == "2" && line["transit_line_note"] == "",
+            "the ride underground is line M from station 0 to station 1: \(line)")
+        #expect(
+            metro.filter { $0["travel_mode"] == "walk" }.allSatisfy { $0["transit_route_id"] == "" && $0["transit_line_note"] == "" },
+            "no line is sought for a walk")
         let legs = everyLeg.filter { $0["device"] == "commuter" }
         print(
             "with the feed: " + legs.map { "\($0["travel_mode"]!) (\($0["mode_source"]!), \($0["duration_s"]!) s)" }.joined(separator: ", ")
@@ -175,6 +185,11 @@ import Testing
         for leg in busRide {
             #expect(Double(leg["bus_corridor_share"]!)! > 0.9 && Int(leg["bus_stops_stopped_at"]!)! >= 8, "\(leg)")
             #expect(Double(leg["start_rail_stop_m"]!)! > 1500 && leg["gps_p_bus"] == "", "no leg model, no probabilities: \(leg)")
+            // The ride began at the street's start, 400 m and more before the first stop: no line, and the leg says why.
+            #expect(
+                leg["transit_route_id"] == ""
+                    && leg["transit_line_note"] == "no stop of the feeds within 400 m of where the ride began",
+                "\(leg)")
         }
         let drive = legs.filter { Double($0["started_unix_s"]!)! > busEnd + 1200 && ["car", "bus", "train"].contains($0["travel_mode"]!) }
         #expect(

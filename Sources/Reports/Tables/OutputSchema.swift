@@ -141,7 +141,11 @@ public struct OutputSchema: Sendable {
                 "", "",
                 "rail_corridor_share real, bus_corridor_share real, rail_stops_passed integer, bus_stops_passed integer, "
                     + "rail_stops_stopped_at integer, bus_stops_stopped_at integer, stop_places integer, start_rail_stop_m real, end_rail_stop_m real, "
-                    + "start_bus_stop_m real, end_bus_stop_m real, longest_gap_s real"
+                    + "start_bus_stop_m real, end_bus_stop_m real, longest_gap_s real, "
+                    + "transit_feed text, transit_agency text, transit_route_id text, transit_route_name text, transit_route_type text, "
+                    + "transit_direction integer, board_stop_id text, board_stop_name text, board_stop_m real, alight_stop_id text, "
+                    + "alight_stop_name text, alight_stop_m real, transit_station_stops integer, transit_line_score real, "
+                    + "transit_line_note text"
             ).columns)
 
     public static let trips = OutputSchema(

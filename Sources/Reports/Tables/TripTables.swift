@@ -231,10 +231,24 @@ public struct TripTables {
                 number(t.startMeters[.rail] ?? 0, 1), number(t.endMeters[.rail] ?? 0, 1), number(t.startMeters[.bus] ?? 0, 1),
                 number(t.endMeters[.bus] ?? 0, 1), number(t.longestGapSeconds, 1)
             ]
+            fields += Self.line(evidence)
         } else {
             fields += [String](repeating: "", count: evidenceColumns - fields.count)
         }
         return fields
+    }
+
+    /// The ride's line (`TransitLine`): feed, agency, route, its finer type and direction, the
+    /// stops where it boarded and alighted with their distances from the ride's ends, the stops
+    /// it stopped at, the match's score; or, where no line fits a motorised ride, why not
+    /// (`transit_line_note`).
+    static func line(_ evidence: LegEvidence) -> [String] {
+        guard let line = evidence.transit?.line else { return [String](repeating: "", count: 14) + [evidence.transit?.lineNote ?? ""] }
+        return [
+            line.feed, line.agency, line.routeID, line.routeName, line.routeTypeName ?? String(line.routeType),
+            line.direction.map(String.init) ?? "", line.board.stopID, line.board.name, number(line.board.meters, 1),
+            line.alight.stopID, line.alight.name, number(line.alight.meters, 1), String(line.stationStops), number(line.score, 3), ""
+        ]
     }
 
     func trips() -> CSVWriter {

@@ -1,0 +1,199 @@
+import Foundation
+
+/// The line a ride most likely was: a route of one of the feeds, in one direction, from the stop
+/// where it boarded to the stop where it alighted (`TransitIndex.line(for:)`).
+///
+/// A pattern (`GTFSFeed.Pattern`) is a candidate when it calls at a stop near the ride's first
+/// fix and, later in its stop sequence, at a stop near its last (within `boardMeters`: a
+/// station's platforms and entrances, or a kerbside stop). Each candidate is scored on two parts,
+/// each 0–1:
+///
+/// - *ends*: 1 − the mean of the two ends' distances from their stops as a share of
+///   `boardMeters`;
+/// - *along*: the share of the ride's other fixes within `alongMeters` of the pattern's path
+///   between the two stops (its shape, else the lines between its stops). A ride with no fix
+///   between its ends (underground) has no *along*, and its score is *ends* alone.
+///
+/// `score` is their mean. A candidate whose *along* is below `minimumAlong` is no line: the
+/// ride ran elsewhere between stops it happened to start and end near (a car beside a bus
+/// route). Of the rest, the highest score wins; then the pattern whose stops between the two the
+/// ride stopped at most and missed least (local or express), then the one most trips run, then
+/// the first route.
+///
+/// `stationStops` counts where the ride stopped at the line's stops: the boarding and
+/// alighting stops when the ends lie within `stopMeters` of them, and every stop between them
+/// within `stopMeters` of a place the ride stopped (`TransitMatch.stopPlaces`). Two or more is
+/// what lets the line name the ride's vehicle type (`LegFusion`).
+public struct TransitLine: Sendable, Hashable {
+    /// A stop where the line was boarded or left.
+    public struct Call: Sendable, Hashable {
+        /// `stop_id` and `stop_name` of `stops.txt`.
+        public var stopID: String
+        public var name: String
+        /// From the ride's first (boarding) or last (alighting) fix to the stop.
+        public var meters: Double
+        /// The stop's place in the pattern's stop sequence, from 0.
+        public var position: Int
+    }
+
+    /// The feed's name among the run's feeds (`TransitIndex.feedNames`).
+    public var feed: String
+    public var agency: String
+    /// `route_id`, the route's name (`GTFSFeed.Route.name`) and its `route_type`.
+    public var routeID: String
+    public var routeName: String
+    public var routeType: Int
+    /// The product's kind of the route (`TransitKind(routeType:)`): what mode the line names.
+    public var kind: TransitKind
+    /// `trips.txt` `direction_id`; nil where the feed gives none.
+    public var direction: Int?
+    public var board: Call
+    public var alight: Call
+    public var stationStops: Int
+    public var score: Double
+    /// Index of the pattern in `TransitIndex.patterns`, for its timetable.
+    public var pattern: Int
+
+    /// The line's finer type in `route_type`'s words (`TransitKind.routeTypeName`).
+    public var routeTypeName: String? { TransitKind.routeTypeName(routeType) }
+
+    /// How far an end may lie from the stop it boarded or alighted at, metres: a station's
+    /// platforms, entrances and the GPS error of a phone coming up from them (400 m); a kerbside
+    /// stop (150 m).
+    public static func boardMeters(_ routeType: Int) -> Double { kerbside(routeType) ? 150 : 400 }
+    /// A stop the ride stopped at, metres from where it stopped: a tram or bus stop 50 m, a
+    /// platform 200 m (`TransitMatch.stopMeters`).
+    public static func stopMeters(_ routeType: Int) -> Double { kerbside(routeType) ? 50 : 200 }
+    /// A fix on the line: the phone's error and the feed's shape drawn along the road or track.
+    public static let alongMeters = 50.0
+    /// Half the ride's fixes between its ends on the line, or it is no line.
+    public static let minimumAlong = 0.5
+
+    /// Trams, buses, trolleybuses and coaches stop at the kerb.
+    static func kerbside(_ routeType: Int) -> Bool { ["tram", "bus", "trolleybus", "coach"].contains(TransitKind.routeTypeName(routeType)) }
+}
+
+extension TransitIndex {
+    /// The line the fixes (seconds, latitude, longitude; in time order) most likely rode, or
+    /// why none: `TransitLine`'s rules.
+    public func line(for fixes: [(Double, Double, Double)]) -> (line: TransitLine?, note: String?) {
+        guard let first = fixes.first, let last = fixes.last, fixes.count >= 2 else { return (nil, "too few fixes for a line") }
+        let widest = 400.0
+        func near(_ fix: (Double, Double, Double)) -> [(stop: Int, meters: Double)] {
+            var found: [Int: Double] = [:]
+            for kind in TransitKind.allCases {
+                for stop in stops(near: fix.1, fix.2, within: widest, kind: kind) {
+                    found[stop] = Self.planarMeters(fix.1, fix.2, stops[stop].latitudeDegrees, stops[stop].longitudeDegrees)
+                }
+            }
+            return found.map { ($0.key, $0.value) }
+        }
+        let boarding = near(first), alighting = near(last)
+        guard !boarding.isEmpty else { return (nil, "no stop of the feeds within 400 m of where the ride began") }
+        guard !alighting.isEmpty else { return (nil, "no stop of the feeds within 400 m of where the ride ended") }
+        // Per pattern, its calls near the end.
+        var ends: [Int32: [(position: Int, stop: Int, meters: Double)]] = [:]
+        for (stop, meters) in alighting {
+            for call in calls[stop] { ends[call.pattern, default: []].append((Int(call.position), stop, meters)) }
+        }
+        // Per pattern, the pair of calls in order whose ends lie nearest their stops.
+        var pairs: [Int32: (board: (Int, Int, Double), alight: (Int, Int, Double))] = [:]
+        for (stop, meters) in boarding {
+            for call in calls[stop] {
+                guard let later = ends[call.pattern] else { continue }
+                let type = lines[patterns[Int(call.pattern)].route].route.routeType
+                let reach = TransitLine.boardMeters(type)
+                guard meters <= reach else { continue }
+                for end in later where end.position > Int(call.position) && end.meters <= reach {
+                    let sum = meters + end.meters
+                    if let held = pairs[call.pattern], held.board.2 + held.alight.2 <= sum { continue }
+                    pairs[call.pattern] = ((Int(call.position), stop, meters), (end.position, end.stop, end.meters))
+                }
+            }
+        }
+        guard !pairs.isEmpty else { return (nil, "no route of the feeds calls near both ends of the ride, in this order") }
+        let places = TransitMatch.stopPlaces(fixes)
+        let inside = fixes.dropFirst().dropLast()
+        var best: (line: TransitLine, missed: Int, trips: Int)?
+        for (number, pair) in pairs.sorted(by: { $0.key < $1.key }) {
+            let pattern = patterns[Int(number)], type = lines[pattern.route].route.routeType
+            let reach = TransitLine.boardMeters(type), stopReach = TransitLine.stopMeters(type)
+            let from = stopPoints[Int(number)][pair.board.0], to = stopPoints[Int(number)][pair.alight.0]
+            let path = pattern.path[from...max(from, to)]
+            let along = inside.isEmpty ? nil : Self.shareAlong(inside, path: path)
+            if let along, along < TransitLine.minimumAlong { continue }
+            let endsScore = 1 - (pair.board.2 + pair.alight.2) / (2 * reach)
+            var stationStops = (pair.board.2 <= stopReach ? 1 : 0) + (pair.alight.2 <= stopReach ? 1 : 0), between = 0
+            for position in (pair.board.0 + 1)..<pair.alight.0 {
+                let stop = stops[pattern.stops[position]]
+                between += 1
+                if places.contains(where: {
+                    Self.planarMeters($0.0, $0.1, stop.latitudeDegrees, stop.longitudeDegrees) <= stopReach
+                }) {
+                    stationStops += 1
+                }
+            }
+            let stoppedBetween = stationStops - (pair.board.2 <= stopReach ? 1 : 0) - (pair.alight.2 <= stopReach ? 1 : 0)
+            let route = lines[pattern.route]
+            func call(_ end: (Int, Int, Double)) -> TransitLine.Call {
+                TransitLine.Call(stopID: stops[end.1].id, name: stops[end.1].name, meters: end.2, position: end.0)
+            }
+            let line = TransitLine(
+                feed: feedNames[route.feed], agency: route.agency, routeID: route.route.id, routeName: route.route.name,
+                routeType: type, kind: route.route.kind, direction: pattern.direction, board: call(pair.board), alight: call(pair.alight),
+                stationStops: stationStops,
+                score: along.map { (endsScore + $0) / 2 } ?? endsScore, pattern: Int(number))
+            let candidate = (line, between - stoppedBetween, pattern.trips)
+            if let held = best {
+                let better =
+                    candidate.0.score != held.line.score
+                    ? candidate.0.score > held.line.score
+                    : candidate.0.stationStops != held.line.stationStops
+                        ? candidate.0.stationStops > held.line.stationStops
+                        : candidate.1 != held.missed ? candidate.1 < held.missed : candidate.2 > held.trips
+                if !better { continue }
+            }
+            best = candidate
+        }
+        guard let best else {
+            return (nil, "routes call near both ends, but the ride runs along none: fewer than half its fixes within 50 m of one")
+        }
+        return (best.line, nil)
+    }
+
+    /// The share of `fixes` within `TransitLine.alongMeters` of `path`, or a share below
+    /// `TransitLine.minimumAlong` as soon as one is certain. Fixes run along a line in order, so
+    /// each is first measured against the segments just past the previous fix's, and against the
+    /// whole path only when those are too far.
+    static func shareAlong(_ fixes: ArraySlice<(Double, Double, Double)>, path: ArraySlice<(Double, Double)>) -> Double {
+        guard !fixes.isEmpty else { return 0 }
+        let points = Array(path)
+        func meters(_ fix: (Double, Double, Double), segment: Int) -> Double {
+            let a = points[segment], b = points[min(segment + 1, points.count - 1)]
+            return segmentMeters(fix.1, fix.2, (a.0, a.1, b.0, b.1, []), cosine: cos(fix.1 * .pi / 180))
+        }
+        var cursor = 0, on = 0, off = 0
+        let allowedOff = Int((Double(fixes.count) * (1 - TransitLine.minimumAlong)).rounded(.down))
+        for fix in fixes {
+            var nearest = Double.infinity, at = cursor
+            for segment in max(0, cursor - 5)..<min(points.count, cursor + 50) {
+                let d = meters(fix, segment: segment)
+                if d < nearest { (nearest, at) = (d, segment) }
+            }
+            if nearest > TransitLine.alongMeters {
+                for segment in 0..<points.count {
+                    let d = meters(fix, segment: segment)
+                    if d < nearest { (nearest, at) = (d, segment) }
+                }
+            }
+            if nearest <= TransitLine.alongMeters {
+                on += 1
+                cursor = at
+            } else {
+                off += 1
+                if off > allowedOff { return Double(on) / Double(fixes.count) }
+            }
+        }
+        return Double(on) / Double(fixes.count)
+    }
+}

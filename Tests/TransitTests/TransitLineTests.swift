@@ -1,0 +1,156 @@
+import Foundation
+import MobilityCore
+import TestSupport
+import Testing
+import Transit
+
+/// Which line a ride was (`TransitIndex.line(for:)`): route, direction, boarding and alighting
+/// stops, the stops it stopped at; and why no line fits when none does. On a feed with known
+/// answers, then on BART's own feed.
+@Suite struct TransitLineTests {
+    /// A street running north from the origin with stops `N0` … `N4` every 600 m: route `L`
+    /// (local) calls at all five both ways, route `X` (express) only at `N0` and `N4`, northbound.
+    static func writeFeed(_ folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        func write(_ name: String, _ text: String) throws {
+            try text.write(toFile: (folder as NSString).appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        var stops = "stop_id,stop_name,stop_lat,stop_lon\n"
+        for k in 0...4 {
+            let (lat, lon) = SyntheticGTFS.position(east: 0, north: Double(k) * 600)
+            stops += "N\(k),North \(k),\(lat),\(lon)\n"
+        }
+        var times = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        for (trip, calls) in [("up", [0, 1, 2, 3, 4]), ("down", [4, 3, 2, 1, 0]), ("up2", [0, 1, 2, 3, 4]), ("x", [0, 4])] {
+            for (sequence, stop) in calls.enumerated() {
+                times += "\(trip),08:0\(sequence):00,08:0\(sequence):00,N\(stop),\(sequence + 1)\n"
+            }
+        }
+        try write("agency.txt", "agency_id,agency_name,agency_timezone\nTOWN,Town Buses,Europe/Berlin\n")
+        try write("stops.txt", stops)
+        try write("stop_times.txt", times)
+        try write(
+            "routes.txt", "route_id,agency_id,route_short_name,route_long_name,route_type\nL,TOWN,7,Local,3\nX,TOWN,,Express North,3\n")
+        try write(
+            "trips.txt", "route_id,service_id,trip_id,direction_id\nL,WD,up,0\nL,WD,down,1\nL,WD,up2,0\nX,WD,x,0\n")
+    }
+
+    /// Fixes every 10 s along `path` (east, north in metres), at `mps`, stopping `stopSeconds`
+    /// at each position of `stopsAt` (a vertex of `path`).
+    static func ride(_ path: [(Double, Double)], mps: Double = 8, stopsAt: [(Double, Double)] = [], stopSeconds: Double = 30)
+        -> [(Double, Double, Double)]
+    {
+        var fixes: [(Double, Double, Double)] = [], time = 0.0
+        func add(_ east: Double, _ north: Double) {
+            let (lat, lon) = SyntheticGTFS.position(east: east, north: north)
+            fixes.append((time, lat, lon))
+        }
+        for (a, b) in zip(path, path.dropFirst()) {
+            let length = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
+            let steps = max(1, Int(length / (mps * 10)))
+            for step in 0..<steps {
+                let f = Double(step) / Double(steps)
+                let here = (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f)
+                add(here.0, here.1)
+                time += 10
+                if stopsAt.contains(where: { abs($0.0 - here.0) < 1 && abs($0.1 - here.1) < 1 }) {
+                    for _ in 0..<Int(stopSeconds / 10) {
+                        add(here.0, here.1)
+                        time += 10
+                    }
+                }
+            }
+        }
+        add(path.last!.0, path.last!.1)
+        return fixes
+    }
+
+    func index(_ folder: TemporaryFolder) throws -> TransitIndex {
+        let path = folder.file("town")
+        try Self.writeFeed(path)
+        return try TransitNetwork.load(paths: [path]) { _ in }.index
+    }
+
+    @Test func aRideFromStopToStopIsItsRouteDirectionAndStops() throws {
+        let folder = try TemporaryFolder()
+        let index = try index(folder)
+        // Boards 20 m from N1, stops at N2 and N3, alights 30 m from N4.
+        let north = Self.ride([(5, 620), (5, 1_200), (5, 1_800), (5, 2_430)], stopsAt: [(5, 1_200), (5, 1_800)])
+        let (line, note) = index.line(for: north)
+        #expect(note == nil)
+        let found = try #require(line)
+        #expect(found.feed == "town" && found.agency == "Town Buses" && found.routeID == "L" && found.routeName == "7")
+        #expect(found.routeType == 3 && found.routeTypeName == "bus" && found.kind == .bus && found.direction == 0)
+        #expect(found.board.stopID == "N1" && found.board.name == "North 1" && abs(found.board.meters - 20.6) < 1, "\(found.board)")
+        #expect(found.alight.stopID == "N4" && abs(found.alight.meters - 30.4) < 1, "\(found.alight)")
+        #expect(found.stationStops == 4, "both ends within 50 m of their stops, and a stop at N2 and N3")
+        #expect(found.score > 0.8 && found.score <= 1, "\(found.score)")
+
+        let south = try #require(index.line(for: Self.ride([(0, 2_400), (0, 0)])).line)
+        #expect(south.routeID == "L" && south.direction == 1 && south.board.stopID == "N4" && south.alight.stopID == "N0")
+        #expect(south.stationStops == 2, "it stopped nowhere between: its two ends only")
+    }
+
+    @Test func theExpressIsTheLineOfARideThatStopsNowhereBetween() throws {
+        let folder = try TemporaryFolder()
+        let index = try index(folder)
+        let straight = try #require(index.line(for: Self.ride([(0, 0), (0, 2_400)])).line)
+        #expect(straight.routeID == "X" && straight.routeName == "Express North", "no short name: the long one")
+        let local = try #require(
+            index.line(for: Self.ride([(0, 0), (0, 600), (0, 1_200), (0, 2_400)], stopsAt: [(0, 600), (0, 1_200)])).line)
+        #expect(local.routeID == "L" && local.stationStops == 4, "\(local)")
+    }
+
+    @Test func aRideNoLineFitsSaysWhy() throws {
+        let folder = try TemporaryFolder()
+        let index = try index(folder)
+        let elsewhere = index.line(for: Self.ride([(3_000, 0), (3_000, 2_400)]))
+        #expect(elsewhere.line == nil && elsewhere.note == "no stop of the feeds within 400 m of where the ride began")
+        // From N0 to N4 by a road 300 m east of the route.
+        let detour = index.line(for: Self.ride([(0, 0), (300, 100), (300, 2_300), (0, 2_400)]))
+        #expect(
+            detour.line == nil
+                && detour.note == "routes call near both ends, but the ride runs along none: fewer than half its fixes within 50 m of one",
+            "\(detour)")
+        // Southbound only the local runs; from N4 back past the start: no stop after the end.
+        let wrongWay = index.line(for: Self.ride([(0, 2_400), (0, 3_000)]))
+        #expect(wrongWay.line == nil && wrongWay.note == "no stop of the feeds within 400 m of where the ride ended", "\(wrongWay)")
+    }
+
+    /// BART's own feed (`../shared/data/gtfs`): a ride along route 01's shape from Concord to
+    /// North Concord/Martinez, where only the Antioch line runs, is route 01 towards Antioch
+    /// (direction 1), boarding at CONC and alighting at NCON: subway, a train.
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.skipMessage)))
+    func aRideOnBARTsShapeIsItsRouteAndStations() throws {
+        let network = try TransitNetwork.load(paths: [SharedData.path("gtfs/bart-2018-05-26.zip")]) { _ in }
+        let index = network.index
+        let concord = try #require(index.stops.firstIndex { $0.id == "CONC" })
+        let north = try #require(index.stops.firstIndex { $0.id == "NCON" })
+        let pattern = try #require(
+            index.patterns.first { pattern in
+                guard let a = pattern.stops.firstIndex(of: concord), let b = pattern.stops.firstIndex(of: north) else { return false }
+                return a < b
+            })
+        // Fixes on the shape between the two stations, every fifth point, 15 m east of it.
+        let a = pattern.stops.firstIndex(of: concord)!, b = pattern.stops.firstIndex(of: north)!
+        func nearest(_ stop: Int) -> Int {
+            let s = index.stops[stop]
+            return pattern.path.indices.min { i, j in
+                hypot(pattern.path[i].0 - s.latitudeDegrees, pattern.path[i].1 - s.longitudeDegrees)
+                    < hypot(pattern.path[j].0 - s.latitudeDegrees, pattern.path[j].1 - s.longitudeDegrees)
+            }!
+        }
+        let from = nearest(pattern.stops[a]), to = nearest(pattern.stops[b])
+        #expect(to - from > 10, "the shape runs between the stations: \(from)…\(to)")
+        let eastDegrees = 15 / (Geodesy.earthRadiusMeters * .pi / 180 * cos(38 * .pi / 180))
+        let fixes = stride(from: from, through: to, by: 5).enumerated().map { number, point in
+            (Double(number) * 10, pattern.path[point].0, pattern.path[point].1 + eastDegrees)
+        }
+        let (line, note) = index.line(for: fixes)
+        let found = try #require(line, "\(note ?? "")")
+        #expect(found.feed == "bart-2018-05-26" && found.agency == "Bay Area Rapid Transit", "\(found)")
+        #expect(found.routeID == "01" && found.routeName == "Antioch - SFIA/Millbrae" && found.direction == 1, "\(found)")
+        #expect(found.board.stopID == "CONC" && found.board.name == "Concord" && found.alight.stopID == "NCON", "\(found)")
+        #expect(found.routeTypeName == "subway" && found.kind == .rail && found.stationStops == 2, "\(found)")
+    }
+}
