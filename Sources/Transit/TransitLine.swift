@@ -3,13 +3,17 @@ import Foundation
 /// The line a ride most likely was: a route of one of the feeds, in one direction, from the stop
 /// where it boarded to the stop where it alighted (`TransitIndex.line(for:)`).
 ///
-/// A pattern (`GTFSFeed.Pattern`) is a candidate when it calls at a stop near the ride's first
-/// fix and, later in its stop sequence, at a stop near its last (within `boardMeters`: a
-/// station's platforms and entrances, or a kerbside stop). Each candidate is scored on two parts,
-/// each 0–1:
+/// A pattern (`GTFSFeed.Pattern`) is a candidate when it calls at stops near both ends of the
+/// ride, boarding before alighting in its stop sequence. The ride boarded at the pattern's stop
+/// nearest its first fix when that lies within `boardMeters` (a station's platforms and
+/// entrances, or a kerbside stop); otherwise, when its first fix lies on the pattern's path
+/// (within `onLineMeters`), at the last stop before that place, if within `runUpMeters`: the
+/// motion that starts a ride leg is seen some way out of the station (a train at 20 m/s covers
+/// 600 m in the 30 s a mode change takes to show). Alighting likewise, with the first stop
+/// after the last fix. Each candidate is scored on two parts, each 0–1:
 ///
 /// - *ends*: 1 − the mean of the two ends' distances from their stops as a share of
-///   `boardMeters`;
+///   `runUpMeters`;
 /// - *along*: the share of the ride's other fixes within `alongMeters` of the pattern's path
 ///   between the two stops (its shape, else the lines between its stops). A ride with no fix
 ///   between its ends (underground) has no *along*, and its score is *ends* alone.
@@ -61,6 +65,11 @@ public struct TransitLine: Sendable, Hashable {
     /// platforms, entrances and the GPS error of a phone coming up from them (400 m); a kerbside
     /// stop (150 m).
     public static func boardMeters(_ routeType: Int) -> Double { kerbside(routeType) ? 150 : 400 }
+    /// How far back (boarding) or ahead (alighting) of an end on the line its stop may be: 1,500 m
+    /// for rail, metro and ferry (a minute's acceleration out of a station), 400 m for kerbside stops.
+    public static func runUpMeters(_ routeType: Int) -> Double { kerbside(routeType) ? 400 : 1_500 }
+    /// An end this near a pattern's path is on the line, metres.
+    public static let onLineMeters = 100.0
     /// A stop the ride stopped at, metres from where it stopped: a tram or bus stop 50 m, a
     /// platform 200 m (`TransitMatch.stopMeters`).
     public static func stopMeters(_ routeType: Int) -> Double { kerbside(routeType) ? 50 : 200 }
@@ -78,7 +87,7 @@ extension TransitIndex {
     /// why none: `TransitLine`'s rules.
     public func line(for fixes: [(Double, Double, Double)]) -> (line: TransitLine?, note: String?) {
         guard let first = fixes.first, let last = fixes.last, fixes.count >= 2 else { return (nil, "too few fixes for a line") }
-        let widest = 400.0
+        let widest = TransitLine.runUpMeters(2) // the widest of all types
         func near(_ fix: (Double, Double, Double)) -> [(stop: Int, meters: Double)] {
             var found: [Int: Double] = [:]
             for kind in TransitKind.allCases {
@@ -89,40 +98,53 @@ extension TransitIndex {
             return found.map { ($0.key, $0.value) }
         }
         let boarding = near(first), alighting = near(last)
-        guard !boarding.isEmpty else { return (nil, "no stop of the feeds within 400 m of where the ride began") }
-        guard !alighting.isEmpty else { return (nil, "no stop of the feeds within 400 m of where the ride ended") }
-        // Per pattern, its calls near the end.
-        var ends: [Int32: [(position: Int, stop: Int, meters: Double)]] = [:]
+        guard !boarding.isEmpty else { return (nil, "no stop of the feeds within 1,500 m of where the ride began") }
+        guard !alighting.isEmpty else { return (nil, "no stop of the feeds within 1,500 m of where the ride ended") }
+        // Per pattern, its calls near either end.
+        var starts: [Int32: [(position: Int, stop: Int, meters: Double)]] = [:], ends = starts
+        for (stop, meters) in boarding {
+            for call in calls[stop] { starts[call.pattern, default: []].append((Int(call.position), stop, meters)) }
+        }
         for (stop, meters) in alighting {
             for call in calls[stop] { ends[call.pattern, default: []].append((Int(call.position), stop, meters)) }
         }
-        // Per pattern, the pair of calls in order whose ends lie nearest their stops.
+        // Per pattern, where the ride boarded and alighted (`TransitLine`'s rules), in order.
         var pairs: [Int32: (board: (Int, Int, Double), alight: (Int, Int, Double))] = [:]
-        for (stop, meters) in boarding {
-            for call in calls[stop] {
-                guard let later = ends[call.pattern] else { continue }
-                let type = lines[patterns[Int(call.pattern)].route].route.routeType
-                let reach = TransitLine.boardMeters(type)
-                guard meters <= reach else { continue }
-                for end in later where end.position > Int(call.position) && end.meters <= reach {
-                    let sum = meters + end.meters
-                    if let held = pairs[call.pattern], held.board.2 + held.alight.2 <= sum { continue }
-                    pairs[call.pattern] = ((Int(call.position), stop, meters), (end.position, end.stop, end.meters))
+        for (number, near) in starts {
+            guard let far = ends[number] else { continue }
+            let pattern = patterns[Int(number)], type = lines[pattern.route].route.routeType
+            let reach = TransitLine.boardMeters(type), runUp = TransitLine.runUpMeters(type)
+            func call(_ calls: [(position: Int, stop: Int, meters: Double)], _ fix: (Double, Double, Double), boarding: Bool)
+                -> (Int, Int, Double)?
+            {
+                if let nearest = calls.min(by: { ($0.meters, $0.position) < ($1.meters, $1.position) }), nearest.meters <= reach {
+                    return (nearest.position, nearest.stop, nearest.meters)
                 }
+                // Not at a stop: on the line between two, the last stop before (boarding) or the next after.
+                guard let on = Self.nearestSegment(fix, path: pattern.path), on.meters <= TransitLine.onLineMeters else { return nil }
+                let points = stopPoints[Int(number)]
+                let position =
+                    boarding ? points.lastIndex { $0 <= on.segment } : points.firstIndex { $0 >= on.segment + 1 }
+                guard let position, let held = calls.first(where: { $0.position == position }), held.meters <= runUp else { return nil }
+                return (held.position, held.stop, held.meters)
             }
+            guard let board = call(near, first, boarding: true), let alight = call(far, last, boarding: false),
+                alight.0 > board.0
+            else { continue }
+            pairs[number] = (board, alight)
         }
-        guard !pairs.isEmpty else { return (nil, "no route of the feeds calls near both ends of the ride, in this order") }
+        guard !pairs.isEmpty else { return (nil, "no route of the feeds calls near both ends of the ride in this order") }
         let places = TransitMatch.stopPlaces(fixes)
         let inside = fixes.dropFirst().dropLast()
         var best: (line: TransitLine, missed: Int, trips: Int)?
         for (number, pair) in pairs.sorted(by: { $0.key < $1.key }) {
             let pattern = patterns[Int(number)], type = lines[pattern.route].route.routeType
-            let reach = TransitLine.boardMeters(type), stopReach = TransitLine.stopMeters(type)
+            let runUp = TransitLine.runUpMeters(type), stopReach = TransitLine.stopMeters(type)
             let from = stopPoints[Int(number)][pair.board.0], to = stopPoints[Int(number)][pair.alight.0]
             let path = pattern.path[from...max(from, to)]
             let along = inside.isEmpty ? nil : Self.shareAlong(inside, path: path)
             if let along, along < TransitLine.minimumAlong { continue }
-            let endsScore = 1 - (pair.board.2 + pair.alight.2) / (2 * reach)
+            let endsScore = 1 - (pair.board.2 + pair.alight.2) / (2 * runUp)
             var stationStops = (pair.board.2 <= stopReach ? 1 : 0) + (pair.alight.2 <= stopReach ? 1 : 0), between = 0
             for position in (pair.board.0 + 1)..<pair.alight.0 {
                 let stop = stops[pattern.stops[position]]
@@ -156,9 +178,22 @@ extension TransitIndex {
             best = candidate
         }
         guard let best else {
-            return (nil, "routes call near both ends, but the ride runs along none: fewer than half its fixes within 50 m of one")
+            return (nil, "routes call near both ends but the ride runs along none: fewer than half its fixes within 50 m of one")
         }
         return (best.line, nil)
+    }
+
+    /// The segment of `path` (from its point `segment` to the next) nearest the fix, and how far.
+    static func nearestSegment(_ fix: (Double, Double, Double), path: [(Double, Double)]) -> (segment: Int, meters: Double)? {
+        guard !path.isEmpty else { return nil }
+        let cosine = cos(fix.1 * .pi / 180)
+        var best = (segment: 0, meters: Double.infinity)
+        for segment in 0..<max(1, path.count - 1) {
+            let a = path[segment], b = path[min(segment + 1, path.count - 1)]
+            let meters = segmentMeters(fix.1, fix.2, (a.0, a.1, b.0, b.1, []), cosine: cosine)
+            if meters < best.meters { best = (segment, meters) }
+        }
+        return best
     }
 
     /// The share of `fixes` within `TransitLine.alongMeters` of `path`, or a share below

@@ -185,10 +185,10 @@ import Testing
         for leg in busRide {
             #expect(Double(leg["bus_corridor_share"]!)! > 0.9 && Int(leg["bus_stops_stopped_at"]!)! >= 8, "\(leg)")
             #expect(Double(leg["start_rail_stop_m"]!)! > 1500 && leg["gps_p_bus"] == "", "no leg model, no probabilities: \(leg)")
-            // The ride began at the street's start, 400 m and more before the first stop: no line, and the leg says why.
+            // The ride began at the street's start, 400 m before the line's first stop and off its path: no line, and why.
             #expect(
                 leg["transit_route_id"] == ""
-                    && leg["transit_line_note"] == "no stop of the feeds within 400 m of where the ride began",
+                    && leg["transit_line_note"] == "no route of the feeds calls near both ends of the ride in this order",
                 "\(leg)")
         }
         let drive = legs.filter { Double($0["started_unix_s"]!)! > busEnd + 1200 && ["car", "bus", "train"].contains($0["travel_mode"]!) }

@@ -91,6 +91,23 @@ import Transit
         #expect(south.stationStops == 2, "it stopped nowhere between: its two ends only")
     }
 
+    /// A ride leg starts where its motion shows, some way out of the stop: on the line between
+    /// two stops, the ride boarded at the one before and alighted at the one after.
+    @Test func aRideSeenFirstBetweenStopsBoardedAtTheStopBefore() throws {
+        let folder = try TemporaryFolder()
+        let index = try index(folder)
+        let ride = Self.ride([(0, 900), (0, 1_200), (0, 1_800), (0, 2_100)], stopsAt: [(0, 1_200), (0, 1_800)])
+        let found = try #require(index.line(for: ride).line)
+        #expect(found.routeID == "L" && found.board.stopID == "N1" && found.alight.stopID == "N4", "\(found)")
+        #expect(abs(found.board.meters - 300) < 1 && abs(found.alight.meters - 300) < 1)
+        #expect(found.stationStops == 2, "the ends are 300 m from their stops: only N2 and N3 count")
+        let late = index.line(for: Self.ride([(0, 1_300), (0, 2_100)]))
+        #expect(late.line?.board.stopID == "N2", "the stop before, 100 m back: \(late)")
+        // 420 m past N2 and 180 m short of N3: farther than a bus runs up to speed (400 m) from either.
+        let far = index.line(for: Self.ride([(0, 1_620), (0, 2_400)]))
+        #expect(far.line == nil && far.note == "no route of the feeds calls near both ends of the ride in this order", "\(far)")
+    }
+
     @Test func theExpressIsTheLineOfARideThatStopsNowhereBetween() throws {
         let folder = try TemporaryFolder()
         let index = try index(folder)
@@ -105,16 +122,16 @@ import Transit
         let folder = try TemporaryFolder()
         let index = try index(folder)
         let elsewhere = index.line(for: Self.ride([(3_000, 0), (3_000, 2_400)]))
-        #expect(elsewhere.line == nil && elsewhere.note == "no stop of the feeds within 400 m of where the ride began")
+        #expect(elsewhere.line == nil && elsewhere.note == "no stop of the feeds within 1,500 m of where the ride began")
         // From N0 to N4 by a road 300 m east of the route.
         let detour = index.line(for: Self.ride([(0, 0), (300, 100), (300, 2_300), (0, 2_400)]))
         #expect(
             detour.line == nil
-                && detour.note == "routes call near both ends, but the ride runs along none: fewer than half its fixes within 50 m of one",
+                && detour.note == "routes call near both ends but the ride runs along none: fewer than half its fixes within 50 m of one",
             "\(detour)")
-        // Southbound only the local runs; from N4 back past the start: no stop after the end.
-        let wrongWay = index.line(for: Self.ride([(0, 2_400), (0, 3_000)]))
-        #expect(wrongWay.line == nil && wrongWay.note == "no stop of the feeds within 400 m of where the ride ended", "\(wrongWay)")
+        // From N4 on north, past the end of every route: nothing calls after N4 that way.
+        let beyond = index.line(for: Self.ride([(0, 2_400), (0, 3_000)]))
+        #expect(beyond.line == nil && beyond.note == "no route of the feeds calls near both ends of the ride in this order", "\(beyond)")
     }
 
     /// BART's own feed (`../shared/data/gtfs`): a ride along route 01's shape from Concord to

@@ -3,7 +3,9 @@
 # iPhone runs (scripts/data/mobilitynet_inputs.py, `ucb-sdb-ios-3`): `pipeline run` without a
 # feed, with each feed alone and with both, and per labelled mode the share of its labelled time
 # a leg of that mode covers (SUBWAY, TRAIN and LIGHT_RAIL are the product's train; `vehicle`
-# counts as wrong). One person: a measure of what the feeds change, not a score that transfers.
+# counts as wrong); then, with both feeds, per labelled mode the share of its time on legs given a
+# transit line (triplegs.csv transit_route_type) and which types. One person: a measure of what
+# the feeds change, not a score that transfers.
 # Usage: scripts/data/mobilitynet_transit.sh [SHARED_DATA]   (default ../shared/data)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -50,4 +52,23 @@ for side in sides:
 print(f"{'labelled mode':<14}{'minutes':>8}" + "".join(f"{side:>10}" for side in sides))
 for mode in sorted(minutes, key=lambda m: (m == "all", m)):
     print(f"{mode:<14}{minutes[mode]:8.0f}" + "".join(f"{right[side][mode]:10.3f}" for side in sides))
+# With both feeds: how much of each labelled mode's time lies on legs with a line, and of which type.
+legs = [(float(r["started_unix_s"]), float(r["finished_unix_s"]), r["transit_route_type"] or "(no line)", r["transit_line_note"])
+        for r in csv.DictReader(open(f"{work}/out-both/restricted/triplegs.csv"))]
+print()
+print(f"{'labelled mode':<14}{'minutes':>8}  time on legs with a line, by transit_route_type (both feeds)")
+notes = collections.Counter()
+for mode in sorted({label["mode"] for label in labels}):
+    spans = [(float(l["start"]), float(l["end"])) for l in labels if l["mode"] == mode]
+    total = sum(b - a for a, b in spans)
+    by = collections.Counter()
+    for a, b, kind, note in legs:
+        covered = sum(max(0, min(b, end) - max(a, start)) for start, end in spans)
+        by[kind] += covered
+        if covered > 0 and note and mode in ("SUBWAY", "TRAIN", "LIGHT_RAIL"):
+            notes[(mode, note)] += 1
+    shares = ", ".join(f"{kind} {seconds / total:.3f}" for kind, seconds in by.most_common() if seconds > 0)
+    print(f"{mode:<14}{total / 60:8.0f}  {shares}")
+for (mode, note), count in sorted(notes.items()):
+    print(f"  {mode}: {count} legs: {note}")
 PY
