@@ -121,16 +121,33 @@ public struct LegFusion: Sendable {
             while end < legs.count, legs[end].firstFix == legs[end - 1].lastFix, Self.rideModes.contains(legs[end].mode ?? .walk),
                 Self.rideModes.contains(legs[start].mode ?? .walk)
             { end += 1 }
-            let ride = start..<end
+            var ride = start..<end
             if ride.contains(where: { legs[$0].mode.map(Self.motorised.contains) ?? false }) {
-                let points = track.points[legs[ride.lowerBound].firstFix...legs[ride.upperBound - 1].lastFix]
-                let fixes = points.map { ($0.timeSeconds, $0.latitudeDegrees, $0.longitudeDegrees) }
+                let firstFix = legs[ride.lowerBound].firstFix
+                let fixes = track.points[firstFix...legs[ride.upperBound - 1].lastFix].map {
+                    ($0.timeSeconds, $0.latitudeDegrees, $0.longitudeDegrees)
+                }
                 var match = TransitMatch(fixes, index: transit)
                 (match.line, match.lineNote) = transit.line(for: fixes)
-                let mode = Self.lineMode(match.line) ?? transitMode(match)
+                // A ride no one line fits may have changed lines at a station: cut there, each part its line.
+                var change: (fix: Int, after: TransitMatch)?
+                if match.line == nil, let transfer = transit.transfer(for: fixes) {
+                    let fix = firstFix + transfer.fix
+                    if let holder = ride.first(where: { legs[$0].firstFix < fix && fix < legs[$0].lastFix }) {
+                        let leg = legs[holder]
+                        legs.replaceSubrange(
+                            holder...holder,
+                            with: leg.cut(at: [(fix, leg.lastFix, leg.mode, leg.modeSource, leg.modeNote)], points: track.points))
+                        (end, ride) = (end + 1, start..<(end + 1))
+                    }
+                    var after = match
+                    (match.line, match.lineNote, after.line) = (transfer.first, nil, transfer.second)
+                    change = (fix, after)
+                }
                 for index in ride where legs[index].mode.map(Self.motorised.contains) ?? false {
-                    legs[index].evidence?.transit = match
-                    guard let mode, mode != legs[index].mode else { continue }
+                    let legMatch = change.map { legs[index].firstFix >= $0.fix ? $0.after : match } ?? match
+                    legs[index].evidence?.transit = legMatch
+                    guard let mode = Self.lineMode(legMatch.line) ?? transitMode(legMatch), mode != legs[index].mode else { continue }
                     // A feed says where a ride ran, not what the phone felt: a vehicle type the IMU
                     // named with confidence stands against it (no real feed has been scored on people).
                     if legs[index].modeSource?.isIMUModel == true, let imuMode = legs[index].mode, imuMode != .vehicle {

@@ -47,4 +47,30 @@ public enum SyntheticGTFS {
         }
         try write("shapes.txt", shape)
     }
+
+    /// Two bus routes that meet at stop `C`, 1,200 m north of the street's start: `N` runs north
+    /// from `N0` (the start) by `N1` to `C`, `E` east from `C` by `E1` to `E2` (1,200 m east of
+    /// `C`); stops 600 m apart. For a ride that changes from one to the other at `C`.
+    public static func writeCrossing(_ folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        func write(_ name: String, _ lines: [String]) throws {
+            try (lines.joined(separator: "\n") + "\n").write(
+                toFile: (folder as NSString).appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let places: [(String, Double, Double)] = [("N0", 0, 0), ("N1", 0, 600), ("C", 0, 1200), ("E1", 600, 1200), ("E2", 1200, 1200)]
+        try write(
+            "stops.txt",
+            ["stop_id,stop_name,stop_lat,stop_lon"]
+                + places.map { id, east, north in
+                    let (lat, lon) = position(east: east, north: north)
+                    return "\(id),Stop \(id),\(lat),\(lon)"
+                })
+        try write("routes.txt", ["route_id,route_short_name,route_type", "N,North,3", "E,East,3"])
+        try write("trips.txt", ["route_id,service_id,trip_id,direction_id", "N,WD,n1,0", "E,WD,e1,0"])
+        try write(
+            "stop_times.txt",
+            ["trip_id,arrival_time,departure_time,stop_id,stop_sequence"]
+                + ["N0", "N1", "C"].enumerated().map { "n1,08:0\($0.offset):00,08:0\($0.offset):00,\($0.element),\($0.offset + 1)" }
+                + ["C", "E1", "E2"].enumerated().map { "e1,08:1\($0.offset):00,08:1\($0.offset):00,\($0.element),\($0.offset + 1)" })
+    }
 }

@@ -232,3 +232,26 @@ extension TransitIndex {
         return Double(on) / Double(fixes.count)
     }
 }
+
+extension TransitIndex {
+    /// Where a ride that no one line fits changed lines: a place it stopped (`TransitMatch.stopRuns`)
+    /// at which one line (`line(for:)` of the fixes up to it) alights and another (of the fixes
+    /// from it) boards, both within `TransitLine.stopMeters` of the place, on two routes. Of
+    /// several such places, the one whose two lines score highest together; nil when there is none.
+    /// `fix` indexes `fixes`: the middle of the stop, where the ride is cut.
+    public func transfer(for fixes: [(Double, Double, Double)]) -> (fix: Int, first: TransitLine, second: TransitLine)? {
+        var best: (fix: Int, first: TransitLine, second: TransitLine)?
+        for run in TransitMatch.stopRuns(fixes) {
+            let middle = (run.lowerBound + run.upperBound) / 2
+            guard middle > 0, middle < fixes.count - 1,
+                let first = line(for: Array(fixes[...middle])).line, let second = line(for: Array(fixes[middle...])).line,
+                first.feed != second.feed || first.routeID != second.routeID,
+                first.alight.meters <= TransitLine.stopMeters(first.routeType),
+                second.board.meters <= TransitLine.stopMeters(second.routeType)
+            else { continue }
+            if let held = best, held.first.score + held.second.score >= first.score + second.score { continue }
+            best = (middle, first, second)
+        }
+        return best
+    }
+}

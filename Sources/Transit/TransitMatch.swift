@@ -95,14 +95,18 @@ public struct TransitMatch: Sendable, Hashable {
     /// The places where the fixes stop: runs of consecutive fixes whose chords are slower than
     /// `stoppedBelowMps`, lasting `stopSeconds` or more; each place is the run's mean position.
     static func stopPlaces(_ fixes: [(Double, Double, Double)]) -> [(Double, Double)] {
-        var places: [(Double, Double)] = []
+        stopRuns(fixes).map { run in
+            let members = fixes[run]
+            return (members.map(\.1).reduce(0, +) / Double(members.count), members.map(\.2).reduce(0, +) / Double(members.count))
+        }
+    }
+
+    /// The runs of fixes `stopPlaces` finds, as index ranges into `fixes`.
+    static func stopRuns(_ fixes: [(Double, Double, Double)]) -> [ClosedRange<Int>] {
+        var runs: [ClosedRange<Int>] = []
         var run: [Int] = []
         func close() {
-            if let a = run.first, let b = run.last, fixes[b].0 - fixes[a].0 >= stopSeconds {
-                let members = run.map { fixes[$0] }
-                places.append(
-                    (members.map(\.1).reduce(0, +) / Double(members.count), members.map(\.2).reduce(0, +) / Double(members.count)))
-            }
+            if let a = run.first, let b = run.last, fixes[b].0 - fixes[a].0 >= stopSeconds { runs.append(a...b) }
             run = []
         }
         for index in 1..<max(1, fixes.count) {
@@ -116,6 +120,6 @@ public struct TransitMatch: Sendable, Hashable {
             }
         }
         close()
-        return places
+        return runs
     }
 }

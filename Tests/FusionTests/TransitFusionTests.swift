@@ -36,6 +36,37 @@ import Trips
         #expect(fusion.transitMode(metro) == .train, "along rail and starting at a station")
     }
 
+    /// A ride that changes buses at a stop without a staypoint (a minute's wait) is cut there,
+    /// each part its line, and each a bus: it stopped at both ends of its line.
+    @Test func aRideThatChangesLinesIsCutAtTheStopEachPartItsLine() throws {
+        let folder = try TemporaryFolder()
+        try SyntheticGTFS.writeCrossing(folder.file("feed"))
+        let transit = TransitIndex(try GTFSFeed.load(path: folder.file("feed")))
+        var points: [TrackPoint] = [], clock = 1_700_000_000.0
+        func at(_ east: Double, _ north: Double) {
+            let (lat, lon) = SyntheticGTFS.position(east: east, north: north)
+            points.append(TrackPoint(timeSeconds: clock, latitudeDegrees: lat, longitudeDegrees: lon))
+            clock += 2
+        }
+        for step in 0..<60 { at(0, Double(step) * 20) } // north at 10 m/s
+        for _ in 0..<30 { at(0, 1_200) } // a minute at C
+        for step in 1...60 { at(Double(step) * 20, 1_200) } // east
+        let track = DeviceTrack(device: "eve", points: points)
+        var legs = [
+            Tripleg(
+                device: "eve", firstFix: 0, lastFix: points.count - 1, startSeconds: points[0].timeSeconds,
+                endSeconds: points.last!.timeSeconds, distanceMeters: 2_400, mode: .car, modeSource: .gpsRules)
+        ]
+        LegFusion(legModel: nil, imuClasses: [], transit: transit).apply(track, legs: &legs, imuSpans: [])
+        #expect(legs.count == 2, "\(legs.map { ($0.firstFix, $0.lastFix, $0.mode) })")
+        let lines = legs.map { $0.evidence?.transit?.line }
+        #expect(lines.map { $0?.routeID } == ["N", "E"], "\(lines)")
+        #expect(lines[0]?.board.stopID == "N0" && lines[0]?.alight.stopID == "C" && lines[1]?.board.stopID == "C")
+        #expect(lines[1]?.alight.stopID == "E2" && legs.allSatisfy { $0.mode == .bus && $0.modeSource == .transit }, "\(legs)")
+        #expect(legs[0].lastFix == legs[1].firstFix && legs[0].lastFix > 60 && legs[0].lastFix < 90, "cut within the stop at C")
+        #expect(abs(legs.map(\.distanceMeters).reduce(0, +) - 2_400) < 5, "the parts add up to the ride")
+    }
+
     /// The IMU windows name only the family (their types do not transfer between people), so a
     /// feed types the leg they know to be a vehicle, however sure they were of car.
     @Test func aFeedTypesALegTheIMUKnowsOnlyToBeAVehicle() throws {
