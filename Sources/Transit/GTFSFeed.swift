@@ -119,13 +119,13 @@ public struct GTFSFeed: Sendable {
         }
         // trips.txt: trip_id → (kinds, shape), and its route and direction for the patterns.
         var tripKinds: [String: TransitKinds] = [:], tripShape: [String: String] = [:], shapeKinds: [String: TransitKinds] = [:]
-        var tripRoute: [String: (route: Int, direction: Int?)] = [:]
+        var tripRoute: [String: (route: Int, direction: Int?, service: String)] = [:]
         try Table.read(file("trips.txt"), shownAs: shown("trips.txt"), required: ["route_id", "trip_id"]) { row in
             feed.trips += 1
             guard let kinds = routeKinds[row.string("route_id")] else { return }
             let trip = row.string("trip_id")
             tripKinds[trip] = kinds
-            tripRoute[trip] = (routeIndex[row.string("route_id")]!, row.int("direction_id"))
+            tripRoute[trip] = (routeIndex[row.string("route_id")]!, row.int("direction_id"), row.string("service_id"))
             let shape = row.string("shape_id")
             if !shape.isEmpty {
                 tripShape[trip] = shape
@@ -149,14 +149,16 @@ public struct GTFSFeed: Sendable {
                     kinds: [], locationType: row.int("location_type") ?? 0))
         }
         // Every trip keeps its stop sequence: for its pattern, and for corridors between stops where it has no shape.
-        var sequences: [String: [(Int, Int)]] = [:]
+        // With its times: seconds from noon minus 12 h of the service day, -1 where the row leaves them out.
+        var sequences: [String: [(sequence: Int, stop: Int, arrival: Int32, departure: Int32)]] = [:]
         try Table.read(file("stop_times.txt"), shownAs: shown("stop_times.txt"), required: ["trip_id", "stop_id"]) { row in
             feed.stopTimes += 1
             let trip = row.string("trip_id")
             guard let kinds = tripKinds[trip], let stop = stopIndex[row.string("stop_id")] else { feed.skippedRows += 1; return }
             feed.stops[stop].kinds.formUnion(kinds)
             let sequence = row.int("stop_sequence") ?? sequences[trip]?.count ?? 0
-            sequences[trip, default: []].append((sequence, stop))
+            let arrival = try row.time("arrival_time"), departure = try row.time("departure_time")
+            sequences[trip, default: []].append((sequence, stop, arrival ?? departure ?? -1, departure ?? arrival ?? -1))
         }
         // Kinds up to parent stations, then down to their entrances and other children.
         for (child, parent) in parents {
@@ -188,18 +190,22 @@ public struct GTFSFeed: Sendable {
             }
         }
         var patterns: [[Int]: TransitKinds] = [:]
-        var ways: [PatternKey: Int] = [:]
+        var ways: [PatternKey: [ScheduledTrip]] = [:]
         for (trip, calls) in sequences {
-            let pattern = calls.sorted { $0.0 < $1.0 }.map(\.1)
+            let ordered = calls.sorted { $0.sequence < $1.sequence }
+            let pattern = ordered.map(\.stop)
             guard pattern.count >= 2 else { continue }
             let shape = tripShape[trip].flatMap { shapePoints[$0] == nil ? nil : $0 }
             if shape == nil { patterns[pattern, default: []].formUnion(tripKinds[trip]!) }
             let route = tripRoute[trip]!
-            ways[PatternKey(route: route.route, direction: route.direction, stops: pattern, shape: shape), default: 0] += 1
+            ways[PatternKey(route: route.route, direction: route.direction, stops: pattern, shape: shape), default: []].append(
+                ScheduledTrip(
+                    id: trip, service: route.service, arrivals: ScheduledTrip.interpolated(ordered.map(\.arrival)),
+                    departures: ScheduledTrip.interpolated(ordered.map(\.departure))))
         }
         feed.patterns = ways.keys.sorted().map { key in
             Pattern(
-                route: key.route, direction: key.direction, stops: key.stops, trips: ways[key]!,
+                route: key.route, direction: key.direction, stops: key.stops, timetable: ways[key]!.sorted { $0.id < $1.id },
                 path: key.shape.flatMap { shapePoints[$0] }
                     ?? key.stops.map { (feed.stops[$0].latitudeDegrees, feed.stops[$0].longitudeDegrees) })
         }
@@ -245,6 +251,22 @@ public struct GTFSFeed: Sendable {
         func double(_ name: String) -> Double? {
             guard let index = columns[name], index < fields.count else { return nil }
             return fields.double(index, in: line) ?? Double(fields.string(index, in: line))
+        }
+
+        /// A GTFS time (`H:MM:SS` or `HH:MM:SS`, past `24:00:00` for a trip after midnight of its
+        /// service day) as seconds from noon minus 12 h; nil when the field is empty, an error
+        /// naming the line when it is not a time.
+        func time(_ name: String) throws -> Int32? {
+            let text = string(name)
+            guard !text.isEmpty else { return nil }
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 3, let h = Int32(parts[0]), let m = Int32(parts[1]), let s = Int32(parts[2]), h >= 0, h < 200,
+                (0..<60).contains(m), (0..<62).contains(s), parts[1].count == 2, parts[2].count == 2
+            else {
+                throw PipelineError(
+                    .invalidTransitFeed, path: path, line: number, reason: "\(name) \"\(text)\" is not a time HH:MM:SS (GTFS \"Time\")")
+            }
+            return h * 3_600 + m * 60 + s
         }
 
         func int(_ name: String) -> Int? {

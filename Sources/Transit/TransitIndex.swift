@@ -24,6 +24,10 @@ public struct TransitIndex: Sendable {
     public let feedNames: [String]
     /// Every feed's routes, with their feed and agency (`TransitLine`).
     public let lines: [Line]
+    /// Each feed's agencies and calendars, and the calendar of its `agency_timezone` (UTC when it
+    /// names no zone known), in the order of `feedNames`.
+    public let services: [GTFSService]
+    let clocks: [CalendarKeys]
     /// Every feed's patterns, their stops as indices into `stops` and `route` into `lines`.
     public let patterns: [GTFSFeed.Pattern]
     /// Per pattern, per stop, the index of the point of its path nearest the stop, never before
@@ -57,6 +61,8 @@ public struct TransitIndex: Sendable {
     /// so two agencies' equal `stop_id`s stay two stops.
     public init(feeds: [GTFSFeed]) {
         feedNames = feeds.map(\.name)
+        services = feeds.map(\.service)
+        clocks = feeds.map { feed in feed.service.timeZone.flatMap { CalendarKeys(zone: $0) } ?? CalendarKeys() }
         var stops: [GTFSFeed.Stop] = [], lines: [Line] = [], patterns: [GTFSFeed.Pattern] = []
         for (number, feed) in feeds.enumerated() {
             var global: [Int: Int] = [:]

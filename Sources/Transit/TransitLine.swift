@@ -1,4 +1,5 @@
 import Foundation
+import MobilityCore
 
 /// The line a ride most likely was: a route of one of the feeds, in one direction, from the stop
 /// where it boarded to the stop where it alighted (`TransitIndex.line(for:)`).
@@ -22,7 +23,8 @@ import Foundation
 /// ride ran elsewhere between stops it happened to start and end near (a car beside a bus
 /// route). Of the rest, the highest score wins; then the pattern whose stops between the two the
 /// ride stopped at most and missed least (local or express), then the one most trips run, then
-/// the first route.
+/// the first route. Where the winner has no trip at the ride's time (`TimetableMatch`), the next
+/// within `sameTrackScore` of it that has one is the line: routes sharing a track fit alike.
 ///
 /// `stationStops` counts where the ride stopped at the line's stops: the boarding and
 /// alighting stops when the ends lie within `stopMeters` of them, and every stop between them
@@ -57,6 +59,10 @@ public struct TransitLine: Sendable, Hashable {
     public var score: Double
     /// Index of the pattern in `TransitIndex.patterns`, for its timetable.
     public var pattern: Int
+    /// The scheduled trip the ride most likely was (`TransitIndex.timetable(for:departure:arrival:)`),
+    /// or nil with `timetableNote` saying why none.
+    public var timetable: TimetableMatch?
+    public var timetableNote: String?
 
     /// The line's finer type in `route_type`'s words (`TransitKind.routeTypeName`).
     public var routeTypeName: String? { TransitKind.routeTypeName(routeType) }
@@ -75,11 +81,57 @@ public struct TransitLine: Sendable, Hashable {
     public static func stopMeters(_ routeType: Int) -> Double { kerbside(routeType) ? 50 : 200 }
     /// A fix on the line: the phone's error and the feed's shape drawn along the road or track.
     public static let alongMeters = 50.0
+    /// Lines whose scores differ by this or less fit a ride alike (routes on one track); the
+    /// timetable chooses between them.
+    public static let sameTrackScore = 0.1
     /// Half the ride's fixes between its ends on the line, or it is no line.
     public static let minimumAlong = 0.5
 
     /// Trams, buses, trolleybuses and coaches stop at the kerb.
     static func kerbside(_ routeType: Int) -> Bool { ["tram", "bus", "trolleybus", "coach"].contains(TransitKind.routeTypeName(routeType)) }
+}
+
+/// The scheduled trip a ride on a line most likely was (`TransitIndex.timetable(for:departure:arrival:)`).
+///
+/// The ride's local date in the feed's `agency_timezone` (`agency.txt`) picks the service days:
+/// that day, and the day before for a trip past 24:00:00. A trip of the line's pattern is a
+/// candidate on a service day its `service_id` runs (`calendar.txt` and `calendar_dates.txt`,
+/// `GTFSService.Calendar.runs(on:)`); its times at the two stops are `stop_times.txt`'s
+/// `departure_time` at the boarding stop and `arrival_time` at the alighting one, counted from
+/// noon minus 12 h of the service day (GTFS "Time"; the local midnight, but on the days a clock
+/// changes). The observed times are the ride's first fix (its motion starts as it leaves) and
+/// last fix, each only where that end lies within the stop radius of its stop. Delay is
+/// observed − scheduled. A trip is plausible when every known delay lies within
+/// `plausibleDelay` (5 min early to 60 min late); of those, the one of least cost wins, an early
+/// second counting three times a late one. Where trips run often a late train may be taken for
+/// the one after it early, or one before it later still: the fixes alone cannot tell them apart.
+public struct TimetableMatch: Sendable, Hashable {
+    /// `trip_id`, and the service day it ran on (`YYYY-MM-DD`).
+    public var tripID: String
+    public var serviceDate: String
+    /// Seconds from noon minus 12 h of the service day, as `stop_times.txt` gives them.
+    public var scheduledDeparture: Int32
+    public var scheduledArrival: Int32
+    /// Observed − scheduled, seconds; nil where that end was not seen at its stop.
+    public var departureDelaySeconds: Double?
+    public var arrivalDelaySeconds: Double?
+
+    public static let plausibleDelay = -300.0...3_600.0
+
+    /// The scheduled times as GTFS writes them.
+    public var scheduledDepartureText: String { Self.text(scheduledDeparture) }
+    public var scheduledArrivalText: String { Self.text(scheduledArrival) }
+
+    /// A GTFS time, `HH:MM:SS` (hours past 23 for a trip after midnight).
+    public static func text(_ seconds: Int32) -> String {
+        String(format: "%02d:%02d:%02d", seconds / 3_600, seconds / 60 % 60, seconds % 60)
+    }
+
+    /// Noon minus 12 h of local day `day` on `clock`, in seconds since 1970 UTC.
+    static func origin(of day: Int, clock: CalendarKeys) -> Double {
+        let noon = Double(day) * 86_400 + 43_200
+        return noon - clock.offsetSeconds(at: noon - clock.offsetSeconds(at: noon)) - 43_200
+    }
 }
 
 extension TransitIndex {
@@ -136,7 +188,7 @@ extension TransitIndex {
         guard !pairs.isEmpty else { return (nil, "no route of the feeds calls near both ends of the ride in this order") }
         let places = TransitMatch.stopPlaces(fixes)
         let inside = fixes.dropFirst().dropLast()
-        var best: (line: TransitLine, missed: Int, trips: Int)?
+        var candidates: [(line: TransitLine, missed: Int, trips: Int)] = []
         for (number, pair) in pairs.sorted(by: { $0.key < $1.key }) {
             let pattern = patterns[Int(number)], type = lines[pattern.route].route.routeType
             let runUp = TransitLine.runUpMeters(type), stopReach = TransitLine.stopMeters(type)
@@ -165,22 +217,87 @@ extension TransitIndex {
                 routeType: type, kind: route.route.kind, direction: pattern.direction, board: call(pair.board), alight: call(pair.alight),
                 stationStops: stationStops,
                 score: along.map { (endsScore + $0) / 2 } ?? endsScore, pattern: Int(number))
-            let candidate = (line, between - stoppedBetween, pattern.trips)
-            if let held = best {
-                let better =
-                    candidate.0.score != held.line.score
-                    ? candidate.0.score > held.line.score
-                    : candidate.0.stationStops != held.line.stationStops
-                        ? candidate.0.stationStops > held.line.stationStops
-                        : candidate.1 != held.missed ? candidate.1 < held.missed : candidate.2 > held.trips
-                if !better { continue }
-            }
-            best = candidate
+            candidates.append((line, between - stoppedBetween, pattern.trips))
         }
-        guard let best else {
+        // Ranked (stable: ties keep the patterns' order).
+        let ranked = candidates.enumerated().sorted { a, b in
+            let (x, y) = (a.element, b.element)
+            if x.line.score != y.line.score { return x.line.score > y.line.score }
+            if x.line.stationStops != y.line.stationStops { return x.line.stationStops > y.line.stationStops }
+            if x.missed != y.missed { return x.missed < y.missed }
+            if x.trips != y.trips { return x.trips > y.trips }
+            return a.offset < b.offset
+        }.map(\.element.line)
+        guard let best = ranked.first else {
             return (nil, "routes call near both ends but the ride runs along none: fewer than half its fixes within 50 m of one")
         }
-        return (best.line, nil)
+        // The times of an end at its stop are what the fixes observed; an end seen some way out is none.
+        func timed(_ line: TransitLine) -> TransitLine {
+            var line = line
+            let stopReach = TransitLine.stopMeters(line.routeType)
+            (line.timetable, line.timetableNote) = timetable(
+                for: line, departure: line.board.meters <= stopReach ? first.0 : nil,
+                arrival: line.alight.meters <= stopReach ? last.0 : nil)
+            return line
+        }
+        // Routes that share a track (a local, a limited, an express) fit a ride alike; where the
+        // best has no trip at the ride's time, the next that fits nearly as well and has one is it.
+        let chosen = timed(best)
+        guard chosen.timetable == nil, chosen.timetableNote?.hasPrefix("no trip of route") == true else { return (chosen, nil) }
+        for other in ranked.dropFirst() where best.score - other.score <= TransitLine.sameTrackScore {
+            let line = timed(other)
+            if line.timetable != nil { return (line, nil) }
+        }
+        return (chosen, nil)
+    }
+
+    /// The scheduled trip of `line`'s pattern the ride most likely was, from the times it left
+    /// its boarding stop (`departure`) and reached its alighting stop (`arrival`), either nil
+    /// where that end was not seen at its stop; or why there is none. Rules in `TimetableMatch`.
+    public func timetable(for line: TransitLine, departure: Double?, arrival: Double?) -> (TimetableMatch?, String?) {
+        guard let observed = departure ?? arrival else {
+            return (nil, "neither end of the ride was seen at its stop: no time to look the trip up by")
+        }
+        let pattern = patterns[line.pattern], feed = lines[pattern.route].feed
+        let service = services[feed], clock = clocks[feed]
+        guard let days = service.serviceDays else { return (nil, "\(feedNames[feed]) has no calendar: no timetable") }
+        let day = clock.dayNumber(observed)
+        guard days.contains(day) || days.contains(day - 1) else {
+            return (
+                nil,
+                "\(CalendarKeys.dateText(day)) is outside \(feedNames[feed])'s service dates "
+                    + "\(CalendarKeys.dateText(days.lowerBound)) – \(CalendarKeys.dateText(days.upperBound))"
+            )
+        }
+        var best: (match: TimetableMatch, cost: Double)?
+        for serviceDay in [day - 1, day] {
+            let origin = TimetableMatch.origin(of: serviceDay, clock: clock)
+            for trip in pattern.timetable where service.calendars[trip.service]?.runs(on: serviceDay) == true {
+                let leaves = trip.departures[line.board.position], arrives = trip.arrivals[line.alight.position]
+                guard leaves >= 0, arrives >= 0 else { continue }
+                let departureDelay = departure.map { $0 - (origin + Double(leaves)) }
+                let arrivalDelay = arrival.map { $0 - (origin + Double(arrives)) }
+                let delays = [departureDelay, arrivalDelay].compactMap { $0 }
+                guard delays.allSatisfy(TimetableMatch.plausibleDelay.contains) else { continue }
+                // Late is likelier than early: trains and buses seldom leave before their time.
+                let cost = delays.reduce(0) { $0 + ($1 >= 0 ? $1 : 3 * -$1) }
+                if let held = best, held.cost <= cost { continue }
+                best = (
+                    TimetableMatch(
+                        tripID: trip.id, serviceDate: CalendarKeys.dateText(serviceDay), scheduledDeparture: leaves,
+                        scheduledArrival: arrives, departureDelaySeconds: departureDelay, arrivalDelaySeconds: arrivalDelay),
+                    cost
+                )
+            }
+        }
+        guard let best else {
+            return (
+                nil,
+                "no trip of route \(line.routeID) runs from \(line.board.stopID) to \(line.alight.stopID) on \(CalendarKeys.dateText(day)) "
+                    + "within 5 min early to 60 min late of the ride"
+            )
+        }
+        return (best.match, nil)
     }
 
     /// The segment of `path` (from its point `segment` to the next) nearest the fix, and how far.

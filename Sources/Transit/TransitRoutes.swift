@@ -28,9 +28,40 @@ extension GTFSFeed {
         /// `trips.txt` `direction_id` (0 or 1); nil where the feed leaves it out.
         public var direction: Int?
         public var stops: [Int]
-        public var trips: Int
+        /// The trips that run it, by `trip_id`.
+        public var timetable: [ScheduledTrip]
         /// Latitude, longitude pairs in travel order.
         public var path: [(Double, Double)]
+
+        public var trips: Int { timetable.count }
+    }
+
+    /// One trip of `trips.txt` with its times at each stop of its pattern (`stop_times.txt`
+    /// `arrival_time`, `departure_time`), in seconds from noon minus 12 h of its service day
+    /// (GTFS "Time": past 24:00:00 for a trip that runs on after midnight).
+    public struct ScheduledTrip: Sendable {
+        public var id: String
+        /// `service_id`: the calendar that says which days it runs (`GTFSService.calendars`).
+        public var service: String
+        public var arrivals: [Int32]
+        public var departures: [Int32]
+
+        /// Times with the missing ones (-1: a stop that is not a timepoint) filled in linearly by
+        /// stop between the known ones (GTFS leaves that to the consumer), the ends held; all -1
+        /// when none is known.
+        static func interpolated(_ times: [Int32]) -> [Int32] {
+            let known = times.indices.filter { times[$0] >= 0 }
+            guard let first = known.first, let last = known.last else { return times }
+            var filled = times
+            for index in 0..<first { filled[index] = times[first] }
+            for index in (last + 1)..<times.count { filled[index] = times[last] }
+            for (a, b) in zip(known, known.dropFirst()) where b > a + 1 {
+                for index in (a + 1)..<b {
+                    filled[index] = times[a] + Int32(Double(times[b] - times[a]) * Double(index - a) / Double(b - a))
+                }
+            }
+            return filled
+        }
     }
 
     struct PatternKey: Hashable, Comparable {

@@ -71,4 +71,21 @@ for mode in sorted({label["mode"] for label in labels}):
     print(f"{mode:<14}{total / 60:8.0f}  {shares}")
 for (mode, note), count in sorted(notes.items()):
     print(f"  {mode}: {count} legs: {note}")
+# With both feeds: the legs given a scheduled trip, per feed, and their delays; why the others got none.
+rows = list(csv.DictReader(open(f"{work}/out-both/restricted/triplegs.csv")))
+print()
+for feed in sorted({r["transit_feed"] for r in rows if r["transit_feed"]}):
+    lined = [r for r in rows if r["transit_feed"] == feed]
+    timed = [r for r in lined if r["transit_trip_id"]]
+    def median(values):
+        values = sorted(values)
+        return f"{values[len(values) // 2]:.0f} s" if values else "-"
+    departures = [float(r["departure_delay_s"]) for r in timed if r["departure_delay_s"]]
+    arrivals = [float(r["arrival_delay_s"]) for r in timed if r["arrival_delay_s"]]
+    print(f"{feed}: {len(lined)} legs with a line, {len(timed)} with a scheduled trip; median departure delay "
+          f"{median(departures)} ({len(departures)} legs), arrival delay {median(arrivals)} ({len(arrivals)} legs)")
+    for note, count in collections.Counter(
+            (r["timetable_note"].split(" is outside")[0] and "outside its service dates" if " is outside" in r["timetable_note"]
+             else r["timetable_note"]) for r in lined if not r["transit_trip_id"]).most_common():
+        print(f"  {count} legs: {note}")
 PY

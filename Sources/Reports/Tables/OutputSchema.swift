@@ -145,7 +145,8 @@ public struct OutputSchema: Sendable {
                     + "transit_feed text, transit_agency text, transit_route_id text, transit_route_name text, transit_route_type text, "
                     + "transit_direction integer, board_stop_id text, board_stop_name text, board_stop_m real, alight_stop_id text, "
                     + "alight_stop_name text, alight_stop_m real, transit_station_stops integer, transit_line_score real, "
-                    + "transit_line_note text"
+                    + "transit_line_note text, transit_trip_id text, transit_service_date text, scheduled_departure text, "
+                    + "scheduled_arrival text, departure_delay_s real, arrival_delay_s real, timetable_note text"
             ).columns)
 
     public static let trips = OutputSchema(

@@ -243,11 +243,17 @@ public struct TripTables {
     /// it stopped at, the match's score; or, where no line fits a motorised ride, why not
     /// (`transit_line_note`).
     static func line(_ evidence: LegEvidence) -> [String] {
-        guard let line = evidence.transit?.line else { return [String](repeating: "", count: 14) + [evidence.transit?.lineNote ?? ""] }
+        guard let line = evidence.transit?.line else {
+            return [String](repeating: "", count: 14) + [evidence.transit?.lineNote ?? ""] + [String](repeating: "", count: 7)
+        }
+        let trip = line.timetable
         return [
             line.feed, line.agency, line.routeID, line.routeName, line.routeTypeName ?? String(line.routeType),
             line.direction.map(String.init) ?? "", line.board.stopID, line.board.name, number(line.board.meters, 1),
-            line.alight.stopID, line.alight.name, number(line.alight.meters, 1), String(line.stationStops), number(line.score, 3), ""
+            line.alight.stopID, line.alight.name, number(line.alight.meters, 1), String(line.stationStops), number(line.score, 3), "",
+            trip?.tripID ?? "", trip?.serviceDate ?? "", trip?.scheduledDepartureText ?? "", trip?.scheduledArrivalText ?? "",
+            trip?.departureDelaySeconds.map { number($0, 1) } ?? "",
+            trip?.arrivalDelaySeconds.map { number($0, 1) } ?? "", line.timetableNote ?? ""
         ]
     }
 
