@@ -79,8 +79,11 @@ public struct TransitIndex: Sendable {
             }
             for var pattern in feed.patterns {
                 pattern.route += firstLine
-                pattern.stops = pattern.stops.compactMap { global[$0] }
-                if pattern.stops.count >= 2 { patterns.append(pattern) }
+                // Every called stop is served, so none drops out; were one to, the times would no longer line up by stop.
+                let served = pattern.stops.compactMap { global[$0] }
+                guard served.count == pattern.stops.count, served.count >= 2 else { continue }
+                pattern.stops = served
+                patterns.append(pattern)
             }
         }
         (self.stops, self.lines, self.patterns) = (stops, lines, patterns)

@@ -360,7 +360,10 @@ extension TransitIndex {
         var best: (fix: Int, first: TransitLine, second: TransitLine)?
         for run in TransitMatch.stopRuns(fixes) {
             let middle = (run.lowerBound + run.upperBound) / 2
+            // Two line searches per stop only where the stop lies at a stop of the feeds (a car stops at lights too).
+            let place = fixes[middle]
             guard middle > 0, middle < fixes.count - 1,
+                TransitKind.allCases.contains(where: { !stops(near: place.1, place.2, within: 200, kind: $0).isEmpty }),
                 let first = line(for: Array(fixes[...middle])).line, let second = line(for: Array(fixes[middle...])).line,
                 first.feed != second.feed || first.routeID != second.routeID,
                 first.alight.meters <= TransitLine.stopMeters(first.routeType),
