@@ -179,11 +179,7 @@ public struct LegFusion: Sendable {
     /// IMU windows named with confidence still stands against it (`matchTransit`).
     static func lineMode(_ line: TransitLine?) -> Mode? {
         guard let line, line.stationStops >= 2 else { return nil }
-        return switch line.kind {
-        case .rail: .train
-        case .bus: .bus
-        case .ferry: .boat
-        }
+        return line.kind.mode
     }
 
     /// `leg` cut around every underground ride in it (see the type's notes); `[leg]` when it

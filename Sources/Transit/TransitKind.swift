@@ -1,3 +1,5 @@
+import MobilityCore
+
 /// The kind of service a transit route runs, as the mode of a leg sees it: `rail` (every
 /// guided service on rails: commuter and long-distance rail, metro and subway, light rail,
 /// tram, monorail, cable tram, funicular), `bus` (bus, trolleybus, coach) and `ferry`.
@@ -22,6 +24,16 @@ public enum TransitKind: String, CaseIterable, Sendable, Hashable, Comparable {
         case 3, 11, 200..<300, 700..<800, 800: self = .bus
         case 4, 1000, 1200: self = .ferry
         default: return nil
+        }
+    }
+
+    /// The product's mode a ride of this kind is (`travel_mode`): rail `train`, bus `bus`,
+    /// ferry `boat`.
+    public var mode: Mode {
+        switch self {
+        case .rail: .train
+        case .bus: .bus
+        case .ferry: .boat
         }
     }
 
