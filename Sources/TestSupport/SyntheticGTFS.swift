@@ -73,4 +73,45 @@ public enum SyntheticGTFS {
                 + ["N0", "N1", "C"].enumerated().map { "n1,08:0\($0.offset):00,08:0\($0.offset):00,\($0.element),\($0.offset + 1)" }
                 + ["C", "E1", "E2"].enumerated().map { "e1,08:1\($0.offset):00,08:1\($0.offset):00,\($0.element),\($0.offset + 1)" })
     }
+
+    /// A timetabled feed, `town` (Town Buses, Europe/Berlin, weekdays of 2024): a street running north from the origin with stops `N0` … `N4` every 600 m: route `L`
+    /// (local) calls at all five both ways, route `X` (express) only at `N0` and `N4`, northbound.
+    public static func writeTown(_ folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        func write(_ name: String, _ text: String) throws {
+            try text.write(toFile: (folder as NSString).appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        var stops = "stop_id,stop_name,stop_lat,stop_lon\n"
+        for k in 0...4 {
+            let (lat, lon) = SyntheticGTFS.position(east: 0, north: Double(k) * 600)
+            stops += "N\(k),North \(k),\(lat),\(lon)\n"
+        }
+        var times = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        func minutes(_ hour: String, from minute: Int, _ count: Int) -> [String] { (0..<count).map { "\(hour):\(minute + $0):00" } }
+        let schedule: [(String, [Int], [String])] = [
+            ("up", [0, 1, 2, 3, 4], minutes("08", from: 10, 5)), ("down", [4, 3, 2, 1, 0], minutes("08", from: 10, 5)),
+            ("up2", [0, 1, 2, 3, 4], minutes("09", from: 10, 5)), ("x", [0, 4], minutes("08", from: 10, 2)),
+            // After midnight of its service day; N2 is no timepoint (its times left out).
+            ("late", [0, 1, 2, 3, 4], ["24:30:00", "24:31:00", "", "24:33:00", "24:34:00"])
+        ]
+        for (trip, calls, at) in schedule {
+            for (sequence, stop) in calls.enumerated() { times += "\(trip),\(at[sequence]),\(at[sequence]),N\(stop),\(sequence + 1)\n" }
+        }
+        try write("agency.txt", "agency_id,agency_name,agency_timezone\nTOWN,Town Buses,Europe/Berlin\n")
+        try write("stops.txt", stops)
+        try write("stop_times.txt", times)
+        try write(
+            "routes.txt", "route_id,agency_id,route_short_name,route_long_name,route_type\nL,TOWN,7,Local,3\nX,TOWN,,Express North,3\n")
+        try write(
+            "trips.txt", "route_id,service_id,trip_id,direction_id\nL,WD,up,0\nL,WD,down,1\nL,WD,up2,0\nX,WD,x,0\nL,WD,late,0\n")
+        try write(
+            "calendar.txt",
+            "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWD,1,1,1,1,1,0,0,20240101,20241231\n")
+    }
+
+    /// 2024-03-05, a Tuesday, in Berlin (UTC+1): seconds since 1970 of `hour`:`minute`:`second` there.
+    public static func tuesday(_ hour: Double, _ minute: Double, _ second: Double = 0) -> Double {
+        Double(ISO8601.days(year: 2024, month: 3, day: 5)) * 86_400 + hour * 3_600 + minute * 60 + second - 3_600
+    }
+
 }

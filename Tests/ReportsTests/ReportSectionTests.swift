@@ -71,7 +71,7 @@ import Trips
                 recorded == html,
                 "\(file.page) \(file.section) differs from \(url.lastPathComponent) (or is missing); if on purpose, REPORT_SECTIONS=record")
         }
-        #expect(publicPage.count == 11 && restrictedPage.count == 14)
+        #expect(publicPage.count == 12 && restrictedPage.count == 15)
         #expect(!shared.isEmpty && files.count == publicPage.count + restrictedPage.count - shared.count)
     }
 

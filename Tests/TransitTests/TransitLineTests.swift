@@ -8,41 +8,6 @@ import Transit
 /// stops, the stops it stopped at; and why no line fits when none does. On a feed with known
 /// answers, then on BART's own feed.
 @Suite struct TransitLineTests {
-    /// A street running north from the origin with stops `N0` … `N4` every 600 m: route `L`
-    /// (local) calls at all five both ways, route `X` (express) only at `N0` and `N4`, northbound.
-    static func writeFeed(_ folder: String) throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        func write(_ name: String, _ text: String) throws {
-            try text.write(toFile: (folder as NSString).appendingPathComponent(name), atomically: true, encoding: .utf8)
-        }
-        var stops = "stop_id,stop_name,stop_lat,stop_lon\n"
-        for k in 0...4 {
-            let (lat, lon) = SyntheticGTFS.position(east: 0, north: Double(k) * 600)
-            stops += "N\(k),North \(k),\(lat),\(lon)\n"
-        }
-        var times = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
-        func minutes(_ hour: String, from minute: Int, _ count: Int) -> [String] { (0..<count).map { "\(hour):\(minute + $0):00" } }
-        let schedule: [(String, [Int], [String])] = [
-            ("up", [0, 1, 2, 3, 4], minutes("08", from: 10, 5)), ("down", [4, 3, 2, 1, 0], minutes("08", from: 10, 5)),
-            ("up2", [0, 1, 2, 3, 4], minutes("09", from: 10, 5)), ("x", [0, 4], minutes("08", from: 10, 2)),
-            // After midnight of its service day; N2 is no timepoint (its times left out).
-            ("late", [0, 1, 2, 3, 4], ["24:30:00", "24:31:00", "", "24:33:00", "24:34:00"])
-        ]
-        for (trip, calls, at) in schedule {
-            for (sequence, stop) in calls.enumerated() { times += "\(trip),\(at[sequence]),\(at[sequence]),N\(stop),\(sequence + 1)\n" }
-        }
-        try write("agency.txt", "agency_id,agency_name,agency_timezone\nTOWN,Town Buses,Europe/Berlin\n")
-        try write("stops.txt", stops)
-        try write("stop_times.txt", times)
-        try write(
-            "routes.txt", "route_id,agency_id,route_short_name,route_long_name,route_type\nL,TOWN,7,Local,3\nX,TOWN,,Express North,3\n")
-        try write(
-            "trips.txt", "route_id,service_id,trip_id,direction_id\nL,WD,up,0\nL,WD,down,1\nL,WD,up2,0\nX,WD,x,0\nL,WD,late,0\n")
-        try write(
-            "calendar.txt",
-            "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWD,1,1,1,1,1,0,0,20240101,20241231\n")
-    }
-
     /// Fixes every 10 s along `path` (east, north in metres), at `mps`, stopping `stopSeconds`
     /// at each position of `stopsAt` (a vertex of `path`).
     static func ride(
@@ -75,7 +40,7 @@ import Transit
 
     func index(_ folder: TemporaryFolder) throws -> TransitIndex {
         let path = folder.file("town")
-        try Self.writeFeed(path)
+        try SyntheticGTFS.writeTown(path)
         return try TransitNetwork.load(paths: [path]) { _ in }.index
     }
 
@@ -116,48 +81,45 @@ import Transit
         #expect(far.line == nil && far.note == "no route of the feeds calls near both ends of the ride in this order", "\(far)")
     }
 
-    /// 2024-03-05, a Tuesday, in Berlin (UTC+1): seconds since 1970 of `hour`:`minute`:`second` there.
-    static func tuesday(_ hour: Double, _ minute: Double, _ second: Double = 0) -> Double {
-        Double(ISO8601.days(year: 2024, month: 3, day: 5)) * 86_400 + hour * 3_600 + minute * 60 + second - 3_600
-    }
-
     @Test func aRideIsTheScheduledTripItsTimesFitAndItsDelaysAreObservedMinusScheduled() throws {
         let folder = try TemporaryFolder()
         let index = try index(folder)
         // Leaves N1 at 08:12:30, 90 s after trip "up" (08:11); "up2" leaves an hour later.
         let path = [(5.0, 620.0), (5, 1_200), (5, 1_800), (5, 2_430)]
-        let ride = Self.ride(path, stopsAt: [(5, 1_200), (5, 1_800)], start: Self.tuesday(8, 12, 30))
+        let ride = Self.ride(path, stopsAt: [(5, 1_200), (5, 1_800)], start: SyntheticGTFS.tuesday(8, 12, 30))
         let line = try #require(index.line(for: ride).line)
         let trip = try #require(line.timetable, "\(line.timetableNote ?? "")")
         #expect(trip.tripID == "up" && trip.serviceDate == "2024-03-05" && line.timetableNote == nil)
         #expect(trip.scheduledDepartureText == "08:11:00" && trip.scheduledArrivalText == "08:14:00")
-        #expect(trip.departureDelaySeconds == 90 && trip.arrivalDelaySeconds == ride.last!.0 - Self.tuesday(8, 14), "\(trip)")
+        #expect(trip.departureDelaySeconds == 90 && trip.arrivalDelaySeconds == ride.last!.0 - SyntheticGTFS.tuesday(8, 14), "\(trip)")
 
         // After midnight: trip "late" of Tuesday's service leaves N1 at 24:31:00, and N2 is no timepoint.
-        let night = try #require(index.line(for: Self.ride(path, start: Self.tuesday(24, 31, 20))).line?.timetable)
+        let night = try #require(index.line(for: Self.ride(path, start: SyntheticGTFS.tuesday(24, 31, 20))).line?.timetable)
         #expect(night.tripID == "late" && night.serviceDate == "2024-03-05" && night.scheduledDepartureText == "24:31:00", "\(night)")
         #expect(night.departureDelaySeconds == 20 && night.scheduledArrivalText == "24:34:00")
         let late = try #require(index.patterns.lazy.flatMap(\.timetable).first { $0.id == "late" })
         #expect(late.arrivals == [88_200, 88_260, 88_320, 88_380, 88_440], "N2 halfway between N1 and N3 by stop")
 
-        let saturday = try #require(index.line(for: Self.ride(path, start: Self.tuesday(8, 12, 30) + 4 * 86_400)).line)
+        let saturday = try #require(index.line(for: Self.ride(path, start: SyntheticGTFS.tuesday(8, 12, 30) + 4 * 86_400)).line)
         #expect(
             saturday.timetable == nil
                 && saturday.timetableNote
                     == "no trip of route L runs from N1 to N4 on 2024-03-09 within 5 min early to 60 min late of the ride",
             "\(saturday.timetableNote ?? "")")
-        let nextYear = try #require(index.line(for: Self.ride(path, start: Self.tuesday(8, 12, 30) + 365 * 86_400)).line)
+        let nextYear = try #require(index.line(for: Self.ride(path, start: SyntheticGTFS.tuesday(8, 12, 30) + 365 * 86_400)).line)
         #expect(nextYear.timetableNote == "2025-03-05 is outside town's service dates 2024-01-01 – 2024-12-31", "\(nextYear)")
         // Seen first 300 m out of N1: no departure observed; the arrival at N4 still finds the trip.
-        let seenOut = Self.ride([(0, 900), (0, 2_400)], start: Self.tuesday(8, 12))
+        let seenOut = Self.ride([(0, 900), (0, 2_400)], start: SyntheticGTFS.tuesday(8, 12))
         let out = try #require(index.line(for: seenOut).line?.timetable)
-        #expect(out.tripID == "up" && out.departureDelaySeconds == nil && out.arrivalDelaySeconds == seenOut.last!.0 - Self.tuesday(8, 14))
+        #expect(
+            out.tripID == "up" && out.departureDelaySeconds == nil
+                && out.arrivalDelaySeconds == seenOut.last!.0 - SyntheticGTFS.tuesday(8, 14))
     }
 
     @Test func aTimeThatIsNoneNamesItsFileAndLine() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("town")
-        try Self.writeFeed(path)
+        try SyntheticGTFS.writeTown(path)
         try "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nup,08:00:00,08:00:00,N0,1\nup,8h01,8h01,N1,2\n".write(
             toFile: (path as NSString).appendingPathComponent("stop_times.txt"), atomically: true, encoding: .utf8)
         let failure = #expect(throws: PipelineError.self) { try TransitNetwork.load(paths: [path]) { _ in } }
@@ -176,9 +138,9 @@ import Transit
             index.line(for: Self.ride([(0, 0), (0, 600), (0, 1_200), (0, 2_400)], stopsAt: [(0, 600), (0, 1_200)])).line)
         #expect(local.routeID == "L" && local.stationStops == 4, "\(local)")
         // At 09:10 no express runs, the local's "up2" does: on one track, the timetable decides.
-        let nine = try #require(index.line(for: Self.ride([(0, 0), (0, 2_400)], start: Self.tuesday(9, 10, 20))).line)
+        let nine = try #require(index.line(for: Self.ride([(0, 0), (0, 2_400)], start: SyntheticGTFS.tuesday(9, 10, 20))).line)
         #expect(nine.routeID == "L" && nine.timetable?.tripID == "up2" && nine.timetable?.departureDelaySeconds == 20, "\(nine)")
-        let eight = try #require(index.line(for: Self.ride([(0, 0), (0, 2_400)], start: Self.tuesday(8, 10, 20))).line)
+        let eight = try #require(index.line(for: Self.ride([(0, 0), (0, 2_400)], start: SyntheticGTFS.tuesday(8, 10, 20))).line)
         #expect(eight.routeID == "X" && eight.timetable?.tripID == "x", "at 08:10 the express runs: \(eight)")
     }
 

@@ -4,7 +4,7 @@
 # feed, with each feed alone and with both, and per labelled mode the share of its labelled time
 # a leg of that mode covers (SUBWAY, TRAIN and LIGHT_RAIL are the product's train; `vehicle`
 # counts as wrong); then, with both feeds, per labelled mode the share of its time on legs given a
-# transit line (triplegs.csv transit_route_type) and which types. One person: a measure of what
+# transit line (triplegs.csv transit_route_type) and which types, and punctuality per line. One person: a measure of what
 # the feeds change, not a score that transfers.
 # Usage: scripts/data/mobilitynet_transit.sh [SHARED_DATA]   (default ../shared/data)
 set -euo pipefail
@@ -89,3 +89,12 @@ for feed in sorted({r["transit_feed"] for r in rows if r["transit_feed"]}):
              else r["timetable_note"]) for r in lined if not r["transit_trip_id"]).most_common():
         print(f"  {count} legs: {note}")
 PY
+# Punctuality per line (punctuality.csv) with both feeds: what k = 3 persons publishes of one
+# person's rides (nothing), and the table itself at k = 1, which only a run that identifies its
+# one person may print (--allow-identifying-k: never to publish).
+grep -h '\] punctuality: ' "$work/both.log" | sed 's/^\[[^]]*\] /  /' || true
+printf 'privacy:\n  k: 1\n' >"$work/k1.yaml"
+"$pipeline" run "$work/in" --out "$work/out-k1" --model models/mode-model.json --time-zone-boundaries models/time-zones.bin \
+    --transit "$bart" --transit "$caltrain" --config "$work/k1.yaml" --allow-identifying-k 2>"$work/k1.log"
+grep -h '\] punctuality: ' "$work/k1.log" | sed 's/^\[[^]]*\] /  /' || true
+column -s, -t <"$work/out-k1/punctuality.csv"

@@ -22,7 +22,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.environ.get("PIPELINE_BINARY", os.path.join(ROOT, ".build-static", "release", "pipeline"))  # scripts/build/static_build.sh
 SAME_BYTES = ["staypoints.csv", "dwells.csv", "locations.csv", "triplegs.csv", "trips.csv", "od_matrix.csv", "od_grid.csv", "od_zones.csv",
-              "mode_shares.csv", "person_weights.csv", "co2e.csv", "person_co2e.csv", "modal_split.csv", "device_stats.csv", "modes.csv", "rides.csv", "stops.csv", "events.csv", "train_comfort.csv", "route_comfort.csv", "heatmap.csv", "staypoints.geojson",
+              "mode_shares.csv", "person_weights.csv", "co2e.csv", "person_co2e.csv", "modal_split.csv", "punctuality.csv", "device_stats.csv", "modes.csv", "rides.csv", "stops.csv", "events.csv", "train_comfort.csv", "route_comfort.csv", "heatmap.csv", "staypoints.geojson",
               "triplegs.geojson", "dwells.geojson", "heatmap.geojson", "report.html", "restricted/report.html"]
 
 

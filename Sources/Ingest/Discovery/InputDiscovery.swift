@@ -74,7 +74,7 @@ public enum PipelineOutputs {
         "untracked.csv",
         "tours.csv", "person_weights.csv", "review.csv", "rides.csv",
         "stops.csv",
-        "events.csv", "train_comfort.csv",
+        "events.csv", "train_comfort.csv", "punctuality.csv",
         "route_comfort.csv", "staypoints.geojson", "triplegs.geojson", "dwells.geojson", "spark_summary.json", "parquet", "logs",
         "restricted", "releases"
     ]

@@ -100,6 +100,8 @@ public struct PipelineRun {
         @NullEncodable public var modalSplit: ModalSplitCounts?
         /// Per transit feed (`transit.feeds`, `--transit`), what it gave the legs; empty without one.
         public var transit: [TransitFeedUse] = []
+        /// `punctuality.csv`'s rides, rows published and left out (`LinePunctuality`); null without a feed.
+        @NullEncodable public var punctuality: LinePunctuality.Counts?
         /// Person-days and their tracking coverage, with the nightly alarm (`below_floor`); null
         /// when the trip stage did not run.
         @NullEncodable public var coverage: PersonDays.Summary?
@@ -141,7 +143,7 @@ public struct PipelineRun {
             case suppressedCells = "suppressed_cells", odGrid = "od_grid", odZones = "od_zones", modeShares = "mode_shares", co2e, weights,
                 odMatrix =
                 "od_matrix", modalSplit =
-                "modal_split", transit, coverage,
+                "modal_split", transit, punctuality, coverage,
                 zoneSources = "zone_sources", zones, rides,
                 measuredRides = "measured_rides", upToDate = "up_to_date", stageSeconds = "stage_seconds"
             case exitStatus = "exit_status", outputFolder = "output_folder", warnings, fileOutcomes = "file_outcomes", partial, releases
@@ -292,7 +294,7 @@ public struct PipelineRun {
                 let published = try? JSONDecoder().decode(PublishedOD.self, from: Data(text.utf8))
             {
                 (summary.odGrid, summary.odMatrix, summary.modalSplit) = (published.odGrid, published.odMatrix, published.modalSplit)
-                summary.transit = published.transit ?? []
+                (summary.transit, summary.punctuality) = (published.transit ?? [], published.punctuality)
                 (summary.odZones, summary.modeShares, summary.weights) = (published.odZones, published.modeShares, published.weights)
                 summary.co2e = published.co2e
                 // A nightly re-run that finds nothing changed still says what the last one warned of.
@@ -322,7 +324,7 @@ public struct PipelineRun {
         trips.imuClasses = model.map { $0.usesInertial ? $0.classes : [] } ?? []
         (trips.transit, trips.transitDescription) = (transit?.network, transit?.description)
         trips.parameters = configuration.trips
-        trips.minimumPersons = configuration.privacy.k
+        (trips.minimumPersons, trips.onTime) = (configuration.privacy.k, configuration.transit.onTime)
         (trips.bands, trips.corrections) = (configuration.planning.bands, planning.corrections)
         (trips.emissionFactors, trips.legCountries) = (configuration.planning.emissionFactors, planning.countries)
         (trips.configuredCalendar, trips.zoneBoundaries, trips.personDayParameters, trips.partialsFolder) = (
@@ -331,6 +333,7 @@ public struct PipelineRun {
         let tripSummary = try trips.run(store: store, progress: progress)
         LargeBlocks.returnFreed()
         (summary.odMatrix, summary.modalSplit, summary.transit) = (tripSummary.odMatrix, tripSummary.modalSplit, tripSummary.transit)
+        summary.punctuality = tripSummary.punctuality
         summary.warnings += [
             tripSummary.transitWarning, tripSummary.jumpWarning, tripSummary.undecidedWarning, tripSummary.co2eCountries?.warning
         ].compactMap { $0 }
@@ -398,7 +401,8 @@ public struct PipelineRun {
             let od = PublishedOD(
                 odGrid: published.odGrid, odZones: published.odZones, modeShares: published.modeShares, co2e: published.co2e,
                 weights: published.weights,
-                odMatrix: summary.odMatrix, modalSplit: summary.modalSplit, transit: summary.transit.isEmpty ? nil : summary.transit)
+                odMatrix: summary.odMatrix, modalSplit: summary.modalSplit, transit: summary.transit.isEmpty ? nil : summary.transit,
+                punctuality: summary.punctuality)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys] // the same bytes on every run (the golden record compares the store)
             try store.setDerivedState(Self.publishedODKey, String(decoding: try encoder.encode(od), as: UTF8.self))
@@ -549,4 +553,5 @@ struct PublishedOD: Codable {
     var odMatrix: ODMatrixCounts?
     var modalSplit: ModalSplitCounts?
     var transit: [TransitFeedUse]?
+    var punctuality: LinePunctuality.Counts?
 }

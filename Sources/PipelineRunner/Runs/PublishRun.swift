@@ -187,7 +187,13 @@ public struct PublishRun: Sendable {
         try store.setDerivedState(PipelineStore.modalSplitKey, ModalSplitCounts(modalSplit).line)
         try store.setDerivedState(PipelineStore.splitMarginsKey, try published.margins.text())
         try store.setDerivedState(PipelineStore.tripFiguresKey, try TripFigures(published, store: store).text()) // for the report
-        var files = [path("od_matrix.csv"), path("modal_split.csv")]
+        // A distributed run matches no leg against a feed (`--transit` runs on one machine): the
+        // table's header, as a single run without a feed writes it.
+        let punctuality = LinePunctuality(
+            [], matched: 0, bands: planning.bands, privacy: PrivacyParameters(k: heatMapParameters.minimumPersons))
+        try PunctualityOutput.write(punctuality, to: outputFolder)
+        try store.setDerivedState(PipelineStore.punctualityKey, "")
+        var files = [path("od_matrix.csv"), path("modal_split.csv"), path(PunctualityOutput.fileName)]
         if FileManager.default.fileExists(atPath: (reduced.folder as NSString).appendingPathComponent("train_comfort_groups")) {
             try ComfortTables.writeSummaries(
                 trains: try reduced.comfortGroups("train_comfort_groups").map(ComfortSummary.init(group:)),

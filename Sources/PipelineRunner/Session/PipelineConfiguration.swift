@@ -134,7 +134,42 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         /// GTFS zips, feed folders (holding stops.txt) or folders of feeds; empty: no transit
         /// evidence, the legs' transit columns left empty.
         public var feeds: [String] = []
+        /// When a ride is on time in `punctuality.csv` (`LinePunctuality.OnTime`): its arrival
+        /// at most `on_time_late_seconds` late (default 300) and, when set, at most
+        /// `on_time_early_seconds` early (default null: any earliness).
+        public var onTimeEarlySeconds: Double?
+        public var onTimeLateSeconds = LinePunctuality.OnTime().lateSeconds
         public init() {}
+
+        public var onTime: LinePunctuality.OnTime {
+            LinePunctuality.OnTime(earlySeconds: onTimeEarlySeconds, lateSeconds: onTimeLateSeconds)
+        }
+
+        /// Why the window cannot be used; nil when it can.
+        public var problem: String? {
+            guard onTimeLateSeconds >= 0, (onTimeEarlySeconds ?? 0) >= 0 else {
+                return "on_time_late_seconds and on_time_early_seconds must be ≥ 0 (seconds late and early)"
+            }
+            return nil
+        }
+
+        enum CodingKeys: String, CodingKey { case feeds, onTimeEarlySeconds, onTimeLateSeconds }
+
+        /// The window came later than `feeds`: a configuration an earlier run stored has none.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            feeds = try container.decodeIfPresent([String].self, forKey: .feeds) ?? []
+            onTimeEarlySeconds = try container.decodeIfPresent(Double.self, forKey: .onTimeEarlySeconds)
+            onTimeLateSeconds = try container.decodeIfPresent(Double.self, forKey: .onTimeLateSeconds) ?? onTimeLateSeconds
+        }
+
+        /// The early limit written as null when unset, so the printed configuration shows the key.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(feeds, forKey: .feeds)
+            try container.encode(onTimeEarlySeconds, forKey: .onTimeEarlySeconds)
+            try container.encode(onTimeLateSeconds, forKey: .onTimeLateSeconds)
+        }
     }
 
     public var cleaning = CleaningParameters()
@@ -241,6 +276,9 @@ public struct PipelineConfiguration: Hashable, Sendable, Codable {
         }
         if let problem = configuration.planning.problem {
             throw PipelineError(.invalidConfiguration, path: path, reason: "planning.\(problem)")
+        }
+        if let problem = configuration.transit.problem {
+            throw PipelineError(.invalidConfiguration, path: path, reason: "transit.\(problem)")
         }
         guard configuration.release.graceHours >= 0 else {
             throw PipelineError(.invalidConfiguration, path: path, reason: "release.grace_hours must be ≥ 0")

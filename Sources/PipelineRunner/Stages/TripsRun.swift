@@ -54,6 +54,8 @@ public struct TripsRun {
     /// What the feed is ("PATH: N stops …", `TransitRun.index`): kept in the store with what it
     /// gave the legs (`PipelineStore.transitUse`), so the report says which feed decided them, or that none did.
     public var transitDescription: String?
+    /// When a ride is on time in `punctuality.csv` (`transit.on_time_*_seconds`).
+    public var onTime = LinePunctuality.OnTime()
     /// Distinct persons a published aggregate row needs (k; the heat maps' k). Default 3.
     public var minimumPersons = HeatMapParameters().minimumPersons
 
@@ -116,6 +118,8 @@ public struct TripsRun {
         @NullEncodable public var legsNearTransit: Int?
         /// Per feed, what it gave the legs (`TransitNetwork.uses`); empty without a feed.
         public var transit: [TransitFeedUse] = []
+        /// `punctuality.csv`: rides on a scheduled trip, rows published and left out; nil without a feed.
+        @NullEncodable public var punctuality: LinePunctuality.Counts?
         /// Jumps no mode reaches, split off as legs without a mode (`FlightsAndJumps`).
         public var jumps = 0
         /// Legs at rest in no trip: pieces of still legs alone, which no staypoint closed (`TripBuilder`).
@@ -181,10 +185,22 @@ public struct TripsRun {
                 tripEnds = "trip_ends",
                 modalSplit = "modal_split", zoneSources = "zone_sources", zones, coverage, co2eCountries = "co2e_countries"
             case undecidedLegs = "undecided_legs", undecidedMeters = "undecided_m", undecidedSeconds = "undecided_s"
-            case legsByModeSource = "legs_by_mode_source", legsNearTransit = "legs_near_transit", transit
+            case legsByModeSource = "legs_by_mode_source", legsNearTransit = "legs_near_transit", transit, punctuality
             case secondsLoading = "seconds_loading"
             case secondsTrips = "seconds_trips", secondsWriting = "seconds_writing", secondsPersonDays = "seconds_person_days", files
         }
+    }
+
+    /// Punctuality per line (`LinePunctuality`) of the legs on a scheduled trip, with what it
+    /// published kept for the report (said in the log only with a feed: without one it has no rows to say anything of).
+    func publishPunctuality(
+        _ devices: [DeviceTrips], persons: [String: String], store: PipelineStore, progress: ProgressReporter
+    ) throws -> LinePunctuality {
+        let (rides, matched) = LinePunctuality.rides(devices, persons: persons)
+        let table = LinePunctuality(rides, matched: matched, bands: bands, privacy: PrivacyParameters(k: minimumPersons), onTime: onTime)
+        if transit != nil { progress.log(table.line) }
+        try store.setDerivedState(PipelineStore.punctualityKey, transit == nil ? "" : table.line)
+        return table
     }
 
     public func run(progress: ProgressReporter) throws -> Summary {
@@ -359,11 +375,14 @@ public struct TripsRun {
         try store.setDerivedState(PipelineStore.modalSplitKey, summary.modalSplit.line)
         try store.setDerivedState(PipelineStore.splitMarginsKey, try publication.margins.text())
         try store.setDerivedState(PipelineStore.tripFiguresKey, try TripFigures(publication, store: store).text()) // for the report
+        let punctuality = try publishPunctuality(result.devices, persons: persons, store: store, progress: progress)
+        summary.punctuality = transit == nil ? nil : punctuality.counts
         let restricted = restrictedFolder ?? OutputLayout.restricted(in: reportsFolder)
         if writesFiles {
             if restrictedFolder == nil { try OutputLayout.prepareRestricted(in: reportsFolder) }
             try tables.write(to: reportsFolder, restricted: restricted)
             try TripGeoJSON(result: result, geofences: geofences).write(to: restricted)
+            try PunctualityOutput.write(punctuality, to: reportsFolder)
         }
         if let partialsFolder {
             for table in tables.partialTables() { try table.write(to: partialsFolder) }
@@ -415,7 +434,7 @@ public struct TripsRun {
                     + (several ? summary.transit.map { "; \($0.feed): \($0.legsMatched) along its lines" }.joined() : ""))
         summary.files =
             writesFiles
-            ? (TripTables.fileNames + TripGeoJSON.fileNames).map { file in
+            ? (TripTables.fileNames + [PunctualityOutput.fileName] + TripGeoJSON.fileNames).map { file in
                 ((OutputLayout.restrictedFiles.contains(file) ? restricted : reportsFolder) as NSString).appendingPathComponent(file)
             } : []
         return summary

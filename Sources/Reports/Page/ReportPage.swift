@@ -75,17 +75,19 @@ public struct ReportPage {
             try overview(noValidDay: late.noValidDay), try restricted.overview(noValidDay: given.noValidDay)
         )
         let (od, heat, planning) = (try originDestination(late, split), try heatMaps(late), try planning(late))
+        let (publicPunctuality, restrictedPunctuality) = (try punctuality(late), try restricted.punctuality(given))
         let restrictedPlanning = try restricted.planning(given) // names the persons of implausible weight
         let publicPage: [Section] = [
             ("overview", overview), ("input_counts", inputCounts), ("modal_split", modalSplit), ("trust", trust),
             ("trips", publicTrips), ("origin_destination", od), ("planning", planning), ("dwell_places", publicDwells), ("heat_maps", heat),
-            ("comfort", publicComfort), ("classifier", publicModes)
+            ("comfort", publicComfort), ("punctuality", publicPunctuality), ("classifier", publicModes)
         ]
         let restrictedPage: [Section] = [
             ("overview", restrictedOverview), ("inputs", inputs), ("file_outcomes", fileOutcomes), ("devices", devices),
             ("modal_split", modalSplit), ("trust", trust), ("trips", restrictedTrips), ("origin_destination", od),
             ("planning", restrictedPlanning),
             ("dwell_places", restrictedDwells), ("heat_maps", heat), ("comfort", restrictedComfort),
+            ("punctuality", restrictedPunctuality),
             ("recording_rides", recordingRides), ("classifier", restrictedModes)
         ]
         return (publicPage, restrictedPage)
@@ -156,6 +158,7 @@ public struct ReportPage {
             withheld(published.odMatrixLine), withheld(published.odGridLine), withheld(published.odZonesLine)
         )
         (shown.modeSharesLine, shown.co2eLine) = (withheld(published.modeSharesLine), withheld(published.co2eLine))
+        shown.punctualityLine = withheld(published.punctualityLine)
         return shown
     }
 

@@ -29,7 +29,8 @@ public enum OutputLayout {
     /// The files at the top of a run's output folder that publish (besides `report.html` and
     /// `pipeline.gpkg`, and the heat maps' `heatmap*.csv`, `.geojson` and `.png`).
     public static let publishedTables: Set<String> = [
-        "od_matrix.csv", "od_grid.csv", "od_zones.csv", "mode_shares.csv", "co2e.csv", "modal_split.csv", "train_comfort.csv",
+        "od_matrix.csv", "od_grid.csv", "od_zones.csv", "mode_shares.csv", "co2e.csv", "modal_split.csv", "punctuality.csv",
+        "train_comfort.csv",
         "route_comfort.csv"
     ]
 

@@ -185,6 +185,13 @@ public struct OutputSchema: Sendable {
             + "corrected_share real, corrected_low95 real, corrected_high95 real, trips_weighted real, share_weighted real, correction text"
     )
 
+    public static let punctuality = OutputSchema(
+        "punctuality.csv",
+        "With --transit: per line (feed, agency, GTFS `route_id` and name, `route_type`), direction (`direction_id`) and time band of the scheduled departure from the boarding stop (`all_day` beside the bands), of the rides matched to a scheduled trip whose arrival at the stop they alighted at was seen: persons, rides, the median departure and arrival delays (observed − scheduled, seconds) and the share of rides on time (by default arriving at most 5 min late, the European railways' punctuality; the configuration's transit.on_time_early_seconds and on_time_late_seconds, or --on-time-early-s and --on-time-late-s, set the window, which the columns on_time_early_s and on_time_late_s repeat). A ride counts when its leg's travel_mode is the mode its line names. A row fewer than k persons made, and any row that would give it away by subtraction, is left out; so is an on-time share whose on-time or late rides fewer than k persons made (empty). Header only without a feed or a matched ride.",
+        "feed text, agency text, route_id text, route_name text, route_type text, direction integer, time_band text, persons integer, "
+            + "rides integer, median_departure_delay_s real, median_arrival_delay_s real, on_time_share real, on_time_early_s real, "
+            + "on_time_late_s real")
+
     public static let review = OutputSchema(
         "review.csv",
         "Per person, the legs the pipeline was least sure of (at most 5), to ask them about: legs no source named, only known as a vehicle or named by the speed rules first, then the lowest certainty (the GPS leg model's probability of its mode, or the share of IMU windows that agree). Their answers go to corrections.csv (--corrections).",
@@ -308,7 +315,7 @@ public struct OutputSchema: Sendable {
     /// Every CSV file `pipeline run` writes, in the order of the schema page.
     public static let runFiles: [OutputSchema] = [
         modes, staypoints, dwells, locations, triplegs, trips, odMatrix, odGrid, odZones, modeShares, modalSplit, deviceStats, personDays,
-        untracked, tours, personWeights, review, co2e, personCO2e,
+        untracked, tours, personWeights, review, co2e, personCO2e, punctuality,
         heatMap, rides, stops, events, trainComfort, routeComfort, quarantine
     ]
 

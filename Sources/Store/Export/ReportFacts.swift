@@ -77,6 +77,8 @@ public struct ReportFacts {
         /// (`TripFigures`' JSON; a distributed run's publish writes it from the reductions);
         /// nil before a trip stage.
         public var tripFigures: String?
+        /// What `punctuality.csv` published and left out, as the trip stage said it; nil or empty without a feed.
+        public var punctualityLine: String?
     }
 }
 
@@ -107,6 +109,6 @@ extension PipelineStore {
             co2eFactors: try derivedState(Self.co2eFactorsKey), heatMaps: try heatMapSummaries(),
             populationGiven: !(try derivedState(Self.personWeightsKey) ?? "").isEmpty,
             noValidDay: try derivedState(Self.noValidDayKey).flatMap { $0.isEmpty ? nil : $0 },
-            tripFigures: try derivedState(Self.tripFiguresKey))
+            tripFigures: try derivedState(Self.tripFiguresKey), punctualityLine: try derivedState(Self.punctualityKey))
     }
 }

@@ -200,6 +200,8 @@ extension PipelineStore {
     public static let splitMarginsKey = "split_margins"
     /// What the report prints of the trip tables (`TripFigures`, JSON), kept where they were made.
     public static let tripFiguresKey = "trip_figures"
+    /// What `punctuality.csv` published and left out (`LinePunctuality.line`); empty without a feed.
+    public static let punctualityKey = "punctuality"
     /// The k (distinct persons) the last trip stage or publish held every aggregate row to.
     public static let minimumPersonsKey = "minimum_persons"
     /// The median person-day coverage of each trip stage run so far, oldest first (a JSON array):

@@ -10,7 +10,7 @@ struct RunCommand: ParsableCommand {
         abstract: "Run every stage: ingest, classify, trips, heat maps, train comfort and the HTML report, incrementally.",
         discussion: """
             At the top of OUT, only what may be published (each row of k persons or more): \
-            report.html, pipeline.gpkg, od_matrix.csv, od_grid.csv, modal_split.csv, train_comfort.csv, route_comfort.csv, \
+            report.html, pipeline.gpkg, od_matrix.csv, od_grid.csv, modal_split.csv, punctuality.csv (with --transit), train_comfort.csv, route_comfort.csv, \
             heatmap.csv, heatmap.geojson, heatmap.png and heatmap-<mode>.png. In OUT/restricted, what identifies people: \
             the store (pipeline.sqlite, every fix; a store at OUT/pipeline.sqlite, where earlier versions kept it, is moved there), \
             quarantine.csv, modes.csv, staypoints/dwells/locations/triplegs/trips/device_stats.csv, staypoints/triplegs/\
@@ -109,6 +109,8 @@ struct RunCommand: ParsableCommand {
             valueName: "feed"))
     var transit: [String] = []
 
+    @OptionGroup(title: "Punctuality (each overrides its transit key in --config)") var punctuality: PunctualityOptions
+
     @OptionGroup var input: InputOptions
     @OptionGroup(title: "Cleaning (each overrides its cleaning key in --config)") var cleaning: CleaningOptions
 
@@ -141,6 +143,7 @@ struct RunCommand: ParsableCommand {
         if let minimumStopSeconds { configuration.classification.minimumStopSeconds = minimumStopSeconds }
         localTime.apply(to: &configuration)
         planning.apply(to: &configuration)
+        punctuality.apply(to: &configuration)
         try privacy.apply(to: &configuration)
         configuration.cleaning = cleaning.applied(to: configuration.cleaning)
         if let problem = configuration.cleaning.problem { throw ValidationError(problem) }

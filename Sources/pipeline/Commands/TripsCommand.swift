@@ -44,6 +44,8 @@ struct TripsCommand: ParsableCommand {
             valueName: "feed"))
     var transit: [String] = []
 
+    @OptionGroup(title: "Punctuality") var punctuality: PunctualityOptions
+
     @OptionGroup(title: "Privacy") var privacy: PrivacyOptions
 
     @OptionGroup var trips: TripOptions
@@ -65,6 +67,8 @@ struct TripsCommand: ParsableCommand {
         run.parameters = trips.parameters
         var configuration = PipelineConfiguration()
         localTime.apply(to: &configuration)
+        punctuality.apply(to: &configuration)
+        run.onTime = configuration.transit.onTime
         (run.configuredCalendar, run.zoneBoundaries, run.personDayParameters) = (
             configuration.calendar.configured, configuration.calendar.boundaries, configuration.personDays
         )
